@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite on SQLite, then again on PostgreSQL when one is reachable
+// (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each PostgreSQL test context
+// uses its own schema. Prints one closing line: "N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const extra = process.argv.slice(2);
+const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+function reachable(url) {
+  return new Promise((resolve) => {
+    let u;
+    try {
+      u = new URL(url);
+    } catch {
+      return resolve(false);
+    }
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 5432) });
+    socket.setTimeout(1500);
+    socket.on('connect', () => (socket.destroy(), resolve(true)));
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+function run(label, env) {
+  const out = path.join(os.tmpdir(), `herald-vitest-${label}-${process.pid}.json`);
+  console.log(`\n=== ${label}: running the suite ===`);
+  const res = spawnSync(
+    process.execPath,
+    ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
+    { stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    counts = {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests + (report.numFailedTestSuites ? report.numFailedTestSuites : 0),
+      skipped: report.numPendingTests + report.numTodoTests,
+    };
+    rmSync(out, { force: true });
+  } catch {
+    counts.failed += 1; // no report: the run itself broke
+  }
+  console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  return { ok: res.status === 0, ...counts };
+}
+
+const results = [run('sqlite', { TEST_DATABASE_URL: '' , HERALD_TEST_DIALECT: 'sqlite' })];
+if (await reachable(pgUrl)) {
+  results.push(run('postgres', { TEST_DATABASE_URL: pgUrl, HERALD_TEST_DIALECT: 'postgres' }));
+} else {
+  console.log(`\npostgres: skipped (no PostgreSQL reachable at ${new URL(pgUrl).host}; set TEST_DATABASE_URL to run it)`);
+}
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
+console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(results.every((r) => r.ok) && total.failed === 0 ? 0 : 1);

@@ -1,0 +1,160 @@
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { createContext, type AppContext } from './context.js';
+import { AppError } from './errors.js';
+import { createKeyForUser, createOwner, setPlan } from './domain/users.js';
+import { openDb } from './store/db.js';
+import { migrate } from './store/migrations/index.js';
+import { listTenantUsers } from './store/users.js';
+
+/**
+ * `herald <group> <command> [options]`: admin commands. They read the same configuration as the
+ * server (DATA_DIR, DATABASE_URL, ...) and work while it runs. Output for machines with --json: exactly
+ * one JSON object on stdout; everything else goes to stderr.
+ */
+type Values = Record<string, string | boolean | undefined>;
+interface Command {
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  run(ctx: AppContext, values: Values, positionals: string[]): Promise<unknown>;
+  /** Runs without a context (e.g. migrate opens the database itself). */
+  bare?: (values: Values) => Promise<unknown>;
+}
+
+const list = (v: unknown) =>
+  typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+
+const commands: Record<string, Command> = {
+  'users create': {
+    usage: 'herald users create --email E --plan free|build|accelerate|unlimited [--addons analytics,inbox] [--name N] [--json]',
+    options: { email: { type: 'string' }, plan: { type: 'string' }, addons: { type: 'string' }, name: { type: 'string' } },
+    async run(ctx, v) {
+      if (!v.email || !v.plan) throw new UsageError('--email and --plan are required');
+      const { user, apiKey } = await createOwner(
+        ctx.db,
+        { email: String(v.email), plan: String(v.plan), addons: list(v.addons), name: (v.name as string) ?? null },
+        ctx.clock.now(),
+      );
+      return { userId: user.user_id, apiKey };
+    },
+  },
+  'users set-plan': {
+    usage: 'herald users set-plan --user USER_ID --plan P [--addons analytics,inbox] [--json]',
+    options: { user: { type: 'string' }, plan: { type: 'string' }, addons: { type: 'string' } },
+    async run(ctx, v) {
+      if (!v.user || !v.plan) throw new UsageError('--user and --plan are required');
+      const addons = v.addons === undefined ? undefined : (list(v.addons) ?? []);
+      const user = await setPlan(ctx.db, String(v.user), String(v.plan), addons, ctx.clock.now());
+      return { userId: user.user_id, plan: user.plan, addons: JSON.parse(user.addons) };
+    },
+  },
+  'users list': {
+    usage: 'herald users list --tenant USER_ID [--json]',
+    options: { tenant: { type: 'string' } },
+    async run(ctx, v) {
+      if (!v.tenant) throw new UsageError('--tenant is required');
+      const users = await listTenantUsers(ctx.db.kysely, String(v.tenant));
+      return { users: users.map((u) => ({ userId: u.user_id, email: u.email, role: u.role, plan: u.plan })) };
+    },
+  },
+  'keys create': {
+    usage: 'herald keys create --user USER_ID [--name N] [--json]',
+    options: { user: { type: 'string' }, name: { type: 'string' } },
+    async run(ctx, v) {
+      if (!v.user) throw new UsageError('--user is required');
+      const { apiKey, keyId } = await createKeyForUser(ctx.db, String(v.user), String(v.name ?? 'CLI key'), ctx.clock.now());
+      return { userId: v.user, keyId, apiKey };
+    },
+  },
+  migrate: {
+    usage: 'herald migrate',
+    options: {},
+    run: async () => undefined,
+    async bare() {
+      const config = loadConfig();
+      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
+      try {
+        const applied = await migrate(db);
+        return { applied };
+      } finally {
+        await db.close();
+      }
+    },
+  },
+};
+
+/** Extension point for features that add commands (sandbox, invites). */
+export function addCommand(name: string, command: Command): void {
+  commands[name] = command;
+}
+
+class UsageError extends Error {}
+
+function usage(): string {
+  return 'usage:\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n') + '\n';
+}
+
+function print(result: unknown, json: boolean): void {
+  if (result === undefined) return;
+  if (json) {
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  for (const [k, v] of Object.entries(result as Record<string, unknown>)) {
+    process.stdout.write(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+  }
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const name = argv[1] && !argv[1].startsWith('-') && commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(usage());
+    return argv.length === 0 || argv[0] === '--help' || argv[0] === 'help' ? 0 : 2;
+  }
+  const rest = argv.slice(name!.split(' ').length);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`herald: ${(error as Error).message}\n${command.usage}\n`);
+    return 2;
+  }
+  const json = parsed.values.json === true;
+  let ctx: AppContext | null = null;
+  try {
+    let result: unknown;
+    if (command.bare) {
+      result = await command.bare(parsed.values);
+    } else {
+      const config = loadConfig();
+      ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)) });
+      result = await command.run(ctx, parsed.values, parsed.positionals);
+    }
+    print(result, json);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`herald: ${error.message}\n${command.usage}\n`);
+      return 2;
+    }
+    if (error instanceof AppError || error instanceof ConfigError) {
+      const body = error instanceof AppError ? { error: error.message, code: error.code } : { error: error.message, code: 'config' };
+      if (json) process.stdout.write(JSON.stringify(body) + '\n');
+      process.stderr.write(`herald: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await ctx?.close();
+  }
+}
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`herald: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,102 @@
+import path from 'node:path';
+
+/**
+ * Every setting Herald reads. `loadConfig` is the only place that touches `process.env`;
+ * everything else receives a `Config`. Each variable is documented in the README.
+ */
+export interface Config {
+  /** Listen address. Default 127.0.0.1. */
+  host: string;
+  /** Listen port. Default 3000 (0 picks a free port). */
+  port: number;
+  /** Base URL Herald puts in links it hands out (callbacks, upload URLs). Default: the listen address. */
+  publicUrl: string;
+  /** Folder for the embedded database, uploads and generated secrets. Default ./data. */
+  dataDir: string;
+  /** postgres://... switches storage to PostgreSQL; empty means SQLite in dataDir. */
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (tests give each run its own). Default: the server's default (public). */
+  databaseSchema: string | null;
+  /** redis://... makes rate limits shared between processes. */
+  redisUrl: string | null;
+  /** Which parts run in this process: `all` (API + worker), `api`, `worker`. */
+  role: 'all' | 'api' | 'worker';
+  /** pino level. */
+  logLevel: string;
+  /** Largest accepted JSON body in bytes. Default 1 MiB. */
+  bodyLimit: number;
+  /** Disables the rate limiter entirely (benchmarks only). */
+  rateLimitDisabled: boolean;
+  /** Secret for encrypting tokens and signing URLs; generated into dataDir when unset. */
+  secretKey: string | null;
+  /** Job runner: poll interval in ms (default 250) and concurrent jobs per process (default 16). */
+  workerPollMs: number;
+  workerConcurrency: number;
+  /** Raw environment for platform-specific settings read by `platformConfig` (see src/platforms/config.ts). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Reads and validates the environment once, listing every problem at the same time. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const flag = (name: string): boolean => ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+
+  const host = env.HOST || '127.0.0.1';
+  const port = int('PORT', 3000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const databaseSchema = env.DATABASE_SCHEMA || null;
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push('DATABASE_SCHEMA must be a lowercase SQL identifier');
+  }
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  const role = (env.HERALD_ROLE || 'all') as Config['role'];
+  if (!['all', 'api', 'worker'].includes(role)) problems.push('HERALD_ROLE must be all, api or worker');
+  const publicUrl = (env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    problems.push(`PUBLIC_URL is not a URL: "${publicUrl}"`);
+  }
+  const secretKey = env.SECRET_KEY || null;
+  if (secretKey && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
+
+  const config: Config = {
+    host,
+    port,
+    publicUrl,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    databaseSchema,
+    redisUrl,
+    role,
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimit: int('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    rateLimitDisabled: flag('RATE_LIMIT_DISABLED'),
+    secretKey,
+    workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
+    workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),
+    env: Object.freeze({ ...env }),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

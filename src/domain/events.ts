@@ -1,0 +1,60 @@
+import { newId } from '../lib/ids.js';
+import type { Executor } from '../store/db.js';
+import { insertEvent } from '../store/events.js';
+
+/** Events Herald emits (spec "Events"); webhooks subscribe to these names. */
+export const EVENT_TYPES = [
+  'post.scheduled',
+  'post.published',
+  'post.failed',
+  'post.partial',
+  'post.recycled',
+  'account.connected',
+  'account.disconnected',
+  'message.received',
+  'comment.received',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+
+export interface EmittedEvent {
+  id: string;
+  type: EventType;
+  tenantId: string;
+  createdAt: string;
+  /** The event body without `id`, `event` and `timestamp` (e.g. `{ post: {...} }`). */
+  data: Record<string, unknown>;
+}
+
+export type EventFanout = (tx: Executor, event: EmittedEvent, now: Date) => Promise<void>;
+
+/**
+ * The event outbox. `emit` writes an event with the transaction that makes the state change, so the
+ * event exists if and only if the change does; consumers registered with `addFanout` (webhook delivery)
+ * enqueue their own work in that same transaction. One instance lives in the AppContext.
+ */
+export class EventOutbox {
+  private readonly fanouts: EventFanout[] = [];
+
+  addFanout(fanout: EventFanout): void {
+    if (!this.fanouts.includes(fanout)) this.fanouts.push(fanout);
+  }
+
+  async emit(
+    tx: Executor,
+    tenantId: string,
+    type: EventType,
+    data: Record<string, unknown>,
+    now: Date,
+  ): Promise<EmittedEvent> {
+    const event: EmittedEvent = { id: newId(now), type, tenantId, createdAt: now.toISOString(), data };
+    await insertEvent(tx, {
+      event_id: event.id,
+      tenant_id: tenantId,
+      type,
+      payload: JSON.stringify(data),
+      created_at: event.createdAt,
+    });
+    for (const fanout of this.fanouts) await fanout(tx, event, now);
+    return event;
+  }
+}

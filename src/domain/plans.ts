@@ -1,0 +1,21 @@
+/** Plan limits from the spec's "Rate limits by plan" table. `null` means unlimited. */
+export const PLANS = {
+  free: { name: 'Free', requestsPerMinute: 60, profiles: 2, postsPerMonth: 20 },
+  build: { name: 'Build', requestsPerMinute: 120, profiles: 10, postsPerMonth: 120 },
+  accelerate: { name: 'Accelerate', requestsPerMinute: 600, profiles: 50, postsPerMonth: null },
+  unlimited: { name: 'Unlimited', requestsPerMinute: 1200, profiles: null, postsPerMonth: null },
+} as const satisfies Record<string, { name: string; requestsPerMinute: number; profiles: number | null; postsPerMonth: number | null }>;
+
+export type PlanId = keyof typeof PLANS;
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
+
+export const ADDONS = ['analytics', 'inbox'] as const;
+export type Addon = (typeof ADDONS)[number];
+
+export function isPlanId(value: string): value is PlanId {
+  return value in PLANS;
+}
+
+export function planOf(value: string) {
+  return isPlanId(value) ? PLANS[value] : PLANS.free;
+}

@@ -1,0 +1,45 @@
+/**
+ * The one error type the domain throws. `http/errors.ts` alone maps `kind` to an HTTP status;
+ * `code` is a stable snake_case identifier clients may branch on.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'payment_required'
+  | 'not_found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'limit'
+  | 'rate_limited'
+  | 'upstream'
+  | 'not_implemented'
+  | 'internal';
+
+export class AppError extends Error {
+  constructor(
+    public readonly kind: ErrorKind,
+    public readonly code: string,
+    message: string,
+    public readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+  }
+}
+
+export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError('invalid', code, message, details);
+
+/** 400 naming the offending fields the way validation failures do (`details.fields`). */
+export const invalidFields = (message: string, fields: Record<string, string[]>, code = 'validation_error') =>
+  new AppError('invalid', code, message, { fields });
+
+export const notFound = (what: string, code = 'not_found') => new AppError('not_found', code, `${what} not found`);
+
+export const forbidden = (code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError('forbidden', code, message, details);
+
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError('conflict', code, message, details);

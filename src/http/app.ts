@@ -1,0 +1,59 @@
+import fastifySwagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { installAuth } from './auth.js';
+import { installErrorHandlers } from './errors.js';
+import { registerPublicRoutes, registerRoutes } from './routes/index.js';
+
+export type App = FastifyInstance<any, any, any, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** Builds the HTTP application (no listen): the API under /v1 and /api/v1, health and docs. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    // Per-request log lines cost throughput; failures are logged by the error handler with the request id.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.config.bodyLimit,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandlers(app);
+  // JSON only: any other body type is a 415 (features that take uploads add their own parser in scope).
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Herald API',
+        version: '1.0.0',
+        description: 'Self-hostable social publishing and scheduling API. Every path is also served under /api/v1.',
+      },
+      servers: [{ url: ctx.config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_...' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    // The /api/v1 copies are the same routes; document each once.
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') ? { ...schema, hide: true } : schema, url }),
+  });
+
+  registerPublicRoutes(app as App, ctx);
+  for (const prefix of ['/v1', '/api/v1']) {
+    await app.register(
+      async (api) => {
+        installAuth(api, ctx);
+        registerRoutes(api as App, ctx);
+      },
+      { prefix },
+    );
+  }
+  return app as App;
+}

@@ -1,0 +1,25 @@
+import type { AppContext } from '../../context.js';
+import type { App } from '../app.js';
+import { registerApiKeyRoutes } from './api-keys/index.js';
+import { registerProfileRoutes } from './profiles/index.js';
+import docs from './system/docs.js';
+import health from './system/health.js';
+import openapi from './system/openapi.js';
+
+/**
+ * Routes outside /v1 (no prefix). Public: health and the docs page.
+ */
+export function registerPublicRoutes(app: App, ctx: AppContext): void {
+  health(app, ctx);
+  docs(app, ctx);
+}
+
+/**
+ * The API, registered once under /v1 and once under /api/v1 (the official SDK's default base URL ends
+ * in /api). Each resource folder has an index.ts registrar; add one line per resource.
+ */
+export function registerRoutes(app: App, ctx: AppContext): void {
+  openapi(app, ctx);
+  registerApiKeyRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
+}

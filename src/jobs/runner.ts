@@ -1,0 +1,237 @@
+import type { Logger } from 'pino';
+import { randomHex } from '../lib/crypto.js';
+import type { Clock } from '../lib/clock.js';
+import type { Db } from '../store/db.js';
+import {
+  claimDueJobs,
+  completeJob,
+  extendLease,
+  failJob,
+  rescheduleJob,
+  type JobRow,
+} from '../store/jobs.js';
+import { backoffMs } from './backoff.js';
+
+/** What a task receives besides its job row. */
+export interface TaskRun {
+  job: JobRow;
+  payload: any;
+  workerId: string;
+  /** The runner keeps the lease while the task runs; a task may check it before an irreversible step. */
+  signal: AbortSignal;
+}
+
+/**
+ * A task's return tells the runner what to do with the job row:
+ * - undefined / 'done': delete it;
+ * - 'handled': the task already deleted or rescheduled it in its own transaction.
+ */
+export type TaskOutcome = void | 'done' | 'handled';
+
+export type TaskHandler = (run: TaskRun) => Promise<TaskOutcome>;
+
+/** Thrown by a task to be run again at a given time without counting as a crash. */
+export class RetryLater extends Error {
+  constructor(
+    public readonly at: Date,
+    message: string,
+    public readonly resetAttempts = false,
+  ) {
+    super(message);
+    this.name = 'RetryLater';
+  }
+}
+
+export interface PeriodicTask {
+  task: string;
+  everyMs: number;
+}
+
+export interface RunnerOptions {
+  workerId?: string;
+  /** Idle poll interval in ms. */
+  pollMs: number;
+  /** Jobs run at the same time by this process. */
+  concurrency: number;
+  /** How long a claim lasts before another worker may take the job over. Renewed while the task runs. */
+  leaseMs?: number;
+  /** Only these tasks (default: every registered task). */
+  tasks?: string[];
+}
+
+export class JobRunner {
+  readonly workerId: string;
+  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly periodic: PeriodicTask[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly leaseMs: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly options: RunnerOptions,
+  ) {
+    this.workerId = options.workerId ?? `w-${process.pid}-${randomHex(4)}`;
+    this.leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  register(task: string, handler: TaskHandler): this {
+    this.handlers.set(task, handler);
+    return this;
+  }
+
+  /** A task that runs every `everyMs`; its single job row is created on start if missing. */
+  registerPeriodic(task: string, everyMs: number, handler: TaskHandler): this {
+    this.periodic.push({ task, everyMs });
+    return this.register(task, async (run) => {
+      await handler(run);
+      await rescheduleJob(this.db.kysely, run.job.job_id, this.workerId, new Date(this.clock.now().getTime() + everyMs), null, {
+        resetAttempts: true,
+      });
+      return 'handled';
+    });
+  }
+
+  get periodicTasks(): readonly PeriodicTask[] {
+    return this.periodic;
+  }
+
+  /** One pass: claims what is due (up to free capacity) and waits for those jobs. Tests call this. */
+  async tick(): Promise<number> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const now = this.clock.now();
+    const jobs = await claimDueJobs(this.db, {
+      workerId: this.workerId,
+      now,
+      leaseUntil: new Date(now.getTime() + this.leaseMs),
+      limit: free,
+      tasks: this.options.tasks ?? [...this.handlers.keys()],
+    });
+    await Promise.all(jobs.map((job) => this.track(this.execute(job))));
+    return jobs.length;
+  }
+
+  /** Runs ticks until the queue is empty (tests; bounded to avoid a runaway loop). */
+  async drain(maxTicks = 1000): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < maxTicks; i++) {
+      const n = await this.tick();
+      total += n;
+      if (n === 0) return total;
+    }
+    throw new Error(`jobs still due after ${maxTicks} ticks`);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Wakes the poll loop now (after enqueuing due work in this process). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  /** Stops claiming, then waits for the jobs in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.claimAndStart();
+      } catch (error) {
+        // NOTE: the one catch-and-continue of the codebase: a database hiccup must not stop the worker.
+        this.log.error({ err: error }, 'job runner: claim failed');
+      }
+      if (!this.running) break;
+      if (claimed === 0 || this.inFlight.size >= this.options.concurrency) await this.sleep(this.options.pollMs);
+    }
+  }
+
+  private async claimAndStart(): Promise<number> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const now = this.clock.now();
+    const jobs = await claimDueJobs(this.db, {
+      workerId: this.workerId,
+      now,
+      leaseUntil: new Date(now.getTime() + this.leaseMs),
+      limit: free,
+      tasks: this.options.tasks ?? [...this.handlers.keys()],
+    });
+    for (const job of jobs) void this.track(this.execute(job)).then(() => this.nudge());
+    return jobs.length;
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        if (this.timer) clearTimeout(this.timer);
+        resolve();
+      };
+    });
+  }
+
+  private async execute(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.task);
+    const controller = new AbortController();
+    const renew = setInterval(() => {
+      const until = new Date(this.clock.now().getTime() + this.leaseMs);
+      extendLease(this.db.kysely, job.job_id, this.workerId, until)
+        .then((held) => {
+          if (!held) controller.abort();
+        })
+        .catch(() => {});
+    }, Math.max(1000, this.leaseMs / 3));
+    renew.unref();
+    try {
+      if (!handler) throw new Error(`no handler for task ${job.task}`);
+      let payload: unknown;
+      try {
+        payload = JSON.parse(job.payload);
+      } catch {
+        payload = {};
+      }
+      const outcome = await handler({ job, payload, workerId: this.workerId, signal: controller.signal });
+      if (outcome !== 'handled') await completeJob(this.db.kysely, job.job_id, this.workerId);
+    } catch (error) {
+      await this.onFailure(job, error).catch((e) => this.log.error({ err: e, jobId: job.job_id }, 'job runner: could not record failure'));
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async onFailure(job: JobRow, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RetryLater) {
+      await rescheduleJob(this.db.kysely, job.job_id, this.workerId, error.at, message, { resetAttempts: error.resetAttempts });
+      return;
+    }
+    this.log.warn({ err: error, jobId: job.job_id, task: job.task, attempt: job.attempts }, 'job failed');
+    const now = this.clock.now();
+    if (job.attempts >= job.max_attempts) {
+      await failJob(this.db.kysely, job.job_id, this.workerId, message, now);
+      return;
+    }
+    await rescheduleJob(this.db.kysely, job.job_id, this.workerId, new Date(now.getTime() + backoffMs(job.attempts)), message);
+  }
+}

@@ -1,0 +1,68 @@
+import { ConfigError, loadConfig } from './config.js';
+import { createContext } from './context.js';
+import { bootstrapOwner } from './domain/users.js';
+import { buildApp, type App } from './http/app.js';
+import type { JobRunner } from './jobs/runner.js';
+import { createWorker } from './worker.js';
+
+/** Process shell: config -> context -> migrate -> http + worker -> graceful stop. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`herald: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const ctx = await createContext(config);
+  const log = ctx.log;
+
+  const owner = await bootstrapOwner(ctx.db, ctx.clock.now());
+  if (owner) {
+    // Printed once, on the first start with an empty database; only its hash is stored.
+    process.stdout.write(
+      `\nHerald created the owner user ${owner.user.email} (plan unlimited).\n` +
+        `API key (shown once, store it now):\n\n  ${owner.apiKey}\n\n`,
+    );
+  }
+
+  let app: App | null = null;
+  let worker: JobRunner | null = null;
+  if (config.role !== 'worker') {
+    app = await buildApp(ctx);
+    await app.listen({ host: config.host, port: config.port });
+    log.info({ url: config.publicUrl, dialect: ctx.db.dialect }, 'herald listening');
+  }
+  if (config.role !== 'api') {
+    worker = await createWorker(ctx);
+    worker.start();
+    log.info({ workerId: worker.workerId }, 'herald worker started');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'herald stopping: no new work, draining');
+    const force = setTimeout(() => {
+      log.error('graceful stop timed out; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    await app?.close(); // stops accepting, waits for in-flight requests
+    await worker?.stop(); // stops claiming, waits for running jobs
+    await ctx.close();
+    log.info('herald stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`herald: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

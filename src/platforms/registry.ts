@@ -1,0 +1,35 @@
+import type { Config } from '../config.js';
+import type { Platform, PlatformAdapter } from './types.js';
+
+/** The adapters this process can publish with, by platform. */
+export class PlatformRegistry {
+  private readonly adapters = new Map<Platform, PlatformAdapter>();
+
+  constructor(adapters: PlatformAdapter[] = []) {
+    for (const a of adapters) this.adapters.set(a.platform, a);
+  }
+
+  get(platform: Platform): PlatformAdapter | undefined {
+    return this.adapters.get(platform);
+  }
+
+  set(adapter: PlatformAdapter): void {
+    this.adapters.set(adapter.platform, adapter);
+  }
+
+  has(platform: Platform): boolean {
+    return this.adapters.has(platform);
+  }
+
+  list(): Platform[] {
+    return [...this.adapters.keys()];
+  }
+}
+
+/**
+ * Builds every real adapter from configuration (base URLs, client ids and secrets, API versions).
+ * Each platform folder exports a factory; add one line per platform.
+ */
+export function createPlatformRegistry(_config: Config): PlatformRegistry {
+  return new PlatformRegistry([]);
+}

@@ -1,0 +1,182 @@
+/*
+ * The contract between the publishing engine and the platform adapters. An adapter talks to one
+ * platform over its real wire protocol; it never touches the database, the environment or retries.
+ * It returns a result or throws a PlatformError of one kind; the job layer decides what each kind means.
+ */
+
+export const PLATFORMS = [
+  'twitter',
+  'instagram',
+  'facebook',
+  'linkedin',
+  'tiktok',
+  'youtube',
+  'pinterest',
+  'reddit',
+  'bluesky',
+  'threads',
+  'googlebusiness',
+  'telegram',
+  'snapchat',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export function isPlatform(value: unknown): value is Platform {
+  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
+}
+
+/**
+ * - `auth`: token expired or revoked (the engine refreshes once, then gives up and disconnects on a revoke).
+ * - `rate_limited`: throttled; `retryAfterMs` when the platform said.
+ * - `rejected`: the platform refused this content for good (validation, duplicate, policy). No retry.
+ * - `unavailable`: transient (5xx, connection refused before sending). Retried with backoff.
+ * - `ambiguous`: the request may have been accepted (timeout or connection lost after sending).
+ *   Never re-sent blindly: the engine checks with `findPublished` or surfaces it.
+ */
+export type PlatformErrorKind = 'auth' | 'rate_limited' | 'rejected' | 'unavailable' | 'ambiguous';
+
+export class PlatformError extends Error {
+  readonly kind: PlatformErrorKind;
+  /** HTTP status the platform answered, when there was an answer. */
+  readonly status: number | null;
+  readonly retryAfterMs: number | null;
+  /** The platform's own error code (e.g. Graph API code, X error type). */
+  readonly platformCode: string | null;
+  /** The endpoint called, for the publishing log. */
+  readonly endpoint: string | null;
+  /** The platform's response body (truncated by the caller when stored). */
+  readonly raw: string | null;
+  /** For `auth`: true when the platform says the grant is gone for good (invalid_grant, revoked). */
+  readonly revoked: boolean;
+
+  constructor(
+    kind: PlatformErrorKind,
+    message: string,
+    opts: {
+      status?: number | null;
+      retryAfterMs?: number | null;
+      platformCode?: string | null;
+      endpoint?: string | null;
+      raw?: string | null;
+      revoked?: boolean;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'PlatformError';
+    this.kind = kind;
+    this.status = opts.status ?? null;
+    this.retryAfterMs = opts.retryAfterMs ?? null;
+    this.platformCode = opts.platformCode ?? null;
+    this.endpoint = opts.endpoint ?? null;
+    this.raw = opts.raw ?? null;
+    this.revoked = opts.revoked ?? false;
+  }
+}
+
+/** The connected account as an adapter sees it: decrypted tokens and platform metadata. */
+export interface AccountCredentials {
+  accountId: string;
+  platformUserId: string;
+  username: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  tokenExpiresAt: Date | null;
+  /** Platform data stored at connect time: page id, chat id, PDS url, organization urn, ... */
+  metadata: Record<string, unknown>;
+}
+
+export interface MediaRef {
+  type: 'image' | 'video' | 'gif' | 'document';
+  url: string;
+  mimeType?: string | null;
+  size?: number | null;
+  altText?: string | null;
+  filename?: string | null;
+  thumbnail?: string | null;
+}
+
+export interface OpenedMedia {
+  /** The bytes, streamed (never buffered whole for large files). */
+  stream: NodeJS.ReadableStream;
+  size: number | null;
+  contentType: string;
+}
+
+/** What an adapter may use besides its config: injected so tests and the publishing log see every call. */
+export interface PlatformIO {
+  /** fetch that records each call (endpoint, status, duration) for the publishing log. */
+  fetch: typeof fetch;
+  now(): Date;
+  /** Opens a media item's bytes (a local upload from disk, or an external URL). */
+  openMedia(media: MediaRef): Promise<OpenedMedia>;
+  /** Aborted when the job lost its lease; check before an irreversible step. */
+  signal?: AbortSignal;
+}
+
+export interface ThreadItem {
+  content: string;
+  media: MediaRef[];
+}
+
+export interface PublishRequest {
+  account: AccountCredentials;
+  /** Text for this target: its customContent, else the post's content. */
+  content: string;
+  media: MediaRef[];
+  /** Replies after the root for platforms with threads (twitter, threads, bluesky); root = content + media. */
+  threadItems: ThreadItem[];
+  platformSpecificData: Record<string, unknown>;
+  firstComment?: string | null;
+  title?: string | null;
+  /** Stable per target across attempts; adapters pass it to platforms that support idempotency. */
+  idempotencyKey: string;
+}
+
+export interface PublishResult {
+  platformPostId: string;
+  platformPostUrl: string | null;
+  /** Ids of replies, first comment, etc. */
+  extra?: Record<string, unknown>;
+}
+
+export interface TokenSet {
+  accessToken: string;
+  /** null/undefined when the platform sent none: the stored refresh token is kept. */
+  refreshToken?: string | null;
+  expiresAt?: Date | null;
+  scopes?: string[] | null;
+}
+
+export interface PlatformProfile {
+  platformUserId: string;
+  username: string;
+  displayName?: string | null;
+  profileUrl?: string | null;
+  avatarUrl?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** OAuth 2 authorization-code flow of one platform (PKCE where the platform supports it). */
+export interface OAuthProvider {
+  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string; scopes?: string[] }): string;
+  exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }, io: PlatformIO): Promise<TokenSet>;
+  refresh(refreshToken: string, io: PlatformIO): Promise<TokenSet>;
+  fetchProfile(tokens: TokenSet, io: PlatformIO): Promise<PlatformProfile>;
+}
+
+export interface PlatformAdapter {
+  readonly platform: Platform;
+  /** Publishes one target. Throws PlatformError. */
+  publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult>;
+  /**
+   * After an ambiguous outcome: looks the post up on the platform (by the idempotency key or by content
+   * and time). Returns it, or null when it is certainly not there. Absent when the platform offers no
+   * way to check: the target then stays `unknown` for a person to decide.
+   */
+  findPublished?(req: PublishRequest, since: Date, io: PlatformIO): Promise<PublishResult | null>;
+  unpublish?(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<void>;
+  /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
+  refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
+  oauth?: OAuthProvider;
+}

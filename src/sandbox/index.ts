@@ -1,0 +1,6 @@
+import type { Simulator } from './types.js';
+
+/** Every platform simulator; each platform folder exports one. Add one line per platform. */
+export function allSimulators(): Simulator[] {
+  return [];
+}

@@ -1,0 +1,86 @@
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { FAULT_KINDS, FaultInjector, type FaultKind } from './faults.js';
+import type { Simulator, SimulatorState } from './types.js';
+
+export interface SandboxServer {
+  app: FastifyInstance;
+  /** Base URL, e.g. http://127.0.0.1:4100 (simulators live under /sandbox/<platform>/). */
+  url: string;
+  state(platform: string): SimulatorState;
+  close(): Promise<void>;
+}
+
+/**
+ * All simulators in one Fastify app. Each gets /sandbox/<platform>/ with the platform's own routes, plus
+ * the framework's `_inspect` (what was published) and `_faults` (make the next publish calls fail).
+ */
+export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => string) {
+  const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
+  // Raw bodies (media uploads) for any content type a simulator does not parse itself.
+  app.addContentTypeParser('*', (_req, payload, done) => {
+    const chunks: Buffer[] = [];
+    payload.on('data', (c: Buffer) => chunks.push(c));
+    payload.on('end', () => done(null, Buffer.concat(chunks)));
+    payload.on('error', done);
+  });
+  const states = new Map<string, SimulatorState>();
+  for (const sim of simulators) {
+    const state: SimulatorState = {
+      platform: sim.platform,
+      posts: [],
+      faults: new FaultInjector(),
+      data: new Map(),
+      calls: [],
+      baseUrl: () => `${baseUrl()}/sandbox/${sim.platform}`,
+    };
+    states.set(sim.platform, state);
+    await app.register(
+      async (scope) => {
+        scope.addHook('onRequest', async (request) => {
+          if (!request.url.includes('/_')) state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
+        });
+        scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
+        scope.post<{ Body: { kind?: string; count?: number } }>('/_faults', async (request, reply) => {
+          const { kind, count } = request.body ?? {};
+          if (!FAULT_KINDS.includes(kind as FaultKind) || !Number.isInteger(count) || (count as number) < 0) {
+            return reply.status(400).send({ error: `kind must be one of ${FAULT_KINDS.join(', ')} and count an integer >= 0` });
+          }
+          state.faults.set(kind as FaultKind, count as number);
+          return { ok: true, faults: state.faults.pending };
+        });
+        scope.post('/_reset', async () => {
+          state.posts.length = 0;
+          state.calls.length = 0;
+          state.data.clear();
+          state.faults.set('rejected', 0);
+          return { ok: true };
+        });
+        await sim.register(scope, state);
+      },
+      { prefix: `/sandbox/${sim.platform}` },
+    );
+  }
+  app.get('/sandbox', async () => ({ simulators: [...states.keys()] }));
+  return { app, states };
+}
+
+/** Starts the simulators on a loopback port (tests, `herald sandbox`, SANDBOX=1). */
+export async function startSandbox(simulators: Simulator[], opts: { host?: string; port?: number; publicUrl?: string } = {}) {
+  let url = '';
+  const { app, states } = await buildSandboxApp(simulators, () => url);
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address() as AddressInfo;
+  url = opts.publicUrl ?? `http://${opts.host ?? '127.0.0.1'}:${addr.port}`;
+  const server: SandboxServer = {
+    app,
+    url,
+    state(platform) {
+      const s = states.get(platform);
+      if (!s) throw new Error(`no simulator for ${platform}`);
+      return s;
+    },
+    close: () => app.close(),
+  };
+  return server;
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FaultInjector } from './faults.js';
+
+/** One published item as `GET /sandbox/<platform>/_inspect` shows it. */
+export interface InspectedPost {
+  id: string;
+  text: string;
+  media: { type: string; url?: string; mimeType?: string; size?: number; altText?: string }[];
+  /** Id of the post this one replies to (threads), if any. */
+  replyTo?: string | null;
+  /** Platform account the post was made as. */
+  author?: string | null;
+  createdAt: string;
+  /** Anything else worth asserting on (link card, parse mode, organization...). */
+  extra?: Record<string, unknown>;
+}
+
+/** Per-simulator state shared by the framework routes and the simulator's own routes. */
+export interface SimulatorState {
+  readonly platform: string;
+  readonly posts: InspectedPost[];
+  readonly faults: FaultInjector;
+  /** Absolute base URL of this simulator, e.g. http://127.0.0.1:4100/sandbox/twitter. */
+  baseUrl(): string;
+  /** Arbitrary per-simulator data (issued tokens, uploads, chats...). */
+  readonly data: Map<string, unknown>;
+  /** Requests the simulator received (method, path), newest last; for asserting call counts. */
+  readonly calls: { method: string; path: string; at: string }[];
+}
+
+export interface Simulator {
+  readonly platform: string;
+  /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */
+  register(app: FastifyInstance, state: SimulatorState): void | Promise<void>;
+}
+
+/**
+ * The `ambiguous` fault: the simulator has accepted and recorded the post, then the connection drops
+ * before any response, as with a timeout after sending.
+ */
+export function hangUp(reply: FastifyReply): void {
+  reply.hijack();
+  reply.raw.destroy();
+}

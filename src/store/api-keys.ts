@@ -1,0 +1,101 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db, Executor } from './db.js';
+import type { ApiKeyTable } from './schema.js';
+
+export type ApiKeyRow = ApiKeyTable;
+
+/** What authentication needs about a key, its user and the user's tenant, in one lookup. */
+export interface KeyPrincipal {
+  api_key_id: string;
+  user_id: string;
+  tenant_id: string;
+  scope: 'full' | 'profiles';
+  profile_ids: string;
+  permission: 'read-write' | 'read';
+  expires_at: string | null;
+  profile_access: string | null;
+  plan: string;
+  addons: string;
+}
+
+export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_key').values(row).execute();
+}
+
+export async function listUserApiKeys(db: Executor, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_key')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('api_key_id')
+    .execute();
+}
+
+/** Keys that count against the quota: not deleted and not expired at `now`. */
+export async function countActiveApiKeys(db: Executor, userId: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_key')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function softDeleteApiKey(db: Executor, userId: string, keyId: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('api_key')
+    .set({ deleted_at: now })
+    .where('user_id', '=', userId)
+    .where('api_key_id', '=', keyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+const principalSql = `
+  SELECT k.api_key_id, k.user_id, k.tenant_id, k.scope, k.profile_ids, k.permission, k.expires_at,
+         u.profile_access, o.plan, o.addons
+    FROM api_key k
+    JOIN "user" u ON u.user_id = k.user_id
+    JOIN "user" o ON o.user_id = k.tenant_id
+   WHERE k.key_hash = ? AND k.deleted_at IS NULL`;
+
+const sqliteStatements = new WeakMap<object, Statement>();
+
+/**
+ * The authentication lookup: runs on every request, so on SQLite it reuses one prepared statement
+ * (Kysely prepares per call, which halves throughput on this path).
+ */
+export async function findPrincipalByHash(db: Db, keyHash: string): Promise<KeyPrincipal | undefined> {
+  if (db.sqlite) {
+    let stmt = sqliteStatements.get(db.sqlite);
+    if (!stmt) {
+      stmt = db.sqlite.prepare(principalSql);
+      sqliteStatements.set(db.sqlite, stmt);
+    }
+    return stmt.get(keyHash) as KeyPrincipal | undefined;
+  }
+  return db.kysely
+    .selectFrom('api_key as k')
+    .innerJoin('user as u', 'u.user_id', 'k.user_id')
+    .innerJoin('user as o', 'o.user_id', 'k.tenant_id')
+    .select([
+      'k.api_key_id',
+      'k.user_id',
+      'k.tenant_id',
+      'k.scope',
+      'k.profile_ids',
+      'k.permission',
+      'k.expires_at',
+      'u.profile_access',
+      'o.plan',
+      'o.addons',
+    ])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.deleted_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A database handle, or a transaction on one. Stores take this as their first argument. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface Db {
+  readonly dialect: Dialect;
+  readonly kysely: Kysely<Database>;
+  /** The raw better-sqlite3 handle, for prepared statements on hot paths (store/ only). */
+  readonly sqlite: SqliteDatabase.Database | null;
+  /** Runs `fn` in one transaction; on PostgreSQL with `serializable` retries serialization failures. */
+  transaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema to create and use; null uses the server default. */
+  databaseSchema?: string | null;
+  /** SQLite file name inside dataDir. */
+  sqliteFile?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL returns int8 and numeric as strings; Herald stores counters and sizes that fit in a double.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+pg.types.setTypeParser(1700, (v: string) => Number(v));
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? 'herald.sqlite'));
+}
+
+function openSqlite(file: string): Db {
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets the CLI and a second reader work while the server writes; busy_timeout waits for the
+  // writer lock instead of failing with SQLITE_BUSY.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    dialect: 'sqlite',
+    kysely,
+    sqlite,
+    transaction: (fn) => kysely.transaction().execute(fn),
+    close: () => kysely.destroy(),
+  };
+}
+
+async function openPostgres(url: string, schema: string | null, poolSize: number): Promise<Db> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    kysely,
+    sqlite: null,
+    transaction: (fn) => kysely.transaction().execute(fn),
+    close: () => kysely.destroy(),
+  };
+}
+
+/** True when `error` is a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Drops a PostgreSQL schema (tests). */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,14 @@
+import type { Executor } from './db.js';
+import type { EventTable } from './schema.js';
+
+export type EventRow = EventTable;
+
+export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
+  await db.insertInto('event').values(row).execute();
+}
+
+export async function listEvents(db: Executor, tenantId: string, type?: string): Promise<EventRow[]> {
+  let q = db.selectFrom('event').selectAll().where('tenant_id', '=', tenantId);
+  if (type) q = q.where('type', '=', type);
+  return q.orderBy('created_at').orderBy('event_id').execute();
+}

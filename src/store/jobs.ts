@@ -1,0 +1,175 @@
+import { sql } from 'kysely';
+import { newId } from '../lib/ids.js';
+import type { Db, Executor } from './db.js';
+import type { JobTable } from './schema.js';
+
+export interface JobRow extends Omit<JobTable, 'attempts'> {
+  attempts: number;
+}
+
+export interface NewJob {
+  task: string;
+  payload: unknown;
+  runAt: Date;
+  /** Unique key: at most one job per key exists; see `upsertJob`. */
+  key?: string | null;
+  /** Attempts before the runner gives up on a task that keeps throwing. Default 10. */
+  maxAttempts?: number;
+}
+
+function jobValues(job: NewJob, now: Date) {
+  return {
+    job_id: newId(now),
+    task: job.task,
+    payload: JSON.stringify(job.payload ?? {}),
+    run_at: job.runAt.toISOString(),
+    max_attempts: job.maxAttempts ?? 10,
+    key: job.key ?? null,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    failed_at: null,
+    created_at: now.toISOString(),
+  };
+}
+
+/** Adds a job. Call it with the transaction that made the change the job acts on (outbox). */
+export async function enqueueJob(db: Executor, job: NewJob, now: Date): Promise<string> {
+  const values = jobValues(job, now);
+  await db.insertInto('job').values(values).execute();
+  return values.job_id;
+}
+
+/** Adds many jobs in as few statements as the dialect allows. */
+export async function enqueueJobs(db: Executor, jobs: NewJob[], now: Date): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 500) {
+    await db
+      .insertInto('job')
+      .values(jobs.slice(i, i + 500).map((j) => jobValues(j, now)))
+      .execute();
+  }
+}
+
+/**
+ * Creates the job for `key`, or moves the existing one to the new time and payload (rescheduling).
+ * A job currently leased by a worker is left alone and `false` is returned: the caller's state
+ * change is re-read by that worker, which is the point of tasks re-reading their rows.
+ */
+export async function upsertJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<boolean> {
+  const values = jobValues(job, now);
+  const res = await db
+    .insertInto('job')
+    .values(values)
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        run_at: values.run_at,
+        payload: values.payload,
+        attempts: 0,
+        last_error: null,
+        failed_at: null,
+      }).where((eb) => eb.or([eb('job.locked_until', 'is', null), eb('job.locked_until', '<=', now.toISOString())])),
+    )
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function cancelJob(db: Executor, key: string): Promise<number> {
+  const res = await db.deleteFrom('job').where('key', '=', key).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+export async function findJobByKey(db: Executor, key: string): Promise<JobRow | undefined> {
+  return db.selectFrom('job').selectAll().where('key', '=', key).executeTakeFirst();
+}
+
+/**
+ * Leases up to `limit` due jobs to `workerId` until `leaseUntil`. On PostgreSQL the inner SELECT takes
+ * `FOR UPDATE SKIP LOCKED`, so concurrent workers never claim the same row; on SQLite the single writer
+ * already serialises the statement. That is the one dialect branch of the job store.
+ */
+export async function claimDueJobs(
+  db: Db,
+  opts: { workerId: string; now: Date; leaseUntil: Date; limit: number; tasks?: string[] },
+): Promise<JobRow[]> {
+  const now = opts.now.toISOString();
+  const lock = db.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const taskFilter = opts.tasks?.length
+    ? sql`AND task IN (${sql.join(opts.tasks.map((t) => sql`${t}`))})`
+    : sql``;
+  const result = await sql<JobRow>`
+    UPDATE job SET locked_by = ${opts.workerId}, locked_until = ${opts.leaseUntil.toISOString()},
+                   attempts = attempts + 1
+     WHERE job_id IN (
+       SELECT job_id FROM job
+        WHERE failed_at IS NULL AND run_at <= ${now}
+          AND (locked_until IS NULL OR locked_until <= ${now}) ${taskFilter}
+        ORDER BY run_at, job_id
+        LIMIT ${opts.limit} ${lock})
+    RETURNING *`.execute(db.kysely);
+  return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
+}
+
+/** Deletes a finished job, only while `workerId` still holds its lease. */
+export async function completeJob(db: Executor, jobId: string, workerId: string): Promise<boolean> {
+  const res = await db.deleteFrom('job').where('job_id', '=', jobId).where('locked_by', '=', workerId).executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
+
+/** Releases the lease and sets the next run time (a retry). */
+export async function rescheduleJob(
+  db: Executor,
+  jobId: string,
+  workerId: string,
+  runAt: Date,
+  error: string | null,
+  opts: { resetAttempts?: boolean } = {},
+): Promise<void> {
+  await db
+    .updateTable('job')
+    .set({
+      run_at: runAt.toISOString(),
+      locked_by: null,
+      locked_until: null,
+      last_error: error?.slice(0, 2000) ?? null,
+      ...(opts.resetAttempts ? { attempts: 0 } : {}),
+    })
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+/** Parks a job that will not be retried; it stays for inspection. */
+export async function failJob(db: Executor, jobId: string, workerId: string, error: string, now: Date): Promise<void> {
+  await db
+    .updateTable('job')
+    .set({ failed_at: now.toISOString(), locked_by: null, locked_until: null, last_error: error.slice(0, 2000) })
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+/** Extends a lease held by `workerId` (long-running tasks). */
+export async function extendLease(db: Executor, jobId: string, workerId: string, until: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('job')
+    .set({ locked_until: until.toISOString() })
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Queue depth and the oldest overdue job, for /health. */
+export async function jobStats(db: Executor, now: Date): Promise<{ depth: number; due: number; oldestDueAt: string | null }> {
+  const iso = now.toISOString();
+  const row = await db
+    .selectFrom('job')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('depth'),
+      eb.fn.sum<number>(eb.case().when('run_at', '<=', iso).then(1).else(0).end()).as('due'),
+      eb.fn.min<string>(eb.case().when('run_at', '<=', iso).then(eb.ref('run_at')).end()).as('oldest'),
+    ])
+    .where('failed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { depth: Number(row.depth), due: Number(row.due ?? 0), oldestDueAt: row.oldest ?? null };
+}

@@ -1,0 +1,56 @@
+import type { Executor } from './db.js';
+import type { ProfileTable } from './schema.js';
+
+export type ProfileRow = ProfileTable;
+
+export async function insertProfile(db: Executor, row: ProfileRow): Promise<void> {
+  await db.insertInto('profile').values(row).execute();
+}
+
+/** A tenant's profiles, oldest first; `onlyIds` restricts to a scoped key's or member's profiles. */
+export async function listProfiles(db: Executor, tenantId: string, onlyIds: string[] | null): Promise<ProfileRow[]> {
+  if (onlyIds && onlyIds.length === 0) return [];
+  let q = db.selectFrom('profile').selectAll().where('tenant_id', '=', tenantId);
+  if (onlyIds) q = q.where('profile_id', 'in', onlyIds);
+  return q.orderBy('created_at').orderBy('profile_id').execute();
+}
+
+export async function findProfile(db: Executor, tenantId: string, profileId: string): Promise<ProfileRow | undefined> {
+  return db
+    .selectFrom('profile')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+}
+
+export async function countProfiles(db: Executor, tenantId: string): Promise<number> {
+  const row = await db
+    .selectFrom('profile')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateProfile(
+  db: Executor,
+  tenantId: string,
+  profileId: string,
+  patch: Partial<Pick<ProfileRow, 'name' | 'description' | 'color' | 'is_default' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('profile').set(patch).where('tenant_id', '=', tenantId).where('profile_id', '=', profileId).execute();
+}
+
+export async function clearDefaultProfile(db: Executor, tenantId: string, now: string): Promise<void> {
+  await db
+    .updateTable('profile')
+    .set({ is_default: 0, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('is_default', '=', 1)
+    .execute();
+}
+
+export async function deleteProfile(db: Executor, tenantId: string, profileId: string): Promise<void> {
+  await db.deleteFrom('profile').where('tenant_id', '=', tenantId).where('profile_id', '=', profileId).execute();
+}

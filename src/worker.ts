@@ -1,0 +1,31 @@
+import type { AppContext } from './context.js';
+import { JobRunner } from './jobs/runner.js';
+import { registerTasks } from './jobs/tasks.js';
+import { enqueueJob } from './store/jobs.js';
+
+/** Builds the job runner with every task registered and makes sure periodic jobs exist. */
+export async function createWorker(ctx: AppContext, opts: { workerId?: string } = {}): Promise<JobRunner> {
+  const runner = new JobRunner(ctx.db, ctx.clock, ctx.log, {
+    workerId: opts.workerId,
+    pollMs: ctx.config.workerPollMs,
+    concurrency: ctx.config.workerConcurrency,
+  });
+  registerTasks(runner, ctx);
+  await ensurePeriodicJobs(ctx, runner);
+  return runner;
+}
+
+async function ensurePeriodicJobs(ctx: AppContext, runner: JobRunner): Promise<void> {
+  const now = ctx.clock.now();
+  for (const p of runner.periodicTasks) {
+    // The key makes this a no-op when another process (or an earlier start) created it.
+    await ctx.db.kysely.transaction().execute(async (tx) => {
+      const exists = await tx.selectFrom('job').select('job_id').where('key', '=', `periodic:${p.task}`).executeTakeFirst();
+      if (!exists) {
+        await enqueueJob(tx, { task: p.task, payload: {}, runAt: now, key: `periodic:${p.task}`, maxAttempts: 1_000_000 }, now).catch(
+          () => {},
+        );
+      }
+    });
+  }
+}
