@@ -1,0 +1,49 @@
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
+import { isPlatform, PlatformError, type PlatformIO } from '../../platforms/types.js';
+import { markAccountDisconnected } from './disconnect.js';
+import { accountCredentials } from './save-account.js';
+
+export type RefreshOutcome = 'refreshed' | 'not_supported' | 'disconnected';
+
+/**
+ * Refreshes an account's tokens through its adapter and stores them (keeping the refresh token when the
+ * platform sent none). A revoked grant (`auth` with `revoked`) disconnects the account once, with
+ * `account.disconnected` (`unintentional`). Transient failures (5xx, timeouts) throw a PlatformError of
+ * kind `unavailable`/`rate_limited` for the caller to retry: they are never a disconnect.
+ */
+export async function refreshAccountTokens(
+  ctx: AppContext,
+  account: AccountRow,
+  opts: { io?: PlatformIO; onCall?: (call: CallRecord) => void } = {},
+): Promise<RefreshOutcome> {
+  if (!isPlatform(account.platform)) throw new AppError('internal', 'unknown_platform', `unknown platform ${account.platform}`);
+  const adapter = ctx.platforms.get(account.platform);
+  if (!adapter?.refreshTokens) return 'not_supported';
+  const io = opts.io ?? createPlatformIO({ now: () => ctx.clock.now(), onCall: opts.onCall });
+  try {
+    const tokens = await adapter.refreshTokens(accountCredentials(ctx, account), io);
+    const now = ctx.clock.now();
+    await ctx.db.kysely
+      .updateTable('account')
+      .set({
+        access_token: ctx.secrets.seal(tokens.accessToken),
+        ...(tokens.refreshToken ? { refresh_token: ctx.secrets.seal(tokens.refreshToken) } : {}),
+        token_expires_at: tokens.expiresAt ? tokens.expiresAt.toISOString() : null,
+        ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
+        updated_at: now.toISOString(),
+      })
+      .where('account_id', '=', account.account_id)
+      .execute();
+    return 'refreshed';
+  } catch (error) {
+    if (error instanceof PlatformError && error.kind === 'auth' && error.revoked) {
+      const now = ctx.clock.now();
+      await ctx.db.transaction((tx) => markAccountDisconnected(ctx, tx, account, 'unintentional', error.message, now));
+      return 'disconnected';
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,115 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { MediaRef, OpenedMedia, PlatformIO } from './types.js';
+
+/** One HTTP call an adapter made, as the publishing and connection logs record it. */
+export interface CallRecord {
+  method: string;
+  endpoint: string;
+  statusCode: number | null;
+  durationMs: number;
+  requestPreview: string | null;
+  responsePreview: string | null;
+  error: string | null;
+}
+
+export interface PlatformIOOptions {
+  now(): Date;
+  /** Called after every request with what happened (the publishing log). */
+  onCall?: (call: CallRecord) => void;
+  /** Resolves a media item to bytes; default: local files via `localPath`, else an HTTP GET. */
+  openMedia?: (media: MediaRef) => Promise<OpenedMedia>;
+  /** Per-request timeout in ms (default 30 s); a timeout after sending surfaces as an abort error. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+const PREVIEW = 5000;
+
+function preview(body: unknown): string | null {
+  if (body == null) return null;
+  if (typeof body === 'string') return body.slice(0, PREVIEW);
+  if (body instanceof URLSearchParams) return body.toString().slice(0, PREVIEW);
+  return `[${(body as object).constructor?.name ?? 'binary'} body]`;
+}
+
+/** Builds the PlatformIO an adapter uses: a fetch that times out, records each call, and opens media. */
+export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
+  const baseFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const endpoint = url.split('?')[0];
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    try {
+      const res = await baseFetch(input, { ...init, signal });
+      let responsePreview: string | null = null;
+      if (opts.onCall) {
+        // Read a copy so the adapter still gets the body.
+        responsePreview = await res
+          .clone()
+          .text()
+          .then((t) => t.slice(0, PREVIEW))
+          .catch(() => null);
+      }
+      opts.onCall?.({
+        method,
+        endpoint,
+        statusCode: res.status,
+        durationMs: Math.round(performance.now() - started),
+        requestPreview: preview(init?.body),
+        responsePreview,
+        error: null,
+      });
+      return res;
+    } catch (error) {
+      opts.onCall?.({
+        method,
+        endpoint,
+        statusCode: null,
+        durationMs: Math.round(performance.now() - started),
+        requestPreview: preview(init?.body),
+        responsePreview: null,
+        error: (error as Error).message,
+      });
+      throw error;
+    }
+  };
+  return {
+    fetch: recordingFetch,
+    now: opts.now,
+    signal: opts.signal,
+    openMedia: opts.openMedia ?? ((media) => openMediaOverHttp(media, recordingFetch)),
+  };
+}
+
+/** Default media opener: a GET of the media URL, streamed. */
+export async function openMediaOverHttp(media: MediaRef, doFetch: typeof fetch = fetch): Promise<OpenedMedia> {
+  if (media.url.startsWith('file://')) {
+    const path = new URL(media.url).pathname;
+    return { stream: createReadStream(path), size: media.size ?? null, contentType: media.mimeType ?? 'application/octet-stream' };
+  }
+  const res = await doFetch(media.url);
+  if (!res.ok || !res.body) throw new Error(`media ${media.url} answered ${res.status}`);
+  const length = res.headers.get('content-length');
+  return {
+    stream: Readable.fromWeb(res.body as any),
+    size: length ? Number(length) : (media.size ?? null),
+    contentType: res.headers.get('content-type') ?? media.mimeType ?? 'application/octet-stream',
+  };
+}
+
+/**
+ * True when a fetch failure happened after the request may have reached the platform (timeout, reset
+ * mid-response): the publish outcome is unknown. A refused connection or DNS failure happened before.
+ */
+export function isAmbiguousNetworkError(error: unknown): boolean {
+  const e = error as { name?: string; cause?: { code?: string } } | null;
+  const code = e?.cause?.code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return false;
+  return true;
+}
