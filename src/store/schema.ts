@@ -101,6 +101,62 @@ export interface EventTable {
   created_at: string;
 }
 
+export interface PostTable {
+  post_id: string;
+  tenant_id: string;
+  created_by: string;
+  title: string | null;
+  content: string;
+  /** JSON array of media items ({type, url, ...}). */
+  media_items: string;
+  /** draft | scheduled | publishing | published | failed | partial | cancelled */
+  status: string;
+  scheduled_for: string | null;
+  timezone: string;
+  published_at: string | null;
+  tags: string;
+  hashtags: string;
+  mentions: string;
+  visibility: string | null;
+  metadata: string;
+  /** JSON object of create-only options kept for display (tiktokSettings, recycling, crosspostingEnabled). */
+  options: string;
+  queued_from_profile: string | null;
+  queue_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PostTargetTable {
+  target_id: string;
+  post_id: string;
+  tenant_id: string;
+  account_id: string;
+  /** The account's profile, denormalised for the profileId filter and scoped access. */
+  profile_id: string;
+  platform: string;
+  position: number;
+  custom_content: string | null;
+  custom_media: string | null;
+  platform_specific_data: string;
+  scheduled_for: string | null;
+  /** pending | publishing | published | failed | unknown | cancelled */
+  status: string;
+  attempts: number;
+  /** sha256 of the text and media URLs this target sends: duplicate detection within 24 hours. */
+  content_hash: string;
+  platform_post_id: string | null;
+  platform_post_url: string | null;
+  published_at: string | null;
+  error_message: string | null;
+  error_category: string | null;
+  error_source: string | null;
+  error_code: string | null;
+  last_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -109,4 +165,6 @@ export interface Database {
   meta: MetaTable;
   job: JobTable;
   event: EventTable;
+  post: PostTable;
+  post_target: PostTargetTable;
 }

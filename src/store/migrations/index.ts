@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from '../db.js';
 import * as m0001 from './0001-foundation.js';
+import * as m0002 from './0002-posts.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -8,6 +9,7 @@ import * as m0001 from './0001-foundation.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-posts': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,21 @@
+import { cancelJob, upsertJob } from '../../store/jobs.js';
+import type { Executor } from '../../store/db.js';
+
+export const PUBLISH_TASK = 'post.publish';
+
+export const publishJobKey = (targetId: string) => `${PUBLISH_TASK}:${targetId}`;
+
+/**
+ * Arms (or re-arms, on reschedule) the publish job of each target at `runAt`, in the caller's
+ * transaction, so a post and its due work are written together or not at all.
+ */
+export async function armPublishJobs(tx: Executor, targetIds: string[], runAt: Date, now: Date): Promise<void> {
+  for (const targetId of targetIds) {
+    await upsertJob(tx, { task: PUBLISH_TASK, key: publishJobKey(targetId), payload: { targetId }, runAt, maxAttempts: 25 }, now);
+  }
+}
+
+/** Removes the publish jobs of targets that will not be published (delete, back to draft). */
+export async function disarmPublishJobs(tx: Executor, targetIds: string[]): Promise<void> {
+  for (const targetId of targetIds) await cancelJob(tx, publishJobKey(targetId));
+}
