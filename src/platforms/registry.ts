@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { createTelegramAdapter } from './telegram/index.js';
 import type { Platform, PlatformAdapter } from './types.js';
 
 /** The adapters this process can publish with, by platform. */
@@ -30,6 +31,9 @@ export class PlatformRegistry {
  * Builds every real adapter from configuration (base URLs, client ids and secrets, API versions).
  * Each platform folder exports a factory; add one line per platform.
  */
-export function createPlatformRegistry(_config: Config): PlatformRegistry {
-  return new PlatformRegistry([]);
+export function createPlatformRegistry(config: Config): PlatformRegistry {
+  const adapters: (PlatformAdapter | null)[] = [
+    createTelegramAdapter(config),
+  ];
+  return new PlatformRegistry(adapters.filter((a): a is PlatformAdapter => a !== null));
 }

@@ -138,6 +138,11 @@ export interface PublishResult {
   platformPostUrl: string | null;
   /** Ids of replies, first comment, etc. */
   extra?: Record<string, unknown>;
+  /**
+   * Account metadata the platform changed while publishing (Telegram: a group migrated to a supergroup
+   * has a new chat id). The publishing engine merges it into the account (`mergeAccountMetadata`).
+   */
+  accountMetadata?: Record<string, unknown>;
 }
 
 export interface TokenSet {
@@ -179,4 +184,38 @@ export interface PlatformAdapter {
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
+  /**
+   * Organizations (LinkedIn company pages) the token's member can post as; `ids` restricts the answer to
+   * those organizations (details lookup). Used by the connect selection step (pending data,
+   * /v1/connect/linkedin/organizations) and GET /v1/accounts/{id}/linkedin-organizations.
+   * Selecting one stores account metadata `{accountType: 'organization', organizationUrn, organization}`
+   * (`{accountType: 'personal', organizationUrn: null}` for the member): publish posts as `organizationUrn` when set.
+   */
+  listOrganizations?(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<PlatformOrganization[]>;
+  /** Resolves a profile/company URL or vanity name to a mention (LinkedIn: GET /v1/accounts/{id}/linkedin-mentions). */
+  resolveMention?(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
+}
+
+/** An organization (LinkedIn company page) a member administers. */
+export interface PlatformOrganization {
+  id: string;
+  urn: string;
+  name: string;
+  vanityName?: string | null;
+  logoUrl?: string | null;
+  website?: string | null;
+  industry?: string | null;
+  description?: string | null;
+}
+
+/** Spec "LinkedIn mention result". */
+export interface MentionResolution {
+  urn: string;
+  type: 'person' | 'organization';
+  displayName: string;
+  /** e.g. `@[Name](urn:li:organization:123)` */
+  mentionFormat: string;
+  vanityName?: string | null;
+  /** Person mentions without a displayName are not clickable. */
+  warning?: string | null;
 }

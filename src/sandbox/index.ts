@@ -1,6 +1,9 @@
+import { telegramSimulator } from './telegram/index.js';
 import type { Simulator } from './types.js';
 
 /** Every platform simulator; each platform folder exports one. Add one line per platform. */
 export function allSimulators(): Simulator[] {
-  return [];
+  return [
+    telegramSimulator(),
+  ];
 }

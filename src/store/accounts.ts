@@ -27,3 +27,66 @@ export async function countProfileAccounts(db: Executor, tenantId: string, profi
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export interface AccountFilter {
+  tenantId: string;
+  /** null = every profile of the tenant. */
+  profileIds: string[] | null;
+  platform?: string;
+}
+
+/** A tenant's accounts (active and disconnected), oldest first. */
+export async function listAccounts(db: Executor, f: AccountFilter): Promise<AccountRow[]> {
+  let q = db.selectFrom('account').selectAll().where('tenant_id', '=', f.tenantId);
+  if (f.profileIds) {
+    if (f.profileIds.length === 0) return [];
+    q = q.where('profile_id', 'in', f.profileIds);
+  }
+  if (f.platform) q = q.where('platform', '=', f.platform);
+  return q.orderBy('created_at').orderBy('account_id').execute();
+}
+
+export async function updateAccount(
+  db: Executor,
+  tenantId: string,
+  accountId: string,
+  patch: Partial<Omit<AccountRow, 'account_id' | 'tenant_id'>>,
+): Promise<void> {
+  await db.updateTable('account').set(patch).where('tenant_id', '=', tenantId).where('account_id', '=', accountId).execute();
+}
+
+export async function deleteAccount(db: Executor, tenantId: string, accountId: string): Promise<boolean> {
+  const res = await db.deleteFrom('account').where('tenant_id', '=', tenantId).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
+
+/**
+ * Rows a disconnected account leaves behind must not block deleting its profile (the profile delete
+ * only counts connected accounts).
+ */
+export async function deleteDisconnectedProfileAccounts(db: Executor, tenantId: string, profileId: string): Promise<void> {
+  await db
+    .deleteFrom('account')
+    .where('tenant_id', '=', tenantId)
+    .where('profile_id', '=', profileId)
+    .where('disconnected_at', 'is not', null)
+    .execute();
+}
+
+/** Active accounts with a refresh token whose access token expires before `before` (all tenants). */
+export async function listAccountsDueForRefresh(db: Executor, before: Date, limit: number): Promise<AccountRow[]> {
+  return db
+    .selectFrom('account')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .where('token_expires_at', 'is not', null)
+    .where('token_expires_at', '<', before.toISOString())
+    .orderBy('token_expires_at')
+    .limit(limit)
+    .execute();
+}
+
+/** An account by id alone (job payloads carry the id; the tenant comes from the row). */
+export async function findAccountById(db: Executor, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}

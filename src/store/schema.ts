@@ -157,6 +157,179 @@ export interface PostTargetTable {
   updated_at: string;
 }
 
+/** One-time / short-lived connect records (OAuth state, pending data, temp and connect tokens, Telegram codes). */
+export interface ConnectTokenTable {
+  /** sha256 of the token handed out; the token itself is never stored. */
+  token_hash: string;
+  kind: 'oauth_state' | 'pending_data' | 'temp_token' | 'connect_token' | 'telegram_code';
+  tenant_id: string;
+  user_id: string | null;
+  profile_id: string;
+  platform: string;
+  /** Sealed JSON (SecretBox): may hold platform tokens. */
+  data: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface ConnectionLogTable {
+  log_id: string;
+  tenant_id: string;
+  user_id: string | null;
+  profile_id: string | null;
+  account_id: string | null;
+  platform: string;
+  /** connect_success | connect_failed | disconnect | reconnect_success | reconnect_failed */
+  event_type: string;
+  /** oauth | credentials | invitation */
+  connection_method: string;
+  status: 'success' | 'failed';
+  /** JSON {code, message, rawResponse} or null. */
+  error: string | null;
+  /** JSON {displayName, username, profilePicture, permissions, tokenExpiresAt, accountType} or null. */
+  success: string | null;
+  context: string;
+  duration_ms: number;
+  metadata: string;
+  created_at: string;
+}
+
+export interface WebhookTable {
+  webhook_id: string;
+  tenant_id: string;
+  created_by: string;
+  name: string;
+  url: string;
+  /** Sealed with the service SecretBox; null when no secret is set (requests are then unsigned). */
+  secret: string | null;
+  /** JSON array of subscribed event names. */
+  events: string;
+  is_active: number;
+  /** JSON object of extra request headers. */
+  custom_headers: string;
+  /** Consecutive failed deliveries; reset by a success; 10 disables the webhook. */
+  failure_count: number;
+  last_fired_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookLogTable {
+  log_id: string;
+  tenant_id: string;
+  webhook_id: string;
+  webhook_name: string;
+  event_id: string;
+  event: string;
+  url: string;
+  /** success | failed */
+  status: string;
+  status_code: number | null;
+  /** The exact JSON body sent. */
+  request_payload: string;
+  /** First 10 KB of the receiver's answer. */
+  response_body: string | null;
+  error_message: string | null;
+  attempt_number: number;
+  /** Milliseconds. */
+  response_time: number;
+  created_at: string;
+}
+
+/** One platform call made while publishing a target (reference §4.10); kept 7 days. */
+export interface PublishLogTable {
+  log_id: string;
+  tenant_id: string;
+  post_id: string;
+  target_id: string;
+  profile_id: string;
+  account_id: string;
+  account_username: string | null;
+  platform: string;
+  /** publish | retry | media_upload | rate_limit_pause | token_refresh | cancelled */
+  action: string;
+  /** success | failed | pending | skipped */
+  status: string;
+  status_code: number | null;
+  endpoint: string | null;
+  /** First 200 characters of the text sent (the `search` filter looks here). */
+  content_preview: string | null;
+  /** JSON {contentPreview, mediaCount, mediaTypes, mediaUrls, scheduledFor, rawBody}. */
+  request: string;
+  /** JSON {platformPostId, platformPostUrl, errorMessage, errorCode, rawBody}. */
+  response: string;
+  duration_ms: number;
+  attempt_number: number;
+  metadata: string;
+  created_at: string;
+}
+
+/** A posting queue: named weekly slots of a profile in an IANA zone (issue 7). */
+export interface QueueTable {
+  queue_id: string;
+  tenant_id: string;
+  profile_id: string;
+  name: string;
+  timezone: string;
+  /** JSON array of {dayOfWeek 0-6 (0 = Sunday), time "HH:mm"}. */
+  slots: string;
+  active: number;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A slot taken by a queued post; primary key (queue_id, slot_at) keeps two posts out of one slot. */
+export interface QueueSlotClaimTable {
+  queue_id: string;
+  slot_at: string;
+  claim_id: string;
+  tenant_id: string;
+  created_at: string;
+}
+
+/** A team invitation; only the token's SHA-256 is stored. */
+export interface InviteTable {
+  invite_id: string;
+  tenant_id: string;
+  created_by: string;
+  token_hash: string;
+  scope: 'all' | 'profiles';
+  /** JSON array of profile ids (scope profiles). */
+  profile_ids: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+  created_at: string;
+}
+
+export interface MediaTable {
+  media_id: string;
+  tenant_id: string;
+  /** Storage key `<token>/<name>.<ext>`; also the tail of the public URL. */
+  key: string;
+  storage: 'local' | 's3';
+  filename: string;
+  content_type: string;
+  /** image | video | document */
+  type: string;
+  declared_size: number | null;
+  max_size: number;
+  size: number | null;
+  /** pending (URL handed out) | uploaded */
+  status: string;
+  /** JSON MediaProbe (format, width, height, durationSec, codecs, skipped) once uploaded. */
+  probe: string | null;
+  /** JSON object: platform -> {key, size, contentType, width, height} of compressed copies. */
+  derivatives: string;
+  referenced: number;
+  upload_expires_at: string;
+  uploaded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -167,4 +340,6 @@ export interface Database {
   event: EventTable;
   post: PostTable;
   post_target: PostTargetTable;
+  connect_token: ConnectTokenTable;
+  connection_log: ConnectionLogTable;
 }

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from '../db.js';
 import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-posts.js';
+import * as m0020 from './0020-connect.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -10,6 +11,7 @@ import * as m0002 from './0002-posts.js';
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-posts': m0002,
+  '0020-connect': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,137 @@
+import type { Config } from '../../config.js';
+import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
+import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
+import {
+  ALBUM_MAX,
+  CAPTION_LIMIT,
+  chunk,
+  inputMediaType,
+  messageUrl,
+  telegramOptions,
+  TEXT_LIMIT,
+  textOptions,
+  type InputMedia,
+} from './map.js';
+
+export type { TelegramChat, TelegramUpdate } from './api.js';
+
+/** Bot token used in sandbox mode when TELEGRAM_BOT_TOKEN is unset (the simulator accepts any well-formed one). */
+export const SANDBOX_BOT_TOKEN = '1000001:SANDBOX_herald_bot_token_000000';
+
+export interface TelegramBot {
+  id: number;
+  username: string;
+  first_name: string;
+}
+
+export interface TelegramChatMember {
+  status: 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+  can_post_messages?: boolean;
+}
+
+/** The Telegram adapter plus the Bot API calls the connect flow needs. */
+export interface TelegramAdapter extends PlatformAdapter {
+  readonly platform: 'telegram';
+  getMe(io: PlatformIO): Promise<TelegramBot>;
+  getChat(chatId: string, io: PlatformIO): Promise<TelegramChat>;
+  getChatMember(chatId: string, userId: number, io: PlatformIO): Promise<TelegramChatMember>;
+  /** Pending updates (messages and channel posts), for matching access codes. */
+  getUpdates(io: PlatformIO): Promise<TelegramUpdate[]>;
+}
+
+export function isTelegramAdapter(adapter: PlatformAdapter | undefined): adapter is TelegramAdapter {
+  return adapter?.platform === 'telegram' && typeof (adapter as TelegramAdapter).getChat === 'function';
+}
+
+/**
+ * Telegram Bot API adapter (https://core.telegram.org/bots/api). One bot token for the whole server
+ * (TELEGRAM_BOT_TOKEN); an account is a chat the bot may post to. Null when no token is configured.
+ */
+export function createTelegramAdapter(config: Config): TelegramAdapter | null {
+  const botToken = platformSetting(config, 'telegram', 'BOT_TOKEN', sandboxUrl(config) ? SANDBOX_BOT_TOKEN : null);
+  if (!botToken) return null;
+  const apiRoot = platformBaseUrl(config, 'telegram', 'https://api.telegram.org');
+  const call = <T>(method: string, params: Record<string, unknown>, io: PlatformIO, sendsContent = false) =>
+    callBotApi<T>(apiRoot, botToken, method, params, io, { sendsContent });
+
+  async function sendTo(chatId: string, req: PublishRequest, io: PlatformIO): Promise<TelegramMessage[]> {
+    const psd = req.platformSpecificData ?? {};
+    const text = req.content ?? '';
+    const media = req.media ?? [];
+    if (media.length === 0) {
+      if (!text.trim()) throw new PlatformError('rejected', 'Telegram needs text or media');
+      if (text.length > TEXT_LIMIT) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT_LIMIT} characters`);
+      return [await call<TelegramMessage>('sendMessage', { chat_id: chatId, text, ...textOptions(psd) }, io, true)];
+    }
+    const opts = telegramOptions(psd);
+    // A caption holds 1024 characters; longer text follows the media as its own message.
+    const caption = text && text.length <= CAPTION_LIMIT ? text : undefined;
+    const trailingText = text && text.length > CAPTION_LIMIT ? text : null;
+    if (trailingText && trailingText.length > TEXT_LIMIT) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT_LIMIT} characters`);
+    const sent: TelegramMessage[] = [];
+    if (media.length === 1) {
+      const m = media[0];
+      const [method, field] =
+        m.type === 'image' ? ['sendPhoto', 'photo'] : m.type === 'video' ? ['sendVideo', 'video'] : m.type === 'gif' ? ['sendAnimation', 'animation'] : ['sendDocument', 'document'];
+      sent.push(await call<TelegramMessage>(method, { chat_id: chatId, [field]: m.url, ...(caption ? { caption } : {}), ...opts }, io, true));
+    } else {
+      const items: InputMedia[] = media.map((m) => ({ type: inputMediaType(m), media: m.url }));
+      const docs = items.filter((i) => i.type === 'document').length;
+      if (docs > 0 && docs < items.length) {
+        throw new PlatformError('rejected', 'A Telegram album cannot mix documents with photos or videos');
+      }
+      const albums = chunk(items, ALBUM_MAX);
+      // NOTE: an album needs 2-10 items: a trailing single item is sent on its own.
+      for (const [i, album] of albums.entries()) {
+        if (i === 0 && caption) album[0] = { ...album[0], caption, parse_mode: opts.parse_mode };
+        if (album.length === 1) {
+          const one = album[0];
+          const method = one.type === 'photo' ? 'sendPhoto' : one.type === 'video' ? 'sendVideo' : 'sendDocument';
+          sent.push(await call<TelegramMessage>(method, { chat_id: chatId, [one.type]: one.media, ...opts }, io, true));
+        } else {
+          const { parse_mode: _pm, ...groupOpts } = opts;
+          sent.push(...(await call<TelegramMessage[]>('sendMediaGroup', { chat_id: chatId, media: album, ...groupOpts }, io, true)));
+        }
+      }
+    }
+    if (trailingText) sent.push(await call<TelegramMessage>('sendMessage', { chat_id: chatId, text: trailingText, ...textOptions(psd) }, io, true));
+    return sent;
+  }
+
+  function chatOf(account: AccountCredentials): string {
+    return String(account.metadata.chatId ?? account.platformUserId);
+  }
+
+  function result(chatId: string, account: AccountCredentials, messages: TelegramMessage[]): PublishResult {
+    const first = messages[0];
+    const username = (account.metadata.chatUsername as string | undefined) ?? first.chat?.username;
+    return {
+      platformPostId: String(first.message_id),
+      platformPostUrl: messageUrl(chatId, username, first.message_id),
+      extra: { chatId, messageIds: messages.map((m) => m.message_id) },
+    };
+  }
+
+  return {
+    platform: 'telegram',
+    async publish(req, io) {
+      const chatId = chatOf(req.account);
+      try {
+        return result(chatId, req.account, await sendTo(chatId, req, io));
+      } catch (error) {
+        if (!(error instanceof ChatMigratedError)) throw error;
+        // The group was upgraded to a supergroup: send to the new chat and tell the engine to store it.
+        const sent = await sendTo(error.newChatId, req, io);
+        return { ...result(error.newChatId, req.account, sent), accountMetadata: { chatId: error.newChatId } };
+      }
+    },
+    async unpublish(account, platformPostId, io) {
+      await call('deleteMessage', { chat_id: chatOf(account), message_id: Number(platformPostId) }, io);
+    },
+    getMe: (io) => call<TelegramBot>('getMe', {}, io),
+    getChat: (chatId, io) => call<TelegramChat>('getChat', { chat_id: chatId }, io),
+    getChatMember: (chatId, userId, io) => call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: userId }, io),
+    getUpdates: (io) => call<TelegramUpdate[]>('getUpdates', { allowed_updates: ['message', 'channel_post'] }, io),
+  };
+}

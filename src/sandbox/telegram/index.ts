@@ -1,0 +1,306 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { formBody } from '../oauth.js';
+import { hangUp, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
+
+/**
+ * Telegram Bot API simulator: `/sandbox/telegram/bot<token>/<method>` with the real envelope
+ * (`{ok:true, result}` / `{ok:false, error_code, description, parameters?}`), JSON or form bodies.
+ * Any well-formed bot token and any chat id are accepted (the bot is an administrator everywhere).
+ *
+ * Test controls: `POST /_chats` `{id, type?, title?, username?, migrateTo?, botStatus?}` shapes a chat
+ * (a group with `migrateTo` answers like an upgraded group; `botStatus: 'kicked'` answers 403);
+ * `POST /_updates` `{chatId, text, chatType?, title?}` posts a message the bot sees in getUpdates
+ * (the access-code flow); `POST /_revoke-token` `{token}` makes a bot token answer 401.
+ */
+
+interface SimChat {
+  id: number;
+  type: 'private' | 'group' | 'supergroup' | 'channel';
+  title?: string;
+  username?: string;
+  migrateTo?: number;
+  botStatus?: 'administrator' | 'member' | 'kicked';
+}
+
+interface SimData {
+  chats: Map<string, SimChat>;
+  updates: { update_id: number; message?: unknown; channel_post?: unknown }[];
+  nextUpdate: number;
+  nextMessage: Map<number, number>;
+  revoked: Set<string>;
+}
+
+const BOT = { id: 1000001, is_bot: true, first_name: 'Herald Sandbox Bot', username: 'herald_sandbox_bot' };
+const PARSE_MODES = ['HTML', 'Markdown', 'MarkdownV2'];
+
+class BotError extends Error {
+  constructor(
+    readonly code: number,
+    readonly description: string,
+    readonly parameters?: Record<string, unknown>,
+  ) {
+    super(description);
+  }
+}
+
+const bad = (description: string) => new BotError(400, `Bad Request: ${description}`);
+
+function data(state: SimulatorState): SimData {
+  let d = state.data.get('telegram') as SimData | undefined;
+  if (!d) {
+    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set() };
+    state.data.set('telegram', d);
+  }
+  return d;
+}
+
+/** Numeric id for an @username chat (stable per name). */
+function idForName(name: string): number {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) % 1_000_000_000;
+  return -(1_000_000_000_000 + h);
+}
+
+function resolveChat(d: SimData, raw: unknown): SimChat {
+  if (raw === undefined || raw === null || raw === '') throw bad('chat_id is empty');
+  const key = String(raw);
+  const known = d.chats.get(key);
+  if (known) return known;
+  let chat: SimChat;
+  if (key.startsWith('@')) {
+    if (!/^@[A-Za-z][A-Za-z0-9_]{3,31}$/.test(key)) throw bad('chat not found');
+    chat = { id: idForName(key.slice(1)), type: 'channel', title: `Sandbox ${key.slice(1)}`, username: key.slice(1) };
+  } else {
+    if (!/^-?\d{1,20}$/.test(key)) throw bad('chat not found');
+    const id = Number(key);
+    chat = key.startsWith('-100')
+      ? { id, type: 'channel', title: `Sandbox channel ${key}` }
+      : id < 0
+        ? { id, type: 'group', title: `Sandbox group ${key}` }
+        : { id, type: 'private', title: undefined };
+  }
+  d.chats.set(key, chat);
+  d.chats.set(String(chat.id), chat);
+  return chat;
+}
+
+function chatJson(c: SimChat) {
+  return { id: c.id, type: c.type, ...(c.title ? { title: c.title } : {}), ...(c.username ? { username: c.username } : {}), ...(c.type === 'private' ? { first_name: 'Sandbox user' } : {}) };
+}
+
+/** A chat the bot may post to (migration and membership are checked like the real API does). */
+function postableChat(d: SimData, raw: unknown): SimChat {
+  const chat = resolveChat(d, raw);
+  if (chat.migrateTo !== undefined) {
+    throw new BotError(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: chat.migrateTo });
+  }
+  if (chat.botStatus === 'kicked') throw new BotError(403, 'Forbidden: bot was kicked from the channel chat');
+  return chat;
+}
+
+function parseParams(request: FastifyRequest): Record<string, unknown> {
+  const query = request.query as Record<string, unknown>;
+  const ct = String(request.headers['content-type'] ?? '');
+  if (ct.startsWith('multipart/')) throw bad('multipart uploads are not supported by the sandbox; send media by URL');
+  const body = ct.includes('json') ? ((request.body ?? {}) as Record<string, unknown>) : formBody(request);
+  return { ...query, ...body };
+}
+
+function checkText(p: Record<string, unknown>, field: 'text' | 'caption', max: number, required: boolean): string | undefined {
+  const value = p[field];
+  if (value === undefined || value === null) {
+    if (required) throw bad(`message ${field} is empty`);
+    return undefined;
+  }
+  const s = String(value);
+  if (required && !s.trim()) throw bad(`message ${field} is empty`);
+  if (s.length > max) throw bad(field === 'text' ? 'message is too long' : 'message caption is too long');
+  return s;
+}
+
+function checkParseMode(p: Record<string, unknown>): string | undefined {
+  if (p.parse_mode === undefined) return undefined;
+  const mode = String(p.parse_mode);
+  if (!PARSE_MODES.includes(mode)) throw bad(`unsupported parse_mode "${mode}"`);
+  return mode;
+}
+
+function checkMediaRef(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !value) throw bad(`there is no ${field} in the request`);
+  if (value.startsWith('attach://')) throw bad('multipart uploads are not supported by the sandbox; send media by URL');
+  if (!/^https?:\/\//.test(value) && !/^[A-Za-z0-9_-]{20,}$/.test(value)) throw bad(`wrong remote file identifier specified: ${field}`);
+  return value;
+}
+
+export function telegramSimulator(): Simulator {
+  return {
+    platform: 'telegram',
+    register(app: FastifyInstance, state: SimulatorState) {
+      const message = (chat: SimChat, extra: Record<string, unknown>) => {
+        const d = data(state);
+        const id = (d.nextMessage.get(chat.id) ?? 0) + 1;
+        d.nextMessage.set(chat.id, id);
+        return { message_id: id, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), ...(chat.type === 'channel' ? {} : { from: BOT }), ...extra };
+      };
+      const record = (first: { message_id: number }, chat: SimChat, text: string, media: InspectedPost['media'], extra: Record<string, unknown>) => {
+        state.posts.push({
+          id: String(first.message_id),
+          text,
+          media,
+          replyTo: null,
+          author: String(chat.id),
+          createdAt: new Date().toISOString(),
+          extra: { chatId: String(chat.id), ...extra },
+        });
+      };
+
+      /** The fault for this publish call, thrown as the Bot API would answer (ambiguous: recorded, then no answer). */
+      const applyFault = (reply: FastifyReply): 'hangup' | null => {
+        const fault = state.faults.take();
+        if (!fault) return null;
+        if (fault === 'ambiguous') return 'hangup';
+        if (fault === 'rate_limited') throw new BotError(429, 'Too Many Requests: retry after 5', { retry_after: 5 });
+        if (fault === 'unavailable') throw new BotError(502, 'Bad Gateway');
+        if (fault === 'auth') throw new BotError(401, 'Unauthorized');
+        void reply;
+        throw bad('message was rejected by the sandbox');
+      };
+
+      type Handler = (p: Record<string, unknown>, reply: FastifyReply) => unknown;
+      const sendMedia = (method: string, field: string, type: string): Handler => (p, reply) => {
+        const d = data(state);
+        const chat = postableChat(d, p.chat_id);
+        const url = checkMediaRef(p[field], field);
+        const caption = checkText(p, 'caption', 1024, false);
+        const parseMode = checkParseMode(p);
+        const hang = applyFault(reply);
+        const msg = message(chat, { [field === 'photo' ? 'photo' : field]: field === 'photo' ? [{ file_id: `file_${Date.now()}`, width: 1280, height: 720 }] : { file_id: `file_${Date.now()}` }, ...(caption ? { caption } : {}) });
+        record(msg, chat, caption ?? '', [{ type, url }], { method, parseMode: parseMode ?? null });
+        if (hang) return hang;
+        return msg;
+      };
+
+      const methods: Record<string, Handler> = {
+        getMe: () => BOT,
+        getChat: (p) => chatJson(resolveChat(data(state), p.chat_id)),
+        getChatMember: (p) => {
+          const chat = resolveChat(data(state), p.chat_id);
+          if (p.user_id === undefined) throw bad('user_id is empty');
+          if (chat.botStatus === 'kicked') throw new BotError(403, 'Forbidden: bot was kicked from the channel chat');
+          const status = chat.botStatus ?? 'administrator';
+          return { user: { ...BOT, id: Number(p.user_id) }, status, ...(status === 'administrator' ? { can_post_messages: true, can_be_edited: false } : {}) };
+        },
+        getUpdates: (p) => {
+          const d = data(state);
+          // Telegram forgets updates below a confirmed offset.
+          if (p.offset !== undefined) d.updates = d.updates.filter((u) => u.update_id >= Number(p.offset));
+          return d.updates;
+        },
+        sendMessage: (p, reply) => {
+          const chat = postableChat(data(state), p.chat_id);
+          const text = checkText(p, 'text', 4096, true)!;
+          const parseMode = checkParseMode(p);
+          const hang = applyFault(reply);
+          const msg = message(chat, { text });
+          const preview = p.link_preview_options as { is_disabled?: boolean } | undefined;
+          record(msg, chat, text, [], { method: 'sendMessage', parseMode: parseMode ?? null, linkPreviewDisabled: preview?.is_disabled === true, disableNotification: p.disable_notification === true || p.disable_notification === 'true' });
+          return hang ?? msg;
+        },
+        sendPhoto: sendMedia('sendPhoto', 'photo', 'image'),
+        sendVideo: sendMedia('sendVideo', 'video', 'video'),
+        sendAnimation: sendMedia('sendAnimation', 'animation', 'gif'),
+        sendDocument: sendMedia('sendDocument', 'document', 'document'),
+        sendMediaGroup: (p, reply) => {
+          const chat = postableChat(data(state), p.chat_id);
+          let media: unknown = p.media;
+          if (typeof media === 'string') {
+            try {
+              media = JSON.parse(media);
+            } catch {
+              throw bad("can't parse media JSON object");
+            }
+          }
+          if (!Array.isArray(media)) throw bad('media must be an array');
+          if (media.length < 2 || media.length > 10) throw bad('media must include 2-10 items');
+          const types = media.map((m: any) => m?.type);
+          if (types.some((t) => !['photo', 'video', 'document', 'audio'].includes(t))) throw bad('unsupported media type in the album');
+          const kinds = new Set(types.map((t) => (t === 'photo' || t === 'video' ? 'visual' : t)));
+          if (kinds.size > 1) throw bad('documents and audio can only be grouped with their own kind');
+          media.forEach((m: any, i: number) => {
+            checkMediaRef(m.media, `media #${i}`);
+            checkText(m, 'caption', 1024, false);
+            if (m.parse_mode !== undefined && !PARSE_MODES.includes(m.parse_mode)) throw bad(`unsupported parse_mode "${m.parse_mode}"`);
+          });
+          const hang = applyFault(reply);
+          const group = `album_${Date.now()}`;
+          const msgs = media.map((m: any) => message(chat, { media_group_id: group, ...(m.caption ? { caption: m.caption } : {}) }));
+          const caption = (media.find((m: any) => m.caption) as any)?.caption ?? '';
+          record(
+            msgs[0],
+            chat,
+            caption,
+            media.map((m: any) => ({ type: m.type === 'photo' ? 'image' : m.type, url: m.media })),
+            { method: 'sendMediaGroup', parseMode: (media[0] as any).parse_mode ?? null, messageIds: msgs.map((m) => m.message_id) },
+          );
+          return hang ?? msgs;
+        },
+        deleteMessage: (p) => {
+          const chat = resolveChat(data(state), p.chat_id);
+          const idx = state.posts.findIndex((x) => x.id === String(p.message_id) && x.extra?.chatId === String(chat.id));
+          if (idx < 0) throw bad('message to delete not found');
+          state.posts[idx].extra = { ...state.posts[idx].extra, deleted: true };
+          return true;
+        },
+      };
+
+      const handle = async (request: FastifyRequest<{ Params: { token: string; method: string } }>, reply: FastifyReply) => {
+        const { token, method } = request.params;
+        try {
+          if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(token) || data(state).revoked.has(token)) throw new BotError(401, 'Unauthorized');
+          const fn = methods[method];
+          if (!fn) throw new BotError(404, 'Not Found');
+          const result = await fn(parseParams(request), reply);
+          if (result === 'hangup') {
+            hangUp(reply);
+            return reply;
+          }
+          return reply.send({ ok: true, result });
+        } catch (error) {
+          if (!(error instanceof BotError)) throw error;
+          return reply
+            .status(error.code)
+            .send({ ok: false, error_code: error.code, description: error.description, ...(error.parameters ? { parameters: error.parameters } : {}) });
+        }
+      };
+      app.get('/bot:token/:method', handle);
+      app.post('/bot:token/:method', handle);
+
+      app.post('/_chats', async (request, reply) => {
+        const b = (request.body ?? {}) as Partial<SimChat> & { id?: number | string };
+        if (b.id === undefined) return reply.status(400).send({ error: 'id is required' });
+        const d = data(state);
+        const chat = { ...resolveChat(d, b.id), ...b, id: Number(b.id) } as SimChat;
+        d.chats.set(String(chat.id), chat);
+        if (chat.username) d.chats.set(`@${chat.username}`, chat);
+        return { ok: true, chat };
+      });
+      app.post('/_updates', async (request, reply) => {
+        const b = (request.body ?? {}) as { chatId?: string | number; text?: string; chatType?: SimChat['type']; title?: string };
+        if (b.chatId === undefined || !b.text) return reply.status(400).send({ error: 'chatId and text are required' });
+        const d = data(state);
+        const chat = resolveChat(d, b.chatId);
+        if (b.chatType) chat.type = b.chatType;
+        if (b.title) chat.title = b.title;
+        const msg = { message_id: (d.nextMessage.get(chat.id) ?? 0) + 1, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), text: b.text };
+        d.nextMessage.set(chat.id, msg.message_id);
+        d.updates.push({ update_id: d.nextUpdate++, ...(chat.type === 'channel' ? { channel_post: msg } : { message: msg }) });
+        return { ok: true };
+      });
+      app.post('/_revoke-token', async (request) => {
+        const { token } = (request.body ?? {}) as { token?: string };
+        if (token) data(state).revoked.add(token);
+        return { ok: true };
+      });
+    },
+  };
+}
