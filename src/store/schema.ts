@@ -342,4 +342,7 @@ export interface Database {
   post_target: PostTargetTable;
   connect_token: ConnectTokenTable;
   connection_log: ConnectionLogTable;
+  queue: QueueTable;
+  queue_slot_claim: QueueSlotClaimTable;
+  invite: InviteTable;
 }

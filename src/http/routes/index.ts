@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { App } from '../app.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
+import { registerQueueRoutes } from './queue/index.js';
 import docs from './system/docs.js';
 import health from './system/health.js';
 import openapi from './system/openapi.js';
@@ -22,4 +23,5 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   openapi(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerQueueRoutes(app, ctx);
 }

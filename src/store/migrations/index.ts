@@ -1,8 +1,10 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from '../db.js';
 import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-posts.js';
 import * as m0020 from './0020-connect.js';
+import * as m0050 from './0050-queues.js';
+import * as m0051 from './0051-invites.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -12,13 +14,19 @@ const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-posts': m0002,
   '0020-connect': m0020,
+  '0050-queues': m0050,
+  '0051-invites': m0051,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
+  // NOTE: Kysely looks for its migration tables in every schema unless told which one; with several
+  // schemas in one database (tests, shared servers) it would skip creating them in ours.
+  const migrationTableSchema =
+    db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new Error('database migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
