@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { EventOutbox } from './domain/events.js';
+import { installWebhookFanout } from './domain/webhooks/fanout.js';
 import { createPlatformRegistry, type PlatformRegistry } from './platforms/registry.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -64,6 +65,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await db.close();
     },
   };
+  installWebhookFanout(ctx);
   return ctx;
 }
 

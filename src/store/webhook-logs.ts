@@ -1,0 +1,44 @@
+import type { Executor } from './db.js';
+import type { WebhookLogTable } from './schema.js';
+
+export type WebhookLogRow = WebhookLogTable;
+
+export async function insertWebhookLog(db: Executor, row: WebhookLogRow): Promise<void> {
+  await db.insertInto('webhook_log').values(row).execute();
+}
+
+export interface WebhookLogFilter {
+  status?: string;
+  event?: string;
+  webhookId?: string;
+  /** Only entries created at or after this time. */
+  since?: Date;
+  limit: number;
+}
+
+/** Newest first. */
+export async function listWebhookLogs(db: Executor, tenantId: string, filter: WebhookLogFilter): Promise<WebhookLogRow[]> {
+  let q = db.selectFrom('webhook_log').selectAll().where('tenant_id', '=', tenantId);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.event) q = q.where('event', '=', filter.event);
+  if (filter.webhookId) q = q.where('webhook_id', '=', filter.webhookId);
+  if (filter.since) q = q.where('created_at', '>=', filter.since.toISOString());
+  return q.orderBy('created_at', 'desc').orderBy('log_id', 'desc').limit(filter.limit).execute();
+}
+
+/** Attempts already recorded for one event to one webhook (the next attempt's number is this + 1). */
+export async function countDeliveryAttempts(db: Executor, webhookId: string, eventId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('webhook_id', '=', webhookId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Retention: deletes entries older than `before`. */
+export async function deleteWebhookLogsBefore(db: Executor, before: Date): Promise<number> {
+  const res = await db.deleteFrom('webhook_log').where('created_at', '<', before.toISOString()).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
