@@ -345,4 +345,6 @@ export interface Database {
   queue: QueueTable;
   queue_slot_claim: QueueSlotClaimTable;
   invite: InviteTable;
+  webhook: WebhookTable;
+  webhook_log: WebhookLogTable;
 }

@@ -4,6 +4,7 @@ import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
 import { registerQueueRoutes } from './queue/index.js';
 import docs from './system/docs.js';
+import { registerWebhookRoutes } from './webhooks/index.js';
 import health from './system/health.js';
 import openapi from './system/openapi.js';
 
@@ -23,5 +24,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   openapi(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
 }
