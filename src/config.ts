@@ -32,6 +32,8 @@ export interface Config {
   /** Job runner: poll interval in ms (default 250) and concurrent jobs per process (default 16). */
   workerPollMs: number;
   workerConcurrency: number;
+  /** How long a claimed job stays leased before another worker may take it over, in ms (default 120000). */
+  workerLeaseMs: number;
   /** WEBHOOK_ALLOW_INSECURE=1 lets webhooks use http:// and private or loopback addresses (development only). */
   webhookAllowInsecure: boolean;
   /** Raw environment for platform-specific settings read by `platformConfig` (see src/platforms/config.ts). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey,
     workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),
+    workerLeaseMs: int('WORKER_LEASE_MS', 120_000, 2_000, 3_600_000),
     webhookAllowInsecure: flag('WEBHOOK_ALLOW_INSECURE'),
     env: Object.freeze({ ...env }),
   };

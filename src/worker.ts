@@ -9,6 +9,7 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
     workerId: opts.workerId,
     pollMs: ctx.config.workerPollMs,
     concurrency: ctx.config.workerConcurrency,
+    leaseMs: ctx.config.workerLeaseMs,
   });
   registerTasks(runner, ctx);
   await ensurePeriodicJobs(ctx, runner);

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask } from './prune-webhook-logs.js';
+import { registerPublishLogsPrune } from './publish-logs-prune.js';
+import { registerPublishPost } from './publish-post.js';
 import type { JobRunner } from './runner.js';
 
 /**
@@ -8,6 +10,8 @@ import type { JobRunner } from './runner.js';
  * registers its handlers (`resource.verb` names, one file per task).
  */
 export function registerTasks(runner: JobRunner, ctx: AppContext): void {
+  registerPublishPost(runner, ctx);
+  registerPublishLogsPrune(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   runner.registerPeriodic('webhook-logs.prune', PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask(ctx));
 }

@@ -340,6 +340,7 @@ export interface Database {
   event: EventTable;
   post: PostTable;
   post_target: PostTargetTable;
+  publish_log: PublishLogTable;
   connect_token: ConnectTokenTable;
   connection_log: ConnectionLogTable;
   queue: QueueTable;

@@ -1,0 +1,92 @@
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../store/schema.js';
+import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
+import {
+  findPost,
+  finishJob,
+  listPostTargets,
+  lockPost,
+  movePost,
+  moveTarget,
+  rescheduleJobWithPayload,
+  type TargetRow,
+} from '../../store/publishing.js';
+import { postEventData } from '../present/post-event.js';
+
+export type PostOutcomeStatus = 'publishing' | 'published' | 'failed' | 'partial';
+
+/**
+ * The post status its targets imply: `publishing` while any target is in flight (pending or publishing),
+ * else `published` when every target is, `failed` when none is (an `unknown` target counts as not
+ * published: it needs a person), `partial` otherwise. Cancelled targets do not count. null: no targets.
+ */
+export function derivePostStatus(targets: Pick<TargetRow, 'status'>[]): PostOutcomeStatus | null {
+  const live = targets.filter((t) => t.status !== 'cancelled');
+  if (live.length === 0) return null;
+  if (live.some((t) => t.status === 'pending' || t.status === 'publishing')) return 'publishing';
+  const published = live.filter((t) => t.status === 'published').length;
+  if (published === live.length) return 'published';
+  return published === 0 ? 'failed' : 'partial';
+}
+
+/** What happens to the job row, in the same transaction as the target change. */
+export type JobNext = { finish: true } | { retryAt: Date; payload: unknown; error: string };
+
+export interface TargetChange {
+  postId: string;
+  targetId: string;
+  /** The status the caller last saw; the change applies only if the target still has it. */
+  from: string;
+  patch: Partial<TargetRow> & { status: string };
+}
+
+/**
+ * One engine transaction: locks the post, moves the target (conditionally), writes the log rows,
+ * re-derives the post status and emits `post.published` / `post.failed` / `post.partial` when the post
+ * just reached that outcome, then finishes or reschedules the job. Returns whether the target moved.
+ */
+export async function commitTargetChange(
+  ctx: AppContext,
+  job: { jobId: string; workerId: string },
+  change: TargetChange | null,
+  logs: PublishLogRow[],
+  next: JobNext,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    let moved = false;
+    if (change && (await lockPost(tx, change.postId))) {
+      moved = await moveTarget(tx, change.targetId, change.from, { ...change.patch, updated_at: now.toISOString() });
+      if (moved) await updatePostStatus(ctx, tx, change.postId, now);
+    }
+    if (logs.length) await insertPublishLogs(tx, logs);
+    if ('finish' in next) await finishJob(tx, job.jobId, job.workerId);
+    else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next.retryAt, next.payload, next.error);
+    return moved;
+  });
+}
+
+/**
+ * Re-derives the post status from its targets (the caller holds the post lock) and emits the outcome
+ * event when the status changes to a terminal one: the conditional update on the old status makes the
+ * event happen once per outcome, whichever target finishes last.
+ */
+export async function updatePostStatus(ctx: AppContext, tx: Transaction<Database>, postId: string, now: Date): Promise<void> {
+  const post = await findPost(tx, postId);
+  if (!post) return;
+  const targets = await listPostTargets(tx, postId);
+  const status = derivePostStatus(targets);
+  if (!status || status === post.status) return;
+  const iso = now.toISOString();
+  const publishedAt = status === 'published' || status === 'partial' ? (post.published_at ?? latestPublishedAt(targets) ?? iso) : post.published_at;
+  const moved = await movePost(tx, postId, post.status, { status, published_at: publishedAt, updated_at: iso });
+  if (!moved || status === 'publishing') return;
+  const updated = { ...post, status, published_at: publishedAt, updated_at: iso };
+  await ctx.events.emit(tx, post.tenant_id, `post.${status}`, postEventData(updated, targets), now);
+}
+
+function latestPublishedAt(targets: TargetRow[]): string | null {
+  const times = targets.map((t) => t.published_at).filter((t): t is string => t !== null);
+  return times.length ? times.sort()[times.length - 1] : null;
+}

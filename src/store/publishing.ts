@@ -1,0 +1,99 @@
+import type { Executor } from './db.js';
+import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
+
+/*
+ * Queries of the publishing engine. Every state change is a conditional update on the status the caller
+ * read, so two workers (or a worker and the API) can never both move the same target.
+ */
+
+export type PostRow = PostTable;
+export type TargetRow = PostTargetTable;
+
+export async function findTarget(db: Executor, targetId: string): Promise<TargetRow | undefined> {
+  return db.selectFrom('post_target').selectAll().where('target_id', '=', targetId).executeTakeFirst();
+}
+
+export async function findPost(db: Executor, postId: string): Promise<PostRow | undefined> {
+  return db.selectFrom('post').selectAll().where('post_id', '=', postId).executeTakeFirst();
+}
+
+export async function findPostOfTenant(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
+  return db.selectFrom('post').selectAll().where('tenant_id', '=', tenantId).where('post_id', '=', postId).executeTakeFirst();
+}
+
+export async function findAccountById(db: Executor, accountId: string): Promise<AccountTable | undefined> {
+  return db.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function listPostTargets(db: Executor, postId: string): Promise<TargetRow[]> {
+  return db.selectFrom('post_target').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+}
+
+/**
+ * Takes the post's row lock for the rest of the transaction (a no-op update). Every engine transaction
+ * calls it first, so two targets of one post finishing at the same time derive the post status one after
+ * the other (on PostgreSQL the second waits, then re-reads the targets). Returns false when the post is gone.
+ */
+export async function lockPost(db: Executor, postId: string): Promise<boolean> {
+  const res = await db
+    .updateTable('post')
+    .set((eb) => ({ post_id: eb.ref('post_id') }))
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Moves a target from `from` to a new state; false when someone else moved it first. */
+export async function moveTarget(
+  db: Executor,
+  targetId: string,
+  from: string,
+  patch: Partial<Omit<TargetRow, 'target_id' | 'post_id' | 'tenant_id'>> & { status: string },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('post_target')
+    .set(patch)
+    .where('target_id', '=', targetId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Sets the post status when it still is `from`. */
+export async function movePost(
+  db: Executor,
+  postId: string,
+  from: string,
+  patch: { status: string; published_at?: string | null; updated_at: string },
+): Promise<boolean> {
+  const res = await db.updateTable('post').set(patch).where('post_id', '=', postId).where('status', '=', from).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Removes the job the worker holds, in the caller's transaction. */
+export async function finishJob(db: Executor, jobId: string, workerId: string): Promise<void> {
+  await db.deleteFrom('job').where('job_id', '=', jobId).where('locked_by', '=', workerId).execute();
+}
+
+/** Releases the job for another run at `runAt` with a new payload, in the caller's transaction. */
+export async function rescheduleJobWithPayload(
+  db: Executor,
+  jobId: string,
+  workerId: string,
+  runAt: Date,
+  payload: unknown,
+  error: string | null,
+): Promise<void> {
+  await db
+    .updateTable('job')
+    .set({
+      run_at: runAt.toISOString(),
+      payload: JSON.stringify(payload),
+      locked_by: null,
+      locked_until: null,
+      last_error: error?.slice(0, 2000) ?? null,
+    })
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
