@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { createTelegramAdapter } from './telegram/index.js';
+import { twitterAdapterFromConfig } from './twitter/index.js';
 import type { Platform, PlatformAdapter } from './types.js';
 
 /** The adapters this process can publish with, by platform. */
@@ -34,6 +35,7 @@ export class PlatformRegistry {
 export function createPlatformRegistry(config: Config): PlatformRegistry {
   const adapters: (PlatformAdapter | null)[] = [
     createTelegramAdapter(config),
+    twitterAdapterFromConfig(config),
   ];
   return new PlatformRegistry(adapters.filter((a): a is PlatformAdapter => a !== null));
 }

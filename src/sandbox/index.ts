@@ -1,9 +1,11 @@
 import { telegramSimulator } from './telegram/index.js';
+import { twitterSimulator } from './twitter/index.js';
 import type { Simulator } from './types.js';
 
 /** Every platform simulator; each platform folder exports one. Add one line per platform. */
 export function allSimulators(): Simulator[] {
   return [
     telegramSimulator(),
+    twitterSimulator(),
   ];
 }

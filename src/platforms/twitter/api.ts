@@ -1,0 +1,122 @@
+import { isAmbiguousNetworkError } from '../io.js';
+import { PlatformError, type PlatformIO } from '../types.js';
+
+/** Where the X adapter sends requests and which app it is. */
+export interface TwitterOptions {
+  /** API host, default https://api.x.com (TWITTER_API_URL). */
+  apiUrl: string;
+  /** Host of the consent page, default https://x.com (TWITTER_AUTH_URL). */
+  authUrl: string;
+  clientId: string | null;
+  clientSecret: string | null;
+  /** Seconds between media STATUS polls when X does not say (and the cap on what it says). */
+  maxPollSecs?: number;
+}
+
+export interface XResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface XCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  token: string;
+  json?: unknown;
+  form?: FormData;
+  /**
+   * True for the call that creates a post: a connection lost after sending it leaves the outcome
+   * unknown (`ambiguous`). Lost uploads and reads are simply `unavailable`.
+   */
+  creates?: boolean;
+}
+
+/** One authenticated X API v2 call; any non-2xx becomes a PlatformError of the right kind. */
+export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> {
+  const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
+  let body: string | FormData | undefined;
+  if (call.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(call.json);
+  } else if (call.form) {
+    body = call.form;
+  }
+  let res: Response;
+  try {
+    res = await io.fetch(call.url, { method: call.method, headers, body });
+  } catch (error) {
+    throw networkError(error, call.url, call.creates === true);
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (error) {
+    throw networkError(error, call.url, call.creates === true);
+  }
+  const parsed = parseJson(text);
+  if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: parsed };
+  throw mapXError(res.status, res.headers, parsed, text, call.url, io.now());
+}
+
+function parseJson(text: string): any {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
+  const ambiguous = creates && isAmbiguousNetworkError(error);
+  const reason = (error as Error)?.message ?? String(error);
+  return new PlatformError(
+    ambiguous ? 'ambiguous' : 'unavailable',
+    ambiguous ? `connection to X lost after sending the post (${reason})` : `X unreachable (${reason})`,
+    { endpoint, cause: error },
+  );
+}
+
+/** The message X put in a problem (`detail`/`title`) or legacy `errors[]` body. */
+function xMessage(body: any, status: number): string {
+  if (body && typeof body === 'object') {
+    if (typeof body.detail === 'string') return body.detail;
+    const first = Array.isArray(body.errors) ? body.errors[0] : null;
+    if (first?.message) return String(first.message);
+    if (first?.detail) return String(first.detail);
+    if (typeof body.title === 'string') return body.title;
+    if (typeof body.error_description === 'string') return body.error_description;
+  }
+  return `X answered HTTP ${status}`;
+}
+
+/**
+ * X errors: RFC 7807 problems `{type,title,detail,status}` or `{errors:[...]}`.
+ * - 401: token expired or revoked (the engine refreshes once).
+ * - 429: `x-rate-limit-reset` is the epoch second the window reopens.
+ * - 403 duplicate content / policy, 400 validation: final.
+ * - 5xx: transient. https://docs.x.com/x-api/fundamentals/response-codes-and-errors
+ */
+export function mapXError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
+  const message = xMessage(body, status);
+  const platformCode =
+    (typeof body?.type === 'string' ? body.type : null) ??
+    (Array.isArray(body?.errors) && body.errors[0]?.code != null ? String(body.errors[0].code) : null) ??
+    (typeof body?.title === 'string' ? body.title : null);
+  const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode };
+  if (status === 401) return new PlatformError('auth', message, opts);
+  if (status === 429) {
+    const reset = Number(headers.get('x-rate-limit-reset'));
+    const retryAfter = Number(headers.get('retry-after'));
+    let retryAfterMs: number | null = null;
+    if (Number.isFinite(reset) && reset > 0) retryAfterMs = Math.max(1000, reset * 1000 - now.getTime());
+    else if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs });
+  }
+  if (status >= 500) return new PlatformError('unavailable', message, opts);
+  if (status === 403 && /duplicate/i.test(message)) {
+    return new PlatformError('rejected', message, { ...opts, platformCode: 'duplicate' });
+  }
+  return new PlatformError('rejected', message, opts);
+}

@@ -1,0 +1,164 @@
+import type { Config } from '../../config.js';
+import { platformBaseUrl, platformSetting } from '../config.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type MediaRef,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
+import { xRequest, type TwitterOptions } from './api.js';
+import { countTweet } from './count.js';
+import { checkTweetMedia, uploadMedia } from './media.js';
+import { twitterOAuth } from './oauth.js';
+
+export { countTweet, tweetLength } from './count.js';
+export type { TwitterOptions } from './api.js';
+
+export const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'] as const;
+
+/** Verified (premium) accounts may post long text. */
+const LONG_POST_LIMIT = 25_000;
+
+export function twitterOptions(config: Config): TwitterOptions {
+  return {
+    apiUrl: platformBaseUrl(config, 'twitter', 'https://api.x.com'),
+    authUrl: platformBaseUrl(config, 'twitter', 'https://x.com', 'AUTH'),
+    clientId: platformSetting(config, 'twitter', 'CLIENT_ID'),
+    clientSecret: platformSetting(config, 'twitter', 'CLIENT_SECRET'),
+  };
+}
+
+function token(account: AccountCredentials): string {
+  if (!account.accessToken) throw new PlatformError('auth', 'the X account has no access token');
+  return account.accessToken;
+}
+
+function postUrl(account: AccountCredentials, id: string): string {
+  return `https://x.com/${account.username || 'i'}/status/${id}`;
+}
+
+/** Text with URLs blanked: X rewrites links to t.co, so a read-back compares the rest. */
+function comparable(text: string): string {
+  return text.normalize('NFC').replace(/https?:\/\/\S+/g, '<url>').replace(/\s+/g, ' ').trim();
+}
+
+/** Validates what can be validated before the first call, so nothing is half-sent. */
+function checkRequest(req: PublishRequest): { replySettings: string | null; replyTo: string | null } {
+  const max = req.account.metadata.verified === true ? LONG_POST_LIMIT : undefined;
+  const texts = [req.content, ...req.threadItems.map((t) => t.content)];
+  texts.forEach((text, i) => {
+    const { weightedLength, valid } = countTweet(text, max);
+    // A post with media may have empty text.
+    const media = i === 0 ? req.media : req.threadItems[i - 1].media;
+    if (!valid && !(weightedLength === 0 && media.length > 0)) {
+      const where = i === 0 ? 'the post' : `thread item ${i}`;
+      throw new PlatformError('rejected', `${where} is ${weightedLength} weighted characters; X allows ${max ?? 280}`, {
+        platformCode: 'text_too_long',
+      });
+    }
+    checkTweetMedia(media);
+  });
+  const psd = req.platformSpecificData;
+  const replySettings = psd.replySettings == null ? null : String(psd.replySettings);
+  if (replySettings && !(REPLY_SETTINGS as readonly string[]).includes(replySettings)) {
+    throw new PlatformError('rejected', `replySettings must be one of ${REPLY_SETTINGS.join(', ')}`);
+  }
+  const replyTo = psd.replyToTweetId == null ? null : String(psd.replyToTweetId);
+  if (replyTo && !/^\d{1,19}$/.test(replyTo)) throw new PlatformError('rejected', 'replyToTweetId must be a numeric post id');
+  return { replySettings, replyTo };
+}
+
+export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
+  const oauth = twitterOAuth(opts);
+
+  async function createTweet(
+    io: PlatformIO,
+    account: AccountCredentials,
+    text: string,
+    media: MediaRef[],
+    replyTo: string | null,
+    replySettings: string | null,
+  ): Promise<string> {
+    const mediaIds: string[] = [];
+    for (const m of media) mediaIds.push(await uploadMedia(opts, token(account), m, io));
+    const body: Record<string, unknown> = { text };
+    if (mediaIds.length) body.media = { media_ids: mediaIds };
+    if (replyTo) body.reply = { in_reply_to_tweet_id: replyTo };
+    if (replySettings) body.reply_settings = replySettings;
+    if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
+    const res = await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/tweets`, token: token(account), json: body, creates: true });
+    const id = res.body?.data?.id;
+    if (typeof id !== 'string') {
+      // Accepted (2xx) but unreadable: the post probably exists.
+      throw new PlatformError('ambiguous', 'X accepted the post but returned no id', { endpoint: '/2/tweets', status: res.status });
+    }
+    return id;
+  }
+
+  return {
+    platform: 'twitter',
+    oauth,
+
+    /**
+     * The root post, then each thread item as a reply to the previous one. Once the root is out, a
+     * failing reply does not fail the target (that would re-send the root): the result reports
+     * which replies went out and the error that stopped the thread.
+     */
+    async publish(req, io): Promise<PublishResult> {
+      const { replySettings, replyTo } = checkRequest(req);
+      const rootId = await createTweet(io, req.account, req.content, req.media, replyTo, replySettings);
+      const replyIds: string[] = [];
+      let threadError: Record<string, unknown> | null = null;
+      let previous = rootId;
+      for (const [i, item] of req.threadItems.entries()) {
+        try {
+          previous = await createTweet(io, req.account, item.content, item.media, previous, replySettings);
+          replyIds.push(previous);
+        } catch (error) {
+          const e = error as PlatformError;
+          threadError = { index: i + 1, kind: e.kind ?? 'unavailable', message: e.message };
+          break;
+        }
+      }
+      const extra: Record<string, unknown> = {};
+      if (req.threadItems.length) {
+        extra.threadIds = replyIds;
+        extra.threadUrls = replyIds.map((id) => postUrl(req.account, id));
+      }
+      if (threadError) extra.threadError = threadError;
+      return { platformPostId: rootId, platformPostUrl: postUrl(req.account, rootId), ...(Object.keys(extra).length ? { extra } : {}) };
+    },
+
+    /** Looks for the root post among the user's posts since `since` (X rewrites URLs, so they are ignored). */
+    async findPublished(req, since, io) {
+      // A little slack for clock differences between Herald and X.
+      const start = new Date(since.getTime() - 5 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const url =
+        `${opts.apiUrl}/2/users/${encodeURIComponent(req.account.platformUserId)}/tweets` +
+        `?max_results=100&start_time=${encodeURIComponent(start)}&tweet.fields=created_at,attachments`;
+      const res = await xRequest(io, { method: 'GET', url, token: token(req.account) });
+      const want = comparable(req.content);
+      const tweets: { id: string; text: string }[] = Array.isArray(res.body?.data) ? res.body.data : [];
+      // Oldest match: the first attempt's post.
+      const match = tweets.filter((t) => comparable(t.text ?? '') === want).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))[0];
+      return match ? { platformPostId: match.id, platformPostUrl: postUrl(req.account, match.id) } : null;
+    },
+
+    async unpublish(account, platformPostId, io) {
+      await xRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(platformPostId)}`, token: token(account) });
+    },
+
+    async refreshTokens(account, io) {
+      if (!account.refreshToken) throw new PlatformError('auth', 'the X account has no refresh token; reconnect it', { revoked: true });
+      return oauth.refresh(account.refreshToken, io);
+    },
+  };
+}
+
+/** The X adapter from configuration (TWITTER_API_URL, TWITTER_AUTH_URL, TWITTER_CLIENT_ID, TWITTER_CLIENT_SECRET). */
+export function twitterAdapterFromConfig(config: Config): PlatformAdapter {
+  return createTwitterAdapter(twitterOptions(config));
+}

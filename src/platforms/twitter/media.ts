@@ -1,0 +1,141 @@
+import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
+import { xRequest, type TwitterOptions } from './api.js';
+
+/** Bytes per APPEND segment (X accepts up to 5 MB; 1 MB keeps memory flat and retries cheap). */
+const SEGMENT_BYTES = 1024 * 1024;
+/** Give up waiting for video processing after this long. */
+const MAX_PROCESSING_MS = 10 * 60 * 1000;
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff', 'image/pjpeg']);
+const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/mp2t']);
+
+/** Media rules of a post: up to 4 images, or 1 GIF, or 1 video. https://docs.x.com/x-api/media/quickstart/best-practices */
+export function checkTweetMedia(media: MediaRef[]): void {
+  if (media.length === 0) return;
+  if (media.some((m) => m.type === 'document')) throw new PlatformError('rejected', 'X posts cannot carry documents');
+  const videos = media.filter((m) => m.type === 'video' || m.type === 'gif').length;
+  if (videos > 0 && media.length > 1) throw new PlatformError('rejected', 'an X post carries either up to 4 images or one video/GIF');
+  if (media.length > 4) throw new PlatformError('rejected', 'an X post carries at most 4 images');
+}
+
+function mediaType(media: MediaRef, contentType: string): string {
+  let type = (media.mimeType || contentType || '').split(';')[0].trim().toLowerCase();
+  if (type === 'image/jpg') type = 'image/jpeg';
+  const known = media.type === 'video' ? VIDEO_TYPES : IMAGE_TYPES;
+  if (!known.has(type)) throw new PlatformError('rejected', `X does not accept ${media.type} of type "${type || 'unknown'}"`);
+  return type;
+}
+
+function category(media: MediaRef, type: string): string {
+  if (media.type === 'video') return 'tweet_video';
+  if (media.type === 'gif' || type === 'image/gif') return 'tweet_gif';
+  return 'tweet_image';
+}
+
+/** Splits a stream into fixed-size segments without holding more than one segment. */
+async function* segments(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    while (buf.length > 0) {
+      const take = Math.min(size - pendingBytes, buf.length);
+      pending.push(buf.subarray(0, take));
+      pendingBytes += take;
+      buf = buf.subarray(take);
+      if (pendingBytes === size) {
+        yield Buffer.concat(pending);
+        pending = [];
+        pendingBytes = 0;
+      }
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(parts);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/**
+ * Chunked upload: initialize -> append x N (multipart `media` + `segment_index`) -> finalize, then poll
+ * STATUS while X processes a video/GIF. Returns the media id for `POST /2/tweets`.
+ * https://docs.x.com/x-api/media/quickstart/media-upload-chunked
+ */
+export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO): Promise<string> {
+  const opened = await io.openMedia(media).catch((error: Error) => {
+    throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
+  });
+  const type = mediaType(media, opened.contentType);
+  // total_bytes is required up front; when the source did not say, read it whole (small files only).
+  let stream = opened.stream;
+  let size = opened.size ?? media.size ?? null;
+  if (size == null) {
+    const bytes = await readAll(stream);
+    size = bytes.length;
+    const { Readable } = await import('node:stream');
+    stream = Readable.from([bytes]);
+  }
+  const init = await xRequest(io, {
+    method: 'POST',
+    url: `${opts.apiUrl}/2/media/upload/initialize`,
+    token,
+    json: { media_type: type, total_bytes: size, media_category: category(media, type) },
+  });
+  const id = String(init.body?.data?.id ?? '');
+  if (!/^\d+$/.test(id)) throw new PlatformError('unavailable', 'X media initialize returned no id', { endpoint: '/2/media/upload/initialize' });
+
+  let index = 0;
+  for await (const segment of segments(stream, SEGMENT_BYTES)) {
+    if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled during media upload');
+    const form = new FormData();
+    form.set('segment_index', String(index));
+    form.set('media', new Blob([segment], { type: 'application/octet-stream' }), 'media');
+    await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/media/upload/${id}/append`, token, form });
+    index++;
+  }
+
+  const fin = await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/media/upload/${id}/finalize`, token });
+  let info = fin.body?.data?.processing_info;
+  const started = Date.now();
+  while (info && info.state !== 'succeeded') {
+    if (info.state === 'failed') {
+      throw new PlatformError('rejected', `X could not process the media: ${info.error?.message ?? 'processing failed'}`, {
+        endpoint: '/2/media/upload',
+        platformCode: info.error?.name ?? null,
+      });
+    }
+    if (Date.now() - started > MAX_PROCESSING_MS) throw new PlatformError('unavailable', 'X media processing did not finish in time');
+    const wait = Math.min(Math.max(Number(info.check_after_secs) || 0, 0), opts.maxPollSecs ?? 30);
+    await sleep(wait * 1000, io.signal);
+    const status = await xRequest(io, {
+      method: 'GET',
+      url: `${opts.apiUrl}/2/media/upload?command=STATUS&media_id=${id}`,
+      token,
+    });
+    info = status.body?.data?.processing_info;
+  }
+
+  if (media.altText && media.type !== 'video') {
+    await xRequest(io, {
+      method: 'POST',
+      url: `${opts.apiUrl}/2/media/metadata`,
+      token,
+      json: { id, metadata: { alt_text: { text: media.altText.slice(0, 1000) } } },
+    });
+  }
+  return id;
+}

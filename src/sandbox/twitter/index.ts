@@ -1,0 +1,260 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { countTweet } from '../../platforms/twitter/count.js';
+import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import { parseMultipart } from './multipart.js';
+import { registerXOAuth } from './oauth.js';
+import { xOpenApi } from './openapi.js';
+import { authenticate, invalidRequest, nextSnowflake, problem, xStore, type XMedia, type XTweet } from './store.js';
+
+export { expireXAccessTokens, setXSandboxUser, DEFAULT_X_USER } from './store.js';
+
+export interface TwitterSimulatorOptions {
+  /** Clock of the simulator (token lifetimes, created_at). Default: real time. */
+  now?: () => Date;
+  /** `check_after_secs` the simulator tells clients while a video is processing. Default 1. */
+  checkAfterSecs?: number;
+}
+
+/**
+ * X API v2 on loopback. Every request to a served operation is validated against the official OpenAPI
+ * document first (unknown query parameters, bad ids, schema violations in bodies all answer 400 like X).
+ */
+export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator {
+  const now = () => (opts.now ? opts.now() : new Date());
+  return {
+    platform: 'twitter',
+    register(app: FastifyInstance, state: SimulatorState) {
+      const spec = xOpenApi();
+      registerXOAuth(app, state, () => now().getTime());
+
+      /** Validates against the document; sends X's 400 and returns false when the request violates it. */
+      const valid = (request: FastifyRequest, reply: FastifyReply, method: string, path: string, body?: unknown): boolean => {
+        const problems = spec.operation(method, path).validate({
+          path: request.params as Record<string, string>,
+          query: request.query as Record<string, unknown>,
+          body: body === undefined ? request.body : body,
+        });
+        if (problems.length === 0) return true;
+        invalidRequest(reply, problems);
+        return false;
+      };
+
+      app.get('/2/users/me', async (request, reply) => {
+        if (!valid(request, reply, 'get', '/2/users/me')) return reply;
+        const auth = authenticate(request, reply, state, 'users.read', now().getTime());
+        if (!auth) return reply;
+        const fields = String((request.query as Record<string, string>)['user.fields'] ?? '').split(',');
+        const data: Record<string, unknown> = { id: auth.user.id, name: auth.user.name, username: auth.user.username };
+        if (fields.includes('verified')) data.verified = false;
+        if (fields.includes('profile_image_url')) data.profile_image_url = `${state.baseUrl()}/_avatar/${auth.user.id}.png`;
+        return { data };
+      });
+
+      app.post('/2/media/upload/initialize', async (request, reply) => {
+        if (!valid(request, reply, 'post', '/2/media/upload/initialize')) return reply;
+        const auth = authenticate(request, reply, state, 'media.write', now().getTime());
+        if (!auth) return reply;
+        const body = request.body as { media_type?: string; total_bytes?: number; media_category?: string };
+        // The document leaves them optional; X refuses an upload session without them.
+        const missing = (['media_type', 'total_bytes'] as const).filter((k) => body[k] === undefined);
+        if (missing.length) return invalidRequest(reply, missing.map((m) => ({ parameter: m, message: `${m} is required` })));
+        const store = xStore(state);
+        const id = nextSnowflake(store);
+        const isVideo = body.media_type!.startsWith('video/') || body.media_category === 'tweet_gif';
+        store.media.set(id, {
+          id,
+          ownerId: auth.user.id,
+          mediaType: body.media_type!,
+          category: body.media_category ?? 'tweet_image',
+          totalBytes: body.total_bytes!,
+          segments: new Map(),
+          finalized: false,
+          pollsLeft: isVideo ? 2 : 0,
+          altText: null,
+        });
+        return { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } };
+      });
+
+      app.post<{ Params: { id: string } }>('/2/media/upload/:id/append', async (request, reply) => {
+        const contentType = String(request.headers['content-type'] ?? '');
+        let segmentIndex: unknown;
+        let bytes: Buffer | null = null;
+        let body: Record<string, unknown> | undefined;
+        if (contentType.startsWith('multipart/form-data') && Buffer.isBuffer(request.body)) {
+          const parts = parseMultipart(request.body, contentType);
+          if (!parts) return invalidRequest(reply, [{ parameter: 'body', message: 'malformed multipart body' }]);
+          body = {};
+          for (const part of parts) {
+            if (part.name === 'media') {
+              bytes = part.data;
+              body.media = '(binary)';
+            } else {
+              body[part.name] = part.data.toString('utf8');
+            }
+          }
+          segmentIndex = body.segment_index;
+        } else if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
+          body = request.body as Record<string, unknown>;
+          segmentIndex = body.segment_index;
+          if (typeof body.media === 'string') bytes = Buffer.from(body.media, 'base64');
+        }
+        if (!valid(request, reply, 'post', '/2/media/upload/{id}/append', body ?? null)) return reply;
+        const auth = authenticate(request, reply, state, 'media.write', now().getTime());
+        if (!auth) return reply;
+        const media = xStore(state).media.get(request.params.id);
+        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (media.finalized) return invalidRequest(reply, [{ parameter: 'id', message: 'The media is already finalized' }]);
+        media.segments.set(Number(segmentIndex), bytes ?? Buffer.alloc(0));
+        return { data: { expires_at: Math.floor(now().getTime() / 1000) + 86400 } };
+      });
+
+      app.post<{ Params: { id: string } }>('/2/media/upload/:id/finalize', async (request, reply) => {
+        if (!valid(request, reply, 'post', '/2/media/upload/{id}/finalize', null)) return reply;
+        const auth = authenticate(request, reply, state, 'media.write', now().getTime());
+        if (!auth) return reply;
+        const media = xStore(state).media.get(request.params.id);
+        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        const indexes = [...media.segments.keys()].sort((a, b) => a - b);
+        if (indexes.some((n, i) => n !== i)) return invalidRequest(reply, [{ parameter: 'segment_index', message: 'Segments are missing' }]);
+        const size = [...media.segments.values()].reduce((n, b) => n + b.length, 0);
+        if (size !== media.totalBytes) {
+          return invalidRequest(reply, [{ parameter: 'total_bytes', message: `File size mismatch: declared ${media.totalBytes}, received ${size}` }]);
+        }
+        media.finalized = true;
+        const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}`, size, expires_after_secs: 86400 };
+        if (media.pollsLeft > 0) data.processing_info = { state: 'pending', check_after_secs: opts.checkAfterSecs ?? 1 };
+        return { data };
+      });
+
+      app.get('/2/media/upload', async (request, reply) => {
+        if (!valid(request, reply, 'get', '/2/media/upload')) return reply;
+        const auth = authenticate(request, reply, state, 'media.write', now().getTime());
+        if (!auth) return reply;
+        const media = xStore(state).media.get(String((request.query as Record<string, string>).media_id));
+        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (media.pollsLeft > 0) media.pollsLeft--;
+        const processing = media.pollsLeft > 0
+          ? { state: 'in_progress', check_after_secs: opts.checkAfterSecs ?? 1, progress_percent: 50 }
+          : { state: 'succeeded', progress_percent: 100 };
+        return { data: { id: media.id, media_key: `3_${media.id}`, processing_info: processing } };
+      });
+
+      app.post('/2/media/metadata', async (request, reply) => {
+        if (!valid(request, reply, 'post', '/2/media/metadata')) return reply;
+        const auth = authenticate(request, reply, state, 'media.write', now().getTime());
+        if (!auth) return reply;
+        const body = request.body as { id: string; metadata?: { alt_text?: { text: string } } };
+        const media = xStore(state).media.get(body.id);
+        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (body.metadata?.alt_text) media.altText = body.metadata.alt_text.text;
+        return { data: { id: media.id, associated_metadata: body.metadata ?? {} } };
+      });
+
+      app.post('/2/tweets', async (request, reply) => {
+        if (!valid(request, reply, 'post', '/2/tweets')) return reply;
+        const auth = authenticate(request, reply, state, 'tweet.write', now().getTime());
+        if (!auth) return reply;
+        const store = xStore(state);
+        const body = request.body as { text?: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string }; reply_settings?: string };
+        const mediaIds = body.media?.media_ids ?? [];
+        const text = body.text ?? '';
+        if (!text && mediaIds.length === 0) return invalidRequest(reply, [{ parameter: 'text', message: 'Post text or media is required' }]);
+        if (text && !countTweet(text).valid) return problem(reply, 400, 'Invalid Request', 'Your Tweet text is too long.', 'https://api.twitter.com/2/problems/invalid-request');
+        const media: XMedia[] = [];
+        for (const id of mediaIds) {
+          const m = store.media.get(id);
+          if (!m || m.ownerId !== auth.user.id || !m.finalized || m.pollsLeft > 0) {
+            return invalidRequest(reply, [{ parameter: 'media.media_ids', value: id, message: 'Your media IDs are invalid.' }]);
+          }
+          media.push(m);
+        }
+        const videos = media.filter((m) => m.category !== 'tweet_image').length;
+        if (videos > 0 && media.length > 1) return invalidRequest(reply, [{ parameter: 'media.media_ids', message: 'Your media IDs are invalid.' }]);
+        const replyTo = body.reply?.in_reply_to_tweet_id ?? null;
+        if (replyTo && !store.tweets.get(replyTo) ) {
+          return invalidRequest(reply, [{ parameter: 'reply.in_reply_to_tweet_id', value: replyTo, message: 'The post you are replying to does not exist.' }]);
+        }
+
+        const fault = state.faults.take();
+        if (fault === 'rate_limited') {
+          const reset = Math.floor(now().getTime() / 1000) + 60;
+          reply.header('x-rate-limit-limit', '100').header('x-rate-limit-remaining', '0').header('x-rate-limit-reset', String(reset));
+          return problem(reply, 429, 'Too Many Requests', 'Too Many Requests');
+        }
+        if (fault === 'unavailable') return problem(reply, 503, 'Service Unavailable', 'Service Unavailable');
+        if (fault === 'auth') return problem(reply, 401, 'Unauthorized', 'Unauthorized');
+        if (fault === 'rejected') return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+        if (!fault && text) {
+          const duplicate = [...store.tweets.values()].some((t) => !t.deleted && t.authorId === auth.user.id && t.text === text);
+          if (duplicate) return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+        }
+
+        const tweet: XTweet = {
+          id: nextSnowflake(store),
+          authorId: auth.user.id,
+          text,
+          createdAt: now().toISOString(),
+          mediaIds,
+          replyTo,
+          replySettings: body.reply_settings ?? null,
+          deleted: false,
+        };
+        store.tweets.set(tweet.id, tweet);
+        state.posts.push({
+          id: tweet.id,
+          text,
+          media: media.map((m) => ({
+            type: m.category === 'tweet_video' ? 'video' : m.category === 'tweet_gif' ? 'gif' : 'image',
+            mimeType: m.mediaType,
+            size: m.totalBytes,
+            ...(m.altText ? { altText: m.altText } : {}),
+          })),
+          replyTo,
+          author: auth.user.username,
+          createdAt: tweet.createdAt,
+          extra: { mediaIds, replySettings: tweet.replySettings, authorId: auth.user.id },
+        });
+        // The post exists; the client never hears about it.
+        if (fault === 'ambiguous') return hangUp(reply);
+        return reply.status(201).send({ data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } });
+      });
+
+      app.delete<{ Params: { id: string } }>('/2/tweets/:id', async (request, reply) => {
+        if (!valid(request, reply, 'delete', '/2/tweets/{id}', null)) return reply;
+        const auth = authenticate(request, reply, state, 'tweet.write', now().getTime());
+        if (!auth) return reply;
+        const tweet = xStore(state).tweets.get(request.params.id);
+        if (!tweet || tweet.deleted) return problem(reply, 404, 'Not Found Error', 'Could not find tweet', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (tweet.authorId !== auth.user.id) return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');
+        tweet.deleted = true;
+        const inspected = state.posts.find((p) => p.id === tweet.id);
+        if (inspected) inspected.extra = { ...inspected.extra, deleted: true };
+        return { data: { deleted: true } };
+      });
+
+      app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
+        if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;
+        const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
+        if (!auth) return reply;
+        const q = request.query as Record<string, string>;
+        const fields = String(q['tweet.fields'] ?? '').split(',');
+        const start = q.start_time ? Date.parse(q.start_time) : -Infinity;
+        const max = Number(q.max_results ?? 10);
+        const tweets = [...xStore(state).tweets.values()]
+          .filter((t) => t.authorId === request.params.id && !t.deleted && Date.parse(t.createdAt) >= start)
+          .filter((t) => !q.since_id || BigInt(t.id) > BigInt(q.since_id))
+          .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+          .slice(0, max);
+        if (tweets.length === 0) return { meta: { result_count: 0 } };
+        const data = tweets.map((t) => ({
+          id: t.id,
+          text: t.text,
+          edit_history_tweet_ids: [t.id],
+          ...(fields.includes('created_at') ? { created_at: t.createdAt } : {}),
+          ...(fields.includes('attachments') && t.mediaIds.length ? { attachments: { media_keys: t.mediaIds.map((id) => `3_${id}`) } } : {}),
+        }));
+        return { data, meta: { result_count: data.length, newest_id: data[0].id, oldest_id: data[data.length - 1].id } };
+      });
+    },
+  };
+}

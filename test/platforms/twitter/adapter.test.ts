@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTwitterAdapter, type TwitterOptions } from '../../../src/platforms/twitter/index.js';
+import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
+import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
+import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
+import { connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
+
+const IMAGE = 'https://media.test/cat.png';
+const VIDEO = 'https://media.test/clip.mp4';
+const files = {
+  [IMAGE]: { bytes: pngBytes(3000), contentType: 'image/png' },
+  // Larger than one 1 MiB segment, so the upload takes several APPENDs.
+  [VIDEO]: { bytes: pngBytes(2.5 * 1024 * 1024), contentType: 'video/mp4' },
+};
+
+let sandbox: SandboxServer;
+let adapter: PlatformAdapter;
+let opts: TwitterOptions;
+
+async function caught(promise: Promise<unknown>): Promise<PlatformError> {
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox([twitterSimulator({ checkAfterSecs: 0 })]);
+  const base = `${sandbox.url}/sandbox/twitter`;
+  opts = { apiUrl: base, authUrl: base, clientId: 'herald-client', clientSecret: 'herald-secret', maxPollSecs: 0 };
+  adapter = createTwitterAdapter(opts);
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+beforeEach(async () => {
+  await fetch(`${sandbox.url}/sandbox/twitter/_reset`, { method: 'POST' });
+});
+
+async function connect(): Promise<AccountCredentials> {
+  const { io } = testIO(files);
+  return (await connectVia(adapter.oauth!, io)).account;
+}
+
+describe('X adapter against the X simulator', () => {
+  it('connects: the consent page redirects back with a code, exchanged with PKCE for tokens, then the profile', async () => {
+    const { io, calls } = testIO();
+    const { account, tokens, profile, authUrl } = await connectVia(adapter.oauth!, io);
+    const url = new URL(authUrl);
+    expect(url.pathname).toBe('/sandbox/twitter/i/oauth2/authorize');
+    expect(url.searchParams.get('scope')).toBe('tweet.read tweet.write users.read offline.access media.write');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(tokens.refreshToken).toBeTruthy();
+    expect(tokens.expiresAt!.getTime() - Date.now()).toBeGreaterThan(7000 * 1000);
+    expect(profile).toMatchObject({ platformUserId: '1790000000000000001', username: 'herald_sandbox', profileUrl: 'https://x.com/herald_sandbox' });
+    expect(account.accessToken).toBe(tokens.accessToken);
+    expect(calls.map((c) => `${c.method} ${new URL(c.endpoint).pathname}`)).toEqual([
+      'POST /sandbox/twitter/2/oauth2/token',
+      'GET /sandbox/twitter/2/users/me',
+    ]);
+  });
+
+  it('refuses a code exchanged with the wrong PKCE verifier', async () => {
+    const { io } = testIO();
+    const authUrl = adapter.oauth!.authorizeUrl({ state: 's1', redirectUri: 'http://127.0.0.1:9/cb', codeChallenge: 'A'.repeat(43) });
+    const consent = await fetch(authUrl, { redirect: 'manual' });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const error = await caught(adapter.oauth!.exchangeCode({ code, redirectUri: 'http://127.0.0.1:9/cb', codeVerifier: 'wrong' }, io));
+    expect(error.kind).toBe('auth');
+    expect(error.status).toBe(400);
+  });
+
+  it('publishes text with an image: one post on X carrying the uploaded image and its alt text', async () => {
+    const account = await connect();
+    const { io, calls } = testIO(files);
+    const req = publishRequest(account, { media: [{ type: 'image', url: IMAGE, altText: 'a cat' }] });
+    const result = await adapter.publish(req, io);
+    expect(result.platformPostId).toMatch(/^\d{19}$/);
+    expect(result.platformPostUrl).toBe(`https://x.com/herald_sandbox/status/${result.platformPostId}`);
+    const posts = sandbox.state('twitter').posts;
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({
+      id: result.platformPostId,
+      text: req.content,
+      replyTo: null,
+      author: 'herald_sandbox',
+      media: [{ type: 'image', mimeType: 'image/png', size: 3000, altText: 'a cat' }],
+    });
+    const paths = calls.map((c) => `${c.method} ${new URL(c.endpoint).pathname.replace('/sandbox/twitter', '')}`);
+    expect(paths).toEqual([
+      'POST /2/media/upload/initialize',
+      expect.stringMatching(/^POST \/2\/media\/upload\/\d+\/append$/),
+      expect.stringMatching(/^POST \/2\/media\/upload\/\d+\/finalize$/),
+      'POST /2/media/metadata',
+      'POST /2/tweets',
+    ]);
+  });
+
+  it('uploads a video in segments and waits for processing before posting', async () => {
+    const account = await connect();
+    const { io, calls } = testIO(files);
+    const result = await adapter.publish(publishRequest(account, { media: [{ type: 'video', url: VIDEO }] }), io);
+    const appends = calls.filter((c) => c.endpoint.endsWith('/append'));
+    expect(appends).toHaveLength(3);
+    expect(calls.filter((c) => c.endpoint.endsWith('/2/media/upload') && c.method === 'GET')).toHaveLength(2);
+    const [post] = sandbox.state('twitter').posts;
+    expect(post.id).toBe(result.platformPostId);
+    expect(post.media).toEqual([{ type: 'video', mimeType: 'video/mp4', size: files[VIDEO].bytes.length }]);
+  });
+
+  it('publishes a thread: each item replies to the previous one', async () => {
+    const account = await connect();
+    const { io } = testIO(files);
+    const req = publishRequest(account, {
+      content: 'thread root',
+      threadItems: [
+        { content: 'second', media: [{ type: 'image', url: IMAGE }] },
+        { content: 'third', media: [] },
+      ],
+    });
+    const result = await adapter.publish(req, io);
+    const posts = sandbox.state('twitter').posts;
+    expect(posts.map((p) => p.text)).toEqual(['thread root', 'second', 'third']);
+    expect(posts[0].id).toBe(result.platformPostId);
+    expect(posts[1].replyTo).toBe(posts[0].id);
+    expect(posts[2].replyTo).toBe(posts[1].id);
+    expect(posts[1].media).toHaveLength(1);
+    expect(result.extra).toMatchObject({ threadIds: [posts[1].id, posts[2].id] });
+  });
+
+  it('sends replyToTweetId and replySettings', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    const first = await adapter.publish(publishRequest(account), io);
+    await adapter.publish(
+      publishRequest(account, { platformSpecificData: { replyToTweetId: first.platformPostId, replySettings: 'mentionedUsers' } }),
+      io,
+    );
+    const second = sandbox.state('twitter').posts[1];
+    expect(second.replyTo).toBe(first.platformPostId);
+    expect(second.extra).toMatchObject({ replySettings: 'mentionedUsers' });
+  });
+
+  it('rejects text over 280 weighted characters before calling X', async () => {
+    const account = await connect();
+    const { io, calls } = testIO();
+    const error = await caught(adapter.publish(publishRequest(account, { content: '漢'.repeat(141) }), io));
+    expect(error.kind).toBe('rejected');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('an expired access token is an auth error that a refresh fixes (the refresh token rotates)', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    expireXAccessTokens(sandbox.state('twitter'));
+    const error = await caught(adapter.publish(publishRequest(account), io));
+    expect(error).toMatchObject({ kind: 'auth', status: 401, revoked: false });
+    const tokens = await adapter.refreshTokens!(account, io);
+    expect(tokens.accessToken).not.toBe(account.accessToken);
+    expect(tokens.refreshToken).toBeTruthy();
+    const refreshed = { ...account, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken! };
+    await adapter.publish(publishRequest(refreshed), io);
+    expect(sandbox.state('twitter').posts).toHaveLength(1);
+    // The old refresh token was rotated away.
+    const stale = await caught(adapter.refreshTokens!(account, io));
+    expect(stale).toMatchObject({ kind: 'auth', revoked: true });
+  });
+
+  it('a revoked grant: publishing is auth, and the refresh says revoked', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    const res = await fetch(`${opts.apiUrl}/2/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: account.refreshToken!, client_id: 'herald-client' }),
+    });
+    expect(res.status).toBe(200);
+    expect((await caught(adapter.publish(publishRequest(account), io))).kind).toBe('auth');
+    const error = await caught(adapter.refreshTokens!(account, io));
+    expect(error).toMatchObject({ kind: 'auth', revoked: true, status: 400 });
+    expect(sandbox.state('twitter').posts).toHaveLength(0);
+  });
+
+  it('a token endpoint outage is unavailable (retry later), not a revoke', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    await fetch(`${opts.apiUrl}/_oauth/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'unavailable', count: 1 }) });
+    expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({ kind: 'unavailable', revoked: false, status: 503 });
+    // The grant survived the outage.
+    expect((await adapter.refreshTokens!(account, io)).accessToken).toBeTruthy();
+  });
+
+  it('the sandbox control /_oauth/revoke ends every grant of the user', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    await fetch(`${opts.apiUrl}/_oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: account.platformUserId }) });
+    expect((await caught(adapter.publish(publishRequest(account), io))).kind).toBe('auth');
+    expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({ kind: 'auth', revoked: true });
+  });
+
+  it('rate_limited carries retryAfterMs from x-rate-limit-reset, and nothing is posted', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'rate_limited', count: 1 }) });
+    const error = await caught(adapter.publish(publishRequest(account), io));
+    expect(error.kind).toBe('rate_limited');
+    expect(error.retryAfterMs).toBeGreaterThan(55_000);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(61_000);
+    expect(sandbox.state('twitter').posts).toHaveLength(0);
+  });
+
+  it('maps the other faults: unavailable (503), rejected (403 duplicate), auth (401)', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    const kinds: Record<string, string> = {};
+    for (const kind of ['unavailable', 'rejected', 'auth']) {
+      await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, count: 1 }) });
+      const error = await caught(adapter.publish(publishRequest(account), io));
+      kinds[kind] = `${error.kind}/${error.status}`;
+    }
+    expect(kinds).toEqual({ unavailable: 'unavailable/503', rejected: 'rejected/403', auth: 'auth/401' });
+    expect(sandbox.state('twitter').posts).toHaveLength(0);
+  });
+
+  it('a real duplicate is rejected with platformCode duplicate', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    await adapter.publish(publishRequest(account, { content: 'same words' }), io);
+    const error = await caught(adapter.publish(publishRequest(account, { content: 'same words' }), io));
+    expect(error).toMatchObject({ kind: 'rejected', platformCode: 'duplicate' });
+  });
+
+  it('ambiguous: the simulator records the post and hangs up; findPublished finds it', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    const since = new Date();
+    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'ambiguous', count: 1 }) });
+    const req = publishRequest(account, { content: 'did it go out? https://example.com/a' });
+    const error = await caught(adapter.publish(req, io));
+    expect(error.kind).toBe('ambiguous');
+    const posts = sandbox.state('twitter').posts;
+    expect(posts).toHaveLength(1);
+    const found = await adapter.findPublished!(req, since, io);
+    expect(found).toEqual({ platformPostId: posts[0].id, platformPostUrl: `https://x.com/herald_sandbox/status/${posts[0].id}` });
+    expect(await adapter.findPublished!(publishRequest(account, { content: 'never sent' }), since, io)).toBeNull();
+  });
+
+  it('unpublish deletes the post', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    const result = await adapter.publish(publishRequest(account), io);
+    await adapter.unpublish!(account, result.platformPostId, io);
+    expect(sandbox.state('twitter').posts[0].extra).toMatchObject({ deleted: true });
+    expect((await caught(adapter.unpublish!(account, result.platformPostId, io))).status).toBe(404);
+  });
+
+  it('posts as whichever user approved the consent', async () => {
+    setXSandboxUser(sandbox.state('twitter'), { id: '42', username: 'other_user', name: 'Other' });
+    const account = await connect();
+    expect(account).toMatchObject({ platformUserId: '42', username: 'other_user' });
+  });
+});
+
+describe('X simulator validation against the OpenAPI document', () => {
+  async function token(): Promise<string> {
+    return (await connect()).accessToken!;
+  }
+
+  it('rejects a body that violates TweetCreateRequest, in X problem format, and records nothing', async () => {
+    const res = await fetch(`${opts.apiUrl}/2/tweets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await token()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hi', reply_settings: 'everyone', media: { media_ids: [] } }),
+    });
+    expect(res.status).toBe(400);
+    const body: any = await res.json();
+    expect(body).toMatchObject({ title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' });
+    expect(body.errors.map((e: { parameters: object }) => Object.keys(e.parameters)[0]).sort()).toEqual(['body.media.media_ids', 'body.reply_settings']);
+    expect(sandbox.state('twitter').posts).toHaveLength(0);
+  });
+
+  it('rejects unknown query parameters and out-of-range values', async () => {
+    const t = await token();
+    const res = await fetch(`${opts.apiUrl}/2/users/1790000000000000001/tweets?max_results=500&colour=blue`, { headers: { authorization: `Bearer ${t}` } });
+    expect(res.status).toBe(400);
+    const body: any = await res.json();
+    expect(body.errors.map((e: { message: string }) => e.message).join('\n')).toMatch(/\[colour\] is not one of/);
+    expect(body.errors.some((e: { parameters: object }) => 'max_results' in e.parameters)).toBe(true);
+  });
+
+  it('rejects a media id that is not numeric', async () => {
+    const res = await fetch(`${opts.apiUrl}/2/media/upload/abc/finalize`, { method: 'POST', headers: { authorization: `Bearer ${await token()}` } });
+    expect(res.status).toBe(400);
+  });
+
+  it('answers 401 without a valid token', async () => {
+    const res = await fetch(`${opts.apiUrl}/2/users/me`, { headers: { authorization: 'Bearer nope' } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
+  });
+});
