@@ -348,4 +348,5 @@ export interface Database {
   invite: InviteTable;
   webhook: WebhookTable;
   webhook_log: WebhookLogTable;
+  media: MediaTable;
 }

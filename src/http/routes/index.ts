@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../app.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
+import { registerMediaRoutes } from './media/index.js';
 import { registerLogRoutes } from './logs/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
 import { registerQueueRoutes } from './queue/index.js';
@@ -25,6 +26,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   openapi(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerMediaRoutes(app, ctx);
   registerLogRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerQueueRoutes(app, ctx);

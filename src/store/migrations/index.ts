@@ -5,6 +5,7 @@ import * as m0002 from './0002-posts.js';
 import * as m0015 from './0015-publish-logs.js';
 import * as m0020 from './0020-connect.js';
 import * as m0030 from './0030-webhooks.js';
+import * as m0040 from './0040-media.js';
 import * as m0050 from './0050-queues.js';
 import * as m0051 from './0051-invites.js';
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0015-publish-logs': m0015,
   '0020-connect': m0020,
   '0030-webhooks': m0030,
+  '0040-media': m0040,
   '0050-queues': m0050,
   '0051-invites': m0051,
 };

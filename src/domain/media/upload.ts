@@ -1,0 +1,91 @@
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../context.js';
+import { AppError, forbidden, invalid, notFound } from '../../errors.js';
+import { mediaStorage } from '../../storage/index.js';
+import { LocalStorage, UploadTooLargeError, isSafeKey } from '../../storage/local.js';
+import { findMediaByKey, markMediaUploaded } from '../../store/media.js';
+import { probeFile } from './probe.js';
+import { bareContentType, type MediaKind, type MediaProbe } from './types.js';
+
+export interface LocalUploadInput {
+  key: string;
+  contentType: string | undefined;
+  maxSize: string | undefined;
+  expires: string | undefined;
+  signature: string | undefined;
+  /** The request's Content-Type header. */
+  sentContentType: string | undefined;
+  /** The request's Content-Length header, when sent (chunked uploads have none). */
+  contentLength: string | undefined;
+  body: Readable;
+}
+
+export interface LocalUploadResult {
+  key: string;
+  size: number;
+  probe: MediaProbe | null;
+}
+
+/**
+ * The PUT of a local upload URL. The signature is the credential: it binds key, content type, size
+ * limit and expiry. Checks run before a byte is written; the size is enforced again while streaming
+ * (a chunked body has no Content-Length). After the file is in place it is probed; an image that is
+ * not an image is deleted and refused.
+ */
+export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInput): Promise<LocalUploadResult> {
+  const storage = mediaStorage(ctx);
+  if (!(storage instanceof LocalStorage) || !isSafeKey(input.key)) throw notFound('Upload URL');
+  const claims = {
+    key: input.key,
+    contentType: input.contentType ?? '',
+    maxSize: Number(input.maxSize),
+    expires: Number(input.expires),
+  };
+  if (!input.signature || !Number.isSafeInteger(claims.maxSize) || !Number.isSafeInteger(claims.expires)) {
+    throw forbidden('invalid_signature', 'Upload URL signature is missing or malformed');
+  }
+  const verdict = storage.verifyUploadSignature(claims, input.signature, ctx.clock.now());
+  if (verdict === 'invalid') throw forbidden('invalid_signature', 'Upload URL signature does not match');
+  if (verdict === 'expired') throw forbidden('upload_url_expired', 'Upload URL has expired; request a new one');
+
+  const sent = bareContentType(input.sentContentType);
+  if (sent !== claims.contentType) {
+    throw new AppError('invalid', 'content_type_mismatch', `Content-Type must be ${claims.contentType} (got ${sent || 'none'})`, {
+      expected: claims.contentType,
+      received: sent || null,
+    });
+  }
+  if (input.contentLength !== undefined && Number(input.contentLength) > claims.maxSize) {
+    throw new UploadTooLargeError(claims.maxSize);
+  }
+  const row = await findMediaByKey(ctx.db.kysely, input.key);
+  if (!row) throw notFound('Upload');
+
+  const size = await storage.receiveUpload(input.key, input.body, claims.maxSize);
+  if (row.declared_size !== null && size !== row.declared_size) {
+    await storage.delete(input.key);
+    throw invalid('size_mismatch', `Received ${size} bytes but ${row.declared_size} were declared at presign`, {
+      expected: row.declared_size,
+      received: size,
+    });
+  }
+  const probe = await probeStored(ctx, row.type as MediaKind, input.key);
+  const now = ctx.clock.now().toISOString();
+  await markMediaUploaded(ctx.db.kysely, input.key, { size, probe: probe ? JSON.stringify(probe) : null, now });
+  return { key: input.key, size, probe };
+}
+
+/** Probes a stored object; unreadable media is deleted and refused with a 400. */
+export async function probeStored(ctx: AppContext, kind: MediaKind, key: string): Promise<MediaProbe | null> {
+  if (kind === 'document') return null;
+  const storage = mediaStorage(ctx);
+  const copy = await storage.localCopy(key);
+  try {
+    return await probeFile(ctx.config, kind, copy.path);
+  } catch (error) {
+    await storage.delete(key);
+    throw new AppError('invalid', 'unreadable_media', `The uploaded file is not a readable ${kind}`, { key }, { cause: error });
+  } finally {
+    await copy.release();
+  }
+}

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { contentTypeOfKey } from '../domain/media/types.js';
+import { hmacSha256Hex, randomHex, safeEqual } from '../lib/crypto.js';
+import type { ByteRange, MediaStorage, OpenedObject, PresignInput, StoredObject } from './types.js';
+
+/** Thrown by `receiveUpload` when the body grows past the signed maximum. */
+export class UploadTooLargeError extends Error {
+  constructor(public readonly maxSize: number) {
+    super(`File is larger than the ${maxSize} bytes this upload URL allows`);
+    this.name = 'UploadTooLargeError';
+  }
+}
+
+/** The claims of a local upload URL, checked by `verifyUploadSignature`. */
+export interface UploadClaims {
+  key: string;
+  contentType: string;
+  maxSize: number;
+  /** Unix seconds. */
+  expires: number;
+}
+
+/**
+ * Media on the local disk under `root` (DATA_DIR/media). Upload URLs point at Herald itself and carry
+ * an HMAC over key, content type, size limit and expiry, so the PUT needs no API key.
+ */
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local' as const;
+  private readonly signingKey: string;
+
+  constructor(
+    readonly root: string,
+    private readonly baseUrl: string,
+    secret: string,
+  ) {
+    // A key of its own: an upload signature can never be replayed as another kind of signature.
+    this.signingKey = hmacSha256Hex(secret, 'herald-media-upload-v1');
+  }
+
+  async presignPut(input: PresignInput): Promise<string> {
+    const claims: UploadClaims = {
+      key: input.key,
+      contentType: input.contentType,
+      maxSize: input.maxSize,
+      expires: Math.floor(input.expiresAt.getTime() / 1000),
+    };
+    const qs = new URLSearchParams({
+      contentType: claims.contentType,
+      maxSize: String(claims.maxSize),
+      expires: String(claims.expires),
+      signature: this.sign(claims),
+    });
+    return `${this.baseUrl}/v1/media/upload/${encodeKey(input.key)}?${qs}`;
+  }
+
+  publicUrl(key: string): string {
+    return `${this.baseUrl}/v1/media/files/${encodeKey(key)}`;
+  }
+
+  sign(claims: UploadClaims): string {
+    return hmacSha256Hex(this.signingKey, ['PUT', claims.key, claims.contentType, claims.maxSize, claims.expires].join('\n'));
+  }
+
+  /** 'ok', or why the URL is refused: a changed claim and a stale URL are both a 403. */
+  verifyUploadSignature(claims: UploadClaims, signature: string, now: Date): 'ok' | 'invalid' | 'expired' {
+    if (!safeEqual(this.sign(claims), signature)) return 'invalid';
+    if (claims.expires * 1000 <= now.getTime()) return 'expired';
+    return 'ok';
+  }
+
+  /**
+   * Streams a request body to a temp file, then renames it into place: a reader never sees half a file
+   * and nothing is held in memory. Counts bytes as they pass and stops past `maxSize`.
+   */
+  async receiveUpload(key: string, body: Readable, maxSize: number): Promise<number> {
+    const dest = this.pathOf(key);
+    const tmpDir = path.join(this.root, '.tmp');
+    await fs.promises.mkdir(tmpDir, { recursive: true });
+    await fs.promises.mkdir(path.dirname(dest), { recursive: true });
+    const tmp = path.join(tmpDir, `${randomHex(8)}.part`);
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        if (received > maxSize) return done(new UploadTooLargeError(maxSize));
+        done(null, chunk);
+      },
+    });
+    // NOTE: `pipe`, not `pipeline`, for the request: pipeline would destroy the request (and its socket)
+    // on an over-size body, and the client would see a reset instead of the 413.
+    const onBodyError = (error: Error) => counter.destroy(error);
+    body.once('error', onBodyError);
+    body.once('aborted', () => onBodyError(new Error('upload aborted by the client')));
+    body.pipe(counter);
+    try {
+      await pipeline(counter, fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024 }));
+      await fs.promises.rename(tmp, dest);
+    } catch (error) {
+      body.unpipe(counter);
+      await fs.promises.rm(tmp, { force: true });
+      throw error;
+    } finally {
+      body.off('error', onBodyError);
+    }
+    return received;
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const st = await fs.promises.stat(this.pathOf(key));
+      return st.isFile() ? { size: st.size, contentType: contentTypeOfKey(key) } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async open(key: string, range?: ByteRange): Promise<OpenedObject> {
+    const file = this.pathOf(key);
+    const handle = await fs.promises.open(file, 'r');
+    const { size } = await handle.stat();
+    const stream = handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: 256 * 1024 });
+    return { stream, size: range ? range.end - range.start + 1 : size, contentType: contentTypeOfKey(key) };
+  }
+
+  async putFile(key: string, file: string, _contentType: string): Promise<void> {
+    const dest = this.pathOf(key);
+    await fs.promises.mkdir(path.dirname(dest), { recursive: true });
+    await fs.promises.copyFile(file, dest);
+  }
+
+  async localCopy(key: string): Promise<{ path: string; release(): Promise<void> }> {
+    return { path: this.pathOf(key), release: async () => {} };
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(key), { force: true });
+    await fs.promises.rmdir(path.dirname(this.pathOf(key))).catch(() => {});
+  }
+
+  /** The file of a key; a key that would escape the media folder is refused. */
+  pathOf(key: string): string {
+    if (!isSafeKey(key)) throw new Error(`unsafe media key: ${key}`);
+    return path.join(this.root, ...key.split('/'));
+  }
+}
+
+/** Keys are `<token>/<name>`: letters, digits, dot, dash, underscore; no dot-segments. */
+export function isSafeKey(key: string): boolean {
+  return /^[A-Za-z0-9_-]+\/[A-Za-z0-9_][A-Za-z0-9._-]{0,200}$/.test(key) && !key.includes('..');
+}
+
+function encodeKey(key: string): string {
+  return key.split('/').map(encodeURIComponent).join('/');
+}
