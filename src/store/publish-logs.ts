@@ -12,6 +12,7 @@ export interface PublishLogFilter {
   platform?: string;
   action?: string;
   postId?: string;
+  accountId?: string;
   /** Case-insensitive substring of the content preview, endpoint or account username. */
   search?: string;
 }
@@ -30,6 +31,7 @@ function filtered(db: Executor, f: PublishLogFilter) {
   if (f.platform) q = q.where('platform', '=', f.platform);
   if (f.action) q = q.where('action', '=', f.action);
   if (f.postId) q = q.where('post_id', '=', f.postId);
+  if (f.accountId) q = q.where('account_id', '=', f.accountId);
   if (f.search) {
     // LOWER() on both sides: LIKE is case-sensitive on PostgreSQL and ASCII-insensitive on SQLite.
     const pattern = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

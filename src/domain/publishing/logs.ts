@@ -23,6 +23,7 @@ export interface LogQuery {
   limit?: number;
   skip?: number;
   search?: string;
+  accountId?: string;
 }
 
 const all = (v: string | undefined) => (v === undefined || v === 'all' || v === '' ? undefined : v);
@@ -40,6 +41,7 @@ export async function listLogs(ctx: AppContext, principal: Principal, q: LogQuer
     platform: all(q.platform),
     action: all(q.action),
     search: q.search?.trim() || undefined,
+    accountId: q.accountId || undefined,
   };
   const { rows, total } = await listPublishLogs(ctx.db.kysely, filter, { limit, skip });
   return {

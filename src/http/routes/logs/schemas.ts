@@ -15,6 +15,8 @@ export const LogFilters = {
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7, description: 'How many days back (max 7)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  accountId: Type.Optional(Type.String({ maxLength: 64 })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Text in the content preview, account username or endpoint' })),
 };
 
 export const LogRequest = Type.Object({

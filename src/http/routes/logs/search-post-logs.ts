@@ -6,7 +6,7 @@ import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { LogFilters, LogPage } from './schemas.js';
 
-/** GET /v1/posts/logs: the /v1/logs list plus a text `search` (content preview, account, endpoint). */
+/** GET /v1/posts/logs: the same list as /v1/logs (the path newer SDKs call), with the text `search`. */
 export default function searchPostLogsRoute(app: App, ctx: AppContext) {
   app.get(
     '/posts/logs',
@@ -14,7 +14,7 @@ export default function searchPostLogsRoute(app: App, ctx: AppContext) {
       schema: {
         tags: ['Logs'],
         summary: 'List publishing log entries with a text search',
-        querystring: Type.Object({ ...LogFilters, search: Type.Optional(Type.String({ maxLength: 200 })) }),
+        querystring: Type.Object(LogFilters),
         response: { 200: LogPage, ...errorResponses(400, 401) },
       },
     },
