@@ -25,8 +25,10 @@ export interface Config {
   logLevel: string;
   /** Largest accepted JSON body in bytes. Default 1 MiB. */
   bodyLimit: number;
-  /** Disables the rate limiter entirely (benchmarks only). */
+  /** Disables the rate limiter entirely. */
   rateLimitDisabled: boolean;
+  /** Multiplies every plan's requests-per-minute (self-hosters on their own hardware). Default 1. */
+  rateLimitScale: number;
   /** Secret for encrypting tokens and signing URLs; generated into dataDir when unset. */
   secretKey: string | null;
   /** Job runner: poll interval in ms (default 250) and concurrent jobs per process (default 16). */
@@ -96,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: int('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimitDisabled: flag('RATE_LIMIT_DISABLED'),
+    rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     secretKey,
     workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   if (config.role !== 'worker') {
     app = await buildApp(ctx);
     await app.listen({ host: config.host, port: config.port });
-    log.info({ url: config.publicUrl, dialect: ctx.db.dialect }, 'herald listening');
+    log.info({ url: app.listeningOrigin, publicUrl: config.publicUrl, dialect: ctx.db.dialect }, 'herald listening');
   }
   if (config.role !== 'api') {
     worker = await createWorker(ctx);

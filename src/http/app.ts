@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { installAuth } from './auth.js';
 import { installErrorHandlers } from './errors.js';
+import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance<any, any, any, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -19,9 +20,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: true,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(validatorCompiler());
   installErrorHandlers(app);
   // JSON only: any other body type is a 415 (features that take uploads add their own parser in scope).
   app.removeContentTypeParser('text/plain');

@@ -52,7 +52,7 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
     const principal = await authenticate(ctx, request.headers.authorization);
     request.principal = principal;
     if (!ctx.config.rateLimitDisabled) {
-      const limit = planOf(principal.plan).requestsPerMinute;
+      const limit = planOf(principal.plan).requestsPerMinute * ctx.config.rateLimitScale;
       const decision = await ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
       reply.header('X-RateLimit-Limit', decision.limit);
       reply.header('X-RateLimit-Remaining', decision.remaining);

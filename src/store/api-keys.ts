@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db, Executor } from './db.js';
+import { sqliteStatement, type Db, type Executor } from './db.js';
 import type { ApiKeyTable } from './schema.js';
 
 export type ApiKeyRow = ApiKeyTable;
@@ -64,21 +63,11 @@ const principalSql = `
     JOIN "user" o ON o.user_id = k.tenant_id
    WHERE k.key_hash = ? AND k.deleted_at IS NULL`;
 
-const sqliteStatements = new WeakMap<object, Statement>();
-
 /**
- * The authentication lookup: runs on every request, so on SQLite it reuses one prepared statement
- * (Kysely prepares per call, which halves throughput on this path).
+ * The authentication lookup: runs on every request, so on SQLite it reuses one prepared statement.
  */
 export async function findPrincipalByHash(db: Db, keyHash: string): Promise<KeyPrincipal | undefined> {
-  if (db.sqlite) {
-    let stmt = sqliteStatements.get(db.sqlite);
-    if (!stmt) {
-      stmt = db.sqlite.prepare(principalSql);
-      sqliteStatements.set(db.sqlite, stmt);
-    }
-    return stmt.get(keyHash) as KeyPrincipal | undefined;
-  }
+  if (db.sqlite) return sqliteStatement(db.sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined;
   return db.kysely
     .selectFrom('api_key as k')
     .innerJoin('user as u', 'u.user_id', 'k.user_id')

@@ -85,6 +85,26 @@ async function openPostgres(url: string, schema: string | null, poolSize: number
   };
 }
 
+const statementCache = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
+
+/**
+ * A prepared statement reused for the life of the SQLite handle. Kysely compiles and prepares on every
+ * call, which halves throughput on the hottest paths (auth lookup, profile list); those use this.
+ */
+export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
+  let cache = statementCache.get(sqlite);
+  if (!cache) {
+    cache = new Map();
+    statementCache.set(sqlite, cache);
+  }
+  let stmt = cache.get(text);
+  if (!stmt) {
+    stmt = sqlite.prepare(text);
+    cache.set(text, stmt);
+  }
+  return stmt;
+}
+
 /** True when `error` is a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;

@@ -1,4 +1,4 @@
-import type { Executor } from './db.js';
+import { sqliteStatement, type Db, type Executor } from './db.js';
 import type { ProfileTable } from './schema.js';
 
 export type ProfileRow = ProfileTable;
@@ -13,6 +13,18 @@ export async function listProfiles(db: Executor, tenantId: string, onlyIds: stri
   let q = db.selectFrom('profile').selectAll().where('tenant_id', '=', tenantId);
   if (onlyIds) q = q.where('profile_id', 'in', onlyIds);
   return q.orderBy('created_at').orderBy('profile_id').execute();
+}
+
+/**
+ * The same list on the request hot path (GET /v1/profiles): a reused prepared statement on SQLite.
+ */
+export async function listTenantProfiles(db: Db, tenantId: string): Promise<ProfileRow[]> {
+  if (db.sqlite) {
+    return sqliteStatement(db.sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(
+      tenantId,
+    ) as ProfileRow[];
+  }
+  return listProfiles(db.kysely, tenantId, null);
 }
 
 export async function findProfile(db: Executor, tenantId: string, profileId: string): Promise<ProfileRow | undefined> {

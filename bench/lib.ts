@@ -1,0 +1,182 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One figure a benchmark reports. `goal` is human text ("ratio >= 0.50"); `pass` whether it was met. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  goal?: string;
+  pass?: boolean;
+}
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** The owner's API key (Herald only). */
+  apiKey: string;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+/**
+ * Starts the built Herald (dist/main.js) on a fresh data directory and a free port, rate limits off.
+ * `env` adds or overrides variables (DATABASE_URL, HERALD_ROLE, WORKER_CONCURRENCY, ...).
+ */
+export async function startHerald(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, child);
+  const deadline = Date.now() + 5000;
+  while (!/sk_[0-9a-f]{64}/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const apiKey = /sk_[0-9a-f]{64}/.exec(out)?.[0] ?? '';
+  return {
+    url,
+    pid: child.pid!,
+    apiKey,
+    dataDir,
+    child,
+    async stop() {
+      await stopChild(child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A bare Fastify server with one JSON route at /v1/profiles: the baseline every ratio divides by. */
+export async function startBare(): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'bare-server.mjs')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/v1/profiles`, child);
+  return { url, pid: child.pid!, apiKey: '', dataDir: '', child, stop: () => stopChild(child) };
+}
+
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+export interface WrkOptions {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  durationSec?: number;
+  connections?: number;
+}
+
+export interface WrkResult {
+  rps: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+}
+
+function toMs(value: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(value.trim());
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000;
+}
+
+/** Loads `url` with wrk (one thread, 50 connections by default) and parses throughput and p99. */
+export async function wrk(opts: WrkOptions): Promise<WrkResult> {
+  const script = path.join(os.tmpdir(), `herald-wrk-${process.pid}-${Date.now()}.lua`);
+  const lua = [
+    `wrk.method = ${JSON.stringify(opts.method ?? 'GET')}`,
+    ...(opts.body !== undefined ? [`wrk.body = ${JSON.stringify(opts.body)}`] : []),
+    ...Object.entries(opts.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+    'local non2xx = 0',
+    'response = function(status, headers, body) if status < 200 or status > 299 then non2xx = non2xx + 1 end end',
+    'done = function(summary, latency, requests) io.write(string.format("NON2XX %d\\n", non2xx)) end',
+  ].join('\n');
+  fs.writeFileSync(script, lua);
+  const args = ['-t1', `-c${opts.connections ?? 50}`, `-d${opts.durationSec ?? 8}s`, '--latency', '-s', script, opts.url];
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args);
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(text));
+  });
+  fs.rmSync(script, { force: true });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const p99 = toMs(/\n\s*99%\s+(\S+)/.exec(output)?.[1] ?? '');
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
+  const non2xx = Number(/NON2XX (\d+)/.exec(output)?.[1] ?? 0);
+  if (!Number.isFinite(rps)) throw new Error(`could not parse wrk output:\n${output}`);
+  return { rps, p99Ms: p99, requests, non2xx };
+}
+
+/** Resident set size of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export async function api(server: RunningServer, method: string, url: string, body?: unknown): Promise<any> {
+  const res = await fetch(server.url + url, {
+    method,
+    headers: { authorization: `Bearer ${server.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} -> ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : {};
+}

@@ -1,0 +1,26 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, coerceTypes, strict: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+
+/**
+ * Query strings and path params arrive as text, so they are coerced ("true" -> true, "10" -> 10, a lone
+ * value -> a one-element array). JSON bodies are not: `{"name": 5}` or `"platforms": "x"` are 400s rather
+ * than silently becoming "5" or ["x"].
+ */
+export function validatorCompiler(): FastifySchemaCompiler<any> {
+  const coercing = makeAjv('array');
+  const strict = makeAjv(false);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+  };
+}
