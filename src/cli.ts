@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { createKeyForUser, createOwner, setPlan } from './domain/users.js';
+import { acceptInvite } from './domain/team/invites.js';
 import { openDb } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 import { listTenantUsers } from './store/users.js';
@@ -65,6 +66,19 @@ const commands: Record<string, Command> = {
       if (!v.user) throw new UsageError('--user is required');
       const { apiKey, keyId } = await createKeyForUser(ctx.db, String(v.user), String(v.name ?? 'CLI key'), ctx.clock.now());
       return { userId: v.user, keyId, apiKey };
+    },
+  },
+  'invites accept': {
+    usage: 'herald invites accept TOKEN --email E [--name N] [--json]',
+    options: { email: { type: 'string' }, name: { type: 'string' } },
+    async run(ctx, v, positionals) {
+      if (!positionals[0] || !v.email) throw new UsageError('TOKEN and --email are required');
+      const { user, apiKey } = await acceptInvite(
+        ctx.db,
+        { token: positionals[0], email: String(v.email), name: (v.name as string) ?? null },
+        ctx.clock.now(),
+      );
+      return { userId: user.user_id, tenantId: user.tenant_id, apiKey };
     },
   },
   migrate: {

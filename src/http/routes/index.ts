@@ -5,6 +5,8 @@ import { registerMediaRoutes } from './media/index.js';
 import { registerLogRoutes } from './logs/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
 import { registerQueueRoutes } from './queue/index.js';
+import { registerInviteRoutes } from './invites/index.js';
+import { registerUserRoutes } from './users/index.js';
 import docs from './system/docs.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import health from './system/health.js';
@@ -30,4 +32,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerLogRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerQueueRoutes(app, ctx);
+  registerInviteRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
 }
