@@ -45,7 +45,16 @@ export function deliveryBody(event: DeliveryEvent): string {
 
 /** Sends one attempt of `event` to `webhook`. */
 export async function sendDelivery(ctx: AppContext, webhook: WebhookRow, event: DeliveryEvent, body: string): Promise<SendResult> {
-  const secret = webhook.secret === null ? null : ctx.secrets.open(webhook.secret);
+  let secret: string | null = null;
+  if (webhook.secret !== null) {
+    try {
+      secret = ctx.secrets.open(webhook.secret);
+    } catch {
+      // SECRET_KEY changed since the secret was saved: never send unsigned instead; record a failure.
+      const error = 'the webhook secret cannot be decrypted (was SECRET_KEY changed?); set the secret again';
+      return { ok: false, statusCode: null, responseBody: '', error, responseTime: 0 };
+    }
+  }
   const timestampSec = Math.floor(ctx.clock.now().getTime() / 1000);
   const custom = JSON.parse(webhook.custom_headers) as Record<string, string>;
   const headers: Record<string, string> = {
