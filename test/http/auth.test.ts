@@ -42,7 +42,7 @@ describe('authentication', () => {
     const client = new Zernio({ apiKey: `sk_${'f'.repeat(64)}`, baseURL: base });
     const err = await client.profiles.listProfiles().then(
       () => null,
-      (e) => e,
+      (e: any) => e,
     );
     expect(err).toBeInstanceOf(ZernioApiError);
     expect(err.statusCode).toBe(401);

@@ -62,7 +62,7 @@ describe('rate limits', () => {
     const client = await env.sdk(apiKey);
     const err: any = await client.profiles.listProfiles().then(
       () => null,
-      (e) => e,
+      (e: any) => e,
     );
     expect(err?.statusCode).toBe(429);
     expect(err.isRateLimited()).toBe(true);
