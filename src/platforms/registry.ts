@@ -1,5 +1,7 @@
 import type { Config } from '../config.js';
+import { blueskyAdapterFromConfig } from './bluesky/index.js';
 import { createTelegramAdapter } from './telegram/index.js';
+import { linkedInAdapterFromConfig } from './linkedin/index.js';
 import { twitterAdapterFromConfig } from './twitter/index.js';
 import type { Platform, PlatformAdapter } from './types.js';
 
@@ -34,8 +36,10 @@ export class PlatformRegistry {
  */
 export function createPlatformRegistry(config: Config): PlatformRegistry {
   const adapters: (PlatformAdapter | null)[] = [
+    blueskyAdapterFromConfig(config),
     createTelegramAdapter(config),
     twitterAdapterFromConfig(config),
+    linkedInAdapterFromConfig(config),
   ];
   return new PlatformRegistry(adapters.filter((a): a is PlatformAdapter => a !== null));
 }

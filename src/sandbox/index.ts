@@ -1,4 +1,5 @@
 import { telegramSimulator } from './telegram/index.js';
+import { linkedInSimulator } from './linkedin/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import type { Simulator } from './types.js';
 
@@ -7,5 +8,6 @@ export function allSimulators(): Simulator[] {
   return [
     telegramSimulator(),
     twitterSimulator(),
+    linkedInSimulator(),
   ];
 }

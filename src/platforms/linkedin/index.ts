@@ -1,0 +1,181 @@
+import type { Config } from '../../config.js';
+import { platformBaseUrl, platformSetting } from '../config.js';
+import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import { liRequest, type LinkedInOptions } from './api.js';
+import { uploadSingle, uploadVideo } from './media.js';
+import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
+import { listOrganizations, resolveMention } from './organizations.js';
+import { toLittleText } from './text.js';
+
+export type { LinkedInOptions } from './api.js';
+
+/** A LinkedIn-Version that is live at the time of writing; set LINKEDIN_API_VERSION when it is sunset. */
+export const DEFAULT_LINKEDIN_VERSION = '202601';
+const MAX_COMMENTARY = 3000;
+
+export function linkedInOptions(config: Config): LinkedInOptions {
+  const scopes = config.env.LINKEDIN_SCOPES;
+  return {
+    apiUrl: platformBaseUrl(config, 'linkedin', 'https://api.linkedin.com'),
+    authUrl: platformBaseUrl(config, 'linkedin', 'https://www.linkedin.com', 'AUTH'),
+    clientId: platformSetting(config, 'linkedin', 'CLIENT_ID'),
+    clientSecret: platformSetting(config, 'linkedin', 'CLIENT_SECRET'),
+    version: config.env.LINKEDIN_API_VERSION || DEFAULT_LINKEDIN_VERSION,
+    scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : LINKEDIN_DEFAULT_SCOPES,
+  };
+}
+
+function token(account: AccountCredentials): string {
+  if (!account.accessToken) throw new PlatformError('auth', 'the LinkedIn account has no access token');
+  return account.accessToken;
+}
+
+/** Who posts: the target's organizationUrn, else the organization selected at connect, else the member. */
+export function authorUrn(req: PublishRequest): string {
+  const explicit = req.platformSpecificData.organizationUrn ?? req.account.metadata.organizationUrn;
+  if (typeof explicit === 'string' && explicit) {
+    if (!/^urn:li:organization:\d+$/.test(explicit)) throw new PlatformError('rejected', `organizationUrn "${explicit}" is not urn:li:organization:<id>`);
+    return explicit;
+  }
+  return `urn:li:person:${req.account.platformUserId}`;
+}
+
+export function postUrl(urn: string): string {
+  return `https://www.linkedin.com/feed/update/${urn}`;
+}
+
+/** `<title>`/og:title of a page, for the article card of a link post. */
+async function linkTitle(io: PlatformIO, url: string): Promise<string> {
+  try {
+    const res = await io.fetch(url, { signal: AbortSignal.timeout(3000) } as RequestInit);
+    const html = (await res.text()).slice(0, 100_000);
+    const og = /<meta[^>]+property=["']og:title["'][^>]+content=["']([^"']+)["']/i.exec(html)?.[1];
+    const title = og ?? /<title[^>]*>([^<]+)<\/title>/i.exec(html)?.[1];
+    if (title?.trim()) return title.trim().slice(0, 400);
+  } catch {
+    // No title: the host name stands in.
+  }
+  return new URL(url).hostname;
+}
+
+function checkMedia(req: PublishRequest): void {
+  const kinds = new Set(req.media.map((m) => (m.type === 'gif' ? 'image' : m.type)));
+  if (kinds.size > 1) throw new PlatformError('rejected', 'a LinkedIn post carries images, or one video, or one document, not a mix');
+  const n = req.media.length;
+  if (kinds.has('image') && n > 20) throw new PlatformError('rejected', 'a LinkedIn post carries at most 20 images');
+  if ((kinds.has('video') || kinds.has('document')) && n > 1) throw new PlatformError('rejected', 'a LinkedIn post carries one video or one document');
+}
+
+export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
+  const oauth = linkedInOAuth(opts);
+
+  async function buildContent(req: PublishRequest, io: PlatformIO, author: string): Promise<Record<string, unknown> | null> {
+    const t = token(req.account);
+    if (req.media.length === 0) {
+      // LinkedIn does not scrape links posted through the API: the card is an explicit article.
+      const url = /https?:\/\/[^\s<>"]+/.exec(req.content)?.[0]?.replace(/[.,:;!?)\]'"]+$/, '');
+      if (!url || req.platformSpecificData.disableLinkPreview === true) return null;
+      return { article: { source: url, title: await linkTitle(io, url) } };
+    }
+    const first = req.media[0];
+    if (first.type === 'document') {
+      const id = await uploadSingle(opts, io, t, author, first);
+      const title = String(req.platformSpecificData.documentTitle ?? req.title ?? first.filename ?? 'Document');
+      return { media: { id, title } };
+    }
+    if (first.type === 'video') {
+      const id = await uploadVideo(opts, io, t, author, first);
+      return { media: { id, ...(req.title ? { title: req.title } : {}) } };
+    }
+    const images: { id: string; altText?: string }[] = [];
+    for (const m of req.media) {
+      const id = await uploadSingle(opts, io, t, author, m);
+      images.push({ id, ...(m.altText ? { altText: m.altText.slice(0, 4086) } : {}) });
+    }
+    return images.length === 1 ? { media: images[0] } : { multiImage: { images } };
+  }
+
+  return {
+    platform: 'linkedin',
+    oauth,
+
+    async publish(req, io): Promise<PublishResult> {
+      if (req.content.length > MAX_COMMENTARY) throw new PlatformError('rejected', `LinkedIn posts are limited to ${MAX_COMMENTARY} characters`);
+      checkMedia(req);
+      const author = authorUrn(req);
+      const { commentary } = toLittleText(req.content);
+      const content = await buildContent(req, io, author);
+      const body: Record<string, unknown> = {
+        author,
+        commentary,
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        lifecycleState: 'PUBLISHED',
+        isReshareDisabledByAuthor: false,
+        ...(content ? { content } : {}),
+      };
+      if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
+      const res = await liRequest(opts, io, { method: 'POST', url: `${opts.apiUrl}/rest/posts`, token: token(req.account), json: body, creates: true });
+      // 201 with an empty body: the post URN is in the x-restli-id header.
+      const urn = res.headers.get('x-restli-id');
+      if (!urn) throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', { endpoint: '/rest/posts', status: res.status });
+      const result: PublishResult = { platformPostId: urn, platformPostUrl: postUrl(urn) };
+
+      // The first comment is best effort: the post is out, so a failure here must not fail the target.
+      const firstComment = req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined);
+      if (firstComment) {
+        try {
+          const c = await liRequest(opts, io, {
+            method: 'POST',
+            url: `${opts.apiUrl}/rest/socialActions/${encodeURIComponent(urn)}/comments`,
+            token: token(req.account),
+            json: { actor: author, object: urn, message: { text: toLittleText(firstComment).commentary } },
+          });
+          result.extra = { firstCommentId: c.headers.get('x-restli-id') ?? c.body?.id ?? null };
+        } catch (error) {
+          result.extra = { firstCommentError: (error as Error).message };
+        }
+      }
+      return result;
+    },
+
+    /** The author's recent posts (`q=author`), matched on the exact commentary Herald would have sent. */
+    async findPublished(req, since, io) {
+      const author = authorUrn(req);
+      const res = await liRequest(opts, io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/rest/posts?q=author&author=${encodeURIComponent(author)}&count=50&sortBy=CREATED`,
+        token: token(req.account),
+      });
+      const want = toLittleText(req.content).commentary;
+      const floor = since.getTime() - 5 * 60 * 1000;
+      const match = (res.body?.elements ?? [])
+        .filter((p: any) => p.commentary === want && (p.createdAt ?? p.publishedAt ?? Infinity) >= floor)
+        .sort((a: any, b: any) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
+      return match ? { platformPostId: String(match.id), platformPostUrl: postUrl(String(match.id)) } : null;
+    },
+
+    async unpublish(account, platformPostId, io) {
+      await liRequest(opts, io, { method: 'DELETE', url: `${opts.apiUrl}/rest/posts/${encodeURIComponent(platformPostId)}`, token: token(account) });
+    },
+
+    async refreshTokens(account, io) {
+      // Only apps granted programmatic refresh get refresh tokens; the others must reconnect every 60 days.
+      if (!account.refreshToken) throw new PlatformError('auth', 'the LinkedIn account has no refresh token; reconnect it', { revoked: true });
+      return oauth.refresh(account.refreshToken, io);
+    },
+
+    listOrganizations(tokens, io, o) {
+      return listOrganizations(opts, io, tokens.accessToken, o?.ids);
+    },
+
+    resolveMention(account, query, io) {
+      return resolveMention(opts, io, account, query);
+    },
+  };
+}
+
+/** The LinkedIn adapter from configuration (LINKEDIN_API_URL, LINKEDIN_AUTH_URL, LINKEDIN_CLIENT_ID/SECRET, LINKEDIN_API_VERSION, LINKEDIN_SCOPES). */
+export function linkedInAdapterFromConfig(config: Config): PlatformAdapter {
+  return createLinkedInAdapter(linkedInOptions(config));
+}

@@ -1,0 +1,110 @@
+import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
+import { liRequest, mapLinkedInError, type LinkedInOptions } from './api.js';
+
+/** Give up waiting for a video to become AVAILABLE after this long. */
+const MAX_PROCESSING_MS = 10 * 60 * 1000;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(parts);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/** PUT bytes to an upload URL LinkedIn handed out (same bearer token). Returns the part's ETag. */
+async function putBytes(io: PlatformIO, url: string, token: string, bytes: Buffer, contentType: string): Promise<string | null> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await io.fetch(url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: bytes });
+    text = await res.text();
+  } catch (error) {
+    throw new PlatformError('unavailable', `LinkedIn upload failed (${(error as Error).message})`, { endpoint: url, cause: error });
+  }
+  if (!res.ok) {
+    let body: any = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    throw mapLinkedInError(res.status, res.headers, body, text, url, io.now());
+  }
+  return res.headers.get('etag');
+}
+
+async function openBytes(io: PlatformIO, media: MediaRef): Promise<{ bytes: Buffer; contentType: string }> {
+  const opened = await io.openMedia(media).catch((error: Error) => {
+    throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
+  });
+  return { bytes: await readAll(opened.stream), contentType: media.mimeType || opened.contentType };
+}
+
+/**
+ * Images and documents: `initializeUpload` returns an upload URL and the asset URN; one PUT of the
+ * whole file. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api
+ */
+export async function uploadSingle(opts: LinkedInOptions, io: PlatformIO, token: string, owner: string, media: MediaRef): Promise<string> {
+  const kind = media.type === 'document' ? 'documents' : 'images';
+  const { bytes, contentType } = await openBytes(io, media);
+  const init = await liRequest(opts, io, {
+    method: 'POST',
+    url: `${opts.apiUrl}/rest/${kind}?action=initializeUpload`,
+    token,
+    json: { initializeUploadRequest: { owner } },
+  });
+  const value = init.body?.value ?? {};
+  const urn: string | undefined = kind === 'documents' ? value.document : value.image;
+  if (!value.uploadUrl || !urn) throw new PlatformError('unavailable', `LinkedIn ${kind} initializeUpload returned no upload URL`);
+  await putBytes(io, value.uploadUrl, token, bytes, contentType);
+  return urn;
+}
+
+/**
+ * Videos: `initializeUpload` with the size returns byte ranges, each PUT separately (collecting ETags),
+ * then `finalizeUpload`; the post may reference the video once its status is AVAILABLE.
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
+ */
+export async function uploadVideo(opts: LinkedInOptions, io: PlatformIO, token: string, owner: string, media: MediaRef): Promise<string> {
+  const { bytes, contentType } = await openBytes(io, media);
+  const init = await liRequest(opts, io, {
+    method: 'POST',
+    url: `${opts.apiUrl}/rest/videos?action=initializeUpload`,
+    token,
+    json: { initializeUploadRequest: { owner, fileSizeBytes: bytes.length, uploadCaptions: false, uploadThumbnail: false } },
+  });
+  const value = init.body?.value ?? {};
+  const instructions: { uploadUrl: string; firstByte: number; lastByte: number }[] = value.uploadInstructions ?? [];
+  if (!value.video || instructions.length === 0) throw new PlatformError('unavailable', 'LinkedIn videos initializeUpload returned no upload instructions');
+  const etags: string[] = [];
+  for (const part of instructions) {
+    const etag = await putBytes(io, part.uploadUrl, token, bytes.subarray(part.firstByte, part.lastByte + 1), contentType);
+    if (!etag) throw new PlatformError('unavailable', 'LinkedIn video part upload returned no ETag');
+    etags.push(etag);
+  }
+  await liRequest(opts, io, {
+    method: 'POST',
+    url: `${opts.apiUrl}/rest/videos?action=finalizeUpload`,
+    token,
+    json: { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken ?? '', uploadedPartIds: etags } },
+  });
+  const started = Date.now();
+  while (true) {
+    const status = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/videos/${encodeURIComponent(value.video)}`, token });
+    const s = status.body?.status;
+    if (s === 'AVAILABLE') return value.video;
+    if (s === 'PROCESSING_FAILED') throw new PlatformError('rejected', `LinkedIn could not process the video: ${status.body?.processingFailureReason ?? 'unknown reason'}`);
+    if (Date.now() - started > MAX_PROCESSING_MS) throw new PlatformError('unavailable', 'LinkedIn video processing did not finish in time');
+    await sleep(Math.min(5, opts.maxPollSecs ?? 5) * 1000, io.signal);
+  }
+}

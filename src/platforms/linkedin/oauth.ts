@@ -1,0 +1,101 @@
+import { AppError } from '../../errors.js';
+import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
+import { liRequest, type LinkedInOptions } from './api.js';
+
+/** Member posting plus company pages (Community Management API) and OpenID profile. */
+export const LINKEDIN_DEFAULT_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'w_member_social',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+];
+
+function requireClient(opts: LinkedInOptions): { clientId: string; clientSecret: string } {
+  if (!opts.clientId || !opts.clientSecret) {
+    throw new AppError('invalid', 'platform_not_configured', 'LinkedIn is not configured on this server: set LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
+  }
+  return { clientId: opts.clientId, clientSecret: opts.clientSecret };
+}
+
+/**
+ * POST /oauth/v2/accessToken (form; the client secret goes in the body).
+ * https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow
+ */
+async function tokenRequest(opts: LinkedInOptions, io: PlatformIO, params: Record<string, string>): Promise<TokenSet> {
+  const { clientId, clientSecret } = requireClient(opts);
+  const url = `${opts.authUrl}/oauth/v2/accessToken`;
+  const form = new URLSearchParams({ ...params, client_id: clientId, client_secret: clientSecret });
+  let res: Response;
+  let text: string;
+  try {
+    res = await io.fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    text = await res.text();
+  } catch (error) {
+    throw new PlatformError('unavailable', `LinkedIn token endpoint unreachable (${(error as Error).message})`, { endpoint: url, cause: error });
+  }
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: handled by status below
+  }
+  const opt = { status: res.status, endpoint: url, raw: text.slice(0, 2000), platformCode: body?.error ?? null };
+  if (res.ok && typeof body?.access_token === 'string') {
+    const expiresIn = Number(body.expires_in);
+    return {
+      accessToken: body.access_token,
+      // Apps without programmatic refresh get none; the stored one (if any) is kept.
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
+      scopes: typeof body.scope === 'string' ? body.scope.split(/[ ,]/).filter(Boolean) : null,
+    };
+  }
+  const message = body?.error_description ?? body?.error ?? `LinkedIn token endpoint answered HTTP ${res.status}`;
+  if (res.status === 429) throw new PlatformError('rate_limited', message, opt);
+  if (res.status >= 500) throw new PlatformError('unavailable', message, opt);
+  if (body?.error === 'invalid_grant') throw new PlatformError('auth', message, { ...opt, revoked: true });
+  if (res.status === 401) throw new PlatformError('auth', message, opt);
+  throw new PlatformError('rejected', message, opt);
+}
+
+export function linkedInOAuth(opts: LinkedInOptions): OAuthProvider {
+  return {
+    // LinkedIn's web flow has no PKCE: the code challenge is not sent (the client secret protects the exchange).
+    authorizeUrl({ state, redirectUri, scopes }) {
+      const { clientId } = requireClient(opts);
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        state,
+        scope: (scopes ?? opts.scopes).join(' '),
+      });
+      return `${opts.authUrl}/oauth/v2/authorization?${q}`;
+    },
+    exchangeCode({ code, redirectUri }, io) {
+      return tokenRequest(opts, io, { grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+    },
+    refresh(refreshToken, io) {
+      return tokenRequest(opts, io, { grant_type: 'refresh_token', refresh_token: refreshToken });
+    },
+    /** OpenID userinfo: `sub` is the member id of `urn:li:person:{sub}`. */
+    async fetchProfile(tokens, io): Promise<PlatformProfile> {
+      const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/v2/userinfo`, token: tokens.accessToken });
+      const user = res.body;
+      if (!user?.sub) throw new PlatformError('unavailable', 'LinkedIn returned no member for /v2/userinfo', { endpoint: '/v2/userinfo' });
+      const name = user.name ?? ([user.given_name, user.family_name].filter(Boolean).join(' ') || null);
+      return {
+        platformUserId: String(user.sub),
+        // LinkedIn exposes no handle through OpenID; the display name stands in for it.
+        username: name ?? String(user.sub),
+        displayName: name,
+        profileUrl: null,
+        avatarUrl: user.picture ?? null,
+        metadata: { personUrn: `urn:li:person:${user.sub}`, email: user.email ?? null, accountType: 'personal', organizationUrn: null },
+      };
+    },
+  };
+}

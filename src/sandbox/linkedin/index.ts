@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
+import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import { registerLinkedInLookups } from './lookups.js';
+import { validatePost } from './posts.js';
+import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, type LiAsset } from './store.js';
+
+export { addLinkedInOrganization, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from './store.js';
+
+export interface LinkedInSimulatorOptions {
+  /** Clock for version checks and createdAt. Default: real time. */
+  now?: () => Date;
+}
+
+/** Video parts are 4 MiB byte ranges, as LinkedIn hands them out. */
+const VIDEO_PART = 4 * 1024 * 1024;
+
+/**
+ * LinkedIn's OAuth, OpenID userinfo and the versioned `/rest/*` Posts, Images, Documents, Videos,
+ * Social Actions and organization APIs on loopback. Every `/rest/*` call must carry a live
+ * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`; post bodies are checked field by field.
+ */
+export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulator {
+  const now = () => (opts.now ? opts.now() : new Date());
+  return {
+    platform: 'linkedin',
+    register(app: FastifyInstance, state: SimulatorState) {
+      const oauth: OAuthSim = registerOAuthRoutes(app, state, {
+        authorizePath: '/oauth/v2/authorization',
+        tokenPath: '/oauth/v2/accessToken',
+        revokePath: '/oauth/v2/revoke',
+        // 60-day access tokens; refresh tokens (programmatic refresh) last a year and do not rotate.
+        accessTokenTtlSec: 5_184_000,
+        rotateRefreshTokens: false,
+        tokenExtras: { refresh_token_expires_in: 31_536_000 },
+      });
+
+      /** Common preamble of /rest/* routes: headers, then the member. */
+      const rest = (request: Parameters<typeof member>[0], reply: FastifyReply) => {
+        if (!checkRestHeaders(request, reply, now())) return null;
+        return member(request, reply, oauth);
+      };
+
+      app.get('/v2/userinfo', async (request, reply) => {
+        const user = member(request, reply, oauth);
+        if (!user) return reply;
+        const [given, ...family] = user.name.split(' ');
+        return {
+          sub: user.id,
+          name: user.name,
+          given_name: given,
+          family_name: family.join(' '),
+          picture: `${state.baseUrl()}/media/${user.id}.jpg`,
+          locale: { country: 'US', language: 'en' },
+          email: `${user.username}@example.test`,
+          email_verified: true,
+        };
+      });
+
+      const initialize = (kind: LiAsset['kind']) => async (request: any, reply: FastifyReply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        const action = (request.query as Record<string, string>).action;
+        const store = liStore(state);
+        if (kind === 'video' && action === 'finalizeUpload') {
+          const req = request.body?.finalizeUploadRequest;
+          const asset = store.assets.get(req?.video);
+          if (!asset || asset.kind !== 'video') return liError(reply, 404, `Video ${req?.video} not found`);
+          const etags = asset.parts.map((p) => p.etag);
+          if (!Array.isArray(req.uploadedPartIds) || etags.some((e, i) => !e || req.uploadedPartIds[i] !== e)) {
+            return liError(reply, 400, 'uploadedPartIds do not match the uploaded parts', { code: 'ILLEGAL_ARGUMENT' });
+          }
+          asset.status = 'AVAILABLE';
+          return reply.status(200).send();
+        }
+        if (action !== 'initializeUpload') return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
+        const init = request.body?.initializeUploadRequest;
+        if (!init || typeof init.owner !== 'string') return liError(reply, 422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found');
+        if (!canActAs(store, user, init.owner)) return liError(reply, 403, `Not enough permissions to upload as ${init.owner}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+        const id = `D4E${randomBytes(9).toString('base64url')}`;
+        const urn = `urn:li:${kind}:${id}`;
+        const asset: LiAsset = { urn, kind, owner: init.owner, status: 'WAITING_UPLOAD', size: 0, mimeType: null, parts: [] };
+        store.assets.set(urn, asset);
+        const expires = now().getTime() + 86_400_000;
+        if (kind !== 'video') {
+          return { value: { uploadUrlExpiresAt: expires, uploadUrl: `${state.baseUrl()}/dms-uploads/${encodeURIComponent(urn)}`, [kind]: urn } };
+        }
+        const size = Number(init.fileSizeBytes);
+        if (!Number.isInteger(size) || size <= 0) return liError(reply, 422, 'ERROR :: /initializeUploadRequest/fileSizeBytes :: must be a positive integer');
+        for (let first = 0; first < size; first += VIDEO_PART) asset.parts.push({ firstByte: first, lastByte: Math.min(size, first + VIDEO_PART) - 1, etag: null });
+        asset.size = size;
+        return {
+          value: {
+            uploadUrlsExpireAt: expires,
+            video: urn,
+            uploadToken: '',
+            uploadInstructions: asset.parts.map((p, i) => ({
+              uploadUrl: `${state.baseUrl()}/dms-uploads/${encodeURIComponent(urn)}/${i}`,
+              firstByte: p.firstByte,
+              lastByte: p.lastByte,
+            })),
+          },
+        };
+      };
+      app.post('/rest/images', initialize('image'));
+      app.post('/rest/documents', initialize('document'));
+      app.post('/rest/videos', initialize('video'));
+
+      app.put<{ Params: { urn: string; part?: string } }>('/dms-uploads/:urn/:part?', async (request, reply) => {
+        const user = member(request, reply, oauth);
+        if (!user) return reply;
+        const asset = liStore(state).assets.get(request.params.urn);
+        if (!asset) return liError(reply, 404, 'Upload not found');
+        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? ''));
+        asset.mimeType = String(request.headers['content-type'] ?? '') || null;
+        if (asset.kind !== 'video') {
+          asset.size = bytes.length;
+          asset.status = 'AVAILABLE';
+          return reply.status(201).send();
+        }
+        const part = asset.parts[Number(request.params.part)];
+        if (!part) return liError(reply, 400, 'No such upload part');
+        if (bytes.length !== part.lastByte - part.firstByte + 1) return liError(reply, 400, `Part ${request.params.part} must be ${part.lastByte - part.firstByte + 1} bytes`);
+        part.etag = `/ambry-video/part-${randomBytes(6).toString('hex')}`;
+        return reply.status(200).header('etag', part.etag).send();
+      });
+
+      for (const kind of ['images', 'documents', 'videos'] as const) {
+        app.get<{ Params: { urn: string } }>(`/rest/${kind}/:urn`, async (request, reply) => {
+          const user = rest(request, reply);
+          if (!user) return reply;
+          const asset = liStore(state).assets.get(request.params.urn);
+          if (!asset) return liError(reply, 404, `${request.params.urn} not found`);
+          return { id: asset.urn, status: asset.status, owner: asset.owner };
+        });
+      }
+
+      app.post('/rest/posts', async (request, reply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        const store = liStore(state);
+        const body = request.body as Record<string, any>;
+        const problem = validatePost(body, store);
+        if (problem) return liError(reply, 422, problem);
+        if (!canActAs(store, user, body.author)) {
+          return liError(reply, 403, `Not enough permissions to post as ${body.author}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+        }
+        const fault = state.faults.take();
+        if (fault === 'rate_limited') {
+          return liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
+        }
+        if (fault === 'unavailable') return liError(reply, 503, 'Service Unavailable');
+        if (fault === 'auth') return liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
+        const duplicate = [...store.posts.values()].find((p) => !p.deleted && p.author === body.author && p.commentary === body.commentary);
+        if (fault === 'rejected' || duplicate) {
+          return liError(reply, 422, `Content is a duplicate of ${duplicate?.urn ?? 'urn:li:share:0'}`, { code: 'DUPLICATE_POST' });
+        }
+        const urn = `urn:li:share:${nextLiId(store)}`;
+        const createdAt = now().getTime();
+        store.posts.set(urn, { urn, author: body.author, commentary: body.commentary, createdAt, body, deleted: false });
+        state.posts.push(inspectPost(urn, body, store, createdAt));
+        if (fault === 'ambiguous') return hangUp(reply);
+        return reply.status(201).header('x-restli-id', urn).send();
+      });
+
+      app.get('/rest/posts', async (request, reply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        const q = request.query as Record<string, string>;
+        if (q.q !== 'author' || !q.author) return liError(reply, 400, 'q=author and author are required', { code: 'ILLEGAL_ARGUMENT' });
+        const store = liStore(state);
+        if (!canActAs(store, user, q.author)) return liError(reply, 403, `Not enough permissions to read posts of ${q.author}`, { code: 'ACCESS_DENIED' });
+        const count = Math.min(Number(q.count ?? 10), 100);
+        const elements = [...store.posts.values()]
+          .filter((p) => !p.deleted && p.author === q.author)
+          .sort((a, b) => b.createdAt - a.createdAt)
+          .slice(0, count)
+          .map((p) => ({ ...p.body, id: p.urn, createdAt: p.createdAt, publishedAt: p.createdAt, lastModifiedAt: p.createdAt }));
+        return { elements, paging: { start: 0, count, links: [] } };
+      });
+
+      app.delete<{ Params: { urn: string } }>('/rest/posts/:urn', async (request, reply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        const store = liStore(state);
+        const post = store.posts.get(request.params.urn);
+        if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
+        if (!canActAs(store, user, post.author)) return liError(reply, 403, 'Not enough permissions to delete this post', { code: 'ACCESS_DENIED' });
+        post.deleted = true;
+        const inspected = state.posts.find((p) => p.id === post.urn);
+        if (inspected) inspected.extra = { ...inspected.extra, deleted: true };
+        return reply.status(204).send();
+      });
+
+      app.post<{ Params: { urn: string } }>('/rest/socialActions/:urn/comments', async (request, reply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        const store = liStore(state);
+        const body = request.body as { actor?: string; object?: string; message?: { text?: string } };
+        const post = store.posts.get(request.params.urn);
+        if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
+        if (!body?.actor || !body.message?.text) return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
+        if (body.object && body.object !== post.urn) return liError(reply, 400, 'object does not match the path');
+        if (!canActAs(store, user, body.actor)) return liError(reply, 403, `Not enough permissions to comment as ${body.actor}`, { code: 'ACCESS_DENIED' });
+        const id = nextLiId(store);
+        const commentUrn = `urn:li:comment:(${post.urn},${id})`;
+        const inspected = state.posts.find((p) => p.id === post.urn);
+        if (inspected) {
+          const comments = (inspected.extra?.comments as unknown[]) ?? [];
+          inspected.extra = { ...inspected.extra, comments: [...comments, { id: commentUrn, actor: body.actor, text: body.message.text }] };
+        }
+        return reply.status(201).header('x-restli-id', commentUrn).send({ id, object: post.urn, actor: body.actor, message: body.message });
+      });
+
+      registerLinkedInLookups(app, state, rest);
+    },
+  };
+}
+
+function inspectPost(urn: string, body: Record<string, any>, store: ReturnType<typeof liStore>, createdAt: number) {
+  const content = body.content ?? {};
+  const refs: { id: string; altText?: string; title?: string }[] = content.multiImage?.images ?? (content.media ? [content.media] : []);
+  const media = refs.map((r) => {
+    const asset = store.assets.get(r.id)!;
+    return {
+      type: asset.kind,
+      url: asset.urn,
+      ...(asset.mimeType ? { mimeType: asset.mimeType } : {}),
+      size: asset.size,
+      ...(r.altText ? { altText: r.altText } : {}),
+    };
+  });
+  const text = String(body.commentary).replace(/\\(.)/g, '$1');
+  const mentions = [...String(body.commentary).matchAll(/@\[((?:\\.|[^\]])+)\]\((urn:li:(?:person|organization):[A-Za-z0-9_-]+)\)/g)].map((m) => ({
+    name: m[1].replace(/\\(.)/g, '$1'),
+    urn: m[2],
+  }));
+  return {
+    id: urn,
+    text,
+    media,
+    replyTo: null,
+    author: body.author,
+    createdAt: new Date(createdAt).toISOString(),
+    extra: {
+      commentary: body.commentary,
+      visibility: body.visibility,
+      lifecycleState: body.lifecycleState,
+      ...(content.article ? { article: content.article } : {}),
+      ...(content.media?.title ? { title: content.media.title } : {}),
+      mentions,
+    },
+  };
+}
