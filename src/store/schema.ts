@@ -330,6 +330,22 @@ export interface MediaTable {
   updated_at: string;
 }
 
+export interface IdempotencyKeyTable {
+  tenant_id: string;
+  /** The client's Idempotency-Key header value (scoped per tenant). */
+  idem_key: string;
+  /** sha256 of method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  /** in_flight | done */
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  /** While in flight: after this, the holder is presumed dead and another request may take the key over. */
+  locked_until: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -349,4 +365,5 @@ export interface Database {
   webhook: WebhookTable;
   webhook_log: WebhookLogTable;
   media: MediaTable;
+  idempotency_key: IdempotencyKeyTable;
 }

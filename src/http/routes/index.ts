@@ -1,9 +1,12 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../app.js';
+import { installIdempotency } from '../idempotency.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerMediaRoutes } from './media/index.js';
 import { registerLogRoutes } from './logs/index.js';
+import { registerPostRoutes } from './posts/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
+import { registerToolRoutes } from './tools/index.js';
 import { registerQueueRoutes } from './queue/index.js';
 import { registerInviteRoutes } from './invites/index.js';
 import { registerUserRoutes } from './users/index.js';
@@ -26,8 +29,12 @@ export function registerPublicRoutes(app: App, ctx: AppContext): void {
  */
 export function registerRoutes(app: App, ctx: AppContext): void {
   openapi(app, ctx);
+  // Idempotency-Key on POST/PUT/DELETE of every /v1 route (a hook of this scope, after auth).
+  installIdempotency(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerPostRoutes(app, ctx);
+  registerToolRoutes(app, ctx);
   registerMediaRoutes(app, ctx);
   registerLogRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);

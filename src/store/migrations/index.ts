@@ -2,6 +2,7 @@ import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from '../db.js';
 import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-posts.js';
+import * as m0010 from './0010-idempotency.js';
 import * as m0015 from './0015-publish-logs.js';
 import * as m0020 from './0020-connect.js';
 import * as m0030 from './0030-webhooks.js';
@@ -16,6 +17,7 @@ import * as m0051 from './0051-invites.js';
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-posts': m0002,
+  '0010-idempotency': m0010,
   '0015-publish-logs': m0015,
   '0020-connect': m0020,
   '0030-webhooks': m0030,

@@ -1,0 +1,96 @@
+import type { AppContext } from '../../context.js';
+import { invalidFields } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { insertPost, insertTargets, type PostRow } from '../../store/posts.js';
+import { postEventData } from '../present/post-event.js';
+import type { PostView } from '../present/posts.js';
+import type { Principal } from '../principal.js';
+import { armTargets } from './arm.js';
+import { assertMonthlyPostQuota, assertNoDuplicates } from './plan-rules.js';
+import { assertTimeZone, parseTime, resolveSchedule } from './schedule.js';
+import { checkTargetAccounts, normaliseTargets, targetRows } from './targets.js';
+import type { PostInput } from './types.js';
+import { throwIfInvalid, validatePost } from './validate/index.js';
+
+export const MESSAGES = {
+  draft: 'Post saved as draft',
+  scheduled: 'Post scheduled successfully',
+  publishing: 'Post accepted for publishing',
+} as const;
+
+/**
+ * Creates a post in one of the creation modes (see `resolveSchedule`). Everything is checked before
+ * the transaction writes anything; the post, its targets, their publish jobs and the `post.scheduled`
+ * event are written together or not at all.
+ */
+export async function createPost(ctx: AppContext, caller: Principal, input: PostInput): Promise<{ view: PostView; message: string }> {
+  const now = ctx.clock.now();
+  const timezone = input.timezone || 'UTC';
+  assertTimeZone(timezone);
+  let decision = resolveSchedule({ ...input, timezone }, now);
+  if (decision.kind === 'none') decision = { kind: 'draft' };
+  const isDraft = decision.kind === 'draft';
+  const platforms = input.platforms ?? [];
+  if (!isDraft && platforms.length === 0) {
+    throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
+  }
+  const targets = normaliseTargets(platforms, { timezone, tiktokSettings: input.tiktokSettings });
+  const content = input.content ?? '';
+  const media = input.mediaItems ?? [];
+  // Drafts may be incomplete: they are validated when they are scheduled.
+  if (!isDraft) {
+    throwIfInvalid(
+      await validatePost({
+        content,
+        mediaItems: media,
+        platforms: targets.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData })),
+      }, { ctx, tenantId: caller.tenantId }),
+    );
+  }
+  const draftTime = isDraft && input.scheduledFor ? parseTime(input.scheduledFor, timezone, 'scheduledFor') : null;
+  const status = isDraft ? 'draft' : decision.kind === 'at' ? 'scheduled' : 'publishing';
+  const at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
+
+  return ctx.db.transaction(async (tx) => {
+    await assertMonthlyPostQuota(tx, caller, now);
+    const accounts = await checkTargetAccounts(tx, caller, targets);
+    const iso = now.toISOString();
+    const post: PostRow = {
+      post_id: newId(now),
+      tenant_id: caller.tenantId,
+      created_by: caller.userId,
+      title: input.title ?? null,
+      content,
+      media_items: JSON.stringify(media),
+      status,
+      scheduled_for: at ? at.toISOString() : null,
+      timezone,
+      published_at: null,
+      tags: JSON.stringify(input.tags ?? []),
+      hashtags: JSON.stringify(input.hashtags ?? []),
+      mentions: JSON.stringify(input.mentions ?? []),
+      visibility: input.visibility ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      options: JSON.stringify({
+        crosspostingEnabled: input.crosspostingEnabled ?? true,
+        ...(input.tiktokSettings ? { tiktokSettings: input.tiktokSettings } : {}),
+        ...(input.recycling ? { recycling: input.recycling } : {}),
+      }),
+      queued_from_profile: null,
+      queue_id: null,
+      created_at: iso,
+      updated_at: iso,
+    };
+    const rows = targetRows({ post_id: post.post_id, tenant_id: post.tenant_id, content, media }, targets, accounts, now);
+    if (!isDraft) await assertNoDuplicates(tx, caller.tenantId, rows, now, null);
+    await insertPost(tx, post);
+    await insertTargets(tx, rows);
+    if (decision.kind === 'at' || decision.kind === 'now') {
+      await armTargets(tx, rows, decision.at, now, { ignoreOwnTimes: input.publishNow === true });
+    }
+    if (decision.kind === 'at') {
+      await ctx.events.emit(tx, caller.tenantId, 'post.scheduled', postEventData(post, rows), now);
+    }
+    return { view: { post, targets: rows, accounts }, message: MESSAGES[status] };
+  });
+}

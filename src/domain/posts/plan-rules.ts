@@ -1,0 +1,42 @@
+import { AppError, conflict } from '../../errors.js';
+import { startOfUtcMonth } from '../../lib/time.js';
+import type { Executor } from '../../store/db.js';
+import { countPostsSince, findDuplicateTarget, type PostTargetRow } from '../../store/posts.js';
+import { planOf } from '../plans.js';
+import type { Principal } from '../principal.js';
+
+const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Posts per calendar month (UTC) of the caller's plan: 403 `post_limit_reached` beyond it. */
+export async function assertMonthlyPostQuota(tx: Executor, caller: Principal, now: Date): Promise<void> {
+  const limit = planOf(caller.plan).postsPerMonth;
+  if (limit === null) return;
+  const used = await countPostsSince(tx, caller.tenantId, startOfUtcMonth(now).toISOString());
+  if (used >= limit) {
+    throw new AppError('limit', 'post_limit_reached', `Your plan allows ${limit} posts per month`, { limit, current: used });
+  }
+}
+
+/**
+ * The same content (text + media URLs) to the same account within 24 hours is a 409 naming the
+ * existing post. Drafts and cancelled posts do not count.
+ */
+export async function assertNoDuplicates(
+  tx: Executor,
+  tenantId: string,
+  targets: Pick<PostTargetRow, 'account_id' | 'content_hash' | 'platform'>[],
+  now: Date,
+  excludePostId: string | null,
+): Promise<void> {
+  const sinceIso = new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString();
+  for (const t of targets) {
+    const dup = await findDuplicateTarget(tx, { tenantId, accountId: t.account_id, contentHash: t.content_hash, sinceIso, excludePostId });
+    if (dup) {
+      throw conflict('duplicate_content', 'The same content was already sent to this account within the last 24 hours', {
+        accountId: t.account_id,
+        platform: t.platform,
+        existingPostId: dup.post_id,
+      });
+    }
+  }
+}

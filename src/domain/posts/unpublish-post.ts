@@ -1,0 +1,51 @@
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { createPlatformIO } from '../../platforms/io.js';
+import { PlatformError, type Platform } from '../../platforms/types.js';
+import { findAccount } from '../../store/accounts.js';
+import { updatePost, updateTarget } from '../../store/posts.js';
+import { accountCredentials } from '../accounts/save-account.js';
+import type { Principal } from '../principal.js';
+import { loadPost } from './views.js';
+
+/** Platforms whose posts can be deleted through their API (reference §8). */
+export const UNPUBLISHABLE: Platform[] = [
+  'threads', 'facebook', 'twitter', 'linkedin', 'youtube', 'pinterest', 'reddit', 'bluesky', 'googlebusiness', 'telegram',
+];
+
+/**
+ * Deletes the post's published copies on `platform` through the adapter, then marks those targets and
+ * the post `cancelled` (the post is kept). The platform call happens outside any transaction.
+ */
+export async function unpublishPost(ctx: AppContext, caller: Principal, postId: string, platform: Platform): Promise<void> {
+  if (!UNPUBLISHABLE.includes(platform)) {
+    throw new AppError('invalid', 'unsupported_platform', `Posts on ${platform} cannot be unpublished through the API`);
+  }
+  const { targets } = await loadPost(ctx.db.kysely, caller, postId);
+  const onPlatform = targets.filter((t) => t.platform === platform);
+  if (onPlatform.length === 0) throw new AppError('invalid', 'not_on_platform', `The post has no ${platform} target`);
+  const published = onPlatform.filter((t) => t.status === 'published' && t.platform_post_id);
+  if (published.length === 0) throw new AppError('invalid', 'not_published', `The post is not published on ${platform}`);
+  const adapter = ctx.platforms.get(platform);
+  if (!adapter?.unpublish) {
+    throw new AppError('invalid', 'unpublish_not_supported', `This server cannot unpublish from ${platform}`);
+  }
+  const io = createPlatformIO({ now: () => ctx.clock.now() });
+  for (const t of published) {
+    const account = await findAccount(ctx.db.kysely, caller.tenantId, t.account_id);
+    if (!account) throw new AppError('invalid', 'account_not_found', `The ${platform} account of this post is gone`);
+    try {
+      await adapter.unpublish(accountCredentials(ctx, account), t.platform_post_id!, io);
+    } catch (error) {
+      if (error instanceof PlatformError) {
+        throw new AppError('upstream', 'platform_error', `${platform}: ${error.message}`, { platform, kind: error.kind }, { cause: error });
+      }
+      throw error;
+    }
+    const iso = ctx.clock.now().toISOString();
+    await ctx.db.transaction(async (tx) => {
+      await updateTarget(tx, t.target_id, { status: 'cancelled', updated_at: iso });
+      await updatePost(tx, caller.tenantId, postId, { status: 'cancelled', updated_at: iso });
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import type { MediaItemInput } from '../types.js';
+
+/** One target as validation sees it: the text and media it will send, and its platform options. */
+export interface TargetDraft {
+  index: number;
+  platform: string;
+  /** customContent, else the post's content. */
+  content: string;
+  /** customMedia, else the post's media. */
+  media: MediaItemInput[];
+  platformSpecificData: Record<string, unknown>;
+}
+
+/** A broken rule: `field` is relative to the target (`content`, `mediaItems`, `platformSpecificData.x`). */
+export interface RuleIssue {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+export interface ValidationIssue extends RuleIssue {
+  index: number;
+  platform: string;
+}
+
+/** A check on one target. May be async (a rule that probes media sizes and dimensions). */
+export type TargetRule = (target: TargetDraft) => RuleIssue[] | Promise<RuleIssue[]>;
+
+/** The rules of one platform: the checks and the platformSpecificData keys it understands. */
+export interface PlatformRules {
+  platform: string;
+  check: TargetRule;
+}

@@ -1,0 +1,19 @@
+import type { AppContext } from '../../../context.js';
+import type { App } from '../../app.js';
+import createPost from './create-post.js';
+import deletePost from './delete-post.js';
+import getPost from './get-post.js';
+import listPosts from './list-posts.js';
+import retryPost from './retry-post.js';
+import unpublishPost from './unpublish-post.js';
+import updatePost from './update-post.js';
+
+export function registerPostRoutes(app: App, ctx: AppContext): void {
+  listPosts(app, ctx);
+  createPost(app, ctx);
+  getPost(app, ctx);
+  updatePost(app, ctx);
+  deletePost(app, ctx);
+  retryPost(app, ctx);
+  unpublishPost(app, ctx);
+}

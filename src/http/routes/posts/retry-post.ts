@@ -1,0 +1,24 @@
+import type { AppContext } from '../../../context.js';
+import { retryPost } from '../../../domain/posts/retry-post.js';
+import { presentPost } from '../../../domain/present/posts.js';
+import type { App } from '../../app.js';
+import { errorResponses } from '../../schemas/common.js';
+import { MessageAndPost, PostParams } from './schemas.js';
+
+export default function retryPostRoute(app: App, ctx: AppContext) {
+  app.post(
+    '/posts/:postId/retry',
+    {
+      schema: {
+        tags: ['Posts'],
+        summary: 'Publish the failed targets of a failed or partial post again',
+        params: PostParams,
+        response: { 200: MessageAndPost, ...errorResponses(400, 401, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const view = await retryPost(ctx, request.principal, request.params.postId);
+      return { message: 'Retry scheduled: the failed platforms are being published again', post: presentPost(view) };
+    },
+  );
+}

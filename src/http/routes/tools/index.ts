@@ -1,0 +1,7 @@
+import type { AppContext } from '../../../context.js';
+import type { App } from '../../app.js';
+import validatePost from './validate-post.js';
+
+export function registerToolRoutes(app: App, ctx: AppContext): void {
+  validatePost(app, ctx);
+}
