@@ -38,6 +38,11 @@ export interface Config {
   workerLeaseMs: number;
   /** WEBHOOK_ALLOW_INSECURE=1 lets webhooks use http:// and private or loopback addresses (development only). */
   webhookAllowInsecure: boolean;
+  /** SANDBOX=1 runs the platform simulators inside Herald on SANDBOX_PORT (default PORT+1) and points the adapters at them. */
+  sandbox: boolean;
+  sandboxPort: number;
+  /** Access tokens expiring within this many minutes are refreshed ahead by the worker (default 10). */
+  tokenRefreshAheadMinutes: number;
   /** Raw environment for platform-specific settings read by `platformConfig` (see src/platforms/config.ts). */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -104,6 +109,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),
     workerLeaseMs: int('WORKER_LEASE_MS', 120_000, 2_000, 3_600_000),
     webhookAllowInsecure: flag('WEBHOOK_ALLOW_INSECURE'),
+    sandbox: flag('SANDBOX'),
+    sandboxPort: int('SANDBOX_PORT', port === 0 ? 0 : Math.min(port + 1, 65535), 0, 65535),
+    tokenRefreshAheadMinutes: int('TOKEN_REFRESH_AHEAD_MINUTES', 10, 1, 24 * 60),
     env: Object.freeze({ ...env }),
   };
   if (problems.length) throw new ConfigError(problems);

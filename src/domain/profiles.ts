@@ -1,7 +1,7 @@
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import type { Db } from '../store/db.js';
-import { countProfileAccounts } from '../store/accounts.js';
+import { countProfileAccounts, deleteDisconnectedProfileAccounts } from '../store/accounts.js';
 import {
   clearDefaultProfile,
   countProfiles,
@@ -102,6 +102,7 @@ export async function deleteProfile(db: Db, caller: Principal, profileId: string
     if (accounts > 0) {
       throw invalid('profile_has_accounts', 'Disconnect the accounts of this profile before deleting it', { accounts });
     }
+    await deleteDisconnectedProfileAccounts(tx, caller.tenantId, profileId);
     await deleteProfileRow(tx, caller.tenantId, profileId);
     if (row.is_default) {
       // Keep exactly one default: the oldest remaining profile takes over.

@@ -3,6 +3,7 @@ import { deliverWebhookTask } from './deliver-webhook.js';
 import { PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask } from './prune-webhook-logs.js';
 import { registerPublishLogsPrune } from './publish-logs-prune.js';
 import { registerPublishPost } from './publish-post.js';
+import { registerTokenRefresh } from './refresh-due-tokens.js';
 import type { JobRunner } from './runner.js';
 
 /**
@@ -10,6 +11,7 @@ import type { JobRunner } from './runner.js';
  * registers its handlers (`resource.verb` names, one file per task).
  */
 export function registerTasks(runner: JobRunner, ctx: AppContext): void {
+  registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
   registerPublishLogsPrune(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));

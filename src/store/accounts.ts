@@ -90,3 +90,21 @@ export async function listAccountsDueForRefresh(db: Executor, before: Date, limi
 export async function findAccountById(db: Executor, accountId: string): Promise<AccountRow | undefined> {
   return db.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
 }
+
+/** The account of one platform user on one profile (reconnects update it). */
+export async function findAccountByIdentity(
+  db: Executor,
+  tenantId: string,
+  profileId: string,
+  platform: string,
+  platformUserId: string,
+): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('account')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('profile_id', '=', profileId)
+    .where('platform', '=', platform)
+    .where('platform_user_id', '=', platformUserId)
+    .executeTakeFirst();
+}

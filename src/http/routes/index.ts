@@ -2,6 +2,8 @@ import type { AppContext } from '../../context.js';
 import type { App } from '../app.js';
 import { installIdempotency } from '../idempotency.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
+import { registerAccountRoutes } from './accounts/index.js';
+import { registerConnectRoutes } from './connect/index.js';
 import { registerMediaRoutes } from './media/index.js';
 import { registerLogRoutes } from './logs/index.js';
 import { registerPostRoutes } from './posts/index.js';
@@ -33,6 +35,8 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   installIdempotency(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerConnectRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerToolRoutes(app, ctx);
   registerMediaRoutes(app, ctx);

@@ -1,0 +1,117 @@
+import type { AppContext } from '../../context.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { listAccounts as listAccountRows } from '../../store/accounts.js';
+import type { Principal } from '../principal.js';
+import { getVisibleAccount } from './manage.js';
+
+/** Tokens expiring sooner than this are a warning (the refresh job should have renewed them). */
+const WARN_MS = 24 * 3600_000;
+
+interface Assessment {
+  status: 'healthy' | 'warning' | 'error';
+  tokenValid: boolean;
+  needsReconnect: boolean;
+  needsRefresh: boolean;
+  expiresIn: number | null;
+  issues: string[];
+  recommendations: string[];
+}
+
+function assess(row: AccountRow, now: Date): Assessment {
+  const issues: string[] = [];
+  const recommendations: string[] = [];
+  const expiresAt = row.token_expires_at ? new Date(row.token_expires_at) : null;
+  const expiresIn = expiresAt ? Math.round((expiresAt.getTime() - now.getTime()) / 1000) : null;
+  const expired = expiresIn !== null && expiresIn <= 0;
+  const canRefresh = row.refresh_token !== null;
+  if (row.is_active !== 1) {
+    issues.push('The account was disconnected: its token expired or was revoked');
+    recommendations.push('Reconnect the account');
+    return { status: 'error', tokenValid: false, needsReconnect: true, needsRefresh: false, expiresIn, issues, recommendations };
+  }
+  if (expired && !canRefresh) {
+    issues.push('The access token expired and cannot be refreshed');
+    recommendations.push('Reconnect the account');
+    return { status: 'error', tokenValid: false, needsReconnect: true, needsRefresh: false, expiresIn, issues, recommendations };
+  }
+  const needsRefresh = expiresIn !== null && expiresIn * 1000 < WARN_MS;
+  if (expired) {
+    issues.push('The access token expired; it will be refreshed before the next publish');
+    return { status: 'warning', tokenValid: false, needsReconnect: false, needsRefresh: true, expiresIn, issues, recommendations };
+  }
+  if (needsRefresh && !canRefresh) {
+    issues.push('The access token expires within 24 hours and cannot be refreshed');
+    recommendations.push('Reconnect the account before the token expires');
+    return { status: 'warning', tokenValid: true, needsReconnect: false, needsRefresh, expiresIn, issues, recommendations };
+  }
+  return { status: 'healthy', tokenValid: true, needsReconnect: false, needsRefresh, expiresIn, issues, recommendations };
+}
+
+const scopesOf = (row: AccountRow) => (row.scopes ? row.scopes.split(/[\s,]+/).filter(Boolean) : []);
+
+/** GET /v1/accounts/health */
+export async function accountsHealth(
+  ctx: AppContext,
+  caller: Principal,
+  query: { profileId?: string; platform?: string; status?: 'healthy' | 'warning' | 'error' },
+) {
+  const now = ctx.clock.now();
+  let profileIds = caller.profileIds;
+  if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
+  const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
+  const accounts = rows
+    .map((row) => {
+      const a = assess(row, now);
+      return {
+        accountId: row.account_id,
+        platform: row.platform,
+        username: row.username,
+        displayName: row.display_name ?? row.username,
+        profileId: row.profile_id,
+        status: a.status,
+        canPost: a.status !== 'error',
+        canFetchAnalytics: a.status !== 'error' && caller.addons.includes('analytics'),
+        tokenValid: a.tokenValid,
+        tokenExpiresAt: row.token_expires_at,
+        needsReconnect: a.needsReconnect,
+        issues: a.issues,
+      };
+    })
+    .filter((a) => !query.status || a.status === query.status);
+  const count = (s: string) => accounts.filter((a) => a.status === s).length;
+  return {
+    summary: {
+      total: accounts.length,
+      healthy: count('healthy'),
+      warning: count('warning'),
+      error: count('error'),
+      needsReconnect: accounts.filter((a) => a.needsReconnect).length,
+    },
+    accounts,
+  };
+}
+
+/** GET /v1/accounts/{id}/health */
+export async function accountHealth(ctx: AppContext, caller: Principal, accountId: string) {
+  const row = await getVisibleAccount(ctx, caller, accountId);
+  const a = assess(row, ctx.clock.now());
+  const scopes = scopesOf(row);
+  return {
+    accountId: row.account_id,
+    platform: row.platform,
+    username: row.username,
+    displayName: row.display_name ?? row.username,
+    status: a.status,
+    tokenStatus: { valid: a.tokenValid, expiresAt: row.token_expires_at, expiresIn: a.expiresIn, needsRefresh: a.needsRefresh },
+    permissions: {
+      posting: scopes,
+      analytics: [] as string[],
+      optional: [] as string[],
+      canPost: a.status !== 'error',
+      canFetchAnalytics: a.status !== 'error' && caller.addons.includes('analytics'),
+      missingRequired: [] as string[],
+    },
+    issues: a.issues,
+    recommendations: a.recommendations,
+  };
+}

@@ -1,0 +1,185 @@
+import { randomInt } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { createPlatformIO } from '../../platforms/io.js';
+import { isTelegramAdapter, type TelegramAdapter, type TelegramChat } from '../../platforms/telegram/index.js';
+import { PlatformError } from '../../platforms/types.js';
+import { findConnectToken, updateConnectTokenData, consumeConnectToken } from '../../store/connect-tokens.js';
+import type { AccountRow } from '../../store/accounts.js';
+import type { Principal } from '../principal.js';
+import { writeConnectionLog } from './connection-log.js';
+import { assertOwnProfile, saveWithLog } from './oauth.js';
+import { hashConnectToken, issueConnectToken, openConnectData, TTL_MS } from './tokens.js';
+
+interface CodeData {
+  status: 'pending' | 'connected';
+  accountId?: string;
+  chatId?: string;
+  chatTitle?: string;
+  chatType?: string;
+  username?: string;
+  displayName?: string;
+}
+
+function telegram(ctx: AppContext): TelegramAdapter {
+  const adapter = ctx.platforms.get('telegram');
+  if (!isTelegramAdapter(adapter)) {
+    throw new AppError('invalid', 'platform_not_configured', 'Telegram is not configured on this server (set TELEGRAM_BOT_TOKEN)');
+  }
+  return adapter;
+}
+
+const io = (ctx: AppContext) => createPlatformIO({ now: () => ctx.clock.now() });
+
+/** Bot API failures while connecting: a missing chat or a bot without rights is the caller's problem (400). */
+function connectError(error: unknown): AppError {
+  if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth')) {
+    return invalid('telegram_chat_unavailable', `Telegram: ${error.message}`);
+  }
+  return new AppError('upstream', 'platform_unavailable', 'Telegram could not be reached; try again', undefined, { cause: error });
+}
+
+/** Access codes look like `HERALD-7K3Q9X` (no 0/O/1/I to avoid misreading). */
+function newCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  let s = '';
+  for (let i = 0; i < 6; i++) s += alphabet[randomInt(alphabet.length)];
+  return `HERALD-${s}`;
+}
+
+/** GET /v1/connect/telegram: an access code (15 minutes) the user posts in the chat where the bot is admin. */
+export async function startTelegramCode(ctx: AppContext, caller: Principal, profileId: string) {
+  const adapter = telegram(ctx);
+  await assertOwnProfile(ctx, caller, profileId);
+  const bot = await adapter.getMe(io(ctx)).catch((e) => {
+    throw connectError(e);
+  });
+  const code = newCode();
+  const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId, platform: 'telegram' };
+  const { expiresAt } = await issueConnectToken(ctx, ctx.db.kysely, 'telegram_code', owner, { status: 'pending' } satisfies CodeData, { token: code });
+  return {
+    code,
+    expiresAt: expiresAt.toISOString(),
+    expiresIn: Math.round(TTL_MS.telegram_code / 1000),
+    botUsername: bot.username,
+    instructions: [
+      `Add @${bot.username} to your channel or group as an administrator with permission to post messages.`,
+      `Send the code ${code} in that chat (a channel post or a group message).`,
+      'Herald detects the code and connects the chat; poll PATCH /v1/connect/telegram?code=... until the status is connected.',
+    ],
+  };
+}
+
+async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
+  const adapter = telegram(ctx);
+  const startedMs = performance.now();
+  let chat: TelegramChat;
+  try {
+    chat = await adapter.getChat(chatRef, io(ctx));
+    const bot = await adapter.getMe(io(ctx));
+    if (chat.type !== 'private') {
+      const member = await adapter.getChatMember(String(chat.id), bot.id, io(ctx));
+      const canPost = member.status === 'creator' || (member.status === 'administrator' && (chat.type !== 'channel' || member.can_post_messages !== false)) || (member.status === 'member' && chat.type !== 'channel');
+      if (!canPost) throw invalid('telegram_bot_not_admin', `@${bot.username} must be an administrator of this chat with permission to post`);
+    }
+  } catch (error) {
+    const appError = error instanceof AppError ? error : connectError(error);
+    await writeConnectionLog(ctx, ctx.db.kysely, {
+      ...owner,
+      platform: 'telegram',
+      eventType: 'connect_failed',
+      method: 'credentials',
+      error: { code: appError.code, message: appError.message, rawResponse: error instanceof PlatformError ? error.raw : null },
+      startedMs,
+    });
+    throw appError;
+  }
+  const title = chat.title ?? chat.first_name ?? String(chat.id);
+  const { account } = await saveWithLog(
+    ctx,
+    { platform: 'telegram', ...owner },
+    null,
+    {
+      platformUserId: String(chat.id),
+      username: chat.username ?? title,
+      displayName: title,
+      profileUrl: chat.username ? `https://t.me/${chat.username}` : null,
+    },
+    startedMs,
+    { method: 'credentials', metadata: { chatId: String(chat.id), chatType: chat.type, chatTitle: title, chatUsername: chat.username ?? null } },
+  );
+  return { account, chat, title };
+}
+
+function telegramAccount(account: AccountRow, chatType: string) {
+  return {
+    _id: account.account_id,
+    platform: 'telegram' as const,
+    username: account.username,
+    displayName: account.display_name ?? account.username,
+    isActive: account.is_active === 1,
+    chatType,
+  };
+}
+
+/** POST /v1/connect/telegram: connects a chat by id (`-100...`) or `@username` directly. */
+export async function connectTelegramChat(ctx: AppContext, caller: Principal, input: { chatId: string; profileId: string }) {
+  await assertOwnProfile(ctx, caller, input.profileId);
+  const chatRef = input.chatId.trim();
+  if (!/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/.test(chatRef)) {
+    throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', { fields: { chatId: ['must be a numeric id or @username'] } });
+  }
+  const { account, chat } = await connectChat(ctx, { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId }, chatRef);
+  return { message: 'Telegram chat connected', account: telegramAccount(account, chat.type) };
+}
+
+/**
+ * PATCH /v1/connect/telegram?code=...: looks for the code in the bot's updates; connects the chat it was
+ * posted in. Unknown code (or another tenant's): 404.
+ */
+export async function pollTelegramCode(ctx: AppContext, caller: Principal, code: string) {
+  const hash = hashConnectToken(code.trim().toUpperCase());
+  const row = await findConnectToken(ctx.db.kysely, 'telegram_code', hash);
+  if (!row || row.tenant_id !== caller.tenantId) throw notFound('Access code', 'code_not_found');
+  const data = openConnectData<CodeData>(ctx, row);
+  if (data.status === 'connected') return connectedAnswer(data);
+  const now = ctx.clock.now();
+  if (row.expires_at <= now.toISOString()) return { status: 'expired' as const, message: 'The access code expired; request a new one' };
+  const pending = {
+    status: 'pending' as const,
+    expiresAt: row.expires_at,
+    expiresIn: Math.max(0, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 1000)),
+  };
+  const updates = await telegram(ctx).getUpdates(io(ctx)).catch((e) => {
+    throw connectError(e);
+  });
+  const needle = code.trim().toUpperCase();
+  const hit = updates
+    .map((u) => u.channel_post ?? u.message)
+    .find((m) => m && `${m.text ?? ''} ${m.caption ?? ''}`.toUpperCase().includes(needle));
+  if (!hit) return pending;
+  // NOTE: the code is consumed before connecting so two concurrent polls connect the chat once.
+  if (!(await consumeConnectToken(ctx.db.kysely, hash, now))) return pending;
+  const { account, chat, title } = await connectChat(ctx, { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id }, String(hit.chat.id));
+  const done: CodeData = {
+    status: 'connected',
+    accountId: account.account_id,
+    chatId: String(chat.id),
+    chatTitle: title,
+    chatType: chat.type,
+    username: account.username,
+    displayName: account.display_name ?? account.username,
+  };
+  await updateConnectTokenData(ctx.db.kysely, hash, ctx.secrets.seal(JSON.stringify(done)));
+  return connectedAnswer(done);
+}
+
+function connectedAnswer(d: CodeData) {
+  return {
+    status: 'connected' as const,
+    chatId: d.chatId!,
+    chatTitle: d.chatTitle!,
+    chatType: d.chatType!,
+    account: { _id: d.accountId!, platform: 'telegram', username: d.username!, displayName: d.displayName! },
+  };
+}

@@ -1,0 +1,59 @@
+import type { AccountRow } from '../../store/accounts.js';
+import type { ProfileRow } from '../../store/profiles.js';
+
+export interface PresentedProfileRef {
+  _id: string;
+  name: string;
+  slug: string;
+}
+
+/** URL-friendly form of a profile name (the list's populated `profileId.slug`). */
+export function slugify(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'profile'
+  );
+}
+
+export function presentProfileRef(row: ProfileRow): PresentedProfileRef {
+  return { _id: row.profile_id, name: row.name, slug: slugify(row.name) };
+}
+
+/** Public metadata only: chat ids and organization choices, never anything token-like. */
+function publicMetadata(row: AccountRow): Record<string, unknown> {
+  const meta = JSON.parse(row.metadata) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ['accountType', 'organizationUrn', 'organization', 'chatId', 'chatType', 'chatTitle']) {
+    if (meta[key] !== undefined) out[key] = meta[key];
+  }
+  return out;
+}
+
+/** Account row -> the SDK's SocialAccount shape (`_id` and the spec's extended `id`). */
+export function presentAccount(
+  row: AccountRow,
+  opts: { profile?: ProfileRow | null; hasAnalyticsAccess?: boolean } = {},
+) {
+  return {
+    _id: row.account_id,
+    id: row.account_id,
+    platform: row.platform,
+    profileId: opts.profile ? presentProfileRef(opts.profile) : row.profile_id,
+    username: row.username,
+    displayName: row.display_name ?? row.username,
+    profilePicture: row.avatar_url,
+    profileUrl: row.profile_url ?? undefined,
+    isActive: row.is_active === 1,
+    needsReconnection: row.is_active !== 1,
+    ...(opts.hasAnalyticsAccess !== undefined ? { hasAnalyticsAccess: opts.hasAnalyticsAccess } : {}),
+    metadata: publicMetadata(row),
+    tokenExpiresAt: row.token_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+export type PresentedAccount = ReturnType<typeof presentAccount>;

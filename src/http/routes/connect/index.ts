@@ -1,0 +1,29 @@
+import type { AppContext } from '../../../context.js';
+import type { App } from '../../app.js';
+import connectCallback from './connect-callback.js';
+import connectTelegram from './connect-telegram.js';
+import exchangeConnectCode from './exchange-connect-code.js';
+import getConnectUrl from './get-connect-url.js';
+import getPendingData from './get-pending-data.js';
+import getTelegramCode from './get-telegram-code.js';
+import listConnectLinkedInOrganizations from './list-linkedin-organizations.js';
+import listConnectionLogs from './list-connection-logs.js';
+import pollTelegramCode from './poll-telegram-code.js';
+import selectLinkedInOrganization from './select-linkedin-organization.js';
+
+/**
+ * Connect flows. Static paths (`telegram`, `pending-data`, `linkedin/...`, and the Bluesky helper's
+ * `bluesky`) win over `/connect/:platform`. Platform-specific route files register here, one line each.
+ */
+export function registerConnectRoutes(app: App, ctx: AppContext): void {
+  getPendingData(app, ctx);
+  getTelegramCode(app, ctx);
+  connectTelegram(app, ctx);
+  pollTelegramCode(app, ctx);
+  listConnectLinkedInOrganizations(app, ctx);
+  selectLinkedInOrganization(app, ctx);
+  getConnectUrl(app, ctx);
+  exchangeConnectCode(app, ctx);
+  connectCallback(app, ctx);
+  listConnectionLogs(app, ctx);
+}

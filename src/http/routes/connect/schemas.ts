@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../schemas/common.js';
+
+export const PlatformParams = Type.Object({ platform: Type.String({ minLength: 1, maxLength: 32 }) });
+
+export const ConnectedAccount = Type.Object({
+  accountId: Type.String(),
+  platform: Type.String(),
+  username: Type.String(),
+  displayName: Type.String(),
+  profilePicture: Nullable(Type.String()),
+  isActive: Type.Boolean(),
+  accountType: Type.Optional(Type.String()),
+});
+
+export const TelegramAccount = Type.Object({
+  _id: Type.String(),
+  platform: Type.String(),
+  username: Type.String(),
+  displayName: Type.String(),
+  isActive: Type.Optional(Type.Boolean()),
+  chatType: Type.Optional(Type.String()),
+});
