@@ -20,6 +20,19 @@ export async function listWebhooks(db: Executor, tenantId: string): Promise<Webh
     .execute();
 }
 
+/**
+ * Serialises webhook creation per tenant for the rest of the transaction: a no-op update takes the owner
+ * row's lock on PostgreSQL (SQLite has a single writer already), so the count-then-insert of the
+ * 10-webhook limit cannot be raced.
+ */
+export async function lockTenantForWebhooks(db: Executor, tenantId: string): Promise<void> {
+  await db
+    .updateTable('user')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('user_id', '=', tenantId)
+    .execute();
+}
+
 export async function countWebhooks(db: Executor, tenantId: string): Promise<number> {
   const row = await db
     .selectFrom('webhook')

@@ -138,6 +138,16 @@ describe('webhook settings', () => {
     expect((await env.request(apiKey, 'GET', '/v1/webhooks/settings')).body.webhooks).toHaveLength(10);
   });
 
+  it('keeps the limit under concurrent creates', async () => {
+    const { apiKey } = await env.createUser();
+    const results = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: `c${i}`, url: PUBLIC_URL })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 400).map((r) => r.body.code)).toEqual(Array(4).fill('webhook_limit_reached'));
+    expect((await env.request(apiKey, 'GET', '/v1/webhooks/settings')).body.webhooks).toHaveLength(10);
+  });
+
   it("answers 404 for another tenant's webhook on PUT, DELETE and test", async () => {
     const owner = await env.createUser();
     const stranger = await env.createUser();

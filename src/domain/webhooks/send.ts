@@ -22,7 +22,7 @@ export interface SendResult {
  * Resolves the host again at connect time and refuses any non-public address, so a DNS answer that
  * changed since the URL was saved (DNS rebinding) cannot reach an internal service.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const list = addresses as dns.LookupAddress[];

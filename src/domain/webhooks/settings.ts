@@ -7,6 +7,7 @@ import {
   deleteWebhook,
   findWebhook,
   insertWebhook,
+  lockTenantForWebhooks,
   listWebhooks,
   updateWebhook,
   type WebhookPatch,
@@ -68,7 +69,8 @@ export async function createWebhook(ctx: AppContext, caller: Principal, input: W
     updated_at: now.toISOString(),
   };
   await ctx.db.transaction(async (tx) => {
-    // Counted in the transaction that inserts (SQLite's single writer serialises concurrent creates).
+    // Counted under the tenant's lock in the transaction that inserts: concurrent creates cannot pass 10.
+    await lockTenantForWebhooks(tx, caller.tenantId);
     if ((await countWebhooks(tx, caller.tenantId)) >= MAX_WEBHOOKS) {
       throw invalidFields(`At most ${MAX_WEBHOOKS} webhooks per user`, { webhooks: [`at most ${MAX_WEBHOOKS} per user`] }, 'webhook_limit_reached');
     }
