@@ -9,6 +9,7 @@ import { createContext, type AppContext } from '../src/context.js';
 import { createWebhook } from '../src/domain/webhooks/settings.js';
 import { createOwner } from '../src/domain/users.js';
 import type { Principal } from '../src/domain/principal.js';
+import { dropPostgresSchema } from '../src/store/db.js';
 import { createWorker } from '../src/worker.js';
 import type { BenchResult } from './lib.js';
 
@@ -83,12 +84,13 @@ async function emit(ctx: AppContext, tenantId: string, n: number): Promise<{ id:
 export default async function (): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-webhooks-'));
   const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const schema = `bench_webhooks_${process.pid}`;
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'bench-secret-bench-secret-bench-secret-00',
     WEBHOOK_ALLOW_INSECURE: '1',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_webhooks_${process.pid}` } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
   });
   const ctx = await createContext(config, { log: pino({ level: 'silent' }) });
   const receiver = await startReceiver();
@@ -133,6 +135,7 @@ export default async function (): Promise<BenchResult[]> {
     await worker.stop();
     await receiver.close();
     await ctx.close();
+    if (databaseUrl) await dropPostgresSchema(databaseUrl, schema);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
