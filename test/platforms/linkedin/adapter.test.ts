@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLinkedInAdapter, DEFAULT_LINKEDIN_VERSION, type LinkedInOptions } from '../../../src/platforms/linkedin/index.js';
+import { createLinkedInAdapter, type LinkedInOptions } from '../../../src/platforms/linkedin/index.js';
 import { LINKEDIN_DEFAULT_SCOPES } from '../../../src/platforms/linkedin/oauth.js';
 import { fromLittleText, toLittleText } from '../../../src/platforms/linkedin/text.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
@@ -18,6 +18,10 @@ const files = {
   // Two 4 MiB parts and a remainder.
   [VIDEO]: { bytes: pngBytes(9 * 1024 * 1024), contentType: 'video/mp4' },
 };
+
+// A version the simulator serves whatever today's date (the default one is sunset a year after release).
+const now = new Date();
+const CURRENT_VERSION = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 
 let sandbox: SandboxServer;
 let adapter: PlatformAdapter;
@@ -39,7 +43,7 @@ async function fault(kind: string, count = 1) {
 beforeAll(async () => {
   sandbox = await startSandbox([linkedInSimulator()]);
   const base = `${sandbox.url}/sandbox/linkedin`;
-  opts = { apiUrl: base, authUrl: base, clientId: 'li-client', clientSecret: 'li-secret', version: DEFAULT_LINKEDIN_VERSION, scopes: LINKEDIN_DEFAULT_SCOPES, maxPollSecs: 0 };
+  opts = { apiUrl: base, authUrl: base, clientId: 'li-client', clientSecret: 'li-secret', version: CURRENT_VERSION, scopes: LINKEDIN_DEFAULT_SCOPES, maxPollSecs: 0 };
   adapter = createLinkedInAdapter(opts);
 });
 
@@ -286,14 +290,14 @@ describe('LinkedIn simulator validation', () => {
     const good = body('urn:li:person:linkedin-user-1');
     expect(await post({ ...auth, 'x-restli-protocol-version': '2.0.0' }, good)).toMatchObject({ status: 400, body: { code: 'VERSION_MISSING' } });
     expect(await post({ ...auth, 'x-restli-protocol-version': '2.0.0', 'linkedin-version': '202201' }, good)).toMatchObject({ status: 426, body: { code: 'NONEXISTENT_VERSION' } });
-    expect((await post({ ...auth, 'linkedin-version': DEFAULT_LINKEDIN_VERSION }, good)).status).toBe(400);
-    expect((await post({ ...auth, 'x-restli-protocol-version': '2.0.0', 'linkedin-version': DEFAULT_LINKEDIN_VERSION }, good)).status).toBe(201);
+    expect((await post({ ...auth, 'linkedin-version': CURRENT_VERSION }, good)).status).toBe(400);
+    expect((await post({ ...auth, 'x-restli-protocol-version': '2.0.0', 'linkedin-version': CURRENT_VERSION }, good)).status).toBe(201);
     expect(inspect()).toHaveLength(1);
   });
 
   it('rejects posts missing required fields, with unescaped text, or as someone else', async () => {
     const account = await connect();
-    const headers = { authorization: `Bearer ${account.accessToken}`, 'x-restli-protocol-version': '2.0.0', 'linkedin-version': DEFAULT_LINKEDIN_VERSION };
+    const headers = { authorization: `Bearer ${account.accessToken}`, 'x-restli-protocol-version': '2.0.0', 'linkedin-version': CURRENT_VERSION };
     for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
       const b: Record<string, unknown> = body('urn:li:person:linkedin-user-1');
       delete b[field];
