@@ -289,6 +289,23 @@ describe('webhook delivery', () => {
     expect(put.body.webhook).toMatchObject({ isActive: true, failureCount: 0 });
   });
 
+  it('drops pending deliveries when a webhook is turned off or deleted', async () => {
+    const r = await receiver();
+    const { tenantId, apiKey } = await tenant();
+    const off = await createHook(apiKey, { url: r.url, events: ['post.published'] });
+    const gone = await createHook(apiKey, { url: r.url, events: ['post.published'] });
+    await emit(tenantId, 'post.published', postData('p1'));
+    expect(await deliveryJobs(off._id)).toHaveLength(1);
+    expect(await deliveryJobs(gone._id)).toHaveLength(1);
+    await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { webhookId: off._id, isActive: false });
+    const del = await env.request(apiKey, 'DELETE', `/v1/webhooks/settings?webhookId=${gone._id}`);
+    expect(del.body).toEqual({ success: true });
+    expect(await deliveryJobs(off._id)).toHaveLength(0);
+    expect(await deliveryJobs(gone._id)).toHaveLength(0);
+    await runner.tick();
+    expect(r.received).toHaveLength(0);
+  });
+
   it('keeps the event and its id when a worker dies mid-delivery', async () => {
     const r = await receiver();
     const { tenantId, apiKey } = await tenant();
