@@ -1,3 +1,4 @@
+import { blueskySimulator } from './bluesky/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { twitterSimulator } from './twitter/index.js';
@@ -6,6 +7,7 @@ import type { Simulator } from './types.js';
 /** Every platform simulator; each platform folder exports one. Add one line per platform. */
 export function allSimulators(): Simulator[] {
   return [
+    blueskySimulator(),
     telegramSimulator(),
     twitterSimulator(),
     linkedInSimulator(),

@@ -1,0 +1,111 @@
+import { isAmbiguousNetworkError } from '../io.js';
+import { PlatformError, type PlatformIO } from '../types.js';
+
+/** One XRPC call against a PDS: https://atproto.com/specs/xrpc */
+export interface XrpcCall {
+  /** PDS base URL, e.g. https://bsky.social (no trailing slash). */
+  service: string;
+  /** Lexicon method id, e.g. com.atproto.repo.createRecord. */
+  nsid: string;
+  method: 'GET' | 'POST';
+  /** Bearer token: the access JWT, or the refresh JWT for refreshSession. */
+  token?: string | null;
+  params?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  /** Raw body (uploadBlob) with its real content type. */
+  bytes?: { body: Uint8Array; contentType: string };
+  /**
+   * True for the call that creates a post: a connection lost after sending leaves the outcome unknown
+   * (`ambiguous`). Lost uploads, reads and deletes are simply `unavailable`.
+   */
+  creates?: boolean;
+}
+
+export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) qs.set(k, String(v));
+  const url = `${call.service}/xrpc/${call.nsid}${qs.size ? `?${qs}` : ''}`;
+  const headers: Record<string, string> = {};
+  if (call.token) headers.authorization = `Bearer ${call.token}`;
+  let body: string | Uint8Array | undefined;
+  if (call.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(call.json);
+  } else if (call.bytes) {
+    headers['content-type'] = call.bytes.contentType;
+    body = call.bytes.body;
+  }
+  let res: Response;
+  let text: string;
+  try {
+    res = await io.fetch(url, { method: call.method, headers, body });
+    text = await res.text();
+  } catch (error) {
+    throw networkError(error, `${call.service}/xrpc/${call.nsid}`, call.creates === true);
+  }
+  const parsed = parseJson(text);
+  if (res.status >= 200 && res.status < 300) return parsed as T;
+  throw mapXrpcError(res.status, res.headers, parsed, text, `${call.service}/xrpc/${call.nsid}`, io.now());
+}
+
+function parseJson(text: string): any {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
+  const ambiguous = creates && isAmbiguousNetworkError(error);
+  const reason = (error as Error)?.message ?? String(error);
+  return new PlatformError(
+    ambiguous ? 'ambiguous' : 'unavailable',
+    ambiguous ? `connection to the Bluesky PDS lost after sending the post (${reason})` : `Bluesky PDS unreachable (${reason})`,
+    { endpoint, cause: error },
+  );
+}
+
+/** XRPC error names that mean the session token is no longer good. */
+const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
+
+/**
+ * XRPC errors are `{error, message}` (https://atproto.com/specs/xrpc#error-responses):
+ * - `ExpiredToken` / `InvalidToken` (400 or 401): the access JWT expired or was revoked -> `auth`
+ *   (the engine refreshes the session once); `AuthenticationRequired` (401): bad credentials -> `auth`.
+ * - 429 `RateLimitExceeded` with `ratelimit-reset` (epoch seconds) -> `rate_limited`.
+ * - 5xx -> `unavailable`; 400 `InvalidRequest` and other 4xx -> `rejected` (final).
+ */
+export function mapXrpcError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
+  const name = typeof body?.error === 'string' ? body.error : null;
+  const message = typeof body?.message === 'string' && body.message ? body.message : (name ?? `Bluesky answered HTTP ${status}`);
+  const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode: name };
+  if ((name && TOKEN_ERRORS.has(name)) || status === 401) return new PlatformError('auth', message, opts);
+  if (status === 429) {
+    const reset = Number(headers.get('ratelimit-reset'));
+    const retryAfter = Number(headers.get('retry-after'));
+    let retryAfterMs: number | null = null;
+    if (Number.isFinite(reset) && reset > 0) retryAfterMs = Math.max(1000, reset * 1000 - now.getTime());
+    else if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs });
+  }
+  if (status >= 500) return new PlatformError('unavailable', message, opts);
+  return new PlatformError('rejected', message, opts);
+}
+
+/** Seconds-since-epoch `exp` of a JWT, read without verifying (only to schedule the next refresh). */
+export function jwtExpiry(jwt: string): Date | null {
+  try {
+    const claims = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `at://did/collection/rkey` -> its parts. */
+export function parseAtUri(uri: string): { repo: string; collection: string; rkey: string } | null {
+  const m = /^at:\/\/([^/]+)\/([^/]+)\/([^/?#]+)$/.exec(uri);
+  return m ? { repo: m[1], collection: m[2], rkey: m[3] } : null;
+}

@@ -1,0 +1,213 @@
+import type { Config } from '../../config.js';
+import { platformBaseUrl } from '../config.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type MediaRef,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
+import { parseAtUri, xrpc } from './api.js';
+import { buildFacets, firstLink, graphemeLength } from './facets.js';
+import { linkCard } from './link-card.js';
+import { checkMedia, mediaEmbed } from './media.js';
+import { createSession, refreshSession, type BlueskySession } from './session.js';
+
+export { APP_PASSWORD_RE } from './session.js';
+
+/** Post text limits (app.bsky.feed.post lexicon): 300 graphemes, 3,000 bytes. */
+export const MAX_GRAPHEMES = 300;
+const MAX_BYTES = 3000;
+const POST = 'app.bsky.feed.post';
+
+export interface BlueskyOptions {
+  /** Where sessions are created: BLUESKY_SERVICE_URL, default https://bsky.social (an entryway). */
+  serviceUrl: string;
+}
+
+export interface BlueskyAdapter extends PlatformAdapter {
+  readonly platform: 'bluesky';
+  readonly serviceUrl: string;
+  /** Logs in with a handle (or email, or DID) and an app password; the account's PDS comes with it. */
+  createSession(identifier: string, appPassword: string, io: PlatformIO): Promise<BlueskySession>;
+}
+
+export function isBlueskyAdapter(a: PlatformAdapter | undefined): a is BlueskyAdapter {
+  return a?.platform === 'bluesky' && typeof (a as BlueskyAdapter).createSession === 'function';
+}
+
+/** BLUESKY_SERVICE_URL (default https://bsky.social); with SANDBOX_URL, the Bluesky simulator. */
+export function blueskyOptions(config: Config): BlueskyOptions {
+  return { serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE') };
+}
+
+export function blueskyAdapterFromConfig(config: Config): BlueskyAdapter {
+  return createBlueskyAdapter(blueskyOptions(config));
+}
+
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
+
+interface Part {
+  text: string;
+  media: MediaRef[];
+}
+
+/** The account's PDS (stored at connect time), else the configured service. */
+function pds(account: AccountCredentials, fallback: string): string {
+  const url = account.metadata.pdsUrl;
+  return typeof url === 'string' && url ? url : fallback;
+}
+
+function did(account: AccountCredentials): string {
+  const value = account.metadata.did ?? account.platformUserId;
+  return String(value);
+}
+
+function token(account: AccountCredentials): string {
+  if (!account.accessToken) throw new PlatformError('auth', 'the Bluesky account has no session');
+  return account.accessToken;
+}
+
+/** https://bsky.app/profile/<handle>/post/<rkey> */
+export function postUrl(account: AccountCredentials, uri: string): string {
+  const rkey = parseAtUri(uri)?.rkey ?? '';
+  return `https://bsky.app/profile/${account.username || did(account)}/post/${rkey}`;
+}
+
+/** Validates every part before the first call, so a thread is never half-sent because of its content. */
+function checkParts(parts: Part[]): void {
+  parts.forEach((p, i) => {
+    const where = i === 0 ? 'the post' : `thread item ${i}`;
+    const graphemes = graphemeLength(p.text);
+    if (graphemes > MAX_GRAPHEMES || Buffer.byteLength(p.text, 'utf8') > MAX_BYTES) {
+      throw new PlatformError('rejected', `${where} is ${graphemes} characters; Bluesky allows ${MAX_GRAPHEMES}`, { platformCode: 'text_too_long' });
+    }
+    if (!p.text.trim() && !p.media.length) throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
+    checkMedia(p.media, where);
+  });
+}
+
+export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
+  const serviceUrl = opts.serviceUrl.replace(/\/+$/, '');
+
+  /** @handle -> DID through the PDS (com.atproto.identity.resolveHandle); unknown handles stay plain text. */
+  const resolver = (io: PlatformIO, service: string) => async (handle: string) => {
+    try {
+      const res = await xrpc<{ did: string }>(io, { service, nsid: 'com.atproto.identity.resolveHandle', method: 'GET', params: { handle } });
+      return typeof res?.did === 'string' ? res.did : null;
+    } catch (error) {
+      // 400 "Unable to resolve handle": not a person. Anything else (PDS down, throttled) stops the publish.
+      if (error instanceof PlatformError && error.kind === 'rejected') return null;
+      throw error;
+    }
+  };
+
+  async function buildRecord(io: PlatformIO, account: AccountCredentials, part: Part, reply: { root: StrongRef; parent: StrongRef } | null, now: Date) {
+    const service = pds(account, serviceUrl);
+    const facets = await buildFacets(part.text, resolver(io, service));
+    let embed: object | null = await mediaEmbed(io, service, token(account), part.media);
+    const link = embed ? null : firstLink(part.text);
+    if (link) embed = await linkCard(io, link);
+    return {
+      $type: POST,
+      text: part.text,
+      createdAt: now.toISOString(),
+      ...(facets.length ? { facets } : {}),
+      ...(embed ? { embed } : {}),
+      ...(reply ? { reply } : {}),
+    };
+  }
+
+  async function createPost(io: PlatformIO, account: AccountCredentials, record: Record<string, unknown>): Promise<StrongRef> {
+    // NOTE: the abort signal means the job lost its lease; another worker may be checking this target.
+    if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending (lease lost)');
+    const res = await xrpc<StrongRef>(io, {
+      service: pds(account, serviceUrl),
+      nsid: 'com.atproto.repo.createRecord',
+      method: 'POST',
+      token: token(account),
+      json: { repo: did(account), collection: POST, record },
+      creates: true,
+    });
+    return { uri: res.uri, cid: res.cid };
+  }
+
+  return {
+    platform: 'bluesky',
+    serviceUrl,
+    createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword),
+
+    async publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
+      const parts: Part[] = [{ text: req.content, media: req.media }, ...req.threadItems.map((t) => ({ text: t.content, media: t.media }))];
+      checkParts(parts);
+      const account = req.account;
+      const root = await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now()));
+      const replies: string[] = [];
+      let parent = root;
+      for (const part of parts.slice(1)) {
+        try {
+          const record = await buildRecord(io, account, part, { root, parent }, io.now());
+          parent = await createPost(io, account, record);
+          replies.push(parent.uri);
+        } catch (error) {
+          // The root is public: re-sending the whole thread would duplicate it. Report what was posted.
+          const message = error instanceof Error ? error.message : String(error);
+          return {
+            platformPostId: root.uri,
+            platformPostUrl: postUrl(account, root.uri),
+            extra: { cid: root.cid, replies, threadError: `thread stopped after ${replies.length} replies: ${message}` },
+          };
+        }
+      }
+      return {
+        platformPostId: root.uri,
+        platformPostUrl: postUrl(account, root.uri),
+        extra: { cid: root.cid, ...(replies.length ? { replies } : {}) },
+      };
+    },
+
+    /** After an ambiguous outcome: the account's recent posts (listRecords, newest first) with the same text. */
+    async findPublished(req: PublishRequest, since: Date, io: PlatformIO): Promise<PublishResult | null> {
+      const account = req.account;
+      let cursor: string | undefined;
+      for (let page = 0; page < 4; page++) {
+        const res = await xrpc<{ records: { uri: string; cid: string; value: any }[]; cursor?: string }>(io, {
+          service: pds(account, serviceUrl),
+          nsid: 'com.atproto.repo.listRecords',
+          method: 'GET',
+          params: { repo: did(account), collection: POST, limit: 50, cursor },
+        });
+        for (const r of res.records ?? []) {
+          const created = Date.parse(r.value?.createdAt ?? '');
+          if (r.value?.reply) continue;
+          if (r.value?.text === req.content && Number.isFinite(created) && created >= since.getTime()) {
+            return { platformPostId: r.uri, platformPostUrl: postUrl(account, r.uri), extra: { cid: r.cid } };
+          }
+        }
+        const oldest = res.records?.at(-1);
+        if (!res.cursor || !oldest || Date.parse(oldest.value?.createdAt ?? '') < since.getTime()) return null;
+        cursor = res.cursor;
+      }
+      return null;
+    },
+
+    async unpublish(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<void> {
+      const parsed = parseAtUri(platformPostId);
+      if (!parsed) throw new PlatformError('rejected', `not a Bluesky post uri: ${platformPostId}`);
+      await xrpc(io, {
+        service: pds(account, serviceUrl),
+        nsid: 'com.atproto.repo.deleteRecord',
+        method: 'POST',
+        token: token(account),
+        json: { repo: parsed.repo, collection: parsed.collection, rkey: parsed.rkey },
+      });
+    },
+
+    refreshTokens: (account, io) => refreshSession(io, pds(account, serviceUrl), account.refreshToken),
+  };
+}

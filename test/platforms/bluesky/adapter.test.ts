@@ -1,0 +1,206 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBlueskyAdapter, type BlueskyAdapter } from '../../../src/platforms/bluesky/index.js';
+import { PlatformError, type AccountCredentials } from '../../../src/platforms/types.js';
+import { solidImage } from '../../fixtures/media.js';
+import { startTestPds, type PdsAccount, type TestPds } from '../../helpers/pds.js';
+import { publishRequest, testIO } from '../../helpers/platform-io.js';
+
+/** The Bluesky adapter against a real PDS (@atproto/pds + in-memory PLC) on loopback; records are read back from it. */
+let pds: TestPds;
+let adapter: BlueskyAdapter;
+let alice: PdsAccount;
+let bob: PdsAccount;
+let page: http.Server;
+let pageUrl: string;
+
+beforeAll(async () => {
+  pds = await startTestPds();
+  adapter = createBlueskyAdapter({ serviceUrl: pds.url });
+  alice = await pds.createAccount();
+  bob = await pds.createAccount();
+  page = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end('<html><head><title>Fallback</title><meta property="og:title" content="Herald &amp; friends">' +
+      '<meta property="og:description" content="A card for the link"></head><body>hi</body></html>');
+  });
+  await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
+  pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((r) => page.close(r));
+  await pds.close();
+});
+
+async function connect(account: PdsAccount): Promise<AccountCredentials> {
+  const { io } = testIO();
+  const session = await adapter.createSession(account.handle, account.appPassword, io);
+  return {
+    accountId: 'acc-1',
+    platformUserId: session.profile.platformUserId,
+    username: session.profile.username,
+    accessToken: session.tokens.accessToken,
+    refreshToken: session.tokens.refreshToken ?? null,
+    tokenExpiresAt: session.tokens.expiresAt ?? null,
+    metadata: session.profile.metadata ?? {},
+  };
+}
+
+const getRecord = (uri: string) => {
+  const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
+  return pds.get('com.atproto.repo.getRecord', { repo, collection, rkey });
+};
+const listPosts = (did: string) => pds.get('com.atproto.repo.listRecords', { repo: did, collection: 'app.bsky.feed.post', limit: '100' });
+
+/** The text a facet covers, cut out of the record's text by its UTF-8 byte offsets. */
+const covered = (text: string, f: { index: { byteStart: number; byteEnd: number } }) =>
+  Buffer.from(text, 'utf8').subarray(f.index.byteStart, f.index.byteEnd).toString('utf8');
+
+describe('Bluesky adapter against a real PDS', () => {
+  it('creates a session with an app password and records the DID and the PDS', async () => {
+    const account = await connect(alice);
+    expect(account.platformUserId).toBe(alice.did);
+    expect(account.username).toBe(alice.handle);
+    expect(account.metadata).toMatchObject({ did: alice.did, handle: alice.handle, pdsUrl: pds.url });
+    expect(account.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('surfaces a wrong app password as auth with the PDS message', async () => {
+    const { io } = testIO();
+    const error = await adapter.createSession(alice.handle, 'aaaa-bbbb-cccc-dddd', io).catch((e) => e);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.kind).toBe('auth');
+    expect(error.status).toBe(401);
+    expect(error.message).toMatch(/Invalid identifier or password/);
+  });
+
+  it('publishes text with a link, a mention and a hashtag at the right UTF-8 byte offsets, once', async () => {
+    const account = await connect(alice);
+    const text = `Grüße 👋🏽 @${bob.handle} read https://example.com/a?b=1. #héraldTest and @nobody.test`;
+    const { io } = testIO();
+    const result = await adapter.publish(publishRequest(account, { content: text }), io);
+    expect(result.platformPostId).toMatch(new RegExp(`^at://${alice.did}/app\\.bsky\\.feed\\.post/[a-z2-7]{13}$`));
+    const rkey = result.platformPostId.split('/').pop();
+    expect(result.platformPostUrl).toBe(`https://bsky.app/profile/${alice.handle}/post/${rkey}`);
+
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.text).toBe(text);
+    const facets = rec.value.facets as any[];
+    const byType = (t: string) => facets.filter((f) => f.features[0].$type === `app.bsky.richtext.facet#${t}`);
+    expect(byType('mention')).toHaveLength(1); // @nobody.test does not resolve: plain text
+    expect(covered(text, byType('mention')[0])).toBe(`@${bob.handle}`);
+    expect(byType('mention')[0].features[0].did).toBe(bob.did);
+    expect(covered(text, byType('link')[0])).toBe('https://example.com/a?b=1');
+    expect(byType('link')[0].features[0].uri).toBe('https://example.com/a?b=1');
+    expect(covered(text, byType('tag')[0])).toBe('#héraldTest');
+    expect(byType('tag')[0].features[0].tag).toBe('héraldTest');
+    // Byte offsets differ from UTF-16 indexes after the umlaut and the emoji.
+    expect(byType('mention')[0].index.byteStart).toBe(Buffer.byteLength('Grüße 👋🏽 '));
+    expect(byType('mention')[0].index.byteStart).not.toBe(text.indexOf('@'));
+
+    const mine = (await listPosts(alice.did)).records.filter((r: any) => r.value.text === text);
+    expect(mine).toHaveLength(1);
+  });
+
+  it('uploads an image with its alt text (app.bsky.embed.images)', async () => {
+    const account = await connect(alice);
+    const png = await solidImage(32, 24);
+    const { io } = testIO({ 'https://media.test/a.png': { bytes: png, contentType: 'image/png' } });
+    const result = await adapter.publish(
+      publishRequest(account, { content: 'with a picture', media: [{ type: 'image', url: 'https://media.test/a.png', altText: 'A pink square' }] }),
+      io,
+    );
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.embed.$type).toBe('app.bsky.embed.images');
+    expect(rec.value.embed.images).toHaveLength(1);
+    expect(rec.value.embed.images[0].alt).toBe('A pink square');
+    expect(rec.value.embed.images[0].image).toMatchObject({ mimeType: 'image/png', size: png.length });
+    const blob = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${alice.did}&cid=${rec.value.embed.images[0].image.ref.$link}`);
+    expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('posts a 3-item thread as replies with root and parent strong refs', async () => {
+    const account = await connect(alice);
+    const { io } = testIO();
+    const result = await adapter.publish(
+      publishRequest(account, { content: 'thread 1/3', threadItems: [{ content: 'thread 2/3', media: [] }, { content: 'thread 3/3', media: [] }] }),
+      io,
+    );
+    const replies = result.extra!.replies as string[];
+    expect(replies).toHaveLength(2);
+    const root = await getRecord(result.platformPostId);
+    const second = await getRecord(replies[0]);
+    const third = await getRecord(replies[1]);
+    expect(root.value.reply).toBeUndefined();
+    expect(second.value.text).toBe('thread 2/3');
+    expect(second.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } });
+    expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
+  });
+
+  it('adds a link card for the first link when the post has no media', async () => {
+    const account = await connect(alice);
+    const { io } = testIO();
+    const result = await adapter.publish(publishRequest(account, { content: `Read this: ${pageUrl}` }), io);
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.embed).toEqual({
+      $type: 'app.bsky.embed.external',
+      external: { uri: pageUrl, title: 'Herald & friends', description: 'A card for the link' },
+    });
+  });
+
+  it('rejects text over 300 graphemes before sending anything', async () => {
+    const account = await connect(alice);
+    const before = (await listPosts(alice.did)).records.length;
+    const { io, calls } = testIO();
+    const error = await adapter.publish(publishRequest(account, { content: 'é'.repeat(301) }), io).catch((e) => e);
+    expect(error.kind).toBe('rejected');
+    expect(calls).toHaveLength(0);
+    expect((await listPosts(alice.did)).records.length).toBe(before);
+  });
+
+  it('answers an expired access JWT with auth, and refreshTokens gets a working session', async () => {
+    const account = await connect(alice);
+    const expired = { ...account, accessToken: pds.expiredAccessJwt(account.accessToken!) };
+    const { io } = testIO();
+    const error = await adapter.publish(publishRequest(expired, { content: 'after expiry' }), io).catch((e) => e);
+    expect(error.kind).toBe('auth');
+    expect(error.platformCode).toBe('ExpiredToken');
+    expect(error.revoked).toBe(false);
+
+    const tokens = await adapter.refreshTokens!(expired, io);
+    // The refresh JWT rotates (the PDS keeps the old one valid for a short grace period).
+    expect(tokens.refreshToken).not.toBe(account.refreshToken);
+    expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+    const result = await adapter.publish(publishRequest({ ...expired, accessToken: tokens.accessToken }, { content: 'after refresh' }), io);
+    expect((await getRecord(result.platformPostId)).value.text).toBe('after refresh');
+  });
+
+  it('reports a revoked session as auth with revoked set', async () => {
+    const account = await connect(alice);
+    const { io } = testIO();
+    await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, { method: 'POST', headers: { authorization: `Bearer ${account.refreshToken}` } });
+    const error = await adapter.refreshTokens!(account, io).catch((e) => e);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.kind).toBe('auth');
+    expect(error.revoked).toBe(true);
+    expect(error.platformCode).toMatch(/ExpiredToken|InvalidToken/);
+  });
+
+  it('finds a published post by its text and deletes it', async () => {
+    const account = await connect(alice);
+    const { io } = testIO();
+    const req = publishRequest(account, { content: `find me ${Date.now()}` });
+    const since = new Date(Date.now() - 60_000);
+    expect(await adapter.findPublished!(req, since, io)).toBeNull();
+    const result = await adapter.publish(req, io);
+    const found = await adapter.findPublished!(req, since, io);
+    expect(found?.platformPostId).toBe(result.platformPostId);
+    expect(found?.platformPostUrl).toBe(result.platformPostUrl);
+
+    await adapter.unpublish!(account, result.platformPostId, io);
+    await expect(getRecord(result.platformPostId)).rejects.toThrow(/RecordNotFound|Could not locate/);
+    expect(await adapter.findPublished!(req, since, io)).toBeNull();
+  });
+});
