@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask } from './prune-webhook-logs.js';
 import { registerPublishLogsPrune } from './publish-logs-prune.js';
@@ -14,6 +15,7 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
   registerPublishLogsPrune(runner, ctx);
+  registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   runner.registerPeriodic('webhook-logs.prune', PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask(ctx));
 }

@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { backoffMs } from '../../jobs/backoff.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { isPlatform, PlatformError, type PlatformAdapter, type PublishResult } from '../../platforms/types.js';
+import { mediaOpener } from '../media/open.js';
+import { prepareRequestMedia } from '../media/prepare.js';
+import { isPlatform, PlatformError, type PlatformAdapter, type PublishRequest, type PublishResult } from '../../platforms/types.js';
 import type { AccountTable } from '../../store/schema.js';
 import { insertPublishLogs } from '../../store/publish-logs.js';
 import {
@@ -152,11 +154,22 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
   // NOTE: a lost lease means another worker may already be checking this target; sending now could
   // duplicate. Stop here; the job's next run sees `publishing` and checks instead of sending.
   if (run.signal.aborted) throw new Error('lease lost before sending; the next run will check the platform');
-  const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: log.onCall, signal: run.signal });
+  const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: log.onCall, signal: run.signal, openMedia: mediaOpener(ctx) });
   const action = target.attempts > 1 ? 'retry' : 'publish';
+  let ready: PublishRequest;
+  try {
+    // Media checked against the platform's limits (external URLs fetched) and compressed copies swapped in.
+    ready = await prepareRequestMedia(ctx, post.tenant_id, target.platform, req);
+  } catch (raw) {
+    // Nothing was sent yet, so a failure here is never ambiguous.
+    const error = raw instanceof PlatformError && raw.kind !== 'ambiguous' ? raw : new PlatformError('unavailable', describeError(raw), { cause: raw });
+    log.step(action, target.attempts, { error });
+    await onSendError(ctx, run, c, error, log, refreshed);
+    return;
+  }
   let result: PublishResult;
   try {
-    result = await adapter.publish(req, io);
+    result = await adapter.publish(ready, io);
   } catch (raw) {
     const error = asPlatformError(raw);
     log.step(action, target.attempts, { error });

@@ -7,6 +7,7 @@ import { facebookRules } from './facebook.js';
 import { googleBusinessRules } from './googlebusiness.js';
 import { instagramRules } from './instagram.js';
 import { linkedinRules } from './linkedin.js';
+import { mediaRule } from './media.js';
 import { pinterestRules } from './pinterest.js';
 import { redditRules } from './reddit.js';
 import { snapchatRules } from './snapchat.js';
@@ -36,7 +37,7 @@ const PLATFORM_RULES: Record<string, PlatformRules> = Object.fromEntries(
  * Further target rules (one file each), run after the common and the platform rules when the caller is
  * known (create, update, the dry run). Each entry builds its rule for one request: `(ctx, tenantId) => rule`.
  */
-const EXTRA_RULES: Array<(ctx: AppContext, tenantId: string) => TargetRule> = [];
+const EXTRA_RULES: Array<(ctx: AppContext, tenantId: string) => TargetRule> = [mediaRule];
 
 export interface PostDraft {
   content?: string | null;

@@ -1,0 +1,96 @@
+import type { AppContext } from '../../context.js';
+import { mediaStorage } from '../../storage/index.js';
+import { isSafeKey } from '../../storage/local.js';
+import { findTenantMediaByKeys, markMediaUploaded, type MediaRow } from '../../store/media.js';
+import type { MediaFacts } from './check.js';
+import { probeStored } from './upload.js';
+import { MEDIA_TYPES, bareContentType, type MediaKind, type MediaProbe } from './types.js';
+
+/**
+ * The storage key of one of Herald's own public URLs (`.../v1/media/files/<key>`, also under /api/v1,
+ * or under S3_PUBLIC_URL), or null for any other URL.
+ */
+export function keyFromUrl(ctx: AppContext, url: string): string | null {
+  const storage = mediaStorage(ctx);
+  const prefix = storage.publicUrl('k/k').slice(0, -'k/k'.length);
+  const candidates = [prefix, prefix.replace('/v1/media/files/', '/api/v1/media/files/')];
+  const base = candidates.find((p) => url.startsWith(p));
+  if (!base) return null;
+  let key: string;
+  try {
+    key = url.slice(base.length).split(/[?#]/)[0].split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return null;
+  }
+  return isSafeKey(key) ? key : null;
+}
+
+export function rowFacts(row: MediaRow): MediaFacts {
+  return {
+    kind: row.type as MediaKind,
+    contentType: row.content_type,
+    size: row.size,
+    probe: row.probe ? (JSON.parse(row.probe) as MediaProbe) : null,
+    local: true,
+  };
+}
+
+/**
+ * The tenant's upload rows for these keys. An S3 upload goes straight to the bucket, so Herald learns
+ * of it here: a pending row whose object exists is probed and marked uploaded.
+ */
+export async function loadUploads(ctx: AppContext, tenantId: string, keys: string[]): Promise<Map<string, MediaRow>> {
+  const rows = await findTenantMediaByKeys(ctx.db.kysely, tenantId, [...new Set(keys)]);
+  const storage = mediaStorage(ctx);
+  const byKey = new Map<string, MediaRow>();
+  for (const row of rows) {
+    if (row.status === 'pending' && storage.kind === 's3') {
+      const stat = await storage.stat(row.key);
+      if (stat) {
+        const probe = await probeStored(ctx, row.type as MediaKind, row.key);
+        const now = ctx.clock.now().toISOString();
+        await markMediaUploaded(ctx.db.kysely, row.key, { size: stat.size, probe: probe ? JSON.stringify(probe) : null, now });
+        Object.assign(row, { status: 'uploaded', size: stat.size, probe: probe ? JSON.stringify(probe) : null, uploaded_at: now });
+      }
+    }
+    byKey.set(row.key, row);
+  }
+  return byKey;
+}
+
+/**
+ * Type and size of an external URL, as the platform will see them: a HEAD, or a one-byte ranged GET
+ * when the server does not answer HEAD with a length. Throws on a network failure or an error status.
+ */
+export async function externalFacts(url: string, declaredKind: MediaKind, doFetch: typeof fetch = fetch): Promise<MediaFacts> {
+  const signal = AbortSignal.timeout(15_000);
+  let res = await doFetch(url, { method: 'HEAD', redirect: 'follow', signal });
+  let size = res.ok ? Number(res.headers.get('content-length') ?? NaN) : NaN;
+  let contentType = res.ok ? res.headers.get('content-type') : null;
+  if (!res.ok || !Number.isFinite(size)) {
+    res = await doFetch(url, { headers: { range: 'bytes=0-0' }, redirect: 'follow', signal });
+    await res.body?.cancel().catch(() => {});
+    if (!res.ok) throw new ExternalMediaError(url, res.status);
+    const total = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '')?.[1];
+    size = total ? Number(total) : res.status === 200 ? Number(res.headers.get('content-length') ?? NaN) : NaN;
+    contentType = res.headers.get('content-type');
+  }
+  const type = bareContentType(contentType);
+  return {
+    kind: MEDIA_TYPES[type]?.type ?? declaredKind,
+    contentType: type || null,
+    size: Number.isFinite(size) ? size : null,
+    probe: null,
+    local: false,
+  };
+}
+
+export class ExternalMediaError extends Error {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+  ) {
+    super(`media URL ${url} answered ${status}`);
+    this.name = 'ExternalMediaError';
+  }
+}
