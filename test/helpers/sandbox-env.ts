@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { buildApp, type App } from '../../src/http/app.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/server.js';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { createTestEnv, type TestEnv, type TestEnvOptions } from './context.js';
@@ -5,18 +7,36 @@ import { createTestEnv, type TestEnv, type TestEnvOptions } from './context.js';
 /** A Herald test env whose adapters talk to loopback simulators (SANDBOX_URL). */
 export async function createSandboxEnv(
   simulators: Simulator[],
-  opts: TestEnvOptions = {},
-): Promise<{ env: TestEnv; sandbox: SandboxServer; close(): Promise<void> }> {
+  opts: TestEnvOptions & { publicListener?: boolean } = {},
+): Promise<{ env: TestEnv; sandbox: SandboxServer; publicUrl: string | null; close(): Promise<void> }> {
   const sandbox = await startSandbox(simulators);
-  const env = await createTestEnv({ ...opts, env: { SANDBOX_URL: sandbox.url, ...opts.env } });
+  const port = opts.publicListener ? await freePort() : null;
+  const publicUrl = port ? `http://127.0.0.1:${port}` : null;
+  const env = await createTestEnv({ ...opts, env: { SANDBOX_URL: sandbox.url, ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}), ...opts.env } });
+  // The listener at PUBLIC_URL, where platforms redirect the browser (the SDK uses the env's own).
+  let publicApp: App | null = null;
+  if (port) {
+    publicApp = await buildApp(env.ctx);
+    await publicApp.listen({ host: '127.0.0.1', port });
+  }
   return {
     env,
     sandbox,
+    publicUrl,
     async close() {
+      await publicApp?.close();
       await env.close();
       await sandbox.close();
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
 }
 
 /** JSON helper for the simulators' control endpoints (`_inspect`, `_faults`, ...). */

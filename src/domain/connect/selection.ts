@@ -72,16 +72,16 @@ export async function selectOrganization(ctx: AppContext, caller: SelectionCalle
   if (live.row.profile_id !== input.profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
   const member = live.data.profile;
   const org = input.selectedOrganization;
-  // An organization is its own account (its urn is the platform identity); the member's token posts for it.
+  // NOTE: the member stays the platform identity (their token posts for the organization): choosing an
+  // organization later, or the member again, updates this one account instead of creating a second.
   const profile =
     input.accountType === 'organization' && org
       ? {
-          platformUserId: org.urn,
+          ...member,
           username: org.vanityName ?? org.name,
           displayName: org.name,
           profileUrl: org.vanityName ? `https://www.linkedin.com/company/${org.vanityName}` : null,
           avatarUrl: org.logoUrl ?? null,
-          metadata: { memberId: member.platformUserId },
         }
       : member;
   const metadata =
