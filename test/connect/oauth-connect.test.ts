@@ -136,7 +136,7 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
     h.env.clock.advance(10 * 60_000 + 1);
     const late = await fetch(authUrl);
     expect(late.status).toBe(400);
-    expect((await late.json()).code).toBe('invalid_state');
+    expect(((await late.json()) as { code: string }).code).toBe('invalid_state');
     expect(await accountRows(t.userId)).toHaveLength(0);
   });
 
