@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
+import { registerBlueskyRoutes } from './bluesky.js';
 import connectCallback from './connect-callback.js';
 import connectTelegram from './connect-telegram.js';
 import exchangeConnectCode from './exchange-connect-code.js';
@@ -16,6 +17,7 @@ import selectLinkedInOrganization from './select-linkedin-organization.js';
  * `bluesky`) win over `/connect/:platform`. Platform-specific route files register here, one line each.
  */
 export function registerConnectRoutes(app: App, ctx: AppContext): void {
+  registerBlueskyRoutes(app, ctx);
   getPendingData(app, ctx);
   getTelegramCode(app, ctx);
   connectTelegram(app, ctx);
