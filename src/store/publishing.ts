@@ -30,17 +30,28 @@ export async function listPostTargets(db: Executor, postId: string): Promise<Tar
 }
 
 /**
- * Takes the post's row lock for the rest of the transaction (a no-op update). Every engine transaction
- * calls it first, so two targets of one post finishing at the same time derive the post status one after
- * the other (on PostgreSQL the second waits, then re-reads the targets). Returns false when the post is gone.
+ * Takes the post's row lock for the rest of the transaction (a no-op update) and returns the post as it
+ * is under that lock. Every engine transaction calls it first, so two targets of one post finishing at
+ * the same time derive the post status one after the other (on PostgreSQL the second waits, then reads
+ * the first one's targets). undefined when the post is gone.
  */
-export async function lockPost(db: Executor, postId: string): Promise<boolean> {
-  const res = await db
+export async function lockPost(db: Executor, postId: string): Promise<PostRow | undefined> {
+  return db
     .updateTable('post')
     .set((eb) => ({ post_id: eb.ref('post_id') }))
     .where('post_id', '=', postId)
+    .returningAll()
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+}
+
+/** `lockPost` for the post of a target, in one statement. */
+export async function lockPostOfTarget(db: Executor, targetId: string): Promise<PostRow | undefined> {
+  return db
+    .updateTable('post')
+    .set((eb) => ({ post_id: eb.ref('post_id') }))
+    .where('post_id', '=', (eb) => eb.selectFrom('post_target').select('post_id').where('target_id', '=', targetId))
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Moves a target from `from` to a new state; false when someone else moved it first. */

@@ -18,6 +18,8 @@ export interface TestAdapterOptions {
   findPublished?: boolean;
   /** Offer `refreshTokens` (default true). */
   refresh?: boolean;
+  /** Sent as `x-worker` with each publish so the simulator can tell which process made it (process tests). */
+  workerTag?: string;
 }
 
 async function call(io: PlatformIO, url: string, init: RequestInit): Promise<{ status: number; text: string; headers: Headers }> {
@@ -60,7 +62,11 @@ export function createTestPlatformAdapter(opts: TestAdapterOptions): PlatformAda
       const endpoint = `${base}/posts`;
       const res = await call(io, endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${req.account.accessToken ?? ''}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${req.account.accessToken ?? ''}`,
+          ...(opts.workerTag ? { 'x-worker': opts.workerTag } : {}),
+        },
         body: JSON.stringify({
           text: req.content,
           media: req.media.map((m) => m.url),

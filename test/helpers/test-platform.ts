@@ -31,6 +31,8 @@ export interface AcceptedPost {
   thread: string[];
   firstComment: string | null;
   accessToken: string | null;
+  /** The `x-worker` header of the publishing process, if any. */
+  worker: string | null;
   at: number;
 }
 
@@ -91,7 +93,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     return f;
   };
 
-  const record = (platform: string, body: any, token: string | null): AcceptedPost => {
+  const record = (platform: string, body: any, token: string | null, worker: string | null): AcceptedPost => {
     const post: AcceptedPost = {
       id: `sim_${++seq}`,
       platform,
@@ -101,6 +103,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       thread: Array.isArray(body.thread) ? body.thread : [],
       firstComment: body.firstComment ?? null,
       accessToken: token,
+      worker,
       at: Date.now(),
     };
     posts.push(post);
@@ -142,7 +145,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       if (fault?.kind === 'auth') return json(res, 401, { error: fault.message ?? 'Access token expired', code: 'token_expired' });
       if (fault?.kind === 'lost') return void req.socket.destroy();
       if (!body.idempotencyKey || typeof body.text !== 'string') return json(res, 400, { error: 'text and idempotencyKey are required' });
-      const post = record(platform, body, token);
+      const post = record(platform, body, token, (req.headers['x-worker'] as string | undefined) ?? null);
       if (fault?.kind === 'ambiguous') return void req.socket.destroy();
       if (fault?.kind === 'timeout') {
         await sleep(fault.delayMs ?? 200);

@@ -3,13 +3,13 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../store/schema.js';
 import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
 import {
-  findPost,
   finishJob,
   listPostTargets,
   lockPost,
   movePost,
   moveTarget,
   rescheduleJobWithPayload,
+  type PostRow,
   type TargetRow,
 } from '../../store/publishing.js';
 import { postEventData } from '../present/post-event.js';
@@ -56,9 +56,10 @@ export async function commitTargetChange(
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     let moved = false;
-    if (change && (await lockPost(tx, change.postId))) {
+    const post = change ? await lockPost(tx, change.postId) : undefined;
+    if (change && post) {
       moved = await moveTarget(tx, change.targetId, change.from, { ...change.patch, updated_at: now.toISOString() });
-      if (moved) await updatePostStatus(ctx, tx, change.postId, now);
+      if (moved) await updatePostStatus(ctx, tx, post, now);
     }
     if (logs.length) await insertPublishLogs(tx, logs);
     if ('finish' in next) await finishJob(tx, job.jobId, job.workerId);
@@ -68,13 +69,12 @@ export async function commitTargetChange(
 }
 
 /**
- * Re-derives the post status from its targets (the caller holds the post lock) and emits the outcome
- * event when the status changes to a terminal one: the conditional update on the old status makes the
- * event happen once per outcome, whichever target finishes last.
+ * Re-derives the post status from its targets and emits the outcome event when the status changes to a
+ * terminal one. `post` is the row the caller read under the post lock (`lockPost`); the conditional
+ * update on its status makes the event happen once per outcome, whichever target finishes last.
  */
-export async function updatePostStatus(ctx: AppContext, tx: Transaction<Database>, postId: string, now: Date): Promise<void> {
-  const post = await findPost(tx, postId);
-  if (!post) return;
+export async function updatePostStatus(ctx: AppContext, tx: Transaction<Database>, post: PostRow, now: Date): Promise<void> {
+  const postId = post.post_id;
   const targets = await listPostTargets(tx, postId);
   const status = derivePostStatus(targets);
   if (!status || status === post.status) return;

@@ -8,10 +8,10 @@ import type { AccountTable } from '../../store/schema.js';
 import { insertPublishLogs } from '../../store/publish-logs.js';
 import {
   findAccountById,
-  findPost,
   findTarget,
   finishJob,
-  lockPost,
+  lockPostOfTarget,
+  movePost,
   moveTarget,
   type PostRow,
   type TargetRow,
@@ -71,10 +71,9 @@ async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
   return ctx.db.transaction(async (tx): Promise<Start> => {
     const now = ctx.clock.now();
     const iso = now.toISOString();
-    const first = await findTarget(tx, run.payload.targetId);
-    // Lock the post, then re-read the target: what another transaction changed meanwhile is now visible.
-    const target = first && (await lockPost(tx, first.post_id)) ? await findTarget(tx, first.target_id) : undefined;
-    const post = target ? await findPost(tx, target.post_id) : undefined;
+    // Lock the post first, then read the target: what another transaction changed meanwhile is visible.
+    const post = await lockPostOfTarget(tx, run.payload.targetId);
+    const target = post ? await findTarget(tx, run.payload.targetId) : undefined;
     // Gone, already settled, or the post went back to draft / was cancelled: nothing to do.
     if (!target || !post || post.status === 'draft' || post.status === 'cancelled' || !['pending', 'publishing'].includes(target.status)) {
       await finishJob(tx, run.jobId, run.workerId);
@@ -89,14 +88,15 @@ async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
       const log = new CallLog(post, target, account?.username ?? null, null, () => ctx.clock.now());
       log.note('publish', 'skipped', target.attempts + 1, { response: { errorMessage: reason.message } });
       await moveTarget(tx, target.target_id, 'pending', { ...failedPatch(reason, iso), updated_at: iso });
-      await updatePostStatus(ctx, tx, post.post_id, now);
+      await updatePostStatus(ctx, tx, post, now);
       await insertPublishLogs(tx, log.drain());
       await finishJob(tx, run.jobId, run.workerId);
       return { kind: 'done' };
     }
     const claimed = { status: 'publishing', attempts: target.attempts + 1, last_attempt_at: iso, updated_at: iso };
     if (!(await moveTarget(tx, target.target_id, 'pending', claimed))) return { kind: 'done' };
-    await updatePostStatus(ctx, tx, post.post_id, now);
+    // With this target in flight the post is `publishing` whatever its other targets are.
+    if (post.status !== 'publishing') await movePost(tx, post.post_id, post.status, { status: 'publishing', updated_at: iso });
     return { kind: 'send', post, target: { ...target, ...claimed }, account, adapter };
   });
 }
