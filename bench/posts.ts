@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { saveConnectedAccount } from '../src/domain/accounts/save-account.js';
+import { api, hasWrk, startBare, startHerald, wrk, type BenchResult, type RunningServer } from './lib.js';
+
+/**
+ * Issue 3: POST /v1/posts (scheduled, two targets) on Herald vs bare Fastify, same machine, one after the
+ * other. Each request carries different text (a counter in the wrk script), so the 24-hour duplicate
+ * check passes and every request writes a post, two targets, two publish jobs and a post.scheduled event.
+ */
+export default async function postsBench(): Promise<BenchResult[]> {
+  if (!hasWrk()) throw new Error('wrk is not installed (apt-get install -y wrk)');
+  const bare = await startBare();
+  let bareRes;
+  try {
+    await wrk({ url: `${bare.url}/v1/profiles`, durationSec: 2 }); // warm-up
+    bareRes = await wrk({ url: `${bare.url}/v1/profiles` });
+  } finally {
+    await bare.stop();
+  }
+  const herald = await startHerald();
+  let heraldRes;
+  let stored = 0;
+  try {
+    const accounts = await connectAccounts(herald);
+    const headers = { authorization: `Bearer ${herald.apiKey}`, 'content-type': 'application/json' };
+    const template = {
+      scheduledFor: '2099-01-15T09:00:00',
+      timezone: 'Europe/Berlin',
+      platforms: [
+        { platform: 'twitter', accountId: accounts[0] },
+        { platform: 'bluesky', accountId: accounts[1] },
+      ],
+    };
+    await wrkCreatePosts(`${herald.url}/v1/posts`, headers, template, 2, 'w');
+    heraldRes = await wrkCreatePosts(`${herald.url}/v1/posts`, headers, template, 8, 'm');
+    if (heraldRes.non2xx > 0) throw new Error(`${heraldRes.non2xx} non-2xx responses from Herald`);
+    stored = (await api(herald, 'GET', '/v1/posts?limit=1')).pagination.total;
+  } finally {
+    await herald.stop();
+  }
+  const ratio = heraldRes.rps / bareRes.rps;
+  return [
+    { name: 'bare fastify GET /v1/profiles', value: Math.round(bareRes.rps), unit: 'req/s' },
+    { name: 'herald POST /v1/posts (scheduled, 2 targets)', value: Math.round(heraldRes.rps), unit: 'req/s' },
+    { name: 'herald POST /v1/posts p99', value: Number(heraldRes.p99Ms.toFixed(2)), unit: 'ms' },
+    { name: 'posts stored during the run', value: stored, unit: 'posts' },
+    { name: 'herald POST /v1/posts / bare', value: Number(ratio.toFixed(3)), unit: 'ratio', goal: '>= 0.25', pass: ratio >= 0.25 },
+  ];
+}
+
+/** Connects a twitter and a bluesky account to the server's owner through the real account service. */
+async function connectAccounts(herald: RunningServer): Promise<string[]> {
+  const profile = (await api(herald, 'POST', '/v1/profiles', { name: 'Bench' })).profile;
+  const ctx = await createContext(loadConfig({ DATA_DIR: herald.dataDir, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
+  try {
+    const ids: string[] = [];
+    for (const platform of ['twitter', 'bluesky'] as const) {
+      const { account } = await saveConnectedAccount(ctx, {
+        tenantId: profile.userId,
+        profileId: profile._id,
+        platform,
+        profile: { platformUserId: `bench-${platform}`, username: `bench_${platform}` },
+        tokens: { accessToken: 'bench-token' },
+      });
+      ids.push(account.account_id);
+    }
+    return ids;
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** wrk with a body that differs per request (bench/lib's wrk sends one fixed body). */
+async function wrkCreatePosts(
+  url: string,
+  headers: Record<string, string>,
+  template: Record<string, unknown>,
+  durationSec: number,
+  tag: string,
+): Promise<{ rps: number; p99Ms: number; non2xx: number }> {
+  const [before, after] = JSON.stringify({ ...template, content: '@@' }).split('"@@"');
+  const script = path.join(os.tmpdir(), `herald-wrk-posts-${process.pid}-${Date.now()}.lua`);
+  fs.writeFileSync(
+    script,
+    [
+      'wrk.method = "POST"',
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      'local n = 0',
+      'local non2xx = 0',
+      `request = function() n = n + 1; return wrk.format(nil, nil, nil, ${JSON.stringify(before)} .. '"bench post ${tag}' .. n .. '"' .. ${JSON.stringify(after)}) end`,
+      'response = function(status) if status < 200 or status > 299 then non2xx = non2xx + 1 end end',
+      'done = function() io.write(string.format("NON2XX %d\\n", non2xx)) end',
+    ].join('\n'),
+  );
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', '-c50', `-d${durationSec}s`, '--latency', '-s', script, url]);
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(text));
+  });
+  fs.rmSync(script, { force: true });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const p99 = /\n\s*99%\s+([\d.]+)(us|ms|s)/.exec(output);
+  const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN;
+  if (!Number.isFinite(rps)) throw new Error(`could not parse wrk output:\n${output}`);
+  return { rps, p99Ms, non2xx: Number(/NON2XX (\d+)/.exec(output)?.[1] ?? 0) };
+}
