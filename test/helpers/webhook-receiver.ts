@@ -15,6 +15,8 @@ export interface WebhookReceiver {
   received: ReceivedRequest[];
   /** What the next requests get: a status (and optional body), or 'redirect' (302 elsewhere). */
   respondWith(status: number, body?: string): void;
+  /** While down, every connection is reset before a request is read (nothing is recorded). */
+  setDown(down: boolean): void;
   /** Resolves once `count` requests in total have arrived. */
   waitFor(count: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -49,6 +51,10 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       }
     });
   });
+  let down = false;
+  server.on('connection', (socket) => {
+    if (down) socket.destroy();
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
@@ -57,6 +63,10 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
     respondWith(s, body = s < 300 ? '{"ok":true}' : '{"error":"nope"}') {
       status = s;
       responseBody = body;
+    },
+    setDown(value) {
+      down = value;
+      if (value) server.closeAllConnections();
     },
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received.slice());

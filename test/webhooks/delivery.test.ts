@@ -7,7 +7,7 @@ import { registerTasks } from '../../src/jobs/tasks.js';
 import { claimDueJobs } from '../../src/store/jobs.js';
 import { createWorker } from '../../src/worker.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
-import { deadUrl, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let env: TestEnv;
 let runner: JobRunner;
@@ -171,9 +171,10 @@ describe('webhook delivery', () => {
   });
 
   it('retries a receiver that is down on the published schedule, then delivers the same event id', async () => {
-    const down = await deadUrl();
+    const r = await receiver();
+    r.setDown(true);
     const { tenantId, apiKey } = await tenant();
-    const hook = await createHook(apiKey, { url: down, events: ['post.published'], secret: 's3cret' });
+    const hook = await createHook(apiKey, { url: r.url, events: ['post.published'], secret: 's3cret' });
     const event = await emit(tenantId, 'post.published', postData('p1'));
 
     await runner.tick();
@@ -191,9 +192,9 @@ describe('webhook delivery', () => {
     await runner.tick();
     expect((await webhookRow(hook._id)).failure_count).toBe(3);
 
-    // The receiver comes back on the same address.
-    const r = await startWebhookReceiver(Number(new URL(down).port));
-    receivers.push(r);
+    expect(r.received).toHaveLength(0);
+    // The receiver comes back.
+    r.setDown(false);
     advancePastRetry(3);
     await runner.tick();
 
@@ -215,7 +216,7 @@ describe('webhook delivery', () => {
     ]);
     // Every attempt sent the same bytes.
     expect(new Set(logs.map((l: any) => JSON.stringify(l.requestPayload))).size).toBe(1);
-    expect(logs[3].errorMessage).toBe('connection refused');
+    expect(logs[3].errorMessage).toEqual(expect.any(String));
     expect(logs[3].statusCode).toBeNull();
     expect(logs[0].statusCode).toBe(200);
   });

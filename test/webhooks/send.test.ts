@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicOnlyLookup, sendWebhookRequest } from '../../src/domain/webhooks/send.js';
+import { deadUrl } from '../helpers/webhook-receiver.js';
 
 // The outbound request itself, against real loopback servers.
 let server: http.Server;
@@ -44,6 +45,11 @@ describe('sendWebhookRequest', () => {
     const res = await sendWebhookRequest({ url: `${base}/hang`, body: '{}', headers: {}, allowInsecure: true, timeoutMs: 300 });
     expect(res.ok).toBe(false);
     expect(res.error).toMatch(/timed out/);
+  });
+
+  it('reports a receiver that is not listening as connection refused', async () => {
+    const res = await sendWebhookRequest({ url: await deadUrl(), body: '{}', headers: {}, allowInsecure: true });
+    expect(res).toMatchObject({ ok: false, statusCode: null, error: 'connection refused' });
   });
 
   it('sends the body with its length and reads the answer', async () => {
