@@ -117,16 +117,20 @@ export async function deleteFutureClaims(db: Executor, queueId: string, fromIso:
   await db.deleteFrom('queue_slot_claim').where('queue_id', '=', queueId).where('slot_at', '>', fromIso).execute();
 }
 
-/** Scheduled posts of a queue due after `fromIso`, in slot order. */
+/**
+ * Scheduled posts of a queue sitting in one of its claimed slots after `fromIso`, in slot order. A queued
+ * post rescheduled by hand has left its slot and is no longer moved by the queue.
+ */
 export async function listQueuedPosts(db: Executor, queueId: string, fromIso: string) {
   return db
     .selectFrom('post')
-    .select(['post_id', 'scheduled_for'])
-    .where('queue_id', '=', queueId)
-    .where('status', '=', 'scheduled')
-    .where('scheduled_for', '>', fromIso)
-    .orderBy('scheduled_for')
-    .orderBy('post_id')
+    .innerJoin('queue_slot_claim as c', (j) => j.onRef('c.queue_id', '=', 'post.queue_id').onRef('c.slot_at', '=', 'post.scheduled_for'))
+    .select(['post.post_id', 'post.scheduled_for'])
+    .where('post.queue_id', '=', queueId)
+    .where('post.status', '=', 'scheduled')
+    .where('post.scheduled_for', '>', fromIso)
+    .orderBy('post.scheduled_for')
+    .orderBy('post.post_id')
     .execute();
 }
 

@@ -5,6 +5,7 @@ import { insertPost, insertTargets, type PostRow } from '../../store/posts.js';
 import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
 import type { Principal } from '../principal.js';
+import { assignQueueSlot } from '../queue/assign.js';
 import { armTargets } from './arm.js';
 import { assertMonthlyPostQuota, assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, parseTime, resolveSchedule } from './schedule.js';
@@ -48,12 +49,15 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
     );
   }
   const draftTime = isDraft && input.scheduledFor ? parseTime(input.scheduledFor, timezone, 'scheduledFor') : null;
-  const status = isDraft ? 'draft' : decision.kind === 'at' ? 'scheduled' : 'publishing';
-  const at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
+  const status = isDraft ? 'draft' : decision.kind === 'at' || decision.kind === 'queue' ? 'scheduled' : 'publishing';
+  let at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
 
   return ctx.db.transaction(async (tx) => {
     await assertMonthlyPostQuota(tx, caller, now);
     const accounts = await checkTargetAccounts(tx, caller, targets);
+    // A queued post takes the next free slot of its queue, claimed in this transaction (queue/assign.ts).
+    const queued = decision.kind === 'queue' ? await assignQueueSlot(tx, caller, decision, now) : null;
+    if (queued) decision = { kind: 'at', at: (at = queued.scheduledFor) };
     const iso = now.toISOString();
     const post: PostRow = {
       post_id: newId(now),
@@ -76,8 +80,8 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
         ...(input.tiktokSettings ? { tiktokSettings: input.tiktokSettings } : {}),
         ...(input.recycling ? { recycling: input.recycling } : {}),
       }),
-      queued_from_profile: null,
-      queue_id: null,
+      queued_from_profile: queued?.profileId ?? null,
+      queue_id: queued?.queueId ?? null,
       created_at: iso,
       updated_at: iso,
     };

@@ -1,4 +1,4 @@
-import { AppError, invalidFields } from '../../errors.js';
+import { invalidFields } from '../../errors.js';
 import { isValidTimeZone, parseScheduledTime } from '../../lib/time.js';
 
 /**
@@ -7,12 +7,14 @@ import { isValidTimeZone, parseScheduledTime } from '../../lib/time.js';
  * - `draft`: saved, never published;
  * - `now`: publish as soon as a worker picks it up;
  * - `at`: scheduled for `at` (in the future);
+ * - `queue`: scheduled in the next free slot of a queue of `profileId` (claimed by the create transaction);
  * - `none`: the request did not say (create: a draft; update: keep the current schedule).
  */
 export type ScheduleDecision =
   | { kind: 'draft' }
   | { kind: 'now'; at: Date }
   | { kind: 'at'; at: Date }
+  | { kind: 'queue'; profileId: string; queueId: string | null }
   | { kind: 'none' };
 
 export interface ScheduleInput {
@@ -32,11 +34,7 @@ export function resolveSchedule(input: ScheduleInput, now: Date): ScheduleDecisi
     const at = parseTime(input.scheduledFor, input.timezone, 'scheduledFor');
     return at.getTime() <= now.getTime() ? { kind: 'now', at: now } : { kind: 'at', at };
   }
-  if (input.queuedFromProfile) {
-    throw new AppError('invalid', 'queue_not_available', 'Queue scheduling is not available on this server; send scheduledFor', {
-      fields: { queuedFromProfile: ['queue scheduling is not available'] },
-    });
-  }
+  if (input.queuedFromProfile) return { kind: 'queue', profileId: input.queuedFromProfile, queueId: input.queueId ?? null };
   return { kind: 'none' };
 }
 

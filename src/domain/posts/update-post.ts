@@ -43,7 +43,8 @@ export async function updatePost(
   const timezone = input.timezone ?? post.timezone;
   assertTimeZone(timezone);
   let decision: ScheduleDecision = resolveSchedule({ ...input, timezone }, now);
-  if (decision.kind === 'none') {
+  // queuedFromProfile applies when a post is created; on update it keeps the current schedule.
+  if (decision.kind === 'none' || decision.kind === 'queue') {
     // Keep the current state: a scheduled post keeps its time, a draft stays a draft, a failed post stays failed.
     if (post.status === 'scheduled' && post.scheduled_for) decision = { kind: 'at', at: new Date(post.scheduled_for) };
   }

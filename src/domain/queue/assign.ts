@@ -23,6 +23,7 @@ import { upcomingSlots, type WeeklySlot } from './slots.js';
 const MAX_SLOTS_SCANNED = 20_000;
 
 export interface QueueSlotAssignment {
+  profileId: string;
   queueId: string;
   queueName: string;
   timezone: string;
@@ -105,7 +106,7 @@ export async function assignQueueSlot(
 ): Promise<QueueSlotAssignment> {
   const queue = await resolvePostQueue(tx, caller, input.profileId, input.queueId);
   const scheduledFor = await claimNextSlot(tx, queue, now);
-  return { queueId: queue.queue_id, queueName: queue.name, timezone: queue.timezone, scheduledFor };
+  return { profileId: queue.profile_id, queueId: queue.queue_id, queueName: queue.name, timezone: queue.timezone, scheduledFor };
 }
 
 /**

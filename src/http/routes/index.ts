@@ -12,6 +12,7 @@ import { registerToolRoutes } from './tools/index.js';
 import { registerQueueRoutes } from './queue/index.js';
 import { registerInviteRoutes } from './invites/index.js';
 import { registerUserRoutes } from './users/index.js';
+import { registerUsageRoutes } from './usage/index.js';
 import docs from './system/docs.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import health from './system/health.js';
@@ -45,4 +46,5 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerQueueRoutes(app, ctx);
   registerInviteRoutes(app, ctx);
   registerUserRoutes(app, ctx);
+  registerUsageRoutes(app, ctx);
 }
