@@ -161,6 +161,14 @@ describe('queues through the SDK', () => {
     expect(rows).toEqual([]);
   });
 
+  it('goes away with its profile', async () => {
+    const { client, profileId } = await ownerWithProfile();
+    await client.queue.createQueueSlot({ body: { profileId, name: 'Q', timezone: 'UTC', slots: weekdays } });
+    await client.profiles.deleteProfile({ path: { profileId } });
+    expect(await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', '=', profileId).execute()).toEqual([]);
+    expect((await sdkError(client.queue.listQueueSlots({ query: { profileId } }))).statusCode).toBe(404);
+  });
+
   it('answers 400 on next-slot for an inactive queue', async () => {
     const { client, profileId } = await ownerWithProfile();
     await client.queue.createQueueSlot({ body: { profileId, name: 'Off', timezone: 'UTC', slots: weekdays, active: false } });
