@@ -98,7 +98,7 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     const { uploadUrl, publicUrl, key } = await presign({ filename: 'pic.png', contentType: 'image/png', size: bytes.length });
     const put = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
     expect(put.status).toBe(200);
-    expect(await put.json()).toEqual({ key, size: bytes.length, message: 'Upload complete' });
+    expect(await put.json()).toEqual({ key, size: bytes.length, message: 'Upload complete', warnings: [] });
 
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);

@@ -70,6 +70,7 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
     });
   }
   const probe = await probeStored(ctx, row.type as MediaKind, input.key);
+  if (probe?.skipped) ctx.log.warn({ key: input.key }, probe.skipped);
   const now = ctx.clock.now().toISOString();
   await markMediaUploaded(ctx.db.kysely, input.key, { size, probe: probe ? JSON.stringify(probe) : null, now });
   return { key: input.key, size, probe };

@@ -12,7 +12,13 @@ const Query = Type.Object({
   signature: Type.Optional(Type.String()),
 });
 
-const Uploaded = Type.Object({ key: Type.String(), size: Type.Integer(), message: Type.String() });
+const Uploaded = Type.Object({
+  key: Type.String(),
+  size: Type.Integer(),
+  message: Type.String(),
+  /** Checks that could not run (e.g. no ffprobe: video duration and dimensions unchecked). */
+  warnings: Type.Array(Type.String()),
+});
 
 /**
  * PUT of a local upload URL. Public: the HMAC signature in the query is the credential. The body is
@@ -31,7 +37,7 @@ export default function uploadMediaRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { key, size } = await receiveLocalUpload(ctx, {
+      const { key, size, probe } = await receiveLocalUpload(ctx, {
         key: decodeURIComponent((request.params as { '*': string })['*']),
         contentType: request.query.contentType,
         maxSize: request.query.maxSize,
@@ -41,7 +47,7 @@ export default function uploadMediaRoute(app: App, ctx: AppContext) {
         contentLength: request.headers['content-length'],
         body: request.body as Readable,
       });
-      return { key, size, message: 'Upload complete' };
+      return { key, size, message: 'Upload complete', warnings: probe?.skipped ? [probe.skipped] : [] };
     },
   );
 }
