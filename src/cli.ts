@@ -7,6 +7,7 @@ import { createKeyForUser, createOwner, setPlan } from './domain/users.js';
 import { acceptInvite } from './domain/team/invites.js';
 import { openDb } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
+import { runStandaloneSandbox } from './sandbox/standalone.js';
 import { listTenantUsers } from './store/users.js';
 
 /**
@@ -27,6 +28,17 @@ const list = (v: unknown) =>
   typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 
 const commands: Record<string, Command> = {
+  sandbox: {
+    usage: 'herald sandbox [--port P] [--host H]   (every platform simulator; point Herald at it with SANDBOX_URL)',
+    options: { port: { type: 'string' }, host: { type: 'string' } },
+    run: async () => undefined,
+    async bare(v) {
+      const port = v.port === undefined ? 4100 : Number(v.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+      await runStandaloneSandbox({ host: (v.host as string | undefined) ?? '127.0.0.1', port });
+      return undefined;
+    },
+  },
   'users create': {
     usage: 'herald users create --email E --plan free|build|accelerate|unlimited [--addons analytics,inbox] [--name N] [--json]',
     options: { email: { type: 'string' }, plan: { type: 'string' }, addons: { type: 'string' }, name: { type: 'string' } },

@@ -3,6 +3,8 @@ import { createContext } from './context.js';
 import { bootstrapOwner } from './domain/users.js';
 import { buildApp, type App } from './http/app.js';
 import type { JobRunner } from './jobs/runner.js';
+import { withSandboxUrl } from './platforms/config.js';
+import { startAllSimulators } from './sandbox/standalone.js';
 import { createWorker } from './worker.js';
 
 /** Process shell: config -> context -> migrate -> http + worker -> graceful stop. */
@@ -17,8 +19,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // SANDBOX=1: the platform simulators run in this process on their own port; adapters point at them.
+  const sandbox = config.sandbox && !config.env.SANDBOX_URL ? await startAllSimulators({ host: config.host, port: config.sandboxPort }) : null;
+  if (sandbox) config = withSandboxUrl(config, sandbox.url);
   const ctx = await createContext(config);
   const log = ctx.log;
+  if (sandbox) log.info({ sandboxUrl: sandbox.url }, 'sandbox simulators listening (SANDBOX=1)');
 
   const owner = await bootstrapOwner(ctx.db, ctx.clock.now());
   if (owner) {
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
     force.unref();
     await app?.close(); // stops accepting, waits for in-flight requests
     await worker?.stop(); // stops claiming, waits for running jobs
+    await sandbox?.close();
     await ctx.close();
     log.info('herald stopped');
     process.exit(0);

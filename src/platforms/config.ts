@@ -20,6 +20,11 @@ export function sandboxUrl(config: Config): string | null {
   return url ? url.replace(/\/+$/, '') : null;
 }
 
+/** The same configuration with adapters pointed at a sandbox (SANDBOX=1 starts one in-process). */
+export function withSandboxUrl(config: Config, url: string): Config {
+  return { ...config, env: Object.freeze({ ...config.env, SANDBOX_URL: url }) };
+}
+
 /** A platform setting such as TWITTER_CLIENT_ID, with a default used in sandbox mode. */
 export function platformSetting(config: Config, platform: Platform, name: string, fallback: string | null = null): string | null {
   const value = config.env[`${platform.toUpperCase()}_${name}`];

@@ -41,7 +41,8 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   const recordingFetch: typeof fetch = async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-    const endpoint = url.split('?')[0];
+    // NOTE: some APIs carry a secret in the path (Telegram: /bot<token>/); logs never see it.
+    const endpoint = url.split('?')[0].replace(/\/bot\d+:[A-Za-z0-9_-]+\//, '/bot<token>/');
     const started = performance.now();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;

@@ -31,7 +31,7 @@ export async function createSandboxEnv(
   };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const srv = net.createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const port = (srv.address() as net.AddressInfo).port;

@@ -16,6 +16,7 @@ import {
   type PostRow,
   type TargetRow,
 } from '../../store/publishing.js';
+import { mergeAccountMetadata } from '../accounts/manage.js';
 import { refreshAccountTokens } from '../accounts/refresh-tokens.js';
 import { CallLog } from './call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from './failure.js';
@@ -177,6 +178,8 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
     return;
   }
   log.step(action, target.attempts, { result });
+  // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
+  if (result.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, result.accountMetadata);
   const iso = ctx.clock.now().toISOString();
   await commitTargetChange(ctx, job(run), { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) }, log.drain(), {
     finish: true,
