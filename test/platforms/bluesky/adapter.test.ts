@@ -48,6 +48,12 @@ async function connect(account: PdsAccount): Promise<AccountCredentials> {
   };
 }
 
+/** The start of an ISO base media file (an `ftyp` box), enough for the PDS to sniff video/mp4. */
+function mp4Bytes(size: number): Buffer {
+  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+  return Buffer.concat([ftyp, Buffer.alloc(size - ftyp.length, 1)]);
+}
+
 const getRecord = (uri: string) => {
   const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
   return pds.get('com.atproto.repo.getRecord', { repo, collection, rkey });
@@ -119,6 +125,30 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(rec.value.embed.images[0].image).toMatchObject({ mimeType: 'image/png', size: png.length });
     const blob = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${alice.did}&cid=${rec.value.embed.images[0].image.ref.$link}`);
     expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('uploads one MP4 video through uploadBlob (app.bsky.embed.video) with its alt text', async () => {
+    const account = await connect(alice);
+    const mp4 = mp4Bytes(4096);
+    const { io } = testIO({ 'https://media.test/v.mp4': { bytes: mp4, contentType: 'video/mp4' } });
+    const result = await adapter.publish(
+      publishRequest(account, { content: 'a clip', media: [{ type: 'video', url: 'https://media.test/v.mp4', altText: 'Nothing happens' }] }),
+      io,
+    );
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'Nothing happens', video: { mimeType: 'video/mp4', size: mp4.length } });
+  });
+
+  it('refuses five images, or images mixed with a video, before sending anything', async () => {
+    const account = await connect(alice);
+    const image = (n: number) => ({ type: 'image' as const, url: `https://media.test/${n}.png` });
+    const { io, calls } = testIO();
+    const five = await adapter.publish(publishRequest(account, { media: [1, 2, 3, 4, 5].map(image) }), io).catch((e) => e);
+    expect(five.kind).toBe('rejected');
+    expect(five.message).toMatch(/at most 4 images/);
+    const mixed = await adapter.publish(publishRequest(account, { media: [image(1), { type: 'video', url: 'https://media.test/v.mp4' }] }), io).catch((e) => e);
+    expect(mixed.kind).toBe('rejected');
+    expect(calls).toHaveLength(0);
   });
 
   it('posts a 3-item thread as replies with root and parent strong refs', async () => {

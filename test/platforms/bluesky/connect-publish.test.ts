@@ -243,6 +243,16 @@ describe('publishing to a real PDS', () => {
     expect(await postsOn(t.who.did)).toHaveLength(5);
   });
 
+  it('unpublishes through the SDK by deleting the record on the PDS', async () => {
+    const t = await connected();
+    const { postId, target } = await publishNow(t, { content: 'here today' });
+    expect(await postsOn(t.who.did)).toHaveLength(1);
+    const res = await t.sdk.posts.unpublishPost({ path: { postId }, body: { platform: 'bluesky' } });
+    expect(res.response.status).toBe(200);
+    expect(await postsOn(t.who.did)).toHaveLength(0);
+    await expect(getRecord(target.platform_post_id!)).rejects.toThrow(/RecordNotFound|Could not locate/);
+  });
+
   it('refreshes an expired access JWT silently and publishes once', async () => {
     const t = await connected();
     const before = await account(t.accountId);

@@ -125,6 +125,6 @@ describe('Bluesky simulator (sandbox mode)', () => {
   it('answers unknown methods like a PDS (501 MethodNotImplemented)', async () => {
     const res = await fetch(`${sandbox.url}/sandbox/bluesky/xrpc/app.bsky.feed.getTimeline`);
     expect(res.status).toBe(501);
-    expect((await res.json()).error).toBe('MethodNotImplemented');
+    expect(((await res.json()) as { error: string }).error).toBe('MethodNotImplemented');
   });
 });
