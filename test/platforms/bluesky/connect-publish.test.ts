@@ -289,4 +289,18 @@ describe('publishing to a real PDS', () => {
     expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: t.accountId, disconnectionType: 'unintentional' });
     expect(await postsOn(t.who.did)).toHaveLength(0);
   });
+  // Last: it moves the shared fake clock two hours ahead.
+  it('refreshes the session ahead of expiry from the worker, and the new session publishes', async () => {
+    const t = await connected();
+    await runner.drain();
+    const before = await account(t.accountId);
+    env.clock.advance(new Date(before.token_expires_at!).getTime() - env.clock.now().getTime() - 5 * 60_000);
+    await runner.drain();
+    const after = await account(t.accountId);
+    expect(after.is_active).toBe(1);
+    expect(env.ctx.secrets.open(after.refresh_token!)).not.toBe(env.ctx.secrets.open(before.refresh_token!));
+    const { target } = await publishNow(t, { content: 'with the refreshed session' });
+    expect(target.status).toBe('published');
+    expect(await postsOn(t.who.did)).toHaveLength(1);
+  });
 });
