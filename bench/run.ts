@@ -8,6 +8,7 @@ import { ROOT, type BenchResult } from './lib.js';
 const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult[]> }>> = {
   http: () => import('./http.js'),
   webhooks: () => import('./webhooks.js'),
+  media: () => import('./media.js'),
   posts: () => import('./posts.js'),
 };
 
