@@ -46,7 +46,7 @@ export interface LiStore {
   posts: Map<string, LiPost>;
   organizations: Map<string, LiOrganization>;
   people: LiPerson[];
-  nextId: number;
+  nextId: bigint;
 }
 
 export const SANDBOX_ORGANIZATION: Omit<LiOrganization, 'admins'> = {
@@ -73,16 +73,17 @@ export function liStore(state: SimulatorState): LiStore {
       posts: new Map(),
       organizations: new Map([[SANDBOX_ORGANIZATION.id, { ...SANDBOX_ORGANIZATION, admins: [firstUser] }]]),
       people: [{ ...SANDBOX_PERSON, follows: [SANDBOX_ORGANIZATION.id] }],
-      nextId: 7100000000000000000,
+      nextId: 7100000000000000000n,
     };
     state.data.set('li', store);
   }
   return store;
 }
 
+/** Increasing 19-digit ids (BigInt: they are past Number's exact range). */
 export function nextLiId(store: LiStore): string {
-  store.nextId += 1 + Math.floor(Math.random() * 1000);
-  return String(store.nextId);
+  store.nextId += 1n + BigInt(Math.floor(Math.random() * 1000));
+  return store.nextId.toString();
 }
 
 /** Adds a company page administered by `adminIds` (tests of organization selection). */

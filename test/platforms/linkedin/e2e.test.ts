@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedInSimulator, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from '../../../src/sandbox/linkedin/index.js';
+import { listEvents } from '../../../src/store/events.js';
+import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { sandboxCall } from '../../helpers/sandbox-env.js';
+
+let e: OAuthE2E;
+const data = (res: { data?: unknown }) => res.data as any;
+const today = new Date();
+const VERSION = `${today.getUTCFullYear()}${String(today.getUTCMonth() + 1).padStart(2, '0')}`;
+
+beforeAll(async () => {
+  e = await createOAuthE2E((now) => [linkedInSimulator({ now })], { env: { LINKEDIN_API_VERSION: VERSION } });
+});
+afterAll(async () => e?.close());
+
+/** A tenant with a LinkedIn member account connected through GET /v1/connect/linkedin and the consent redirect. */
+async function connectedTenant(memberId: string) {
+  const { userId, apiKey } = await e.env.createUser();
+  const sdk = await e.env.sdk(apiKey);
+  const profile = data(await sdk.profiles.createProfile({ body: { name: `LinkedIn ${memberId}` } })).profile;
+  await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_oauth/users', { id: memberId, username: memberId, name: `Member ${memberId}` });
+  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'linkedin' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const landed = await followAuthUrl(`${start.authUrl}&login_hint=${memberId}`);
+  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
+  return { userId, apiKey, sdk, profileId: profile._id, landed, start, account: accounts[0] };
+}
+
+async function createNow(sdk: any, accountId: string, body: Record<string, unknown>) {
+  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'linkedin', accountId }], ...body } });
+  expect(res.response.status).toBe(201);
+  return data(res).post;
+}
+
+async function getPost(sdk: any, postId: string) {
+  return data(await sdk.posts.getPost({ path: { postId } })).post;
+}
+
+const simPosts = (memberId: string) => e.sandbox.state('linkedin').posts.filter((p) => p.author === `urn:li:person:${memberId}`);
+
+describe('LinkedIn end to end through the official SDK', () => {
+  it('connects via GET /v1/connect/linkedin and the auto-approving consent: the account exists', async () => {
+    const t = await connectedTenant('mbrConnect1');
+    expect(new URL(t.start.authUrl).pathname).toBe('/sandbox/linkedin/oauth/v2/authorization');
+    expect(t.landed.searchParams.get('connected')).toBe('linkedin');
+    expect(t.account).toMatchObject({ platform: 'linkedin', isActive: true });
+    expect(t.landed.searchParams.get('accountId')).toBe(t.account._id);
+  });
+
+  it('publishes text with an image exactly once, with platformPostId, URL and logs', async () => {
+    const t = await connectedTenant('mbrPublish1');
+    const post = await createNow(t.sdk, t.account._id, {
+      content: 'Shipping (today) #launch',
+      mediaItems: [{ type: 'image', url: e.mediaUrl('li-e2e.png', 2500) }],
+    });
+    await e.runner.drain();
+    const posts = simPosts('mbrPublish1');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ text: 'Shipping (today) #launch', media: [{ type: 'image', mimeType: 'image/png', size: 2500 }] });
+    const after = await getPost(t.sdk, post._id);
+    expect(after.status).toBe('published');
+    expect(after.platforms[0]).toMatchObject({
+      status: 'published',
+      platformPostId: posts[0].id,
+      platformPostUrl: `https://www.linkedin.com/feed/update/${posts[0].id}`,
+    });
+    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs;
+    expect(logs.some((l: any) => l.postId === post._id && l.status === 'success')).toBe(true);
+  });
+
+  it('lists and selects a company page, resolves mentions, and publishes as the page with a first comment', async () => {
+    // The sandbox page is administered by the simulator's default member.
+    const t = await connectedTenant('linkedin-user-1');
+    const accountId = t.account._id;
+    const orgs = data(await t.sdk.connect.getLinkedInOrganizations({ path: { accountId } })).organizations;
+    expect(orgs).toEqual([expect.objectContaining({ id: SANDBOX_ORGANIZATION.id, name: SANDBOX_ORGANIZATION.localizedName, vanityName: 'herald-sandbox' })]);
+    const selected = await t.sdk.connect.updateLinkedInOrganization({
+      path: { accountId },
+      body: { accountType: 'organization', selectedOrganization: { id: orgs[0].id, urn: orgs[0].urn, name: orgs[0].name } } as any,
+    });
+    expect(selected.response.status).toBe(200);
+    const mention = data(await t.sdk.accounts.getLinkedInMentions({ path: { accountId }, query: { url: 'https://www.linkedin.com/in/jane-doe', displayName: 'Jane Doe' } }));
+    expect(mention).toMatchObject({ urn: SANDBOX_PERSON.member, type: 'person', mentionFormat: `@[Jane Doe](${SANDBOX_PERSON.member})` });
+    await createNow(t.sdk, accountId, {
+      content: `Welcome ${mention.mentionFormat} (our first hire)`,
+      platforms: [{ platform: 'linkedin', accountId, platformSpecificData: { firstComment: 'Apply at herald.example' } }],
+    });
+    await e.runner.drain();
+    const posts = e.sandbox.state('linkedin').posts.filter((p) => p.author === `urn:li:organization:${SANDBOX_ORGANIZATION.id}`);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].text).toBe(`Welcome @[Jane Doe](${SANDBOX_PERSON.member}) (our first hire)`);
+    expect(posts[0].extra).toMatchObject({
+      mentions: [{ name: 'Jane Doe', urn: SANDBOX_PERSON.member }],
+      comments: [{ actor: `urn:li:organization:${SANDBOX_ORGANIZATION.id}`, text: 'Apply at herald.example' }],
+    });
+  });
+
+  it('an access token past its 60 days is refreshed silently before publishing', async () => {
+    const t = await connectedTenant('mbrRefresh1');
+    const tokenCalls = () => e.sandbox.state('linkedin').calls.filter((c) => c.path.endsWith('/oauth/v2/accessToken')).length;
+    const before = tokenCalls();
+    e.env.clock.advance(61 * 86_400_000);
+    const post = await createNow(t.sdk, t.account._id, { content: 'two months later' });
+    await e.runner.drain();
+    expect(tokenCalls()).toBeGreaterThan(before);
+    expect(simPosts('mbrRefresh1').map((p) => p.text)).toEqual(['two months later']);
+    expect((await getPost(t.sdk, post._id)).status).toBe('published');
+  });
+
+  it('a revoked grant disconnects the account once, with account.disconnected', async () => {
+    const t = await connectedTenant('mbrRevoked1');
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_oauth/revoke', { userId: 'mbrRevoked1' });
+    const post = await createNow(t.sdk, t.account._id, { content: 'will not go out' });
+    await e.runner.drain();
+    expect(simPosts('mbrRevoked1')).toHaveLength(0);
+    expect((await getPost(t.sdk, post._id)).status).toBe('failed');
+    const accounts = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } })).accounts;
+    expect(accounts.find((a: any) => a._id === t.account._id)).toMatchObject({ isActive: false });
+    const disconnected = await listEvents(e.env.ctx.db.kysely, t.userId, 'account.disconnected');
+    expect(disconnected).toHaveLength(1);
+    expect(JSON.stringify(disconnected[0])).toContain('unintentional');
+  });
+
+  it('rate_limited backs off and publishes once; ambiguous is found, never re-sent', async () => {
+    const t = await connectedTenant('mbrFaults1');
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'rate_limited', count: 1 });
+    const limited = await createNow(t.sdk, t.account._id, { content: 'throttled first' });
+    await e.runner.drain();
+    expect(simPosts('mbrFaults1')).toHaveLength(0);
+    // LinkedIn's daily throttles reset at midnight UTC.
+    e.env.clock.advance(24 * 60 * 60 * 1000);
+    await e.runner.drain();
+    expect(simPosts('mbrFaults1').map((p) => p.text)).toEqual(['throttled first']);
+    expect((await getPost(t.sdk, limited._id)).status).toBe('published');
+
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'ambiguous', count: 1 });
+    const unsure = await createNow(t.sdk, t.account._id, { content: 'did it arrive' });
+    for (let i = 0; i < 5; i++) {
+      await e.runner.drain();
+      e.env.clock.advance(60_000);
+    }
+    const posts = simPosts('mbrFaults1').filter((p) => p.text === 'did it arrive');
+    expect(posts).toHaveLength(1);
+    const after = await getPost(t.sdk, unsure._id);
+    expect(after.status).toBe('published');
+    expect(after.platforms[0].platformPostId).toBe(posts[0].id);
+  });
+});

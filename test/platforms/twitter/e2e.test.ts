@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { twitterSimulator } from '../../../src/sandbox/twitter/index.js';
+import { listEvents } from '../../../src/store/events.js';
+import { followAuthUrl, createOAuthE2E, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { sandboxCall } from '../../helpers/sandbox-env.js';
+
+let e: OAuthE2E;
+const data = (res: { data?: unknown }) => res.data as any;
+
+beforeAll(async () => {
+  e = await createOAuthE2E((now) => [twitterSimulator({ now, checkAfterSecs: 0 })]);
+});
+afterAll(async () => e?.close());
+
+/** A tenant with a profile and an X account connected through GET /v1/connect/twitter and the consent redirect. */
+async function connectedTenant(xUser: { id: string; username: string }) {
+  const { userId, apiKey } = await e.env.createUser();
+  const sdk = await e.env.sdk(apiKey);
+  const profile = data(await sdk.profiles.createProfile({ body: { name: `X ${xUser.username}` } })).profile;
+  await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/users', { ...xUser, name: xUser.username });
+  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'twitter' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  // The sandbox consent page logs in as the login_hint user.
+  const landed = await followAuthUrl(`${start.authUrl}&login_hint=${xUser.id}`);
+  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
+  return { userId, apiKey, sdk, profileId: profile._id, landed, start, account: accounts[0] };
+}
+
+async function createNow(sdk: any, accountId: string, body: Record<string, unknown>) {
+  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'twitter', accountId }], ...body } });
+  expect(res.response.status).toBe(201);
+  return data(res).post;
+}
+
+async function getPost(sdk: any, postId: string) {
+  return data(await sdk.posts.getPost({ path: { postId } })).post;
+}
+
+function simPosts(authorId: string) {
+  return e.sandbox.state('twitter').posts.filter((p) => p.extra?.authorId === authorId);
+}
+
+describe('X end to end through the official SDK', () => {
+  it('connects via GET /v1/connect/twitter and the auto-approving consent: the account exists', async () => {
+    const t = await connectedTenant({ id: '3000000000000000001', username: 'e2e_connect' });
+    expect(new URL(t.start.authUrl).pathname).toBe('/sandbox/twitter/i/oauth2/authorize');
+    expect(t.landed.pathname).toBe('/health');
+    expect(t.landed.searchParams.get('connected')).toBe('twitter');
+    expect(t.landed.searchParams.get('username')).toBe('e2e_connect');
+    expect(t.account).toMatchObject({ platform: 'twitter', username: 'e2e_connect', isActive: true });
+    expect(t.landed.searchParams.get('accountId')).toBe(t.account._id);
+  });
+
+  it('publishes a post with an image and a thread exactly once, with platformPostId, URL and logs', async () => {
+    const t = await connectedTenant({ id: '3000000000000000002', username: 'e2e_publish' });
+    const image = e.mediaUrl('x-e2e.png', 1500);
+    const post = await createNow(t.sdk, t.account._id, {
+      content: 'root from the SDK',
+      mediaItems: [{ type: 'image', url: image }],
+      platforms: [
+        {
+          platform: 'twitter',
+          accountId: t.account._id,
+          platformSpecificData: {
+            threadItems: [
+              { content: 'root from the SDK', mediaItems: [{ type: 'image', url: image }] },
+              { content: 'second part' },
+            ],
+          },
+        },
+      ],
+    });
+    await e.runner.drain();
+    const posts = simPosts('3000000000000000002');
+    expect(posts.map((p) => p.text)).toEqual(['root from the SDK', 'second part']);
+    expect(posts[0].media).toEqual([{ type: 'image', mimeType: 'image/png', size: 1500 }]);
+    expect(posts[1].replyTo).toBe(posts[0].id);
+    const after = await getPost(t.sdk, post._id);
+    expect(after.status).toBe('published');
+    expect(after.platforms[0]).toMatchObject({
+      status: 'published',
+      platformPostId: posts[0].id,
+      platformPostUrl: `https://x.com/e2e_publish/status/${posts[0].id}`,
+    });
+    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'twitter' } })).logs;
+    expect(logs.some((l: any) => l.postId === post._id && l.status === 'success')).toBe(true);
+  });
+
+  it('an expired access token is refreshed silently before publishing', async () => {
+    const t = await connectedTenant({ id: '3000000000000000003', username: 'e2e_refresh' });
+    const tokenCalls = () => e.sandbox.state('twitter').calls.filter((c) => c.path.endsWith('/2/oauth2/token')).length;
+    const before = tokenCalls();
+    e.env.clock.advance(3 * 60 * 60 * 1000);
+    const post = await createNow(t.sdk, t.account._id, { content: 'after two hours' });
+    await e.runner.drain();
+    expect(tokenCalls()).toBeGreaterThan(before);
+    expect(simPosts('3000000000000000003').map((p) => p.text)).toEqual(['after two hours']);
+    expect((await getPost(t.sdk, post._id)).status).toBe('published');
+    const accounts = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId } })).accounts;
+    expect(accounts[0].isActive).toBe(true);
+  });
+
+  it('a revoked grant disconnects the account once, with account.disconnected', async () => {
+    const t = await connectedTenant({ id: '3000000000000000004', username: 'e2e_revoked' });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/revoke', { userId: '3000000000000000004' });
+    const post = await createNow(t.sdk, t.account._id, { content: 'will not go out' });
+    await e.runner.drain();
+    expect(simPosts('3000000000000000004')).toHaveLength(0);
+    expect((await getPost(t.sdk, post._id)).status).toBe('failed');
+    const accounts = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } })).accounts;
+    expect(accounts.find((a: any) => a._id === t.account._id)).toMatchObject({ isActive: false });
+    const disconnected = await listEvents(e.env.ctx.db.kysely, t.userId, 'account.disconnected');
+    expect(disconnected).toHaveLength(1);
+    expect(JSON.stringify(disconnected[0])).toContain('unintentional');
+  });
+
+  it('rate_limited backs off and publishes once; ambiguous is found, never re-sent', async () => {
+    const t = await connectedTenant({ id: '3000000000000000005', username: 'e2e_faults' });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'rate_limited', count: 1 });
+    const limited = await createNow(t.sdk, t.account._id, { content: 'throttled first' });
+    await e.runner.drain();
+    expect(simPosts('3000000000000000005')).toHaveLength(0);
+    expect((await getPost(t.sdk, limited._id)).status).not.toBe('published');
+    e.env.clock.advance(61_000);
+    await e.runner.drain();
+    expect(simPosts('3000000000000000005').map((p) => p.text)).toEqual(['throttled first']);
+    expect((await getPost(t.sdk, limited._id)).status).toBe('published');
+
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'ambiguous', count: 1 });
+    const unsure = await createNow(t.sdk, t.account._id, { content: 'did it arrive' });
+    for (let i = 0; i < 5; i++) {
+      await e.runner.drain();
+      e.env.clock.advance(60_000);
+    }
+    const posts = simPosts('3000000000000000005').filter((p) => p.text === 'did it arrive');
+    expect(posts).toHaveLength(1);
+    const after = await getPost(t.sdk, unsure._id);
+    expect(after.status).toBe('published');
+    expect(after.platforms[0].platformPostId).toBe(posts[0].id);
+  });
+});
