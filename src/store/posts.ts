@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from './db.js';
+import type { Db, Executor } from './db.js';
 import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
 
 export type PostRow = PostTable;
@@ -15,6 +15,36 @@ export async function insertTargets(db: Executor, rows: PostTargetRow[]): Promis
 
 export async function findPost(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
   return db.selectFrom('post').selectAll().where('tenant_id', '=', tenantId).where('post_id', '=', postId).executeTakeFirst();
+}
+
+/**
+ * Takes the post's row lock for the rest of the transaction (a no-op update, the same lock the publishing
+ * engine takes first) and returns the post as it is under that lock; undefined when it is not the tenant's.
+ */
+export async function lockPost(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
+  return db
+    .updateTable('post')
+    .set((eb) => ({ post_id: eb.ref('post_id') }))
+    .where('tenant_id', '=', tenantId)
+    .where('post_id', '=', postId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Serialises post creation per tenant for the rest of the transaction, so the monthly count and the
+ * duplicate check see each other's posts. PostgreSQL: a transaction-scoped advisory lock. SQLite: a
+ * single writer already serialises write transactions.
+ */
+export async function lockTenantPosts(db: Db, tx: Executor, tenantId: string): Promise<void> {
+  if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`posts:${tenantId}`}))`.execute(tx);
+}
+
+/** Job keys among `keys` whose job a worker holds right now (a publish about to happen). */
+export async function leasedJobKeys(db: Executor, keys: string[], nowIso: string): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom('job').select('key').where('key', 'in', keys).where('locked_until', '>', nowIso).execute();
+  return rows.map((r) => r.key!);
 }
 
 /** Targets of the given posts, in request order. */

@@ -37,6 +37,16 @@ describe('plan rules', () => {
     expect(over.body.code).toBe('post_limit_reached');
   });
 
+  it('lets exactly one of several concurrent identical posts through', async () => {
+    const t = await createTenant(env);
+    const acc = await t.account('bluesky');
+    const body = { content: 'racing twins', scheduledFor: '2026-04-02T10:00:00Z', platforms: [{ platform: 'bluesky', accountId: acc }] };
+    const results = await Promise.all(Array.from({ length: 6 }, () => env.request(t.apiKey, 'POST', '/v1/posts', body)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const list = await env.request(t.apiKey, 'GET', '/v1/posts');
+    expect(list.body.pagination.total).toBe(1);
+  });
+
   it('refuses the same content to the same account within 24 hours with 409 and existingPostId', async () => {
     const t = await createTenant(env);
     const acc = await t.account('twitter');

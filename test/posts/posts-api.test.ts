@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobKey } from '../../src/domain/publishing/schedule.js';
 import type { PlatformAdapter } from '../../src/platforms/types.js';
 import { listEvents } from '../../src/store/events.js';
-import { findJobByKey } from '../../src/store/jobs.js';
+import { claimDueJobs, findJobByKey } from '../../src/store/jobs.js';
 import { listTargets, updatePost, updateTarget } from '../../src/store/posts.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
@@ -202,6 +202,26 @@ describe('GET, PUT and DELETE /v1/posts/{id}', () => {
     expect(updated.platforms[0]._id).toBe(targetId);
     expect((await job(targetId))?.run_at).toBe('2026-03-06T08:30:00.000Z');
     expect(await listEvents(env.ctx.db.kysely, t.userId, 'post.scheduled')).toHaveLength(1);
+  });
+
+  it('refuses to move a post whose publish job a worker has already claimed (409), leaving the job alone', async () => {
+    const t = await createTenant(env);
+    const acc = await t.account('twitter');
+    const post = data(await t.sdk.posts.createPost({ body: { content: 'due soon', scheduledFor: '2026-03-01T12:05:00Z', platforms: [{ platform: 'twitter', accountId: acc }] } })).post;
+    const targetId = post.platforms[0]._id;
+    env.clock.set('2026-03-01T12:05:00.000Z');
+    try {
+      const claimed = await claimDueJobs(env.ctx.db, { workerId: 'w1', now: env.clock.now(), leaseUntil: new Date(env.clock.now().getTime() + 60_000), limit: 100, tasks: ['post.publish'] });
+      expect(claimed.map((j) => j.key)).toContain(publishJobKey(targetId));
+      const err = await sdkError(t.sdk.posts.updatePost({ path: { postId: post._id }, body: { scheduledFor: '2026-03-09T00:00:00Z' } as any }));
+      expect(err.statusCode).toBe(409);
+      expect(err.code).toBe('post_publishing');
+      expect((await job(targetId))?.run_at).toBe('2026-03-01T12:05:00.000Z');
+      expect(data(await t.sdk.posts.getPost({ path: { postId: post._id } })).post.scheduledFor).toBe('2026-03-01T12:05:00.000Z');
+    } finally {
+      await env.ctx.db.kysely.deleteFrom('job').where('key', '=', publishJobKey(targetId)).execute();
+      env.clock.set(START);
+    }
   });
 
   it('turns a scheduled post back into a draft (job removed) and schedules it again (job and event back)', async () => {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { invalidFields } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import { insertPost, insertTargets, type PostRow } from '../../store/posts.js';
+import { insertPost, insertTargets, lockTenantPosts, type PostRow } from '../../store/posts.js';
 import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
 import type { Principal } from '../principal.js';
@@ -53,6 +53,7 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
   let at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
 
   return ctx.db.transaction(async (tx) => {
+    await lockTenantPosts(ctx.db, tx, caller.tenantId);
     await assertMonthlyPostQuota(tx, caller, now);
     const accounts = await checkTargetAccounts(tx, caller, targets);
     // A queued post takes the next free slot of its queue, claimed in this transaction (queue/assign.ts).

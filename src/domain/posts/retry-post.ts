@@ -5,7 +5,7 @@ import type { PostView } from '../present/posts.js';
 import { armPublishJobs } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
 import { assertNotPublishing } from './update-post.js';
-import { loadPost, withAccounts } from './views.js';
+import { loadPostForUpdate, withAccounts } from './views.js';
 
 /**
  * Re-arms the failed targets of a failed or partial post to publish now. Published targets are left
@@ -15,7 +15,7 @@ export async function retryPost(ctx: AppContext, caller: Principal, postId: stri
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
-    const { post, targets } = await loadPost(tx, caller, postId);
+    const { post, targets } = await loadPostForUpdate(tx, caller, postId);
     assertNotPublishing(post, targets);
     const failed = targets.filter((t) => t.status === 'failed');
     if (failed.length === 0 || (post.status !== 'failed' && post.status !== 'partial')) {

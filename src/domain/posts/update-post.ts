@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { AppError, conflict, invalidFields } from '../../errors.js';
-import { deleteTargets, insertTargets, updatePost as updatePostRow, updateTarget, type PostRow, type PostTargetRow } from '../../store/posts.js';
+import { deleteTargets, insertTargets, leasedJobKeys, lockTenantPosts, updatePost as updatePostRow, updateTarget, type PostRow, type PostTargetRow } from '../../store/posts.js';
 import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
+import { publishJobKey } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
 import { armTargets, disarmTargets } from './arm.js';
 import { MESSAGES } from './create-post.js';
@@ -11,7 +12,7 @@ import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedu
 import { checkTargetAccounts, contentHash, normaliseTargets, targetRows } from './targets.js';
 import type { MediaItemInput, PostInput } from './types.js';
 import { throwIfInvalid, validatePost } from './validate/index.js';
-import { loadPost, withAccounts } from './views.js';
+import { loadPost, loadPostForUpdate, withAccounts } from './views.js';
 
 const EDITABLE = ['draft', 'scheduled', 'failed'];
 
@@ -71,7 +72,8 @@ export async function updatePost(
   }
 
   return ctx.db.transaction(async (tx) => {
-    const fresh = await loadPost(tx, caller, postId);
+    if (nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
+    const fresh = await loadPostForUpdate(tx, caller, postId);
     if (fresh.post.updated_at !== post.updated_at || fresh.targets.length !== current.targets.length) {
       throw conflict('post_modified', 'The post changed while it was being updated; retry');
     }
@@ -124,6 +126,10 @@ export async function updatePost(
 
     if (decision.kind === 'at' || decision.kind === 'now') {
       await armTargets(tx, targets.filter((t) => t.status === 'pending'), decision.at, now, { ignoreOwnTimes: input.publishNow === true });
+      // A job a worker has already claimed cannot be moved: the publish is under way.
+      if ((await leasedJobKeys(tx, targets.map((t) => publishJobKey(t.target_id)), iso)).length > 0) {
+        throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');
+      }
     } else if (nextStatus === 'draft') {
       await disarmTargets(tx, targets);
     }

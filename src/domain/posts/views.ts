@@ -1,6 +1,6 @@
 import { notFound } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
-import { findAccounts, findPost, listTargets, type PostRow, type PostTargetRow } from '../../store/posts.js';
+import { findAccounts, findPost, listTargets, lockPost, type PostRow, type PostTargetRow } from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 
@@ -19,6 +19,19 @@ export async function loadPost(
   const post = await findPost(db, caller.tenantId, postId);
   if (!post) throw notFound('Post', 'post_not_found');
   const targets = await listTargets(db, [postId]);
+  if (!canSeePost(caller, targets)) throw notFound('Post', 'post_not_found');
+  return { post, targets };
+}
+
+/** `loadPost` inside a transaction that will change the post: takes the post's row lock first. */
+export async function loadPostForUpdate(
+  tx: Executor,
+  caller: Principal,
+  postId: string,
+): Promise<{ post: PostRow; targets: PostTargetRow[] }> {
+  const post = await lockPost(tx, caller.tenantId, postId);
+  if (!post) throw notFound('Post', 'post_not_found');
+  const targets = await listTargets(tx, [postId]);
   if (!canSeePost(caller, targets)) throw notFound('Post', 'post_not_found');
   return { post, targets };
 }
