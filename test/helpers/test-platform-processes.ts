@@ -29,7 +29,7 @@ export function startEngineWorker(config: Config, simUrl: string, tag: string, e
       SECRET_KEY: config.secretKey ?? '',
       LOG_LEVEL: 'error',
       HERALD_ROLE: 'worker',
-      WORKER_LEASE_MS: '3000',
+      WORKER_LEASE_MS: '10000',
       WORKER_POLL_MS: '50',
       WORKER_CONCURRENCY: '32',
       TEST_PLATFORM_URL: simUrl,
@@ -68,11 +68,16 @@ export async function stopGracefully(w: WorkerProc): Promise<void> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `predicate` holds (process tests only). */
-export async function waitUntil(predicate: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitUntil(
+  predicate: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  progress: () => Promise<unknown> | unknown = () => '',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await predicate()) return;
     await sleep(250);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what} (${JSON.stringify(await progress())})`);
 }
