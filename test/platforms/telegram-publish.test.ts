@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { listEvents } from '../../src/store/events.js';
 import { createWorker } from '../../src/worker.js';
 import { createTenant } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
@@ -111,5 +112,24 @@ describe('Telegram chat migration through the engine', () => {
     // The next post goes straight to the new chat.
     await publishNow(t, accountId, { content: 'second' });
     expect((await inspect()).filter((p) => p.text === 'second')[0].extra.chatId).toBe('-1003133700000');
+  });
+});
+
+describe('Telegram bot removed from the chat', () => {
+  it('fails the target and disconnects the account once, with account.disconnected (unintentional)', async () => {
+    const { t, accountId } = await connectedTenant('-1009990001');
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', { id: -1009990001, type: 'channel', botStatus: 'kicked' });
+    const res = await publishNow(t, accountId, { content: 'nobody hears this' });
+    expect(res.post.platforms[0].status).toBe('failed');
+    // The disconnected account takes no new posts until it is connected again.
+    const refused = await t.sdk.posts.createPost({ body: { content: 'nor this', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any }).catch((e: unknown) => e as { statusCode: number });
+    expect(refused.statusCode).toBe(400);
+    await runner.drain();
+    const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    expect(row.is_active).toBe(0);
+    const events = await listEvents(h.env.ctx.db.kysely, t.userId, 'account.disconnected');
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId, disconnectionType: 'unintentional' });
+    expect((await inspect()).filter((p) => p.text === 'nobody hears this')).toHaveLength(0);
   });
 });

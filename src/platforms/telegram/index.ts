@@ -126,6 +126,21 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
         return { ...result(error.newChatId, req.account, sent), accountMetadata: { chatId: error.newChatId } };
       }
     },
+    /**
+     * Telegram tokens do not expire; the engine calls this after an `auth` answer. It checks the bot can
+     * still post to the chat: a revoked bot token (401) or a bot removed from the chat (403, or a member
+     * status of left/kicked) is a dead grant and disconnects the account.
+     */
+    async refreshTokens(account, io) {
+      const chatId = chatOf(account);
+      const bot = await call<TelegramBot>('getMe', {}, io);
+      const member = await call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: bot.id }, io);
+      if (member.status === 'left' || member.status === 'kicked') {
+        throw new PlatformError('auth', `the bot is no longer a member of chat ${chatId}`, { revoked: true, platformCode: member.status });
+      }
+      // NOTE: there is no user token; the bot token lives in the configuration, never on the account.
+      return { accessToken: account.accessToken ?? '', refreshToken: null, expiresAt: null };
+    },
     async unpublish(account, platformPostId, io) {
       await call('deleteMessage', { chat_id: chatOf(account), message_id: Number(platformPostId) }, io);
     },
