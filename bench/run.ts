@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   webhooks: () => import('./webhooks.js'),
   media: () => import('./media.js'),
   posts: () => import('./posts.js'),
+  queue: () => import('./queue.js'),
 };
 
 const wanted = process.argv.slice(2);

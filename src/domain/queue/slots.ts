@@ -29,6 +29,9 @@ export function normalizeSlots(slots: WeeklySlot[]): WeeklySlot[] {
   return out.sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.time.localeCompare(b.time));
 }
 
+const INSTANT_CACHE_MAX = 100_000;
+const instantCache = new Map<string, number>();
+
 /**
  * The instant at which a wall-clock time happens in `zone`, with Herald's DST rules:
  * - a time that does not exist that day (spring forward) is shifted forward by the gap
@@ -38,6 +41,18 @@ export function normalizeSlots(slots: WeeklySlot[]): WeeklySlot[] {
  */
 export function localToInstant(zone: IANAZone, y: number, m: number, d: number, hour: number, minute: number): number {
   const wall = Date.UTC(y, m - 1, d, hour, minute);
+  // Zone offsets cost an Intl call each, and every assignment walks the queue's slots from now past
+  // all taken ones: remember the answers (bounded; zone rules do not change while the process runs).
+  const key = `${zone.name}|${wall}`;
+  const cached = instantCache.get(key);
+  if (cached !== undefined) return cached;
+  const instant = computeInstant(zone, wall);
+  if (instantCache.size >= INSTANT_CACHE_MAX) instantCache.clear();
+  instantCache.set(key, instant);
+  return instant;
+}
+
+function computeInstant(zone: IANAZone, wall: number): number {
   // Offsets in force a day either side cover any transition on this date.
   const offsets = new Set([zone.offset(wall - DAY_MS), zone.offset(wall), zone.offset(wall + DAY_MS)]);
   const valid: number[] = [];
