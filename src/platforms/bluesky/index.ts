@@ -12,7 +12,7 @@ import {
 import { parseAtUri, xrpc } from './api.js';
 import { buildFacets, firstLink, graphemeLength } from './facets.js';
 import { linkCard } from './link-card.js';
-import { checkMedia, mediaEmbed } from './media.js';
+import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { createSession, refreshSession, type BlueskySession } from './session.js';
 
 export { APP_PASSWORD_RE } from './session.js';
@@ -112,7 +112,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     const facets = await buildFacets(part.text, resolver(io, service));
     let embed: object | null = await mediaEmbed(io, service, token(account), part.media);
     const link = embed ? null : firstLink(part.text);
-    if (link) embed = await linkCard(io, link);
+    if (link) embed = await linkCard(io, link, (bytes, type) => uploadBytes(io, service, token(account), bytes, type));
     return {
       $type: POST,
       text: part.text,

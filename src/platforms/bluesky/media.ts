@@ -1,6 +1,7 @@
 import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
 import { xrpc } from './api.js';
 import { graphemeLength } from './facets.js';
+import { imageSize } from './image-size.js';
 
 /** A blob reference as uploadBlob returns it and records embed it. */
 export interface BlobRef {
@@ -60,15 +61,7 @@ async function readAll(io: PlatformIO, media: MediaRef, limit: number): Promise<
 }
 
 /** com.atproto.repo.uploadBlob with the raw bytes and their real Content-Type. */
-export async function uploadBlob(io: PlatformIO, service: string, token: string, media: MediaRef): Promise<BlobRef> {
-  const video = media.type === 'video';
-  const { bytes, contentType } = await readAll(io, media, video ? MAX_VIDEO_BYTES : MAX_IMAGE_BYTES);
-  if (!video && !IMAGE_TYPES.includes(contentType)) {
-    throw new PlatformError('rejected', `Bluesky images must be JPEG, PNG, WebP or GIF (got ${contentType})`, { platformCode: 'unsupported_media' });
-  }
-  if (video && contentType !== 'video/mp4') {
-    throw new PlatformError('rejected', `Bluesky videos must be MP4 (got ${contentType})`, { platformCode: 'unsupported_media' });
-  }
+export async function uploadBytes(io: PlatformIO, service: string, token: string, bytes: Uint8Array, contentType: string): Promise<BlobRef> {
   const res = await xrpc<{ blob: BlobRef }>(io, {
     service,
     nsid: 'com.atproto.repo.uploadBlob',
@@ -77,6 +70,25 @@ export async function uploadBlob(io: PlatformIO, service: string, token: string,
     bytes: { body: bytes, contentType },
   });
   return res.blob;
+}
+
+/** Uploads one media item; for images also their size from the header (aspectRatio). */
+export async function uploadMedia(
+  io: PlatformIO,
+  service: string,
+  token: string,
+  media: MediaRef,
+): Promise<{ blob: BlobRef; aspectRatio: { width: number; height: number } | null }> {
+  const video = media.type === 'video';
+  const { bytes, contentType } = await readAll(io, media, video ? MAX_VIDEO_BYTES : MAX_IMAGE_BYTES);
+  if (!video && !IMAGE_TYPES.includes(contentType)) {
+    throw new PlatformError('rejected', `Bluesky images must be JPEG, PNG, WebP or GIF (got ${contentType})`, { platformCode: 'unsupported_media' });
+  }
+  if (video && contentType !== 'video/mp4') {
+    throw new PlatformError('rejected', `Bluesky videos must be MP4 (got ${contentType})`, { platformCode: 'unsupported_media' });
+  }
+  const blob = await uploadBytes(io, service, token, bytes, contentType);
+  return { blob, aspectRatio: video ? null : imageSize(bytes) };
 }
 
 /**
@@ -88,13 +100,13 @@ export async function uploadBlob(io: PlatformIO, service: string, token: string,
 export async function mediaEmbed(io: PlatformIO, service: string, token: string, media: MediaRef[]): Promise<Record<string, unknown> | null> {
   if (!media.length) return null;
   if (media[0].type === 'video') {
-    const blob = await uploadBlob(io, service, token, media[0]);
+    const { blob } = await uploadMedia(io, service, token, media[0]);
     return { $type: 'app.bsky.embed.video', video: blob, ...(media[0].altText ? { alt: media[0].altText } : {}) };
   }
   const images = [];
   for (const m of media) {
-    const blob = await uploadBlob(io, service, token, m);
-    images.push({ image: blob, alt: m.altText ?? '' });
+    const { blob, aspectRatio } = await uploadMedia(io, service, token, m);
+    images.push({ image: blob, alt: m.altText ?? '', ...(aspectRatio ? { aspectRatio } : {}) });
   }
   return { $type: 'app.bsky.embed.images', images };
 }

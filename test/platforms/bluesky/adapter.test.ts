@@ -14,16 +14,22 @@ let alice: PdsAccount;
 let bob: PdsAccount;
 let page: http.Server;
 let pageUrl: string;
+let thumb: Buffer;
 
 beforeAll(async () => {
   pds = await startTestPds();
   adapter = createBlueskyAdapter({ serviceUrl: pds.url });
   alice = await pds.createAccount();
   bob = await pds.createAccount();
-  page = http.createServer((_req, res) => {
+  thumb = await solidImage(60, 30, 'jpeg');
+  page = http.createServer((req, res) => {
+    if (req.url === '/thumb.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': thumb.length });
+      return void res.end(thumb);
+    }
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end('<html><head><title>Fallback</title><meta property="og:title" content="Herald &amp; friends">' +
-      '<meta property="og:description" content="A card for the link"></head><body>hi</body></html>');
+      '<meta property="og:description" content="A card for the link"><meta property="og:image" content="/thumb.jpg"></head><body>hi</body></html>');
   });
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
@@ -123,6 +129,7 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(rec.value.embed.images).toHaveLength(1);
     expect(rec.value.embed.images[0].alt).toBe('A pink square');
     expect(rec.value.embed.images[0].image).toMatchObject({ mimeType: 'image/png', size: png.length });
+    expect(rec.value.embed.images[0].aspectRatio).toEqual({ width: 32, height: 24 });
     const blob = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${alice.did}&cid=${rec.value.embed.images[0].image.ref.$link}`);
     expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
   });
@@ -169,15 +176,16 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
   });
 
-  it('adds a link card for the first link when the post has no media', async () => {
+  it('adds a link card with the og:image as thumbnail for the first link when the post has no media', async () => {
     const account = await connect(alice);
     const { io } = testIO();
     const result = await adapter.publish(publishRequest(account, { content: `Read this: ${pageUrl}` }), io);
     const rec = await getRecord(result.platformPostId);
-    expect(rec.value.embed).toEqual({
+    expect(rec.value.embed).toMatchObject({
       $type: 'app.bsky.embed.external',
       external: { uri: pageUrl, title: 'Herald & friends', description: 'A card for the link' },
     });
+    expect(rec.value.embed.external.thumb).toMatchObject({ mimeType: 'image/jpeg', size: thumb.length });
   });
 
   it('rejects text over 300 graphemes before sending anything', async () => {

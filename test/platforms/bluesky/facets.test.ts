@@ -43,3 +43,16 @@ describe('Bluesky facets', () => {
     expect(firstLink('no links here')).toBeNull();
   });
 });
+
+describe('image sizes for aspectRatio', () => {
+  it('reads PNG, JPEG, GIF and WebP headers', async () => {
+    const { imageSize } = await import('../../../src/platforms/bluesky/image-size.js');
+    const sharp = (await import('sharp')).default;
+    const make = (format: 'png' | 'jpeg' | 'gif' | 'webp') =>
+      sharp({ create: { width: 37, height: 21, channels: 3, background: { r: 1, g: 2, b: 3 } } }).toFormat(format).toBuffer();
+    for (const format of ['png', 'jpeg', 'gif', 'webp'] as const) {
+      expect(imageSize(await make(format))).toEqual({ width: 37, height: 21 });
+    }
+    expect(imageSize(Buffer.from('not an image'))).toBeNull();
+  });
+});
