@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { createPlatformIO, type CallRecord } from '../../src/platforms/io.js';
 import type { AccountCredentials, MediaRef, OAuthProvider, PlatformIO, PublishRequest } from '../../src/platforms/types.js';
@@ -59,4 +60,13 @@ export function publishRequest(account: AccountCredentials, over: Partial<Publis
 export function pngBytes(size = 2048): Buffer {
   const head = Buffer.from('89504e470d0a1a0a', 'hex');
   return Buffer.concat([head, randomBytes(Math.max(0, size - head.length))]);
+}
+
+/** A loopback URL nothing listens on (a port just released), for connection-refused cases. */
+export async function closedPortUrl(): Promise<string> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

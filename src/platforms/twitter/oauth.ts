@@ -52,7 +52,9 @@ async function tokenRequest(opts: TwitterOptions, io: PlatformIO, params: Record
   if (res.status >= 500) throw new PlatformError('unavailable', message, opt);
   // X answers a dead refresh token or code with 400 invalid_request ("Value passed for the token was
   // invalid.") rather than the RFC's invalid_grant; both mean the grant is gone.
-  if (res.status === 400 && (body?.error === 'invalid_grant' || body?.error === 'invalid_request')) {
+  const deadGrant =
+    body?.error === 'invalid_grant' || (body?.error === 'invalid_request' && /token|code/i.test(String(body?.error_description ?? '')));
+  if (res.status === 400 && deadGrant) {
     throw new PlatformError('auth', message, { ...opt, revoked: true });
   }
   if (res.status === 401) throw new PlatformError('auth', message, opt);

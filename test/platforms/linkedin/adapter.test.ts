@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLinkedInAdapter, type LinkedInOptions } from '../../../src/platforms/linkedin/index.js';
 import { LINKEDIN_DEFAULT_SCOPES } from '../../../src/platforms/linkedin/oauth.js';
+import { parseLinkedInUrl } from '../../../src/platforms/linkedin/organizations.js';
 import { fromLittleText, toLittleText } from '../../../src/platforms/linkedin/text.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
 import { addLinkedInOrganization, linkedInSimulator, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from '../../../src/sandbox/linkedin/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
+import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
 
 const IMAGE = 'https://media.test/photo.png';
 const IMAGE2 = 'https://media.test/photo2.png';
@@ -259,6 +260,18 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
     const named = await adapter.resolveMention!(account, { url: 'linkedin.com/in/jane-doe', displayName: 'Jane D.' }, io);
     expect(named).toMatchObject({ displayName: 'Jane D.', mentionFormat: `@[Jane D.](${SANDBOX_PERSON.member})`, warning: null });
     expect((await caught(adapter.resolveMention!(account, { url: 'linkedin.com/company/nobody' }, io))).kind).toBe('rejected');
+  });
+
+  it('a connection refused before sending is unavailable, not ambiguous', async () => {
+    const account = await connect();
+    const closed = createLinkedInAdapter({ ...opts, apiUrl: await closedPortUrl() });
+    expect((await caught(closed.publish(publishRequest(account), testIO().io))).kind).toBe('unavailable');
+  });
+
+  it('parses profile URLs, company URLs and bare vanity names', () => {
+    expect(parseLinkedInUrl('https://www.linkedin.com/in/jane-doe/')).toEqual({ kind: 'person', vanity: 'jane-doe' });
+    expect(parseLinkedInUrl('linkedin.com/company/acme?trk=x')).toEqual({ kind: 'organization', vanity: 'acme' });
+    expect(parseLinkedInUrl('acme')).toEqual({ kind: 'unknown', vanity: 'acme' });
   });
 
   it('rejects mixing media kinds before calling LinkedIn', async () => {

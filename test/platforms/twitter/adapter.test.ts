@@ -3,7 +3,7 @@ import { createTwitterAdapter, type TwitterOptions } from '../../../src/platform
 import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
 import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
+import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
 
 const IMAGE = 'https://media.test/cat.png';
 const VIDEO = 'https://media.test/clip.mp4';
@@ -200,6 +200,21 @@ describe('X adapter against the X simulator', () => {
     await fetch(`${opts.apiUrl}/_oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: account.platformUserId }) });
     expect((await caught(adapter.publish(publishRequest(account), io))).kind).toBe('auth');
     expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({ kind: 'auth', revoked: true });
+  });
+
+  it('a connection refused before sending is unavailable, not ambiguous', async () => {
+    const account = await connect();
+    const closed = createTwitterAdapter({ ...opts, apiUrl: await closedPortUrl() });
+    const { io } = testIO();
+    expect((await caught(closed.publish(publishRequest(account), io))).kind).toBe('unavailable');
+  });
+
+  it('reads the legacy errors[] body and a 429 without reset header', async () => {
+    const { mapXError } = await import('../../../src/platforms/twitter/api.js');
+    const e = mapXError(429, new Headers(), { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, '', '/2/tweets', new Date());
+    expect(e).toMatchObject({ kind: 'rate_limited', message: 'Rate limit exceeded', platformCode: '88', retryAfterMs: null });
+    expect(mapXError(502, new Headers(), null, '', '/2/tweets', new Date()).kind).toBe('unavailable');
+    expect(mapXError(400, new Headers(), { title: 'Invalid Request', detail: 'bad' }, '', '/2/tweets', new Date()).kind).toBe('rejected');
   });
 
   it('rate_limited carries retryAfterMs from x-rate-limit-reset, and nothing is posted', async () => {
