@@ -83,18 +83,19 @@ export async function countPostsSince(db: Executor, tenantId: string, sinceIso: 
 
 /**
  * A target of another non-draft post that sent the same content (hash) to the same account since
- * `sinceIso`: the duplicate rule. Served by post_target_duplicate_idx.
+ * `sinceIso`: the duplicate rule, for all of a post's targets in one statement. Served by
+ * post_target_duplicate_idx (account_id, content_hash, created_at).
  */
 export async function findDuplicateTarget(
   db: Executor,
-  q: { tenantId: string; accountId: string; contentHash: string; sinceIso: string; excludePostId: string | null },
-): Promise<{ post_id: string; platform: string } | undefined> {
+  q: { tenantId: string; targets: Array<{ accountId: string; contentHash: string }>; sinceIso: string; excludePostId: string | null },
+): Promise<{ post_id: string; platform: string; account_id: string } | undefined> {
+  if (q.targets.length === 0) return undefined;
   let query = db
     .selectFrom('post_target as t')
     .innerJoin('post as p', 'p.post_id', 't.post_id')
-    .select(['t.post_id', 't.platform'])
-    .where('t.account_id', '=', q.accountId)
-    .where('t.content_hash', '=', q.contentHash)
+    .select(['t.post_id', 't.platform', 't.account_id'])
+    .where((eb) => eb.or(q.targets.map((t) => eb.and([eb('t.account_id', '=', t.accountId), eb('t.content_hash', '=', t.contentHash)]))))
     .where('t.created_at', '>=', q.sinceIso)
     .where('t.tenant_id', '=', q.tenantId)
     .where('p.status', 'not in', ['draft', 'cancelled'])

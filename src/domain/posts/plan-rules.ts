@@ -29,14 +29,17 @@ export async function assertNoDuplicates(
   excludePostId: string | null,
 ): Promise<void> {
   const sinceIso = new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString();
-  for (const t of targets) {
-    const dup = await findDuplicateTarget(tx, { tenantId, accountId: t.account_id, contentHash: t.content_hash, sinceIso, excludePostId });
-    if (dup) {
-      throw conflict('duplicate_content', 'The same content was already sent to this account within the last 24 hours', {
-        accountId: t.account_id,
-        platform: t.platform,
-        existingPostId: dup.post_id,
-      });
-    }
+  const dup = await findDuplicateTarget(tx, {
+    tenantId,
+    targets: targets.map((t) => ({ accountId: t.account_id, contentHash: t.content_hash })),
+    sinceIso,
+    excludePostId,
+  });
+  if (dup) {
+    throw conflict('duplicate_content', 'The same content was already sent to this account within the last 24 hours', {
+      accountId: dup.account_id,
+      platform: dup.platform,
+      existingPostId: dup.post_id,
+    });
   }
 }
