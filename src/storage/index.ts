@@ -18,8 +18,8 @@ export function mediaStorage(ctx: AppContext): MediaStorage {
   if (!storage) {
     const s3 = s3Settings(ctx.config);
     storage = s3
-      ? new S3Storage(s3, createS3Client(s3), ctx.config.publicUrl)
-      : new LocalStorage(path.join(ctx.config.dataDir, 'media'), ctx.config.publicUrl, ctx.secret);
+      ? new S3Storage(s3, createS3Client(s3), () => ctx.config.publicUrl)
+      : new LocalStorage(path.join(ctx.config.dataDir, 'media'), () => ctx.config.publicUrl, ctx.secret);
     cache.set(ctx, storage);
   }
   return storage;

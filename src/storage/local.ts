@@ -33,7 +33,8 @@ export class LocalStorage implements MediaStorage {
 
   constructor(
     readonly root: string,
-    private readonly baseUrl: string,
+    /** PUBLIC_URL, read on each use (tests and `main` may settle it after the listener starts). */
+    private readonly baseUrl: () => string,
     secret: string,
   ) {
     // A key of its own: an upload signature can never be replayed as another kind of signature.
@@ -53,11 +54,11 @@ export class LocalStorage implements MediaStorage {
       expires: String(claims.expires),
       signature: this.sign(claims),
     });
-    return `${this.baseUrl}/v1/media/upload/${encodeKey(input.key)}?${qs}`;
+    return `${this.baseUrl()}/v1/media/upload/${encodeKey(input.key)}?${qs}`;
   }
 
   publicUrl(key: string): string {
-    return `${this.baseUrl}/v1/media/files/${encodeKey(key)}`;
+    return `${this.baseUrl()}/v1/media/files/${encodeKey(key)}`;
   }
 
   sign(claims: UploadClaims): string {

@@ -40,8 +40,8 @@ export class S3Storage implements MediaStorage {
   constructor(
     private readonly settings: S3Settings,
     private readonly client: S3Client,
-    /** Herald's PUBLIC_URL: serves objects itself when the bucket has no public URL. */
-    private readonly heraldUrl: string,
+    /** Herald's PUBLIC_URL (read on each use): serves objects itself when the bucket has no public URL. */
+    private readonly heraldUrl: () => string,
   ) {}
 
   async presignPut(input: PresignInput): Promise<string> {
@@ -63,7 +63,7 @@ export class S3Storage implements MediaStorage {
   publicUrl(key: string): string {
     const encoded = key.split('/').map(encodeURIComponent).join('/');
     if (this.settings.publicUrl) return `${this.settings.publicUrl}/${encoded}`;
-    return `${this.heraldUrl}/v1/media/files/${encoded}`;
+    return `${this.heraldUrl()}/v1/media/files/${encoded}`;
   }
 
   async stat(key: string): Promise<StoredObject | null> {

@@ -44,7 +44,7 @@ function expectedSignature(url: URL, method: string, headers: Record<string, str
 }
 
 describe('S3 presigned PUT (SigV4)', () => {
-  const storage = new S3Storage(settings, createS3Client(settings), 'https://herald.example');
+  const storage = new S3Storage(settings, createS3Client(settings), () => 'https://herald.example');
   const now = new Date('2026-03-04T05:06:07.000Z');
 
   it('signs method, path, content type and expiry with the account key for the known clock', async () => {

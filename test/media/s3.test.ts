@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { openLocalMedia } from '../../src/domain/media/open.js';
+import { s3Settings } from '../../src/storage/config.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { solidImage } from '../fixtures/media.js';
 
@@ -99,5 +101,11 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
     const res = await env.request(apiKey, 'POST', '/v1/media/presign', { filename: 'a.bmp', contentType: 'image/bmp' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Content type not allowed: image/bmp');
+  });
+
+  it('refuses a bad S3 setting, listing every problem (checked when the routes are built, at start)', () => {
+    expect(() =>
+      s3Settings(loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://nope', S3_ACCESS_KEY_ID: 'only-the-id' })),
+    ).toThrow(/S3_ENDPOINT must be an http\(s\) URL[\s\S]*S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/);
   });
 });

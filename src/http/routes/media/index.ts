@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { mediaStorage } from '../../../storage/index.js';
 import { UploadTooLargeError } from '../../../storage/local.js';
 import type { App } from '../../app.js';
 import { toErrorResponse } from '../../errors.js';
@@ -8,6 +9,8 @@ import presignMedia from './presign-media.js';
 import uploadMedia from './upload-media.js';
 
 export function registerMediaRoutes(app: App, ctx: AppContext): void {
+  // Builds the storage now, so a bad S3_* setting stops the process at start, not at the first upload.
+  mediaStorage(ctx);
   presignMedia(app, ctx);
   getMediaFile(app, ctx);
   // Uploads live in a scope of their own: its raw-stream body parser must not apply to the JSON API.
