@@ -49,7 +49,7 @@ describe('team invitations', () => {
     const inv = res.data as any;
     expect(inv.token).toMatch(/^inv_[0-9a-f]{48}$/);
     expect(inv).toMatchObject({ scope: 'profiles', invitedProfileIds: [a], expiresAt: '2026-01-12T12:00:00.000Z' });
-    expect(inv.inviteUrl).toBe(`https://herald.example.test/invite/${inv.token}`);
+    expect(inv.inviteUrl).toBe(`https://herald.example.test/v1/invite/${inv.token}`);
     const rows = await env.ctx.db.kysely.selectFrom('invite').selectAll().where('token_hash', '=', sha256Hex(inv.token)).execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows[0])).not.toContain(inv.token);
@@ -91,6 +91,23 @@ describe('team invitations', () => {
     const create = await sdkError(member.profiles.createProfile({ body: { name: 'C' } }));
     expect(create.statusCode).toBe(403);
     expect(await env.ctx.db.kysely.selectFrom('profile').select('profile_id').where('tenant_id', '=', owner.userId).execute()).toHaveLength(2);
+  });
+
+  it('serves the invite link without using the invite, and shows its status', async () => {
+    const { client, a } = await team();
+    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const link = await env.request(null, 'GET', `/v1/invite/${token}`);
+    expect(link.status).toBe(200);
+    expect(link.body).toEqual({
+      scope: 'profiles',
+      invitedProfileIds: [a],
+      expiresAt: '2026-01-12T12:00:00.000Z',
+      status: 'pending',
+      accept: { method: 'POST', url: 'https://herald.example.test/v1/invite/accept', body: ['token', 'email', 'name'] },
+    });
+    expect((await accept(token)).status).toBe(201);
+    expect((await env.request(null, 'GET', `/v1/invite/${token}`)).body.status).toBe('used');
+    expect((await env.request(null, 'GET', `/v1/invite/inv_${'1'.repeat(48)}`)).status).toBe(404);
   });
 
   it('is single use, even when two people accept at the same time', async () => {

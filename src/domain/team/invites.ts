@@ -57,6 +57,14 @@ export async function createInvite(db: Db, caller: Principal, input: CreateInvit
   return { token, row };
 }
 
+/** What the invite link shows (it does not use the invite): its scope and whether it can still be accepted. */
+export async function describeInvite(db: Db, token: string, now: Date) {
+  const invite = await findInviteByHash(db.kysely, sha256Hex(token.trim()));
+  if (!invite) throw notFound('Invite', 'invite_not_found');
+  const status = invite.used_at ? 'used' : invite.expires_at <= now.toISOString() ? 'expired' : 'pending';
+  return { invite, status } as const;
+}
+
 export interface AcceptInviteInput {
   token: string;
   email: string;

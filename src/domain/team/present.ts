@@ -21,6 +21,6 @@ export function presentInvite(row: InviteRow, token: string, publicUrl: string) 
     scope: row.scope,
     invitedProfileIds: JSON.parse(row.profile_ids) as string[],
     expiresAt: row.expires_at,
-    inviteUrl: `${publicUrl}/invite/${token}`,
+    inviteUrl: `${publicUrl}/v1/invite/${token}`,
   };
 }
