@@ -168,6 +168,22 @@ export class XOpenApi {
   }
 }
 
+export interface ResponseCheck {
+  /** Checks a response body against the documented schema of (method, path, status). */
+  (body: unknown): ValidationProblem[];
+}
+
+/** The documented response schema of an operation, for asserting the simulator answers in X's shapes. */
+export function responseValidator(api: XOpenApi, method: string, path: string, status: number): ResponseCheck {
+  const op = api.doc.paths?.[path]?.[method.toLowerCase()];
+  if (!op?.responses?.[String(status)]?.content?.['application/json']) throw new Error(`no documented ${status} JSON response for ${method} ${path}`);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(api.doc, DOC_ID);
+  const check = ajv.compile({ $ref: `${DOC_ID}#/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema` });
+  return (body) => (check(body) ? [] : formatErrors(check.errors, 'response'));
+}
+
 let shared: XOpenApi | null = null;
 
 /** The document is parsed once per process (it is large) and shared by every simulator instance. */

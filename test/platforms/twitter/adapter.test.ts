@@ -318,3 +318,24 @@ describe('X simulator validation against the OpenAPI document', () => {
     expect(await res.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
   });
 });
+
+describe('X simulator responses follow the OpenAPI document', () => {
+  it('answers users/me, create, list and delete in the documented shapes', async () => {
+    const { responseValidator, xOpenApi } = await import('../../../src/sandbox/twitter/openapi.js');
+    const api = xOpenApi();
+    const account = await connect();
+    const auth = { authorization: `Bearer ${account.accessToken}` };
+    const me = await (await fetch(`${opts.apiUrl}/2/users/me?user.fields=profile_image_url,verified`, { headers: auth })).json();
+    expect(responseValidator(api, 'get', '/2/users/me', 200)(me)).toEqual([]);
+    const created = await fetch(`${opts.apiUrl}/2/tweets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'shape check' }) });
+    expect(created.status).toBe(201);
+    const body: any = await created.json();
+    expect(responseValidator(api, 'post', '/2/tweets', 201)(body)).toEqual([]);
+    const list = await (await fetch(`${opts.apiUrl}/2/users/${account.platformUserId}/tweets?tweet.fields=created_at`, { headers: auth })).json();
+    expect(responseValidator(api, 'get', '/2/users/{id}/tweets', 200)(list)).toEqual([]);
+    const deleted = await (await fetch(`${opts.apiUrl}/2/tweets/${body.data.id}`, { method: 'DELETE', headers: auth })).json();
+    expect(responseValidator(api, 'delete', '/2/tweets/{id}', 200)(deleted)).toEqual([]);
+    // The validator is not a rubber stamp.
+    expect(responseValidator(api, 'post', '/2/tweets', 201)({ data: { id: 'abc' } })).not.toEqual([]);
+  });
+});
