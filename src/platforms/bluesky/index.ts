@@ -25,6 +25,8 @@ const POST = 'app.bsky.feed.post';
 export interface BlueskyOptions {
   /** Where sessions are created: BLUESKY_SERVICE_URL, default https://bsky.social (an entryway). */
   serviceUrl: string;
+  /** Link cards may read pages on private addresses and plain http (BLUESKY_LINK_CARDS_ALLOW_PRIVATE=1; development). Default false. */
+  linkCardsAllowPrivate?: boolean;
 }
 
 export interface BlueskyAdapter extends PlatformAdapter {
@@ -40,7 +42,10 @@ export function isBlueskyAdapter(a: PlatformAdapter | undefined): a is BlueskyAd
 
 /** BLUESKY_SERVICE_URL (default https://bsky.social); with SANDBOX_URL, the Bluesky simulator. */
 export function blueskyOptions(config: Config): BlueskyOptions {
-  return { serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE') };
+  return {
+    serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE'),
+    linkCardsAllowPrivate: ['1', 'true', 'yes'].includes((config.env.BLUESKY_LINK_CARDS_ALLOW_PRIVATE ?? '').toLowerCase()),
+  };
 }
 
 export function blueskyAdapterFromConfig(config: Config): BlueskyAdapter {
@@ -112,7 +117,12 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     const facets = await buildFacets(part.text, resolver(io, service));
     let embed: object | null = await mediaEmbed(io, service, token(account), part.media);
     const link = embed ? null : firstLink(part.text);
-    if (link) embed = await linkCard(io, link, (bytes, type) => uploadBytes(io, service, token(account), bytes, type));
+    if (link) {
+      embed = await linkCard(io, link, {
+        uploadThumb: (bytes, type) => uploadBytes(io, service, token(account), bytes, type),
+        allowPrivate: opts.linkCardsAllowPrivate,
+      });
+    }
     return {
       $type: POST,
       text: part.text,

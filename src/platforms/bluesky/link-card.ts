@@ -1,3 +1,4 @@
+import { assertPublicUrl } from '../../lib/net.js';
 import type { PlatformIO } from '../types.js';
 
 /** Bluesky does not unfurl links itself: the client sends the card (`app.bsky.embed.external`). */
@@ -40,16 +41,42 @@ function meta(html: string, property: string): string | null {
   return null;
 }
 
+export interface LinkCardOptions {
+  /** Uploads the og:image as the card's thumbnail. */
+  uploadThumb?: ThumbUploader;
+  /**
+   * Fetch pages on private, loopback and link-local addresses and over plain http (development and
+   * tests only). Otherwise such links get a card without a fetched title: Herald must not read an
+   * internal page and publish what it says.
+   */
+  allowPrivate?: boolean;
+}
+
+/** GET with every hop (redirects included, at most 3) checked to be a public https address first. */
+async function safeFetch(io: PlatformIO, url: string, allowPrivate: boolean, accept: string): Promise<Response> {
+  let current = url;
+  for (let hop = 0; hop < 4; hop++) {
+    await assertPublicUrl(current, { allowInsecure: allowPrivate });
+    const res = await io.fetch(current, { headers: { accept }, redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) return res;
+    await res.body?.cancel();
+    current = new URL(location, current).toString();
+  }
+  throw new Error('too many redirects');
+}
+
 /**
  * The card of a link: the page's og:title / <title> and og:description. A page that cannot be read
  * still gets a card with its address as the title (the post must not fail because a link is slow).
  */
-export async function linkCard(io: PlatformIO, uri: string, uploadThumb?: ThumbUploader): Promise<ExternalEmbed> {
+export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOptions = {}): Promise<ExternalEmbed> {
+  const allowPrivate = opts.allowPrivate === true;
   let title = '';
   let description = '';
   let image: string | null = null;
   try {
-    const res = await io.fetch(uri, { headers: { accept: 'text/html' }, redirect: 'follow' });
+    const res = await safeFetch(io, uri, allowPrivate, 'text/html');
     if (res.ok && (res.headers.get('content-type') ?? '').includes('html')) {
       const html = (await res.text()).slice(0, MAX_HTML);
       title = meta(html, 'og:title') ?? decodeEntities(/<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '');
@@ -61,7 +88,7 @@ export async function linkCard(io: PlatformIO, uri: string, uploadThumb?: ThumbU
   } catch {
     // Unreachable page: a plain card below.
   }
-  const thumb = image && uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), uploadThumb) : null;
+  const thumb = image && opts.uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), opts.uploadThumb, allowPrivate) : null;
   return {
     $type: 'app.bsky.embed.external',
     external: {
@@ -74,9 +101,9 @@ export async function linkCard(io: PlatformIO, uri: string, uploadThumb?: ThumbU
 }
 
 /** The page's og:image as a thumbnail blob, or null (too big, not an image, unreachable). */
-async function fetchThumb(io: PlatformIO, url: string, upload: ThumbUploader): Promise<unknown> {
+async function fetchThumb(io: PlatformIO, url: string, upload: ThumbUploader, allowPrivate: boolean): Promise<unknown> {
   try {
-    const res = await io.fetch(url);
+    const res = await safeFetch(io, url, allowPrivate, 'image/*');
     const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
     const length = Number(res.headers.get('content-length') ?? 0);
     if (!res.ok || !THUMB_TYPES.includes(type) || length > MAX_THUMB) {

@@ -18,7 +18,7 @@ let thumb: Buffer;
 
 beforeAll(async () => {
   pds = await startTestPds();
-  adapter = createBlueskyAdapter({ serviceUrl: pds.url });
+  adapter = createBlueskyAdapter({ serviceUrl: pds.url, linkCardsAllowPrivate: true });
   alice = await pds.createAccount();
   bob = await pds.createAccount();
   thumb = await solidImage(60, 30, 'jpeg');
@@ -186,6 +186,16 @@ describe('Bluesky adapter against a real PDS', () => {
       external: { uri: pageUrl, title: 'Herald & friends', description: 'A card for the link' },
     });
     expect(rec.value.embed.external.thumb).toMatchObject({ mimeType: 'image/jpeg', size: thumb.length });
+  });
+
+  it('does not read pages on private addresses for a link card unless allowed', async () => {
+    const strict = createBlueskyAdapter({ serviceUrl: pds.url });
+    const account = await connect(alice);
+    const { io, calls } = testIO();
+    const result = await strict.publish(publishRequest(account, { content: `internal: ${pageUrl}` }), io);
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: pageUrl, title: '127.0.0.1', description: '' } });
+    expect(calls.some((c) => c.endpoint.startsWith(pageUrl))).toBe(false);
   });
 
   it('rejects text over 300 graphemes before sending anything', async () => {
