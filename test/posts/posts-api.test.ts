@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishJobKey } from '../../src/domain/publishing/schedule.js';
-import type { PlatformAdapter } from '../../src/platforms/types.js';
+import { PlatformError, type PlatformAdapter } from '../../src/platforms/types.js';
 import { listEvents } from '../../src/store/events.js';
 import { claimDueJobs, findJobByKey } from '../../src/store/jobs.js';
 import { listTargets, updatePost, updateTarget } from '../../src/store/posts.js';
@@ -363,6 +363,17 @@ describe('POST /v1/posts/{id}/retry and /unpublish', () => {
       const after = data(await t.sdk.posts.getPost({ path: { postId: post._id } })).post;
       expect(after.status).toBe('cancelled');
       expect(after.platforms[0].status).toBe('cancelled');
+      // A platform that refuses: 502 with the platform's words, and the post stays as it was.
+      const other = data(await t.sdk.posts.createPost({ body: { content: 'cannot remove', scheduledFor: '2026-03-09T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: b }] } })).post;
+      await updateTarget(env.ctx.db.kysely, other.platforms[0]._id, { status: 'published', platform_post_id: 'at://did/post/2' });
+      await updatePost(env.ctx.db.kysely, t.userId, other._id, { status: 'published' });
+      fake.unpublish = async () => {
+        throw new PlatformError('rejected', 'Could not find record', { status: 400 });
+      };
+      const refused = await env.request(t.apiKey, 'POST', `/v1/posts/${other._id}/unpublish`, { platform: 'bluesky' });
+      expect(refused.status).toBe(502);
+      expect(refused.body).toMatchObject({ code: 'platform_error', error: 'bluesky: Could not find record' });
+      expect((await env.request(t.apiKey, 'GET', `/v1/posts/${other._id}`)).body.post.status).toBe('published');
       const ig = await env.request(t.apiKey, 'POST', `/v1/posts/${post._id}/unpublish`, { platform: 'instagram' });
       expect(ig.status).toBe(400);
       expect(ig.body.code).toBe('unsupported_platform');
