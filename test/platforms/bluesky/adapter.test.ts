@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlueskyAdapter, type BlueskyAdapter } from '../../../src/platforms/bluesky/index.js';
+import { createPlatformIO } from '../../../src/platforms/io.js';
 import { PlatformError, type AccountCredentials } from '../../../src/platforms/types.js';
 import { solidImage } from '../../fixtures/media.js';
 import { startTestPds, type PdsAccount, type TestPds } from '../../helpers/pds.js';
@@ -174,6 +175,29 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(second.value.text).toBe('thread 2/3');
     expect(second.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } });
     expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
+  });
+
+  it('keeps a thread whose reply fails after the root is public as published, with the error', async () => {
+    const account = await connect(alice);
+    let creates = 0;
+    // The second createRecord (the first reply) is refused; everything else reaches the PDS.
+    const io = createPlatformIO({
+      now: () => new Date(),
+      openMedia: async () => {
+        throw new Error('no media');
+      },
+      fetch: async (input, init) => {
+        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 2) {
+          return new Response(JSON.stringify({ error: 'InvalidRequest', message: 'nope' }), { status: 400, headers: { 'content-type': 'application/json' } });
+        }
+        return fetch(input, init);
+      },
+    });
+    const content = `partial ${Date.now()}`;
+    const result = await adapter.publish(publishRequest(account, { content, threadItems: [{ content: 'two', media: [] }, { content: 'three', media: [] }] }), io);
+    expect((await getRecord(result.platformPostId)).value.text).toBe(content);
+    expect(result.extra).toMatchObject({ replies: [], threadError: expect.stringMatching(/after 0 replies: nope/) });
+    expect(creates).toBe(2); // nothing after the failed reply
   });
 
   it('adds a link card with the og:image as thumbnail for the first link when the post has no media', async () => {
