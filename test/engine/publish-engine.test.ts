@@ -270,6 +270,10 @@ describe('publishing engine', () => {
     const row = await target(e.ctx, targetId);
     expect(row).toMatchObject({ status: 'unknown', error_category: 'unknown', error_source: 'system', error_code: 'outcome_unknown' });
     expect(row.error_message).toMatch(/offers no way to check/);
+    const logs = await logsOf(e.ctx, postId);
+    expect(logs.map((l) => `${l.action}:${l.status}`)).toEqual(['publish:failed', 'retry:failed']);
+    expect(JSON.parse(logs[1].response).errorMessage).toMatch(/offers no way to check/);
+    expect(JSON.parse(logs[1].metadata)).toEqual({ outcome: 'unknown' });
     expect(e.sim.count(targetId)).toBe(1);
     expect(await publishJob(e.ctx, targetId)).toBeUndefined();
     expect((await post(e.ctx, postId)).status).toBe('failed');

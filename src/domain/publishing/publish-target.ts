@@ -306,10 +306,13 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
   const iso = ctx.clock.now().toISOString();
   const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
   const log = new CallLog(post, target, account?.username ?? null, null, () => ctx.clock.now());
-  const unknown = (message: string) =>
-    commitTargetChange(ctx, job(run), change({ ...failedPatch(failure('unknown', message, 'outcome_unknown'), iso), status: 'unknown' }), log.drain(), {
+  const unknown = (message: string) => {
+    // The log says it too, so API, logs and webhooks agree on why nothing more happens by itself.
+    log.note('retry', 'failed', target.attempts, { response: { errorMessage: message, errorCode: 'outcome_unknown' }, metadata: { outcome: 'unknown' } });
+    return commitTargetChange(ctx, job(run), change({ ...failedPatch(failure('unknown', message, 'outcome_unknown'), iso), status: 'unknown' }), log.drain(), {
       finish: true,
     });
+  };
 
   if (!adapter?.findPublished || !account) {
     await unknown(
