@@ -6,6 +6,7 @@ import { prepareRequestMedia } from '../../src/domain/media/prepare.js';
 import { parseRange } from '../../src/domain/media/range.js';
 import { PlatformError, type PublishRequest } from '../../src/platforms/types.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { noiseImage } from '../fixtures/media.js';
 
 /*
  * The check the engine runs right before publishing: external URLs are looked at with a HEAD (or a
@@ -16,14 +17,19 @@ let env: TestEnv;
 let origin: http.Server;
 let base: string;
 const seen: string[] = [];
+let bigPng: Buffer;
 
 beforeAll(async () => {
+  bigPng = await noiseImage(800, 700, 'png');
   env = await createTestEnv();
   origin = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers.range ?? ''}`.trim());
     if (req.url === '/gone.jpg') return void res.writeHead(404).end();
     if (req.url === '/busy.jpg') return void res.writeHead(503).end();
-    if (req.url === '/big.png') return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': 3_000_000 }).end();
+    if (req.url === '/big.png') {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': bigPng.length });
+      return void res.end(req.method === 'HEAD' ? undefined : bigPng);
+    }
     if (req.url === '/small.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 50_000 }).end();
     if (req.url === '/no-head.mp4') {
       // Answers HEAD without a length; the ranged GET tells the size in Content-Range.
@@ -66,14 +72,25 @@ describe('prepareRequestMedia (before publishing)', () => {
     expect(seen).toContain('HEAD /small.jpg');
   });
 
+  it('compresses an external image above the threshold into a copy Herald serves (cleaned up after 7 days)', async () => {
+    expect(bigPng.length).toBeGreaterThan(1_000_000);
+    const out = await prepareRequestMedia(env.ctx, 'tenant-x', 'bluesky', request([{ type: 'image', url: `${base}/big.png` }]));
+    const media = out.media[0];
+    expect(media.url.startsWith(`${env.config.publicUrl}/v1/media/files/`)).toBe(true);
+    expect(media.mimeType).toBe('image/jpeg');
+    expect(media.size).toBeLessThanOrEqual(1_000_000);
+    const key = media.url.split('/v1/media/files/')[1];
+    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ tenant_id: 'tenant-x', status: 'uploaded', referenced: 0, size: media.size, content_type: 'image/jpeg' });
+    const served = await env.app.inject({ method: 'GET', url: `/v1/media/files/${key}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.length).toBe(media.size);
+  });
+
   it('fails for good on a URL the platform could not fetch (4xx) or above its limit', async () => {
     const gone = await failure(prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: `${base}/gone.jpg` }])));
     expect(gone.kind).toBe('rejected');
     expect(gone.message).toMatch(/answered 404/);
-    // An external image cannot be compressed by Herald: 3 MB is over Bluesky's 1,000,000 bytes.
-    const big = await failure(prepareRequestMedia(env.ctx, 'tenant', 'bluesky', request([{ type: 'image', url: `${base}/big.png` }])));
-    expect(big.kind).toBe('rejected');
-    expect(big.message).toMatch(/bluesky accepts at most/);
     // HEAD without a length: a one-byte ranged GET gives the size (60 MB video > Bluesky's 50 MB).
     const video = await failure(prepareRequestMedia(env.ctx, 'tenant', 'bluesky', request([{ type: 'video', url: `${base}/no-head.mp4` }])));
     expect(video.kind).toBe('rejected');

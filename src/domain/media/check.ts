@@ -7,7 +7,7 @@ export interface MediaFacts {
   contentType: string | null;
   size: number | null;
   probe: MediaProbe | null;
-  /** Whether Herald holds the bytes (uploads can be compressed; external URLs cannot). */
+  /** Whether Herald can compress it: uploads, and external images (downloaded); never external videos. */
   local: boolean;
 }
 

@@ -4,6 +4,7 @@ import { mediaStorage } from '../../storage/index.js';
 import { checkMedia, needsCompression, type MediaFacts } from './check.js';
 import { canCompressVideo } from './compress.js';
 import { derivedCopy } from './derive.js';
+import { compressExternalImage } from './external.js';
 import { mediaLimits } from './limits.js';
 import { ExternalMediaError, externalFacts, keyFromUrl, loadUploads, rowFacts } from './resolve.js';
 import type { MediaKind } from './types.js';
@@ -51,8 +52,19 @@ export async function prepareRequestMedia(
     }
     const issues = checkMedia(platform, psd, facts, videoTools);
     if (issues.length > 0) throw rejected(`media ${m.filename ?? m.url}: ${issues.map((i) => i.message).join('; ')}`);
-    if (!row) return { ...m, size: m.size ?? facts.size, mimeType: m.mimeType ?? facts.contentType };
     const kindLimits = limits[facts.kind];
+    if (!row) {
+      if (needsCompression(facts, kindLimits)) {
+        let d;
+        try {
+          d = await compressExternalImage(ctx, tenantId, platform, m.url, kindLimits!, doFetch);
+        } catch (error) {
+          throw rejected(`media ${m.url} is above ${platform}'s limit and could not be compressed: ${(error as Error).message}`);
+        }
+        return { ...m, url: mediaStorage(ctx).publicUrl(d.key), size: d.size, mimeType: d.contentType };
+      }
+      return { ...m, size: m.size ?? facts.size, mimeType: m.mimeType ?? facts.contentType };
+    }
     if (needsCompression(facts, kindLimits) && (facts.kind === 'image' || videoTools)) {
       let d;
       try {

@@ -76,12 +76,14 @@ export async function externalFacts(url: string, declaredKind: MediaKind, doFetc
     contentType = res.headers.get('content-type');
   }
   const type = bareContentType(contentType);
+  const kind = MEDIA_TYPES[type]?.type ?? declaredKind;
   return {
-    kind: MEDIA_TYPES[type]?.type ?? declaredKind,
+    kind,
     contentType: type || null,
     size: Number.isFinite(size) ? size : null,
-    probe: null,
-    local: false,
+    // GIFs aside, an external image can be downloaded and compressed; videos are never downloaded.
+    probe: type === 'image/gif' ? { format: 'gif', width: null, height: null, durationSec: null, videoCodec: null, audioCodec: null, skipped: null } : null,
+    local: kind === 'image',
   };
 }
 
