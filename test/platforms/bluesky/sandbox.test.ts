@@ -122,6 +122,22 @@ describe('Bluesky simulator (sandbox mode)', () => {
     expect(sandbox.state('bluesky').calls.filter((c) => c.path.endsWith('refreshSession'))).toHaveLength(1);
   });
 
+  it('disconnects the account once when its sessions were revoked (_revoke)', async () => {
+    await sandboxCall(sandbox, 'POST', '/sandbox/bluesky/_reset');
+    const t = await connectedTenant('revoked.bsky.social');
+    await sandboxCall(sandbox, 'POST', '/sandbox/bluesky/_revoke', { did: didForHandle('revoked.bsky.social') });
+    const postId = await createNow(t, 'too late');
+    await runner.drain();
+    const [target] = await targetsOf(postId);
+    expect(target.status).toBe('failed');
+    expect(target.error_category).toBe('auth_expired');
+    const account = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', t.accountId).executeTakeFirstOrThrow();
+    expect(account.is_active).toBe(0);
+    const events = await env.ctx.db.kysely.selectFrom('event').selectAll().where('tenant_id', '=', t.userId).where('type', '=', 'account.disconnected').execute();
+    expect(events).toHaveLength(1);
+    expect(await inspect()).toHaveLength(0);
+  });
+
   it('answers unknown methods like a PDS (501 MethodNotImplemented)', async () => {
     const res = await fetch(`${sandbox.url}/sandbox/bluesky/xrpc/app.bsky.feed.getTimeline`);
     expect(res.status).toBe(501);
