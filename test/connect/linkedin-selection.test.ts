@@ -85,6 +85,16 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     expect((personal.data as any).account.metadata).toMatchObject({ accountType: 'personal', organizationUrn: null });
   });
 
+  it('without a redirect_url, a headless LinkedIn flow connects the member directly', async () => {
+    const t = await createTenant(h.env);
+    const { authUrl } = (await t.sdk.connect.getConnectUrl({ path: { platform: 'linkedin' }, query: { profileId: t.profileId, headless: true } as any })).data as any;
+    const res = await fetch(authUrl);
+    expect(res.status).toBe(200);
+    const rows = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0].metadata)).toMatchObject({ accountType: 'personal' });
+  });
+
   it('pending data expires after 10 minutes (fake clock)', async () => {
     const t = await createTenant(h.env);
     const token = await headless(t);

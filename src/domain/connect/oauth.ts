@@ -2,52 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
-import { PlatformError, type OAuthProvider, type Platform, type PlatformAdapter, type PlatformProfile, type TokenSet } from '../../platforms/types.js';
-import { findAccountByIdentity } from '../../store/accounts.js';
-import { findProfile } from '../../store/profiles.js';
-import { saveConnectedAccount } from '../accounts/save-account.js';
+import { PlatformError, type OAuthProvider, type Platform, type PlatformAdapter } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
-import { assertProfileVisible, type Principal } from '../principal.js';
+import type { Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
+import { appendParams, assertOwnProfile, saveWithLog, serializeTokens, type OAuthStateData, type TempConnectData } from './save.js';
 import { callbackUrl, oauthAdapterFor } from './platforms.js';
 import { issueConnectToken, peekConnectToken, takeConnectToken } from './tokens.js';
 
-/** What the one-time OAuth state record holds (sealed at rest). */
-export interface OAuthStateData {
-  codeVerifier: string;
-  redirectUrl: string | null;
-  headless: boolean;
-  /** The X-Connect-Token issued with this flow (selection calls). */
-  connectToken: string;
-}
-
-/** Tokens and profile kept server-side behind a temp token while the user picks an organization. */
-export interface TempConnectData {
-  tokens: SerializedTokens;
-  profile: PlatformProfile;
-  redirectUrl: string | null;
-  connectToken: string;
-}
-
-export interface SerializedTokens {
-  accessToken: string;
-  refreshToken: string | null;
-  expiresAt: string | null;
-  scopes: string[] | null;
-}
-
-export const serializeTokens = (t: TokenSet): SerializedTokens => ({
-  accessToken: t.accessToken,
-  refreshToken: t.refreshToken ?? null,
-  expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null,
-  scopes: t.scopes ?? null,
-});
-export const deserializeTokens = (t: SerializedTokens): TokenSet => ({
-  accessToken: t.accessToken,
-  refreshToken: t.refreshToken,
-  expiresAt: t.expiresAt ? new Date(t.expiresAt) : null,
-  scopes: t.scopes,
-});
+export { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, serializeTokens } from './save.js';
+export type { OAuthStateData, SerializedTokens, TempConnectData } from './save.js';
 
 function parseRedirectUrl(value: string | undefined): string | null {
   if (!value) return null;
@@ -58,13 +22,6 @@ function parseRedirectUrl(value: string | undefined): string | null {
     // fall through
   }
   throw invalid('validation_error', 'redirect_url must be an http(s) URL', { fields: { redirect_url: ['must be an http(s) URL'] } });
-}
-
-export async function assertOwnProfile(ctx: AppContext, caller: Pick<Principal, 'tenantId' | 'profileIds'>, profileId: string) {
-  assertProfileVisible(caller as Principal, profileId);
-  const profile = await findProfile(ctx.db.kysely, caller.tenantId, profileId);
-  if (!profile) throw notFound('Profile', 'profile_not_found');
-  return profile;
 }
 
 /** GET /v1/connect/{platform}: a PKCE (S256) authorization URL and its one-time state (10 minutes). */
@@ -94,12 +51,6 @@ export type CallbackOutcome =
   | { type: 'pending'; pendingDataToken: string; redirectUrl: string | null }
   | { type: 'code'; redirectUrl: string }
   | { type: 'failed'; error: AppError; redirectUrl: string | null };
-
-export function appendParams(url: string, params: Record<string, string>): string {
-  const u = new URL(url);
-  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
-  return u.toString();
-}
 
 /** Where the browser goes after the callback (null: show Herald's own page). */
 export function callbackRedirect(platform: Platform, outcome: CallbackOutcome): string | null {
@@ -137,7 +88,8 @@ export async function handleOAuthCallback(
   const live = await peekConnectToken<OAuthStateData>(ctx, ctx.db.kysely, 'oauth_state', query.state);
   if (!live || live.row.platform !== platform) throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
   const { data, row } = live;
-  const selection = data.headless && typeof adapter.listOrganizations === 'function';
+  // Without a redirect_url there is nobody to hand a pending data token to: connect directly instead.
+  const selection = data.headless && data.redirectUrl !== null && typeof adapter.listOrganizations === 'function';
   if (data.headless && data.redirectUrl && !selection && query.code && !query.error) {
     return {
       type: 'code',
@@ -253,51 +205,6 @@ async function exchange(ctx: AppContext, flow: ConnectFlow, code: string) {
 async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string) {
   const { tokens, profile, startedMs } = await exchange(ctx, flow, code);
   return saveWithLog(ctx, flow, tokens, profile, startedMs, { metadata: {} });
-}
-
-/** Saves (or reconnects) the account and writes the connection log. */
-export async function saveWithLog(
-  ctx: AppContext,
-  flow: Pick<ConnectFlow, 'platform' | 'tenantId' | 'userId' | 'profileId'> & { state?: OAuthStateData },
-  tokens: TokenSet | null,
-  profile: PlatformProfile,
-  startedMs: number,
-  opts: { metadata?: Record<string, unknown>; method?: 'oauth' | 'credentials'; accountType?: string | null },
-) {
-  const existing = await findAccountByIdentity(ctx.db.kysely, flow.tenantId, flow.profileId, flow.platform, profile.platformUserId);
-  const result = await saveConnectedAccount(ctx, {
-    tenantId: flow.tenantId,
-    profileId: flow.profileId,
-    platform: flow.platform,
-    profile,
-    tokens,
-    metadata: opts.metadata,
-  });
-  await writeConnectionLog(ctx, ctx.db.kysely, {
-    tenantId: flow.tenantId,
-    userId: flow.userId,
-    profileId: flow.profileId,
-    accountId: result.account.account_id,
-    platform: flow.platform,
-    eventType: existing ? 'reconnect_success' : 'connect_success',
-    method: opts.method ?? 'oauth',
-    success: {
-      displayName: result.account.display_name,
-      username: result.account.username,
-      profilePicture: result.account.avatar_url,
-      permissions: tokens?.scopes ?? [],
-      tokenExpiresAt: result.account.token_expires_at,
-      accountType: opts.accountType ?? null,
-    },
-    context: {
-      isHeadlessMode: flow.state?.headless ?? false,
-      hasCustomRedirectUrl: (flow.state?.redirectUrl ?? null) !== null,
-      isReconnection: Boolean(existing),
-      isBYOK: false,
-    },
-    startedMs,
-  });
-  return result;
 }
 
 /** Headless flow of a platform with organizations: keep tokens server-side, hand out a pending data token. */
