@@ -49,8 +49,19 @@ export async function clearDefaultQueue(db: Executor, tenantId: string, profileI
 }
 
 export async function deleteQueue(db: Executor, queueId: string): Promise<void> {
+  // Same lock order as an assignment (queue row, then claims): no deadlock with a post being queued.
+  await lockQueue(db, queueId);
   await db.deleteFrom('queue_slot_claim').where('queue_id', '=', queueId).execute();
   await db.deleteFrom('queue').where('queue_id', '=', queueId).execute();
+}
+
+/**
+ * Takes the queue row's write lock until the transaction ends (a no-op update: portable, and on
+ * PostgreSQL a row lock), so assignments to one queue line up instead of colliding slot after slot.
+ * Exclusivity itself comes from the claim's key, not from this lock.
+ */
+export async function lockQueue(db: Executor, queueId: string): Promise<void> {
+  await db.updateTable('queue').set((eb) => ({ active: eb.ref('active') })).where('queue_id', '=', queueId).execute();
 }
 
 /** Instants (ISO UTC) after `fromIso` held by a scheduled post of this queue. */

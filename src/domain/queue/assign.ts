@@ -11,6 +11,7 @@ import {
   isSlotHeld,
   listProfileQueues,
   listQueuedPosts,
+  lockQueue,
   retimeQueuedPost,
   takenSlots,
   type QueueRow,
@@ -105,6 +106,7 @@ export async function assignQueueSlot(
   now: Date,
 ): Promise<QueueSlotAssignment> {
   const queue = await resolvePostQueue(tx, caller, input.profileId, input.queueId);
+  await lockQueue(tx, queue.queue_id);
   const scheduledFor = await claimNextSlot(tx, queue, now);
   return { profileId: queue.profile_id, queueId: queue.queue_id, queueName: queue.name, timezone: queue.timezone, scheduledFor };
 }
