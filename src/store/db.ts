@@ -48,7 +48,7 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     dialect: 'sqlite',
     kysely,
@@ -83,6 +83,34 @@ async function openPostgres(url: string, schema: string | null, poolSize: number
     transaction: (fn) => kysely.transaction().execute(fn),
     close: () => kysely.destroy(),
   };
+}
+
+/**
+ * Kysely's SQLite driver calls `prepare(sql)` for every query; preparing costs as much as running a
+ * small query. This hands Kysely a view of the handle whose `prepare` returns a cached statement for
+ * the same SQL text (least recently used dropped past 1000). Safe because better-sqlite3 runs each
+ * statement to completion synchronously and Kysely serialises its single connection.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (text: string) => {
+    let stmt = cache.get(text);
+    if (stmt) {
+      cache.delete(text);
+    } else {
+      stmt = sqlite.prepare(text);
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(text, stmt);
+    return stmt;
+  };
+  return new Proxy(sqlite, {
+    get(target, prop) {
+      if (prop === 'prepare') return prepare;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const statementCache = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
