@@ -7,6 +7,7 @@ import { ROOT, type BenchResult } from './lib.js';
  */
 const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult[]> }>> = {
   http: () => import('./http.js'),
+  scheduler: () => import('./scheduler.js'),
   webhooks: () => import('./webhooks.js'),
   media: () => import('./media.js'),
   posts: () => import('./posts.js'),
