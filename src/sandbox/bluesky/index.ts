@@ -169,7 +169,8 @@ export function blueskySimulator(): Simulator {
           const token = bearer(request);
           const s = token ? d.refresh.get(token) : undefined;
           if (!token || !s) throw new SimError(400, 'ExpiredToken', 'Token has been revoked');
-          d.refresh.delete(token);
+          // NOTE: like the PDS, a rotated refresh JWT stays usable for a grace period, so two workers
+          // refreshing the same account at once do not look like a revoked session.
           return issue(s.did, s.handle);
         },
         'com.atproto.server.deleteSession': (request) => {
