@@ -14,7 +14,7 @@ async function makeFile(file: string): Promise<void> {
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
   const out = fs.createWriteStream(file);
   for (let written = 0; written < SIZE; written += block.length) {
-    if (!out.write(block)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(block)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }

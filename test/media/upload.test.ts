@@ -136,6 +136,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
 
     expect((await fetch(url.replace(/\.png$/, '.jpg'))).status).toBe(404);
+    // Escaping paths are a 404 and a malformed one a 400 (Fastify's), never a 500 or a file outside media/.
+    for (const bad of ['..%2F..%2Fsecret.key', `${key.split('/')[0]}/..%2F..%2Fherald.sqlite`, `${key.split('/')[0]}/..%2Fsecret.key`]) {
+      expect((await fetch(`${await env.listen()}/v1/media/files/${bad}`)).status).toBe(404);
+    }
+    expect((await fetch(`${await env.listen()}/v1/media/files/%E0%A4%A/x.png`)).status).toBe(400);
   });
 
   it('answers 403 to a tampered or expired URL and writes nothing', async () => {

@@ -20,7 +20,7 @@ export default function getMediaFileRoute(app: App, ctx: AppContext) {
       response: { 200: Binary, 206: Binary, 416: ErrorEnvelope, ...errorResponses(404) },
     },
     handler: async (request, reply) => {
-      const key = decodeURIComponent((request.params as { '*': string })['*']);
+      const key = (request.params as { '*': string })['*'];
       const file = await openMediaFile(ctx, key, request.headers.range, request.method === 'HEAD');
       reply.header('Accept-Ranges', 'bytes');
       reply.header('Cache-Control', 'public, max-age=86400, immutable');

@@ -38,7 +38,7 @@ export default function uploadMediaRoute(app: App, ctx: AppContext) {
     },
     async (request) => {
       const { key, size, probe } = await receiveLocalUpload(ctx, {
-        key: decodeURIComponent((request.params as { '*': string })['*']),
+        key: (request.params as { '*': string })['*'],
         contentType: request.query.contentType,
         maxSize: request.query.maxSize,
         expires: request.query.expires,
