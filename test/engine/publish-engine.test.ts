@@ -261,6 +261,19 @@ describe('publishing engine', () => {
     expect(e.sim.count(targetId)).toBe(1);
   });
 
+  it(`stops after ${MAX_SEND_ATTEMPTS} sends that were all lost on the way`, async () => {
+    const { postId, targetId } = await onePost('black hole');
+    e.sim.failNext('lost', 100);
+    for (let i = 0; i < 2 * MAX_SEND_ATTEMPTS + 2 && (await publishJob(e.ctx, targetId)); i++) {
+      await e.runner.drain();
+      if (await publishJob(e.ctx, targetId)) await advanceToJob(e, targetId);
+    }
+    expect(await publishJob(e.ctx, targetId)).toBeUndefined();
+    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'failed', attempts: MAX_SEND_ATTEMPTS, error_category: 'platform_error', error_code: 'lost' });
+    expect(e.sim.posts).toHaveLength(0);
+    expect((await post(e.ctx, postId)).status).toBe('failed');
+  });
+
   it('leaves the target unknown, surfaced in status, log and event, when the adapter cannot check', async () => {
     const { t, postId, targetId } = await onePost('no lookup', 'threads');
     e.sim.failNext('ambiguous', 1);

@@ -343,6 +343,12 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     await commitTargetChange(ctx, job(run), change(publishedPatch(found, iso)), log.drain(), { finish: true });
     return;
   }
+  if (target.attempts >= MAX_SEND_ATTEMPTS) {
+    // Every send so far was lost on the way: stop rather than loop.
+    const f = failure('platform_error', `${target.attempts} attempts were lost before reaching ${target.platform} (timeouts or dropped connections); the post is not there.`, 'lost');
+    await commitTargetChange(ctx, job(run), change(failedPatch(f, iso)), log.drain(), { finish: true });
+    return;
+  }
   // The platform says it certainly does not have it: back to pending, sent again right away.
   const patch = { status: 'pending', error_message: 'The last attempt did not reach the platform; sending again.' };
   await commitTargetChange(ctx, job(run), change(patch), log.drain(), { retryAt: ctx.clock.now(), payload: { targetId: target.target_id }, error: 'not found on the platform after an ambiguous outcome' });
