@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   media: () => import('./media.js'),
   posts: () => import('./posts.js'),
   queue: () => import('./queue.js'),
+  accounts: () => import('./accounts.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../errors.js';
 import { deleteAccount as deleteAccountRow, findAccount, listAccounts as listAccountRows, updateAccount as updateAccountRow, type AccountRow } from '../../store/accounts.js';
 import { listProfiles } from '../profiles.js';
 import { canSeeProfile, type Principal } from '../principal.js';
-import { presentAccount } from '../present/accounts.js';
+import { presentListedAccount } from '../present/accounts.js';
 import { writeConnectionLog } from '../connect/connection-log.js';
 import { markAccountDisconnected } from './disconnect.js';
 
@@ -32,7 +32,8 @@ export async function listAccounts(
   const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: ids, platform: query.platform });
   const analytics = hasAnalyticsAccess(caller);
   return {
-    accounts: rows.map((row) => presentAccount(row, { profile: byId.get(row.profile_id) ?? null, hasAnalyticsAccess: analytics })),
+    // Every row's profile is in byId: rows were selected by those profile ids.
+    accounts: rows.map((row) => presentListedAccount(row, byId.get(row.profile_id)!, analytics)),
     hasAnalyticsAccess: analytics,
   };
 }

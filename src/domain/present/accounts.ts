@@ -33,16 +33,13 @@ function publicMetadata(row: AccountRow): Record<string, unknown> {
   return out;
 }
 
-/** Account row -> the SDK's SocialAccount shape (`_id` and the spec's extended `id`). */
-export function presentAccount(
-  row: AccountRow,
-  opts: { profile?: ProfileRow | null; hasAnalyticsAccess?: boolean } = {},
-) {
+/** Account row -> the SDK's SocialAccount shape (`_id` and the spec's extended `id`), `profileId` as an id. */
+export function presentAccount(row: AccountRow, opts: { hasAnalyticsAccess?: boolean } = {}) {
   return {
     _id: row.account_id,
     id: row.account_id,
     platform: row.platform,
-    profileId: opts.profile ? presentProfileRef(opts.profile) : row.profile_id,
+    profileId: row.profile_id,
     username: row.username,
     displayName: row.display_name ?? row.username,
     profilePicture: row.avatar_url,
@@ -57,3 +54,8 @@ export function presentAccount(
   };
 }
 export type PresentedAccount = ReturnType<typeof presentAccount>;
+
+/** The list shape: `profileId` populated `{_id, name, slug}`. */
+export function presentListedAccount(row: AccountRow, profile: ProfileRow, hasAnalyticsAccess: boolean) {
+  return { ...presentAccount(row, { hasAnalyticsAccess }), profileId: presentProfileRef(profile) };
+}

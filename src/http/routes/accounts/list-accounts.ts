@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { listAccounts } from '../../../domain/accounts/manage.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
-import { Account } from './schemas.js';
+import { ListedAccount } from './schemas.js';
 
 export default function listAccountsRoute(app: App, ctx: AppContext) {
   app.get(
@@ -17,7 +17,7 @@ export default function listAccountsRoute(app: App, ctx: AppContext) {
           platform: Type.Optional(Type.String({ maxLength: 32 })),
           includeOverLimit: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Type.Object({ accounts: Type.Array(Account), hasAnalyticsAccess: Type.Boolean() }), ...errorResponses(400, 401) },
+        response: { 200: Type.Object({ accounts: Type.Array(ListedAccount), hasAnalyticsAccess: Type.Boolean() }), ...errorResponses(400, 401) },
       },
     },
     async (request) => listAccounts(ctx, request.principal, request.query),

@@ -1,28 +1,36 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, PathId } from '../../schemas/common.js';
+import { DateTime, PathId } from '../../schemas/common.js';
 
 export const ProfileRef = Type.Object({ _id: Type.String(), name: Type.String(), slug: Type.String() });
 
-export const Account = Type.Object(
-  {
-    _id: Type.String(),
-    id: Type.String(),
-    platform: Type.String(),
-    profileId: Type.Union([ProfileRef, Type.String()]),
-    username: Type.String(),
-    displayName: Type.String(),
-    profilePicture: Nullable(Type.String()),
-    profileUrl: Type.Optional(Type.String()),
-    isActive: Type.Boolean(),
-    needsReconnection: Type.Boolean(),
-    hasAnalyticsAccess: Type.Optional(Type.Boolean()),
-    metadata: Type.Record(Type.String(), Type.Unknown()),
-    tokenExpiresAt: Nullable(DateTime),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { $id: 'SocialAccount' },
-);
+/** `string | null` as one JSON type list: serialized without trying union branches. */
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+
+const accountFields = {
+  _id: Type.String(),
+  id: Type.String(),
+  platform: Type.String(),
+  username: Type.String(),
+  displayName: Type.String(),
+  profilePicture: NullableString,
+  profileUrl: Type.Optional(Type.String()),
+  isActive: Type.Boolean(),
+  needsReconnection: Type.Boolean(),
+  hasAnalyticsAccess: Type.Optional(Type.Boolean()),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  tokenExpiresAt: NullableString,
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
+
+/** An account with its profile id (single-account answers). */
+export const Account = Type.Object({ ...accountFields, profileId: Type.String() }, { $id: 'SocialAccount' });
+
+/**
+ * An account in GET /v1/accounts: `profileId` populated `{_id, name, slug}`. A separate schema rather than
+ * a union keeps serialization fast (a union is checked item by item when serializing).
+ */
+export const ListedAccount = Type.Object({ ...accountFields, profileId: ProfileRef }, { $id: 'ListedSocialAccount' });
 
 export const AccountParams = Type.Object({ accountId: PathId });
 
