@@ -94,6 +94,10 @@ export class S3Storage implements MediaStorage {
     };
   }
 
+  async readUrl(key: string): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), { expiresIn: 600 });
+  }
+
   async putFile(key: string, file: string, contentType: string): Promise<void> {
     const { size } = await fs.promises.stat(file);
     await this.client.send(

@@ -41,6 +41,8 @@ export interface MediaStorage {
   open(key: string, range?: ByteRange): Promise<OpenedObject>;
   /** Stores a file produced by Herald itself (a compressed derivative). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
+  /** A short-lived URL to read the object (S3 only): lets ffprobe read just the parts it needs of a big video. */
+  readUrl?(key: string): Promise<string>;
   /** A local file with the object's bytes for tools that need one (ffprobe, sharp); `release` removes temp copies. */
   localCopy(key: string): Promise<{ path: string; release(): Promise<void> }>;
   delete(key: string): Promise<void>;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { openLocalMedia } from '../../src/domain/media/open.js';
 import { s3Settings } from '../../src/storage/config.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
-import { solidImage } from '../fixtures/media.js';
+import { hasFfmpeg, solidImage, testVideo } from '../fixtures/media.js';
 
 /*
  * The S3 driver against s3rver on loopback. s3rver does not check presigned signatures the way S3 does
@@ -95,6 +95,23 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
     for await (const c of opened!.stream) chunks.push(Buffer.from(c as Buffer));
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
     expect(opened!.contentType).toBe('image/png');
+  });
+
+  it.skipIf(!hasFfmpeg())('probes a video in the bucket over a presigned GET (ffprobe reads it with ranges)', async () => {
+    const file = path.join(s3Dir, 'clip.mp4');
+    expect(testVideo(file, { seconds: 2, width: 320, height: 240 })).toBe(true);
+    const bytes = fs.readFileSync(file);
+    const presigned = (await env.request(apiKey, 'POST', '/v1/media/presign', { filename: 'clip.mp4', contentType: 'video/mp4', size: bytes.length })).body;
+    const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': String(bytes.length) }, body: bytes });
+    expect(put.status).toBe(200);
+    const check = await env.request(apiKey, 'POST', '/v1/tools/validate/post', {
+      content: 'clip',
+      mediaItems: [{ type: 'video', url: presigned.publicUrl }],
+      platforms: [{ platform: 'snapchat' }],
+    });
+    expect(check.body.errors.map((e: { rule: string }) => e.rule)).toContain('media_duration');
+    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.probe!)).toMatchObject({ width: 320, height: 240, videoCodec: 'h264' });
   });
 
   it('refuses the same checks at presign as local storage', async () => {

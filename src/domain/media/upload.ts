@@ -4,7 +4,7 @@ import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import { mediaStorage } from '../../storage/index.js';
 import { LocalStorage, UploadTooLargeError, isSafeKey } from '../../storage/local.js';
 import { findMediaByKey, markMediaUploaded } from '../../store/media.js';
-import { probeFile } from './probe.js';
+import { probeFile, probeVideo } from './probe.js';
 import { bareContentType, type MediaKind, type MediaProbe } from './types.js';
 
 export interface LocalUploadInput {
@@ -80,6 +80,16 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
 export async function probeStored(ctx: AppContext, kind: MediaKind, key: string): Promise<MediaProbe | null> {
   if (kind === 'document') return null;
   const storage = mediaStorage(ctx);
+  if (kind === 'video' && storage.readUrl) {
+    // A video in a bucket is probed over a presigned GET: ffprobe reads the header parts with ranges
+    // instead of Herald downloading gigabytes.
+    try {
+      return await probeVideo(ctx.config, await storage.readUrl(key));
+    } catch (error) {
+      await storage.delete(key);
+      throw new AppError('invalid', 'unreadable_media', `The uploaded file is not a readable ${kind}`, { key }, { cause: error });
+    }
+  }
   const copy = await storage.localCopy(key);
   try {
     return await probeFile(ctx.config, kind, copy.path);
