@@ -206,16 +206,34 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       return null;
     },
 
+    /** Deletes the post and, for a thread, the account's own replies under it (found with listRecords). */
     async unpublish(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<void> {
       const parsed = parseAtUri(platformPostId);
       if (!parsed) throw new PlatformError('rejected', `not a Bluesky post uri: ${platformPostId}`);
-      await xrpc(io, {
-        service: pds(account, serviceUrl),
-        nsid: 'com.atproto.repo.deleteRecord',
-        method: 'POST',
-        token: token(account),
-        json: { repo: parsed.repo, collection: parsed.collection, rkey: parsed.rkey },
-      });
+      const service = pds(account, serviceUrl);
+      const replies: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 4; page++) {
+        const res = await xrpc<{ records: { uri: string; value: any }[]; cursor?: string }>(io, {
+          service,
+          nsid: 'com.atproto.repo.listRecords',
+          method: 'GET',
+          params: { repo: parsed.repo, collection: POST, limit: 100, cursor },
+        });
+        for (const r of res.records ?? []) if (r.value?.reply?.root?.uri === platformPostId) replies.push(r.uri);
+        if (!res.cursor || !res.records?.length) break;
+        cursor = res.cursor;
+      }
+      for (const uri of [...replies, platformPostId]) {
+        const p = parseAtUri(uri)!;
+        await xrpc(io, {
+          service,
+          nsid: 'com.atproto.repo.deleteRecord',
+          method: 'POST',
+          token: token(account),
+          json: { repo: p.repo, collection: p.collection, rkey: p.rkey },
+        });
+      }
     },
 
     refreshTokens: (account, io) => refreshSession(io, pds(account, serviceUrl), account.refreshToken),

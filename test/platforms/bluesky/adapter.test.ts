@@ -175,6 +175,11 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(second.value.text).toBe('thread 2/3');
     expect(second.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } });
     expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
+
+    // Unpublishing the thread removes the replies too.
+    await adapter.unpublish!(account, result.platformPostId, io);
+    const left = (await listPosts(alice.did)).records.map((r: any) => r.uri);
+    for (const uri of [result.platformPostId, ...replies]) expect(left).not.toContain(uri);
   });
 
   it('keeps a thread whose reply fails after the root is public as published, with the error', async () => {
