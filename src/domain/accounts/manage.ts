@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { invalid, notFound } from '../../errors.js';
-import { deleteAccount as deleteAccountRow, findAccount, listAccounts as listAccountRows, updateAccount as updateAccountRow, type AccountRow } from '../../store/accounts.js';
+import { deleteAccount as deleteAccountRow, findAccount, findAccountByIdentity, listAccounts as listAccountRows, updateAccount as updateAccountRow, type AccountRow } from '../../store/accounts.js';
 import { listProfiles } from '../profiles.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 import { presentListedAccount } from '../present/accounts.js';
@@ -82,7 +82,10 @@ export async function mergeAccountMetadata(ctx: AppContext, tenantId: string, ac
     const row = await findAccount(tx, tenantId, accountId);
     if (!row) return;
     const metadata = JSON.stringify({ ...JSON.parse(row.metadata), ...patch });
-    const extra = typeof patch.chatId === 'string' && row.platform === 'telegram' ? { platform_user_id: patch.chatId } : {};
+    // A Telegram chat's id is its identity; keep the old one if the new chat is already its own account.
+    const newId = typeof patch.chatId === 'string' && row.platform === 'telegram' ? patch.chatId : null;
+    const taken = newId ? await findAccountByIdentity(tx, tenantId, row.profile_id, row.platform, newId) : undefined;
+    const extra = newId && !taken ? { platform_user_id: newId } : {};
     await updateAccountRow(tx, tenantId, accountId, { metadata, ...extra, updated_at: ctx.clock.now().toISOString() });
   });
 }

@@ -178,12 +178,13 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
     return;
   }
   log.step(action, target.attempts, { result });
-  // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
-  if (result.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, result.accountMetadata);
   const iso = ctx.clock.now().toISOString();
   await commitTargetChange(ctx, job(run), { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) }, log.drain(), {
     finish: true,
   });
+  // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
+  // After the target is recorded, so a failure here can never make a published post look unsent.
+  if (result.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, result.accountMetadata);
 }
 
 async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: PlatformError, log: CallLog, refreshed: boolean): Promise<void> {
