@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -48,7 +48,7 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     dialect: 'sqlite',
     kysely,
@@ -56,6 +56,21 @@ function openSqlite(file: string): Db {
     transaction: (fn) => kysely.transaction().execute(fn),
     close: () => kysely.destroy(),
   };
+}
+
+/**
+ * Transactions start with BEGIN IMMEDIATE: the writer lock is taken up front, so another process waits
+ * (busy_timeout) instead of failing with SQLITE_BUSY when a deferred transaction that has read tries to
+ * write after the other process committed (a stale snapshot cannot be upgraded).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 async function openPostgres(url: string, schema: string | null, poolSize: number): Promise<Db> {
