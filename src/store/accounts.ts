@@ -79,6 +79,7 @@ export async function listAccountsDueForRefresh(db: Executor, before: Date, limi
     .selectFrom('account')
     .selectAll()
     .where('is_active', '=', 1)
+    .where('refresh_token', 'is not', null)
     .where('token_expires_at', 'is not', null)
     .where('token_expires_at', '<', before.toISOString())
     .orderBy('token_expires_at')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { refreshJobKey } from '../../src/jobs/refresh-due-tokens.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { listEvents } from '../../src/store/events.js';
@@ -200,5 +201,21 @@ describe('token refresh job', () => {
     expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: row.account_id, disconnectionType: 'unintentional' });
     const health = await h.env.request(t.apiKey, 'GET', `/v1/accounts/${row.account_id}/health`);
     expect(health.body).toMatchObject({ status: 'error', tokenStatus: { valid: false } });
+  });
+
+  it('leaves an expiring account without a refresh token alone (it is reconnected, not disconnected early)', async () => {
+    const t = await createTenant(h.env);
+    const { account } = await saveConnectedAccount(h.env.ctx, {
+      tenantId: t.userId,
+      profileId: t.profileId,
+      platform: P,
+      profile: { platformUserId: 'no-refresh', username: 'norefresh' },
+      tokens: { accessToken: 'at_x', expiresAt: new Date(h.env.clock.now().getTime() + 60_000) },
+    });
+    await runner.drain();
+    const [row] = await accountRows(t.userId);
+    expect(row.is_active).toBe(1);
+    expect(await findJobByKey(h.env.ctx.db.kysely, refreshJobKey(account.account_id))).toBeUndefined();
+    expect(await listEvents(h.env.ctx.db.kysely, t.userId, 'account.disconnected')).toHaveLength(0);
   });
 });
