@@ -40,7 +40,8 @@ function run(label, env) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     counts = {
       passed: report.numPassedTests,
-      failed: report.numFailedTests + (report.numFailedTestSuites ? report.numFailedTestSuites : 0),
+      // A file that failed to load has no failed test of its own: count the run as one failure.
+      failed: report.numFailedTests || (report.success === false ? 1 : 0),
       skipped: report.numPendingTests + report.numTodoTests,
     };
     rmSync(out, { force: true });

@@ -26,29 +26,10 @@ async function main(): Promise<void> {
   const log = ctx.log;
   if (sandbox) log.info({ sandboxUrl: sandbox.url }, 'sandbox simulators listening (SANDBOX=1)');
 
-  const owner = await bootstrapOwner(ctx.db, ctx.clock.now());
-  if (owner) {
-    // Printed once, on the first start with an empty database; only its hash is stored.
-    process.stdout.write(
-      `\nHerald created the owner user ${owner.user.email} (plan unlimited).\n` +
-        `API key (shown once, store it now):\n\n  ${owner.apiKey}\n\n`,
-    );
-  }
-
   let app: App | null = null;
   let worker: JobRunner | null = null;
-  if (config.role !== 'worker') {
-    app = await buildApp(ctx);
-    await app.listen({ host: config.host, port: config.port });
-    log.info({ url: app.listeningOrigin, publicUrl: config.publicUrl, dialect: ctx.db.dialect }, 'herald listening');
-  }
-  if (config.role !== 'api') {
-    worker = await createWorker(ctx);
-    worker.start();
-    log.info({ workerId: worker.workerId }, 'herald worker started');
-  }
-
   let stopping = false;
+  let startup: Promise<void> = Promise.resolve();
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -58,6 +39,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 30_000);
     force.unref();
+    // NOTE: a signal can arrive while starting; let start-up settle so nothing it opens is left behind.
+    await startup.catch(() => {});
     await app?.close(); // stops accepting, waits for in-flight requests
     await worker?.stop(); // stops claiming, waits for running jobs
     await sandbox?.close();
@@ -65,8 +48,31 @@ async function main(): Promise<void> {
     log.info('herald stopped');
     process.exit(0);
   };
+  // Registered before anything starts, so a SIGTERM at any moment of start-up is a graceful stop.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  startup = (async () => {
+    const owner = await bootstrapOwner(ctx.db, ctx.clock.now());
+    if (owner) {
+      // Printed once, on the first start with an empty database; only its hash is stored.
+      process.stdout.write(
+        `\nHerald created the owner user ${owner.user.email} (plan unlimited).\n` +
+          `API key (shown once, store it now):\n\n  ${owner.apiKey}\n\n`,
+      );
+    }
+    if (config.role !== 'worker' && !stopping) {
+      app = await buildApp(ctx);
+      await app.listen({ host: config.host, port: config.port });
+      log.info({ url: app.listeningOrigin, publicUrl: config.publicUrl, dialect: ctx.db.dialect }, 'herald listening');
+    }
+    if (config.role !== 'api' && !stopping) {
+      worker = await createWorker(ctx);
+      worker.start();
+      log.info({ workerId: worker.workerId }, 'herald worker started');
+    }
+  })();
+  await startup;
 }
 
 main().catch((error) => {

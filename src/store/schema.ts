@@ -359,11 +359,11 @@ export interface Database {
   publish_log: PublishLogTable;
   connect_token: ConnectTokenTable;
   connection_log: ConnectionLogTable;
+  webhook: WebhookTable;
+  webhook_log: WebhookLogTable;
   queue: QueueTable;
   queue_slot_claim: QueueSlotClaimTable;
   invite: InviteTable;
-  webhook: WebhookTable;
-  webhook_log: WebhookLogTable;
   media: MediaTable;
   idempotency_key: IdempotencyKeyTable;
 }
