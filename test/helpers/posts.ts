@@ -1,4 +1,4 @@
-import { ZernioApiError } from '@getlatedev/node';
+export { sdkError } from './sdk.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { randomHex } from '../../src/lib/crypto.js';
 import type { Platform } from '../../src/platforms/types.js';
@@ -25,12 +25,3 @@ export async function createTenant(env: TestEnv, opts: { plan?: string } = {}) {
   return { userId, apiKey, profileId, sdk, account };
 }
 
-export async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}

@@ -1,7 +1,7 @@
-import { ZernioApiError } from '@getlatedev/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { sdkError } from '../helpers/sdk.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -9,15 +9,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}
 
 describe('API keys', () => {
   it('creates a key through the SDK, returns it once, and stores only its SHA-256', async () => {

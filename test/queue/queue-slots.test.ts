@@ -1,6 +1,7 @@
-import { ZernioApiError, type Zernio } from '@getlatedev/node';
+import { type Zernio } from '@getlatedev/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { sdkError } from '../helpers/sdk.js';
 
 // Monday 2026-01-05 12:00 UTC = 07:00 in New York (EST, -05:00), 21:00 in Tokyo (+09:00).
 const NOW = '2026-01-05T12:00:00.000Z';
@@ -11,15 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}
 
 async function ownerWithProfile(): Promise<{ apiKey: string; client: Zernio; profileId: string }> {
   const { apiKey } = await env.createUser();

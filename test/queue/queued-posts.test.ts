@@ -1,9 +1,10 @@
-import { ZernioApiError, type Zernio } from '@getlatedev/node';
+import { type Zernio } from '@getlatedev/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { publishJobKey } from '../../src/domain/publishing/schedule.js';
 import { randomHex } from '../../src/lib/crypto.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { sdkError } from '../helpers/sdk.js';
 
 // Monday 2026-01-05 12:00 UTC = 07:00 in New York.
 const NOW = '2026-01-05T12:00:00.000Z';
@@ -20,15 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}
 
 /** A tenant with a profile, a connected Bluesky account on it, and (optionally) a queue. */
 async function setup(slots = weekdays): Promise<{ client: Zernio; apiKey: string; userId: string; profileId: string; accountId: string; queueId: string }> {

@@ -1,10 +1,10 @@
-import { ZernioApiError } from '@getlatedev/node';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { sdkError } from '../helpers/sdk.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = '2026-01-05T12:00:00.000Z';
@@ -15,15 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}
 
 /** An owner with profiles A and B. */
 async function team() {

@@ -1,6 +1,6 @@
-import { ZernioApiError } from '@getlatedev/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { sdkError } from '../helpers/sdk.js';
 
 // Production rules: no WEBHOOK_ALLOW_INSECURE, so URLs must be https on a public address. Literal public
 // IPs keep these tests off DNS; nothing is ever sent here.
@@ -12,15 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function sdkError(p: Promise<unknown>): Promise<ZernioApiError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ZernioApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the SDK call to fail');
-}
 
 describe('webhook settings', () => {
   it('creates, lists, updates only the given fields, and deletes through the SDK; the secret is never returned', async () => {
