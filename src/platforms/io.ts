@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { MediaRef, OpenedMedia, PlatformIO } from './types.js';
+import { PlatformError, type MediaRef, type OpenedMedia, type PlatformIO } from './types.js';
 
 /** One HTTP call an adapter made, as the publishing and connection logs record it. */
 export interface CallRecord {
@@ -113,4 +113,28 @@ export function isAmbiguousNetworkError(error: unknown): boolean {
   const code = e?.cause?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return false;
   return true;
+}
+
+/**
+ * The PlatformError for a request that got no answer: `ambiguous` when the call `creates` something and
+ * may have reached the platform (never re-sent blindly), else `unavailable` (safe to retry).
+ */
+export function networkFailure(error: unknown, opts: { endpoint: string; creates: boolean; platform: string }): PlatformError {
+  const ambiguous = opts.creates && isAmbiguousNetworkError(error);
+  const reason = (error as Error)?.message ?? String(error);
+  return new PlatformError(
+    ambiguous ? 'ambiguous' : 'unavailable',
+    ambiguous ? `connection to ${opts.platform} lost after sending the post (${reason})` : `${opts.platform} unreachable (${reason})`,
+    { endpoint: opts.endpoint, cause: error },
+  );
+}
+
+/** A platform answer's JSON, or null when it is empty or not JSON (the caller maps the status). */
+export function parseJsonOrNull(text: string): any {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,4 @@
-import { isAmbiguousNetworkError } from '../io.js';
+import { networkFailure, parseJsonOrNull } from '../io.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** One XRPC call against a PDS: https://atproto.com/specs/xrpc */
@@ -43,28 +43,14 @@ export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> 
   } catch (error) {
     throw networkError(error, `${call.service}/xrpc/${call.nsid}`, call.creates === true);
   }
-  const parsed = parseJson(text);
+  const parsed = parseJsonOrNull(text);
   if (res.status >= 200 && res.status < 300) return parsed as T;
   throw mapXrpcError(res.status, res.headers, parsed, text, `${call.service}/xrpc/${call.nsid}`, io.now());
 }
 
-function parseJson(text: string): any {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
-  const ambiguous = creates && isAmbiguousNetworkError(error);
-  const reason = (error as Error)?.message ?? String(error);
-  return new PlatformError(
-    ambiguous ? 'ambiguous' : 'unavailable',
-    ambiguous ? `connection to the Bluesky PDS lost after sending the post (${reason})` : `Bluesky PDS unreachable (${reason})`,
-    { endpoint, cause: error },
-  );
+  return networkFailure(error, { endpoint, creates, platform: 'Bluesky PDS' });
 }
 
 /** XRPC error names that mean the session token is no longer good. */

@@ -1,4 +1,4 @@
-import { isAmbiguousNetworkError } from '../io.js';
+import { networkFailure } from '../io.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the LinkedIn adapter sends requests and which app it is. */
@@ -53,13 +53,7 @@ export async function liRequest(opts: LinkedInOptions, io: PlatformIO, call: LiC
     res = await io.fetch(call.url, { method: call.method, headers, body });
     text = await res.text();
   } catch (error) {
-    const ambiguous = call.creates === true && isAmbiguousNetworkError(error);
-    const reason = (error as Error)?.message ?? String(error);
-    throw new PlatformError(
-      ambiguous ? 'ambiguous' : 'unavailable',
-      ambiguous ? `connection to LinkedIn lost after sending the post (${reason})` : `LinkedIn unreachable (${reason})`,
-      { endpoint: call.url, cause: error },
-    );
+    throw networkFailure(error, { endpoint: call.url, creates: call.creates === true, platform: 'LinkedIn' });
   }
   let parsed: any = null;
   if (text) {

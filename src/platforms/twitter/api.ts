@@ -1,4 +1,4 @@
-import { isAmbiguousNetworkError } from '../io.js';
+import { networkFailure, parseJsonOrNull } from '../io.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the X adapter sends requests and which app it is. */
@@ -54,28 +54,14 @@ export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> 
   } catch (error) {
     throw networkError(error, call.url, call.creates === true);
   }
-  const parsed = parseJson(text);
+  const parsed = parseJsonOrNull(text);
   if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: parsed };
   throw mapXError(res.status, res.headers, parsed, text, call.url, io.now());
 }
 
-function parseJson(text: string): any {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
-  const ambiguous = creates && isAmbiguousNetworkError(error);
-  const reason = (error as Error)?.message ?? String(error);
-  return new PlatformError(
-    ambiguous ? 'ambiguous' : 'unavailable',
-    ambiguous ? `connection to X lost after sending the post (${reason})` : `X unreachable (${reason})`,
-    { endpoint, cause: error },
-  );
+  return networkFailure(error, { endpoint, creates, platform: 'X' });
 }
 
 /** The message X put in a problem (`detail`/`title`) or legacy `errors[]` body. */
