@@ -1,4 +1,4 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from '../db.js';
 import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-posts.js';
@@ -34,8 +34,34 @@ export async function migrate(db: Db): Promise<string[]> {
   // schemas in one database (tests, shared servers) it would skip creating them in ours.
   const migrationTableSchema =
     db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s : undefined;
-  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true, migrationTableSchema });
+  const migratorDb = migrationTableSchema ? withSchemaIntrospection(db.kysely, migrationTableSchema) : db.kysely;
+  const migrator = new Migrator({ db: migratorDb, provider, allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new Error('database migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The Migrator asks the introspector whether its tables exist. Kysely's PostgreSQL introspector reads
+ * every schema of the database, and fails when another schema is dropped while it reads (test runs and
+ * shared servers create and drop schemas side by side). This view of the handle answers from the current
+ * schema only. A Proxy, because Kysely keeps its state in private fields.
+ */
+function withSchemaIntrospection(kysely: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () => {
+      const { rows } = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(kysely);
+      return rows.map((r) => ({ name: r.name, schema, isView: false, columns: [] }));
+    },
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(kysely, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
