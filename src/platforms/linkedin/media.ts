@@ -1,25 +1,10 @@
 import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
 import { liRequest, mapLinkedInError, type LinkedInOptions } from './api.js';
+import { readAll, sleep } from '../../lib/streams.js';
 
 /** Give up waiting for a video to become AVAILABLE after this long. */
 const MAX_PROCESSING_MS = 10 * 60 * 1000;
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(parts);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /** PUT bytes to an upload URL LinkedIn handed out (same bearer token). Returns the part's ETag. */
 async function putBytes(io: PlatformIO, url: string, token: string, bytes: Buffer, contentType: string): Promise<string | null> {

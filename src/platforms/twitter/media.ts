@@ -1,5 +1,6 @@
 import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
 import { xRequest, type TwitterOptions } from './api.js';
+import { readAll, sleep } from '../../lib/streams.js';
 
 /** Bytes per APPEND segment (X accepts up to 5 MB; 1 MB keeps memory flat and retries cheap). */
 const SEGMENT_BYTES = 1024 * 1024;
@@ -53,22 +54,6 @@ async function* segments(stream: NodeJS.ReadableStream, size: number): AsyncGene
   if (pendingBytes > 0) yield Buffer.concat(pending);
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(parts);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /**
  * Chunked upload: initialize -> append x N (multipart `media` + `segment_index`) -> finalize, then poll
