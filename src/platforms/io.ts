@@ -138,3 +138,15 @@ export function parseJsonOrNull(text: string): any {
     return null;
   }
 }
+
+/**
+ * How long a 429 asks to wait: from the platform's reset header (Unix seconds, e.g. `x-rate-limit-reset`,
+ * `ratelimit-reset`) when given, else `Retry-After` (seconds); at least 1 s. Null when the answer says
+ * neither (the platform's own default applies).
+ */
+export function rateLimitWaitMs(headers: Headers, now: Date, resetHeader?: string): number | null {
+  const reset = resetHeader ? Number(headers.get(resetHeader)) : NaN;
+  if (Number.isFinite(reset) && reset > 0) return Math.max(1000, reset * 1000 - now.getTime());
+  const retryAfter = Number(headers.get('retry-after'));
+  return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null;
+}

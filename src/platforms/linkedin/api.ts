@@ -1,4 +1,4 @@
-import { networkFailure } from '../io.js';
+import { networkFailure, rateLimitWaitMs } from '../io.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the LinkedIn adapter sends requests and which app it is. */
@@ -91,9 +91,8 @@ export function mapLinkedInError(status: number, headers: Headers, body: any, ra
     return new PlatformError('auth', message, { ...opts, revoked });
   }
   if (status === 429) {
-    const retryAfter = Number(headers.get('retry-after'));
-    const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : untilUtcMidnight(now);
-    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs });
+    // LinkedIn's daily limits reset at midnight UTC when it gives no Retry-After.
+    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs: rateLimitWaitMs(headers, now) ?? untilUtcMidnight(now) });
   }
   if (status >= 500) return new PlatformError('unavailable', message, opts);
   if (status === 426) return new PlatformError('rejected', `LinkedIn-Version is no longer supported: ${message}`, { ...opts, platformCode: 'NONEXISTENT_VERSION' });

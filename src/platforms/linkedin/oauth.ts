@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
+import { requestTokens } from '../oauth-token.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 
 /** Member posting plus company pages (Community Management API) and OpenID profile. */
@@ -28,37 +29,14 @@ async function tokenRequest(opts: LinkedInOptions, io: PlatformIO, params: Recor
   const { clientId, clientSecret } = requireClient(opts);
   const url = `${opts.authUrl}/oauth/v2/accessToken`;
   const form = new URLSearchParams({ ...params, client_id: clientId, client_secret: clientSecret });
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-    text = await res.text();
-  } catch (error) {
-    throw new PlatformError('unavailable', `LinkedIn token endpoint unreachable (${(error as Error).message})`, { endpoint: url, cause: error });
-  }
-  let body: any = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: handled by status below
-  }
-  const opt = { status: res.status, endpoint: url, raw: text.slice(0, 2000), platformCode: body?.error ?? null };
-  if (res.ok && typeof body?.access_token === 'string') {
-    const expiresIn = Number(body.expires_in);
-    return {
-      accessToken: body.access_token,
-      // Apps without programmatic refresh get none; the stored one (if any) is kept.
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
-      scopes: typeof body.scope === 'string' ? body.scope.split(/[ ,]/).filter(Boolean) : null,
-    };
-  }
-  const message = body?.error_description ?? body?.error ?? `LinkedIn token endpoint answered HTTP ${res.status}`;
-  if (res.status === 429) throw new PlatformError('rate_limited', message, opt);
-  if (res.status >= 500) throw new PlatformError('unavailable', message, opt);
-  if (body?.error === 'invalid_grant') throw new PlatformError('auth', message, { ...opt, revoked: true });
-  if (res.status === 401) throw new PlatformError('auth', message, opt);
-  throw new PlatformError('rejected', message, opt);
+  return requestTokens(io, {
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    form,
+    platform: 'LinkedIn',
+    scopeSeparator: /[ ,]/,
+    isDeadGrant: (_status, body) => body?.error === 'invalid_grant',
+  });
 }
 
 export function linkedInOAuth(opts: LinkedInOptions): OAuthProvider {

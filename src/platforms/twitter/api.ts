@@ -1,4 +1,4 @@
-import { networkFailure, parseJsonOrNull } from '../io.js';
+import { networkFailure, parseJsonOrNull, rateLimitWaitMs } from '../io.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the X adapter sends requests and which app it is. */
@@ -93,12 +93,7 @@ export function mapXError(status: number, headers: Headers, body: any, raw: stri
   const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode };
   if (status === 401) return new PlatformError('auth', message, opts);
   if (status === 429) {
-    const reset = Number(headers.get('x-rate-limit-reset'));
-    const retryAfter = Number(headers.get('retry-after'));
-    let retryAfterMs: number | null = null;
-    if (Number.isFinite(reset) && reset > 0) retryAfterMs = Math.max(1000, reset * 1000 - now.getTime());
-    else if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
-    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs });
+    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs: rateLimitWaitMs(headers, now, 'x-rate-limit-reset') });
   }
   if (status >= 500) return new PlatformError('unavailable', message, opts);
   if (status === 403 && /duplicate/i.test(message)) {

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
+import { requestTokens } from '../oauth-token.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
 /** What Herald asks for: post, read the profile, upload media, and a refresh token (offline.access). */
@@ -23,42 +24,18 @@ async function tokenRequest(opts: TwitterOptions, io: PlatformIO, params: Record
   const form = new URLSearchParams(params);
   if (clientSecret) headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
   else form.set('client_id', clientId);
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(url, { method: 'POST', headers, body: form });
-    text = await res.text();
-  } catch (error) {
-    throw new PlatformError('unavailable', `X token endpoint unreachable (${(error as Error).message})`, { endpoint: url, cause: error });
-  }
-  let body: any = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: handled below by status
-  }
-  const opt = { status: res.status, endpoint: url, raw: text.slice(0, 2000), platformCode: body?.error ?? null };
-  if (res.ok && typeof body?.access_token === 'string') {
-    const expiresIn = Number(body.expires_in);
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
-      scopes: typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : null,
-    };
-  }
-  const message = body?.error_description ?? body?.error ?? `X token endpoint answered HTTP ${res.status}`;
-  if (res.status === 429) throw new PlatformError('rate_limited', message, opt);
-  if (res.status >= 500) throw new PlatformError('unavailable', message, opt);
-  // X answers a dead refresh token or code with 400 invalid_request ("Value passed for the token was
-  // invalid.") rather than the RFC's invalid_grant; both mean the grant is gone.
-  const deadGrant =
-    body?.error === 'invalid_grant' || (body?.error === 'invalid_request' && /token|code/i.test(String(body?.error_description ?? '')));
-  if (res.status === 400 && deadGrant) {
-    throw new PlatformError('auth', message, { ...opt, revoked: true });
-  }
-  if (res.status === 401) throw new PlatformError('auth', message, opt);
-  throw new PlatformError('rejected', message, opt);
+  return requestTokens(io, {
+    url,
+    headers,
+    form,
+    platform: 'X',
+    scopeSeparator: ' ',
+    // X answers a dead refresh token or code with 400 invalid_request ("Value passed for the token was
+    // invalid.") rather than the RFC's invalid_grant; both mean the grant is gone.
+    isDeadGrant: (status, body) =>
+      status === 400 &&
+      (body?.error === 'invalid_grant' || (body?.error === 'invalid_request' && /token|code/i.test(String(body?.error_description ?? '')))),
+  });
 }
 
 export function twitterOAuth(opts: TwitterOptions): OAuthProvider {
