@@ -1,16 +1,8 @@
-import { api, hasWrk, startBare, startHerald, wrk, type BenchResult } from './lib.js';
+import { api, measureBare, startHerald, wrk, type BenchResult } from './lib.js';
 
 /** Issue 2: authenticated GET /v1/profiles on Herald vs bare Fastify, same machine, one after the other. */
 export default async function httpBench(): Promise<BenchResult[]> {
-  if (!hasWrk()) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  const bare = await startBare();
-  let bareRes;
-  try {
-    await wrk({ url: `${bare.url}/v1/profiles`, durationSec: 2 }); // warm-up
-    bareRes = await wrk({ url: `${bare.url}/v1/profiles` });
-  } finally {
-    await bare.stop();
-  }
+  const bareRes = await measureBare();
   // The rate limiter stays on and counts every request; its limit is scaled up so it never blocks.
   const herald = await startHerald({ RATE_LIMIT_DISABLED: '0', RATE_LIMIT_SCALE: '1000000' });
   let heraldRes;

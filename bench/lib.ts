@@ -182,3 +182,15 @@ export async function api(server: RunningServer, method: string, url: string, bo
   if (!res.ok) throw new Error(`${method} ${url} -> ${res.status}: ${text}`);
   return text ? JSON.parse(text) : {};
 }
+
+/** The baseline of every HTTP ratio: bare Fastify's GET /v1/profiles, warmed up, then measured. */
+export async function measureBare(): Promise<WrkResult> {
+  if (!hasWrk()) throw new Error('wrk is not installed (apt-get install -y wrk)');
+  const bare = await startBare();
+  try {
+    await wrk({ url: `${bare.url}/v1/profiles`, durationSec: 2 }); // warm-up
+    return await wrk({ url: `${bare.url}/v1/profiles` });
+  } finally {
+    await bare.stop();
+  }
+}

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { saveConnectedAccount } from '../src/domain/accounts/save-account.js';
-import { api, hasWrk, startBare, startHerald, wrk, type BenchResult, type RunningServer, type WrkResult } from './lib.js';
+import { api, measureBare, startHerald, wrk, type BenchResult, type RunningServer, type WrkResult } from './lib.js';
 
 /**
  * Issue 3: POST /v1/posts (scheduled, two targets) on Herald vs bare Fastify, same machine, one after the
@@ -10,15 +10,7 @@ import { api, hasWrk, startBare, startHerald, wrk, type BenchResult, type Runnin
  * check passes and every request writes a post, two targets, two publish jobs and a post.scheduled event.
  */
 export default async function postsBench(): Promise<BenchResult[]> {
-  if (!hasWrk()) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  const bare = await startBare();
-  let bareRes;
-  try {
-    await wrk({ url: `${bare.url}/v1/profiles`, durationSec: 2 }); // warm-up
-    bareRes = await wrk({ url: `${bare.url}/v1/profiles` });
-  } finally {
-    await bare.stop();
-  }
+  const bareRes = await measureBare();
   const herald = await startHerald();
   let heraldRes;
   let stored = 0;
