@@ -58,24 +58,43 @@ export function parseScheduledTime(value: string, zone: string = 'UTC'): ParsedT
     return { ok: true, date: new Date(wall - sign * (oh * 60 + om) * 60_000) };
   }
   if (!isValidTimeZone(zone)) return { ok: false, reason: 'zone' };
-  return { ok: true, date: new Date(localToInstant(wall, IANAZone.create(zone))) };
+  return { ok: true, date: new Date(wallToInstant(IANAZone.create(zone), wall)) };
+}
+
+const INSTANT_CACHE_MAX = 100_000;
+const instantCache = new Map<string, number>();
+
+/**
+ * The instant at which wall-clock time `wall` (the local time encoded as if it were UTC milliseconds)
+ * happens in `zone`, with the gap and overlap rules above. Zone offsets cost an Intl call each (about
+ * 10 µs), and the same local times recur (scheduled posts, queue slots): answers are remembered, bounded
+ * (zone rules do not change while the process runs).
+ */
+export function wallToInstant(zone: IANAZone, wall: number): number {
+  const key = `${zone.name}|${wall}`;
+  const cached = instantCache.get(key);
+  if (cached !== undefined) return cached;
+  const instant = computeInstant(zone, wall);
+  if (instantCache.size >= INSTANT_CACHE_MAX) instantCache.clear();
+  instantCache.set(key, instant);
+  return instant;
 }
 
 /**
- * `wall` is the local wall-clock time encoded as if it were UTC milliseconds. Tries the offsets in force
- * a day before and a day after (no zone changes its offset twice within two days), keeps those that
- * reproduce the wall time, and applies the gap and overlap rules above.
+ * Tries the offsets in force a day before, at and a day after the wall time (no zone changes its offset
+ * twice within two days), keeps those that reproduce the wall time, and applies the gap and overlap rules.
  */
-function localToInstant(wall: number, zone: IANAZone): number {
+function computeInstant(zone: IANAZone, wall: number): number {
   const DAY = 86_400_000;
-  const before = zone.offset(wall - DAY);
-  const after = zone.offset(wall + DAY);
-  const candidates = [wall - before * 60_000, wall - after * 60_000].filter(
-    (t) => t + zone.offset(t) * 60_000 === wall,
-  );
+  const offsets = new Set([zone.offset(wall - DAY), zone.offset(wall), zone.offset(wall + DAY)]);
+  const candidates: number[] = [];
+  for (const offset of offsets) {
+    const instant = wall - offset * 60_000;
+    if (zone.offset(instant) === offset) candidates.push(instant);
+  }
   if (candidates.length > 0) return Math.min(...candidates); // overlap: the earlier instant
   // Gap: read the wall time with the offset in force before the jump, which lands after the gap.
-  return wall - before * 60_000;
+  return wall - zone.offset(wall - DAY) * 60_000;
 }
 
 /** The first instant of the calendar month (UTC) containing `now`. */

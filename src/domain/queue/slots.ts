@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { wallToInstant } from '../../lib/time.js';
 
 /** A weekly slot: `dayOfWeek` 0-6 (0 = Sunday), `time` "HH:mm" (24 h), in the queue's zone. */
 export interface WeeklySlot {
@@ -29,41 +30,12 @@ export function normalizeSlots(slots: WeeklySlot[]): WeeklySlot[] {
   return out.sort((a, b) => a.dayOfWeek - b.dayOfWeek || a.time.localeCompare(b.time));
 }
 
-const INSTANT_CACHE_MAX = 100_000;
-const instantCache = new Map<string, number>();
-
 /**
- * The instant at which a wall-clock time happens in `zone`, with Herald's DST rules:
- * - a time that does not exist that day (spring forward) is shifted forward by the gap
- *   (02:30 on a day that jumps from 02:00 to 03:00 becomes 03:30);
- * - a time that exists twice (fall back) is the earlier of the two instants (the first 01:30).
- * Computed from the zone's rules only, never from the server's TZ.
+ * The instant at which a wall-clock time happens in `zone`, with Herald's DST rules (lib/time.ts):
+ * a time that does not exist that day is shifted forward by the gap; one that exists twice is the earlier.
  */
 export function localToInstant(zone: IANAZone, y: number, m: number, d: number, hour: number, minute: number): number {
-  const wall = Date.UTC(y, m - 1, d, hour, minute);
-  // Zone offsets cost an Intl call each, and every assignment walks the queue's slots from now past
-  // all taken ones: remember the answers (bounded; zone rules do not change while the process runs).
-  const key = `${zone.name}|${wall}`;
-  const cached = instantCache.get(key);
-  if (cached !== undefined) return cached;
-  const instant = computeInstant(zone, wall);
-  if (instantCache.size >= INSTANT_CACHE_MAX) instantCache.clear();
-  instantCache.set(key, instant);
-  return instant;
-}
-
-function computeInstant(zone: IANAZone, wall: number): number {
-  // Offsets in force a day either side cover any transition on this date.
-  const offsets = new Set([zone.offset(wall - DAY_MS), zone.offset(wall), zone.offset(wall + DAY_MS)]);
-  const valid: number[] = [];
-  for (const offset of offsets) {
-    const instant = wall - offset * 60_000;
-    if (zone.offset(instant) === offset) valid.push(instant);
-  }
-  if (valid.length) return Math.min(...valid);
-  // In a gap: read the wall time with the offset before the transition, which lands after it,
-  // `gap` minutes later on the clock.
-  return wall - zone.offset(wall - DAY_MS) * 60_000;
+  return wallToInstant(zone, Date.UTC(y, m - 1, d, hour, minute));
 }
 
 /**

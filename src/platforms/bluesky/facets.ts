@@ -88,11 +88,5 @@ export function firstLink(text: string): string | null {
   return detectSpans(text).find((s) => s.kind === 'link')?.value ?? null;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 /** Grapheme count (Bluesky limits post text to 300 graphemes and 3,000 bytes). */
-export function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
-}
+export { graphemeLength } from '../../lib/graphemes.js';

@@ -1,3 +1,5 @@
+import { graphemeSegments, isAscii } from '../../lib/graphemes.js';
+
 /*
  * X's weighted post length (the rules of the open-source twitter-text "v3" configuration, restated):
  * the text is NFC-normalised; every URL counts as 23; an emoji sequence (one grapheme) weighs 2; any
@@ -26,7 +28,6 @@ const URL_PATTERN = new RegExp(
 );
 
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 function codePointWeight(cp: number): number {
   for (const [lo, hi] of LIGHT_RANGES) if (cp >= lo && cp <= hi) return 1;
@@ -35,8 +36,10 @@ function codePointWeight(cp: number): number {
 
 /** Weight of text containing no URL. */
 function plainWeight(text: string): number {
+  // ASCII code points all weigh 1 (and CR LF, one cluster, is two code points).
+  if (isAscii(text)) return text.length;
   let weight = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const segment of graphemeSegments(text)) {
     if (EMOJI.test(segment)) {
       weight += 2;
       continue;

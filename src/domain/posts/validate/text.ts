@@ -1,20 +1,12 @@
 /*
  * Text length as each platform counts it.
  */
+import { graphemeLength, graphemes, isAscii } from '../../../lib/graphemes.js';
 import { countTweet } from '../../../platforms/twitter/count.js';
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+export { graphemeLength, graphemes };
+
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
-
-export function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), (s) => s.segment);
-}
-
-export function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
-}
 
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');
@@ -31,6 +23,7 @@ export function xWeightedLength(text: string): number {
 
 /** Threads counts characters, but an emoji counts as its UTF-8 byte length (platforms.md, Threads limits). */
 export function threadsLength(text: string): number {
+  if (isAscii(text)) return graphemeLength(text);
   let total = 0;
   for (const g of graphemes(text)) total += PICTOGRAPHIC.test(g) ? utf8Length(g) : 1;
   return total;
