@@ -48,14 +48,120 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('wal_autocheckpoint = 10000');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const group = new GroupCommit(kysely, sqlite);
   return {
     dialect: 'sqlite',
     kysely,
     sqlite,
-    transaction: (fn) => kysely.transaction().execute(fn),
+    transaction: (fn) => group.run(fn),
     close: () => kysely.destroy(),
   };
+}
+
+/** SQLite transactions opened by `Db.transaction`, with their handle: `hot` statements run on it directly. */
+const sqliteTransactions = new WeakMap<Transaction<Database>, SqliteDatabase.Database>();
+
+interface PendingUnit {
+  fn: (tx: Transaction<Database>) => Promise<unknown>;
+  resolve: (value: any) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most transactions one commit may carry (each is still its own savepoint). */
+const GROUP_MAX = 64;
+
+/**
+ * Group commit for SQLite. One process has one SQLite connection, so its write transactions run one
+ * after another anyway; a COMMIT costs as much as a whole small transaction (the WAL frames of every
+ * page touched). Transactions that queue up while one runs are therefore run together in the next
+ * physical transaction, each inside its own SAVEPOINT: a unit that throws is rolled back to its
+ * savepoint alone and rejects with its error, the others go on. Every unit's promise settles only
+ * after the COMMIT that makes it durable (or rejects with the COMMIT's error), so no caller ever answers
+ * before its data is stored. Units see each other's writes in order, exactly as if committed one by one.
+ * A transaction waits at most for the end of the current event-loop turn.
+ */
+class GroupCommit {
+  private readonly queue: PendingUnit[] = [];
+  private running = false;
+
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly sqlite: SqliteDatabase.Database,
+  ) {}
+
+  run<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        // Statements on SQLite complete synchronously, so a transaction started at once would commit
+        // before the next request is even read: wait for the end of this event-loop turn, so that the
+        // requests that arrived together are committed together.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, GROUP_MAX);
+        if (batch.length === 1) {
+          await this.runAlone(batch[0]);
+        } else {
+          await this.runGroup(batch);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runAlone(unit: PendingUnit): Promise<void> {
+    try {
+      unit.resolve(await this.kysely.transaction().execute((tx) => this.enter(tx, unit.fn)));
+    } catch (error) {
+      unit.reject(error);
+    }
+  }
+
+  private async runGroup(batch: PendingUnit[]): Promise<void> {
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      await this.kysely.transaction().execute(async (tx) => {
+        for (const unit of batch) {
+          this.sqlite.exec('SAVEPOINT herald_unit');
+          try {
+            const value = await this.enter(tx, unit.fn);
+            this.sqlite.exec('RELEASE herald_unit');
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // A failure that ended the whole transaction (I/O, disk full) makes this throw: then the
+            // physical transaction is rolled back and every unit rejects below.
+            this.sqlite.exec('ROLLBACK TO herald_unit');
+            this.sqlite.exec('RELEASE herald_unit');
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome.error);
+    });
+  }
+
+  private async enter<T>(tx: Transaction<Database>, fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+    sqliteTransactions.set(tx, this.sqlite);
+    return fn(tx);
+  }
 }
 
 /**
@@ -146,6 +252,14 @@ export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): 
     cache.set(text, stmt);
   }
   return stmt;
+}
+
+/**
+ * The SQLite handle behind `ex` when `ex` is a transaction opened by `Db.transaction` (which holds the
+ * connection, so statements may run on the handle directly); null otherwise.
+ */
+export function transactionHandle(ex: Executor): SqliteDatabase.Database | null {
+  return (ex.isTransaction && sqliteTransactions.get(ex as Transaction<Database>)) || null;
 }
 
 /** True when `error` is a unique-constraint violation on either dialect. */

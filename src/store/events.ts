@@ -1,10 +1,11 @@
 import type { Executor } from './db.js';
+import { insertRows } from './hot.js';
 import type { EventTable } from './schema.js';
 
 export type EventRow = EventTable;
 
 export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
-  await db.insertInto('event').values(row).execute();
+  await insertRows(db, 'event', [row]);
 }
 
 export async function listEvents(db: Executor, tenantId: string, type?: string): Promise<EventRow[]> {

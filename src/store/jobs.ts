@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { Db, Executor } from './db.js';
+import { hot } from './hot.js';
 import type { JobTable } from './schema.js';
 
 export interface JobRow extends Omit<JobTable, 'attempts'> {
@@ -55,22 +56,16 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[], now: Date): Prom
  * A job currently leased by a worker is left alone and `false` is returned: the caller's state
  * change is re-read by that worker, which is the point of tasks re-reading their rows.
  */
+const upsertJobSql = `
+  INSERT INTO job (job_id, task, payload, run_at, max_attempts, key, locked_by, locked_until, last_error, failed_at, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, ?)
+  ON CONFLICT (key) DO UPDATE SET run_at = excluded.run_at, payload = excluded.payload, attempts = 0, last_error = NULL, failed_at = NULL
+  WHERE job.locked_until IS NULL OR job.locked_until <= ?`;
+
 export async function upsertJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<boolean> {
-  const values = jobValues(job, now);
-  const res = await db
-    .insertInto('job')
-    .values(values)
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        run_at: values.run_at,
-        payload: values.payload,
-        attempts: 0,
-        last_error: null,
-        failed_at: null,
-      }).where((eb) => eb.or([eb('job.locked_until', 'is', null), eb('job.locked_until', '<=', now.toISOString())])),
-    )
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  const v = jobValues(job, now);
+  const res = await hot(db, upsertJobSql, [v.job_id, v.task, v.payload, v.run_at, v.max_attempts, v.key, v.created_at, now.toISOString()]);
+  return res.changes > 0;
 }
 
 export async function cancelJob(db: Executor, key: string): Promise<number> {

@@ -1,16 +1,17 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from './db.js';
+import { hot, insertRows, placeholders } from './hot.js';
 import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
 
 export type PostRow = PostTable;
 export type PostTargetRow = PostTargetTable;
 
 export async function insertPost(db: Executor, row: PostRow): Promise<void> {
-  await db.insertInto('post').values(row).execute();
+  await insertRows(db, 'post', [row]);
 }
 
 export async function insertTargets(db: Executor, rows: PostTargetRow[]): Promise<void> {
-  if (rows.length) await db.insertInto('post_target').values(rows).execute();
+  await insertRows(db, 'post_target', rows);
 }
 
 export async function findPost(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
@@ -72,41 +73,47 @@ export async function deletePost(db: Executor, tenantId: string, postId: string)
 
 /** Posts created at or after `sinceIso` (the monthly plan limit). */
 export async function countPostsSince(db: Executor, tenantId: string, sinceIso: string): Promise<number> {
-  const row = await db
-    .selectFrom('post')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('created_at', '>=', sinceIso)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await hot<{ n: number }>(db, 'SELECT count(*) AS n FROM post WHERE tenant_id = ? AND created_at >= ?', [tenantId, sinceIso]);
+  return Number(rows[0].n);
 }
+
+const duplicateSql = `
+  SELECT t.post_id, t.platform, t.account_id
+    FROM post_target t JOIN post p ON p.post_id = t.post_id
+   WHERE t.account_id = ? AND t.content_hash = ? AND t.created_at >= ? AND t.tenant_id = ?
+     AND t.status <> 'cancelled' AND p.status NOT IN ('draft', 'cancelled') AND t.post_id <> ?
+   LIMIT 1`;
 
 /**
  * A target of another non-draft post that sent the same content (hash) to the same account since
- * `sinceIso`: the duplicate rule, for all of a post's targets in one statement. Served by
- * post_target_duplicate_idx (account_id, content_hash, created_at).
+ * `sinceIso`: the duplicate rule. One indexed look-up per target (post_target_duplicate_idx: account_id,
+ * content_hash, created_at); an OR over all targets in one statement defeats the index.
  */
 export async function findDuplicateTarget(
   db: Executor,
   q: { tenantId: string; targets: Array<{ accountId: string; contentHash: string }>; sinceIso: string; excludePostId: string | null },
 ): Promise<{ post_id: string; platform: string; account_id: string } | undefined> {
-  if (q.targets.length === 0) return undefined;
-  let query = db
-    .selectFrom('post_target as t')
-    .innerJoin('post as p', 'p.post_id', 't.post_id')
-    .select(['t.post_id', 't.platform', 't.account_id'])
-    .where((eb) => eb.or(q.targets.map((t) => eb.and([eb('t.account_id', '=', t.accountId), eb('t.content_hash', '=', t.contentHash)]))))
-    .where('t.created_at', '>=', q.sinceIso)
-    .where('t.tenant_id', '=', q.tenantId)
-    .where('p.status', 'not in', ['draft', 'cancelled'])
-    .where('t.status', '!=', 'cancelled');
-  if (q.excludePostId) query = query.where('t.post_id', '!=', q.excludePostId);
-  return query.limit(1).executeTakeFirst();
+  for (const t of q.targets) {
+    const { rows } = await hot<{ post_id: string; platform: string; account_id: string }>(db, duplicateSql, [
+      t.accountId,
+      t.contentHash,
+      q.sinceIso,
+      q.tenantId,
+      q.excludePostId ?? '',
+    ]);
+    if (rows[0]) return rows[0];
+  }
+  return undefined;
 }
 
 export async function findAccounts(db: Executor, tenantId: string, accountIds: string[]): Promise<AccountTable[]> {
   if (accountIds.length === 0) return [];
-  return db.selectFrom('account').selectAll().where('tenant_id', '=', tenantId).where('account_id', 'in', accountIds).execute();
+  const { rows } = await hot<AccountTable>(
+    db,
+    `SELECT * FROM account WHERE tenant_id = ? AND account_id IN (${placeholders(accountIds.length)})`,
+    [tenantId, ...accountIds],
+  );
+  return rows;
 }
 
 export type PostSort = 'scheduled-desc' | 'scheduled-asc' | 'created-desc' | 'created-asc' | 'status' | 'platform';

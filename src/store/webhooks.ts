@@ -1,3 +1,4 @@
+import { hot } from './hot.js';
 import type { Executor } from './db.js';
 import type { EventTable, WebhookTable } from './schema.js';
 
@@ -58,12 +59,7 @@ export async function findWebhookById(db: Executor, webhookId: string): Promise<
 
 /** Active webhooks of a tenant (the fanout filters on their `events`). */
 export async function listActiveWebhooks(db: Executor, tenantId: string): Promise<WebhookRow[]> {
-  return db
-    .selectFrom('webhook')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('is_active', '=', 1)
-    .execute();
+  return (await hot<WebhookRow>(db, 'SELECT * FROM webhook WHERE tenant_id = ? AND is_active = 1', [tenantId])).rows;
 }
 
 export type WebhookPatch = Partial<

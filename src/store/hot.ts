@@ -1,0 +1,73 @@
+import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { sqliteStatement, transactionHandle, type Executor } from './db.js';
+import type { Database } from './schema.js';
+
+/*
+ * Hot statements: SQL that both dialects accept, written once with `?` placeholders, for the few
+ * statements that every request or every publish runs. Kysely builds and compiles a query object on
+ * every call, which costs more than running a small statement; these skip that.
+ */
+
+export interface HotResult<R> {
+  rows: R[];
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+const pgTexts = new Map<string, string>();
+
+/** `?` placeholders as PostgreSQL's `$1, $2, ...` (hot statements hold no literal question mark). */
+function pgText(text: string): string {
+  let out = pgTexts.get(text);
+  if (out === undefined) {
+    let n = 0;
+    out = text.replace(/\?/g, () => `$${++n}`);
+    pgTexts.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * Runs one hot statement. Inside a SQLite transaction of `Db.transaction` it runs on the connection
+ * directly, prepared once; otherwise it goes through Kysely's executor as raw SQL, which keeps Kysely's
+ * connection handling (the single SQLite connection's lock, PostgreSQL's pool).
+ */
+export async function hot<R = Record<string, unknown>>(ex: Executor, text: string, params: readonly unknown[]): Promise<HotResult<R>> {
+  const handle = transactionHandle(ex);
+  if (handle) {
+    const stmt = sqliteStatement(handle, text);
+    if (stmt.reader) return { rows: stmt.all(...params) as R[], changes: 0 };
+    return { rows: [], changes: stmt.run(...params).changes };
+  }
+  // NOTE: getExecutor() is how a Kysely instance or transaction exposes its dialect adapter.
+  const sqlText = ex.getExecutor().adapter instanceof PostgresAdapter ? pgText(text) : text;
+  const res = await ex.executeQuery<R>(CompiledQuery.raw(sqlText, params as unknown[]));
+  return { rows: res.rows, changes: Number(res.numAffectedRows ?? 0) };
+}
+
+const insertTexts = new Map<string, string>();
+
+/** `?, ?, ...` groups for `n` values. */
+export function placeholders(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/**
+ * Inserts rows of one shape (the first row's columns; undefined values are not allowed) in one
+ * statement. The SQL text is built once per table, columns and row count.
+ */
+export async function insertRows<T extends object>(ex: Executor, table: keyof Database & string, rows: readonly T[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]) as (keyof T & string)[];
+  const cacheKey = `${table}|${rows.length}|${columns.join(',')}`;
+  let text = insertTexts.get(cacheKey);
+  if (text === undefined) {
+    const group = `(${placeholders(columns.length)})`;
+    text = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows.length }, () => group).join(', ')}`;
+    if (insertTexts.size > 1000) insertTexts.clear();
+    insertTexts.set(cacheKey, text);
+  }
+  const params: unknown[] = [];
+  for (const row of rows) for (const c of columns) params.push(row[c]);
+  await hot(ex, text, params);
+}
