@@ -71,6 +71,12 @@ export interface AccountTable {
   disconnected_at: string | null;
 }
 
+/** One row (id 1): moves when an API key or a user changes (SQLite triggers; see store/api-keys.ts). */
+export interface AuthVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -352,6 +358,7 @@ export interface Database {
   profile: ProfileTable;
   account: AccountTable;
   meta: MetaTable;
+  auth_version: AuthVersionTable;
   job: JobTable;
   event: EventTable;
   post: PostTable;
