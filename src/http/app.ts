@@ -26,8 +26,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   installErrorHandlers(app);
   // JSON only: any other body type is a 415 (features that take uploads add their own parser in scope).
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: cheaper than an async one on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
 
   await app.register(fastifySwagger, {

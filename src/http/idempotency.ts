@@ -24,6 +24,8 @@ declare module 'fastify' {
   }
 }
 
+const toArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
 /** What makes two requests "the same": method, path (without the /api prefix) and body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
   const path = url.replace(/^\/api(?=\/v1\/)/, '');
@@ -41,8 +43,8 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
 export function installIdempotency(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!METHODS.has(request.method) || !request.principal) return;
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.principal) return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
@@ -96,9 +98,9 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
       throw new AppError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
     }
     throw new AppError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
-  });
+  };
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotencyKey;
     if (!held) return payload;
     request.idempotencyKey = null;
@@ -108,5 +110,13 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
       await completeIdempotencyKey(ctx.db.kysely, held.tenantId, held.key, reply.statusCode, payload);
     }
     return payload;
+  };
+
+  // Only the routes that take a key pay for the hooks (GET routes are the hot ones).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => METHODS.has(m))) return;
+    route.preHandler = [...toArray(route.preHandler), preHandler];
+    route.onSend = [...toArray(route.onSend), onSend];
   });
 }
