@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { isPlanId, planOf, type Addon } from '../domain/plans.js';
 import { intersectScopes, type Principal } from '../domain/principal.js';
 import { sha256Hex } from '../lib/crypto.js';
-import { findPrincipalByHash } from '../store/api-keys.js';
+import { findPrincipalByHash, type KeyPrincipal } from '../store/api-keys.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,17 +28,29 @@ export async function authenticate(ctx: AppContext, header: string | undefined):
   const row = await findPrincipalByHash(ctx.db, sha256Hex(key));
   if (!row) throw unauthorized('Invalid API key');
   if (row.expires_at && row.expires_at <= ctx.clock.now().toISOString()) throw unauthorized('API key has expired');
+  let principal = principalOf.get(row);
+  if (!principal) {
+    principal = toPrincipal(row);
+    principalOf.set(row, principal);
+  }
+  return principal;
+}
+
+/** Principals of key rows: a cached row (store/directory.ts) gives the same Principal without re-parsing. */
+const principalOf = new WeakMap<KeyPrincipal, Principal>();
+
+function toPrincipal(row: KeyPrincipal): Principal {
   const keyScope: string[] | null = row.scope === 'profiles' ? JSON.parse(row.profile_ids) : null;
   const memberScope: string[] | null = row.profile_access ? JSON.parse(row.profile_access) : null;
-  return {
+  return Object.freeze({
     userId: row.user_id,
     tenantId: row.tenant_id,
     apiKeyId: row.api_key_id,
     plan: isPlanId(row.plan) ? row.plan : 'free',
-    addons: JSON.parse(row.addons) as Addon[],
+    addons: Object.freeze(JSON.parse(row.addons) as Addon[]) as Addon[],
     permission: row.permission,
     profileIds: intersectScopes(keyScope, memberScope),
-  };
+  });
 }
 
 /**
@@ -53,7 +65,8 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
     request.principal = principal;
     if (!ctx.config.rateLimitDisabled) {
       const limit = planOf(principal.plan).requestsPerMinute * ctx.config.rateLimitScale;
-      const decision = await ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
+      const pending = ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
+      const decision = pending instanceof Promise ? await pending : pending;
       reply.header('X-RateLimit-Limit', decision.limit);
       reply.header('X-RateLimit-Remaining', decision.remaining);
       reply.header('X-RateLimit-Reset', decision.resetAt);

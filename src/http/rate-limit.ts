@@ -8,9 +8,9 @@ export interface RateDecision {
   resetAt: number;
 }
 
-/** Fixed one-minute windows per key. */
+/** Fixed one-minute windows per key. `hit` answers at once when it can (in process), else a promise. */
 export interface RateLimiter {
-  hit(key: string, limit: number, now: Date): Promise<RateDecision>;
+  hit(key: string, limit: number, now: Date): RateDecision | Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ function decide(count: number, limit: number, windowStart: number): RateDecision
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  async hit(key: string, limit: number, now: Date): Promise<RateDecision> {
+  hit(key: string, limit: number, now: Date): RateDecision {
     const start = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
     let w = this.windows.get(key);
     if (!w || w.start !== start) {

@@ -1,4 +1,5 @@
 import { sqliteStatement, type Db, type Executor } from './db.js';
+import { DirectoryCache } from './directory.js';
 import { hot } from './hot.js';
 import type { ApiKeyTable } from './schema.js';
 
@@ -64,44 +65,14 @@ const principalSql = `
     JOIN "user" o ON o.user_id = k.tenant_id
    WHERE k.key_hash = ? AND k.deleted_at IS NULL`;
 
-/*
- * Principal cache (SQLite). The lookup runs on every request; on SQLite its answers are remembered and
- * stay exact: triggers move `auth_version` whenever a key or a user row changes, whoever writes it (this
- * process, the CLI, a second Herald), and a different version empties the cache. Reading the version
- * is one primary-key look-up instead of the three-table join. Only keys that exist are remembered,
- * never from inside an open transaction (it could still roll back), and expiry is checked by the
- * caller on every request. PostgreSQL asks the database each time.
- */
-const PRINCIPAL_CACHE_MAX = 10_000;
-
-interface PrincipalCache {
-  version: number;
-  rows: Map<string, KeyPrincipal>;
-}
-const principalCaches = new WeakMap<object, PrincipalCache>();
-
-function cachedPrincipal(sqlite: NonNullable<Db['sqlite']>, keyHash: string): KeyPrincipal | undefined {
-  const version = sqliteStatement(sqlite, 'SELECT version FROM auth_version WHERE id = 1').pluck().get() as number;
-  let cache = principalCaches.get(sqlite);
-  if (!cache) {
-    cache = { version, rows: new Map() };
-    principalCaches.set(sqlite, cache);
-  } else if (cache.version !== version) {
-    cache.rows.clear();
-    cache.version = version;
-  }
-  const hit = cache.rows.get(keyHash);
-  if (hit) return hit;
-  const row = sqliteStatement(sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined;
-  if (row && !sqlite.inTransaction) {
-    if (cache.rows.size >= PRINCIPAL_CACHE_MAX) cache.rows.clear();
-    cache.rows.set(keyHash, row);
-  }
-  return row;
-}
+/** Principals by key hash, exact across processes (store/directory.ts); only keys that exist are kept. */
+const principals = new DirectoryCache<KeyPrincipal | undefined>();
 
 /** The authentication lookup: the key (not deleted), its user and the user's tenant. */
 export async function findPrincipalByHash(db: Db, keyHash: string): Promise<KeyPrincipal | undefined> {
-  if (db.sqlite) return cachedPrincipal(db.sqlite, keyHash);
+  const sqlite = db.sqlite;
+  if (sqlite) {
+    return principals.get(sqlite, keyHash, () => sqliteStatement(sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined, Boolean);
+  }
   return (await hot<KeyPrincipal>(db.kysely, principalSql, [keyHash])).rows[0];
 }

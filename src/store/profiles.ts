@@ -1,4 +1,5 @@
 import { sqliteStatement, type Db, type Executor } from './db.js';
+import { DirectoryCache } from './directory.js';
 import type { ProfileTable } from './schema.js';
 
 export type ProfileRow = ProfileTable;
@@ -15,14 +16,20 @@ export async function listProfiles(db: Executor, tenantId: string, onlyIds: stri
   return q.orderBy('created_at').orderBy('profile_id').execute();
 }
 
+const tenantProfiles = new DirectoryCache<readonly ProfileRow[]>();
+
 /**
- * The same list on the request hot path (GET /v1/profiles): a reused prepared statement on SQLite.
+ * The same list on the request hot path (GET /v1/profiles): on SQLite from the directory cache
+ * (store/directory.ts), exact across processes. The rows are shared: callers must not change them.
  */
-export async function listTenantProfiles(db: Db, tenantId: string): Promise<ProfileRow[]> {
-  if (db.sqlite) {
-    return sqliteStatement(db.sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(
+export async function listTenantProfiles(db: Db, tenantId: string): Promise<readonly ProfileRow[]> {
+  const sqlite = db.sqlite;
+  if (sqlite) {
+    return tenantProfiles.get(
+      sqlite,
       tenantId,
-    ) as ProfileRow[];
+      () => sqliteStatement(sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(tenantId) as ProfileRow[],
+    );
   }
   return listProfiles(db.kysely, tenantId, null);
 }

@@ -71,8 +71,8 @@ export interface AccountTable {
   disconnected_at: string | null;
 }
 
-/** One row (id 1): moves when an API key or a user changes (SQLite triggers; see store/api-keys.ts). */
-export interface AuthVersionTable {
+/** One row (id 1): moves when an API key, a user or a profile changes (SQLite triggers; store/directory.ts). */
+export interface DirectoryVersionTable {
   id: number;
   version: number;
 }
@@ -358,7 +358,7 @@ export interface Database {
   profile: ProfileTable;
   account: AccountTable;
   meta: MetaTable;
-  auth_version: AuthVersionTable;
+  directory_version: DirectoryVersionTable;
   job: JobTable;
   event: EventTable;
   post: PostTable;

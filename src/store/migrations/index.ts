@@ -9,7 +9,7 @@ import * as m0030 from './0030-webhooks.js';
 import * as m0040 from './0040-media.js';
 import * as m0050 from './0050-queues.js';
 import * as m0051 from './0051-invites.js';
-import * as m0060 from './0060-auth-version.js';
+import * as m0060 from './0060-directory-version.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -25,7 +25,7 @@ const migrations: Record<string, Migration> = {
   '0040-media': m0040,
   '0050-queues': m0050,
   '0051-invites': m0051,
-  '0060-auth-version': m0060,
+  '0060-directory-version': m0060,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,9 +5,9 @@ import { setPlan } from '../../src/domain/users.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 
 /*
- * Authentication answers may be remembered (SQLite), but never past a change: a key deleted or a plan
- * changed, in this process or by another connection to the same database (the CLI, a second Herald),
- * is seen by the very next request.
+ * Authentication answers and profile lists may be remembered (SQLite), but never past a change: a key
+ * deleted, a plan changed or a profile added, renamed or removed, in this process or by another
+ * connection to the same database (the CLI, a second Herald), is seen by the very next request.
  */
 let env: TestEnv;
 let other: AppContext;
@@ -63,5 +63,30 @@ describe('authentication after changes', () => {
     expect((await env.request(apiKey, 'GET', '/v1/profiles')).headers['x-ratelimit-limit']).toBe('600');
     await setPlan(env.ctx.db, userId, 'free', [], new Date());
     expect((await env.request(apiKey, 'GET', '/v1/profiles')).headers['x-ratelimit-limit']).toBe('60');
+  });
+
+  it('lists profiles changed by another connection on the next request', async () => {
+    const { userId, apiKey } = await env.createUser();
+    const first = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'First' })).body.profile;
+    const names = async () => (await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name);
+    expect(await names()).toEqual(['First']);
+    expect(await names()).toEqual(['First']);
+    const now = new Date(Date.now() + 1000).toISOString();
+    await other.db.kysely
+      .insertInto('profile')
+      .values({ profile_id: 'f'.repeat(24), tenant_id: userId, name: 'Second', description: null, color: '#000000', is_default: 0, created_at: now, updated_at: now })
+      .execute();
+    expect(await names()).toEqual(['First', 'Second']);
+    await other.db.kysely.updateTable('profile').set({ name: 'Renamed' }).where('profile_id', '=', first._id).execute();
+    expect(await names()).toEqual(['Renamed', 'Second']);
+    await other.db.kysely.deleteFrom('profile').where('profile_id', '=', 'f'.repeat(24)).execute();
+    expect(await names()).toEqual(['Renamed']);
+  });
+
+  it('lists a profile created through the API on the next request', async () => {
+    const { apiKey } = await env.createUser();
+    expect((await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles).toEqual([]);
+    await env.request(apiKey, 'POST', '/v1/profiles', { name: 'New' });
+    expect((await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name)).toEqual(['New']);
   });
 });
