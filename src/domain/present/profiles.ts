@@ -10,7 +10,8 @@ export function presentProfile(row: ProfileRow, extra: { isOverLimit?: boolean }
     description: row.description ?? '',
     color: row.color,
     isDefault: row.is_default === 1,
-    ...(extra.isOverLimit !== undefined ? { isOverLimit: extra.isOverLimit } : {}),
+    // undefined is left out of the JSON (and keeps the object's shape the same for every call).
+    isOverLimit: extra.isOverLimit,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
