@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function sha256Hex(input: string | Buffer): string {
-  return createHash('sha256').update(input).digest('hex');
+  // The one-shot crypto.hash (Node >= 20.12) costs less than half of a Hash object; it runs on every request.
+  return hash('sha256', input, 'hex');
 }
 
 export function hmacSha256Hex(secret: string | Buffer, input: string | Buffer): string {
