@@ -268,11 +268,17 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
       if (waitForWrite) await until(() => fs.existsSync(tmpDir) && fs.readdirSync(tmpDir).length > 0);
       socket.destroy();
     }
+    const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
+    await until(() => fs.readdirSync(tmpDir).length === 0);
+    expect(fs.existsSync(file)).toBe(false);
+    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', size: null });
+
     // A complete upload after both: the URL still works, and by its end the server has seen both drops.
     const ok = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
     expect(ok.status).toBe(200);
     await until(() => fs.readdirSync(tmpDir).length === 0);
-    expect(fs.readFileSync(path.join(env.config.dataDir, 'media', ...key.split('/'))).equals(bytes)).toBe(true);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('refuses bytes that are not the image they claim to be', async () => {
