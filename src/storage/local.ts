@@ -14,6 +14,15 @@ export class UploadTooLargeError extends Error {
   }
 }
 
+/** A body received into a temp file and not yet visible under its key. */
+export interface ReceivedUpload {
+  size: number;
+  /** Renames the file into place (replacing an earlier upload of the key in one step). */
+  commit(): Promise<void>;
+  /** Deletes the temp file; the key keeps whatever it had. */
+  discard(): Promise<void>;
+}
+
 /** The claims of a local upload URL, checked by `verifyUploadSignature`. */
 export interface UploadClaims {
   key: string;
@@ -73,15 +82,17 @@ export class LocalStorage implements MediaStorage {
   }
 
   /**
-   * Streams a request body to a temp file, then renames it into place: a reader never sees half a file
-   * and nothing is held in memory. Counts bytes as they pass and stops past `maxSize`.
+   * Streams a request body to a temp file (nothing is held in memory) and hands it back unpublished:
+   * the caller checks it, then commits it (a rename, so a reader never sees half a file) or discards it.
+   * Counts bytes as they pass and stops past `maxSize`; a failed body leaves no file behind.
    */
-  async receiveUpload(key: string, body: Readable, maxSize: number): Promise<number> {
+  async receiveUpload(key: string, body: Readable, maxSize: number): Promise<ReceivedUpload> {
     const dest = this.pathOf(key);
     const tmpDir = path.join(this.root, '.tmp');
     await fs.promises.mkdir(tmpDir, { recursive: true });
     await fs.promises.mkdir(path.dirname(dest), { recursive: true });
     const tmp = path.join(tmpDir, `${randomHex(8)}.part`);
+    const discard = () => fs.promises.rm(tmp, { force: true });
     let received = 0;
     const out = fs.createWriteStream(tmp, { highWaterMark: 4 * 1024 * 1024 });
     // Bytes are counted as they pass, without a stream stage of its own (each stage costs throughput).
@@ -94,26 +105,33 @@ export class LocalStorage implements MediaStorage {
     };
     // NOTE: `pipe`, not `pipeline`, for the request: pipeline would destroy the request (and its socket)
     // on an over-size body, and the client would see a reset instead of the 413.
-    const onBodyError = (error: Error) => out.destroy(error);
-    const onAborted = () => out.destroy(new Error('upload aborted by the client'));
     body.on('data', onData);
-    body.once('error', onBodyError);
-    body.once('aborted', onAborted);
     body.pipe(out);
+    // Rejects on an error or a client that went away, also one that left during the awaits above
+    // (an 'aborted' listener added now would never hear of it, and the upload would hang).
+    finished(body, { writable: false }).catch((error: Error) => out.destroy(new Error('upload aborted by the client', { cause: error })));
     try {
       await finished(out);
-      await fs.promises.rename(tmp, dest);
     } catch (error) {
       body.unpipe(out);
       out.destroy();
-      await fs.promises.rm(tmp, { force: true });
+      await discard();
       throw error;
     } finally {
       body.off('data', onData);
-      body.off('error', onBodyError);
-      body.off('aborted', onAborted);
     }
-    return received;
+    return {
+      size: received,
+      async commit() {
+        try {
+          await fs.promises.rename(tmp, dest);
+        } catch (error) {
+          await discard();
+          throw error;
+        }
+      },
+      discard,
+    };
   }
 
   async stat(key: string): Promise<StoredObject | null> {

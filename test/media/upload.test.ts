@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { ZernioApiError } from '@getlatedev/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +38,15 @@ async function presignError(body: Record<string, unknown>) {
   expect(sdkError!.statusCode).toBe(wire.status);
   expect(sdkError!.message).toBe(wire.body.error);
   return { status: wire.status, body: wire.body };
+}
+
+/** Waits for a side effect of work the server does after answering (or after its client left). */
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** Upload URLs name PUBLIC_URL; tests reach the same server on its loopback listener. */
@@ -206,6 +218,67 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect(streamed.status).toBe(413);
     expect(fs.existsSync(path.join(env.config.dataDir, 'media', ...key.split('/')))).toBe(false);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
+  });
+
+  it('refuses a body shorter than the declared size and leaves what the key held', async () => {
+    const bytes = randomBytes(3000);
+    const { uploadUrl, key } = await presign({ filename: 'doc.pdf', contentType: 'application/pdf', size: bytes.length });
+    const url = await toListener(uploadUrl);
+    const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
+    const first = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    expect(first.status).toBe(200);
+
+    // A Content-Length other than the declared size is refused before the body is read.
+    const shortLength = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes.subarray(0, 1000) });
+    expect(shortLength.status).toBe(400);
+    expect(await shortLength.json()).toEqual({
+      error: `Content-Length is 1000 but ${bytes.length} bytes were declared at presign`,
+      code: 'size_mismatch',
+      details: { expected: bytes.length, received: 1000 },
+    });
+
+    // A chunked body has no Content-Length: its size is checked once it has arrived, before the rename.
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, 1000));
+        controller.enqueue(bytes.subarray(1000, 2000));
+        controller.close();
+      },
+    });
+    const shortBody = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: chunked, duplex: 'half' } as RequestInit);
+    expect(shortBody.status).toBe(400);
+    expect(await shortBody.json()).toMatchObject({ code: 'size_mismatch', details: { expected: bytes.length, received: 2000 } });
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
+  });
+
+  it('leaves nothing under the key, and no temp file, when the client goes away mid-upload', async () => {
+    const bytes = randomBytes(256 * 1024);
+    const { uploadUrl, key } = await presign({ filename: 'gone.pdf', contentType: 'application/pdf', size: bytes.length });
+    const url = new URL(await toListener(uploadUrl));
+    const tmpDir = path.join(env.config.dataDir, 'media', '.tmp');
+    const head = `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/pdf\r\nContent-Length: ${bytes.length}\r\n\r\n`;
+    // Half the body, then the connection drops: once straight away (the server may not be reading the
+    // body yet), once after the server has started writing it.
+    for (const waitForWrite of [false, true]) {
+      const socket = net.connect(Number(url.port), url.hostname);
+      await once(socket, 'connect');
+      socket.write(head);
+      socket.write(bytes.subarray(0, bytes.length / 2));
+      if (waitForWrite) await until(() => fs.existsSync(tmpDir) && fs.readdirSync(tmpDir).length > 0);
+      socket.destroy();
+    }
+    const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
+    await until(() => fs.readdirSync(tmpDir).length === 0);
+    expect(fs.existsSync(file)).toBe(false);
+    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', size: null });
+
+    // A complete upload after both: the URL still works, and by its end the server has seen both drops.
+    const ok = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    expect(ok.status).toBe(200);
+    await until(() => fs.readdirSync(tmpDir).length === 0);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('refuses bytes that are not the image they claim to be', async () => {

@@ -29,8 +29,8 @@ export interface LocalUploadResult {
 /**
  * The PUT of a local upload URL. The signature is the credential: it binds key, content type, size
  * limit and expiry. Checks run before a byte is written; the size is enforced again while streaming
- * (a chunked body has no Content-Length). After the file is in place it is probed; an image that is
- * not an image is deleted and refused.
+ * (a chunked body has no Content-Length) and against the declared size before the file takes the key.
+ * After the file is in place it is probed; an image that is not an image is deleted and refused.
  */
 export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInput): Promise<LocalUploadResult> {
   const storage = mediaStorage(ctx);
@@ -60,15 +60,22 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
   }
   const row = await findMediaByKey(ctx.db.kysely, input.key);
   if (!row) throw notFound('Upload');
-
-  const size = await storage.receiveUpload(input.key, input.body, claims.maxSize);
-  if (row.declared_size !== null && size !== row.declared_size) {
-    await storage.delete(input.key);
-    throw invalid('size_mismatch', `Received ${size} bytes but ${row.declared_size} were declared at presign`, {
-      expected: row.declared_size,
-      received: size,
+  const declared = row.declared_size;
+  if (declared !== null && input.contentLength !== undefined && Number(input.contentLength) !== declared) {
+    throw invalid('size_mismatch', `Content-Length is ${input.contentLength} but ${declared} bytes were declared at presign`, {
+      expected: declared,
+      received: Number(input.contentLength),
     });
   }
+
+  const upload = await storage.receiveUpload(input.key, input.body, claims.maxSize);
+  const size = upload.size;
+  // Checked before the rename: a short body never replaces what the key holds, not even for a moment.
+  if (declared !== null && size !== declared) {
+    await upload.discard();
+    throw invalid('size_mismatch', `Received ${size} bytes but ${declared} were declared at presign`, { expected: declared, received: size });
+  }
+  await upload.commit();
   const probe = await probeStored(ctx, row.type as MediaKind, input.key);
   if (probe?.skipped) ctx.log.warn({ key: input.key }, probe.skipped);
   const now = ctx.clock.now().toISOString();
