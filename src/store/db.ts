@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
+import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,6 +18,12 @@ export interface Db {
   readonly sqlite: SqliteDatabase.Database | null;
   /** Runs `fn` in one transaction; on PostgreSQL with `serializable` retries serialization failures. */
   transaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * `transaction` for short, database-only units of work that run in bursts (the publishing engine).
+   * On SQLite, units requested together share one commit, each in its own savepoint (store/group-commit.ts);
+   * on PostgreSQL each is its own transaction, so row locks are held no longer than one unit.
+   */
+  groupedTransaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -49,13 +56,31 @@ function openSqlite(file: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const transaction = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
+    kysely.transaction().execute((tx) => {
+      sqliteTransactions.set(tx, sqlite);
+      return fn(tx);
+    });
   return {
     dialect: 'sqlite',
     kysely,
     sqlite,
-    transaction: (fn) => kysely.transaction().execute(fn),
+    transaction,
+    groupedTransaction: createGroupCommit(sqlite, transaction),
     close: () => kysely.destroy(),
   };
+}
+
+const sqliteTransactions = new WeakMap<Transaction<Database>, SqliteDatabase.Database>();
+
+/**
+ * The raw better-sqlite3 handle when `db` is a transaction on SQLite, else null. A SQLite transaction
+ * holds the one connection until it ends, so statements run synchronously on the handle (see
+ * `sqliteStatement`) are part of it. Never use the handle outside a transaction: another one may be
+ * open on the connection, and the statement would join it.
+ */
+export function sqliteIn(db: Executor): SqliteDatabase.Database | null {
+  return db.isTransaction ? (sqliteTransactions.get(db as Transaction<Database>) ?? null) : null;
 }
 
 /**
@@ -96,6 +121,7 @@ async function openPostgres(url: string, schema: string | null, poolSize: number
     kysely,
     sqlite: null,
     transaction: (fn) => kysely.transaction().execute(fn),
+    groupedTransaction: (fn) => kysely.transaction().execute(fn),
     close: () => kysely.destroy(),
   };
 }

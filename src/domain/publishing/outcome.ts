@@ -53,7 +53,7 @@ export async function commitTargetChange(
   logs: PublishLogRow[],
   next: JobNext,
 ): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
+  return ctx.db.groupedTransaction(async (tx) => {
     const now = ctx.clock.now();
     let moved = false;
     const post = change ? await lockPost(tx, change.postId) : undefined;

@@ -69,7 +69,7 @@ export async function runPublishJob(ctx: AppContext, run: PublishRun): Promise<v
 }
 
 async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
-  return ctx.db.transaction(async (tx): Promise<Start> => {
+  return ctx.db.groupedTransaction(async (tx): Promise<Start> => {
     const now = ctx.clock.now();
     const iso = now.toISOString();
     // Lock the post first, then read the target: what another transaction changed meanwhile is visible.
