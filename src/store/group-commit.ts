@@ -17,8 +17,8 @@ interface Queued {
  * once: on a burst this saves most of the per-transaction cost (the same pages of the job, post and log
  * tables are written once per group instead of once per transaction).
  *
- * NOTE: a grouped `fn` must only use the database through `tx`, must not start another transaction and
- * must not wait on anything else (network, timers): the whole group waits for it.
+ * NOTE: a grouped `fn` must only use the database through `tx`, await every statement it starts, start
+ * no other transaction and wait on nothing else (network, timers): the whole group waits for it.
  */
 export function createGroupCommit(
   sqlite: SqliteDatabase.Database,
