@@ -34,6 +34,8 @@ export interface Config {
   /** Job runner: poll interval in ms (default 250) and concurrent jobs per process (default 16). */
   workerPollMs: number;
   workerConcurrency: number;
+  /** Most due jobs claimed by one statement; finished jobs trigger a new claim once this many slots are free (default 32). */
+  workerBatchSize: number;
   /** How long a claimed job stays leased before another worker may take it over, in ms (default 120000). */
   workerLeaseMs: number;
   /** WEBHOOK_ALLOW_INSECURE=1 lets webhooks use http:// and private or loopback addresses (development only). */
@@ -107,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey,
     workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
     workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),
+    workerBatchSize: int('WORKER_BATCH_SIZE', 32, 1, 256),
     workerLeaseMs: int('WORKER_LEASE_MS', 120_000, 2_000, 3_600_000),
     webhookAllowInsecure: flag('WEBHOOK_ALLOW_INSECURE'),
     sandbox: flag('SANDBOX'),

@@ -9,6 +9,7 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
     workerId: opts.workerId,
     pollMs: ctx.config.workerPollMs,
     concurrency: ctx.config.workerConcurrency,
+    batchSize: ctx.config.workerBatchSize,
     leaseMs: ctx.config.workerLeaseMs,
   });
   registerTasks(runner, ctx);

@@ -53,6 +53,12 @@ export interface RunnerOptions {
   pollMs: number;
   /** Jobs run at the same time by this process. */
   concurrency: number;
+  /**
+   * Most jobs claimed by one statement (default 32). When jobs finish, the loop claims again only once
+   * this many slots are free (at most half of `concurrency`), so a burst is claimed in batches rather
+   * than one statement per finished job; the regular poll still fills any free slot.
+   */
+  batchSize?: number;
   /** How long a claim lasts before another worker may take the job over. Renewed while the task runs. */
   leaseMs?: number;
   /** Only these tasks (default: every registered task). */
@@ -65,9 +71,14 @@ export class JobRunner {
   private readonly periodic: PeriodicTask[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly leaseMs: number;
+  private readonly batchSize: number;
+  /** Free slots that make a finished job wake the loop for a new claim. */
+  private readonly refillAt: number;
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** A nudge arrived while the loop was claiming: its next sleep may return at once. */
+  private nudged = false;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -78,6 +89,8 @@ export class JobRunner {
   ) {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomHex(4)}`;
     this.leaseMs = options.leaseMs ?? 120_000;
+    this.batchSize = Math.max(1, options.batchSize ?? 32);
+    this.refillAt = Math.max(1, Math.min(this.batchSize, Math.ceil(options.concurrency / 2)));
   }
 
   register(task: string, handler: TaskHandler): this {
@@ -136,6 +149,7 @@ export class JobRunner {
 
   /** Wakes the poll loop now (after enqueuing due work in this process). */
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
@@ -149,31 +163,40 @@ export class JobRunner {
 
   private async run(): Promise<void> {
     while (this.running) {
-      let claimed = 0;
+      let again = false;
+      // Whatever nudged before this claim is answered by it.
+      this.nudged = false;
       try {
-        claimed = await this.claimAndStart();
+        again = await this.claimAndStart();
       } catch (error) {
         // NOTE: the one catch-and-continue of the codebase: a database hiccup must not stop the worker.
         this.log.error({ err: error }, 'job runner: claim failed');
       }
       if (!this.running) break;
-      if (claimed === 0 || this.inFlight.size >= this.options.concurrency) await this.sleep(this.options.pollMs);
+      if (!again) await this.sleep(this.options.pollMs);
     }
   }
 
-  private async claimAndStart(): Promise<number> {
+  /** Claims up to one batch; true when more may be due and enough slots are still free to claim again now. */
+  private async claimAndStart(): Promise<boolean> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return 0;
+    if (free <= 0) return false;
+    const limit = Math.min(free, this.batchSize);
     const now = this.clock.now();
     const jobs = await claimDueJobs(this.db, {
       workerId: this.workerId,
       now,
       leaseUntil: new Date(now.getTime() + this.leaseMs),
-      limit: free,
+      limit,
       tasks: this.options.tasks ?? [...this.handlers.keys()],
     });
-    for (const job of jobs) void this.track(this.execute(job)).then(() => this.nudge());
-    return jobs.length;
+    for (const job of jobs) void this.track(this.execute(job)).then(() => this.finished());
+    return jobs.length === limit && this.options.concurrency - this.inFlight.size >= this.refillAt;
+  }
+
+  /** A job ended: wake the loop once a batch worth of slots is free (else the next poll claims). */
+  private finished(): void {
+    if (this.options.concurrency - this.inFlight.size >= this.refillAt) this.nudge();
   }
 
   private track(p: Promise<void>): Promise<void> {
@@ -182,10 +205,20 @@ export class JobRunner {
   }
 
   private sleep(ms: number): Promise<void> {
+    // A nudge that came while claiming counts only if a batch worth of slots is still free; otherwise the
+    // next job to finish (or the poll) wakes the loop.
+    const nudged = this.nudged;
+    this.nudged = false;
+    if (nudged && this.options.concurrency - this.inFlight.size >= this.refillAt) return Promise.resolve();
     return new Promise((resolve) => {
-      this.timer = setTimeout(resolve, ms);
+      this.timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
       this.wake = () => {
         if (this.timer) clearTimeout(this.timer);
+        this.wake = null;
+        this.nudged = false;
         resolve();
       };
     });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
+import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,7 +16,11 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   /** The raw better-sqlite3 handle, for prepared statements on hot paths (store/ only). */
   readonly sqlite: SqliteDatabase.Database | null;
-  /** Runs `fn` in one transaction; on PostgreSQL with `serializable` retries serialization failures. */
+  /**
+   * Runs `fn` in one transaction. On SQLite, transactions requested together share one commit, each in
+   * its own savepoint, and each caller settles after that commit (store/group-commit.ts); `fn` must use
+   * the database only through `tx` and wait on nothing else. On PostgreSQL each is its own transaction.
+   */
   transaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -48,120 +53,32 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('wal_autocheckpoint = 10000');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  const group = new GroupCommit(kysely, sqlite);
+  const transaction = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
+    kysely.transaction().execute((tx) => {
+      sqliteTransactions.set(tx, sqlite);
+      return fn(tx);
+    });
   return {
     dialect: 'sqlite',
     kysely,
     sqlite,
-    transaction: (fn) => group.run(fn),
+    // Every transaction takes part in group commit (store/group-commit.ts).
+    transaction: createGroupCommit(sqlite, transaction),
     close: () => kysely.destroy(),
   };
 }
 
-/** SQLite transactions opened by `Db.transaction`, with their handle: `hot` statements run on it directly. */
 const sqliteTransactions = new WeakMap<Transaction<Database>, SqliteDatabase.Database>();
 
-interface PendingUnit {
-  fn: (tx: Transaction<Database>) => Promise<unknown>;
-  resolve: (value: any) => void;
-  reject: (error: unknown) => void;
-}
-
-/** Most transactions one commit may carry (each is still its own savepoint). */
-const GROUP_MAX = 64;
-
 /**
- * Group commit for SQLite. One process has one SQLite connection, so its write transactions run one
- * after another anyway; a COMMIT costs as much as a whole small transaction (the WAL frames of every
- * page touched). Transactions that queue up while one runs are therefore run together in the next
- * physical transaction, each inside its own SAVEPOINT: a unit that throws is rolled back to its
- * savepoint alone and rejects with its error, the others go on. Every unit's promise settles only
- * after the COMMIT that makes it durable (or rejects with the COMMIT's error), so no caller ever answers
- * before its data is stored. Units see each other's writes in order, exactly as if committed one by one.
- * A transaction waits at most for the end of the current event-loop turn.
+ * The raw better-sqlite3 handle when `db` is a transaction on SQLite, else null. A SQLite transaction
+ * holds the one connection until it ends, so statements run synchronously on the handle (see
+ * `sqliteStatement`) are part of it. Never use the handle outside a transaction: another one may be
+ * open on the connection, and the statement would join it.
  */
-class GroupCommit {
-  private readonly queue: PendingUnit[] = [];
-  private running = false;
-
-  constructor(
-    private readonly kysely: Kysely<Database>,
-    private readonly sqlite: SqliteDatabase.Database,
-  ) {}
-
-  run<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        // Statements on SQLite complete synchronously, so a transaction started at once would commit
-        // before the next request is even read: wait for the end of this event-loop turn, so that the
-        // requests that arrived together are committed together.
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, GROUP_MAX);
-        if (batch.length === 1) {
-          await this.runAlone(batch[0]);
-        } else {
-          await this.runGroup(batch);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async runAlone(unit: PendingUnit): Promise<void> {
-    try {
-      unit.resolve(await this.kysely.transaction().execute((tx) => this.enter(tx, unit.fn)));
-    } catch (error) {
-      unit.reject(error);
-    }
-  }
-
-  private async runGroup(batch: PendingUnit[]): Promise<void> {
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    try {
-      await this.kysely.transaction().execute(async (tx) => {
-        for (const unit of batch) {
-          this.sqlite.exec('SAVEPOINT herald_unit');
-          try {
-            const value = await this.enter(tx, unit.fn);
-            this.sqlite.exec('RELEASE herald_unit');
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            // A failure that ended the whole transaction (I/O, disk full) makes this throw: then the
-            // physical transaction is rolled back and every unit rejects below.
-            this.sqlite.exec('ROLLBACK TO herald_unit');
-            this.sqlite.exec('RELEASE herald_unit');
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-    } catch (error) {
-      for (const unit of batch) unit.reject(error);
-      return;
-    }
-    batch.forEach((unit, i) => {
-      const outcome = outcomes[i];
-      if (outcome.ok) unit.resolve(outcome.value);
-      else unit.reject(outcome.error);
-    });
-  }
-
-  private async enter<T>(tx: Transaction<Database>, fn: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
-    sqliteTransactions.set(tx, this.sqlite);
-    return fn(tx);
-  }
+export function sqliteIn(db: Executor): SqliteDatabase.Database | null {
+  return db.isTransaction ? (sqliteTransactions.get(db as Transaction<Database>) ?? null) : null;
 }
 
 /**
@@ -254,12 +171,32 @@ export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): 
   return stmt;
 }
 
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+function columnList(keys: string[]): string[] {
+  for (const k of keys) if (!IDENTIFIER.test(k)) throw new Error(`not a column name: ${k}`);
+  return keys;
+}
+
 /**
- * The SQLite handle behind `ex` when `ex` is a transaction opened by `Db.transaction` (which holds the
- * connection, so statements may run on the handle directly); null otherwise.
+ * `UPDATE table SET <patch> WHERE <where>` (equalities joined by AND) as a reused prepared statement:
+ * one statement per table and set of column names. Undefined values are left out, as Kysely does.
+ * Returns the number of rows changed.
  */
-export function transactionHandle(ex: Executor): SqliteDatabase.Database | null {
-  return (ex.isTransaction && sqliteTransactions.get(ex as Transaction<Database>)) || null;
+export function sqliteUpdate(sqlite: SqliteDatabase.Database, table: string, patch: object, where: object): number {
+  const set = Object.entries(patch).filter(([, v]) => v !== undefined);
+  const cond = Object.entries(where);
+  const text = `UPDATE ${columnList([table])[0]} SET ${columnList(set.map(([k]) => k)).map((k) => `${k} = ?`).join(', ')} WHERE ${columnList(cond.map(([k]) => k))
+    .map((k) => `${k} = ?`)
+    .join(' AND ')}`;
+  return sqliteStatement(sqlite, text).run(...set.map(([, v]) => v), ...cond.map(([, v]) => v)).changes;
+}
+
+/** `INSERT INTO table (<columns of row>) VALUES (...)` as a reused prepared statement. */
+export function sqliteInsert(sqlite: SqliteDatabase.Database, table: string, row: object): void {
+  const cols = Object.entries(row).filter(([, v]) => v !== undefined);
+  const text = `INSERT INTO ${columnList([table])[0]} (${columnList(cols.map(([k]) => k)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+  sqliteStatement(sqlite, text).run(...cols.map(([, v]) => v));
 }
 
 /** True when `error` is a unique-constraint violation on either dialect. */

@@ -1,5 +1,5 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import { sqliteStatement, transactionHandle, type Executor } from './db.js';
+import { sqliteIn, sqliteStatement, type Executor } from './db.js';
 import type { Database } from './schema.js';
 
 /*
@@ -33,7 +33,7 @@ function pgText(text: string): string {
  * connection handling (the single SQLite connection's lock, PostgreSQL's pool).
  */
 export async function hot<R = Record<string, unknown>>(ex: Executor, text: string, params: readonly unknown[]): Promise<HotResult<R>> {
-  const handle = transactionHandle(ex);
+  const handle = sqliteIn(ex);
   if (handle) {
     const stmt = sqliteStatement(handle, text);
     if (stmt.reader) return { rows: stmt.all(...params) as R[], changes: 0 };

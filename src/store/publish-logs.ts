@@ -1,4 +1,4 @@
-import type { Executor } from './db.js';
+import { sqliteIn, sqliteInsert, type Executor } from './db.js';
 import type { PublishLogTable } from './schema.js';
 
 export type PublishLogRow = PublishLogTable;
@@ -17,7 +17,13 @@ export interface PublishLogFilter {
   search?: string;
 }
 
+/** Written by the publishing engine with every outcome: prepared statements inside a SQLite transaction. */
 export async function insertPublishLogs(db: Executor, rows: PublishLogRow[]): Promise<void> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) {
+    for (const row of rows) sqliteInsert(sqlite, 'publish_log', row);
+    return;
+  }
   for (let i = 0; i < rows.length; i += 200) await db.insertInto('publish_log').values(rows.slice(i, i + 200)).execute();
 }
 

@@ -1,15 +1,21 @@
-import type { Executor } from './db.js';
+import { sqliteIn, sqliteStatement, sqliteUpdate, type Executor } from './db.js';
 import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
 
 /*
  * Queries of the publishing engine. Every state change is a conditional update on the status the caller
  * read, so two workers (or a worker and the API) can never both move the same target.
+ *
+ * The engine runs these for every target it publishes. Inside a SQLite transaction they are reused
+ * prepared statements on the raw handle (`sqliteIn`): building and compiling them with Kysely cost more
+ * than running them. Elsewhere (PostgreSQL, or no transaction) they go through Kysely.
  */
 
 export type PostRow = PostTable;
 export type TargetRow = PostTargetTable;
 
 export async function findTarget(db: Executor, targetId: string): Promise<TargetRow | undefined> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post_target WHERE target_id = ?').get(targetId) as TargetRow | undefined;
   return db.selectFrom('post_target').selectAll().where('target_id', '=', targetId).executeTakeFirst();
 }
 
@@ -22,10 +28,14 @@ export async function findPostOfTenant(db: Executor, tenantId: string, postId: s
 }
 
 export async function findAccountById(db: Executor, accountId: string): Promise<AccountTable | undefined> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM account WHERE account_id = ?').get(accountId) as AccountTable | undefined;
   return db.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
 }
 
 export async function listPostTargets(db: Executor, postId: string): Promise<TargetRow[]> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post_target WHERE post_id = ? ORDER BY position').all(postId) as TargetRow[];
   return db.selectFrom('post_target').selectAll().where('post_id', '=', postId).orderBy('position').execute();
 }
 
@@ -34,8 +44,12 @@ export async function listPostTargets(db: Executor, postId: string): Promise<Tar
  * is under that lock. Every engine transaction calls it first, so two targets of one post finishing at
  * the same time derive the post status one after the other (on PostgreSQL the second waits, then reads
  * the first one's targets). undefined when the post is gone.
+ * NOTE: in a SQLite transaction a plain read is enough: it began IMMEDIATE, so it already holds the
+ * database's only write lock, and nobody else can change the post until it ends.
  */
 export async function lockPost(db: Executor, postId: string): Promise<PostRow | undefined> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post WHERE post_id = ?').get(postId) as PostRow | undefined;
   return db
     .updateTable('post')
     .set((eb) => ({ post_id: eb.ref('post_id') }))
@@ -46,6 +60,12 @@ export async function lockPost(db: Executor, postId: string): Promise<PostRow | 
 
 /** `lockPost` for the post of a target, in one statement. */
 export async function lockPostOfTarget(db: Executor, targetId: string): Promise<PostRow | undefined> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) {
+    return sqliteStatement(sqlite, 'SELECT * FROM post WHERE post_id = (SELECT post_id FROM post_target WHERE target_id = ?)').get(targetId) as
+      | PostRow
+      | undefined;
+  }
   return db
     .updateTable('post')
     .set((eb) => ({ post_id: eb.ref('post_id') }))
@@ -61,6 +81,8 @@ export async function moveTarget(
   from: string,
   patch: Partial<Omit<TargetRow, 'target_id' | 'post_id' | 'tenant_id'>> & { status: string },
 ): Promise<boolean> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteUpdate(sqlite, 'post_target', patch, { target_id: targetId, status: from }) === 1;
   const res = await db
     .updateTable('post_target')
     .set(patch)
@@ -77,12 +99,19 @@ export async function movePost(
   from: string,
   patch: { status: string; published_at?: string | null; updated_at: string },
 ): Promise<boolean> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) return sqliteUpdate(sqlite, 'post', patch, { post_id: postId, status: from }) === 1;
   const res = await db.updateTable('post').set(patch).where('post_id', '=', postId).where('status', '=', from).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /** Removes the job the worker holds, in the caller's transaction. */
 export async function finishJob(db: Executor, jobId: string, workerId: string): Promise<void> {
+  const sqlite = sqliteIn(db);
+  if (sqlite) {
+    sqliteStatement(sqlite, 'DELETE FROM job WHERE job_id = ? AND locked_by = ?').run(jobId, workerId);
+    return;
+  }
   await db.deleteFrom('job').where('job_id', '=', jobId).where('locked_by', '=', workerId).execute();
 }
 

@@ -1,91 +1,82 @@
-import { pino } from 'pino';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext, type AppContext } from '../../src/context.js';
-import { readMeta } from '../../src/store/meta.js';
 import { createTestEnv, dialect, type TestEnv } from '../helpers/context.js';
 
 /*
- * Db.transaction: on SQLite, transactions that queue up are committed together (group commit), each in
- * its own savepoint. Observable behaviour must be that of transactions committed one by one, on both
- * databases.
+ * db.transaction: the same guarantees as one transaction at a time on both
+ * dialects; on SQLite, requests made together share one commit.
  */
+
 let env: TestEnv;
-let other: AppContext;
 beforeAll(async () => {
   env = await createTestEnv();
-  other = await createContext(env.config, { log: pino({ level: 'silent' }) });
+  await sql`CREATE TABLE grouped_note (id TEXT PRIMARY KEY, body TEXT NOT NULL)`.execute(env.ctx.db.kysely);
 });
-afterAll(async () => {
-  await other?.close();
-  await env?.close();
+afterAll(async () => env?.close());
+
+const notes = async () =>
+  (await sql<{ id: string }>`SELECT id FROM grouped_note ORDER BY id`.execute(env.ctx.db.kysely)).rows.map((r) => r.id);
+const clear = () => sql`DELETE FROM grouped_note`.execute(env.ctx.db.kysely);
+const insert = (id: string) => env.ctx.db.transaction(async (tx) => {
+  await sql`INSERT INTO grouped_note (id, body) VALUES (${id}, 'x')`.execute(tx);
+  return id;
 });
 
-const insert = (tx: Parameters<Parameters<TestEnv['ctx']['db']['transaction']>[0]>[0], key: string) =>
-  tx.insertInto('meta').values({ key, value: key, created_at: new Date().toISOString() }).execute();
+describe('db.transaction', () => {
+  it('commits every unit requested together and returns each one its own result', async () => {
+    await clear();
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map(insert));
+    expect(results).toEqual(['a', 'b', 'c', 'd']);
+    expect(await notes()).toEqual(['a', 'b', 'c', 'd']);
+  });
 
-describe('Db.transaction', () => {
-  it('rolls back only the transactions that throw, among many started together', async () => {
-    const db = env.ctx.db;
-    const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) =>
-        db.transaction(async (tx) => {
-          await insert(tx, `many-${i}-a`);
-          await insert(tx, `many-${i}-b`);
-          if (i % 3 === 0) throw new Error(`unit ${i} fails`);
-          return i;
-        }),
-      ),
-    );
-    results.forEach((r, i) => {
-      if (i % 3 === 0) {
-        expect(r.status).toBe('rejected');
-        expect((r as PromiseRejectedResult).reason.message).toBe(`unit ${i} fails`);
-      } else {
-        expect(r).toEqual({ status: 'fulfilled', value: i });
-      }
+  it('rolls back only the unit that throws; the others commit and each caller learns its own outcome', async () => {
+    await clear();
+    const failing = env.ctx.db.transaction(async (tx) => {
+      await sql`INSERT INTO grouped_note (id, body) VALUES ('broken', 'x')`.execute(tx);
+      throw new Error('unit failed after writing');
     });
-    const keys = (await db.kysely.selectFrom('meta').select('key').where('key', 'like', 'many-%').execute()).map((r) => r.key);
-    const expected = Array.from({ length: 30 }, (_, i) => i)
-      .filter((i) => i % 3 !== 0)
-      .flatMap((i) => [`many-${i}-a`, `many-${i}-b`]);
-    expect(keys.sort()).toEqual(expected.sort());
+    // A unique violation inside a unit is that unit's failure too.
+    const duplicate = env.ctx.db.transaction(async (tx) => {
+      await sql`INSERT INTO grouped_note (id, body) VALUES ('dup', 'x')`.execute(tx);
+      await sql`INSERT INTO grouped_note (id, body) VALUES ('dup', 'y')`.execute(tx);
+    });
+    const outcomes = await Promise.allSettled([insert('before'), failing, duplicate, insert('after')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('unit failed after writing');
+    expect(await notes()).toEqual(['after', 'before']);
   });
 
-  // PostgreSQL runs the two concurrently, each in its own snapshot; SQLite runs them in order.
-  it.skipIf(dialect === 'postgres')('lets a transaction see the writes of one started before it, as if committed in order', async () => {
-    const db = env.ctx.db;
-    const first = db.transaction(async (tx) => insert(tx, 'order-first'));
-    const second = db.transaction(async (tx) => (await tx.selectFrom('meta').select('key').where('key', '=', 'order-first').execute()).length);
-    await first;
-    expect(await second).toBe(1);
-  });
-
-  it('settles a transaction only once its data is visible to another connection', async () => {
-    const db = env.ctx.db;
-    const keys = Array.from({ length: 10 }, (_, i) => `durable-${i}`);
-    await Promise.all(
-      keys.map(async (key) => {
-        await db.transaction(async (tx) => insert(tx, key));
-        // Another connection (another process, say) reads it the moment the caller is told.
-        expect(await readMeta(other.db.kysely, key)).toBe(key);
-      }),
-    );
-  });
-
-  it('rejects the transaction that breaks a constraint and keeps the others', async () => {
-    const db = env.ctx.db;
-    await db.transaction(async (tx) => insert(tx, 'unique-taken'));
-    const results = await Promise.allSettled([
-      db.transaction(async (tx) => insert(tx, 'unique-ok-1')),
-      db.transaction(async (tx) => {
-        await insert(tx, 'unique-lost');
-        await insert(tx, 'unique-taken');
-      }),
-      db.transaction(async (tx) => insert(tx, 'unique-ok-2')),
+  // On PostgreSQL the units are concurrent transactions of their own: no order between them.
+  it.skipIf(dialect !== 'sqlite')('on SQLite runs units one after the other: a later one sees what an earlier one wrote', async () => {
+    await clear();
+    const seen = await Promise.all([
+      insert('first'),
+      env.ctx.db.transaction(async (tx) => (await sql<{ id: string }>`SELECT id FROM grouped_note`.execute(tx)).rows.map((r) => r.id)),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await readMeta(db.kysely, 'unique-ok-1')).toBe('unique-ok-1');
-    expect(await readMeta(db.kysely, 'unique-ok-2')).toBe('unique-ok-2');
-    expect(await readMeta(db.kysely, 'unique-lost')).toBeUndefined();
+    expect(seen[1]).toEqual(['first']);
+  });
+
+  it.skipIf(dialect !== 'sqlite')('on SQLite shares one commit between units requested together, and settles none before it', async () => {
+    await clear();
+    // A second connection to the same file sees only committed data.
+    const reader = new SqliteDatabase(path.join(env.config.dataDir, 'herald.sqlite'), { readonly: true });
+    try {
+      const count = () => (reader.prepare('SELECT count(*) AS n FROM grouped_note').get() as { n: number }).n;
+      let settled = false;
+      const first = insert('one').then(() => (settled = true));
+      const observed = env.ctx.db.transaction(async (tx) => {
+        await sql`INSERT INTO grouped_note (id, body) VALUES ('two', 'x')`.execute(tx);
+        // The first unit ran in this same transaction: written, but neither committed nor reported done.
+        return { settled, committed: count() };
+      });
+      expect(await observed).toEqual({ settled: false, committed: 0 });
+      await first;
+      expect(count()).toBe(2);
+    } finally {
+      reader.close();
+    }
   });
 });

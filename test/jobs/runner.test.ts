@@ -1,0 +1,98 @@
+import { RawNode, type KyselyPlugin, type QueryId } from 'kysely';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobRunner } from '../../src/jobs/runner.js';
+import type { Db } from '../../src/store/db.js';
+import { enqueueJobs } from '../../src/store/jobs.js';
+import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { waitUntil } from '../helpers/test-platform-processes.js';
+
+/*
+ * The job runner's poll loop (start/stop, real time). Claims are observed with a Kysely plugin that
+ * records how many jobs each claim statement returned.
+ */
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+});
+afterAll(async () => env?.close());
+
+function watchClaims(db: Db): { db: Db; sizes: number[] } {
+  const sizes: number[] = [];
+  const claims = new Set<QueryId>();
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      const node = args.node;
+      if (RawNode.is(node) && /^\s*UPDATE job SET locked_by/.test(node.sqlFragments.join('?'))) claims.add(args.queryId);
+      return node;
+    },
+    async transformResult(args) {
+      if (claims.delete(args.queryId)) sizes.push(args.result.rows.length);
+      return args.result;
+    },
+  };
+  return { db: { ...db, kysely: db.kysely.withPlugin(plugin) }, sizes };
+}
+
+async function enqueue(task: string, count: number): Promise<void> {
+  const now = env.clock.now();
+  await enqueueJobs(
+    env.ctx.db.kysely,
+    Array.from({ length: count }, (_, i) => ({ task, payload: { i }, runAt: now })),
+    now,
+  );
+}
+
+describe('job runner loop', () => {
+  it('claims a burst in batches, never more than the free slots, and runs every job once', async () => {
+    const { db, sizes } = watchClaims(env.ctx.db);
+    // A poll far away: only finished jobs can trigger the next claim here.
+    const runner = new JobRunner(db, env.clock, pino({ level: 'silent' }), { pollMs: 60_000, concurrency: 8, batchSize: 4 });
+    const ran: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    runner.register('test.burst', async (run) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setImmediate(r));
+      ran.push(run.payload.i);
+      inFlight--;
+    });
+    await enqueue('test.burst', 40);
+    runner.start();
+    await waitUntil(async () => ran.length === 40, 20_000, 'the burst', () => ({ ran: ran.length, sizes }));
+    await runner.stop();
+
+    expect([...ran].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(most).toBeLessThanOrEqual(8);
+    // One statement per batch of 4, not one per finished job.
+    expect(sizes.filter((n) => n > 0)).toEqual(Array(10).fill(4));
+  });
+
+  it('fills a single free slot at the next poll when the other jobs are still running', async () => {
+    const runner = new JobRunner(env.ctx.db, env.clock, pino({ level: 'silent' }), { pollMs: 20, concurrency: 4, batchSize: 4 });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let holding = 0;
+    let quick = 0;
+    runner.register('test.hold', async () => {
+      holding++;
+      await held;
+    });
+    runner.register('test.quick', async () => {
+      quick++;
+    });
+    try {
+      await enqueue('test.hold', 3);
+      runner.start();
+      await waitUntil(async () => holding === 3, 10_000, 'three long jobs to start');
+      // One slot free: fewer than a batch, so no finished job wakes the loop; the poll must take it.
+      await enqueue('test.quick', 2);
+      await waitUntil(async () => quick === 2, 10_000, 'the quick jobs to run beside the long ones', () => ({ quick, holding }));
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+});
