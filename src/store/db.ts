@@ -192,13 +192,6 @@ export function sqliteUpdate(sqlite: SqliteDatabase.Database, table: string, pat
   return sqliteStatement(sqlite, text).run(...set.map(([, v]) => v), ...cond.map(([, v]) => v)).changes;
 }
 
-/** `INSERT INTO table (<columns of row>) VALUES (...)` as a reused prepared statement. */
-export function sqliteInsert(sqlite: SqliteDatabase.Database, table: string, row: object): void {
-  const cols = Object.entries(row).filter(([, v]) => v !== undefined);
-  const text = `INSERT INTO ${columnList([table])[0]} (${columnList(cols.map(([k]) => k)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-  sqliteStatement(sqlite, text).run(...cols.map(([, v]) => v));
-}
-
 /** True when `error` is a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;

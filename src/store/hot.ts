@@ -53,12 +53,27 @@ export function placeholders(n: number): string {
 }
 
 /**
- * Inserts rows of one shape (the first row's columns; undefined values are not allowed) in one
- * statement. The SQL text is built once per table, columns and row count.
+ * Inserts rows, as few statements as their shapes allow: the columns are a row's keys whose value is not
+ * undefined (undefined leaves the column to its default, as Kysely does), and consecutive rows with the
+ * same columns go in one statement. The SQL text is built once per table, columns and row count.
  */
 export async function insertRows<T extends object>(ex: Executor, table: keyof Database & string, rows: readonly T[]): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = Object.keys(rows[0]) as (keyof T & string)[];
+  let start = 0;
+  while (start < rows.length) {
+    const columns = definedColumns(rows[start]);
+    const signature = columns.join(',');
+    let end = start + 1;
+    while (end < rows.length && end - start < 200 && definedColumns(rows[end]).join(',') === signature) end++;
+    await insertShaped(ex, table, columns, rows.slice(start, end));
+    start = end;
+  }
+}
+
+function definedColumns<T extends object>(row: T): (keyof T & string)[] {
+  return (Object.keys(row) as (keyof T & string)[]).filter((k) => row[k] !== undefined);
+}
+
+async function insertShaped<T extends object>(ex: Executor, table: string, columns: (keyof T & string)[], rows: readonly T[]): Promise<void> {
   const cacheKey = `${table}|${rows.length}|${columns.join(',')}`;
   let text = insertTexts.get(cacheKey);
   if (text === undefined) {

@@ -1,4 +1,5 @@
-import { sqliteIn, sqliteInsert, type Executor } from './db.js';
+import type { Executor } from './db.js';
+import { insertRows } from './hot.js';
 import type { PublishLogTable } from './schema.js';
 
 export type PublishLogRow = PublishLogTable;
@@ -17,14 +18,9 @@ export interface PublishLogFilter {
   search?: string;
 }
 
-/** Written by the publishing engine with every outcome: prepared statements inside a SQLite transaction. */
+/** Written by the publishing engine with every outcome (hot statements). */
 export async function insertPublishLogs(db: Executor, rows: PublishLogRow[]): Promise<void> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) {
-    for (const row of rows) sqliteInsert(sqlite, 'publish_log', row);
-    return;
-  }
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('publish_log').values(rows.slice(i, i + 200)).execute();
+  await insertRows(db, 'publish_log', rows);
 }
 
 function filtered(db: Executor, f: PublishLogFilter) {
