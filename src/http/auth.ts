@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { isPlanId, planOf, type Addon } from '../domain/plans.js';
 import { intersectScopes, type Principal } from '../domain/principal.js';
+import type { RateDecision } from './rate-limit.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { findPrincipalByHash, type KeyPrincipal } from '../store/api-keys.js';
 
@@ -18,14 +19,21 @@ declare module 'fastify' {
 
 const unauthorized = (message: string) => new AppError('unauthenticated', 'unauthorized', message);
 
-/** Resolves `Authorization: Bearer sk_...` to a Principal, or throws 401. */
-export async function authenticate(ctx: AppContext, header: string | undefined): Promise<Principal> {
+/**
+ * Resolves `Authorization: Bearer sk_...` to a Principal, or throws 401. Answers without a promise when
+ * the store can (it runs on every request).
+ */
+export function authenticate(ctx: AppContext, header: string | undefined): Principal | Promise<Principal> {
   if (!header) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('Invalid authorization scheme: use Bearer');
   const key = match[1];
   if (!/^sk_[0-9a-f]{64}$/.test(key)) throw unauthorized('Invalid API key');
-  const row = await findPrincipalByHash(ctx.db, sha256Hex(key));
+  const row = findPrincipalByHash(ctx.db, sha256Hex(key));
+  return row instanceof Promise ? row.then((r) => principalFor(ctx, r)) : principalFor(ctx, row);
+}
+
+function principalFor(ctx: AppContext, row: KeyPrincipal | undefined): Principal {
   if (!row) throw unauthorized('Invalid API key');
   if (row.expires_at && row.expires_at <= ctx.clock.now().toISOString()) throw unauthorized('API key has expired');
   let principal = principalOf.get(row);
@@ -59,28 +67,46 @@ function toPrincipal(row: KeyPrincipal): Principal {
  */
 export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config?.public) return;
-    const principal = await authenticate(ctx, request.headers.authorization);
-    request.principal = principal;
-    if (!ctx.config.rateLimitDisabled) {
+  // A callback hook that finishes without a promise when authentication and the rate limiter can
+  // answer at once (SQLite, in-process counters): it runs on every request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.routeOptions.config?.public) return done();
+    const admit = (principal: Principal) => {
+      request.principal = principal;
+      if (ctx.config.rateLimitDisabled) return checkPermission(request, principal);
       const limit = planOf(principal.plan).requestsPerMinute * ctx.config.rateLimitScale;
-      const pending = ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
-      const decision = pending instanceof Promise ? await pending : pending;
-      reply.header('X-RateLimit-Limit', decision.limit);
-      reply.header('X-RateLimit-Remaining', decision.remaining);
-      reply.header('X-RateLimit-Reset', decision.resetAt);
-      if (!decision.allowed) {
-        const retryAfter = Math.max(1, decision.resetAt - Math.floor(ctx.clock.now().getTime() / 1000));
-        reply.header('Retry-After', retryAfter);
-        throw new AppError('rate_limited', 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded`, {
-          limit,
-          retryAfter,
-        });
-      }
-    }
-    if (principal.permission === 'read' && request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new AppError('forbidden', 'read_only_key', 'This API key is read-only');
+      const decision = ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
+      if (decision instanceof Promise) return decision.then((d) => applyRateLimit(ctx, request, reply, principal, limit, d));
+      return applyRateLimit(ctx, request, reply, principal, limit, decision);
+    };
+    try {
+      const principal = authenticate(ctx, request.headers.authorization);
+      const admitted = principal instanceof Promise ? principal.then(admit) : admit(principal);
+      if (admitted instanceof Promise) admitted.then(() => done(), done);
+      else done();
+    } catch (error) {
+      done(error as Error);
     }
   });
+}
+
+function applyRateLimit(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, principal: Principal, limit: number, decision: RateDecision): void {
+  reply.header('X-RateLimit-Limit', decision.limit);
+  reply.header('X-RateLimit-Remaining', decision.remaining);
+  reply.header('X-RateLimit-Reset', decision.resetAt);
+  if (!decision.allowed) {
+    const retryAfter = Math.max(1, decision.resetAt - Math.floor(ctx.clock.now().getTime() / 1000));
+    reply.header('Retry-After', retryAfter);
+    throw new AppError('rate_limited', 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded`, {
+      limit,
+      retryAfter,
+    });
+  }
+  checkPermission(request, principal);
+}
+
+function checkPermission(request: FastifyRequest, principal: Principal): void {
+  if (principal.permission === 'read' && request.method !== 'GET' && request.method !== 'HEAD') {
+    throw new AppError('forbidden', 'read_only_key', 'This API key is read-only');
+  }
 }

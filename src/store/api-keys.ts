@@ -68,11 +68,14 @@ const principalSql = `
 /** Principals by key hash, exact across processes (store/directory.ts); only keys that exist are kept. */
 const principals = new DirectoryCache<KeyPrincipal | undefined>();
 
-/** The authentication lookup: the key (not deleted), its user and the user's tenant. */
-export async function findPrincipalByHash(db: Db, keyHash: string): Promise<KeyPrincipal | undefined> {
+/**
+ * The authentication lookup: the key (not deleted), its user and the user's tenant. Answers at once
+ * when it can (SQLite), else with a promise: it runs on every request.
+ */
+export function findPrincipalByHash(db: Db, keyHash: string): KeyPrincipal | undefined | Promise<KeyPrincipal | undefined> {
   const sqlite = db.sqlite;
   if (sqlite) {
     return principals.get(sqlite, keyHash, () => sqliteStatement(sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined, Boolean);
   }
-  return (await hot<KeyPrincipal>(db.kysely, principalSql, [keyHash])).rows[0];
+  return hot<KeyPrincipal>(db.kysely, principalSql, [keyHash]).then((r) => r.rows[0]);
 }
