@@ -12,6 +12,8 @@ export interface Principal {
   permission: 'read-write' | 'read';
   /** Profiles this caller may see: null = all of the tenant's; else the intersection of key scope and membership. */
   profileIds: string[] | null;
+  /** SQLite: the directory version the key was checked under, reused by the request's directory reads. */
+  directoryVersion?: number;
 }
 
 export function canSeeProfile(p: Principal, profileId: string): boolean {

@@ -55,7 +55,7 @@ export async function createProfile(db: Db, caller: Principal, input: ProfileInp
 
 /** The caller's profiles oldest first; those beyond the plan's limit only when asked for. */
 export async function listProfiles(db: Db, caller: Principal, includeOverLimit: boolean) {
-  const all = await listTenantProfiles(db, caller.tenantId);
+  const all = await listTenantProfiles(db, caller.tenantId, caller.directoryVersion);
   const limit = planOf(caller.plan).profiles;
   const withFlag = all.map((row, index) => ({ row, isOverLimit: limit !== null && index >= limit }));
   return withFlag.filter(

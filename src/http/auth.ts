@@ -58,6 +58,7 @@ function toPrincipal(row: KeyPrincipal): Principal {
     addons: Object.freeze(JSON.parse(row.addons) as Addon[]) as Addon[],
     permission: row.permission,
     profileIds: intersectScopes(keyScope, memberScope),
+    directoryVersion: row.directory_version,
   });
 }
 

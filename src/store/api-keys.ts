@@ -17,6 +17,8 @@ export interface KeyPrincipal {
   profile_access: string | null;
   plan: string;
   addons: string;
+  /** SQLite: the directory version this row was read under (store/directory.ts). */
+  directory_version?: number;
 }
 
 export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
@@ -75,7 +77,12 @@ const principals = new DirectoryCache<KeyPrincipal | undefined>();
 export function findPrincipalByHash(db: Db, keyHash: string): KeyPrincipal | undefined | Promise<KeyPrincipal | undefined> {
   const sqlite = db.sqlite;
   if (sqlite) {
-    return principals.get(sqlite, keyHash, () => sqliteStatement(sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined, Boolean);
+    const load = (version: number) => {
+      const row = sqliteStatement(sqlite, principalSql).get(keyHash) as KeyPrincipal | undefined;
+      if (row) row.directory_version = version;
+      return row;
+    };
+    return principals.get(sqlite, keyHash, load, Boolean);
   }
   return hot<KeyPrincipal>(db.kysely, principalSql, [keyHash]).then((r) => r.rows[0]);
 }

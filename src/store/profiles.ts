@@ -20,15 +20,18 @@ const tenantProfiles = new DirectoryCache<readonly ProfileRow[]>();
 
 /**
  * The same list on the request hot path (GET /v1/profiles): on SQLite from the directory cache
- * (store/directory.ts), exact across processes. The rows are shared: callers must not change them.
+ * (store/directory.ts), exact across processes; `seenVersion` is the directory version the request's
+ * key was checked under. The rows are shared: callers must not change them.
  */
-export async function listTenantProfiles(db: Db, tenantId: string): Promise<readonly ProfileRow[]> {
+export async function listTenantProfiles(db: Db, tenantId: string, seenVersion?: number): Promise<readonly ProfileRow[]> {
   const sqlite = db.sqlite;
   if (sqlite) {
     return tenantProfiles.get(
       sqlite,
       tenantId,
       () => sqliteStatement(sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(tenantId) as ProfileRow[],
+      undefined,
+      seenVersion,
     );
   }
   return listProfiles(db.kysely, tenantId, null);
