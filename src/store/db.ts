@@ -171,27 +171,6 @@ export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): 
   return stmt;
 }
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-
-function columnList(keys: string[]): string[] {
-  for (const k of keys) if (!IDENTIFIER.test(k)) throw new Error(`not a column name: ${k}`);
-  return keys;
-}
-
-/**
- * `UPDATE table SET <patch> WHERE <where>` (equalities joined by AND) as a reused prepared statement:
- * one statement per table and set of column names. Undefined values are left out, as Kysely does.
- * Returns the number of rows changed.
- */
-export function sqliteUpdate(sqlite: SqliteDatabase.Database, table: string, patch: object, where: object): number {
-  const set = Object.entries(patch).filter(([, v]) => v !== undefined);
-  const cond = Object.entries(where);
-  const text = `UPDATE ${columnList([table])[0]} SET ${columnList(set.map(([k]) => k)).map((k) => `${k} = ?`).join(', ')} WHERE ${columnList(cond.map(([k]) => k))
-    .map((k) => `${k} = ?`)
-    .join(' AND ')}`;
-  return sqliteStatement(sqlite, text).run(...set.map(([, v]) => v), ...cond.map(([, v]) => v)).changes;
-}
-
 /** True when `error` is a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;

@@ -86,3 +86,31 @@ async function insertShaped<T extends object>(ex: Executor, table: string, colum
   for (const row of rows) for (const c of columns) params.push(row[c]);
   await hot(ex, text, params);
 }
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+const updateTexts = new Map<string, string>();
+
+function columnList(keys: string[]): string[] {
+  for (const k of keys) if (!IDENTIFIER.test(k)) throw new Error(`not a column name: ${k}`);
+  return keys;
+}
+
+/**
+ * `UPDATE table SET <patch> WHERE <where>` (equalities joined by AND) as a hot statement: the SQL text is
+ * built once per table and set of column names. Undefined values are left out, as Kysely does. Returns
+ * the number of rows changed.
+ */
+export async function updateWhere(ex: Executor, table: keyof Database & string, patch: object, where: object): Promise<number> {
+  const set = Object.entries(patch).filter(([, v]) => v !== undefined);
+  const cond = Object.entries(where);
+  const cacheKey = `${table}|${set.map(([k]) => k).join(',')}|${cond.map(([k]) => k).join(',')}`;
+  let text = updateTexts.get(cacheKey);
+  if (text === undefined) {
+    text =
+      `UPDATE ${columnList([table])[0]} SET ${columnList(set.map(([k]) => k)).map((k) => `${k} = ?`).join(', ')} ` +
+      `WHERE ${columnList(cond.map(([k]) => k)).map((k) => `${k} = ?`).join(' AND ')}`;
+    if (updateTexts.size > 1000) updateTexts.clear();
+    updateTexts.set(cacheKey, text);
+  }
+  return (await hot(ex, text, [...set.map(([, v]) => v), ...cond.map(([, v]) => v)])).changes;
+}

@@ -1,22 +1,20 @@
-import { sqliteIn, sqliteStatement, sqliteUpdate, type Executor } from './db.js';
+import { sqliteIn, sqliteStatement, type Executor } from './db.js';
+import { hot, updateWhere } from './hot.js';
 import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
 
 /*
  * Queries of the publishing engine. Every state change is a conditional update on the status the caller
  * read, so two workers (or a worker and the API) can never both move the same target.
  *
- * The engine runs these for every target it publishes. Inside a SQLite transaction they are reused
- * prepared statements on the raw handle (`sqliteIn`): building and compiling them with Kysely cost more
- * than running them. Elsewhere (PostgreSQL, or no transaction) they go through Kysely.
+ * The engine runs these for every target it publishes, so most are hot statements (store/hot.ts):
+ * building and compiling them with Kysely cost more than running them.
  */
 
 export type PostRow = PostTable;
 export type TargetRow = PostTargetTable;
 
 export async function findTarget(db: Executor, targetId: string): Promise<TargetRow | undefined> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post_target WHERE target_id = ?').get(targetId) as TargetRow | undefined;
-  return db.selectFrom('post_target').selectAll().where('target_id', '=', targetId).executeTakeFirst();
+  return (await hot<TargetRow>(db, 'SELECT * FROM post_target WHERE target_id = ?', [targetId])).rows[0];
 }
 
 export async function findPost(db: Executor, postId: string): Promise<PostRow | undefined> {
@@ -28,15 +26,11 @@ export async function findPostOfTenant(db: Executor, tenantId: string, postId: s
 }
 
 export async function findAccountById(db: Executor, accountId: string): Promise<AccountTable | undefined> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM account WHERE account_id = ?').get(accountId) as AccountTable | undefined;
-  return db.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  return (await hot<AccountTable>(db, 'SELECT * FROM account WHERE account_id = ?', [accountId])).rows[0];
 }
 
 export async function listPostTargets(db: Executor, postId: string): Promise<TargetRow[]> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post_target WHERE post_id = ? ORDER BY position').all(postId) as TargetRow[];
-  return db.selectFrom('post_target').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+  return (await hot<TargetRow>(db, 'SELECT * FROM post_target WHERE post_id = ? ORDER BY position', [postId])).rows;
 }
 
 /**
@@ -81,15 +75,7 @@ export async function moveTarget(
   from: string,
   patch: Partial<Omit<TargetRow, 'target_id' | 'post_id' | 'tenant_id'>> & { status: string },
 ): Promise<boolean> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteUpdate(sqlite, 'post_target', patch, { target_id: targetId, status: from }) === 1;
-  const res = await db
-    .updateTable('post_target')
-    .set(patch)
-    .where('target_id', '=', targetId)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return (await updateWhere(db, 'post_target', patch, { target_id: targetId, status: from })) === 1;
 }
 
 /** Sets the post status when it still is `from`. */
@@ -99,20 +85,12 @@ export async function movePost(
   from: string,
   patch: { status: string; published_at?: string | null; updated_at: string },
 ): Promise<boolean> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteUpdate(sqlite, 'post', patch, { post_id: postId, status: from }) === 1;
-  const res = await db.updateTable('post').set(patch).where('post_id', '=', postId).where('status', '=', from).executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return (await updateWhere(db, 'post', patch, { post_id: postId, status: from })) === 1;
 }
 
 /** Removes the job the worker holds, in the caller's transaction. */
 export async function finishJob(db: Executor, jobId: string, workerId: string): Promise<void> {
-  const sqlite = sqliteIn(db);
-  if (sqlite) {
-    sqliteStatement(sqlite, 'DELETE FROM job WHERE job_id = ? AND locked_by = ?').run(jobId, workerId);
-    return;
-  }
-  await db.deleteFrom('job').where('job_id', '=', jobId).where('locked_by', '=', workerId).execute();
+  await hot(db, 'DELETE FROM job WHERE job_id = ? AND locked_by = ?', [jobId, workerId]);
 }
 
 /** Releases the job for another run at `runAt` with a new payload, in the caller's transaction. */

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteIn, sqliteUpdate } from '../../src/store/db.js';
-import { hot, insertRows } from '../../src/store/hot.js';
+import { sqliteIn } from '../../src/store/db.js';
+import { hot, insertRows, updateWhere } from '../../src/store/hot.js';
 import { createTestEnv, dialect, type TestEnv } from '../helpers/context.js';
 
-/* The statement helpers of the hot paths: hot statements and insertRows (both dialects), sqliteUpdate. */
+/* The statement helpers of the hot paths: hot statements, insertRows and updateWhere (both dialects). */
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -55,20 +55,17 @@ describe('insertRows and hot', () => {
   });
 });
 
-describe.skipIf(dialect !== 'sqlite')('sqliteUpdate', () => {
+describe('updateWhere', () => {
   it('leaves undefined values out and updates only rows matching every condition', async () => {
     await clear();
     await insertRows(env.ctx.db.kysely, table, [
       { id: 'a', status: 'new', body: 'x' },
       { id: 'b', status: 'old', body: 'y' },
     ]);
-    const changed = await env.ctx.db.transaction(async (tx) => {
-      const raw = sqliteIn(tx)!;
-      return [
-        sqliteUpdate(raw, 'stmt_note', { status: 'done', body: undefined }, { id: 'a', status: 'new' }),
-        sqliteUpdate(raw, 'stmt_note', { status: 'done' }, { id: 'b', status: 'new' }),
-      ];
-    });
+    const changed = await env.ctx.db.transaction(async (tx) => [
+      await updateWhere(tx, table, { status: 'done', body: undefined }, { id: 'a', status: 'new' }),
+      await updateWhere(tx, table, { status: 'done' }, { id: 'b', status: 'new' }),
+    ]);
     expect(changed).toEqual([1, 0]);
     expect(await notes()).toEqual([
       { id: 'a', status: 'done', body: 'x', n: 7 },
@@ -77,8 +74,6 @@ describe.skipIf(dialect !== 'sqlite')('sqliteUpdate', () => {
   });
 
   it('refuses a column name that is not a plain identifier', async () => {
-    await env.ctx.db.transaction(async (tx) => {
-      expect(() => sqliteUpdate(sqliteIn(tx)!, 'stmt_note', { 'status = 1; --': 'x' }, { id: 'a' })).toThrow('not a column name');
-    });
+    await expect(updateWhere(env.ctx.db.kysely, table, { 'status = 1; --': 'x' }, { id: 'a' })).rejects.toThrow('not a column name');
   });
 });
