@@ -10,13 +10,17 @@ export async function createSandboxEnv(
   opts: TestEnvOptions & { publicListener?: boolean } = {},
 ): Promise<{ env: TestEnv; sandbox: SandboxServer; publicUrl: string | null; close(): Promise<void> }> {
   const sandbox = await startSandbox(simulators);
-  const port = opts.publicListener ? await freePort() : null;
+  // The port is held from here until just before Herald listens on it: creating the env (migrations)
+  // takes long enough for a parallel test file to be handed the same free port otherwise.
+  const held = opts.publicListener ? await holdPort() : null;
+  const port = held?.port ?? null;
   const publicUrl = port ? `http://127.0.0.1:${port}` : null;
   const env = await createTestEnv({ ...opts, env: { SANDBOX_URL: sandbox.url, ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}), ...opts.env } });
   // The listener at PUBLIC_URL, where platforms redirect the browser (the SDK uses the env's own).
   let publicApp: App | null = null;
   if (port) {
     publicApp = await buildApp(env.ctx);
+    await held!.release();
     await publicApp.listen({ host: '127.0.0.1', port });
   }
   return {
@@ -31,12 +35,18 @@ export async function createSandboxEnv(
   };
 }
 
-export async function freePort(): Promise<number> {
+/** A free loopback port, kept listening (so nobody else is given it) until `release`. */
+async function holdPort(): Promise<{ port: number; release(): Promise<void> }> {
   const srv = net.createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
+  return { port, release: () => new Promise<void>((r) => srv.close(() => r())) };
+}
+
+export async function freePort(): Promise<number> {
+  const held = await holdPort();
+  await held.release();
+  return held.port;
 }
 
 /** JSON helper for the simulators' control endpoints (`_inspect`, `_faults`, ...). */
