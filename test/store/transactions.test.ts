@@ -49,6 +49,12 @@ describe('db.transaction', () => {
     expect(await notes()).toEqual(['after', 'before']);
   });
 
+  // Every grouped unit is a savepoint, and SQLite journals each page a savepoint first touches: in a temp
+  // file that was two write(2) calls per page on every POST /v1/posts.
+  it.skipIf(dialect !== 'sqlite')('on SQLite keeps statement journals in memory, not in temp files', () => {
+    expect(env.ctx.db.sqlite!.pragma('temp_store', { simple: true })).toBe(2);
+  });
+
   // On PostgreSQL the units are concurrent transactions of their own: no order between them.
   it.skipIf(dialect !== 'sqlite')('on SQLite runs units one after the other: a later one sees what an earlier one wrote', async () => {
     await clear();
