@@ -94,11 +94,14 @@ export async function startHerald(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-/** A bare Fastify server with one JSON route at /v1/profiles: the baseline every ratio divides by. */
-export async function startBare(): Promise<RunningServer> {
+/**
+ * A bare Fastify server (bench/bare-server.mjs) with one JSON route at /v1/profiles, the baseline every
+ * HTTP ratio divides by, and the upload sinks the media bench compares with. `env` adds variables.
+ */
+export async function startBare(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'bare-server.mjs')], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
