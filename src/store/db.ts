@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 
@@ -16,6 +17,8 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   /** The raw better-sqlite3 handle, for prepared statements on hot paths (store/ only). */
   readonly sqlite: SqliteDatabase.Database | null;
+  /** SQLite only: the thread that copies the write-ahead log back into the database file. */
+  readonly checkpointer: Checkpointer | null;
   /**
    * Runs `fn` in one transaction. On SQLite, transactions requested together share one commit, each in
    * its own savepoint, and each caller settles after that commit (store/group-commit.ts); `fn` must use
@@ -57,6 +60,11 @@ function openSqlite(file: string): Db {
   // SQLite copies every page a savepoint first touches into the statement journal. On disk that was a
   // temp file and two write(2) calls per page: about 48 of the 63 write calls each POST /v1/posts made.
   sqlite.pragma('temp_store = MEMORY');
+  // Checkpoints run on a thread of their own (store/checkpointer.ts). This connection still checkpoints
+  // once the log reaches 10,000 pages (40 MB), which lets it start the log over; by then the thread has
+  // copied nearly all of it.
+  const checkpointer = startCheckpointer(file);
+  sqlite.pragma('wal_autocheckpoint = 10000');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const transaction = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
     kysely.transaction().execute((tx) => {
@@ -67,9 +75,13 @@ function openSqlite(file: string): Db {
     dialect: 'sqlite',
     kysely,
     sqlite,
+    checkpointer,
     // Every transaction takes part in group commit (store/group-commit.ts).
     transaction: createGroupCommit(sqlite, transaction),
-    close: () => kysely.destroy(),
+    close: async () => {
+      await checkpointer.close();
+      await kysely.destroy();
+    },
   };
 }
 
@@ -122,6 +134,7 @@ async function openPostgres(url: string, schema: string | null, poolSize: number
     dialect: 'postgres',
     kysely,
     sqlite: null,
+    checkpointer: null,
     transaction: (fn) => kysely.transaction().execute(fn),
     close: () => kysely.destroy(),
   };
