@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { saveConnectedAccount } from '../src/domain/accounts/save-account.js';
-import { api, measureBare, startHerald, wrk, type BenchResult, type RunningServer, type WrkResult } from './lib.js';
+import { api, measureBare, startBare, startHerald, wrk, type BenchResult, type RunningServer, type WrkResult } from './lib.js';
 
 /**
  * Issue 3: POST /v1/posts (scheduled, two targets) on Herald vs bare Fastify, same machine, one after the
@@ -11,6 +11,7 @@ import { api, measureBare, startHerald, wrk, type BenchResult, type RunningServe
  */
 export default async function postsBench(): Promise<BenchResult[]> {
   const bareRes = await measureBare();
+  const barePost = await measureBarePost();
   const herald = await startHerald();
   let heraldRes;
   let stored = 0;
@@ -35,11 +36,36 @@ export default async function postsBench(): Promise<BenchResult[]> {
   const ratio = heraldRes.rps / bareRes.rps;
   return [
     { name: 'bare fastify GET /v1/profiles', value: Math.round(bareRes.rps), unit: 'req/s' },
+    { name: 'bare fastify POST /v1/posts (same bodies, parsed, answered from memory)', value: Math.round(barePost.rps), unit: 'req/s' },
     { name: 'herald POST /v1/posts (scheduled, 2 targets)', value: Math.round(heraldRes.rps), unit: 'req/s' },
     { name: 'herald POST /v1/posts p99', value: Number(heraldRes.p99Ms.toFixed(2)), unit: 'ms' },
     { name: 'posts stored during the run', value: stored, unit: 'posts' },
     { name: 'herald POST /v1/posts / bare', value: Number(ratio.toFixed(3)), unit: 'ratio', goal: '>= 0.25', pass: ratio >= 0.25 },
+    { name: 'herald POST /v1/posts / bare POST (like for like)', value: Number((heraldRes.rps / barePost.rps).toFixed(3)), unit: 'ratio' },
   ];
+}
+
+/**
+ * Bare Fastify answering the same POST requests (same bodies and headers, JSON parsed, a fixed answer):
+ * the like-for-like baseline. The goal above is measured against the GET baseline, as every HTTP ratio.
+ */
+async function measureBarePost(): Promise<WrkResult> {
+  const bare = await startBare();
+  try {
+    const headers = { authorization: 'Bearer sk_bench', 'content-type': 'application/json' };
+    const template = {
+      scheduledFor: '2099-01-15T09:00:00',
+      timezone: 'Europe/Berlin',
+      platforms: [
+        { platform: 'twitter', accountId: '6745f1c2a9e0b3d4c5f60718' },
+        { platform: 'bluesky', accountId: '6745f1c2a9e0b3d4c5f60719' },
+      ],
+    };
+    await wrkCreatePosts(`${bare.url}/v1/posts`, headers, template, 2, 'w');
+    return await wrkCreatePosts(`${bare.url}/v1/posts`, headers, template, 8, 'm');
+  } finally {
+    await bare.stop();
+  }
 }
 
 /** Connects a twitter and a bluesky account to the server's owner through the real account service. */
