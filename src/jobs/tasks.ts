@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
+import { registerEventsPrune } from './prune-events.js';
 import { PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask } from './prune-webhook-logs.js';
 import { registerPublishLogsPrune } from './publish-logs-prune.js';
 import { registerPublishPost } from './publish-post.js';
@@ -18,4 +19,5 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   runner.registerPeriodic('webhook-logs.prune', PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask(ctx));
+  registerEventsPrune(runner, ctx);
 }
