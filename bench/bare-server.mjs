@@ -23,8 +23,9 @@ app.put('/upload/discard', async (req) => {
 });
 const uploadDir = process.env.UPLOAD_DIR ?? os.tmpdir();
 // The caller deletes the file between uploads, outside its timing, as the media bench does for Herald's.
+// The same write buffer as Herald's local storage (4 MB), so the two differ only in what Herald adds.
 app.put('/upload/file', async (req) => {
-  await pipeline(req.body, fs.createWriteStream(path.join(uploadDir, 'bare-upload.part')));
+  await pipeline(req.body, fs.createWriteStream(path.join(uploadDir, 'bare-upload.part'), { highWaterMark: 4 * 1024 * 1024 }));
   return { ok: true };
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
