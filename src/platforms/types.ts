@@ -74,6 +74,64 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * `error` as a PlatformError. Anything else thrown by an adapter may have happened after the request was
+ * sent, so it is `ambiguous`: it never leads to a blind re-send.
+ */
+export function toPlatformError(error: unknown): PlatformError {
+  if (error instanceof PlatformError) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  return new PlatformError('ambiguous', `the adapter failed in a way that does not tell whether the post was made: ${text}`, { cause: error });
+}
+
+/**
+ * What the attempts of a thread target have posted so far: the root and the replies that went out, in
+ * order. Kept on the target when a thread stops part way, so the next attempt continues after the last
+ * reply instead of posting the root again.
+ */
+export interface ThreadProgress {
+  platformPostId: string;
+  platformPostUrl: string | null;
+  /** The thread items (replies) already posted, in order: `replies[i]` is thread item i. */
+  replies: Array<{ id: string; url?: string | null; cid?: string | null }>;
+  /** What the adapter needs besides ids to continue (Bluesky: the root's cid). */
+  state?: Record<string, unknown>;
+}
+
+/**
+ * A thread that stopped after its root was public: `progress` says what went out, `cause` why the
+ * next reply failed (its kind decides what the engine does next, as for any failure). An adapter never
+ * throws this with an `ambiguous` cause: a reply whose outcome is unknown is reported as `rejected`
+ * with that in the message, so nothing re-sends it without a person deciding (POST /v1/posts/{id}/retry).
+ */
+export class ThreadIncompleteError extends PlatformError {
+  constructor(
+    readonly progress: ThreadProgress,
+    readonly itemCount: number,
+    cause: PlatformError,
+  ) {
+    const unknown = cause.kind === 'ambiguous';
+    super(
+      unknown ? 'rejected' : cause.kind,
+      `thread stopped after ${progress.replies.length} of ${itemCount} replies: ` +
+        (unknown
+          ? `reply ${progress.replies.length + 1} may or may not have been posted (${cause.message}); look at the thread, ` +
+            'then retry the post to continue after the last reply shown here'
+          : cause.message),
+      {
+        status: cause.status,
+        retryAfterMs: cause.retryAfterMs,
+        platformCode: unknown ? 'thread_reply_unknown' : cause.platformCode,
+        endpoint: cause.endpoint,
+        raw: cause.raw,
+        revoked: cause.revoked,
+        cause,
+      },
+    );
+    this.name = 'ThreadIncompleteError';
+  }
+}
+
 /** The connected account as an adapter sees it: decrypted tokens and platform metadata. */
 export interface AccountCredentials {
   accountId: string;
@@ -131,6 +189,11 @@ export interface PublishRequest {
   title?: string | null;
   /** Stable per target across attempts; adapters pass it to platforms that support idempotency. */
   idempotencyKey: string;
+  /**
+   * Set when an earlier attempt posted the root and some replies (see ThreadProgress): the adapter posts
+   * only the remaining thread items, the first one as a reply to the last that went out.
+   */
+  resume?: ThreadProgress | null;
 }
 
 export interface PublishResult {

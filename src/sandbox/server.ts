@@ -41,12 +41,12 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           if (!request.url.includes('/_')) state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
         });
         scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
-        scope.post<{ Body: { kind?: string; count?: number } }>('/_faults', async (request, reply) => {
-          const { kind, count } = request.body ?? {};
-          if (!FAULT_KINDS.includes(kind as FaultKind) || !Number.isInteger(count) || (count as number) < 0) {
-            return reply.status(400).send({ error: `kind must be one of ${FAULT_KINDS.join(', ')} and count an integer >= 0` });
+        scope.post<{ Body: { kind?: string; count?: number; after?: number } }>('/_faults', async (request, reply) => {
+          const { kind, count, after = 0 } = request.body ?? {};
+          if (!FAULT_KINDS.includes(kind as FaultKind) || !Number.isInteger(count) || (count as number) < 0 || !Number.isInteger(after) || after < 0) {
+            return reply.status(400).send({ error: `kind must be one of ${FAULT_KINDS.join(', ')}, count an integer >= 0 and after an integer >= 0` });
           }
-          state.faults.set(kind as FaultKind, count as number);
+          state.faults.set(kind as FaultKind, count as number, after);
           return { ok: true, faults: state.faults.pending };
         });
         scope.post('/_reset', async () => {

@@ -159,6 +159,8 @@ export interface PostTargetTable {
   error_source: string | null;
   error_code: string | null;
   last_attempt_at: string | null;
+  /** JSON ThreadProgress (platforms/types.ts) of a thread that stopped after its root; else null. */
+  thread_progress: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -103,6 +103,7 @@ function rows(ctx: AppContext, p: SeedPost): { post: PostTable; targets: PostTar
     error_source: null,
     error_code: null,
     last_attempt_at: null,
+    thread_progress: null,
     created_at: iso,
     updated_at: iso,
   }));

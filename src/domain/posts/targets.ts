@@ -120,6 +120,7 @@ export function targetRows(
       error_source: null,
       error_code: null,
       last_attempt_at: null,
+      thread_progress: null,
       created_at: iso,
       updated_at: iso,
     };

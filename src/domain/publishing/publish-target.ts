@@ -3,7 +3,7 @@ import { backoffMs } from '../../jobs/backoff.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { mediaOpener } from '../media/open.js';
 import { prepareRequestMedia } from '../media/prepare.js';
-import { isPlatform, PlatformError, type PlatformAdapter, type PublishRequest, type PublishResult } from '../../platforms/types.js';
+import { isPlatform, PlatformError, ThreadIncompleteError, toPlatformError, type PlatformAdapter, type PublishRequest, type PublishResult } from '../../platforms/types.js';
 import type { AccountTable } from '../../store/schema.js';
 import { insertPublishLogs } from '../../store/publish-logs.js';
 import {
@@ -133,16 +133,31 @@ function publishedPatch(result: PublishResult, iso: string) {
     error_category: null,
     error_source: null,
     error_code: null,
+    thread_progress: null,
+  };
+}
+
+/**
+ * A thread that stopped after its root went out keeps what it posted on the target, with every change
+ * the failure leads to (retry, failure, refresh): the root is public, so the next attempt continues
+ * after the last reply instead of posting the root again, and the target shows the root's id and URL.
+ */
+function progressPatch(target: TargetRow) {
+  if (!target.thread_progress) return {};
+  return { thread_progress: target.thread_progress, platform_post_id: target.platform_post_id, platform_post_url: target.platform_post_url };
+}
+
+function withProgress(target: TargetRow, error: ThreadIncompleteError): TargetRow {
+  return {
+    ...target,
+    thread_progress: JSON.stringify(error.progress),
+    platform_post_id: error.progress.platformPostId,
+    platform_post_url: error.progress.platformPostUrl,
   };
 }
 
 /** Any adapter failure that is not a PlatformError may have happened after sending: treat it as ambiguous. */
-function asPlatformError(error: unknown): PlatformError {
-  if (error instanceof PlatformError) return error;
-  return new PlatformError('ambiguous', `the adapter failed in a way that does not tell whether the post was made: ${describeError(error)}`, {
-    cause: error,
-  });
-}
+const asPlatformError = toPlatformError;
 
 const job = (run: PublishRun) => ({ jobId: run.jobId, workerId: run.workerId });
 
@@ -174,7 +189,8 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
   } catch (raw) {
     const error = asPlatformError(raw);
     log.step(action, target.attempts, { error });
-    await onSendError(ctx, run, c, error, log, refreshed);
+    const claimed = error instanceof ThreadIncompleteError ? { ...c, target: withProgress(target, error) } : c;
+    await onSendError(ctx, run, claimed, error, log, refreshed);
     return;
   }
   log.step(action, target.attempts, { result });
@@ -191,7 +207,8 @@ async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: 
   const { post, target } = c;
   const iso = ctx.clock.now().toISOString();
   const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
-  const fail = (f: TargetFailure) => commitTargetChange(ctx, job(run), change(failedPatch(f, iso)), log.drain(), { finish: true });
+  const fail = (f: TargetFailure) =>
+    commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), { finish: true });
 
   switch (error.kind) {
     case 'rejected':
@@ -244,6 +261,7 @@ async function retryLater(ctx: AppContext, run: PublishRun, c: Claimed, error: P
   const patch = {
     status: 'pending',
     error_message: `Retrying at ${retryAt.toISOString()} after: ${error.message}`.slice(0, 2000),
+    ...progressPatch(c.target),
   };
   await commitTargetChange(
     ctx,
@@ -286,12 +304,18 @@ async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, e
           ? 'the token refresh failed'
           : 'the platform does not support refreshing tokens';
     const f = failure('auth_expired', `Authorization failed and could not be refreshed (${why}): ${error.message}`, 'auth_expired');
-    await commitTargetChange(ctx, job(run), change(failedPatch(f, iso)), log.drain(), { finish: true });
+    await commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(c.target) }), log.drain(), { finish: true });
     return;
   }
   const fresh = await findAccountById(ctx.db.kysely, account.account_id);
   const attempts = c.target.attempts + 1;
-  const bumped = await moveTarget(ctx.db.kysely, c.target.target_id, 'publishing', { status: 'publishing', attempts, last_attempt_at: iso, updated_at: iso });
+  const bumped = await moveTarget(ctx.db.kysely, c.target.target_id, 'publishing', {
+    status: 'publishing',
+    attempts,
+    last_attempt_at: iso,
+    updated_at: iso,
+    ...progressPatch(c.target),
+  });
   if (!bumped || !fresh) {
     // Someone else moved the target meanwhile (lease lost): keep the log rows, leave the job alone.
     await insertPublishLogs(ctx.db.kysely, log.drain());

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { AccountTable } from '../../store/schema.js';
 import type { PostRow, TargetRow } from '../../store/publishing.js';
-import type { MediaRef, PublishRequest, ThreadItem } from '../../platforms/types.js';
+import type { MediaRef, PublishRequest, ThreadItem, ThreadProgress } from '../../platforms/types.js';
 import { accountCredentials } from '../accounts/save-account.js';
 
 function parseJson<T>(text: string | null | undefined, fallback: T): T {
@@ -31,7 +31,7 @@ const mediaList = (value: unknown): MediaRef[] => (Array.isArray(value) ? value.
  * The adapter's view of one target: its customContent/customMedia over the post's, the thread (whose
  * first item is the root, reference §4.6) split into root + replies, first comment and title from
  * platformSpecificData, and the decrypted account. The idempotency key is the target id: stable across
- * attempts and processes.
+ * attempts and processes. `resume` is what earlier attempts of a thread already posted.
  */
 export function buildPublishRequest(ctx: AppContext, post: PostRow, target: TargetRow, account: AccountTable): PublishRequest {
   const psd = parseJson<Record<string, unknown>>(target.platform_specific_data, {});
@@ -54,5 +54,6 @@ export function buildPublishRequest(ctx: AppContext, post: PostRow, target: Targ
     firstComment: typeof psd.firstComment === 'string' ? psd.firstComment : null,
     title: typeof psd.title === 'string' ? psd.title : post.title,
     idempotencyKey: target.target_id,
+    resume: threadItems.length > 0 ? parseJson<ThreadProgress | null>(target.thread_progress, null) : null,
   };
 }

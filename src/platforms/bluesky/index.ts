@@ -2,6 +2,8 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl } from '../config.js';
 import {
   PlatformError,
+  ThreadIncompleteError,
+  toPlatformError,
   type AccountCredentials,
   type MediaRef,
   type PlatformAdapter,
@@ -152,32 +154,42 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     serviceUrl,
     createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword),
 
+    /**
+     * The root, then each thread item as a reply (root and parent strong refs). Once the root is out, a
+     * failing reply throws ThreadIncompleteError with what went out (re-sending would post the root
+     * again); the next attempt gets it as `req.resume` and continues after the last reply.
+     */
     async publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
       const parts: Part[] = [{ text: req.content, media: req.media }, ...req.threadItems.map((t) => ({ text: t.content, media: t.media }))];
       checkParts(parts);
       const account = req.account;
-      const root = await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now()));
-      const replies: string[] = [];
-      let parent = root;
-      for (const part of parts.slice(1)) {
+      const resume = req.resume ?? null;
+      const rootCid = typeof resume?.state?.rootCid === 'string' ? resume.state.rootCid : null;
+      if (resume && !rootCid) throw new PlatformError('rejected', "cannot continue this thread: the root post's cid was not kept");
+      const root: StrongRef = resume
+        ? { uri: resume.platformPostId, cid: rootCid! }
+        : await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now()));
+      const replies: StrongRef[] = (resume?.replies ?? []).map((r) => ({ uri: r.id, cid: String(r.cid ?? '') }));
+      let parent = replies.at(-1) ?? root;
+      for (const part of parts.slice(1 + replies.length)) {
         try {
           const record = await buildRecord(io, account, part, { root, parent }, io.now());
           parent = await createPost(io, account, record);
-          replies.push(parent.uri);
         } catch (error) {
-          // The root is public: re-sending the whole thread would duplicate it. Report what was posted.
-          const message = error instanceof Error ? error.message : String(error);
-          return {
+          const progress = {
             platformPostId: root.uri,
             platformPostUrl: postUrl(account, root.uri),
-            extra: { cid: root.cid, replies, threadError: `thread stopped after ${replies.length} replies: ${message}` },
+            replies: replies.map((r) => ({ id: r.uri, cid: r.cid, url: postUrl(account, r.uri) })),
+            state: { rootCid: root.cid },
           };
+          throw new ThreadIncompleteError(progress, req.threadItems.length, toPlatformError(error));
         }
+        replies.push(parent);
       }
       return {
         platformPostId: root.uri,
         platformPostUrl: postUrl(account, root.uri),
-        extra: { cid: root.cid, ...(replies.length ? { replies } : {}) },
+        extra: { cid: root.cid, ...(replies.length ? { replies: replies.map((r) => r.uri) } : {}) },
       };
     },
 

@@ -2,6 +2,8 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import {
   PlatformError,
+  ThreadIncompleteError,
+  toPlatformError,
   type AccountCredentials,
   type MediaRef,
   type PlatformAdapter,
@@ -104,31 +106,33 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
 
     /**
      * The root post, then each thread item as a reply to the previous one. Once the root is out, a
-     * failing reply does not fail the target (that would re-send the root): the result reports
-     * which replies went out and the error that stopped the thread.
+     * failing reply throws ThreadIncompleteError with what went out (never a plain failure: re-sending
+     * would post the root again); the next attempt gets it as `req.resume` and continues after it.
      */
     async publish(req, io): Promise<PublishResult> {
       const { replySettings, replyTo } = checkRequest(req);
-      const rootId = await createTweet(io, req.account, req.content, req.media, replyTo, replySettings);
-      const replyIds: string[] = [];
-      let threadError: Record<string, unknown> | null = null;
-      let previous = rootId;
-      for (const [i, item] of req.threadItems.entries()) {
+      const resume = req.resume ?? null;
+      const rootId = resume ? resume.platformPostId : await createTweet(io, req.account, req.content, req.media, replyTo, replySettings);
+      const replyIds = resume ? resume.replies.map((r) => r.id) : [];
+      let previous = replyIds.at(-1) ?? rootId;
+      for (const item of req.threadItems.slice(replyIds.length)) {
         try {
           previous = await createTweet(io, req.account, item.content, item.media, previous, replySettings);
-          replyIds.push(previous);
         } catch (error) {
-          const e = error as PlatformError;
-          threadError = { index: i + 1, kind: e.kind ?? 'unavailable', message: e.message };
-          break;
+          const progress = {
+            platformPostId: rootId,
+            platformPostUrl: postUrl(req.account, rootId),
+            replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
+          };
+          throw new ThreadIncompleteError(progress, req.threadItems.length, toPlatformError(error));
         }
+        replyIds.push(previous);
       }
       const extra: Record<string, unknown> = {};
       if (req.threadItems.length) {
         extra.threadIds = replyIds;
         extra.threadUrls = replyIds.map((id) => postUrl(req.account, id));
       }
-      if (threadError) extra.threadError = threadError;
       return { platformPostId: rootId, platformPostUrl: postUrl(req.account, rootId), ...(Object.keys(extra).length ? { extra } : {}) };
     },
 

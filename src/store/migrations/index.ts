@@ -10,6 +10,7 @@ import * as m0040 from './0040-media.js';
 import * as m0050 from './0050-queues.js';
 import * as m0051 from './0051-invites.js';
 import * as m0060 from './0060-directory-version.js';
+import * as m0070 from './0070-thread-progress.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0050-queues': m0050,
   '0051-invites': m0051,
   '0060-directory-version': m0060,
+  '0070-thread-progress': m0070,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlueskyAdapter, type BlueskyAdapter } from '../../../src/platforms/bluesky/index.js';
 import { createPlatformIO } from '../../../src/platforms/io.js';
-import { PlatformError, type AccountCredentials } from '../../../src/platforms/types.js';
+import { PlatformError, ThreadIncompleteError, type AccountCredentials } from '../../../src/platforms/types.js';
 import { solidImage } from '../../fixtures/media.js';
 import { startTestPds, type PdsAccount, type TestPds } from '../../helpers/pds.js';
 import { publishRequest, testIO } from '../../helpers/platform-io.js';
@@ -182,27 +182,66 @@ describe('Bluesky adapter against a real PDS', () => {
     for (const uri of [result.platformPostId, ...replies]) expect(left).not.toContain(uri);
   });
 
-  it('keeps a thread whose reply fails after the root is public as published, with the error', async () => {
+  it('stops a thread whose reply fails after the root is public, and continues it later without posting the root again', async () => {
     const account = await connect(alice);
     let creates = 0;
-    // The second createRecord (the first reply) is refused; everything else reaches the PDS.
+    // The third createRecord (the second reply) is refused; everything else reaches the PDS.
     const io = createPlatformIO({
       now: () => new Date(),
       openMedia: async () => {
         throw new Error('no media');
       },
       fetch: async (input, init) => {
-        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 2) {
-          return new Response(JSON.stringify({ error: 'InvalidRequest', message: 'nope' }), { status: 400, headers: { 'content-type': 'application/json' } });
+        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 3) {
+          return new Response(JSON.stringify({ error: 'InternalServerError', message: 'try later' }), { status: 502, headers: { 'content-type': 'application/json' } });
         }
         return fetch(input, init);
       },
     });
     const content = `partial ${Date.now()}`;
-    const result = await adapter.publish(publishRequest(account, { content, threadItems: [{ content: 'two', media: [] }, { content: 'three', media: [] }] }), io);
-    expect((await getRecord(result.platformPostId)).value.text).toBe(content);
-    expect(result.extra).toMatchObject({ replies: [], threadError: expect.stringMatching(/after 0 replies: nope/) });
-    expect(creates).toBe(2); // nothing after the failed reply
+    const req = publishRequest(account, { content, threadItems: [{ content: 'two', media: [] }, { content: 'three', media: [] }, { content: 'four', media: [] }] });
+    const error = await adapter.publish(req, io).catch((e) => e);
+    expect(error).toBeInstanceOf(ThreadIncompleteError);
+    expect(error.kind).toBe('unavailable'); // the failed reply's own kind: the engine retries it
+    expect(error.message).toMatch(/after 1 of 3 replies/);
+    expect(creates).toBe(3); // nothing after the failed reply
+    const root = await getRecord(error.progress.platformPostId);
+    expect(root.value.text).toBe(content);
+    expect(error.progress.replies).toHaveLength(1);
+
+    const result = await adapter.publish({ ...req, resume: error.progress }, io);
+    expect(creates).toBe(5); // 'three' and 'four' only
+    expect(result.platformPostId).toBe(root.uri);
+    const replies = result.extra!.replies as string[];
+    expect(replies).toHaveLength(3);
+    expect(replies[0]).toBe(error.progress.replies[0].id);
+    const [two, three, four] = await Promise.all(replies.map(getRecord));
+    expect([two, three, four].map((r) => r.value.text)).toEqual(['two', 'three', 'four']);
+    expect(three.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: two.uri, cid: two.cid } });
+    expect(four.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: three.uri, cid: three.cid } });
+    const roots = (await listPosts(alice.did)).records.filter((r: any) => r.value.text === content);
+    expect(roots).toHaveLength(1);
+  });
+
+  it('reports a reply whose outcome is unknown as rejected, so nothing re-sends it by itself', async () => {
+    const account = await connect(alice);
+    let creates = 0;
+    const io = createPlatformIO({
+      now: () => new Date(),
+      openMedia: async () => {
+        throw new Error('no media');
+      },
+      fetch: async (input, init) => {
+        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 2) throw new TypeError('socket hang up');
+        return fetch(input, init);
+      },
+    });
+    const req = publishRequest(account, { content: `unknown ${Date.now()}`, threadItems: [{ content: 'two', media: [] }] });
+    const error = await adapter.publish(req, io).catch((e) => e);
+    expect(error).toBeInstanceOf(ThreadIncompleteError);
+    expect(error.kind).toBe('rejected');
+    expect(error.platformCode).toBe('thread_reply_unknown');
+    expect(error.message).toMatch(/reply 1 may or may not have been posted/);
   });
 
   it('adds a link card with the og:image as thumbnail for the first link when the post has no media', async () => {

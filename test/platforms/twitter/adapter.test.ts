@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitterAdapter, type TwitterOptions } from '../../../src/platforms/twitter/index.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
+import { PlatformError, ThreadIncompleteError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
 import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
 import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
@@ -130,6 +130,45 @@ describe('X adapter against the X simulator', () => {
     expect(posts[2].replyTo).toBe(posts[1].id);
     expect(posts[1].media).toHaveLength(1);
     expect(result.extra).toMatchObject({ threadIds: [posts[1].id, posts[2].id] });
+  });
+
+  it('stops a thread whose reply fails after the root is public, and continues it later without posting the root again', async () => {
+    const account = await connect();
+    const { io: base } = testIO(files);
+    let creates = 0;
+    // The third POST /2/tweets (the second reply) gets a 503; everything else reaches the simulator.
+    const io = {
+      ...base,
+      fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+        if (String(input).endsWith('/2/tweets') && init?.method === 'POST' && ++creates === 3) {
+          return new Response(JSON.stringify({ title: 'Service Unavailable', status: 503 }), { status: 503, headers: { 'content-type': 'application/json' } });
+        }
+        return base.fetch(input, init);
+      }) as typeof fetch,
+    };
+    const req = publishRequest(account, {
+      content: 'thread root',
+      threadItems: [
+        { content: 'second', media: [] },
+        { content: 'third', media: [] },
+        { content: 'fourth', media: [] },
+      ],
+    });
+    const error = (await adapter.publish(req, io).catch((e) => e)) as ThreadIncompleteError;
+    expect(error).toBeInstanceOf(ThreadIncompleteError);
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toMatch(/after 1 of 3 replies/);
+    let posts = sandbox.state('twitter').posts;
+    expect(posts.map((p) => p.text)).toEqual(['thread root', 'second']);
+    expect(error.progress).toMatchObject({ platformPostId: posts[0].id, replies: [{ id: posts[1].id }] });
+
+    const result = await adapter.publish({ ...req, resume: error.progress }, io);
+    posts = sandbox.state('twitter').posts;
+    expect(posts.map((p) => p.text)).toEqual(['thread root', 'second', 'third', 'fourth']);
+    expect(posts[2].replyTo).toBe(posts[1].id);
+    expect(posts[3].replyTo).toBe(posts[2].id);
+    expect(result.platformPostId).toBe(posts[0].id);
+    expect(result.extra).toMatchObject({ threadIds: [posts[1].id, posts[2].id, posts[3].id] });
   });
 
   it('sends replyToTweetId and replySettings', async () => {

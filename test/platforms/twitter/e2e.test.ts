@@ -137,4 +137,54 @@ describe('X end to end through the official SDK', () => {
     expect(after.status).toBe('published');
     expect(after.platforms[0].platformPostId).toBe(posts[0].id);
   });
+  it('a thread whose reply fails after the root is out continues after the last reply; the root is never posted twice', async () => {
+    const t = await connectedTenant({ id: '3000000000000000006', username: 'e2e_thread' });
+    const thread = (label: string) => ({
+      platforms: [
+        {
+          platform: 'twitter',
+          accountId: t.account._id,
+          platformSpecificData: { threadItems: [{ content: `${label} 1/3` }, { content: `${label} 2/3` }, { content: `${label} 3/3` }] },
+        },
+      ],
+      content: `${label} 1/3`,
+    });
+    const texts = (label: string) => simPosts('3000000000000000006').filter((p) => p.text.startsWith(label));
+
+    // A transient failure of the first reply: retried by the engine, from that reply on.
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'unavailable', count: 1, after: 1 });
+    const transient = await createNow(t.sdk, t.account._id, thread('busy'));
+    await e.runner.drain();
+    expect(texts('busy').map((p) => p.text)).toEqual(['busy 1/3']);
+    const waiting = (await getPost(t.sdk, transient._id)).platforms[0];
+    expect(waiting.status).toBe('pending');
+    expect(waiting.platformPostId).toBe(texts('busy')[0].id);
+    expect(waiting.errorMessage).toMatch(/thread stopped after 0 of 2 replies/);
+    e.env.clock.advance(61_000);
+    await e.runner.drain();
+    const busy = texts('busy');
+    expect(busy.map((p) => p.text)).toEqual(['busy 1/3', 'busy 2/3', 'busy 3/3']);
+    expect(busy[1].replyTo).toBe(busy[0].id);
+    expect(busy[2].replyTo).toBe(busy[1].id);
+    expect(await getPost(t.sdk, transient._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published', platformPostId: busy[0].id }] });
+
+    // A refused reply fails the target (the post is `failed`, with the root's id and the reason); a retry
+    // through the API continues after the last reply that went out.
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'rejected', count: 1, after: 2 });
+    const refused = await createNow(t.sdk, t.account._id, thread('refused'));
+    await e.runner.drain();
+    expect(texts('refused').map((p) => p.text)).toEqual(['refused 1/3', 'refused 2/3']);
+    const failed = await getPost(t.sdk, refused._id);
+    expect(failed.status).toBe('failed');
+    expect(failed.platforms[0]).toMatchObject({ status: 'failed', platformPostId: texts('refused')[0].id });
+    expect(failed.platforms[0].errorMessage).toMatch(/thread stopped after 1 of 2 replies/);
+    const events = await listEvents(e.env.ctx.db.kysely, t.userId, 'post.failed');
+    expect(events.some((ev) => JSON.parse(ev.payload).post?._id === refused._id || ev.payload.includes(refused._id))).toBe(true);
+    await t.sdk.posts.retryPost({ path: { postId: refused._id } });
+    await e.runner.drain();
+    const done = texts('refused');
+    expect(done.map((p) => p.text)).toEqual(['refused 1/3', 'refused 2/3', 'refused 3/3']);
+    expect(done[2].replyTo).toBe(done[1].id);
+    expect((await getPost(t.sdk, refused._id)).status).toBe('published');
+  });
 });
