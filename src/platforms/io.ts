@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { PlatformError, type MediaRef, type OpenedMedia, type PlatformIO } from './types.js';
+import { PlatformError, type MediaRef, type OpenedMedia, type PlatformIO, type ThreadProgress } from './types.js';
 
 /** One HTTP call an adapter made, as the publishing and connection logs record it. */
 export interface CallRecord {
@@ -23,6 +23,8 @@ export interface PlatformIOOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Stores a thread's progress (PlatformIO.threadProgress); absent: not recorded. */
+  onThreadProgress?: (progress: ThreadProgress) => Promise<void>;
 }
 
 const PREVIEW = 5000;
@@ -85,6 +87,7 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
     now: opts.now,
     signal: opts.signal,
     openMedia: opts.openMedia ?? ((media) => openMediaOverHttp(media, recordingFetch)),
+    ...(opts.onThreadProgress ? { threadProgress: opts.onThreadProgress } : {}),
   };
 }
 

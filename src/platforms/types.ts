@@ -94,7 +94,10 @@ export interface ThreadProgress {
   platformPostUrl: string | null;
   /** The thread items (replies) already posted, in order: `replies[i]` is thread item i. */
   replies: Array<{ id: string; url?: string | null; cid?: string | null }>;
-  /** What the adapter needs besides ids to continue (Bluesky: the root's cid). */
+  /**
+   * What the adapter needs besides ids to continue: the `extra` its result gives for the root alone
+   * (Bluesky: `{cid}`), so a root found by `findPublished` can start a thread's progress too.
+   */
   state?: Record<string, unknown>;
 }
 
@@ -170,6 +173,12 @@ export interface PlatformIO {
   openMedia(media: MediaRef): Promise<OpenedMedia>;
   /** Aborted when the job lost its lease; check before an irreversible step. */
   signal?: AbortSignal;
+  /**
+   * Records what a thread has posted so far. Adapters await it after the root and after each reply,
+   * before sending the next one, so a worker killed mid-thread leaves a record of every post that went
+   * out except, at most, the one in flight.
+   */
+  threadProgress?(progress: ThreadProgress): Promise<void>;
 }
 
 export interface ThreadItem {

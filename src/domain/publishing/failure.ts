@@ -48,7 +48,8 @@ export function failureFromPlatformError(error: PlatformError): TargetFailure {
     case 'auth':
       return failure('auth_expired', `The account's authorization expired or was revoked: ${error.message}`, code);
     case 'rejected':
-      return failure('platform_rejected', error.message, code);
+      // A thread reply whose outcome is unknown is reported as rejected (never re-sent by itself).
+      return failure(code === 'thread_reply_unknown' ? 'unknown' : 'platform_rejected', error.message, code);
     case 'rate_limited':
       return failure('platform_rate_limit', `Still rate limited by the platform after several retries: ${error.message}`, code);
     case 'unavailable':

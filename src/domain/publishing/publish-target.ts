@@ -3,7 +3,16 @@ import { backoffMs } from '../../jobs/backoff.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { mediaOpener } from '../media/open.js';
 import { prepareRequestMedia } from '../media/prepare.js';
-import { isPlatform, PlatformError, ThreadIncompleteError, toPlatformError, type PlatformAdapter, type PublishRequest, type PublishResult } from '../../platforms/types.js';
+import {
+  isPlatform,
+  PlatformError,
+  ThreadIncompleteError,
+  toPlatformError,
+  type PlatformAdapter,
+  type PublishRequest,
+  type PublishResult,
+  type ThreadProgress,
+} from '../../platforms/types.js';
 import type { AccountTable } from '../../store/schema.js';
 import { insertPublishLogs } from '../../store/publish-logs.js';
 import {
@@ -170,7 +179,22 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
   // NOTE: a lost lease means another worker may already be checking this target; sending now could
   // duplicate. Stop here; the job's next run sees `publishing` and checks instead of sending.
   if (run.signal.aborted) throw new Error('lease lost before sending; the next run will check the platform');
-  const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: log.onCall, signal: run.signal, openMedia: mediaOpener(ctx) });
+  const io = createPlatformIO({
+    now: () => ctx.clock.now(),
+    onCall: log.onCall,
+    signal: run.signal,
+    openMedia: mediaOpener(ctx),
+    // Each post of a thread is recorded before the next is sent: a worker killed mid-thread leaves the
+    // record the check after the lease needs (see `check`).
+    onThreadProgress: async (progress) => {
+      await moveTarget(ctx.db.kysely, target.target_id, 'publishing', {
+        status: 'publishing',
+        thread_progress: JSON.stringify(progress),
+        platform_post_id: progress.platformPostId,
+        platform_post_url: progress.platformPostUrl,
+      });
+    },
+  });
   const action = target.attempts > 1 ? 'retry' : 'publish';
   let ready: PublishRequest;
   try {
@@ -324,6 +348,31 @@ async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, e
   await send(ctx, run, { ...c, account: fresh, target: { ...c.target, attempts, last_attempt_at: iso } }, true, log);
 }
 
+/**
+ * The check of a thread whose posts were recorded as they went out (a worker stopped mid-thread): all
+ * replies recorded means published; otherwise the reply after the last recorded one may or may not
+ * have been posted, and a person decides (the target fails with `thread_reply_unknown`; a retry
+ * continues after the last recorded reply).
+ */
+async function checkThread(ctx: AppContext, run: PublishRun, c: Claimed, progress: ThreadProgress, itemCount: number, log: CallLog): Promise<void> {
+  const { post, target } = c;
+  const iso = ctx.clock.now().toISOString();
+  const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
+  const done = progress.replies.length;
+  if (done >= itemCount) {
+    log.note('retry', 'success', target.attempts, { metadata: { outcome: 'thread_complete', replies: done } });
+    const result = { platformPostId: progress.platformPostId, platformPostUrl: progress.platformPostUrl };
+    await commitTargetChange(ctx, job(run), change(publishedPatch(result, iso)), log.drain(), { finish: true });
+    return;
+  }
+  const message =
+    `thread stopped after ${done} of ${itemCount} replies: the attempt ended while reply ${done + 1} was being sent, and it may or ` +
+    `may not have been posted; look at the thread, then retry the post to continue after reply ${done}`;
+  log.note('retry', 'failed', target.attempts, { response: { errorMessage: message, errorCode: 'thread_reply_unknown' }, metadata: { outcome: 'unknown' } });
+  const f = failure('unknown', message, 'thread_reply_unknown');
+  await commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), { finish: true });
+}
+
 /** After an ambiguous outcome or a crash mid-call: look the post up; never send blindly. */
 async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void> {
   const { post, target, account, adapter } = c;
@@ -347,6 +396,10 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     return;
   }
   const req = buildPublishRequest(ctx, post, target, account);
+  if (req.threadItems.length > 0 && req.resume) {
+    await checkThread(ctx, run, c, req.resume, req.threadItems.length, log);
+    return;
+  }
   const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: log.onCall, signal: run.signal });
   const since = new Date(new Date(target.last_attempt_at ?? target.created_at).getTime() - 60 * 60_000);
   let found: PublishResult | null;
@@ -364,6 +417,20 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     return;
   }
   log.step('retry', target.attempts, { result: found, metadata: { check: checks + 1, found: found !== null } });
+  if (found && req.threadItems.length > 0) {
+    // The root is there but no reply was recorded: adapters record the root before sending a reply, so
+    // none was sent. Continue the thread after the root (never post the root again).
+    const progress: ThreadProgress = { platformPostId: found.platformPostId, platformPostUrl: found.platformPostUrl, replies: [], state: found.extra ?? {} };
+    const patch = {
+      status: 'pending',
+      error_message: 'The root of the thread is on the platform; sending its replies.',
+      thread_progress: JSON.stringify(progress),
+      platform_post_id: found.platformPostId,
+      platform_post_url: found.platformPostUrl,
+    };
+    await commitTargetChange(ctx, job(run), change(patch), log.drain(), { retryAt: ctx.clock.now(), payload: { targetId: target.target_id }, error: 'thread root found; replies to send' });
+    return;
+  }
   if (found) {
     await commitTargetChange(ctx, job(run), change(publishedPatch(found, iso)), log.drain(), { finish: true });
     return;

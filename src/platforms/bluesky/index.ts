@@ -164,27 +164,29 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       checkParts(parts);
       const account = req.account;
       const resume = req.resume ?? null;
-      const rootCid = typeof resume?.state?.rootCid === 'string' ? resume.state.rootCid : null;
+      const rootCid = typeof resume?.state?.cid === 'string' ? resume.state.cid : null;
       if (resume && !rootCid) throw new PlatformError('rejected', "cannot continue this thread: the root post's cid was not kept");
       const root: StrongRef = resume
         ? { uri: resume.platformPostId, cid: rootCid! }
         : await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now()));
       const replies: StrongRef[] = (resume?.replies ?? []).map((r) => ({ uri: r.id, cid: String(r.cid ?? '') }));
+      const progress = () => ({
+        platformPostId: root.uri,
+        platformPostUrl: postUrl(account, root.uri),
+        replies: replies.map((r) => ({ id: r.uri, cid: r.cid, url: postUrl(account, r.uri) })),
+        state: { cid: root.cid },
+      });
+      if (req.threadItems.length && !resume) await io.threadProgress?.(progress());
       let parent = replies.at(-1) ?? root;
       for (const part of parts.slice(1 + replies.length)) {
         try {
           const record = await buildRecord(io, account, part, { root, parent }, io.now());
           parent = await createPost(io, account, record);
         } catch (error) {
-          const progress = {
-            platformPostId: root.uri,
-            platformPostUrl: postUrl(account, root.uri),
-            replies: replies.map((r) => ({ id: r.uri, cid: r.cid, url: postUrl(account, r.uri) })),
-            state: { rootCid: root.cid },
-          };
-          throw new ThreadIncompleteError(progress, req.threadItems.length, toPlatformError(error));
+          throw new ThreadIncompleteError(progress(), req.threadItems.length, toPlatformError(error));
         }
         replies.push(parent);
+        await io.threadProgress?.(progress());
       }
       return {
         platformPostId: root.uri,

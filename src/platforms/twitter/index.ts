@@ -114,19 +114,21 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
       const resume = req.resume ?? null;
       const rootId = resume ? resume.platformPostId : await createTweet(io, req.account, req.content, req.media, replyTo, replySettings);
       const replyIds = resume ? resume.replies.map((r) => r.id) : [];
+      const progress = () => ({
+        platformPostId: rootId,
+        platformPostUrl: postUrl(req.account, rootId),
+        replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
+      });
+      if (req.threadItems.length && !resume) await io.threadProgress?.(progress());
       let previous = replyIds.at(-1) ?? rootId;
       for (const item of req.threadItems.slice(replyIds.length)) {
         try {
           previous = await createTweet(io, req.account, item.content, item.media, previous, replySettings);
         } catch (error) {
-          const progress = {
-            platformPostId: rootId,
-            platformPostUrl: postUrl(req.account, rootId),
-            replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
-          };
-          throw new ThreadIncompleteError(progress, req.threadItems.length, toPlatformError(error));
+          throw new ThreadIncompleteError(progress(), req.threadItems.length, toPlatformError(error));
         }
         replyIds.push(previous);
+        await io.threadProgress?.(progress());
       }
       const extra: Record<string, unknown> = {};
       if (req.threadItems.length) {

@@ -161,7 +161,10 @@ describe('Bluesky adapter against a real PDS', () => {
 
   it('posts a 3-item thread as replies with root and parent strong refs', async () => {
     const account = await connect(alice);
-    const { io } = testIO();
+    const { io: base } = testIO();
+    // What the engine would record after each post, before the next is sent.
+    const recorded: Array<{ replies: number; cid: unknown }> = [];
+    const io = { ...base, threadProgress: async (p: any) => void recorded.push({ replies: p.replies.length, cid: p.state?.cid }) };
     const result = await adapter.publish(
       publishRequest(account, { content: 'thread 1/3', threadItems: [{ content: 'thread 2/3', media: [] }, { content: 'thread 3/3', media: [] }] }),
       io,
@@ -175,6 +178,7 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(second.value.text).toBe('thread 2/3');
     expect(second.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } });
     expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
+    expect(recorded).toEqual([0, 1, 2].map((replies) => ({ replies, cid: root.cid })));
 
     // Unpublishing the thread removes the replies too.
     await adapter.unpublish!(account, result.platformPostId, io);

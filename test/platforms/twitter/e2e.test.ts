@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twitterSimulator } from '../../../src/sandbox/twitter/index.js';
+import { armPublishJobs } from '../../../src/domain/publishing/schedule.js';
 import { listEvents } from '../../../src/store/events.js';
 import { followAuthUrl, createOAuthE2E, type OAuthE2E } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
@@ -186,5 +187,92 @@ describe('X end to end through the official SDK', () => {
     expect(done.map((p) => p.text)).toEqual(['refused 1/3', 'refused 2/3', 'refused 3/3']);
     expect(done[2].replyTo).toBe(done[1].id);
     expect((await getPost(t.sdk, refused._id)).status).toBe('published');
+  });
+  it('after a root whose outcome was unknown is found, the thread goes on with its replies', async () => {
+    const t = await connectedTenant({ id: '3000000000000000007', username: 'e2e_thread_root' });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'ambiguous', count: 1 });
+    const post = await createNow(t.sdk, t.account._id, {
+      content: 'lost root 1/3',
+      platforms: [
+        {
+          platform: 'twitter',
+          accountId: t.account._id,
+          platformSpecificData: { threadItems: [{ content: 'lost root 1/3' }, { content: 'lost root 2/3' }, { content: 'lost root 3/3' }] },
+        },
+      ],
+    });
+    for (let i = 0; i < 4; i++) {
+      await e.runner.drain();
+      e.env.clock.advance(60_000);
+    }
+    const posts = simPosts('3000000000000000007');
+    expect(posts.map((p) => p.text)).toEqual(['lost root 1/3', 'lost root 2/3', 'lost root 3/3']);
+    expect(posts[1].replyTo).toBe(posts[0].id);
+    expect(posts[2].replyTo).toBe(posts[1].id);
+    expect(await getPost(t.sdk, post._id)).toMatchObject({ status: 'published', platforms: [{ platformPostId: posts[0].id }] });
+  });
+
+  it('a worker that stopped mid-thread: every recorded reply counts, the one in flight is for a person to decide', async () => {
+    const t = await connectedTenant({ id: '3000000000000000008', username: 'e2e_thread_crash' });
+    const db = e.env.ctx.db.kysely;
+    const thread = (label: string) => ({
+      content: `${label} 1/4`,
+      platforms: [
+        {
+          platform: 'twitter',
+          accountId: t.account._id,
+          platformSpecificData: { threadItems: [1, 2, 3, 4].map((n) => ({ content: `${label} ${n}/4` })) },
+        },
+      ],
+    });
+    const texts = (label: string) => simPosts('3000000000000000008').filter((p) => p.text.startsWith(label)).map((p) => p.text);
+    /** Puts a target back as a worker killed mid-call leaves it: `publishing`, its job due, its progress as recorded. */
+    const killedDuring = async (postId: string, label: string, keepReplies: number) => {
+      const target = await db.selectFrom('post_target').selectAll().where('post_id', '=', postId).executeTakeFirstOrThrow();
+      const [root, ...replies] = simPosts('3000000000000000008').filter((p) => p.text.startsWith(label));
+      const progress = { platformPostId: root.id, platformPostUrl: null, replies: replies.slice(0, keepReplies).map((r) => ({ id: r.id })) };
+      await db.updateTable('post_target').set({ status: 'publishing', published_at: null, thread_progress: JSON.stringify(progress) }).where('target_id', '=', target.target_id).execute();
+      await db.updateTable('post').set({ status: 'publishing' }).where('post_id', '=', postId).execute();
+      await e.env.ctx.db.transaction((tx) => armPublishJobs(tx, [target.target_id], e.env.clock.now(), e.env.clock.now()));
+    };
+
+    // Killed while the second reply was in flight (root and first reply recorded).
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'rejected', count: 1, after: 2 });
+    const stopped = await createNow(t.sdk, t.account._id, thread('killed'));
+    await e.runner.drain();
+    await killedDuring(stopped._id, 'killed', 1);
+    await e.runner.drain();
+    expect(texts('killed')).toEqual(['killed 1/4', 'killed 2/4']); // the check sends nothing
+    const unknown = (await getPost(t.sdk, stopped._id)).platforms[0];
+    expect(unknown).toMatchObject({ status: 'failed', errorCategory: 'unknown' });
+    expect(unknown.errorMessage).toMatch(/thread stopped after 1 of 3 replies: the attempt ended while reply 2 was being sent/);
+    await t.sdk.posts.retryPost({ path: { postId: stopped._id } });
+    await e.runner.drain();
+    expect(texts('killed')).toEqual(['killed 1/4', 'killed 2/4', 'killed 3/4', 'killed 4/4']);
+    expect((await getPost(t.sdk, stopped._id)).status).toBe('published');
+
+    // Each post is recorded before the next is sent: what a worker killed at that moment would leave.
+    const seen: Array<number | null> = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (input: any, init?: any) => {
+      if (String(input).endsWith('/2/tweets') && init?.method === 'POST' && String(init.body).includes('whole')) {
+        const row = await db.selectFrom('post_target').select('thread_progress').where('status', '=', 'publishing').executeTakeFirst();
+        seen.push(row?.thread_progress ? JSON.parse(row.thread_progress).replies.length : null);
+      }
+      return realFetch(input, init);
+    }) as typeof fetch;
+    let whole;
+    try {
+      whole = await createNow(t.sdk, t.account._id, thread('whole'));
+      await e.runner.drain();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(seen).toEqual([null, 0, 1, 2]);
+    // Killed after the last reply was recorded, before the outcome was: published, nothing sent again.
+    await killedDuring(whole._id, 'whole', 3);
+    await e.runner.drain();
+    expect(texts('whole')).toHaveLength(4);
+    expect(await getPost(t.sdk, whole._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published' }] });
   });
 });
