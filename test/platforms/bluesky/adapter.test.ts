@@ -56,6 +56,22 @@ async function connect(account: PdsAccount): Promise<AccountCredentials> {
 }
 
 /** The start of an ISO base media file (an `ftyp` box), enough for the PDS to sniff video/mp4. */
+/** An IO whose `nth` createRecord call gets `answer()` (a response, or a throw) instead of reaching the PDS. */
+function failingCreate(nth: number, answer: () => Response) {
+  let creates = 0;
+  const io = createPlatformIO({
+    now: () => new Date(),
+    openMedia: async () => {
+      throw new Error('no media');
+    },
+    fetch: async (input, init) => {
+      if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === nth) return answer();
+      return fetch(input, init);
+    },
+  });
+  return { io, creates: () => creates };
+}
+
 function mp4Bytes(size: number): Buffer {
   const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
   return Buffer.concat([ftyp, Buffer.alloc(size - ftyp.length, 1)]);
@@ -188,33 +204,23 @@ describe('Bluesky adapter against a real PDS', () => {
 
   it('stops a thread whose reply fails after the root is public, and continues it later without posting the root again', async () => {
     const account = await connect(alice);
-    let creates = 0;
     // The third createRecord (the second reply) is refused; everything else reaches the PDS.
-    const io = createPlatformIO({
-      now: () => new Date(),
-      openMedia: async () => {
-        throw new Error('no media');
-      },
-      fetch: async (input, init) => {
-        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 3) {
-          return new Response(JSON.stringify({ error: 'InternalServerError', message: 'try later' }), { status: 502, headers: { 'content-type': 'application/json' } });
-        }
-        return fetch(input, init);
-      },
-    });
+    const { io, creates } = failingCreate(3, () =>
+      new Response(JSON.stringify({ error: 'InternalServerError', message: 'try later' }), { status: 502, headers: { 'content-type': 'application/json' } }),
+    );
     const content = `partial ${Date.now()}`;
     const req = publishRequest(account, { content, threadItems: [{ content: 'two', media: [] }, { content: 'three', media: [] }, { content: 'four', media: [] }] });
     const error = await adapter.publish(req, io).catch((e) => e);
     expect(error).toBeInstanceOf(ThreadIncompleteError);
     expect(error.kind).toBe('unavailable'); // the failed reply's own kind: the engine retries it
     expect(error.message).toMatch(/after 1 of 3 replies/);
-    expect(creates).toBe(3); // nothing after the failed reply
+    expect(creates()).toBe(3); // nothing after the failed reply
     const root = await getRecord(error.progress.platformPostId);
     expect(root.value.text).toBe(content);
     expect(error.progress.replies).toHaveLength(1);
 
     const result = await adapter.publish({ ...req, resume: error.progress }, io);
-    expect(creates).toBe(5); // 'three' and 'four' only
+    expect(creates()).toBe(5); // 'three' and 'four' only
     expect(result.platformPostId).toBe(root.uri);
     const replies = result.extra!.replies as string[];
     expect(replies).toHaveLength(3);
@@ -229,16 +235,8 @@ describe('Bluesky adapter against a real PDS', () => {
 
   it('reports a reply whose outcome is unknown as rejected, so nothing re-sends it by itself', async () => {
     const account = await connect(alice);
-    let creates = 0;
-    const io = createPlatformIO({
-      now: () => new Date(),
-      openMedia: async () => {
-        throw new Error('no media');
-      },
-      fetch: async (input, init) => {
-        if (String(input).endsWith('com.atproto.repo.createRecord') && ++creates === 2) throw new TypeError('socket hang up');
-        return fetch(input, init);
-      },
+    const { io } = failingCreate(2, () => {
+      throw new TypeError('socket hang up');
     });
     const req = publishRequest(account, { content: `unknown ${Date.now()}`, threadItems: [{ content: 'two', media: [] }] });
     const error = await adapter.publish(req, io).catch((e) => e);
