@@ -14,8 +14,9 @@ export const UNPUBLISHABLE: Platform[] = [
 ];
 
 /**
- * Deletes the post's published copies on `platform` through the adapter, then marks those targets and
- * the post `cancelled` (the post is kept). The platform call happens outside any transaction.
+ * Deletes the post's published copies on `platform` (threads that stopped part way included) through
+ * the adapter, then marks those targets and the post `cancelled` (the post is kept). The platform call
+ * happens outside any transaction.
  */
 export async function unpublishPost(ctx: AppContext, caller: Principal, postId: string, platform: Platform): Promise<void> {
   if (!UNPUBLISHABLE.includes(platform)) {
@@ -24,7 +25,9 @@ export async function unpublishPost(ctx: AppContext, caller: Principal, postId: 
   const { targets } = await loadPost(ctx.db.kysely, caller, postId);
   const onPlatform = targets.filter((t) => t.platform === platform);
   if (onPlatform.length === 0) throw new AppError('invalid', 'not_on_platform', `The post has no ${platform} target`);
-  const published = onPlatform.filter((t) => t.status === 'published' && t.platform_post_id);
+  // A thread that stopped part way is public too (its root and some replies) though not `published`.
+  const partThread = (t: (typeof onPlatform)[number]) => t.thread_progress !== null && (t.status === 'failed' || t.status === 'unknown');
+  const published = onPlatform.filter((t) => t.platform_post_id && (t.status === 'published' || partThread(t)));
   if (published.length === 0) throw new AppError('invalid', 'not_published', `The post is not published on ${platform}`);
   const adapter = ctx.platforms.get(platform);
   if (!adapter?.unpublish) {

@@ -181,6 +181,15 @@ describe('X end to end through the official SDK', () => {
     expect(failed.platforms[0].errorMessage).toMatch(/thread stopped after 1 of 2 replies/);
     const events = await listEvents(e.env.ctx.db.kysely, t.userId, 'post.failed');
     expect(events.some((ev) => JSON.parse(ev.payload).post?._id === refused._id || ev.payload.includes(refused._id))).toBe(true);
+    // The part that went out can be taken down, like a published post.
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'rejected', count: 1, after: 1 });
+    const removed = await createNow(t.sdk, t.account._id, thread('removed'));
+    await e.runner.drain();
+    expect((await getPost(t.sdk, removed._id)).status).toBe('failed');
+    await t.sdk.posts.unpublishPost({ path: { postId: removed._id }, body: { platform: 'twitter' } });
+    expect(texts('removed').map((p) => [p.text, Boolean(p.extra?.deleted)])).toEqual([['removed 1/3', true]]);
+    expect((await getPost(t.sdk, removed._id)).status).toBe('cancelled');
+
     await t.sdk.posts.retryPost({ path: { postId: refused._id } });
     await e.runner.drain();
     const done = texts('refused');
