@@ -252,7 +252,11 @@ export interface PlatformAdapter {
    * way to check: the target then stays `unknown` for a person to decide.
    */
   findPublished?(req: PublishRequest, since: Date, io: PlatformIO): Promise<PublishResult | null>;
-  unpublish?(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<void>;
+  /**
+   * Deletes a post. `thread`: what the target's thread posted (root and replies, as recorded while it
+   * went out), for platforms where deleting the root leaves the replies up.
+   */
+  unpublish?(account: AccountCredentials, platformPostId: string, io: PlatformIO, thread?: ThreadProgress | null): Promise<void>;
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;

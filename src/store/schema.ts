@@ -159,7 +159,10 @@ export interface PostTargetTable {
   error_source: string | null;
   error_code: string | null;
   last_attempt_at: string | null;
-  /** JSON ThreadProgress (platforms/types.ts) of a thread that stopped after its root; else null. */
+  /**
+   * JSON ThreadProgress (platforms/types.ts): what a thread target posted, root and replies, recorded as
+   * each went out (a stopped thread continues after it; unpublish deletes the replies). Null otherwise.
+   */
   thread_progress: string | null;
   created_at: string;
   updated_at: string;

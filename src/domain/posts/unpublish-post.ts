@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { PlatformError, type Platform } from '../../platforms/types.js';
+import { PlatformError, type Platform, type ThreadProgress } from '../../platforms/types.js';
 import { findAccount } from '../../store/accounts.js';
 import { updatePost, updateTarget } from '../../store/posts.js';
 import { accountCredentials } from '../accounts/save-account.js';
@@ -38,7 +38,8 @@ export async function unpublishPost(ctx: AppContext, caller: Principal, postId: 
     const account = await findAccount(ctx.db.kysely, caller.tenantId, t.account_id);
     if (!account) throw new AppError('invalid', 'account_not_found', `The ${platform} account of this post is gone`);
     try {
-      await adapter.unpublish(accountCredentials(ctx, account), t.platform_post_id!, io);
+      const thread = t.thread_progress ? (JSON.parse(t.thread_progress) as ThreadProgress) : null;
+      await adapter.unpublish(accountCredentials(ctx, account), t.platform_post_id!, io, thread);
     } catch (error) {
       if (error instanceof PlatformError) {
         throw new AppError('upstream', 'platform_error', `${platform}: ${error.message}`, { platform, kind: error.kind }, { cause: error });

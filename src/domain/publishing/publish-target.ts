@@ -142,7 +142,6 @@ function publishedPatch(result: PublishResult, iso: string) {
     error_category: null,
     error_source: null,
     error_code: null,
-    thread_progress: null,
   };
 }
 

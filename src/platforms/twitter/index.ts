@@ -153,8 +153,17 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
       return match ? { platformPostId: match.id, platformPostUrl: postUrl(req.account, match.id) } : null;
     },
 
-    async unpublish(account, platformPostId, io) {
-      await xRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(platformPostId)}`, token: token(account) });
+    /** Deletes the post; for a thread, its replies first (X leaves replies up when the root goes). */
+    async unpublish(account, platformPostId, io, thread) {
+      const replies = thread?.platformPostId === platformPostId ? thread.replies.map((r) => r.id).reverse() : [];
+      const remove = (id: string) => xRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(id)}`, token: token(account) });
+      for (const id of replies) {
+        // A reply someone already deleted is fine: it is gone either way.
+        await remove(id).catch((error) => {
+          if (!(error instanceof PlatformError && error.status === 404)) throw error;
+        });
+      }
+      await remove(platformPostId);
     },
 
     async refreshTokens(account, io) {

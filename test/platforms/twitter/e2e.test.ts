@@ -168,6 +168,9 @@ describe('X end to end through the official SDK', () => {
     expect(busy[1].replyTo).toBe(busy[0].id);
     expect(busy[2].replyTo).toBe(busy[1].id);
     expect(await getPost(t.sdk, transient._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published', platformPostId: busy[0].id }] });
+    // Unpublishing the thread deletes its replies too (X keeps replies up when only the root goes).
+    await t.sdk.posts.unpublishPost({ path: { postId: transient._id }, body: { platform: 'twitter' } });
+    expect(texts('busy').map((p) => Boolean(p.extra?.deleted))).toEqual([true, true, true]);
 
     // A refused reply fails the target (the post is `failed`, with the root's id and the reason); a retry
     // through the API continues after the last reply that went out.
