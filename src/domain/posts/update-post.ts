@@ -80,6 +80,15 @@ export async function updatePost(
     assertNotPublishing(fresh.post, fresh.targets);
     let targets: PostTargetRow[];
     if (replacing) {
+      // A thread that stopped part way is public already: replacing its target would post its root again.
+      const partlyPublic = fresh.targets.find((t) => t.thread_progress !== null && t.platform_post_id !== null);
+      if (partlyPublic) {
+        throw conflict(
+          'post_partly_published',
+          `Part of this post is already public on ${partlyPublic.platform} (a thread that stopped part way): retry the post to finish it, or unpublish it, instead of replacing its platforms`,
+          { platform: partlyPublic.platform, platformPostId: partlyPublic.platform_post_id },
+        );
+      }
       const accounts = await checkTargetAccounts(tx, caller, requested);
       await disarmTargets(tx, fresh.targets);
       await deleteTargets(tx, fresh.targets.map((t) => t.target_id));

@@ -182,6 +182,12 @@ describe('X end to end through the official SDK', () => {
     expect(failed.status).toBe('failed');
     expect(failed.platforms[0]).toMatchObject({ status: 'failed', platformPostId: texts('refused')[0].id });
     expect(failed.platforms[0].errorMessage).toMatch(/thread stopped after 1 of 2 replies/);
+    // Replacing its platforms would post the root again: refused while part of the thread is public.
+    const replaced = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${refused._id}`, {
+      platforms: [{ platform: 'twitter', accountId: t.account._id }],
+    });
+    expect(replaced.status).toBe(409);
+    expect(replaced.body).toMatchObject({ code: 'post_partly_published', details: { platform: 'twitter', platformPostId: texts('refused')[0].id } });
     const events = await listEvents(e.env.ctx.db.kysely, t.userId, 'post.failed');
     expect(events.some((ev) => JSON.parse(ev.payload).post?._id === refused._id || ev.payload.includes(refused._id))).toBe(true);
     // The part that went out can be taken down, like a published post.
