@@ -86,8 +86,8 @@ export function toPlatformError(error: unknown): PlatformError {
 
 /**
  * What the attempts of a thread target have posted so far: the root and the replies that went out, in
- * order. Kept on the target when a thread stops part way, so the next attempt continues after the last
- * reply instead of posting the root again.
+ * order. Recorded on the target as each post goes out (PlatformIO.threadProgress), so an attempt after
+ * a thread stopped part way continues after the last reply instead of posting the root again.
  */
 export interface ThreadProgress {
   platformPostId: string;
@@ -103,9 +103,10 @@ export interface ThreadProgress {
 
 /**
  * A thread that stopped after its root was public: `progress` says what went out, `cause` why the
- * next reply failed (its kind decides what the engine does next, as for any failure). An adapter never
- * throws this with an `ambiguous` cause: a reply whose outcome is unknown is reported as `rejected`
- * with that in the message, so nothing re-sends it without a person deciding (POST /v1/posts/{id}/retry).
+ * next reply failed (its kind decides what the engine does next, as for any failure). Never
+ * `ambiguous`: built from a cause whose outcome is unknown, it is `rejected` with code
+ * `thread_reply_unknown` and says so, so nothing re-sends that reply without a person deciding
+ * (POST /v1/posts/{id}/retry).
  */
 export class ThreadIncompleteError extends PlatformError {
   constructor(
