@@ -155,17 +155,10 @@ function progressPatch(target: TargetRow) {
   return { thread_progress: target.thread_progress, platform_post_id: target.platform_post_id, platform_post_url: target.platform_post_url };
 }
 
-function withProgress(target: TargetRow, error: ThreadIncompleteError): TargetRow {
-  return {
-    ...target,
-    thread_progress: JSON.stringify(error.progress),
-    platform_post_id: error.progress.platformPostId,
-    platform_post_url: error.progress.platformPostUrl,
-  };
+/** The target columns that record a thread's progress: the progress itself and the root's id and URL. */
+function progressColumns(progress: ThreadProgress) {
+  return { thread_progress: JSON.stringify(progress), platform_post_id: progress.platformPostId, platform_post_url: progress.platformPostUrl };
 }
-
-/** Any adapter failure that is not a PlatformError may have happened after sending: treat it as ambiguous. */
-const asPlatformError = toPlatformError;
 
 const job = (run: PublishRun) => ({ jobId: run.jobId, workerId: run.workerId });
 
@@ -186,12 +179,7 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
     // Each post of a thread is recorded before the next is sent: a worker killed mid-thread leaves the
     // record the check after the lease needs (see `check`).
     onThreadProgress: async (progress) => {
-      await moveTarget(ctx.db.kysely, target.target_id, 'publishing', {
-        status: 'publishing',
-        thread_progress: JSON.stringify(progress),
-        platform_post_id: progress.platformPostId,
-        platform_post_url: progress.platformPostUrl,
-      });
+      await moveTarget(ctx.db.kysely, target.target_id, 'publishing', { status: 'publishing', ...progressColumns(progress) });
     },
   });
   const action = target.attempts > 1 ? 'retry' : 'publish';
@@ -210,9 +198,9 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
   try {
     result = await adapter.publish(ready, io);
   } catch (raw) {
-    const error = asPlatformError(raw);
+    const error = toPlatformError(raw);
     log.step(action, target.attempts, { error });
-    const claimed = error instanceof ThreadIncompleteError ? { ...c, target: withProgress(target, error) } : c;
+    const claimed = error instanceof ThreadIncompleteError ? { ...c, target: { ...target, ...progressColumns(error.progress) } } : c;
     await onSendError(ctx, run, claimed, error, log, refreshed);
     return;
   }
@@ -306,7 +294,7 @@ async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, e
     outcome = await refreshAccountTokens(ctx, account, { onCall: log.onCall });
     log.step('token_refresh', c.target.attempts, { result: null, metadata: { outcome } });
   } catch (raw) {
-    const refreshError = asPlatformError(raw);
+    const refreshError = toPlatformError(raw);
     log.step('token_refresh', c.target.attempts, { error: refreshError });
     // A transient failure of the token endpoint is not a disconnect: try the whole send again later.
     const transient = refreshError.kind !== 'auth' && refreshError.kind !== 'rejected';
@@ -405,7 +393,7 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
   try {
     found = await adapter.findPublished(req, since, io);
   } catch (raw) {
-    const error = asPlatformError(raw);
+    const error = toPlatformError(raw);
     log.step('retry', target.attempts, { error, metadata: { check: checks + 1 } });
     if (checks + 1 >= MAX_CHECKS) {
       await unknown(`The outcome of the last attempt is unknown and ${MAX_CHECKS} checks with ${target.platform} failed (${error.message}). Look at the account: retry the post only if it is not there.`);
@@ -420,13 +408,7 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     // The root is there but no reply was recorded: adapters record the root before sending a reply, so
     // none was sent. Continue the thread after the root (never post the root again).
     const progress: ThreadProgress = { platformPostId: found.platformPostId, platformPostUrl: found.platformPostUrl, replies: [], state: found.extra ?? {} };
-    const patch = {
-      status: 'pending',
-      error_message: 'The root of the thread is on the platform; sending its replies.',
-      thread_progress: JSON.stringify(progress),
-      platform_post_id: found.platformPostId,
-      platform_post_url: found.platformPostUrl,
-    };
+    const patch = { status: 'pending', error_message: 'The root of the thread is on the platform; sending its replies.', ...progressColumns(progress) };
     await commitTargetChange(ctx, job(run), change(patch), log.drain(), { retryAt: ctx.clock.now(), payload: { targetId: target.target_id }, error: 'thread root found; replies to send' });
     return;
   }
