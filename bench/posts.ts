@@ -18,14 +18,7 @@ export default async function postsBench(): Promise<BenchResult[]> {
   try {
     const accounts = await connectAccounts(herald);
     const headers = { authorization: `Bearer ${herald.apiKey}`, 'content-type': 'application/json' };
-    const template = {
-      scheduledFor: '2099-01-15T09:00:00',
-      timezone: 'Europe/Berlin',
-      platforms: [
-        { platform: 'twitter', accountId: accounts[0] },
-        { platform: 'bluesky', accountId: accounts[1] },
-      ],
-    };
+    const template = postTemplate(accounts);
     await wrkCreatePosts(`${herald.url}/v1/posts`, headers, template, 2, 'w');
     heraldRes = await wrkCreatePosts(`${herald.url}/v1/posts`, headers, template, 8, 'm');
     if (heraldRes.non2xx > 0) throw new Error(`${heraldRes.non2xx} non-2xx responses from Herald`);
@@ -45,6 +38,18 @@ export default async function postsBench(): Promise<BenchResult[]> {
   ];
 }
 
+/** The body of every measured request but its text: scheduled in a time zone, to a twitter and a bluesky account. */
+function postTemplate(accountIds: string[]): Record<string, unknown> {
+  return {
+    scheduledFor: '2099-01-15T09:00:00',
+    timezone: 'Europe/Berlin',
+    platforms: [
+      { platform: 'twitter', accountId: accountIds[0] },
+      { platform: 'bluesky', accountId: accountIds[1] },
+    ],
+  };
+}
+
 /**
  * Bare Fastify answering the same POST requests (same bodies and headers, JSON parsed, a fixed answer):
  * the like-for-like baseline. The goal above is measured against the GET baseline, as every HTTP ratio.
@@ -53,14 +58,7 @@ async function measureBarePost(): Promise<WrkResult> {
   const bare = await startBare();
   try {
     const headers = { authorization: 'Bearer sk_bench', 'content-type': 'application/json' };
-    const template = {
-      scheduledFor: '2099-01-15T09:00:00',
-      timezone: 'Europe/Berlin',
-      platforms: [
-        { platform: 'twitter', accountId: '6745f1c2a9e0b3d4c5f60718' },
-        { platform: 'bluesky', accountId: '6745f1c2a9e0b3d4c5f60719' },
-      ],
-    };
+    const template = postTemplate(['6745f1c2a9e0b3d4c5f60718', '6745f1c2a9e0b3d4c5f60719']);
     await wrkCreatePosts(`${bare.url}/v1/posts`, headers, template, 2, 'w');
     return await wrkCreatePosts(`${bare.url}/v1/posts`, headers, template, 8, 'm');
   } finally {
