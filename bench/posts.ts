@@ -14,6 +14,7 @@ export default async function postsBench(): Promise<BenchResult[]> {
   const barePost = await measureBarePost();
   const herald = await startHerald();
   let heraldRes;
+  let dryRun;
   let stored = 0;
   try {
     const accounts = await connectAccounts(herald);
@@ -23,6 +24,10 @@ export default async function postsBench(): Promise<BenchResult[]> {
     heraldRes = await wrkCreatePosts(`${herald.url}/v1/posts`, headers, template, 8, 'm');
     if (heraldRes.non2xx > 0) throw new Error(`${heraldRes.non2xx} non-2xx responses from Herald`);
     stored = (await api(herald, 'GET', '/v1/posts?limit=1')).pagination.total;
+    // The same requests to the dry run: authentication, body schema and the content rules of every
+    // target, nothing read or written in the database, a small answer. What a POST costs before storing.
+    dryRun = await wrkCreatePosts(`${herald.url}/v1/tools/validate/post`, headers, template, 8, 'v');
+    if (dryRun.non2xx > 0) throw new Error(`${dryRun.non2xx} non-2xx responses from the dry run`);
   } finally {
     await herald.stop();
   }
@@ -35,6 +40,8 @@ export default async function postsBench(): Promise<BenchResult[]> {
     { name: 'posts stored during the run', value: stored, unit: 'posts' },
     { name: 'herald POST /v1/posts / bare', value: Number(ratio.toFixed(3)), unit: 'ratio', goal: '>= 0.25', pass: ratio >= 0.25 },
     { name: 'herald POST /v1/posts / bare POST (like for like)', value: Number((heraldRes.rps / barePost.rps).toFixed(3)), unit: 'ratio' },
+    { name: 'herald POST /v1/tools/validate/post (same bodies, nothing stored)', value: Math.round(dryRun.rps), unit: 'req/s' },
+    { name: 'herald dry run / bare (what POST could reach storing nothing)', value: Number((dryRun.rps / bareRes.rps).toFixed(3)), unit: 'ratio' },
   ];
 }
 
