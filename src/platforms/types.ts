@@ -206,11 +206,19 @@ export interface PublishRequest {
   resume?: ThreadProgress | null;
 }
 
+/**
+ * What became of a target's first comment (platformSpecificData.firstComment), sent after the post went
+ * out. Best effort: a comment that failed leaves the post published, and says so on the target.
+ */
+export type FirstCommentResult = { status: 'posted'; commentId: string | null } | { status: 'failed'; errorMessage: string };
+
 export interface PublishResult {
   platformPostId: string;
   platformPostUrl: string | null;
-  /** Ids of replies, first comment, etc. */
+  /** What the adapter needs to continue a thread (ThreadProgress.state), and other ids the platform gave. */
   extra?: Record<string, unknown>;
+  /** Set when the target asked for a first comment. */
+  firstComment?: FirstCommentResult;
   /**
    * Account metadata the platform changed while publishing (Telegram: a group migrated to a supergroup
    * has a new chat id). The publishing engine merges it into the account (`mergeAccountMetadata`).
@@ -247,6 +255,8 @@ export interface PlatformAdapter {
   readonly platform: Platform;
   /** Publishes one target. Throws PlatformError. */
   publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult>;
+  /** `publish` posts the target's first comment under the post and reports it (PublishResult.firstComment). */
+  readonly firstComments?: boolean;
   /**
    * After an ambiguous outcome: looks the post up on the platform (by the idempotency key or by content
    * and time). Returns it, or null when it is certainly not there. Absent when the platform offers no

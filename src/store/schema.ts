@@ -164,6 +164,8 @@ export interface PostTargetTable {
    * each went out (a stopped thread continues after it; unpublish deletes the replies). Null otherwise.
    */
   thread_progress: string | null;
+  /** JSON FirstCommentResult (platforms/types.ts) once a first comment was sent or failed; null otherwise. */
+  first_comment_result: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -104,6 +104,7 @@ function rows(ctx: AppContext, p: SeedPost): { post: PostTable; targets: PostTar
     error_code: null,
     last_attempt_at: null,
     thread_progress: null,
+    first_comment_result: null,
     created_at: iso,
     updated_at: iso,
   }));

@@ -121,6 +121,7 @@ export function targetRows(
       error_code: null,
       last_attempt_at: null,
       thread_progress: null,
+      first_comment_result: null,
       created_at: iso,
       updated_at: iso,
     };

@@ -1,3 +1,4 @@
+import type { FirstCommentResult } from '../../platforms/types.js';
 import type { AccountTable, PostTable, PostTargetTable } from '../../store/schema.js';
 
 /** A post with its targets and the accounts they point at: what the API returns. */
@@ -9,6 +10,10 @@ export interface PostView {
 
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+function presentFirstComment(r: FirstCommentResult) {
+  return r.status === 'posted' ? { status: r.status, commentId: opt(r.commentId) } : { status: r.status, errorMessage: r.errorMessage };
+}
 
 function presentAccount(accountId: string, platform: string, account: AccountTable | undefined) {
   if (!account) return { _id: accountId, platform, username: '', displayName: '', isActive: false };
@@ -37,6 +42,7 @@ function presentTarget(t: PostTargetTable, accounts: Map<string, AccountTable>) 
     errorMessage: opt(t.error_message),
     errorCategory: opt(t.error_category),
     errorSource: opt(t.error_source),
+    firstCommentResult: t.first_comment_result ? presentFirstComment(JSON.parse(t.first_comment_result) as FirstCommentResult) : undefined,
   };
 }
 

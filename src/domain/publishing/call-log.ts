@@ -54,11 +54,14 @@ export class CallLog {
       });
       return;
     }
+    // A published post whose first comment failed: that call, the step's last, is a failed row.
+    const comment = outcome.result?.firstComment;
+    const commentError = comment?.status === 'failed' ? `First comment failed: ${comment.errorMessage}` : null;
     calls.forEach((call, i) => {
       const last = i === calls.length - 1;
       const failedCall = call.error !== null || call.statusCode === null || call.statusCode >= 400;
       const rowAction = !last && action !== 'token_refresh' && MEDIA_ENDPOINT.test(call.endpoint) ? 'media_upload' : action;
-      const status: LogStatus = last ? (outcome.error ? 'failed' : 'success') : failedCall ? 'failed' : 'success';
+      const status: LogStatus = last ? (outcome.error || (commentError && failedCall) ? 'failed' : 'success') : failedCall ? 'failed' : 'success';
       this.rows.push(
         this.row(rowAction, status, attempt, {
           statusCode: call.statusCode,
@@ -66,7 +69,7 @@ export class CallLog {
           durationMs: call.durationMs,
           rawRequest: call.requestPreview,
           response: last
-            ? this.response(outcome.result ?? null, outcome.error ?? null, call.responsePreview ?? call.error)
+            ? this.response(outcome.result ?? null, outcome.error ?? null, call.responsePreview ?? call.error, commentError)
             : this.response(null, null, call.responsePreview ?? call.error),
           metadata: outcome.metadata,
         }),
@@ -100,11 +103,11 @@ export class CallLog {
     return rows;
   }
 
-  private response(result: PublishResult | null, error: PlatformError | null, raw: string | null) {
+  private response(result: PublishResult | null, error: PlatformError | null, raw: string | null, note: string | null = null) {
     return {
       platformPostId: result?.platformPostId ?? null,
       platformPostUrl: result?.platformPostUrl ?? null,
-      errorMessage: error?.message ?? null,
+      errorMessage: error?.message ?? note,
       errorCode: error ? platformErrorCode(error) : null,
       rawBody: raw ? raw.slice(0, RAW) : null,
     };

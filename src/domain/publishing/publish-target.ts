@@ -38,6 +38,12 @@ export const MAX_SEND_ATTEMPTS = 8;
 export const MAX_CHECKS = 5;
 const RETRY_BACKOFF = { baseMs: 10_000, capMs: 15 * 60_000 };
 const CHECK_BACKOFF = { baseMs: 5_000, capMs: 5 * 60_000 };
+/**
+ * A post found by the check after an unknown outcome: the send that created it stopped before its first
+ * comment. Sending the comment from the check could post it twice if the check were cut off in turn.
+ */
+const FIRST_COMMENT_NOT_SENT =
+  'Not sent: the post went out while its outcome was unknown and was found on the platform afterwards. Add the comment by hand.';
 
 export interface PublishJobPayload {
   targetId: string;
@@ -137,6 +143,7 @@ function publishedPatch(result: PublishResult, iso: string) {
     status: 'published',
     platform_post_id: result.platformPostId,
     platform_post_url: result.platformPostUrl,
+    first_comment_result: result.firstComment ? JSON.stringify(result.firstComment) : null,
     published_at: iso,
     error_message: null,
     error_category: null,
@@ -413,7 +420,10 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     return;
   }
   if (found) {
-    await commitTargetChange(ctx, job(run), change(publishedPatch(found, iso)), log.drain(), { finish: true });
+    // The send that put it there stopped before its first comment: say so rather than send it late.
+    const wanted = adapter.firstComments && (req.firstComment ?? req.platformSpecificData.firstComment);
+    const result: PublishResult = wanted && !found.firstComment ? { ...found, firstComment: { status: 'failed', errorMessage: FIRST_COMMENT_NOT_SENT } } : found;
+    await commitTargetChange(ctx, job(run), change(publishedPatch(result, iso)), log.drain(), { finish: true });
     return;
   }
   if (target.attempts >= MAX_SEND_ATTEMPTS) {

@@ -101,6 +101,7 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
   return {
     platform: 'linkedin',
     oauth,
+    firstComments: true,
 
     async publish(req, io): Promise<PublishResult> {
       if (req.content.length > MAX_COMMENTARY) throw new PlatformError('rejected', `LinkedIn posts are limited to ${MAX_COMMENTARY} characters`);
@@ -124,7 +125,8 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
       if (!urn) throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', { endpoint: '/rest/posts', status: res.status });
       const result: PublishResult = { platformPostId: urn, platformPostUrl: postUrl(urn) };
 
-      // The first comment is best effort: the post is out, so a failure here must not fail the target.
+      // The first comment is best effort: the post is out, so a failure here must not fail the target (and
+      // is never sent again); the target says what became of it.
       const firstComment = req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined);
       if (firstComment) {
         try {
@@ -134,9 +136,9 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
             token: token(req.account),
             json: { actor: author, object: urn, message: { text: toLittleText(firstComment).commentary } },
           });
-          result.extra = { firstCommentId: c.headers.get('x-restli-id') ?? c.body?.id ?? null };
+          result.firstComment = { status: 'posted', commentId: c.headers.get('x-restli-id') ?? c.body?.id ?? null };
         } catch (error) {
-          result.extra = { firstCommentError: (error as Error).message };
+          result.firstComment = { status: 'failed', errorMessage: (error as Error).message };
         }
       }
       return result;

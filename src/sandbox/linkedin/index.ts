@@ -203,6 +203,12 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         if (!body?.actor || !body.message?.text) return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
         if (body.object && body.object !== post.urn) return liError(reply, 400, 'object does not match the path');
         if (!canActAs(store, user, body.actor)) return liError(reply, 403, `Not enough permissions to comment as ${body.actor}`, { code: 'ACCESS_DENIED' });
+        // A first comment is part of publishing: `_faults` with `after: 1` lets the post through and fails it.
+        const fault = state.faults.take();
+        if (fault === 'rate_limited') return liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS' });
+        if (fault === 'unavailable') return liError(reply, 503, 'Service Unavailable');
+        if (fault === 'auth') return liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
+        if (fault === 'rejected') return liError(reply, 422, 'Comment rejected: it violates the content policy', { code: 'UNPROCESSABLE_ENTITY' });
         const id = nextLiId(store);
         const commentUrn = `urn:li:comment:(${post.urn},${id})`;
         const inspected = state.posts.find((p) => p.id === post.urn);

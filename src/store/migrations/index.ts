@@ -11,6 +11,7 @@ import * as m0050 from './0050-queues.js';
 import * as m0051 from './0051-invites.js';
 import * as m0060 from './0060-directory-version.js';
 import * as m0070 from './0070-thread-progress.js';
+import * as m0080 from './0080-first-comment-result.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0051-invites': m0051,
   '0060-directory-version': m0060,
   '0070-thread-progress': m0070,
+  '0080-first-comment-result': m0080,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -37,8 +37,8 @@ async function caught(promise: Promise<unknown>): Promise<PlatformError> {
   return error as PlatformError;
 }
 
-async function fault(kind: string, count = 1) {
-  await fetch(`${sandbox.url}/sandbox/linkedin/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, count }) });
+async function fault(kind: string, count = 1, after = 0) {
+  await fetch(`${sandbox.url}/sandbox/linkedin/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, count, after }) });
 }
 
 beforeAll(async () => {
@@ -134,7 +134,18 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
     const [post] = inspect();
     expect(post.author).toBe(`urn:li:organization:${SANDBOX_ORGANIZATION.id}`);
     expect(post.extra!.comments).toEqual([{ id: expect.stringContaining(result.platformPostId), actor: post.author, text: 'More at herald.example \\(link\\)' }]);
-    expect(result.extra).toMatchObject({ firstCommentId: expect.stringMatching(/^urn:li:comment:/) });
+    expect(result.firstComment).toEqual({ status: 'posted', commentId: expect.stringMatching(/^urn:li:comment:/) });
+  });
+
+  it('a first comment LinkedIn refuses is reported, and the post still counts as published', async () => {
+    const account = await connect();
+    const { io } = testIO();
+    await fault('rejected', 1, 1);
+    const result = await adapter.publish(publishRequest(account, { firstComment: 'policy says no' }), io);
+    const [post] = inspect();
+    expect(result.platformPostId).toBe(post.id);
+    expect(post.extra?.comments).toBeUndefined();
+    expect(result.firstComment).toEqual({ status: 'failed', errorMessage: expect.stringContaining('content policy') });
   });
 
   it('a link gets an article card unless disableLinkPreview', async () => {

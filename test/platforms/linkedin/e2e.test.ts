@@ -145,4 +145,47 @@ describe('LinkedIn end to end through the official SDK', () => {
     expect(after.status).toBe('published');
     expect(after.platforms[0].platformPostId).toBe(posts[0].id);
   });
+
+  it('a first comment that fails leaves the post published and says so on the target and in the logs', async () => {
+    const t = await connectedTenant('mbrComment1');
+    const comments = () => simPosts('mbrComment1').flatMap((p) => (p.extra?.comments as { text: string }[] | undefined) ?? []);
+    const withComment = (content: string) => ({ content, platforms: [{ platform: 'linkedin', accountId: t.account._id, platformSpecificData: { firstComment: `on ${content}` } }] });
+
+    const ok = await createNow(t.sdk, t.account._id, withComment('comment goes out'));
+    await e.runner.drain();
+    const posted = (await getPost(t.sdk, ok._id)).platforms[0];
+    expect(posted).toMatchObject({ status: 'published', firstCommentResult: { status: 'posted', commentId: expect.stringContaining(posted.platformPostId) } });
+    expect(comments()).toEqual([expect.objectContaining({ text: 'on comment goes out' })]);
+
+    // The post goes through, its comment gets a 503: never re-sent, the post is not sent again.
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'unavailable', count: 1, after: 1 });
+    const failed = await createNow(t.sdk, t.account._id, withComment('comment fails'));
+    for (let i = 0; i < 3; i++) {
+      await e.runner.drain();
+      e.env.clock.advance(60_000);
+    }
+    expect(simPosts('mbrComment1').map((p) => p.text)).toEqual(['comment goes out', 'comment fails']);
+    expect(comments()).toHaveLength(1);
+    const after = await getPost(t.sdk, failed._id);
+    expect(after.status).toBe('published');
+    expect(after.platforms[0]).toMatchObject({ status: 'published', firstCommentResult: { status: 'failed', errorMessage: 'Service Unavailable' } });
+    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs.filter((l: any) => l.postId === failed._id);
+    const commentRow = logs.find((l: any) => l.endpoint?.includes('/comments'));
+    expect(commentRow).toMatchObject({ status: 'failed', statusCode: 503 });
+    expect(commentRow.response.errorMessage).toMatch(/^First comment failed: /);
+    expect(logs.find((l: any) => l.endpoint?.endsWith('/rest/posts'))).toMatchObject({ status: 'success' });
+
+    // An unknown outcome found by the check: the comment was never sent, and the target says so.
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'ambiguous', count: 1 });
+    const unsure = await createNow(t.sdk, t.account._id, withComment('found later'));
+    for (let i = 0; i < 5; i++) {
+      await e.runner.drain();
+      e.env.clock.advance(60_000);
+    }
+    expect(comments()).toHaveLength(1);
+    expect((await getPost(t.sdk, unsure._id)).platforms[0]).toMatchObject({
+      status: 'published',
+      firstCommentResult: { status: 'failed', errorMessage: expect.stringContaining('Add the comment by hand') },
+    });
+  });
 });

@@ -82,6 +82,10 @@ const Target = Type.Object({
   errorMessage: Type.Optional(Type.String()),
   errorCategory: Type.Optional(Type.String()),
   errorSource: Type.Optional(Type.String()),
+  /** Herald: what became of the first comment of a published target (best effort, see the README). */
+  firstCommentResult: Type.Optional(
+    Type.Object({ status: Type.Union([Type.Literal('posted'), Type.Literal('failed')]), commentId: Type.Optional(Type.String()), errorMessage: Type.Optional(Type.String()) }),
+  ),
 });
 
 export const Post = Type.Object({
