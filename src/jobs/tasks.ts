@@ -1,11 +1,9 @@
 import type { AppContext } from '../context.js';
 import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
-import { registerEventsPrune } from './prune-events.js';
-import { PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask } from './prune-webhook-logs.js';
-import { registerPublishLogsPrune } from './publish-logs-prune.js';
 import { registerPublishPost } from './publish-post.js';
 import { registerTokenRefresh } from './refresh-due-tokens.js';
+import { registerRetention } from './retention.js';
 import type { JobRunner } from './runner.js';
 
 /**
@@ -15,9 +13,7 @@ import type { JobRunner } from './runner.js';
 export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
-  registerPublishLogsPrune(runner, ctx);
   registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
-  runner.registerPeriodic('webhook-logs.prune', PRUNE_WEBHOOK_LOGS_EVERY_MS, pruneWebhookLogsTask(ctx));
-  registerEventsPrune(runner, ctx);
+  registerRetention(runner, ctx);
 }

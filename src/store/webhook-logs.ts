@@ -38,7 +38,11 @@ export async function countDeliveryAttempts(db: Executor, webhookId: string, eve
 }
 
 /** Retention: deletes entries older than `before`. */
-export async function deleteWebhookLogsBefore(db: Executor, before: Date): Promise<number> {
-  const res = await db.deleteFrom('webhook_log').where('created_at', '<', before.toISOString()).executeTakeFirst();
+/** Deletes up to `batch` entries created before `before` (the retention job calls it until none is left). */
+export async function deleteWebhookLogsBefore(db: Executor, before: Date, batch = 5000): Promise<number> {
+  const res = await db
+    .deleteFrom('webhook_log')
+    .where('log_id', 'in', (eb) => eb.selectFrom('webhook_log').select('log_id').where('created_at', '<', before.toISOString()).limit(batch))
+    .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

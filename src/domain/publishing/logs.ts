@@ -83,15 +83,4 @@ export async function getLog(ctx: AppContext, principal: Principal, logId: strin
   return { log, post: post ?? null, targets, account: account && account.tenant_id === principal.tenantId ? account : null };
 }
 
-/** Retention: deletes entries older than 7 days (in batches until none is left). */
-export async function prunePublishLogs(ctx: AppContext): Promise<number> {
-  const before = new Date(ctx.clock.now().getTime() - LOG_RETENTION_DAYS * DAY_MS).toISOString();
-  let total = 0;
-  for (;;) {
-    const n = await deletePublishLogsBefore(ctx.db.kysely, before);
-    total += n;
-    if (n === 0) return total;
-  }
-}
-
 export type { PublishLogRow };

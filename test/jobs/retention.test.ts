@@ -3,9 +3,13 @@ import { createWorker } from '../../src/worker.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { idFloor, newId } from '../../src/lib/ids.js';
 import { listEvents } from '../../src/store/events.js';
+import { deleteWebhookLogsBefore, insertWebhookLog } from '../../src/store/webhook-logs.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 
-/* The event outbox keeps events 7 days; the hourly `event.prune` job deletes older ones. */
+/*
+ * Retention (jobs/retention.ts): the event outbox and both logs keep 7 days; hourly jobs delete older rows
+ * in batches. The publishing and delivery log jobs are also tested with their features.
+ */
 
 const DAY = 86_400_000;
 let env: TestEnv;
@@ -42,5 +46,33 @@ describe('event outbox retention', () => {
     expect(newId(new Date('2026-11-24T09:59:59.999Z')) < floor).toBe(true);
     expect(newId(new Date('2026-11-24T10:00:00.000Z')) >= floor).toBe(true);
     expect(newId(at) >= floor).toBe(true);
+  });
+
+  it('deletes in batches: each call removes at most its batch of the older rows, never a newer one', async () => {
+    const at = (iso: string, i: number) => ({
+      log_id: newId(new Date(iso)),
+      tenant_id: tenantId,
+      webhook_id: 'wh',
+      webhook_name: 'batch',
+      event_id: `ev${i}`,
+      event: 'post.published',
+      url: 'http://127.0.0.1:9/',
+      status: 'success',
+      status_code: 200,
+      request_payload: '{}',
+      response_body: null,
+      error_message: null,
+      attempt_number: 1,
+      response_time: 1,
+      created_at: iso,
+    });
+    for (let i = 0; i < 5; i++) await insertWebhookLog(env.ctx.db.kysely, at(`2020-01-0${i + 1}T00:00:00.000Z`, i));
+    await insertWebhookLog(env.ctx.db.kysely, at('2020-02-01T00:00:00.000Z', 9));
+    const cut = new Date('2020-01-15T00:00:00.000Z');
+    const batches = [];
+    for (let n = -1; n !== 0; ) batches.push((n = await deleteWebhookLogsBefore(env.ctx.db.kysely, cut, 2)));
+    expect(batches).toEqual([2, 2, 1, 0]);
+    const left = await env.ctx.db.kysely.selectFrom('webhook_log').select('event_id').where('webhook_id', '=', 'wh').execute();
+    expect(left.map((r) => r.event_id)).toEqual(['ev9']);
   });
 });
