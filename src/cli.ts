@@ -99,7 +99,7 @@ const commands: Record<string, Command> = {
     run: async () => undefined,
     async bare() {
       const config = loadConfig();
-      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
+      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
       try {
         const applied = await migrate(db);
         return { applied };
@@ -155,7 +155,8 @@ export async function runCli(argv: string[]): Promise<number> {
       result = await command.bare(parsed.values);
     } else {
       const config = loadConfig();
-      ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)) });
+      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
+      ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
       result = await command.run(ctx, parsed.values, parsed.positionals);
     }
     print(result, json);

@@ -17,7 +17,7 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   /** The raw better-sqlite3 handle, for prepared statements on hot paths (store/ only). */
   readonly sqlite: SqliteDatabase.Database | null;
-  /** SQLite only: the thread that copies the write-ahead log back into the database file. */
+  /** SQLite only: the thread that copies the write-ahead log back into the database file (null without it). */
   readonly checkpointer: Checkpointer | null;
   /**
    * Runs `fn` in one transaction. On SQLite, transactions requested together share one commit, each in
@@ -36,6 +36,11 @@ export interface DbOptions {
   /** SQLite file name inside dataDir. */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * SQLite: run checkpoints on a thread of their own (default true). Short-lived commands (the CLI) write
+   * little and leave the log to SQLite's own autocheckpoint instead of starting a thread.
+   */
+  checkpointThread?: boolean;
 }
 
 // PostgreSQL returns int8 and numeric as strings; Herald stores counters and sizes that fit in a double.
@@ -45,10 +50,10 @@ pg.types.setTypeParser(1700, (v: string) => Number(v));
 export async function openDb(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
   fs.mkdirSync(options.dataDir, { recursive: true });
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? 'herald.sqlite'));
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? 'herald.sqlite'), options.checkpointThread ?? true);
 }
 
-function openSqlite(file: string): Db {
+function openSqlite(file: string, checkpointThread: boolean): Db {
   const sqlite = new SqliteDatabase(file);
   // WAL lets the CLI and a second reader work while the server writes; busy_timeout waits for the
   // writer lock instead of failing with SQLITE_BUSY.
@@ -62,9 +67,9 @@ function openSqlite(file: string): Db {
   sqlite.pragma('temp_store = MEMORY');
   // Checkpoints run on a thread of their own (store/checkpointer.ts). This connection still checkpoints
   // once the log reaches 10,000 pages (40 MB), which lets it start the log over; by then the thread has
-  // copied nearly all of it.
-  const checkpointer = startCheckpointer(file);
-  sqlite.pragma('wal_autocheckpoint = 10000');
+  // copied nearly all of it. Without the thread, SQLite's default (1,000 pages) applies.
+  const checkpointer = checkpointThread ? startCheckpointer(file) : null;
+  if (checkpointer) sqlite.pragma('wal_autocheckpoint = 10000');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const transaction = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
     kysely.transaction().execute((tx) => {
@@ -79,7 +84,7 @@ function openSqlite(file: string): Db {
     // Every transaction takes part in group commit (store/group-commit.ts).
     transaction: createGroupCommit(sqlite, transaction),
     close: async () => {
-      await checkpointer.close();
+      await checkpointer?.close();
       await kysely.destroy();
     },
   };

@@ -77,4 +77,14 @@ describe.skipIf(dialect !== 'sqlite')('SQLite checkpoint thread', () => {
   it('leaves the server connection checkpointing past 10,000 pages only', () => {
     expect(db.sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(10000);
   });
+
+  it('without the thread (the CLI), SQLite checkpoints on its own at its default 1,000 pages', async () => {
+    const cli = await openDb({ dataDir: dir, databaseUrl: null, checkpointThread: false });
+    try {
+      expect(cli.checkpointer).toBeNull();
+      expect(cli.sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    } finally {
+      await cli.close();
+    }
+  });
 });
