@@ -13,7 +13,7 @@ export const ADDONS = ['analytics', 'inbox'] as const;
 export type Addon = (typeof ADDONS)[number];
 
 export function isPlanId(value: string): value is PlanId {
-  return value in PLANS;
+  return Object.hasOwn(PLANS, value);
 }
 
 export function planOf(value: string) {

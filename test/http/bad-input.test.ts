@@ -52,6 +52,9 @@ const cases: Case[] = [
   { label: 'an unknown scope', method: 'POST', url: '/v1/api-keys', payload: '{"name":"k","scope":"some"}', contentType: json, status: 400, field: 'scope' },
   { label: 'profileIds not an array', method: 'POST', url: '/v1/api-keys', payload: '{"name":"k","scope":"profiles","profileIds":"abc"}', contentType: json, status: 400, field: 'profileIds' },
   { label: 'an update with isDefault as text', method: 'PUT', url: () => `/v1/profiles/${profileId}`, payload: '{"isDefault":"yes"}', contentType: json, status: 400, field: 'isDefault' },
+  // Names Object.prototype has: tables of content types and formats answer only their own entries.
+  { label: 'a content type named like an Object method', method: 'POST', url: '/v1/media/presign', payload: '{"filename":"a.png","contentType":"constructor"}', contentType: json, status: 400, code: 'content_type_not_allowed' },
+  { label: 'a content type named __proto__', method: 'POST', url: '/v1/media/presign', payload: '{"filename":"a.png","contentType":"__proto__"}', contentType: json, status: 400, code: 'content_type_not_allowed' },
 ];
 
 describe('bad input', () => {

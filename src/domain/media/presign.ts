@@ -7,6 +7,7 @@ import { mediaStorage } from '../../storage/index.js';
 import { insertMedia } from '../../store/media.js';
 import type { Principal } from '../principal.js';
 import { MAX_UPLOAD_BYTES, MEDIA_TYPES, UPLOAD_URL_TTL_SEC, bareContentType, type MediaKind } from './types.js';
+import { lookup } from '../../lib/lookup.js';
 
 export interface PresignInput {
   filename?: string;
@@ -36,7 +37,7 @@ export async function presignUpload(ctx: AppContext, principal: Principal, input
     if (!rawType) fields.contentType = ['is required'];
     throw invalidFields('filename and contentType are required', fields);
   }
-  const known = MEDIA_TYPES[rawType];
+  const known = lookup(MEDIA_TYPES, rawType);
   if (!known) {
     throw new AppError('invalid', 'content_type_not_allowed', `Content type not allowed: ${rawType}`, {
       fields: { contentType: [`must be one of: ${Object.keys(MEDIA_TYPES).join(', ')}`] },

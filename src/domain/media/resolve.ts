@@ -5,6 +5,7 @@ import { findTenantMediaByKeys, markMediaUploaded, type MediaRow } from '../../s
 import type { MediaFacts } from './check.js';
 import { probeStored } from './upload.js';
 import { MEDIA_TYPES, bareContentType, type MediaKind, type MediaProbe } from './types.js';
+import { lookup } from '../../lib/lookup.js';
 
 /**
  * The storage key of one of Herald's own public URLs (`.../v1/media/files/<key>`, also under /api/v1,
@@ -76,7 +77,7 @@ export async function externalFacts(url: string, declaredKind: MediaKind, doFetc
     contentType = res.headers.get('content-type');
   }
   const type = bareContentType(contentType);
-  const kind = MEDIA_TYPES[type]?.type ?? declaredKind;
+  const kind = lookup(MEDIA_TYPES, type)?.type ?? declaredKind;
   return {
     kind,
     contentType: type || null,

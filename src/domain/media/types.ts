@@ -1,3 +1,5 @@
+import { lookup } from '../../lib/lookup.js';
+
 /**
  * Content types the presign endpoint accepts: the spec's list plus the aliases the reference's OpenAPI
  * accepts. Each maps to the canonical type Herald serves the file with and the file extension it keeps.
@@ -34,7 +36,7 @@ const BY_EXT: Record<string, string> = Object.fromEntries(Object.values(MEDIA_TY
 /** Content type of a stored key from its extension (Herald always gives keys the extension of their type). */
 export function contentTypeOfKey(key: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? '';
-  return BY_EXT[ext] ?? 'application/octet-stream';
+  return lookup(BY_EXT, ext) ?? 'application/octet-stream';
 }
 
 /** `image/png; charset=x` -> `image/png` (lowercase). */

@@ -1,5 +1,6 @@
 import type { MediaItemInput, MediaType } from '../types.js';
 import type { RuleIssue, TargetDraft } from './types.js';
+import { lookup } from '../../../lib/lookup.js';
 
 /*
  * Building blocks the per-platform rule files share: media classification, counting, and a small
@@ -21,7 +22,8 @@ const FORMAT_TYPE: Record<string, MediaType> = {
 
 /** The file format from the MIME type, else the URL's extension; null when neither says. */
 export function mediaFormat(item: MediaItemInput): string | null {
-  if (item.mimeType && MIME_FORMAT[item.mimeType.toLowerCase()]) return MIME_FORMAT[item.mimeType.toLowerCase()];
+  const byMime = item.mimeType ? lookup(MIME_FORMAT, item.mimeType.toLowerCase()) : undefined;
+  if (byMime) return byMime;
   let pathname = item.url;
   try {
     pathname = new URL(item.url).pathname;
@@ -29,14 +31,14 @@ export function mediaFormat(item: MediaItemInput): string | null {
     // not a URL: the common rule reports it
   }
   const ext = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
-  return (ext && EXT_FORMAT[ext]) ?? (item.filename ? (EXT_FORMAT[item.filename.split('.').pop()!.toLowerCase()] ?? null) : null);
+  return (ext && lookup(EXT_FORMAT, ext)) || (item.filename ? (lookup(EXT_FORMAT, item.filename.split('.').pop()!.toLowerCase()) ?? null) : null);
 }
 
 /** The item's kind: its declared `type`, else inferred from the format. A GIF declared `image` counts as a GIF. */
 export function mediaKind(item: MediaItemInput): MediaType | null {
   const format = mediaFormat(item);
   if (item.type === 'image' && format === 'gif') return 'gif';
-  return item.type ?? (format ? FORMAT_TYPE[format] : null);
+  return item.type ?? (format ? (lookup(FORMAT_TYPE, format) ?? null) : null);
 }
 
 export function countKinds(media: MediaItemInput[]) {

@@ -17,6 +17,7 @@ import { tiktokRules } from './tiktok.js';
 import { twitterRules } from './twitter.js';
 import type { PlatformRules, TargetDraft, TargetRule, ValidationIssue } from './types.js';
 import { youtubeRules } from './youtube.js';
+import { lookup } from '../../../lib/lookup.js';
 
 export type { TargetDraft, ValidationIssue } from './types.js';
 
@@ -67,7 +68,7 @@ export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; 
   const extras = caller ? EXTRA_RULES.map((make) => make(caller.ctx, caller.tenantId)) : [];
   for (const target of targetDrafts(post)) {
     const common = commonRules(target);
-    const rules = PLATFORM_RULES[target.platform];
+    const rules = lookup(PLATFORM_RULES, target.platform);
     const found = [...common];
     if (rules && !common.some((i) => i.rule === 'unknown_platform')) {
       found.push(...(await rules.check(target)));
