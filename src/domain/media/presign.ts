@@ -3,11 +3,11 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalidFields } from '../../errors.js';
 import { randomHex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
+import { lookup } from '../../lib/lookup.js';
 import { mediaStorage } from '../../storage/index.js';
 import { insertMedia } from '../../store/media.js';
 import type { Principal } from '../principal.js';
 import { MAX_UPLOAD_BYTES, MEDIA_TYPES, UPLOAD_URL_TTL_SEC, bareContentType, type MediaKind } from './types.js';
-import { lookup } from '../../lib/lookup.js';
 
 export interface PresignInput {
   filename?: string;

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
+import { lookup } from '../../lib/lookup.js';
 import { mediaStorage } from '../../storage/index.js';
 import { isSafeKey } from '../../storage/local.js';
 import { findTenantMediaByKeys, markMediaUploaded, type MediaRow } from '../../store/media.js';
 import type { MediaFacts } from './check.js';
 import { probeStored } from './upload.js';
 import { MEDIA_TYPES, bareContentType, type MediaKind, type MediaProbe } from './types.js';
-import { lookup } from '../../lib/lookup.js';
 
 /**
  * The storage key of one of Herald's own public URLs (`.../v1/media/files/<key>`, also under /api/v1,

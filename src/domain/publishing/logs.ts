@@ -2,7 +2,6 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
 import {
-  deletePublishLogsBefore,
   findPublishLog,
   listPublishLogs,
   type PublishLogFilter,

@@ -1,6 +1,6 @@
+import { lookup } from '../../../lib/lookup.js';
 import type { MediaItemInput, MediaType } from '../types.js';
 import type { RuleIssue, TargetDraft } from './types.js';
-import { lookup } from '../../../lib/lookup.js';
 
 /*
  * Building blocks the per-platform rule files share: media classification, counting, and a small

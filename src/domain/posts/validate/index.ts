@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { invalidFields } from '../../../errors.js';
+import { lookup } from '../../../lib/lookup.js';
 import type { MediaItemInput } from '../types.js';
 import { blueskyRules } from './bluesky.js';
 import { commonRules } from './common.js';
@@ -17,7 +18,6 @@ import { tiktokRules } from './tiktok.js';
 import { twitterRules } from './twitter.js';
 import type { PlatformRules, TargetDraft, TargetRule, ValidationIssue } from './types.js';
 import { youtubeRules } from './youtube.js';
-import { lookup } from '../../../lib/lookup.js';
 
 export type { TargetDraft, ValidationIssue } from './types.js';
 
