@@ -50,25 +50,18 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     try {
       const res = await baseFetch(input, { ...init, signal });
-      let responsePreview: string | null = null;
-      if (opts.onCall) {
-        // Read a copy so the adapter still gets the body.
-        responsePreview = await res
-          .clone()
-          .text()
-          .then((t) => t.slice(0, PREVIEW))
-          .catch(() => null);
-      }
-      opts.onCall?.({
+      if (!opts.onCall) return res;
+      const record: CallRecord = {
         method,
         endpoint,
         statusCode: res.status,
         durationMs: Math.round(performance.now() - started),
         requestPreview: preview(init?.body),
-        responsePreview,
+        responsePreview: null,
         error: null,
-      });
-      return res;
+      };
+      opts.onCall(record);
+      return withResponsePreview(res, record);
     } catch (error) {
       opts.onCall?.({
         method,
@@ -89,6 +82,56 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
     openMedia: opts.openMedia ?? ((media) => openMediaOverHttp(media, recordingFetch)),
     ...(opts.onThreadProgress ? { threadProgress: opts.onThreadProgress } : {}),
   };
+}
+
+/**
+ * The response with a body that fills `record.responsePreview` (its first 5,000 bytes) as the adapter
+ * reads it. The body still streams: nothing is read ahead or held beyond the preview, so a large or
+ * endless answer (a link card's page, a download) costs no more than what the adapter reads of it.
+ * Logs are written after the adapter's step ends, by when it has read what it needed.
+ */
+function withResponsePreview(res: Response, record: CallRecord): Response {
+  if (!res.body || res.status === 204 || res.status === 205 || res.status === 304) return res;
+  const head: Uint8Array[] = [];
+  let kept = 0;
+  const settle = () => {
+    if (record.responsePreview === null) record.responsePreview = Buffer.concat(head).toString('utf8');
+  };
+  const tap = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (kept < PREVIEW) {
+        const part = chunk.subarray(0, PREVIEW - kept);
+        head.push(part);
+        kept += part.length;
+        if (kept >= PREVIEW) settle();
+      }
+      controller.enqueue(chunk);
+    },
+    flush: settle,
+  });
+  return new Response(res.body.pipeThrough(tap), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
+ * Reads at most `max` bytes of a body, then lets go of the rest: `truncated` says there was more. For
+ * answers whose size the caller does not control (a linked page, an image it names).
+ */
+export async function readAtMost(res: Response, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  if (!res.body) return { bytes: Buffer.alloc(0), truncated: false };
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { bytes: Buffer.concat(parts), truncated: false };
+      parts.push(value);
+      size += value.length;
+      if (size > max) return { bytes: Buffer.concat(parts).subarray(0, max), truncated: true };
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /** Default media opener: a GET of the media URL, streamed. */

@@ -1,4 +1,5 @@
 import { assertPublicUrl } from '../../lib/net.js';
+import { readAtMost } from '../io.js';
 import type { PlatformIO } from '../types.js';
 
 /** Bluesky does not unfurl links itself: the client sends the card (`app.bsky.embed.external`). */
@@ -78,7 +79,8 @@ export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOption
   try {
     const res = await safeFetch(io, uri, allowPrivate, 'text/html');
     if (res.ok && (res.headers.get('content-type') ?? '').includes('html')) {
-      const html = (await res.text()).slice(0, MAX_HTML);
+      // Only the head of a page is read: a link may point at anything, of any size.
+      const html = (await readAtMost(res, MAX_HTML)).bytes.toString('utf8');
       title = meta(html, 'og:title') ?? decodeEntities(/<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '');
       description = meta(html, 'og:description') ?? meta(html, 'description') ?? '';
       image = meta(html, 'og:image');
@@ -110,8 +112,9 @@ async function fetchThumb(io: PlatformIO, url: string, upload: ThumbUploader, al
       await res.body?.cancel();
       return null;
     }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.length > MAX_THUMB) return null;
+    // Without a content-length, the size is known only by reading: stop past the limit.
+    const { bytes, truncated } = await readAtMost(res, MAX_THUMB);
+    if (truncated) return null;
     return await upload(bytes, type);
   } catch {
     // NOTE: a card without a picture is better than a failed post; an upload failure that matters

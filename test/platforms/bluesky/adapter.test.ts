@@ -24,6 +24,15 @@ beforeAll(async () => {
   bob = await pds.createAccount();
   thumb = await solidImage(60, 30, 'jpeg');
   page = http.createServer((req, res) => {
+    if (req.url === '/endless' || req.url === '/endless.jpg') {
+      // An answer that never ends: a page or an image of unbounded size, sent as long as it is read.
+      const html = req.url === '/endless';
+      res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/jpeg' });
+      if (html) res.write('<html><head><title>Endless page</title><meta property="og:image" content="/endless.jpg"></head><body>');
+      const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024, html ? 'a' : 0xff)), 2);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (req.url === '/thumb.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': thumb.length });
       return void res.end(thumb);
@@ -256,6 +265,20 @@ describe('Bluesky adapter against a real PDS', () => {
       external: { uri: pageUrl, title: 'Herald & friends', description: 'A card for the link' },
     });
     expect(rec.value.embed.external.thumb).toMatchObject({ mimeType: 'image/jpeg', size: thumb.length });
+  });
+
+  it('reads only the head of a linked page, and drops an image of unbounded size from the card', async () => {
+    const account = await connect(alice);
+    const { io, calls } = testIO();
+    const endless = pageUrl.replace('/article', '/endless');
+    const result = await adapter.publish(publishRequest(account, { content: `Never ends: ${endless}` }), io);
+    const rec = await getRecord(result.platformPostId);
+    expect(rec.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: endless, title: 'Endless page', description: '' } });
+    // Both were fetched; the log keeps the start of each answer.
+    const page = calls.find((c) => c.endpoint === endless);
+    expect(page?.responsePreview).toMatch(/^<html><head><title>Endless page/);
+    expect(page?.responsePreview).toHaveLength(5000);
+    expect(calls.some((c) => c.endpoint.endsWith('/endless.jpg') && c.statusCode === 200)).toBe(true);
   });
 
   it('does not read pages on private addresses for a link card unless allowed', async () => {
