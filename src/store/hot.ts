@@ -1,5 +1,5 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import { sqliteIn, sqliteStatement, type Executor } from './db.js';
+import { sqliteIn, sqliteReader, sqliteStatement, type Executor } from './db.js';
 import type { Database } from './schema.js';
 
 /*
@@ -36,7 +36,7 @@ export async function hot<R = Record<string, unknown>>(ex: Executor, text: strin
   const handle = sqliteIn(ex);
   if (handle) {
     const stmt = sqliteStatement(handle, text);
-    if (stmt.reader) return { rows: stmt.all(...params) as R[], changes: 0 };
+    if (stmt.reader) return { rows: sqliteReader(handle, text).all(...params) as R[], changes: 0 };
     return { rows: [], changes: stmt.run(...params).changes };
   }
   // NOTE: getExecutor() is how a Kysely instance or transaction exposes its dialect adapter.
