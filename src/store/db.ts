@@ -179,7 +179,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
  * Here the statement reads arrays (`raw`) and a function made once per statement turns each into an object
  * literal, which V8 builds in one step: about 45% less time for 20 rows of 18 columns. Same objects as
  * before (a repeated column name keeps its last value, as better-sqlite3 does). Kysely uses `reader`,
- * `all` and `iterate`; a writer statement is returned as it is.
+ * `all` and `iterate`, the stores `all` and `get`; a writer statement is returned as it is.
  */
 function objectRows(stmt: SqliteDatabase.Statement): SqliteDatabase.Statement {
   if (!stmt.reader) return stmt;
@@ -197,6 +197,10 @@ function objectRows(stmt: SqliteDatabase.Statement): SqliteDatabase.Statement {
       const out = new Array<Record<string, unknown>>(raw.length);
       for (let i = 0; i < raw.length; i++) out[i] = toRow(raw[i]);
       return out;
+    },
+    get(...params: unknown[]) {
+      const values = stmt.get(...params) as unknown[] | undefined;
+      return values === undefined ? undefined : toRow(values);
     },
     *iterate(...params: unknown[]) {
       for (const values of stmt.iterate(...params) as IterableIterator<unknown[]>) yield toRow(values);

@@ -1,4 +1,4 @@
-import { sqliteIn, sqliteStatement, type Executor } from './db.js';
+import { sqliteIn, sqliteReader, type Executor } from './db.js';
 import { hot, updateWhere } from './hot.js';
 import type { AccountTable, PostTable, PostTargetTable } from './schema.js';
 
@@ -43,7 +43,7 @@ export async function listPostTargets(db: Executor, postId: string): Promise<Tar
  */
 export async function lockPost(db: Executor, postId: string): Promise<PostRow | undefined> {
   const sqlite = sqliteIn(db);
-  if (sqlite) return sqliteStatement(sqlite, 'SELECT * FROM post WHERE post_id = ?').get(postId) as PostRow | undefined;
+  if (sqlite) return sqliteReader(sqlite, 'SELECT * FROM post WHERE post_id = ?').get(postId) as PostRow | undefined;
   return db
     .updateTable('post')
     .set((eb) => ({ post_id: eb.ref('post_id') }))
@@ -56,7 +56,7 @@ export async function lockPost(db: Executor, postId: string): Promise<PostRow | 
 export async function lockPostOfTarget(db: Executor, targetId: string): Promise<PostRow | undefined> {
   const sqlite = sqliteIn(db);
   if (sqlite) {
-    return sqliteStatement(sqlite, 'SELECT * FROM post WHERE post_id = (SELECT post_id FROM post_target WHERE target_id = ?)').get(targetId) as
+    return sqliteReader(sqlite, 'SELECT * FROM post WHERE post_id = (SELECT post_id FROM post_target WHERE target_id = ?)').get(targetId) as
       | PostRow
       | undefined;
   }

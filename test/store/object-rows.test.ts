@@ -61,5 +61,7 @@ describe.skipIf(dialect !== 'sqlite')('SQLite rows as objects', () => {
     const viaHot = await db.transaction((tx) => hot(tx, 'SELECT * FROM wide WHERE id < ? ORDER BY id', [3]));
     expect(viaHot.rows).toEqual(plain('SELECT * FROM wide WHERE id < ? ORDER BY id', 3));
     expect(sqliteReader(db.sqlite!, 'SELECT id FROM wide WHERE id = ?').all(4)).toEqual([{ id: 4 }]);
+    expect(sqliteReader(db.sqlite!, 'SELECT * FROM wide WHERE id = ?').get(4)).toEqual(db.sqlite!.prepare('SELECT * FROM wide WHERE id = ?').get(4));
+    expect(sqliteReader(db.sqlite!, 'SELECT * FROM wide WHERE id = ?').get(99)).toBeUndefined();
   });
 });
