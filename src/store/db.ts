@@ -209,41 +209,37 @@ function objectRows(stmt: SqliteDatabase.Statement): SqliteDatabase.Statement {
   return rows as unknown as SqliteDatabase.Statement;
 }
 
-const readerCache = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
+type StatementCache = WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>;
 
-/** `objectRows` of a statement prepared once for the life of the handle (hot statements that read). */
-export function sqliteReader(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
-  let cache = readerCache.get(sqlite);
+/** The statement for `text` on this handle, made once by `make` and kept for the life of the handle. */
+function cachedStatement(caches: StatementCache, sqlite: SqliteDatabase.Database, text: string, make: () => SqliteDatabase.Statement) {
+  let cache = caches.get(sqlite);
   if (!cache) {
     cache = new Map();
-    readerCache.set(sqlite, cache);
+    caches.set(sqlite, cache);
   }
   let stmt = cache.get(text);
   if (!stmt) {
-    stmt = objectRows(sqlite.prepare(text));
+    stmt = make();
     cache.set(text, stmt);
   }
   return stmt;
 }
 
-const statementCache = new WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>();
+const readerCache: StatementCache = new WeakMap();
+const statementCache: StatementCache = new WeakMap();
+
+/** `objectRows` of a statement prepared once for the life of the handle (hot statements that read). */
+export function sqliteReader(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
+  return cachedStatement(readerCache, sqlite, text, () => objectRows(sqlite.prepare(text)));
+}
 
 /**
  * A prepared statement reused for the life of the SQLite handle. Kysely compiles and prepares on every
  * call, which halves throughput on the hottest paths (auth lookup, profile list); those use this.
  */
 export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
-  let cache = statementCache.get(sqlite);
-  if (!cache) {
-    cache = new Map();
-    statementCache.set(sqlite, cache);
-  }
-  let stmt = cache.get(text);
-  if (!stmt) {
-    stmt = sqlite.prepare(text);
-    cache.set(text, stmt);
-  }
-  return stmt;
+  return cachedStatement(statementCache, sqlite, text, () => sqlite.prepare(text));
 }
 
 /** True when `error` is a unique-constraint violation on either dialect. */
