@@ -136,6 +136,14 @@ export interface PostFilter {
 
 /** One page of posts and the total matching the filter. */
 export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: PostRow[]; total: number }> {
+  const { count, page } = postListQueries(db, f);
+  const totalRow = await count.executeTakeFirstOrThrow();
+  const rows = await page.execute();
+  return { rows: rows as PostRow[], total: Number(totalRow.n) };
+}
+
+/** The statements of `listPosts`: the count of matching posts and the page (also used to check plans). */
+export function postListQueries(db: Executor, f: PostFilter) {
   const sortAt = sql<string>`coalesce(p.scheduled_for, p.created_at)`;
   let q = db.selectFrom('post as p').where('p.tenant_id', '=', f.tenantId);
   if (f.status) q = q.where('p.status', '=', f.status);
@@ -166,7 +174,7 @@ export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: Po
     const pattern = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where(sql<boolean>`lower(p.content) like ${pattern} escape '\\'`);
   }
-  const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = q.select((eb) => eb.fn.countAll<number>().as('n'));
   let page = q.selectAll('p');
   switch (f.sortBy) {
     case 'scheduled-asc':
@@ -190,6 +198,5 @@ export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: Po
     default:
       page = page.orderBy(sortAt, 'desc').orderBy('p.post_id', 'desc');
   }
-  const rows = await page.limit(f.limit).offset(f.offset).execute();
-  return { rows: rows as PostRow[], total: Number(totalRow.n) };
+  return { count, page: page.limit(f.limit).offset(f.offset) };
 }

@@ -12,6 +12,7 @@ import * as m0051 from './0051-invites.js';
 import * as m0060 from './0060-directory-version.js';
 import * as m0070 from './0070-thread-progress.js';
 import * as m0080 from './0080-first-comment-result.js';
+import * as m0090 from './0090-post-list-order.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0060-directory-version': m0060,
   '0070-thread-progress': m0070,
   '0080-first-comment-result': m0080,
+  '0090-post-list-order': m0090,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
