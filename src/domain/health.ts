@@ -5,7 +5,7 @@ import { jobStats } from '../store/jobs.js';
 export interface HealthReport {
   status: 'ok' | 'degraded';
   database: { status: 'ok' | 'error'; dialect: string; error?: string };
-  scheduler: { queueDepth: number; dueJobs: number; lagMs: number; oldestDueAt: string | null };
+  scheduler: { queueDepth: number; queueDepthCapped: boolean; dueJobs: number; lagMs: number; oldestDueAt: string | null };
   uptimeSeconds: number;
 }
 
@@ -15,7 +15,7 @@ export async function checkHealth(ctx: AppContext, startedAt: number): Promise<H
   const report: HealthReport = {
     status: 'ok',
     database: { status: 'ok', dialect: ctx.db.dialect },
-    scheduler: { queueDepth: 0, dueJobs: 0, lagMs: 0, oldestDueAt: null },
+    scheduler: { queueDepth: 0, queueDepthCapped: false, dueJobs: 0, lagMs: 0, oldestDueAt: null },
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
   try {
@@ -23,6 +23,7 @@ export async function checkHealth(ctx: AppContext, startedAt: number): Promise<H
     const stats = await jobStats(ctx.db.kysely, now);
     report.scheduler = {
       queueDepth: stats.depth,
+      queueDepthCapped: stats.depthCapped,
       dueJobs: stats.due,
       oldestDueAt: stats.oldestDueAt,
       lagMs: stats.oldestDueAt ? Math.max(0, now.getTime() - new Date(stats.oldestDueAt).getTime()) : 0,

@@ -22,6 +22,7 @@ describe('scheduler lag on /health', () => {
     expect(down.body.scheduler.oldestDueAt).toBe(dueAt.toISOString());
     expect(down.body.scheduler.dueJobs).toBeGreaterThanOrEqual(2);
     expect(down.body.scheduler.queueDepth).toBeGreaterThanOrEqual(3);
+    expect(down.body.scheduler.queueDepthCapped).toBe(false);
 
     // The worker starts and catches up: due jobs are just rows.
     await e.runner.drain();

@@ -10,7 +10,8 @@ const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   database: Type.Object({ status: Type.String(), dialect: Type.String(), error: Type.Optional(Type.String()) }),
   scheduler: Type.Object({
-    queueDepth: Type.Integer(),
+    queueDepth: Type.Integer({ description: 'Jobs waiting, due or not, counted up to 100,000' }),
+    queueDepthCapped: Type.Boolean({ description: 'True when there are at least 100,000: queueDepth is then that bound' }),
     dueJobs: Type.Integer(),
     lagMs: Type.Integer({ description: 'Age of the oldest overdue job' }),
     oldestDueAt: Nullable(Type.String()),
