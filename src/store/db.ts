@@ -229,7 +229,10 @@ function cachedStatement(caches: StatementCache, sqlite: SqliteDatabase.Database
 const readerCache: StatementCache = new WeakMap();
 const statementCache: StatementCache = new WeakMap();
 
-/** `objectRows` of a statement prepared once for the life of the handle (hot statements that read). */
+/**
+ * `objectRows` of a statement prepared once for the life of the handle: a reader with fast rows, a writer
+ * as prepared (hot statements use it for both).
+ */
 export function sqliteReader(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
   return cachedStatement(readerCache, sqlite, text, () => objectRows(sqlite.prepare(text)));
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import { sqliteIn, sqliteReader, sqliteStatement, type Executor } from './db.js';
+import { sqliteIn, sqliteReader, type Executor } from './db.js';
 import type { Database } from './schema.js';
 
 /*
@@ -35,8 +35,8 @@ function pgText(text: string): string {
 export async function hot<R = Record<string, unknown>>(ex: Executor, text: string, params: readonly unknown[]): Promise<HotResult<R>> {
   const handle = sqliteIn(ex);
   if (handle) {
-    const stmt = sqliteStatement(handle, text);
-    if (stmt.reader) return { rows: sqliteReader(handle, text).all(...params) as R[], changes: 0 };
+    const stmt = sqliteReader(handle, text);
+    if (stmt.reader) return { rows: stmt.all(...params) as R[], changes: 0 };
     return { rows: [], changes: stmt.run(...params).changes };
   }
   // NOTE: getExecutor() is how a Kysely instance or transaction exposes its dialect adapter.
