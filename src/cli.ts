@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { createKeyForUser, createOwner, setPlan } from './domain/users.js';
@@ -99,7 +99,7 @@ const commands: Record<string, Command> = {
     run: async () => undefined,
     async bare() {
       const config = loadConfig();
-      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
+      const db = await openCliDb(config);
       try {
         const applied = await migrate(db);
         return { applied };
@@ -116,6 +116,11 @@ export function addCommand(name: string, command: Command): void {
 }
 
 class UsageError extends Error {}
+
+/** The database as the CLI opens it: without the checkpoint thread (its commands write little). */
+function openCliDb(config: Config) {
+  return openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
+}
 
 function usage(): string {
   return 'usage:\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n') + '\n';
@@ -155,7 +160,7 @@ export async function runCli(argv: string[]): Promise<number> {
       result = await command.bare(parsed.values);
     } else {
       const config = loadConfig();
-      const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
+      const db = await openCliDb(config);
       ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
       result = await command.run(ctx, parsed.values, parsed.positionals);
     }
