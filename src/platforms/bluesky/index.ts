@@ -2,8 +2,6 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl } from '../config.js';
 import {
   PlatformError,
-  ThreadIncompleteError,
-  toPlatformError,
   type AccountCredentials,
   type MediaRef,
   type PlatformAdapter,
@@ -11,6 +9,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { postReplies } from '../thread.js';
 import { parseAtUri, xrpc } from './api.js';
 import { buildFacets, firstLink, graphemeLength } from './facets.js';
 import { linkCard } from './link-card.js';
@@ -155,8 +154,8 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword),
 
     /**
-     * The root, then each thread item as a reply (root and parent strong refs). Once the root is out, a
-     * failing reply throws ThreadIncompleteError with what went out (re-sending would post the root
+     * The root, then each thread item as a reply with root and parent strong refs (`postReplies`). Once
+     * the root is out, a failing reply throws ThreadIncompleteError with what went out (re-sending would post the root
      * again); the next attempt gets it as `req.resume` and continues after the last reply.
      */
     async publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
@@ -176,18 +175,9 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
         replies: replies.map((r) => ({ id: r.uri, cid: r.cid, url: postUrl(account, r.uri) })),
         state: { cid: root.cid },
       });
-      if (req.threadItems.length && !resume) await io.threadProgress?.(progress());
-      let parent = replies.at(-1) ?? root;
-      for (const part of parts.slice(1 + replies.length)) {
-        try {
-          const record = await buildRecord(io, account, part, { root, parent }, io.now());
-          parent = await createPost(io, account, record);
-        } catch (error) {
-          throw new ThreadIncompleteError(progress(), req.threadItems.length, toPlatformError(error));
-        }
-        replies.push(parent);
-        await io.threadProgress?.(progress());
-      }
+      await postReplies(req, io, { root, replies, progress }, async (item, parent) =>
+        createPost(io, account, await buildRecord(io, account, { text: item.content, media: item.media }, { root, parent }, io.now())),
+      );
       return {
         platformPostId: root.uri,
         platformPostUrl: postUrl(account, root.uri),

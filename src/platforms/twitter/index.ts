@@ -2,8 +2,6 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import {
   PlatformError,
-  ThreadIncompleteError,
-  toPlatformError,
   type AccountCredentials,
   type MediaRef,
   type PlatformAdapter,
@@ -11,6 +9,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { postReplies } from '../thread.js';
 import { xRequest, type TwitterOptions } from './api.js';
 import { countTweet } from './count.js';
 import { checkTweetMedia, uploadMedia } from './media.js';
@@ -105,8 +104,8 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
     oauth,
 
     /**
-     * The root post, then each thread item as a reply to the previous one. Once the root is out, a
-     * failing reply throws ThreadIncompleteError with what went out (never a plain failure: re-sending
+     * The root post, then each thread item as a reply to the previous one (`postReplies`). Once the root
+     * is out, a failing reply throws ThreadIncompleteError with what went out (never a plain failure: re-sending
      * would post the root again); the next attempt gets it as `req.resume` and continues after it.
      */
     async publish(req, io): Promise<PublishResult> {
@@ -119,17 +118,9 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
         platformPostUrl: postUrl(req.account, rootId),
         replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
       });
-      if (req.threadItems.length && !resume) await io.threadProgress?.(progress());
-      let previous = replyIds.at(-1) ?? rootId;
-      for (const item of req.threadItems.slice(replyIds.length)) {
-        try {
-          previous = await createTweet(io, req.account, item.content, item.media, previous, replySettings);
-        } catch (error) {
-          throw new ThreadIncompleteError(progress(), req.threadItems.length, toPlatformError(error));
-        }
-        replyIds.push(previous);
-        await io.threadProgress?.(progress());
-      }
+      await postReplies(req, io, { root: rootId, replies: replyIds, progress }, (item, previous) =>
+        createTweet(io, req.account, item.content, item.media, previous, replySettings),
+      );
       const extra: Record<string, unknown> = {};
       if (req.threadItems.length) {
         extra.threadIds = replyIds;
