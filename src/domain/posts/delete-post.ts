@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import { deletePost as deletePostRows } from '../../store/posts.js';
 import type { Principal } from '../principal.js';
 import { disarmTargets } from './arm.js';
-import { assertNotPublishing } from './update-post.js';
+import { assertNotPublishing } from './guards.js';
 import { loadPostForUpdate } from './views.js';
 
 /** Deletes a post that has not been published anywhere, with its targets and their publish jobs. */

@@ -4,7 +4,7 @@ import { updatePost, updateTarget, type PostRow, type PostTargetRow } from '../.
 import type { PostView } from '../present/posts.js';
 import { armPublishJobs } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
-import { assertNotPublishing } from './update-post.js';
+import { assertNotPublishing } from './guards.js';
 import { loadPostForUpdate, withAccounts } from './views.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, conflict, invalidFields } from '../../errors.js';
+import type { Executor } from '../../store/db.js';
 import { deleteTargets, insertTargets, leasedJobKeys, lockTenantPosts, updatePost as updatePostRow, updateTarget, type PostRow, type PostTargetRow } from '../../store/posts.js';
 import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
@@ -7,19 +8,27 @@ import { publishJobKey } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
 import { armTargets, disarmTargets } from './arm.js';
 import { MESSAGES } from './create-post.js';
+import { assertNotPublishing } from './guards.js';
 import { assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedule.js';
-import { checkTargetAccounts, contentHash, normaliseTargets, targetRows } from './targets.js';
+import { checkTargetAccounts, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
 import type { MediaItemInput, PostInput } from './types.js';
-import { throwIfInvalid, validatePost } from './validate/index.js';
+import { throwIfInvalid, validatePost, type PostDraft } from './validate/index.js';
 import { loadPost, loadPostForUpdate, withAccounts } from './views.js';
 
 const EDITABLE = ['draft', 'scheduled', 'failed'];
 
-export function assertNotPublishing(post: PostRow, targets: PostTargetRow[]): void {
-  if (post.status === 'publishing' || targets.some((t) => t.status === 'publishing')) {
-    throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');
-  }
+type Loaded = { post: PostRow; targets: PostTargetRow[] };
+
+/** What the update asks for, decided from the request and the post as it is. */
+interface UpdatePlan {
+  decision: ScheduleDecision;
+  nextStatus: string;
+  timezone: string;
+  content: string;
+  media: MediaItemInput[];
+  /** The new targets when `platforms` is given; null keeps the current ones. */
+  requested: ResolvedTarget[] | null;
 }
 
 /**
@@ -36,11 +45,42 @@ export async function updatePost(
 ): Promise<{ view: PostView; message: string }> {
   const now = ctx.clock.now();
   const current = await loadPost(ctx.db.kysely, caller, postId);
-  const { post } = current;
-  assertNotPublishing(post, current.targets);
+  assertEditable(current);
+  const plan = planUpdate(current, input, now);
+  await validateUpdate(ctx, caller, current, plan);
+
+  return ctx.db.transaction(async (tx) => {
+    if (plan.nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
+    const fresh = await loadPostForUpdate(tx, caller, postId);
+    assertUnchanged(current, fresh);
+    const targets = plan.requested
+      ? await replaceTargets(tx, caller, fresh, plan, now)
+      : await rehashTargets(tx, fresh, plan, now);
+    if (plan.nextStatus !== 'draft') await assertNoDuplicates(tx, caller.tenantId, targets, now, postId);
+    const patch = postPatch(fresh.post, input, plan, now);
+    await updatePostRow(tx, caller.tenantId, postId, patch);
+    const updated: PostRow = { ...fresh.post, ...patch };
+    await rearm(tx, plan, targets, input, now);
+    // post.scheduled fires when a draft or failed post becomes scheduled (a reschedule is not a new event).
+    if (plan.nextStatus === 'scheduled' && current.post.status !== 'scheduled') {
+      await ctx.events.emit(tx, caller.tenantId, 'post.scheduled', postEventData(updated, targets), now);
+    }
+    const [view] = await withAccounts(tx, caller.tenantId, [{ post: updated, targets }]);
+    const next = plan.nextStatus;
+    const message = next === 'draft' || next === 'scheduled' || next === 'publishing' ? MESSAGES[next] : 'Post updated successfully';
+    return { view, message };
+  });
+}
+
+function assertEditable({ post, targets }: Loaded): void {
+  assertNotPublishing(post, targets);
   if (!EDITABLE.includes(post.status)) {
     throw new AppError('invalid', 'post_not_editable', `A ${post.status} post cannot be edited`, { status: post.status });
   }
+}
+
+/** The post's next status and time, and the content and targets it will have. */
+function planUpdate({ post }: Loaded, input: PostInput, now: Date): UpdatePlan {
   const timezone = input.timezone ?? post.timezone;
   assertTimeZone(timezone);
   let decision: ScheduleDecision = resolveSchedule({ ...input, timezone }, now);
@@ -51,103 +91,111 @@ export async function updatePost(
   }
   const nextStatus =
     decision.kind === 'draft' ? 'draft' : decision.kind === 'at' ? 'scheduled' : decision.kind === 'now' ? 'publishing' : post.status;
-  const content = input.content ?? post.content;
-  const media: MediaItemInput[] = input.mediaItems ?? JSON.parse(post.media_items);
-  const iso = now.toISOString();
+  return {
+    decision,
+    nextStatus,
+    timezone,
+    content: input.content ?? post.content,
+    media: input.mediaItems ?? (JSON.parse(post.media_items) as MediaItemInput[]),
+    requested: input.platforms !== undefined ? normaliseTargets(input.platforms, { timezone, tiktokSettings: input.tiktokSettings }) : null,
+  };
+}
 
-  // The targets after the update: replaced when `platforms` is given, else the current ones re-hashed.
-  const replacing = input.platforms !== undefined;
-  const requested = replacing ? normaliseTargets(input.platforms!, { timezone, tiktokSettings: input.tiktokSettings }) : [];
-  const drafts = replacing
-    ? requested.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData }))
+/** A post that will be published is validated as a whole, with the targets it will have. */
+async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan): Promise<void> {
+  if (plan.nextStatus === 'draft') return;
+  const drafts: PostDraft['platforms'] = plan.requested
+    ? plan.requested.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData }))
     : current.targets.map((t) => ({
         platform: t.platform,
         customContent: t.custom_content,
         customMedia: t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : null,
         platformSpecificData: JSON.parse(t.platform_specific_data) as Record<string, unknown>,
       }));
-  if (nextStatus !== 'draft') {
-    if (drafts.length === 0) throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
-    throwIfInvalid(await validatePost({ content, mediaItems: media, platforms: drafts }, { ctx, tenantId: caller.tenantId }));
+  if (drafts.length === 0) throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
+  throwIfInvalid(await validatePost({ content: plan.content, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId }));
+}
+
+function assertUnchanged(read: Loaded, fresh: Loaded): void {
+  if (fresh.post.updated_at !== read.post.updated_at || fresh.targets.length !== read.targets.length) {
+    throw conflict('post_modified', 'The post changed while it was being updated; retry');
   }
+  assertNotPublishing(fresh.post, fresh.targets);
+}
 
-  return ctx.db.transaction(async (tx) => {
-    if (nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
-    const fresh = await loadPostForUpdate(tx, caller, postId);
-    if (fresh.post.updated_at !== post.updated_at || fresh.targets.length !== current.targets.length) {
-      throw conflict('post_modified', 'The post changed while it was being updated; retry');
-    }
-    assertNotPublishing(fresh.post, fresh.targets);
-    let targets: PostTargetRow[];
-    if (replacing) {
-      // A thread that stopped part way is public already: replacing its target would post its root again.
-      const partlyPublic = fresh.targets.find((t) => t.thread_progress !== null && t.platform_post_id !== null);
-      if (partlyPublic) {
-        throw conflict(
-          'post_partly_published',
-          `Part of this post is already public on ${partlyPublic.platform} (a thread that stopped part way): retry the post to finish it, or unpublish it, instead of replacing its platforms`,
-          { platform: partlyPublic.platform, platformPostId: partlyPublic.platform_post_id },
-        );
-      }
-      const accounts = await checkTargetAccounts(tx, caller, requested);
-      await disarmTargets(tx, fresh.targets);
-      await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
-      targets = targetRows({ post_id: post.post_id, tenant_id: post.tenant_id, content, media }, requested, accounts, now);
-      await insertTargets(tx, targets);
-    } else {
-      const rescheduling = nextStatus === 'scheduled' || nextStatus === 'publishing';
-      targets = fresh.targets.map((t) => {
-        const psd = JSON.parse(t.platform_specific_data) as Record<string, unknown>;
-        const text = t.custom_content ?? content;
-        const tMedia = t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : media;
-        const patch: Partial<PostTargetRow> = { content_hash: contentHash(psd, text, tMedia), updated_at: iso };
-        // A failed target goes back to pending when its post is scheduled again.
-        if (rescheduling && t.status === 'failed') {
-          Object.assign(patch, { status: 'pending', error_message: null, error_category: null, error_source: null, error_code: null });
-        }
-        return { ...t, ...patch };
-      });
-      for (const t of targets) await updateTarget(tx, t.target_id, t);
-    }
-    if (nextStatus !== 'draft') await assertNoDuplicates(tx, caller.tenantId, targets, now, post.post_id);
+/** `platforms` given: the old targets and their jobs go, new `pending` targets take their place. */
+async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, plan: UpdatePlan, now: Date): Promise<PostTargetRow[]> {
+  // A thread that stopped part way is public already: replacing its target would post its root again.
+  const partlyPublic = fresh.targets.find((t) => t.thread_progress !== null && t.platform_post_id !== null);
+  if (partlyPublic) {
+    throw conflict(
+      'post_partly_published',
+      `Part of this post is already public on ${partlyPublic.platform} (a thread that stopped part way): retry the post to finish it, or unpublish it, instead of replacing its platforms`,
+      { platform: partlyPublic.platform, platformPostId: partlyPublic.platform_post_id },
+    );
+  }
+  const requested = plan.requested!;
+  const accounts = await checkTargetAccounts(tx, caller, requested);
+  await disarmTargets(tx, fresh.targets);
+  await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
+  const { post } = fresh;
+  const targets = targetRows({ post_id: post.post_id, tenant_id: post.tenant_id, content: plan.content, media: plan.media }, requested, accounts, now);
+  await insertTargets(tx, targets);
+  return targets;
+}
 
-    const patch: Partial<PostRow> = {
-      content,
-      media_items: JSON.stringify(media),
-      status: nextStatus,
-      timezone,
-      updated_at: iso,
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
-      ...(input.hashtags !== undefined ? { hashtags: JSON.stringify(input.hashtags) } : {}),
-      ...(input.mentions !== undefined ? { mentions: JSON.stringify(input.mentions) } : {}),
-      ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
-      ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
-      ...(decision.kind === 'at' || decision.kind === 'now' ? { scheduled_for: decision.at.toISOString() } : {}),
-    };
-    const options = JSON.parse(post.options) as Record<string, unknown>;
-    if (input.crosspostingEnabled !== undefined) options.crosspostingEnabled = input.crosspostingEnabled;
-    if (input.tiktokSettings !== undefined) options.tiktokSettings = input.tiktokSettings;
-    if (input.recycling !== undefined) options.recycling = input.recycling;
-    patch.options = JSON.stringify(options);
-    await updatePostRow(tx, caller.tenantId, postId, patch);
-    const updated: PostRow = { ...fresh.post, ...patch };
-
-    if (decision.kind === 'at' || decision.kind === 'now') {
-      await armTargets(tx, targets.filter((t) => t.status === 'pending'), decision.at, now, { ignoreOwnTimes: input.publishNow === true });
-      // A job a worker has already claimed cannot be moved: the publish is under way.
-      if ((await leasedJobKeys(tx, targets.map((t) => publishJobKey(t.target_id)), iso)).length > 0) {
-        throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');
-      }
-    } else if (nextStatus === 'draft') {
-      await disarmTargets(tx, targets);
+/** Current targets kept: their hash follows the new content, and a failed one goes back to `pending` when the post is scheduled again. */
+async function rehashTargets(tx: Executor, fresh: Loaded, plan: UpdatePlan, now: Date): Promise<PostTargetRow[]> {
+  const iso = now.toISOString();
+  const rescheduling = plan.nextStatus === 'scheduled' || plan.nextStatus === 'publishing';
+  const targets = fresh.targets.map((t) => {
+    const psd = JSON.parse(t.platform_specific_data) as Record<string, unknown>;
+    const text = t.custom_content ?? plan.content;
+    const tMedia = t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : plan.media;
+    const patch: Partial<PostTargetRow> = { content_hash: contentHash(psd, text, tMedia), updated_at: iso };
+    if (rescheduling && t.status === 'failed') {
+      Object.assign(patch, { status: 'pending', error_message: null, error_category: null, error_source: null, error_code: null });
     }
-    // post.scheduled fires when a draft or failed post becomes scheduled (a reschedule is not a new event).
-    if (nextStatus === 'scheduled' && post.status !== 'scheduled') {
-      await ctx.events.emit(tx, caller.tenantId, 'post.scheduled', postEventData(updated, targets), now);
-    }
-    const [view] = await withAccounts(tx, caller.tenantId, [{ post: updated, targets }]);
-    const message = nextStatus === 'draft' || nextStatus === 'scheduled' || nextStatus === 'publishing' ? MESSAGES[nextStatus] : 'Post updated successfully';
-    return { view, message };
+    return { ...t, ...patch };
   });
+  for (const t of targets) await updateTarget(tx, t.target_id, t);
+  return targets;
+}
+
+/** The post row's changes: the given fields, the status and the time. */
+function postPatch(post: PostRow, input: PostInput, plan: UpdatePlan, now: Date): Partial<PostRow> {
+  const { decision } = plan;
+  const options = JSON.parse(post.options) as Record<string, unknown>;
+  if (input.crosspostingEnabled !== undefined) options.crosspostingEnabled = input.crosspostingEnabled;
+  if (input.tiktokSettings !== undefined) options.tiktokSettings = input.tiktokSettings;
+  if (input.recycling !== undefined) options.recycling = input.recycling;
+  return {
+    content: plan.content,
+    media_items: JSON.stringify(plan.media),
+    status: plan.nextStatus,
+    timezone: plan.timezone,
+    updated_at: now.toISOString(),
+    options: JSON.stringify(options),
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
+    ...(input.hashtags !== undefined ? { hashtags: JSON.stringify(input.hashtags) } : {}),
+    ...(input.mentions !== undefined ? { mentions: JSON.stringify(input.mentions) } : {}),
+    ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
+    ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
+    ...(decision.kind === 'at' || decision.kind === 'now' ? { scheduled_for: decision.at.toISOString() } : {}),
+  };
+}
+
+/** The publish jobs follow the new time (pending targets), or go when the post becomes a draft. */
+async function rearm(tx: Executor, plan: UpdatePlan, targets: PostTargetRow[], input: PostInput, now: Date): Promise<void> {
+  const { decision } = plan;
+  if (decision.kind === 'at' || decision.kind === 'now') {
+    await armTargets(tx, targets.filter((t) => t.status === 'pending'), decision.at, now, { ignoreOwnTimes: input.publishNow === true });
+    // A job a worker has already claimed cannot be moved: the publish is under way.
+    if ((await leasedJobKeys(tx, targets.map((t) => publishJobKey(t.target_id)), now.toISOString())).length > 0) {
+      throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');
+    }
+  } else if (plan.nextStatus === 'draft') {
+    await disarmTargets(tx, targets);
+  }
 }
