@@ -4,22 +4,38 @@ import { updatePost, updateTarget, type PostRow, type PostTargetRow } from '../.
 import type { PostView } from '../present/posts.js';
 import { armPublishJobs } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
-import { assertNotPublishing } from './guards.js';
+import { assertNotPublishing, outcomeUnknownError, unknownTargets } from './guards.js';
 import { loadPostForUpdate, withAccounts } from './views.js';
 
+export interface RetryOptions {
+  /**
+   * Send the targets whose outcome is unknown again too: the caller looked at the platform and the post
+   * is not there. Without it they are left alone (never re-sent blindly).
+   */
+  resendUnknown?: boolean;
+}
+
 /**
- * Re-arms the failed targets of a failed or partial post to publish now. Published targets are left
- * alone, and so are targets whose outcome is unknown: those are checked, never re-sent blindly.
+ * Re-arms the failed targets of a failed or partial post to publish now (and, with `resendUnknown`, the
+ * unknown ones). Published targets are left alone. A thread that stopped part way keeps its progress,
+ * so the engine continues after its last reply.
  */
-export async function retryPost(ctx: AppContext, caller: Principal, postId: string): Promise<PostView> {
+export async function retryPost(ctx: AppContext, caller: Principal, postId: string, opts: RetryOptions = {}): Promise<PostView> {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
     const { post, targets } = await loadPostForUpdate(tx, caller, postId);
     assertNotPublishing(post, targets);
-    const failed = targets.filter((t) => t.status === 'failed');
-    if (failed.length === 0 || (post.status !== 'failed' && post.status !== 'partial')) {
-      throw new AppError('invalid', 'post_not_failed', 'Only failed or partially published posts can be retried', { status: post.status });
+    if (post.status !== 'failed' && post.status !== 'partial') {
+      throw new AppError('invalid', 'post_not_failed', `Only failed or partially published posts can be retried; this one is ${post.status}`, {
+        status: post.status,
+      });
+    }
+    const unknown = unknownTargets(targets);
+    const again = targets.filter((t) => t.status === 'failed' || (opts.resendUnknown === true && t.status === 'unknown'));
+    if (again.length === 0) {
+      if (unknown.length > 0) throw outcomeUnknownError(postId, unknown, 'Nothing was retried');
+      throw new AppError('invalid', 'post_not_failed', `The post is ${post.status} but has no failed target to retry`, { status: post.status });
     }
     const reset: Partial<PostTargetRow> = {
       status: 'pending',
@@ -29,11 +45,12 @@ export async function retryPost(ctx: AppContext, caller: Principal, postId: stri
       error_code: null,
       updated_at: iso,
     };
-    for (const t of failed) await updateTarget(tx, t.target_id, reset);
-    await armPublishJobs(tx, failed.map((t) => t.target_id), now, now);
+    for (const t of again) await updateTarget(tx, t.target_id, reset);
+    await armPublishJobs(tx, again.map((t) => t.target_id), now, now);
     const patch: Partial<PostRow> = { status: 'publishing', updated_at: iso };
     await updatePost(tx, caller.tenantId, postId, patch);
-    const updated = targets.map((t) => (t.status === 'failed' ? { ...t, ...reset } : t));
+    const ids = new Set(again.map((t) => t.target_id));
+    const updated = targets.map((t) => (ids.has(t.target_id) ? { ...t, ...reset } : t));
     const [view] = await withAccounts(tx, caller.tenantId, [{ post: { ...post, ...patch }, targets: updated }]);
     return view;
   });

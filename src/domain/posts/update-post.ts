@@ -8,7 +8,7 @@ import { publishJobKey } from '../publishing/schedule.js';
 import type { Principal } from '../principal.js';
 import { armTargets, disarmTargets } from './arm.js';
 import { MESSAGES } from './create-post.js';
-import { assertNotPublishing } from './guards.js';
+import { assertNotPublishing, outcomeUnknownError, unknownTargets } from './guards.js';
 import { assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedule.js';
 import { checkTargetAccounts, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
@@ -134,6 +134,9 @@ async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, pl
       { platform: partlyPublic.platform, platformPostId: partlyPublic.platform_post_id },
     );
   }
+  // Replacing a target whose outcome is unknown would forget a post that may be public, and send it again.
+  const unknown = unknownTargets(fresh.targets);
+  if (unknown.length > 0) throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
   const requested = plan.requested!;
   const accounts = await checkTargetAccounts(tx, caller, requested);
   await disarmTargets(tx, fresh.targets);
@@ -190,7 +193,17 @@ function postPatch(post: PostRow, input: PostInput, plan: UpdatePlan, now: Date)
 async function rearm(tx: Executor, plan: UpdatePlan, targets: PostTargetRow[], input: PostInput, now: Date): Promise<void> {
   const { decision } = plan;
   if (decision.kind === 'at' || decision.kind === 'now') {
-    await armTargets(tx, targets.filter((t) => t.status === 'pending'), decision.at, now, { ignoreOwnTimes: input.publishNow === true });
+    const due = targets.filter((t) => t.status === 'pending');
+    // NOTE: a scheduled or publishing post needs a job to leave that state. Without a pending target
+    // it would wait for nothing, forever (and a publishing one would refuse every later change).
+    if (due.length === 0) {
+      const unknown = unknownTargets(targets);
+      if (unknown.length > 0) throw outcomeUnknownError(targets[0].post_id, unknown, 'The post cannot be scheduled again yet');
+      throw conflict('nothing_to_publish', 'The post has no target left to publish: every target is published or cancelled', {
+        statuses: targets.map((t) => ({ platform: t.platform, status: t.status })),
+      });
+    }
+    await armTargets(tx, due, decision.at, now, { ignoreOwnTimes: input.publishNow === true });
     // A job a worker has already claimed cannot be moved: the publish is under way.
     if ((await leasedJobKeys(tx, targets.map((t) => publishJobKey(t.target_id)), now.toISOString())).length > 0) {
       throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');

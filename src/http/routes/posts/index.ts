@@ -4,6 +4,7 @@ import createPost from './create-post.js';
 import deletePost from './delete-post.js';
 import getPost from './get-post.js';
 import listPosts from './list-posts.js';
+import resolveTarget from './resolve-target.js';
 import retryPost from './retry-post.js';
 import unpublishPost from './unpublish-post.js';
 import updatePost from './update-post.js';
@@ -15,5 +16,6 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
   updatePost(app, ctx);
   deletePost(app, ctx);
   retryPost(app, ctx);
+  resolveTarget(app, ctx);
   unpublishPost(app, ctx);
 }

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngineEnv, createTenant, events, post, publishJob, target, type EngineEnv } from '../engine/engine-env.js';
+import { unknownPost } from './unknown-post.js';
+
+/*
+ * A target whose outcome is unknown (an ambiguous answer from a platform that offers no look-up: the
+ * test platform's `threads`). Every way out of it is tried: PUT, retry, resolve, delete, listing, and
+ * the duplicate rule.
+ */
+let e: EngineEnv;
+beforeAll(async () => {
+  e = await createEngineEnv();
+});
+afterAll(async () => e?.close());
+beforeEach(() => e.sim.reset());
+
+describe('a post whose target outcome is unknown', () => {
+
+  it('refuses PUT publishNow or a new time with 409 post_outcome_unknown instead of leaving it waiting with no job', async () => {
+    const { t, postId, targetId } = await unknownPost(e);
+    const later = new Date(e.env.clock.now().getTime() + 3_600_000).toISOString();
+    for (const body of [{ publishNow: true }, { scheduledFor: later }]) {
+      const res = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${postId}`, body);
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('post_outcome_unknown');
+      expect(res.body.error).toMatch(/outcome on threads is unknown/);
+      expect(res.body.error).toMatch(/resolve/);
+      expect(res.body.details.unknownTargets).toEqual([{ platform: 'threads', accountId: t.threads.account_id }]);
+      expect((await post(e.ctx, postId)).status).toBe('failed');
+      expect(await publishJob(e.ctx, targetId)).toBeUndefined();
+    }
+    // Nothing was left stuck: DELETE still works.
+    expect((await e.env.request(t.apiKey, 'DELETE', `/v1/posts/${postId}`)).status).toBe(200);
+  });
+
+  it('refuses to replace the platforms (that would forget a post that may be public)', async () => {
+    const { t, postId } = await unknownPost(e);
+    const res = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${postId}`, { platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }] });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('post_outcome_unknown');
+    expect(await target(e.ctx, (await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).executeTakeFirstOrThrow()).target_id)).toMatchObject({ status: 'unknown' });
+  });
+
+  it('answers a retry without a choice by explaining the unknown target and how to settle it', async () => {
+    const { t, postId, targetId } = await unknownPost(e);
+    const res = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('post_outcome_unknown');
+    expect(res.body.error).toMatch(/resendUnknown/);
+    expect(res.body.error).not.toMatch(/Only failed/);
+    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'unknown' });
+    expect(e.sim.count(targetId)).toBe(1);
+  });
+
+  it('sends it again on retry with {"resendUnknown": true}', async () => {
+    const { t, postId, targetId } = await unknownPost(e);
+    const res = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`, { resendUnknown: true });
+    expect(res.status).toBe(200);
+    expect(res.body.post.status).toBe('publishing');
+    await e.runner.drain();
+    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published' });
+    expect((await post(e.ctx, postId)).status).toBe('published');
+    expect(e.sim.count(targetId)).toBe(2);
+    expect(await events(e.ctx, t.userId, 'post.published')).toHaveLength(1);
+  });
+
+  it('records it as published with its URL on resolve, with the post.published event a publish emits', async () => {
+    const { t, postId, targetId } = await unknownPost(e);
+    const res = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`, {
+      outcome: 'published',
+      platformPostUrl: 'https://threads.example/p/42',
+      platformPostId: '42',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.post.status).toBe('published');
+    expect(res.body.post.platforms[0]).toMatchObject({ status: 'published', platformPostUrl: 'https://threads.example/p/42', platformPostId: '42' });
+    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published', error_code: null, published_at: e.env.clock.now().toISOString() });
+    const published = await events(e.ctx, t.userId, 'post.published');
+    expect(published).toHaveLength(1);
+    expect(JSON.parse(published[0].payload).post.platforms[0]).toMatchObject({ status: 'published', publishedUrl: 'https://threads.example/p/42' });
+    // Settled: a second resolve is refused, and so is a retry (nothing failed).
+    const again = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, { outcome: 'not_published' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('target_not_unknown');
+    expect(e.sim.count(targetId)).toBe(1);
+  });
+
+
+  it('lets a retry send it after resolve not_published', async () => {
+    const { t, postId, targetId } = await unknownPost(e);
+    await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`, { outcome: 'not_published' });
+    expect((await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`)).status).toBe(200);
+    await e.runner.drain();
+    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published' });
+    expect(e.sim.count(targetId)).toBe(2);
+  });
+
+  it('refuses a bad resolve: a URL missing, an unknown target, another tenant', async () => {
+    const { t, postId } = await unknownPost(e);
+    const url = `/v1/posts/${postId}/targets/threads/resolve`;
+    expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'published' })).status).toBe(400);
+    expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'published', platformPostUrl: 'javascript:alert(1)' })).status).toBe(400);
+    expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'maybe' })).status).toBe(400);
+    const missing = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/bluesky/resolve`, { outcome: 'not_published' });
+    expect(missing.status).toBe(404);
+    const other = await createTenant(e);
+    expect((await e.env.request(other.apiKey, 'POST', url, { outcome: 'not_published' })).status).toBe(404);
+    expect((await e.env.request(t.apiKey, 'GET', `/v1/posts/${postId}`)).body.post.platforms[0].status).toBe('unknown');
+  });
+
+});
