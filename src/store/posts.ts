@@ -77,11 +77,16 @@ export async function countPostsSince(db: Executor, tenantId: string, sinceIso: 
   return Number(rows[0].n);
 }
 
+// NOTE: a target settled by a person as not published (error_code 'not_published', see
+// domain/posts/resolve-target.ts) never reached the account, so it does not count. A target whose
+// outcome is still unknown does: it may be public, and counting it is what keeps the same text from
+// going out twice; the 409 then says how to settle it.
 const duplicateSql = `
-  SELECT t.post_id, t.platform, t.account_id
+  SELECT t.post_id, t.platform, t.account_id, t.status
     FROM post_target t JOIN post p ON p.post_id = t.post_id
    WHERE t.account_id = ? AND t.content_hash = ? AND t.created_at >= ? AND t.tenant_id = ?
      AND t.status <> 'cancelled' AND p.status NOT IN ('draft', 'cancelled') AND t.post_id <> ?
+     AND NOT (t.status = 'failed' AND t.error_code IS NOT NULL AND t.error_code = 'not_published')
    LIMIT 1`;
 
 /**
@@ -92,9 +97,9 @@ const duplicateSql = `
 export async function findDuplicateTarget(
   db: Executor,
   q: { tenantId: string; targets: Array<{ accountId: string; contentHash: string }>; sinceIso: string; excludePostId: string | null },
-): Promise<{ post_id: string; platform: string; account_id: string } | undefined> {
+): Promise<{ post_id: string; platform: string; account_id: string; status: string } | undefined> {
   for (const t of q.targets) {
-    const { rows } = await hot<{ post_id: string; platform: string; account_id: string }>(db, duplicateSql, [
+    const { rows } = await hot<{ post_id: string; platform: string; account_id: string; status: string }>(db, duplicateSql, [
       t.accountId,
       t.contentHash,
       q.sinceIso,
