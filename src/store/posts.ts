@@ -127,6 +127,7 @@ export interface PostFilter {
   tenantId: string;
   /** Profiles the caller may see (null = all): a post is listed when all its targets are in them. */
   profileScope: string[] | null;
+  /** A post status, or `unknown`: posts with a target whose outcome is unknown. */
   status?: string;
   platform?: string;
   profileId?: string;
@@ -151,7 +152,14 @@ export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: Po
 export function postListQueries(db: Executor, f: PostFilter) {
   const sortAt = sql<string>`coalesce(p.scheduled_for, p.created_at)`;
   let q = db.selectFrom('post as p').where('p.tenant_id', '=', f.tenantId);
-  if (f.status) q = q.where('p.status', '=', f.status);
+  if (f.status === 'unknown') {
+    // Not a post status: the posts with a target whose outcome is unknown (a person must settle it).
+    // Read from post_target_tenant_status_idx: few targets are unknown, however many posts there are.
+    const tenantId = f.tenantId;
+    q = q.where('p.post_id', 'in', (eb) =>
+      eb.selectFrom('post_target as u').select('u.post_id').where('u.tenant_id', '=', tenantId).where('u.status', '=', 'unknown'),
+    );
+  } else if (f.status) q = q.where('p.status', '=', f.status);
   if (f.platform) {
     const platform = f.platform;
     q = q.where(({ exists, selectFrom }) =>

@@ -6,8 +6,10 @@ import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { PlatformName, Post } from './schemas.js';
 
+/** A post status, or `unknown`: the posts with a target whose outcome is unknown (to settle by hand). */
 const Status = Type.Union(
-  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled'].map((s) => Type.Literal(s)),
+  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled', 'unknown'].map((s) => Type.Literal(s)),
+  { description: "A post status, or unknown: posts with a target whose outcome is unknown (see POST /v1/posts/{postId}/targets/{target}/resolve)" },
 );
 const Sort = Type.Union(
   (['scheduled-desc', 'scheduled-asc', 'created-desc', 'created-asc', 'status', 'platform'] as const).map((s) => Type.Literal(s)),
