@@ -15,6 +15,26 @@ afterAll(async () => e?.close());
 beforeEach(() => e.sim.reset());
 
 describe('a post whose target outcome is unknown', () => {
+  it("says on the target what is true and how to settle it (a plain retry leaves it alone)", async () => {
+    const { t, postId } = await unknownPost(e);
+    const got = await e.env.request(t.apiKey, 'GET', `/v1/posts/${postId}`);
+    const message = got.body.post.platforms[0].errorMessage as string;
+    expect(message).toMatch(/offers no way to check/);
+    expect(message).toContain(`/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`);
+    expect(message).toMatch(/resendUnknown/);
+    expect(message).not.toMatch(/retry the post only if/);
+  });
+
+  it('documents the resolve route and the retry choice in the OpenAPI document', async () => {
+    const doc = (await e.env.request(null, 'GET', '/v1/openapi.json')).body;
+    const resolve = doc.paths['/v1/posts/{postId}/targets/{target}/resolve'];
+    expect(resolve?.post).toBeDefined();
+    expect(JSON.stringify(resolve.post.requestBody)).toContain('not_published');
+    expect(JSON.stringify(doc.paths['/v1/posts/{postId}/retry'].post.requestBody)).toContain('resendUnknown');
+    const status = doc.paths['/v1/posts'].get.parameters.find((p: any) => p.name === 'status');
+    expect(JSON.stringify(status.schema)).toContain('unknown');
+  });
+
 
   it('refuses PUT publishNow or a new time with 409 post_outcome_unknown instead of leaving it waiting with no job', async () => {
     const { t, postId, targetId } = await unknownPost(e);

@@ -31,6 +31,7 @@ import { CallLog } from './call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from './failure.js';
 import { commitTargetChange, updatePostStatus, type JobNext } from './outcome.js';
 import { buildPublishRequest } from './request.js';
+import { settleAdvice } from './settle-advice.js';
 
 /** Sends per target before `rate_limited` / `unavailable` become a failure. */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -385,7 +386,7 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
   if (!adapter?.findPublished || !account) {
     await unknown(
       `The outcome of the last attempt is unknown (the request may have reached ${target.platform} before the connection was lost) ` +
-        `and ${target.platform} offers no way to check. Look at the account: retry the post only if it is not there.`,
+        `and ${target.platform} offers no way to check. ${settleAdvice(post.post_id, target.account_id)}`,
     );
     return;
   }
@@ -403,7 +404,7 @@ async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promise<void
     const error = toPlatformError(raw);
     log.step('retry', target.attempts, { error, metadata: { check: checks + 1 } });
     if (checks + 1 >= MAX_CHECKS) {
-      await unknown(`The outcome of the last attempt is unknown and ${MAX_CHECKS} checks with ${target.platform} failed (${error.message}). Look at the account: retry the post only if it is not there.`);
+      await unknown(`The outcome of the last attempt is unknown and ${MAX_CHECKS} checks with ${target.platform} failed (${error.message}). ${settleAdvice(post.post_id, target.account_id)}`);
       return;
     }
     const retryAt = new Date(ctx.clock.now().getTime() + backoffMs(checks + 2, CHECK_BACKOFF));
