@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngineEnv, createTenant, events, post, publishJob, target, type EngineEnv } from '../engine/engine-env.js';
+import { advanceToJob, createEngineEnv, createTenant, events, post, publishJob, target, type EngineEnv } from '../engine/engine-env.js';
 import { unknownPost } from './unknown-post.js';
 
 /*
@@ -70,6 +70,40 @@ describe('a post whose target outcome is unknown', () => {
     expect(res.body.error).not.toMatch(/Only failed/);
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'unknown' });
     expect(e.sim.count(targetId)).toBe(1);
+  });
+
+  it('retries the failed targets of a post and says which unknown one it left alone', async () => {
+    const t = await createTenant(e);
+    const at = (h: number) => new Date(e.env.clock.now().getTime() + h * 3_600_000).toISOString();
+    const created = await e.env.request(t.apiKey, 'POST', '/v1/posts', {
+      content: `mixed ${Math.random()}`,
+      scheduledFor: at(1),
+      platforms: [
+        { platform: 'threads', accountId: t.threads.account_id },
+        { platform: 'twitter', accountId: t.twitter.account_id, scheduledFor: at(3) },
+      ],
+    });
+    const postId = created.body.post._id as string;
+    const [threads, twitter] = await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).orderBy('position').execute();
+    await advanceToJob(e, threads.target_id);
+    e.sim.failNext('ambiguous', 1);
+    await e.runner.drain();
+    await advanceToJob(e, threads.target_id);
+    await e.runner.drain();
+    await advanceToJob(e, twitter.target_id);
+    e.sim.failNext('rejected', 1);
+    await e.runner.drain();
+    expect((await post(e.ctx, postId)).status).toBe('failed');
+
+    const res = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toMatch(/Left alone: the outcome on threads is unknown/);
+    expect(res.body.message).toContain(`/v1/posts/${postId}/targets/{accountId}/resolve`);
+    await e.runner.drain();
+    expect(await target(e.ctx, twitter.target_id)).toMatchObject({ status: 'published' });
+    expect(await target(e.ctx, threads.target_id)).toMatchObject({ status: 'unknown' });
+    expect(e.sim.count(threads.target_id)).toBe(1);
+    expect((await post(e.ctx, postId)).status).toBe('partial');
   });
 
   it('sends it again on retry with {"resendUnknown": true}', async () => {

@@ -20,7 +20,7 @@ export interface RetryOptions {
  * unknown ones). Published targets are left alone. A thread that stopped part way keeps its progress,
  * so the engine continues after its last reply.
  */
-export async function retryPost(ctx: AppContext, caller: Principal, postId: string, opts: RetryOptions = {}): Promise<PostView> {
+export async function retryPost(ctx: AppContext, caller: Principal, postId: string, opts: RetryOptions = {}): Promise<{ view: PostView; message: string }> {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
@@ -52,6 +52,17 @@ export async function retryPost(ctx: AppContext, caller: Principal, postId: stri
     const ids = new Set(again.map((t) => t.target_id));
     const updated = targets.map((t) => (ids.has(t.target_id) ? { ...t, ...reset } : t));
     const [view] = await withAccounts(tx, caller.tenantId, [{ post: { ...post, ...patch }, targets: updated }]);
-    return view;
+    return { view, message: retryMessage(postId, updated) };
   });
+}
+
+/** Says what the retry does, and what it left alone: targets whose outcome is unknown wait for a person. */
+function retryMessage(postId: string, targets: PostTargetRow[]): string {
+  const message = 'Retry scheduled: the failed platforms are being published again';
+  const left = unknownTargets(targets);
+  if (left.length === 0) return message;
+  return (
+    `${message}. Left alone: the outcome on ${left.map((t) => t.platform).join(', ')} is unknown; look at the account, then settle it with ` +
+    `POST /v1/posts/${postId}/targets/{accountId}/resolve, or retry with {"resendUnknown":true} to send it again`
+  );
 }

@@ -34,8 +34,8 @@ export default function retryPostRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const view = await retryPost(ctx, request.principal, request.params.postId, { resendUnknown: request.body?.resendUnknown === true });
-      return { message: 'Retry scheduled: the failed platforms are being published again', post: presentPost(view) };
+      const { view, message } = await retryPost(ctx, request.principal, request.params.postId, { resendUnknown: request.body?.resendUnknown === true });
+      return { message, post: presentPost(view) };
     },
   );
 }
