@@ -140,6 +140,19 @@ describe('a post whose target outcome is unknown', () => {
   });
 
 
+  it('keeps a draft a draft on resolve not_published, and makes it published when the post was there', async () => {
+    for (const outcome of ['not_published', 'published'] as const) {
+      const { t, postId } = await unknownPost(e);
+      expect((await e.env.request(t.apiKey, 'PUT', `/v1/posts/${postId}`, { isDraft: true })).status).toBe(200);
+      const body = outcome === 'published' ? { outcome, platformPostUrl: 'https://threads.example/p/7' } : { outcome };
+      const res = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, body);
+      expect(res.status).toBe(200);
+      expect(res.body.post.status).toBe(outcome === 'published' ? 'published' : 'draft');
+      expect((await post(e.ctx, postId)).status).toBe(res.body.post.status);
+      expect(await events(e.ctx, t.userId, 'post.published')).toHaveLength(outcome === 'published' ? 1 : 0);
+    }
+  });
+
   it('lets a retry send it after resolve not_published', async () => {
     const { t, postId, targetId } = await unknownPost(e);
     await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`, { outcome: 'not_published' });

@@ -3,7 +3,7 @@ import { AppError, conflict, notFound } from '../../errors.js';
 import { updateTarget, type PostTargetRow } from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
 import { failure } from '../publishing/failure.js';
-import { updatePostStatus } from '../publishing/outcome.js';
+import { derivePostStatus, updatePostStatus } from '../publishing/outcome.js';
 import type { Principal } from '../principal.js';
 import { assertNotPublishing } from './guards.js';
 import { loadPostForUpdate, withAccounts } from './views.js';
@@ -21,7 +21,7 @@ export const SETTLED_NOT_PUBLISHED = 'not_published';
  * records the post's URL (and id) as a publish would; `not_published` makes the target an ordinary
  * failed one, which `retry` sends again and which no longer counts as a duplicate. The post status is
  * derived again, with the `post.published` / `post.partial` / `post.failed` event a publish would emit
- * when it changes. `ref` is the target's accountId, or its platform when the post has one target there.
+ * when it changes (a draft only when something of it is now public). `ref` is the target's accountId, or its platform when the post has one target there.
  */
 export async function resolveTarget(ctx: AppContext, caller: Principal, postId: string, ref: string, input: ResolveInput): Promise<PostView> {
   const now = ctx.clock.now();
@@ -46,13 +46,16 @@ export async function resolveTarget(ctx: AppContext, caller: Principal, postId: 
           }
         : notPublishedPatch(target, iso);
     await updateTarget(tx, target.target_id, patch);
-    // A draft or cancelled post keeps its status: the person decided that, not the targets.
+    const updated = targets.map((t) => (t.target_id === target.target_id ? { ...t, ...patch } : t));
+    // A cancelled post stays cancelled, and a draft stays a draft while nothing of it is public: the
+    // person chose those. Otherwise the post follows its targets, as after a publish.
+    const derived = derivePostStatus(updated);
+    const keep = post.status === 'cancelled' || (post.status === 'draft' && derived !== 'published' && derived !== 'partial');
     let updatedPost = post;
-    if (post.status !== 'draft' && post.status !== 'cancelled') {
+    if (!keep) {
       await updatePostStatus(ctx, tx, post, now);
       updatedPost = (await loadPostForUpdate(tx, caller, postId)).post;
     }
-    const updated = targets.map((t) => (t.target_id === target.target_id ? { ...t, ...patch } : t));
     const [view] = await withAccounts(tx, caller.tenantId, [{ post: updatedPost, targets: updated }]);
     return view;
   });
