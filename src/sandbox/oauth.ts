@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SimulatorState } from './types.js';
+import { hangUp, type SimulatorState } from './types.js';
 
 /**
  * A small OAuth 2 authorization server for simulators (authorization code + PKCE S256, refresh, revoke).
@@ -137,6 +137,17 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   };
 
   app.post(opts.tokenPath, async (request, reply: FastifyReply) => {
+    // `POST /_faults {op: 'token'}`: ambiguous issues the tokens and loses the answer.
+    const opFault = state.faults.take('token');
+    if (opFault === 'rate_limited') return reply.status(429).send({ error: 'rate_limited', error_description: 'Too many requests' });
+    if (opFault === 'unavailable') return reply.status(503).send({ error: 'temporarily_unavailable' });
+    if (opFault === 'auth' || opFault === 'rejected') return reply.status(400).send(invalidGrant('Token has been expired or revoked.'));
+    const answer = await exchange(request, reply);
+    if (opFault === 'ambiguous' && reply.statusCode < 400) return hangUp(reply);
+    return answer;
+  });
+
+  const exchange = async (request: FastifyRequest, reply: FastifyReply) => {
     if (fault.count > 0) {
       fault.count--;
       if (fault.kind === 'unavailable') return reply.status(503).send({ error: 'temporarily_unavailable' });
@@ -166,7 +177,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       return issue(grant.userId, rotate, '');
     }
     return reply.status(400).send({ error: 'unsupported_grant_type' });
-  });
+  };
 
   if (opts.revokePath) {
     app.post(opts.revokePath, async (request) => {

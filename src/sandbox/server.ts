@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { FAULT_KINDS, FaultInjector, type FaultKind } from './faults.js';
+import { FAULT_KINDS, FAULT_OPS, FaultInjector, type FaultKind, type FaultOp } from './faults.js';
 import type { Simulator, SimulatorState } from './types.js';
 
 export interface SandboxServer {
@@ -41,19 +41,29 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           if (!request.url.includes('/_')) state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
         });
         scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
-        scope.post<{ Body: { kind?: string; count?: number; after?: number } }>('/_faults', async (request, reply) => {
-          const { kind, count, after = 0 } = request.body ?? {};
+        scope.post<{ Body: { kind?: string; count?: number; after?: number; op?: string } }>('/_faults', async (request, reply) => {
+          const { kind, count, after = 0, op = 'publish' } = request.body ?? {};
+          if (!FAULT_OPS.includes(op as FaultOp)) {
+            return reply.status(400).send({ error: `op must be one of ${FAULT_OPS.join(', ')}` });
+          }
+          if (!sim.faultOps.includes(op as FaultOp)) {
+            return reply.status(400).send({ error: `the ${sim.platform} simulator has no ${op} operation (it has ${sim.faultOps.join(', ')})` });
+          }
+          if (count === 0) {
+            state.faults.set('rejected', 0, 0, op as FaultOp);
+            return { ok: true, faults: state.faults.pending };
+          }
           if (!FAULT_KINDS.includes(kind as FaultKind) || !Number.isInteger(count) || (count as number) < 0 || !Number.isInteger(after) || after < 0) {
             return reply.status(400).send({ error: `kind must be one of ${FAULT_KINDS.join(', ')}, count an integer >= 0 and after an integer >= 0` });
           }
-          state.faults.set(kind as FaultKind, count as number, after);
+          state.faults.set(kind as FaultKind, count as number, after, op as FaultOp);
           return { ok: true, faults: state.faults.pending };
         });
         scope.post('/_reset', async () => {
           state.posts.length = 0;
           state.calls.length = 0;
           state.data.clear();
-          state.faults.set('rejected', 0);
+          state.faults.clear();
           return { ok: true };
         });
         await sim.register(scope, state);

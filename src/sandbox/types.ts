@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { FaultInjector } from './faults.js';
+import type { FaultInjector, FaultOp } from './faults.js';
 
 /** One published item as `GET /sandbox/<platform>/_inspect` shows it. */
 export interface InspectedPost {
@@ -11,6 +11,10 @@ export interface InspectedPost {
   /** Platform account the post was made as. */
   author?: string | null;
   createdAt: string;
+  /** Set once the item was deleted on the platform; deleted items stay listed. */
+  deleted?: boolean;
+  /** Where it was published, when the platform has destinations (channel, organization page...). */
+  destination?: string | null;
   /** Anything else worth asserting on (link card, parse mode, organization...). */
   extra?: Record<string, unknown>;
 }
@@ -30,6 +34,8 @@ export interface SimulatorState {
 
 export interface Simulator {
   readonly platform: string;
+  /** The operations whose calls `POST /_faults {op}` can fail (`publish` at least). */
+  readonly faultOps: readonly FaultOp[];
   /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */
   register(app: FastifyInstance, state: SimulatorState): void | Promise<void>;
 }
@@ -38,6 +44,12 @@ export interface Simulator {
  * The `ambiguous` fault: the simulator has accepted and recorded the post, then the connection drops
  * before any response, as with a timeout after sending.
  */
+/** Marks a published item deleted in `_inspect` (it stays listed). */
+export function markDeleted(state: SimulatorState, id: string, match: (p: InspectedPost) => boolean = () => true): void {
+  const item = state.posts.find((p) => p.id === id && match(p));
+  if (item) item.deleted = true;
+}
+
 export function hangUp(reply: FastifyReply): void {
   reply.hijack();
   reply.raw.destroy();

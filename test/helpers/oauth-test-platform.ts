@@ -12,6 +12,7 @@ export const TEST_OAUTH_PLATFORM = 'reddit' as const;
 export function testOAuthSimulator(): Simulator {
   return {
     platform: TEST_OAUTH_PLATFORM,
+    faultOps: ['publish', 'token'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
         authorizePath: '/authorize',

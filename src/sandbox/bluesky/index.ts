@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hangUp, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
+import type { FaultKind } from '../faults.js';
+import { hangUp, markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
 import { checkPostRecord, SimError } from './validate.js';
 
 /**
@@ -78,7 +79,21 @@ function jwt(did: string, scope: string, ttlS: number): string {
 export function blueskySimulator(): Simulator {
   return {
     platform: 'bluesky',
+    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete'],
     register(app: FastifyInstance, state: SimulatorState) {
+      /** Throws an injected fault as the PDS answers it; returns whether the caller must hang up (`ambiguous`). */
+      const applyFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean => {
+        if (fault === 'rate_limited') {
+          reply.header('ratelimit-limit', '5000').header('ratelimit-remaining', '0').header('ratelimit-policy', '5000;w=3600');
+          reply.header('ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 60));
+          throw new SimError(429, 'RateLimitExceeded', 'Rate Limit Exceeded');
+        }
+        if (fault === 'unavailable') throw new SimError(503, 'InternalServerError', 'Service Unavailable');
+        if (fault === 'auth') throw new SimError(400, 'ExpiredToken', 'Token has expired');
+        if (fault === 'rejected') throw new SimError(400, 'InvalidRequest', rejection);
+        return fault === 'ambiguous';
+      };
+
       const issue = (did: string, handle: string) => {
         const d = data(state);
         const session: Session = { did, handle, refresh: jwt(did, 'com.atproto.refresh', 90 * 86400) };
@@ -154,7 +169,8 @@ export function blueskySimulator(): Simulator {
 
       type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
       const methods: Record<string, Handler> = {
-        'com.atproto.server.createSession': (request) => {
+        'com.atproto.server.createSession': (request, reply) => {
+          const hang = applyFault(reply, state.faults.take('token'), 'Invalid identifier or password');
           const body = (request.body ?? {}) as { identifier?: unknown; password?: unknown };
           const identifier = typeof body.identifier === 'string' ? body.identifier.replace(/^@/, '').toLowerCase() : '';
           if (!identifier || typeof body.password !== 'string') throw new SimError(400, 'InvalidRequest', 'Input must have the properties "identifier", "password"');
@@ -162,16 +178,19 @@ export function blueskySimulator(): Simulator {
           if (!APP_PASSWORD.test(body.password)) throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
           const handle = identifier.startsWith('did:') ? `${identifier.slice(8, 16)}.bsky.sandbox` : identifier.includes('@') ? `${identifier.split('@')[0]}.bsky.sandbox` : identifier;
           if (!HANDLE.test(handle) || handle.endsWith('.invalid')) throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
-          return issue(identifier.startsWith('did:') ? identifier : didForHandle(handle), handle);
+          const session = issue(identifier.startsWith('did:') ? identifier : didForHandle(handle), handle);
+          return hang ? 'hangup' : session;
         },
-        'com.atproto.server.refreshSession': (request) => {
+        'com.atproto.server.refreshSession': (request, reply) => {
+          const hang = applyFault(reply, state.faults.take('token'), 'Token has been revoked');
           const d = data(state);
           const token = bearer(request);
           const s = token ? d.refresh.get(token) : undefined;
           if (!token || !s) throw new SimError(400, 'ExpiredToken', 'Token has been revoked');
           // NOTE: like the PDS, a rotated refresh JWT stays usable for a grace period, so two workers
           // refreshing the same account at once do not look like a revoked session.
-          return issue(s.did, s.handle);
+          const session = issue(s.did, s.handle);
+          return hang ? 'hangup' : session;
         },
         'com.atproto.server.deleteSession': (request) => {
           const token = bearer(request);
@@ -183,13 +202,15 @@ export function blueskySimulator(): Simulator {
           if (!HANDLE.test(handle) || handle.endsWith('.invalid')) throw new SimError(400, 'InvalidRequest', 'Unable to resolve handle');
           return { did: didForHandle(handle) };
         },
-        'com.atproto.repo.uploadBlob': (request) => {
+        'com.atproto.repo.uploadBlob': (request, reply) => {
           session(request);
+          const hang = applyFault(reply, state.faults.take('upload'), 'Blob was rejected by the sandbox');
           const body = request.body;
           if (!Buffer.isBuffer(body) || body.length === 0) throw new SimError(400, 'InvalidRequest', 'Request body is empty');
           const mimeType = String(request.headers['content-type'] ?? '*/*').split(';')[0].trim();
           const cid = cidOf(body);
           data(state).blobs.set(cid, { mimeType, size: body.length });
+          if (hang) return 'hangup';
           return { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: body.length } };
         },
         'com.atproto.repo.createRecord': (request, reply) => {
@@ -198,21 +219,13 @@ export function blueskySimulator(): Simulator {
           if (body.repo !== s.did && body.repo !== s.handle) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           if (body.collection !== 'app.bsky.feed.post') throw new SimError(400, 'InvalidRequest', `the sandbox only stores app.bsky.feed.post (got ${body.collection})`);
           checkPostRecord(body.record, data(state).blobs, findRecord);
-          const fault = state.faults.take();
-          if (fault === 'rate_limited') {
-            reply.header('ratelimit-limit', '5000').header('ratelimit-remaining', '0').header('ratelimit-policy', '5000;w=3600');
-            reply.header('ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 60));
-            throw new SimError(429, 'RateLimitExceeded', 'Rate Limit Exceeded');
-          }
-          if (fault === 'unavailable') throw new SimError(503, 'InternalServerError', 'Service Unavailable');
-          if (fault === 'auth') throw new SimError(400, 'ExpiredToken', 'Token has expired');
-          if (fault === 'rejected') throw new SimError(400, 'InvalidRequest', 'Record was rejected by the sandbox');
+          const hang = applyFault(reply, state.faults.take('publish'), 'Record was rejected by the sandbox');
           const rkey = nextTid(data(state));
           const uri = `at://${s.did}/app.bsky.feed.post/${rkey}`;
           const rec: StoredRecord = { uri, rkey, cid: cidOf(JSON.stringify(body.record) + rkey), value: body.record };
           records(s.did).push(rec);
           state.posts.push(inspect(rec, s.did, s.handle));
-          if (fault === 'ambiguous') return 'hangup';
+          if (hang) return 'hangup';
           return { uri, cid: rec.cid, commit: { cid: cidOf(uri), rev: rkey }, validationStatus: 'valid' };
         },
         'com.atproto.repo.getRecord': (request) => {
@@ -222,7 +235,8 @@ export function blueskySimulator(): Simulator {
           if (!rec) throw new SimError(400, 'RecordNotFound', `Could not locate record: at://${repo}/${q.collection}/${q.rkey}`);
           return { uri: rec.uri, cid: rec.cid, value: rec.value };
         },
-        'com.atproto.repo.listRecords': (request) => {
+        'com.atproto.repo.listRecords': (request, reply) => {
+          if (applyFault(reply, state.faults.take('lookup'), 'The request was refused')) return 'hangup';
           const q = request.query as Record<string, string>;
           const repo = q.repo?.startsWith('did:') ? q.repo : didForHandle(q.repo ?? '');
           const limit = Math.min(100, Math.max(1, Number(q.limit ?? 50) || 50));
@@ -232,17 +246,18 @@ export function blueskySimulator(): Simulator {
           const page = list.slice(0, limit);
           return { records: page.map((r) => ({ uri: r.uri, cid: r.cid, value: r.value })), ...(page.length === limit ? { cursor: page.at(-1)!.rkey } : {}) };
         },
-        'com.atproto.repo.deleteRecord': (request) => {
+        'com.atproto.repo.deleteRecord': (request, reply) => {
           const s = session(request);
+          const hang = applyFault(reply, state.faults.take('delete'), 'The record cannot be deleted');
           const body = (request.body ?? {}) as { repo?: string; collection?: string; rkey?: string };
           if (body.repo !== s.did) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           const list = records(s.did);
           const idx = list.findIndex((r) => r.rkey === body.rkey && r.uri.includes(`/${body.collection}/`));
           if (idx >= 0) {
             const [gone] = list.splice(idx, 1);
-            const post = state.posts.find((p) => p.id === gone.uri);
-            if (post) post.extra = { ...post.extra, deleted: true };
+            markDeleted(state, gone.uri);
           }
+          if (hang) return 'hangup';
           return { commit: { cid: cidOf(`delete ${body.rkey}`), rev: nextTid(data(state)) } };
         },
       };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
-import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import type { FaultKind } from '../faults.js';
+import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { registerLinkedInLookups } from './lookups.js';
 import { validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, type LiAsset } from './store.js';
@@ -25,6 +26,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'linkedin',
+    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'destinations'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
         authorizePath: '/oauth/v2/authorization',
@@ -40,6 +42,17 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
       const rest = (request: Parameters<typeof member>[0], reply: FastifyReply) => {
         if (!checkRestHeaders(request, reply, now())) return null;
         return member(request, reply, oauth);
+      };
+
+      /** Answers an injected fault as LinkedIn does; false for none or `ambiguous` (the caller acts, then hangs up). */
+      const sendFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string, code = 'UNPROCESSABLE_ENTITY'): boolean => {
+        if (fault === 'rate_limited') {
+          liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
+        } else if (fault === 'unavailable') liError(reply, 503, 'Service Unavailable');
+        else if (fault === 'auth') liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
+        else if (fault === 'rejected') liError(reply, 422, rejection, { code });
+        else return false;
+        return true;
       };
 
       app.get('/v2/userinfo', async (request, reply) => {
@@ -71,13 +84,17 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
           if (!Array.isArray(req.uploadedPartIds) || etags.some((e, i) => !e || req.uploadedPartIds[i] !== e)) {
             return liError(reply, 400, 'uploadedPartIds do not match the uploaded parts', { code: 'ILLEGAL_ARGUMENT' });
           }
-          asset.status = 'AVAILABLE';
+          // The processing fault: the video's processing ends in an error.
+          asset.status = state.faults.take('processing') ? 'PROCESSING_FAILED' : 'AVAILABLE';
           return reply.status(200).send();
         }
         if (action !== 'initializeUpload') return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
         const init = request.body?.initializeUploadRequest;
         if (!init || typeof init.owner !== 'string') return liError(reply, 422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found');
         if (!canActAs(store, user, init.owner)) return liError(reply, 403, `Not enough permissions to upload as ${init.owner}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+        const uploadFault = state.faults.take('upload');
+        if (sendFault(reply, uploadFault, 'The upload was refused')) return reply;
+        if (uploadFault === 'ambiguous') return hangUp(reply);
         const id = `D4E${randomBytes(9).toString('base64url')}`;
         const urn = `urn:li:${kind}:${id}`;
         const asset: LiAsset = { urn, kind, owner: init.owner, status: 'WAITING_UPLOAD', size: 0, mimeType: null, parts: [] };
@@ -146,12 +163,8 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         if (!canActAs(store, user, body.author)) {
           return liError(reply, 403, `Not enough permissions to post as ${body.author}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
         }
-        const fault = state.faults.take();
-        if (fault === 'rate_limited') {
-          return liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
-        }
-        if (fault === 'unavailable') return liError(reply, 503, 'Service Unavailable');
-        if (fault === 'auth') return liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
+        const fault = state.faults.take('publish');
+        if (fault !== 'rejected' && sendFault(reply, fault, '')) return reply;
         const duplicate = [...store.posts.values()].find((p) => !p.deleted && p.author === body.author && p.commentary === body.commentary);
         if (fault === 'rejected' || duplicate) {
           return liError(reply, 422, `Content is a duplicate of ${duplicate?.urn ?? 'urn:li:share:0'}`, { code: 'DUPLICATE_POST' });
@@ -171,6 +184,9 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         if (q.q !== 'author' || !q.author) return liError(reply, 400, 'q=author and author are required', { code: 'ILLEGAL_ARGUMENT' });
         const store = liStore(state);
         if (!canActAs(store, user, q.author)) return liError(reply, 403, `Not enough permissions to read posts of ${q.author}`, { code: 'ACCESS_DENIED' });
+        const fault = state.faults.take('lookup');
+        if (sendFault(reply, fault, 'The request was refused')) return reply;
+        if (fault === 'ambiguous') return hangUp(reply);
         const count = Math.min(Number(q.count ?? 10), 100);
         const elements = [...store.posts.values()]
           .filter((p) => !p.deleted && p.author === q.author)
@@ -187,9 +203,11 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         const post = store.posts.get(request.params.urn);
         if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
         if (!canActAs(store, user, post.author)) return liError(reply, 403, 'Not enough permissions to delete this post', { code: 'ACCESS_DENIED' });
+        const fault = state.faults.take('delete');
+        if (sendFault(reply, fault, 'The post cannot be deleted')) return reply;
         post.deleted = true;
-        const inspected = state.posts.find((p) => p.id === post.urn);
-        if (inspected) inspected.extra = { ...inspected.extra, deleted: true };
+        markDeleted(state, post.urn);
+        if (fault === 'ambiguous') return hangUp(reply);
         return reply.status(204).send();
       });
 
@@ -203,12 +221,8 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         if (!body?.actor || !body.message?.text) return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
         if (body.object && body.object !== post.urn) return liError(reply, 400, 'object does not match the path');
         if (!canActAs(store, user, body.actor)) return liError(reply, 403, `Not enough permissions to comment as ${body.actor}`, { code: 'ACCESS_DENIED' });
-        // A first comment is part of publishing: `_faults` with `after: 1` lets the post through and fails it.
-        const fault = state.faults.take();
-        if (fault === 'rate_limited') return liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS' });
-        if (fault === 'unavailable') return liError(reply, 503, 'Service Unavailable');
-        if (fault === 'auth') return liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
-        if (fault === 'rejected') return liError(reply, 422, 'Comment rejected: it violates the content policy', { code: 'UNPROCESSABLE_ENTITY' });
+        const fault = state.faults.take('comment');
+        if (sendFault(reply, fault, 'Comment rejected: it violates the content policy')) return reply;
         const id = nextLiId(store);
         const commentUrn = `urn:li:comment:(${post.urn},${id})`;
         const inspected = state.posts.find((p) => p.id === post.urn);
@@ -216,10 +230,11 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
           const comments = (inspected.extra?.comments as unknown[]) ?? [];
           inspected.extra = { ...inspected.extra, comments: [...comments, { id: commentUrn, actor: body.actor, text: body.message.text }] };
         }
+        if (fault === 'ambiguous') return hangUp(reply);
         return reply.status(201).header('x-restli-id', commentUrn).send({ id, object: post.urn, actor: body.actor, message: body.message });
       });
 
-      registerLinkedInLookups(app, state, rest);
+      registerLinkedInLookups(app, state, rest, sendFault);
     },
   };
 }
@@ -248,6 +263,7 @@ function inspectPost(urn: string, body: Record<string, any>, store: ReturnType<t
     media,
     replyTo: null,
     author: body.author,
+    destination: String(body.author).startsWith('urn:li:organization:') ? body.author : null,
     createdAt: new Date(createdAt).toISOString(),
     extra: {
       commentary: body.commentary,

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthUser } from '../oauth.js';
-import type { SimulatorState } from '../types.js';
+import type { FaultKind } from '../faults.js';
+import { hangUp, type SimulatorState } from '../types.js';
 import { liError, liStore, type LiOrganization } from './store.js';
 
 type Rest = (request: FastifyRequest, reply: FastifyReply) => OAuthUser | null;
+type SendFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string) => boolean;
 
 function presentOrg(org: LiOrganization) {
   return {
@@ -16,12 +18,15 @@ function presentOrg(org: LiOrganization) {
 }
 
 /** Organization access control, organization lookup (by id and vanity name) and People Typeahead. */
-export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorState, rest: Rest): void {
+export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorState, rest: Rest, sendFault: SendFault): void {
   app.get('/rest/organizationAcls', async (request, reply) => {
     const user = rest(request, reply);
     if (!user) return reply;
     const q = request.query as Record<string, string>;
     if (q.q !== 'roleAssignee') return liError(reply, 400, 'q must be roleAssignee', { code: 'ILLEGAL_ARGUMENT' });
+    const fault = state.faults.take('destinations');
+    if (sendFault(reply, fault, 'The request was refused')) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
     const elements = [...liStore(state).organizations.values()]
       .filter((o) => o.admins.includes(user.id))
       .filter(() => !q.role || q.role === 'ADMINISTRATOR')

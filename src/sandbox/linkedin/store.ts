@@ -7,7 +7,7 @@ export interface LiAsset {
   urn: string;
   kind: 'image' | 'document' | 'video';
   owner: string;
-  status: 'WAITING_UPLOAD' | 'AVAILABLE';
+  status: 'WAITING_UPLOAD' | 'AVAILABLE' | 'PROCESSING_FAILED';
   size: number;
   mimeType: string | null;
   /** Video: expected byte ranges and what arrived. */

@@ -135,6 +135,7 @@ function checkMediaRef(value: unknown, field: string): string {
 export function telegramSimulator(): Simulator {
   return {
     platform: 'telegram',
+    faultOps: ['publish', 'delete'],
     register(app: FastifyInstance, state: SimulatorState) {
       const message = (chat: SimChat, extra: Record<string, unknown>) => {
         const d = data(state);
@@ -149,14 +150,15 @@ export function telegramSimulator(): Simulator {
           media,
           replyTo: null,
           author: String(chat.id),
+          destination: String(chat.id),
           createdAt: new Date().toISOString(),
           extra: { chatId: String(chat.id), ...extra },
         });
       };
 
       /** The fault for this publish call, thrown as the Bot API would answer (ambiguous: recorded, then no answer). */
-      const applyFault = (reply: FastifyReply): 'hangup' | null => {
-        const fault = state.faults.take();
+      const applyFault = (reply: FastifyReply, op: 'publish' | 'delete' = 'publish'): 'hangup' | null => {
+        const fault = state.faults.take(op);
         if (!fault) return null;
         if (fault === 'ambiguous') return 'hangup';
         if (fault === 'rate_limited') throw new BotError(429, 'Too Many Requests: retry after 5', { retry_after: 5 });
@@ -244,12 +246,13 @@ export function telegramSimulator(): Simulator {
           );
           return hang ?? msgs;
         },
-        deleteMessage: (p) => {
+        deleteMessage: (p, reply) => {
           const chat = resolveChat(data(state), p.chat_id);
-          const idx = state.posts.findIndex((x) => x.id === String(p.message_id) && x.extra?.chatId === String(chat.id));
+          const idx = state.posts.findIndex((x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted);
           if (idx < 0) throw bad('message to delete not found');
-          state.posts[idx].extra = { ...state.posts[idx].extra, deleted: true };
-          return true;
+          const hang = applyFault(reply, 'delete');
+          state.posts[idx].deleted = true;
+          return hang ?? true;
         },
       };
 

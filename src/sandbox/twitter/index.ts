@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { countTweet } from '../../platforms/twitter/count.js';
-import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import type { FaultKind } from '../faults.js';
+import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { parseMultipart } from './multipart.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
@@ -23,6 +24,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'twitter',
+    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete'],
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = xOpenApi();
       registerXOAuth(app, state, () => now().getTime());
@@ -37,6 +39,19 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (problems.length === 0) return true;
         invalidRequest(reply, problems);
         return false;
+      };
+
+      /** Answers an injected fault as X does; false for none or `ambiguous` (the caller acts, then hangs up). */
+      const sendFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean => {
+        if (fault === 'rate_limited') {
+          const reset = Math.floor(now().getTime() / 1000) + 60;
+          reply.header('x-rate-limit-limit', '100').header('x-rate-limit-remaining', '0').header('x-rate-limit-reset', String(reset));
+          problem(reply, 429, 'Too Many Requests', 'Too Many Requests');
+        } else if (fault === 'unavailable') problem(reply, 503, 'Service Unavailable', 'Service Unavailable');
+        else if (fault === 'auth') problem(reply, 401, 'Unauthorized', 'Unauthorized');
+        else if (fault === 'rejected') problem(reply, 403, 'Forbidden', rejection);
+        else return false;
+        return true;
       };
 
       app.get('/2/users/me', async (request, reply) => {
@@ -58,6 +73,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         // The document leaves them optional; X refuses an upload session without them.
         const missing = (['media_type', 'total_bytes'] as const).filter((k) => body[k] === undefined);
         if (missing.length) return invalidRequest(reply, missing.map((m) => ({ parameter: m, message: `${m} is required` })));
+        const uploadFault = state.faults.take('upload');
+        if (sendFault(reply, uploadFault, 'The media upload was refused.')) return reply;
         const store = xStore(state);
         const id = nextSnowflake(store);
         const isVideo = body.media_type!.startsWith('video/') || body.media_category === 'tweet_gif';
@@ -71,7 +88,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           finalized: false,
           pollsLeft: isVideo ? 2 : 0,
           altText: null,
+          failed: false,
         });
+        if (uploadFault === 'ambiguous') return hangUp(reply);
         return { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } };
       });
 
@@ -121,6 +140,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           return invalidRequest(reply, [{ parameter: 'total_bytes', message: `File size mismatch: declared ${media.totalBytes}, received ${size}` }]);
         }
         media.finalized = true;
+        // The processing fault: X reports the video's processing as failed once it is done.
+        if (media.pollsLeft > 0 && state.faults.take('processing')) media.failed = true;
         const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}`, size, expires_after_secs: 86400 };
         if (media.pollsLeft > 0) data.processing_info = { state: 'pending', check_after_secs: opts.checkAfterSecs ?? 1 };
         return { data };
@@ -135,7 +156,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (media.pollsLeft > 0) media.pollsLeft--;
         const processing = media.pollsLeft > 0
           ? { state: 'in_progress', check_after_secs: opts.checkAfterSecs ?? 1, progress_percent: 50 }
-          : { state: 'succeeded', progress_percent: 100 };
+          : media.failed
+            ? { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } }
+            : { state: 'succeeded', progress_percent: 100 };
         return { data: { id: media.id, media_key: `3_${media.id}`, processing_info: processing } };
       });
 
@@ -163,7 +186,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const media: XMedia[] = [];
         for (const id of mediaIds) {
           const m = store.media.get(id);
-          if (!m || m.ownerId !== auth.user.id || !m.finalized || m.pollsLeft > 0) {
+          if (!m || m.ownerId !== auth.user.id || !m.finalized || m.pollsLeft > 0 || m.failed) {
             return invalidRequest(reply, [{ parameter: 'media.media_ids', value: id, message: 'Your media IDs are invalid.' }]);
           }
           media.push(m);
@@ -175,15 +198,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           return invalidRequest(reply, [{ parameter: 'reply.in_reply_to_tweet_id', value: replyTo, message: 'The post you are replying to does not exist.' }]);
         }
 
-        const fault = state.faults.take();
-        if (fault === 'rate_limited') {
-          const reset = Math.floor(now().getTime() / 1000) + 60;
-          reply.header('x-rate-limit-limit', '100').header('x-rate-limit-remaining', '0').header('x-rate-limit-reset', String(reset));
-          return problem(reply, 429, 'Too Many Requests', 'Too Many Requests');
-        }
-        if (fault === 'unavailable') return problem(reply, 503, 'Service Unavailable', 'Service Unavailable');
-        if (fault === 'auth') return problem(reply, 401, 'Unauthorized', 'Unauthorized');
-        if (fault === 'rejected') return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+        const fault = state.faults.take('publish');
+        if (sendFault(reply, fault, 'You are not allowed to create a Tweet with duplicate content.')) return reply;
         if (!fault && text) {
           const duplicate = [...store.tweets.values()].some((t) => !t.deleted && t.authorId === auth.user.id && t.text === text);
           if (duplicate) return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
@@ -226,9 +242,11 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const tweet = xStore(state).tweets.get(request.params.id);
         if (!tweet || tweet.deleted) return problem(reply, 404, 'Not Found Error', 'Could not find tweet', 'https://api.twitter.com/2/problems/resource-not-found');
         if (tweet.authorId !== auth.user.id) return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');
+        const fault = state.faults.take('delete');
+        if (sendFault(reply, fault, 'You are not allowed to delete this Tweet.')) return reply;
         tweet.deleted = true;
-        const inspected = state.posts.find((p) => p.id === tweet.id);
-        if (inspected) inspected.extra = { ...inspected.extra, deleted: true };
+        markDeleted(state, tweet.id);
+        if (fault === 'ambiguous') return hangUp(reply);
         return { data: { deleted: true } };
       });
 
@@ -236,6 +254,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;
         const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
         if (!auth) return reply;
+        const fault = state.faults.take('lookup');
+        if (sendFault(reply, fault, 'You are not allowed to read these Posts.')) return reply;
+        if (fault === 'ambiguous') return hangUp(reply);
         const q = request.query as Record<string, string>;
         const fields = String(q['tweet.fields'] ?? '').split(',');
         const start = q.start_time ? Date.parse(q.start_time) : -Infinity;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
-import type { SimulatorState } from '../types.js';
+import { hangUp, type SimulatorState } from '../types.js';
 import { randomToken, xStore } from './store.js';
 
 /** Access tokens live two hours, as on X; authorization codes 30 seconds. */
@@ -97,6 +97,10 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
   });
 
   app.post('/2/oauth2/token', async (request, reply) => {
+    const fault = state.faults.take('token');
+    if (fault === 'rate_limited') return reply.status(429).send({ title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+    if (fault === 'unavailable') return problemUnavailable(reply);
+    if (fault === 'auth' || fault === 'rejected') return oauthError(reply, 400, 'invalid_request', 'Value passed for the token was invalid.');
     if (tokenFault.count > 0) {
       tokenFault.count--;
       if (tokenFault.kind === 'unavailable') return problemUnavailable(reply);
@@ -121,6 +125,8 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
         store.refreshTokens.set(refreshToken, { grantId });
         body.refresh_token = refreshToken;
       }
+      // The ambiguous fault: the tokens are issued (a rotated refresh token is spent), the answer is lost.
+      if (fault === 'ambiguous') return hangUp(reply);
       return reply.send(body);
     };
     const grantType = form.get('grant_type');

@@ -44,6 +44,8 @@ export interface XMedia {
   /** STATUS polls left before processing succeeds (videos and GIFs). */
   pollsLeft: number;
   altText: string | null;
+  /** Processing ended in an error (the `processing` fault). */
+  failed: boolean;
 }
 
 export interface XStore {

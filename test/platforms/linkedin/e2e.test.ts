@@ -158,7 +158,7 @@ describe('LinkedIn end to end through the official SDK', () => {
     expect(comments()).toEqual([expect.objectContaining({ text: 'on comment goes out' })]);
 
     // The post goes through, its comment gets a 503: never re-sent, the post is not sent again.
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'unavailable', count: 1, after: 1 });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_faults', { kind: 'unavailable', count: 1, op: 'comment' });
     const failed = await createNow(t.sdk, t.account._id, withComment('comment fails'));
     for (let i = 0; i < 3; i++) {
       await e.runner.drain();

@@ -308,7 +308,7 @@ describe('X adapter against the X simulator', () => {
     const { io } = testIO();
     const result = await adapter.publish(publishRequest(account), io);
     await adapter.unpublish!(account, result.platformPostId, io);
-    expect(sandbox.state('twitter').posts[0].extra).toMatchObject({ deleted: true });
+    expect(sandbox.state('twitter').posts[0].deleted).toBe(true);
     expect((await caught(adapter.unpublish!(account, result.platformPostId, io))).status).toBe(404);
   });
 

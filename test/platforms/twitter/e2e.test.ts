@@ -170,7 +170,7 @@ describe('X end to end through the official SDK', () => {
     expect(await getPost(t.sdk, transient._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published', platformPostId: busy[0].id }] });
     // Unpublishing the thread deletes its replies too (X keeps replies up when only the root goes).
     await t.sdk.posts.unpublishPost({ path: { postId: transient._id }, body: { platform: 'twitter' } });
-    expect(texts('busy').map((p) => Boolean(p.extra?.deleted))).toEqual([true, true, true]);
+    expect(texts('busy').map((p) => Boolean(p.deleted))).toEqual([true, true, true]);
 
     // A refused reply fails the target (the post is `failed`, with the root's id and the reason); a retry
     // through the API continues after the last reply that went out.
@@ -196,7 +196,7 @@ describe('X end to end through the official SDK', () => {
     await e.runner.drain();
     expect((await getPost(t.sdk, removed._id)).status).toBe('failed');
     await t.sdk.posts.unpublishPost({ path: { postId: removed._id }, body: { platform: 'twitter' } });
-    expect(texts('removed').map((p) => [p.text, Boolean(p.extra?.deleted)])).toEqual([['removed 1/3', true]]);
+    expect(texts('removed').map((p) => [p.text, Boolean(p.deleted)])).toEqual([['removed 1/3', true]]);
     expect((await getPost(t.sdk, removed._id)).status).toBe('cancelled');
 
     await t.sdk.posts.retryPost({ path: { postId: refused._id } });
