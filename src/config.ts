@@ -40,6 +40,11 @@ export interface Config {
   workerLeaseMs: number;
   /** WEBHOOK_ALLOW_INSECURE=1 lets webhooks use http:// and private or loopback addresses (development only). */
   webhookAllowInsecure: boolean;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE=1 lets Herald fetch tenant-chosen URLs (external media, link pages) on
+   * private, loopback and link-local addresses (development only; lib/outbound.ts).
+   */
+  outboundAllowPrivate: boolean;
   /** SANDBOX=1 runs the platform simulators inside Herald on SANDBOX_PORT (default PORT+1) and points the adapters at them. */
   sandbox: boolean;
   sandboxPort: number;
@@ -112,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerBatchSize: int('WORKER_BATCH_SIZE', 32, 1, 256),
     workerLeaseMs: int('WORKER_LEASE_MS', 120_000, 2_000, 3_600_000),
     webhookAllowInsecure: flag('WEBHOOK_ALLOW_INSECURE'),
+    outboundAllowPrivate: flag('OUTBOUND_ALLOW_PRIVATE'),
     sandbox: flag('SANDBOX'),
     sandboxPort: int('SANDBOX_PORT', port === 0 ? 0 : Math.min(port + 1, 65535), 0, 65535),
     tokenRefreshAheadMinutes: int('TOKEN_REFRESH_AHEAD_MINUTES', 10, 1, 24 * 60),

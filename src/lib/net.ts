@@ -111,12 +111,19 @@ export class UnsafeAddressError extends Error {
 
 /**
  * Checks a URL before Herald calls it: https only, and every address the host resolves to (all of them,
- * not just the first) must be public. `allowInsecure` (development) skips both checks.
+ * not just the first) must be public. `allowInsecure` (development) skips both checks; `allowHttp` keeps
+ * the address check but accepts plain http (media and link pages, which platforms fetch over http too).
  * Returns the resolved addresses so the caller can connect to exactly what was checked.
  */
 export async function assertPublicUrl(
   raw: string,
-  opts: { allowInsecure: boolean; lookup?: LookupAll },
+  opts: {
+    allowInsecure: boolean;
+    allowHttp?: boolean;
+    lookup?: LookupAll;
+    /** Which addresses are refused (tests); default `isNonPublicAddress`. */
+    isBlocked?: (address: string) => boolean;
+  },
 ): Promise<{ url: URL; addresses: { address: string; family: number }[] | null }> {
   let url: URL;
   try {
@@ -126,10 +133,11 @@ export async function assertPublicUrl(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeAddressError('must use https', 'scheme');
   if (opts.allowInsecure) return { url, addresses: null };
-  if (url.protocol !== 'https:') throw new UnsafeAddressError('must use https', 'scheme');
+  if (url.protocol !== 'https:' && !opts.allowHttp) throw new UnsafeAddressError('must use https', 'scheme');
+  const isBlocked = opts.isBlocked ?? isNonPublicAddress;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
-    if (isNonPublicAddress(host)) throw new UnsafeAddressError('must not point to a private, loopback or link-local address', 'private');
+    if (isBlocked(host)) throw new UnsafeAddressError('must not point to a private, loopback or link-local address', 'private');
     return { url, addresses: [{ address: host, family: net.isIP(host) }] };
   }
   let addresses: { address: string; family: number }[];
@@ -139,7 +147,7 @@ export async function assertPublicUrl(
     throw new UnsafeAddressError(`host "${host}" could not be resolved`, 'unresolvable');
   }
   if (addresses.length === 0) throw new UnsafeAddressError(`host "${host}" could not be resolved`, 'unresolvable');
-  if (addresses.some((a) => isNonPublicAddress(a.address))) {
+  if (addresses.some((a) => isBlocked(a.address))) {
     throw new UnsafeAddressError('must not resolve to a private, loopback or link-local address', 'private');
   }
   return { url, addresses };

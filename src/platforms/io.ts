@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { createOutboundFetch, type OutboundFetch, type OutboundOptions } from '../lib/outbound.js';
 import { PlatformError, type MediaRef, type OpenedMedia, type PlatformIO, type ThreadProgress } from './types.js';
 
 /** One HTTP call an adapter made, as the publishing and connection logs record it. */
@@ -17,8 +17,10 @@ export interface PlatformIOOptions {
   now(): Date;
   /** Called after every request with what happened (the publishing log). */
   onCall?: (call: CallRecord) => void;
-  /** Resolves a media item to bytes; default: local files via `localPath`, else an HTTP GET. */
+  /** Resolves a media item to bytes; default: a GET of its URL through `fetchUrl`. */
   openMedia?: (media: MediaRef) => Promise<OpenedMedia>;
+  /** How `fetchUrl` treats tenant-chosen URLs (lib/outbound.ts); default: public addresses only. */
+  outbound?: OutboundOptions;
   /** Per-request timeout in ms (default 30 s); a timeout after sending surfaces as an abort error. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -40,7 +42,25 @@ function preview(body: unknown): string | null {
 export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   const baseFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const recordingFetch: typeof fetch = async (input, init) => {
+  const recordingFetch = recorded(opts, timeoutMs, baseFetch) as typeof fetch;
+  const fetchUrl = recorded(opts, timeoutMs, createOutboundFetch(opts.outbound ?? { allowPrivate: false })) as OutboundFetch;
+  return {
+    fetch: recordingFetch,
+    fetchUrl,
+    now: opts.now,
+    signal: opts.signal,
+    openMedia: opts.openMedia ?? ((media) => openMediaOverHttp(media, fetchUrl)),
+    ...(opts.onThreadProgress ? { threadProgress: opts.onThreadProgress } : {}),
+  };
+}
+
+/** `doFetch` with a timeout, the job's signal, and a call record after each request. */
+function recorded(
+  opts: PlatformIOOptions,
+  timeoutMs: number,
+  doFetch: (input: any, init?: any) => Promise<Response>,
+): (input: any, init?: any) => Promise<Response> {
+  return async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
     // NOTE: some APIs carry a secret in the path (Telegram: /bot<token>/); logs never see it.
@@ -49,7 +69,7 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     try {
-      const res = await baseFetch(input, { ...init, signal });
+      const res = await doFetch(input, { ...init, signal });
       if (!opts.onCall) return res;
       const record: CallRecord = {
         method,
@@ -74,13 +94,6 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
       });
       throw error;
     }
-  };
-  return {
-    fetch: recordingFetch,
-    now: opts.now,
-    signal: opts.signal,
-    openMedia: opts.openMedia ?? ((media) => openMediaOverHttp(media, recordingFetch)),
-    ...(opts.onThreadProgress ? { threadProgress: opts.onThreadProgress } : {}),
   };
 }
 
@@ -134,14 +147,17 @@ export async function readAtMost(res: Response, max: number): Promise<{ bytes: B
   }
 }
 
-/** Default media opener: a GET of the media URL, streamed. */
-export async function openMediaOverHttp(media: MediaRef, doFetch: typeof fetch = fetch): Promise<OpenedMedia> {
-  if (media.url.startsWith('file://')) {
-    const path = new URL(media.url).pathname;
-    return { stream: createReadStream(path), size: media.size ?? null, contentType: media.mimeType ?? 'application/octet-stream' };
-  }
+/**
+ * Default media opener: a GET of the media URL through the outbound guard (lib/outbound.ts), streamed.
+ * NOTE: a media URL is the tenant's choice, so there is no file:// or other local shortcut here: Herald's
+ * own uploads are opened from storage before this (domain/media/open.ts).
+ */
+export async function openMediaOverHttp(media: MediaRef, doFetch: OutboundFetch): Promise<OpenedMedia> {
   const res = await doFetch(media.url);
-  if (!res.ok || !res.body) throw new Error(`media ${media.url} answered ${res.status}`);
+  if (!res.ok || !res.body) {
+    await res.body?.cancel().catch(() => {});
+    throw new Error(`media ${media.url} answered ${res.status}`);
+  }
   const length = res.headers.get('content-length');
   return {
     stream: Readable.fromWeb(res.body as any),

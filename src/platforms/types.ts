@@ -4,6 +4,8 @@
  * It returns a result or throws a PlatformError of one kind; the job layer decides what each kind means.
  */
 
+import type { OutboundFetch } from '../lib/outbound.js';
+
 export const PLATFORMS = [
   'twitter',
   'instagram',
@@ -169,6 +171,11 @@ export interface OpenedMedia {
 export interface PlatformIO {
   /** fetch that records each call (endpoint, status, duration) for the publishing log. */
   fetch: typeof fetch;
+  /**
+   * GET/HEAD of a URL a tenant chose (a link's page, its og:image): public addresses only, every
+   * redirect re-checked, one neutral error for every refusal (lib/outbound.ts). Recorded like `fetch`.
+   */
+  fetchUrl: OutboundFetch;
   now(): Date;
   /** Opens a media item's bytes (a local upload from disk, or an external URL). */
   openMedia(media: MediaRef): Promise<OpenedMedia>;

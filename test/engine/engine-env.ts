@@ -29,7 +29,8 @@ export async function createEngineEnv(): Promise<EngineEnv> {
     createTestPlatformAdapter({ platform: 'twitter', baseUrl: sim.url }),
     createTestPlatformAdapter({ platform: 'threads', baseUrl: sim.url, findPublished: false }),
   ]);
-  const env = await createTestEnv({ overrides: { platforms } });
+  // Media URLs in these tests are served on loopback: OUTBOUND_ALLOW_PRIVATE (development) lets Herald fetch them.
+  const env = await createTestEnv({ env: { OUTBOUND_ALLOW_PRIVATE: '1' }, overrides: { platforms } });
   const runner = await createWorker(env.ctx, { workerId: 'test-worker' });
   return {
     env,

@@ -4,11 +4,18 @@ import { Readable } from 'node:stream';
 import { createPlatformIO, type CallRecord } from '../../src/platforms/io.js';
 import type { AccountCredentials, MediaRef, OAuthProvider, PlatformIO, PublishRequest } from '../../src/platforms/types.js';
 
-/** A PlatformIO whose media are in-memory byte buffers keyed by URL, recording every call. */
-export function testIO(files: Record<string, { bytes: Buffer; contentType: string }> = {}): { io: PlatformIO; calls: CallRecord[] } {
+/**
+ * A PlatformIO whose media are in-memory byte buffers keyed by URL, recording every call. Tenant URLs
+ * (link pages) on loopback are fetched unless `allowPrivate: false` (the servers' default).
+ */
+export function testIO(
+  files: Record<string, { bytes: Buffer; contentType: string }> = {},
+  opts: { allowPrivate?: boolean } = {},
+): { io: PlatformIO; calls: CallRecord[] } {
   const calls: CallRecord[] = [];
   const io = createPlatformIO({
     now: () => new Date(),
+    outbound: { allowPrivate: opts.allowPrivate ?? true },
     onCall: (c) => calls.push(c),
     timeoutMs: 5000,
     openMedia: async (m: MediaRef) => {

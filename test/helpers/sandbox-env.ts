@@ -15,7 +15,11 @@ export async function createSandboxEnv(
   const held = opts.publicListener ? await holdPort() : null;
   const port = held?.port ?? null;
   const publicUrl = port ? `http://127.0.0.1:${port}` : null;
-  const env = await createTestEnv({ ...opts, env: { SANDBOX_URL: sandbox.url, ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}), ...opts.env } });
+  // Media and link pages in these tests are served on loopback: OUTBOUND_ALLOW_PRIVATE (development) lets Herald fetch them.
+  const env = await createTestEnv({
+    ...opts,
+    env: { SANDBOX_URL: sandbox.url, OUTBOUND_ALLOW_PRIVATE: '1', ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}), ...opts.env },
+  });
   // The listener at PUBLIC_URL, where platforms redirect the browser (the SDK uses the env's own).
   let publicApp: App | null = null;
   if (port) {

@@ -21,7 +21,8 @@ let bigPng: Buffer;
 
 beforeAll(async () => {
   bigPng = await noiseImage(800, 700, 'png');
-  env = await createTestEnv();
+  // External media in these tests is served on loopback: OUTBOUND_ALLOW_PRIVATE (development) lets Herald fetch it.
+  env = await createTestEnv({ env: { OUTBOUND_ALLOW_PRIVATE: '1' } });
   origin = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers.range ?? ''}`.trim());
     if (req.url === '/gone.jpg') return void res.writeHead(404).end();

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
 import { randomHex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
+import type { OutboundFetch } from '../../lib/outbound.js';
 import { mediaStorage } from '../../storage/index.js';
 import { insertMedia } from '../../store/media.js';
 import { compressImage } from './compress.js';
@@ -27,9 +28,9 @@ export async function compressExternalImage(
   platform: string,
   url: string,
   limits: KindLimits,
-  doFetch: typeof fetch = fetch,
+  doFetch: OutboundFetch,
 ): Promise<Derivative> {
-  const res = await doFetch(url, { redirect: 'follow', signal: AbortSignal.timeout(120_000) });
+  const res = await doFetch(url, { signal: AbortSignal.timeout(120_000) });
   if (!res.ok || !res.body) throw new Error(`media URL ${url} answered ${res.status}`);
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'herald-external-'));
   try {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { createOutboundFetch, type OutboundFetch } from '../../lib/outbound.js';
 import { openMediaOverHttp } from '../../platforms/io.js';
 import type { MediaRef, OpenedMedia } from '../../platforms/types.js';
 import { mediaStorage } from '../../storage/index.js';
@@ -18,7 +19,15 @@ export async function openLocalMedia(ctx: AppContext, media: MediaRef): Promise<
   return { stream: opened.stream, size: stat.size, contentType: stat.contentType };
 }
 
-/** The `openMedia` of a PlatformIO: Herald's uploads from storage, anything else over HTTP. */
-export function mediaOpener(ctx: AppContext, doFetch: typeof fetch = fetch): (media: MediaRef) => Promise<OpenedMedia> {
+/**
+ * The fetch for URLs a tenant chose (external media), under this server's policy: public addresses only
+ * unless OUTBOUND_ALLOW_PRIVATE (lib/outbound.ts).
+ */
+export function tenantUrlFetch(ctx: AppContext): OutboundFetch {
+  return createOutboundFetch({ allowPrivate: ctx.config.outboundAllowPrivate });
+}
+
+/** The `openMedia` of a PlatformIO: Herald's uploads from storage, anything else through the outbound guard. */
+export function mediaOpener(ctx: AppContext, doFetch: OutboundFetch = tenantUrlFetch(ctx)): (media: MediaRef) => Promise<OpenedMedia> {
   return async (media) => (await openLocalMedia(ctx, media)) ?? openMediaOverHttp(media, doFetch);
 }

@@ -6,6 +6,8 @@ import { canCompressVideo } from './compress.js';
 import { derivedCopy } from './derive.js';
 import { compressExternalImage } from './external.js';
 import { mediaLimits } from './limits.js';
+import { tenantUrlFetch } from './open.js';
+import { OutboundFetchError, type OutboundFetch } from '../../lib/outbound.js';
 import { ExternalMediaError, externalFacts, keyFromUrl, loadUploads, rowFacts } from './resolve.js';
 import type { MediaKind } from './types.js';
 
@@ -23,7 +25,7 @@ export async function prepareRequestMedia(
   tenantId: string,
   platform: string,
   req: PublishRequest,
-  doFetch: typeof fetch = fetch,
+  doFetch: OutboundFetch = tenantUrlFetch(ctx),
 ): Promise<PublishRequest> {
   const all = [...req.media, ...req.threadItems.flatMap((t) => t.media)];
   if (all.length === 0) return req;
@@ -93,11 +95,14 @@ export async function prepareRequestMedia(
  * When the host cannot be reached at all from here (DNS, firewall), null: the platform fetches the
  * URL from its own network, so Herald leaves the verdict to it rather than failing the post.
  */
-async function fetchFacts(ctx: AppContext, m: MediaRef, doFetch: typeof fetch): Promise<MediaFacts | null> {
+async function fetchFacts(ctx: AppContext, m: MediaRef, doFetch: OutboundFetch): Promise<MediaFacts | null> {
   const declared: MediaKind = m.type === 'video' ? 'video' : m.type === 'document' ? 'document' : 'image';
   try {
     return await externalFacts(m.url, declared, doFetch);
   } catch (error) {
+    // NOTE: a refused address (private, loopback, link-local, not http(s)) fails the post with the same
+    // neutral message as any other failure: no platform is handed an address Herald would not fetch.
+    if (error instanceof OutboundFetchError && error.reason === 'refused') throw rejected(error.message);
     if (!(error instanceof ExternalMediaError)) {
       ctx.log.warn({ url: m.url, err: error }, 'media URL could not be reached to check it; the platform will fetch it');
       return null;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { lookup } from '../../lib/lookup.js';
+import type { OutboundFetch } from '../../lib/outbound.js';
 import { mediaStorage } from '../../storage/index.js';
 import { isSafeKey } from '../../storage/local.js';
 import { findTenantMediaByKeys, markMediaUploaded, type MediaRow } from '../../store/media.js';
@@ -63,13 +64,13 @@ export async function loadUploads(ctx: AppContext, tenantId: string, keys: strin
  * Type and size of an external URL, as the platform will see them: a HEAD, or a one-byte ranged GET
  * when the server does not answer HEAD with a length. Throws on a network failure or an error status.
  */
-export async function externalFacts(url: string, declaredKind: MediaKind, doFetch: typeof fetch = fetch): Promise<MediaFacts> {
+export async function externalFacts(url: string, declaredKind: MediaKind, doFetch: OutboundFetch): Promise<MediaFacts> {
   const signal = AbortSignal.timeout(15_000);
-  let res = await doFetch(url, { method: 'HEAD', redirect: 'follow', signal });
+  let res = await doFetch(url, { method: 'HEAD', signal });
   let size = res.ok ? Number(res.headers.get('content-length') ?? NaN) : NaN;
   let contentType = res.ok ? res.headers.get('content-type') : null;
   if (!res.ok || !Number.isFinite(size)) {
-    res = await doFetch(url, { headers: { range: 'bytes=0-0' }, redirect: 'follow', signal });
+    res = await doFetch(url, { headers: { range: 'bytes=0-0' }, signal });
     await res.body?.cancel().catch(() => {});
     if (!res.ok) throw new ExternalMediaError(url, res.status);
     const total = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '')?.[1];

@@ -184,6 +184,7 @@ async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boo
     onCall: log.onCall,
     signal: run.signal,
     openMedia: mediaOpener(ctx),
+    outbound: { allowPrivate: ctx.config.outboundAllowPrivate },
     // Each post of a thread is recorded before the next is sent: a worker killed mid-thread leaves the
     // record the check after the lease needs (see `check`).
     onThreadProgress: async (progress) => {

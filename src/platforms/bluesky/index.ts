@@ -26,8 +26,6 @@ const POST = 'app.bsky.feed.post';
 export interface BlueskyOptions {
   /** Where sessions are created: BLUESKY_SERVICE_URL, default https://bsky.social (an entryway). */
   serviceUrl: string;
-  /** Link cards may read pages on private addresses and plain http (BLUESKY_LINK_CARDS_ALLOW_PRIVATE=1; development). Default false. */
-  linkCardsAllowPrivate?: boolean;
 }
 
 export interface BlueskyAdapter extends PlatformAdapter {
@@ -45,7 +43,6 @@ export function isBlueskyAdapter(a: PlatformAdapter | undefined): a is BlueskyAd
 export function blueskyOptions(config: Config): BlueskyOptions {
   return {
     serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE'),
-    linkCardsAllowPrivate: ['1', 'true', 'yes'].includes((config.env.BLUESKY_LINK_CARDS_ALLOW_PRIVATE ?? '').toLowerCase()),
   };
 }
 
@@ -121,7 +118,6 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     if (link) {
       embed = await linkCard(io, link, {
         uploadThumb: (bytes, type) => uploadBytes(io, service, token(account), bytes, type),
-        allowPrivate: opts.linkCardsAllowPrivate,
       });
     }
     return {

@@ -1,4 +1,3 @@
-import { assertPublicUrl } from '../../lib/net.js';
 import { readAtMost } from '../io.js';
 import type { PlatformIO } from '../types.js';
 
@@ -45,26 +44,15 @@ function meta(html: string, property: string): string | null {
 export interface LinkCardOptions {
   /** Uploads the og:image as the card's thumbnail. */
   uploadThumb?: ThumbUploader;
-  /**
-   * Fetch pages on private, loopback and link-local addresses and over plain http (development and
-   * tests only). Otherwise such links get a card without a fetched title: Herald must not read an
-   * internal page and publish what it says.
-   */
-  allowPrivate?: boolean;
 }
 
-/** GET with every hop (redirects included, at most 3) checked to be a public https address first. */
-async function safeFetch(io: PlatformIO, url: string, allowPrivate: boolean, accept: string): Promise<Response> {
-  let current = url;
-  for (let hop = 0; hop < 4; hop++) {
-    await assertPublicUrl(current, { allowInsecure: allowPrivate });
-    const res = await io.fetch(current, { headers: { accept }, redirect: 'manual' });
-    const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) return res;
-    await res.body?.cancel();
-    current = new URL(location, current).toString();
-  }
-  throw new Error('too many redirects');
+/**
+ * NOTE: pages and images are read with `io.fetchUrl` (lib/outbound.ts): a link on a private, loopback or
+ * link-local address (or redirecting to one) gets a card without a fetched title, since Herald must not
+ * read an internal page and publish what it says.
+ */
+function safeFetch(io: PlatformIO, url: string, accept: string): Promise<Response> {
+  return io.fetchUrl(url, { headers: { accept } });
 }
 
 /**
@@ -72,12 +60,11 @@ async function safeFetch(io: PlatformIO, url: string, allowPrivate: boolean, acc
  * still gets a card with its address as the title (the post must not fail because a link is slow).
  */
 export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOptions = {}): Promise<ExternalEmbed> {
-  const allowPrivate = opts.allowPrivate === true;
   let title = '';
   let description = '';
   let image: string | null = null;
   try {
-    const res = await safeFetch(io, uri, allowPrivate, 'text/html');
+    const res = await safeFetch(io, uri, 'text/html');
     if (res.ok && (res.headers.get('content-type') ?? '').includes('html')) {
       // Only the head of a page is read: a link may point at anything, of any size.
       const html = (await readAtMost(res, MAX_HTML)).bytes.toString('utf8');
@@ -90,7 +77,7 @@ export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOption
   } catch {
     // Unreachable page: a plain card below.
   }
-  const thumb = image && opts.uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), opts.uploadThumb, allowPrivate) : null;
+  const thumb = image && opts.uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), opts.uploadThumb) : null;
   return {
     $type: 'app.bsky.embed.external',
     external: {
@@ -103,9 +90,9 @@ export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOption
 }
 
 /** The page's og:image as a thumbnail blob, or null (too big, not an image, unreachable). */
-async function fetchThumb(io: PlatformIO, url: string, upload: ThumbUploader, allowPrivate: boolean): Promise<unknown> {
+async function fetchThumb(io: PlatformIO, url: string, upload: ThumbUploader): Promise<unknown> {
   try {
-    const res = await safeFetch(io, url, allowPrivate, 'image/*');
+    const res = await safeFetch(io, url, 'image/*');
     const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
     const length = Number(res.headers.get('content-length') ?? 0);
     if (!res.ok || !THUMB_TYPES.includes(type) || length > MAX_THUMB) {

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
+import { readAtMost } from '../io.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 import { uploadSingle, uploadVideo } from './media.js';
@@ -49,7 +50,8 @@ async function linkTitle(io: PlatformIO, url: string): Promise<string> {
   try {
     // A slow page must not hold the post back: three seconds, then the host name.
     const html = await Promise.race([
-      io.fetch(url).then(async (res) => (await res.text()).slice(0, 100_000)),
+      // A tenant's link: read through the outbound guard (lib/outbound.ts), never an internal page.
+      io.fetchUrl(url).then(async (res) => (await readAtMost(res, 100_000)).bytes.toString('utf8')),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000).unref()),
     ]);
     const og = /<meta[^>]+property=["']og:title["'][^>]+content=["']([^"']+)["']/i.exec(html)?.[1];

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlueskyAdapter, type BlueskyAdapter } from '../../../src/platforms/bluesky/index.js';
+import { outboundFailureMessage } from '../../../src/lib/outbound.js';
 import { createPlatformIO } from '../../../src/platforms/io.js';
 import { PlatformError, ThreadIncompleteError, type AccountCredentials } from '../../../src/platforms/types.js';
 import { solidImage } from '../../fixtures/media.js';
@@ -15,15 +16,17 @@ let alice: PdsAccount;
 let bob: PdsAccount;
 let page: http.Server;
 let pageUrl: string;
+let pageHits = 0;
 let thumb: Buffer;
 
 beforeAll(async () => {
   pds = await startTestPds();
-  adapter = createBlueskyAdapter({ serviceUrl: pds.url, linkCardsAllowPrivate: true });
+  adapter = createBlueskyAdapter({ serviceUrl: pds.url });
   alice = await pds.createAccount();
   bob = await pds.createAccount();
   thumb = await solidImage(60, 30, 'jpeg');
   page = http.createServer((req, res) => {
+    pageHits++;
     if (req.url === '/endless' || req.url === '/endless.jpg') {
       // An answer that never ends: a page or an image of unbounded size, sent as long as it is read.
       const html = req.url === '/endless';
@@ -282,13 +285,15 @@ describe('Bluesky adapter against a real PDS', () => {
   });
 
   it('does not read pages on private addresses for a link card unless allowed', async () => {
-    const strict = createBlueskyAdapter({ serviceUrl: pds.url });
     const account = await connect(alice);
-    const { io, calls } = testIO();
-    const result = await strict.publish(publishRequest(account, { content: `internal: ${pageUrl}` }), io);
+    const { io, calls } = testIO({}, { allowPrivate: false });
+    const before = pageHits;
+    const result = await adapter.publish(publishRequest(account, { content: `internal: ${pageUrl}` }), io);
     const rec = await getRecord(result.platformPostId);
     expect(rec.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: pageUrl, title: '127.0.0.1', description: '' } });
-    expect(calls.some((c) => c.endpoint.startsWith(pageUrl))).toBe(false);
+    // The refusal is in the log with the one neutral message, and the page's server saw nothing.
+    expect(calls.filter((c) => c.endpoint.startsWith(pageUrl)).map((c) => [c.statusCode, c.error])).toEqual([[null, outboundFailureMessage(pageUrl)]]);
+    expect(pageHits).toBe(before);
   });
 
   it('rejects text over 300 graphemes before sending anything', async () => {

@@ -24,7 +24,7 @@ let png: Buffer;
 
 beforeAll(async () => {
   pds = await startTestPds();
-  env = await createTestEnv({ env: { BLUESKY_SERVICE_URL: pds.url, BLUESKY_LINK_CARDS_ALLOW_PRIVATE: '1' } });
+  env = await createTestEnv({ env: { BLUESKY_SERVICE_URL: pds.url, OUTBOUND_ALLOW_PRIVATE: '1' } });
   runner = await createWorker(env.ctx, { workerId: 'bluesky-test' });
   png = await solidImage(40, 30);
   site = http.createServer((req, res) => {
