@@ -1,8 +1,5 @@
 import type { Config } from '../config.js';
-import { blueskyAdapterFromConfig } from './bluesky/index.js';
-import { createTelegramAdapter } from './telegram/index.js';
-import { linkedInAdapterFromConfig } from './linkedin/index.js';
-import { twitterAdapterFromConfig } from './twitter/index.js';
+import { CATALOGUE } from './catalogue.js';
 import type { Platform, PlatformAdapter } from './types.js';
 
 /** The adapters this process can publish with, by platform. */
@@ -31,15 +28,10 @@ export class PlatformRegistry {
 }
 
 /**
- * Builds every real adapter from configuration (base URLs, client ids and secrets, API versions).
- * Each platform folder exports a factory; add one line per platform.
+ * Builds every real adapter from configuration (base URLs, client ids and secrets, API versions): one
+ * for each catalogue entry with an adapter factory that is configured.
  */
 export function createPlatformRegistry(config: Config): PlatformRegistry {
-  const adapters: (PlatformAdapter | null)[] = [
-    blueskyAdapterFromConfig(config),
-    createTelegramAdapter(config),
-    twitterAdapterFromConfig(config),
-    linkedInAdapterFromConfig(config),
-  ];
+  const adapters = CATALOGUE.map((d) => d.createAdapter?.(config) ?? null);
   return new PlatformRegistry(adapters.filter((a): a is PlatformAdapter => a !== null));
 }

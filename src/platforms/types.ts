@@ -5,27 +5,9 @@
  */
 
 import type { OutboundFetch } from '../lib/outbound.js';
+import type { Platform } from './catalogue.js';
 
-export const PLATFORMS = [
-  'twitter',
-  'instagram',
-  'facebook',
-  'linkedin',
-  'tiktok',
-  'youtube',
-  'pinterest',
-  'reddit',
-  'bluesky',
-  'threads',
-  'googlebusiness',
-  'telegram',
-  'snapchat',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-export function isPlatform(value: unknown): value is Platform {
-  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
-}
+export type { Platform };
 
 /**
  * - `auth`: token expired or revoked (the engine refreshes once, then gives up and disconnects on a revoke).

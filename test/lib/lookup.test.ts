@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPlanId, planOf } from '../../src/domain/plans.js';
-import { mediaFormat, mediaKind } from '../../src/domain/posts/validate/helpers.js';
+import { mediaFormat, mediaKind } from '../../src/platforms/rules/helpers.js';
 import { contentTypeOfKey } from '../../src/domain/media/types.js';
 import { lookup } from '../../src/lib/lookup.js';
 

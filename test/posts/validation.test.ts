@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphemeLength, threadsLength, xWeightedLength } from '../../src/domain/posts/validate/text.js';
+import { graphemeLength } from '../../src/platforms/rules/text.js';
+import { threadsLength } from '../../src/platforms/threads/descriptor.js';
+import { tweetLength as xWeightedLength } from '../../src/platforms/twitter/count.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { createTenant } from '../helpers/posts.js';
 
@@ -55,7 +57,7 @@ describe('platform rules on POST /v1/posts (400 naming target index, platform an
     ['YouTube without a video', () => ({ content: 'ok', mediaItems: img(1), platforms: [{ platform: 'youtube', accountId: acc.youtube }] }), 'platforms.0.mediaItems', /media_required/],
     ['YouTube title over 100', () => ({ content: 'ok', mediaItems: [vid()], platforms: [{ platform: 'youtube', accountId: acc.youtube, platformSpecificData: { title: 't'.repeat(101) } }] }), 'platforms.0.platformSpecificData.title', /at most 100/],
     ['Snapchat with two media', () => ({ content: 'ok', mediaItems: img(2), platforms: [{ platform: 'snapchat', accountId: acc.snapchat }] }), 'platforms.0.mediaItems', /media_required/],
-    ['Telegram caption over 1024', () => ({ content: 'c'.repeat(1025), mediaItems: img(1), platforms: [{ platform: 'telegram', accountId: acc.telegram }] }), 'platforms.0.content', /limit is 1024/],
+    ['Telegram text over 4096 with media', () => ({ content: 'c'.repeat(4097), mediaItems: img(1), platforms: [{ platform: 'telegram', accountId: acc.telegram }] }), 'platforms.0.content', /limit is 4096/],
     ['a target with neither text nor media', () => ({ content: '   ', platforms: [{ platform: 'twitter', accountId: acc.twitter }] }), 'platforms.0.content', /content_required/],
     ['a media URL that is not http(s)', () => ({ content: 'ok', mediaItems: [{ type: 'image', url: 'ftp://x/a.jpg' }], platforms: [{ platform: 'twitter', accountId: acc.twitter }] }), 'platforms.0.mediaItems.0.url', /media_url/],
     ['the second target breaks its rule', () => ({ content: 'ok', platforms: [{ platform: 'twitter', accountId: acc.twitter }, { platform: 'tiktok', accountId: acc.tiktok }] }), 'platforms.1.mediaItems', /tiktok: .*media_required/],

@@ -2,7 +2,8 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
-import { isPlatform, PlatformError, type PlatformIO } from '../../platforms/types.js';
+import { isPlatform } from '../../platforms/catalogue.js';
+import { PlatformError, type PlatformIO } from '../../platforms/types.js';
 import { markAccountDisconnected } from './disconnect.js';
 import { accountCredentials } from './save-account.js';
 

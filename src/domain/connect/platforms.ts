@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { isPlatform, PLATFORMS, type Platform, type PlatformAdapter } from '../../platforms/types.js';
+import { isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
+import type { PlatformAdapter } from '../../platforms/types.js';
 
 /** 400 for a value that is not one of the 13 platforms. */
 export function parsePlatform(value: string): Platform {

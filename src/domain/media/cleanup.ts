@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { PLATFORMS } from '../../platforms/types.js';
+import { PLATFORMS } from '../../platforms/catalogue.js';
 import { mediaStorage } from '../../storage/index.js';
 import { deleteMediaRow, isKeyUsedByPosts, listUnreferencedMedia, markMediaReferenced } from '../../store/media.js';
 import { UNREFERENCED_TTL_MS } from './types.js';

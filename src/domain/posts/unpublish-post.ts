@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { descriptorOf } from '../../platforms/catalogue.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { PlatformError, type Platform, type ThreadProgress } from '../../platforms/types.js';
 import { findAccount } from '../../store/accounts.js';
@@ -8,10 +9,6 @@ import { accountCredentials } from '../accounts/save-account.js';
 import type { Principal } from '../principal.js';
 import { loadPost } from './views.js';
 
-/** Platforms whose posts can be deleted through their API (reference §8). */
-export const UNPUBLISHABLE: Platform[] = [
-  'threads', 'facebook', 'twitter', 'linkedin', 'youtube', 'pinterest', 'reddit', 'bluesky', 'googlebusiness', 'telegram',
-];
 
 /**
  * Deletes the post's published copies on `platform` (threads that stopped part way included) through
@@ -19,7 +16,8 @@ export const UNPUBLISHABLE: Platform[] = [
  * happens outside any transaction.
  */
 export async function unpublishPost(ctx: AppContext, caller: Principal, postId: string, platform: Platform): Promise<void> {
-  if (!UNPUBLISHABLE.includes(platform)) {
+  // Platforms whose posts can be deleted through their API (reference §8), as their descriptors declare.
+  if (!descriptorOf(platform)?.capabilities.unpublish) {
     throw new AppError('invalid', 'unsupported_platform', `Posts on ${platform} cannot be unpublished through the API`);
   }
   const { targets } = await loadPost(ctx.db.kysely, caller, postId);

@@ -1,3 +1,4 @@
+import { descriptorOf } from '../../platforms/catalogue.js';
 import type { AccountRow } from '../../store/accounts.js';
 import type { ProfileRow } from '../../store/profiles.js';
 
@@ -23,11 +24,11 @@ export function presentProfileRef(row: ProfileRow): PresentedProfileRef {
   return { _id: row.profile_id, name: row.name, slug: slugify(row.name) };
 }
 
-/** Public metadata only: chat ids and organization choices, never anything token-like. */
+/** Public metadata only: the keys the platform's descriptor lists (chat ids, organization choices), never anything token-like. */
 function publicMetadata(row: AccountRow): Record<string, unknown> {
   const meta = JSON.parse(row.metadata) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of ['accountType', 'organizationUrn', 'organization', 'chatId', 'chatType', 'chatTitle']) {
+  for (const key of descriptorOf(row.platform)?.accountMetadata ?? []) {
     if (meta[key] !== undefined) out[key] = meta[key];
   }
   return out;

@@ -3,8 +3,8 @@ import { backoffMs } from '../../jobs/backoff.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { mediaOpener } from '../media/open.js';
 import { prepareRequestMedia } from '../media/prepare.js';
+import { isPlatform } from '../../platforms/catalogue.js';
 import {
-  isPlatform,
   PlatformError,
   ThreadIncompleteError,
   toPlatformError,

@@ -11,16 +11,15 @@ import {
 } from '../types.js';
 import { postReplies } from '../thread.js';
 import { parseAtUri, xrpc } from './api.js';
-import { buildFacets, firstLink, graphemeLength } from './facets.js';
+import { textError } from '../rules/text.js';
+import { buildFacets, firstLink } from './facets.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
+import { TEXT } from './rules.js';
 import { createSession, refreshSession, type BlueskySession } from './session.js';
 
 export { APP_PASSWORD_RE } from './session.js';
 
-/** Post text limits (app.bsky.feed.post lexicon): 300 graphemes, 3,000 bytes. */
-export const MAX_GRAPHEMES = 300;
-const MAX_BYTES = 3000;
 const POST = 'app.bsky.feed.post';
 
 export interface BlueskyOptions {
@@ -86,10 +85,8 @@ export function postUrl(account: AccountCredentials, uri: string): string {
 function checkParts(parts: Part[]): void {
   parts.forEach((p, i) => {
     const where = i === 0 ? 'the post' : `thread item ${i}`;
-    const graphemes = graphemeLength(p.text);
-    if (graphemes > MAX_GRAPHEMES || Buffer.byteLength(p.text, 'utf8') > MAX_BYTES) {
-      throw new PlatformError('rejected', `${where} is ${graphemes} characters; Bluesky allows ${MAX_GRAPHEMES}`, { platformCode: 'text_too_long' });
-    }
+    const tooLong = textError(TEXT, p.text, where);
+    if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'text_too_long' });
     if (!p.text.trim() && !p.media.length) throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
     checkMedia(p.media, where);
   });

@@ -2,6 +2,7 @@ import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
 import { xrpc } from './api.js';
 import { graphemeLength } from './facets.js';
 import { imageSize } from './image-size.js';
+import { IMAGE_TYPES, MAX_ALT, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_VIDEO_BYTES } from './rules.js';
 
 /** A blob reference as uploadBlob returns it and records embed it. */
 export interface BlobRef {
@@ -11,12 +12,6 @@ export interface BlobRef {
   size: number;
 }
 
-/** Lexicon limits: app.bsky.embed.images (4 images, 1,000,000 bytes each), app.bsky.embed.video (50 MB). */
-export const MAX_IMAGES = 4;
-export const MAX_IMAGE_BYTES = 1_000_000;
-export const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
-export const MAX_ALT = 1000;
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** Checks what can be checked without the bytes, before anything is sent. */
 export function checkMedia(media: MediaRef[], where: string): void {

@@ -6,13 +6,14 @@ import { liRequest, type LinkedInOptions } from './api.js';
 import { uploadSingle, uploadVideo } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
 import { listOrganizations, resolveMention } from './organizations.js';
+import { MAX_IMAGES, TEXT } from './rules.js';
 import { toLittleText } from './text.js';
+import { textRuleError } from '../rules/text.js';
 
 export type { LinkedInOptions } from './api.js';
 
 /** A LinkedIn-Version that is live at the time of writing; set LINKEDIN_API_VERSION when it is sunset. */
 export const DEFAULT_LINKEDIN_VERSION = '202601';
-const MAX_COMMENTARY = 3000;
 
 export function linkedInOptions(config: Config): LinkedInOptions {
   const scopes = config.env.LINKEDIN_SCOPES;
@@ -67,7 +68,7 @@ function checkMedia(req: PublishRequest): void {
   const kinds = new Set(req.media.map((m) => (m.type === 'gif' ? 'image' : m.type)));
   if (kinds.size > 1) throw new PlatformError('rejected', 'a LinkedIn post carries images, or one video, or one document, not a mix');
   const n = req.media.length;
-  if (kinds.has('image') && n > 20) throw new PlatformError('rejected', 'a LinkedIn post carries at most 20 images');
+  if (kinds.has('image') && n > MAX_IMAGES) throw new PlatformError('rejected', `a LinkedIn post carries at most ${MAX_IMAGES} images`);
   if ((kinds.has('video') || kinds.has('document')) && n > 1) throw new PlatformError('rejected', 'a LinkedIn post carries one video or one document');
 }
 
@@ -106,7 +107,8 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
     firstComments: true,
 
     async publish(req, io): Promise<PublishResult> {
-      if (req.content.length > MAX_COMMENTARY) throw new PlatformError('rejected', `LinkedIn posts are limited to ${MAX_COMMENTARY} characters`);
+      const tooLong = textRuleError(TEXT, req.content, 'the post');
+      if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'text_too_long' });
       checkMedia(req);
       const author = authorUrn(req);
       const { commentary } = toLittleText(req.content);

@@ -2,17 +2,8 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
 import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
-import {
-  ALBUM_MAX,
-  CAPTION_LIMIT,
-  chunk,
-  inputMediaType,
-  messageUrl,
-  telegramOptions,
-  TEXT_LIMIT,
-  textOptions,
-  type InputMedia,
-} from './map.js';
+import { chunk, inputMediaType, messageUrl, telegramOptions, textOptions, type InputMedia } from './map.js';
+import { ALBUM_MAX, CAPTION_LIMIT, TEXT } from './rules.js';
 
 export type { TelegramChat, TelegramUpdate } from './api.js';
 
@@ -61,14 +52,14 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
     const media = req.media ?? [];
     if (media.length === 0) {
       if (!text.trim()) throw new PlatformError('rejected', 'Telegram needs text or media');
-      if (text.length > TEXT_LIMIT) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT_LIMIT} characters`);
+      if (TEXT.count(text) > TEXT.limit) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
       return [await call<TelegramMessage>('sendMessage', { chat_id: chatId, text, ...textOptions(psd) }, io, true)];
     }
     const opts = telegramOptions(psd);
     // A caption holds 1024 characters; longer text follows the media as its own message.
-    const caption = text && text.length <= CAPTION_LIMIT ? text : undefined;
-    const trailingText = text && text.length > CAPTION_LIMIT ? text : null;
-    if (trailingText && trailingText.length > TEXT_LIMIT) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT_LIMIT} characters`);
+    const caption = text && TEXT.count(text) <= CAPTION_LIMIT ? text : undefined;
+    const trailingText = text && TEXT.count(text) > CAPTION_LIMIT ? text : null;
+    if (trailingText && TEXT.count(trailingText) > TEXT.limit) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
     const sent: TelegramMessage[] = [];
     if (media.length === 1) {
       const m = media[0];

@@ -1,10 +1,6 @@
 import { PlatformError, type MediaRef, type PublishRequest } from '../types.js';
 
-export const PARSE_MODES = ['HTML', 'Markdown', 'MarkdownV2'] as const;
-export const TEXT_LIMIT = 4096;
-export const CAPTION_LIMIT = 1024;
-/** An album is 2-10 items: longer lists go out as several albums. */
-export const ALBUM_MAX = 10;
+import { PARSE_MODES } from './rules.js';
 
 export interface TelegramOptions {
   parse_mode?: string;

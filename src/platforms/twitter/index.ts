@@ -11,14 +11,14 @@ import {
 } from '../types.js';
 import { postReplies } from '../thread.js';
 import { xRequest, type TwitterOptions } from './api.js';
-import { countTweet } from './count.js';
 import { checkTweetMedia, uploadMedia } from './media.js';
 import { twitterOAuth } from './oauth.js';
+import { REPLY_SETTINGS, TEXT } from './rules.js';
 
 export { countTweet, tweetLength } from './count.js';
 export type { TwitterOptions } from './api.js';
 
-export const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'] as const;
+export { REPLY_SETTINGS } from './rules.js';
 
 /** Verified (premium) accounts may post long text. */
 const LONG_POST_LIMIT = 25_000;
@@ -48,15 +48,15 @@ function comparable(text: string): string {
 
 /** Validates what can be validated before the first call, so nothing is half-sent. */
 function checkRequest(req: PublishRequest): { replySettings: string | null; replyTo: string | null } {
-  const max = req.account.metadata.verified === true ? LONG_POST_LIMIT : undefined;
+  const max = req.account.metadata.verified === true ? LONG_POST_LIMIT : TEXT.limit;
   const texts = [req.content, ...req.threadItems.map((t) => t.content)];
   texts.forEach((text, i) => {
-    const { weightedLength, valid } = countTweet(text, max);
+    const weightedLength = TEXT.count(text);
     // A post with media may have empty text.
     const media = i === 0 ? req.media : req.threadItems[i - 1].media;
-    if (!valid && !(weightedLength === 0 && media.length > 0)) {
+    if (weightedLength > max || (weightedLength === 0 && media.length === 0)) {
       const where = i === 0 ? 'the post' : `thread item ${i}`;
-      throw new PlatformError('rejected', `${where} is ${weightedLength} weighted characters; X allows ${max ?? 280}`, {
+      throw new PlatformError('rejected', `${where} is ${weightedLength} weighted characters; X allows ${max}`, {
         platformCode: 'text_too_long',
       });
     }

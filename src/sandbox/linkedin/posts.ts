@@ -26,7 +26,8 @@ export function validatePost(body: Record<string, any> | null, store: LiStore): 
     return err('/author', `"${body.author}" is not a person or organization URN`);
   }
   if (typeof body.commentary !== 'string') return err('/commentary', 'must be a string');
-  if (body.commentary.length > 3000) return err('/commentary', 'length exceeds 3000 characters');
+  // The limit is on the text as shown (escapes removed), in UTF-16 units (LinkedIn's API runs on Java strings).
+  if (body.commentary.replace(/\\(.)/g, '$1').length > 3000) return err('/commentary', 'length exceeds 3000 characters');
   if (UNESCAPED.test(body.commentary.replace(MENTION, ''))) return err('/commentary', 'reserved little-text character is not escaped');
   if (!VISIBILITY.includes(body.visibility)) return err('/visibility', `"${body.visibility}" is not one of ${VISIBILITY.join(', ')}`);
   const d = body.distribution;

@@ -1,6 +1,6 @@
-import { isPlatform } from '../../../platforms/types.js';
-import { issue, mediaKind } from './helpers.js';
-import type { RuleIssue, TargetDraft } from './types.js';
+import { isPlatform } from '../../../platforms/catalogue.js';
+import { issue, mediaKind } from '../../../platforms/rules/helpers.js';
+import type { RuleIssue, TargetDraft } from '../../../platforms/rules/types.js';
 
 /** Rules every target obeys, whatever its platform. */
 export function commonRules(t: TargetDraft): RuleIssue[] {

@@ -1,38 +1,37 @@
 import type { AppContext } from '../../../context.js';
 import { invalidFields } from '../../../errors.js';
-import { lookup } from '../../../lib/lookup.js';
+import { descriptorOf } from '../../../platforms/catalogue.js';
+import { checkFields, textLimit, threadTexts } from '../../../platforms/rules/helpers.js';
+import type { TargetDraft, TargetRule, ValidationIssue, RuleIssue } from '../../../platforms/rules/types.js';
+import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { MediaItemInput } from '../types.js';
-import { blueskyRules } from './bluesky.js';
 import { commonRules } from './common.js';
-import { facebookRules } from './facebook.js';
-import { googleBusinessRules } from './googlebusiness.js';
-import { instagramRules } from './instagram.js';
-import { linkedinRules } from './linkedin.js';
 import { mediaRule } from './media.js';
-import { pinterestRules } from './pinterest.js';
-import { redditRules } from './reddit.js';
-import { snapchatRules } from './snapchat.js';
-import { telegramRules } from './telegram.js';
-import { threadsRules } from './threads.js';
-import { tiktokRules } from './tiktok.js';
-import { twitterRules } from './twitter.js';
-import type { PlatformRules, TargetDraft, TargetRule, ValidationIssue } from './types.js';
-import { youtubeRules } from './youtube.js';
 
-export type { TargetDraft, ValidationIssue } from './types.js';
+export type { TargetDraft, ValidationIssue } from '../../../platforms/rules/types.js';
 
 /*
  * The single entry point of post validation, used before a post is accepted (create, update) and by the
- * dry run (POST /v1/tools/validate/post). One rule module per platform; rules that apply to every
- * platform (and async ones, e.g. probing media size and dimensions) go in EXTRA_RULES, one file each.
+ * dry run (POST /v1/tools/validate/post). Each platform's rules come from its catalogue descriptor (the
+ * same text counters and limits its adapter uses); rules that apply to every platform (and async ones,
+ * e.g. probing media size and dimensions) go in EXTRA_RULES, one file each.
  */
 
-const PLATFORM_RULES: Record<string, PlatformRules> = Object.fromEntries(
-  [
-    twitterRules, blueskyRules, threadsRules, googleBusinessRules, facebookRules, instagramRules, linkedinRules,
-    tiktokRules, youtubeRules, pinterestRules, redditRules, telegramRules, snapchatRules,
-  ].map((r) => [r.platform, r]),
-);
+/** A target against its platform's descriptor: text limits (of the text and of each thread item), known platformSpecificData, the rest. */
+async function platformRules(d: PlatformDescriptor, t: TargetDraft): Promise<RuleIssue[]> {
+  const issues: RuleIssue[] = [];
+  for (const rule of d.text) issues.push(...textLimit(t.content, rule.count(t.content), rule.limit, rule.unit));
+  issues.push(...checkFields(t.platformSpecificData, d.platformSpecificData));
+  if (Object.hasOwn(d.platformSpecificData, 'threadItems')) {
+    threadTexts(t).forEach((text, i) => {
+      for (const rule of d.text) {
+        issues.push(...textLimit(text, rule.count(text), rule.limit, rule.unit, `platformSpecificData.threadItems.${i}.content`));
+      }
+    });
+  }
+  issues.push(...(await d.check(t)));
+  return issues;
+}
 
 /**
  * Further target rules (one file each), run after the common and the platform rules when the caller is
@@ -68,10 +67,10 @@ export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; 
   const extras = caller ? EXTRA_RULES.map((make) => make(caller.ctx, caller.tenantId)) : [];
   for (const target of targetDrafts(post)) {
     const common = commonRules(target);
-    const rules = lookup(PLATFORM_RULES, target.platform);
+    const descriptor = descriptorOf(target.platform);
     const found = [...common];
-    if (rules && !common.some((i) => i.rule === 'unknown_platform')) {
-      found.push(...(await rules.check(target)));
+    if (descriptor && !common.some((i) => i.rule === 'unknown_platform')) {
+      found.push(...(await platformRules(descriptor, target)));
       for (const extra of extras) found.push(...(await extra(target)));
     }
     issues.push(...found.map((i) => ({ ...i, index: target.index, platform: target.platform })));

@@ -3,7 +3,7 @@ import { checkMedia } from '../../media/check.js';
 import { canCompressVideo } from '../../media/compress.js';
 import { keyFromUrl, loadUploads, rowFacts } from '../../media/resolve.js';
 import type { MediaItemInput } from '../types.js';
-import type { RuleIssue, TargetDraft, TargetRule } from './types.js';
+import type { RuleIssue, TargetDraft, TargetRule } from '../../../platforms/rules/types.js';
 
 /** Every media list a target sends: its media, then each thread item's (field paths relative to the target). */
 function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaItemInput[] }> {

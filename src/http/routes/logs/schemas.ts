@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PLATFORMS } from '../../../platforms/types.js';
+import { PLATFORMS } from '../../../platforms/catalogue.js';
 import { DateTime, Nullable } from '../../schemas/common.js';
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PLATFORMS } from '../../../platforms/types.js';
+import { PLATFORMS } from '../../../platforms/catalogue.js';
 import { DateTime, PathId } from '../../schemas/common.js';
 
 export const PlatformName = Type.Union(PLATFORMS.map((p) => Type.Literal(p)));

@@ -1,4 +1,4 @@
-import type { MediaItemInput } from '../types.js';
+import type { MediaItemInput } from '../../domain/posts/types.js';
 
 /** One target as validation sees it: the text and media it will send, and its platform options. */
 export interface TargetDraft {
@@ -26,8 +26,13 @@ export interface ValidationIssue extends RuleIssue {
 /** A check on one target. May be async (a rule that probes media sizes and dimensions). */
 export type TargetRule = (target: TargetDraft) => RuleIssue[] | Promise<RuleIssue[]>;
 
-/** The rules of one platform: the checks and the platformSpecificData keys it understands. */
-export interface PlatformRules {
-  platform: string;
-  check: TargetRule;
+/**
+ * How a platform counts one limit of its text: `count` is the platform's own measure (weighted
+ * characters, graphemes, bytes, UTF-16 units...). Validation and the adapter use the same rule, so a
+ * text accepted by one is accepted by the other.
+ */
+export interface TextRule {
+  unit: string;
+  limit: number;
+  count(text: string): number;
 }

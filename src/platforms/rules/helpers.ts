@@ -1,5 +1,5 @@
-import { lookup } from '../../../lib/lookup.js';
-import type { MediaItemInput, MediaType } from '../types.js';
+import { lookup } from '../../lib/lookup.js';
+import type { MediaItemInput, MediaType } from '../../domain/posts/types.js';
 import type { RuleIssue, TargetDraft } from './types.js';
 
 /*

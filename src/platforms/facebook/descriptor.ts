@@ -1,16 +1,19 @@
-import { checkFields, countKinds, formatRule, issue, oneOf, str, textLimit } from './helpers.js';
-import type { PlatformRules, RuleIssue } from './types.js';
+import type { PlatformDescriptor } from '../descriptor.js';
+import { countKinds, formatRule, issue, oneOf, str } from '../rules/helpers.js';
+import { GB, MB } from '../rules/media-limits.js';
+import { characters } from '../rules/text.js';
+import type { RuleIssue } from '../rules/types.js';
 
 // Facebook: text 63,206; feed up to 10 images or 1 video, never both (spec); a story is one media item,
-// no first comment; a reel is one video.
-export const facebookRules: PlatformRules = {
-  platform: 'facebook',
+// no first comment; a reel is one video. No adapter yet.
+export const facebook: PlatformDescriptor<'facebook'> = {
+  id: 'facebook',
+  name: 'Facebook',
+  text: [characters(63206)],
+  platformSpecificData: { contentType: oneOf('story', 'reel'), title: str(255), firstComment: str(8000), pageId: str() },
   check(t) {
     const psd = t.platformSpecificData;
-    const issues: RuleIssue[] = [
-      ...textLimit(t.content, [...t.content].length, 63206),
-      ...checkFields(psd, { contentType: oneOf('story', 'reel'), title: str(255), firstComment: str(8000), pageId: str() }),
-    ];
+    const issues: RuleIssue[] = [];
     const c = countKinds(t.media);
     const images = c.image + c.gif;
     if (images && c.video) issues.push(issue('mediaItems', 'media_mix', 'a Facebook post cannot mix images and videos'));
@@ -30,4 +33,18 @@ export const facebookRules: PlatformRules = {
     }
     return issues;
   },
+  mediaLimits(psd) {
+    return psd.contentType === 'story'
+      ? {
+          image: { maxBytes: 10 * MB, compressAbove: 10 * MB, minWidth: 500, minHeight: 500 },
+          video: { maxBytes: 4 * GB, compressAbove: 4 * GB, minDurationSec: 1, maxDurationSec: 120 },
+        }
+      : {
+          image: { maxBytes: 10 * MB, compressAbove: 10 * MB, minWidth: 200, minHeight: 200 },
+          video: { maxBytes: 4 * GB, compressAbove: 4 * GB, minDurationSec: 1, maxDurationSec: 240 * 60 },
+        };
+  },
+  accountMetadata: [],
+  scopes: [],
+  capabilities: { connect: 'oauth2', destinations: 'pages', unpublish: true },
 };

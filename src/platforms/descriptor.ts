@@ -1,0 +1,54 @@
+import type { Config } from '../config.js';
+import type { FieldCheck } from './rules/helpers.js';
+import type { PlatformMediaLimits } from './rules/media-limits.js';
+import type { TargetRule, TextRule } from './rules/types.js';
+import type { PlatformAdapter } from './types.js';
+
+/*
+ * One platform, described once: how its text is counted, its limits and media rules, the
+ * platformSpecificData it understands, how accounts connect, and how to build its adapter. Each
+ * platform folder exports one descriptor; platforms/catalogue.ts lists them, and everything that lists
+ * or depends on platforms (validation, media limits, unpublish, account metadata, connect routes, the
+ * OpenAPI enums) reads them from there. A platform without an adapter yet still has its rules, so its
+ * posts are validated; connecting it answers `platform_not_configured`.
+ */
+
+/** How accounts of the platform connect: an OAuth 2 grant, credentials (Bluesky app password), or a bot. */
+export type ConnectKind = 'oauth2' | 'credentials' | 'bot';
+
+/**
+ * What the platform's API offers, whether or not this server has an adapter for it yet: the spec's
+ * lists (which platforms can unpublish, which have pages or boards to choose). An adapter implements
+ * the matching capability groups (types.ts); the contract suite checks the two agree.
+ */
+export interface DeclaredCapabilities {
+  connect: ConnectKind;
+  /** Kinds of destination an account chooses among (pages, organizations, boards, locations...). */
+  destinations?: string;
+  unpublish?: boolean;
+  /** Finding a post after an unknown outcome (by idempotency key, or by content and time). */
+  lookup?: boolean;
+}
+
+export interface PlatformDescriptor<Id extends string = string> {
+  readonly id: Id;
+  /** Display name ("LinkedIn", "X"). */
+  readonly name: string;
+  /** Limits on the text of a target, and of each of its thread items, in the platform's own measures. */
+  readonly text: readonly TextRule[];
+  /** The platformSpecificData keys the platform understands; any other key is refused. */
+  readonly platformSpecificData: Readonly<Record<string, FieldCheck>>;
+  /** The rest of its validation: media counts, kinds and formats, options that depend on each other. */
+  readonly check: TargetRule;
+  /** Media limits only the bytes can tell (size, dimensions, duration), for the target's options. */
+  mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
+  /** Account metadata keys shown in the API (never anything token-like). */
+  readonly accountMetadata: readonly string[];
+  /** Top-level post field whose settings apply to this platform's targets (TikTok: `tiktokSettings`). */
+  readonly postSettings?: string;
+  /** OAuth scopes Herald asks for (empty when the platform connects another way). */
+  readonly scopes: readonly string[];
+  readonly capabilities: DeclaredCapabilities;
+  /** Builds the adapter from configuration; absent for a platform Herald cannot publish to yet. */
+  readonly createAdapter?: (config: Config) => PlatformAdapter | null;
+}

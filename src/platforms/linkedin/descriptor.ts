@@ -1,0 +1,17 @@
+import type { PlatformDescriptor } from '../descriptor.js';
+import { linkedInAdapterFromConfig } from './index.js';
+import { LINKEDIN_DEFAULT_SCOPES } from './oauth.js';
+import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
+
+export const linkedin: PlatformDescriptor<'linkedin'> = {
+  id: 'linkedin',
+  name: 'LinkedIn',
+  text: [TEXT],
+  platformSpecificData: PLATFORM_SPECIFIC_DATA,
+  check: checkTarget,
+  mediaLimits,
+  accountMetadata: ['accountType', 'organizationUrn', 'organization'],
+  scopes: LINKEDIN_DEFAULT_SCOPES,
+  capabilities: { connect: 'oauth2', destinations: 'organizations', unpublish: true, lookup: true },
+  createAdapter: linkedInAdapterFromConfig,
+};
