@@ -43,6 +43,7 @@ export default async function (): Promise<BenchResult[]> {
       plan: 'unlimited',
       addons: [],
       permission: 'read-write',
+      keyScope: 'full',
       profileIds: null,
     };
     const profile = await createProfile(ctx.db, caller, { name: 'bench' }, now);

@@ -104,6 +104,7 @@ export default async function (): Promise<BenchResult[]> {
       plan: 'unlimited',
       addons: [],
       permission: 'read-write',
+      keyScope: 'full',
       profileIds: null,
     };
     await createWebhook(ctx, principal, { name: 'bench', url: receiver.url, events: ['post.published'], secret: 'bench-secret' });

@@ -10,6 +10,8 @@ export interface Principal {
   plan: PlanId;
   addons: Addon[];
   permission: 'read-write' | 'read';
+  /** The key's own scope: 'profiles' keys never manage what spans the account (keys, invites). */
+  keyScope: 'full' | 'profiles';
   /** Profiles this caller may see: null = all of the tenant's; else the intersection of key scope and membership. */
   profileIds: string[] | null;
   /** SQLite: the directory version the key was checked under, reused by the request's directory reads. */
@@ -23,6 +25,21 @@ export function canSeeProfile(p: Principal, profileId: string): boolean {
 /** A profile outside the caller's scope is reported exactly like a missing one: no existence leak. */
 export function assertProfileVisible(p: Principal, profileId: string): void {
   if (!canSeeProfile(p, profileId)) throw notFound('Profile', 'profile_not_found');
+}
+
+/**
+ * API keys and invitations span the whole account: a profile-scoped key listed and revoked the owner's
+ * full keys, so managing them needs a key whose own scope is full.
+ */
+export function assertFullScopeKey(p: Pick<Principal, 'keyScope'>): void {
+  if (p.keyScope !== 'full') {
+    throw forbidden('full_scope_key_required', 'This endpoint manages the whole account: use an API key with scope "full"');
+  }
+}
+
+/** Refuses a read-only key for a request that changes something. */
+export function assertWriteAllowed(p: Pick<Principal, 'permission'>): void {
+  if (p.permission === 'read') throw forbidden('read_only_key', 'This API key is read-only');
 }
 
 export function assertAddon(p: Principal, addon: Addon): void {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { isPlanId, planOf, type Addon } from '../domain/plans.js';
-import { intersectScopes, type Principal } from '../domain/principal.js';
+import { assertFullScopeKey, assertWriteAllowed, intersectScopes, type Principal } from '../domain/principal.js';
 import type { RateDecision } from './rate-limit.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { findPrincipalByHash, type KeyPrincipal } from '../store/api-keys.js';
@@ -11,6 +11,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route needs no API key (spec: pending-data, OAuth callbacks, health, docs). */
     public?: boolean;
+    /**
+     * The route changes something, whatever its method (a GET that starts a connect flow): read-only keys
+     * are refused. Unset = every method but GET and HEAD writes.
+     */
+    write?: boolean;
+    /** The route manages the whole account (API keys, invitations): profile-scoped keys are refused. */
+    fullScopeKey?: boolean;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -57,6 +64,7 @@ function toPrincipal(row: KeyPrincipal): Principal {
     plan: isPlanId(row.plan) ? row.plan : 'free',
     addons: Object.freeze(JSON.parse(row.addons) as Addon[]) as Addon[],
     permission: row.permission,
+    keyScope: row.scope,
     profileIds: intersectScopes(keyScope, memberScope),
     directoryVersion: row.directory_version,
   });
@@ -106,8 +114,14 @@ function applyRateLimit(ctx: AppContext, request: FastifyRequest, reply: Fastify
   checkPermission(request, principal);
 }
 
-function checkPermission(request: FastifyRequest, principal: Principal): void {
-  if (principal.permission === 'read' && request.method !== 'GET' && request.method !== 'HEAD') {
-    throw new AppError('forbidden', 'read_only_key', 'This API key is read-only');
-  }
+/** What the route's flags ask of the key: write permission, full scope. */
+export function checkPermission(request: FastifyRequest, principal: Pick<Principal, 'permission' | 'keyScope'>): void {
+  const config = request.routeOptions.config;
+  if (isWrite(request)) assertWriteAllowed(principal);
+  if (config?.fullScopeKey) assertFullScopeKey(principal);
+}
+
+function isWrite(request: FastifyRequest): boolean {
+  const flag = request.routeOptions.config?.write;
+  return flag ?? (request.method !== 'GET' && request.method !== 'HEAD');
 }

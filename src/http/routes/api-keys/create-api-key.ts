@@ -18,6 +18,7 @@ export default function createApiKeyRoute(app: App, ctx: AppContext) {
   app.post(
     '/api-keys',
     {
+      config: { fullScopeKey: true },
       schema: {
         tags: ['API keys'],
         summary: 'Create an API key (the full key is returned once)',

@@ -8,6 +8,7 @@ export default function deleteApiKeyRoute(app: App, ctx: AppContext) {
   app.delete(
     '/api-keys/:keyId',
     {
+      config: { fullScopeKey: true },
       schema: {
         tags: ['API keys'],
         summary: 'Delete an API key (it stops working at once)',

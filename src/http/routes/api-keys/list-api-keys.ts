@@ -10,6 +10,7 @@ export default function listApiKeysRoute(app: App, ctx: AppContext) {
   app.get(
     '/api-keys',
     {
+      config: { fullScopeKey: true },
       schema: {
         tags: ['API keys'],
         summary: "List the caller's API keys (previews only)",

@@ -22,6 +22,7 @@ export default function createInviteTokenRoute(app: App, ctx: AppContext) {
   app.post(
     '/invite/tokens',
     {
+      config: { fullScopeKey: true },
       schema: {
         tags: ['Invites'],
         summary: 'Create a single-use team invitation (valid 7 days)',
