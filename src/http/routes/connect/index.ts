@@ -15,8 +15,20 @@ import selectLinkedInOrganization from './select-linkedin-organization.js';
 /**
  * Connect flows. Static paths (`telegram`, `pending-data`, `linkedin/...`, and the Bluesky helper's
  * `bluesky`) win over `/connect/:platform`. Platform-specific route files register here, one line each.
+ *
+ * Every route here is a write whatever its method (a GET that hands out an authorization URL or a
+ * Telegram code starts a connection): read-only keys are refused unless a route says `write: false`.
  */
 export function registerConnectRoutes(app: App, ctx: AppContext): void {
+  app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { write: true, ...(route.config as object) };
+    });
+    registerRoutesOfConnect(scope as App, ctx);
+  });
+}
+
+function registerRoutesOfConnect(app: App, ctx: AppContext): void {
   registerBlueskyRoutes(app, ctx);
   getPendingData(app, ctx);
   getTelegramCode(app, ctx);

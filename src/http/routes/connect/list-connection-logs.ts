@@ -26,6 +26,7 @@ export default function listConnectionLogsRoute(app: App, ctx: AppContext) {
   app.get(
     '/connections/logs',
     {
+      config: { write: false },
       schema: {
         tags: ['Logs'],
         summary: 'Connection logs (connects, reconnects, failures, disconnects), newest first',
