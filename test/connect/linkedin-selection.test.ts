@@ -117,7 +117,43 @@ describe('headless LinkedIn connect: pending data and organization selection', (
       accountType: 'personal',
     });
     expect(foreign.status).toBe(400);
+    // Answered exactly like a token that does not exist, and not used up: the owner still finishes.
+    const unknown = await h.env.request(other.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
+      profileId: other.profileId,
+      tempToken: 'tmp_doesnotexist',
+      accountType: 'personal',
+    });
+    expect(foreign.body).toEqual(unknown.body);
+    const owner = await h.env.request(t.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
+      profileId: t.profileId,
+      tempToken: pending.tempToken,
+      accountType: 'personal',
+    });
+    expect(owner.status).toBe(200);
     const bad = await h.env.request(null, 'GET', `/v1/connect/linkedin/organizations?tempToken=${pending.tempToken}`, undefined, { 'x-connect-token': 'ct_nope' });
     expect(bad.status).toBe(401);
+  });
+
+  it('refuses an organization the member does not administer (400) and leaves the temp token usable', async () => {
+    const t = await createTenant(h.env);
+    const token = await headless(t);
+    const pending = (await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`)).body;
+    const forged = await h.env.request(t.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
+      profileId: t.profileId,
+      tempToken: pending.tempToken,
+      accountType: 'organization',
+      selectedOrganization: { id: '999', urn: 'urn:li:organization:999', name: 'Not mine' },
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.body.code).toBe('organization_not_found');
+    expect(await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute()).toHaveLength(0);
+    const real = await h.env.request(t.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
+      profileId: t.profileId,
+      tempToken: pending.tempToken,
+      accountType: 'organization',
+      selectedOrganization: { id: SANDBOX_ORGANIZATION.id, urn: ORG_URN, name: SANDBOX_ORGANIZATION.localizedName },
+    });
+    expect(real.status).toBe(200);
+    expect(real.body.account.displayName).toBe(SANDBOX_ORGANIZATION.localizedName);
   });
 });

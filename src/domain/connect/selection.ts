@@ -22,13 +22,38 @@ export async function callerFromConnectToken(ctx: AppContext, token: string): Pr
   return { tenantId: live.row.tenant_id, userId: live.row.user_id, profileIds: [live.row.profile_id] };
 }
 
-async function liveTemp(ctx: AppContext, caller: SelectionCaller, tempToken: string, consume: boolean) {
-  const live = consume
-    ? await takeConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken)
-    : await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken);
-  // Another tenant's temp token is reported exactly like an unknown one.
-  if (!live || live.row.tenant_id !== caller.tenantId) throw invalid('invalid_temp_token', 'tempToken is invalid or expired');
+const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is invalid or expired');
+
+/**
+ * The caller's live temp token, not consumed. Another tenant's is reported exactly like an unknown one,
+ * and is never consumed by that tenant's call.
+ */
+async function liveTemp(ctx: AppContext, caller: SelectionCaller, tempToken: string) {
+  const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken);
+  if (!live || live.row.tenant_id !== caller.tenantId) throw invalidTempToken();
   return live;
+}
+
+/** The organization must be one the member administers (the platform's list), not any id the body names. */
+async function assertMemberOrganization(
+  ctx: AppContext,
+  adapter: ReturnType<typeof adapterFor>['adapter'],
+  accessToken: string,
+  org: { id: string; urn: string },
+): Promise<void> {
+  if (!adapter.listOrganizations) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn organizations are not available on this server');
+  const io = createPlatformIO({ now: () => ctx.clock.now() });
+  let organizations: PlatformOrganization[];
+  try {
+    organizations = await adapter.listOrganizations({ accessToken }, io);
+  } catch (error) {
+    throw new AppError('upstream', 'platform_unavailable', 'LinkedIn organizations could not be read', undefined, { cause: error });
+  }
+  if (!organizations.some((o) => o.id === org.id && o.urn === org.urn)) {
+    throw invalid('organization_not_found', 'selectedOrganization is not an organization this member administers', {
+      fields: { selectedOrganization: ['must be one of the member\'s organizations'] },
+    });
+  }
 }
 
 /** GET /v1/connect/linkedin/organizations: organization details for the pending connection. */
@@ -39,7 +64,7 @@ export async function listPendingOrganizations(
 ): Promise<PlatformOrganization[]> {
   const { adapter } = adapterFor(ctx, 'linkedin');
   if (!adapter.listOrganizations) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn organizations are not available on this server');
-  const live = await liveTemp(ctx, caller, input.tempToken, false);
+  const live = await liveTemp(ctx, caller, input.tempToken);
   const ids = (input.orgIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (ids.length > 100) throw invalid('validation_error', 'orgIds holds at most 100 ids', { fields: { orgIds: ['must hold at most 100 ids'] } });
   const io = createPlatformIO({ now: () => ctx.clock.now() });
@@ -60,7 +85,7 @@ export interface SelectOrganizationInput {
 
 /** POST /v1/connect/linkedin/select-organization: finishes the headless connection as member or organization. */
 export async function selectOrganization(ctx: AppContext, caller: SelectionCaller, input: SelectOrganizationInput) {
-  adapterFor(ctx, 'linkedin');
+  const { adapter } = adapterFor(ctx, 'linkedin');
   if (input.accountType === 'organization' && !input.selectedOrganization) {
     throw invalid('validation_error', 'selectedOrganization is required for an organization account', {
       fields: { selectedOrganization: ['is required when accountType is organization'] },
@@ -68,10 +93,13 @@ export async function selectOrganization(ctx: AppContext, caller: SelectionCalle
   }
   await assertOwnProfile(ctx, caller, input.profileId);
   const startedMs = performance.now();
-  const live = await liveTemp(ctx, caller, input.tempToken, true);
+  // Checked before the token is used up: a refused call leaves it to its owner.
+  const live = await liveTemp(ctx, caller, input.tempToken);
   if (live.row.profile_id !== input.profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
-  const member = live.data.profile;
   const org = input.selectedOrganization;
+  if (input.accountType === 'organization' && org) await assertMemberOrganization(ctx, adapter, live.data.tokens.accessToken, org);
+  if (!(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', input.tempToken))) throw invalidTempToken();
+  const member = live.data.profile;
   // NOTE: the member stays the platform identity (their token posts for the organization): choosing an
   // organization later, or the member again, updates this one account instead of creating a second.
   const profile =
