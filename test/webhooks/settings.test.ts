@@ -92,6 +92,9 @@ describe('webhook settings', () => {
       [{ customHeaders: { 'Bad Name': 'x' } }, 'customHeaders.Bad Name', /valid header name/],
       [{ customHeaders: { 'X-Inject': 'a\r\nX-Other: b' } }, 'customHeaders.X-Inject', /line breaks/],
       [{ customHeaders: { 'X-Long': 'v'.repeat(1001) } }, 'customHeaders.X-Long', /1000/],
+      // An empty secret was stored as none: deliveries went out unsigned.
+      [{ secret: '' }, 'secret', /empty/],
+      [{ secret: '   ' }, 'secret', /empty/],
     ];
     for (const [body, field, message] of cases) {
       const res = await post(body);
@@ -110,6 +113,9 @@ describe('webhook settings', () => {
     const put = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { _id: ok.body.webhook._id, url: 'https://192.168.0.10/' });
     expect(put.status).toBe(400);
     expect(put.body.details.fields.url).toBeDefined();
+    const emptySecret = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { _id: ok.body.webhook._id, secret: '' });
+    expect(emptySecret.status).toBe(400);
+    expect(emptySecret.body.details.fields.secret).toEqual(['must not be empty']);
     const noId = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { name: 'x' });
     expect(noId.status).toBe(400);
     expect(noId.body.details.fields._id).toEqual(['is required']);

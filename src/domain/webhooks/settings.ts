@@ -95,10 +95,7 @@ export async function updateTenantWebhook(
   if (input.name !== undefined) patch.name = validateName(input.name);
   if (input.events !== undefined) patch.events = JSON.stringify(validateEvents(input.events));
   if (input.customHeaders !== undefined) patch.custom_headers = JSON.stringify(validateCustomHeaders(input.customHeaders));
-  if (input.secret !== undefined) {
-    const secret = validateSecret(input.secret);
-    patch.secret = secret === null ? null : ctx.secrets.seal(secret);
-  }
+  if (input.secret !== undefined) patch.secret = ctx.secrets.seal(validateSecret(input.secret));
   if (input.isActive !== undefined) {
     patch.is_active = input.isActive ? 1 : 0;
     // Re-enabling starts the consecutive-failure count over; otherwise one more failure would disable it again.

@@ -101,9 +101,16 @@ export async function validateUrl(raw: string, allowInsecure: boolean, lookup?: 
   return url;
 }
 
-export function validateSecret(secret: string): string | null {
+/**
+ * A given secret must be one: an empty (or blank) one was stored as "no secret", and deliveries went out
+ * unsigned while the caller believed they were signed. Omit the field for unsigned deliveries.
+ */
+export function validateSecret(secret: string): string {
+  if (secret.trim() === '') {
+    throw invalidFields('secret must not be empty: omit it for unsigned deliveries', { secret: ['must not be empty'] });
+  }
   if (secret.length > MAX_SECRET_LENGTH) {
     throw invalidFields(`secret must be at most ${MAX_SECRET_LENGTH} characters`, { secret: [`must be at most ${MAX_SECRET_LENGTH} characters`] });
   }
-  return secret === '' ? null : secret;
+  return secret;
 }
