@@ -17,6 +17,8 @@ export class UploadTooLargeError extends Error {
 /** A body received into a temp file and not yet visible under its key. */
 export interface ReceivedUpload {
   size: number;
+  /** The temp file, readable until commit or discard (checked before it takes the key). */
+  path: string;
   /** Renames the file into place (replacing an earlier upload of the key in one step). */
   commit(): Promise<void>;
   /** Deletes the temp file; the key keeps whatever it had. */
@@ -122,6 +124,7 @@ export class LocalStorage implements MediaStorage {
     }
     return {
       size: received,
+      path: tmp,
       async commit() {
         try {
           await fs.promises.rename(tmp, dest);

@@ -289,6 +289,24 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect((await fetch(await toListener(`${env.config.publicUrl}/v1/media/files/${key}`))).status).toBe(404);
   });
 
+  it('a re-PUT that fails the probe leaves the earlier upload under the key, as the database says', async () => {
+    const png = await solidImage(8, 8);
+    const { uploadUrl, key } = await presign({ filename: 'keep.png', contentType: 'image/png' });
+    const url = await toListener(uploadUrl);
+    const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
+    const first = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: png });
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+
+    const again = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'not a png at all' });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ code: 'unreadable_media', details: { key } });
+    expect(fs.readFileSync(file).equals(png)).toBe(true);
+    expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
+    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'uploaded', size: png.length });
+  });
+
   it('keeps JSON-only parsing everywhere else', async () => {
     const res = await env.request(apiKey, 'POST', '/v1/media/presign', 'filename=a', { 'content-type': 'text/plain' });
     expect(res.status).toBe(415);

@@ -30,7 +30,9 @@ export interface LocalUploadResult {
  * The PUT of a local upload URL. The signature is the credential: it binds key, content type, size
  * limit and expiry. Checks run before a byte is written; the size is enforced again while streaming
  * (a chunked body has no Content-Length) and against the declared size before the file takes the key.
- * After the file is in place it is probed; an image that is not an image is deleted and refused.
+ * The received file is probed before it takes the key too: an image that is not an image is refused
+ * and the key keeps what it held (a re-PUT that failed the probe used to delete the earlier upload
+ * while its row still said "uploaded").
  */
 export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInput): Promise<LocalUploadResult> {
   const storage = mediaStorage(ctx);
@@ -75,15 +77,38 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
     await upload.discard();
     throw invalid('size_mismatch', `Received ${size} bytes but ${declared} were declared at presign`, { expected: declared, received: size });
   }
+  let probe: MediaProbe | null;
+  try {
+    probe = await probeReceived(ctx, row.type as MediaKind, input.key, upload.path);
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
   await upload.commit();
-  const probe = await probeStored(ctx, row.type as MediaKind, input.key);
   if (probe?.skipped) ctx.log.warn({ key: input.key }, probe.skipped);
   const now = ctx.clock.now().toISOString();
   await markMediaUploaded(ctx.db.kysely, input.key, { size, probe: probe ? JSON.stringify(probe) : null, now });
   return { key: input.key, size, probe };
 }
 
-/** Probes a stored object; unreadable media is deleted and refused with a 400. */
+/** Probes a received file that does not hold the key yet; unreadable media is refused with a 400. */
+async function probeReceived(ctx: AppContext, kind: MediaKind, key: string, file: string): Promise<MediaProbe | null> {
+  if (kind === 'document') return null;
+  try {
+    return await probeFile(ctx.config, kind, file);
+  } catch (error) {
+    throw unreadable(kind, key, error);
+  }
+}
+
+function unreadable(kind: MediaKind, key: string, cause: unknown): AppError {
+  return new AppError('invalid', 'unreadable_media', `The uploaded file is not a readable ${kind}`, { key }, { cause });
+}
+
+/**
+ * Probes a stored object that Herald learns of after the fact (a bucket upload still pending in the
+ * database); unreadable media is deleted and refused with a 400.
+ */
 export async function probeStored(ctx: AppContext, kind: MediaKind, key: string): Promise<MediaProbe | null> {
   if (kind === 'document') return null;
   const storage = mediaStorage(ctx);
@@ -94,7 +119,7 @@ export async function probeStored(ctx: AppContext, kind: MediaKind, key: string)
       return await probeVideo(ctx.config, await storage.readUrl(key));
     } catch (error) {
       await storage.delete(key);
-      throw new AppError('invalid', 'unreadable_media', `The uploaded file is not a readable ${kind}`, { key }, { cause: error });
+      throw unreadable(kind, key, error);
     }
   }
   const copy = await storage.localCopy(key);
@@ -102,7 +127,7 @@ export async function probeStored(ctx: AppContext, kind: MediaKind, key: string)
     return await probeFile(ctx.config, kind, copy.path);
   } catch (error) {
     await storage.delete(key);
-    throw new AppError('invalid', 'unreadable_media', `The uploaded file is not a readable ${kind}`, { key }, { cause: error });
+    throw unreadable(kind, key, error);
   } finally {
     await copy.release();
   }
