@@ -6,11 +6,10 @@ import { compressVideo } from '../../src/domain/media/compress.js';
 import { FFPROBE_MISSING, probeVideo } from '../../src/domain/media/probe.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
-import { hasFfmpeg, testVideo } from '../fixtures/media.js';
+import { requireFfmpeg, testVideo } from '../fixtures/media.js';
 
-// CI installs no ffmpeg: the probing and compression tests need it and are skipped there; the test of
-// what happens without ffprobe runs everywhere (it points FFPROBE_PATH at a missing binary).
-const ffmpeg = hasFfmpeg();
+// The probing and compression tests need ffmpeg (they fail, never skip, without it: .ci/run installs it);
+// the test of what happens without ffprobe points FFPROBE_PATH at a missing binary.
 
 let dir: string;
 beforeAll(() => {
@@ -25,9 +24,10 @@ async function uploadVideo(env: TestEnv, apiKey: string, bytes: Buffer) {
   return { presigned: res.body as { key: string; publicUrl: string }, put: { status: put.statusCode, body: JSON.parse(put.body) } };
 }
 
-describe.skipIf(!ffmpeg)('video probing and limits (ffmpeg installed)', () => {
+describe('video probing and limits (ffmpeg installed)', () => {
   let env: TestEnv;
   beforeAll(async () => {
+    requireFfmpeg();
     env = await createTestEnv();
   });
   afterAll(async () => env?.close());

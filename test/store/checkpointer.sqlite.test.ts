@@ -5,10 +5,9 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/store/db.js';
-import { dialect } from '../helpers/context.js';
 
 /*
- * SQLite's write-ahead log is copied back into the database file by a thread of its own
+ * SQLite only (collected on the SQLite run alone). SQLite's write-ahead log is copied back into the database file by a thread of its own
  * (store/checkpointer.ts). What the thread copied is checked in the database file alone: a copy of it
  * without its -wal file holds only what was checkpointed.
  */
@@ -18,13 +17,11 @@ let db: Db;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-ckpt-'));
-  if (dialect === 'sqlite') {
-    db = await openDb({ dataDir: dir, databaseUrl: null });
-    await sql`CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db.kysely);
-  }
+  db = await openDb({ dataDir: dir, databaseUrl: null });
+  await sql`CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db.kysely);
 });
 afterEach(async () => {
-  if (dialect === 'sqlite') await db.close();
+  await db.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -52,7 +49,7 @@ function notesInDatabaseFile(): number {
   }
 }
 
-describe.skipIf(dialect !== 'sqlite')('SQLite checkpoint thread', () => {
+describe('SQLite checkpoint thread', () => {
   it('copies committed writes from the log into the database file', async () => {
     await db.checkpointer!.ready;
     await writeNotes(0, 200);

@@ -5,10 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, sqliteReader, type Db } from '../../src/store/db.js';
 import { hot } from '../../src/store/hot.js';
-import { dialect } from '../helpers/context.js';
 
 /*
- * SQLite rows are read as arrays and turned into objects by a function made per statement
+ * SQLite only (collected on the SQLite run alone). SQLite rows are read as arrays and turned into objects by a function made per statement
  * (store/db.ts `objectRows`): they must be the same objects better-sqlite3 builds itself.
  */
 
@@ -16,7 +15,6 @@ let dir: string;
 let db: Db;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-rows-'));
-  if (dialect !== 'sqlite') return;
   db = await openDb({ dataDir: dir, databaseUrl: null, checkpointThread: false });
   db.sqlite!.exec(`CREATE TABLE wide (id INTEGER PRIMARY KEY, name TEXT, "odd name" TEXT, "quote""d" TEXT, n REAL, b BLOB, z TEXT)`);
   const insert = db.sqlite!.prepare('INSERT INTO wide VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -29,7 +27,7 @@ afterAll(async () => {
 
 const plain = (text: string, ...params: unknown[]) => db.sqlite!.prepare(text).all(...params);
 
-describe.skipIf(dialect !== 'sqlite')('SQLite rows as objects', () => {
+describe('SQLite rows as objects', () => {
   it('Kysely queries give the objects better-sqlite3 gives', async () => {
     const text = 'SELECT * FROM wide WHERE id >= ? ORDER BY id';
     const rows = (await sql.raw<any>(text.replace('?', '2')).execute(db.kysely)).rows;

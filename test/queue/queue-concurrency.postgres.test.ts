@@ -6,14 +6,14 @@ import { createContext, type AppContext } from '../../src/context.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { randomHex } from '../../src/lib/crypto.js';
-import { createTestEnv, dialect, type TestEnv } from '../helpers/context.js';
+import { createTestEnv, type TestEnv } from '../helpers/context.js';
 
 /*
- * Two Herald API instances (each its own context, pool and HTTP listener) on one PostgreSQL schema,
+ * PostgreSQL only (collected on the PostgreSQL run alone). Two Herald API instances (each its own context, pool and HTTP listener) on one PostgreSQL schema,
  * as two processes of a cluster would be. SQLite is single-writer and single-host: its case is
  * covered by the in-process concurrency test.
  */
-describe.runIf(dialect === 'postgres')('queue slots with two Herald instances on one PostgreSQL database', () => {
+describe('queue slots with two Herald instances on one PostgreSQL database', () => {
   let env: TestEnv;
   let ctx2: AppContext;
   let app2: App;
