@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { findMalformedText, MALFORMED_TEXT_MESSAGE } from './text-check.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -14,13 +15,27 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
 /**
  * Query strings and path params arrive as text, so they are coerced ("true" -> true, "10" -> 10, a lone
  * value -> a one-element array). JSON bodies are not: `{"name": 5}` or `"platforms": "x"` are 400s rather
- * than silently becoming "5" or ["x"].
+ * than silently becoming "5" or ["x"]. Every part is first checked for text that is not text
+ * (text-check.ts).
  */
 export function validatorCompiler(): FastifySchemaCompiler<any> {
   const coercing = makeAjv('array');
   const strict = makeAjv(false);
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+    const validate = ajv.compile(schema as object);
+    // Text that is not text (NUL, unpaired surrogates) fails like any other schema error, before it.
+    const checked = (data: unknown) => {
+      const at = findMalformedText(data);
+      if (at !== null) {
+        checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'text', params: {}, message: MALFORMED_TEXT_MESSAGE }];
+        return false;
+      }
+      const ok = validate(data);
+      checked.errors = validate.errors;
+      return ok;
+    };
+    checked.errors = null as typeof validate.errors;
+    return checked as ReturnType<FastifySchemaCompiler<any>>;
   };
 }
