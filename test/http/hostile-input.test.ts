@@ -192,7 +192,7 @@ interface Param {
   schema?: Schema;
 }
 
-/** Every hostile case of one operation, sent with the given key kind. */
+/** Every hostile case of one operation (with the full key), and its plausible write with a read-only key. */
 function casesFor(doc: any, method: string, path: string, op: any, profileId: string): Case[] {
   const id = `${method.toUpperCase()} ${path}`;
   const params: Param[] = (op.parameters ?? []).filter((p: Param) => p.in === 'path' || p.in === 'query');
@@ -259,7 +259,7 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
     // Odd strings: a write must refuse them; a read may answer an empty result.
     // The query parser turns invalid UTF-8 into replacement characters: valid text by then.
     add(`query ${p.name}: lone surrogate bytes`, write ? 'reject' : 'any', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=%ED%A0%80`) });
-    add(`query ${p.name}: NUL`, write ? 'reject' : 'any', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a%00b`) });
+    add(`query ${p.name}: NUL`, 'reject', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a%00b`) });
     add(`query ${p.name}: traversal`, write ? 'reject' : 'any', { url: with1('../../etc/passwd') });
     add(`query ${p.name}: RTL override`, write ? 'reject' : 'any', { url: with1('\u202eabc') });
     add(`query ${p.name}: repeated`, write ? 'reject' : 'any', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a&${encodeURIComponent(p.name)}=b`) });
