@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite on SQLite, then again on PostgreSQL when one is reachable
 // (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each PostgreSQL test context
-// uses its own schema. Prints one closing line: "N passed, N failed, N skipped".
+// uses its own schema; HERALD_TEST_DIALECTS=sqlite runs the SQLite run alone. Prints one closing line:
+// "N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -53,7 +54,9 @@ function run(label, env) {
 }
 
 const results = [run('sqlite', { TEST_DATABASE_URL: '' , HERALD_TEST_DIALECT: 'sqlite' })];
-if (await reachable(pgUrl)) {
+if (process.env.HERALD_TEST_DIALECTS === 'sqlite') {
+  console.log('\npostgres: not run (HERALD_TEST_DIALECTS=sqlite)');
+} else if (await reachable(pgUrl)) {
   results.push(run('postgres', { TEST_DATABASE_URL: pgUrl, HERALD_TEST_DIALECT: 'postgres' }));
 } else {
   console.log(`\npostgres: skipped (no PostgreSQL reachable at ${new URL(pgUrl).host}; set TEST_DATABASE_URL to run it)`);
