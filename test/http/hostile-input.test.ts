@@ -47,8 +47,6 @@ const KNOWN: { match: RegExp; finding: string }[] = [
   { match: /:: (deep JSON|body [^:]+: deep JSON)/, finding: 'issue 14 finding 5: deep JSON is a 500 (no depth limit)' },
   { match: /-> 400 outside the envelope: .*FST_ERR_BAD_URL/, finding: 'issue 14 finding 10: FST_ERR_BAD_URL outside the envelope' },
   { match: /^full GET \/v1\/(connections\/logs|logs|posts\/logs) :: query skip: (1e20|Infinity) -> 500/, finding: 'issue 14 finding 6: log lists have no maximum skip' },
-  { match: /^profile GET \/v1\/api-keys :: /, finding: 'issue 14 finding 2: a profile-scoped key manages keys' },
-  { match: /^read GET \/v1\/connect\/(\{platform\}|telegram) :: /, finding: 'issue 14 finding 3: a read-only key connects accounts' },
 ];
 
 const DEEP = 5_000;
