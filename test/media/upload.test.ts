@@ -126,6 +126,7 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect(whole.headers.get('content-type')).toBe('image/png');
     expect(whole.headers.get('content-length')).toBe(String(bytes.length));
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
 
     const part = await fetch(url, { headers: { range: 'bytes=10-29' } });
@@ -142,10 +143,12 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(bytes.length));
     expect(head.headers.get('content-type')).toBe('image/png');
+    expect(head.headers.get('x-content-type-options')).toBe('nosniff');
 
     const outside = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+    expect(await outside.json()).toEqual({ error: 'Requested range not satisfiable', code: 'range_not_satisfiable', details: { size: bytes.length } });
 
     expect((await fetch(url.replace(/\.png$/, '.jpg'))).status).toBe(404);
     // Escaping paths are a 404 and a malformed one a 400 (Fastify's), never a 500 or a file outside media/.

@@ -21,12 +21,15 @@ export default function getMediaFileRoute(app: App, ctx: AppContext) {
     },
     handler: async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
+      // NOTE: a file is served as the type its upload declared, never sniffed: bytes that look like
+      // HTML under an image type must not run as a page on Herald's origin.
+      reply.header('X-Content-Type-Options', 'nosniff');
       const file = await openMediaFile(ctx, key, request.headers.range, request.method === 'HEAD');
       reply.header('Accept-Ranges', 'bytes');
       reply.header('Cache-Control', 'public, max-age=86400, immutable');
       if (file.status === 416) {
         reply.header('Content-Range', `bytes */${file.totalSize}`);
-        return reply.status(416).send({ error: 'Requested range not satisfiable', code: 'range_not_satisfiable' });
+        return reply.status(416).send({ error: 'Requested range not satisfiable', code: 'range_not_satisfiable', details: { size: file.totalSize } });
       }
       reply.header('Content-Type', file.contentType);
       reply.header('Content-Length', String(file.length));
