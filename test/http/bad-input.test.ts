@@ -55,6 +55,11 @@ const cases: Case[] = [
   // Names Object.prototype has: tables of content types and formats answer only their own entries.
   { label: 'a content type named like an Object method', method: 'POST', url: '/v1/media/presign', payload: '{"filename":"a.png","contentType":"constructor"}', contentType: json, status: 400, code: 'content_type_not_allowed' },
   { label: 'a content type named __proto__', method: 'POST', url: '/v1/media/presign', payload: '{"filename":"a.png","contentType":"__proto__"}', contentType: json, status: 400, code: 'content_type_not_allowed' },
+  // An unbounded skip reached the database as a number no integer column takes (a 500).
+  ...['/v1/logs', '/v1/posts/logs', '/v1/connections/logs'].flatMap((list) =>
+    ['Infinity', '1e20', '1000001', '-1'].map((skip): Case => ({ label: `skip=${skip} on ${list}`, method: 'GET', url: `${list}?skip=${skip}`, status: 400, field: 'skip' })),
+  ),
+  { label: 'a media size beyond any file', method: 'POST', url: '/v1/posts', payload: '{"content":"x","mediaItems":[{"type":"image","url":"https://e.test/a.png","size":1e300}]}', contentType: json, status: 400, field: 'mediaItems.0.size' },
 ];
 
 describe('bad input', () => {

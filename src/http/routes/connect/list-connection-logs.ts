@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { listConnectionLogs } from '../../../domain/connect/logs.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses, Nullable } from '../../schemas/common.js';
+import { MAX_SKIP } from '../logs/schemas.js';
 
 const Json = Type.Record(Type.String(), Type.Unknown());
 const Log = Type.Object({
@@ -38,7 +39,7 @@ export default function listConnectionLogsRoute(app: App, ctx: AppContext) {
           status: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failed'), Type.Literal('all')])),
           days: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7 })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-          skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+          skip: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0 })),
         }),
         response: {
           200: Type.Object({

@@ -7,6 +7,9 @@ const literals = (values: readonly string[]) => Type.Union(values.map((v) => Typ
 export const LOG_STATUSES = ['success', 'failed', 'pending', 'skipped'] as const;
 export const LOG_ACTIONS = ['publish', 'retry', 'media_upload', 'rate_limit_pause', 'token_refresh', 'cancelled'] as const;
 
+/** Largest `skip` of the log lists. */
+export const MAX_SKIP = 1_000_000;
+
 /** Filters of GET /v1/logs (spec "Publishing logs"); `all` means no filter. */
 export const LogFilters = {
   status: Type.Optional(literals([...LOG_STATUSES, 'all'])),
@@ -14,7 +17,9 @@ export const LogFilters = {
   action: Type.Optional(literals([...LOG_ACTIONS, 'all'])),
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7, description: 'How many days back (max 7)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  // NOTE: bounded like posts' page x limit: an unbounded skip (1e20, Infinity) reached the database as a
+  // number no integer column takes (a 500).
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0 })),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Text in the content preview, account username or endpoint' })),
 };

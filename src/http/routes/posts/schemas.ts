@@ -10,7 +10,7 @@ export const MediaItem = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 4096 }),
   title: Type.Optional(Type.String({ maxLength: 1000 })),
   filename: Type.Optional(Type.String({ maxLength: 1000 })),
-  size: Type.Optional(Type.Integer({ minimum: 0 })),
+  size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   mimeType: Type.Optional(Type.String({ maxLength: 200 })),
   thumbnail: Type.Optional(Type.String({ maxLength: 4096 })),
   instagramThumbnail: Type.Optional(Type.String({ maxLength: 4096 })),
