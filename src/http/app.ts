@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { installAuth } from './auth.js';
 import { installErrorHandlers } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
 
@@ -26,6 +27,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   installErrorHandlers(app);
   // JSON only: any other body type is a 415 (features that take uploads add their own parser in scope).
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   // A callback hook: cheaper than an async one on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

@@ -20,6 +20,7 @@ type Case = {
   status: number;
   code?: string;
   field?: string;
+  headers?: Record<string, string>;
 };
 
 const json = 'application/json';
@@ -35,7 +36,14 @@ const cases: Case[] = [
   { label: 'blank name', method: 'POST', url: '/v1/profiles', payload: '{"name":"   "}', contentType: json, status: 400, field: 'name' },
   { label: 'a name too long', method: 'POST', url: '/v1/profiles', payload: JSON.stringify({ name: 'x'.repeat(101) }), contentType: json, status: 400, field: 'name' },
   { label: 'a color that is not hex', method: 'POST', url: '/v1/profiles', payload: '{"name":"a","color":"red"}', contentType: json, status: 400, field: 'color' },
-  { label: 'prototype poisoning', method: 'POST', url: '/v1/profiles', payload: '{"name":"a","__proto__":{"x":1}}', contentType: json, status: 400 },
+  { label: 'prototype poisoning', method: 'POST', url: '/v1/profiles', payload: '{"name":"a","__proto__":{"x":1}}', contentType: json, status: 400, code: 'forbidden_json_key' },
+  { label: 'an escaped __proto__ key', method: 'POST', url: '/v1/profiles', payload: '{"name":"a","\\u005f_proto__":{"x":1}}', contentType: json, status: 400, code: 'forbidden_json_key' },
+  { label: 'constructor.prototype', method: 'POST', url: '/v1/profiles', payload: '{"name":"a","x":{"constructor":{"prototype":{}}}}', contentType: json, status: 400, code: 'forbidden_json_key' },
+  // Deep nesting overflowed the stack in the idempotency fingerprint and JSON.stringify (a 500).
+  { label: 'arrays nested 2,000 deep', method: 'POST', url: '/v1/profiles', payload: '['.repeat(2000) + ']'.repeat(2000), contentType: json, status: 400, code: 'json_too_deep' },
+  { label: 'objects nested 65 deep', method: 'POST', url: '/v1/profiles', payload: '{"a":'.repeat(65) + '1' + '}'.repeat(65), contentType: json, status: 400, code: 'json_too_deep' },
+  { label: 'deep metadata in a post', method: 'POST', url: '/v1/posts', payload: `{"content":"x","metadata":${'{"a":'.repeat(300)}1${'}'.repeat(300)}}`, contentType: json, status: 400, code: 'json_too_deep' },
+  { label: 'a deep body with an idempotency key', method: 'POST', url: '/v1/posts', payload: '['.repeat(1500) + ']'.repeat(1500), contentType: json, status: 400, code: 'json_too_deep', headers: { 'idempotency-key': 'deep-1' } },
   { label: 'a body over BODY_LIMIT', method: 'POST', url: '/v1/profiles', payload: JSON.stringify({ name: 'a', description: 'x'.repeat(5000) }), contentType: json, status: 413, code: 'payload_too_large' },
   { label: 'text/plain', method: 'POST', url: '/v1/profiles', payload: 'name=a', contentType: 'text/plain', status: 415, code: 'unsupported_media_type' },
   { label: 'a form body', method: 'POST', url: '/v1/profiles', payload: 'name=a', contentType: 'application/x-www-form-urlencoded', status: 415 },
@@ -69,7 +77,7 @@ describe('bad input', () => {
       const res = await env.app.inject({
         method: c.method as any,
         url: typeof c.url === 'function' ? c.url() : c.url,
-        headers: { authorization: `Bearer ${apiKey}`, ...(c.contentType ? { 'content-type': c.contentType } : {}) },
+        headers: { authorization: `Bearer ${apiKey}`, ...(c.contentType ? { 'content-type': c.contentType } : {}), ...c.headers },
         ...(c.payload !== undefined ? { payload: c.payload } : {}),
       });
       expect(res.statusCode).toBe(c.status);
