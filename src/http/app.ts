@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { installAuth } from './auth.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
+import { clientError, expectationFailed, frameworkError } from './transport-errors.js';
 import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
 
@@ -21,7 +22,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: true,
+    // Errors before routing answer in the envelope too (transport-errors.ts).
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('checkExpectation', expectationFailed);
 
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandlers(app);

@@ -99,9 +99,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
       // Internals go to the log with the request id, never to the client.
       request.log.error({ err: error, reqId: request.id }, 'request failed');
     }
-    void reply.status(status).type('application/json; charset=utf-8').send(body);
+    // Every error has the three fields, `details` empty when there is nothing to add.
+    void reply.status(status).type('application/json; charset=utf-8').send({ ...body, details: body.details ?? {} });
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'route_not_found' });
+    // NOTE: the path is named, cut short: an answer never echoes a whole (possibly huge) URL.
+    const path = request.url.split('?')[0];
+    const shown = path.length > 200 ? `${path.slice(0, 200)}...` : path;
+    void reply.status(404).send({ error: `Route ${request.method} ${shown} not found`, code: 'route_not_found', details: {} });
   });
 }

@@ -86,6 +86,7 @@ describe('bad input', () => {
       const body = res.json();
       expect(typeof body.error).toBe('string');
       expect(typeof body.code).toBe('string');
+      expect(typeof body.details).toBe('object');
       if (c.code) expect(body.code).toBe(c.code);
       if (c.field) expect(Object.keys(body.details.fields)).toContain(c.field);
       // Nothing half-written.
@@ -102,7 +103,7 @@ describe('bad input', () => {
       });
       const res = await fresh.app.inject({ method: 'GET', url: '/boom-test-only' });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: 'Internal server error', code: 'internal_error' });
+      expect(res.json()).toEqual({ error: 'Internal server error', code: 'internal_error', details: {} });
       expect(res.body).not.toContain('secret');
       expect(res.headers['x-request-id']).toBeTruthy();
     } finally {
