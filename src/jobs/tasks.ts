@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { registerCheckProcessingPost } from './check-processing-post.js';
 import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { registerPublishPost } from './publish-post.js';
@@ -13,6 +14,7 @@ import type { JobRunner } from './runner.js';
 export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
+  registerCheckProcessingPost(runner, ctx);
   registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   registerRetention(runner, ctx);

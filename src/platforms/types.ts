@@ -215,6 +215,46 @@ export interface PublishResult {
   accountMetadata?: Record<string, unknown>;
 }
 
+/**
+ * What an adapter needs to finish a publish whose media the platform is still processing: media ids and
+ * the like, never the bytes. JSON-serialisable: the engine stores it on the target, so a check after a
+ * crash finishes the publish without uploading again.
+ */
+export type ProcessingHandle = Record<string, unknown>;
+
+/**
+ * `publish` answered before the post exists: the platform is processing the media (video transcoding).
+ * The engine records `handle` on the target (status `processing`), frees the worker and asks
+ * `processing.check` again after about `waitMs`.
+ */
+export interface ProcessingStarted {
+  processing: { handle: ProcessingHandle; waitMs: number };
+}
+
+/** What `publish` answers: the post, or media still processing (only adapters with a `processing` group). */
+export type PublishOutcome = PublishResult | ProcessingStarted;
+
+export function isProcessingStarted(outcome: PublishOutcome): outcome is ProcessingStarted {
+  return 'processing' in outcome && typeof (outcome as ProcessingStarted).processing === 'object';
+}
+
+/** The platform's answer about media being processed. `failed.reason` is the platform's own words. */
+export type ProcessingState =
+  | { state: 'processing'; waitMs: number }
+  | { state: 'ready' }
+  | { state: 'failed'; reason: string; platformCode?: string | null };
+
+/**
+ * The processing capability: platforms that process media after the upload (X and LinkedIn video).
+ * Both calls are reads of, or a post with, what the upload left on the platform: neither uploads again.
+ */
+export interface ProcessingCapability {
+  /** Asks the platform how the media of `handle` is doing (X: STATUS; LinkedIn: the video's status). Throws PlatformError. */
+  check(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<ProcessingState>;
+  /** Creates the post with the processed media, once `check` said ready. Throws PlatformError, like `publish`. */
+  finish(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<PublishResult>;
+}
+
 export interface TokenSet {
   accessToken: string;
   /** null/undefined when the platform sent none: the stored refresh token is kept. */
@@ -240,10 +280,19 @@ export interface OAuthProvider {
   fetchProfile(tokens: TokenSet, io: PlatformIO): Promise<PlatformProfile>;
 }
 
-export interface PlatformAdapter {
+/**
+ * `Out`: what `publish` answers. Adapters without a `processing` group answer the post itself
+ * (`PlatformAdapter<PublishResult>`); the engine takes any adapter.
+ */
+export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   readonly platform: Platform;
-  /** Publishes one target. Throws PlatformError. */
-  publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult>;
+  /**
+   * Publishes one target. Throws PlatformError. An adapter with a `processing` group may answer
+   * ProcessingStarted instead of waiting for the platform's processing inside the call.
+   */
+  publish(req: PublishRequest, io: PlatformIO): Promise<Out>;
+  /** Media the platform processes after the upload (see ProcessingCapability). */
+  readonly processing?: ProcessingCapability;
   /** `publish` posts the target's first comment under the post and reports it (PublishResult.firstComment). */
   readonly firstComments?: boolean;
   /**

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { FAULT_KINDS, FAULT_OPS, FaultInjector, type FaultKind, type FaultOp } from './faults.js';
-import type { Simulator, SimulatorState } from './types.js';
+import { DEFAULT_SIMULATOR_CONFIG, type Simulator, type SimulatorState } from './types.js';
 
 export interface SandboxServer {
   app: FastifyInstance;
@@ -13,7 +13,8 @@ export interface SandboxServer {
 
 /**
  * All simulators in one Fastify app. Each gets /sandbox/<platform>/ with the platform's own routes, plus
- * the framework's `_inspect` (what was published) and `_faults` (make the next publish calls fail).
+ * the framework's `_inspect` (what was published), `_faults` (make the next calls of an operation fail)
+ * and `_config` (the simulated platform's settings: `processingMs`).
  */
 export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => string) {
   const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
@@ -30,6 +31,7 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
       platform: sim.platform,
       posts: [],
       faults: new FaultInjector(),
+      config: { ...DEFAULT_SIMULATOR_CONFIG },
       data: new Map(),
       calls: [],
       baseUrl: () => `${baseUrl()}/sandbox/${sim.platform}`,
@@ -59,11 +61,20 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           state.faults.set(kind as FaultKind, count as number, after, op as FaultOp);
           return { ok: true, faults: state.faults.pending };
         });
+        scope.post<{ Body: { processingMs?: unknown } | null }>('/_config', async (request, reply) => {
+          const { processingMs } = request.body ?? {};
+          if (processingMs !== undefined && (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > 86_400_000)) {
+            return reply.status(400).send({ error: 'processingMs must be an integer of milliseconds between 0 and 86400000' });
+          }
+          if (processingMs !== undefined) state.config.processingMs = processingMs as number;
+          return { ...state.config };
+        });
         scope.post('/_reset', async () => {
           state.posts.length = 0;
           state.calls.length = 0;
           state.data.clear();
           state.faults.clear();
+          Object.assign(state.config, DEFAULT_SIMULATOR_CONFIG);
           return { ok: true };
         });
         await sim.register(scope, state);

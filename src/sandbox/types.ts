@@ -19,11 +19,21 @@ export interface InspectedPost {
   extra?: Record<string, unknown>;
 }
 
+/** Settings of a simulated platform (`POST /sandbox/<platform>/_config`). */
+export interface SimulatorConfig {
+  /** How long uploaded media stay "in progress" before the platform reports them ready. Default 1,000 ms. */
+  processingMs: number;
+}
+
+export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = { processingMs: 1_000 };
+
 /** Per-simulator state shared by the framework routes and the simulator's own routes. */
 export interface SimulatorState {
   readonly platform: string;
   readonly posts: InspectedPost[];
   readonly faults: FaultInjector;
+  /** Settings of the simulated platform (`POST /_config`). */
+  readonly config: SimulatorConfig;
   /** Absolute base URL of this simulator, e.g. http://127.0.0.1:4100/sandbox/twitter. */
   baseUrl(): string;
   /** Arbitrary per-simulator data (issued tokens, uploads, chats...). */

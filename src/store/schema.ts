@@ -166,6 +166,10 @@ export interface PostTargetTable {
   thread_progress: string | null;
   /** JSON FirstCommentResult (platforms/types.ts) once a first comment was sent or failed; null otherwise. */
   first_comment_result: string | null;
+  /** JSON ProcessingHandle while the target is `processing` (platforms/types.ts); else null. */
+  processing_handle: string | null;
+  /** When the target began waiting for the platform's processing (ISO); else null. */
+  processing_since: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -17,8 +17,8 @@ export interface OAuthE2E {
   sandbox: SandboxServer;
   runner: JobRunner;
   baseUrl: string;
-  /** URL of a PNG of `size` bytes served on loopback. */
-  mediaUrl(name: string, size: number): string;
+  /** URL of a PNG of `size` bytes served on loopback (or, with `contentType`, bytes said to be of that type). */
+  mediaUrl(name: string, size: number, contentType?: string): string;
   close(): Promise<void>;
 }
 
@@ -35,11 +35,12 @@ export async function createOAuthE2E(
   (env.config as { publicUrl: string }).publicUrl = baseUrl;
   (env.ctx.config as { publicUrl: string }).publicUrl = baseUrl;
   const runner = await createWorker(env.ctx, { workerId: 'oauth-e2e' });
-  const files = new Map<string, Buffer>();
+  const files = new Map<string, { body: Buffer; contentType: string }>();
   const media = http.createServer((req, res) => {
-    const body = files.get(req.url ?? '');
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
+    const file = files.get(req.url ?? '');
+    if (!file) return void res.writeHead(404).end();
+    const body = file.body;
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
@@ -49,9 +50,9 @@ export async function createOAuthE2E(
     sandbox,
     runner,
     baseUrl,
-    mediaUrl(name, size) {
+    mediaUrl(name, size, contentType = 'image/png') {
       const head = Buffer.from('89504e470d0a1a0a', 'hex');
-      files.set(`/${name}`, Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 7)]));
+      files.set(`/${name}`, { body: Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 7)]), contentType });
       return `${mediaBase}/${name}`;
     },
     async close() {

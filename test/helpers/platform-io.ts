@@ -2,7 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { createPlatformIO, type CallRecord } from '../../src/platforms/io.js';
-import type { AccountCredentials, MediaRef, OAuthProvider, PlatformIO, PublishRequest } from '../../src/platforms/types.js';
+import {
+  isProcessingStarted,
+  type AccountCredentials,
+  type MediaRef,
+  type OAuthProvider,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../../src/platforms/types.js';
 
 /**
  * A PlatformIO whose media are in-memory byte buffers keyed by URL, recording every call. Tenant URLs
@@ -76,4 +85,19 @@ export async function closedPortUrl(): Promise<string> {
   const port = (srv.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * An adapter whose `publish` must answer the post itself: a ProcessingStarted answer fails the test. For
+ * tests of what is posted, not of the processing wait (which the engine owns).
+ */
+export function postingAdapter(adapter: PlatformAdapter): PlatformAdapter<PublishResult> {
+  return {
+    ...adapter,
+    async publish(req, io) {
+      const outcome = await adapter.publish(req, io);
+      if (isProcessingStarted(outcome)) throw new Error(`expected a post, got media still processing: ${JSON.stringify(outcome.processing)}`);
+      return outcome;
+    },
+  };
 }

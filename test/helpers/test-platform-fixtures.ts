@@ -105,6 +105,8 @@ function rows(ctx: AppContext, p: SeedPost): { post: PostTable; targets: PostTar
     last_attempt_at: null,
     thread_progress: null,
     first_comment_result: null,
+    processing_handle: null,
+    processing_since: null,
     created_at: iso,
     updated_at: iso,
   }));

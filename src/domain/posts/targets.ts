@@ -122,6 +122,8 @@ export function targetRows(
       last_attempt_at: null,
       thread_progress: null,
       first_comment_result: null,
+      processing_handle: null,
+      processing_since: null,
       created_at: iso,
       updated_at: iso,
     };

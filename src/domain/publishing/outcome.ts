@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../store/schema.js';
+import { upsertJob, type NewJob } from '../../store/jobs.js';
 import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
 import {
   finishJob,
@@ -17,21 +18,25 @@ import { postEventData } from '../present/post-event.js';
 export type PostOutcomeStatus = 'publishing' | 'published' | 'failed' | 'partial';
 
 /**
- * The post status its targets imply: `publishing` while any target is in flight (pending or publishing),
+ * The post status its targets imply: `publishing` while any target is in flight (pending, publishing or
+ * processing),
  * else `published` when every target is, `failed` when none is (an `unknown` target counts as not
  * published: it needs a person), `partial` otherwise. Cancelled targets do not count. null: no targets.
  */
 export function derivePostStatus(targets: Pick<TargetRow, 'status'>[]): PostOutcomeStatus | null {
   const live = targets.filter((t) => t.status !== 'cancelled');
   if (live.length === 0) return null;
-  if (live.some((t) => t.status === 'pending' || t.status === 'publishing')) return 'publishing';
+  if (live.some((t) => t.status === 'pending' || t.status === 'publishing' || t.status === 'processing')) return 'publishing';
   const published = live.filter((t) => t.status === 'published').length;
   if (published === live.length) return 'published';
   return published === 0 ? 'failed' : 'partial';
 }
 
-/** What happens to the job row, in the same transaction as the target change. */
-export type JobNext = { finish: true } | { retryAt: Date; payload: unknown; error: string };
+/**
+ * What happens to the job row, in the same transaction as the target change: finished (and, with `then`,
+ * the next job of the target armed: the processing check), or rescheduled with a new payload.
+ */
+export type JobNext = { finish: true; then?: NewJob & { key: string } } | { retryAt: Date; payload: unknown; error: string };
 
 export interface TargetChange {
   postId: string;
@@ -62,8 +67,11 @@ export async function commitTargetChange(
       if (moved) await updatePostStatus(ctx, tx, post, now);
     }
     if (logs.length) await insertPublishLogs(tx, logs);
-    if ('finish' in next) await finishJob(tx, job.jobId, job.workerId);
-    else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next.retryAt, next.payload, next.error);
+    if ('finish' in next) {
+      await finishJob(tx, job.jobId, job.workerId);
+      // The next job only when this run moved the target: a run that lost the race arms nothing.
+      if (next.then && (moved || !change)) await upsertJob(tx, next.then, now);
+    } else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next.retryAt, next.payload, next.error);
     return moved;
   });
 }

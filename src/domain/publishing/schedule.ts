@@ -5,6 +5,11 @@ export const PUBLISH_TASK = 'post.publish';
 
 export const publishJobKey = (targetId: string) => `${PUBLISH_TASK}:${targetId}`;
 
+/** Asks the platform whether the media of a `processing` target are ready (engine/processing.ts). */
+export const PROCESSING_CHECK_TASK = 'post.check-processing';
+
+export const processingCheckJobKey = (targetId: string) => `${PROCESSING_CHECK_TASK}:${targetId}`;
+
 /**
  * Arms (or re-arms, on reschedule) the publish job of each target at `runAt`, in the caller's
  * transaction, so a post and its due work are written together or not at all.

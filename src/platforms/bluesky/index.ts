@@ -27,7 +27,7 @@ export interface BlueskyOptions {
   serviceUrl: string;
 }
 
-export interface BlueskyAdapter extends PlatformAdapter {
+export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
   readonly platform: 'bluesky';
   readonly serviceUrl: string;
   /** Logs in with a handle (or email, or DID) and an app password; the account's PDS comes with it. */

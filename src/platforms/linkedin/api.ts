@@ -13,8 +13,6 @@ export interface LinkedInOptions {
   version: string;
   /** OAuth scopes requested at connect (LINKEDIN_SCOPES, space-separated). */
   scopes: string[];
-  /** Cap on the seconds between video status polls. */
-  maxPollSecs?: number;
 }
 
 export interface LiResponse {

@@ -1,9 +1,17 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { readAtMost } from '../io.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type PlatformAdapter,
+  type PlatformIO,
+  type ProcessingStarted,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
-import { uploadSingle, uploadVideo } from './media.js';
+import { uploadSingle, uploadVideo, videoStatus } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
 import { listOrganizations, resolveMention } from './organizations.js';
 import { MAX_IMAGES, TEXT } from './rules.js';
@@ -75,6 +83,10 @@ function checkMedia(req: PublishRequest): void {
 export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
   const oauth = linkedInOAuth(opts);
 
+  function videoContent(req: PublishRequest, urn: string): Record<string, unknown> {
+    return { media: { id: urn, ...(req.title ? { title: req.title } : {}) } };
+  }
+
   async function buildContent(req: PublishRequest, io: PlatformIO, author: string): Promise<Record<string, unknown> | null> {
     const t = token(req.account);
     if (req.media.length === 0) {
@@ -89,10 +101,7 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
       const title = String(req.platformSpecificData.documentTitle ?? req.title ?? first.filename ?? 'Document');
       return { media: { id, title } };
     }
-    if (first.type === 'video') {
-      const id = await uploadVideo(opts, io, t, author, first);
-      return { media: { id, ...(req.title ? { title: req.title } : {}) } };
-    }
+    if (first.type === 'video') return videoContent(req, await uploadVideo(opts, io, t, author, first));
     const images: { id: string; altText?: string }[] = [];
     for (const m of req.media) {
       const id = await uploadSingle(opts, io, t, author, m);
@@ -101,51 +110,75 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
     return images.length === 1 ? { media: images[0] } : { multiImage: { images } };
   }
 
+  /** Creates the post (and its first comment, best effort) with `content` already uploaded. */
+  async function createPost(req: PublishRequest, io: PlatformIO, author: string, content: Record<string, unknown> | null): Promise<PublishResult> {
+    const { commentary } = toLittleText(req.content);
+    const body: Record<string, unknown> = {
+      author,
+      commentary,
+      visibility: 'PUBLIC',
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: 'PUBLISHED',
+      isReshareDisabledByAuthor: false,
+      ...(content ? { content } : {}),
+    };
+    if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
+    const res = await liRequest(opts, io, { method: 'POST', url: `${opts.apiUrl}/rest/posts`, token: token(req.account), json: body, creates: true });
+    // 201 with an empty body: the post URN is in the x-restli-id header.
+    const urn = res.headers.get('x-restli-id');
+    if (!urn) throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', { endpoint: '/rest/posts', status: res.status });
+    const result: PublishResult = { platformPostId: urn, platformPostUrl: postUrl(urn) };
+
+    // The first comment is best effort: the post is out, so a failure here must not fail the target (and
+    // is never sent again); the target says what became of it.
+    const firstComment = req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined);
+    if (firstComment) {
+      try {
+        const c = await liRequest(opts, io, {
+          method: 'POST',
+          url: `${opts.apiUrl}/rest/socialActions/${encodeURIComponent(urn)}/comments`,
+          token: token(req.account),
+          json: { actor: author, object: urn, message: { text: toLittleText(firstComment).commentary } },
+        });
+        result.firstComment = { status: 'posted', commentId: c.headers.get('x-restli-id') ?? c.body?.id ?? null };
+      } catch (error) {
+        result.firstComment = { status: 'failed', errorMessage: (error as Error).message };
+      }
+    }
+    return result;
+  }
+
   return {
     platform: 'linkedin',
     oauth,
     firstComments: true,
 
-    async publish(req, io): Promise<PublishResult> {
+    /**
+     * Uploads the media, then posts. A video LinkedIn is still processing is answered as such (its URN is
+     * the handle): the engine asks `processing.check` later and `processing.finish` posts.
+     */
+    async publish(req, io): Promise<PublishResult | ProcessingStarted> {
       const tooLong = textRuleError(TEXT, req.content, 'the post');
       if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'text_too_long' });
       checkMedia(req);
       const author = authorUrn(req);
-      const { commentary } = toLittleText(req.content);
       const content = await buildContent(req, io, author);
-      const body: Record<string, unknown> = {
-        author,
-        commentary,
-        visibility: 'PUBLIC',
-        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-        lifecycleState: 'PUBLISHED',
-        isReshareDisabledByAuthor: false,
-        ...(content ? { content } : {}),
-      };
-      if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
-      const res = await liRequest(opts, io, { method: 'POST', url: `${opts.apiUrl}/rest/posts`, token: token(req.account), json: body, creates: true });
-      // 201 with an empty body: the post URN is in the x-restli-id header.
-      const urn = res.headers.get('x-restli-id');
-      if (!urn) throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', { endpoint: '/rest/posts', status: res.status });
-      const result: PublishResult = { platformPostId: urn, platformPostUrl: postUrl(urn) };
-
-      // The first comment is best effort: the post is out, so a failure here must not fail the target (and
-      // is never sent again); the target says what became of it.
-      const firstComment = req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined);
-      if (firstComment) {
-        try {
-          const c = await liRequest(opts, io, {
-            method: 'POST',
-            url: `${opts.apiUrl}/rest/socialActions/${encodeURIComponent(urn)}/comments`,
-            token: token(req.account),
-            json: { actor: author, object: urn, message: { text: toLittleText(firstComment).commentary } },
-          });
-          result.firstComment = { status: 'posted', commentId: c.headers.get('x-restli-id') ?? c.body?.id ?? null };
-        } catch (error) {
-          result.firstComment = { status: 'failed', errorMessage: (error as Error).message };
-        }
+      const video = req.media[0]?.type === 'video' ? String((content?.media as { id: string }).id) : null;
+      if (video) {
+        const state = await videoStatus(opts, io, token(req.account), video);
+        if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+        if (state.state === 'processing') return { processing: { handle: { video }, waitMs: state.waitMs } };
       }
-      return result;
+      return createPost(req, io, author, content);
+    },
+
+    processing: {
+      check(handle, req, io) {
+        return videoStatus(opts, io, token(req.account), String(handle.video));
+      },
+      finish(handle, req, io) {
+        return createPost(req, io, authorUrn(req), videoContent(req, String(handle.video)));
+      },
     },
 
     /** The author's recent posts (`q=author`), matched on the exact commentary Herald would have sent. */

@@ -1,9 +1,9 @@
-import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
+import { PlatformError, type MediaRef, type PlatformIO, type ProcessingState } from '../types.js';
 import { liRequest, mapLinkedInError, type LinkedInOptions } from './api.js';
-import { readAll, sleep } from '../../lib/streams.js';
+import { readAll } from '../../lib/streams.js';
 
-/** Give up waiting for a video to become AVAILABLE after this long. */
-const MAX_PROCESSING_MS = 10 * 60 * 1000;
+/** How long to wait between two looks at a video LinkedIn is processing (it suggests none). */
+const PROCESSING_CHECK_MS = 5_000;
 
 
 /** PUT bytes to an upload URL LinkedIn handed out (same bearer token). Returns the part's ETag. */
@@ -57,7 +57,8 @@ export async function uploadSingle(opts: LinkedInOptions, io: PlatformIO, token:
 
 /**
  * Videos: `initializeUpload` with the size returns byte ranges, each PUT separately (collecting ETags),
- * then `finalizeUpload`; the post may reference the video once its status is AVAILABLE.
+ * then `finalizeUpload`. LinkedIn then processes the video: the post may reference it once its status
+ * is AVAILABLE (`videoStatus`; never waited for here).
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
  */
 export async function uploadVideo(opts: LinkedInOptions, io: PlatformIO, token: string, owner: string, media: MediaRef): Promise<string> {
@@ -83,13 +84,16 @@ export async function uploadVideo(opts: LinkedInOptions, io: PlatformIO, token: 
     token,
     json: { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken ?? '', uploadedPartIds: etags } },
   });
-  const started = Date.now();
-  while (true) {
-    const status = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/videos/${encodeURIComponent(value.video)}`, token });
-    const s = status.body?.status;
-    if (s === 'AVAILABLE') return value.video;
-    if (s === 'PROCESSING_FAILED') throw new PlatformError('rejected', `LinkedIn could not process the video: ${status.body?.processingFailureReason ?? 'unknown reason'}`);
-    if (Date.now() - started > MAX_PROCESSING_MS) throw new PlatformError('unavailable', 'LinkedIn video processing did not finish in time');
-    await sleep(Math.min(5, opts.maxPollSecs ?? 5) * 1000, io.signal);
+  return value.video;
+}
+
+/** The processing state of an uploaded video: `GET /rest/videos/{urn}` status PROCESSING, AVAILABLE or PROCESSING_FAILED. */
+export async function videoStatus(opts: LinkedInOptions, io: PlatformIO, token: string, urn: string): Promise<ProcessingState> {
+  const status = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/videos/${encodeURIComponent(urn)}`, token });
+  const s = status.body?.status;
+  if (s === 'AVAILABLE') return { state: 'ready' };
+  if (s === 'PROCESSING_FAILED') {
+    return { state: 'failed', reason: `LinkedIn could not process the video: ${status.body?.processingFailureReason ?? 'unknown reason'}`, platformCode: 'PROCESSING_FAILED' };
   }
+  return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }

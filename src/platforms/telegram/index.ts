@@ -22,7 +22,7 @@ export interface TelegramChatMember {
 }
 
 /** The Telegram adapter plus the Bot API calls the connect flow needs. */
-export interface TelegramAdapter extends PlatformAdapter {
+export interface TelegramAdapter extends PlatformAdapter<PublishResult> {
   readonly platform: 'telegram';
   getMe(io: PlatformIO): Promise<TelegramBot>;
   getChat(chatId: string, io: PlatformIO): Promise<TelegramChat>;

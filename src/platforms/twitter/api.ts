@@ -9,8 +9,6 @@ export interface TwitterOptions {
   authUrl: string;
   clientId: string | null;
   clientSecret: string | null;
-  /** Seconds between media STATUS polls when X does not say (and the cap on what it says). */
-  maxPollSecs?: number;
 }
 
 export interface XResponse {

@@ -6,12 +6,14 @@ import {
   type MediaRef,
   type PlatformAdapter,
   type PlatformIO,
+  type ProcessingHandle,
+  type ProcessingState,
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
 import { postReplies } from '../thread.js';
 import { xRequest, type TwitterOptions } from './api.js';
-import { checkTweetMedia, uploadMedia } from './media.js';
+import { checkTweetMedia, mediaStatus, uploadMedia } from './media.js';
 import { twitterOAuth } from './oauth.js';
 import { REPLY_SETTINGS, TEXT } from './rules.js';
 
@@ -72,19 +74,26 @@ function checkRequest(req: PublishRequest): { replySettings: string | null; repl
   return { replySettings, replyTo };
 }
 
+/**
+ * The media ids of a post and its thread, uploaded before any post is made: `root` for the root post,
+ * `items[i]` for thread item i (empty for items an earlier attempt posted), `pending` those X is still
+ * processing. Stored by the engine while the target is `processing` (it is the ProcessingHandle).
+ */
+interface XMediaPlan {
+  root: string[];
+  items: string[][];
+  pending: string[];
+}
+
+function asPlan(handle: ProcessingHandle): XMediaPlan {
+  const ids = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return { root: ids(handle.root), items: Array.isArray(handle.items) ? handle.items.map(ids) : [], pending: ids(handle.pending) };
+}
+
 export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
   const oauth = twitterOAuth(opts);
 
-  async function createTweet(
-    io: PlatformIO,
-    account: AccountCredentials,
-    text: string,
-    media: MediaRef[],
-    replyTo: string | null,
-    replySettings: string | null,
-  ): Promise<string> {
-    const mediaIds: string[] = [];
-    for (const m of media) mediaIds.push(await uploadMedia(opts, token(account), m, io));
+  async function createTweet(io: PlatformIO, account: AccountCredentials, text: string, mediaIds: string[], replyTo: string | null, replySettings: string | null): Promise<string> {
     const body: Record<string, unknown> = { text };
     if (mediaIds.length) body.media = { media_ids: mediaIds };
     if (replyTo) body.reply = { in_reply_to_tweet_id: replyTo };
@@ -99,34 +108,84 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
     return id;
   }
 
+  /** Uploads every medium of the post and of the thread items still to post; one wait then covers them all. */
+  async function uploadAll(req: PublishRequest, io: PlatformIO): Promise<{ plan: XMediaPlan; waitMs: number }> {
+    const pending: string[] = [];
+    let waitMs = 0;
+    const upload = async (media: MediaRef[]) => {
+      const ids: string[] = [];
+      for (const m of media) {
+        const uploaded = await uploadMedia(opts, token(req.account), m, io);
+        ids.push(uploaded.id);
+        if (uploaded.processingWaitMs !== null) {
+          pending.push(uploaded.id);
+          waitMs = Math.max(waitMs, uploaded.processingWaitMs);
+        }
+      }
+      return ids;
+    };
+    const done = req.resume?.replies.length ?? 0;
+    const root = req.resume ? [] : await upload(req.media);
+    const items: string[][] = [];
+    for (const [i, item] of req.threadItems.entries()) items.push(i < done ? [] : await upload(item.media));
+    return { plan: { root, items, pending }, waitMs };
+  }
+
+  /**
+   * The root post, then each thread item as a reply to the previous one (`postReplies`). Once the root
+   * is out, a failing reply throws ThreadIncompleteError with what went out (never a plain failure: re-sending
+   * would post the root again); the next attempt gets it as `req.resume` and continues after it.
+   */
+  async function postAll(req: PublishRequest, io: PlatformIO, plan: XMediaPlan): Promise<PublishResult> {
+    const { replySettings, replyTo } = checkRequest(req);
+    const resume = req.resume ?? null;
+    const rootId = resume ? resume.platformPostId : await createTweet(io, req.account, req.content, plan.root, replyTo, replySettings);
+    const replyIds = resume ? resume.replies.map((r) => r.id) : [];
+    const progress = () => ({
+      platformPostId: rootId,
+      platformPostUrl: postUrl(req.account, rootId),
+      replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
+    });
+    await postReplies(req, io, { root: rootId, replies: replyIds, progress }, (item, previous) =>
+      createTweet(io, req.account, item.content, plan.items[req.threadItems.indexOf(item)] ?? [], previous, replySettings),
+    );
+    const extra: Record<string, unknown> = {};
+    if (req.threadItems.length) {
+      extra.threadIds = replyIds;
+      extra.threadUrls = replyIds.map((id) => postUrl(req.account, id));
+    }
+    return { platformPostId: rootId, platformPostUrl: postUrl(req.account, rootId), ...(Object.keys(extra).length ? { extra } : {}) };
+  }
+
   return {
     platform: 'twitter',
     oauth,
 
     /**
-     * The root post, then each thread item as a reply to the previous one (`postReplies`). Once the root
-     * is out, a failing reply throws ThreadIncompleteError with what went out (never a plain failure: re-sending
-     * would post the root again); the next attempt gets it as `req.resume` and continues after it.
+     * Uploads the media, then posts. When X is still processing a video or GIF, answers the media ids
+     * instead of waiting: the engine asks `processing.check` later and `processing.finish` posts.
      */
-    async publish(req, io): Promise<PublishResult> {
-      const { replySettings, replyTo } = checkRequest(req);
-      const resume = req.resume ?? null;
-      const rootId = resume ? resume.platformPostId : await createTweet(io, req.account, req.content, req.media, replyTo, replySettings);
-      const replyIds = resume ? resume.replies.map((r) => r.id) : [];
-      const progress = () => ({
-        platformPostId: rootId,
-        platformPostUrl: postUrl(req.account, rootId),
-        replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
-      });
-      await postReplies(req, io, { root: rootId, replies: replyIds, progress }, (item, previous) =>
-        createTweet(io, req.account, item.content, item.media, previous, replySettings),
-      );
-      const extra: Record<string, unknown> = {};
-      if (req.threadItems.length) {
-        extra.threadIds = replyIds;
-        extra.threadUrls = replyIds.map((id) => postUrl(req.account, id));
-      }
-      return { platformPostId: rootId, platformPostUrl: postUrl(req.account, rootId), ...(Object.keys(extra).length ? { extra } : {}) };
+    async publish(req, io) {
+      checkRequest(req);
+      const { plan, waitMs } = await uploadAll(req, io);
+      if (plan.pending.length) return { processing: { handle: { ...plan }, waitMs } };
+      return postAll(req, io, plan);
+    },
+
+    processing: {
+      /** Every pending medium succeeded: ready; any failed: failed with X's reason; else the longest suggested wait. */
+      async check(handle, req, io): Promise<ProcessingState> {
+        let waitMs: number | null = null;
+        for (const id of asPlan(handle).pending) {
+          const state = await mediaStatus(opts, token(req.account), id, io);
+          if (state.state === 'failed') return state;
+          if (state.state === 'processing') waitMs = Math.max(waitMs ?? 0, state.waitMs);
+        }
+        return waitMs === null ? { state: 'ready' } : { state: 'processing', waitMs };
+      },
+      finish(handle, req, io) {
+        return postAll(req, io, asPlan(handle));
+      },
     },
 
     /** Looks for the root post among the user's posts since `since` (X rewrites URLs, so they are ignored). */

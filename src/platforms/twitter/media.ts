@@ -1,11 +1,11 @@
-import { PlatformError, type MediaRef, type PlatformIO } from '../types.js';
+import { PlatformError, type MediaRef, type PlatformIO, type ProcessingState } from '../types.js';
 import { xRequest, type TwitterOptions } from './api.js';
-import { readAll, sleep } from '../../lib/streams.js';
+import { readAll } from '../../lib/streams.js';
 
 /** Bytes per APPEND segment (X accepts up to 5 MB; 1 MB keeps memory flat and retries cheap). */
 const SEGMENT_BYTES = 1024 * 1024;
-/** Give up waiting for video processing after this long. */
-const MAX_PROCESSING_MS = 10 * 60 * 1000;
+/** The wait suggested when X says a medium is processing but gives no `check_after_secs`. */
+const DEFAULT_CHECK_AFTER_SECS = 5;
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff', 'image/pjpeg']);
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/mp2t']);
@@ -55,12 +55,29 @@ async function* segments(stream: NodeJS.ReadableStream, size: number): AsyncGene
 }
 
 
+/** An uploaded medium: its id, and whether X is still processing it (videos, GIFs). */
+export interface UploadedMedia {
+  id: string;
+  /** Milliseconds X suggests waiting before asking again; null when the medium is ready. */
+  processingWaitMs: number | null;
+}
+
+/** X's `processing_info` as a processing state. https://docs.x.com/x-api/media/quickstart/media-upload-chunked */
+function processingState(info: any): ProcessingState {
+  if (!info || info.state === 'succeeded') return { state: 'ready' };
+  if (info.state === 'failed') {
+    return { state: 'failed', reason: `X could not process the media: ${info.error?.message ?? 'processing failed'}`, platformCode: info.error?.name ?? null };
+  }
+  const secs = Number(info.check_after_secs);
+  return { state: 'processing', waitMs: (Number.isFinite(secs) && secs >= 0 ? secs : DEFAULT_CHECK_AFTER_SECS) * 1000 };
+}
+
 /**
- * Chunked upload: initialize -> append x N (multipart `media` + `segment_index`) -> finalize, then poll
- * STATUS while X processes a video/GIF. Returns the media id for `POST /2/tweets`.
- * https://docs.x.com/x-api/media/quickstart/media-upload-chunked
+ * Chunked upload: initialize -> append x N (multipart `media` + `segment_index`) -> finalize. A video or
+ * GIF is then processed by X: the answer says so, and the caller asks `mediaStatus` until it is ready
+ * (never waiting inside this call). https://docs.x.com/x-api/media/quickstart/media-upload-chunked
  */
-export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO): Promise<string> {
+export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO): Promise<UploadedMedia> {
   const opened = await io.openMedia(media).catch((error: Error) => {
     throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
   });
@@ -94,25 +111,8 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
   }
 
   const fin = await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/media/upload/${id}/finalize`, token });
-  let info = fin.body?.data?.processing_info;
-  const started = Date.now();
-  while (info && info.state !== 'succeeded') {
-    if (info.state === 'failed') {
-      throw new PlatformError('rejected', `X could not process the media: ${info.error?.message ?? 'processing failed'}`, {
-        endpoint: '/2/media/upload',
-        platformCode: info.error?.name ?? null,
-      });
-    }
-    if (Date.now() - started > MAX_PROCESSING_MS) throw new PlatformError('unavailable', 'X media processing did not finish in time');
-    const wait = Math.min(Math.max(Number(info.check_after_secs) || 0, 0), opts.maxPollSecs ?? 30);
-    await sleep(wait * 1000, io.signal);
-    const status = await xRequest(io, {
-      method: 'GET',
-      url: `${opts.apiUrl}/2/media/upload?command=STATUS&media_id=${id}`,
-      token,
-    });
-    info = status.body?.data?.processing_info;
-  }
+  const state = processingState(fin.body?.data?.processing_info);
+  if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { endpoint: '/2/media/upload', platformCode: state.platformCode ?? null });
 
   if (media.altText && media.type !== 'video') {
     await xRequest(io, {
@@ -122,5 +122,11 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
       json: { id, metadata: { alt_text: { text: media.altText.slice(0, 1000) } } },
     });
   }
-  return id;
+  return { id, processingWaitMs: state.state === 'processing' ? state.waitMs : null };
+}
+
+/** How X's processing of one uploaded medium is going: `GET /2/media/upload?command=STATUS`. */
+export async function mediaStatus(opts: TwitterOptions, token: string, id: string, io: PlatformIO): Promise<ProcessingState> {
+  const status = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`, token });
+  return processingState(status.body?.data?.processing_info);
 }

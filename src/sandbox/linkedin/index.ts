@@ -5,7 +5,7 @@ import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { registerLinkedInLookups } from './lookups.js';
 import { validatePost } from './posts.js';
-import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, type LiAsset } from './store.js';
+import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
 
 export { addLinkedInOrganization, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from './store.js';
 
@@ -84,8 +84,10 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
           if (!Array.isArray(req.uploadedPartIds) || etags.some((e, i) => !e || req.uploadedPartIds[i] !== e)) {
             return liError(reply, 400, 'uploadedPartIds do not match the uploaded parts', { code: 'ILLEGAL_ARGUMENT' });
           }
-          // The processing fault: the video's processing ends in an error.
-          asset.status = state.faults.take('processing') ? 'PROCESSING_FAILED' : 'AVAILABLE';
+          // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api:
+          // after finalizeUpload the video is PROCESSING, then AVAILABLE (or PROCESSING_FAILED).
+          asset.status = 'PROCESSING';
+          asset.processing = { readyAt: now().getTime() + state.config.processingMs, fails: state.faults.take('processing') !== null };
           return reply.status(200).send();
         }
         if (action !== 'initializeUpload') return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
@@ -149,7 +151,13 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
           if (!user) return reply;
           const asset = liStore(state).assets.get(request.params.urn);
           if (!asset) return liError(reply, 404, `${request.params.urn} not found`);
-          return { id: asset.urn, status: asset.status, owner: asset.owner };
+          settleAsset(asset, now().getTime());
+          return {
+            id: asset.urn,
+            status: asset.status,
+            owner: asset.owner,
+            ...(asset.status === 'PROCESSING_FAILED' ? { processingFailureReason: 'The video could not be transcoded' } : {}),
+          };
         });
       }
 
@@ -158,7 +166,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         if (!user) return reply;
         const store = liStore(state);
         const body = request.body as Record<string, any>;
-        const problem = validatePost(body, store);
+        const problem = validatePost(body, store, now().getTime());
         if (problem) return liError(reply, 422, problem);
         if (!canActAs(store, user, body.author)) {
           return liError(reply, 403, `Not enough permissions to post as ${body.author}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });

@@ -1,4 +1,4 @@
-import type { LiStore } from './store.js';
+import { settleAsset, type LiStore } from './store.js';
 
 const VISIBILITY = ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'];
 const FEED = ['MAIN_FEED', 'NONE'];
@@ -17,7 +17,7 @@ function err(path: string, reason: string): string {
  * refused here (the real API silently truncates the text at them, which is worse to debug).
  * Returns the 422 message, or null when the body is valid.
  */
-export function validatePost(body: Record<string, any> | null, store: LiStore): string | null {
+export function validatePost(body: Record<string, any> | null, store: LiStore, nowMs: number): string | null {
   if (!body || typeof body !== 'object') return err('/', 'a JSON body is required');
   for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
     if (body[field] === undefined || body[field] === null) return err(`/${field}`, 'field is required but not found and has no default value');
@@ -48,6 +48,7 @@ export function validatePost(body: Record<string, any> | null, store: LiStore): 
   }
   const asset = (id: unknown, path: string, allowed: string[]): string | null => {
     const a = typeof id === 'string' ? store.assets.get(id) : undefined;
+    if (a) settleAsset(a, nowMs);
     if (!a) return err(path, `${String(id)} does not exist`);
     if (!allowed.includes(a.kind)) return err(path, `${a.urn} cannot be used here`);
     if (a.status !== 'AVAILABLE') return err(path, `${a.urn} is ${a.status}`);

@@ -7,7 +7,9 @@ export interface LiAsset {
   urn: string;
   kind: 'image' | 'document' | 'video';
   owner: string;
-  status: 'WAITING_UPLOAD' | 'AVAILABLE' | 'PROCESSING_FAILED';
+  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
+  /** Video: LinkedIn processes it after finalizeUpload until `readyAt` (ms), then AVAILABLE (or PROCESSING_FAILED when `fails`). */
+  processing?: { readyAt: number; fails: boolean };
   size: number;
   mimeType: string | null;
   /** Video: expected byte ranges and what arrived. */
@@ -135,4 +137,12 @@ export function canActAs(store: LiStore, user: OAuthUser, urn: string): boolean 
   if (urn === `urn:li:person:${user.id}`) return true;
   const org = /^urn:li:organization:(\d+)$/.exec(urn);
   return !!org && (store.organizations.get(org[1])?.admins.includes(user.id) ?? false);
+}
+
+/** The asset with its processing settled at `nowMs`: a video PROCESSING past its time becomes AVAILABLE or PROCESSING_FAILED. */
+export function settleAsset(asset: LiAsset, nowMs: number): LiAsset {
+  if (asset.status === 'PROCESSING' && asset.processing && nowMs >= asset.processing.readyAt) {
+    asset.status = asset.processing.fails ? 'PROCESSING_FAILED' : 'AVAILABLE';
+  }
+  return asset;
 }

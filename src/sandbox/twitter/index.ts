@@ -5,14 +5,17 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { parseMultipart } from './multipart.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
-import { authenticate, invalidRequest, nextSnowflake, problem, xStore, type XMedia, type XTweet } from './store.js';
+import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XMedia, type XTweet } from './store.js';
 
 export { expireXAccessTokens, setXSandboxUser, DEFAULT_X_USER } from './store.js';
 
 export interface TwitterSimulatorOptions {
   /** Clock of the simulator (token lifetimes, created_at). Default: real time. */
   now?: () => Date;
-  /** `check_after_secs` the simulator tells clients while a video is processing. Default 1. */
+  /**
+   * `check_after_secs` the simulator tells clients while a video is processing. Default: the seconds
+   * left (POST /_config processingMs), at most 5.
+   */
   checkAfterSecs?: number;
 }
 
@@ -22,6 +25,7 @@ export interface TwitterSimulatorOptions {
  */
 export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
+  const checkAfter = (remainingMs: number) => opts.checkAfterSecs ?? Math.min(5, Math.ceil(remainingMs / 1000));
   return {
     platform: 'twitter',
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete'],
@@ -86,9 +90,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           totalBytes: body.total_bytes!,
           segments: new Map(),
           finalized: false,
-          pollsLeft: isVideo ? 2 : 0,
+          processing: isVideo ? { startedAt: null, ms: state.config.processingMs, fails: false } : null,
           altText: null,
-          failed: false,
         });
         if (uploadFault === 'ambiguous') return hangUp(reply);
         return { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } };
@@ -140,10 +143,12 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           return invalidRequest(reply, [{ parameter: 'total_bytes', message: `File size mismatch: declared ${media.totalBytes}, received ${size}` }]);
         }
         media.finalized = true;
-        // The processing fault: X reports the video's processing as failed once it is done.
-        if (media.pollsLeft > 0 && state.faults.take('processing')) media.failed = true;
         const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}`, size, expires_after_secs: 86400 };
-        if (media.pollsLeft > 0) data.processing_info = { state: 'pending', check_after_secs: opts.checkAfterSecs ?? 1 };
+        if (media.processing) {
+          // Processing starts now; a `processing` fault makes it end in an error.
+          media.processing = { startedAt: now().getTime(), ms: state.config.processingMs, fails: state.faults.take('processing') !== null };
+          data.processing_info = { state: 'pending', check_after_secs: checkAfter(media.processing.ms) };
+        }
         return { data };
       });
 
@@ -153,12 +158,16 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!auth) return reply;
         const media = xStore(state).media.get(String((request.query as Record<string, string>).media_id));
         if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
-        if (media.pollsLeft > 0) media.pollsLeft--;
-        const processing = media.pollsLeft > 0
-          ? { state: 'in_progress', check_after_secs: opts.checkAfterSecs ?? 1, progress_percent: 50 }
-          : media.failed
-            ? { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } }
-            : { state: 'succeeded', progress_percent: 100 };
+        // https://docs.x.com/x-api/media/get-media-upload-status: processing_info while processing, with
+        // check_after_secs; `failed` carries an error object.
+        const at = processingOf(media, now().getTime());
+        const total = media.processing?.ms ?? 0;
+        const processing =
+          at.state === 'pending' || at.state === 'in_progress'
+            ? { state: at.state, check_after_secs: checkAfter(at.remainingMs), progress_percent: total ? Math.floor((100 * (total - at.remainingMs)) / total) : 0 }
+            : at.state === 'failed'
+              ? { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } }
+              : { state: 'succeeded', progress_percent: 100 };
         return { data: { id: media.id, media_key: `3_${media.id}`, processing_info: processing } };
       });
 
@@ -186,7 +195,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const media: XMedia[] = [];
         for (const id of mediaIds) {
           const m = store.media.get(id);
-          if (!m || m.ownerId !== auth.user.id || !m.finalized || m.pollsLeft > 0 || m.failed) {
+          if (!m || m.ownerId !== auth.user.id || !m.finalized || processingOf(m, now().getTime()).state !== 'succeeded') {
             return invalidRequest(reply, [{ parameter: 'media.media_ids', value: id, message: 'Your media IDs are invalid.' }]);
           }
           media.push(m);

@@ -41,11 +41,9 @@ export interface XMedia {
   totalBytes: number;
   segments: Map<number, Buffer>;
   finalized: boolean;
-  /** STATUS polls left before processing succeeds (videos and GIFs). */
-  pollsLeft: number;
+  /** Videos and GIFs: X processes them after FINALIZE (see `processingOf`); null for images. */
+  processing: { startedAt: number | null; ms: number; fails: boolean } | null;
   altText: string | null;
-  /** Processing ended in an error (the `processing` fault). */
-  failed: boolean;
 }
 
 export interface XStore {
@@ -139,4 +137,18 @@ export function authenticate(request: FastifyRequest, reply: FastifyReply, state
     return null;
   }
   return { user: store.users.get(grant.userId)!, grant };
+}
+
+/**
+ * Where X's processing of a medium stands at `nowMs`: images are never processed; a video or GIF is
+ * `pending` until FINALIZE, then `in_progress` for the simulator's `processingMs`, then `succeeded` (or
+ * `failed`, when a `processing` fault was set at FINALIZE).
+ */
+export function processingOf(media: XMedia, nowMs: number): { state: 'pending' | 'in_progress' | 'succeeded' | 'failed'; remainingMs: number } {
+  const p = media.processing;
+  if (!p) return { state: 'succeeded', remainingMs: 0 };
+  if (p.startedAt === null) return { state: 'pending', remainingMs: p.ms };
+  const remainingMs = p.startedAt + p.ms - nowMs;
+  if (remainingMs > 0) return { state: 'in_progress', remainingMs };
+  return { state: p.fails ? 'failed' : 'succeeded', remainingMs: 0 };
 }

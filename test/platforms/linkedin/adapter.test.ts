@@ -3,10 +3,11 @@ import { createLinkedInAdapter, type LinkedInOptions } from '../../../src/platfo
 import { LINKEDIN_DEFAULT_SCOPES } from '../../../src/platforms/linkedin/oauth.js';
 import { parseLinkedInUrl } from '../../../src/platforms/linkedin/organizations.js';
 import { fromLittleText, toLittleText } from '../../../src/platforms/linkedin/text.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
+import { isProcessingStarted, PlatformError, type AccountCredentials, type PlatformAdapter, type ProcessingStarted, type PublishResult } from '../../../src/platforms/types.js';
 import { addLinkedInOrganization, linkedInSimulator, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from '../../../src/sandbox/linkedin/index.js';
+import { liStore } from '../../../src/sandbox/linkedin/store.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
+import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO, postingAdapter } from '../../helpers/platform-io.js';
 
 const IMAGE = 'https://media.test/photo.png';
 const IMAGE2 = 'https://media.test/photo2.png';
@@ -25,7 +26,9 @@ const now = new Date();
 const CURRENT_VERSION = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 
 let sandbox: SandboxServer;
-let adapter: PlatformAdapter;
+let adapter: PlatformAdapter<PublishResult>;
+/** The adapter as the engine sees it (may answer media still processing). */
+let raw: PlatformAdapter;
 let opts: LinkedInOptions;
 
 async function caught(promise: Promise<unknown>): Promise<PlatformError> {
@@ -44,8 +47,9 @@ async function fault(kind: string, count = 1, after = 0, op = 'publish') {
 beforeAll(async () => {
   sandbox = await startSandbox([linkedInSimulator()]);
   const base = `${sandbox.url}/sandbox/linkedin`;
-  opts = { apiUrl: base, authUrl: base, clientId: 'li-client', clientSecret: 'li-secret', version: CURRENT_VERSION, scopes: LINKEDIN_DEFAULT_SCOPES, maxPollSecs: 0 };
-  adapter = createLinkedInAdapter(opts);
+  opts = { apiUrl: base, authUrl: base, clientId: 'li-client', clientSecret: 'li-secret', version: CURRENT_VERSION, scopes: LINKEDIN_DEFAULT_SCOPES };
+  raw = createLinkedInAdapter(opts);
+  adapter = postingAdapter(raw);
 });
 
 afterAll(async () => {
@@ -116,6 +120,8 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
     const { io } = testIO(files);
     await adapter.publish(publishRequest(account, { media: [{ type: 'image', url: IMAGE }, { type: 'image', url: IMAGE2 }] }), io);
     await adapter.publish(publishRequest(account, { media: [{ type: 'document', url: PDF }], platformSpecificData: { documentTitle: 'Q3 deck' } }), io);
+    // Processed at once: the video is AVAILABLE when the adapter first asks, so it posts in the same call.
+    sandbox.state('linkedin').config.processingMs = 0;
     await adapter.publish(publishRequest(account, { media: [{ type: 'video', url: VIDEO }] }), io);
     const posts = inspect();
     expect(posts.map((p) => p.media.map((m) => `${m.type}:${m.size}`))).toEqual([
@@ -124,6 +130,42 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
       [`video:${files[VIDEO].bytes.length}`],
     ]);
     expect(posts[1].extra).toMatchObject({ title: 'Q3 deck' });
+  });
+
+  it('answers a video LinkedIn is still processing with its URN, then posts it once the status is AVAILABLE', async () => {
+    const account = await connect();
+    const { io, calls } = testIO(files);
+    const state = sandbox.state('linkedin');
+    state.config.processingMs = 60_000;
+    const req = publishRequest(account, { media: [{ type: 'video', url: VIDEO }] });
+    const outcome = await raw.publish(req, io);
+    expect(isProcessingStarted(outcome)).toBe(true);
+    const { handle, waitMs } = (outcome as ProcessingStarted).processing;
+    expect(handle.video).toMatch(/^urn:li:video:/);
+    expect(waitMs).toBeGreaterThan(0);
+    expect(await raw.processing!.check(handle, req, io)).toMatchObject({ state: 'processing' });
+    expect(inspect()).toHaveLength(0);
+    // The platform finishes: the same video, never uploaded again, goes out.
+    liStore(state).assets.get(String(handle.video))!.processing!.readyAt = 0;
+    expect(await raw.processing!.check(handle, req, io)).toEqual({ state: 'ready' });
+    const uploads = calls.filter((c) => c.endpoint.includes('action=initializeUpload')).length;
+    const result = await raw.processing!.finish(handle, req, io);
+    expect(calls.filter((c) => c.endpoint.includes('action=initializeUpload')).length).toBe(uploads);
+    expect(inspect().map((p) => p.id)).toEqual([result.platformPostId]);
+  });
+
+  it('fails a video LinkedIn could not process with its reason (processing fault)', async () => {
+    const account = await connect();
+    const { io } = testIO(files);
+    sandbox.state('linkedin').config.processingMs = 0;
+    await fetch(`${sandbox.url}/sandbox/linkedin/_faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ op: 'processing', kind: 'rejected', count: 1 }),
+    });
+    const error = await caught(raw.publish(publishRequest(account, { media: [{ type: 'video', url: VIDEO }] }), io));
+    expect(error).toMatchObject({ kind: 'rejected', platformCode: 'PROCESSING_FAILED' });
+    expect(error.message).toContain('The video could not be transcoded');
   });
 
   it('posts as the selected organization, and the first comment goes under the post', async () => {
@@ -275,7 +317,7 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
 
   it('a connection refused before sending is unavailable, not ambiguous', async () => {
     const account = await connect();
-    const closed = createLinkedInAdapter({ ...opts, apiUrl: await closedPortUrl() });
+    const closed = postingAdapter(createLinkedInAdapter({ ...opts, apiUrl: await closedPortUrl() }));
     expect((await caught(closed.publish(publishRequest(account), testIO().io))).kind).toBe('unavailable');
   });
 
@@ -337,7 +379,7 @@ describe('LinkedIn simulator validation', () => {
 
   it('the adapter surfaces a sunset LinkedIn-Version as rejected NONEXISTENT_VERSION', async () => {
     const account = await connect();
-    const old = createLinkedInAdapter({ ...opts, version: '202001' });
+    const old = postingAdapter(createLinkedInAdapter({ ...opts, version: '202001' }));
     expect(await caught(old.publish(publishRequest(account), testIO().io))).toMatchObject({ kind: 'rejected', status: 426, platformCode: 'NONEXISTENT_VERSION' });
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitterAdapter, type TwitterOptions } from '../../../src/platforms/twitter/index.js';
-import { PlatformError, ThreadIncompleteError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
+import { isProcessingStarted, PlatformError, ThreadIncompleteError, type AccountCredentials, type PlatformAdapter, type ProcessingStarted, type PublishResult } from '../../../src/platforms/types.js';
 import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
+import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO, postingAdapter } from '../../helpers/platform-io.js';
 
 const IMAGE = 'https://media.test/cat.png';
 const VIDEO = 'https://media.test/clip.mp4';
@@ -14,7 +14,9 @@ const files = {
 };
 
 let sandbox: SandboxServer;
-let adapter: PlatformAdapter;
+let adapter: PlatformAdapter<PublishResult>;
+/** The adapter as the engine sees it (may answer media still processing). */
+let raw: PlatformAdapter;
 let opts: TwitterOptions;
 
 async function caught(promise: Promise<unknown>): Promise<PlatformError> {
@@ -29,8 +31,9 @@ async function caught(promise: Promise<unknown>): Promise<PlatformError> {
 beforeAll(async () => {
   sandbox = await startSandbox([twitterSimulator({ checkAfterSecs: 0 })]);
   const base = `${sandbox.url}/sandbox/twitter`;
-  opts = { apiUrl: base, authUrl: base, clientId: 'herald-client', clientSecret: 'herald-secret', maxPollSecs: 0 };
-  adapter = createTwitterAdapter(opts);
+  opts = { apiUrl: base, authUrl: base, clientId: 'herald-client', clientSecret: 'herald-secret' };
+  raw = createTwitterAdapter(opts);
+  adapter = postingAdapter(raw);
 });
 
 afterAll(async () => {
@@ -100,13 +103,22 @@ describe('X adapter against the X simulator', () => {
     ]);
   });
 
-  it('uploads a video in segments and waits for processing before posting', async () => {
+  it('uploads a video in segments, answers its media id while X processes it, and posts it once STATUS says succeeded', async () => {
     const account = await connect();
     const { io, calls } = testIO(files);
-    const result = await adapter.publish(publishRequest(account, { media: [{ type: 'video', url: VIDEO }] }), io);
+    sandbox.state('twitter').config.processingMs = 0;
+    const req = publishRequest(account, { media: [{ type: 'video', url: VIDEO }] });
+    const outcome = await raw.publish(req, io);
+    expect(isProcessingStarted(outcome)).toBe(true);
+    const { handle } = (outcome as ProcessingStarted).processing;
+    expect(handle).toMatchObject({ root: [expect.stringMatching(/^\d+$/)], items: [], pending: (handle as any).root });
     const appends = calls.filter((c) => c.endpoint.endsWith('/append'));
     expect(appends).toHaveLength(3);
-    expect(calls.filter((c) => c.endpoint.endsWith('/2/media/upload') && c.method === 'GET')).toHaveLength(2);
+    expect(sandbox.state('twitter').posts).toHaveLength(0);
+    expect(await raw.processing!.check(handle, req, io)).toEqual({ state: 'ready' });
+    expect(calls.filter((c) => c.endpoint.endsWith('/2/media/upload') && c.method === 'GET')).toHaveLength(1);
+    const result = await raw.processing!.finish(handle, req, io);
+    expect(calls.filter((c) => c.endpoint.endsWith('/initialize'))).toHaveLength(1);
     const [post] = sandbox.state('twitter').posts;
     expect(post.id).toBe(result.platformPostId);
     expect(post.media).toEqual([{ type: 'video', mimeType: 'video/mp4', size: files[VIDEO].bytes.length }]);
@@ -243,7 +255,7 @@ describe('X adapter against the X simulator', () => {
 
   it('a connection refused before sending is unavailable, not ambiguous', async () => {
     const account = await connect();
-    const closed = createTwitterAdapter({ ...opts, apiUrl: await closedPortUrl() });
+    const closed = postingAdapter(createTwitterAdapter({ ...opts, apiUrl: await closedPortUrl() }));
     const { io } = testIO();
     expect((await caught(closed.publish(publishRequest(account), io))).kind).toBe('unavailable');
   });
