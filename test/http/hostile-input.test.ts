@@ -38,13 +38,6 @@ interface Outcome {
   problem: string | null;
 }
 
-/**
- * Cases that fail today because of a finding of issue 14 that another change is fixing, matched on the
- * line `key METHOD path :: case -> problem`. TEMPORARY: each entry names its finding and goes when that
- * fix lands; the test prints the marks it no longer needs.
- */
-const KNOWN: { match: RegExp; finding: string }[] = [];
-
 const DEEP = 5_000;
 const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);
@@ -380,7 +373,6 @@ async function runOp(cases: Case[]): Promise<{ outcomes: Outcome[]; stored: Reco
 }
 
 const line = (o: Outcome) => `${o.c.key ?? 'full'} ${o.c.op} :: ${o.c.name} -> ${o.problem}`;
-const known = (o: Outcome) => KNOWN.find((k) => k.match.test(line(o)));
 
 describe('hostile input on every operation of the OpenAPI document', () => {
   it('answers every hostile request with a 4xx in the envelope and stores nothing', async () => {
@@ -392,12 +384,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
     const all: Outcome[] = [];
     const storedBy: Record<string, Record<string, [number, number]>> = {};
-    const storedKnown: string[] = [];
-    // Rows stored by a hostile case that a known failure accepted are that failure's, not a new one.
-    const record = (op: string, outcomes: Outcome[], stored: Record<string, [number, number]>) => {
-      if (!Object.keys(stored).length) return;
-      if (outcomes.some((o) => o.c.expect === 'reject' && o.status < 400 && known(o))) storedKnown.push(`${op}: ${JSON.stringify(stored)}`);
-      else storedBy[op] = stored;
+    const record = (op: string, stored: Record<string, [number, number]>) => {
+      if (Object.keys(stored).length) storedBy[op] = stored;
     };
     for (const [method, path, op] of ops) {
       const full = casesFor(doc, method, path, op, profileId);
@@ -409,7 +397,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       ];
       const { outcomes, stored } = await runOp([...full, ...scoped]);
       all.push(...outcomes);
-      record(`${method.toUpperCase()} ${path}`, outcomes, stored);
+      record(`${method.toUpperCase()} ${path}`, stored);
     }
 
     // Reads that must be refused to a read-only key (a connect flow is a write) and key management that
@@ -432,22 +420,16 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     ];
     const scopeRun = await runOp(scopeCases);
     all.push(...scopeRun.outcomes);
-    record('scope cases', scopeRun.outcomes, scopeRun.stored);
+    record('scope cases', scopeRun.stored);
 
     const count = (f: (o: Outcome) => boolean) => all.filter(f).length;
-    const failures = all.filter((o) => o.problem && !known(o));
-    const knownFailing = all.filter((o) => o.problem && known(o));
-    const knownFixed = KNOWN.filter((k) => !all.some((o) => o.problem && k.match.test(line(o))));
+    const failures = all.filter((o) => o.problem);
     console.log(
       `hostile input (${dialect}): ${ops.length} operations, ${all.length} requests, ` +
         `${count((o) => o.status >= 200 && o.status < 300)} 2xx, ${count((o) => o.status >= 400 && o.status < 500)} 4xx, ` +
-        `${count((o) => o.status >= 500)} 5xx, ${count((o) => o.status >= 400 && !isEnvelope(o.body))} outside the envelope, ` +
-        `${knownFailing.length} known failures` +
-        (knownFixed.length ? `; known failures no longer seen (remove their marks): ${knownFixed.map((k) => k.finding).join('; ')}` : ''),
+        `${count((o) => o.status >= 500)} 5xx, ${count((o) => o.status >= 400 && !isEnvelope(o.body))} outside the envelope`,
     );
-    const list = (os: Outcome[]) => os.map(line);
-    if (knownFailing.length) console.log(`known failures:\n${list(knownFailing).join('\n')}\n${storedKnown.join('\n')}`);
-    expect(list(failures)).toEqual([]);
+    expect(failures.map(line)).toEqual([]);
     expect(storedBy).toEqual({});
   }, 110_000);
 });
