@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { createOutboundFetch, type OutboundFetch, type OutboundOptions } from '../lib/outbound.js';
-import { PlatformError, type MediaRef, type OpenedMedia, type PlatformIO, type ThreadProgress } from './types.js';
+import type { MediaRef, OpenedMedia, PlatformIO, ThreadProgress } from './types.js';
 
 /** One HTTP call an adapter made, as the publishing and connection logs record it. */
 export interface CallRecord {
@@ -67,7 +67,8 @@ function recorded(
     const endpoint = url.split('?')[0].replace(/\/bot\d+:[A-Za-z0-9_-]+\//, '/bot<token>/');
     const started = performance.now();
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const signals = [timeout, opts.signal, init?.signal ?? undefined].filter((s): s is AbortSignal => s != null);
+    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     try {
       const res = await doFetch(input, { ...init, signal });
       if (!opts.onCall) return res;
@@ -175,20 +176,6 @@ export function isAmbiguousNetworkError(error: unknown): boolean {
   const code = e?.cause?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return false;
   return true;
-}
-
-/**
- * The PlatformError for a request that got no answer: `ambiguous` when the call `creates` something and
- * may have reached the platform (never re-sent blindly), else `unavailable` (safe to retry).
- */
-export function networkFailure(error: unknown, opts: { endpoint: string; creates: boolean; platform: string }): PlatformError {
-  const ambiguous = opts.creates && isAmbiguousNetworkError(error);
-  const reason = (error as Error)?.message ?? String(error);
-  return new PlatformError(
-    ambiguous ? 'ambiguous' : 'unavailable',
-    ambiguous ? `connection to ${opts.platform} lost after sending the post (${reason})` : `${opts.platform} unreachable (${reason})`,
-    { endpoint: opts.endpoint, cause: error },
-  );
 }
 
 /** A platform answer's JSON, or null when it is empty or not JSON (the caller maps the status). */

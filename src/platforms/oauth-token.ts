@@ -1,4 +1,4 @@
-import { parseJsonOrNull } from './io.js';
+import { answerFields, platformRequest, type PlatformHttp } from './http.js';
 import { PlatformError, type PlatformIO, type TokenSet } from './types.js';
 
 export interface TokenEndpointCall {
@@ -13,39 +13,40 @@ export interface TokenEndpointCall {
   isDeadGrant(status: number, body: any): boolean;
 }
 
+/** The token endpoint's error reading: RFC 6749 `{error, error_description}`; the grant check is the caller's. */
+function tokenEndpointHttp(call: TokenEndpointCall): PlatformHttp {
+  return {
+    name: `${call.platform} token endpoint`,
+    describe: ({ body, status }) => ({
+      message: body?.error_description ?? body?.error ?? `${call.platform} token endpoint answered HTTP ${status}`,
+      platformCode: body?.error ?? null,
+    }),
+    classify: (answer, { message, platformCode }) =>
+      answer.status !== 429 && answer.status < 500 && call.isDeadGrant(answer.status, answer.body)
+        ? new PlatformError('auth', message, { ...answerFields(answer, platformCode), revoked: true })
+        : null,
+  };
+}
+
 /**
  * One OAuth 2 token-endpoint request (code exchange or refresh), as every OAuth platform answers it:
  * tokens on success; 429 `rate_limited`; 5xx or no answer `unavailable` (a transient failure is never a
- * disconnect); a dead grant `auth` with `revoked`; 401 `auth`; anything else `rejected`.
+ * disconnect: a token request is never `ambiguous`); a dead grant `auth` with `revoked`; 401 `auth`;
+ * anything else `rejected`.
  */
 export async function requestTokens(io: PlatformIO, call: TokenEndpointCall): Promise<TokenSet> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(call.url, { method: 'POST', headers: call.headers, body: call.form });
-    text = await res.text();
-  } catch (error) {
-    throw new PlatformError('unavailable', `${call.platform} token endpoint unreachable (${(error as Error).message})`, {
-      endpoint: call.url,
-      cause: error,
-    });
+  const http = tokenEndpointHttp(call);
+  const res = await platformRequest(io, http, { method: 'POST', url: call.url, headers: call.headers, body: call.form });
+  const body = res.body;
+  if (typeof body?.access_token !== 'string') {
+    throw new PlatformError('rejected', `${call.platform} token endpoint answered without an access token`, { status: res.status, endpoint: call.url, raw: res.raw.slice(0, 2000) });
   }
-  const body = parseJsonOrNull(text);
-  const opt = { status: res.status, endpoint: call.url, raw: text.slice(0, 2000), platformCode: body?.error ?? null };
-  if (res.ok && typeof body?.access_token === 'string') {
-    const expiresIn = Number(body.expires_in);
-    return {
-      accessToken: body.access_token,
-      // Some apps get no refresh token; the stored one (if any) is then kept.
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
-      scopes: typeof body.scope === 'string' ? body.scope.split(call.scopeSeparator).filter(Boolean) : null,
-    };
-  }
-  const message = body?.error_description ?? body?.error ?? `${call.platform} token endpoint answered HTTP ${res.status}`;
-  if (res.status === 429) throw new PlatformError('rate_limited', message, opt);
-  if (res.status >= 500) throw new PlatformError('unavailable', message, opt);
-  if (call.isDeadGrant(res.status, body)) throw new PlatformError('auth', message, { ...opt, revoked: true });
-  if (res.status === 401) throw new PlatformError('auth', message, opt);
-  throw new PlatformError('rejected', message, opt);
+  const expiresIn = Number(body.expires_in);
+  return {
+    accessToken: body.access_token,
+    // Some apps get no refresh token; the stored one (if any) is then kept.
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
+    scopes: typeof body.scope === 'string' ? body.scope.split(call.scopeSeparator).filter(Boolean) : null,
+  };
 }

@@ -1,4 +1,4 @@
-import { networkFailure, parseJsonOrNull, rateLimitWaitMs } from '../io.js';
+import { answerFields, classifyAnswer, networkFailure, platformRequest, type PlatformHttp } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** One XRPC call against a PDS: https://atproto.com/specs/xrpc */
@@ -21,6 +21,27 @@ export interface XrpcCall {
   creates?: boolean;
 }
 
+/** XRPC error names that mean the session token is no longer good. */
+const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
+
+/**
+ * XRPC errors are `{error, message}` (https://atproto.com/specs/xrpc#error-responses):
+ * - `ExpiredToken` / `InvalidToken` (400 or 401): the access JWT expired or was revoked -> `auth`
+ *   (the engine refreshes the session once); `AuthenticationRequired` (401): bad credentials -> `auth`.
+ * - 429 `RateLimitExceeded` with `ratelimit-reset` (epoch seconds) -> `rate_limited`.
+ * - 5xx -> `unavailable`; 400 `InvalidRequest` and other 4xx -> `rejected` (final).
+ */
+export const BLUESKY_HTTP: PlatformHttp = {
+  name: 'Bluesky PDS',
+  resetHeader: 'ratelimit-reset',
+  describe: ({ body, status }) => {
+    const name = typeof body?.error === 'string' ? body.error : null;
+    return { message: typeof body?.message === 'string' && body.message ? body.message : (name ?? `Bluesky answered HTTP ${status}`), platformCode: name };
+  },
+  classify: (answer, { message, platformCode }) =>
+    platformCode && TOKEN_ERRORS.has(platformCode) ? new PlatformError('auth', message, answerFields(answer, platformCode)) : null,
+};
+
 export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) qs.set(k, String(v));
@@ -35,44 +56,17 @@ export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> 
     headers['content-type'] = call.bytes.contentType;
     body = call.bytes.body;
   }
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(url, { method: call.method, headers, body });
-    text = await res.text();
-  } catch (error) {
-    throw networkError(error, `${call.service}/xrpc/${call.nsid}`, call.creates === true);
-  }
-  const parsed = parseJsonOrNull(text);
-  if (res.status >= 200 && res.status < 300) return parsed as T;
-  throw mapXrpcError(res.status, res.headers, parsed, text, `${call.service}/xrpc/${call.nsid}`, io.now());
+  const endpoint = `${call.service}/xrpc/${call.nsid}`;
+  const res = await platformRequest(io, BLUESKY_HTTP, { method: call.method, url, headers, body, creates: call.creates, endpoint });
+  return res.body as T;
 }
-
 
 export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
   return networkFailure(error, { endpoint, creates, platform: 'Bluesky PDS' });
 }
 
-/** XRPC error names that mean the session token is no longer good. */
-const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
-
-/**
- * XRPC errors are `{error, message}` (https://atproto.com/specs/xrpc#error-responses):
- * - `ExpiredToken` / `InvalidToken` (400 or 401): the access JWT expired or was revoked -> `auth`
- *   (the engine refreshes the session once); `AuthenticationRequired` (401): bad credentials -> `auth`.
- * - 429 `RateLimitExceeded` with `ratelimit-reset` (epoch seconds) -> `rate_limited`.
- * - 5xx -> `unavailable`; 400 `InvalidRequest` and other 4xx -> `rejected` (final).
- */
 export function mapXrpcError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
-  const name = typeof body?.error === 'string' ? body.error : null;
-  const message = typeof body?.message === 'string' && body.message ? body.message : (name ?? `Bluesky answered HTTP ${status}`);
-  const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode: name };
-  if ((name && TOKEN_ERRORS.has(name)) || status === 401) return new PlatformError('auth', message, opts);
-  if (status === 429) {
-    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs: rateLimitWaitMs(headers, now, 'ratelimit-reset') });
-  }
-  if (status >= 500) return new PlatformError('unavailable', message, opts);
-  return new PlatformError('rejected', message, opts);
+  return classifyAnswer(BLUESKY_HTTP, { status, headers, body, raw, endpoint, now, creates: false });
 }
 
 /** Seconds-since-epoch `exp` of a JWT, read without verifying (only to schedule the next refresh). */

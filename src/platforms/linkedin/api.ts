@@ -1,4 +1,4 @@
-import { networkFailure, rateLimitWaitMs } from '../io.js';
+import { answerFields, platformRequest, type PlatformHttp } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the LinkedIn adapter sends requests and which app it is. */
@@ -31,6 +31,37 @@ export interface LiCall {
 }
 
 /**
+ * LinkedIn errors are `{status, serviceErrorCode, code, message}`.
+ * - 401 65600 invalid/expired token, 65601 REVOKED_ACCESS_TOKEN (the member removed the app);
+ * - 429: daily application/member throttles without a reset header (they reset at midnight UTC);
+ * - 426 NONEXISTENT_VERSION: the configured LinkedIn-Version was sunset (a configuration problem);
+ * - 422 duplicate, 400 validation, 403 ACCESS_DENIED: final; 5xx transient.
+ * https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling
+ */
+export const LINKEDIN_HTTP: PlatformHttp = {
+  name: 'LinkedIn',
+  describe: ({ body, status }) => {
+    const serviceCode = body?.serviceErrorCode != null ? String(body.serviceErrorCode) : null;
+    return {
+      message: typeof body?.message === 'string' ? body.message : `LinkedIn answered HTTP ${status}`,
+      platformCode: typeof body?.code === 'string' ? body.code : serviceCode,
+    };
+  },
+  // LinkedIn's daily limits reset at midnight UTC when it gives no Retry-After.
+  defaultRetryAfterMs: untilUtcMidnight,
+  classify(answer, { message, platformCode }) {
+    const { status, body } = answer;
+    if (status === 401) {
+      const revoked = String(body?.serviceErrorCode) === '65601' || body?.code === 'REVOKED_ACCESS_TOKEN';
+      return new PlatformError('auth', message, { ...answerFields(answer, platformCode), revoked });
+    }
+    if (status === 426) return new PlatformError('rejected', `LinkedIn-Version is no longer supported: ${message}`, answerFields(answer, 'NONEXISTENT_VERSION'));
+    if (status === 422 && /duplicate/i.test(message)) return new PlatformError('rejected', message, answerFields(answer, 'duplicate'));
+    return null;
+  },
+};
+
+/**
  * One LinkedIn call. `/rest/*` endpoints need `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`.
  * https://learn.microsoft.com/en-us/linkedin/marketing/versioning
  */
@@ -45,55 +76,12 @@ export async function liRequest(opts: LinkedInOptions, io: PlatformIO, call: LiC
     headers['content-type'] = 'application/json';
     body = JSON.stringify(call.json);
   }
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(call.url, { method: call.method, headers, body });
-    text = await res.text();
-  } catch (error) {
-    throw networkFailure(error, { endpoint: call.url, creates: call.creates === true, platform: 'LinkedIn' });
-  }
-  let parsed: any = null;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-  }
-  if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: parsed };
-  throw mapLinkedInError(res.status, res.headers, parsed, text, call.url, io.now());
+  const res = await platformRequest(io, LINKEDIN_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates, endpoint: call.url });
+  return { status: res.status, headers: res.headers, body: res.body };
 }
 
 /** Milliseconds until the next midnight UTC, when LinkedIn's daily throttles reset. */
 function untilUtcMidnight(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return next - now.getTime();
-}
-
-/**
- * LinkedIn errors are `{status, serviceErrorCode, code, message}`.
- * - 401 65600 invalid/expired token, 65601 REVOKED_ACCESS_TOKEN (the member removed the app);
- * - 429: daily application/member throttles without a reset header (they reset at midnight UTC);
- * - 426 NONEXISTENT_VERSION: the configured LinkedIn-Version was sunset (a configuration problem);
- * - 422 duplicate, 400 validation, 403 ACCESS_DENIED: final; 5xx transient.
- * https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling
- */
-export function mapLinkedInError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
-  const message = typeof body?.message === 'string' ? body.message : `LinkedIn answered HTTP ${status}`;
-  const serviceCode = body?.serviceErrorCode != null ? String(body.serviceErrorCode) : null;
-  const platformCode = typeof body?.code === 'string' ? body.code : serviceCode;
-  const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode };
-  if (status === 401) {
-    const revoked = serviceCode === '65601' || body?.code === 'REVOKED_ACCESS_TOKEN';
-    return new PlatformError('auth', message, { ...opts, revoked });
-  }
-  if (status === 429) {
-    // LinkedIn's daily limits reset at midnight UTC when it gives no Retry-After.
-    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs: rateLimitWaitMs(headers, now) ?? untilUtcMidnight(now) });
-  }
-  if (status >= 500) return new PlatformError('unavailable', message, opts);
-  if (status === 426) return new PlatformError('rejected', `LinkedIn-Version is no longer supported: ${message}`, { ...opts, platformCode: 'NONEXISTENT_VERSION' });
-  if (status === 422 && /duplicate/i.test(message)) return new PlatformError('rejected', message, { ...opts, platformCode: 'duplicate' });
-  return new PlatformError('rejected', message, opts);
 }

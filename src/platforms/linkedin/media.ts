@@ -1,5 +1,6 @@
 import { PlatformError, type MediaRef, type PlatformIO, type ProcessingState } from '../types.js';
-import { liRequest, mapLinkedInError, type LinkedInOptions } from './api.js';
+import { platformRequest } from '../http.js';
+import { LINKEDIN_HTTP, liRequest, type LinkedInOptions } from './api.js';
 import { readAll } from '../../lib/streams.js';
 
 /** How long to wait between two looks at a video LinkedIn is processing (it suggests none). */
@@ -8,23 +9,7 @@ const PROCESSING_CHECK_MS = 5_000;
 
 /** PUT bytes to an upload URL LinkedIn handed out (same bearer token). Returns the part's ETag. */
 async function putBytes(io: PlatformIO, url: string, token: string, bytes: Buffer, contentType: string): Promise<string | null> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await io.fetch(url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: bytes });
-    text = await res.text();
-  } catch (error) {
-    throw new PlatformError('unavailable', `LinkedIn upload failed (${(error as Error).message})`, { endpoint: url, cause: error });
-  }
-  if (!res.ok) {
-    let body: any = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-    throw mapLinkedInError(res.status, res.headers, body, text, url, io.now());
-  }
+  const res = await platformRequest(io, LINKEDIN_HTTP, { method: 'PUT', url, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: bytes });
   return res.headers.get('etag');
 }
 

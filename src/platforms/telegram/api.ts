@@ -1,4 +1,4 @@
-import { isAmbiguousNetworkError } from '../io.js';
+import { answerFields, platformRequest, type PlatformHttp } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** A Telegram chat as getChat returns it (the fields Herald uses). */
@@ -39,6 +39,39 @@ export class ChatMigratedError extends PlatformError {
   }
 }
 
+type BotAnswer = { ok?: boolean; error_code?: number; description?: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } } | null;
+
+/**
+ * How the Bot API reports errors: `{ok: false, error_code, description, parameters}`.
+ * - `parameters.migrate_to_chat_id`: the group became a supergroup (ChatMigratedError, not a failure);
+ * - 429 with `parameters.retry_after` (seconds);
+ * - 401: the bot token was revoked in BotFather; 403: the bot was removed from the chat. Both are dead
+ *   grants for this account (platforms.md §1);
+ * - an unreadable answer below 500: the outcome of a send is unknown.
+ */
+export const TELEGRAM_HTTP: PlatformHttp = {
+  name: 'Telegram',
+  describe: ({ body, status }) => ({
+    message: (body as BotAnswer)?.description ?? `HTTP ${status}`,
+    platformCode: String((body as BotAnswer)?.error_code ?? status),
+  }),
+  classify(answer, { message, platformCode }) {
+    const body = answer.body as BotAnswer;
+    const base = { ...answerFields(answer, platformCode), raw: answer.raw.slice(0, 5000) };
+    if (body === null && answer.status < 500) {
+      return new PlatformError(answer.creates ? 'ambiguous' : 'unavailable', 'Telegram: unreadable answer', base);
+    }
+    if (body?.parameters?.migrate_to_chat_id !== undefined) return new ChatMigratedError(String(body.parameters.migrate_to_chat_id), answer.endpoint, answer.raw);
+    const code = body?.error_code ?? answer.status;
+    if (code === 429) {
+      const after = body?.parameters?.retry_after;
+      return new PlatformError('rate_limited', message, { ...base, retryAfterMs: after !== undefined ? after * 1000 : null });
+    }
+    if (code === 401 || code === 403) return new PlatformError('auth', message, { ...base, revoked: true });
+    return null;
+  },
+};
+
 /** One Bot API call: `POST {apiRoot}/bot<token>/<method>` with a JSON body; returns `result`. */
 export async function callBotApi<T>(
   apiRoot: string,
@@ -48,36 +81,18 @@ export async function callBotApi<T>(
   io: PlatformIO,
   opts: { sendsContent?: boolean } = {},
 ): Promise<T> {
-  const url = `${apiRoot}/bot${botToken}/${method}`;
-  // The endpoint recorded in logs must not carry the bot token.
+  // The endpoint recorded in logs and errors must not carry the bot token.
   const endpoint = `${apiRoot}/bot<token>/${method}`;
-  let res: Response;
-  try {
-    res = await io.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params), signal: io.signal });
-  } catch (error) {
-    const ambiguous = opts.sendsContent === true && isAmbiguousNetworkError(error);
-    throw new PlatformError(ambiguous ? 'ambiguous' : 'unavailable', `Telegram ${method}: ${(error as Error).message}`, { endpoint, cause: error });
-  }
-  const raw = await res.text();
-  let body: { ok?: boolean; result?: T; error_code?: number; description?: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    if (res.status >= 500) throw new PlatformError('unavailable', `Telegram ${method} answered ${res.status}`, { status: res.status, endpoint, raw });
-    throw new PlatformError(opts.sendsContent ? 'ambiguous' : 'unavailable', `Telegram ${method}: unreadable answer`, { status: res.status, endpoint, raw });
-  }
-  if (res.ok && body.ok) return body.result as T;
-  const description = body.description ?? `HTTP ${res.status}`;
-  const code = body.error_code ?? res.status;
-  const base = { status: res.status, platformCode: String(code), endpoint, raw: raw.slice(0, 5000) };
-  if (body.parameters?.migrate_to_chat_id !== undefined) throw new ChatMigratedError(String(body.parameters.migrate_to_chat_id), endpoint, raw);
-  if (code === 429) {
-    const after = body.parameters?.retry_after;
-    throw new PlatformError('rate_limited', description, { ...base, retryAfterMs: after !== undefined ? after * 1000 : null });
-  }
-  // 401: the bot token was revoked in BotFather; 403: the bot was removed from the chat. Both are dead
-  // grants for this account (platforms.md §1).
-  if (code === 401 || code === 403) throw new PlatformError('auth', description, { ...base, revoked: true });
-  if (code >= 500) throw new PlatformError('unavailable', description, base);
-  throw new PlatformError('rejected', description, base);
+  const res = await platformRequest(io, TELEGRAM_HTTP, {
+    method: 'POST',
+    url: `${apiRoot}/bot${botToken}/${method}`,
+    endpoint,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+    creates: opts.sendsContent === true,
+  });
+  const body = res.body as (BotAnswer & { result?: T }) | null;
+  if (body?.ok) return body.result as T;
+  // A 2xx that is not a Bot API success.
+  throw new PlatformError(opts.sendsContent ? 'ambiguous' : 'unavailable', `Telegram ${method}: unreadable answer`, { status: res.status, endpoint, raw: res.raw.slice(0, 5000) });
 }

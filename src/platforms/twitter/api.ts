@@ -1,4 +1,4 @@
-import { networkFailure, parseJsonOrNull, rateLimitWaitMs } from '../io.js';
+import { answerFields, classifyAnswer, platformRequest, type PlatformHttp } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /** Where the X adapter sends requests and which app it is. */
@@ -30,6 +30,22 @@ export interface XCall {
   creates?: boolean;
 }
 
+/** How X reports errors; the common rules (401, 429, 5xx) do the rest. */
+export const X_HTTP: PlatformHttp = {
+  name: 'X',
+  resetHeader: 'x-rate-limit-reset',
+  describe: ({ body, status }) => ({
+    message: xMessage(body, status),
+    platformCode:
+      (typeof body?.type === 'string' ? body.type : null) ??
+      (Array.isArray(body?.errors) && body.errors[0]?.code != null ? String(body.errors[0].code) : null) ??
+      (typeof body?.title === 'string' ? body.title : null),
+  }),
+  // 403 duplicate content is final, and named so (a re-send never helps).
+  classify: (answer, { message }) =>
+    answer.status === 403 && /duplicate/i.test(message) ? new PlatformError('rejected', message, answerFields(answer, 'duplicate')) : null,
+};
+
 /** One authenticated X API v2 call; any non-2xx becomes a PlatformError of the right kind. */
 export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
@@ -40,26 +56,8 @@ export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> 
   } else if (call.form) {
     body = call.form;
   }
-  let res: Response;
-  try {
-    res = await io.fetch(call.url, { method: call.method, headers, body });
-  } catch (error) {
-    throw networkError(error, call.url, call.creates === true);
-  }
-  let text: string;
-  try {
-    text = await res.text();
-  } catch (error) {
-    throw networkError(error, call.url, call.creates === true);
-  }
-  const parsed = parseJsonOrNull(text);
-  if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: parsed };
-  throw mapXError(res.status, res.headers, parsed, text, call.url, io.now());
-}
-
-
-export function networkError(error: unknown, endpoint: string, creates: boolean): PlatformError {
-  return networkFailure(error, { endpoint, creates, platform: 'X' });
+  const res = await platformRequest(io, X_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates, endpoint: call.url });
+  return { status: res.status, headers: res.headers, body: res.body };
 }
 
 /** The message X put in a problem (`detail`/`title`) or legacy `errors[]` body. */
@@ -83,19 +81,5 @@ function xMessage(body: any, status: number): string {
  * - 5xx: transient. https://docs.x.com/x-api/fundamentals/response-codes-and-errors
  */
 export function mapXError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
-  const message = xMessage(body, status);
-  const platformCode =
-    (typeof body?.type === 'string' ? body.type : null) ??
-    (Array.isArray(body?.errors) && body.errors[0]?.code != null ? String(body.errors[0].code) : null) ??
-    (typeof body?.title === 'string' ? body.title : null);
-  const opts = { status, endpoint, raw: raw.slice(0, 2000), platformCode };
-  if (status === 401) return new PlatformError('auth', message, opts);
-  if (status === 429) {
-    return new PlatformError('rate_limited', message, { ...opts, retryAfterMs: rateLimitWaitMs(headers, now, 'x-rate-limit-reset') });
-  }
-  if (status >= 500) return new PlatformError('unavailable', message, opts);
-  if (status === 403 && /duplicate/i.test(message)) {
-    return new PlatformError('rejected', message, { ...opts, platformCode: 'duplicate' });
-  }
-  return new PlatformError('rejected', message, opts);
+  return classifyAnswer(X_HTTP, { status, headers, body, raw, endpoint, now, creates: false });
 }
