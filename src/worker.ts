@@ -1,7 +1,7 @@
 import type { AppContext } from './context.js';
 import { JobRunner } from './jobs/runner.js';
 import { registerTasks } from './jobs/tasks.js';
-import { enqueueJob } from './store/jobs.js';
+import { ensureJob } from './store/jobs.js';
 
 /** Builds the job runner with every task registered and makes sure periodic jobs exist. */
 export async function createWorker(ctx: AppContext, opts: { workerId?: string } = {}): Promise<JobRunner> {
@@ -21,13 +21,6 @@ async function ensurePeriodicJobs(ctx: AppContext, runner: JobRunner): Promise<v
   const now = ctx.clock.now();
   for (const p of runner.periodicTasks) {
     // The key makes this a no-op when another process (or an earlier start) created it.
-    await ctx.db.kysely.transaction().execute(async (tx) => {
-      const exists = await tx.selectFrom('job').select('job_id').where('key', '=', `periodic:${p.task}`).executeTakeFirst();
-      if (!exists) {
-        await enqueueJob(tx, { task: p.task, payload: {}, runAt: now, key: `periodic:${p.task}`, maxAttempts: 1_000_000 }, now).catch(
-          () => {},
-        );
-      }
-    });
+    await ensureJob(ctx.db.kysely, { task: p.task, payload: {}, runAt: now, key: `periodic:${p.task}`, maxAttempts: 1_000_000 }, now);
   }
 }

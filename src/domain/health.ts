@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
+import { pingDatabase } from '../store/db.js';
 import { jobStats } from '../store/jobs.js';
 
 export interface HealthReport {
@@ -19,7 +19,7 @@ export async function checkHealth(ctx: AppContext, startedAt: number): Promise<H
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
   try {
-    await sql`SELECT 1`.execute(ctx.db.kysely);
+    await pingDatabase(ctx.db.kysely);
     const stats = await jobStats(ctx.db.kysely, now);
     report.scheduler = {
       queueDepth: stats.depth,

@@ -2,7 +2,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import type { Db } from '../store/db.js';
 import { claimMetaKey } from '../store/meta.js';
-import { findUser, findUserByEmail, insertUser, updateUser, type UserRow } from '../store/users.js';
+import { countUsers, findUser, findUserByEmail, insertUser, updateUser, type UserRow } from '../store/users.js';
 import { countActiveApiKeys } from '../store/api-keys.js';
 import { issueApiKey, MAX_ACTIVE_KEYS } from './api-keys.js';
 import { ADDONS, isPlanId, type Addon, type PlanId } from './plans.js';
@@ -56,8 +56,7 @@ export async function createOwner(db: Db, input: CreateUserInput, now: Date): Pr
 export async function bootstrapOwner(db: Db, now: Date): Promise<{ user: UserRow; apiKey: string } | null> {
   const first = await claimMetaKey(db.kysely, 'owner_bootstrapped', now.toISOString(), now);
   if (!first) return null;
-  const existing = await db.kysely.selectFrom('user').select('user_id').limit(1).executeTakeFirst();
-  if (existing) return null;
+  if ((await countUsers(db.kysely)) > 0) return null;
   return createOwner(db, { email: 'owner@herald.local', plan: 'unlimited', addons: ['analytics', 'inbox'], name: 'Owner' }, now);
 }
 

@@ -4,7 +4,7 @@ import { writeConnectionLog } from '../domain/connect/connection-log.js';
 import { PlatformError } from '../platforms/types.js';
 import { findAccountById } from '../store/accounts.js';
 import { RetryLater, type TaskRun } from './runner.js';
-import { backoffMs } from './backoff.js';
+import { backoffMs } from '../lib/backoff.js';
 
 /**
  * Refreshes one account's tokens. Re-reads the account first (it may have been refreshed, reconnected or

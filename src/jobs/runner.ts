@@ -10,7 +10,7 @@ import {
   rescheduleJob,
   type JobRow,
 } from '../store/jobs.js';
-import { backoffMs } from './backoff.js';
+import { backoffMs } from '../lib/backoff.js';
 
 /** What a task receives besides its job row. */
 export interface TaskRun {

@@ -109,3 +109,15 @@ export async function findAccountByIdentity(
     .where('platform_user_id', '=', platformUserId)
     .executeTakeFirst();
 }
+
+/** Marks an active account disconnected; false when it already was (so the caller emits once). */
+export async function markAccountInactive(db: Executor, accountId: string, now: Date): Promise<boolean> {
+  const iso = now.toISOString();
+  const res = await db
+    .updateTable('account')
+    .set({ is_active: 0, disconnected_at: iso, updated_at: iso })
+    .where('account_id', '=', accountId)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -12,6 +12,11 @@ export type Dialect = 'sqlite' | 'postgres';
 /** A database handle, or a transaction on one. Stores take this as their first argument. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** One round trip to the database (GET /health): throws when it is unreachable. */
+export async function pingDatabase(db: Executor): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw('SELECT 1'));
+}
+
 export interface Db {
   readonly dialect: Dialect;
   readonly kysely: Kysely<Database>;

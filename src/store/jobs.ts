@@ -68,6 +68,12 @@ export async function upsertJob(db: Executor, job: NewJob & { key: string }, now
   return res.changes > 0;
 }
 
+/** Creates the job for `key` unless one exists (periodic jobs: a no-op for every process but the first). */
+export async function ensureJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<void> {
+  const v = jobValues(job, now);
+  await db.insertInto('job').values(v).onConflict((oc) => oc.column('key').doNothing()).execute();
+}
+
 export async function cancelJob(db: Executor, key: string): Promise<number> {
   const res = await db.deleteFrom('job').where('key', '=', key).executeTakeFirst();
   return Number(res.numDeletedRows);

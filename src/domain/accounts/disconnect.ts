@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../store/db.js';
-import type { AccountRow } from '../../store/accounts.js';
+import { markAccountInactive, type AccountRow } from '../../store/accounts.js';
 
 /**
  * Marks an account inactive and emits `account.disconnected` — exactly once: the update only matches
@@ -14,14 +14,7 @@ export async function markAccountDisconnected(
   reason: string,
   now: Date,
 ): Promise<boolean> {
-  const iso = now.toISOString();
-  const res = await tx
-    .updateTable('account')
-    .set({ is_active: 0, disconnected_at: iso, updated_at: iso })
-    .where('account_id', '=', account.account_id)
-    .where('is_active', '=', 1)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) return false;
+  if (!(await markAccountInactive(tx, account.account_id, now))) return false;
   await ctx.events.emit(
     tx,
     account.tenant_id,

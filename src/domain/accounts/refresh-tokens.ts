@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { AccountRow } from '../../store/accounts.js';
+import { updateAccount, type AccountRow } from '../../store/accounts.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
 import { isPlatform } from '../../platforms/catalogue.js';
 import { PlatformError, type PlatformIO } from '../../platforms/types.js';
@@ -27,17 +27,13 @@ export async function refreshAccountTokens(
   try {
     const tokens = await adapter.refreshTokens(accountCredentials(ctx, account), io);
     const now = ctx.clock.now();
-    await ctx.db.kysely
-      .updateTable('account')
-      .set({
-        access_token: ctx.secrets.seal(tokens.accessToken),
-        ...(tokens.refreshToken ? { refresh_token: ctx.secrets.seal(tokens.refreshToken) } : {}),
-        token_expires_at: tokens.expiresAt ? tokens.expiresAt.toISOString() : null,
-        ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
-        updated_at: now.toISOString(),
-      })
-      .where('account_id', '=', account.account_id)
-      .execute();
+    await updateAccount(ctx.db.kysely, account.tenant_id, account.account_id, {
+      access_token: ctx.secrets.seal(tokens.accessToken),
+      ...(tokens.refreshToken ? { refresh_token: ctx.secrets.seal(tokens.refreshToken) } : {}),
+      token_expires_at: tokens.expiresAt ? tokens.expiresAt.toISOString() : null,
+      ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
+      updated_at: now.toISOString(),
+    });
     return 'refreshed';
   } catch (error) {
     if (error instanceof PlatformError && error.kind === 'auth' && error.revoked) {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import type { Executor } from '../../store/db.js';
-import type { AccountRow } from '../../store/accounts.js';
+import { findAccountByIdentity, insertAccount, updateAccount, type AccountRow } from '../../store/accounts.js';
 import type { AccountCredentials, Platform, PlatformProfile, TokenSet } from '../../platforms/types.js';
 
 export interface SaveAccountInput {
@@ -26,14 +26,7 @@ export async function saveConnectedAccount(
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
-    const existing = await tx
-      .selectFrom('account')
-      .selectAll()
-      .where('tenant_id', '=', input.tenantId)
-      .where('profile_id', '=', input.profileId)
-      .where('platform', '=', input.platform)
-      .where('platform_user_id', '=', input.profile.platformUserId)
-      .executeTakeFirst();
+    const existing = await findAccountByIdentity(tx, input.tenantId, input.profileId, input.platform, input.profile.platformUserId);
     const sealed = sealTokens(ctx, input.tokens, existing);
     let account: AccountRow;
     if (existing) {
@@ -48,7 +41,7 @@ export async function saveConnectedAccount(
         updated_at: iso,
         disconnected_at: null,
       };
-      await tx.updateTable('account').set(patch).where('account_id', '=', existing.account_id).execute();
+      await updateAccount(tx, existing.tenant_id, existing.account_id, patch);
       account = { ...existing, ...patch };
     } else {
       account = {
@@ -68,7 +61,7 @@ export async function saveConnectedAccount(
         updated_at: iso,
         disconnected_at: null,
       };
-      await tx.insertInto('account').values(account).execute();
+      await insertAccount(tx, account);
     }
     await emitAccountConnected(ctx, tx, account, now);
     return { account, created: !existing };

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { backoffMs } from '../../../jobs/backoff.js';
+import { backoffMs } from '../../../lib/backoff.js';
 import { createPlatformIO } from '../../../platforms/io.js';
 import { isPlatform } from '../../../platforms/catalogue.js';
 import {
