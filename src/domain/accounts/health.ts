@@ -2,12 +2,13 @@ import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { listAccounts as listAccountRows } from '../../store/accounts.js';
 import type { Principal } from '../principal.js';
+import { presentAccountHealth, presentAccountsHealth } from '../present/account-health.js';
 import { getVisibleAccount } from './manage.js';
 
 /** Tokens expiring sooner than this are a warning (the refresh job should have renewed them). */
 const WARN_MS = 24 * 3600_000;
 
-interface Assessment {
+export interface Assessment {
   status: 'healthy' | 'warning' | 'error';
   tokenValid: boolean;
   needsReconnect: boolean;
@@ -47,7 +48,6 @@ function assess(row: AccountRow, now: Date): Assessment {
   return { status: 'healthy', tokenValid: true, needsReconnect: false, needsRefresh, expiresIn, issues, recommendations };
 }
 
-const scopesOf = (row: AccountRow) => (row.scopes ? row.scopes.split(/[\s,]+/).filter(Boolean) : []);
 
 /** GET /v1/accounts/health */
 export async function accountsHealth(
@@ -59,59 +59,12 @@ export async function accountsHealth(
   let profileIds = caller.profileIds;
   if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
   const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
-  const accounts = rows
-    .map((row) => {
-      const a = assess(row, now);
-      return {
-        accountId: row.account_id,
-        platform: row.platform,
-        username: row.username,
-        displayName: row.display_name ?? row.username,
-        profileId: row.profile_id,
-        status: a.status,
-        canPost: a.status !== 'error',
-        canFetchAnalytics: a.status !== 'error' && caller.addons.includes('analytics'),
-        tokenValid: a.tokenValid,
-        tokenExpiresAt: row.token_expires_at,
-        needsReconnect: a.needsReconnect,
-        issues: a.issues,
-      };
-    })
-    .filter((a) => !query.status || a.status === query.status);
-  const count = (s: string) => accounts.filter((a) => a.status === s).length;
-  return {
-    summary: {
-      total: accounts.length,
-      healthy: count('healthy'),
-      warning: count('warning'),
-      error: count('error'),
-      needsReconnect: accounts.filter((a) => a.needsReconnect).length,
-    },
-    accounts,
-  };
+  const assessed = rows.map((row) => ({ row, assessment: assess(row, now) })).filter(({ assessment }) => !query.status || assessment.status === query.status);
+  return presentAccountsHealth(assessed, caller.addons);
 }
 
 /** GET /v1/accounts/{id}/health */
 export async function accountHealth(ctx: AppContext, caller: Principal, accountId: string) {
   const row = await getVisibleAccount(ctx, caller, accountId);
-  const a = assess(row, ctx.clock.now());
-  const scopes = scopesOf(row);
-  return {
-    accountId: row.account_id,
-    platform: row.platform,
-    username: row.username,
-    displayName: row.display_name ?? row.username,
-    status: a.status,
-    tokenStatus: { valid: a.tokenValid, expiresAt: row.token_expires_at, expiresIn: a.expiresIn, needsRefresh: a.needsRefresh },
-    permissions: {
-      posting: scopes,
-      analytics: [] as string[],
-      optional: [] as string[],
-      canPost: a.status !== 'error',
-      canFetchAnalytics: a.status !== 'error' && caller.addons.includes('analytics'),
-      missingRequired: [] as string[],
-    },
-    issues: a.issues,
-    recommendations: a.recommendations,
-  };
+  return presentAccountHealth(row, assess(row, ctx.clock.now()), caller.addons);
 }

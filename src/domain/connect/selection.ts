@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import type { PlatformOrganization } from '../../platforms/types.js';
+import { presentSelectedAccount } from '../present/connect-selection.js';
 import { adapterFor } from './platforms.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './oauth.js';
 import { peekConnectToken, takeConnectToken } from './tokens.js';
@@ -137,15 +138,7 @@ export async function selectOrganization(ctx: AppContext, caller: SelectionCalle
           }),
         }
       : {}),
-    account: {
-      accountId: account.account_id,
-      platform: 'linkedin' as const,
-      username: account.username,
-      displayName: account.display_name ?? account.username,
-      profilePicture: account.avatar_url,
-      isActive: account.is_active === 1,
-      accountType: input.accountType,
-    },
+    account: presentSelectedAccount(account, 'linkedin', input.accountType),
     bulkRefresh: { updatedCount: 0, errors: 0 },
   };
 }

@@ -5,13 +5,14 @@ import { createPlatformIO } from '../../platforms/io.js';
 import { isTelegramAdapter, type TelegramAdapter, type TelegramChat } from '../../platforms/telegram/index.js';
 import { PlatformError } from '../../platforms/types.js';
 import { findConnectToken, updateConnectTokenData, consumeConnectToken } from '../../store/connect-tokens.js';
-import type { AccountRow } from '../../store/accounts.js';
 import type { Principal } from '../principal.js';
+import { presentTelegramAccount, presentTelegramConnected } from '../present/telegram-connect.js';
 import { writeConnectionLog } from './connection-log.js';
 import { assertOwnProfile, saveWithLog } from './oauth.js';
 import { hashConnectToken, issueConnectToken, openConnectData, TTL_MS } from './tokens.js';
 
-interface CodeData {
+/** What a Telegram access code's row holds (sealed). */
+export interface CodeData {
   status: 'pending' | 'connected';
   accountId?: string;
   chatId?: string;
@@ -111,17 +112,6 @@ async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: s
   return { account, chat, title };
 }
 
-function telegramAccount(account: AccountRow, chatType: string) {
-  return {
-    _id: account.account_id,
-    platform: 'telegram' as const,
-    username: account.username,
-    displayName: account.display_name ?? account.username,
-    isActive: account.is_active === 1,
-    chatType,
-  };
-}
-
 /** POST /v1/connect/telegram: connects a chat by id (`-100...`) or `@username` directly. */
 export async function connectTelegramChat(ctx: AppContext, caller: Principal, input: { chatId: string; profileId: string }) {
   await assertOwnProfile(ctx, caller, input.profileId);
@@ -130,7 +120,7 @@ export async function connectTelegramChat(ctx: AppContext, caller: Principal, in
     throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', { fields: { chatId: ['must be a numeric id or @username'] } });
   }
   const { account, chat } = await connectChat(ctx, { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId }, chatRef);
-  return { message: 'Telegram chat connected', account: telegramAccount(account, chat.type) };
+  return { message: 'Telegram chat connected', account: presentTelegramAccount(account, chat.type) };
 }
 
 /**
@@ -142,7 +132,7 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
   const row = await findConnectToken(ctx.db.kysely, 'telegram_code', hash);
   if (!row || row.tenant_id !== caller.tenantId) throw notFound('Access code', 'code_not_found');
   const data = openConnectData<CodeData>(ctx, row);
-  if (data.status === 'connected') return connectedAnswer(data);
+  if (data.status === 'connected') return presentTelegramConnected(data);
   const now = ctx.clock.now();
   if (row.expires_at <= now.toISOString()) return { status: 'expired' as const, message: 'The access code expired; request a new one' };
   const pending = {
@@ -171,15 +161,5 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
     displayName: account.display_name ?? account.username,
   };
   await updateConnectTokenData(ctx.db.kysely, hash, ctx.secrets.seal(JSON.stringify(done)));
-  return connectedAnswer(done);
-}
-
-function connectedAnswer(d: CodeData) {
-  return {
-    status: 'connected' as const,
-    chatId: d.chatId!,
-    chatTitle: d.chatTitle!,
-    chatType: d.chatType!,
-    account: { _id: d.accountId!, platform: 'telegram', username: d.username!, displayName: d.displayName! },
-  };
+  return presentTelegramConnected(done);
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { acceptInvite } from '../../../domain/team/invites.js';
-import { presentUser } from '../../../domain/team/present.js';
+import { presentUser } from '../../../domain/present/team.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { User } from '../users/schemas.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { createInvite } from '../../../domain/team/invites.js';
-import { presentInvite } from '../../../domain/team/present.js';
+import { presentInvite } from '../../../domain/present/team.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { listPostLogs } from '../../../domain/publishing/logs.js';
-import { presentLog } from '../../../domain/publishing/present-log.js';
+import { presentLog } from '../../../domain/present/publish-logs.js';
 import type { App } from '../../app.js';
 import { errorResponses, PathId } from '../../schemas/common.js';
 import { PostLog } from './schemas.js';

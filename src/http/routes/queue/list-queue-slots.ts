@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { presentQueue, presentSlots } from '../../../domain/queue/present.js';
+import { presentQueue, presentSlots } from '../../../domain/present/queues.js';
 import { getQueue, listQueues } from '../../../domain/queue/queues.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { presentSlots } from '../../../domain/queue/present.js';
+import { presentSlots } from '../../../domain/present/queues.js';
 import { previewQueue } from '../../../domain/queue/queues.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { presentUser } from '../../../domain/team/present.js';
+import { presentUser } from '../../../domain/present/team.js';
 import { getUser } from '../../../domain/team/users.js';
 import type { App } from '../../app.js';
 import { errorResponses, PathId } from '../../schemas/common.js';

@@ -1,5 +1,5 @@
 import type { QueueRow } from '../../store/queues.js';
-import { formatInZone, type WeeklySlot } from './slots.js';
+import { formatInZone, type WeeklySlot } from '../queue/slots.js';
 
 /** The public `QueueSchedule` shape (reference §4.7). */
 export function presentQueue(row: QueueRow) {

@@ -1,0 +1,25 @@
+import type { CodeData } from '../connect/telegram.js';
+import type { AccountRow } from '../../store/accounts.js';
+
+/** The account a Telegram connect answers with. */
+export function presentTelegramAccount(account: AccountRow, chatType: string) {
+  return {
+    _id: account.account_id,
+    platform: 'telegram' as const,
+    username: account.username,
+    displayName: account.display_name ?? account.username,
+    isActive: account.is_active === 1,
+    chatType,
+  };
+}
+
+/** PATCH /v1/connect/telegram once the code was found and the chat connected. */
+export function presentTelegramConnected(d: CodeData) {
+  return {
+    status: 'connected' as const,
+    chatId: d.chatId!,
+    chatTitle: d.chatTitle!,
+    chatType: d.chatType!,
+    account: { _id: d.accountId!, platform: 'telegram', username: d.username!, displayName: d.displayName! },
+  };
+}
