@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/platforms/catalogue.js';
+import { createPlatformIO } from '../../src/platforms/io.js';
+import { PlatformError, type AccountCredentials, type PlatformAdapter, type PublishResult } from '../../src/platforms/types.js';
+import { CONTRACT_FIXTURES } from '../helpers/contract-fixtures.js';
+import { postingAdapter, publishRequest } from '../helpers/platform-io.js';
+import { createTenant } from '../helpers/posts.js';
+import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+
+/*
+ * The platform contract, run over every catalogue entry that has an adapter, each against its own
+ * simulator: fault kinds end as the kinds the engine acts on, an ambiguous publish is recorded once and
+ * found by lookup, the declared capabilities are the implemented ones, and validation and the adapter
+ * agree on text at the limit and one over. A platform joins by its catalogue line and its fixture
+ * (test/helpers/contract-fixtures.ts).
+ */
+
+const withAdapter = CATALOGUE.filter((d) => d.createAdapter);
+let h: Awaited<ReturnType<typeof createSandboxEnv>>;
+let sdk: Awaited<ReturnType<typeof createTenant>>['sdk'];
+
+beforeAll(async () => {
+  h = await createSandboxEnv(withAdapter.flatMap((d) => (CONTRACT_FIXTURES[d.id] ? [CONTRACT_FIXTURES[d.id].simulator()] : [])));
+  sdk = (await createTenant(h.env)).sdk;
+});
+afterAll(async () => h?.close());
+
+const io = () => createPlatformIO({ now: () => new Date(), timeoutMs: 10_000 });
+
+async function caught(promise: Promise<unknown>): Promise<PlatformError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
+}
+
+/** Text whose `count` is exactly `limit`: as many `piece`s as fit, then ASCII letters. Null when it cannot be hit. */
+function textAtLimit(piece: string, count: (t: string) => number, limit: number): string | null {
+  let k = Math.max(0, Math.floor(limit / Math.max(1, count(piece))));
+  while (k > 0 && count(piece.repeat(k)) > limit) k--;
+  let text = piece.repeat(k);
+  while (count(text) < limit) text += 'a';
+  return count(text) === limit ? text : null;
+}
+
+const PIECES: [string, string][] = [
+  ['emoji', '😀'],
+  ['family emoji', '👨‍👩‍👧'],
+  ['CJK', '漢字'],
+  ['combining marks', 'e\u0301'],
+  ['URLs', 'https://example.com/a '],
+];
+
+it('every catalogue entry with an adapter has a contract fixture', () => {
+  expect(withAdapter.length).toBeGreaterThan(0);
+  expect(withAdapter.filter((d) => !CONTRACT_FIXTURES[d.id]).map((d) => d.id)).toEqual([]);
+});
+
+describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descriptor) => {
+  const fixture = CONTRACT_FIXTURES[platform];
+  let adapter: PlatformAdapter<PublishResult>;
+  let account: AccountCredentials;
+  const base = () => `/sandbox/${platform}`;
+  const inspect = async () => (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts as { id: string; text: string; deleted?: boolean }[];
+  const fault = (kind: string, op = 'publish') => sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind, count: 1, op });
+
+  beforeAll(async () => {
+    const raw = h.env.ctx.platforms.get(platform);
+    expect(raw, `${platform} has an adapter under the sandbox configuration`).toBeDefined();
+    adapter = postingAdapter(raw!);
+    account = await fixture.connect(raw!, io());
+  });
+  beforeEach(async () => {
+    await sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { count: 0 });
+  });
+
+  it.each(['rate_limited', 'unavailable'])('a %s publish is retryable, and the retry publishes once', async (kind) => {
+    await fault(kind);
+    const req = publishRequest(account);
+    expect((await caught(adapter.publish(req, io()))).kind).toBe(kind);
+    expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
+    const result = await adapter.publish(req, io());
+    expect((await inspect()).filter((p) => p.text === req.content).map((p) => p.id)).toEqual([result.platformPostId]);
+  });
+
+  it('a rejected publish is final and publishes nothing', async () => {
+    await fault('rejected');
+    const req = publishRequest(account);
+    expect((await caught(adapter.publish(req, io()))).kind).toBe('rejected');
+    expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
+  });
+
+  it('an auth failure is reported as auth (the engine refreshes, then fails)', async () => {
+    await fault('auth');
+    const req = publishRequest(account);
+    expect((await caught(adapter.publish(req, io()))).kind).toBe('auth');
+    expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
+  });
+
+  it('an ambiguous publish is recorded exactly once and, with lookup, found rather than re-sent', async () => {
+    await fault('ambiguous');
+    const since = new Date(Date.now() - 1000);
+    const req = publishRequest(account);
+    expect((await caught(adapter.publish(req, io()))).kind).toBe('ambiguous');
+    const posted = (await inspect()).filter((p) => p.text === req.content);
+    expect(posted).toHaveLength(1);
+    if (descriptor.capabilities.lookup) {
+      expect((await adapter.findPublished!(req, since, io()))?.platformPostId).toBe(posted[0].id);
+    }
+  });
+
+  it('declares lookup exactly when findPublished works against the simulator', async () => {
+    expect(typeof adapter.findPublished === 'function').toBe(descriptor.capabilities.lookup === true);
+    if (!adapter.findPublished) return;
+    const since = new Date(Date.now() - 1000);
+    const req = publishRequest(account);
+    const result = await adapter.publish(req, io());
+    expect((await adapter.findPublished(req, since, io()))?.platformPostId).toBe(result.platformPostId);
+    expect(await adapter.findPublished(publishRequest(account), since, io())).toBeNull();
+  });
+
+  it('declares unpublish exactly when delete works against the simulator', async () => {
+    expect(typeof adapter.unpublish === 'function').toBe(descriptor.capabilities.unpublish === true);
+    if (!adapter.unpublish) return;
+    const req = publishRequest(account);
+    const result = await adapter.publish(req, io());
+    await adapter.unpublish(account, result.platformPostId, io());
+    expect((await inspect()).find((p) => p.id === result.platformPostId)).toMatchObject({ deleted: true });
+  });
+
+  it('fails the lookup and delete operations with the kinds the simulator is told', async () => {
+    const req = publishRequest(account);
+    const result = await adapter.publish(req, io());
+    if (adapter.findPublished) {
+      await fault('unavailable', 'lookup');
+      expect((await caught(adapter.findPublished(req, new Date(Date.now() - 1000), io()))).kind).toBe('unavailable');
+    }
+    if (adapter.unpublish) {
+      await fault('rate_limited', 'delete');
+      expect((await caught(adapter.unpublish(account, result.platformPostId, io()))).kind).toBe('rate_limited');
+      await adapter.unpublish(account, result.platformPostId, io());
+    }
+  });
+
+  for (const rule of descriptor.text) {
+    for (const [name, piece] of PIECES) {
+      it(`validation and the adapter agree at ${rule.limit} ${rule.unit} and one over, with ${name}`, async () => {
+        const atLimit = textAtLimit(piece, rule.count, rule.limit);
+        if (atLimit === null) return;
+        for (const text of [atLimit, `${atLimit}b`]) {
+          const res = (await sdk.validate.validatePost({ body: { content: text, platforms: [{ platform }] } })).data as { valid: boolean; errors: unknown[] };
+          const published = await adapter.publish(publishRequest(account, { content: text }), io()).then(
+            () => true,
+            (e: unknown) => {
+              expect(e).toBeInstanceOf(PlatformError);
+              expect((e as PlatformError).kind).toBe('rejected');
+              return false;
+            },
+          );
+          expect({ text: `${rule.count(text)} ${rule.unit}`, published }).toEqual({ text: `${rule.count(text)} ${rule.unit}`, published: res.valid });
+        }
+      });
+    }
+  }
+});

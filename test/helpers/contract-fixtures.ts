@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
+import type { AccountCredentials, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
+import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
+import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
+import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
+import type { Simulator } from '../../src/sandbox/types.js';
+import { connectVia } from './platform-io.js';
+
+/**
+ * What the contract suite (test/contract) needs to drive one platform against its simulator: the
+ * simulator, and how to get a connected account's credentials from the adapter. A platform joins the
+ * suite by having a catalogue entry with an adapter and a line here; the suite fails for an adapter
+ * without one.
+ */
+export interface ContractFixture {
+  simulator(): Simulator;
+  connect(adapter: PlatformAdapter, io: PlatformIO): Promise<AccountCredentials>;
+}
+
+export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
+  twitter: {
+    simulator: () => twitterSimulator({ checkAfterSecs: 0 }),
+    connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+  },
+  linkedin: {
+    simulator: () => linkedInSimulator(),
+    connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+  },
+  bluesky: {
+    simulator: () => blueskySimulator(),
+    async connect(adapter, io) {
+      const handle = `contract-${randomBytes(3).toString('hex')}.bsky.social`;
+      const { tokens, profile } = await (adapter as BlueskyAdapter).createSession(handle, 'abcd-efgh-ijkl-mnop', io);
+      return {
+        accountId: 'acc-contract',
+        platformUserId: profile.platformUserId,
+        username: profile.username,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken ?? null,
+        tokenExpiresAt: tokens.expiresAt ?? null,
+        metadata: { ...profile.metadata },
+      };
+    },
+  },
+  telegram: {
+    simulator: () => telegramSimulator(),
+    connect: async () => ({
+      accountId: 'acc-contract',
+      platformUserId: '-1001234567890',
+      username: 'contract_channel',
+      accessToken: null,
+      refreshToken: null,
+      tokenExpiresAt: null,
+      metadata: { chatId: '-1001234567890', chatType: 'channel' },
+    }),
+  },
+};
