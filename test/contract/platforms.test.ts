@@ -3,7 +3,7 @@ import { CATALOGUE } from '../../src/platforms/catalogue.js';
 import { createPlatformIO } from '../../src/platforms/io.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PublishResult } from '../../src/platforms/types.js';
 import { CONTRACT_FIXTURES } from '../helpers/contract-fixtures.js';
-import { postingAdapter, publishRequest } from '../helpers/platform-io.js';
+import { pngBytes, postingAdapter, publishRequest, testIO } from '../helpers/platform-io.js';
 import { createTenant } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -142,6 +142,31 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
       expect((await caught(adapter.unpublish(account, result.platformPostId, io()))).kind).toBe('rate_limited');
       await adapter.unpublish(account, result.platformPostId, io());
     }
+  });
+
+  const simOps = () => fixture.simulator().faultOps;
+
+  it('fails a media upload with the kind the simulator is told, and publishes nothing', async () => {
+    if (!simOps().includes('upload')) {
+      expect((await sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind: 'unavailable', count: 1, op: 'upload' })).error).toMatch(/no upload operation/);
+      return;
+    }
+    const image = 'https://media.test/contract.png';
+    const { io: mediaIO } = testIO({ [image]: { bytes: pngBytes(3000), contentType: 'image/png' } });
+    for (const kind of ['unavailable', 'rate_limited', 'rejected'] as const) {
+      await fault(kind, 'upload');
+      const req = publishRequest(account, { media: [{ type: 'image', url: image, mimeType: 'image/png' }] });
+      expect((await caught(adapter.publish(req, mediaIO))).kind).toBe(kind);
+      expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
+    }
+  });
+
+  it('a token endpoint that fails transiently is retryable, a dead grant is a revoked auth failure', async () => {
+    if (!adapter.refreshTokens || !simOps().includes('token')) return;
+    await fault('unavailable', 'token');
+    expect((await caught(adapter.refreshTokens(account, io()))).kind).toBe('unavailable');
+    await fault('auth', 'token');
+    expect(await caught(adapter.refreshTokens(account, io()))).toMatchObject({ kind: 'auth', revoked: true });
   });
 
   for (const rule of descriptor.text) {
