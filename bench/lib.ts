@@ -63,12 +63,14 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * Starts the built Herald (dist/main.js) on a fresh data directory and a free port, rate limits off.
- * `env` adds or overrides variables (DATABASE_URL, HERALD_ROLE, WORKER_CONCURRENCY, ...).
+ * `env` adds or overrides variables (DATABASE_URL, HERALD_ROLE, WORKER_CONCURRENCY, ...). `opts.root`
+ * runs another checkout's build (a baseline of older code); `opts.port` a port chosen beforehand (so
+ * PUBLIC_URL can name it).
  */
-export async function startHerald(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startHerald(env: Record<string, string> = {}, opts: { root?: string; port?: number } = {}): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [path.join(opts.root ?? ROOT, 'dist', 'main.js')], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

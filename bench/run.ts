@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   posts: () => import('./posts.js'),
   queue: () => import('./queue.js'),
   accounts: () => import('./accounts.js'),
+  processing: () => import('./processing.js'),
 };
 
 const wanted = process.argv.slice(2);
