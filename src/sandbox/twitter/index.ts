@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { countTweet } from '../../platforms/twitter/count.js';
 import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
+import { xTextTooLong } from './count.js';
 import { parseMultipart } from './multipart.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
@@ -191,7 +191,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const mediaIds = body.media?.media_ids ?? [];
         const text = body.text ?? '';
         if (!text && mediaIds.length === 0) return invalidRequest(reply, [{ parameter: 'text', message: 'Post text or media is required' }]);
-        if (text && !countTweet(text).valid) return problem(reply, 400, 'Invalid Request', 'Your Tweet text is too long.', 'https://api.twitter.com/2/problems/invalid-request');
+        if (text && xTextTooLong(text)) return problem(reply, 400, 'Invalid Request', 'Your Tweet text is too long.', 'https://api.twitter.com/2/problems/invalid-request');
         const media: XMedia[] = [];
         for (const id of mediaIds) {
           const m = store.media.get(id);
