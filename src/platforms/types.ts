@@ -319,6 +319,85 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   listOrganizations?(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<PlatformOrganization[]>;
   /** Resolves a profile/company URL or vanity name to a mention (LinkedIn: GET /v1/accounts/{id}/linkedin-mentions). */
   resolveMention?(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
+  /**
+   * How accounts connect when it is not through `oauth` (an OAuth 2 grant): a login with credentials
+   * (Bluesky app password) or a bot added to a chat (Telegram). Code outside a platform's folder tests
+   * this group, never the platform's name.
+   */
+  readonly connect?: CredentialsConnect | BotConnect;
+  /** Conversations, comments and reviews (declared for the platforms to come; no adapter has it yet). */
+  readonly inbox?: InboxCapability;
+  /** Post and account metrics (declared for the platforms to come; no adapter has it yet). */
+  readonly analytics?: AnalyticsCapability;
+}
+
+/*
+ * Capability groups: a capability exists when its object exists. `publish` is required; the others are
+ * optional groups on PlatformAdapter.
+ */
+
+/** Connect by logging in with an identifier and a secret (Bluesky: handle and app password). */
+export interface CredentialsConnect {
+  readonly kind: 'credentials';
+  /** Where logins go (shown in the connection log). */
+  readonly serviceUrl: string;
+  login(identifier: string, secret: string, io: PlatformIO): Promise<{ tokens: TokenSet; profile: PlatformProfile }>;
+}
+
+/** Connect a chat the server's bot was added to (Telegram): the calls the access-code flow needs. */
+export interface BotConnect {
+  readonly kind: 'bot';
+  getMe(io: PlatformIO): Promise<BotIdentity>;
+  getChat(chatRef: string, io: PlatformIO): Promise<BotChat>;
+  getChatMember(chatId: string, userId: number, io: PlatformIO): Promise<BotChatMember>;
+  /** Pending updates (messages and channel posts), for matching access codes. */
+  getUpdates(io: PlatformIO): Promise<BotUpdate[]>;
+}
+
+export interface BotIdentity {
+  id: number;
+  username: string;
+  first_name: string;
+}
+
+export interface BotChat {
+  id: number;
+  type: string;
+  title?: string;
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export interface BotChatMember {
+  status: 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+  can_post_messages?: boolean;
+}
+
+export interface BotMessage {
+  message_id: number;
+  chat: BotChat;
+  text?: string;
+  caption?: string;
+}
+
+export interface BotUpdate {
+  update_id: number;
+  message?: BotMessage;
+  channel_post?: BotMessage;
+}
+
+/** Inbox: each part optional (a platform may have comments but no conversations). Shapes come with the feature. */
+export interface InboxCapability {
+  conversations?: { list(account: AccountCredentials, io: PlatformIO): Promise<unknown[]> };
+  comments?: { list(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<unknown[]> };
+  reviews?: { list(account: AccountCredentials, io: PlatformIO): Promise<unknown[]> };
+}
+
+/** Analytics: post and account metrics. Shapes come with the feature. */
+export interface AnalyticsCapability {
+  post?(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<Record<string, number>>;
+  account?(account: AccountCredentials, io: PlatformIO): Promise<Record<string, number>>;
 }
 
 /** An organization (LinkedIn company page) a member administers. */

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validatePost } from '../../src/domain/posts/validate/index.js';
 import { mediaLimits } from '../../src/domain/media/limits.js';
@@ -85,5 +87,18 @@ describe('the platform catalogue', () => {
     expect(await textIssues('bluesky', 'a'.repeat(300))).toEqual([]);
     expect((await textIssues('bluesky', 'a'.repeat(301)))[0].message).toMatch(/301 graphemes/);
     expect((await textIssues('bluesky', bytesOver)).map((i) => i.message).join()).toMatch(/3002 bytes/);
+  });
+
+  it('no code outside a platform folder, the catalogue and the sandbox names a platform', () => {
+    const root = join(__dirname, '../../src');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => !f.startsWith('sandbox/') && f !== 'platforms/catalogue.ts' && !PLATFORMS.some((p) => f.startsWith(`platforms/${p}/`)));
+    const named = PLATFORMS.map((p) => `'${p}'`);
+    const offenders = files.flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      return named.filter((n) => text.includes(n)).map((n) => `${f}: ${n}`);
+    });
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { descriptorOf, type Platform } from '../../platforms/catalogue.js';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
@@ -10,8 +11,11 @@ import { accountCredentials } from './save-account.js';
 
 async function linkedInAccount(ctx: AppContext, caller: Principal, accountId: string): Promise<{ row: AccountRow; adapter: PlatformAdapter }> {
   const row = await getVisibleAccount(ctx, caller, accountId);
-  if (row.platform !== 'linkedin') throw invalid('not_linkedin_account', 'This endpoint applies to LinkedIn accounts only');
-  const adapter = ctx.platforms.get('linkedin');
+  // The platform whose accounts pick organizations (LinkedIn), as the catalogue declares.
+  if (descriptorOf(row.platform)?.capabilities.destinations !== 'organizations') {
+    throw invalid('not_linkedin_account', 'This endpoint applies to LinkedIn accounts only');
+  }
+  const adapter = ctx.platforms.get(row.platform as Platform);
   if (!adapter) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn is not configured on this server');
   return { row, adapter };
 }

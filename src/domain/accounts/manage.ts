@@ -1,3 +1,4 @@
+import { descriptorOf } from '../../platforms/catalogue.js';
 import type { AppContext } from '../../context.js';
 import { invalid, notFound } from '../../errors.js';
 import { deleteAccount as deleteAccountRow, findAccount, findAccountByIdentity, listAccounts as listAccountRows, updateAccount as updateAccountRow, type AccountRow } from '../../store/accounts.js';
@@ -82,8 +83,10 @@ export async function mergeAccountMetadata(ctx: AppContext, tenantId: string, ac
     const row = await findAccount(tx, tenantId, accountId);
     if (!row) return;
     const metadata = JSON.stringify({ ...JSON.parse(row.metadata), ...patch });
-    // A Telegram chat's id is its identity; keep the old one if the new chat is already its own account.
-    const newId = typeof patch.chatId === 'string' && row.platform === 'telegram' ? patch.chatId : null;
+    // Where a chat id is account metadata (Telegram), the chat's id is its identity; keep the old one if
+    // the new chat is already its own account.
+    const chatIsIdentity = descriptorOf(row.platform)?.accountMetadata.includes('chatId') ?? false;
+    const newId = typeof patch.chatId === 'string' && chatIsIdentity ? patch.chatId : null;
     const taken = newId ? await findAccountByIdentity(tx, tenantId, row.profile_id, row.platform, newId) : undefined;
     const extra = newId && !taken ? { platform_user_id: newId } : {};
     await updateAccountRow(tx, tenantId, accountId, { metadata, ...extra, updated_at: ctx.clock.now().toISOString() });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, invalidFields, notFound } from '../../errors.js';
-import { APP_PASSWORD_RE, isBlueskyAdapter, type BlueskyAdapter } from '../../platforms/bluesky/index.js';
+import { APP_PASSWORD_RE } from '../../platforms/bluesky/index.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
 import { PlatformError } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
@@ -8,6 +8,7 @@ import { findProfile } from '../../store/profiles.js';
 import { assertProfileVisible, type Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
 import { saveWithLog } from './oauth.js';
+import { connectGroup } from './platforms.js';
 
 export interface BlueskyConnectInput {
   profileId: string;
@@ -34,27 +35,24 @@ export function profileIdFromState(caller: Principal, state: string): string {
   return profileId;
 }
 
-function adapter(ctx: AppContext): BlueskyAdapter {
-  const a = ctx.platforms.get('bluesky');
-  if (!isBlueskyAdapter(a)) throw new AppError('invalid', 'platform_not_configured', 'Bluesky is not configured on this server');
-  return a;
-}
+/** The platform that connects with credentials (Bluesky) and its connect group, or 400 platform_not_configured. */
+const credentials = (ctx: AppContext) => connectGroup(ctx, 'credentials');
 
 /** What a failed login means for the caller: wrong credentials are theirs to fix (400), the rest is upstream. */
-function loginError(error: unknown): AppError {
+function loginError(error: unknown, platform: string): AppError {
   if (error instanceof PlatformError) {
     const platformError = { code: error.platformCode, message: error.message, status: error.status };
     if (error.kind === 'auth') {
-      return new AppError('invalid', 'bluesky_authentication_failed', `Bluesky refused the handle or app password: ${error.message}`, { platform: 'bluesky', platformError }, { cause: error });
+      return new AppError('invalid', 'bluesky_authentication_failed', `Bluesky refused the handle or app password: ${error.message}`, { platform, platformError }, { cause: error });
     }
     if (error.kind === 'rejected') {
-      return new AppError('invalid', 'bluesky_login_rejected', `Bluesky refused the login: ${error.message}`, { platform: 'bluesky', platformError }, { cause: error });
+      return new AppError('invalid', 'bluesky_login_rejected', `Bluesky refused the login: ${error.message}`, { platform, platformError }, { cause: error });
     }
     if (error.kind === 'rate_limited') {
-      return new AppError('rate_limited', 'platform_rate_limited', 'Bluesky is limiting logins for this account; try again later', { platform: 'bluesky', platformError }, { cause: error });
+      return new AppError('rate_limited', 'platform_rate_limited', 'Bluesky is limiting logins for this account; try again later', { platform, platformError }, { cause: error });
     }
   }
-  return new AppError('upstream', 'platform_unavailable', 'Bluesky could not be reached; try again', { platform: 'bluesky' }, { cause: error });
+  return new AppError('upstream', 'platform_unavailable', 'Bluesky could not be reached; try again', { platform }, { cause: error });
 }
 
 /**
@@ -80,17 +78,17 @@ export async function connectBlueskyAccount(
   if (!identifier) throw invalidFields('handle is required', { handle: ['is required'] });
   assertProfileVisible(caller, input.profileId);
   if (!(await findProfile(ctx.db.kysely, caller.tenantId, input.profileId))) throw notFound('Profile', 'profile_not_found');
-  const bluesky = adapter(ctx);
+  const { platform, connect: bluesky } = credentials(ctx);
 
   const startedMs = performance.now();
   let last: CallRecord | null = null;
   const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: (c) => (last = c) });
-  const flow = { platform: 'bluesky' as const, tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId };
+  const flow = { platform, tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId };
   let session;
   try {
-    session = await bluesky.createSession(identifier, appPassword, io);
+    session = await bluesky.login(identifier, appPassword, io);
   } catch (error) {
-    const appError = loginError(error);
+    const appError = loginError(error, platform);
     await writeConnectionLog(ctx, ctx.db.kysely, {
       ...flow,
       eventType: 'connect_failed',

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
-import type { PlatformAdapter } from '../../platforms/types.js';
+import { CATALOGUE, isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
+import type { BotConnect, CredentialsConnect, PlatformAdapter } from '../../platforms/types.js';
 
 /** 400 for a value that is not one of the 13 platforms. */
 export function parsePlatform(value: string): Platform {
@@ -37,4 +37,30 @@ export function oauthAdapterFor(ctx: AppContext, platformValue: string) {
 /** Herald's OAuth callback for a platform, under PUBLIC_URL. */
 export function callbackUrl(ctx: AppContext, platform: Platform): string {
   return `${ctx.config.publicUrl}/v1/connect/${platform}/callback`;
+}
+
+type ConnectGroup = CredentialsConnect | BotConnect;
+
+/**
+ * The platform that connects through `kind` (a login with credentials, or a bot), from the catalogue,
+ * with its adapter's connect group; 400 `platform_not_configured` when this server has no such adapter.
+ */
+export function connectGroup<K extends ConnectGroup['kind']>(ctx: AppContext, kind: K): { platform: Platform; connect: Extract<ConnectGroup, { kind: K }> } {
+  const descriptor = CATALOGUE.find((d) => d.capabilities.connect === kind);
+  const connect = descriptor ? ctx.platforms.get(descriptor.id)?.connect : undefined;
+  if (!descriptor || connect?.kind !== kind) {
+    const name = descriptor?.name ?? kind;
+    throw new AppError('invalid', 'platform_not_configured', `${name} is not configured on this server`, descriptor ? { platform: descriptor.id } : undefined);
+  }
+  return { platform: descriptor.id, connect: connect as Extract<ConnectGroup, { kind: K }> };
+}
+
+/**
+ * The platform whose accounts choose among destinations of `kind` (LinkedIn: organizations), from the
+ * catalogue, with its adapter; 400 `platform_not_configured` when this server has none.
+ */
+export function destinationsPlatform(ctx: AppContext, kind: string): { platform: Platform; adapter: PlatformAdapter } {
+  const descriptor = CATALOGUE.find((d) => d.capabilities.destinations === kind);
+  if (!descriptor) throw new AppError('invalid', 'platform_not_configured', `No platform has ${kind} on this server`);
+  return adapterFor(ctx, descriptor.id);
 }

@@ -3,7 +3,7 @@ import { AppError, invalid } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import type { PlatformOrganization } from '../../platforms/types.js';
 import { presentSelectedAccount } from '../present/connect-selection.js';
-import { adapterFor } from './platforms.js';
+import { destinationsPlatform } from './platforms.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './oauth.js';
 import { peekConnectToken, takeConnectToken } from './tokens.js';
 
@@ -38,7 +38,7 @@ async function liveTemp(ctx: AppContext, caller: SelectionCaller, tempToken: str
 /** The organization must be one the member administers (the platform's list), not any id the body names. */
 async function assertMemberOrganization(
   ctx: AppContext,
-  adapter: ReturnType<typeof adapterFor>['adapter'],
+  adapter: ReturnType<typeof destinationsPlatform>['adapter'],
   accessToken: string,
   org: { id: string; urn: string },
 ): Promise<void> {
@@ -63,7 +63,7 @@ export async function listPendingOrganizations(
   caller: SelectionCaller,
   input: { tempToken: string; orgIds?: string },
 ): Promise<PlatformOrganization[]> {
-  const { adapter } = adapterFor(ctx, 'linkedin');
+  const { adapter } = destinationsPlatform(ctx, 'organizations');
   if (!adapter.listOrganizations) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn organizations are not available on this server');
   const live = await liveTemp(ctx, caller, input.tempToken);
   const ids = (input.orgIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -86,7 +86,7 @@ export interface SelectOrganizationInput {
 
 /** POST /v1/connect/linkedin/select-organization: finishes the headless connection as member or organization. */
 export async function selectOrganization(ctx: AppContext, caller: SelectionCaller, input: SelectOrganizationInput) {
-  const { adapter } = adapterFor(ctx, 'linkedin');
+  const { platform, adapter } = destinationsPlatform(ctx, 'organizations');
   if (input.accountType === 'organization' && !input.selectedOrganization) {
     throw invalid('validation_error', 'selectedOrganization is required for an organization account', {
       fields: { selectedOrganization: ['is required when accountType is organization'] },
@@ -119,7 +119,7 @@ export async function selectOrganization(ctx: AppContext, caller: SelectionCalle
       : { accountType: 'personal', organizationUrn: null };
   const { account } = await saveWithLog(
     ctx,
-    { platform: 'linkedin', tenantId: caller.tenantId, userId: caller.userId ?? live.row.user_id, profileId: input.profileId },
+    { platform, tenantId: caller.tenantId, userId: caller.userId ?? live.row.user_id, profileId: input.profileId },
     deserializeTokens(live.data.tokens),
     profile,
     startedMs,
@@ -131,14 +131,14 @@ export async function selectOrganization(ctx: AppContext, caller: SelectionCalle
     ...(base
       ? {
           redirect_url: appendParams(base, {
-            connected: 'linkedin',
+            connected: platform,
             profileId: account.profile_id,
             accountId: account.account_id,
             username: account.username,
           }),
         }
       : {}),
-    account: presentSelectedAccount(account, 'linkedin', input.accountType),
+    account: presentSelectedAccount(account, platform, input.accountType),
     bulkRefresh: { updatedCount: 0, errors: 0 },
   };
 }

@@ -2,12 +2,12 @@ import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { isTelegramAdapter, type TelegramAdapter, type TelegramChat } from '../../platforms/telegram/index.js';
-import { PlatformError } from '../../platforms/types.js';
+import { PlatformError, type BotChat } from '../../platforms/types.js';
 import { findConnectToken, updateConnectTokenData, consumeConnectToken } from '../../store/connect-tokens.js';
 import type { Principal } from '../principal.js';
 import { presentTelegramAccount, presentTelegramConnected } from '../present/telegram-connect.js';
 import { writeConnectionLog } from './connection-log.js';
+import { connectGroup } from './platforms.js';
 import { assertOwnProfile, saveWithLog } from './oauth.js';
 import { hashConnectToken, issueConnectToken, openConnectData, TTL_MS } from './tokens.js';
 
@@ -22,13 +22,8 @@ export interface CodeData {
   displayName?: string;
 }
 
-function telegram(ctx: AppContext): TelegramAdapter {
-  const adapter = ctx.platforms.get('telegram');
-  if (!isTelegramAdapter(adapter)) {
-    throw new AppError('invalid', 'platform_not_configured', 'Telegram is not configured on this server (set TELEGRAM_BOT_TOKEN)');
-  }
-  return adapter;
-}
+/** The bot platform (Telegram) and its connect group, or 400 platform_not_configured (set TELEGRAM_BOT_TOKEN). */
+const botConnect = (ctx: AppContext) => connectGroup(ctx, 'bot');
 
 const io = (ctx: AppContext) => createPlatformIO({ now: () => ctx.clock.now() });
 
@@ -50,13 +45,13 @@ function newCode(): string {
 
 /** GET /v1/connect/telegram: an access code (15 minutes) the user posts in the chat where the bot is admin. */
 export async function startTelegramCode(ctx: AppContext, caller: Principal, profileId: string) {
-  const adapter = telegram(ctx);
+  const { platform, connect: adapter } = botConnect(ctx);
   await assertOwnProfile(ctx, caller, profileId);
   const bot = await adapter.getMe(io(ctx)).catch((e) => {
     throw connectError(e);
   });
   const code = newCode();
-  const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId, platform: 'telegram' };
+  const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId, platform };
   const { expiresAt } = await issueConnectToken(ctx, ctx.db.kysely, 'telegram_code', owner, { status: 'pending' } satisfies CodeData, { token: code });
   return {
     code,
@@ -72,9 +67,9 @@ export async function startTelegramCode(ctx: AppContext, caller: Principal, prof
 }
 
 async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
-  const adapter = telegram(ctx);
+  const { platform, connect: adapter } = botConnect(ctx);
   const startedMs = performance.now();
-  let chat: TelegramChat;
+  let chat: BotChat;
   try {
     chat = await adapter.getChat(chatRef, io(ctx));
     const bot = await adapter.getMe(io(ctx));
@@ -87,7 +82,7 @@ async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: s
     const appError = error instanceof AppError ? error : connectError(error);
     await writeConnectionLog(ctx, ctx.db.kysely, {
       ...owner,
-      platform: 'telegram',
+      platform,
       eventType: 'connect_failed',
       method: 'credentials',
       error: { code: appError.code, message: appError.message, rawResponse: error instanceof PlatformError ? error.raw : null },
@@ -98,7 +93,7 @@ async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: s
   const title = chat.title ?? chat.first_name ?? String(chat.id);
   const { account } = await saveWithLog(
     ctx,
-    { platform: 'telegram', ...owner },
+    { platform, ...owner },
     null,
     {
       platformUserId: String(chat.id),
@@ -132,7 +127,7 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
   const row = await findConnectToken(ctx.db.kysely, 'telegram_code', hash);
   if (!row || row.tenant_id !== caller.tenantId) throw notFound('Access code', 'code_not_found');
   const data = openConnectData<CodeData>(ctx, row);
-  if (data.status === 'connected') return presentTelegramConnected(data);
+  if (data.status === 'connected') return presentTelegramConnected(data, row.platform);
   const now = ctx.clock.now();
   if (row.expires_at <= now.toISOString()) return { status: 'expired' as const, message: 'The access code expired; request a new one' };
   const pending = {
@@ -140,7 +135,7 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
     expiresAt: row.expires_at,
     expiresIn: Math.max(0, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 1000)),
   };
-  const updates = await telegram(ctx).getUpdates(io(ctx)).catch((e) => {
+  const updates = await botConnect(ctx).connect.getUpdates(io(ctx)).catch((e) => {
     throw connectError(e);
   });
   const needle = code.trim().toUpperCase();
@@ -161,5 +156,5 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
     displayName: account.display_name ?? account.username,
   };
   await updateConnectTokenData(ctx.db.kysely, hash, ctx.secrets.seal(JSON.stringify(done)));
-  return presentTelegramConnected(done);
+  return presentTelegramConnected(done, row.platform);
 }

@@ -1,3 +1,4 @@
+import { descriptorOf } from '../../platforms/catalogue.js';
 import { AppError } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
@@ -35,7 +36,7 @@ export function normaliseTargets(
 ): ResolvedTarget[] {
   return inputs.map((input, i) => {
     const psd: Record<string, unknown> = {
-      ...(input.platform === 'tiktok' && opts.tiktokSettings ? opts.tiktokSettings : {}),
+      ...(descriptorOf(input.platform)?.postSettings === 'tiktokSettings' && opts.tiktokSettings ? opts.tiktokSettings : {}),
       ...(input.platformSpecificData ?? {}),
     };
     if (input.threadItems !== undefined) psd.threadItems = input.threadItems;

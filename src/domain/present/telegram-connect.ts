@@ -5,7 +5,7 @@ import type { AccountRow } from '../../store/accounts.js';
 export function presentTelegramAccount(account: AccountRow, chatType: string) {
   return {
     _id: account.account_id,
-    platform: 'telegram' as const,
+    platform: account.platform,
     username: account.username,
     displayName: account.display_name ?? account.username,
     isActive: account.is_active === 1,
@@ -14,12 +14,12 @@ export function presentTelegramAccount(account: AccountRow, chatType: string) {
 }
 
 /** PATCH /v1/connect/telegram once the code was found and the chat connected. */
-export function presentTelegramConnected(d: CodeData) {
+export function presentTelegramConnected(d: CodeData, platform: string) {
   return {
     status: 'connected' as const,
     chatId: d.chatId!,
     chatTitle: d.chatTitle!,
     chatType: d.chatType!,
-    account: { _id: d.accountId!, platform: 'telegram', username: d.username!, displayName: d.displayName! },
+    account: { _id: d.accountId!, platform, username: d.username!, displayName: d.displayName! },
   };
 }

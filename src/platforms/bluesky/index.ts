@@ -3,6 +3,7 @@ import { platformBaseUrl } from '../config.js';
 import {
   PlatformError,
   type AccountCredentials,
+  type CredentialsConnect,
   type MediaRef,
   type PlatformAdapter,
   type PlatformIO,
@@ -28,14 +29,10 @@ export interface BlueskyOptions {
 }
 
 export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
-  readonly platform: 'bluesky';
   readonly serviceUrl: string;
   /** Logs in with a handle (or email, or DID) and an app password; the account's PDS comes with it. */
   createSession(identifier: string, appPassword: string, io: PlatformIO): Promise<BlueskySession>;
-}
-
-export function isBlueskyAdapter(a: PlatformAdapter | undefined): a is BlueskyAdapter {
-  return a?.platform === 'bluesky' && typeof (a as BlueskyAdapter).createSession === 'function';
+  readonly connect: CredentialsConnect;
 }
 
 /** BLUESKY_SERVICE_URL (default https://bsky.social); with SANDBOX_URL, the Bluesky simulator. */
@@ -145,6 +142,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     platform: 'bluesky',
     serviceUrl,
     createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword),
+    connect: { kind: 'credentials', serviceUrl, login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword) },
 
     /**
      * The root, then each thread item as a reply with root and parent strong refs (`postReplies`). Once

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import { PlatformError, type AccountCredentials, type BotChatMember as TelegramChatMember, type BotConnect, type BotIdentity as TelegramBot, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
 import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
 import { chunk, inputMediaType, messageUrl, telegramOptions, textOptions, type InputMedia } from './map.js';
 import { ALBUM_MAX, CAPTION_LIMIT, TEXT } from './rules.js';
@@ -10,29 +10,11 @@ export type { TelegramChat, TelegramUpdate } from './api.js';
 /** Bot token used in sandbox mode when TELEGRAM_BOT_TOKEN is unset (the simulator accepts any well-formed one). */
 export const SANDBOX_BOT_TOKEN = '1000001:SANDBOX_herald_bot_token_000000';
 
-export interface TelegramBot {
-  id: number;
-  username: string;
-  first_name: string;
-}
+export type { BotChatMember as TelegramChatMember, BotIdentity as TelegramBot } from '../types.js';
 
-export interface TelegramChatMember {
-  status: 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
-  can_post_messages?: boolean;
-}
-
-/** The Telegram adapter plus the Bot API calls the connect flow needs. */
+/** The Telegram adapter: its connect group holds the Bot API calls the access-code flow needs. */
 export interface TelegramAdapter extends PlatformAdapter<PublishResult> {
-  readonly platform: 'telegram';
-  getMe(io: PlatformIO): Promise<TelegramBot>;
-  getChat(chatId: string, io: PlatformIO): Promise<TelegramChat>;
-  getChatMember(chatId: string, userId: number, io: PlatformIO): Promise<TelegramChatMember>;
-  /** Pending updates (messages and channel posts), for matching access codes. */
-  getUpdates(io: PlatformIO): Promise<TelegramUpdate[]>;
-}
-
-export function isTelegramAdapter(adapter: PlatformAdapter | undefined): adapter is TelegramAdapter {
-  return adapter?.platform === 'telegram' && typeof (adapter as TelegramAdapter).getChat === 'function';
+  readonly connect: BotConnect;
 }
 
 /**
@@ -135,9 +117,12 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
     async unpublish(account, platformPostId, io) {
       await call('deleteMessage', { chat_id: chatOf(account), message_id: Number(platformPostId) }, io);
     },
-    getMe: (io) => call<TelegramBot>('getMe', {}, io),
-    getChat: (chatId, io) => call<TelegramChat>('getChat', { chat_id: chatId }, io),
-    getChatMember: (chatId, userId, io) => call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: userId }, io),
-    getUpdates: (io) => call<TelegramUpdate[]>('getUpdates', { allowed_updates: ['message', 'channel_post'] }, io),
+    connect: {
+      kind: 'bot',
+      getMe: (io) => call<TelegramBot>('getMe', {}, io),
+      getChat: (chatId, io) => call<TelegramChat>('getChat', { chat_id: chatId }, io),
+      getChatMember: (chatId, userId, io) => call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: userId }, io),
+      getUpdates: (io) => call<TelegramUpdate[]>('getUpdates', { allowed_updates: ['message', 'channel_post'] }, io),
+    },
   };
 }
