@@ -28,6 +28,8 @@ export interface DeclaredCapabilities {
   unpublish?: boolean;
   /** Finding a post after an unknown outcome (by idempotency key, or by content and time). */
   lookup?: boolean;
+  /** Media the platform processes after the upload, which the engine waits for (types.ts ProcessingCapability). */
+  processing?: boolean;
 }
 
 export interface PlatformDescriptor<Id extends string = string> {

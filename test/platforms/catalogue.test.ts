@@ -101,4 +101,20 @@ describe('the platform catalogue', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  it('each adapter implements the capability groups its descriptor declares, and no others', () => {
+    const config = loadConfig({ SANDBOX_URL: 'http://127.0.0.1:9' });
+    const withAdapter = CATALOGUE.filter((d) => d.createAdapter);
+    expect(withAdapter.map((d) => d.id).sort()).toEqual(['bluesky', 'linkedin', 'telegram', 'twitter']);
+    for (const d of withAdapter) {
+      const adapter = d.createAdapter!(config)!;
+      expect(adapter.platform, d.id).toBe(d.id);
+      const connect = adapter.oauth ? 'oauth2' : adapter.connect?.kind;
+      expect(connect, d.id).toBe(d.capabilities.connect);
+      expect(Boolean(adapter.unpublish), d.id).toBe(Boolean(d.capabilities.unpublish));
+      expect(Boolean(adapter.findPublished), d.id).toBe(Boolean(d.capabilities.lookup));
+      expect(Boolean(adapter.processing), d.id).toBe(Boolean(d.capabilities.processing));
+      expect(Boolean(adapter.listOrganizations), d.id).toBe(d.capabilities.destinations === 'organizations');
+    }
+  });
 });

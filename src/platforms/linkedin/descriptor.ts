@@ -12,6 +12,6 @@ export const linkedin: PlatformDescriptor<'linkedin'> = {
   mediaLimits,
   accountMetadata: ['accountType', 'organizationUrn', 'organization'],
   scopes: LINKEDIN_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: 'organizations', unpublish: true, lookup: true },
+  capabilities: { connect: 'oauth2', destinations: 'organizations', unpublish: true, lookup: true, processing: true },
   createAdapter: linkedInAdapterFromConfig,
 };

@@ -12,6 +12,6 @@ export const twitter: PlatformDescriptor<'twitter'> = {
   mediaLimits,
   accountMetadata: [],
   scopes: TWITTER_SCOPES,
-  capabilities: { connect: 'oauth2', unpublish: true, lookup: true },
+  capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
   createAdapter: twitterAdapterFromConfig,
 };
