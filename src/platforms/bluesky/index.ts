@@ -17,7 +17,7 @@ import { buildFacets, firstLink } from './facets.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { TEXT } from './rules.js';
-import { createSession, refreshSession, type BlueskySession } from './session.js';
+import { createSession, refreshSession, type BlueskySession, type PdsPolicy } from './session.js';
 
 export { APP_PASSWORD_RE } from './session.js';
 
@@ -26,6 +26,8 @@ const POST = 'app.bsky.feed.post';
 export interface BlueskyOptions {
   /** Where sessions are created: BLUESKY_SERVICE_URL, default https://bsky.social (an entryway). */
   serviceUrl: string;
+  /** Which PDS a login may name besides the service (session.ts `pdsOf`); default public https only. */
+  pds?: PdsPolicy;
 }
 
 export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
@@ -39,6 +41,7 @@ export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
 export function blueskyOptions(config: Config): BlueskyOptions {
   return {
     serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE'),
+    pds: { allowPrivate: config.outboundAllowPrivate },
   };
 }
 
@@ -91,6 +94,7 @@ function checkParts(parts: Part[]): void {
 
 export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
   const serviceUrl = opts.serviceUrl.replace(/\/+$/, '');
+  const pdsPolicy: PdsPolicy = opts.pds ?? { allowPrivate: false };
 
   /** @handle -> DID through the PDS (com.atproto.identity.resolveHandle); unknown handles stay plain text. */
   const resolver = (io: PlatformIO, service: string) => async (handle: string) => {
@@ -141,8 +145,8 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
   return {
     platform: 'bluesky',
     serviceUrl,
-    createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword),
-    connect: { kind: 'credentials', serviceUrl, login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword) },
+    createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy),
+    connect: { kind: 'credentials', serviceUrl, login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy) },
 
     /**
      * The root, then each thread item as a reply with root and parent strong refs (`postReplies`). Once

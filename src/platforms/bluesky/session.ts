@@ -1,3 +1,4 @@
+import { assertPublicUrl, UnsafeAddressError, type LookupAll } from '../../lib/net.js';
 import { PlatformError, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
 import { jwtExpiry, xrpc } from './api.js';
 
@@ -21,29 +22,67 @@ function tokensOf(s: SessionResponse): TokenSet {
   return { accessToken: s.accessJwt, refreshToken: s.refreshJwt, expiresAt: jwtExpiry(s.accessJwt) };
 }
 
+/** Which PDS addresses a login may hand Herald (see `pdsOf`). */
+export interface PdsPolicy {
+  /** OUTBOUND_ALLOW_PRIVATE (development): a PDS on a private or loopback address is accepted. */
+  allowPrivate: boolean;
+  /** Name resolution (tests); default the system resolver. */
+  lookup?: LookupAll;
+}
+
 /**
  * The account's own PDS from its DID document (`#atproto_pds`). Logging in through an entryway
  * (bsky.social) answers for accounts hosted elsewhere; later calls go to the PDS itself.
+ *
+ * NOTE: the DID document is the account holder's to write (did:web on their own host, or a PLC
+ * operation), so its PDS address is a URL the tenant chose: Herald would send the session's token
+ * there, and every later publish. A PDS other than the configured service must be public https
+ * (the webhook and media guard's address rules, lib/net.ts); the configured service is the operator's.
  */
-function pdsOf(s: SessionResponse, service: string): string {
+async function pdsOf(s: SessionResponse, service: string, policy: PdsPolicy): Promise<string> {
   const entry = s.didDoc?.service?.find((x) => x.id?.endsWith('#atproto_pds') || x.type === 'AtprotoPersonalDataServer');
   const endpoint = entry?.serviceEndpoint;
-  if (typeof endpoint === 'string' && /^https?:\/\//.test(endpoint)) return endpoint.replace(/\/+$/, '');
-  return service;
+  if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) return service;
+  const pds = endpoint.replace(/\/+$/, '');
+  if (sameOrigin(pds, service)) return pds;
+  try {
+    await assertPublicUrl(pds, { allowInsecure: policy.allowPrivate, lookup: policy.lookup });
+  } catch (error) {
+    if (!(error instanceof UnsafeAddressError)) throw error;
+    throw new PlatformError('rejected', "the account's PDS (from its DID document) must be a public https address", {
+      platformCode: 'pds_not_public',
+      cause: error,
+    });
+  }
+  return pds;
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * com.atproto.server.createSession with an app password. 401 `AuthenticationRequired` means a wrong
  * handle or password (an `auth` PlatformError the connect layer reports as a 400).
  */
-export async function createSession(io: PlatformIO, service: string, identifier: string, appPassword: string): Promise<BlueskySession> {
+export async function createSession(
+  io: PlatformIO,
+  service: string,
+  identifier: string,
+  appPassword: string,
+  policy: PdsPolicy,
+): Promise<BlueskySession> {
   const s = await xrpc<SessionResponse>(io, {
     service,
     nsid: 'com.atproto.server.createSession',
     method: 'POST',
     json: { identifier, password: appPassword },
   });
-  const pdsUrl = pdsOf(s, service);
+  const pdsUrl = await pdsOf(s, service, policy);
   let displayName: string | null = null;
   // The profile record is optional (new accounts have none); a failure to read it does not block the login.
   try {
