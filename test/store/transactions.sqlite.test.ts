@@ -1,34 +1,22 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { groupedNotes } from '../helpers/grouped-notes.js';
 
 /*
  * db.transaction on SQLite (collected on the SQLite run alone): requests made together share one
  * commit. What both dialects guarantee is in transactions.test.ts.
  */
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await createTestEnv();
-  await sql`CREATE TABLE grouped_note (id TEXT PRIMARY KEY, body TEXT NOT NULL)`.execute(env.ctx.db.kysely);
-});
-afterAll(async () => env?.close());
-
-const notes = async () =>
-  (await sql<{ id: string }>`SELECT id FROM grouped_note ORDER BY id`.execute(env.ctx.db.kysely)).rows.map((r) => r.id);
-const clear = () => sql`DELETE FROM grouped_note`.execute(env.ctx.db.kysely);
-const insert = (id: string) => env.ctx.db.transaction(async (tx) => {
-  await sql`INSERT INTO grouped_note (id, body) VALUES (${id}, 'x')`.execute(tx);
-  return id;
-});
+const g = groupedNotes();
+const { notes, clear, insert } = g;
 
 describe('db.transaction on SQLite', () => {
   // Every grouped unit is a savepoint, and SQLite journals each page a savepoint first touches: in a temp
   // file that was two write(2) calls per page on every POST /v1/posts.
   it('on SQLite keeps statement journals in memory, not in temp files', () => {
-    expect(env.ctx.db.sqlite!.pragma('temp_store', { simple: true })).toBe(2);
+    expect(g.env.ctx.db.sqlite!.pragma('temp_store', { simple: true })).toBe(2);
   });
 
   // On PostgreSQL the units are concurrent transactions of their own: no order between them.
@@ -36,7 +24,7 @@ describe('db.transaction on SQLite', () => {
     await clear();
     const seen = await Promise.all([
       insert('first'),
-      env.ctx.db.transaction(async (tx) => (await sql<{ id: string }>`SELECT id FROM grouped_note`.execute(tx)).rows.map((r) => r.id)),
+      g.env.ctx.db.transaction(async (tx) => (await sql<{ id: string }>`SELECT id FROM grouped_note`.execute(tx)).rows.map((r) => r.id)),
     ]);
     expect(seen[1]).toEqual(['first']);
   });
@@ -44,12 +32,12 @@ describe('db.transaction on SQLite', () => {
   it('on SQLite shares one commit between units requested together, and settles none before it', async () => {
     await clear();
     // A second connection to the same file sees only committed data.
-    const reader = new SqliteDatabase(path.join(env.config.dataDir, 'herald.sqlite'), { readonly: true });
+    const reader = new SqliteDatabase(path.join(g.env.config.dataDir, 'herald.sqlite'), { readonly: true });
     try {
       const count = () => (reader.prepare('SELECT count(*) AS n FROM grouped_note').get() as { n: number }).n;
       let settled = false;
       const first = insert('one').then(() => (settled = true));
-      const observed = env.ctx.db.transaction(async (tx) => {
+      const observed = g.env.ctx.db.transaction(async (tx) => {
         await sql`INSERT INTO grouped_note (id, body) VALUES ('two', 'x')`.execute(tx);
         // The first unit ran in this same transaction: written, but neither committed nor reported done.
         return { settled, committed: count() };

@@ -1,26 +1,14 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { groupedNotes } from '../helpers/grouped-notes.js';
 
 /*
  * db.transaction: the same guarantees as one transaction at a time on both
  * dialects. On SQLite, requests made together share one commit: transactions.sqlite.test.ts.
  */
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await createTestEnv();
-  await sql`CREATE TABLE grouped_note (id TEXT PRIMARY KEY, body TEXT NOT NULL)`.execute(env.ctx.db.kysely);
-});
-afterAll(async () => env?.close());
-
-const notes = async () =>
-  (await sql<{ id: string }>`SELECT id FROM grouped_note ORDER BY id`.execute(env.ctx.db.kysely)).rows.map((r) => r.id);
-const clear = () => sql`DELETE FROM grouped_note`.execute(env.ctx.db.kysely);
-const insert = (id: string) => env.ctx.db.transaction(async (tx) => {
-  await sql`INSERT INTO grouped_note (id, body) VALUES (${id}, 'x')`.execute(tx);
-  return id;
-});
+const g = groupedNotes();
+const { notes, clear, insert } = g;
 
 describe('db.transaction', () => {
   it('commits every unit requested together and returns each one its own result', async () => {
@@ -32,12 +20,12 @@ describe('db.transaction', () => {
 
   it('rolls back only the unit that throws; the others commit and each caller learns its own outcome', async () => {
     await clear();
-    const failing = env.ctx.db.transaction(async (tx) => {
+    const failing = g.env.ctx.db.transaction(async (tx) => {
       await sql`INSERT INTO grouped_note (id, body) VALUES ('broken', 'x')`.execute(tx);
       throw new Error('unit failed after writing');
     });
     // A unique violation inside a unit is that unit's failure too.
-    const duplicate = env.ctx.db.transaction(async (tx) => {
+    const duplicate = g.env.ctx.db.transaction(async (tx) => {
       await sql`INSERT INTO grouped_note (id, body) VALUES ('dup', 'x')`.execute(tx);
       await sql`INSERT INTO grouped_note (id, body) VALUES ('dup', 'y')`.execute(tx);
     });
