@@ -5,6 +5,15 @@ export const PUBLISH_TASK = 'post.publish';
 
 export const publishJobKey = (targetId: string) => `${PUBLISH_TASK}:${targetId}`;
 
+/** The publish job of one target, due at `runAt`: armed when a post is scheduled, and again when its media are processed. */
+export const publishJob = (targetId: string, runAt: Date) => ({
+  task: PUBLISH_TASK,
+  key: publishJobKey(targetId),
+  payload: { targetId },
+  runAt,
+  maxAttempts: 25,
+});
+
 /** Asks the platform whether the media of a `processing` target are ready (engine/processing.ts). */
 export const PROCESSING_CHECK_TASK = 'post.check-processing';
 
@@ -16,7 +25,7 @@ export const processingCheckJobKey = (targetId: string) => `${PROCESSING_CHECK_T
  */
 export async function armPublishJobs(tx: Executor, targetIds: string[], runAt: Date, now: Date): Promise<void> {
   for (const targetId of targetIds) {
-    await upsertJob(tx, { task: PUBLISH_TASK, key: publishJobKey(targetId), payload: { targetId }, runAt, maxAttempts: 25 }, now);
+    await upsertJob(tx, publishJob(targetId, runAt), now);
   }
 }
 

@@ -15,7 +15,7 @@ import { CallLog, type LogAction } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
 import { commitTargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
-import { PROCESSING_CHECK_TASK, processingCheckJobKey, PUBLISH_TASK, publishJobKey } from '../schedule.js';
+import { PROCESSING_CHECK_TASK, processingCheckJobKey, publishJob } from '../schedule.js';
 import { unusable } from './claim.js';
 import { failedPatch, job, progressPatch, type Claimed, type PublishRun } from './run.js';
 
@@ -158,7 +158,7 @@ export async function runProcessingCheck(ctx: AppContext, run: ProcessingCheckRu
   log.step('media_upload', target.attempts, { result: null, metadata: { check: checks, outcome: 'ready' } });
   await commitTargetChange(ctx, job(run), change({ status: 'pending', error_message: null }), log.drain(), {
     finish: true,
-    then: { task: PUBLISH_TASK, key: publishJobKey(target.target_id), payload: { targetId: target.target_id }, runAt: now, maxAttempts: 25 },
+    then: publishJob(target.target_id, now),
   });
 }
 
