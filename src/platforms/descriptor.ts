@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { FieldCheck } from './rules/helpers.js';
 import type { PlatformMediaLimits } from './rules/media-limits.js';
 import type { TargetRule, TextRule } from './rules/types.js';
+import type { PlatformTool } from './tools.js';
 import type { PlatformAdapter } from './types.js';
 
 /*
@@ -51,6 +52,12 @@ export interface PlatformDescriptor<Id extends string = string> {
   /** OAuth scopes Herald asks for (empty when the platform connects another way). */
   readonly scopes: readonly string[];
   readonly capabilities: DeclaredCapabilities;
+  /**
+   * Routes only this platform's API offers (tools.ts): one generic registrar puts them under
+   * /v1/accounts/{accountId}/<path> (or a path of their own) with the account, token refresh and error
+   * mapping every such route needs.
+   */
+  readonly tools?: readonly PlatformTool[];
   /** Builds the adapter from configuration; absent for a platform Herald cannot publish to yet. */
   readonly createAdapter?: (config: Config) => PlatformAdapter | null;
 }

@@ -317,8 +317,6 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * (`{accountType: 'personal', organizationUrn: null}` for the member): publish posts as `organizationUrn` when set.
    */
   listOrganizations?(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<PlatformOrganization[]>;
-  /** Resolves a profile/company URL or vanity name to a mention (LinkedIn: GET /v1/accounts/{id}/linkedin-mentions). */
-  resolveMention?(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
   /**
    * How accounts connect when it is not through `oauth` (an OAuth 2 grant): a login with credentials
    * (Bluesky app password) or a bot added to a chat (Telegram). Code outside a platform's folder tests
@@ -410,16 +408,4 @@ export interface PlatformOrganization {
   website?: string | null;
   industry?: string | null;
   description?: string | null;
-}
-
-/** Spec "LinkedIn mention result". */
-export interface MentionResolution {
-  urn: string;
-  type: 'person' | 'organization';
-  displayName: string;
-  /** e.g. `@[Name](urn:li:organization:123)` */
-  mentionFormat: string;
-  vanityName?: string | null;
-  /** Person mentions without a displayName are not clickable. */
-  warning?: string | null;
 }

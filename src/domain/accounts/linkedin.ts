@@ -26,17 +26,6 @@ function platformFailure(error: unknown): AppError {
   return new AppError('upstream', 'platform_unavailable', 'LinkedIn could not be reached; try again', undefined, { cause: error });
 }
 
-/** GET /v1/accounts/{id}/linkedin-mentions */
-export async function resolveLinkedInMention(ctx: AppContext, caller: Principal, accountId: string, query: { url: string; displayName?: string }) {
-  const { row, adapter } = await linkedInAccount(ctx, caller, accountId);
-  if (!adapter.resolveMention) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn mention resolution is not available on this server');
-  try {
-    return await adapter.resolveMention(accountCredentials(ctx, row), { url: query.url, displayName: query.displayName ?? null }, createPlatformIO({ now: () => ctx.clock.now() }));
-  } catch (error) {
-    throw platformFailure(error);
-  }
-}
-
 /** GET /v1/accounts/{id}/linkedin-organizations */
 export async function listAccountOrganizations(ctx: AppContext, caller: Principal, accountId: string) {
   const { row, adapter } = await linkedInAccount(ctx, caller, accountId);

@@ -9,6 +9,7 @@ import { registerMediaRoutes } from './media/index.js';
 import { registerPostRoutes } from './posts/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
 import { registerToolRoutes } from './tools/index.js';
+import { registerPlatformToolRoutes } from './platform-tools/index.js';
 import { registerQueueRoutes } from './queue/index.js';
 import { registerInviteRoutes } from './invites/index.js';
 import { registerUserRoutes } from './users/index.js';
@@ -37,6 +38,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
+  registerPlatformToolRoutes(app, ctx);
   registerConnectRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerToolRoutes(app, ctx);

@@ -1,6 +1,7 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { linkedInAdapterFromConfig } from './index.js';
 import { LINKEDIN_DEFAULT_SCOPES } from './oauth.js';
+import { LINKEDIN_TOOLS } from './tools.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
 
 export const linkedin: PlatformDescriptor<'linkedin'> = {
@@ -13,5 +14,6 @@ export const linkedin: PlatformDescriptor<'linkedin'> = {
   accountMetadata: ['accountType', 'organizationUrn', 'organization'],
   scopes: LINKEDIN_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: 'organizations', unpublish: true, lookup: true, processing: true },
+  tools: LINKEDIN_TOOLS,
   createAdapter: linkedInAdapterFromConfig,
 };

@@ -13,7 +13,7 @@ import {
 import { liRequest, type LinkedInOptions } from './api.js';
 import { uploadSingle, uploadVideo, videoStatus } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
-import { listOrganizations, resolveMention } from './organizations.js';
+import { listOrganizations, resolveMention, type MentionResolution } from './organizations.js';
 import { MAX_IMAGES, TEXT } from './rules.js';
 import { toLittleText } from './text.js';
 import { textRuleError } from '../rules/text.js';
@@ -80,7 +80,13 @@ function checkMedia(req: PublishRequest): void {
   if ((kinds.has('video') || kinds.has('document')) && n > 1) throw new PlatformError('rejected', 'a LinkedIn post carries one video or one document');
 }
 
-export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
+/** The LinkedIn adapter: the capability groups, and what LinkedIn's own routes (tools.ts) call. */
+export interface LinkedInAdapter extends PlatformAdapter {
+  /** Resolves a profile/company URL or vanity name to a mention (GET /v1/accounts/{id}/linkedin-mentions). */
+  resolveMention(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
+}
+
+export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
   const oauth = linkedInOAuth(opts);
 
   function videoContent(req: PublishRequest, urn: string): Record<string, unknown> {
@@ -218,6 +224,6 @@ export function createLinkedInAdapter(opts: LinkedInOptions): PlatformAdapter {
 }
 
 /** The LinkedIn adapter from configuration (LINKEDIN_API_URL, LINKEDIN_AUTH_URL, LINKEDIN_CLIENT_ID/SECRET, LINKEDIN_API_VERSION, LINKEDIN_SCOPES). */
-export function linkedInAdapterFromConfig(config: Config): PlatformAdapter {
+export function linkedInAdapterFromConfig(config: Config): LinkedInAdapter {
   return createLinkedInAdapter(linkedInOptions(config));
 }

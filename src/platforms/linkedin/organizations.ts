@@ -1,5 +1,17 @@
-import { PlatformError, type AccountCredentials, type MentionResolution, type PlatformIO, type PlatformOrganization } from '../types.js';
+import { PlatformError, type AccountCredentials, type PlatformIO, type PlatformOrganization } from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
+
+/** Spec "LinkedIn mention result". */
+export interface MentionResolution {
+  urn: string;
+  type: 'person' | 'organization';
+  displayName: string;
+  /** e.g. `@[Name](urn:li:organization:123)` */
+  mentionFormat: string;
+  vanityName?: string | null;
+  /** Person mentions without a displayName are not clickable. */
+  warning?: string | null;
+}
 
 function orgId(value: string): string {
   return value.replace(/^urn:li:organization:/, '');

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLinkedInAdapter, type LinkedInOptions } from '../../../src/platforms/linkedin/index.js';
+import { createLinkedInAdapter, type LinkedInAdapter, type LinkedInOptions } from '../../../src/platforms/linkedin/index.js';
 import { LINKEDIN_DEFAULT_SCOPES } from '../../../src/platforms/linkedin/oauth.js';
 import { parseLinkedInUrl } from '../../../src/platforms/linkedin/organizations.js';
 import { fromLittleText, toLittleText } from '../../../src/platforms/linkedin/text.js';
@@ -28,7 +28,7 @@ const CURRENT_VERSION = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).
 let sandbox: SandboxServer;
 let adapter: PlatformAdapter<PublishResult>;
 /** The adapter as the engine sees it (may answer media still processing). */
-let raw: PlatformAdapter;
+let raw: LinkedInAdapter;
 let opts: LinkedInOptions;
 
 async function caught(promise: Promise<unknown>): Promise<PlatformError> {
@@ -300,19 +300,19 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
   it('resolves company and profile URLs to mentions', async () => {
     const account = await connect();
     const { io } = testIO();
-    expect(await adapter.resolveMention!(account, { url: 'https://www.linkedin.com/company/herald-sandbox/' }, io)).toEqual({
+    expect(await raw.resolveMention(account, { url: 'https://www.linkedin.com/company/herald-sandbox/' }, io)).toEqual({
       urn: 'urn:li:organization:2414183',
       type: 'organization',
       displayName: 'Herald Sandbox Inc',
       mentionFormat: '@[Herald Sandbox Inc](urn:li:organization:2414183)',
       vanityName: 'herald-sandbox',
     });
-    const person = await adapter.resolveMention!(account, { url: 'linkedin.com/in/jane-doe' }, io);
+    const person = await raw.resolveMention(account, { url: 'linkedin.com/in/jane-doe' }, io);
     expect(person).toMatchObject({ urn: SANDBOX_PERSON.member, type: 'person', displayName: 'Jane Doe', mentionFormat: `@[Jane Doe](${SANDBOX_PERSON.member})` });
     expect(person.warning).toBeTruthy();
-    const named = await adapter.resolveMention!(account, { url: 'linkedin.com/in/jane-doe', displayName: 'Jane D.' }, io);
+    const named = await raw.resolveMention(account, { url: 'linkedin.com/in/jane-doe', displayName: 'Jane D.' }, io);
     expect(named).toMatchObject({ displayName: 'Jane D.', mentionFormat: `@[Jane D.](${SANDBOX_PERSON.member})`, warning: null });
-    expect((await caught(adapter.resolveMention!(account, { url: 'linkedin.com/company/nobody' }, io))).kind).toBe('rejected');
+    expect((await caught(raw.resolveMention(account, { url: 'linkedin.com/company/nobody' }, io))).kind).toBe('rejected');
   });
 
   it('a connection refused before sending is unavailable, not ambiguous', async () => {

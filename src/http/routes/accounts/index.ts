@@ -2,7 +2,6 @@ import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
 import deleteAccount from './delete-account.js';
 import getAccountHealth from './get-account-health.js';
-import getLinkedInMentions from './get-linkedin-mentions.js';
 import listAccounts from './list-accounts.js';
 import listAccountsHealth from './list-accounts-health.js';
 import listLinkedInOrganizations from './list-linkedin-organizations.js';
@@ -15,7 +14,6 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   updateAccount(app, ctx);
   deleteAccount(app, ctx);
   getAccountHealth(app, ctx);
-  getLinkedInMentions(app, ctx);
   listLinkedInOrganizations(app, ctx);
   updateLinkedInOrganization(app, ctx);
 }

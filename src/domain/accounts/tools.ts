@@ -1,0 +1,91 @@
+import type { AppContext } from '../../context.js';
+import { AppError, invalid } from '../../errors.js';
+import type { PlatformDescriptor } from '../../platforms/descriptor.js';
+import { createPlatformIO } from '../../platforms/io.js';
+import type { PlatformTool } from '../../platforms/tools.js';
+import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
+import { findAccount, type AccountRow } from '../../store/accounts.js';
+import type { Principal } from '../principal.js';
+import { getVisibleAccount, mergeAccountMetadata } from './manage.js';
+import { refreshAccountTokens } from './refresh-tokens.js';
+import { accountCredentials } from './save-account.js';
+
+/*
+ * Runs one platform tool (platforms/tools.ts) for a caller: the account, the adapter, one token refresh
+ * after an `auth` answer, PlatformError kinds as the error envelope, and the metadata the tool returns.
+ * Nothing here knows which platform it serves: the descriptor says.
+ */
+
+export interface ToolInput {
+  /** The account named by the path or the query; null for a tool without an account. */
+  accountId: string | null;
+  query: unknown;
+  body: unknown;
+  params: Record<string, string>;
+}
+
+/** The caller's account for a tool of `platform`: 404 as for any account, 400 when it is another platform's. */
+async function toolAccount(ctx: AppContext, caller: Principal, platform: PlatformDescriptor, accountId: string): Promise<AccountRow> {
+  const row = await getVisibleAccount(ctx, caller, accountId);
+  if (row.platform !== platform.id) {
+    throw invalid(`not_${platform.id}_account`, `This endpoint applies to ${platform.name} accounts only`, {
+      platform: platform.id,
+      accountPlatform: row.platform,
+    });
+  }
+  return row;
+}
+
+/** A PlatformError as the envelope: refused input 400, throttling 429, anything else upstream (502). */
+export function toolFailure(platform: PlatformDescriptor, error: PlatformError): AppError {
+  switch (error.kind) {
+    case 'rejected':
+      return invalid('platform_rejected', `${platform.name}: ${error.message}`, { platform: platform.id });
+    case 'rate_limited':
+      return new AppError('rate_limited', 'platform_rate_limited', `${platform.name} is throttling this account; try again later`, {
+        platform: platform.id,
+        ...(error.retryAfterMs !== null ? { retryAfterMs: error.retryAfterMs } : {}),
+      });
+    case 'auth':
+      return invalid('account_reauthorization_required', `${platform.name} refused the account's authorization; reconnect the account`, {
+        platform: platform.id,
+      });
+    default:
+      return new AppError('upstream', 'platform_unavailable', `${platform.name} could not be reached; try again`, { platform: platform.id }, { cause: error });
+  }
+}
+
+export async function runPlatformTool(
+  ctx: AppContext,
+  caller: Principal,
+  platform: PlatformDescriptor,
+  tool: PlatformTool,
+  input: ToolInput,
+): Promise<unknown> {
+  let row = input.accountId === null ? null : await toolAccount(ctx, caller, platform, input.accountId);
+  const adapter = ctx.platforms.get(platform.id as Platform);
+  if (!adapter) throw invalid('platform_not_configured', `${platform.name} is not configured on this server`, { platform: platform.id });
+  const io = createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate } });
+  const call = () =>
+    tool.handler({ adapter, account: row ? accountCredentials(ctx, row) : null, query: input.query as never, body: input.body as never, params: input.params, io });
+
+  let answer: { accountMetadata?: Record<string, unknown>; body: unknown };
+  try {
+    try {
+      answer = await call();
+    } catch (error) {
+      // As publishing does: an `auth` answer gets one token refresh and one more try (the platform refused
+      // the call, so repeating it cannot do anything twice). A revoked grant disconnects the account.
+      if (!(row && error instanceof PlatformError && error.kind === 'auth')) throw error;
+      if ((await refreshAccountTokens(ctx, row, { io })) !== 'refreshed') throw error;
+      row = (await findAccount(ctx.db.kysely, caller.tenantId, row.account_id)) ?? null;
+      if (!row) throw error;
+      answer = await call();
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw toolFailure(platform, toPlatformError(error));
+  }
+  if (row && answer.accountMetadata) await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
+  return answer.body;
+}
