@@ -1,6 +1,7 @@
 import { blueskySimulator } from './bluesky/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
+import { tiktokSimulator } from './tiktok/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import type { Simulator } from './types.js';
 
@@ -11,5 +12,6 @@ export function allSimulators(): Simulator[] {
     telegramSimulator(),
     twitterSimulator(),
     linkedInSimulator(),
+    tiktokSimulator(),
   ];
 }

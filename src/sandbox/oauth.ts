@@ -34,6 +34,12 @@ export interface OAuthSimOptions {
   tokenExtras?: Record<string, unknown>;
   /** The error body the platform sends for a dead grant (default `{error:'invalid_grant', error_description}`). */
   invalidGrantBody?: (description: string) => Record<string, unknown>;
+  /** Name of the client id parameter on authorize and token (default `client_id`; TikTok: `client_key`). */
+  clientIdParam?: string;
+  /** How the PKCE challenge encodes SHA-256 of the verifier (default `base64url`, RFC 7636; TikTok: `hex`). */
+  challengeEncoding?: 'base64url' | 'hex';
+  /** Token response fields that depend on the user (TikTok: `open_id`). */
+  tokenExtrasFor?: (user: OAuthUser) => Record<string, unknown>;
 }
 
 export interface OAuthSim {
@@ -101,7 +107,8 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
 
   app.get(opts.authorizePath, async (request, reply) => {
     const q = request.query as Record<string, string | undefined>;
-    const missing = ['response_type', 'client_id', 'redirect_uri', 'state'].filter((k) => !q[k]);
+    const clientParam = opts.clientIdParam ?? 'client_id';
+    const missing = ['response_type', clientParam, 'redirect_uri', 'state'].filter((k) => !q[k]);
     if (missing.length) return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
     if (q.response_type !== 'code') return reply.status(400).send({ error: 'unsupported_response_type' });
     if (q.code_challenge && q.code_challenge_method !== 'S256') {
@@ -111,7 +118,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     const code = token('code_');
     codes.set(code, {
       userId: user.id,
-      clientId: q.client_id!,
+      clientId: q[clientParam]!,
       redirectUri: q.redirect_uri!,
       challenge: q.code_challenge ?? null,
       scope: q.scope ?? '',
@@ -127,7 +134,15 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   const issue = (userId: string, withRefresh: boolean, scope: string) => {
     const accessToken = token('at_');
     access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false });
-    const out: Record<string, unknown> = { token_type: 'bearer', access_token: accessToken, expires_in: ttl, scope, ...opts.tokenExtras };
+    const user = users.get(userId);
+    const out: Record<string, unknown> = {
+      token_type: 'bearer',
+      access_token: accessToken,
+      expires_in: ttl,
+      scope,
+      ...opts.tokenExtras,
+      ...(user && opts.tokenExtrasFor ? opts.tokenExtrasFor(user) : {}),
+    };
     if (withRefresh) {
       const refreshToken = token('rt_');
       refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false });
@@ -155,7 +170,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     }
     const body = formBody(request);
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const clientId = body.client_id ?? (basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined);
+    const clientId = body[opts.clientIdParam ?? 'client_id'] ?? (basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined);
     if (!clientId) return reply.status(401).send({ error: 'invalid_client', error_description: 'client authentication failed' });
     if (body.grant_type === 'authorization_code') {
       const rec = body.code ? codes.get(body.code) : undefined;
@@ -163,7 +178,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       if (rec.redirectUri !== body.redirect_uri) return reply.status(400).send(invalidGrant('redirect_uri does not match'));
       if (rec.clientId !== clientId) return reply.status(400).send(invalidGrant('client_id does not match'));
       if (rec.challenge) {
-        const computed = body.code_verifier ? createHash('sha256').update(body.code_verifier).digest('base64url') : '';
+        const computed = body.code_verifier ? createHash('sha256').update(body.code_verifier).digest(opts.challengeEncoding ?? 'base64url') : '';
         if (computed !== rec.challenge) return reply.status(400).send(invalidGrant('code_verifier does not match the challenge'));
       }
       rec.used = true;

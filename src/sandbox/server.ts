@@ -66,8 +66,10 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           if (processingMs !== undefined && (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > 86_400_000)) {
             return reply.status(400).send({ error: 'processingMs must be an integer of milliseconds between 0 and 86400000' });
           }
+          const own = sim.configure?.((request.body ?? {}) as Record<string, unknown>, state);
+          if (own && typeof own.error === 'string') return reply.status(400).send({ error: own.error });
           if (processingMs !== undefined) state.config.processingMs = processingMs as number;
-          return { ...state.config };
+          return { ...state.config, ...own };
         });
         scope.post('/_reset', async () => {
           state.posts.length = 0;

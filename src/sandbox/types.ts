@@ -48,6 +48,12 @@ export interface Simulator {
   readonly faultOps: readonly FaultOp[];
   /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */
   register(app: FastifyInstance, state: SimulatorState): void | Promise<void>;
+  /**
+   * Settings of the simulated platform besides `processingMs` (`POST /_config`, e.g. TikTok's creator
+   * options): applies the keys of `body` it knows and answers its current settings (merged into the
+   * answer), or `{error}` for a bad value, in which case nothing of the request is applied.
+   */
+  configure?(body: Record<string, unknown>, state: SimulatorState): Record<string, unknown> | { error: string };
 }
 
 /**
