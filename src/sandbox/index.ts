@@ -3,6 +3,7 @@ import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
 import { twitterSimulator } from './twitter/index.js';
+import { youTubeSimulator } from './youtube/index.js';
 import type { Simulator } from './types.js';
 
 /** Every platform simulator; each platform folder exports one. Add one line per platform. */
@@ -13,5 +14,6 @@ export function allSimulators(): Simulator[] {
     twitterSimulator(),
     linkedInSimulator(),
     tiktokSimulator(),
+    youTubeSimulator(),
   ];
 }
