@@ -30,10 +30,17 @@ export interface OAuthSimOptions {
   accessTokenTtlSec?: number;
   /** Issue a new refresh token on refresh (rotation, default true); false keeps the old one valid and sends none. */
   rotateRefreshTokens?: boolean;
-  /** Extra fields of the token response (e.g. `scope`). */
-  tokenExtras?: Record<string, unknown>;
-  /** The error body the platform sends for a dead grant (default `{error:'invalid_grant', error_description}`). */
-  invalidGrantBody?: (description: string) => Record<string, unknown>;
+  /** Extra fields of the token response (e.g. `scope`), or the extras of each grant type. */
+  tokenExtras?: Record<string, unknown> | ((grantType: 'authorization_code' | 'refresh_token') => Record<string, unknown>);
+  /**
+   * The token endpoint's error body in the platform's shape (default RFC 6749 `{error, error_description}`),
+   * for every error it answers: `error` is the RFC 6749 code (`invalid_grant`, `invalid_client`...).
+   */
+  errorBody?: (error: string, description: string) => Record<string, unknown>;
+  /** HTTP status of a dead grant (default 400, as RFC 6749 says; some platforms answer 401). */
+  invalidGrantStatus?: number;
+  /** Client authentication only with `Authorization: Basic` (a client_id in the body is refused). */
+  basicClientAuth?: boolean;
   /** Name of the client id parameter on authorize and token (default `client_id`; TikTok: `client_key`). */
   clientIdParam?: string;
   /** How the PKCE challenge encodes SHA-256 of the verifier (default `base64url`, RFC 7636; TikTok: `hex`). */
@@ -88,7 +95,11 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   const access = new Map<string, Grant>();
   const refresh = new Map<string, Grant>();
   const fault = { kind: null as null | 'unavailable' | 'invalid_grant', count: 0 };
-  const invalidGrant = opts.invalidGrantBody ?? ((d: string) => ({ error: 'invalid_grant', error_description: d }));
+  const errorBody = opts.errorBody ?? ((error: string, description: string) => ({ error, error_description: description }));
+  const invalidGrant = (d: string) => errorBody('invalid_grant', d);
+  const grantStatus = opts.invalidGrantStatus ?? 400;
+  const extrasFor = (grantType: 'authorization_code' | 'refresh_token') =>
+    typeof opts.tokenExtras === 'function' ? opts.tokenExtras(grantType) : opts.tokenExtras;
 
   const sim: OAuthSim = {
     userFor(authorization) {
@@ -131,7 +142,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     return reply.redirect(target.toString(), 302);
   });
 
-  const issue = (userId: string, withRefresh: boolean, scope: string) => {
+  const issue = (userId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token') => {
     const accessToken = token('at_');
     access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false });
     const user = users.get(userId);
@@ -140,7 +151,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       access_token: accessToken,
       expires_in: ttl,
       scope,
-      ...opts.tokenExtras,
+      ...extrasFor(grantType),
       ...(user && opts.tokenExtrasFor ? opts.tokenExtrasFor(user) : {}),
     };
     if (withRefresh) {
@@ -154,9 +165,9 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   app.post(opts.tokenPath, async (request, reply: FastifyReply) => {
     // `POST /_faults {op: 'token'}`: ambiguous issues the tokens and loses the answer.
     const opFault = state.faults.take('token');
-    if (opFault === 'rate_limited') return reply.status(429).send({ error: 'rate_limited', error_description: 'Too many requests' });
-    if (opFault === 'unavailable') return reply.status(503).send({ error: 'temporarily_unavailable' });
-    if (opFault === 'auth' || opFault === 'rejected') return reply.status(400).send(invalidGrant('Token has been expired or revoked.'));
+    if (opFault === 'rate_limited') return reply.status(429).send(errorBody('rate_limited', 'Too many requests'));
+    if (opFault === 'unavailable') return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
+    if (opFault === 'auth' || opFault === 'rejected') return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
     const answer = await exchange(request, reply);
     if (opFault === 'ambiguous' && reply.statusCode < 400) return hangUp(reply);
     return answer;
@@ -165,33 +176,34 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   const exchange = async (request: FastifyRequest, reply: FastifyReply) => {
     if (fault.count > 0) {
       fault.count--;
-      if (fault.kind === 'unavailable') return reply.status(503).send({ error: 'temporarily_unavailable' });
-      return reply.status(400).send(invalidGrant('Token has been expired or revoked.'));
+      if (fault.kind === 'unavailable') return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
+      return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
     }
     const body = formBody(request);
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const clientId = body[opts.clientIdParam ?? 'client_id'] ?? (basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined);
-    if (!clientId) return reply.status(401).send({ error: 'invalid_client', error_description: 'client authentication failed' });
+    const basicId = basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined;
+    const clientId = opts.basicClientAuth ? basicId : (body[opts.clientIdParam ?? 'client_id'] ?? basicId);
+    if (!clientId) return reply.status(401).send(errorBody('invalid_client', 'client authentication failed'));
     if (body.grant_type === 'authorization_code') {
       const rec = body.code ? codes.get(body.code) : undefined;
-      if (!rec || rec.used || rec.expiresAt <= Date.now()) return reply.status(400).send(invalidGrant('authorization code is invalid or used'));
-      if (rec.redirectUri !== body.redirect_uri) return reply.status(400).send(invalidGrant('redirect_uri does not match'));
-      if (rec.clientId !== clientId) return reply.status(400).send(invalidGrant('client_id does not match'));
+      if (!rec || rec.used || rec.expiresAt <= Date.now()) return reply.status(grantStatus).send(invalidGrant('authorization code is invalid or used'));
+      if (rec.redirectUri !== body.redirect_uri) return reply.status(grantStatus).send(invalidGrant('redirect_uri does not match'));
+      if (rec.clientId !== clientId) return reply.status(grantStatus).send(invalidGrant('client_id does not match'));
       if (rec.challenge) {
         const computed = body.code_verifier ? createHash('sha256').update(body.code_verifier).digest(opts.challengeEncoding ?? 'base64url') : '';
-        if (computed !== rec.challenge) return reply.status(400).send(invalidGrant('code_verifier does not match the challenge'));
+        if (computed !== rec.challenge) return reply.status(grantStatus).send(invalidGrant('code_verifier does not match the challenge'));
       }
       rec.used = true;
-      return issue(rec.userId, true, rec.scope);
+      return issue(rec.userId, true, rec.scope, 'authorization_code');
     }
     if (body.grant_type === 'refresh_token') {
       const grant = body.refresh_token ? refresh.get(body.refresh_token) : undefined;
-      if (!grant || grant.revoked) return reply.status(400).send(invalidGrant('Token has been expired or revoked.'));
+      if (!grant || grant.revoked) return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
       const rotate = opts.rotateRefreshTokens ?? true;
       if (rotate) grant.revoked = true;
-      return issue(grant.userId, rotate, '');
+      return issue(grant.userId, rotate, '', 'refresh_token');
     }
-    return reply.status(400).send({ error: 'unsupported_grant_type' });
+    return reply.status(400).send(errorBody('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`));
   };
 
   if (opts.revokePath) {
