@@ -2,6 +2,7 @@ import { blueskySimulator } from './bluesky/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
+import { pinterestSimulator } from './pinterest/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import { youTubeSimulator } from './youtube/index.js';
 import type { Simulator } from './types.js';
@@ -15,5 +16,6 @@ export function allSimulators(): Simulator[] {
     linkedInSimulator(),
     tiktokSimulator(),
     youTubeSimulator(),
+    pinterestSimulator(),
   ];
 }

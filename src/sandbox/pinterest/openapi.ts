@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { locateDocument, OpenApiDocument } from '../openapi.js';
+
+/*
+ * Pinterest's official OpenAPI document (pinterest/api-description v5/openapi.json, v5.23.0, committed
+ * next to this file). The simulator checks every request it serves, and every answer it gives, against
+ * it (index.ts: the validation hooks).
+ */
+
+let shared: OpenApiDocument | null = null;
+
+/** The document is parsed once per process (2 MB) and shared by every simulator instance. */
+export function pinterestOpenApi(): OpenApiDocument {
+  shared ??= new OpenApiDocument(
+    JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/pinterest-openapi.json', 'src/sandbox/pinterest/openapi/pinterest-openapi.json'), 'utf8')),
+    'pinterest-openapi.json',
+    (name) => `Unexpected parameter: ${name}`,
+  );
+  return shared;
+}
+
+/** The document's path of a simulator route (`/v5/pins/:pin_id` -> `/pins/{pin_id}`), or null outside /v5. */
+export function documentPath(routeUrl: string): string | null {
+  const m = /\/v5(\/.*)$/.exec(routeUrl);
+  return m ? m[1].replace(/:([A-Za-z_]+)/g, '{$1}') : null;
+}
