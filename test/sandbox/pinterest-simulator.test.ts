@@ -40,7 +40,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   const res = await fetch(sandbox.url + path, {
     method,
     headers: body === undefined || isForm ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : isForm ? (body as BodyInit) : JSON.stringify(body),
+    body: body === undefined ? undefined : isForm ? (body as RequestInit['body']) : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: any = text;
