@@ -37,6 +37,8 @@ export interface OAuthSimOptions {
    * for every error it answers: `error` is the RFC 6749 code (`invalid_grant`, `invalid_client`...).
    */
   errorBody?: (error: string, description: string) => Record<string, unknown>;
+  /** The error body of a dead grant alone, when it differs from `errorBody('invalid_grant', ...)`. */
+  invalidGrantBody?: (description: string) => Record<string, unknown>;
   /** HTTP status of a dead grant (default 400, as RFC 6749 says; some platforms answer 401). */
   invalidGrantStatus?: number;
   /** Client authentication only with `Authorization: Basic` (a client_id in the body is refused). */
@@ -96,7 +98,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   const refresh = new Map<string, Grant>();
   const fault = { kind: null as null | 'unavailable' | 'invalid_grant', count: 0 };
   const errorBody = opts.errorBody ?? ((error: string, description: string) => ({ error, error_description: description }));
-  const invalidGrant = (d: string) => errorBody('invalid_grant', d);
+  const invalidGrant = opts.invalidGrantBody ?? ((d: string) => errorBody('invalid_grant', d));
   const grantStatus = opts.invalidGrantStatus ?? 400;
   const extrasFor = (grantType: 'authorization_code' | 'refresh_token') =>
     typeof opts.tokenExtras === 'function' ? opts.tokenExtras(grantType) : opts.tokenExtras;
