@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { DestinationsDeclaration } from './destinations.js';
 import type { FieldCheck } from './rules/helpers.js';
 import type { PlatformMediaLimits } from './rules/media-limits.js';
 import type { TargetRule, TextRule } from './rules/types.js';
@@ -24,8 +25,8 @@ export type ConnectKind = 'oauth2' | 'credentials' | 'bot';
  */
 export interface DeclaredCapabilities {
   connect: ConnectKind;
-  /** Kinds of destination an account chooses among (pages, organizations, boards, locations...). */
-  destinations?: string;
+  /** The destinations an account chooses among (pages, organizations, boards...) and their routes' wire. */
+  destinations?: DestinationsDeclaration;
   unpublish?: boolean;
   /** Finding a post after an unknown outcome (by idempotency key, or by content and time). */
   lookup?: boolean;

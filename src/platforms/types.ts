@@ -309,14 +309,8 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
-  /**
-   * Organizations (LinkedIn company pages) the token's member can post as; `ids` restricts the answer to
-   * those organizations (details lookup). Used by the connect selection step (pending data,
-   * /v1/connect/linkedin/organizations) and GET /v1/accounts/{id}/linkedin-organizations.
-   * Selecting one stores account metadata `{accountType: 'organization', organizationUrn, organization}`
-   * (`{accountType: 'personal', organizationUrn: null}` for the member): publish posts as `organizationUrn` when set.
-   */
-  listOrganizations?(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<PlatformOrganization[]>;
+  /** Destinations an account posts to: pages, organizations, boards, locations (see DestinationsCapability). */
+  readonly destinations?: DestinationsCapability;
   /**
    * How accounts connect when it is not through `oauth` (an OAuth 2 grant): a login with credentials
    * (Bluesky app password) or a bot added to a chat (Telegram). Code outside a platform's folder tests
@@ -398,14 +392,62 @@ export interface AnalyticsCapability {
   account?(account: AccountCredentials, io: PlatformIO): Promise<Record<string, number>>;
 }
 
-/** An organization (LinkedIn company page) a member administers. */
-export interface PlatformOrganization {
+/** What an account posts to on platforms where a user manages several: `page` (Facebook), `organization`
+ * (LinkedIn), `board` (Pinterest), `location` (Google Business), `profile` (Snapchat public profile),
+ * `channel` (YouTube). */
+export type DestinationKind = 'page' | 'organization' | 'board' | 'location' | 'profile' | 'channel';
+
+/** One destination as the platform lists it for a token. */
+export interface Destination {
   id: string;
-  urn: string;
   name: string;
-  vanityName?: string | null;
-  logoUrl?: string | null;
-  website?: string | null;
-  industry?: string | null;
-  description?: string | null;
+  username?: string | null;
+  picture?: string | null;
+  /** What the platform's wire shows besides: urn, vanityName, category, fan_count, address, privacy... */
+  details: Record<string, unknown>;
+  /**
+   * The destination's own tokens, when it has some (a Facebook Page's access token). Never shown: a
+   * presenter reads `details`, and `select` hands these on to be sealed with the account.
+   */
+  tokens?: TokenSet;
+}
+
+/**
+ * Who chooses: the connected user's profile, and the tokens the account holds (at connect, the fresh
+ * ones from the OAuth exchange; later, the stored ones).
+ */
+export interface DestinationUser {
+  profile: PlatformProfile;
+  tokens: TokenSet;
+}
+
+/** What choosing a destination stores on the account. */
+export interface DestinationSelection {
+  /** Merged over the account's metadata (the destination's id, urn, ...): what `publish` reads. */
+  metadata: Record<string, unknown>;
+  /** The account as shown: username, display name, avatar, url (platformUserId stays the connected user's). */
+  profile: PlatformProfile;
+  /** Replace the account's tokens (the Page token that publishes for a Facebook Page); sealed at rest. */
+  tokens?: TokenSet;
+}
+
+/**
+ * Destinations capability: list what the token's user can post to, and turn a choice into what is stored.
+ * Herald checks a chosen id against `list` for the same token before calling `select`, so `select`
+ * only ever sees a destination the platform listed.
+ */
+export interface DestinationsCapability {
+  readonly kind: DestinationKind;
+  /** The user themself is a valid choice (LinkedIn: post as the member): `select(null, ...)`. */
+  readonly personal?: boolean;
+  /** `opts.ids` restricts the answer to those destinations (details lookup). Throws PlatformError. */
+  list(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<Destination[]>;
+  /** `destination` null: post as the user (only when `personal`). */
+  select(destination: Destination | null, user: DestinationUser, io: PlatformIO): Promise<DestinationSelection>;
+  /**
+   * The token that lists destinations for a connected account (default: its access token). A platform
+   * whose selection replaces the access token (Facebook Page token) keeps the user's token elsewhere
+   * among the account's tokens and says which here.
+   */
+  listingToken?(account: AccountCredentials): string | null;
 }

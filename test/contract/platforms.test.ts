@@ -121,6 +121,33 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
     expect(await adapter.findPublished(publishRequest(account), since, io())).toBeNull();
   });
 
+  it('declares destinations of the kind its group lists, and a selected destination is where it posts', async () => {
+    expect(adapter.destinations?.kind).toBe(descriptor.capabilities.destinations?.kind);
+    const group = adapter.destinations;
+    if (!group) return;
+    const listed = await group.list({ accessToken: account.accessToken! }, io());
+    expect(listed.length).toBeGreaterThan(0);
+    // A detail lookup answers the named destination only.
+    expect((await group.list({ accessToken: account.accessToken! }, io(), { ids: [listed[0].id] })).map((d) => d.id)).toEqual([listed[0].id]);
+    const user = { platformUserId: account.platformUserId, username: account.username };
+    const tokens = { accessToken: account.accessToken!, refreshToken: account.refreshToken };
+    const selection = await group.select(listed[0], { profile: user, tokens }, io());
+    expect(selection.profile.displayName ?? selection.profile.username).toBe(listed[0].name);
+    const chosen = {
+      ...account,
+      metadata: { ...account.metadata, ...selection.metadata },
+      accessToken: selection.tokens?.accessToken ?? account.accessToken,
+    };
+    const result = await adapter.publish(publishRequest(chosen), io());
+    const posted = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find((p: { id: string }) => p.id === result.platformPostId);
+    expect(String(posted.destination)).toContain(listed[0].id);
+    if (!group.personal) return;
+    const personal = await group.select(null, { profile: user, tokens }, io());
+    const asUser = await adapter.publish(publishRequest({ ...account, metadata: { ...account.metadata, ...personal.metadata } }), io());
+    const own = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find((p: { id: string }) => p.id === asUser.platformPostId);
+    expect(own.destination ?? null).toBeNull();
+  });
+
   it('declares unpublish exactly when delete works against the simulator', async () => {
     expect(typeof adapter.unpublish === 'function').toBe(descriptor.capabilities.unpublish === true);
     if (!adapter.unpublish) return;

@@ -114,7 +114,7 @@ describe('the platform catalogue', () => {
       expect(Boolean(adapter.unpublish), d.id).toBe(Boolean(d.capabilities.unpublish));
       expect(Boolean(adapter.findPublished), d.id).toBe(Boolean(d.capabilities.lookup));
       expect(Boolean(adapter.processing), d.id).toBe(Boolean(d.capabilities.processing));
-      expect(Boolean(adapter.listOrganizations), d.id).toBe(d.capabilities.destinations === 'organizations');
+      expect(adapter.destinations?.kind, d.id).toBe(d.capabilities.destinations?.kind);
     }
   });
 });

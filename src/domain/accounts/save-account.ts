@@ -68,7 +68,8 @@ export async function saveConnectedAccount(
   });
 }
 
-function sealTokens(ctx: AppContext, tokens: TokenSet | null, existing: AccountRow | undefined) {
+/** The token columns for `tokens`, sealed; the stored ones where `tokens` (or its refresh token) is absent. */
+export function sealTokens(ctx: AppContext, tokens: TokenSet | null, existing: AccountRow | undefined) {
   if (!tokens) {
     return {
       access_token: existing?.access_token ?? null,

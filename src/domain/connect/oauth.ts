@@ -8,6 +8,10 @@ import type { Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
 import { appendParams, assertOwnProfile, saveWithLog, serializeTokens, type OAuthStateData, type TempConnectData } from './save.js';
 import { callbackUrl, oauthAdapterFor } from './platforms.js';
+import { destinationsOf, listDestinations, runSelect } from './destinations.js';
+import { descriptorOf } from '../../platforms/catalogue.js';
+import type { ConnectDestinationsWire } from '../../platforms/destinations.js';
+import { presentDestinationList } from '../present/connect-selection.js';
 import { issueConnectToken, peekConnectToken, takeConnectToken } from './tokens.js';
 
 export { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, serializeTokens } from './save.js';
@@ -48,7 +52,7 @@ export async function startOAuthConnect(
 
 export type CallbackOutcome =
   | { type: 'connected'; account: AccountRow; created: boolean; redirectUrl: string | null }
-  | { type: 'pending'; pendingDataToken: string; redirectUrl: string | null }
+  | { type: 'selection'; params: Record<string, string>; redirectUrl: string }
   | { type: 'code'; redirectUrl: string }
   | { type: 'failed'; error: AppError; redirectUrl: string | null };
 
@@ -63,9 +67,9 @@ export function callbackRedirect(platform: Platform, outcome: CallbackOutcome): 
         accountId: outcome.account.account_id,
         username: outcome.account.username,
       });
-    case 'pending':
-      // Spec: the headless LinkedIn redirect carries only the pending data token.
-      return appendParams(outcome.redirectUrl, { pendingDataToken: outcome.pendingDataToken });
+    case 'selection':
+      // The platform's handoff: a pending data token alone (spec, LinkedIn), or the temp token and user.
+      return appendParams(outcome.redirectUrl, outcome.params);
     case 'code':
       return outcome.redirectUrl;
     case 'failed':
@@ -76,7 +80,8 @@ export function callbackRedirect(platform: Platform, outcome: CallbackOutcome): 
 /**
  * The platform redirected the user back to Herald. Headless flows hand the raw `code`/`state` to the
  * caller's redirect_url (they finish with POST /v1/connect/{platform}); a headless flow of a platform
- * with organizations (LinkedIn) stores pending data; otherwise the code is exchanged and the account saved.
+ * with destinations to choose hands the choice to the caller (pending data, or a temp token in the
+ * redirect, as its wire declares); otherwise the code is exchanged and the account saved.
  */
 export async function handleOAuthCallback(
   ctx: AppContext,
@@ -89,7 +94,8 @@ export async function handleOAuthCallback(
   if (!live || live.row.platform !== platform) throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
   const { data, row } = live;
   // Without a redirect_url there is nobody to hand a pending data token to: connect directly instead.
-  const selection = data.headless && data.redirectUrl !== null && typeof adapter.listOrganizations === 'function';
+  const wire = descriptorOf(platform)?.capabilities.destinations?.connect;
+  const selection = data.headless && data.redirectUrl !== null && wire !== undefined && adapter.destinations !== undefined;
   if (data.headless && data.redirectUrl && !selection && query.code && !query.error) {
     return {
       type: 'code',
@@ -113,7 +119,7 @@ export async function handleOAuthCallback(
     return { type: 'failed', error, redirectUrl: data.redirectUrl };
   }
   try {
-    if (selection) return await exchangeToPending(ctx, flow, query.code);
+    if (selection) return await exchangeToSelection(ctx, flow, query.code, wire);
     const { account, created } = await exchangeAndSave(ctx, flow, query.code);
     return { type: 'connected', account, created, redirectUrl: data.redirectUrl };
   } catch (error) {
@@ -202,21 +208,53 @@ async function exchange(ctx: AppContext, flow: ConnectFlow, code: string) {
   }
 }
 
+/**
+ * Saves the connection. A platform whose accounts must post to a destination (no `personal` choice),
+ * connected with nobody to ask (no headless redirect), starts on the first destination the platform
+ * lists; the account side switches it later.
+ */
 async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string) {
   const { tokens, profile, startedMs } = await exchange(ctx, flow, code);
-  return saveWithLog(ctx, flow, tokens, profile, startedMs, { metadata: {} });
+  const group = flow.adapter.destinations;
+  if (!group || group.personal) return saveWithLog(ctx, flow, tokens, profile, startedMs, { metadata: {} });
+  const of = destinationsOf(ctx, flow.platform);
+  try {
+    const [first] = await listDestinations(ctx, of, tokens.accessToken);
+    if (!first) throw invalid('no_destinations', `This ${of.name} user has no ${group.kind}s to post to`);
+    const selection = await runSelect(ctx, of, first, { profile, tokens });
+    return await saveWithLog(ctx, flow, selection.tokens ?? tokens, selection.profile, startedMs, { metadata: selection.metadata, accountType: group.kind });
+  } catch (error) {
+    if (error instanceof AppError) await logFailure(ctx, flow, error, null, startedMs);
+    throw error;
+  }
 }
 
-/** Headless flow of a platform with organizations: keep tokens server-side, hand out a pending data token. */
-async function exchangeToPending(ctx: AppContext, flow: ConnectFlow, code: string): Promise<CallbackOutcome> {
-  const { tokens, profile, io } = await exchange(ctx, flow, code);
-  const organizations = await flow.adapter.listOrganizations!({ accessToken: tokens.accessToken }, io).catch((error: unknown) => {
-    throw new AppError('upstream', 'platform_unavailable', `${flow.platform} organizations could not be read`, undefined, { cause: error });
-  });
+/** Headless flow of a platform with destinations: keep tokens server-side behind a temp token, hand over as declared. */
+async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: string, wire: ConnectDestinationsWire): Promise<CallbackOutcome> {
+  const { tokens, profile } = await exchange(ctx, flow, code);
+  const redirectUrl = flow.state.redirectUrl!;
+  const handoff = wire.headless;
+  const destinations = handoff.handoff === 'pending-data' ? await listDestinations(ctx, destinationsOf(ctx, flow.platform), tokens.accessToken) : [];
   const owner = { tenantId: flow.tenantId, userId: flow.userId, profileId: flow.profileId, platform: flow.platform };
-  const pendingDataToken = await ctx.db.transaction(async (tx) => {
-    const temp: TempConnectData = { tokens: serializeTokens(tokens), profile, redirectUrl: flow.state.redirectUrl, connectToken: flow.state.connectToken };
+  const userProfile = {
+    id: profile.platformUserId,
+    username: profile.username,
+    displayName: profile.displayName ?? profile.username,
+    profilePicture: profile.avatarUrl ?? null,
+  };
+  const params = await ctx.db.transaction(async (tx): Promise<Record<string, string>> => {
+    const temp: TempConnectData = { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken };
     const tempToken = (await issueConnectToken(ctx, tx, 'temp_token', owner, temp)).token;
+    if (handoff.handoff === 'redirect') {
+      return {
+        profileId: flow.profileId,
+        tempToken,
+        userProfile: JSON.stringify(userProfile),
+        connect_token: flow.state.connectToken,
+        platform: flow.platform,
+        step: handoff.step,
+      };
+    }
     const now = ctx.clock.now();
     const pending = {
       platform: flow.platform,
@@ -224,19 +262,14 @@ async function exchangeToPending(ctx: AppContext, flow: ConnectFlow, code: strin
       tempToken,
       refreshToken: tokens.refreshToken ?? null,
       expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
-      userProfile: {
-        id: profile.platformUserId,
-        username: profile.username,
-        displayName: profile.displayName ?? profile.username,
-        profilePicture: profile.avatarUrl ?? null,
-      },
-      selectionType: 'organizations',
-      organizations: organizations.map((o) => ({ id: o.id, urn: o.urn, name: o.name, vanityName: o.vanityName ?? null })),
+      userProfile,
+      selectionType: handoff.selectionType,
+      ...presentDestinationList(handoff, destinations),
       connectToken: flow.state.connectToken,
     };
-    return (await issueConnectToken(ctx, tx, 'pending_data', owner, pending)).token;
+    return { pendingDataToken: (await issueConnectToken(ctx, tx, 'pending_data', owner, pending)).token };
   });
-  return { type: 'pending', pendingDataToken, redirectUrl: flow.state.redirectUrl };
+  return { type: 'selection', params, redirectUrl };
 }
 
 /** GET /v1/connect/pending-data: one use, 10 minutes; a second fetch is a 404. */

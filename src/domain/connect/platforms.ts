@@ -54,13 +54,3 @@ export function connectGroup<K extends ConnectGroup['kind']>(ctx: AppContext, ki
   }
   return { platform: descriptor.id, connect: connect as Extract<ConnectGroup, { kind: K }> };
 }
-
-/**
- * The platform whose accounts choose among destinations of `kind` (LinkedIn: organizations), from the
- * catalogue, with its adapter; 400 `platform_not_configured` when this server has none.
- */
-export function destinationsPlatform(ctx: AppContext, kind: string): { platform: Platform; adapter: PlatformAdapter } {
-  const descriptor = CATALOGUE.find((d) => d.capabilities.destinations === kind);
-  if (!descriptor) throw new AppError('invalid', 'platform_not_configured', `No platform has ${kind} on this server`);
-  return adapterFor(ctx, descriptor.id);
-}

@@ -1,11 +1,20 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { createPlatformIO } from '../../platforms/io.js';
-import type { PlatformOrganization } from '../../platforms/types.js';
-import { presentSelectedAccount } from '../present/connect-selection.js';
-import { destinationsPlatform } from './platforms.js';
+import type { Platform } from '../../platforms/catalogue.js';
+import type { ConnectDestinationsWire } from '../../platforms/destinations.js';
+import type { Destination } from '../../platforms/types.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { destinationsOf, filterIds, listDestinations, listedDestination, readChoice, runSelect, type DestinationsOf } from './destinations.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './oauth.js';
 import { peekConnectToken, takeConnectToken } from './tokens.js';
+
+/*
+ * The connect side of destination selection, for every platform that declares it
+ * (capabilities.destinations.connect): list what the pending connection's user can post to, then
+ * finish the connection with the chosen destination. The tokens and the user's profile stay server-side
+ * behind the temp token (sealed); the caller holds only that token, the X-Connect-Token, or the pending
+ * data token that names it.
+ */
 
 /**
  * Who makes a selection call: an API key's principal, or the holder of an X-Connect-Token (issued when
@@ -23,123 +32,95 @@ export async function callerFromConnectToken(ctx: AppContext, token: string): Pr
   return { tenantId: live.row.tenant_id, userId: live.row.user_id, profileIds: [live.row.profile_id] };
 }
 
-const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is invalid or expired');
-
-/**
- * The caller's live temp token, not consumed. Another tenant's is reported exactly like an unknown one,
- * and is never consumed by that tenant's call.
- */
-async function liveTemp(ctx: AppContext, caller: SelectionCaller, tempToken: string) {
-  const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken);
-  if (!live || live.row.tenant_id !== caller.tenantId) throw invalidTempToken();
-  return live;
-}
-
-/** The organization must be one the member administers (the platform's list), not any id the body names. */
-async function assertMemberOrganization(
-  ctx: AppContext,
-  adapter: ReturnType<typeof destinationsPlatform>['adapter'],
-  accessToken: string,
-  org: { id: string; urn: string },
-): Promise<void> {
-  if (!adapter.listOrganizations) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn organizations are not available on this server');
-  const io = createPlatformIO({ now: () => ctx.clock.now() });
-  let organizations: PlatformOrganization[];
-  try {
-    organizations = await adapter.listOrganizations({ accessToken }, io);
-  } catch (error) {
-    throw new AppError('upstream', 'platform_unavailable', 'LinkedIn organizations could not be read', undefined, { cause: error });
-  }
-  if (!organizations.some((o) => o.id === org.id && o.urn === org.urn)) {
-    throw invalid('organization_not_found', 'selectedOrganization is not an organization this member administers', {
-      fields: { selectedOrganization: ['must be one of the member\'s organizations'] },
-    });
-  }
-}
-
-/** GET /v1/connect/linkedin/organizations: organization details for the pending connection. */
-export async function listPendingOrganizations(
-  ctx: AppContext,
-  caller: SelectionCaller,
-  input: { tempToken: string; orgIds?: string },
-): Promise<PlatformOrganization[]> {
-  const { adapter } = destinationsPlatform(ctx, 'organizations');
-  if (!adapter.listOrganizations) throw new AppError('invalid', 'platform_not_configured', 'LinkedIn organizations are not available on this server');
-  const live = await liveTemp(ctx, caller, input.tempToken);
-  const ids = (input.orgIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.length > 100) throw invalid('validation_error', 'orgIds holds at most 100 ids', { fields: { orgIds: ['must hold at most 100 ids'] } });
-  const io = createPlatformIO({ now: () => ctx.clock.now() });
-  try {
-    return await adapter.listOrganizations({ accessToken: live.data.tokens.accessToken }, io, ids.length ? { ids } : undefined);
-  } catch (error) {
-    throw new AppError('upstream', 'platform_unavailable', 'LinkedIn organizations could not be read', undefined, { cause: error });
-  }
-}
-
-export interface SelectOrganizationInput {
-  profileId: string;
-  tempToken: string;
-  accountType: 'personal' | 'organization';
-  selectedOrganization?: { id: string; urn: string; name: string; logoUrl?: string; vanityName?: string };
+/** The generic fields of a selection query or body (the hosted API's names on every platform). */
+interface PendingRef {
+  profileId?: string;
+  tempToken?: string;
+  pendingDataToken?: string;
   redirect_url?: string;
 }
 
-/** POST /v1/connect/linkedin/select-organization: finishes the headless connection as member or organization. */
-export async function selectOrganization(ctx: AppContext, caller: SelectionCaller, input: SelectOrganizationInput) {
-  const { platform, adapter } = destinationsPlatform(ctx, 'organizations');
-  if (input.accountType === 'organization' && !input.selectedOrganization) {
-    throw invalid('validation_error', 'selectedOrganization is required for an organization account', {
-      fields: { selectedOrganization: ['is required when accountType is organization'] },
-    });
+const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is invalid or expired');
+
+/**
+ * The caller's live temp token for this platform, not consumed: named directly, or through a pending
+ * data token (Google Business). Another tenant's, or another platform's, is reported exactly like an
+ * unknown one and is never consumed by that call.
+ */
+async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef) {
+  let tempToken = ref.tempToken;
+  if (!tempToken && ref.pendingDataToken) {
+    const pending = await peekConnectToken<{ tempToken?: string }>(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
+    if (!pending || pending.row.tenant_id !== caller.tenantId || pending.row.platform !== platform) {
+      throw invalid('invalid_pending_data_token', 'pendingDataToken is invalid or expired');
+    }
+    tempToken = pending.data.tempToken;
   }
-  await assertOwnProfile(ctx, caller, input.profileId);
-  const startedMs = performance.now();
-  // Checked before the token is used up: a refused call leaves it to its owner.
-  const live = await liveTemp(ctx, caller, input.tempToken);
-  if (live.row.profile_id !== input.profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
-  const org = input.selectedOrganization;
-  if (input.accountType === 'organization' && org) await assertMemberOrganization(ctx, adapter, live.data.tokens.accessToken, org);
-  if (!(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', input.tempToken))) throw invalidTempToken();
-  const member = live.data.profile;
-  // NOTE: the member stays the platform identity (their token posts for the organization): choosing an
-  // organization later, or the member again, updates this one account instead of creating a second.
-  const profile =
-    input.accountType === 'organization' && org
-      ? {
-          ...member,
-          username: org.vanityName ?? org.name,
-          displayName: org.name,
-          profileUrl: org.vanityName ? `https://www.linkedin.com/company/${org.vanityName}` : null,
-          avatarUrl: org.logoUrl ?? null,
-        }
-      : member;
-  const metadata =
-    input.accountType === 'organization' && org
-      ? { accountType: 'organization', organizationUrn: org.urn, organization: org }
-      : { accountType: 'personal', organizationUrn: null };
-  const { account } = await saveWithLog(
-    ctx,
-    { platform, tenantId: caller.tenantId, userId: caller.userId ?? live.row.user_id, profileId: input.profileId },
-    deserializeTokens(live.data.tokens),
-    profile,
-    startedMs,
-    { metadata, accountType: input.accountType },
-  );
-  const base = input.redirect_url ?? live.data.redirectUrl;
-  return {
-    message: 'LinkedIn account connected',
-    ...(base
-      ? {
-          redirect_url: appendParams(base, {
-            connected: platform,
-            profileId: account.profile_id,
-            accountId: account.account_id,
-            username: account.username,
-          }),
-        }
-      : {}),
-    account: presentSelectedAccount(account, platform, input.accountType),
-    bulkRefresh: { updatedCount: 0, errors: 0 },
-  };
+  if (!tempToken) throw invalid('validation_error', 'tempToken is required', { fields: { tempToken: ['is required'] } });
+  const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken);
+  if (!live || live.row.tenant_id !== caller.tenantId || live.row.platform !== platform) throw invalidTempToken();
+  const profileId = ref.profileId ?? live.row.profile_id;
+  await assertOwnProfile(ctx, caller, profileId);
+  if (live.row.profile_id !== profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
+  return { tempToken, live };
 }
 
+function connectWire(of: DestinationsOf): ConnectDestinationsWire {
+  const wire = of.declaration.connect;
+  if (!wire) throw new AppError('internal', 'destinations_not_declared', `${of.name} declares no connect selection`);
+  return wire;
+}
+
+/** GET of a platform's connect listing (LinkedIn /v1/connect/linkedin/organizations, Facebook select-page...). */
+export async function listPendingDestinations(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  platform: Platform,
+  query: Record<string, unknown>,
+): Promise<Destination[]> {
+  const of = destinationsOf(ctx, platform);
+  const wire = connectWire(of);
+  const { live } = await pendingConnection(ctx, caller, platform, query as PendingRef);
+  const ids = wire.list.filter ? filterIds(query[wire.list.filter.field], wire.list.filter) : undefined;
+  return listDestinations(ctx, of, live.data.tokens.accessToken, ids);
+}
+
+export interface SelectionResult {
+  account: AccountRow;
+  destination: Destination | null;
+  redirectUrl: string | null;
+}
+
+/** POST of a platform's connect selection: finishes the connection with the chosen destination. */
+export async function selectPendingDestination(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  platform: Platform,
+  body: Record<string, unknown>,
+): Promise<SelectionResult> {
+  const of = destinationsOf(ctx, platform);
+  const wire = connectWire(of);
+  const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
+  const ref = body as PendingRef;
+  const startedMs = performance.now();
+  // Everything is checked before the token is used up: a refused call leaves it to its owner.
+  const { tempToken, live } = await pendingConnection(ctx, caller, platform, ref);
+  const tokens = deserializeTokens(live.data.tokens);
+  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, wire.select.notFound);
+  const selection = await runSelect(ctx, of, destination, { profile: live.data.profile, tokens });
+  if (!(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken))) throw invalidTempToken();
+  if (ref.pendingDataToken) await takeConnectToken(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
+  const { account } = await saveWithLog(
+    ctx,
+    { platform, tenantId: caller.tenantId, userId: caller.userId ?? live.row.user_id, profileId: live.row.profile_id },
+    selection.tokens ?? tokens,
+    selection.profile,
+    startedMs,
+    { metadata: selection.metadata, accountType: destination ? of.group.kind : 'personal' },
+  );
+  const base = ref.redirect_url ?? live.data.redirectUrl;
+  const redirectUrl = base
+    ? appendParams(base, { connected: platform, profileId: account.profile_id, accountId: account.account_id, username: account.username })
+    : null;
+  return { account, destination, redirectUrl };
+}

@@ -46,5 +46,5 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   },
   accountMetadata: [],
   scopes: [],
-  capabilities: { connect: 'oauth2', destinations: 'pages', unpublish: true },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'page' }, unpublish: true },
 };

@@ -38,5 +38,5 @@ export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   mediaLimits: () => ({ image: { maxBytes: 5 * MB, minWidth: 250, minHeight: 250 } }),
   accountMetadata: [],
   scopes: [],
-  capabilities: { connect: 'oauth2', destinations: 'locations', unpublish: true },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'location' }, unpublish: true },
 };

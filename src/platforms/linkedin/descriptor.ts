@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { LINKEDIN_DESTINATIONS } from './destinations.js';
 import { linkedInAdapterFromConfig } from './index.js';
 import { LINKEDIN_DEFAULT_SCOPES } from './oauth.js';
 import { LINKEDIN_TOOLS } from './tools.js';
@@ -13,7 +14,7 @@ export const linkedin: PlatformDescriptor<'linkedin'> = {
   mediaLimits,
   accountMetadata: ['accountType', 'organizationUrn', 'organization'],
   scopes: LINKEDIN_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: 'organizations', unpublish: true, lookup: true, processing: true },
+  capabilities: { connect: 'oauth2', destinations: LINKEDIN_DESTINATIONS, unpublish: true, lookup: true, processing: true },
   tools: LINKEDIN_TOOLS,
   createAdapter: linkedInAdapterFromConfig,
 };

@@ -13,7 +13,7 @@ import {
 import { liRequest, type LinkedInOptions } from './api.js';
 import { uploadSingle, uploadVideo, videoStatus } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
-import { listOrganizations, resolveMention, type MentionResolution } from './organizations.js';
+import { linkedInDestinations, resolveMention, type MentionResolution } from './organizations.js';
 import { MAX_IMAGES, TEXT } from './rules.js';
 import { toLittleText } from './text.js';
 import { textRuleError } from '../rules/text.js';
@@ -213,9 +213,7 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
       return oauth.refresh(account.refreshToken, io);
     },
 
-    listOrganizations(tokens, io, o) {
-      return listOrganizations(opts, io, tokens.accessToken, o?.ids);
-    },
+    destinations: linkedInDestinations(opts),
 
     resolveMention(account, query, io) {
       return resolveMention(opts, io, account, query);

@@ -1,4 +1,4 @@
-import { PlatformError, type AccountCredentials, type PlatformIO, type PlatformOrganization } from '../types.js';
+import { PlatformError, type AccountCredentials, type Destination, type DestinationsCapability, type PlatformIO } from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 
 /** Spec "LinkedIn mention result". */
@@ -17,7 +17,19 @@ function orgId(value: string): string {
   return value.replace(/^urn:li:organization:/, '');
 }
 
-function present(org: any): PlatformOrganization {
+/** An organization (company page) a member administers. */
+export interface LinkedInOrganization {
+  id: string;
+  urn: string;
+  name: string;
+  vanityName?: string | null;
+  logoUrl?: string | null;
+  website?: string | null;
+  industry?: string | null;
+  description?: string | null;
+}
+
+function present(org: any): LinkedInOrganization {
   const id = String(org.id);
   return {
     id,
@@ -33,7 +45,7 @@ function present(org: any): PlatformOrganization {
  * Company pages the member administers: `organizationAcls` (role ADMINISTRATOR, state APPROVED), then
  * each organization's details. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role
  */
-export async function listOrganizations(opts: LinkedInOptions, io: PlatformIO, token: string, only?: string[]): Promise<PlatformOrganization[]> {
+export async function listOrganizations(opts: LinkedInOptions, io: PlatformIO, token: string, only?: string[]): Promise<LinkedInOrganization[]> {
   const acls = await liRequest(opts, io, {
     method: 'GET',
     url: `${opts.apiUrl}/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`,
@@ -44,12 +56,65 @@ export async function listOrganizations(opts: LinkedInOptions, io: PlatformIO, t
     const wanted = new Set(only.map(orgId));
     ids = ids.filter((id) => wanted.has(id));
   }
-  const out: PlatformOrganization[] = [];
+  const out: LinkedInOrganization[] = [];
   for (const id of [...new Set(ids)]) {
     const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/organizations/${encodeURIComponent(id)}`, token });
     out.push(present(res.body));
   }
   return out;
+}
+
+function destination(org: LinkedInOrganization): Destination {
+  return {
+    id: org.id,
+    name: org.name,
+    username: org.vanityName ?? null,
+    picture: org.logoUrl ?? null,
+    details: {
+      urn: org.urn,
+      vanityName: org.vanityName ?? null,
+      logoUrl: org.logoUrl ?? null,
+      website: org.website ?? null,
+      industry: org.industry ?? null,
+      description: org.description ?? null,
+    },
+  };
+}
+
+/**
+ * Destinations: the organizations the member administers, or the member. Choosing one stores
+ * `{accountType: 'organization', organizationUrn, organization}` (`{accountType: 'personal',
+ * organizationUrn: null}` for the member): publish posts as `organizationUrn` when set. The member stays
+ * the platform identity, since their token posts for the organization: choosing again updates the same
+ * account.
+ */
+export function linkedInDestinations(opts: LinkedInOptions): DestinationsCapability {
+  return {
+    kind: 'organization',
+    personal: true,
+    async list(tokens, io, filter) {
+      return (await listOrganizations(opts, io, tokens.accessToken, filter?.ids)).map(destination);
+    },
+    async select(org, { profile: member }) {
+      if (!org) return { metadata: { accountType: 'personal', organizationUrn: null, organization: null }, profile: member };
+      const urn = String(org.details.urn);
+      const vanityName = org.username ?? null;
+      return {
+        metadata: {
+          accountType: 'organization',
+          organizationUrn: urn,
+          organization: { id: org.id, urn, name: org.name, vanityName, logoUrl: org.picture ?? null },
+        },
+        profile: {
+          ...member,
+          username: vanityName ?? org.name,
+          displayName: org.name,
+          profileUrl: vanityName ? `https://www.linkedin.com/company/${vanityName}` : null,
+          avatarUrl: org.picture ?? null,
+        },
+      };
+    },
+  };
 }
 
 /** The vanity name and kind in a profile URL, company URL or bare vanity name. */

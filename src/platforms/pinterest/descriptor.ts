@@ -28,5 +28,5 @@ export const pinterest: PlatformDescriptor<'pinterest'> = {
   mediaLimits: () => ({ image: { maxBytes: 20 * MB }, video: { maxBytes: 2 * GB, minDurationSec: 4, maxDurationSec: 15 * 60 } }),
   accountMetadata: [],
   scopes: [],
-  capabilities: { connect: 'oauth2', destinations: 'boards', unpublish: true },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'board' }, unpublish: true },
 };

@@ -25,5 +25,5 @@ export const snapchat: PlatformDescriptor<'snapchat'> = {
   }),
   accountMetadata: [],
   scopes: [],
-  capabilities: { connect: 'oauth2', destinations: 'profiles' },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'profile' } },
 };

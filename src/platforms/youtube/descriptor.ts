@@ -26,5 +26,5 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   mediaLimits: () => ({ video: { maxBytes: 256 * GB, maxDurationSec: 12 * 3600 } }),
   accountMetadata: [],
   scopes: [],
-  capabilities: { connect: 'oauth2', destinations: 'channels', unpublish: true },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true },
 };

@@ -289,12 +289,12 @@ describe('LinkedIn adapter against the LinkedIn simulator', () => {
     addLinkedInOrganization(sandbox.state('linkedin'), { id: '99', localizedName: 'Second Co', vanityName: 'second-co', localizedWebsite: null }, ['linkedin-user-1']);
     addLinkedInOrganization(sandbox.state('linkedin'), { id: '100', localizedName: 'Not Mine', vanityName: 'not-mine', localizedWebsite: null }, ['someone-else']);
     const tokens = { accessToken: account.accessToken! };
-    const all = await adapter.listOrganizations!(tokens, testIO().io);
-    expect(all.map((o) => [o.id, o.urn, o.name, o.vanityName])).toEqual([
+    const all = await adapter.destinations!.list(tokens, testIO().io);
+    expect(all.map((o) => [o.id, o.details.urn, o.name, o.username])).toEqual([
       ['2414183', 'urn:li:organization:2414183', 'Herald Sandbox Inc', 'herald-sandbox'],
       ['99', 'urn:li:organization:99', 'Second Co', 'second-co'],
     ]);
-    expect((await adapter.listOrganizations!(tokens, testIO().io, { ids: ['urn:li:organization:99'] })).map((o) => o.id)).toEqual(['99']);
+    expect((await adapter.destinations!.list(tokens, testIO().io, { ids: ['urn:li:organization:99'] })).map((o) => o.id)).toEqual(['99']);
   });
 
   it('resolves company and profile URLs to mentions', async () => {

@@ -1,12 +1,11 @@
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
 import deleteAccount from './delete-account.js';
+import { registerAccountDestinationRoutes } from './destinations.js';
 import getAccountHealth from './get-account-health.js';
 import listAccounts from './list-accounts.js';
 import listAccountsHealth from './list-accounts-health.js';
-import listLinkedInOrganizations from './list-linkedin-organizations.js';
 import updateAccount from './update-account.js';
-import updateLinkedInOrganization from './update-linkedin-organization.js';
 
 export function registerAccountRoutes(app: App, ctx: AppContext): void {
   listAccounts(app, ctx);
@@ -14,6 +13,5 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   updateAccount(app, ctx);
   deleteAccount(app, ctx);
   getAccountHealth(app, ctx);
-  listLinkedInOrganizations(app, ctx);
-  updateLinkedInOrganization(app, ctx);
+  registerAccountDestinationRoutes(app, ctx);
 }

@@ -1,8 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { takePendingData } from '../../../domain/connect/oauth.js';
+import { CATALOGUE } from '../../../platforms/catalogue.js';
 import type { App } from '../../app.js';
 import { errorResponses, Nullable } from '../../schemas/common.js';
+
+/** The destinations of each platform whose headless flow hands over pending data, under its key. */
+const destinationLists = Object.fromEntries(
+  CATALOGUE.flatMap((d) => {
+    const headless = d.capabilities.destinations?.connect?.headless;
+    return headless?.handoff === 'pending-data' ? [[headless.key, Type.Optional(Type.Array(headless.item))]] : [];
+  }),
+);
 
 const PendingData = Type.Object({
   platform: Type.String(),
@@ -12,9 +21,7 @@ const PendingData = Type.Object({
   expiresIn: Nullable(Type.Integer()),
   userProfile: Type.Record(Type.String(), Type.Unknown()),
   selectionType: Type.String(),
-  organizations: Type.Array(
-    Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String(), vanityName: Nullable(Type.String()) }),
-  ),
+  ...destinationLists,
   connectToken: Type.String(),
 });
 
@@ -26,7 +33,7 @@ export default function getPendingDataRoute(app: App, ctx: AppContext) {
       config: { public: true },
       schema: {
         tags: ['Connect'],
-        summary: 'Fetch pending connect data once (headless LinkedIn flow)',
+        summary: 'Fetch pending connect data once (headless flows that hand over a pending data token)',
         security: [],
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 200: PendingData, ...errorResponses(400, 404) },

@@ -3,18 +3,17 @@ import type { App } from '../../app.js';
 import { registerBlueskyRoutes } from './bluesky.js';
 import connectCallback from './connect-callback.js';
 import connectTelegram from './connect-telegram.js';
+import { registerConnectDestinationRoutes } from './destinations.js';
 import exchangeConnectCode from './exchange-connect-code.js';
 import getConnectUrl from './get-connect-url.js';
 import getPendingData from './get-pending-data.js';
 import getTelegramCode from './get-telegram-code.js';
-import listConnectLinkedInOrganizations from './list-linkedin-organizations.js';
 import listConnectionLogs from './list-connection-logs.js';
 import pollTelegramCode from './poll-telegram-code.js';
-import selectLinkedInOrganization from './select-linkedin-organization.js';
 
 /**
- * Connect flows. Static paths (`telegram`, `pending-data`, `linkedin/...`, and the Bluesky helper's
- * `bluesky`) win over `/connect/:platform`. Platform-specific route files register here, one line each.
+ * Connect flows. Static paths (`telegram`, `pending-data`, the destination selection paths each platform
+ * declares, and the Bluesky helper's `bluesky`) win over `/connect/:platform`. Platform-specific route files register here, one line each.
  *
  * Every route here is a write whatever its method (a GET that hands out an authorization URL or a
  * Telegram code starts a connection): read-only keys are refused unless a route says `write: false`.
@@ -34,8 +33,7 @@ function registerRoutesOfConnect(app: App, ctx: AppContext): void {
   getTelegramCode(app, ctx);
   connectTelegram(app, ctx);
   pollTelegramCode(app, ctx);
-  listConnectLinkedInOrganizations(app, ctx);
-  selectLinkedInOrganization(app, ctx);
+  registerConnectDestinationRoutes(app, ctx);
   getConnectUrl(app, ctx);
   exchangeConnectCode(app, ctx);
   connectCallback(app, ctx);
