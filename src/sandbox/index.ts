@@ -3,6 +3,7 @@ import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
 import { pinterestSimulator } from './pinterest/index.js';
+import { redditSimulator } from './reddit/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import { youTubeSimulator } from './youtube/index.js';
 import type { Simulator } from './types.js';
@@ -17,5 +18,6 @@ export function allSimulators(): Simulator[] {
     tiktokSimulator(),
     youTubeSimulator(),
     pinterestSimulator(),
+    redditSimulator(),
   ];
 }

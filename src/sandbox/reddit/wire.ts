@@ -1,0 +1,197 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OAuthSim, OAuthUser } from '../oauth.js';
+import type { SimulatorState } from '../types.js';
+import { permalink, rdStore, type RdPost, type RdSubreddit } from './store.js';
+
+/*
+ * Reddit's wire conventions, as PRAW's recorded traffic shows them (reference/reddit/*.json) and the
+ * API wiki describes them (https://github.com/reddit-archive/reddit/wiki/API):
+ * - JSON answers are `application/json; charset=UTF-8`;
+ * - HTTP errors are `{message, error: <status>}` (`reason` for private or banned subreddits);
+ * - refusals of a submission come with HTTP 200 as `{json: {errors: [[CODE, message, field]]}}`;
+ * - every OAuth API answer carries `x-ratelimit-used`, `-remaining` and `-reset` (seconds until the
+ *   window ends);
+ * - a client must send a unique User-Agent `<platform>:<app id>:<version> (by /u/<username>)`; generic
+ *   agents are blocked.
+ */
+
+export const JSON_TYPE = 'application/json; charset=UTF-8';
+
+/** The User-Agent Reddit's API rules ask for. */
+export const USER_AGENT_FORMAT = /^[^\s:]+:[^\s:]+:[^\s:]+ \(by \/?u\/[A-Za-z0-9_-]{3,20}\)/;
+
+/** Rate-limit window and its size; Reddit gives OAuth clients about 1,000 requests per 10 minutes today. */
+export const WINDOW_SECONDS = 600;
+
+export function httpError(reply: FastifyReply, status: number, extra: Record<string, unknown> = {}): FastifyReply {
+  const message = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests' }[status] ?? 'Error';
+  return reply.status(status).type(JSON_TYPE).send({ ...extra, message, error: status });
+}
+
+/** The 5xx page Reddit's load balancers answer (HTML, not JSON). */
+export function serverBusy(reply: FastifyReply): FastifyReply {
+  return reply.status(503).type('text/html; charset=UTF-8').send('<html><body><h1>all of our servers are busy right now</h1><p>please try again in a minute</p></body></html>');
+}
+
+/** `{json: {errors: [[code, message, field]]}}` with HTTP 200, as /api/submit refuses. */
+export function submitErrors(reply: FastifyReply, errors: [string, string, string | null][]): FastifyReply {
+  return reply.status(200).type(JSON_TYPE).send({ json: { errors } });
+}
+
+/** Counts the call in the token's window and sets the `x-ratelimit-*` headers; false (429 sent) when the window is spent. */
+export function countCall(state: SimulatorState, token: string, reply: FastifyReply, limit: number, nowMs: number): boolean {
+  const windows = rdStore(state).windows;
+  let w = windows.get(token);
+  if (!w || w.resetAt <= nowMs) {
+    w = { used: 0, resetAt: nowMs + WINDOW_SECONDS * 1000 };
+    windows.set(token, w);
+  }
+  const reset = Math.max(1, Math.ceil((w.resetAt - nowMs) / 1000));
+  if (w.used >= limit) {
+    reply.header('x-ratelimit-used', String(w.used)).header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', String(reset));
+    httpError(reply, 429);
+    return false;
+  }
+  w.used++;
+  reply
+    .header('x-ratelimit-used', String(w.used))
+    .header('x-ratelimit-remaining', String(limit - w.used))
+    .header('x-ratelimit-reset', String(reset));
+  return true;
+}
+
+/**
+ * The preamble of an OAuth API route: a well-formed User-Agent, a live bearer token, a call counted in the
+ * token's window. Null when it answered (403, 401 or 429).
+ */
+export function apiUser(
+  state: SimulatorState,
+  oauth: OAuthSim,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limit: number,
+  nowMs: number,
+): OAuthUser | null {
+  const user = oauth.userFor(request.headers.authorization);
+  if (!user) {
+    reply.header('www-authenticate', 'Bearer realm="reddit", error="invalid_token"');
+    httpError(reply, 401);
+    return null;
+  }
+  const token = /\S+$/.exec(request.headers.authorization ?? '')![0];
+  return countCall(state, token, reply, limit, nowMs) ? user : null;
+}
+
+/** `t5` data for about, subscriber listings and search (keys as in the recorded `/r/{sr}/about`). */
+export function subredditData(sr: RdSubreddit, baseUrl: string, user?: OAuthUser | null): Record<string, unknown> {
+  return {
+    id: sr.id,
+    name: `t5_${sr.id}`,
+    display_name: sr.name,
+    display_name_prefixed: `r/${sr.name}`,
+    title: sr.title,
+    public_description: sr.description,
+    description: sr.description,
+    url: `/r/${sr.name}/`,
+    subscribers: sr.subscribers,
+    over18: sr.over18,
+    subreddit_type: sr.type,
+    submission_type: sr.submissionType,
+    allow_images: sr.allowImages,
+    allow_videos: sr.allowVideos,
+    allow_galleries: sr.allowGalleries,
+    allow_videogifs: sr.allowVideos,
+    link_flair_enabled: sr.flairs.length > 0,
+    can_assign_link_flair: sr.flairs.length > 0,
+    icon_img: `${baseUrl}/static/${sr.name}.png`,
+    created: 1575168181.0,
+    created_utc: 1575168181.0,
+    lang: 'en',
+    quarantine: false,
+    user_is_subscriber: user ? true : null,
+    user_is_banned: user ? false : null,
+  };
+}
+
+const MEDIA_HOST = 'i.redd.it';
+
+/** `t3` data (a subset of the keys the recorded `/comments/{id}` answer has, same names and types). */
+export function linkData(post: RdPost): Record<string, unknown> {
+  const created = Math.floor(post.createdAt / 1000);
+  const first = post.assets[0]?.asset;
+  const mediaUrl = first ? `https://${MEDIA_HOST}/${first.id}.${first.filepath.split('.').pop()}` : null;
+  const isSelf = post.kind === 'self';
+  const url = isSelf ? `https://www.reddit.com${permalink(post)}` : post.kind === 'gallery' ? `https://www.reddit.com/gallery/${post.id}` : (mediaUrl ?? post.url);
+  return {
+    id: post.id,
+    name: `t3_${post.id}`,
+    title: post.title,
+    selftext: post.selftext,
+    selftext_html: isSelf && post.selftext ? `<!-- SC_OFF --><div class="md"><p>${post.selftext}</p></div><!-- SC_ON -->` : null,
+    author: post.author,
+    author_fullname: `t2_${post.authorId}`,
+    subreddit: post.subreddit.name,
+    subreddit_id: `t5_${post.subreddit.id}`,
+    subreddit_name_prefixed: `r/${post.subreddit.name}`,
+    subreddit_type: post.subreddit.type,
+    subreddit_subscribers: post.subreddit.subscribers,
+    permalink: permalink(post),
+    url,
+    url_overridden_by_dest: isSelf ? undefined : url,
+    domain: isSelf ? `self.${post.subreddit.name}` : mediaUrl ? MEDIA_HOST : new URL(post.url || 'https://www.reddit.com').hostname,
+    is_self: isSelf,
+    is_video: post.kind === 'video',
+    is_reddit_media_domain: mediaUrl !== null,
+    post_hint: post.kind === 'image' ? 'image' : post.kind === 'link' ? 'link' : post.kind === 'video' ? 'hosted:video' : undefined,
+    link_flair_text: post.flairText,
+    link_flair_type: 'text',
+    link_flair_text_color: post.flairId ? 'dark' : null,
+    link_flair_background_color: '',
+    link_flair_richtext: [],
+    over_18: post.nsfw,
+    spoiler: post.spoiler,
+    created: created,
+    created_utc: created,
+    score: 1,
+    ups: 1,
+    downs: 0,
+    upvote_ratio: 1.0,
+    num_comments: 0,
+    locked: false,
+    archived: false,
+    removed_by_category: post.deleted ? 'deleted' : null,
+    thumbnail: isSelf ? 'self' : mediaUrl ? 'image' : 'default',
+    send_replies: true,
+    stickied: false,
+    pinned: false,
+    edited: false,
+  };
+}
+
+/** A Listing of things, as Reddit pages them (`after` is the fullname of the last item when more follow). */
+export function listing(kind: 't3' | 't5', items: Record<string, unknown>[], limit: number, after: string | null): Record<string, unknown> {
+  let start = 0;
+  if (after) {
+    const i = items.findIndex((x) => x.name === after);
+    start = i < 0 ? items.length : i + 1;
+  }
+  const page = items.slice(start, start + limit);
+  const more = start + limit < items.length;
+  return {
+    kind: 'Listing',
+    data: {
+      after: more && page.length ? (page[page.length - 1].name as string) : null,
+      dist: page.length,
+      modhash: null,
+      geo_filter: '',
+      children: page.map((data) => ({ kind, data })),
+      before: null,
+    },
+  };
+}
+
+/** `limit` as Reddit reads it: 25 by default, at most 100. */
+export function pageSize(value: unknown): number {
+  const n = Number(value ?? 25);
+  return Number.isFinite(n) && n > 0 ? Math.min(100, Math.floor(n)) : 25;
+}
