@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
-import type { AccountCredentials, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
+import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
+import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { connectVia } from './platform-io.js';
 
@@ -17,6 +18,13 @@ import { connectVia } from './platform-io.js';
 export interface ContractFixture {
   simulator(): Simulator;
   connect(adapter: PlatformAdapter, io: PlatformIO): Promise<AccountCredentials>;
+  /**
+   * For a platform that publishes no text alone (YouTube: one video): the media every publish of the
+   * suite carries, and the upload-fault check uses, with its bytes.
+   */
+  media?: { ref: MediaRef; bytes: Buffer; contentType: string };
+  /** Simulator settings (`POST /_config`) for the suite, e.g. `processingMs: 0` so publish answers the post. */
+  config?: Record<string, unknown>;
 }
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
@@ -27,6 +35,12 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   linkedin: {
     simulator: () => linkedInSimulator(),
     connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+  },
+  youtube: {
+    simulator: () => youTubeSimulator(),
+    connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+    media: { ref: { type: 'video', url: 'https://media.test/contract.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
+    config: { processingMs: 0 },
   },
   bluesky: {
     simulator: () => blueskySimulator(),
