@@ -57,12 +57,19 @@ export interface ConnectDestinationsWire {
     extra?: { properties: TProperties; value: Record<string, unknown> };
   };
   /**
-   * How a headless flow with a redirect_url hands the choice to the caller. `pending-data`: the redirect
-   * carries only `pendingDataToken`, and GET /v1/connect/pending-data answers once with the temp token,
-   * the user and the destinations under `key` (LinkedIn). `redirect`: the redirect carries `tempToken`,
-   * `userProfile`, `connect_token` and `step` (Facebook, Pinterest, Google Business, Snapchat).
+   * How a headless flow with a redirect_url hands the choice to the caller. With a `step`, the redirect
+   * carries `tempToken`, `userProfile`, `connect_token`, `platform`, `profileId` and `step` (Facebook,
+   * Pinterest, Google Business, Snapchat). With `pendingData`, it carries a `pendingDataToken` (alone
+   * when there is no `step`: LinkedIn), which GET /v1/connect/pending-data answers once with the temp
+   * token, the user and the destinations under `pendingData.key`, and which the selection routes accept
+   * in place of `tempToken`.
    */
-  headless: ({ handoff: 'pending-data'; selectionType: string } & DestinationListWire) | { handoff: 'redirect'; step: string };
+  headless: { step: string; pendingData?: PendingDataWire } | { step?: undefined; pendingData: PendingDataWire };
+}
+
+/** What GET /v1/connect/pending-data shows of the destinations: `selectionType` and `{[key]: item[]}`. */
+export interface PendingDataWire extends DestinationListWire {
+  selectionType: string;
 }
 
 export interface AccountDestinationsWire {

@@ -233,8 +233,8 @@ async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string)
 async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: string, wire: ConnectDestinationsWire): Promise<CallbackOutcome> {
   const { tokens, profile } = await exchange(ctx, flow, code);
   const redirectUrl = flow.state.redirectUrl!;
-  const handoff = wire.headless;
-  const destinations = handoff.handoff === 'pending-data' ? await listDestinations(ctx, destinationsOf(ctx, flow.platform), tokens.accessToken) : [];
+  const { step, pendingData } = wire.headless;
+  const destinations = pendingData ? await listDestinations(ctx, destinationsOf(ctx, flow.platform), tokens.accessToken) : [];
   const owner = { tenantId: flow.tenantId, userId: flow.userId, profileId: flow.profileId, platform: flow.platform };
   const userProfile = {
     id: profile.platformUserId,
@@ -245,29 +245,33 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
   const params = await ctx.db.transaction(async (tx): Promise<Record<string, string>> => {
     const temp: TempConnectData = { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken };
     const tempToken = (await issueConnectToken(ctx, tx, 'temp_token', owner, temp)).token;
-    if (handoff.handoff === 'redirect') {
-      return {
+    const out: Record<string, string> = {};
+    if (step) {
+      Object.assign(out, {
         profileId: flow.profileId,
         tempToken,
         userProfile: JSON.stringify(userProfile),
         connect_token: flow.state.connectToken,
         platform: flow.platform,
-        step: handoff.step,
-      };
+        step,
+      });
     }
-    const now = ctx.clock.now();
-    const pending = {
-      platform: flow.platform,
-      profileId: flow.profileId,
-      tempToken,
-      refreshToken: tokens.refreshToken ?? null,
-      expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
-      userProfile,
-      selectionType: handoff.selectionType,
-      ...presentDestinationList(handoff, destinations),
-      connectToken: flow.state.connectToken,
-    };
-    return { pendingDataToken: (await issueConnectToken(ctx, tx, 'pending_data', owner, pending)).token };
+    if (pendingData) {
+      const now = ctx.clock.now();
+      const pending = {
+        platform: flow.platform,
+        profileId: flow.profileId,
+        tempToken,
+        refreshToken: tokens.refreshToken ?? null,
+        expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
+        userProfile,
+        selectionType: pendingData.selectionType,
+        ...presentDestinationList(pendingData, destinations),
+        connectToken: flow.state.connectToken,
+      };
+      out.pendingDataToken = (await issueConnectToken(ctx, tx, 'pending_data', owner, pending)).token;
+    }
+    return out;
   });
   return { type: 'selection', params, redirectUrl };
 }

@@ -103,12 +103,14 @@ export const LINKEDIN_DESTINATIONS: DestinationsDeclaration = {
         value: { bulkRefresh: { updatedCount: 0, errors: 0 } },
       },
     },
+    // Spec: the headless LinkedIn redirect carries only the pending data token.
     headless: {
-      handoff: 'pending-data',
-      selectionType: 'organizations',
-      key: 'organizations',
-      item: Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String(), vanityName: Nullable(Type.String()) }),
-      present: (d) => ({ id: d.id, urn: str(d, 'urn'), name: d.name, vanityName: d.username ?? null }),
+      pendingData: {
+        selectionType: 'organizations',
+        key: 'organizations',
+        item: Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String(), vanityName: Nullable(Type.String()) }),
+        present: (d) => ({ id: d.id, urn: str(d, 'urn'), name: d.name, vanityName: d.username ?? null }),
+      },
     },
   },
   account: {

@@ -8,8 +8,8 @@ import { errorResponses, Nullable } from '../../schemas/common.js';
 /** The destinations of each platform whose headless flow hands over pending data, under its key. */
 const destinationLists = Object.fromEntries(
   CATALOGUE.flatMap((d) => {
-    const headless = d.capabilities.destinations?.connect?.headless;
-    return headless?.handoff === 'pending-data' ? [[headless.key, Type.Optional(Type.Array(headless.item))]] : [];
+    const pending = d.capabilities.destinations?.connect?.headless.pendingData;
+    return pending ? [[pending.key, Type.Optional(Type.Array(pending.item))]] : [];
   }),
 );
 
