@@ -158,11 +158,21 @@ describe('destination selection through a platform that declares pages', () => {
     expect(JSON.parse(after.metadata)).toMatchObject({ pageId: '222' });
     expect(h.env.ctx.secrets.open(after.access_token!)).toBe('page-222-token');
 
+    // Listed with the stored page token instead, the platform refuses: reconnect, not a 502.
+    h.env.ctx.platforms.set({ ...adapter, destinations: { ...pages, listingToken: undefined } });
+    try {
+      const refusedToken = await h.env.request(t.apiKey, 'GET', `/v1/accounts/${row.account_id}/${P}-pages`);
+      expect(refusedToken.status).toBe(400);
+      expect(refusedToken.body.code).toBe('account_reauthorization_required');
+    } finally {
+      h.env.ctx.platforms.set(adapter);
+    }
+
     const other = await createTenant(h.env);
     expect((await h.env.request(other.apiKey, 'GET', `/v1/accounts/${row.account_id}/${P}-pages`)).status).toBe(404);
     const telegram = await t.account('telegram');
     const wrong = await h.env.request(t.apiKey, 'GET', `/v1/accounts/${telegram}/${P}-pages`);
-    expect(wrong.body.code).toBe(`not_${P}_account`);
+    expect(wrong.body).toMatchObject({ code: `not_${P}_account`, details: { platform: P, accountPlatform: 'telegram' } });
   });
 
   it('answers 400 platform_not_configured when the adapter has no destinations group', async () => {

@@ -36,7 +36,9 @@ interface AccountDestinations {
 async function accountDestinations(ctx: AppContext, caller: Principal, platform: Platform, accountId: string): Promise<AccountDestinations> {
   const row = await getVisibleAccount(ctx, caller, accountId);
   const of = destinationsOf(ctx, platform);
-  if (row.platform !== platform) throw invalid(`not_${platform}_account`, `This endpoint applies to ${of.name} accounts only`);
+  if (row.platform !== platform) {
+    throw invalid(`not_${platform}_account`, `This endpoint applies to ${of.name} accounts only`, { platform, accountPlatform: row.platform });
+  }
   const wire = of.declaration.account;
   if (!wire) throw new AppError('internal', 'destinations_not_declared', `${of.name} declares no account selection`);
   const creds = accountCredentials(ctx, row);

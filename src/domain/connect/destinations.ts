@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
+import { toolFailure } from '../accounts/tools.js';
 import { descriptorOf, type Platform } from '../../platforms/catalogue.js';
+import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import type { DestinationChoice, DestinationNotFound, DestinationsDeclaration } from '../../platforms/destinations.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import {
@@ -20,6 +22,7 @@ import {
 
 export interface DestinationsOf {
   platform: Platform;
+  descriptor: PlatformDescriptor;
   name: string;
   declaration: DestinationsDeclaration;
   group: DestinationsCapability;
@@ -33,16 +36,19 @@ export function destinationsOf(ctx: AppContext, platform: Platform): Destination
   if (!descriptor || !declaration || !group) {
     throw new AppError('invalid', 'platform_not_configured', `${descriptor?.name ?? platform} is not configured on this server`, { platform });
   }
-  return { platform, name: descriptor.name, declaration, group };
+  return { platform, descriptor, name: descriptor.name, declaration, group };
 }
 
 export const destinationsIO = (ctx: AppContext): PlatformIO => createPlatformIO({ now: () => ctx.clock.now() });
 
-/** A platform failure while listing or selecting: 400 when the platform refused, else 502. */
+/**
+ * A platform failure while listing or selecting, as platform tools map them: refused 400, throttled 429,
+ * a refused token 400 `account_reauthorization_required`, anything else 502.
+ */
 export function destinationsFailure(of: DestinationsOf, error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof PlatformError && error.kind === 'rejected') return invalid('platform_rejected', `${of.name}: ${error.message}`);
-  return new AppError('upstream', 'platform_unavailable', `${of.name} ${of.group.kind}s could not be read; try again`, undefined, { cause: error });
+  if (error instanceof PlatformError) return toolFailure(of.descriptor, error);
+  return new AppError('upstream', 'platform_unavailable', `${of.name} ${of.group.kind}s could not be read; try again`, { platform: of.platform }, { cause: error });
 }
 
 export async function listDestinations(ctx: AppContext, of: DestinationsOf, accessToken: string, ids?: string[]): Promise<Destination[]> {
