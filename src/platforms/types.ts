@@ -328,20 +328,37 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
  * optional groups on PlatformAdapter.
  */
 
-/** Connect by logging in with an identifier and a secret (Bluesky: handle and app password). */
+/**
+ * Connect by logging in with an identifier and a secret (a handle and an app password). The routes
+ * (POST /v1/connect/{platform} and /v1/connect/{platform}/credentials) are the same for every platform
+ * of this kind; what differs is here.
+ */
 export interface CredentialsConnect {
   readonly kind: 'credentials';
   /** Where logins go (shown in the connection log). */
   readonly serviceUrl: string;
+  /**
+   * Refuses a secret of the wrong shape before any call (a main password where an app password is
+   * required): the sentence for the caller and the one for `details.fields.appPassword`; null when fine.
+   */
+  checkSecret?(secret: string): { message: string; field: string } | null;
   login(identifier: string, secret: string, io: PlatformIO): Promise<{ tokens: TokenSet; profile: PlatformProfile }>;
 }
 
-/** Connect a chat the server's bot was added to (Telegram): the calls the access-code flow needs. */
+/**
+ * Connect a chat the server's bot was added to: the calls the access-code flow needs (GET, POST and
+ * PATCH /v1/connect/{platform}, the same for every platform of this kind), and the platform's rules.
+ */
 export interface BotConnect {
   readonly kind: 'bot';
+  /** Whether `ref` names a chat the way the platform does (a numeric id, an @username). */
+  isChatRef(ref: string): boolean;
+  /** Whether the bot (`botId`) may post in `chat` (asks the platform for its rights there). */
+  canPost(chat: BotChat, botId: number, io: PlatformIO): Promise<boolean>;
+  /** The chat's public address, when it has one. */
+  chatUrl(chat: BotChat): string | null;
   getMe(io: PlatformIO): Promise<BotIdentity>;
   getChat(chatRef: string, io: PlatformIO): Promise<BotChat>;
-  getChatMember(chatId: string, userId: number, io: PlatformIO): Promise<BotChatMember>;
   /** Pending updates (messages and channel posts), for matching access codes. */
   getUpdates(io: PlatformIO): Promise<BotUpdate[]>;
 }

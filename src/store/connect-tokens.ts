@@ -50,7 +50,7 @@ export async function updateConnectTokenData(db: Executor, tokenHash: string, da
   await db.updateTable('connect_token').set({ data }).where('token_hash', '=', tokenHash).execute();
 }
 
-/** Live Telegram access codes, oldest first (matched against the bot's updates). */
+/** Live access codes, oldest first (matched against a bot's updates). */
 export async function listLiveConnectTokens(db: Executor, kind: ConnectTokenKind, now: Date): Promise<ConnectTokenRow[]> {
   return db
     .selectFrom('connect_token')

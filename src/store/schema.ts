@@ -174,11 +174,11 @@ export interface PostTargetTable {
   updated_at: string;
 }
 
-/** One-time / short-lived connect records (OAuth state, pending data, temp and connect tokens, Telegram codes). */
+/** One-time / short-lived connect records (OAuth state, pending data, temp and connect tokens, access codes). */
 export interface ConnectTokenTable {
   /** sha256 of the token handed out; the token itself is never stored. */
   token_hash: string;
-  kind: 'oauth_state' | 'pending_data' | 'temp_token' | 'connect_token' | 'telegram_code';
+  kind: 'oauth_state' | 'pending_data' | 'temp_token' | 'connect_token' | 'access_code';
   tenant_id: string;
   user_id: string | null;
   profile_id: string;

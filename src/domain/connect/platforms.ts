@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { CATALOGUE, isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
+import { CATALOGUE, descriptorOf, isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
 import type { BotConnect, CredentialsConnect, PlatformAdapter } from '../../platforms/types.js';
 
 /** 400 for a value that is not one of the 13 platforms. */
@@ -25,7 +25,7 @@ export function adapterFor(ctx: AppContext, platformValue: string): { platform: 
   return { platform, adapter };
 }
 
-/** The adapter's OAuth provider, or 400 when the platform connects another way (Bluesky, Telegram). */
+/** The adapter's OAuth provider, or 400 when the platform connects another way (credentials, a bot). */
 export function oauthAdapterFor(ctx: AppContext, platformValue: string) {
   const { platform, adapter } = adapterFor(ctx, platformValue);
   if (!adapter.oauth) {
@@ -42,15 +42,18 @@ export function callbackUrl(ctx: AppContext, platform: Platform): string {
 type ConnectGroup = CredentialsConnect | BotConnect;
 
 /**
- * The platform that connects through `kind` (a login with credentials, or a bot), from the catalogue,
- * with its adapter's connect group; 400 `platform_not_configured` when this server has no such adapter.
+ * The connect group of `platform` (a login with credentials, or a bot), as its descriptor declares;
+ * 400 `platform_not_configured` when this server has no adapter with that group.
  */
-export function connectGroup<K extends ConnectGroup['kind']>(ctx: AppContext, kind: K): { platform: Platform; connect: Extract<ConnectGroup, { kind: K }> } {
-  const descriptor = CATALOGUE.find((d) => d.capabilities.connect === kind);
-  const connect = descriptor ? ctx.platforms.get(descriptor.id)?.connect : undefined;
-  if (!descriptor || connect?.kind !== kind) {
-    const name = descriptor?.name ?? kind;
-    throw new AppError('invalid', 'platform_not_configured', `${name} is not configured on this server`, descriptor ? { platform: descriptor.id } : undefined);
+export function connectGroup<K extends ConnectGroup['kind']>(
+  ctx: AppContext,
+  platform: Platform,
+  kind: K,
+): { platform: Platform; connect: Extract<ConnectGroup, { kind: K }> } {
+  const connect = ctx.platforms.get(platform)?.connect;
+  if (connect?.kind !== kind) {
+    const name = descriptorOf(platform)?.name ?? platform;
+    throw new AppError('invalid', 'platform_not_configured', `${name} is not configured on this server`, { platform });
   }
-  return { platform: descriptor.id, connect: connect as Extract<ConnectGroup, { kind: K }> };
+  return { platform, connect: connect as Extract<ConnectGroup, { kind: K }> };
 }

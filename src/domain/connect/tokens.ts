@@ -15,7 +15,7 @@ export const TTL_MS = {
   pending_data: 10 * 60_000,
   temp_token: 15 * 60_000,
   connect_token: 15 * 60_000,
-  telegram_code: 15 * 60_000,
+  access_code: 15 * 60_000,
 } as const satisfies Record<ConnectTokenKind, number>;
 
 const PREFIX: Record<ConnectTokenKind, string> = {
@@ -23,7 +23,7 @@ const PREFIX: Record<ConnectTokenKind, string> = {
   pending_data: 'pd_',
   temp_token: 'tmp_',
   connect_token: 'ct_',
-  telegram_code: '',
+  access_code: '',
 };
 
 export interface TokenOwner {

@@ -17,7 +17,7 @@ import { buildFacets, firstLink } from './facets.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { TEXT } from './rules.js';
-import { createSession, refreshSession, type BlueskySession, type PdsPolicy } from './session.js';
+import { APP_PASSWORD_RE, createSession, refreshSession, type BlueskySession, type PdsPolicy } from './session.js';
 
 export { APP_PASSWORD_RE } from './session.js';
 
@@ -146,7 +146,19 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     platform: 'bluesky',
     serviceUrl,
     createSession: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy),
-    connect: { kind: 'credentials', serviceUrl, login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy) },
+    connect: {
+      kind: 'credentials',
+      serviceUrl,
+      login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy),
+      // Only app passwords: a main password is refused before it is sent anywhere.
+      checkSecret: (secret) =>
+        APP_PASSWORD_RE.test(secret)
+          ? null
+          : {
+              message: 'appPassword must be a Bluesky app password (xxxx-xxxx-xxxx-xxxx, from Settings > Privacy and security > App passwords), not the main password',
+              field: 'must match xxxx-xxxx-xxxx-xxxx (an app password, never the main password)',
+            },
+    },
 
     /**
      * The root, then each thread item as a reply with root and parent strong refs (`postReplies`). Once

@@ -119,9 +119,22 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
     },
     connect: {
       kind: 'bot',
+      // A numeric chat id (channels and supergroups: -100...) or a public @username (5-32 characters).
+      isChatRef: (ref) => /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/.test(ref),
+      // A private chat is the bot's own conversation with a user. Channels need an administrator allowed
+      // to post; in groups any member may post. https://core.telegram.org/bots/api#chatmemberadministrator
+      async canPost(chat, botId, io) {
+        if (chat.type === 'private') return true;
+        const member = await call<TelegramChatMember>('getChatMember', { chat_id: String(chat.id), user_id: botId }, io);
+        return (
+          member.status === 'creator' ||
+          (member.status === 'administrator' && (chat.type !== 'channel' || member.can_post_messages !== false)) ||
+          (member.status === 'member' && chat.type !== 'channel')
+        );
+      },
+      chatUrl: (chat) => (chat.username ? `https://t.me/${chat.username}` : null),
       getMe: (io) => call<TelegramBot>('getMe', {}, io),
       getChat: (chatId, io) => call<TelegramChat>('getChat', { chat_id: chatId }, io),
-      getChatMember: (chatId, userId, io) => call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: userId }, io),
       getUpdates: (io) => call<TelegramUpdate[]>('getUpdates', { allowed_updates: ['message', 'channel_post'] }, io),
     },
   };

@@ -14,6 +14,7 @@ import * as m0070 from './0070-thread-progress.js';
 import * as m0080 from './0080-first-comment-result.js';
 import * as m0090 from './0090-post-list-order.js';
 import * as m0100 from './0100-target-processing.js';
+import * as m0110 from './0110-access-code-kind.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0080-first-comment-result': m0080,
   '0090-post-list-order': m0090,
   '0100-target-processing': m0100,
+  '0110-access-code-kind': m0110,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -13,7 +13,8 @@ export const ConnectedAccount = Type.Object({
   accountType: Type.Optional(Type.String()),
 });
 
-export const TelegramAccount = Type.Object({
+/** The account a bot connect answers with (a chat). */
+export const BotAccount = Type.Object({
   _id: Type.String(),
   platform: Type.String(),
   username: Type.String(),

@@ -1,16 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { startTelegramCode } from '../../../domain/connect/telegram.js';
+import { startBotCode } from '../../../domain/connect/bot.js';
+import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 
-export default function getTelegramCodeRoute(app: App, ctx: AppContext) {
+/** GET /v1/connect/{platform}: an access code to post in the chat the bot was added to. */
+export default function getAccessCodeRoute(app: App, ctx: AppContext, d: PlatformDescriptor) {
   app.get(
-    '/connect/telegram',
+    `/connect/${d.id}`,
     {
       schema: {
         tags: ['Connect'],
-        summary: 'Generate a Telegram access code (valid 15 minutes)',
+        summary: `Generate a ${d.name} access code (valid 15 minutes)`,
         querystring: Type.Object({ profileId: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: {
           200: Type.Object({
@@ -24,6 +26,6 @@ export default function getTelegramCodeRoute(app: App, ctx: AppContext) {
         },
       },
     },
-    async (request) => startTelegramCode(ctx, request.principal, request.query.profileId),
+    async (request) => startBotCode(ctx, request.principal, d, request.query.profileId),
   );
 }

@@ -2,16 +2,18 @@ import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO } from '../../platforms/io.js';
+import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import { PlatformError, type BotChat } from '../../platforms/types.js';
 import { findConnectToken, updateConnectTokenData, consumeConnectToken } from '../../store/connect-tokens.js';
 import type { Principal } from '../principal.js';
-import { presentTelegramAccount, presentTelegramConnected } from '../present/telegram-connect.js';
+import { presentBotAccount, presentBotConnected } from '../present/bot-connect.js';
 import { writeConnectionLog } from './connection-log.js';
 import { connectGroup } from './platforms.js';
+import type { Platform } from '../../platforms/catalogue.js';
 import { assertOwnProfile, saveWithLog } from './oauth.js';
 import { hashConnectToken, issueConnectToken, openConnectData, TTL_MS } from './tokens.js';
 
-/** What a Telegram access code's row holds (sealed). */
+/** What an access code's row holds (sealed). */
 export interface CodeData {
   status: 'pending' | 'connected';
   accountId?: string;
@@ -22,17 +24,17 @@ export interface CodeData {
   displayName?: string;
 }
 
-/** The bot platform (Telegram) and its connect group, or 400 platform_not_configured (set TELEGRAM_BOT_TOKEN). */
-const botConnect = (ctx: AppContext) => connectGroup(ctx, 'bot');
+/** The platform's bot connect group, or 400 platform_not_configured (no bot token configured). */
+const botConnect = (ctx: AppContext, d: PlatformDescriptor) => connectGroup(ctx, d.id as Platform, 'bot');
 
 const io = (ctx: AppContext) => createPlatformIO({ now: () => ctx.clock.now() });
 
 /** Bot API failures while connecting: a missing chat or a bot without rights is the caller's problem (400). */
-function connectError(error: unknown): AppError {
+function connectError(error: unknown, d: PlatformDescriptor): AppError {
   if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth')) {
-    return invalid('telegram_chat_unavailable', `Telegram: ${error.message}`);
+    return invalid(`${d.id}_chat_unavailable`, `${d.name}: ${error.message}`);
   }
-  return new AppError('upstream', 'platform_unavailable', 'Telegram could not be reached; try again', undefined, { cause: error });
+  return new AppError('upstream', 'platform_unavailable', `${d.name} could not be reached; try again`, undefined, { cause: error });
 }
 
 /** Access codes look like `HERALD-7K3Q9X` (no 0/O/1/I to avoid misreading). */
@@ -43,43 +45,41 @@ function newCode(): string {
   return `HERALD-${s}`;
 }
 
-/** GET /v1/connect/telegram: an access code (15 minutes) the user posts in the chat where the bot is admin. */
-export async function startTelegramCode(ctx: AppContext, caller: Principal, profileId: string) {
-  const { platform, connect: adapter } = botConnect(ctx);
+/** GET /v1/connect/{platform}: an access code (15 minutes) the user posts in the chat where the bot is admin. */
+export async function startBotCode(ctx: AppContext, caller: Principal, d: PlatformDescriptor, profileId: string) {
+  const { platform, connect: adapter } = botConnect(ctx, d);
   await assertOwnProfile(ctx, caller, profileId);
   const bot = await adapter.getMe(io(ctx)).catch((e) => {
-    throw connectError(e);
+    throw connectError(e, d);
   });
   const code = newCode();
   const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId, platform };
-  const { expiresAt } = await issueConnectToken(ctx, ctx.db.kysely, 'telegram_code', owner, { status: 'pending' } satisfies CodeData, { token: code });
+  const { expiresAt } = await issueConnectToken(ctx, ctx.db.kysely, 'access_code', owner, { status: 'pending' } satisfies CodeData, { token: code });
   return {
     code,
     expiresAt: expiresAt.toISOString(),
-    expiresIn: Math.round(TTL_MS.telegram_code / 1000),
+    expiresIn: Math.round(TTL_MS.access_code / 1000),
     botUsername: bot.username,
     instructions: [
       `Add @${bot.username} to your channel or group as an administrator with permission to post messages.`,
       `Send the code ${code} in that chat (a channel post or a group message).`,
-      'Herald detects the code and connects the chat; poll PATCH /v1/connect/telegram?code=... until the status is connected.',
+      `Herald detects the code and connects the chat; poll PATCH /v1/connect/${platform}?code=... until the status is connected.`,
     ],
   };
 }
 
-async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
-  const { platform, connect: adapter } = botConnect(ctx);
+async function connectChat(ctx: AppContext, d: PlatformDescriptor, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
+  const { platform, connect: adapter } = botConnect(ctx, d);
   const startedMs = performance.now();
   let chat: BotChat;
   try {
     chat = await adapter.getChat(chatRef, io(ctx));
     const bot = await adapter.getMe(io(ctx));
-    if (chat.type !== 'private') {
-      const member = await adapter.getChatMember(String(chat.id), bot.id, io(ctx));
-      const canPost = member.status === 'creator' || (member.status === 'administrator' && (chat.type !== 'channel' || member.can_post_messages !== false)) || (member.status === 'member' && chat.type !== 'channel');
-      if (!canPost) throw invalid('telegram_bot_not_admin', `@${bot.username} must be an administrator of this chat with permission to post`);
+    if (!(await adapter.canPost(chat, bot.id, io(ctx)))) {
+      throw invalid(`${platform}_bot_not_admin`, `@${bot.username} must be an administrator of this chat with permission to post`);
     }
   } catch (error) {
-    const appError = error instanceof AppError ? error : connectError(error);
+    const appError = error instanceof AppError ? error : connectError(error, d);
     await writeConnectionLog(ctx, ctx.db.kysely, {
       ...owner,
       platform,
@@ -99,7 +99,7 @@ async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: s
       platformUserId: String(chat.id),
       username: chat.username ?? title,
       displayName: title,
-      profileUrl: chat.username ? `https://t.me/${chat.username}` : null,
+      profileUrl: adapter.chatUrl(chat),
     },
     startedMs,
     { method: 'credentials', metadata: { chatId: String(chat.id), chatType: chat.type, chatTitle: title, chatUsername: chat.username ?? null } },
@@ -107,27 +107,28 @@ async function connectChat(ctx: AppContext, owner: { tenantId: string; userId: s
   return { account, chat, title };
 }
 
-/** POST /v1/connect/telegram: connects a chat by id (`-100...`) or `@username` directly. */
-export async function connectTelegramChat(ctx: AppContext, caller: Principal, input: { chatId: string; profileId: string }) {
+/** POST /v1/connect/{platform}: connects a chat by id or `@username` directly. */
+export async function connectBotChat(ctx: AppContext, caller: Principal, d: PlatformDescriptor, input: { chatId: string; profileId: string }) {
+  const { connect: adapter } = botConnect(ctx, d);
   await assertOwnProfile(ctx, caller, input.profileId);
   const chatRef = input.chatId.trim();
-  if (!/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/.test(chatRef)) {
+  if (!adapter.isChatRef(chatRef)) {
     throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', { fields: { chatId: ['must be a numeric id or @username'] } });
   }
-  const { account, chat } = await connectChat(ctx, { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId }, chatRef);
-  return { message: 'Telegram chat connected', account: presentTelegramAccount(account, chat.type) };
+  const { account, chat } = await connectChat(ctx, d, { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId }, chatRef);
+  return { message: `${d.name} chat connected`, account: presentBotAccount(account, chat.type) };
 }
 
 /**
- * PATCH /v1/connect/telegram?code=...: looks for the code in the bot's updates; connects the chat it was
- * posted in. Unknown code (or another tenant's): 404.
+ * PATCH /v1/connect/{platform}?code=...: looks for the code in the bot's updates; connects the chat it
+ * was posted in. Unknown code (or another tenant's, or another platform's): 404.
  */
-export async function pollTelegramCode(ctx: AppContext, caller: Principal, code: string) {
+export async function pollBotCode(ctx: AppContext, caller: Principal, d: PlatformDescriptor, code: string) {
   const hash = hashConnectToken(code.trim().toUpperCase());
-  const row = await findConnectToken(ctx.db.kysely, 'telegram_code', hash);
-  if (!row || row.tenant_id !== caller.tenantId) throw notFound('Access code', 'code_not_found');
+  const row = await findConnectToken(ctx.db.kysely, 'access_code', hash);
+  if (!row || row.tenant_id !== caller.tenantId || row.platform !== d.id) throw notFound('Access code', 'code_not_found');
   const data = openConnectData<CodeData>(ctx, row);
-  if (data.status === 'connected') return presentTelegramConnected(data, row.platform);
+  if (data.status === 'connected') return presentBotConnected(data, row.platform);
   const now = ctx.clock.now();
   if (row.expires_at <= now.toISOString()) return { status: 'expired' as const, message: 'The access code expired; request a new one' };
   const pending = {
@@ -135,8 +136,8 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
     expiresAt: row.expires_at,
     expiresIn: Math.max(0, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 1000)),
   };
-  const updates = await botConnect(ctx).connect.getUpdates(io(ctx)).catch((e) => {
-    throw connectError(e);
+  const updates = await botConnect(ctx, d).connect.getUpdates(io(ctx)).catch((e) => {
+    throw connectError(e, d);
   });
   const needle = code.trim().toUpperCase();
   const hit = updates
@@ -145,7 +146,7 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
   if (!hit) return pending;
   // NOTE: the code is consumed before connecting so two concurrent polls connect the chat once.
   if (!(await consumeConnectToken(ctx.db.kysely, hash, now))) return pending;
-  const { account, chat, title } = await connectChat(ctx, { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id }, String(hit.chat.id));
+  const { account, chat, title } = await connectChat(ctx, d, { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id }, String(hit.chat.id));
   const done: CodeData = {
     status: 'connected',
     accountId: account.account_id,
@@ -156,5 +157,5 @@ export async function pollTelegramCode(ctx: AppContext, caller: Principal, code:
     displayName: account.display_name ?? account.username,
   };
   await updateConnectTokenData(ctx.db.kysely, hash, ctx.secrets.seal(JSON.stringify(done)));
-  return presentTelegramConnected(done, row.platform);
+  return presentBotConnected(done, row.platform);
 }

@@ -1,8 +1,8 @@
-import type { CodeData } from '../connect/telegram.js';
+import type { CodeData } from '../connect/bot.js';
 import type { AccountRow } from '../../store/accounts.js';
 
-/** The account a Telegram connect answers with. */
-export function presentTelegramAccount(account: AccountRow, chatType: string) {
+/** The account a bot connect (a chat) answers with. */
+export function presentBotAccount(account: AccountRow, chatType: string) {
   return {
     _id: account.account_id,
     platform: account.platform,
@@ -13,8 +13,8 @@ export function presentTelegramAccount(account: AccountRow, chatType: string) {
   };
 }
 
-/** PATCH /v1/connect/telegram once the code was found and the chat connected. */
-export function presentTelegramConnected(d: CodeData, platform: string) {
+/** PATCH /v1/connect/{platform} once the code was found and the chat connected. */
+export function presentBotConnected(d: CodeData, platform: string) {
   return {
     status: 'connected' as const,
     chatId: d.chatId!,
