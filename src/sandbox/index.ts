@@ -4,6 +4,7 @@ import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
 import { pinterestSimulator } from './pinterest/index.js';
 import { redditSimulator } from './reddit/index.js';
+import { snapchatSimulator } from './snapchat/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import { youTubeSimulator } from './youtube/index.js';
 import type { Simulator } from './types.js';
@@ -19,5 +20,6 @@ export function allSimulators(): Simulator[] {
     youTubeSimulator(),
     pinterestSimulator(),
     redditSimulator(),
+    snapchatSimulator(),
   ];
 }
