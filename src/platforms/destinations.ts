@@ -40,6 +40,8 @@ export interface ConnectDestinationsWire {
     summary: string;
     /** The whole query: `tempToken` (or `pendingDataToken`), `profileId` when the platform takes it. */
     query: TObject;
+    /** Headers the call requires (Pinterest, Snapchat: `x-connect-token`, lower case); absent: an API key does too. */
+    headers?: TObject;
     /** A comma list of ids that restricts the answer (LinkedIn `orgIds`), and how many it may hold. */
     filter?: { field: string; max: number };
   };

@@ -85,7 +85,9 @@ export async function selectAccountDestination(
   const destination = chosen === null ? null : await listedDestination(ctx, of, a.token, chosen, wire.select.notFound);
   const tokens: TokenSet = { accessToken: creds.accessToken ?? a.token, refreshToken: creds.refreshToken, expiresAt: creds.tokenExpiresAt };
   // The account keeps its platform identity; a destination only changes what it shows and posts to.
-  const user = destination ? { platformUserId: row.platform_user_id, username: row.username, displayName: row.display_name } : await accountUser(ctx, a);
+  const user = destination
+    ? { platformUserId: row.platform_user_id, username: row.username, displayName: row.display_name, profileUrl: row.profile_url, avatarUrl: row.avatar_url }
+    : await accountUser(ctx, a);
   const selection = await runSelect(ctx, of, destination, { profile: user, tokens });
   const { profile } = selection;
   const patch = {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthUser } from '../oauth.js';
 import { hangUp, type InspectedPost, type SimulatorState } from '../types.js';
@@ -72,13 +73,20 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
         : source.source_type === 'multiple_image_urls'
           ? (source.items as { url: string }[]).map((i) => i.url)
           : [];
-    if (source.source_type === 'image_base64' || source.source_type === 'multiple_image_base64' || source.source_type === 'pin_url') {
+    if (source.source_type === 'multiple_image_base64' || source.source_type === 'pin_url') {
       return pinError(reply, 400, 1, `Invalid request: source_type ${source.source_type} is not served by this sandbox.`);
     }
     // Pinterest fetches the images while creating the pin: the simulator's `upload` operation.
     const uploadFault = state.faults.take('upload');
     if (sendPinFault(reply, uploadFault, 'Unable to reach the URL')) return reply;
     inspected = [];
+    if (source.source_type === 'image_base64') {
+      // The bytes come with the request (the document's pattern has checked the alphabet).
+      const bytes = Buffer.from(String(source.data), 'base64');
+      if (bytes.length === 0) return pinError(reply, 400, 1, 'Invalid request: the image data is empty.');
+      if (bytes.length > MAX_IMAGE_BYTES) return pinError(reply, 400, 1, 'Image file size is too large.');
+      inspected.push({ type: 'image', url: `base64:${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`, mimeType: String(source.content_type), size: bytes.length });
+    }
     for (const url of urls) {
       const got = await fetchImage(url);
       if (!got.ok) return pinError(reply, 400, 1, got.message);

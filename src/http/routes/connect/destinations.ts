@@ -30,6 +30,7 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
         tags: ['Connect'],
         summary: wire.list.summary,
         querystring: wire.list.query,
+        ...(wire.list.headers ? { headers: wire.list.headers } : {}),
         response: { 200: Type.Object({ [wire.list.key]: Type.Array(wire.list.item) }), ...errorResponses(400, 401, 403, 404, 502) },
       },
     },
