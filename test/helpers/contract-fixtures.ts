@@ -3,6 +3,7 @@ import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
 import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
+import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
@@ -40,6 +41,18 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     simulator: () => youTubeSimulator(),
     connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
     media: { ref: { type: 'video', url: 'https://media.test/contract.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
+    config: { processingMs: 0 },
+  },
+  // Pins need media and a board: a video (register, S3 form upload, processing), on the first board listed.
+  pinterest: {
+    simulator: () => pinterestSimulator(),
+    async connect(adapter, io) {
+      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
+      const [board] = await adapter.destinations!.list({ accessToken: tokens.accessToken }, io);
+      const selection = await adapter.destinations!.select(board, { profile, tokens }, io);
+      return { ...account, metadata: { ...account.metadata, ...selection.metadata } };
+    },
+    media: { ref: { type: 'video', url: 'https://media.test/contract-pin.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(200 * 1024), contentType: 'video/mp4' },
     config: { processingMs: 0 },
   },
   bluesky: {
