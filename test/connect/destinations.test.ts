@@ -58,6 +58,16 @@ async function headless(t: Awaited<ReturnType<typeof createTenant>>) {
   return new URL(end.url).searchParams;
 }
 
+/** A standard connect finished on Herald's selection page with the given page. */
+async function connectOnPage(t: Awaited<ReturnType<typeof createTenant>>, pageId: string) {
+  const start = await h.env.request(t.apiKey, 'GET', `/v1/connect/${P}?profileId=${t.profileId}`);
+  const shown = await fetch(start.body.authUrl);
+  const tempToken = /name="tempToken" value="([^"]+)"/.exec(await shown.text())![1];
+  const body = new URLSearchParams({ tempToken, destinationId: pageId });
+  const chosen = await fetch(new URL('choose', shown.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  expect(chosen.status).toBe(200);
+}
+
 describe('destination selection through a platform that declares pages', () => {
   it('the headless redirect hands over the temp token and user; the page chosen from the list becomes the account, its token sealed', async () => {
     const t = await createTenant(h.env);
@@ -131,19 +141,60 @@ describe('destination selection through a platform that declares pages', () => {
     expect((await h.env.request(t.apiKey, 'POST', `/v1/connect/${P}/select-page`, { profileId: t.profileId, tempToken, pageId: '111' })).status).toBe(200);
   });
 
-  it('a standard connect of a platform without a personal choice starts on the first page', async () => {
+  it("a standard connect with several pages shows Herald's selection page; its form finishes with the page chosen, once", async () => {
     const t = await createTenant(h.env);
     const start = await h.env.request(t.apiKey, 'GET', `/v1/connect/${P}?profileId=${t.profileId}`);
-    expect((await fetch(start.body.authUrl)).status).toBe(200);
+    const shown = await fetch(start.body.authUrl);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await shown.text();
+    expect(html).toContain('Page 111');
+    expect(html).toContain('Page 222');
+    expect(html).not.toContain('<script');
+    const tempToken = /name="tempToken" value="([^"]+)"/.exec(html)![1];
+    const action = new URL(/action="([^"]+)"/.exec(html)![1], shown.url);
+    expect(action.pathname).toBe(`/v1/connect/${P}/choose`);
+    expect(await accounts(t.userId)).toHaveLength(0);
+
+    const post = (form: Record<string, string>) =>
+      fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form), redirect: 'manual' });
+    const unlisted = await post({ tempToken, destinationId: '999' });
+    expect(unlisted.status).toBe(400);
+    expect(await unlisted.json()).toMatchObject({ code: 'destination_not_found', details: { fields: { destinationId: expect.any(Array) } } });
+    expect(await accounts(t.userId)).toHaveLength(0);
+
+    const chosen = await post({ tempToken, destinationId: '222' });
+    expect(chosen.status).toBe(200);
+    expect(await chosen.text()).toContain('Page 222 is connected');
     const [row] = await accounts(t.userId);
-    expect(row).toMatchObject({ username: 'page111', display_name: 'Page 111' });
-    expect(h.env.ctx.secrets.open(row.access_token!)).toBe('page-111-token');
+    expect(row).toMatchObject({ username: 'page222', display_name: 'Page 222', profile_id: t.profileId });
+    expect(h.env.ctx.secrets.open(row.access_token!)).toBe('page-222-token');
+    expect((await post({ tempToken, destinationId: '111' })).status).toBe(400);
+    expect(await accounts(t.userId)).toHaveLength(1);
+  });
+
+  it('the selection page sends the browser on to redirect_url once chosen; form bodies are parsed for that route alone', async () => {
+    const t = await createTenant(h.env);
+    const start = await h.env.request(t.apiKey, 'GET', `/v1/connect/${P}?profileId=${t.profileId}&redirect_url=${encodeURIComponent('https://app.example/done')}`);
+    const shown = await fetch(start.body.authUrl);
+    const tempToken = /name="tempToken" value="([^"]+)"/.exec(await shown.text())![1];
+    const chosen = await fetch(new URL('choose', shown.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ tempToken, destinationId: '111' }),
+      redirect: 'manual',
+    });
+    expect(chosen.status).toBe(303);
+    const to = new URL(chosen.headers.get('location')!);
+    expect(`${to.origin}${to.pathname}`).toBe('https://app.example/done');
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({ connected: P, profileId: t.profileId, username: 'page111' });
+    const form = await h.env.request(t.apiKey, 'POST', '/v1/profiles', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
   });
 
   it('the account side lists with the user token, shows the current page, and switches only to a listed page', async () => {
     const t = await createTenant(h.env);
-    const start = await h.env.request(t.apiKey, 'GET', `/v1/connect/${P}?profileId=${t.profileId}`);
-    await fetch(start.body.authUrl);
+    await connectOnPage(t, '111');
     const [row] = await accounts(t.userId);
     const listed = await h.env.request(t.apiKey, 'GET', `/v1/accounts/${row.account_id}/${P}-pages`);
     expect(listed.body).toEqual({ pages: [{ id: '111', name: 'Page 111' }, { id: '222', name: 'Page 222' }], selectedPageId: '111' });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
-import { PlatformError, type OAuthProvider, type Platform, type PlatformAdapter } from '../../platforms/types.js';
+import { PlatformError, type Destination, type DestinationKind, type OAuthProvider, type Platform, type PlatformAdapter } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import type { Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
@@ -54,11 +54,12 @@ export type CallbackOutcome =
   | { type: 'connected'; account: AccountRow; created: boolean; redirectUrl: string | null }
   | { type: 'selection'; params: Record<string, string>; redirectUrl: string }
   | { type: 'code'; redirectUrl: string }
+  | { type: 'choose'; choice: PageChoice }
   | { type: 'failed'; error: AppError; redirectUrl: string | null };
 
 /** Where the browser goes after the callback (null: show Herald's own page). */
 export function callbackRedirect(platform: Platform, outcome: CallbackOutcome): string | null {
-  if (!outcome.redirectUrl) return null;
+  if (outcome.type === 'choose' || !outcome.redirectUrl) return null;
   switch (outcome.type) {
     case 'connected':
       return appendParams(outcome.redirectUrl, {
@@ -120,8 +121,7 @@ export async function handleOAuthCallback(
   }
   try {
     if (selection) return await exchangeToSelection(ctx, flow, query.code, wire);
-    const { account, created } = await exchangeAndSave(ctx, flow, query.code);
-    return { type: 'connected', account, created, redirectUrl: data.redirectUrl };
+    return await exchangeAndSave(ctx, flow, query.code, { page: true });
   } catch (error) {
     if (error instanceof AppError && data.redirectUrl) return { type: 'failed', error, redirectUrl: data.redirectUrl };
     throw error;
@@ -144,15 +144,10 @@ export async function exchangeCodeByApi(
   if (live.row.profile_id !== input.profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
   const taken = await takeConnectToken<OAuthStateData>(ctx, ctx.db.kysely, 'oauth_state', input.state);
   if (!taken) throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
-  return exchangeAndSave(ctx, {
-    platform,
-    adapter,
-    oauth,
-    tenantId: caller.tenantId,
-    userId: caller.userId,
-    profileId: input.profileId,
-    state: taken.data,
-  }, input.code);
+  const flow = { platform, adapter, oauth, tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId, state: taken.data };
+  const outcome = await exchangeAndSave(ctx, flow, input.code, { page: false });
+  if (outcome.type !== 'connected') throw new AppError('internal', 'connect_incomplete', `The ${platform} connection did not complete`);
+  return { account: outcome.account, created: outcome.created };
 }
 
 interface ConnectFlow {
@@ -208,25 +203,52 @@ async function exchange(ctx: AppContext, flow: ConnectFlow, code: string) {
   }
 }
 
+/** What Herald's selection page offers: the platform's destinations behind a temp token. */
+export interface PageChoice {
+  platform: Platform;
+  name: string;
+  kind: DestinationKind;
+  tempToken: string;
+  destinations: Destination[];
+}
+
 /**
  * Saves the connection. A platform whose accounts must post to a destination (no `personal` choice),
- * connected with nobody to ask (no headless redirect), starts on the first destination the platform
- * lists; the account side switches it later.
+ * connected with nobody to ask it (no headless redirect), connects its only destination directly; with
+ * several, a browser (`page`) gets Herald's selection page (the tokens wait server-side behind a temp
+ * token, POST /v1/connect/{platform}/choose finishes) and an API exchange starts on the first. The
+ * account side switches it later.
  */
-async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string) {
+async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string, opts: { page: boolean }): Promise<CallbackOutcome> {
   const { tokens, profile, startedMs } = await exchange(ctx, flow, code);
+  const redirectUrl = flow.state.redirectUrl;
   const group = flow.adapter.destinations;
-  if (!group || group.personal) return saveWithLog(ctx, flow, tokens, profile, startedMs, { metadata: {} });
+  if (!group || group.personal) {
+    const { account, created } = await saveWithLog(ctx, flow, tokens, profile, startedMs, { metadata: {} });
+    return { type: 'connected', account, created, redirectUrl };
+  }
   const of = destinationsOf(ctx, flow.platform);
   try {
-    const [first] = await listDestinations(ctx, of, tokens.accessToken);
-    if (!first) throw invalid('no_destinations', `This ${of.name} user has no ${group.kind}s to post to`);
-    const selection = await runSelect(ctx, of, first, { profile, tokens });
-    return await saveWithLog(ctx, flow, selection.tokens ?? tokens, selection.profile, startedMs, { metadata: selection.metadata, accountType: group.kind });
+    const destinations = await listDestinations(ctx, of, tokens.accessToken);
+    const [only] = destinations;
+    if (!only) throw invalid('no_destinations', `This ${of.name} user has no ${group.kind}s to post to`);
+    if (opts.page && destinations.length > 1) {
+      const tempToken = await issueTempToken(ctx, ctx.db.kysely, flow, { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken });
+      return { type: 'choose', choice: { platform: flow.platform, name: of.name, kind: group.kind, tempToken, destinations } };
+    }
+    const selection = await runSelect(ctx, of, only, { profile, tokens });
+    const { account, created } = await saveWithLog(ctx, flow, selection.tokens ?? tokens, selection.profile, startedMs, { metadata: selection.metadata, accountType: group.kind });
+    return { type: 'connected', account, created, redirectUrl };
   } catch (error) {
     if (error instanceof AppError) await logFailure(ctx, flow, error, null, startedMs);
     throw error;
   }
+}
+
+/** Keeps a pending connection's tokens server-side (sealed) behind a temp token of its owner. */
+async function issueTempToken(ctx: AppContext, db: Parameters<typeof issueConnectToken>[1], flow: ConnectFlow, temp: TempConnectData): Promise<string> {
+  const owner = { tenantId: flow.tenantId, userId: flow.userId, profileId: flow.profileId, platform: flow.platform };
+  return (await issueConnectToken(ctx, db, 'temp_token', owner, temp)).token;
 }
 
 /** Headless flow of a platform with destinations: keep tokens server-side behind a temp token, hand over as declared. */
@@ -243,8 +265,7 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
     profilePicture: profile.avatarUrl ?? null,
   };
   const params = await ctx.db.transaction(async (tx): Promise<Record<string, string>> => {
-    const temp: TempConnectData = { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken };
-    const tempToken = (await issueConnectToken(ctx, tx, 'temp_token', owner, temp)).token;
+    const tempToken = await issueTempToken(ctx, tx, flow, { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken });
     const out: Record<string, string> = {};
     if (step) {
       Object.assign(out, {

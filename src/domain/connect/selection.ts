@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import type { Platform } from '../../platforms/catalogue.js';
-import type { ConnectDestinationsWire } from '../../platforms/destinations.js';
+import type { ConnectDestinationsWire, DestinationNotFound } from '../../platforms/destinations.js';
 import type { Destination } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { destinationsOf, filterIds, listDestinations, listedDestination, readChoice, runSelect, type DestinationsOf } from './destinations.js';
-import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './oauth.js';
+import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './save.js';
 import { peekConnectToken, takeConnectToken } from './tokens.js';
 
 /*
@@ -101,12 +101,44 @@ export async function selectPendingDestination(
   const of = destinationsOf(ctx, platform);
   const wire = connectWire(of);
   const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
-  const ref = body as PendingRef;
+  return finishSelection(ctx, caller, of, chosen, body as PendingRef, wire.select.notFound);
+}
+
+/** When Herald's own selection page names a destination the platform does not list for the user. */
+const PAGE_NOT_FOUND: DestinationNotFound = {
+  code: 'destination_not_found',
+  status: 400,
+  field: 'destinationId',
+  message: 'The chosen destination is not one this user can post to',
+};
+
+/**
+ * POST /v1/connect/{platform}/choose, the form of Herald's selection page (standard mode, several
+ * destinations): the temp token in the form is the only credential, the flow's owner the caller.
+ */
+export async function chooseOnPage(ctx: AppContext, platform: Platform, form: { tempToken: string; destinationId: string }): Promise<SelectionResult> {
+  const of = destinationsOf(ctx, platform);
+  const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', form.tempToken);
+  if (!live || live.row.platform !== platform) throw invalidTempToken();
+  const caller: SelectionCaller = { tenantId: live.row.tenant_id, userId: live.row.user_id, profileIds: [live.row.profile_id] };
+  return finishSelection(ctx, caller, of, form.destinationId, { tempToken: form.tempToken }, PAGE_NOT_FOUND);
+}
+
+/** Checks the choice against the platform's list, uses up the temp token, saves the account with a log. */
+async function finishSelection(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  of: DestinationsOf,
+  chosen: string | null,
+  ref: PendingRef,
+  notFound: DestinationNotFound,
+): Promise<SelectionResult> {
+  const { platform } = of;
   const startedMs = performance.now();
   // Everything is checked before the token is used up: a refused call leaves it to its owner.
   const { tempToken, live } = await pendingConnection(ctx, caller, platform, ref);
   const tokens = deserializeTokens(live.data.tokens);
-  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, wire.select.notFound);
+  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
   const selection = await runSelect(ctx, of, destination, { profile: live.data.profile, tokens });
   if (!(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken))) throw invalidTempToken();
   if (ref.pendingDataToken) await takeConnectToken(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);

@@ -4,12 +4,9 @@ import { callbackRedirect, handleOAuthCallback } from '../../../domain/connect/o
 import { parsePlatform } from '../../../domain/connect/platforms.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
+import { choosePage, messagePage, sendPage } from './pages.js';
 import { PlatformParams } from './schemas.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
-  `<body style="font-family:system-ui;max-width:32rem;margin:4rem auto"><h1>${escape(title)}</h1><p>${escape(body)}</p></body></html>`;
 
 /** The platform's redirect back to Herald (public: the browser carries no API key). */
 export default function connectCallbackRoute(app: App, ctx: AppContext) {
@@ -36,11 +33,12 @@ export default function connectCallbackRoute(app: App, ctx: AppContext) {
       const target = callbackRedirect(platform, outcome);
       if (target) return reply.redirect(target, 302);
       if (outcome.type === 'failed') throw outcome.error;
+      if (outcome.type === 'choose') return sendPage(reply, choosePage(outcome.choice));
       const text =
         outcome.type === 'connected'
           ? `${platform} account ${outcome.account.username} is connected. You can close this window.`
           : 'Authorization received. You can close this window.';
-      return reply.type('text/html; charset=utf-8').send(page('Account connected', text));
+      return sendPage(reply, messagePage('Account connected', text));
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
 import { registerBotConnectRoutes } from './bot.js';
+import chooseDestination from './choose-destination.js';
 import connectCallback from './connect-callback.js';
 import { registerCredentialsConnectRoutes } from './credentials.js';
 import { registerConnectDestinationRoutes } from './destinations.js';
@@ -34,5 +35,6 @@ function registerRoutesOfConnect(app: App, ctx: AppContext): void {
   getConnectUrl(app, ctx);
   exchangeConnectCode(app, ctx);
   connectCallback(app, ctx);
+  chooseDestination(app, ctx);
   listConnectionLogs(app, ctx);
 }
