@@ -1,4 +1,5 @@
 import { blueskySimulator } from './bluesky/index.js';
+import { googleBusinessSimulator } from './googlebusiness/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
@@ -21,5 +22,6 @@ export function allSimulators(): Simulator[] {
     pinterestSimulator(),
     redditSimulator(),
     snapchatSimulator(),
+    googleBusinessSimulator(),
   ];
 }
