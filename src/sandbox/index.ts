@@ -1,5 +1,6 @@
 import { blueskySimulator } from './bluesky/index.js';
 import { googleBusinessSimulator } from './googlebusiness/index.js';
+import { threadsSimulator } from './threads/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
@@ -23,5 +24,6 @@ export function allSimulators(): Simulator[] {
     redditSimulator(),
     snapchatSimulator(),
     googleBusinessSimulator(),
+    threadsSimulator(),
   ];
 }
