@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { DestinationsDeclaration } from './destinations.js';
 import type { FieldCheck } from './rules/helpers.js';
 import type { PlatformMediaLimits } from './rules/media-limits.js';
-import type { TargetRule, TextRule } from './rules/types.js';
+import type { RuleIssue, TargetRule, TextRule } from './rules/types.js';
 import type { PlatformTool } from './tools.js';
 import type { PlatformAdapter } from './types.js';
 
@@ -44,6 +44,12 @@ export interface PlatformDescriptor<Id extends string = string> {
   readonly platformSpecificData: Readonly<Record<string, FieldCheck>>;
   /** The rest of its validation: media counts, kinds and formats, options that depend on each other. */
   readonly check: TargetRule;
+  /**
+   * Rules that need the target's connected account: its metadata (a default destination, the rules of
+   * destinations it has cached). Run when a post that will be published is created or its targets are
+   * replaced, once the account is known, before anything is stored. Fields as in `check`.
+   */
+  readonly checkAccount?: (target: { platformSpecificData: Record<string, unknown> }, accountMetadata: Record<string, unknown>) => RuleIssue[];
   /** Media limits only the bytes can tell (size, dimensions, duration), for the target's options. */
   mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
   /** Account metadata keys shown in the API (never anything token-like). */

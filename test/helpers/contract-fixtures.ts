@@ -4,6 +4,7 @@ import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
+import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
@@ -54,6 +55,14 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     },
     media: { ref: { type: 'video', url: 'https://media.test/contract-pin.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(200 * 1024), contentType: 'video/mp4' },
     config: { processingMs: 0 },
+  },
+  reddit: {
+    simulator: () => redditSimulator(),
+    // Posts go to the account's default subreddit, as a connected account sets it (PUT reddit-subreddits).
+    async connect(adapter, io) {
+      const { account } = await connectVia(adapter.oauth!, io);
+      return { ...account, metadata: { ...account.metadata, defaultSubreddit: 'test' } };
+    },
   },
   bluesky: {
     simulator: () => blueskySimulator(),

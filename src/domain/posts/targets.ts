@@ -46,15 +46,26 @@ export function normaliseTargets(
   });
 }
 
+function accountMetadata(account: AccountTable): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(account.metadata) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Checks each target's account: it must be an account of the caller's tenant in a profile the caller
  * sees (else it is reported as not found), active, on the target's platform, and not repeated for the
- * same page or location. Returns the accounts by id.
+ * same page or location. With `accountRules` (a post that will be published), the platform's rules that
+ * need the account (descriptor `checkAccount`) run too. Returns the accounts by id.
  */
 export async function checkTargetAccounts(
   tx: Executor,
   caller: Principal,
   targets: ResolvedTarget[],
+  opts: { accountRules?: boolean } = {},
 ): Promise<Map<string, AccountTable>> {
   const ids = [...new Set(targets.map((t) => t.input.accountId))];
   const accounts = new Map((await findAccounts(tx, caller.tenantId, ids)).map((a) => [a.account_id, a]));
@@ -80,6 +91,10 @@ export async function checkTargetAccounts(
         code = code === 'validation_error' ? 'duplicate_target' : code;
       }
       seen.add(key);
+      const check = opts.accountRules ? descriptorOf(account.platform)?.checkAccount : undefined;
+      for (const found of check?.({ platformSpecificData: t.platformSpecificData }, accountMetadata(account)) ?? []) {
+        (fields[`platforms.${i}.${found.field}`] ??= []).push(`${account.platform}: ${found.message} (${found.rule})`);
+      }
     }
   });
   const first = Object.entries(fields)[0];

@@ -47,7 +47,7 @@ export async function updatePost(
   const current = await loadPost(ctx.db.kysely, caller, postId);
   assertEditable(current);
   const plan = planUpdate(current, input, now);
-  await validateUpdate(ctx, caller, current, plan);
+  await validateUpdate(ctx, caller, current, plan, input);
 
   return ctx.db.transaction(async (tx) => {
     if (plan.nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
@@ -102,7 +102,7 @@ function planUpdate({ post }: Loaded, input: PostInput, now: Date): UpdatePlan {
 }
 
 /** A post that will be published is validated as a whole, with the targets it will have. */
-async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan): Promise<void> {
+async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan, input: PostInput): Promise<void> {
   if (plan.nextStatus === 'draft') return;
   const drafts: PostDraft['platforms'] = plan.requested
     ? plan.requested.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData }))
@@ -113,7 +113,8 @@ async function validateUpdate(ctx: AppContext, caller: Principal, current: Loade
         platformSpecificData: JSON.parse(t.platform_specific_data) as Record<string, unknown>,
       }));
   if (drafts.length === 0) throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
-  throwIfInvalid(await validatePost({ content: plan.content, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId }));
+  const title = input.title !== undefined ? input.title : current.post.title;
+  throwIfInvalid(await validatePost({ content: plan.content, title, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId }));
 }
 
 function assertUnchanged(read: Loaded, fresh: Loaded): void {
@@ -138,7 +139,7 @@ async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, pl
   const unknown = unknownTargets(fresh.targets);
   if (unknown.length > 0) throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
   const requested = plan.requested!;
-  const accounts = await checkTargetAccounts(tx, caller, requested);
+  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft' });
   await disarmTargets(tx, fresh.targets);
   await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
   const { post } = fresh;

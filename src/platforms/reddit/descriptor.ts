@@ -1,27 +1,24 @@
 import type { PlatformDescriptor } from '../descriptor.js';
-import { bool, httpUrl, issue, str } from '../rules/helpers.js';
 import { characters } from '../rules/text.js';
-import type { RuleIssue } from '../rules/types.js';
+import { redditAdapterFromConfig } from './index.js';
+import { REDDIT_DEFAULT_SCOPES } from './oauth.js';
+import { checkAccount, checkTarget, PLATFORM_SPECIFIC_DATA, SELF_MAX } from './rules.js';
+import { REDDIT_TOOLS } from './tools.js';
 
-// Reddit: title <= 300; self text <= 40,000; one link or media item per post (platforms.md). No adapter yet.
+// Reddit: a title (<= 300) on every post; self text <= 40,000; a link, one image or video, or a gallery.
 export const reddit: PlatformDescriptor<'reddit'> = {
   id: 'reddit',
   name: 'Reddit',
-  text: [characters(40000)],
-  platformSpecificData: {
-    subreddit: (v) => (typeof v === 'string' && /^(r\/)?[A-Za-z0-9_]{2,21}$/.test(v) ? null : 'must be a subreddit name'),
-    title: str(300),
-    url: httpUrl,
-    forceSelf: bool,
-    flairId: str(),
-  },
-  check(t) {
-    const issues: RuleIssue[] = [];
-    if (t.media.length > 1) issues.push(issue('mediaItems', 'media_count', 'at most 1 media item'));
-    return issues;
-  },
-  mediaLimits: () => ({}),
-  accountMetadata: [],
-  scopes: [],
-  capabilities: { connect: 'oauth2', unpublish: true },
+  text: [characters(SELF_MAX)],
+  platformSpecificData: PLATFORM_SPECIFIC_DATA,
+  check: checkTarget,
+  checkAccount,
+  // 20 MB images, 1 GB videos (https://support.reddithelp.com/hc/en-us/articles/360043033952).
+  mediaLimits: () => ({ image: { maxBytes: 20 * 1024 * 1024 }, video: { maxBytes: 1024 * 1024 * 1024 } }),
+  accountMetadata: ['defaultSubreddit'],
+  scopes: REDDIT_DEFAULT_SCOPES,
+  // `processing`: a media post exists once Reddit lists it (a video after transcoding).
+  capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  tools: REDDIT_TOOLS,
+  createAdapter: redditAdapterFromConfig,
 };

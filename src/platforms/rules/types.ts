@@ -9,6 +9,8 @@ export interface TargetDraft {
   /** customMedia, else the post's media. */
   media: MediaItemInput[];
   platformSpecificData: Record<string, unknown>;
+  /** The post's own title (the create body's `title`), which a platform may take as the target's. */
+  title?: string | null;
 }
 
 /** A broken rule: `field` is relative to the target (`content`, `mediaItems`, `platformSpecificData.x`). */

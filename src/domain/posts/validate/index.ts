@@ -41,6 +41,7 @@ const EXTRA_RULES: Array<(ctx: AppContext, tenantId: string) => TargetRule> = [m
 
 export interface PostDraft {
   content?: string | null;
+  title?: string | null;
   mediaItems?: MediaItemInput[] | null;
   platforms: Array<{
     platform: string;
@@ -58,6 +59,7 @@ export function targetDrafts(post: PostDraft): TargetDraft[] {
     content: p.customContent ?? post.content ?? '',
     media: p.customMedia ?? post.mediaItems ?? [],
     platformSpecificData: p.platformSpecificData ?? {},
+    title: post.title ?? null,
   }));
 }
 
