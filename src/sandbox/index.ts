@@ -1,6 +1,7 @@
 import { blueskySimulator } from './bluesky/index.js';
 import { googleBusinessSimulator } from './googlebusiness/index.js';
 import { threadsSimulator } from './threads/index.js';
+import { facebookSimulator } from './facebook/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
@@ -25,5 +26,6 @@ export function allSimulators(): Simulator[] {
     snapchatSimulator(),
     googleBusinessSimulator(),
     threadsSimulator(),
+    facebookSimulator(),
   ];
 }
