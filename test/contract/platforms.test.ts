@@ -137,10 +137,12 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
     expect(adapter.destinations?.kind).toBe(descriptor.capabilities.destinations?.kind);
     const group = adapter.destinations;
     if (!group) return;
-    const listed = await group.list({ accessToken: account.accessToken! }, io());
+    // The token that lists: the account's own, or the one the platform keeps for it (a Page token publishes).
+    const listing = group.listingToken?.(account) ?? account.accessToken!;
+    const listed = await group.list({ accessToken: listing }, io());
     expect(listed.length).toBeGreaterThan(0);
     // A detail lookup answers the named destination only.
-    expect((await group.list({ accessToken: account.accessToken! }, io(), { ids: [listed[0].id] })).map((d) => d.id)).toEqual([listed[0].id]);
+    expect((await group.list({ accessToken: listing }, io(), { ids: [listed[0].id] })).map((d) => d.id)).toEqual([listed[0].id]);
     const user = { platformUserId: account.platformUserId, username: account.username };
     const tokens = { accessToken: account.accessToken!, refreshToken: account.refreshToken };
     const selection = await group.select(listed[0], { profile: user, tokens }, io());

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
 import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
+import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
@@ -63,6 +64,23 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
       const { account } = await connectVia(adapter.oauth!, io);
       return { ...account, metadata: { ...account.metadata, defaultSubreddit: 'test' } };
     },
+  },
+  facebook: {
+    simulator: () => facebookSimulator(),
+    // Connected as the hosted flow leaves it: the user's first Page chosen, its token the account's.
+    async connect(adapter, io) {
+      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
+      const [page] = await adapter.destinations!.list(tokens, io);
+      const selection = await adapter.destinations!.select(page, { profile, tokens }, io);
+      return {
+        ...account,
+        accessToken: selection.tokens!.accessToken,
+        refreshToken: selection.tokens!.refreshToken ?? null,
+        tokenExpiresAt: null,
+        metadata: { ...account.metadata, ...selection.metadata },
+      };
+    },
+    config: { processingMs: 0 },
   },
   bluesky: {
     simulator: () => blueskySimulator(),

@@ -1,15 +1,18 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { countKinds, formatRule, issue, oneOf, str } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
-import { characters } from '../rules/text.js';
 import type { RuleIssue } from '../rules/types.js';
+import { FACEBOOK_DESTINATIONS } from './destinations.js';
+import { facebookAdapterFromConfig } from './index.js';
+import { FACEBOOK_DEFAULT_SCOPES } from './oauth.js';
+import { MESSAGE } from './rules.js';
 
 // Facebook: text 63,206; feed up to 10 images or 1 video, never both (spec); a story is one media item,
-// no first comment; a reel is one video. No adapter yet.
+// no first comment; a reel is one video.
 export const facebook: PlatformDescriptor<'facebook'> = {
   id: 'facebook',
   name: 'Facebook',
-  text: [characters(63206)],
+  text: [MESSAGE],
   platformSpecificData: { contentType: oneOf('story', 'reel'), title: str(255), firstComment: str(8000), pageId: str() },
   check(t) {
     const psd = t.platformSpecificData;
@@ -44,7 +47,8 @@ export const facebook: PlatformDescriptor<'facebook'> = {
           video: { maxBytes: 4 * GB, compressAbove: 4 * GB, minDurationSec: 1, maxDurationSec: 240 * 60 },
         };
   },
-  accountMetadata: [],
-  scopes: [],
-  capabilities: { connect: 'oauth2', destinations: { kind: 'page' }, unpublish: true },
+  accountMetadata: ['pageId', 'pageName'],
+  scopes: FACEBOOK_DEFAULT_SCOPES,
+  capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, processing: true },
+  createAdapter: facebookAdapterFromConfig,
 };
