@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   queue: () => import('./queue.js'),
   accounts: () => import('./accounts.js'),
   processing: () => import('./processing.js'),
+  'youtube-upload': () => import('./youtube-upload.js'),
 };
 
 const wanted = process.argv.slice(2);

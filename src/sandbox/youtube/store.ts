@@ -47,6 +47,8 @@ export interface YtSession {
   /** The `publish` fault taken when the session began: `ambiguous` loses the answer to the last chunk. */
   loseAnswer: boolean;
   videoId: string | null;
+  /** When the first byte-carrying PUT arrived (simulator clock, ms): with the video's creation, how long the bytes took. */
+  bytesStartedAt: number | null;
 }
 
 export interface YtStore {

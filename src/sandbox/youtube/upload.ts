@@ -65,7 +65,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
   const thumbUpload = mediaUpload('thumbnails', 'set');
 
   /** The video exists from the last byte on; YouTube then processes it for `processingMs`. */
-  const createVideo = (channel: YtChannel, resource: Record<string, any>, size: number, mimeType: string, ranges: YtSession['ranges']): YtVideo => {
+  const createVideo = (channel: YtChannel, resource: Record<string, any>, size: number, mimeType: string, ranges: YtSession['ranges'], bytesStartedAt: number): YtVideo => {
     const created = now();
     const video: YtVideo = {
       id: newVideoId(),
@@ -116,6 +116,8 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
           return video.thumbnail;
         },
         receivedRanges: ranges,
+        // From the first byte-carrying request to the last byte (ms, simulator clock): npm run bench youtube-upload.
+        upload: { startedAt: bytesStartedAt, finishedAt: created },
         comments: [],
       },
     });
@@ -164,12 +166,14 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
         expired: null,
         loseAnswer: started.loseAnswer,
         videoId: null,
+        bytesStartedAt: null,
       };
       store().sessions.set(session.id, session);
       const location = `${state.baseUrl()}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${session.id}`;
       return reply.status(200).header('location', location).header('x-guploader-uploadid', session.id).send();
     }
     if (q.uploadType === 'multipart') {
+      const bodyStartedAt = now();
       const body = await readAll(request, 64 * 1024 * 1024);
       const items = body ? multipartRelated(body, String(request.headers['content-type'] ?? '')) : null;
       if (!items || items.length !== 2) return ytError(reply, 400, 'badContent', 'A multipart/related body of metadata and media is required', { domain: 'global' });
@@ -182,7 +186,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       const started = begin(request, reply, resource, parts);
       if (!started) return reply;
       if (!accepts(videoUpload.accept, items[1].type)) return ytError(reply, 400, 'invalidContentType', `Media type '${items[1].type}' is not supported.`, { domain: 'global' });
-      const video = createVideo(started.channel, resource as Record<string, any>, items[1].bytes.length, items[1].type, [{ first: 0, last: items[1].bytes.length - 1 }]);
+      const video = createVideo(started.channel, resource as Record<string, any>, items[1].bytes.length, items[1].type, [{ first: 0, last: items[1].bytes.length - 1 }], bodyStartedAt);
       if (started.loseAnswer) return hangUp(reply);
       return answerVideo(reply, video, parts);
     }
@@ -248,6 +252,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     // `unavailable` keeps the first half of the chunk (in 256 KiB units) and fails: the platform's offset
     // is then inside the chunk, where the client must resume from.
     const keep = fault === 'unavailable' ? Math.floor(size / 2 / QUANTUM) * QUANTUM : size;
+    session.bytesStartedAt ??= now();
     let seen = 0;
     try {
       for await (const piece of request.raw as AsyncIterable<Buffer>) {
@@ -264,7 +269,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     if (fault === 'unavailable') return ytError(reply, 503, 'backendError', 'Backend Error', { domain: 'global' });
     if (seen < size) return status();
     if (session.received === session.total && !session.videoId) {
-      const video = createVideo(session.channel, session.resource, session.total, session.mimeType, session.ranges);
+      const video = createVideo(session.channel, session.resource, session.total, session.mimeType, session.ranges, session.bytesStartedAt);
       session.videoId = video.id;
       if (session.loseAnswer) return hangUp(reply);
     }
