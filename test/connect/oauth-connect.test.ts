@@ -146,7 +146,7 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
     const unknown = await h.env.request(t.apiKey, 'GET', `/v1/connect/myspace?profileId=${t.profileId}`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('invalid_platform');
-    const missing = await h.env.request(t.apiKey, 'GET', `/v1/connect/snapchat?profileId=${t.profileId}`);
+    const missing = await h.env.request(t.apiKey, 'GET', `/v1/connect/googlebusiness?profileId=${t.profileId}`);
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('platform_not_configured');
     const noProfile = await h.env.request(t.apiKey, 'GET', `/v1/connect/${P}?profileId=000000000000000000000000`);

@@ -68,7 +68,9 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
 
   // Every publish of the suite carries the fixture's media when the platform needs some.
   const media = fixture?.media;
-  const publishRequest = (acc: AccountCredentials, over: Partial<PublishRequest> = {}) => basePublishRequest(acc, { ...(media ? { media: [media.ref] } : {}), ...over });
+  const psd = fixture?.platformSpecificData;
+  const publishRequest = (acc: AccountCredentials, over: Partial<PublishRequest> = {}) =>
+    basePublishRequest(acc, { ...(media ? { media: [media.ref] } : {}), ...(psd ? { platformSpecificData: psd } : {}), ...over });
   const io = () => (media ? testIO({ [media.ref.url]: { bytes: media.bytes, contentType: media.contentType } }).io : baseIO());
 
   beforeAll(async () => {
@@ -222,7 +224,7 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
         const atLimit = textAtLimit(piece, rule.count, rule.limit);
         if (atLimit === null) return;
         for (const text of [atLimit, `${atLimit}b`]) {
-          const res = (await sdk.validate.validatePost({ body: { content: text, ...(media ? { mediaItems: [{ type: media.ref.type, url: media.ref.url }] } : {}), platforms: [{ platform }] } as any })).data as { valid: boolean; errors: unknown[] };
+          const res = (await sdk.validate.validatePost({ body: { content: text, ...(media ? { mediaItems: [{ type: media.ref.type, url: media.ref.url }] } : {}), platforms: [{ platform, ...(psd ? { platformSpecificData: psd } : {}) }] } as any })).data as { valid: boolean; errors: unknown[] };
           const published = await adapter.publish(publishRequest(account, { content: text }), io()).then(
             () => true,
             (e: unknown) => {

@@ -6,10 +6,12 @@ import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
+import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import type { Simulator } from '../../src/sandbox/types.js';
+import { fakeMp4 } from './mp4.js';
 import { connectVia } from './platform-io.js';
 
 /**
@@ -28,6 +30,8 @@ export interface ContractFixture {
   media?: { ref: MediaRef; bytes: Buffer; contentType: string };
   /** Simulator settings (`POST /_config`) for the suite, e.g. `processingMs: 0` so publish answers the post. */
   config?: Record<string, unknown>;
+  /** platformSpecificData of every publish and validation of the suite (Snapchat: a spotlight, the type whose text is sent). */
+  platformSpecificData?: Record<string, unknown>;
 }
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
@@ -109,5 +113,18 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
       tokenExpiresAt: null,
       metadata: { chatId: '-1001234567890', chatType: 'channel' },
     }),
+  },
+  snapchat: {
+    simulator: () => snapchatSimulator(),
+    // A Snapchat account posts as a public profile: the connect flow's standard mode starts on the first.
+    async connect(adapter, io) {
+      const { account, profile, tokens } = await connectVia(adapter.oauth!, io);
+      const [first] = await adapter.destinations!.list({ accessToken: account.accessToken! }, io);
+      const chosen = await adapter.destinations!.select(first, { profile, tokens }, io);
+      return { ...account, metadata: { ...account.metadata, ...chosen.metadata } };
+    },
+    media: { ref: { type: 'video', url: 'https://media.test/contract-snap.mp4', mimeType: 'video/mp4' }, bytes: fakeMp4({ seconds: 10, width: 1080, height: 1920, size: 200 * 1024 }), contentType: 'video/mp4' },
+    config: { processingMs: 0 },
+    platformSpecificData: { contentType: 'spotlight' },
   },
 };
