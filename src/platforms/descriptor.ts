@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { DestinationsDeclaration } from './destinations.js';
 import type { FieldCheck } from './rules/helpers.js';
 import type { PlatformMediaLimits } from './rules/media-limits.js';
-import type { RuleIssue, TargetRule, TextRule } from './rules/types.js';
+import type { RuleIssue, TargetDraft, TargetRule, TextRule } from './rules/types.js';
 import type { PlatformTool } from './tools.js';
 import type { PlatformAdapter } from './types.js';
 
@@ -34,6 +34,12 @@ export interface DeclaredCapabilities {
   processing?: boolean;
 }
 
+/** What an account rule sees of a target: its options, and the media it will send when known. */
+export interface AccountCheckTarget {
+  platformSpecificData: Record<string, unknown>;
+  media?: TargetDraft['media'];
+}
+
 export interface PlatformDescriptor<Id extends string = string> {
   readonly id: Id;
   /** Display name ("LinkedIn", "X"). */
@@ -47,9 +53,10 @@ export interface PlatformDescriptor<Id extends string = string> {
   /**
    * Rules that need the target's connected account: its metadata (a default destination, the rules of
    * destinations it has cached). Run when a post that will be published is created or its targets are
-   * replaced, once the account is known, before anything is stored. Fields as in `check`.
+   * replaced, once the account is known, before anything is stored. Fields as in `check`. (TikTok: the
+   * creator's posting options as last fetched; its adapter checks them again when it publishes.)
    */
-  readonly checkAccount?: (target: { platformSpecificData: Record<string, unknown> }, accountMetadata: Record<string, unknown>) => RuleIssue[];
+  readonly checkAccount?: (target: AccountCheckTarget, accountMetadata: Record<string, unknown>) => RuleIssue[];
   /** Media limits only the bytes can tell (size, dimensions, duration), for the target's options. */
   mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
   /** Account metadata keys shown in the API (never anything token-like). */

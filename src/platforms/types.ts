@@ -261,6 +261,8 @@ export interface TokenSet {
   refreshToken?: string | null;
   expiresAt?: Date | null;
   scopes?: string[] | null;
+  /** Account metadata the platform reported along with a refresh (TikTok: the creator's options), merged into the account. */
+  accountMetadata?: Record<string, unknown>;
 }
 
 export interface PlatformProfile {

@@ -8,6 +8,7 @@ import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { tiktokSimulator } from '../../src/sandbox/tiktok/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import type { Simulator } from '../../src/sandbox/types.js';
@@ -84,6 +85,12 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
         metadata: { ...account.metadata, ...selection.metadata },
       };
     },
+  },
+  tiktok: {
+    simulator: () => tiktokSimulator(),
+    connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+    // FILE_UPLOAD in one chunk (under 5 MB); processingMs 0, so the status fetch after the upload finds the post.
+    media: { ref: { type: 'video', url: 'https://media.test/contract-tiktok.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
     config: { processingMs: 0 },
   },
   bluesky: {

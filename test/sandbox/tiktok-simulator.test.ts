@@ -46,7 +46,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
     body: body === undefined ? undefined : isBuffer || typeof body === 'string' ? (body as any) : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: text ? JSON.parse(text) : null, text };
 }
 
 /** A user access token through the consent and the token endpoint, with a hex PKCE challenge. */
@@ -253,7 +253,10 @@ describe('TikTok simulator: processing and status', () => {
     await status(auth, init.body.data.publish_id);
     const posts = (await call('GET', '/_inspect')).body.posts;
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: String(done.body.data.publicaly_available_post_id[0]), text: 'hello #fyp', author: openId, destination: null, media: [{ type: 'video', size: 1000 }], extra: { is_aigc: true, durationSec: 4 } });
+    // The id is an int64 JSON number: its digits, exactly as sent (a double would round them).
+    const id = /"publicaly_available_post_id":\[(\d+)\]/.exec(done.text)?.[1];
+    expect(id).toMatch(/^\d{19}$/);
+    expect(posts[0]).toMatchObject({ id, text: 'hello #fyp', author: openId, destination: null, media: [{ type: 'video', size: 1000 }], extra: { is_aigc: true, durationSec: 4 } });
   });
 
   it('fails a video longer than the creator maximum with duration_check_failed', async () => {

@@ -5,6 +5,7 @@ import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
 import { isPlatform } from '../../platforms/catalogue.js';
 import { PlatformError, type PlatformIO } from '../../platforms/types.js';
 import { markAccountDisconnected } from './disconnect.js';
+import { mergeAccountMetadata } from './manage.js';
 import { accountCredentials } from './save-account.js';
 
 export type RefreshOutcome = 'refreshed' | 'not_supported' | 'disconnected';
@@ -34,6 +35,7 @@ export async function refreshAccountTokens(
       ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
       updated_at: now.toISOString(),
     });
+    if (tokens.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, tokens.accountMetadata);
     return 'refreshed';
   } catch (error) {
     if (error instanceof PlatformError && error.kind === 'auth' && error.revoked) {

@@ -56,7 +56,7 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
   return ctx.db.transaction(async (tx) => {
     await lockTenantPosts(ctx.db, tx, caller.tenantId);
     await assertMonthlyPostQuota(tx, caller, now);
-    const accounts = await checkTargetAccounts(tx, caller, targets, { accountRules: !isDraft });
+    const accounts = await checkTargetAccounts(tx, caller, targets, { accountRules: !isDraft, media });
     // A queued post takes the next free slot of its queue, claimed in this transaction (queue/assign.ts).
     const queued = decision.kind === 'queue' ? await assignQueueSlot(tx, caller, decision, now) : null;
     if (queued) decision = { kind: 'at', at: (at = queued.scheduledFor) };

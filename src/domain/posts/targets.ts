@@ -59,13 +59,14 @@ function accountMetadata(account: AccountTable): Record<string, unknown> {
  * Checks each target's account: it must be an account of the caller's tenant in a profile the caller
  * sees (else it is reported as not found), active, on the target's platform, and not repeated for the
  * same page or location. With `accountRules` (a post that will be published), the platform's rules that
- * need the account (descriptor `checkAccount`) run too. Returns the accounts by id.
+ * need the account (descriptor `checkAccount`) run too, with the target's media (`media`: the post's,
+ * unless the target has its own). Returns the accounts by id.
  */
 export async function checkTargetAccounts(
   tx: Executor,
   caller: Principal,
   targets: ResolvedTarget[],
-  opts: { accountRules?: boolean } = {},
+  opts: { accountRules?: boolean; media?: MediaItemInput[] } = {},
 ): Promise<Map<string, AccountTable>> {
   const ids = [...new Set(targets.map((t) => t.input.accountId))];
   const accounts = new Map((await findAccounts(tx, caller.tenantId, ids)).map((a) => [a.account_id, a]));
@@ -92,7 +93,7 @@ export async function checkTargetAccounts(
       }
       seen.add(key);
       const check = opts.accountRules ? descriptorOf(account.platform)?.checkAccount : undefined;
-      for (const found of check?.({ platformSpecificData: t.platformSpecificData }, accountMetadata(account)) ?? []) {
+      for (const found of check?.({ platformSpecificData: t.platformSpecificData, media: t.input.customMedia ?? opts.media }, accountMetadata(account)) ?? []) {
         (fields[`platforms.${i}.${found.field}`] ??= []).push(`${account.platform}: ${found.message} (${found.rule})`);
       }
     }

@@ -139,7 +139,7 @@ async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, pl
   const unknown = unknownTargets(fresh.targets);
   if (unknown.length > 0) throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
   const requested = plan.requested!;
-  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft' });
+  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft', media: plan.media });
   await disarmTargets(tx, fresh.targets);
   await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
   const { post } = fresh;

@@ -9,6 +9,8 @@ import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPu
 
 export { DEFAULT_CREATOR, type CreatorOptions } from './store.js';
 
+const POST_ID_MARK = '\u0000post-id\u0000';
+
 export interface TikTokSimulatorOptions {
   /** Clock for processing and createdAt. Default: real time. */
   now?: () => Date;
@@ -109,7 +111,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
 
       /** A new publish: it exists (and counts) once init answered, as on TikTok. */
       const newPublish = (user: OAuthUser, p: Omit<TtPublish, 'publishId' | 'openId' | 'media' | 'arrivedAt' | 'failReason' | 'postId' | 'createdAt' | 'settled'>): TtPublish => {
-        const pub: TtPublish = { ...p, publishId: `v_pub_file~v2-1.${randomBytes(9).toString('hex')}`, openId: user.id, media: [], arrivedAt: null, failReason: null, postId: null, createdAt: now().getTime(), settled: false };
+        const pub: TtPublish = { loseLastAnswer: false, ...p, publishId: `v_pub_file~v2-1.${randomBytes(9).toString('hex')}`, openId: user.id, media: [], arrivedAt: null, failReason: null, postId: null, createdAt: now().getTime(), settled: false };
         ttStore(state).publishes.set(pub.publishId, pub);
         return pub;
       };
@@ -158,7 +160,10 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
             : {}),
         });
         if (s.source === 'PULL_FROM_URL') await pull(pub, [s.video_url]);
-        if (fault === 'ambiguous') return hangUp(reply);
+        // NOTE: a FILE_UPLOAD publish happens when its last chunk arrives (before that, nothing can be
+        // posted), so an ambiguous publish loses the answer to that chunk, as the YouTube simulator does.
+        if (fault === 'ambiguous' && pub.upload) pub.loseLastAnswer = true;
+        else if (fault === 'ambiguous') return hangUp(reply);
         return ttOk({ publish_id: pub.publishId, ...(pub.upload ? { upload_url: `${state.baseUrl()}/upload/${encodeURIComponent(pub.publishId)}` } : {}) });
       };
       // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
@@ -186,7 +191,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           u.parts = [];
           arrived(pub);
         }
-        if (fault === 'ambiguous') return hangUp(reply);
+        if (fault === 'ambiguous' || (complete && pub.loseLastAnswer)) return hangUp(reply);
         return reply.status(complete ? 201 : 206).header('content-range', `bytes 0-${u.received - 1}/${u.videoSize}`).send();
       });
 
@@ -220,13 +225,14 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         const answer = ttOk({
           status,
           ...(status === 'FAILED' ? { fail_reason: pub.failReason } : {}),
-          // NOTE: "publicaly" is TikTok's own spelling of the field.
-          publicaly_available_post_id: pub.postId ? [Number(pub.postId)] : [],
+          // NOTE: "publicaly" is TikTok's own spelling of the field. The ids are int64 JSON numbers
+          // (get-video-status page), beyond what a double holds: written as digits below, never via Number.
+          publicaly_available_post_id: pub.postId ? [POST_ID_MARK] : [],
           uploaded_bytes: pub.upload?.received ?? 0,
           downloaded_bytes: pub.source === 'PULL_FROM_URL' ? pub.media.reduce((n, m) => n + m.bytes.length, 0) : 0,
         });
         if (fault === 'ambiguous') return hangUp(reply);
-        return answer;
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer).replace(JSON.stringify(POST_ID_MARK), pub.postId ?? ''));
       });
     },
   };

@@ -47,6 +47,8 @@ export interface TtPublish {
   postId: string | null;
   createdAt: number;
   settled: boolean;
+  /** An ambiguous `publish` fault on a FILE_UPLOAD: the answer to the last chunk is lost. */
+  loseLastAnswer?: boolean;
 }
 
 export interface TtStore {
