@@ -20,8 +20,9 @@ export interface PinterestOptions {
 
 /**
  * Pinterest's errors: `{code, message}` on every status (OpenAPI schema `Error`). 401 auth, 429
- * throttled (`x-ratelimit-*`, Retry-After when sent), 5xx transient, other 4xx final.
- * https://developers.pinterest.com/docs/reference/rate-limits/
+ * throttled, 5xx transient, other 4xx final. Standard access limits are per minute
+ * (https://developers.pinterest.com/docs/reference/rate-limits/): a 429 without Retry-After waits a
+ * minute. NOTE: Pinterest documents no reset header, so none is read (its meaning would be a guess).
  */
 export const PINTEREST_HTTP: PlatformHttp = {
   name: 'Pinterest',
@@ -29,7 +30,7 @@ export const PINTEREST_HTTP: PlatformHttp = {
     message: typeof body?.message === 'string' ? body.message : `Pinterest answered HTTP ${status}`,
     platformCode: body?.code !== undefined && body?.code !== null ? String(body.code) : null,
   }),
-  resetHeader: 'x-ratelimit-reset',
+  defaultRetryAfterMs: () => 60_000,
 };
 
 export function token(account: AccountCredentials): string {
