@@ -34,7 +34,7 @@ export interface PlatformHttp {
 }
 
 export interface PlatformCall {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array | FormData | URLSearchParams;

@@ -3,6 +3,7 @@ import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
 import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
+import { googleBusinessSimulator } from '../../src/sandbox/googlebusiness/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
@@ -92,6 +93,16 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     // FILE_UPLOAD in one chunk (under 5 MB); processingMs 0, so the status fetch after the upload finds the post.
     media: { ref: { type: 'video', url: 'https://media.test/contract-tiktok.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
     config: { processingMs: 0 },
+  },
+  // Local posts go to a location: the first one listed is selected, as a connect does.
+  googlebusiness: {
+    simulator: () => googleBusinessSimulator(),
+    async connect(adapter, io) {
+      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
+      const [location] = await adapter.destinations!.list({ accessToken: tokens.accessToken }, io);
+      const selection = await adapter.destinations!.select(location, { profile, tokens }, io);
+      return { ...account, metadata: { ...account.metadata, ...selection.metadata } };
+    },
   },
   bluesky: {
     simulator: () => blueskySimulator(),

@@ -30,7 +30,8 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'googlebusiness',
-    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations'],
+    // Photos of a post are fetched by Google from their URL: publishing uploads nothing, so no `upload` op.
+    faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
         authorizePath: '/o/oauth2/v2/auth',

@@ -137,8 +137,6 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (!loc) return reply;
     const problem = checkNewMedia(request.body);
     if (problem) return gbpError(reply, 400, problem.message, problem.field);
-    const fault = state.faults.take('upload');
-    if (sendFault(reply, fault)) return reply;
     const body = request.body as Record<string, any>;
     const id = `AF1Qip${randomBytes(12).toString('base64url')}`;
     const item = {
@@ -152,7 +150,6 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
       ...(body.description ? { description: body.description } : {}),
     };
     loc.media.push(item);
-    if (fault === 'ambiguous') return hangUp(reply);
     return item;
   });
 
