@@ -89,6 +89,27 @@ describe('Snapchat end to end through the official SDK', () => {
     expect(t.account.metadata).toMatchObject({ publicProfileId: t.profiles[1].id, publicProfileName: 'Brand snapE2E Studio' });
   });
 
+  it("connects in standard mode through Herald's selection page, with the public profile chosen there", async () => {
+    const { apiKey } = await e.env.createUser();
+    const sdk = await e.env.sdk(apiKey);
+    const profile = data(await sdk.profiles.createProfile({ body: { name: 'Snapchat standard' } })).profile;
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: 'snapStd', username: 'snapStd', name: 'Brand snapStd' });
+    const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const shown = await fetch(`${start.authUrl}&login_hint=snapStd`);
+    const html = await shown.text();
+    expect(html).toContain('Brand snapStd');
+    expect(html).toContain('Brand snapStd Studio');
+    const tempToken = /name="tempToken" value="([^"]+)"/.exec(html)![1];
+    const action = new URL(/action="([^"]+)"/.exec(html)![1], shown.url);
+    const first = /name="destinationId" value="([^"]+)"/.exec(html)![1];
+    const chosen = await fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ tempToken, destinationId: first }) });
+    expect(new URL(chosen.url).searchParams.get('connected')).toBe('snapchat');
+    const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({ platform: 'snapchat', username: 'snapstd', displayName: 'Brand snapStd' });
+    expect(accounts[0].metadata.publicProfileId).toBe(first);
+  });
+
   it('publishes an image story once, after Snap processed it, on the selected profile', async () => {
     const image = e.mediaUrl('snap-story.png', 70_000);
     const target = await publish(t.sdk, t.account._id, { content: 'Stories carry no caption', mediaItems: [{ type: 'image', url: image }] }, 'story');
