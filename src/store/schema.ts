@@ -363,6 +363,24 @@ export interface IdempotencyKeyTable {
   expires_at: string;
 }
 
+/** A named set of a tenant's accounts (GET/POST/PUT/DELETE /v1/account-groups). */
+export interface AccountGroupTable {
+  account_group_id: string;
+  tenant_id: string;
+  /** Unique per tenant. */
+  name: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One account of a group; removed with the account or the group (foreign keys, cascade). */
+export interface AccountGroupMemberTable {
+  account_group_id: string;
+  account_id: string;
+  position: number;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -384,4 +402,6 @@ export interface Database {
   invite: InviteTable;
   media: MediaTable;
   idempotency_key: IdempotencyKeyTable;
+  account_group: AccountGroupTable;
+  account_group_member: AccountGroupMemberTable;
 }

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { installIdempotency } from '../idempotency.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAccountRoutes } from './accounts/index.js';
+import { registerAccountGroupRoutes } from './account-groups/index.js';
 import { registerConnectRoutes } from './connect/index.js';
 import { registerLogRoutes } from './logs/index.js';
 import { registerMediaRoutes } from './media/index.js';
@@ -38,6 +39,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerApiKeyRoutes(app, ctx);
   registerProfileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
+  registerAccountGroupRoutes(app, ctx);
   registerPlatformToolRoutes(app, ctx);
   registerConnectRoutes(app, ctx);
   registerPostRoutes(app, ctx);

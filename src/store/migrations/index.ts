@@ -15,6 +15,7 @@ import * as m0080 from './0080-first-comment-result.js';
 import * as m0090 from './0090-post-list-order.js';
 import * as m0100 from './0100-target-processing.js';
 import * as m0110 from './0110-access-code-kind.js';
+import * as m0120 from './0120-account-groups.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0090-post-list-order': m0090,
   '0100-target-processing': m0100,
   '0110-access-code-kind': m0110,
+  '0120-account-groups': m0120,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
