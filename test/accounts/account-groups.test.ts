@@ -55,7 +55,7 @@ describe('account groups', () => {
     expect((await sdk.accountGroups.deleteAccountGroup({ path: { groupId: id } })).data).toEqual({
       message: 'Account group deleted successfully',
     });
-    expect((await sdk.accountGroups.listAccountGroups()).data!.groups!.map((g) => g.name)).toEqual(['Empty']);
+    expect((await sdk.accountGroups.listAccountGroups()).data!.groups!.map((g: any) => g.name)).toEqual(['Empty']);
     // The accounts themselves are untouched.
     expect((await env.request(apiKey, 'GET', '/v1/accounts')).body.accounts).toHaveLength(3);
     const again = await sdkError(sdk.accountGroups.deleteAccountGroup({ path: { groupId: id } }));
