@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformIO } from '../../../src/platforms/io.js';
 import { createRedditAdapter, DEFAULT_USER_AGENT, type RedditAdapter } from '../../../src/platforms/reddit/index.js';
 import { REDDIT_DEFAULT_SCOPES } from '../../../src/platforms/reddit/oauth.js';
-import { PlatformError, type AccountCredentials } from '../../../src/platforms/types.js';
+import { PlatformError, type AccountCredentials, type PublishResult } from '../../../src/platforms/types.js';
 import { redditSimulator } from '../../../src/sandbox/reddit/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
 import { connectVia, publishRequest } from '../../helpers/platform-io.js';
@@ -51,7 +51,7 @@ describe('the Reddit adapter', () => {
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 600_000 });
     expect(calls()).toBe(sent);
     now = new Date(now.getTime() + 600_000);
-    const result = await a.publish(publishRequest(account), io());
+    const result = (await a.publish(publishRequest(account), io())) as PublishResult;
     expect(result.platformPostId).toMatch(/^[a-z0-9]+$/);
   });
 
