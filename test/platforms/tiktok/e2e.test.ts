@@ -9,7 +9,7 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
  * TikTok end to end through the official SDK against the simulator: connect through Login Kit, a video
- * from Herald's storage by FILE_UPLOAD and a photo carousel TikTok pulls from Herald's public URLs, each
+ * from Herald's storage by FILE_UPLOAD (and one of 11 MB in two 5 MB-rule chunks) and a photo carousel TikTok pulls from Herald's public URLs, each
  * published once after processing; a privacy level the creator does not offer refused at creation; a
  * creator whose options change before the post is due fails the target with TikTok's reason; no unpublish.
  */
@@ -22,7 +22,7 @@ const inspect = async () => (await sandboxCall(e.sandbox, 'GET', '/sandbox/tikto
 beforeAll(async () => {
   requireFfmpeg();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-tt-'));
-  e = await createOAuthE2E((now) => [tiktokSimulator({ now })]);
+  e = await createOAuthE2E((now) => [tiktokSimulator({ now })], { env: { TIKTOK_UPLOAD_CHUNK_MB: '5' } });
 });
 afterAll(async () => {
   await e?.close();
@@ -116,6 +116,21 @@ describe('TikTok end to end through the official SDK', () => {
     expect(un.message).toContain('cannot be unpublished');
   });
 
+  it('uploads a video over 5 MB in chunks by TikTok\'s rules: chunk_size each, the last one carrying the rest', async () => {
+    const t = await connectedTenant('ttChunks1');
+    const size = 11 * 1024 * 1024 + 123;
+    const res = await t.sdk.posts.createPost({
+      body: { publishNow: true, content: 'eleven megabytes', mediaItems: [{ type: 'video', url: e.mediaUrl('tt-big.mp4', size, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id }] } as any,
+    });
+    expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
+    await settle();
+    const posts = (await inspect()).filter((p) => p.author === t.openId);
+    expect(posts).toHaveLength(1);
+    // floor(11 MB / 5 MB) = 2 chunks: 5 MB, then 6 MB + 123 bytes (the simulator refuses any other split).
+    expect(posts[0]).toMatchObject({ media: [{ type: 'video', size }], extra: { source: 'FILE_UPLOAD', chunks: 2, privacy_level: 'PUBLIC_TO_EVERYONE' } });
+    expect((await getPost(t.sdk, data(res).post._id)).platforms[0]).toMatchObject({ status: 'published', platformPostId: posts[0].id });
+  });
+
   it('publishes a photo carousel TikTok pulls from Herald public URLs exactly once, with its cover', async () => {
     const t = await connectedTenant('ttPhoto1');
     const urls = [
@@ -191,5 +206,17 @@ describe('TikTok end to end through the official SDK', () => {
     expect(after.platforms[0].errorMessage).toContain('privacy_level_option_mismatch');
     expect(after.platforms[0].errorMessage).toContain('SELF_ONLY');
     expect((await inspect()).filter((p) => p.author === t.openId)).toEqual([]);
+    // The next token refresh (TikTok's access tokens last a day) brings the cached options up to date,
+    // so the next such post is refused at creation.
+    e.env.clock.advance(24 * 3600_000);
+    await settle(2);
+    const [account] = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId } })).accounts;
+    expect(account.metadata.creatorInfo.privacyLevelOptions).toEqual(['SELF_ONLY']);
+    const again = await refused(
+      t.sdk.posts.createPost({
+        body: { publishNow: true, content: 'public again?', mediaItems: [{ type: 'video', url: e.mediaUrl('tt-changed2.mp4', 200_000, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }] } as any,
+      }),
+    );
+    expect(again).toMatchObject({ statusCode: 400 });
   });
 });
