@@ -2,6 +2,7 @@ import { blueskySimulator } from './bluesky/index.js';
 import { googleBusinessSimulator } from './googlebusiness/index.js';
 import { threadsSimulator } from './threads/index.js';
 import { facebookSimulator } from './facebook/index.js';
+import { instagramSimulator } from './instagram/index.js';
 import { telegramSimulator } from './telegram/index.js';
 import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
@@ -27,5 +28,6 @@ export function allSimulators(): Simulator[] {
     googleBusinessSimulator(),
     threadsSimulator(),
     facebookSimulator(),
+    instagramSimulator(),
   ];
 }

@@ -41,7 +41,7 @@ export function dialog(state: SimulatorState, q: Record<string, string | undefin
   const missing = ['client_id', 'redirect_uri'].filter((k) => !q[k]);
   if (missing.length) return graphError(reply, 400, { message: `(#100) The parameter ${missing[0]} is required`, code: 100 });
   if (q.response_type && q.response_type !== 'code') return graphError(reply, 400, { message: '(#100) response_type must be code for a server-side login', code: 100 });
-  const user: GraphUser = userFor(state, q.login_hint || 'sandbox_facebook', q.login_hint ? undefined : 'Sandbox Facebook user');
+  const user: GraphUser = userFor(state, q.login_hint || `sandbox_${state.platform}`);
   const code = `AQ${randomBytes(24).toString('base64url')}`;
   codes(state).set(code, {
     userId: user.id,

@@ -1,0 +1,204 @@
+import type { FastifyInstance } from 'fastify';
+import { registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
+import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js';
+import { PAGE_HANDLERS } from '../graph/pages.js';
+import { newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
+import type { Simulator, SimulatorState } from '../types.js';
+
+export interface InstagramSimulatorOptions {
+  /** Clock for tokens and container processing. Default: real time. */
+  now?: () => Date;
+}
+
+/*
+ * Instagram content publishing through Facebook Login, on the Graph core
+ * (https://developers.facebook.com/docs/instagram-platform/content-publishing): each Page's linked
+ * professional account (`instagram_business_account`) is an IGUser.
+ * - `POST /{ig-user}/media` makes a container (ShadowIGMediaBuilder) from `image_url` or `video_url`,
+ *   which Graph fetches itself; `media_type` REELS, STORIES, CAROUSEL (2-10 finished children made with
+ *   `is_carousel_item`); a video container is IN_PROGRESS for processingMs, then FINISHED;
+ * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
+ *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
+ * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`.
+ * Instagram does not delete through the API. Instagram Login (graph.instagram.com) is not simulated.
+ */
+
+const QUOTA = 100;
+const DAY_MS = 24 * 3600_000;
+
+function igPage(state: SimulatorState, igUserId: string): GraphPage | undefined {
+  return [...world(state).pages.values()].find((p) => p.igUserId === igUserId);
+}
+
+/** The IG user's Page owner with a user token, or that Page's token, may publish. */
+function refused(call: GraphCall): unknown | null {
+  const page = igPage(call.state, call.node.id)!;
+  const t = call.token;
+  if ((t.kind === 'user' && t.userId === page.ownerId) || (t.kind === 'page' && t.pageId === page.id)) return null;
+  return graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
+}
+
+async function fetchable(url: unknown): Promise<{ size: number; type: string } | null> {
+  if (typeof url !== 'string') return null;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const bytes = await res.arrayBuffer();
+    return res.ok && bytes.byteLength ? { size: bytes.byteLength, type: res.headers.get('content-type') ?? '' } : null;
+  } catch {
+    return null;
+  }
+}
+
+const asList = (v: unknown): unknown[] | null => {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== 'string') return null;
+  try {
+    const parsed = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed : null;
+  } catch {
+    return v.split(',');
+  }
+};
+
+function statusOf(c: GraphObject, now: number): string {
+  if (c.data.published) return 'PUBLISHED';
+  if (c.data.failed && now >= (c.data.readyAt as number)) return 'ERROR';
+  return now >= (c.data.readyAt as number) ? 'FINISHED' : 'IN_PROGRESS';
+}
+
+const container: GraphHandler = async (call) => {
+  const no = refused(call);
+  if (no) return no;
+  const { params: p, state, node, now } = call;
+  const type = String(p.media_type ?? '').toUpperCase();
+  const bad = (message: string, subcode?: number) => graphError(call.reply, 400, { message: `(#100) ${message}`, code: 100, subcode });
+  if (type && !['REELS', 'STORIES', 'CAROUSEL', 'VIDEO', 'IMAGE'].includes(type)) return bad(`media_type ${type} is not supported`);
+  const collaborators = p.collaborators === undefined ? [] : asList(p.collaborators);
+  if (!collaborators || collaborators.length > 3) return bad('collaborators takes at most 3 usernames', 2207064);
+  const tags = p.user_tags === undefined ? [] : asList(p.user_tags);
+  if (!tags || tags.some((t: any) => !t || typeof t.username !== 'string' || !(t.x >= 0 && t.x <= 1) || !(t.y >= 0 && t.y <= 1))) return bad('user_tags need a username and x, y between 0 and 1');
+  if (p.caption !== undefined && [...String(p.caption)].length > 2200) return bad('The caption is too long', 2207010);
+  const fault = state.faults.take('upload');
+  if (sendGraphFault(call.reply, fault)) return call.reply;
+  let data: Record<string, unknown>;
+  if (type === 'CAROUSEL') {
+    const ids = asList(p.children)?.map(String) ?? [];
+    const children = ids.map((id) => world(state).objects.get(id));
+    if (ids.length < 2 || ids.length > 10) return bad('A carousel takes 2 to 10 children', 2207030);
+    if (children.some((c) => !c || c.type !== 'ShadowIGMediaBuilder' || !c.data.carouselItem || c.ownerId !== node.id || statusOf(c, now) !== 'FINISHED')) {
+      return bad('Every child must be a FINISHED carousel item container of this user', 2207027);
+    }
+    data = { kind: 'CAROUSEL', children: ids, media: children.map((c) => c!.data.media), readyAt: now };
+  } else {
+    const video = type === 'REELS' || type === 'VIDEO' || (type === 'STORIES' && p.video_url !== undefined);
+    const fetched = await fetchable(video ? p.video_url : p.image_url);
+    if (!fetched) return graphError(call.reply, 400, { message: 'Media download has failed. The media URI doesn\'t meet our requirements.', code: 9004, subcode: 2207052 });
+    data = {
+      kind: type || 'IMAGE',
+      carouselItem: p.is_carousel_item === true || p.is_carousel_item === 'true',
+      media: { type: video ? 'video' : 'image', size: fetched.size, mimeType: fetched.type },
+      readyAt: video ? now + state.config.processingMs : now,
+      failed: video && state.faults.take('processing') !== null,
+    };
+  }
+  const fields = ['caption', 'share_to_feed', 'thumb_offset', 'cover_url', 'audio_name', 'trial_params', 'location_id', 'alt_text'];
+  const extra = Object.fromEntries(fields.filter((f) => p[f] !== undefined).map((f) => [f, p[f]]));
+  const c: GraphObject = { id: newId(state), type: 'ShadowIGMediaBuilder', ownerId: node.id, createdAt: now, data: { ...data, ...extra, collaborators, userTags: tags } };
+  world(state).objects.set(c.id, c);
+  return settleAmbiguous(call.reply, fault, { id: c.id });
+};
+
+const readContainer: GraphHandler = (call) => {
+  const c = call.node.object!;
+  const status = statusOf(c, call.now);
+  return { id: c.id, status_code: status, status: status === 'ERROR' ? 'Error: the media could not be processed (2207082)' : status === 'FINISHED' ? 'Finished: Media has been uploaded and it is ready to be published.' : status };
+};
+
+function usage(state: SimulatorState, igUserId: string, now: number): number {
+  return [...world(state).objects.values()].filter((o) => o.type === 'IGMedia' && o.ownerId === igUserId && now - o.createdAt < DAY_MS).length;
+}
+
+const publish: GraphHandler = (call) => {
+  const no = refused(call);
+  if (no) return no;
+  const { params, state, node, now } = call;
+  const c = world(state).objects.get(String(params.creation_id));
+  if (!c || c.type !== 'ShadowIGMediaBuilder' || c.ownerId !== node.id) return graphError(call.reply, 400, { message: '(#100) creation_id is not a container of this user', code: 100 });
+  const status = statusOf(c, now);
+  if (status === 'PUBLISHED') return graphError(call.reply, 400, { message: 'The media has already been published', code: 9007, subcode: 2207006 });
+  if (status !== 'FINISHED') return graphError(call.reply, 400, { message: 'Media ID is not available', code: 9007, subcode: 2207027, userTitle: 'The media is not ready for publishing, please wait for a moment' });
+  if (c.data.carouselItem) return graphError(call.reply, 400, { message: '(#100) A carousel item is published through its carousel', code: 100 });
+  if (usage(state, node.id, now) >= QUOTA) return graphError(call.reply, 400, { message: 'Application request limit reached', code: 9, subcode: 2207042 });
+  const fault = state.faults.take('publish');
+  if (sendGraphFault(call.reply, fault)) return call.reply;
+  c.data.published = true;
+  const media: GraphObject = { id: newId(state), type: 'IGMedia', ownerId: node.id, createdAt: now, data: { containerId: c.id, kind: c.data.kind, caption: c.data.caption ?? '' } };
+  world(state).objects.set(media.id, media);
+  const items = (c.data.kind === 'CAROUSEL' ? c.data.media : [c.data.media]) as { type: string; size: number; mimeType: string }[];
+  state.posts.push({
+    id: media.id,
+    text: c.data.kind === 'STORIES' ? '' : String(c.data.caption ?? ''),
+    media: items,
+    author: node.id,
+    destination: node.id,
+    createdAt: new Date(now).toISOString(),
+    extra: { kind: c.data.kind, comments: [], collaborators: c.data.collaborators, userTags: c.data.userTags, ...Object.fromEntries(['share_to_feed', 'thumb_offset', 'cover_url', 'audio_name', 'trial_params'].filter((k) => c.data[k] !== undefined).map((k) => [k, c.data[k]])) },
+  });
+  return settleAmbiguous(call.reply, fault, { id: media.id });
+};
+
+const limit: GraphHandler = (call) => ({ data: [{ quota_usage: usage(call.state, call.node.id, call.now), config: { quota_total: QUOTA, quota_duration: DAY_MS / 1000 } }] });
+
+const readUser: GraphHandler = (call) => {
+  const page = igPage(call.state, call.node.id)!;
+  return { id: page.igUserId, username: page.igUsername, name: page.name, profile_picture_url: `https://scontent.cdninstagram.com/${page.igUserId}.jpg`, followers_count: 500, media_count: usage(call.state, page.igUserId, call.now) };
+};
+
+const readMedia: GraphHandler = (call) => {
+  const m = call.node.object!;
+  const page = igPage(call.state, m.ownerId);
+  return { id: m.id, permalink: `https://www.instagram.com/p/${m.id.slice(-11)}/`, media_type: m.data.kind === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : m.data.kind === 'IMAGE' ? 'IMAGE' : 'VIDEO', caption: m.data.caption, timestamp: new Date(m.createdAt).toISOString(), username: page?.igUsername };
+};
+
+const comment: GraphHandler = (call) => {
+  const m = call.node.object!;
+  const page = igPage(call.state, m.ownerId)!;
+  if (!((call.token.kind === 'user' && call.token.userId === page.ownerId) || (call.token.kind === 'page' && call.token.pageId === page.id))) {
+    return graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
+  }
+  const text = typeof call.params.message === 'string' ? call.params.message : '';
+  if (!text) return graphError(call.reply, 400, { message: '(#100) The parameter message is required', code: 100 });
+  const fault = call.state.faults.take('comment');
+  if (sendGraphFault(call.reply, fault)) return call.reply;
+  const id = newId(call.state);
+  const inspected = call.state.posts.find((p) => p.id === m.id);
+  if (inspected) (inspected.extra!.comments as unknown[]).push({ id, text });
+  return settleAmbiguous(call.reply, fault, { id });
+};
+
+/** Instagram content publishing through Facebook Login, on the Graph core (see above). */
+export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simulator {
+  const now = () => (opts.now ? opts.now() : new Date()).getTime();
+  return {
+    platform: 'instagram',
+    faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations'],
+    register(app: FastifyInstance, state: SimulatorState) {
+      registerGraph(app, state, {
+        now,
+        resolve(s, id): GraphNode | null {
+          return igPage(s, id) ? { id, type: 'IGUser' } : null;
+        },
+        handlers: {
+          ...PAGE_HANDLERS,
+          'GET IGUser': readUser,
+          'POST IGUser media': container,
+          'POST IGUser media_publish': publish,
+          'GET IGUser content_publishing_limit': limit,
+          'GET ShadowIGMediaBuilder': readContainer,
+          'GET IGMedia': readMedia,
+          'POST IGMedia comments': comment,
+        },
+      });
+    },
+  };
+}

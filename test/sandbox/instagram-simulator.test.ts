@@ -1,0 +1,101 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { instagramSimulator } from '../../src/sandbox/instagram/index.js';
+import { startSandbox, type SandboxServer } from '../../src/sandbox/server.js';
+
+/*
+ * The Instagram simulator (content publishing through Facebook Login) on the Graph core: containers from
+ * URLs Graph fetches itself, processing, media_publish once FINISHED, the daily quota, and Meta's specs
+ * refusing what the media edge does not define.
+ */
+
+let sandbox: SandboxServer;
+let media: http.Server;
+let mediaBase = '';
+let clock = Date.now();
+const BASE = '/sandbox/instagram';
+const APP = '100000000000001';
+const REDIRECT = 'https://herald.example/callback';
+
+beforeAll(async () => {
+  sandbox = await startSandbox([instagramSimulator({ now: () => new Date(clock) })]);
+  media = http.createServer((req, res) => {
+    if (req.url === '/missing.jpg') return void res.writeHead(404).end();
+    const video = req.url?.endsWith('.mp4');
+    res.writeHead(200, { 'content-type': video ? 'video/mp4' : 'image/jpeg' }).end(Buffer.alloc(video ? 5000 : 1200, 1));
+  });
+  await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
+  mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((r) => media.close(() => r()));
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await fetch(`${sandbox.url}${BASE}/_reset`, { method: 'POST' });
+  await call('POST', '/_config', { processingMs: 30_000 });
+});
+
+async function call(method: string, path: string, json?: unknown, token?: string) {
+  const headers: Record<string, string> = json === undefined ? {} : { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${sandbox.url}${BASE}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), redirect: 'manual' });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function login(user = 'igSim1') {
+  const dialog = await fetch(`${sandbox.url}${BASE}/v24.0/dialog/oauth?client_id=${APP}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s&login_hint=${user}`, { redirect: 'manual' });
+  const code = new URL(dialog.headers.get('location')!).searchParams.get('code')!;
+  const short = await call('GET', `/v24.0/oauth/access_token?client_id=${APP}&client_secret=x&redirect_uri=${encodeURIComponent(REDIRECT)}&code=${code}`);
+  const long = await call('GET', `/v24.0/oauth/access_token?grant_type=fb_exchange_token&client_id=${APP}&client_secret=x&fb_exchange_token=${short.body.access_token}`);
+  const token = long.body.access_token as string;
+  const pages = (await call('GET', '/v24.0/me/accounts?fields=id,name,instagram_business_account', undefined, token)).body.data;
+  return { token, ig: pages[0].instagram_business_account.id as string };
+}
+
+describe('Instagram content publishing', () => {
+  it('finds the professional account through the Page, publishes an image container once, and comments under it', async () => {
+    const { token, ig } = await login();
+    expect((await call('GET', `/v24.0/${ig}?fields=username,followers_count`, undefined, token)).body).toEqual({ id: ig, username: 'igsim1_ig1', followers_count: 500 });
+    const c = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/a.jpg`, caption: 'hello', user_tags: [{ username: 'friend', x: 0.5, y: 0.2 }] }, token);
+    expect((await call('GET', `/v24.0/${c.body.id}?fields=status_code`, undefined, token)).body).toEqual({ id: c.body.id, status_code: 'FINISHED' });
+    const m = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: c.body.id }, token);
+    expect(m.body).toEqual({ id: expect.stringMatching(/^\d+$/) });
+    const again = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: c.body.id }, token);
+    expect(again.body.error).toMatchObject({ code: 9007 });
+    await call('POST', `/v24.0/${m.body.id}/comments`, { message: 'first' }, token);
+    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ id: m.body.id, text: 'hello', destination: ig, media: [{ type: 'image', size: 1200 }], extra: { kind: 'IMAGE', comments: [{ text: 'first' }] } }]);
+    expect((await call('GET', `/v24.0/${ig}/content_publishing_limit?fields=quota_usage,config`, undefined, token)).body.data).toEqual([{ quota_usage: 1, config: { quota_total: 100, quota_duration: 86400 } }]);
+  });
+
+  it('keeps a reel IN_PROGRESS for processingMs: media_publish before is 9007/2207027, after it publishes', async () => {
+    const { token, ig } = await login();
+    const c = await call('POST', `/v24.0/${ig}/media`, { media_type: 'REELS', video_url: `${mediaBase}/r.mp4`, caption: 'reel', share_to_feed: true, thumb_offset: '1500', audio_name: 'Tune', trial_params: { graduation_strategy: 'MANUAL' } }, token);
+    expect((await call('GET', `/v24.0/${c.body.id}?fields=status_code`, undefined, token)).body.status_code).toBe('IN_PROGRESS');
+    const early = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: c.body.id }, token);
+    expect(early.body.error).toMatchObject({ code: 9007, error_subcode: 2207027 });
+    clock += 30_000;
+    const m = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: c.body.id }, token);
+    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ id: m.body.id, extra: { kind: 'REELS', share_to_feed: true, thumb_offset: '1500', audio_name: 'Tune', trial_params: { graduation_strategy: 'MANUAL' } } }]);
+  });
+
+  it('makes a carousel of 2 to 10 finished items; 11 children, 4 collaborators, an unknown parameter and an unreachable URL are refused', async () => {
+    const { token, ig } = await login();
+    const item = async () => (await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/i.jpg`, is_carousel_item: true }, token)).body.id as string;
+    const items = [];
+    for (let i = 0; i < 11; i++) items.push(await item());
+    const eleven = await call('POST', `/v24.0/${ig}/media`, { media_type: 'CAROUSEL', children: items.join(','), caption: 'too many' }, token);
+    expect(eleven.body.error).toMatchObject({ code: 100, error_subcode: 2207030 });
+    const carousel = await call('POST', `/v24.0/${ig}/media`, { media_type: 'CAROUSEL', children: items.slice(0, 3), caption: 'three' }, token);
+    const m = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: carousel.body.id }, token);
+    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ id: m.body.id, text: 'three', media: [{ type: 'image' }, { type: 'image' }, { type: 'image' }] }]);
+    const crowd = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/i.jpg`, collaborators: ['a', 'b', 'c', 'd'] }, token);
+    expect(crowd.body.error).toMatchObject({ code: 100 });
+    const unknown = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/i.jpg`, filter_name: 'clarendon' }, token);
+    expect(unknown.body.error).toMatchObject({ code: 100, type: 'OAuthException', message: expect.stringContaining('filter_name') });
+    const gone = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/missing.jpg` }, token);
+    expect(gone.body.error).toMatchObject({ code: 9004, error_subcode: 2207052 });
+  });
+});
