@@ -2,6 +2,7 @@ import type { PlatformDescriptor } from '../descriptor.js';
 import { GOOGLEBUSINESS_DESTINATIONS } from './destinations.js';
 import { googleBusinessAdapterFromConfig } from './index.js';
 import { GOOGLEBUSINESS_DEFAULT_SCOPES } from './oauth.js';
+import { GOOGLEBUSINESS_TOOLS } from './tools.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
 
 // Google Business: local posts of 1,500 characters, at most one JPEG or PNG image by public https URL, no video.
@@ -15,5 +16,6 @@ export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   accountMetadata: ['locationId', 'locationName', 'googleAccountId', 'accountName'],
   scopes: GOOGLEBUSINESS_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: GOOGLEBUSINESS_DESTINATIONS, unpublish: true, lookup: true },
+  tools: GOOGLEBUSINESS_TOOLS,
   createAdapter: googleBusinessAdapterFromConfig,
 };
