@@ -5,7 +5,7 @@ import { REDDIT_DEFAULT_SCOPES } from '../../../src/platforms/reddit/oauth.js';
 import { PlatformError, type AccountCredentials, type PublishResult } from '../../../src/platforms/types.js';
 import { redditSimulator } from '../../../src/sandbox/reddit/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { connectVia, publishRequest } from '../../helpers/platform-io.js';
+import { connectVia, publishRequest, testIO } from '../../helpers/platform-io.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -14,12 +14,13 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
  */
 
 let sandbox: SandboxServer;
+/** Calls per token per window, few enough that a test can spend them. */
+const LIMIT = 10;
 let now = new Date('2026-03-02T10:00:00Z');
 const io = () => createPlatformIO({ now: () => now, timeoutMs: 10_000 });
 
 beforeAll(async () => {
-  // Five calls per token per window, so a test can spend one.
-  sandbox = await startSandbox([redditSimulator({ now: () => now, requestsPerWindow: 5 })]);
+  sandbox = await startSandbox([redditSimulator({ now: () => now, requestsPerWindow: LIMIT })]);
 });
 afterAll(async () => sandbox?.close());
 
@@ -44,15 +45,36 @@ describe('the Reddit adapter', () => {
     const a = adapter();
     const account = await connected(a); // one call: /api/v1/me
     const calls = () => sandbox.state('reddit').calls.filter((c) => c.path.includes('/api/submit')).length;
-    for (let i = 0; i < 4; i++) await a.publish(publishRequest(account), io());
+    for (let i = 0; i < LIMIT - 1; i++) await a.publish(publishRequest(account), io());
     const sent = calls();
-    // The window's five calls are spent: the next publish is not sent, and waits the window's remaining time.
+    // The window's calls are spent: the next publish is not sent, and waits the window's remaining time.
     const error = await caught(a.publish(publishRequest(account), io()));
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 600_000 });
     expect(calls()).toBe(sent);
     now = new Date(now.getTime() + 600_000);
     const result = (await a.publish(publishRequest(account), io())) as PublishResult;
     expect(result.platformPostId).toMatch(/^[a-z0-9]+$/);
+  });
+
+  it('a video post is uploaded with a poster, then waited for until Reddit lists it, and found once', async () => {
+    const a = adapter();
+    const account = await connected(a);
+    await sandboxCall(sandbox, 'POST', '/sandbox/reddit/_config', { processingMs: 60_000 });
+    const url = 'https://media.test/clip.mp4';
+    // The simulator's clock is the test's: the media reader answers the same time.
+    const mediaIO = { ...testIO({ [url]: { bytes: Buffer.alloc(50_000, 1), contentType: 'video/mp4' } }).io, now: () => now };
+    const req = publishRequest(account, { title: 'A short clip', media: [{ type: 'video', url, mimeType: 'video/mp4' }] });
+    const started = await a.publish(req, mediaIO);
+    expect(started).toMatchObject({ processing: { handle: { kind: 'video', assetId: expect.any(String) }, waitMs: 5_000 } });
+    const handle = (started as { processing: { handle: Record<string, unknown> } }).processing.handle;
+    expect(await a.processing!.check(handle, req, io())).toEqual({ state: 'processing', waitMs: 5_000 });
+    now = new Date(now.getTime() + 60_000);
+    expect(await a.processing!.check(handle, req, io())).toEqual({ state: 'ready' });
+    const result = await a.processing!.finish(handle, req, io());
+    const posts = ((await sandboxCall(sandbox, 'GET', '/sandbox/reddit/_inspect')).posts as any[]).filter((p) => p.extra.title === 'A short clip');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ media: [{ type: 'video', mimeType: 'video/mp4', size: 50_000 }], extra: { kind: 'video' } });
+    expect(result).toEqual({ platformPostId: posts[0].id, platformPostUrl: `https://www.reddit.com/r/test/comments/${posts[0].id}/a_short_clip/` });
   });
 
   it('a 429 waits as long as X-Ratelimit-Reset says', async () => {
