@@ -8,6 +8,7 @@ import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
+import { threadsSimulator } from '../../src/sandbox/threads/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { tiktokSimulator } from '../../src/sandbox/tiktok/index.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
@@ -144,5 +145,9 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     media: { ref: { type: 'video', url: 'https://media.test/contract-snap.mp4', mimeType: 'video/mp4' }, bytes: fakeMp4({ seconds: 10, width: 1080, height: 1920, size: 200 * 1024 }), contentType: 'video/mp4' },
     config: { processingMs: 0 },
     platformSpecificData: { contentType: 'spotlight' },
+  },
+  threads: {
+    simulator: () => threadsSimulator(),
+    connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
   },
 };
