@@ -50,11 +50,13 @@ export interface OutboundOptions {
   isBlocked?: (address: string) => boolean;
 }
 
-/** What an outbound fetch accepts: GET or HEAD, headers, a signal. Redirects are always followed by hand. */
+/** What an outbound fetch accepts: GET or HEAD, headers, a signal. Redirects are followed by hand. */
 export interface OutboundInit {
   method?: 'GET' | 'HEAD';
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** `manual`: a redirect is answered as it is (status and Location), not followed. Default `follow`. */
+  redirect?: 'follow' | 'manual';
 }
 
 export type OutboundFetch = (url: string, init?: OutboundInit) => Promise<Response>;
@@ -78,7 +80,7 @@ export function createOutboundFetch(opts: OutboundOptions): OutboundFetch {
       }
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
-      if (status >= 300 && status < 400 && location) {
+      if (status >= 300 && status < 400 && location && init.redirect !== 'manual') {
         res.destroy();
         try {
           current = new URL(location, checked.url).toString();

@@ -117,6 +117,26 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
     };
   }
 
+  /**
+   * Google fetches the photo itself, once, without credentials and without following redirects: a URL
+   * that Herald sees redirect or ask for a login is refused before the post is made, with the reason. A
+   * URL Herald cannot reach at all is left to Google (it may reach what this server cannot).
+   */
+  async function checkImageUrl(url: string, io: PlatformIO): Promise<void> {
+    let res: Response;
+    try {
+      res = await io.fetchUrl(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    } catch {
+      return;
+    }
+    if (res.status >= 300 && res.status < 400) {
+      throw new PlatformError('rejected', `the image URL redirects (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); Google Business does not follow redirects: use the final URL`, { platformCode: 'media_url_redirect' });
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new PlatformError('rejected', `the image URL asks for authentication (HTTP ${res.status}); Google Business fetches it without credentials: make it public`, { platformCode: 'media_url_auth' });
+    }
+  }
+
   const result = (post: any): PublishResult => ({
     platformPostId: String(post.name),
     platformPostUrl: typeof post.searchUrl === 'string' ? post.searchUrl : null,
@@ -131,6 +151,7 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
 
     async publish(req, io) {
       const body = localPost(req);
+      if (req.media[0]) await checkImageUrl(req.media[0].url, io);
       const where = await resolveLocation(req.account, req.platformSpecificData.locationId as string | undefined, io);
       const res = await gbpRequest(io, { method: 'POST', url: `${opts.apiUrl}/v4/${where.v4}/localPosts`, token: token(req.account), json: body, creates: true });
       return result(res.body);
