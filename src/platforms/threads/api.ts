@@ -9,7 +9,7 @@ export interface ThreadsOptions {
   authUrl: string;
   /** Version path segment of API calls, default v1.0 (THREADS_API_VERSION). */
   version: string;
-  /** The Threads app id and secret from Meta's app dashboard (THREADS_CLIENT_ID, THREADS_CLIENT_SECRET). */
+  /** The Threads app id and secret from Meta's app dashboard (THREADS_APP_ID, THREADS_APP_SECRET). */
   clientId: string | null;
   clientSecret: string | null;
   /** Permissions asked at connect (THREADS_SCOPES, comma-separated). */

@@ -21,8 +21,9 @@ export function threadsOptions(config: Config): ThreadsOptions {
     apiUrl: platformBaseUrl(config, 'threads', 'https://graph.threads.net'),
     authUrl: platformBaseUrl(config, 'threads', 'https://threads.net', 'AUTH'),
     version: (config.env.THREADS_API_VERSION || 'v1.0').replace(/^\/+|\/+$/g, ''),
-    clientId: platformSetting(config, 'threads', 'CLIENT_ID'),
-    clientSecret: platformSetting(config, 'threads', 'CLIENT_SECRET'),
+    // Meta calls them the app id and secret (THREADS_APP_ID/SECRET); the <PLATFORM>_CLIENT_* names work too.
+    clientId: platformSetting(config, 'threads', 'APP_ID', config.env.THREADS_CLIENT_ID || null),
+    clientSecret: platformSetting(config, 'threads', 'APP_SECRET', config.env.THREADS_CLIENT_SECRET || null),
     scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : THREADS_DEFAULT_SCOPES,
   };
 }
@@ -152,7 +153,7 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
   };
 }
 
-/** The Threads adapter from configuration (THREADS_CLIENT_ID/SECRET, THREADS_API_URL, _AUTH_URL, THREADS_API_VERSION, THREADS_SCOPES). */
+/** The Threads adapter from configuration (THREADS_APP_ID/SECRET or THREADS_CLIENT_ID/SECRET, THREADS_API_URL, _AUTH_URL, THREADS_API_VERSION, THREADS_SCOPES). */
 export function threadsAdapterFromConfig(config: Config): PlatformAdapter {
   return createThreadsAdapter(threadsOptions(config));
 }

@@ -11,7 +11,7 @@ export const THREADS_DEFAULT_SCOPES = ['threads_basic', 'threads_content_publish
 
 function requireClient(opts: ThreadsOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Threads is not configured on this server: set THREADS_CLIENT_ID and THREADS_CLIENT_SECRET (the Threads app id and secret)');
+    throw new AppError('invalid', 'platform_not_configured', 'Threads is not configured on this server: set THREADS_APP_ID and THREADS_APP_SECRET (the Threads app id and secret from the Meta app dashboard)');
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }

@@ -131,6 +131,27 @@ describe('Threads end to end through the official SDK', () => {
     expect(third[0]).toMatchObject({ replyTo: second[0].id, extra: { rootId: root.id } });
   });
 
+  it('a reply with an image Threads is still processing pauses the sequence, then that same container is published', async () => {
+    const t = await connectedTenant('thSeqImage1');
+    const creates = () => e.sandbox.state('threads').calls.filter((c) => c.method === 'POST' && c.path.startsWith('/sandbox/threads/v1.0/me/threads?')).length;
+    const before = creates();
+    const items = [{ content: 'Pictured 1/2' }, { content: 'Pictured 2/2', mediaItems: [{ type: 'image', url: e.mediaUrl('th-reply.png', 3000) }] }];
+    const post = await createNow(t.sdk, t.account._id, { content: 'Pictured 1/2' }, { threadItems: items });
+    await e.runner.drain();
+    // The root is out; the reply's container is still processing, so the target waits.
+    expect((await inspect()).filter((p) => p.text === 'Pictured 1/2')).toHaveLength(1);
+    expect((await inspect()).filter((p) => p.text === 'Pictured 2/2')).toEqual([]);
+    expect((await getPost(t.sdk, post._id)).status).not.toBe('published');
+    e.env.clock.advance(60_000);
+    await settle(2);
+    const root = await expectPublishedOnce(t.sdk, post._id, 'Pictured 1/2');
+    const reply = (await inspect()).filter((p) => p.text === 'Pictured 2/2');
+    expect(reply).toHaveLength(1);
+    expect(reply[0]).toMatchObject({ replyTo: root.id, media: [{ type: 'image', size: 3000 }] });
+    // Two containers in all: the root's and the reply's, which was not made again.
+    expect(creates() - before).toBe(2);
+  });
+
   it('refuses text over 500 characters as Threads counts them with a 400, before anything is stored', async () => {
     const t = await connectedTenant('thLong1');
     const before = (await inspect()).length;
