@@ -27,7 +27,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
@@ -79,7 +79,14 @@ export async function startHerald(env: Record<string, string> = {}, opts: { root
     out += c.toString();
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/health`, child);
+  try {
+    await waitForHttp(`${url}/health`, child);
+  } catch (error) {
+    // A server that never answered is not left running (it would hold the bench's output open).
+    await stopChild(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const deadline = Date.now() + 5000;
   while (!/sk_[0-9a-f]{64}/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const apiKey = /sk_[0-9a-f]{64}/.exec(out)?.[0] ?? '';

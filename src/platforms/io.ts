@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createOutboundFetch, type OutboundFetch, type OutboundOptions } from '../lib/outbound.js';
+import { bytesFetch } from './bytes-fetch.js';
 import type { MediaRef, OpenedMedia, PlatformIO, ThreadProgress } from './types.js';
 
 /** One HTTP call an adapter made, as the publishing and connection logs record it. */
@@ -46,6 +47,7 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   const fetchUrl = recorded(opts, timeoutMs, createOutboundFetch(opts.outbound ?? { allowPrivate: false })) as OutboundFetch;
   return {
     fetch: recordingFetch,
+    sendBytes: recorded(opts, timeoutMs, opts.fetch ?? bytesFetch) as typeof fetch,
     fetchUrl,
     now: opts.now,
     signal: opts.signal,
