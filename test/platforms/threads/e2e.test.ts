@@ -9,7 +9,7 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
  * Threads end to end through the official SDK against the simulator: connect (the long-lived token),
- * text, an image and a video that wait in `processing` while Threads processes their containers, a
+ * text, an image, a video and a carousel that wait in `processing` while Threads processes their containers, a
  * sequence of replies, text over 500 characters refused before anything is stored, and the token
  * renewed by the refresh scan before its 60 days run out.
  */
@@ -113,6 +113,20 @@ describe('Threads end to end through the official SDK', () => {
     await settle();
     const out = await expectPublishedOnce(t.sdk, post._id, 'A video on Threads');
     expect(out).toMatchObject({ media: [{ type: 'video', mimeType: 'video/mp4', size: bytes.length }], extra: { mediaType: 'VIDEO' } });
+  });
+
+  it('publishes a carousel of an image and a video once, after Threads processed its items', async () => {
+    const t = await connectedTenant('thCarousel1');
+    const mediaItems = [
+      { type: 'image', url: e.mediaUrl('th-c1.png', 4000) },
+      { type: 'video', url: e.mediaUrl('th-c2.mp4', 300_000, 'video/mp4') },
+    ];
+    const post = await createNow(t.sdk, t.account._id, { content: 'A carousel on Threads', mediaItems });
+    await e.runner.drain();
+    expect((await getPost(t.sdk, post._id)).platforms[0].status).toBe('processing');
+    await settle();
+    const out = await expectPublishedOnce(t.sdk, post._id, 'A carousel on Threads');
+    expect(out).toMatchObject({ media: [{ type: 'image', size: 4000 }, { type: 'video', size: 300_000 }], extra: { mediaType: 'CAROUSEL', children: [expect.any(String), expect.any(String)] } });
   });
 
   it('publishes a sequence as a chain of replies, each post once', async () => {
