@@ -140,6 +140,8 @@ export interface MediaRef {
   altText?: string | null;
   filename?: string | null;
   thumbnail?: string | null;
+  /** The hosted API's `instagramThumbnail`: a cover image URL for a platform that takes one apart from `thumbnail`. */
+  instagramThumbnail?: string | null;
 }
 
 export interface OpenedMedia {

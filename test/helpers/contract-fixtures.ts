@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
 import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
+import { instagramSimulator } from '../../src/sandbox/instagram/index.js';
 import { googleBusinessSimulator } from '../../src/sandbox/googlebusiness/index.js';
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
@@ -15,7 +18,7 @@ import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { fakeMp4 } from './mp4.js';
-import { connectVia } from './platform-io.js';
+import { connectVia, pngBytes } from './platform-io.js';
 
 /**
  * What the contract suite (test/contract) needs to drive one platform against its simulator: the
@@ -36,6 +39,28 @@ export interface ContractFixture {
   /** platformSpecificData of every publish and validation of the suite (Snapchat: a spotlight, the type whose text is sent). */
   platformSpecificData?: Record<string, unknown>;
 }
+
+/**
+ * Media a simulator downloads itself (Instagram fetches `image_url`): served on loopback, and `ref.url`
+ * pointed at it once the server listens (the suite reads the ref when it publishes, after `connect`).
+ * The server is unref'd, so it never holds the test process open.
+ */
+function servedMedia(name: string, bytes: Buffer, contentType: string) {
+  const media = { ref: { type: 'image' as const, url: `http://127.0.0.1:9/${name}`, mimeType: contentType }, bytes, contentType };
+  let started: Promise<void> | null = null;
+  const serve = () =>
+    (started ??= new Promise<void>((resolve) => {
+      const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length }).end(bytes));
+      server.listen(0, '127.0.0.1', () => {
+        server.unref();
+        media.ref.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}`;
+        resolve();
+      });
+    }));
+  return { media, serve };
+}
+
+const instagramMedia = servedMedia('contract-ig.png', pngBytes(3000), 'image/png');
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   twitter: {
@@ -87,6 +112,25 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
         metadata: { ...account.metadata, ...selection.metadata },
       };
     },
+  },
+  // An Instagram professional account linked to the user's first Page, chosen as a connect does; every
+  // publish carries an image that the simulator downloads from loopback.
+  instagram: {
+    simulator: () => instagramSimulator(),
+    async connect(adapter, io) {
+      await instagramMedia.serve();
+      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
+      const [first] = await adapter.destinations!.list(tokens, io);
+      const selection = await adapter.destinations!.select(first, { profile, tokens }, io);
+      return {
+        ...account,
+        accessToken: selection.tokens!.accessToken,
+        refreshToken: selection.tokens!.refreshToken ?? null,
+        tokenExpiresAt: null,
+        metadata: { ...account.metadata, ...selection.metadata },
+      };
+    },
+    media: instagramMedia.media,
   },
   tiktok: {
     simulator: () => tiktokSimulator(),

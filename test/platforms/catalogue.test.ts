@@ -105,7 +105,7 @@ describe('the platform catalogue', () => {
   it('each adapter implements the capability groups its descriptor declares, and no others', () => {
     const config = loadConfig({ SANDBOX_URL: 'http://127.0.0.1:9' });
     const withAdapter = CATALOGUE.filter((d) => d.createAdapter);
-    expect(withAdapter.map((d) => d.id).sort()).toEqual(['bluesky', 'facebook', 'googlebusiness', 'linkedin', 'pinterest', 'reddit', 'snapchat', 'telegram', 'threads', 'tiktok', 'twitter', 'youtube']);
+    expect(withAdapter.map((d) => d.id).sort()).toEqual(['bluesky', 'facebook', 'googlebusiness', 'instagram', 'linkedin', 'pinterest', 'reddit', 'snapchat', 'telegram', 'threads', 'tiktok', 'twitter', 'youtube']);
     for (const d of withAdapter) {
       const adapter = d.createAdapter!(config)!;
       expect(adapter.platform, d.id).toBe(d.id);

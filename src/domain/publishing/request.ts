@@ -22,6 +22,7 @@ function toMediaRef(m: any): MediaRef {
     altText: m?.altText ?? null,
     filename: m?.filename ?? null,
     thumbnail: m?.thumbnail ?? null,
+    instagramThumbnail: m?.instagramThumbnail ?? null,
   };
 }
 

@@ -1,17 +1,21 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { arrayOf, bool, countKinds, hashtagLimit, int, issue, object, oneOf, str, type FieldCheck } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
-import { characters } from '../rules/text.js';
 import type { RuleIssue } from '../rules/types.js';
+import { INSTAGRAM_DEFAULT_SCOPES } from './api.js';
+import { instagramAdapterFromConfig } from './index.js';
+import { CAPTION } from './rules.js';
 
 // Instagram: media is required; caption <= 2,200 characters and <= 30 hashtags; a carousel holds up to 10
-// items; a story is one item (platforms.md, Instagram limits; spec platformSpecificData table). No adapter yet.
+// items; a story is one item (platforms.md, Instagram limits; spec platformSpecificData table). A single
+// video is a reel: thumbOffset, audioName and trialParams apply to reels only; user tags sit on a
+// carousel's images (mediaIndex within the media). Instagram deletes nothing through the API: no unpublish.
 const unit: FieldCheck = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? null : 'must be a number between 0 and 1');
 
 export const instagram: PlatformDescriptor<'instagram'> = {
   id: 'instagram',
   name: 'Instagram',
-  text: [characters(2200)],
+  text: [CAPTION],
   platformSpecificData: {
     contentType: oneOf('story'),
     shareToFeed: bool,
@@ -28,7 +32,24 @@ export const instagram: PlatformDescriptor<'instagram'> = {
     if (t.media.length === 0) issues.push(issue('mediaItems', 'media_required', 'Instagram needs at least one image or video'));
     if (psd.contentType === 'story' && t.media.length > 1) issues.push(issue('mediaItems', 'story_media', 'a story takes one media item'));
     if (t.media.length > 10) issues.push(issue('mediaItems', 'media_count', `at most 10 carousel items (got ${t.media.length})`));
-    if (countKinds(t.media).document) issues.push(issue('mediaItems', 'media_type', 'documents are not supported'));
+    const c = countKinds(t.media);
+    if (c.document) issues.push(issue('mediaItems', 'media_type', 'documents are not supported'));
+    const reel = psd.contentType !== 'story' && t.media.length === 1 && c.video === 1;
+    for (const key of ['thumbOffset', 'audioName', 'trialParams'] as const) {
+      if (psd[key] !== undefined && !reel) issues.push(issue(`platformSpecificData.${key}`, 'reel_only', `${key} applies to reels only (one video, not a story)`));
+    }
+    if (psd.contentType === 'story') {
+      for (const key of ['collaborators', 'userTags', 'firstComment'] as const) {
+        if (psd[key] !== undefined) issues.push(issue(`platformSpecificData.${key}`, 'story_option', `${key} does not apply to stories`));
+      }
+    }
+    if (Array.isArray(psd.userTags)) {
+      (psd.userTags as { mediaIndex?: number }[]).forEach((tag, i) => {
+        const at = tag?.mediaIndex ?? 0;
+        if (t.media.length && at >= t.media.length) issues.push(issue(`platformSpecificData.userTags.${i}.mediaIndex`, 'media_index', `mediaIndex ${at} names no media item (${t.media.length} given)`));
+        else if (t.media.length > 1 && t.media[at]?.type === 'video') issues.push(issue(`platformSpecificData.userTags.${i}.mediaIndex`, 'tag_on_video', 'user tags in a carousel go on images'));
+      });
+    }
     return issues;
   },
   mediaLimits(psd) {
@@ -39,7 +60,10 @@ export const instagram: PlatformDescriptor<'instagram'> = {
           video: { maxBytes: 1 * GB, minDurationSec: 3, maxDurationSec: 15 * 60 },
         };
   },
-  accountMetadata: [],
-  scopes: [],
-  capabilities: { connect: 'oauth2' },
+  accountMetadata: ['igUserId', 'igUsername', 'pageId', 'pageName'],
+  scopes: INSTAGRAM_DEFAULT_SCOPES,
+  // A professional account chosen among those linked to the user's Pages; the hosted API has no
+  // selection routes for Instagram, so the choice is made on Herald's selection page (or the only one).
+  capabilities: { connect: 'oauth2', destinations: { kind: 'profile' }, processing: true },
+  createAdapter: instagramAdapterFromConfig,
 };

@@ -1,0 +1,68 @@
+import type { Config } from '../../config.js';
+import { platformBaseUrl, platformSetting } from '../config.js';
+import { graphHttp, graphRequest, type GraphCall } from '../graph/http.js';
+import type { PlatformHttp, PlatformResponse } from '../http.js';
+import { PlatformError, type PlatformIO } from '../types.js';
+
+/** Where the Instagram adapter sends requests and which Meta app it is (Facebook Login for Business). */
+export interface InstagramOptions {
+  /** Graph host, default https://graph.facebook.com (INSTAGRAM_API_URL). */
+  apiUrl: string;
+  /** Login dialog host, default https://www.facebook.com (INSTAGRAM_AUTH_URL). */
+  authUrl: string;
+  /** Graph API version in every path, default v24.0 (INSTAGRAM_GRAPH_VERSION). */
+  version: string;
+  appId: string | null;
+  appSecret: string | null;
+  /** Permissions asked at login (INSTAGRAM_SCOPES, comma or space separated). */
+  scopes: string[];
+}
+
+/**
+ * Instagram content publishing (https://developers.facebook.com/docs/instagram-platform/content-publishing)
+ * asks `instagram_basic` and `instagram_content_publish`, and the Page permissions that find the
+ * professional account linked to a Page; `instagram_manage_comments` posts the first comment.
+ */
+export const INSTAGRAM_DEFAULT_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'pages_show_list', 'pages_read_engagement', 'business_management'];
+
+export function instagramOptions(config: Config): InstagramOptions {
+  const scopes = config.env.INSTAGRAM_SCOPES;
+  // One Meta app usually serves Facebook and Instagram: without INSTAGRAM_APP_ID/SECRET, Facebook's.
+  const sandboxApp = config.env.SANDBOX_URL ? '100000000000001' : null;
+  return {
+    apiUrl: platformBaseUrl(config, 'instagram', 'https://graph.facebook.com'),
+    authUrl: platformBaseUrl(config, 'instagram', 'https://www.facebook.com', 'AUTH'),
+    version: config.env.INSTAGRAM_GRAPH_VERSION || 'v24.0',
+    appId: platformSetting(config, 'instagram', 'APP_ID', config.env.FACEBOOK_APP_ID || sandboxApp),
+    appSecret: platformSetting(config, 'instagram', 'APP_SECRET', config.env.FACEBOOK_APP_SECRET || null),
+    scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : INSTAGRAM_DEFAULT_SCOPES,
+  };
+}
+
+/**
+ * Graph's errors (graph/http.ts) and Instagram's own
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes):
+ * 9 / 2207042 is the 24-hour publishing limit (`rate_limited`, an hour); 9007 / 2207027 is a container
+ * not ready yet (`unavailable`); 9004 / 2207052 is media Instagram could not download (`rejected`, saying
+ * the URL must be public).
+ */
+export const INSTAGRAM_HTTP: PlatformHttp = graphHttp({
+  name: 'Instagram',
+  reconnect: 'reconnect the Instagram account with Facebook Login and grant Herald the Instagram permissions on its Page',
+  versionSetting: 'INSTAGRAM_GRAPH_VERSION',
+  classify(code, subcode, message, fields) {
+    if (code === 9 || subcode === 2207042) {
+      return new PlatformError('rate_limited', `${message}: the Instagram account reached the most posts Instagram takes through the API in 24 hours`, { ...fields, retryAfterMs: 3_600_000 });
+    }
+    if (code === 9007 && subcode === 2207027) return new PlatformError('unavailable', `${message}: the media is not ready to publish yet`, fields);
+    if (code === 9004 || subcode === 2207052) {
+      return new PlatformError('rejected', `${message}: Instagram downloads the media itself, so its URL must be public (set PUBLIC_URL to an address Instagram reaches)`, fields);
+    }
+    return null;
+  },
+});
+
+export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> => graphRequest(io, INSTAGRAM_HTTP, call);
+
+/** `https://graph.facebook.com/v24.0` */
+export const graphBase = (opts: InstagramOptions) => `${opts.apiUrl}/${opts.version}`;

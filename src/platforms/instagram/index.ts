@@ -1,0 +1,112 @@
+import type { Config } from '../../config.js';
+import { graphLogin } from '../graph/login.js';
+import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
+import { carousel, checkQuota, handleState, makeContainers, publishContainer, type IgAccess, type IgHandle } from './publish.js';
+
+/** The user's long-lived token, kept beside the Page token (see `select`): lists the accounts again. */
+const userToken = (account: AccountCredentials) => account.refreshToken ?? account.accessToken;
+
+/**
+ * Instagram professional accounts through Facebook Login: the user logs in with Facebook, each of their
+ * Pages linked to an Instagram account (`instagram_business_account`) is a profile to choose, and the
+ * chosen account publishes with its Page's token. Instagram does not delete media through the API, so
+ * there is no unpublish.
+ */
+export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter {
+  const base = graphBase(opts);
+  const oauth = graphLogin({ ...opts, name: 'Instagram', settings: 'INSTAGRAM' }, INSTAGRAM_HTTP);
+
+  function access(account: AccountCredentials): IgAccess {
+    const igUserId = account.metadata.igUserId;
+    if (typeof igUserId !== 'string' || !igUserId) {
+      throw new PlatformError('rejected', 'no Instagram account is selected for this connection: reconnect it and choose the Instagram account', { platformCode: 'profile_not_selected' });
+    }
+    if (!account.accessToken) throw new PlatformError('auth', 'the Instagram account has no token; reconnect it');
+    return { igUserId, token: account.accessToken };
+  }
+
+  /** The handle's containers are FINISHED: the carousel made when it is one, then the publish. */
+  async function finish(handle: IgHandle, req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
+    const a = access(req.account);
+    let containerId = handle.containerId;
+    if (!containerId) {
+      containerId = await carousel(opts, io, a, req, handle.children ?? []);
+      const state = await handleState(opts, io, a, { ...handle, containerId });
+      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      // Rare (a carousel container is ready at once): the next attempt makes another one, nothing is posted twice.
+      if (state.state === 'processing') throw new PlatformError('unavailable', 'Instagram is still preparing the carousel', { retryAfterMs: state.waitMs });
+    }
+    return publishContainer(opts, io, a, req, handle, containerId);
+  }
+
+  return {
+    platform: 'instagram',
+    oauth,
+    firstComments: true,
+
+    async publish(req, io): Promise<PublishResult | ProcessingStarted> {
+      const a = access(req.account);
+      await checkQuota(opts, io, a);
+      const handle = await makeContainers(opts, io, a, req);
+      const state = await handleState(opts, io, a, handle);
+      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
+      return finish(handle, req, io);
+    },
+
+    processing: {
+      check: (handle, req, io) => handleState(opts, io, access(req.account), handle as IgHandle),
+      finish: (handle, req, io) => finish(handle as IgHandle, req, io),
+    },
+
+    destinations: {
+      kind: 'profile',
+      /**
+       * `GET /me/accounts` with the user's token: each Page linked to an Instagram professional account,
+       * then that account (`GET /{ig-user}`). The Page's token is handed on to publish with.
+       */
+      async list(tokens, io, o) {
+        const res = await graph(io, { method: 'GET', url: `${base}/me/accounts?fields=id,name,access_token,instagram_business_account&limit=100`, token: tokens.accessToken });
+        const pages = ((res.body?.data ?? []) as any[]).filter((p) => p.instagram_business_account?.id && (!o?.ids || o.ids.includes(String(p.instagram_business_account.id))));
+        const out: Destination[] = [];
+        for (const p of pages) {
+          const igId = String(p.instagram_business_account.id);
+          const token = typeof p.access_token === 'string' ? p.access_token : tokens.accessToken;
+          const ig = (await graph(io, { method: 'GET', url: `${base}/${igId}?fields=id,username,name,profile_picture_url,followers_count`, token })).body ?? {};
+          out.push({
+            id: igId,
+            name: String(ig.name ?? ig.username ?? igId),
+            username: ig.username ?? null,
+            picture: ig.profile_picture_url ?? null,
+            details: { pageId: String(p.id), pageName: p.name ?? null, followers_count: typeof ig.followers_count === 'number' ? ig.followers_count : null },
+            tokens: typeof p.access_token === 'string' ? { accessToken: p.access_token, expiresAt: null } : undefined,
+          });
+        }
+        return out;
+      },
+      /** The Page's token publishes (it does not expire); the user's long-lived token stays beside it to list again. */
+      async select(profile, user) {
+        if (!profile) throw new PlatformError('rejected', 'an Instagram connection posts as one Instagram professional account');
+        if (!profile.tokens) throw new PlatformError('rejected', `Facebook gave no token for the Page of Instagram account ${profile.username ?? profile.id}`, { platformCode: 'page_token_missing' });
+        return {
+          metadata: { igUserId: profile.id, igUsername: profile.username ?? null, pageId: profile.details.pageId ?? null, pageName: profile.details.pageName ?? null },
+          profile: {
+            ...user.profile,
+            username: profile.username ?? profile.name,
+            displayName: profile.name,
+            avatarUrl: profile.picture ?? null,
+            profileUrl: `https://www.instagram.com/${profile.username ?? ''}`,
+          },
+          tokens: { accessToken: profile.tokens.accessToken, refreshToken: user.tokens.refreshToken ?? user.tokens.accessToken, expiresAt: null },
+        };
+      },
+      listingToken: userToken,
+    },
+  };
+}
+
+/** The Instagram adapter from configuration (INSTAGRAM_APP_ID/SECRET or Facebook's, INSTAGRAM_GRAPH_VERSION, INSTAGRAM_API_URL, _AUTH_URL, INSTAGRAM_SCOPES). */
+export function instagramAdapterFromConfig(config: Config): PlatformAdapter {
+  return createInstagramAdapter(instagramOptions(config));
+}
