@@ -45,8 +45,6 @@ export default function scrapingToolsRoute(app: App, _ctx: AppContext) {
   app.post(
     '/tools/:platform/hashtag-checker',
     {
-      // Reads nothing and changes nothing: a read-only key gets the same 501.
-      config: { write: false },
       schema: { tags: ['Tools'], summary: 'Check hashtag bans (501: not available)', description, params: Params, body: HashtagBody, response: refused },
     },
     async (request) => refuseScrapingTool(request.params.platform, 'hashtag-checker'),

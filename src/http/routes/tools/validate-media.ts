@@ -15,7 +15,6 @@ export default function validateMediaRoute(app: App, ctx: AppContext) {
   app.post(
     '/tools/validate/media',
     {
-      config: { write: false },
       schema: {
         tags: ['Tools'],
         summary: "A media URL (or one of Herald's uploads) against each platform's media limits",

@@ -14,8 +14,6 @@ export default function validatePostLengthRoute(app: App, ctx: AppContext) {
   app.post(
     '/tools/validate/post-length',
     {
-      // Measures text; changes nothing.
-      config: { write: false },
       schema: {
         tags: ['Tools'],
         summary: "The text's length on each platform, counted by the rules post creation uses",
