@@ -4,12 +4,19 @@ import { graphHttp, graphRequest, type GraphCall } from '../graph/http.js';
 import type { PlatformHttp, PlatformResponse } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
-/** Where the Instagram adapter sends requests and which Meta app it is (Facebook Login for Business). */
+/**
+ * Where the Instagram adapter sends requests and which app it is. Two logins (INSTAGRAM_LOGIN):
+ * `facebook` (default), Facebook Login for Business on graph.facebook.com, the account linked to a Page;
+ * `instagram`, Instagram Login on graph.instagram.com, the professional account itself, no Page needed.
+ */
 export interface InstagramOptions {
-  /** Graph host, default https://graph.facebook.com (INSTAGRAM_API_URL). */
+  login: 'facebook' | 'instagram';
+  /** Graph host: https://graph.facebook.com, or https://graph.instagram.com with Instagram Login (INSTAGRAM_API_URL). */
   apiUrl: string;
-  /** Login dialog host, default https://www.facebook.com (INSTAGRAM_AUTH_URL). */
+  /** Login dialog host: https://www.facebook.com, or https://www.instagram.com (INSTAGRAM_AUTH_URL). */
   authUrl: string;
+  /** Instagram Login's code exchange host, https://api.instagram.com (INSTAGRAM_TOKEN_URL). */
+  tokenUrl: string;
   /** Graph API version in every path, default v24.0 (INSTAGRAM_GRAPH_VERSION). */
   version: string;
   appId: string | null;
@@ -25,17 +32,25 @@ export interface InstagramOptions {
  */
 export const INSTAGRAM_DEFAULT_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'pages_show_list', 'pages_read_engagement', 'business_management'];
 
+/** Instagram Login's own permissions (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login). */
+export const INSTAGRAM_LOGIN_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments'];
+
 export function instagramOptions(config: Config): InstagramOptions {
   const scopes = config.env.INSTAGRAM_SCOPES;
-  // One Meta app usually serves Facebook and Instagram: without INSTAGRAM_APP_ID/SECRET, Facebook's.
+  const login = config.env.INSTAGRAM_LOGIN === 'instagram' ? 'instagram' : 'facebook';
+  const ig = login === 'instagram';
+  // One Meta app usually serves Facebook and Instagram through Facebook Login: without
+  // INSTAGRAM_APP_ID/SECRET, Facebook's. Instagram Login has an app id of its own.
   const sandboxApp = config.env.SANDBOX_URL ? '100000000000001' : null;
   return {
-    apiUrl: platformBaseUrl(config, 'instagram', 'https://graph.facebook.com'),
-    authUrl: platformBaseUrl(config, 'instagram', 'https://www.facebook.com', 'AUTH'),
+    login,
+    apiUrl: platformBaseUrl(config, 'instagram', ig ? 'https://graph.instagram.com' : 'https://graph.facebook.com'),
+    authUrl: platformBaseUrl(config, 'instagram', ig ? 'https://www.instagram.com' : 'https://www.facebook.com', 'AUTH'),
+    tokenUrl: platformBaseUrl(config, 'instagram', 'https://api.instagram.com', 'TOKEN'),
     version: config.env.INSTAGRAM_GRAPH_VERSION || 'v24.0',
-    appId: platformSetting(config, 'instagram', 'APP_ID', config.env.FACEBOOK_APP_ID || sandboxApp),
-    appSecret: platformSetting(config, 'instagram', 'APP_SECRET', config.env.FACEBOOK_APP_SECRET || null),
-    scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : INSTAGRAM_DEFAULT_SCOPES,
+    appId: platformSetting(config, 'instagram', 'APP_ID', (ig ? null : config.env.FACEBOOK_APP_ID) || sandboxApp),
+    appSecret: platformSetting(config, 'instagram', 'APP_SECRET', (ig ? null : config.env.FACEBOOK_APP_SECRET) || null),
+    scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : ig ? INSTAGRAM_LOGIN_SCOPES : INSTAGRAM_DEFAULT_SCOPES,
   };
 }
 

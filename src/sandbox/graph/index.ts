@@ -84,6 +84,7 @@ export async function readParams(request: FastifyRequest): Promise<{ params: Rec
 
 function resolveNode(state: SimulatorState, id: string, token: GraphToken, opts: GraphCoreOptions): GraphNode | null {
   const w = world(state);
+  if (id === 'me' && token.kind === 'instagram') return { id: token.igUserId!, type: 'IGUser' };
   if (id === 'me') return token.kind === 'page' ? { id: token.pageId!, type: 'Page', page: w.pages.get(token.pageId!) } : { id: token.userId, type: 'User' };
   if (w.users.has(id)) return { id, type: 'User' };
   const page = w.pages.get(id);

@@ -26,13 +26,16 @@ export interface GraphPage {
   igUsername: string;
 }
 
-export type TokenKind = 'user' | 'page';
+/** `instagram`: an Instagram Login token (graph.instagram.com), which acts as one Instagram professional account. */
+export type TokenKind = 'user' | 'page' | 'instagram';
 
 export interface GraphToken {
   token: string;
   kind: TokenKind;
   userId: string;
   pageId?: string;
+  /** The Instagram account an `instagram` token acts as. */
+  igUserId?: string;
   clientId: string;
   /** Epoch ms; null never expires (a Page token derived from a long-lived user token). */
   expiresAt: number | null;

@@ -4,6 +4,7 @@ import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js'
 import { PAGE_HANDLERS } from '../graph/pages.js';
 import { newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
+import { actsFor, instagramLogin } from './login.js';
 
 export interface InstagramSimulatorOptions {
   /** Clock for tokens and container processing. Default: real time. */
@@ -20,7 +21,8 @@ export interface InstagramSimulatorOptions {
  * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
  * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`.
- * Instagram does not delete through the API. Instagram Login (graph.instagram.com) is not simulated.
+ * Instagram does not delete through the API. Instagram Login (login.ts) is served beside Facebook Login:
+ * its token acts as the professional account itself.
  */
 
 const QUOTA = 100;
@@ -32,9 +34,7 @@ function igPage(state: SimulatorState, igUserId: string): GraphPage | undefined 
 
 /** The IG user's Page owner with a user token, or that Page's token, may publish. */
 function refused(call: GraphCall): unknown | null {
-  const page = igPage(call.state, call.node.id)!;
-  const t = call.token;
-  if ((t.kind === 'user' && t.userId === page.ownerId) || (t.kind === 'page' && t.pageId === page.id)) return null;
+  if (actsFor(call.state, call.token, call.node.id)) return null;
   return graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
 }
 
@@ -162,8 +162,7 @@ const readMedia: GraphHandler = (call) => {
 
 const comment: GraphHandler = (call) => {
   const m = call.node.object!;
-  const page = igPage(call.state, m.ownerId)!;
-  if (!((call.token.kind === 'user' && call.token.userId === page.ownerId) || (call.token.kind === 'page' && call.token.pageId === page.id))) {
+  if (!actsFor(call.state, call.token, m.ownerId)) {
     return graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
   }
   const text = typeof call.params.message === 'string' ? call.params.message : '';
@@ -185,6 +184,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
     register(app: FastifyInstance, state: SimulatorState) {
       registerGraph(app, state, {
         now,
+        unlisted: (parts, request, reply, at) => instagramLogin(state, parts, request, reply, at),
         resolve(s, id): GraphNode | null {
           return igPage(s, id) ? { id, type: 'IGUser' } : null;
         },
