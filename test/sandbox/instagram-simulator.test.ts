@@ -99,3 +99,41 @@ describe('Instagram content publishing', () => {
     expect(gone.body.error).toMatchObject({ code: 9004, error_subcode: 2207052 });
   });
 });
+
+describe('Instagram Login', () => {
+  const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+
+  async function igLogin(user: string) {
+    const dialog = await fetch(`${sandbox.url}${BASE}/oauth/authorize?client_id=ig-app&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=instagram_business_basic,instagram_business_content_publish&state=s&login_hint=${user}`, { redirect: 'manual' });
+    expect(dialog.status).toBe(302);
+    return new URL(dialog.headers.get('location')!).searchParams.get('code')!;
+  }
+
+  it('exchanges the code once on the form endpoint, then for a 60-day token that acts as the professional account and renews once a day old', async () => {
+    const code = await igLogin('igLoginSim1');
+    const fields = { client_id: 'ig-app', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code };
+    const wrong = await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form({ ...fields, redirect_uri: 'https://other.example/cb' }));
+    expect([wrong.status, (await wrong.json()).error_type]).toEqual([400, 'OAuthException']);
+    const res = await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form(fields));
+    const short = (await res.json()).data[0];
+    expect(short).toMatchObject({ access_token: expect.any(String), user_id: expect.stringMatching(/^\d+$/), permissions: 'instagram_business_basic,instagram_business_content_publish' });
+    expect((await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form(fields))).status).toBe(400);
+
+    const long = await call('GET', `/access_token?grant_type=ig_exchange_token&client_secret=s&access_token=${short.access_token}`);
+    expect(long.body).toMatchObject({ token_type: 'bearer', expires_in: 60 * 24 * 3600 });
+    const me = await call('GET', '/v24.0/me?fields=id,username', undefined, long.body.access_token);
+    expect(me.body).toEqual({ id: short.user_id, username: 'igloginsim1_ig1' });
+    const container = await call('POST', `/v24.0/${short.user_id}/media`, { image_url: `${mediaBase}/a.jpg`, caption: 'own token' }, long.body.access_token);
+    expect(container.status).toBe(200);
+    // Another account's edges stay closed to this token.
+    const other = await login('igLoginSim2');
+    expect((await call('POST', `/v24.0/${other.ig}/media`, { image_url: `${mediaBase}/a.jpg` }, long.body.access_token)).body.error.code).toBe(10);
+
+    const early = await call('GET', `/refresh_access_token?grant_type=ig_refresh_token&access_token=${long.body.access_token}`);
+    expect(early.status).toBe(400);
+    clock += 25 * 3600_000;
+    const renewed = await call('GET', `/refresh_access_token?grant_type=ig_refresh_token&access_token=${long.body.access_token}`);
+    expect(renewed.body).toMatchObject({ access_token: expect.any(String), expires_in: 60 * 24 * 3600 });
+    expect(renewed.body.access_token).not.toBe(long.body.access_token);
+  });
+});
