@@ -113,9 +113,9 @@ describe('Instagram Login', () => {
     const code = await igLogin('igLoginSim1');
     const fields = { client_id: 'ig-app', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code };
     const wrong = await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form({ ...fields, redirect_uri: 'https://other.example/cb' }));
-    expect([wrong.status, (await wrong.json()).error_type]).toEqual([400, 'OAuthException']);
+    expect([wrong.status, ((await wrong.json()) as any).error_type]).toEqual([400, 'OAuthException']);
     const res = await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form(fields));
-    const short = (await res.json()).data[0];
+    const short = ((await res.json()) as any).data[0];
     expect(short).toMatchObject({ access_token: expect.any(String), user_id: expect.stringMatching(/^\d+$/), permissions: 'instagram_business_basic,instagram_business_content_publish' });
     expect((await fetch(`${sandbox.url}${BASE}/oauth/access_token`, form(fields))).status).toBe(400);
 
