@@ -1,6 +1,10 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { auth, youtube } from '@googleapis/youtube';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -224,6 +228,77 @@ describe('the resumable upload protocol', () => {
       const res = await put(url, `bytes 0-${KiB256 - 1}/${KiB256}`, randomBytes(KiB256));
       expect(res.status).toBe(status);
       expect((await inspect()).filter((p) => p.extra.title === `expired ${status}`)).toEqual([]);
+    }
+  });
+});
+
+/**
+ * Google's Python client (Debian's python3-googleapi, which .ci/run installs) with the official
+ * next_chunk() loop: the interpreter that can import it, or a failure saying how to get it (a skipped
+ * test is a test CI never ran).
+ */
+function googlePython(): string {
+  for (const python of ['/usr/bin/python3', 'python3']) {
+    const probe = spawnSync(python, ['-c', 'import googleapiclient, httplib2'], { stdio: 'ignore' });
+    if (!probe.error && probe.status === 0) return python;
+  }
+  throw new Error('googleapiclient is not installed: this test needs it (Debian: apt-get install -y python3-googleapi)');
+}
+
+describe("the resumable upload through Google's Python client", () => {
+  const script = path.resolve(__dirname, '../fixtures/youtube_resumable.py');
+  const discovery = path.resolve(__dirname, '../../src/sandbox/youtube/discovery/youtube-v3.json');
+
+  /** Runs the client without blocking: the simulator answers from this process. */
+  async function upload(file: string, chunk: number, title: string) {
+    const child = spawn(googlePython(), [script, discovery, `${base}/`, token, file, String(chunk), title]);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const status = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    expect(status, err).toBe(0);
+    return JSON.parse(out) as { id: string; calls: number; errors: number[] };
+  }
+
+  it('next_chunk() sends the file in chunks the simulator takes, each byte once, and gets the video', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-ytpy-'));
+    try {
+      const file = path.join(dir, 'v.mp4');
+      fs.writeFileSync(file, randomBytes(3 * KiB256 + 1234));
+      const out = await upload(file, KiB256, 'python client');
+      expect(out.calls).toBe(4);
+      const [video] = (await inspect()).filter((p) => p.extra.title === 'python client');
+      expect(video).toMatchObject({ id: out.id, media: [{ type: 'video', size: 3 * KiB256 + 1234 }] });
+      expect(video.extra.receivedRanges).toEqual([0, 1, 2, 3].map((i) => ({ first: i * KiB256, last: Math.min((i + 1) * KiB256, 3 * KiB256 + 1234) - 1 })));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('after a 503 on a chunk, the client asks the session and resumes from its offset: each byte range once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-ytpy-'));
+    try {
+      const file = path.join(dir, 'v.mp4');
+      const size = 4 * 2 * KiB256;
+      fs.writeFileSync(file, randomBytes(size));
+      await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_faults', { op: 'upload', kind: 'unavailable', after: 2, count: 1 });
+      const out = await upload(file, 2 * KiB256, 'python resume');
+      expect(out.errors).toEqual([503]);
+      const [video] = (await inspect()).filter((p) => p.extra.title === 'python resume');
+      expect(video.id).toBe(out.id);
+      const ranges = video.extra.receivedRanges as { first: number; last: number }[];
+      // Contiguous, no byte twice: each range starts where the one before ended.
+      expect(ranges[0].first).toBe(0);
+      for (let i = 1; i < ranges.length; i++) expect(ranges[i].first).toBe(ranges[i - 1].last + 1);
+      expect(ranges.at(-1)!.last).toBe(size - 1);
+      // The cut chunk kept half of itself (one 256 KiB unit), so one range is shorter than a chunk.
+      expect(ranges.some((r) => r.last - r.first + 1 === KiB256)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
