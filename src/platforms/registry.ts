@@ -18,6 +18,11 @@ export class PlatformRegistry {
     this.adapters.set(adapter.platform, adapter);
   }
 
+  /** Takes a platform's adapter out (it then answers like an unconfigured one). */
+  delete(platform: Platform): void {
+    this.adapters.delete(platform);
+  }
+
   has(platform: Platform): boolean {
     return this.adapters.has(platform);
   }
