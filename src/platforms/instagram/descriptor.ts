@@ -64,6 +64,6 @@ export const instagram: PlatformDescriptor<'instagram'> = {
   scopes: INSTAGRAM_DEFAULT_SCOPES,
   // A professional account chosen among those linked to the user's Pages; the hosted API has no
   // selection routes for Instagram, so the choice is made on Herald's selection page (or the only one).
-  capabilities: { connect: 'oauth2', destinations: { kind: 'profile' }, processing: true },
+  capabilities: { connect: 'oauth2', destinations: { kind: 'profile' }, processing: true, lookup: true },
   createAdapter: instagramAdapterFromConfig,
 };

@@ -14,7 +14,7 @@ const userToken = (account: AccountCredentials) => account.refreshToken ?? accou
  * and the chosen account publishes with its Page's token. Or through Instagram Login
  * (INSTAGRAM_LOGIN=instagram, login.ts): the account logs in itself and is the one profile, its own
  * token publishing on graph.instagram.com. Publishing is the same container flow either way. Instagram
- * does not delete media through the API, so there is no unpublish.
+ * does not delete media through the API, so there is no unpublish; a lost publish answer is looked up.
  */
 export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter {
   const base = graphBase(opts);
@@ -124,6 +124,25 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
       if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
       return finish(handle, req, io);
+    },
+
+    /**
+     * After a lost `media_publish` answer: the account's media since shortly before the attempt with the
+     * same caption (`GET /{ig-user}/media?since=`). A story has no caption: found only when it is the one
+     * story published since then (`GET /{ig-user}/stories`).
+     */
+    async findPublished(req, since, io) {
+      const a = access(req.account);
+      const story = req.platformSpecificData.contentType === 'story';
+      const after = since.getTime() - 300_000;
+      const q = new URLSearchParams({ fields: 'id,caption,timestamp,permalink', limit: '100', ...(story ? {} : { since: String(Math.floor(after / 1000)) }) });
+      const res = await graph(io, { method: 'GET', url: `${base}/${a.igUserId}/${story ? 'stories' : 'media'}?${q}`, token: a.token });
+      const items: { id: string; caption?: string; timestamp?: string; permalink?: string }[] = Array.isArray(res.body?.data) ? res.body.data : [];
+      const recent = items.filter((m) => !m.timestamp || Date.parse(m.timestamp) >= after);
+      const matches = story ? recent : recent.filter((m) => (m.caption ?? '') === req.content);
+      const [match] = matches;
+      if (!match || (story && matches.length !== 1)) return null;
+      return { platformPostId: String(match.id), platformPostUrl: match.permalink ?? null, extra: { igUserId: a.igUserId, kind: story ? 'story' : 'media' } };
     },
 
     processing: {

@@ -20,7 +20,8 @@ export interface InstagramSimulatorOptions {
  *   `is_carousel_item`); a video container is IN_PROGRESS for processingMs, then FINISHED;
  * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
- * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`.
+ * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`,
+ *   `GET /{ig-user}/media` and `/stories` (the lookup after a lost answer).
  * Instagram does not delete through the API. Instagram Login (login.ts) is served beside Facebook Login:
  * its token acts as the professional account itself.
  */
@@ -160,6 +161,20 @@ const readMedia: GraphHandler = (call) => {
   return { id: m.id, permalink: `https://www.instagram.com/p/${m.id.slice(-11)}/`, media_type: m.data.kind === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : m.data.kind === 'IMAGE' ? 'IMAGE' : 'VIDEO', caption: m.data.caption, timestamp: new Date(m.createdAt).toISOString(), username: page?.igUsername };
 };
 
+/** `GET /{ig-user}/media` (newest first, `since` in epoch seconds) and `/stories`: the user's media. */
+function listMedia(stories: boolean): GraphHandler {
+  return (call) => {
+    const fault = call.state.faults.take('lookup');
+    if (sendGraphFault(call.reply, fault)) return call.reply;
+    const since = call.params.since === undefined ? null : Number(call.params.since) * 1000;
+    const items = [...world(call.state).objects.values()]
+      .filter((o) => o.type === 'IGMedia' && o.ownerId === call.node.id && (o.data.kind === 'STORIES') === stories && (since === null || o.createdAt >= since))
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((o) => readMedia({ ...call, node: { id: o.id, type: 'IGMedia', object: o } }) as Record<string, unknown>);
+    return { data: items, paging: { cursors: { before: 'QVFIU', after: 'QVFIU' } } };
+  };
+}
+
 const comment: GraphHandler = (call) => {
   const m = call.node.object!;
   if (!actsFor(call.state, call.token, m.ownerId)) {
@@ -180,7 +195,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'instagram',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations', 'lookup'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerGraph(app, state, {
         now,
@@ -196,6 +211,8 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
           'GET IGUser content_publishing_limit': limit,
           'GET ShadowIGMediaBuilder': readContainer,
           'GET IGMedia': readMedia,
+          'GET IGUser media': listMedia(false),
+          'GET IGUser stories': listMedia(true),
           'POST IGMedia comments': comment,
         },
       });

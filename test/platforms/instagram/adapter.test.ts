@@ -8,7 +8,7 @@ import { publishRequest, testIO } from '../../helpers/platform-io.js';
 /*
  * The Instagram adapter against a scripted Graph on loopback, for answers the simulator does not give at
  * will: the 24-hour publishing quota used up (refused before any container is made), and Instagram's own
- * error codes.
+ * error codes, and the lookup of a story after a lost answer.
  */
 
 let server: http.Server;
@@ -55,5 +55,19 @@ describe('Instagram adapter', () => {
     expect(download.message).toMatch(/URL must be public/);
     answer = (path) => (path.includes('content_publishing_limit') ? { status: 200, body: { data: [] } } : graphError(9, 2207042, 'Application request limit reached'));
     expect(await failure(adapter().publish(req(), testIO().io))).toMatchObject({ kind: 'rate_limited', retryAfterMs: 3_600_000 });
+  });
+
+  it('finds a story after a lost answer only when it is the one story since the attempt (a story has no caption)', async () => {
+    const since = new Date(Date.now() - 60_000);
+    const story = (id: string) => ({ id, timestamp: new Date().toISOString(), permalink: `https://www.instagram.com/stories/me_ig/${id}/` });
+    const storyReq = publishRequest(account, { content: '', platformSpecificData: { contentType: 'story' } });
+    answer = () => ({ status: 200, body: { data: [story('17900000000000001')] } });
+    expect(await adapter().findPublished!(storyReq, since, testIO().io)).toMatchObject({ platformPostId: '17900000000000001' });
+    answer = () => ({ status: 200, body: { data: [story('17900000000000001'), story('17900000000000002')] } });
+    expect(await adapter().findPublished!(storyReq, since, testIO().io)).toBeNull();
+    seen.length = 0;
+    answer = () => ({ status: 200, body: { data: [{ id: '1', caption: 'other', timestamp: new Date().toISOString() }] } });
+    expect(await adapter().findPublished!(req(), since, testIO().io)).toBeNull();
+    expect(seen[0]).toMatch(/^GET \/v24\.0\/1789\/media\?fields=id%2Ccaption%2Ctimestamp%2Cpermalink&limit=100&since=\d+$/);
   });
 });
