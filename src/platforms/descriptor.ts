@@ -38,6 +38,8 @@ export interface DeclaredCapabilities {
 export interface AccountCheckTarget {
   platformSpecificData: Record<string, unknown>;
   media?: TargetDraft['media'];
+  /** The probed duration in seconds of each of `media` Herald stores itself (null: unknown, or not a video). */
+  mediaDurationsSec?: Array<number | null>;
 }
 
 export interface PlatformDescriptor<Id extends string = string> {

@@ -9,7 +9,8 @@ import { assignQueueSlot } from '../queue/assign.js';
 import { armTargets } from './arm.js';
 import { assertMonthlyPostQuota, assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, parseTime, resolveSchedule } from './schedule.js';
-import { checkTargetAccounts, normaliseTargets, targetRows } from './targets.js';
+import { uploadDurations } from '../media/resolve.js';
+import { checkTargetAccounts, mediaUrls, normaliseTargets, targetRows } from './targets.js';
 import type { PostInput } from './types.js';
 import { throwIfInvalid, validatePost } from './validate/index.js';
 
@@ -53,10 +54,12 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
   const status = isDraft ? 'draft' : decision.kind === 'at' || decision.kind === 'queue' ? 'scheduled' : 'publishing';
   let at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
 
+  const durations = isDraft ? undefined : await uploadDurations(ctx, caller.tenantId, mediaUrls(media, targets.map((t) => t.input.customMedia)));
+
   return ctx.db.transaction(async (tx) => {
     await lockTenantPosts(ctx.db, tx, caller.tenantId);
     await assertMonthlyPostQuota(tx, caller, now);
-    const accounts = await checkTargetAccounts(tx, caller, targets, { accountRules: !isDraft, media });
+    const accounts = await checkTargetAccounts(tx, caller, targets, { accountRules: !isDraft, media, durations });
     // A queued post takes the next free slot of its queue, claimed in this transaction (queue/assign.ts).
     const queued = decision.kind === 'queue' ? await assignQueueSlot(tx, caller, decision, now) : null;
     if (queued) decision = { kind: 'at', at: (at = queued.scheduledFor) };

@@ -60,13 +60,14 @@ function accountMetadata(account: AccountTable): Record<string, unknown> {
  * sees (else it is reported as not found), active, on the target's platform, and not repeated for the
  * same page or location. With `accountRules` (a post that will be published), the platform's rules that
  * need the account (descriptor `checkAccount`) run too, with the target's media (`media`: the post's,
- * unless the target has its own). Returns the accounts by id.
+ * unless the target has its own) and the probed durations of Herald's uploads among them (`durations`,
+ * by URL). Returns the accounts by id.
  */
 export async function checkTargetAccounts(
   tx: Executor,
   caller: Principal,
   targets: ResolvedTarget[],
-  opts: { accountRules?: boolean; media?: MediaItemInput[] } = {},
+  opts: { accountRules?: boolean; media?: MediaItemInput[]; durations?: Map<string, number> } = {},
 ): Promise<Map<string, AccountTable>> {
   const ids = [...new Set(targets.map((t) => t.input.accountId))];
   const accounts = new Map((await findAccounts(tx, caller.tenantId, ids)).map((a) => [a.account_id, a]));
@@ -93,7 +94,9 @@ export async function checkTargetAccounts(
       }
       seen.add(key);
       const check = opts.accountRules ? descriptorOf(account.platform)?.checkAccount : undefined;
-      for (const found of check?.({ platformSpecificData: t.platformSpecificData, media: t.input.customMedia ?? opts.media }, accountMetadata(account)) ?? []) {
+      const media = t.input.customMedia ?? opts.media;
+      const mediaDurationsSec = media?.map((m) => (typeof m?.url === 'string' ? (opts.durations?.get(m.url) ?? null) : null));
+      for (const found of check?.({ platformSpecificData: t.platformSpecificData, media, mediaDurationsSec }, accountMetadata(account)) ?? []) {
         (fields[`platforms.${i}.${found.field}`] ??= []).push(`${account.platform}: ${found.message} (${found.rule})`);
       }
     }
@@ -145,4 +148,9 @@ export function targetRows(
       updated_at: iso,
     };
   });
+}
+
+/** The URLs of a post's media and of its targets' own media (for uploadDurations). */
+export function mediaUrls(media: MediaItemInput[], custom: Array<MediaItemInput[] | null | undefined>): string[] {
+  return [media, ...custom].flatMap((list) => (list ?? []).flatMap((m) => (typeof m?.url === 'string' ? [m.url] : [])));
 }

@@ -11,7 +11,8 @@ import { MESSAGES } from './create-post.js';
 import { assertNotPublishing, outcomeUnknownError, unknownTargets } from './guards.js';
 import { assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedule.js';
-import { checkTargetAccounts, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
+import { uploadDurations } from '../media/resolve.js';
+import { checkTargetAccounts, mediaUrls, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
 import type { MediaItemInput, PostInput } from './types.js';
 import { throwIfInvalid, validatePost, type PostDraft } from './validate/index.js';
 import { loadPost, loadPostForUpdate, withAccounts } from './views.js';
@@ -29,6 +30,8 @@ interface UpdatePlan {
   media: MediaItemInput[];
   /** The new targets when `platforms` is given; null keeps the current ones. */
   requested: ResolvedTarget[] | null;
+  /** Probed durations of Herald's uploads among the new targets' media, by URL (see checkTargetAccounts). */
+  durations?: Map<string, number>;
 }
 
 /**
@@ -48,6 +51,9 @@ export async function updatePost(
   assertEditable(current);
   const plan = planUpdate(current, input, now);
   await validateUpdate(ctx, caller, current, plan, input);
+  if (plan.requested && plan.nextStatus !== 'draft') {
+    plan.durations = await uploadDurations(ctx, caller.tenantId, mediaUrls(plan.media, plan.requested.map((t) => t.input.customMedia)));
+  }
 
   return ctx.db.transaction(async (tx) => {
     if (plan.nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
@@ -139,7 +145,7 @@ async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, pl
   const unknown = unknownTargets(fresh.targets);
   if (unknown.length > 0) throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
   const requested = plan.requested!;
-  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft', media: plan.media });
+  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft', media: plan.media, durations: plan.durations });
   await disarmTargets(tx, fresh.targets);
   await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
   const { post } = fresh;

@@ -78,7 +78,18 @@ export const checkTarget: TargetRule = (t) => {
 export function checkAccount(t: AccountCheckTarget, metadata: Record<string, unknown>): RuleIssue[] {
   const creator = cachedCreator(metadata);
   if (!creator) return [];
-  return creatorConflicts(t.platformSpecificData, creator, isPhotoTarget({ media: t.media ?? [], platformSpecificData: t.platformSpecificData }) ? 'photo' : 'video').map((c) => issue(c.field, c.code, c.message));
+  const photo = isPhotoTarget({ media: t.media ?? [], platformSpecificData: t.platformSpecificData });
+  const issues = creatorConflicts(t.platformSpecificData, creator, photo ? 'photo' : 'video').map((c) => issue(c.field, c.code, c.message));
+  // The creator's longest video (creator_info max_video_post_duration_sec), for the videos Herald probed.
+  const max = creator.maxVideoPostDurationSec;
+  if (!photo && max) {
+    t.mediaDurationsSec?.forEach((seconds, i) => {
+      if (seconds !== null && seconds > max) {
+        issues.push(issue(`mediaItems.${i}`, 'duration_check_failed', `the video lasts ${seconds.toFixed(1)} s; this TikTok creator can post videos of at most ${max} s`));
+      }
+    });
+  }
+  return issues;
 }
 
 /** 4 GB per video (media transfer guide), 20 MB per photo (photo post page). */

@@ -183,6 +183,24 @@ describe('TikTok end to end through the official SDK', () => {
     expect(data(await t.sdk.posts.listPosts({ query: {} as any })).posts).toHaveLength(1);
   });
 
+  it("refuses at creation a stored video longer than the creator's maximum duration, and takes one within it", async () => {
+    const t = await connectedTenant('ttLong1', { max_video_post_duration_sec: 2 });
+    expect(t.account.metadata.creatorInfo).toMatchObject({ maxVideoPostDurationSec: 2 });
+    const upload = async (name: string, seconds: number) => {
+      const file = path.join(dir, name);
+      expect(testVideo(file, { seconds, width: 360, height: 640 })).toBe(true);
+      return uploadToHerald(t.sdk, name, fs.readFileSync(file), 'video/mp4');
+    };
+    const create = (url: string) =>
+      t.sdk.posts.createPost({ body: { publishNow: true, content: 'how long', mediaItems: [{ type: 'video', url }], platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: { privacyLevel: 'SELF_ONLY' } }] } as any });
+    const long = await refused(create(await upload('tt-long.mp4', 4)));
+    expect(long).toMatchObject({ statusCode: 400 });
+    expect(long.details.fields['platforms.0.mediaItems.0']).toEqual([expect.stringMatching(/at most 2 s.*duration_check_failed/)]);
+    expect(data(await t.sdk.posts.listPosts({ query: {} as any })).posts).toHaveLength(0);
+    const ok = await create(await upload('tt-short.mp4', 1));
+    expect(ok.response.status, JSON.stringify(ok.error ?? null)).toBe(201);
+  });
+
   it('fails the target with TikTok\'s reason when the creator options change between creation and publish', async () => {
     const t = await connectedTenant('ttChanged1');
     const at = new Date(e.env.clock.now().getTime() + 3600_000).toISOString();
