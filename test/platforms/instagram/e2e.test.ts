@@ -189,7 +189,7 @@ describe('Instagram end to end through the official SDK', () => {
     await sandboxCall(e.sandbox, 'POST', '/sandbox/instagram/_config', { processingMs: 0 });
   });
 
-  it('refuses bad fields at creation (4 collaborators, a user tag off the image, thumbOffset on an image) and stores nothing', async () => {
+  it('refuses bad fields at creation (4 collaborators, a user tag off the image, thumbOffset on an image, a carousel of 11) and stores nothing', async () => {
     const t = await connected('igBad1');
     const img = await image(t.sdk, 'bad.jpg', 800, 800);
     const before = (await inspect()).length;
@@ -203,6 +203,11 @@ describe('Instagram end to end through the official SDK', () => {
       expect(bad.statusCode, JSON.stringify(psd)).toBe(400);
       expect(JSON.stringify(bad.body ?? bad)).toContain(field);
     }
+    // A carousel of 11 items: Instagram takes 2 to 10.
+    const eleven = Array.from({ length: 11 }, () => ({ type: 'image', url: img.url }));
+    const tooMany = await sdkError(t.sdk.posts.createPost({ body: { content: 'refused', publishNow: true, mediaItems: eleven, platforms: [{ platform: 'instagram', accountId: t.accountId }] } } as any));
+    expect(tooMany.statusCode).toBe(400);
+    expect(JSON.stringify(tooMany.body ?? tooMany)).toContain('mediaItems');
     const listed = data(await t.sdk.posts.listPosts({ query: { profileId: t.profileId } } as any)).posts as any[];
     expect(listed.filter((p) => p.content === 'refused')).toEqual([]);
     await e.runner.drain();
