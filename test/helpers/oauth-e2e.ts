@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { createWorker } from '../../src/worker.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
@@ -67,4 +68,36 @@ export async function followAuthUrl(authUrl: string): Promise<URL> {
   const res = await fetch(authUrl);
   await res.text();
   return new URL(res.url);
+}
+
+/** The body of an official SDK answer. */
+export const sdkData = (res: { data?: unknown }) => res.data as any;
+
+/**
+ * Runs the worker while a simulator processes media (the simulators' clock is Herald's test clock):
+ * `rounds` drains, the clock advanced `stepMs` after each, then a last drain.
+ */
+export async function settle(e: OAuthE2E, rounds = 4, stepMs = 30_000): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await e.runner.drain();
+    e.env.clock.advance(stepMs);
+  }
+  await e.runner.drain();
+}
+
+/** A post published now to one account of `platform` through the SDK; the test fails unless it is created. */
+export async function createNow(sdk: any, platform: string, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
+  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform, accountId, platformSpecificData: psd }], ...body } });
+  expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
+  return sdkData(res).post;
+}
+
+export const getPost = async (sdk: any, id: string) => sdkData(await sdk.posts.getPost({ path: { postId: id } })).post;
+
+/** Stores bytes in Herald's own storage through the SDK's presigned upload; answers the public URL. */
+export async function uploadToHerald(sdk: any, name: string, bytes: Buffer, contentType: string): Promise<string> {
+  const presigned = sdkData(await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }));
+  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  expect(put.status).toBe(200);
+  return presigned.publicUrl as string;
 }

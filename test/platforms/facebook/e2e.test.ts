@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facebookSimulator } from '../../../src/sandbox/facebook/index.js';
 import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost, uploadToHerald as toHerald } from '../../helpers/oauth-e2e.js';
 import { followAuthUrl } from '../../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 import { sdkError } from '../../helpers/sdk.js';
@@ -57,35 +57,15 @@ async function connected(login: string) {
   return { ...t, pages, accountId: selected.account.accountId as string };
 }
 
-async function settle(rounds = 4) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(30_000);
-  }
-  await e.runner.drain();
-}
-
-async function createNow(sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'facebook', accountId, platformSpecificData: psd }], ...body } });
-  expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
-  return data(res).post;
-}
-
-const getPost = async (sdk: any, id: string) => data(await sdk.posts.getPost({ path: { postId: id } })).post;
-
-async function toHerald(sdk: any, name: string, bytes: Buffer, contentType: string) {
-  const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
-  expect(put.status).toBe(200);
-  return presigned.publicUrl as string;
-}
-
 async function video(sdk: any, name: string, opts: { width: number; height: number }) {
   const file = path.join(dir, name);
   expect(testVideo(file, { seconds: 3, ...opts })).toBe(true);
   const bytes = fs.readFileSync(file);
   return { url: await toHerald(sdk, name, bytes, 'video/mp4'), size: bytes.length };
 }
+
+const settle = (rounds = 4) => settleWorker(e, rounds);
+const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'facebook', accountId, body, psd);
 
 describe('Facebook end to end through the official SDK', () => {
   it('connects headless: the Page selection needs the X-Connect-Token, and the chosen Page becomes the account, its token sealed', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instagramSimulator } from '../../../src/sandbox/instagram/index.js';
 import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost, uploadToHerald as toHerald } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 import { sdkError } from '../../helpers/sdk.js';
 
@@ -54,29 +54,6 @@ async function connected(login: string, pick = 0) {
   return { ...t, start, html, choices, account, accountId: account._id as string, igUserId: choices[pick] };
 }
 
-async function settle(rounds = 4) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(30_000);
-  }
-  await e.runner.drain();
-}
-
-async function createNow(sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'instagram', accountId, platformSpecificData: psd }], ...body } });
-  expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
-  return data(res).post;
-}
-
-const getPost = async (sdk: any, id: string) => data(await sdk.posts.getPost({ path: { postId: id } })).post;
-
-async function toHerald(sdk: any, name: string, bytes: Buffer, contentType: string) {
-  const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
-  expect(put.status).toBe(200);
-  return presigned.publicUrl as string;
-}
-
 async function image(sdk: any, name: string, width: number, height: number) {
   const bytes = await solidImage(width, height, 'jpeg');
   return { url: await toHerald(sdk, name, bytes, 'image/jpeg'), size: bytes.length };
@@ -88,6 +65,9 @@ async function video(sdk: any, name: string, opts: { width: number; height: numb
   const bytes = fs.readFileSync(file);
   return { url: await toHerald(sdk, name, bytes, 'video/mp4'), size: bytes.length };
 }
+
+const settle = (rounds = 4) => settleWorker(e, rounds);
+const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'instagram', accountId, body, psd);
 
 describe('Instagram end to end through the official SDK', () => {
   it('connects with Facebook Login: the professional accounts of the user\'s Pages are offered, the one chosen becomes the account, its Page token sealed', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapchatSimulator } from '../../../src/sandbox/snapchat/index.js';
 import { requireFfmpeg, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -53,15 +53,6 @@ async function connectedTenant(login: string) {
   return { sdk, profileId: profile._id, start, params, profiles, selected: data(selected), account: accounts[0] };
 }
 
-/** Runs the worker while the simulator processes the media (its clock is Herald's test clock). */
-async function settle(rounds = 4) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(30_000);
-  }
-  await e.runner.drain();
-}
-
 async function publish(sdk: any, accountId: string, body: Record<string, unknown>, contentType: string) {
   const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'snapchat', accountId, platformSpecificData: { contentType } }], ...body } });
   expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
@@ -75,6 +66,8 @@ async function publish(sdk: any, accountId: string, body: Record<string, unknown
 }
 
 let t: Awaited<ReturnType<typeof connectedTenant>>;
+
+const settle = (rounds = 4) => settleWorker(e, rounds);
 
 describe('Snapchat end to end through the official SDK', () => {
   it('connects headless: Snap consent, the public profiles listed with the connect token, the second one selected', async () => {

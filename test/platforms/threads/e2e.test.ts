@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadsSimulator } from '../../../src/sandbox/threads/index.js';
 import { requireFfmpeg, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -40,23 +40,6 @@ async function connectedTenant(login: string) {
   return { sdk, profileId: profile._id, start, landed, account: accounts[0] };
 }
 
-/** Runs the worker while the simulator processes containers (its clock is Herald's test clock). */
-async function settle(rounds = 4) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(30_000);
-  }
-  await e.runner.drain();
-}
-
-async function createNow(sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'threads', accountId, platformSpecificData: psd }], ...body } });
-  expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
-  return data(res).post;
-}
-
-const getPost = async (sdk: any, id: string) => data(await sdk.posts.getPost({ path: { postId: id } })).post;
-
 /** The post was published once, and Herald shows the id and permalink Threads gave. */
 async function expectPublishedOnce(sdk: any, postId: string, text: string) {
   const posts = (await inspect()).filter((p) => p.text === text);
@@ -67,6 +50,9 @@ async function expectPublishedOnce(sdk: any, postId: string, text: string) {
   expect(posts[0].extra.permalink).toMatch(/^https:\/\/www\.threads\.net\/@[\w.]+\/post\/[\w-]+$/);
   return posts[0];
 }
+
+const settle = (rounds = 4) => settleWorker(e, rounds);
+const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'threads', accountId, body, psd);
 
 describe('Threads end to end through the official SDK', () => {
   it('connects through threads.net consent: the long-lived token, the Threads user as the account', async () => {

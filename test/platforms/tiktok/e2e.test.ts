@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiktokSimulator } from '../../../src/sandbox/tiktok/index.js';
 import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker, getPost, uploadToHerald } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -43,25 +43,10 @@ async function connectedTenant(login: string, creator?: Record<string, unknown>)
 }
 
 /** Runs the worker while the simulator processes the media (its clock is Herald's test clock). */
-async function settle(rounds = 4) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(15_000);
-  }
-  await e.runner.drain();
-}
-
-async function uploadToHerald(sdk: any, name: string, bytes: Buffer, contentType: string) {
-  const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
-  expect(put.status).toBe(200);
-  return presigned.publicUrl as string;
-}
-
 /** The SDK's error for a refused call (it throws on 4xx). */
 const refused = (call: Promise<unknown>) => call.then(() => null, (error: any) => error);
 
-const getPost = async (sdk: any, id: string) => data(await sdk.posts.getPost({ path: { postId: id } })).post;
+const settle = (rounds = 4) => settleWorker(e, rounds, 15_000);
 
 describe('TikTok end to end through the official SDK', () => {
   it('connects through Login Kit: open_id, display name, avatar and the creator options cached on the account', async () => {

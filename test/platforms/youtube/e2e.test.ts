@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { youTubeSimulator } from '../../../src/sandbox/youtube/index.js';
 import { requireFfmpeg, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
+import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -40,22 +40,6 @@ async function connectedTenant(login: string) {
   return { userId, apiKey, sdk, profileId: profile._id, start, landed, account: accounts[0] };
 }
 
-/** Runs the worker while the simulator processes the video (its clock is Herald's test clock). */
-async function settle(rounds = 6) {
-  for (let i = 0; i < rounds; i++) {
-    await e.runner.drain();
-    e.env.clock.advance(30_000);
-  }
-  await e.runner.drain();
-}
-
-async function createNow(sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'youtube', accountId, platformSpecificData: psd }], ...body } });
-  expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
-  return data(res).post;
-}
-
-const getPost = async (sdk: any, id: string) => data(await sdk.posts.getPost({ path: { postId: id } })).post;
 const channelPosts = async (channelId: string) => (await inspect()).filter((p) => p.destination === channelId);
 
 async function uploadToHerald(sdk: any, file: string) {
@@ -72,6 +56,9 @@ function expectEachByteOnce(ranges: { first: number; last: number }[], size: num
   for (let i = 1; i < ranges.length; i++) expect(ranges[i].first, `range ${i}`).toBe(ranges[i - 1].last + 1);
   expect(ranges.at(-1)!.last).toBe(size - 1);
 }
+
+const settle = (rounds = 6) => settleWorker(e, rounds);
+const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'youtube', accountId, body, psd);
 
 describe('YouTube end to end through the official SDK', () => {
   it('connects through Google consent with offline access: the channel is the account', async () => {
