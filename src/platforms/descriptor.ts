@@ -42,6 +42,9 @@ export interface AccountCheckTarget {
   mediaDurationsSec?: Array<number | null>;
 }
 
+/** What Herald probed of a stored media item (null: not one of Herald's uploads, or not probed). */
+export type MediaShape = { width: number | null; height: number | null; durationSec: number | null } | null;
+
 export interface PlatformDescriptor<Id extends string = string> {
   readonly id: Id;
   /** Display name ("LinkedIn", "X"). */
@@ -59,6 +62,11 @@ export interface PlatformDescriptor<Id extends string = string> {
    * creator's posting options as last fetched; its adapter checks them again when it publishes.)
    */
   readonly checkAccount?: (target: AccountCheckTarget, accountMetadata: Record<string, unknown>) => RuleIssue[];
+  /**
+   * Notes on a valid target that are not errors (YouTube: this video will be a Short), from its media as
+   * Herald probed them (`shapes`, one per media item): the `warnings` of POST /v1/tools/validate/post.
+   */
+  readonly warnings?: (target: { media: TargetDraft['media']; platformSpecificData: Record<string, unknown> }, shapes: MediaShape[]) => string[];
   /** Media limits only the bytes can tell (size, dimensions, duration), for the target's options. */
   mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
   /** Account metadata keys shown in the API (never anything token-like). */

@@ -99,22 +99,28 @@ export class ExternalMediaError extends Error {
   }
 }
 
+/** What Herald probed of each of its own uploads among these URLs, by URL. Other URLs are absent. */
+export async function uploadProbes(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, MediaProbe>> {
+  const keyed = urls.flatMap((url) => {
+    const key = keyFromUrl(ctx, url);
+    return key ? [{ url, key }] : [];
+  });
+  const out = new Map<string, MediaProbe>();
+  if (keyed.length === 0) return out;
+  const rows = await loadUploads(ctx, tenantId, keyed.map((k) => k.key));
+  for (const { url, key } of keyed) {
+    const probe = rows.get(key)?.probe;
+    if (probe) out.set(url, JSON.parse(probe) as MediaProbe);
+  }
+  return out;
+}
+
 /**
  * The probed duration (seconds) of each of Herald's own uploads among these URLs, by URL: what rules
  * that need the account can read at creation (a TikTok creator's longest video). Other URLs are absent.
  */
 export async function uploadDurations(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, number>> {
-  const keyed = urls.flatMap((url) => {
-    const key = keyFromUrl(ctx, url);
-    return key ? [{ url, key }] : [];
-  });
   const out = new Map<string, number>();
-  if (keyed.length === 0) return out;
-  const rows = await loadUploads(ctx, tenantId, keyed.map((k) => k.key));
-  for (const { url, key } of keyed) {
-    const probe = rows.get(key)?.probe;
-    const seconds = probe ? (JSON.parse(probe) as MediaProbe).durationSec : null;
-    if (typeof seconds === 'number') out.set(url, seconds);
-  }
+  for (const [url, probe] of await uploadProbes(ctx, tenantId, urls)) if (typeof probe.durationSec === 'number') out.set(url, probe.durationSec);
   return out;
 }

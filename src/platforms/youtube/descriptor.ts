@@ -1,7 +1,7 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { youTubeAdapterFromConfig } from './index.js';
 import { YOUTUBE_DEFAULT_SCOPES } from './oauth.js';
-import { checkTarget, DESCRIPTION, mediaLimits, PLATFORM_SPECIFIC_DATA } from './rules.js';
+import { checkTarget, DESCRIPTION, mediaLimits, PLATFORM_SPECIFIC_DATA, warnings } from './rules.js';
 
 // YouTube: exactly one video; the text is its description (<= 5,000 bytes); title <= 100 characters.
 export const youtube: PlatformDescriptor<'youtube'> = {
@@ -11,6 +11,7 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,
   mediaLimits,
+  warnings,
   accountMetadata: ['channelId', 'channelTitle'],
   scopes: YOUTUBE_DEFAULT_SCOPES,
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.

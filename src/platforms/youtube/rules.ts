@@ -1,6 +1,7 @@
 import { countKinds, issue, type FieldCheck, bool, oneOf, str } from '../rules/helpers.js';
 import { GB } from '../rules/media-limits.js';
 import { utf8Length } from '../rules/text.js';
+import type { MediaShape } from '../descriptor.js';
 import type { RuleIssue, TargetRule, TextRule } from '../rules/types.js';
 
 /*
@@ -56,3 +57,16 @@ export const checkTarget: TargetRule = (t) => {
 
 /** 256 GB or 12 hours per video (https://support.google.com/youtube/answer/71673). */
 export const mediaLimits = () => ({ video: { maxBytes: 256 * GB, maxDurationSec: 12 * 3600 } });
+
+/**
+ * A vertical or square video of at most 3 minutes is a Short (YouTube Help, "Upload YouTube Shorts"):
+ * YouTube decides from the file, and the API has no flag for it, so Herald says so when it can tell.
+ */
+export function warnings(_t: unknown, shapes: MediaShape[]): string[] {
+  const [shape] = shapes;
+  if (shapes.length !== 1 || !shape?.width || !shape.height || shape.durationSec === null) return [];
+  if (shape.height >= shape.width && shape.durationSec <= 180) {
+    return [`this ${shape.width}x${shape.height} video of ${shape.durationSec.toFixed(1)} s is vertical or square and at most 3 minutes: YouTube will publish it as a Short`];
+  }
+  return [];
+}

@@ -9,7 +9,7 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
  * YouTube end to end through the official SDK against the simulator: connect, a video with title,
- * thumbnail and first comment, a vertical Short from Herald's storage, an upload cut in the middle that
+ * thumbnail and first comment, a vertical Short from Herald's storage (and the validation tool saying it will be a Short), an upload cut in the middle that
  * resumes from YouTube's offset, the daily quota, a revoked grant. Uploads go in 512 KiB chunks here.
  */
 
@@ -113,6 +113,22 @@ describe('YouTube end to end through the official SDK', () => {
       platformPostUrl: `https://www.youtube.com/watch?v=${posts[0].id}`,
       firstCommentResult: { status: 'posted', commentId: expect.any(String) },
     });
+  });
+
+  it('the validation tool warns that a vertical or square video of at most 3 minutes will be a Short, and not for a landscape one', async () => {
+    const t = await connectedTenant('ytWarn1');
+    const check = async (name: string, width: number, height: number) => {
+      const file = path.join(dir, name);
+      expect(testVideo(file, { seconds: 2, width, height })).toBe(true);
+      const media = await uploadToHerald(t.sdk, file);
+      const res = await e.env.request(t.apiKey, 'POST', '/v1/tools/validate/post', { content: 'clip', mediaItems: [{ type: 'video', url: media.url }], platforms: [{ platform: 'youtube' }] });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(true);
+      return res.body.warnings as { platform: string; warning: string }[];
+    };
+    expect(await check('warn-vertical.mp4', 360, 640)).toEqual([{ platform: 'youtube', warning: expect.stringContaining('YouTube will publish it as a Short') }]);
+    expect(await check('warn-square.mp4', 320, 320)).toEqual([{ platform: 'youtube', warning: expect.stringContaining('320x320 video') }]);
+    expect(await check('warn-landscape.mp4', 640, 360)).toEqual([]);
   });
 
   it('publishes a vertical Short from Herald\'s storage exactly once', async () => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { validatePost } from '../../../domain/posts/validate/index.js';
+import { postWarnings } from '../../../domain/posts/validate/warnings.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { MediaItem, PlatformName } from '../posts/schemas.js';
@@ -54,7 +55,7 @@ export default function validatePostRoute(app: App, ctx: AppContext) {
         valid: errors.length === 0,
         ...(errors.length === 0 ? { message: 'No validation issues found.' } : {}),
         errors,
-        warnings: [],
+        warnings: errors.length === 0 ? await postWarnings(ctx, request.principal.tenantId, request.body) : [],
       };
     },
   );
