@@ -1,0 +1,77 @@
+/**
+ * The contract's operations that Herald does not answer as the contract says, each with the reason.
+ * The conformance test fails when one of these starts to conform (remove it from here then), and when
+ * an operation outside these lists does not.
+ */
+
+/** Operations not built yet: Herald has no route for them (404 not_found). */
+export const PENDING: Record<string, string> = {
+  // The analytics add-on (issue #19).
+  getAnalytics: 'not built yet: #19 (analytics add-on)',
+  getYouTubeDailyViews: 'not built yet: #19 (analytics add-on)',
+  getDailyMetrics: 'not built yet: #19 (analytics add-on)',
+  getBestTimeToPost: 'not built yet: #19 (analytics add-on)',
+  getContentDecay: 'not built yet: #19 (analytics add-on)',
+  getPostingFrequency: 'not built yet: #19 (analytics add-on)',
+  getPostTimeline: 'not built yet: #19 (analytics add-on)',
+  getFollowerStats: 'not built yet: #19 (analytics add-on)',
+  getLinkedInAggregateAnalytics: 'not built yet: #19 (analytics add-on)',
+  getLinkedInPostAnalytics: 'not built yet: #19 (analytics add-on)',
+  getLinkedInPostReactions: 'not built yet: #19 (analytics add-on)',
+  // The inbox add-on (issue #18): conversations, comments, reviews and the account's inbox settings.
+  listInboxConversations: 'not built yet: #18 (inbox add-on)',
+  getInboxConversation: 'not built yet: #18 (inbox add-on)',
+  updateInboxConversation: 'not built yet: #18 (inbox add-on)',
+  getInboxConversationMessages: 'not built yet: #18 (inbox add-on)',
+  sendInboxMessage: 'not built yet: #18 (inbox add-on)',
+  editInboxMessage: 'not built yet: #18 (inbox add-on)',
+  getMessengerMenu: 'not built yet: #18 (inbox add-on)',
+  setMessengerMenu: 'not built yet: #18 (inbox add-on)',
+  deleteMessengerMenu: 'not built yet: #18 (inbox add-on)',
+  getInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
+  setInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
+  deleteInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
+  getTelegramCommands: 'not built yet: #18 (inbox add-on)',
+  setTelegramCommands: 'not built yet: #18 (inbox add-on)',
+  deleteTelegramCommands: 'not built yet: #18 (inbox add-on)',
+  listInboxComments: 'not built yet: #18 (inbox add-on)',
+  getInboxPostComments: 'not built yet: #18 (inbox add-on)',
+  replyToInboxPost: 'not built yet: #18 (inbox add-on)',
+  deleteInboxComment: 'not built yet: #18 (inbox add-on)',
+  hideInboxComment: 'not built yet: #18 (inbox add-on)',
+  unhideInboxComment: 'not built yet: #18 (inbox add-on)',
+  likeInboxComment: 'not built yet: #18 (inbox add-on)',
+  unlikeInboxComment: 'not built yet: #18 (inbox add-on)',
+  sendPrivateReplyToComment: 'not built yet: #18 (inbox add-on)',
+  listInboxReviews: 'not built yet: #18 (inbox add-on)',
+  replyToInboxReview: 'not built yet: #18 (inbox add-on)',
+  deleteInboxReviewReply: 'not built yet: #18 (inbox add-on)',
+  getGoogleBusinessReviews: 'not built yet: #18 (inbox add-on: reviews)',
+  // Posts.
+  bulkUploadPosts: 'not built yet: bulk CSV upload (being built with recycling)',
+};
+
+/**
+ * Deliberate differences: Herald serves the operation with another answer than the contract's, on
+ * purpose. The test checks that the answer is the one given here.
+ */
+export const DELIBERATE: Record<string, { status: number; code: string; reason: string }> = Object.fromEntries(
+  [
+    'downloadYouTubeVideo',
+    'getYouTubeTranscript',
+    'downloadInstagramMedia',
+    'checkInstagramHashtags',
+    'downloadTikTokVideo',
+    'downloadTwitterMedia',
+    'downloadFacebookVideo',
+    'downloadLinkedInVideo',
+    'downloadBlueskyMedia',
+  ].map((id) => [
+    id,
+    {
+      status: 501,
+      code: 'scraping_not_supported',
+      reason: 'the scraping tools: self-hosted Herald does not scrape platforms (501 in the error envelope, as the spec says)',
+    },
+  ]),
+);
