@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { dbFreeTests } from './scripts/db-free-tests.mjs';
 
 // Tests of one database only are named `*.sqlite.test.ts` / `*.postgres.test.ts` and collected on that
 // dialect's run alone, so neither run reports the other's tests as skipped. The dialect is chosen the way
 // test/helpers/context.ts chooses it: PostgreSQL when TEST_DATABASE_URL is set.
 const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const otherDialect = dialect === 'postgres' ? 'sqlite' : 'postgres';
+// A test file that never opens a database (scripts/db-free-tests.mjs follows its imports) cannot depend
+// on the dialect: it runs on the SQLite run alone, and the PostgreSQL run spends its time on the rest.
+// HERALD_TEST_ALL=1 runs them on PostgreSQL too (a file named on the command line is excluded as well).
+const dbFree = dialect === 'postgres' && !process.env.HERALD_TEST_ALL ? dbFreeTests() : [];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', `test/**/*.${otherDialect}.test.ts`],
+    exclude: ['**/node_modules/**', `test/**/*.${otherDialect}.test.ts`, ...dbFree],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,0 +1,2 @@
+/** Test files (relative to the project root) whose imports never reach a database connection. */
+export function dbFreeTests(): string[];
