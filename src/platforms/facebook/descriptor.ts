@@ -49,6 +49,6 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   },
   accountMetadata: ['pageId', 'pageName'],
   scopes: FACEBOOK_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, processing: true },
+  capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, lookup: true, processing: true },
   createAdapter: facebookAdapterFromConfig,
 };

@@ -3,7 +3,7 @@ import { platformBaseUrl, platformSetting } from '../config.js';
 import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type ProcessingHandle, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
-import { checkText, feedPost, firstComment, photoStory, videoState, type PageAccess } from './publish.js';
+import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
 import { uploadResumable, uploadRupload } from './upload.js';
 
 export function facebookOptions(config: Config): FacebookOptions {
@@ -174,6 +174,50 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
         };
       },
       listingToken: userToken,
+    },
+
+    /**
+     * After an unknown outcome: the Page's recent items of the kind the target makes, matched on its text
+     * (the post's message, the video's or reel's description), as the other adapters match on theirs:
+     * feed posts and photos at `GET /{page}/published_posts`, videos at `/{page}/videos`, reels at
+     * `/{page}/video_reels`, stories (which carry no text) at `/{page}/stories`. An item without text
+     * (photos alone, a story) is found only when it is the one such item since the attempt.
+     */
+    async findPublished(req, since, io) {
+      const psd = req.platformSpecificData;
+      const page = await pageAccess(req.account, io, psd.pageId);
+      const after = since.getTime() - 300_000;
+      const sinceSec = String(Math.floor(after / 1000));
+      const video = req.media.some((m) => m.type === 'video');
+      const kind = psd.contentType === 'story' ? 'story' : psd.contentType === 'reel' ? 'reel' : video ? 'video' : 'feed';
+      const list = async (edge: string, fields: string, extra: Record<string, string> = {}) => {
+        const q = new URLSearchParams({ fields, limit: '100', ...extra });
+        const res = await graph(io, { method: 'GET', url: `${base}/${page.pageId}/${edge}?${q}`, token: page.token });
+        return (Array.isArray(res.body?.data) ? res.body.data : []) as Record<string, any>[];
+      };
+      const at = (t: unknown) => (typeof t === 'number' ? t * 1000 : Date.parse(String(t ?? '')));
+      const url = (link: unknown, fallback: string) => (typeof link === 'string' && link ? (link.startsWith('http') ? link : `https://www.facebook.com${link}`) : fallback);
+      if (kind === 'story') {
+        const stories = (await list('stories', 'post_id,status,creation_time,media_type,url', { since: sinceSec })).filter((s) => !(at(s.creation_time) < after));
+        const wanted = video ? 'video' : 'photo';
+        const found = stories.filter((s) => String(s.media_type ?? '').toLowerCase() === wanted);
+        if (found.length !== 1) return null;
+        return { platformPostId: String(found[0].post_id), platformPostUrl: url(found[0].url, `https://www.facebook.com/stories/${page.pageId}`), extra: { pageId: page.pageId, kind: 'story' } };
+      }
+      const items =
+        kind === 'feed'
+          ? (await list('published_posts', 'id,message,created_time,permalink_url', { since: sinceSec })).map((p) => ({ id: String(p.id), text: p.message ?? '', at: at(p.created_time), link: p.permalink_url }))
+          : (await list(kind === 'reel' ? 'video_reels' : 'videos', 'id,description,created_time,permalink_url', kind === 'reel' ? { since: sinceSec } : { type: 'uploaded' })).map((v) => ({
+              id: String(v.id),
+              text: v.description ?? '',
+              at: at(v.created_time),
+              link: v.permalink_url,
+            }));
+      const matches = items.filter((i) => !(i.at < after) && i.text === req.content);
+      if (!matches.length || (!req.content && matches.length !== 1)) return null;
+      const m = matches[0];
+      const fallback = kind === 'feed' ? postUrl(m.id) : `https://www.facebook.com/${page.pageId}/videos/${m.id}`;
+      return { platformPostId: m.id, platformPostUrl: url(m.link, fallback), extra: { pageId: page.pageId, kind } };
     },
 
     /** `DELETE /{post-id}` with the token of the Page the post id names (`{page}_{post}`), else the account's. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerGraph } from '../graph/index.js';
 import { PAGE_HANDLERS } from '../graph/pages.js';
 import type { Simulator, SimulatorState } from '../types.js';
+import { LIST_HANDLERS } from './lists.js';
 import { POST_HANDLERS } from './posts.js';
 import { registerRupload, uploadSession, VIDEO_HANDLERS } from './video.js';
 
@@ -14,7 +15,7 @@ export interface FacebookSimulatorOptions {
  * Facebook Pages over the Graph core (src/sandbox/graph): Facebook Login with the long-lived exchange,
  * `/me/accounts` with Page tokens, feed posts with links and attached unpublished photos, photos, the
  * Resumable Upload API and Page videos with processing, reels and stories through rupload, comments and
- * deletes. Every call is held to Meta's Graph API specs. Paths are Graph's under the simulator:
+ * deletes, the Page's recent posts, videos, reels and stories (lists.ts). Every call is held to Meta's Graph API specs. Paths are Graph's under the simulator:
  * `/{version}/dialog/oauth` (www.facebook.com), `/{version}/...` (graph.facebook.com),
  * `/video-upload/{version}/{id}` (rupload.facebook.com).
  */
@@ -22,7 +23,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'facebook',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
       registerGraph(app, state, {
@@ -32,6 +33,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...PAGE_HANDLERS,
           ...POST_HANDLERS,
           ...VIDEO_HANDLERS,
+          ...LIST_HANDLERS,
         },
       });
     },

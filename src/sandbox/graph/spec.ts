@@ -65,6 +65,9 @@ export const GLOBAL_PARAMS = new Set([
   'limit',
   'after',
   'before',
+  // Time-based paging (a Unix time or a date), which Graph takes on every list edge.
+  'since',
+  'until',
   'pretty',
   'method',
   'suppress_http_code',
