@@ -10,6 +10,16 @@ import { fileURLToPath } from 'node:url';
  * and fields name, reduced to `{nodes: {Type: {fields: {name: type}, edges: {"POST feed": {return,
  * params: [[name, type, required]]}}}}, enums: {name: values}}`.
  *
+ * Threads (graph.threads.net) is a Graph API too, but the codegen specs have none of its nodes.
+ * specs/threads-specs.json describes them in the same shape (ThreadsUser, ThreadsMedia, ThreadsReply,
+ * ThreadsMediaContainer, ThreadsPublishingLimit), derived from Meta's official Postman collection for the
+ * Threads API (fbsamples/threads_api): every request of the collection is an edge, its query and body
+ * keys the edge's params, its `fields_*` variables the node's fields; types and required params from the
+ * Threads reference pages the collection links (media_type required and one of TEXT, IMAGE, VIDEO,
+ * CAROUSEL; reply_control one of its five values; is_carousel_item and auto_publish_text booleans;
+ * creation_id required). test/sandbox/threads-postman.test.ts runs the collection against the simulator
+ * with newman, so a request of the collection the spec does not allow fails there.
+ *
  * What the core enforces with it, the way Graph answers (`(#100) ...`, type OAuthException, code 100):
  * a param the edge does not define, a required one missing, a value of the wrong type, an enum value
  * outside the list; a field a GET asks for that the node does not define; and, on the simulator's side,
@@ -33,14 +43,22 @@ interface Specs {
 
 let cached: Specs | null = null;
 
-function specs(): Specs {
-  if (cached) return cached;
+/** The spec files, merged: Meta's Graph specs and the Threads spec (node names do not overlap). */
+const SPEC_FILES = ['graph-specs.json', 'threads-specs.json'];
+
+function load(name: string): Specs {
   // From src (tsx, vitest) the file sits beside this module; from dist it stays in src.
-  const found = [new URL('./specs/graph-specs.json', import.meta.url), new URL('../../../src/sandbox/graph/specs/graph-specs.json', import.meta.url)]
+  const found = [new URL(`./specs/${name}`, import.meta.url), new URL(`../../../src/sandbox/graph/specs/${name}`, import.meta.url)]
     .map((u) => fileURLToPath(u))
     .find((p) => existsSync(p));
-  if (!found) throw new Error('the Graph API specs (src/sandbox/graph/specs/graph-specs.json) are missing');
-  cached = JSON.parse(readFileSync(found, 'utf8')) as Specs;
+  if (!found) throw new Error(`the Graph API specs (src/sandbox/graph/specs/${name}) are missing`);
+  return JSON.parse(readFileSync(found, 'utf8')) as Specs;
+}
+
+function specs(): Specs {
+  if (cached) return cached;
+  const all = SPEC_FILES.map(load);
+  cached = { nodes: Object.assign({}, ...all.map((s) => s.nodes)), enums: Object.assign({}, ...all.map((s) => s.enums)) };
   return cached;
 }
 

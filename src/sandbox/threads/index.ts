@@ -1,23 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
+import type { GraphToken } from '../graph/world.js';
 import { markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
 import { fetchMedia } from './media.js';
 import { registerThreadsOAuth, type ThreadsAuth } from './oauth.js';
 import { containerProblem } from './rules.js';
-import {
-  graphError,
-  graphTime,
-  loseAnswer,
-  newId,
-  newShortcode,
-  paramError,
-  params,
-  permalink,
-  sendFault,
-  thStore,
-  type ThContainer,
-  type ThPost,
-  type ThUser,
-} from './store.js';
+import { graphError, graphTime, loseAnswer, newId, newShortcode, paramError, permalink, sendFault, stringParams, thStore, type ThContainer, type ThPost, type ThUser } from './store.js';
 
 export interface ThreadsSimulatorOptions {
   /** Clock for processing, token lifetimes and publish times. Default: real time. */
@@ -30,23 +18,18 @@ const CONTAINER_TTL_MS = 86_400_000;
 const QUOTA = { posts: 250, replies: 1000 };
 
 const MEDIA_TYPE_OUT: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL_ALBUM' };
-const POST_FIELDS = new Set([
-  'id', 'media_product_type', 'media_type', 'media_url', 'permalink', 'owner', 'username', 'text', 'timestamp', 'shortcode', 'thumbnail_url',
-  'children', 'is_quote_post', 'has_replies', 'is_reply', 'is_reply_owned_by_me', 'root_post', 'replied_to', 'alt_text', 'hide_status', 'reply_audience',
-]);
-/** A thread's replies and conversation have no `owner` (the collection's `fields_replies`). */
-const REPLY_FIELDS = new Set([...POST_FIELDS].filter((f) => f !== 'owner'));
-const CONTAINER_FIELDS = new Set(['id', 'status', 'error_message']);
-const USER_FIELDS = new Set(['id', 'username', 'name', 'threads_profile_picture_url', 'threads_biography', 'is_verified']);
 
 /**
- * The Threads API (graph.threads.net) on loopback: OAuth with short- and long-lived tokens (oauth.ts),
- * `/me`, media containers (TEXT, IMAGE, VIDEO, CAROUSEL with children; media fetched from their URLs),
- * container status through processing, `threads_publish`, replies (`reply_to_id`, which is how a
- * sequence is chained), the user's threads and a thread's replies, the publishing quota, and delete.
- * Every API path also answers under `/v1.0`. Errors are Graph's (`{error: {message, type, code,
- * error_subcode, fbtrace_id}}`); a parameter the edge does not define, or a field the node does not
- * have, is refused with (#100), as Graph does.
+ * The Threads API (graph.threads.net) on loopback, on the shared Graph core (src/sandbox/graph): OAuth
+ * with short- and long-lived tokens (oauth.ts, plugged into the core as its own login), `/me`, media
+ * containers (TEXT, IMAGE, VIDEO, CAROUSEL with children; media fetched from their URLs), container
+ * status through processing, `threads_publish`, replies (`reply_to_id`, which is how a sequence is
+ * chained), the user's threads and a thread's replies, the publishing quota, and delete. Paths are served
+ * unversioned and under `/v1.0`. The core holds every call to the Threads spec
+ * (graph/specs/threads-specs.json, derived from Meta's Postman collection): a parameter the edge does not
+ * define, a missing required one, a wrong type or an enum value outside the list is Graph's `(#100)`
+ * error, type THApiException; a field the node does not define is refused; answers carry only the fields
+ * asked for. What is left here are Threads' own rules (rules.ts) and its state.
  *
  * Fault ops: `publish` (threads_publish), `processing` (the next media container ends in ERROR), `token`,
  * `lookup` (the user's threads), `delete`.
@@ -56,33 +39,45 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
   return {
     platform: 'threads',
     faultOps: ['publish', 'processing', 'token', 'lookup', 'delete'],
-    async register(app: FastifyInstance, state: SimulatorState) {
+    register(app: FastifyInstance, state: SimulatorState) {
       const auth = registerThreadsOAuth(app, state, now);
-      registerApi(app, state, auth, now);
-      await app.register(async (versioned) => registerApi(versioned, state, auth, now), { prefix: '/v1.0' });
+      registerGraph(app, state, {
+        now,
+        own: {
+          versions: ['v1.0'],
+          defaultVersion: 'v1.0',
+          errorType: 'THApiException',
+          defaultFields: { ThreadsPublishingLimit: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'] },
+          authenticate: (_request, given, reply, at) => tokenOf(auth, given, reply, at) ?? reply,
+          resolveNode: (s, id, token) => resolveNode(s, id, token),
+        },
+        handlers: handlers(state, now),
+      });
     },
   };
 }
 
-function fieldsOf(request: FastifyRequest): string[] {
-  const f = (request.query as Record<string, unknown>).fields;
-  return typeof f === 'string' ? f.split(',').map((s) => s.trim()).filter(Boolean) : [];
+/** The Threads token as the core's token: the user it acts for. */
+function tokenOf(auth: ThreadsAuth, given: string | undefined, reply: Parameters<ThreadsAuth['userOfToken']>[1], _now: number): GraphToken | null {
+  const found = auth.userOfToken(given ?? null, reply);
+  if (!found) return null;
+  return { token: given!, kind: 'user', userId: found.user.id, clientId: '', expiresAt: found.expiresAt, longLived: found.kind === 'long', scopes: [], revoked: false };
 }
 
-function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsAuth, now: () => number) {
-  const store = () => thStore(state);
+/** `me` and the token's own user, its containers, and threads that are not deleted; nothing else exists for the token. */
+function resolveNode(state: SimulatorState, id: string, token: GraphToken): GraphNode | null {
+  const store = thStore(state);
+  if (id === 'me' || id === token.userId) return { id: token.userId, type: 'ThreadsUser' };
+  const container = store.containers.get(id);
+  if (container && container.owner === token.userId) return { id, type: 'ThreadsMediaContainer' };
+  const post = store.posts.get(id);
+  if (post && !post.deleted) return { id, type: 'ThreadsMedia' };
+  return null;
+}
 
-  /** `me` or the token's own user id; anything else does not exist for this token. */
-  const owner = (request: FastifyRequest<{ Params: { user: string } }>, reply: FastifyReply): ThUser | null => {
-    const user = auth.userOf(request, reply);
-    if (!user) return null;
-    const wanted = request.params.user;
-    if (wanted !== 'me' && wanted !== user.id) {
-      graphError(reply, 400, 100, `Unsupported request. Object with ID '${wanted}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
-      return null;
-    }
-    return user;
-  };
+function handlers(state: SimulatorState, now: () => number): Record<string, GraphHandler> {
+  const store = () => thStore(state);
+  const userOf = (call: GraphCall): ThUser => [...store().users.values()].find((u) => u.id === call.token.userId)!;
 
   const statusOf = (c: ThContainer): { status: string; error_message?: string } => {
     if (c.publishedId) return { status: 'PUBLISHED' };
@@ -95,10 +90,11 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
     return { status: 'FINISHED' };
   };
 
-  const postNode = (post: ThPost, fields: string[], viewer: ThUser) => {
+  /** Everything the simulator knows of a thread; the core answers the fields asked for. */
+  const postNode = (post: ThPost, viewer: string): Record<string, unknown> => {
     const author = [...store().users.values()].find((u) => u.id === post.owner)!;
     const c = store().containers.get(post.containerId)!;
-    const all: Record<string, unknown> = {
+    return {
       id: post.id,
       media_product_type: 'THREADS',
       media_type: MEDIA_TYPE_OUT[post.mediaType],
@@ -113,41 +109,21 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
       is_quote_post: false,
       has_replies: [...store().posts.values()].some((p) => p.replyTo === post.id && !p.deleted),
       is_reply: post.replyTo !== null,
-      is_reply_owned_by_me: post.replyTo !== null && post.owner === viewer.id,
+      is_reply_owned_by_me: post.replyTo !== null && post.owner === viewer,
       ...(post.replyTo ? { root_post: { id: post.rootId }, replied_to: { id: post.replyTo }, hide_status: 'NOT_HUSHED' } : {}),
       ...(c.media?.altText ? { alt_text: c.media.altText } : {}),
     };
-    const want = fields.length ? fields : ['id'];
-    return Object.fromEntries(want.filter((f) => f in all).map((f) => [f, all[f]]));
   };
 
-  const refuseFields = (reply: FastifyReply, fields: string[], allowed: Set<string>, node: string): boolean => {
-    const bad = fields.find((f) => !allowed.has(f));
-    if (!bad) return false;
-    graphError(reply, 400, 100, `(#100) Tried accessing nonexisting field (${bad}) on node type (${node})`);
-    return true;
+  const readUser: GraphHandler = (call) => {
+    const user = userOf(call);
+    return { id: user.id, username: user.username, name: user.name, threads_profile_picture_url: `https://scontent.cdninstagram.com/v/t51/${user.id}.jpg`, threads_biography: '', is_verified: false };
   };
 
-  app.get('/me', async (request, reply) => {
-    const user = auth.userOf(request, reply);
-    if (!user) return reply;
-    const fields = fieldsOf(request);
-    if (refuseFields(reply, fields, USER_FIELDS, 'ThreadsUser')) return reply;
-    const all: Record<string, unknown> = {
-      id: user.id,
-      username: user.username,
-      name: user.name,
-      threads_profile_picture_url: `https://scontent.cdninstagram.com/v/t51/${user.id}.jpg`,
-      threads_biography: '',
-      is_verified: false,
-    };
-    return Object.fromEntries((fields.length ? fields : ['id']).map((f) => [f, all[f]]));
-  });
-
-  app.post<{ Params: { user: string } }>('/:user/threads', async (request, reply) => {
-    const user = owner(request, reply);
-    if (!user) return reply;
-    const p = params(request);
+  const createContainer: GraphHandler = async (call) => {
+    const user = userOf(call);
+    const { reply } = call;
+    const p = stringParams(call.params);
     const problem = containerProblem(p);
     if (problem) return paramError(reply, problem.message, problem.subcode);
     const children = (p.children ?? '').split(',').filter(Boolean);
@@ -160,7 +136,7 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
       const parent = store().posts.get(p.reply_to_id);
       if (!parent || parent.deleted) return graphError(reply, 400, 100, `(#100) The post ${p.reply_to_id} to reply to does not exist or was deleted`, { subcode: 4279005 });
     }
-    const type = p.media_type as ThContainer['mediaType'];
+    const type = p.media_type.toUpperCase() as ThContainer['mediaType'];
     let media: ThContainer['media'] = null;
     if (type === 'IMAGE' || type === 'VIDEO') {
       const fetched = await fetchMedia(type === 'IMAGE' ? 'image' : 'video', (type === 'IMAGE' ? p.image_url : p.video_url)!, p.alt_text);
@@ -177,7 +153,7 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
       text: p.text ?? '',
       media,
       children,
-      isCarouselItem: p.is_carousel_item === 'true',
+      isCarouselItem: p.is_carousel_item === 'true' || p.is_carousel_item === '1',
       replyTo: p.reply_to_id ?? null,
       replyControl: p.reply_control ?? null,
       createdAt: now(),
@@ -187,16 +163,12 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
       publishedId: null,
     });
     return { id };
-  });
+  };
 
-  app.post<{ Params: { user: string } }>('/:user/threads_publish', async (request, reply) => {
-    const user = owner(request, reply);
-    if (!user) return reply;
-    const p = params(request);
-    const unknown = Object.keys(p).find((k) => k !== 'creation_id' && k !== 'access_token');
-    if (unknown) return paramError(reply, `Param ${unknown} is not a valid parameter of the threads_publish edge`);
-    if (!p.creation_id) return paramError(reply, 'The parameter creation_id is required');
-    const c = store().containers.get(p.creation_id);
+  const publish: GraphHandler = (call) => {
+    const user = userOf(call);
+    const { reply } = call;
+    const c = store().containers.get(String(call.params.creation_id));
     if (!c || c.owner !== user.id) return graphError(reply, 400, 24, 'The requested resource does not exist', { subcode: 4279009 });
     if (c.isCarouselItem) return paramError(reply, 'A carousel item container is published through its CAROUSEL container');
     const status = statusOf(c);
@@ -254,32 +226,28 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
     state.posts.push(inspected);
     if (loseAnswer(reply, fault)) return reply;
     return { id };
-  });
+  };
 
-  app.get<{ Params: { user: string } }>('/:user/threads', async (request, reply) => {
-    const user = owner(request, reply);
-    if (!user) return reply;
-    const fields = fieldsOf(request);
-    if (refuseFields(reply, fields, POST_FIELDS, 'ThreadsMedia')) return reply;
+  /** The user's own threads, newest first (replies are listed at /{user}/replies); `since`/`until` in epoch seconds. */
+  const listThreads: GraphHandler = (call) => {
+    const user = userOf(call);
     const fault = state.faults.take('lookup');
-    if (sendFault(reply, fault)) return reply;
-    if (loseAnswer(reply, fault)) return reply;
-    const q = request.query as Record<string, string>;
+    if (sendFault(call.reply, fault)) return call.reply;
+    if (loseAnswer(call.reply, fault)) return call.reply;
+    const q = stringParams(call.params);
     const limit = Math.min(100, Math.max(1, Number(q.limit ?? 25) || 25));
     const since = q.since ? Number(q.since) * 1000 : -Infinity;
     const until = q.until ? Number(q.until) * 1000 : Infinity;
-    // The user's own threads, newest first; replies are listed at /{user}/replies.
     const posts = [...store().posts.values()]
       .filter((x) => x.owner === user.id && !x.deleted && x.replyTo === null && x.createdAt >= since && x.createdAt <= until)
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, limit);
-    const data = posts.map((x) => postNode(x, fields, user));
+    const data = posts.map((x) => postNode(x, user.id));
     return { data, paging: data.length ? { cursors: { before: Buffer.from(posts[0].id).toString('base64url'), after: Buffer.from(posts.at(-1)!.id).toString('base64url') } } : {} };
-  });
+  };
 
-  app.get<{ Params: { user: string } }>('/:user/threads_publishing_limit', async (request, reply) => {
-    const user = owner(request, reply);
-    if (!user) return reply;
+  const publishingLimit: GraphHandler = (call) => {
+    const user = userOf(call);
     const since = now() - 86_400_000;
     const recent = [...store().posts.values()].filter((x) => x.owner === user.id && x.createdAt > since);
     return {
@@ -292,53 +260,42 @@ function registerApi(app: FastifyInstance, state: SimulatorState, auth: ThreadsA
         },
       ],
     };
-  });
+  };
 
-  const listReplies = (edge: 'replies' | 'conversation') =>
-    async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-      const user = auth.userOf(request, reply);
-      if (!user) return reply;
-      const fields = fieldsOf(request);
-      if (refuseFields(reply, fields, REPLY_FIELDS, 'ThreadsMedia')) return reply;
-      const post = store().posts.get(request.params.id);
-      if (!post || post.deleted) return graphError(reply, 400, 100, `Object with ID '${request.params.id}' does not exist`, { subcode: 33 });
+  const listReplies =
+    (edge: 'replies' | 'conversation'): GraphHandler =>
+    (call) => {
+      const post = store().posts.get(call.node.id)!;
       const all = [...store().posts.values()].filter((x) => !x.deleted && x.id !== post.id);
       const replies = edge === 'replies' ? all.filter((x) => x.replyTo === post.id) : all.filter((x) => x.rootId === post.rootId && x.replyTo !== null && x.createdAt >= post.createdAt);
-      return { data: replies.sort((a, b) => a.createdAt - b.createdAt).map((x) => postNode(x, fields, user)), paging: {} };
+      return { data: replies.sort((a, b) => a.createdAt - b.createdAt).map((x) => postNode(x, call.token.userId)), paging: {} };
     };
-  app.get<{ Params: { id: string } }>('/:id/replies', listReplies('replies'));
-  app.get<{ Params: { id: string } }>('/:id/conversation', listReplies('conversation'));
 
-  app.get<{ Params: { id: string } }>('/:id', async (request, reply) => {
-    const user = auth.userOf(request, reply);
-    if (!user) return reply;
-    const fields = fieldsOf(request);
-    const { id } = request.params;
-    const container = store().containers.get(id);
-    if (container && container.owner === user.id) {
-      if (refuseFields(reply, fields, CONTAINER_FIELDS, 'ThreadsMediaContainer')) return reply;
-      const all = { id, ...statusOf(container) };
-      return Object.fromEntries((fields.length ? fields : ['id']).filter((f) => f in all).map((f) => [f, all[f as keyof typeof all]]));
-    }
-    const post = store().posts.get(id);
-    if (post && !post.deleted) {
-      if (refuseFields(reply, fields, POST_FIELDS, 'ThreadsMedia')) return reply;
-      return postNode(post, fields, user);
-    }
-    return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
-  });
+  const readPost: GraphHandler = (call) => postNode(store().posts.get(call.node.id)!, call.token.userId);
 
-  app.delete<{ Params: { id: string } }>('/:id', async (request, reply) => {
-    const user = auth.userOf(request, reply);
-    if (!user) return reply;
-    const post = store().posts.get(request.params.id);
-    if (!post || post.deleted) return graphError(reply, 400, 100, `Unsupported delete request. Object with ID '${request.params.id}' does not exist`, { subcode: 33 });
-    if (post.owner !== user.id) return graphError(reply, 400, 10, '(#10) Only the author can delete this post', { type: 'OAuthException' });
+  const readContainer: GraphHandler = (call) => ({ id: call.node.id, ...statusOf(store().containers.get(call.node.id)!) });
+
+  const remove: GraphHandler = (call) => {
+    const post = store().posts.get(call.node.id)!;
+    if (post.owner !== call.token.userId) return graphError(call.reply, 400, 10, '(#10) Only the author can delete this post', { type: 'OAuthException' });
     const fault = state.faults.take('delete');
-    if (sendFault(reply, fault)) return reply;
+    if (sendFault(call.reply, fault)) return call.reply;
     post.deleted = true;
     markDeleted(state, post.id);
-    if (loseAnswer(reply, fault)) return reply;
+    if (loseAnswer(call.reply, fault)) return call.reply;
     return { success: true, deleted_id: post.id };
-  });
+  };
+
+  return {
+    'GET ThreadsUser': readUser,
+    'POST ThreadsUser threads': createContainer,
+    'POST ThreadsUser threads_publish': publish,
+    'GET ThreadsUser threads': listThreads,
+    'GET ThreadsUser threads_publishing_limit': publishingLimit,
+    'GET ThreadsMedia': readPost,
+    'GET ThreadsMedia replies': listReplies('replies'),
+    'GET ThreadsMedia conversation': listReplies('conversation'),
+    'DELETE ThreadsMedia': remove,
+    'GET ThreadsMediaContainer': readContainer,
+  };
 }

@@ -25,8 +25,11 @@ export const LONG_LIVED_SEC = 60 * 86_400;
 const REFRESH_MIN_AGE_MS = 86_400_000;
 
 export interface ThreadsAuth {
-  /** The token's user, or an answer already sent (code 190) when it is missing, unknown, expired or revoked. */
-  userOf(request: FastifyRequest, reply: FastifyReply): ThUser | null;
+  /**
+   * The user token's record, or null with the answer already sent (code 190) when it is missing, unknown,
+   * expired or revoked, or an app token.
+   */
+  userOfToken(token: string | null, reply: FastifyReply): ThToken | null;
 }
 
 function bearer(request: FastifyRequest): string | null {
@@ -168,11 +171,11 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
   });
 
   return {
-    userOf(request, reply) {
-      const t = live(bearer(request), reply);
+    userOfToken(token, reply) {
+      const t = live(token, reply);
       if (!t) return null;
       if (t.kind === 'app') return (graphError(reply, 400, 190, 'This endpoint requires a user access token'), null);
-      return t.user;
+      return t;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { graphError as coreGraphError } from '../graph/errors.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import { hangUp, type SimulatorState } from '../types.js';
@@ -113,20 +114,11 @@ export const graphTime = (ms: number) => new Date(ms).toISOString().replace(/\.\
 export const permalink = (username: string, shortcode: string) => `https://www.threads.net/@${username}/post/${shortcode}`;
 
 /**
- * Graph's error body: `{error: {message, type, code, error_subcode?, fbtrace_id}}`.
- * https://developers.facebook.com/docs/graph-api/guides/error-handling
+ * Graph's error body (the core's, graph/errors.ts): `{error: {message, type, code, error_subcode?,
+ * fbtrace_id}}`, type THApiException except for token errors (OAuthException), as Threads answers.
  */
-export function graphError(reply: FastifyReply, status: number, code: number, message: string, opts: { type?: string; subcode?: number; userMessage?: string } = {}) {
-  return reply.status(status).send({
-    error: {
-      message,
-      type: opts.type ?? (code === 190 ? 'OAuthException' : 'THApiException'),
-      code,
-      ...(opts.subcode ? { error_subcode: opts.subcode } : {}),
-      ...(opts.userMessage ? { error_user_msg: opts.userMessage, is_transient: false } : {}),
-      fbtrace_id: randomBytes(9).toString('base64url'),
-    },
-  });
+export function graphError(reply: FastifyReply, status: number, code: number, message: string, opts: { type?: string; subcode?: number } = {}) {
+  return coreGraphError(reply, status, { message, code, type: opts.type ?? (code === 190 ? 'OAuthException' : 'THApiException'), subcode: opts.subcode });
 }
 
 /** `(#100) ...`: a parameter Graph refuses. */
@@ -168,6 +160,16 @@ export function params(request: FastifyRequest): Record<string, string> {
   } else if (typeof body === 'string') fromBody = Object.fromEntries(new URLSearchParams(body));
   else if (body && typeof body === 'object') fromBody = body as Record<string, unknown>;
   for (const [k, v] of Object.entries(fromBody)) if (v !== undefined && v !== null) out[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return out;
+}
+
+/** The core's params (JSON values as they came) as strings: lists joined with commas, objects as JSON. */
+export function stringParams(p: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (v === undefined || v === null) continue;
+    out[k] = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
   return out;
 }
 
