@@ -3,6 +3,7 @@ import { registerCheckProcessingPost } from './check-processing-post.js';
 import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { registerPublishPost } from './publish-post.js';
+import { registerRecyclePost } from './recycle-post.js';
 import { registerTokenRefresh } from './refresh-due-tokens.js';
 import { registerRetention } from './retention.js';
 import type { JobRunner } from './runner.js';
@@ -15,6 +16,7 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
   registerCheckProcessingPost(runner, ctx);
+  registerRecyclePost(runner, ctx);
   registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   registerRetention(runner, ctx);

@@ -32,6 +32,11 @@ export interface DeclaredCapabilities {
   lookup?: boolean;
   /** Media the platform processes after the upload, which the engine waits for (types.ts ProcessingCapability). */
   processing?: boolean;
+  /**
+   * Whether a published post may be recycled (re-posted as scheduled copies, domain/recycling). Default
+   * true; false where the platform refuses or penalises the same upload again.
+   */
+  recycling?: boolean;
 }
 
 /** What an account rule sees of a target: its options, and the media it will send when known. */

@@ -125,12 +125,38 @@ export interface PostTable {
   mentions: string;
   visibility: string | null;
   metadata: string;
-  /** JSON object of create-only options kept for display (tiktokSettings, recycling, crosspostingEnabled). */
+  /** JSON object of create-only options kept for display (tiktokSettings, crosspostingEnabled). */
   options: string;
   queued_from_profile: string | null;
   queue_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A post's recycling: its configuration and where the rotation stands (domain/recycling). */
+export interface PostRecyclingTable {
+  post_id: string;
+  tenant_id: string;
+  /** JSON RecyclingConfig (domain/recycling/config.ts), startDate and expireDate as ISO UTC. */
+  config: string;
+  /** 1 while recycling is enabled and has not expired (counts toward the 10 per account). */
+  active: number;
+  /** Copies made so far. */
+  recycle_count: number;
+  /** Position in contentVariations of the next copy's text. */
+  variation_index: number;
+  /** When the next copy is made (ISO); null until the post is published, and once recycling stops. */
+  next_recycle_at: string | null;
+  last_recycled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A copy made by recycling: which post it came from and for which cycle (unique together). */
+export interface PostRecycledCopyTable {
+  post_id: string;
+  source_post_id: string;
+  cycle: number;
 }
 
 export interface PostTargetTable {
@@ -404,4 +430,6 @@ export interface Database {
   idempotency_key: IdempotencyKeyTable;
   account_group: AccountGroupTable;
   account_group_member: AccountGroupMemberTable;
+  post_recycling: PostRecyclingTable;
+  post_recycled_copy: PostRecycledCopyTable;
 }

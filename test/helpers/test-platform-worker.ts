@@ -2,10 +2,12 @@
  * A worker process for the engine's process tests: the real context and job runner (src/worker.ts) with
  * test-platform adapters (bluesky, twitter) pointed at the simulator in TEST_PLATFORM_URL. Start it with
  * `node --import tsx test/helpers/test-platform-worker.ts`; it prints "ready" once it polls for jobs.
- * Database, secret and runner settings come from the usual environment variables.
+ * Database, secret and runner settings come from the usual environment variables. TEST_CLOCK_AT (ISO)
+ * stops the worker's clock at that instant (a fake clock, so a test can run a worker at a given week).
  */
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
+import { FakeClock } from '../../src/lib/clock.js';
 import { PlatformRegistry } from '../../src/platforms/registry.js';
 import { createWorker } from '../../src/worker.js';
 import { createTestPlatformAdapter } from './test-platform-adapter.js';
@@ -20,7 +22,8 @@ const config = loadConfig(process.env);
 const platforms = new PlatformRegistry(
   (['bluesky', 'twitter'] as const).map((platform) => createTestPlatformAdapter({ platform, baseUrl: simUrl, workerTag })),
 );
-const ctx = await createContext(config, { platforms });
+const clockAt = process.env.TEST_CLOCK_AT;
+const ctx = await createContext(config, { platforms, ...(clockAt ? { clock: new FakeClock(clockAt) } : {}) });
 const worker = await createWorker(ctx, { workerId: `${workerTag}-${process.pid}` });
 worker.start();
 process.stdout.write('ready\n');

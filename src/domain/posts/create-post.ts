@@ -6,6 +6,8 @@ import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
 import type { Principal } from '../principal.js';
 import { assignQueueSlot } from '../queue/assign.js';
+import { mergeRecycling } from '../recycling/config.js';
+import { applyRecycling } from '../recycling/state.js';
 import { armTargets } from './arm.js';
 import { assertMonthlyPostQuota, assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, parseTime, resolveSchedule } from './schedule.js';
@@ -22,8 +24,8 @@ export const MESSAGES = {
 
 /**
  * Creates a post in one of the creation modes (see `resolveSchedule`). Everything is checked before
- * the transaction writes anything; the post, its targets, their publish jobs and the `post.scheduled`
- * event are written together or not at all.
+ * the transaction writes anything; the post, its targets, their publish jobs, its recycling and the
+ * `post.scheduled` event are written together or not at all.
  */
 export async function createPost(ctx: AppContext, caller: Principal, input: PostInput): Promise<{ view: PostView; message: string }> {
   const now = ctx.clock.now();
@@ -50,6 +52,8 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
       }, { ctx, tenantId: caller.tenantId }),
     );
   }
+  // Its shape is checked before anything is written; the account limit and platforms in the transaction.
+  if (input.recycling) mergeRecycling(null, input.recycling, timezone);
   const draftTime = isDraft && input.scheduledFor ? parseTime(input.scheduledFor, timezone, 'scheduledFor') : null;
   const status = isDraft ? 'draft' : decision.kind === 'at' || decision.kind === 'queue' ? 'scheduled' : 'publishing';
   let at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
@@ -83,7 +87,6 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
       options: JSON.stringify({
         crosspostingEnabled: input.crosspostingEnabled ?? true,
         ...(input.tiktokSettings ? { tiktokSettings: input.tiktokSettings } : {}),
-        ...(input.recycling ? { recycling: input.recycling } : {}),
       }),
       queued_from_profile: queued?.profileId ?? null,
       queue_id: queued?.queueId ?? null,
@@ -94,12 +97,13 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
     if (!isDraft) await assertNoDuplicates(tx, caller.tenantId, rows, now, null);
     await insertPost(tx, post);
     await insertTargets(tx, rows);
+    const recycling = await applyRecycling(tx, post, rows, input.recycling, now);
     if (decision.kind === 'at' || decision.kind === 'now') {
       await armTargets(tx, rows, decision.at, now, { ignoreOwnTimes: input.publishNow === true });
     }
     if (decision.kind === 'at') {
       await ctx.events.emit(tx, caller.tenantId, 'post.scheduled', postEventData(post, rows), now);
     }
-    return { view: { post, targets: rows, accounts }, message: MESSAGES[status] };
+    return { view: { post, targets: rows, accounts, recycling }, message: MESSAGES[status] };
   });
 }

@@ -1,5 +1,7 @@
 /** Request shapes of the posts API, as the routes hand them to the services (already schema-checked). */
 
+import type { RecyclingInput } from '../recycling/config.js';
+
 export type MediaType = 'image' | 'video' | 'gif' | 'document';
 
 export interface MediaItemInput {
@@ -48,7 +50,7 @@ export interface PostInput {
   metadata?: Record<string, unknown>;
   crosspostingEnabled?: boolean;
   tiktokSettings?: Record<string, unknown>;
-  recycling?: Record<string, unknown>;
+  recycling?: RecyclingInput;
   queuedFromProfile?: string;
   queueId?: string;
 }

@@ -9,6 +9,8 @@ import type { Principal } from '../principal.js';
 import { armTargets, disarmTargets } from './arm.js';
 import { MESSAGES } from './create-post.js';
 import { assertNotPublishing, outcomeUnknownError, unknownTargets } from './guards.js';
+import { applyRecycling } from '../recycling/state.js';
+import { updateRecyclingOnly } from '../recycling/update-recycling.js';
 import { assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedule.js';
 import { uploadDurations } from '../media/resolve.js';
@@ -48,6 +50,11 @@ export async function updatePost(
 ): Promise<{ view: PostView; message: string }> {
   const now = ctx.clock.now();
   const current = await loadPost(ctx.db.kysely, caller, postId);
+  // Recycling alone may change on any post: it is how a published post's recycling is changed or turned off.
+  const keys = Object.keys(input).filter((k) => input[k as keyof PostInput] !== undefined);
+  if (input.recycling && keys.length === 1 && !EDITABLE.includes(current.post.status)) {
+    return updateRecyclingOnly(ctx, caller, postId, input.recycling);
+  }
   assertEditable(current);
   const plan = planUpdate(current, input, now);
   await validateUpdate(ctx, caller, current, plan, input);
@@ -67,6 +74,8 @@ export async function updatePost(
     await updatePostRow(tx, caller.tenantId, postId, patch);
     const updated: PostRow = { ...fresh.post, ...patch };
     await rearm(tx, plan, targets, input, now);
+    // The new recycling, or the current one checked against the targets the post now has.
+    await applyRecycling(tx, updated, targets, input.recycling, now);
     // post.scheduled fires when a draft or failed post becomes scheduled (a reschedule is not a new event).
     if (plan.nextStatus === 'scheduled' && current.post.status !== 'scheduled') {
       await ctx.events.emit(tx, caller.tenantId, 'post.scheduled', postEventData(updated, targets), now);
@@ -178,7 +187,6 @@ function postPatch(post: PostRow, input: PostInput, plan: UpdatePlan, now: Date)
   const options = JSON.parse(post.options) as Record<string, unknown>;
   if (input.crosspostingEnabled !== undefined) options.crosspostingEnabled = input.crosspostingEnabled;
   if (input.tiktokSettings !== undefined) options.tiktokSettings = input.tiktokSettings;
-  if (input.recycling !== undefined) options.recycling = input.recycling;
   return {
     content: plan.content,
     media_items: JSON.stringify(plan.media),

@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
 import { findAccounts, findPost, listTargets, lockPost, type PostRow, type PostTargetRow } from '../../store/posts.js';
+import { listRecycling, recycledSources } from '../../store/recycling.js';
 import type { PostView } from '../present/posts.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 
@@ -36,9 +37,12 @@ export async function loadPostForUpdate(
   return { post, targets };
 }
 
-/** Attaches the accounts the targets point at (for `platforms[].accountId`). */
+/** Attaches the accounts the targets point at (for `platforms[].accountId`) and the posts' recycling. */
 export async function withAccounts(db: Executor, tenantId: string, posts: Array<{ post: PostRow; targets: PostTargetRow[] }>): Promise<PostView[]> {
   const ids = [...new Set(posts.flatMap((p) => p.targets.map((t) => t.account_id)))];
   const accounts = new Map((await findAccounts(db, tenantId, ids)).map((a) => [a.account_id, a]));
-  return posts.map((p) => ({ ...p, accounts }));
+  const postIds = posts.map((p) => p.post.post_id);
+  const recycling = new Map((await listRecycling(db, postIds)).map((r) => [r.post_id, r]));
+  const sources = await recycledSources(db, postIds);
+  return posts.map((p) => ({ ...p, accounts, recycling: recycling.get(p.post.post_id), recycledFromPostId: sources.get(p.post.post_id) }));
 }

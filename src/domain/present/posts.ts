@@ -1,11 +1,16 @@
 import type { FirstCommentResult } from '../../platforms/types.js';
-import type { AccountTable, PostTable, PostTargetTable } from '../../store/schema.js';
+import type { AccountTable, PostRecyclingTable, PostTable, PostTargetTable } from '../../store/schema.js';
+import type { RecyclingConfig } from '../recycling/config.js';
 
 /** A post with its targets and the accounts they point at: what the API returns. */
 export interface PostView {
   post: PostTable;
   targets: PostTargetTable[];
   accounts: Map<string, AccountTable>;
+  /** Its recycling configuration and state, when it has one. */
+  recycling?: PostRecyclingTable;
+  /** The post this one is a recycled copy of. */
+  recycledFromPostId?: string;
 }
 
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
@@ -46,8 +51,26 @@ function presentTarget(t: PostTargetTable, accounts: Map<string, AccountTable>) 
   };
 }
 
+/** Reference §4.5 RecyclingState: the configuration and the read-only rotation fields. */
+function presentRecycling(row: PostRecyclingTable) {
+  const config = JSON.parse(row.config) as RecyclingConfig;
+  return {
+    enabled: row.active === 1,
+    gap: config.gap,
+    gapFreq: config.gapFreq,
+    startDate: opt(config.startDate),
+    expireCount: opt(config.expireCount),
+    expireDate: opt(config.expireDate),
+    contentVariations: config.contentVariations,
+    contentVariationIndex: row.variation_index,
+    recycleCount: row.recycle_count,
+    nextRecycleAt: opt(row.next_recycle_at),
+    lastRecycledAt: opt(row.last_recycled_at),
+  };
+}
+
 /** Row -> the public Post (reference §4.5): `_id`, camelCase, times in UTC with milliseconds. */
-export function presentPost({ post, targets, accounts }: PostView) {
+export function presentPost({ post, targets, accounts, recycling, recycledFromPostId }: PostView) {
   const options = json<Record<string, unknown>>(post.options, {});
   return {
     _id: post.post_id,
@@ -67,7 +90,8 @@ export function presentPost({ post, targets, accounts }: PostView) {
     metadata: json<Record<string, unknown>>(post.metadata, {}),
     crosspostingEnabled: options.crosspostingEnabled as boolean | undefined,
     tiktokSettings: options.tiktokSettings as Record<string, unknown> | undefined,
-    recycling: options.recycling as Record<string, unknown> | undefined,
+    recycling: recycling ? presentRecycling(recycling) : undefined,
+    recycledFromPostId,
     queuedFromProfile: opt(post.queued_from_profile),
     queueId: opt(post.queue_id),
     createdAt: post.created_at,

@@ -14,6 +14,7 @@ import {
   type TargetRow,
 } from '../../store/publishing.js';
 import { postEventData } from '../present/post-event.js';
+import { startRecycling } from '../recycling/state.js';
 
 export type PostOutcomeStatus = 'publishing' | 'published' | 'failed' | 'partial';
 
@@ -92,6 +93,8 @@ export async function updatePostStatus(ctx: AppContext, tx: Transaction<Database
   if (!moved || status === 'publishing') return;
   const updated = { ...post, status, published_at: publishedAt, updated_at: iso };
   await ctx.events.emit(tx, post.tenant_id, `post.${status}`, postEventData(updated, targets), now);
+  // A recycling post starts its rotation once it is out (partly out counts: something went public).
+  if (status === 'published' || status === 'partial') await startRecycling(tx, updated, now);
 }
 
 function latestPublishedAt(targets: TargetRow[]): string | null {

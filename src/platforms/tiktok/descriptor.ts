@@ -16,6 +16,7 @@ export const tiktok: PlatformDescriptor<'tiktok'> = {
   accountMetadata: ['openId', 'creatorInfo'],
   postSettings: 'tiktokSettings',
   scopes: TIKTOK_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', unpublish: false, processing: true },
+  // The hosted contract's RecyclingConfig excludes TikTok from recycling.
+  capabilities: { connect: 'oauth2', unpublish: false, processing: true, recycling: false },
   createAdapter: tikTokAdapterFromConfig,
 };

@@ -15,6 +15,7 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   accountMetadata: ['channelId', 'channelTitle'],
   scopes: YOUTUBE_DEFAULT_SCOPES,
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.
-  capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true, lookup: true, processing: true },
+  // The hosted contract's RecyclingConfig excludes YouTube from recycling.
+  capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true, lookup: true, processing: true, recycling: false },
   createAdapter: youTubeAdapterFromConfig,
 };

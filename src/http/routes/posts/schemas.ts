@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PLATFORMS } from '../../../platforms/catalogue.js';
 import { DateTime, PathId } from '../../schemas/common.js';
 
@@ -35,6 +35,40 @@ export const TargetBody = Type.Object({
 
 const StringList = Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 });
 
+const GapFreq = Type.Union([Type.Literal('week'), Type.Literal('month')]);
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Reference §4.5 RecyclingConfig: on create, and on PUT (given fields change; null clears a date or count). */
+export const RecyclingConfig = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: 'default true; false turns recycling off' })),
+    gap: Type.Optional(Type.Integer({ minimum: 1, maximum: 520, description: 'interval units between copies; required when enabling' })),
+    gapFreq: Type.Optional(GapFreq),
+    startDate: Type.Optional(Nullable(Type.String({ maxLength: 64, description: "date-time; default the post's scheduledFor" }))),
+    expireCount: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000, description: 'stop after this many copies' }))),
+    expireDate: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'date-time; no copy after it' }))),
+    contentVariations: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100_000 }), { maxItems: 20, description: 'used in turn by the copies; 2 to 20, or [] to clear' }),
+    ),
+  },
+  { description: 'At most 10 active recycling posts per account; some platforms refuse it (400 on recycling)' },
+);
+
+/** Reference §4.5 RecyclingState. */
+const RecyclingState = Type.Object({
+  enabled: Type.Boolean(),
+  gap: Type.Integer(),
+  gapFreq: GapFreq,
+  startDate: Type.Optional(DateTime),
+  expireCount: Type.Optional(Type.Integer()),
+  expireDate: Type.Optional(DateTime),
+  contentVariations: Type.Array(Type.String()),
+  contentVariationIndex: Type.Integer(),
+  recycleCount: Type.Integer(),
+  nextRecycleAt: Type.Optional(DateTime),
+  lastRecycledAt: Type.Optional(DateTime),
+});
+
 /** The create body (reference §4.5); every field is optional on update. */
 export const PostFields = {
   title: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -52,7 +86,7 @@ export const PostFields = {
   metadata: Type.Optional(OpenObject),
   crosspostingEnabled: Type.Optional(Type.Boolean()),
   tiktokSettings: Type.Optional(OpenObject),
-  recycling: Type.Optional(OpenObject),
+  recycling: Type.Optional(RecyclingConfig),
   queuedFromProfile: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   queueId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 };
@@ -106,7 +140,8 @@ export const Post = Type.Object({
   metadata: OpenObject,
   crosspostingEnabled: Type.Optional(Type.Boolean()),
   tiktokSettings: Type.Optional(OpenObject),
-  recycling: Type.Optional(OpenObject),
+  recycling: Type.Optional(RecyclingState),
+  recycledFromPostId: Type.Optional(Type.String({ description: 'set on a copy made by recycling' })),
   queuedFromProfile: Type.Optional(Type.String()),
   queueId: Type.Optional(Type.String()),
   createdAt: DateTime,
