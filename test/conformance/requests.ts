@@ -240,7 +240,16 @@ export const OPERATIONS: OperationCase[] = [
   { id: 'listPosts', request: () => ({}) },
   {
     id: 'createPost',
-    request: (fx) => ({ body: { content: 'Check out our evergreen guide!', platforms: [{ platform: 'telegram', accountId: fx.telegram }], scheduledFor: FUTURE(), timezone: 'UTC' } }),
+    // The contract's recyclingPost example: the answer's RecyclingState is checked against the contract too.
+    request: (fx) => ({
+      body: {
+        content: 'Check out our evergreen guide!',
+        platforms: [{ platform: 'telegram', accountId: fx.telegram }],
+        scheduledFor: FUTURE(),
+        timezone: 'UTC',
+        recycling: { gap: 2, gapFreq: 'week', expireCount: 6, contentVariations: ['Check out our evergreen guide!', "Don't miss our essential guide!", 'Our most popular guide, updated!'] },
+      },
+    }),
   },
   { id: 'getPost', request: (fx) => ({ params: { postId: fx.postId } }) },
   { id: 'updatePost', request: (fx) => ({ params: { postId: fx.postId }, body: { content: 'Updated content for our launch post!', scheduledFor: FUTURE() } }) },
