@@ -18,7 +18,7 @@ import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { fakeMp4 } from './mp4.js';
-import { connectVia, pngBytes } from './platform-io.js';
+import { connectVia } from './platform-io.js';
 
 /**
  * What the contract suite (test/contract) needs to drive one platform against its simulator: the
@@ -60,7 +60,9 @@ function servedMedia(name: string, bytes: Buffer, contentType: string) {
   return { media, serve };
 }
 
-const instagramMedia = servedMedia('contract-ig.png', pngBytes(3000), 'image/png');
+// Instagram publishes JPEG only (its simulator refuses a PNG by its bytes): a JPEG, as Herald's media
+// pipeline hands it (it converts PNG and WebP uploads for Instagram).
+const instagramMedia = servedMedia('contract-ig.jpg', Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(2990)]), 'image/jpeg');
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   twitter: {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instagramSimulator } from '../../src/sandbox/instagram/index.js';
+import { solidImage } from '../fixtures/media.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/server.js';
 
 /*
@@ -13,6 +14,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/server.js';
 let sandbox: SandboxServer;
 let media: http.Server;
 let mediaBase = '';
+let jpegSize = 0;
 let clock = Date.now();
 const BASE = '/sandbox/instagram';
 const APP = '100000000000001';
@@ -20,10 +22,14 @@ const REDIRECT = 'https://herald.example/callback';
 
 beforeAll(async () => {
   sandbox = await startSandbox([instagramSimulator({ now: () => new Date(clock) })]);
+  const jpeg = await solidImage(40, 40, 'jpeg');
+  jpegSize = jpeg.length;
+  const png = await solidImage(40, 40, 'png');
   media = http.createServer((req, res) => {
     if (req.url === '/missing.jpg') return void res.writeHead(404).end();
     const video = req.url?.endsWith('.mp4');
-    res.writeHead(200, { 'content-type': video ? 'video/mp4' : 'image/jpeg' }).end(Buffer.alloc(video ? 5000 : 1200, 1));
+    const image = req.url?.endsWith('.png') ? png : jpeg;
+    res.writeHead(200, { 'content-type': video ? 'video/mp4' : req.url?.endsWith('.png') ? 'image/png' : 'image/jpeg' }).end(video ? Buffer.alloc(5000, 1) : image);
   });
   await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
   mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
@@ -66,7 +72,7 @@ describe('Instagram content publishing', () => {
     const again = await call('POST', `/v24.0/${ig}/media_publish`, { creation_id: c.body.id }, token);
     expect(again.body.error).toMatchObject({ code: 9007 });
     await call('POST', `/v24.0/${m.body.id}/comments`, { message: 'first' }, token);
-    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ id: m.body.id, text: 'hello', destination: ig, media: [{ type: 'image', size: 1200 }], extra: { kind: 'IMAGE', comments: [{ text: 'first' }] } }]);
+    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ id: m.body.id, text: 'hello', destination: ig, media: [{ type: 'image', size: jpegSize }], extra: { kind: 'IMAGE', comments: [{ text: 'first' }] } }]);
     expect((await call('GET', `/v24.0/${ig}/content_publishing_limit?fields=quota_usage,config`, undefined, token)).body.data).toEqual([{ quota_usage: 1, config: { quota_total: 100, quota_duration: 86400 } }]);
   });
 
@@ -97,6 +103,10 @@ describe('Instagram content publishing', () => {
     expect(unknown.body.error).toMatchObject({ code: 100, type: 'OAuthException', message: expect.stringContaining('filter_name') });
     const gone = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/missing.jpg` }, token);
     expect(gone.body.error).toMatchObject({ code: 9004, error_subcode: 2207052 });
+    // JPEG is the only image format Instagram publishes: a PNG is refused, by its bytes.
+    const png = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/photo.png` }, token);
+    expect(png).toMatchObject({ status: 400, body: { error: { code: 9004, error_subcode: 2207052, message: 'Only photo or video can be accepted as media type.' } } });
+    expect((await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/photo.jpg` }, token)).status).toBe(200);
   });
 });
 

@@ -20,10 +20,18 @@ const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 
 
 /** Whether this item will be compressed into a derived file for the platform. */
 export function needsCompression(facts: MediaFacts, limits: KindLimits | undefined): boolean {
+  if (facts.local && limits && needsJpeg(facts, limits)) return true;
   if (!facts.local || !limits?.compressAbove || facts.size === null) return false;
   if (facts.kind === 'image' && facts.probe?.format === 'gif') return false;
   if (facts.kind === 'image' && (limits.maxLongSide || limits.maxShortSide) && exceedsBox(facts.probe, limits)) return true;
   return facts.size > limits.compressAbove;
+}
+
+/** A still image that is not a JPEG, for a platform that takes JPEG only: converted (GIFs are refused at creation). */
+function needsJpeg(facts: MediaFacts, limits: KindLimits): boolean {
+  if (facts.kind !== 'image' || !limits.jpegOnly) return false;
+  const format = facts.probe?.format ?? (facts.contentType === 'image/jpeg' ? 'jpeg' : facts.contentType?.replace(/^image\//, ''));
+  return format !== 'jpeg' && format !== 'gif';
 }
 
 function exceedsBox(p: MediaProbe | null, l: KindLimits): boolean {

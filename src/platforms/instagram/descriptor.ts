@@ -34,6 +34,9 @@ export const instagram: PlatformDescriptor<'instagram'> = {
     if (t.media.length > 10) issues.push(issue('mediaItems', 'media_count', `at most 10 carousel items (got ${t.media.length})`));
     const c = countKinds(t.media);
     if (c.document) issues.push(issue('mediaItems', 'media_type', 'documents are not supported'));
+    // Instagram takes JPEG images only: PNG, WebP and other stills are converted to JPEG when published
+    // (mediaLimits jpegOnly); a GIF, which would lose its motion, is refused.
+    if (c.gif) issues.push(issue('mediaItems', 'media_format', 'Instagram takes no GIFs: send a JPEG, PNG or WebP image (converted to JPEG) or a video'));
     const reel = psd.contentType !== 'story' && t.media.length === 1 && c.video === 1;
     for (const key of ['thumbOffset', 'audioName', 'trialParams'] as const) {
       if (psd[key] !== undefined && !reel) issues.push(issue(`platformSpecificData.${key}`, 'reel_only', `${key} applies to reels only (one video, not a story)`));
@@ -54,9 +57,9 @@ export const instagram: PlatformDescriptor<'instagram'> = {
   },
   mediaLimits(psd) {
     return psd.contentType === 'story'
-      ? { image: { maxBytes: 8 * MB, compressAbove: 8 * MB }, video: { compressAbove: 100 * MB, maxDurationSec: 60 } }
+      ? { image: { maxBytes: 8 * MB, compressAbove: 8 * MB, jpegOnly: true }, video: { compressAbove: 100 * MB, maxDurationSec: 60 } }
       : {
-          image: { maxBytes: 8 * MB, compressAbove: 8 * MB, minAspect: 4 / 5 - 0.005, maxAspect: 1.91 + 0.005 },
+          image: { maxBytes: 8 * MB, compressAbove: 8 * MB, minAspect: 4 / 5 - 0.005, maxAspect: 1.91 + 0.005, jpegOnly: true },
           video: { maxBytes: 1 * GB, minDurationSec: 3, maxDurationSec: 15 * 60 },
         };
   },

@@ -25,6 +25,11 @@ export interface KindLimits {
   maxAspect?: number;
   minDurationSec?: number;
   maxDurationSec?: number;
+  /**
+   * The platform takes images as JPEG only (Instagram refuses a PNG at `image_url`): Herald converts any
+   * other still image (PNG, WebP, ...) into a JPEG derived copy for it, served from its own publicUrl.
+   */
+  jpegOnly?: boolean;
 }
 
 export type PlatformMediaLimits = Partial<Record<MediaKind, KindLimits>>;

@@ -16,7 +16,7 @@ export interface InstagramSimulatorOptions {
  * (https://developers.facebook.com/docs/instagram-platform/content-publishing): each Page's linked
  * professional account (`instagram_business_account`) is an IGUser.
  * - `POST /{ig-user}/media` makes a container (ShadowIGMediaBuilder) from `image_url` or `video_url`,
- *   which Graph fetches itself; `media_type` REELS, STORIES, CAROUSEL (2-10 finished children made with
+ *   which Graph fetches itself (an image must be a JPEG: code 9004 / 2207052 otherwise); `media_type` REELS, STORIES, CAROUSEL (2-10 finished children made with
  *   `is_carousel_item`); a video container is IN_PROGRESS for processingMs, then FINISHED;
  * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
@@ -39,12 +39,14 @@ function refused(call: GraphCall): unknown | null {
   return graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
 }
 
-async function fetchable(url: unknown): Promise<{ size: number; type: string } | null> {
+async function fetchable(url: unknown): Promise<{ size: number; type: string; jpeg: boolean } | null> {
   if (typeof url !== 'string') return null;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    const bytes = await res.arrayBuffer();
-    return res.ok && bytes.byteLength ? { size: bytes.byteLength, type: res.headers.get('content-type') ?? '' } : null;
+    const bytes = Buffer.from(await res.arrayBuffer());
+    // What the bytes are, whatever the Content-Type says: a JPEG starts FF D8 FF.
+    const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+    return res.ok && bytes.length ? { size: bytes.length, type: res.headers.get('content-type') ?? '', jpeg } : null;
   } catch {
     return null;
   }
@@ -94,10 +96,15 @@ const container: GraphHandler = async (call) => {
     const video = type === 'REELS' || type === 'VIDEO' || (type === 'STORIES' && p.video_url !== undefined);
     const fetched = await fetchable(video ? p.video_url : p.image_url);
     if (!fetched) return graphError(call.reply, 400, { message: 'Media download has failed. The media URI doesn\'t meet our requirements.', code: 9004, subcode: 2207052 });
+    // Instagram publishes JPEG images only (content-publishing "Limitations": "JPEG is the only image
+    // format supported"): a PNG or WebP at image_url is refused.
+    if (!video && !fetched.jpeg) {
+      return graphError(call.reply, 400, { message: 'Only photo or video can be accepted as media type.', code: 9004, subcode: 2207052, userTitle: 'Media download has failed', userMessage: 'The image format is not supported: JPEG is the only image format Instagram publishes.' });
+    }
     data = {
       kind: type || 'IMAGE',
       carouselItem: p.is_carousel_item === true || p.is_carousel_item === 'true',
-      media: { type: video ? 'video' : 'image', size: fetched.size, mimeType: fetched.type },
+      media: { type: video ? 'video' : 'image', size: fetched.size, mimeType: fetched.type, url: String(video ? p.video_url : p.image_url) },
       readyAt: video ? now + state.config.processingMs : now,
       failed: video && state.faults.take('processing') !== null,
     };
@@ -135,7 +142,7 @@ const publish: GraphHandler = (call) => {
   c.data.published = true;
   const media: GraphObject = { id: newId(state), type: 'IGMedia', ownerId: node.id, createdAt: now, data: { containerId: c.id, kind: c.data.kind, caption: c.data.caption ?? '' } };
   world(state).objects.set(media.id, media);
-  const items = (c.data.kind === 'CAROUSEL' ? c.data.media : [c.data.media]) as { type: string; size: number; mimeType: string }[];
+  const items = (c.data.kind === 'CAROUSEL' ? c.data.media : [c.data.media]) as { type: string; size: number; mimeType: string; url: string }[];
   state.posts.push({
     id: media.id,
     text: c.data.kind === 'STORIES' ? '' : String(c.data.caption ?? ''),

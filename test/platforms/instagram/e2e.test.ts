@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instagramSimulator } from '../../../src/sandbox/instagram/index.js';
 import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
@@ -66,6 +67,17 @@ async function video(sdk: any, name: string, opts: { width: number; height: numb
   return { url: await toHerald(sdk, name, bytes, 'video/mp4'), size: bytes.length };
 }
 
+/** Facebook Login straight at the simulator: the Page token of `login`'s first Page, which acts for its professional account. */
+async function pageToken(sandboxUrl: string, login: string): Promise<string> {
+  const g = `${sandboxUrl}/sandbox/instagram/v24.0`;
+  const redirect = 'https://herald.example/cb';
+  const dialog = await fetch(`${g}/dialog/oauth?client_id=100000000000001&redirect_uri=${encodeURIComponent(redirect)}&login_hint=${login}`, { redirect: 'manual' });
+  const code = new URL(dialog.headers.get('location')!).searchParams.get('code')!;
+  const user = (await (await fetch(`${g}/oauth/access_token?client_id=100000000000001&client_secret=s&redirect_uri=${encodeURIComponent(redirect)}&code=${code}`)).json()) as any;
+  const pages = (await (await fetch(`${g}/me/accounts?fields=id,access_token`, { headers: { authorization: `OAuth ${user.access_token}` } })).json()) as any;
+  return pages.data[0].access_token;
+}
+
 const settle = (rounds = 4) => settleWorker(e, rounds);
 const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'instagram', accountId, body, psd);
 
@@ -119,6 +131,44 @@ describe('Instagram end to end through the official SDK', () => {
     const carousel = posts.filter((p) => p.text === 'Three frames');
     expect(carousel).toMatchObject([{ destination: t.igUserId, media: items.map((m) => ({ type: 'image', size: m.size })), extra: { kind: 'CAROUSEL' } }]);
     expect((await getPost(t.sdk, album._id)).platforms[0]).toMatchObject({ status: 'published', platformPostId: carousel[0].id, platformPostUrl: `https://www.instagram.com/p/${carousel[0].id.slice(-11)}/` });
+  });
+
+  it('converts a PNG and a WebP upload to JPEG, served from Herald\'s publicUrl: the simulator refuses the PNG itself and takes the JPEG', async () => {
+    const t = await connected('igPng1');
+    const pngBytes = await solidImage(800, 800, 'png');
+    const png = await toHerald(t.sdk, 'square.png', pngBytes, 'image/png');
+    const webp = await toHerald(t.sdk, 'square.webp', await sharp({ create: { width: 900, height: 900, channels: 3, background: '#336699' } }).webp().toBuffer(), 'image/webp');
+    const post = await createNow(t.sdk, t.accountId, { content: 'Converted for Instagram', mediaItems: [{ type: 'image', url: png }] });
+    const other = await createNow(t.sdk, t.accountId, { content: 'WebP for Instagram', mediaItems: [{ type: 'image', url: webp }] });
+    await e.runner.drain();
+    const [published] = (await inspect()).filter((p) => p.text === 'Converted for Instagram');
+    const jpegUrl = published.media[0].url as string;
+    // The copy Instagram fetched is a JPEG under Herald's public media URL, beside the PNG it came from.
+    expect(published.media[0]).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
+    expect(new URL(jpegUrl).origin).toBe(new URL(png).origin);
+    expect(jpegUrl).toMatch(/\/instagram-[^/]+\.jpg$/);
+    const fetched = Buffer.from(await (await fetch(jpegUrl)).arrayBuffer());
+    expect(fetched.subarray(0, 3).toString('hex')).toBe('ffd8ff');
+    expect((await getPost(t.sdk, post._id)).platforms[0]).toMatchObject({ status: 'published', platformPostId: published.id });
+    expect((await inspect()).filter((p) => p.text === 'WebP for Instagram')).toMatchObject([{ media: [{ mimeType: 'image/jpeg' }] }]);
+    expect((await getPost(t.sdk, other._id)).platforms[0].status).toBe('published');
+    // Straight to the simulator, as the Page's professional account: Herald's PNG is refused, its JPEG taken.
+    const igToken = await pageToken(e.sandbox.url, 'igPng1');
+    const direct = async (url: string) => {
+      const res = await fetch(`${e.sandbox.url}/sandbox/instagram/v24.0/${t.igUserId}/media`, { method: 'POST', headers: { authorization: `OAuth ${igToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ image_url: url }) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect(await direct(png)).toMatchObject({ status: 400, body: { error: { code: 9004, error_subcode: 2207052, message: 'Only photo or video can be accepted as media type.' } } });
+    expect((await direct(jpegUrl)).status).toBe(200);
+  });
+
+  it('refuses a GIF at creation (Instagram takes no GIFs, and converting would lose its motion), storing nothing', async () => {
+    const t = await connected('igGif1');
+    const gif = await toHerald(t.sdk, 'anim.gif', await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000000' } }).gif().toBuffer(), 'image/gif');
+    const refused = await sdkError(t.sdk.posts.createPost({ body: { content: 'a gif', publishNow: true, platforms: [{ platform: 'instagram', accountId: t.accountId }], mediaItems: [{ type: 'image', url: gif }] } as any }));
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.stringify(refused.body ?? refused)).toContain('GIF');
+    expect((await inspect()).filter((p) => p.text === 'a gif')).toEqual([]);
   });
 
   it('a reel waits in processing without holding a worker, then publishes once with its reel fields; a story shows no caption', async () => {
