@@ -41,13 +41,13 @@ function preview(body: unknown): string | null {
 
 /** Builds the PlatformIO an adapter uses: a fetch that times out, records each call, and opens media. */
 export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
-  const baseFetch = opts.fetch ?? fetch;
+  // Large byte bodies (uploads) go over node:http without undici's copies (bytes-fetch.ts).
+  const baseFetch = opts.fetch ?? bytesFetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const recordingFetch = recorded(opts, timeoutMs, baseFetch) as typeof fetch;
   const fetchUrl = recorded(opts, timeoutMs, createOutboundFetch(opts.outbound ?? { allowPrivate: false })) as OutboundFetch;
   return {
     fetch: recordingFetch,
-    sendBytes: recorded(opts, timeoutMs, opts.fetch ?? bytesFetch) as typeof fetch,
     fetchUrl,
     now: opts.now,
     signal: opts.signal,

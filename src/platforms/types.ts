@@ -153,14 +153,11 @@ export interface OpenedMedia {
 
 /** What an adapter may use besides its config: injected so tests and the publishing log see every call. */
 export interface PlatformIO {
-  /** fetch that records each call (endpoint, status, duration) for the publishing log. */
-  fetch: typeof fetch;
   /**
-   * `fetch` for a body of bytes in memory (upload chunks), recorded like `fetch`: sent over node:http
-   * without the copies undici's fetch makes (platforms/bytes-fetch.ts). Redirects are not followed.
-   * Optional for hand-built IOs in tests; adapters fall back to `fetch`.
+   * fetch that records each call (endpoint, status, duration) for the publishing log. A large body of
+   * bytes in memory (an upload) is sent over node:http without undici's copies (platforms/bytes-fetch.ts).
    */
-  sendBytes?: typeof fetch;
+  fetch: typeof fetch;
   /**
    * GET/HEAD of a URL a tenant chose (a link's page, its og:image): public addresses only, every
    * redirect re-checked, one neutral error for every refusal (lib/outbound.ts). Recorded like `fetch`.

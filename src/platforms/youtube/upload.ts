@@ -157,7 +157,7 @@ async function put(io: PlatformIO, url: string, range: string, body: Buffer | nu
   let res: Response;
   let raw: string;
   try {
-    res = await (io.sendBytes ?? io.fetch)(url, {
+    res = await io.fetch(url, {
       method: 'PUT',
       headers: { 'content-range': range, ...(body ? {} : { 'content-length': '0' }) },
       body: body ?? undefined,
