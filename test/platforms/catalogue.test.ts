@@ -35,7 +35,7 @@ function request(content: string, metadata: Record<string, unknown> = {}): Publi
 }
 
 async function textIssues(platform: string, content: string) {
-  const issues = await validatePost({ content, platforms: [{ platform }] });
+  const { issues } = await validatePost({ content, platforms: [{ platform }] });
   return issues.filter((i) => i.rule === 'text_length');
 }
 

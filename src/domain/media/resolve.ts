@@ -99,28 +99,35 @@ export class ExternalMediaError extends Error {
   }
 }
 
-/** What Herald probed of each of its own uploads among these URLs, by URL. Other URLs are absent. */
-export async function uploadProbes(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, MediaProbe>> {
-  const keyed = urls.flatMap((url) => {
+/**
+ * Herald's own uploads among a request's media URLs, loaded once (loadUploads) for every step that reads
+ * them: the media rule checks the rows, creation reads the probes (durations, warnings). By storage key.
+ */
+export async function loadRequestUploads(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, MediaRow>> {
+  const keys = urls.flatMap((url) => {
     const key = keyFromUrl(ctx, url);
-    return key ? [{ url, key }] : [];
+    return key ? [key] : [];
   });
+  return keys.length === 0 ? new Map() : loadUploads(ctx, tenantId, keys);
+}
+
+/** What Herald probed of each of its own uploads among these URLs, by URL, from loaded rows. Other URLs are absent. */
+export function uploadProbes(ctx: AppContext, uploads: Map<string, MediaRow>, urls: string[]): Map<string, MediaProbe> {
   const out = new Map<string, MediaProbe>();
-  if (keyed.length === 0) return out;
-  const rows = await loadUploads(ctx, tenantId, keyed.map((k) => k.key));
-  for (const { url, key } of keyed) {
-    const probe = rows.get(key)?.probe;
+  for (const url of urls) {
+    const key = keyFromUrl(ctx, url);
+    const probe = key ? uploads.get(key)?.probe : null;
     if (probe) out.set(url, JSON.parse(probe) as MediaProbe);
   }
   return out;
 }
 
 /**
- * The probed duration (seconds) of each of Herald's own uploads among these URLs, by URL: what rules
- * that need the account can read at creation (a TikTok creator's longest video). Other URLs are absent.
+ * The probed duration (seconds) of each of Herald's own uploads, by URL: what rules that need the
+ * account can read at creation (a TikTok creator's longest video). Other URLs are absent.
  */
-export async function uploadDurations(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, number>> {
+export function uploadDurations(probes: Map<string, MediaProbe>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [url, probe] of await uploadProbes(ctx, tenantId, urls)) if (typeof probe.durationSec === 'number') out.set(url, probe.durationSec);
+  for (const [url, probe] of probes) if (typeof probe.durationSec === 'number') out.set(url, probe.durationSec);
   return out;
 }

@@ -12,7 +12,7 @@ import { armTargets } from './arm.js';
 import { assertMonthlyPostQuota, assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, parseTime, resolveSchedule } from './schedule.js';
 import { uploadDurations } from '../media/resolve.js';
-import { checkTargetAccounts, mediaUrls, normaliseTargets, targetRows } from './targets.js';
+import { checkTargetAccounts, normaliseTargets, targetRows } from './targets.js';
 import type { PostInput } from './types.js';
 import { throwIfInvalid, validatePost } from './validate/index.js';
 
@@ -42,23 +42,22 @@ export async function createPost(ctx: AppContext, caller: Principal, input: Post
   const content = input.content ?? '';
   const media = input.mediaItems ?? [];
   // Drafts may be incomplete: they are validated when they are scheduled.
+  let durations: Map<string, number> | undefined;
   if (!isDraft) {
-    throwIfInvalid(
-      await validatePost({
-        content,
-        title: input.title ?? null,
-        mediaItems: media,
-        platforms: targets.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData })),
-      }, { ctx, tenantId: caller.tenantId }),
-    );
+    const { issues, probes } = await validatePost({
+      content,
+      title: input.title ?? null,
+      mediaItems: media,
+      platforms: targets.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData })),
+    }, { ctx, tenantId: caller.tenantId });
+    throwIfInvalid(issues);
+    durations = uploadDurations(probes);
   }
   // Its shape is checked before anything is written; the account limit and platforms in the transaction.
   if (input.recycling) mergeRecycling(null, input.recycling, timezone);
   const draftTime = isDraft && input.scheduledFor ? parseTime(input.scheduledFor, timezone, 'scheduledFor') : null;
   const status = isDraft ? 'draft' : decision.kind === 'at' || decision.kind === 'queue' ? 'scheduled' : 'publishing';
   let at = decision.kind === 'at' || decision.kind === 'now' ? decision.at : draftTime;
-
-  const durations = isDraft ? undefined : await uploadDurations(ctx, caller.tenantId, mediaUrls(media, targets.map((t) => t.input.customMedia)));
 
   return ctx.db.transaction(async (tx) => {
     await lockTenantPosts(ctx.db, tx, caller.tenantId);

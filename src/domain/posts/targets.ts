@@ -150,7 +150,3 @@ export function targetRows(
   });
 }
 
-/** The URLs of a post's media and of its targets' own media (for uploadDurations). */
-export function mediaUrls(media: MediaItemInput[], custom: Array<MediaItemInput[] | null | undefined>): string[] {
-  return [media, ...custom].flatMap((list) => (list ?? []).flatMap((m) => (typeof m?.url === 'string' ? [m.url] : [])));
-}

@@ -14,7 +14,8 @@ import { updateRecyclingOnly } from '../recycling/update-recycling.js';
 import { assertNoDuplicates } from './plan-rules.js';
 import { assertTimeZone, resolveSchedule, type ScheduleDecision } from './schedule.js';
 import { uploadDurations } from '../media/resolve.js';
-import { checkTargetAccounts, mediaUrls, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
+import type { MediaProbe } from '../media/types.js';
+import { checkTargetAccounts, contentHash, normaliseTargets, targetRows, type ResolvedTarget } from './targets.js';
 import type { MediaItemInput, PostInput } from './types.js';
 import { throwIfInvalid, validatePost, type PostDraft } from './validate/index.js';
 import { loadPost, loadPostForUpdate, withAccounts } from './views.js';
@@ -57,10 +58,8 @@ export async function updatePost(
   }
   assertEditable(current);
   const plan = planUpdate(current, input, now);
-  await validateUpdate(ctx, caller, current, plan, input);
-  if (plan.requested && plan.nextStatus !== 'draft') {
-    plan.durations = await uploadDurations(ctx, caller.tenantId, mediaUrls(plan.media, plan.requested.map((t) => t.input.customMedia)));
-  }
+  const probes = await validateUpdate(ctx, caller, current, plan, input);
+  if (plan.requested && probes) plan.durations = uploadDurations(probes);
 
   return ctx.db.transaction(async (tx) => {
     if (plan.nextStatus !== 'draft') await lockTenantPosts(ctx.db, tx, caller.tenantId);
@@ -116,9 +115,12 @@ function planUpdate({ post }: Loaded, input: PostInput, now: Date): UpdatePlan {
   };
 }
 
-/** A post that will be published is validated as a whole, with the targets it will have. */
-async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan, input: PostInput): Promise<void> {
-  if (plan.nextStatus === 'draft') return;
+/**
+ * A post that will be published is validated as a whole, with the targets it will have. Answers what
+ * validation probed of its uploads (null for a draft, which is not validated).
+ */
+async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan, input: PostInput): Promise<Map<string, MediaProbe> | null> {
+  if (plan.nextStatus === 'draft') return null;
   const drafts: PostDraft['platforms'] = plan.requested
     ? plan.requested.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData }))
     : current.targets.map((t) => ({
@@ -129,7 +131,9 @@ async function validateUpdate(ctx: AppContext, caller: Principal, current: Loade
       }));
   if (drafts.length === 0) throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
   const title = input.title !== undefined ? input.title : current.post.title;
-  throwIfInvalid(await validatePost({ content: plan.content, title, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId }));
+  const { issues, probes } = await validatePost({ content: plan.content, title, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId });
+  throwIfInvalid(issues);
+  return probes;
 }
 
 function assertUnchanged(read: Loaded, fresh: Loaded): void {

@@ -4,9 +4,12 @@ import { descriptorOf } from '../../../platforms/catalogue.js';
 import { checkFields, textLimit, threadTexts } from '../../../platforms/rules/helpers.js';
 import type { TargetDraft, TargetRule, ValidationIssue, RuleIssue } from '../../../platforms/rules/types.js';
 import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
+import type { MediaRow } from '../../../store/media.js';
+import { loadRequestUploads, uploadProbes } from '../../media/resolve.js';
+import type { MediaProbe } from '../../media/types.js';
 import type { MediaItemInput } from '../types.js';
 import { commonRules } from './common.js';
-import { mediaRule } from './media.js';
+import { mediaLists, mediaRule } from './media.js';
 
 export type { TargetDraft, ValidationIssue } from '../../../platforms/rules/types.js';
 
@@ -33,11 +36,19 @@ async function platformRules(d: PlatformDescriptor, t: TargetDraft): Promise<Rul
   return issues;
 }
 
+/** What the further rules of one request read: the caller's context and the uploads its media names. */
+export interface RuleCaller {
+  ctx: AppContext;
+  tenantId: string;
+  /** The tenant's uploads among the post's media URLs (every target's, thread items' too), by storage key. */
+  uploads: Map<string, MediaRow>;
+}
+
 /**
  * Further target rules (one file each), run after the common and the platform rules when the caller is
- * known (create, update, the dry run). Each entry builds its rule for one request: `(ctx, tenantId) => rule`.
+ * known (create, update, the dry run). Each entry builds its rule for one request: `(caller) => rule`.
  */
-const EXTRA_RULES: Array<(ctx: AppContext, tenantId: string) => TargetRule> = [mediaRule];
+const EXTRA_RULES: Array<(caller: RuleCaller) => TargetRule> = [mediaRule];
 
 export interface PostDraft {
   content?: string | null;
@@ -63,11 +74,26 @@ export function targetDrafts(post: PostDraft): TargetDraft[] {
   }));
 }
 
-/** Runs every rule on every target; `caller` enables the EXTRA_RULES (which may read uploads of the tenant). */
-export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; tenantId: string }): Promise<ValidationIssue[]> {
+export interface Validated {
+  issues: ValidationIssue[];
+  /**
+   * What Herald probed of its own uploads among the post's media URLs, by URL (empty without a caller):
+   * loaded once here, for the steps after validation (durations at creation, the dry run's warnings).
+   */
+  probes: Map<string, MediaProbe>;
+}
+
+/**
+ * Runs every rule on every target; `caller` enables the EXTRA_RULES, which read the tenant's uploads
+ * among the post's media, loaded once for the whole request and returned as `probes`.
+ */
+export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; tenantId: string }): Promise<Validated> {
   const issues: ValidationIssue[] = [];
-  const extras = caller ? EXTRA_RULES.map((make) => make(caller.ctx, caller.tenantId)) : [];
-  for (const target of targetDrafts(post)) {
+  const targets = targetDrafts(post);
+  const urls = [...(post.mediaItems ?? []), ...targets.flatMap((t) => mediaLists(t).flatMap((l) => l.items))].flatMap((m) => (typeof m?.url === 'string' ? [m.url] : []));
+  const uploads = caller ? await loadRequestUploads(caller.ctx, caller.tenantId, urls) : new Map<string, MediaRow>();
+  const extras = caller ? EXTRA_RULES.map((make) => make({ ...caller, uploads })) : [];
+  for (const target of targets) {
     const common = commonRules(target);
     const descriptor = descriptorOf(target.platform);
     const found = [...common];
@@ -77,7 +103,7 @@ export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; 
     }
     issues.push(...found.map((i) => ({ ...i, index: target.index, platform: target.platform })));
   }
-  return issues;
+  return { issues, probes: caller ? uploadProbes(caller.ctx, uploads, urls) : new Map() };
 }
 
 /** 400 naming each target (index and platform) and rule, in `details.fields` and `details.errors`. */

@@ -1,12 +1,12 @@
-import type { AppContext } from '../../../context.js';
 import { checkMedia } from '../../media/check.js';
 import { canCompressVideo } from '../../media/compress.js';
-import { keyFromUrl, loadUploads, rowFacts } from '../../media/resolve.js';
+import { keyFromUrl, rowFacts } from '../../media/resolve.js';
 import type { MediaItemInput } from '../types.js';
 import type { RuleIssue, TargetDraft, TargetRule } from '../../../platforms/rules/types.js';
+import type { RuleCaller } from './index.js';
 
 /** Every media list a target sends: its media, then each thread item's (field paths relative to the target). */
-function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaItemInput[] }> {
+export function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaItemInput[] }> {
   const lists = [{ field: 'mediaItems', items: t.media }];
   const thread = t.platformSpecificData.threadItems;
   if (Array.isArray(thread)) {
@@ -22,16 +22,15 @@ function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaItemInpu
  * upload recorded (size, dimensions, duration), so bad media is a 400 when the post is created rather
  * than a failure at the due time. An upload must belong to the caller's tenant and be complete.
  * External URLs are checked before publishing (`prepareRequestMedia`), when the platform fetches them.
+ * The rows are the request's, loaded once by validatePost.
  */
-export function mediaRule(ctx: AppContext, tenantId: string): TargetRule {
-  return async (t) => {
+export function mediaRule({ ctx, uploads }: RuleCaller): TargetRule {
+  return (t) => {
     const lists = mediaLists(t);
     const keyed = lists.flatMap(({ field, items }) =>
       items.map((item, i) => ({ field: `${field}.${i}`, item, key: typeof item?.url === 'string' ? keyFromUrl(ctx, item.url) : null })),
     );
-    const keys = keyed.flatMap((k) => (k.key ? [k.key] : []));
-    if (keys.length === 0) return [];
-    const uploads = await loadUploads(ctx, tenantId, keys);
+    if (!keyed.some((k) => k.key)) return [];
     const videoTools = canCompressVideo(ctx.config);
     const issues: RuleIssue[] = [];
     for (const { field, item, key } of keyed) {

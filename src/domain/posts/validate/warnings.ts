@@ -1,7 +1,5 @@
-import type { AppContext } from '../../../context.js';
 import { descriptorOf } from '../../../platforms/catalogue.js';
-import { uploadProbes } from '../../media/resolve.js';
-import { mediaUrls } from '../targets.js';
+import type { MediaProbe } from '../../media/types.js';
 import type { MediaItemInput } from '../types.js';
 
 export interface PostWarning {
@@ -14,11 +12,9 @@ interface WarningDraft {
   platforms: Array<{ platform: string; customMedia?: MediaItemInput[] | null; platformSpecificData?: Record<string, unknown> }>;
 }
 
-/** Each platform's notes on a post (descriptor `warnings`), from what Herald probed of its stored media. */
-export async function postWarnings(ctx: AppContext, tenantId: string, draft: WarningDraft): Promise<PostWarning[]> {
+/** Each platform's notes on a post (descriptor `warnings`), from what Herald probed of its stored media (validatePost's `probes`). */
+export function postWarnings(draft: WarningDraft, probes: Map<string, MediaProbe>): PostWarning[] {
   const wanted = draft.platforms.filter((p) => descriptorOf(p.platform)?.warnings);
-  if (wanted.length === 0) return [];
-  const probes = await uploadProbes(ctx, tenantId, mediaUrls(draft.mediaItems ?? [], wanted.map((p) => p.customMedia)));
   return wanted.flatMap((p) => {
     const media = p.customMedia ?? draft.mediaItems ?? [];
     const shapes = media.map((m) => {

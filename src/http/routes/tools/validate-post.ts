@@ -49,13 +49,13 @@ export default function validatePostRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const issues = await validatePost(request.body, { ctx, tenantId: request.principal.tenantId });
+      const { issues, probes } = await validatePost(request.body, { ctx, tenantId: request.principal.tenantId });
       const errors = issues.map((i) => ({ platform: i.platform, error: i.message, index: i.index, field: `platforms.${i.index}.${i.field}`, rule: i.rule }));
       return {
         valid: errors.length === 0,
         ...(errors.length === 0 ? { message: 'No validation issues found.' } : {}),
         errors,
-        warnings: errors.length === 0 ? await postWarnings(ctx, request.principal.tenantId, request.body) : [],
+        warnings: errors.length === 0 ? postWarnings(request.body, probes) : [],
       };
     },
   );
