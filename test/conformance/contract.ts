@@ -30,8 +30,14 @@ export interface ContractOperation {
   operationId: string;
   method: string;
   path: string;
-  /** The 2xx answers the contract declares: status -> validator of the JSON body (null: no JSON body declared). */
-  success: Map<number, ValidateFunction | null>;
+  /**
+   * The 2xx answers the contract declares: status -> validators of the JSON body (null: no JSON body
+   * declared). `body` is the reading described above; `strict` the same without null for optional
+   * properties, so that the test can list the nulls it accepted.
+   */
+  success: Map<number, { body: ValidateFunction; strict: ValidateFunction } | null>;
+  /** The contract's JSON request body schema, to check that the test sends what the contract allows. */
+  requestBody: ValidateFunction | null;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -39,9 +45,9 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 // ajv-formats is CommonJS with a default export.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
 
-/** Rewrites 3.0-style nullable and oneOf in place (see above). */
-function normalize(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(normalize);
+/** Rewrites 3.0-style nullable and oneOf (see above); `optionalNull`: optional properties may be null. */
+function normalize(node: unknown, optionalNull: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => normalize(n, optionalNull));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
@@ -49,9 +55,9 @@ function normalize(node: unknown): unknown {
       out[k] = v;
       continue;
     }
-    out[k === 'oneOf' ? 'anyOf' : k] = normalize(v);
+    out[k === 'oneOf' ? 'anyOf' : k] = normalize(v, optionalNull);
   }
-  if (out.properties && typeof out.properties === 'object') {
+  if (optionalNull && out.properties && typeof out.properties === 'object') {
     const required = new Set(Array.isArray(out.required) ? out.required : []);
     const properties = out.properties as Record<string, unknown>;
     for (const [name, prop] of Object.entries(properties)) if (!required.has(name)) properties[name] = allowNull(prop);
@@ -76,23 +82,34 @@ function allowNull(schema: any): any {
 
 export function loadContract(): { doc: any; operations: ContractOperation[] } {
   const raw = parse(fs.readFileSync(CONTRACT_FILE, 'utf8'));
-  const doc = normalize(raw) as any;
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  ajv.addSchema({ $id: 'contract', components: doc.components });
+  const [doc, strictDoc] = [normalize(raw, true) as any, normalize(raw, false) as any];
+  const [ajv, strictAjv] = [doc, strictDoc].map((d) => {
+    const a = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(a);
+    a.addSchema({ $id: 'contract', components: d.components });
+    return a;
+  });
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const success = new Map<number, ValidateFunction | null>();
+      const strictOp = strictDoc.paths[path][method];
+      const schemaOf = (d: any, response: any) => {
+        const resolved = response.$ref ? d.components.responses[String(response.$ref).split('/').pop()!] : response;
+        return resolved?.content?.['application/json']?.schema;
+      };
+      const success: ContractOperation['success'] = new Map();
       for (const [code, response] of Object.entries<any>(op.responses ?? {})) {
         if (!/^2\d\d$/.test(code)) continue;
-        const resolved = response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response;
-        const schema = resolved?.content?.['application/json']?.schema;
-        success.set(Number(code), schema ? ajv.compile(withContractRefs(schema) as object) : null);
+        const schema = schemaOf(doc, response);
+        const strict = schemaOf(strictDoc, strictOp.responses[code]);
+        success.set(Number(code), schema ? { body: ajv.compile(withContractRefs(schema) as object), strict: strictAjv.compile(withContractRefs(strict) as object) } : null);
       }
-      operations.push({ operationId: op.operationId, method: method.toUpperCase(), path, success });
+      // What the test sends is held to the contract as written (no null for optional fields).
+      const bodySchema = strictOp.requestBody?.content?.['application/json']?.schema;
+      const requestBody = bodySchema ? strictAjv.compile(withContractRefs(bodySchema) as object) : null;
+      operations.push({ operationId: op.operationId, method: method.toUpperCase(), path, success, requestBody });
     }
   }
   return { doc: raw, operations };

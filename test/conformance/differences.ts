@@ -1,10 +1,10 @@
 /**
  * The contract's operations that Herald does not answer as the contract says, each with the reason.
- * The conformance test fails when one of these starts to conform (remove it from here then), and when
- * an operation outside these lists does not.
+ * The conformance test fails when one of PENDING gets a route (give it a request in requests.ts and
+ * remove it from here then), and when an operation outside these lists does not conform.
  */
 
-/** Operations not built yet: Herald has no route for them (404 not_found). */
+/** Operations not built yet: Herald has no route for them (404 route_not_found). */
 export const PENDING: Record<string, string> = {
   // The analytics add-on (issue #19).
   getAnalytics: 'not built yet: #19 (analytics add-on)',
