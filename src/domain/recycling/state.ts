@@ -49,7 +49,9 @@ export async function applyRecycling(
     await assertAccountLimit(tx, post, targets);
   }
   let next: Date | null = null;
-  if (active && PUBLISHED.includes(post.status)) {
+  // Out already: published or partial, or being published again after a retry (it has a publication time).
+  const out = post.status !== 'cancelled' && (PUBLISHED.includes(post.status) || post.published_at !== null);
+  if (active && out) {
     next = nextSlotAfter(rotationStart(config, post, now), config, post.timezone, now);
     if (expired(config, count, next)) [active, next] = [false, null];
   }
