@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   accounts: () => import('./accounts.js'),
   processing: () => import('./processing.js'),
   'youtube-upload': () => import('./youtube-upload.js'),
+  'bulk-upload': () => import('./bulk-upload.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { createGroupCommit } from './group-commit.js';
@@ -248,6 +248,31 @@ export function sqliteReader(sqlite: SqliteDatabase.Database, text: string): Sql
  */
 export function sqliteStatement(sqlite: SqliteDatabase.Database, text: string): SqliteDatabase.Statement {
   return cachedStatement(statementCache, sqlite, text, () => sqlite.prepare(text));
+}
+
+/**
+ * Runs `fn` inside a savepoint of the open transaction `tx`: when `fn` throws, what it wrote is undone
+ * and the transaction goes on (on PostgreSQL a failed statement would otherwise abort all of it). Units
+ * that must each be all or nothing share one transaction this way (the rows of a bulk upload).
+ */
+export async function inSavepoint<T>(tx: Transaction<Database>, fn: () => Promise<T>): Promise<T> {
+  // SQLite: on the raw handle, like group commit's own savepoints (the transaction holds the one connection).
+  const sqlite = sqliteIn(tx);
+  const run = async (statement: 'savepoint unit' | 'rollback to savepoint unit' | 'release savepoint unit') => {
+    if (sqlite) sqlite.exec(statement);
+    else await sql.raw(statement).execute(tx);
+  };
+  await run('savepoint unit');
+  let value: T;
+  try {
+    value = await fn();
+  } catch (error) {
+    await run('rollback to savepoint unit');
+    await run('release savepoint unit');
+    throw error;
+  }
+  await run('release savepoint unit');
+  return value;
 }
 
 /** True when `error` is a unique-constraint violation on either dialect. */

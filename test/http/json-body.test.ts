@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forbiddenKeyPath, jsonDepthExceeds, MAX_JSON_DEPTH } from '../../src/http/json-body.js';
+import { forbiddenKeyPath, jsonDepthExceeds, MAX_JSON_DEPTH } from '../../src/lib/json-guards.js';
 
 describe('JSON body checks', () => {
   it('counts nesting of objects and arrays, not brackets inside strings', () => {

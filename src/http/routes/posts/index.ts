@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
+import bulkUploadPosts from './bulk-upload-posts.js';
 import createPost from './create-post.js';
 import deletePost from './delete-post.js';
 import getPost from './get-post.js';
@@ -12,6 +13,7 @@ import updatePost from './update-post.js';
 export function registerPostRoutes(app: App, ctx: AppContext): void {
   listPosts(app, ctx);
   createPost(app, ctx);
+  bulkUploadPosts(app, ctx);
   getPost(app, ctx);
   updatePost(app, ctx);
   deletePost(app, ctx);
