@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { graphHttp, graphRequest, type GraphCall } from '../graph/http.js';
-import type { PlatformHttp, PlatformResponse } from '../http.js';
+import { platformRequest, type PlatformHttp, type PlatformResponse } from '../http.js';
 import { PlatformError, type PlatformIO } from '../types.js';
 
 /**
@@ -23,6 +23,14 @@ export interface InstagramOptions {
   appSecret: string | null;
   /** Permissions asked at login (INSTAGRAM_SCOPES, comma or space separated). */
   scopes: string[];
+  /**
+   * How videos reach Instagram (INSTAGRAM_VIDEO_UPLOAD): `url` (default), Instagram fetches `video_url`
+   * from Herald's public media URL; `resumable`, the container is made with `upload_type=resumable` and
+   * Herald sends the bytes to rupload itself (for a PUBLIC_URL Instagram cannot reach).
+   */
+  videoUpload?: 'url' | 'resumable';
+  /** rupload host for resumable video uploads, default https://rupload.facebook.com (INSTAGRAM_RUPLOAD_URL). */
+  ruploadUrl?: string;
 }
 
 /**
@@ -51,6 +59,8 @@ export function instagramOptions(config: Config): InstagramOptions {
     appId: platformSetting(config, 'instagram', 'APP_ID', (ig ? null : config.env.FACEBOOK_APP_ID) || sandboxApp),
     appSecret: platformSetting(config, 'instagram', 'APP_SECRET', (ig ? null : config.env.FACEBOOK_APP_SECRET) || null),
     scopes: scopes ? scopes.split(/[ ,]+/).filter(Boolean) : ig ? INSTAGRAM_LOGIN_SCOPES : INSTAGRAM_DEFAULT_SCOPES,
+    videoUpload: config.env.INSTAGRAM_VIDEO_UPLOAD === 'resumable' ? 'resumable' : 'url',
+    ruploadUrl: platformBaseUrl(config, 'instagram', 'https://rupload.facebook.com', 'RUPLOAD'),
   };
 }
 
@@ -78,6 +88,13 @@ export const INSTAGRAM_HTTP: PlatformHttp = graphHttp({
 });
 
 export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> => graphRequest(io, INSTAGRAM_HTTP, call);
+
+/**
+ * One rupload request (the resumable video upload): the token in `Authorization: OAuth`, the bytes as
+ * the body, errors read as Graph's (rupload answers `{debug_info}` or Graph's error shape).
+ */
+export const graphUpload = (io: PlatformIO, call: { method: 'POST'; url: string; headers: Record<string, string>; body: Uint8Array }): Promise<PlatformResponse> =>
+  platformRequest(io, INSTAGRAM_HTTP, { ...call, endpoint: '/ig-api-upload' });
 
 /** `https://graph.facebook.com/v24.0` */
 export const graphBase = (opts: InstagramOptions) => `${opts.apiUrl}/${opts.version}`;

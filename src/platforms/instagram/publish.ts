@@ -1,6 +1,6 @@
 import { textRuleError } from '../rules/text.js';
 import { PlatformError, type FirstCommentResult, type MediaRef, type PlatformIO, type ProcessingHandle, type ProcessingState, type PublishRequest, type PublishResult } from '../types.js';
-import { graph, graphBase, type InstagramOptions } from './api.js';
+import { graph, graphBase, graphUpload, type InstagramOptions } from './api.js';
 import { CAPTION } from './rules.js';
 
 /*
@@ -71,6 +71,48 @@ async function container(opts: InstagramOptions, io: PlatformIO, access: IgAcces
 
 const isVideo = (m: MediaRef) => m.type === 'video';
 
+/** Bytes per rupload request of a resumable video upload. */
+const RUPLOAD_CHUNK = 8 * 1024 * 1024;
+
+/**
+ * A video container: from `video_url`, or with `upload_type=resumable` and then every byte sent to
+ * `rupload.facebook.com/ig-api-upload/{version}/{container}` (`Authorization: OAuth`, `offset`,
+ * `file_size`), in chunks that each say where they start
+ * (https://developers.facebook.com/docs/instagram-platform/content-publishing/resumable-uploads).
+ */
+async function videoContainer(opts: InstagramOptions, io: PlatformIO, access: IgAccess, m: MediaRef, params: Record<string, unknown>): Promise<string> {
+  if (opts.videoUpload !== 'resumable') return container(opts, io, access, { ...params, video_url: m.url });
+  const id = await container(opts, io, access, { ...params, upload_type: 'resumable' });
+  const opened = await io.openMedia(m);
+  const size = opened.size ?? m.size;
+  if (!size) throw new PlatformError('rejected', 'the video\'s size is unknown, which a resumable upload needs', { platformCode: 'media_size_unknown' });
+  let offset = 0;
+  let pending: Buffer[] = [];
+  let held = 0;
+  const send = async (chunk: Buffer) => {
+    await graphUpload(io, {
+      method: 'POST',
+      url: `${opts.ruploadUrl ?? 'https://rupload.facebook.com'}/ig-api-upload/${opts.version}/${id}`,
+      headers: { authorization: `OAuth ${access.token}`, offset: String(offset), file_size: String(size), 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(chunk),
+    });
+    offset += chunk.length;
+  };
+  for await (const part of opened.stream as AsyncIterable<Buffer>) {
+    pending.push(Buffer.from(part));
+    held += part.length;
+    while (held >= RUPLOAD_CHUNK) {
+      const all = Buffer.concat(pending);
+      await send(all.subarray(0, RUPLOAD_CHUNK));
+      pending = [all.subarray(RUPLOAD_CHUNK)];
+      held = all.length - RUPLOAD_CHUNK;
+    }
+  }
+  if (held) await send(Buffer.concat(pending));
+  if (offset !== size) throw new PlatformError('rejected', `the video had ${offset} bytes, not the ${size} announced`, { platformCode: 'media_size' });
+  return id;
+}
+
 /** The reel's options (api-reference 4.6): a cover (`instagramThumbnail`) wins over a frame (`thumbOffset`). */
 function reelFields(req: PublishRequest, media: MediaRef): Record<string, unknown> {
   const psd = psdOf(req);
@@ -95,7 +137,7 @@ export async function makeContainers(opts: InstagramOptions, io: PlatformIO, acc
   if (psd.contentType === 'story') {
     if (media.length !== 1) throw new PlatformError('rejected', 'a story takes one media item', { platformCode: 'story_media' });
     const m = media[0];
-    const id = await container(opts, io, access, { media_type: 'STORIES', ...(isVideo(m) ? { video_url: m.url } : { image_url: m.url }) });
+    const id = isVideo(m) ? await videoContainer(opts, io, access, m, { media_type: 'STORIES' }) : await container(opts, io, access, { media_type: 'STORIES', image_url: m.url });
     return { ...base, kind: 'story', containerId: id };
   }
   checkCaption(req);
@@ -103,7 +145,7 @@ export async function makeContainers(opts: InstagramOptions, io: PlatformIO, acc
   if (media.length === 1) {
     const m = media[0];
     if (isVideo(m)) {
-      const id = await container(opts, io, access, { media_type: 'REELS', video_url: m.url, caption: req.content, collaborators: collab, user_tags: tagsFor(req, 0), ...reelFields(req, m) });
+      const id = await videoContainer(opts, io, access, m, { media_type: 'REELS', caption: req.content, collaborators: collab, user_tags: tagsFor(req, 0), ...reelFields(req, m) });
       return { ...base, kind: 'reel', containerId: id };
     }
     const id = await container(opts, io, access, { image_url: m.url, caption: req.content, collaborators: collab, user_tags: tagsFor(req, 0), alt_text: m.altText ?? undefined });
@@ -113,7 +155,9 @@ export async function makeContainers(opts: InstagramOptions, io: PlatformIO, acc
   const children: string[] = [];
   for (const [i, m] of media.entries()) {
     children.push(
-      await container(opts, io, access, isVideo(m) ? { media_type: 'VIDEO', video_url: m.url, is_carousel_item: true } : { image_url: m.url, is_carousel_item: true, user_tags: tagsFor(req, i), alt_text: m.altText ?? undefined }),
+      isVideo(m)
+        ? await videoContainer(opts, io, access, m, { media_type: 'VIDEO', is_carousel_item: true })
+        : await container(opts, io, access, { image_url: m.url, is_carousel_item: true, user_tags: tagsFor(req, i), alt_text: m.altText ?? undefined }),
     );
   }
   return { ...base, kind: 'carousel', children };

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
 import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js';
 import { PAGE_HANDLERS } from '../graph/pages.js';
-import { newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
+import { liveToken, newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { actsFor, instagramLogin } from './login.js';
 
@@ -16,7 +16,8 @@ export interface InstagramSimulatorOptions {
  * (https://developers.facebook.com/docs/instagram-platform/content-publishing): each Page's linked
  * professional account (`instagram_business_account`) is an IGUser.
  * - `POST /{ig-user}/media` makes a container (ShadowIGMediaBuilder) from `image_url` or `video_url`,
- *   which Graph fetches itself (an image must be a JPEG: code 9004 / 2207052 otherwise); `media_type` REELS, STORIES, CAROUSEL (2-10 finished children made with
+ *   which Graph fetches itself (an image must be a JPEG: code 9004 / 2207052 otherwise), or a video
+ *   container with `upload_type=resumable` whose bytes come to rupload (`/ig-api-upload`, below); `media_type` REELS, STORIES, CAROUSEL (2-10 finished children made with
  *   `is_carousel_item`); a video container is IN_PROGRESS for processingMs, then FINISHED;
  * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
@@ -92,6 +93,18 @@ const container: GraphHandler = async (call) => {
       return bad('Every child must be a FINISHED carousel item container of this user', 2207027);
     }
     data = { kind: 'CAROUSEL', children: ids, media: children.map((c) => c!.data.media), readyAt: now };
+  } else if (String(p.upload_type ?? '').toLowerCase() === 'resumable') {
+    // The resumable upload: the bytes come to rupload (/ig-api-upload) next; until then IN_PROGRESS.
+    if (!['REELS', 'VIDEO', 'STORIES'].includes(type) || p.video_url !== undefined) return bad('upload_type=resumable is for a video container without video_url');
+    data = {
+      kind: type,
+      carouselItem: p.is_carousel_item === true || p.is_carousel_item === 'true',
+      resumable: true,
+      received: 0,
+      media: { type: 'video', size: 0, mimeType: 'video/mp4', url: null },
+      readyAt: Number.MAX_SAFE_INTEGER,
+      failed: false,
+    };
   } else {
     const video = type === 'REELS' || type === 'VIDEO' || (type === 'STORIES' && p.video_url !== undefined);
     const fetched = await fetchable(video ? p.video_url : p.image_url);
@@ -197,6 +210,44 @@ const comment: GraphHandler = (call) => {
   return settleAmbiguous(call.reply, fault, { id });
 };
 
+/**
+ * rupload.facebook.com for a resumable container: `POST /ig-api-upload/{version}/{container}` with
+ * `Authorization: OAuth <token>` (the token that may publish for the account), `offset` (the bytes
+ * already received) and `file_size` (the whole video), the bytes as the body. Once every byte is in, the
+ * container is processed for processingMs. Fault op `upload`.
+ */
+function registerRupload(app: FastifyInstance, state: SimulatorState, now: () => number): void {
+  const refuse = (reply: FastifyReply, status: number, message: string) => reply.status(status).send({ debug_info: { retriable: false, type: 'ProcessingFailedError', message } });
+  app.post<{ Params: { version: string; id: string } }>('/ig-api-upload/:version/:id', async (request, reply) => {
+    const m = /^OAuth\s+(\S+)$/.exec(request.headers.authorization ?? '');
+    const token = liveToken(state, m?.[1], now());
+    if (!token) return reply.status(401).send({ debug_info: { retriable: false, type: 'OAuthException', message: 'Authorization: OAuth <a valid access token> is required' } });
+    const c = world(state).objects.get(request.params.id);
+    if (!c || c.type !== 'ShadowIGMediaBuilder' || !c.data.resumable) return refuse(reply, 400, 'not a container made with upload_type=resumable');
+    if (!actsFor(state, token, c.ownerId)) return refuse(reply, 403, 'the token may not publish for this account');
+    const offset = Number(request.headers.offset);
+    const total = Number(request.headers.file_size);
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    if (request.headers.offset === undefined || request.headers.file_size === undefined || !Number.isInteger(offset) || !Number.isInteger(total) || total <= 0) {
+      return refuse(reply, 400, 'the offset and file_size headers are required (integers, file_size above 0)');
+    }
+    if (c.data.readyAt !== Number.MAX_SAFE_INTEGER) return refuse(reply, 400, 'the video was already uploaded');
+    if (offset !== c.data.received || offset + body.length > total || !body.length) return refuse(reply, 400, `offset must be ${c.data.received as number} and offset + bytes at most file_size`);
+    const fault = state.faults.take('upload');
+    if (fault && fault !== 'ambiguous') {
+      const status = fault === 'rate_limited' ? 429 : fault === 'unavailable' ? 503 : fault === 'auth' ? 401 : 400;
+      return reply.status(status).send({ debug_info: { retriable: fault === 'unavailable' || fault === 'rate_limited', type: fault, message: `sandbox fault: ${fault}` } });
+    }
+    c.data.received = offset + body.length;
+    if (c.data.received === total) {
+      (c.data.media as { size: number }).size = total;
+      c.data.readyAt = now() + state.config.processingMs;
+      c.data.failed = state.faults.take('processing') !== null;
+    }
+    return settleAmbiguous(reply, fault, { success: true, message: c.data.received === total ? 'Upload successful.' : 'Chunk received.' });
+  });
+}
+
 /** Instagram content publishing through Facebook Login, on the Graph core (see above). */
 export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
@@ -204,6 +255,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
     platform: 'instagram',
     faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations', 'lookup'],
     register(app: FastifyInstance, state: SimulatorState) {
+      registerRupload(app, state, now);
       registerGraph(app, state, {
         now,
         unlisted: (parts, request, reply, at) => instagramLogin(state, parts, request, reply, at),
