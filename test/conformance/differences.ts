@@ -47,8 +47,6 @@ export const PENDING: Record<string, string> = {
   replyToInboxReview: 'not built yet: #18 (inbox add-on)',
   deleteInboxReviewReply: 'not built yet: #18 (inbox add-on)',
   getGoogleBusinessReviews: 'not built yet: #18 (inbox add-on: reviews)',
-  // Posts.
-  bulkUploadPosts: 'not built yet: bulk CSV upload (being built with recycling)',
 };
 
 /**

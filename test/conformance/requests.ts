@@ -1,4 +1,5 @@
 import { SANDBOX_ORGANIZATION } from '../../src/sandbox/linkedin/index.js';
+import { csvForm } from '../helpers/multipart.js';
 
 /**
  * One valid request for each operation Herald serves, in the order they run: operations that make
@@ -250,6 +251,14 @@ export const OPERATIONS: OperationCase[] = [
         recycling: { gap: 2, gapFreq: 'week', expireCount: 6, contentVariations: ['Check out our evergreen guide!', "Don't miss our essential guide!", 'Our most popular guide, updated!'] },
       },
     }),
+  },
+  {
+    id: 'bulkUploadPosts',
+    // A CSV in the multipart field `file`, as the SDK sends it; its created post is checked against the contract's Post.
+    request: (fx) => {
+      const form = csvForm(`post_content,accounts,schedule_time\nFirst bulk post,${fx.telegram},${FUTURE()}\n`);
+      return { body: form.payload, headers: form.headers };
+    },
   },
   { id: 'getPost', request: (fx) => ({ params: { postId: fx.postId } }) },
   { id: 'updatePost', request: (fx) => ({ params: { postId: fx.postId }, body: { content: 'Updated content for our launch post!', scheduledFor: FUTURE() } }) },
