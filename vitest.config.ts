@@ -13,8 +13,10 @@ const dbFree = dialect === 'postgres' && !process.env.HERALD_TEST_ALL ? dbFreeTe
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', `test/**/*.${otherDialect}.test.ts`, ...dbFree],
+    // web/test: the dashboard's own tests; its browser tests (*.browser.sqlite.test.ts) drive Chromium on
+    // the SQLite run only (the API under them is covered on both databases).
+    include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', `**/*.${otherDialect}.test.ts`, ...dbFree],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

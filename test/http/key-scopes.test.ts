@@ -55,3 +55,22 @@ describe('account-wide routes need a full-scope key', () => {
     expect(del.body.code).toBe('read_only_key');
   });
 });
+
+describe('GET /v1/api-keys/current', () => {
+  it('tells any key what it may do: the full key, a profile-scoped one and a read-only one', async () => {
+    const { apiKey, profileId, scoped } = await ownerWithScopedKey();
+    const full = await env.request(apiKey, 'GET', '/v1/api-keys/current');
+    expect(full.status).toBe(200);
+    expect(full.body).toMatchObject({ apiKey: { permission: 'read-write', scope: 'full', profileIds: null }, plan: 'unlimited', addons: [] });
+
+    const mine = await env.request(scoped.key, 'GET', '/v1/api-keys/current');
+    expect(mine.status).toBe(200);
+    expect(mine.body.apiKey).toEqual({ id: scoped.id, permission: 'read-write', scope: 'profiles', profileIds: [profileId] });
+
+    const read = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey;
+    const ro = await env.request(read.key, 'GET', '/v1/api-keys/current');
+    expect(ro.body.apiKey).toMatchObject({ id: read.id, permission: 'read', scope: 'full' });
+
+    expect((await env.request(null, 'GET', '/v1/api-keys/current')).status).toBe(401);
+  });
+});

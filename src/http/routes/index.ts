@@ -15,17 +15,19 @@ import { registerQueueRoutes } from './queue/index.js';
 import { registerInviteRoutes } from './invites/index.js';
 import { registerUserRoutes } from './users/index.js';
 import { registerUsageRoutes } from './usage/index.js';
+import dashboard from './system/dashboard.js';
 import docs from './system/docs.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import health from './system/health.js';
 import openapi from './system/openapi.js';
 
 /**
- * Routes outside /v1 (no prefix). Public: health and the docs page.
+ * Routes outside /v1 (no prefix). Public: health, the docs page and the dashboard's files (/app/).
  */
 export function registerPublicRoutes(app: App, ctx: AppContext): void {
   health(app, ctx);
   docs(app, ctx);
+  dashboard(app, ctx);
 }
 
 /**

@@ -1,0 +1,142 @@
+/**
+ * The dashboard's one way to Herald's API: same origin, `Authorization: Bearer <key>` (never a cookie),
+ * errors carrying the API's message, code, field errors and request id.
+ */
+const KEY_STORAGE = 'herald.apiKey';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly code: string,
+    public readonly requestId: string | null,
+    public readonly fields: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+let apiKey: string | null = readStoredKey();
+
+function readStoredKey(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function currentKey(): string | null {
+  return apiKey;
+}
+
+/** Keeps the key in memory and in this tab's session storage (gone when the tab closes). */
+export function setKey(key: string | null): void {
+  apiKey = key;
+  try {
+    if (key) sessionStorage.setItem(KEY_STORAGE, key);
+    else sessionStorage.removeItem(KEY_STORAGE);
+  } catch {
+    /* storage disabled: memory only */
+  }
+}
+
+/** Turns an error answer into an ApiError; `body` is whatever the server sent. */
+export function toApiError(status: number, body: unknown, requestId: string | null): ApiError {
+  const b = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown; code?: unknown; details?: { fields?: unknown } };
+  const message =
+    typeof b.error === 'string' && b.error
+      ? b.error
+      : typeof b.message === 'string' && b.message
+        ? b.message
+        : `Request failed with status ${status}`;
+  const code = typeof b.code === 'string' ? b.code : 'http_' + status;
+  const fields: Record<string, string[]> = {};
+  const raw = b.details?.fields;
+  if (raw && typeof raw === 'object') {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      fields[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+    }
+  }
+  return new ApiError(message, status, code, requestId, fields);
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Use this key instead of the signed-in one (the sign-in check). */
+  key?: string;
+}
+
+export function buildQuery(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? '?' + s : '';
+}
+
+export async function api<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const key = opts.key ?? apiKey;
+  const headers: Record<string, string> = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch('/v1' + path + buildQuery(opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+      credentials: 'omit',
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError('Herald could not be reached: check that the server is running', 0, 'network_error', null);
+  }
+  const requestId = res.headers.get('x-request-id');
+  const text = await res.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!res.ok) throw toApiError(res.status, body, requestId);
+  return body as T;
+}
+
+/** PUTs a file to a presigned upload URL, reporting progress (fetch cannot report upload progress). */
+export function uploadFile(url: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return onProgress(1), resolve();
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON */
+      }
+      reject(toApiError(xhr.status, body, xhr.getResponseHeader('x-request-id')));
+    };
+    xhr.onerror = () => reject(new ApiError('The upload was interrupted', 0, 'network_error', null));
+    xhr.send(file);
+  });
+}
+
+/** Every page of a paged list (`page`/`limit`, answer with `pagination.pages`), fetched in parallel after the first. */
+export async function allPages<T>(path: string, key: string, query: Record<string, string | number | undefined>, max = 20): Promise<T[]> {
+  const first = await api(`GET`, path, { query: { ...query, page: 1, limit: 100 } });
+  const pages = Math.min(first.pagination?.pages ?? 1, max);
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => api('GET', path, { query: { ...query, page: i + 2, limit: 100 } })),
+  );
+  return [first, ...rest].flatMap((r) => r[key] as T[]);
+}

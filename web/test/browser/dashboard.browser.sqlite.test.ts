@@ -1,0 +1,267 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { facebookSimulator } from '../../../src/sandbox/facebook/index.js';
+import { telegramSimulator } from '../../../src/sandbox/telegram/index.js';
+import { solidImage } from '../../../test/fixtures/media.js';
+import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oauth-e2e.js';
+import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
+import { axeViolations, ensureBuilt, firstPageJsGzipBytes, launch, openPage, screenshots, type WatchedPage } from './harness.js';
+
+// Browser globals inside page.evaluate callbacks (this file is compiled for Node).
+declare const document: any, window: any, sessionStorage: any;
+
+/*
+ * The dashboard in Debian's Chromium against Herald in sandbox mode (simulated Facebook and Telegram, the
+ * worker run by the test on Herald's test clock): sign in, connect Facebook through its OAuth consent and
+ * Herald's Page selection, compose a post with an image, find it in the calendar, drag it to another day,
+ * watch it publish and read its log; every page checked with axe-core and photographed at 1280 and 390
+ * px. Any console error fails the test that caused it. SQLite run only: the API under it is tested on both.
+ */
+
+let e: OAuthE2E;
+let browser: Browser;
+let w: WatchedPage;
+let apiKey: string;
+let postId: string;
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const plusDays = (n: number) => new Date(Date.now() + n * 86_400_000);
+const api = async (method: string, url: string, body?: unknown, key = apiKey) => e.env.request(key, method, url, body);
+
+beforeAll(async () => {
+  await ensureBuilt();
+  e = await createOAuthE2E((now) => [facebookSimulator({ now }), telegramSimulator()]);
+  browser = await launch();
+  apiKey = (await e.env.createUser()).apiKey;
+  w = await openPage(browser);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await e?.close();
+});
+
+async function visit(id: string, heading: string) {
+  await w.page.goto(`${e.baseUrl}/app/${id}`);
+  await w.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await w.page.waitForFunction(() => !document.querySelector('.loading') && !document.querySelector('.cal-status')?.textContent?.startsWith('Loading'));
+}
+
+async function expectAccessible(name: string) {
+  expect(await axeViolations(w.page), `${name}: serious accessibility violations`).toEqual([]);
+}
+
+describe('the dashboard in Chromium', () => {
+  it('signs in with a pasted API key; a wrong key shows the API message and request id', async () => {
+    const { page } = w;
+    await page.goto(e.baseUrl + '/');
+    expect(new URL(page.url()).pathname).toBe('/app/');
+    await page.getByLabel('API key').fill('sk_' + '0'.repeat(64));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/not accepted: Invalid API key.*unauthorized · HTTP 401 · request id [0-9a-f-]{36}/);
+    await expectAccessible('sign-in');
+    await screenshots(w, 'signin');
+    w.expectNoConsoleErrors([/status of 401/]);
+
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Calendar' }).waitFor();
+    // The key is in this tab's session storage, never in a cookie.
+    expect(await page.context().cookies()).toEqual([]);
+    expect(w.external).toEqual([]);
+    expect(await page.evaluate(() => sessionStorage.getItem('herald.apiKey'))).toBe(apiKey);
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('creates a profile and connects Facebook through its consent and the Page selection', async () => {
+    const { page } = w;
+    await visit('accounts', 'Accounts');
+    await page.getByText('No profile', { exact: false }).or(page.getByText('Create a profile')).first().waitFor();
+    await page.getByLabel('New profile').fill('Launch');
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await page.getByRole('button', { name: 'Facebook', exact: true }).click();
+    // The simulated consent approves by itself; Herald's selection page lists the user's two Pages.
+    await page.getByRole('button', { name: 'Connect' }).waitFor();
+    await page.getByLabel(/Page 2/).check();
+    const offLoopback = w.external.length;
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.waitForURL(/\/app\/accounts\?connected=facebook/);
+    // Only the selection page (its Page pictures) reached off loopback; the app itself never does.
+    expect(offLoopback).toBeGreaterThan(0);
+    expect(w.external).toHaveLength(offLoopback);
+    await page.getByRole('status').filter({ hasText: 'is connected' }).waitFor();
+    await page.getByRole('cell', { name: /Page 2/ }).first().waitFor();
+    const accounts = (await api('GET', '/v1/accounts')).body.accounts;
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({ platform: 'facebook', displayName: expect.stringContaining('Page 2') });
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('composes a post with an uploaded image, the live count per platform, and schedules it at a time in a zone', async () => {
+    const { page } = w;
+    await visit('compose', 'Compose');
+    await page.getByLabel(/^Facebook · /).check();
+    await page.getByLabel('Text', { exact: true }).fill('Launch day at Herald');
+    await page.locator('.counts li[data-platform="facebook"]', { hasText: /Facebook: 20 \/ \d+/ }).waitFor();
+    await page.getByLabel('Media').setInputFiles({ name: 'launch.png', mimeType: 'image/png', buffer: await solidImage(1200, 630) });
+    await page.getByText('uploaded').waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Upload of launch.png' }).getAttribute('value')).toBe('1');
+    const when = day(plusDays(2));
+    await page.getByLabel('Date and time').fill(`${when}T10:00`);
+    await page.locator('#at-zone').selectOption('UTC');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByText('Post saved (scheduled)').waitFor();
+
+    const posts = (await api('GET', '/v1/posts')).body.posts;
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ content: 'Launch day at Herald', status: 'scheduled', scheduledFor: `${when}T10:00:00.000Z` });
+    expect(posts[0].mediaItems).toHaveLength(1);
+    expect(posts[0].mediaItems[0].url).toContain('/v1/media/files/');
+    postId = posts[0]._id;
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('shows the post in the calendar and drags it to another day: the API agrees', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Open it in the calendar' }).click();
+    await page.getByRole('dialog').getByText('Launch day at Herald').waitFor();
+    await page.getByRole('button', { name: 'Close the post' }).click();
+    const from = day(plusDays(2));
+    const event = page.locator(`td.fc-daygrid-day[data-date="${from}"] .fc-event[data-post-id="${postId}"]`);
+    await event.waitFor();
+    expect(await event.textContent()).toMatch(/scheduled\s+Facebook\s+Launch day at Herald/);
+
+    // To the next day in the grid, or the one before when the post sits in the grid's last cell.
+    const next = day(plusDays(3));
+    const to = (await page.locator(`td.fc-daygrid-day[data-date="${next}"]`).count()) ? next : day(plusDays(1));
+    const src = (await event.boundingBox())!;
+    const dst = (await page.locator(`td.fc-daygrid-day[data-date="${to}"]`).boundingBox())!;
+    await page.mouse.move(src.x + src.width / 2, src.y + src.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(src.x + src.width / 2 + 8, src.y + src.height / 2 + 8, { steps: 4 });
+    await page.mouse.move(dst.x + dst.width / 2, dst.y + dst.height / 2, { steps: 12 });
+    await page.mouse.up();
+    await page.locator(`td.fc-daygrid-day[data-date="${to}"] .fc-event[data-post-id="${postId}"]`).waitFor();
+    await expect.poll(async () => (await api('GET', `/v1/posts/${postId}`)).body.post.scheduledFor, { timeout: 10_000 }).toBe(`${to}T10:00:00.000Z`);
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('watches the post publish and opens its log: the target links to the Page post', async () => {
+    const { page } = w;
+    await page.locator(`.fc-event[data-post-id="${postId}"]`).click();
+    const panel = page.getByRole('dialog');
+    await panel.locator('.badge', { hasText: 'scheduled' }).first().waitFor();
+    const due = Date.parse((await api('GET', `/v1/posts/${postId}`)).body.post.scheduledFor);
+    e.env.clock.set(new Date(due + 1000));
+    await settle(e, 2);
+    // The open post polls while it is on its way.
+    await panel.getByRole('link', { name: 'View on Facebook' }).waitFor({ timeout: 15_000 });
+    await panel.locator('table.logs tbody tr', { hasText: 'publish' }).filter({ hasText: 'success' }).first().waitFor();
+    const published = (await sandboxCall(e.sandbox, 'GET', '/sandbox/facebook/_inspect')).posts;
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({ text: 'Launch day at Herald' });
+    const target = (await api('GET', `/v1/posts/${postId}`)).body.post.platforms[0];
+    expect(target.status).toBe('published');
+    expect(await panel.getByRole('link', { name: 'View on Facebook' }).getAttribute('href')).toBe(target.platformPostUrl);
+    await expectAccessible('post panel');
+    await screenshots(w, 'post');
+    await page.keyboard.press('Escape');
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('edits the queue, whose free slots the calendar then shows as places to fill', async () => {
+    const { page } = w;
+    await visit('queue', 'Queue');
+    await page.getByRole('button', { name: 'Add a slot' }).click();
+    await page.locator('#queue-zone').selectOption('UTC');
+    await page.getByRole('button', { name: 'Save the queue' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('heading', { name: 'Next free slots' }).waitFor();
+    const queue = (await api('GET', `/v1/queue/slots?profileId=${(await api('GET', '/v1/profiles')).body.profiles[0]._id}`)).body;
+    expect(queue.schedule).toMatchObject({ timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '09:00' }] });
+    await visit('calendar', 'Calendar');
+    await page.locator('.fc-event.free-slot').first().waitFor();
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('every page passes axe-core with no serious violation and is photographed at 1280 and 390 px', async () => {
+    const pages: [string, string][] = [
+      ['calendar', 'Calendar'],
+      ['compose', 'Compose'],
+      ['accounts', 'Accounts'],
+      ['queue', 'Queue'],
+      ['logs', 'Publishing logs'],
+      ['webhooks', 'Webhooks'],
+      ['team', 'Keys & team'],
+    ];
+    for (const [id, heading] of pages) {
+      await visit(id, heading);
+      await expectAccessible(id);
+      await screenshots(w, id);
+    }
+    // The week and list views too.
+    await visit('calendar', 'Calendar');
+    for (const view of ['Week', 'List']) {
+      await w.page.getByRole('button', { name: view, exact: true }).click();
+      await expectAccessible(`calendar ${view}`);
+      await screenshots(w, `calendar-${view.toLowerCase()}`);
+    }
+    w.expectNoConsoleErrors();
+  }, 120_000);
+
+  it('a read-only key sees what it cannot do as disabled, not as an error after the click', async () => {
+    const { page } = w;
+    await visit('team', 'Keys & team');
+    await page.getByLabel('Name', { exact: true }).fill('viewer');
+    await page.getByLabel('Permission').selectOption('read');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('New key').inputValue();
+    expect(key).toMatch(/^sk_[0-9a-f]{64}$/);
+
+    const ro = await openPage(browser);
+    await ro.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), key);
+    await ro.page.goto(`${e.baseUrl}/app/calendar`);
+    await ro.page.getByRole('heading', { level: 1, name: 'Calendar' }).waitFor();
+    expect(await ro.page.getByRole('button', { name: 'New post' }).isDisabled()).toBe(true);
+    await ro.page.goto(`${e.baseUrl}/app/compose`);
+    await ro.page.getByText('This API key is read-only: you can look but not post.').waitFor();
+    expect(await ro.page.getByLabel('Text', { exact: true }).isDisabled()).toBe(true);
+    await ro.page.goto(`${e.baseUrl}/app/accounts`);
+    await ro.page.getByRole('button', { name: 'Facebook', exact: true }).waitFor();
+    expect(await ro.page.getByRole('button', { name: 'Disconnect' }).isDisabled()).toBe(true);
+    ro.expectNoConsoleErrors();
+    await ro.context.close();
+    w.expectNoConsoleErrors();
+  }, 60_000);
+
+  it('budget: the calendar with 1,000 posts in view, and the first page JavaScript', async () => {
+    const { apiKey: key } = await e.env.createUser();
+    const profileId = (await api('POST', '/v1/profiles', { name: 'Busy' }, key)).body.profile._id;
+    const account = (await api('POST', '/v1/connect/telegram', { chatId: '@busy_channel', profileId }, key)).body.account;
+    const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
+    for (let batch = 0; batch < 100; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const n = batch * 10 + i;
+          const at = new Date(month.getTime() + (n % 28) * 86_400_000 + (8 + (n % 12)) * 3_600_000 + Math.floor(n / 28) * 60_000);
+          const res = await api('POST', '/v1/posts', { content: `Post ${n}`, scheduledFor: at.toISOString(), platforms: [{ platform: 'telegram', accountId: account._id }] }, key);
+          expect(res.status).toBe(201);
+        }),
+      );
+    }
+    const busy = await openPage(browser);
+    await busy.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), key);
+    const date = day(new Date(month.getTime() + 14 * 86_400_000));
+    const t0 = Date.now();
+    await busy.page.goto(`${e.baseUrl}/app/calendar?date=${date}&tz=UTC`);
+    await busy.page.locator('.cal-status', { hasText: '1000 posts in view' }).waitFor({ timeout: 30_000 });
+    await busy.page.locator('.fc-event').first().waitFor();
+    const ms = Date.now() - t0;
+    const js = firstPageJsGzipBytes();
+    console.log(`[budget] calendar first load with 1,000 posts in view: ${ms} ms (target under 1,000 ms, Chromium on loopback)`);
+    console.log(`[budget] first page JavaScript: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files.length} file(s) (limit 250 KB)`);
+    expect(js.bytes).toBeLessThan(250 * 1024);
+    busy.expectNoConsoleErrors();
+    await busy.context.close();
+  }, 180_000);
+});
