@@ -50,6 +50,10 @@ export interface Config {
   sandboxPort: number;
   /** Access tokens expiring within this many minutes are refreshed ahead by the worker (default 10). */
   tokenRefreshAheadMinutes: number;
+  /** Inbox add-on: how often each account that does not push is polled, in ms (INBOX_POLL_MS, default 60000). */
+  inboxPollMs: number;
+  /** Inbox polls run at the same time by one process, in slots of their own beside WORKER_CONCURRENCY (default 4). */
+  inboxSyncConcurrency: number;
   /** Raw environment for platform-specific settings read by `platformConfig` (see src/platforms/config.ts). */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -121,6 +125,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandbox: flag('SANDBOX'),
     sandboxPort: int('SANDBOX_PORT', port === 0 ? 0 : Math.min(port + 1, 65535), 0, 65535),
     tokenRefreshAheadMinutes: int('TOKEN_REFRESH_AHEAD_MINUTES', 10, 1, 24 * 60),
+    inboxPollMs: int('INBOX_POLL_MS', 60_000, 1_000, 86_400_000),
+    inboxSyncConcurrency: int('INBOX_SYNC_CONCURRENCY', 4, 1, 64),
     env: Object.freeze({ ...env }),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
 import { JobRunner } from './jobs/runner.js';
+import { INBOX_LANE_TASKS } from './jobs/sync-inbox.js';
 import { registerTasks } from './jobs/tasks.js';
 import { ensureJob } from './store/jobs.js';
 
@@ -11,6 +12,8 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
     concurrency: ctx.config.workerConcurrency,
     batchSize: ctx.config.workerBatchSize,
     leaseMs: ctx.config.workerLeaseMs,
+    // Inbox polls have slots of their own: a burst of them never delays a publish.
+    lanes: [{ tasks: INBOX_LANE_TASKS, concurrency: ctx.config.inboxSyncConcurrency }],
   });
   registerTasks(runner, ctx);
   await ensurePeriodicJobs(ctx, runner);

@@ -63,6 +63,20 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** Only these tasks (default: every registered task). */
   tasks?: string[];
+  /**
+   * Tasks that run in a lane of their own, with their own slots beside `concurrency`: however many of
+   * them are due, they never take a slot the other tasks need (inbox polling never holds a publishing
+   * worker), and they never run more than the lane's `concurrency` at once.
+   */
+  lanes?: Array<{ tasks: string[]; concurrency: number }>;
+}
+
+/** A set of tasks and the slots they share. The main lane runs every task no other lane names. */
+interface Lane {
+  readonly tasks: string[] | null;
+  readonly concurrency: number;
+  readonly inFlight: Set<Promise<void>>;
+  readonly refillAt: number;
 }
 
 export class JobRunner {
@@ -72,8 +86,7 @@ export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly leaseMs: number;
   private readonly batchSize: number;
-  /** Free slots that make a finished job wake the loop for a new claim. */
-  private readonly refillAt: number;
+  private readonly lanes: Lane[];
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -90,7 +103,21 @@ export class JobRunner {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomHex(4)}`;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.batchSize = Math.max(1, options.batchSize ?? 32);
-    this.refillAt = Math.max(1, Math.min(this.batchSize, Math.ceil(options.concurrency / 2)));
+    const lane = (tasks: string[] | null, concurrency: number): Lane => ({
+      tasks,
+      concurrency,
+      inFlight: new Set(),
+      // Free slots that make a finished job wake the loop for a new claim.
+      refillAt: Math.max(1, Math.min(this.batchSize, Math.ceil(concurrency / 2))),
+    });
+    this.lanes = [lane(null, options.concurrency), ...(options.lanes ?? []).map((l) => lane(l.tasks, Math.max(1, l.concurrency)))];
+  }
+
+  /** The tasks a lane claims: its own, or (main lane) every task this runner runs that no other lane names. */
+  private laneTasks(lane: Lane): string[] {
+    if (lane.tasks) return this.options.tasks ? lane.tasks.filter((t) => this.options.tasks!.includes(t)) : lane.tasks;
+    const elsewhere = new Set(this.lanes.flatMap((l) => l.tasks ?? []));
+    return (this.options.tasks ?? [...this.handlers.keys()]).filter((t) => !elsewhere.has(t));
   }
 
   register(task: string, handler: TaskHandler): this {
@@ -116,18 +143,17 @@ export class JobRunner {
 
   /** One pass: claims what is due (up to free capacity) and waits for those jobs. Tests call this. */
   async tick(): Promise<number> {
-    const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return 0;
-    const now = this.clock.now();
-    const jobs = await claimDueJobs(this.db, {
-      workerId: this.workerId,
-      now,
-      leaseUntil: new Date(now.getTime() + this.leaseMs),
-      limit: free,
-      tasks: this.options.tasks ?? [...this.handlers.keys()],
-    });
-    await Promise.all(jobs.map((job) => this.track(this.execute(job))));
-    return jobs.length;
+    const started: Promise<void>[] = [];
+    for (const lane of this.lanes) {
+      const free = lane.concurrency - lane.inFlight.size;
+      const tasks = this.laneTasks(lane);
+      if (free <= 0 || tasks.length === 0) continue;
+      const now = this.clock.now();
+      const jobs = await claimDueJobs(this.db, { workerId: this.workerId, now, leaseUntil: new Date(now.getTime() + this.leaseMs), limit: free, tasks });
+      started.push(...jobs.map((job) => this.track(lane, this.execute(job))));
+    }
+    await Promise.all(started);
+    return started.length;
   }
 
   /** Runs ticks until the queue is empty (tests; bounded to avoid a runaway loop). */
@@ -177,31 +203,38 @@ export class JobRunner {
     }
   }
 
-  /** Claims up to one batch; true when more may be due and enough slots are still free to claim again now. */
+  /** Claims up to one batch per lane; true when more may be due and enough slots are still free to claim again now. */
   private async claimAndStart(): Promise<boolean> {
-    const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return false;
-    const limit = Math.min(free, this.batchSize);
-    const now = this.clock.now();
-    const jobs = await claimDueJobs(this.db, {
-      workerId: this.workerId,
-      now,
-      leaseUntil: new Date(now.getTime() + this.leaseMs),
-      limit,
-      tasks: this.options.tasks ?? [...this.handlers.keys()],
-    });
-    for (const job of jobs) void this.track(this.execute(job)).then(() => this.finished());
-    return jobs.length === limit && this.options.concurrency - this.inFlight.size >= this.refillAt;
+    let again = false;
+    for (const lane of this.lanes) {
+      const free = lane.concurrency - lane.inFlight.size;
+      const tasks = this.laneTasks(lane);
+      if (free <= 0 || tasks.length === 0) continue;
+      const limit = Math.min(free, this.batchSize);
+      const now = this.clock.now();
+      const jobs = await claimDueJobs(this.db, { workerId: this.workerId, now, leaseUntil: new Date(now.getTime() + this.leaseMs), limit, tasks });
+      for (const job of jobs) void this.track(lane, this.execute(job)).then(() => this.finished(lane));
+      if (jobs.length === limit && lane.concurrency - lane.inFlight.size >= lane.refillAt) again = true;
+    }
+    return again;
   }
 
-  /** A job ended: wake the loop once a batch worth of slots is free (else the next poll claims). */
-  private finished(): void {
-    if (this.options.concurrency - this.inFlight.size >= this.refillAt) this.nudge();
+  /** A job ended: wake the loop once a batch worth of its lane's slots is free (else the next poll claims). */
+  private finished(lane: Lane): void {
+    if (this.roomIn(lane)) this.nudge();
   }
 
-  private track(p: Promise<void>): Promise<void> {
+  private roomIn(lane: Lane): boolean {
+    return lane.concurrency - lane.inFlight.size >= lane.refillAt;
+  }
+
+  private track(lane: Lane, p: Promise<void>): Promise<void> {
     this.inFlight.add(p);
-    return p.finally(() => this.inFlight.delete(p));
+    lane.inFlight.add(p);
+    return p.finally(() => {
+      this.inFlight.delete(p);
+      lane.inFlight.delete(p);
+    });
   }
 
   private sleep(ms: number): Promise<void> {
@@ -209,7 +242,7 @@ export class JobRunner {
     // next job to finish (or the poll) wakes the loop.
     const nudged = this.nudged;
     this.nudged = false;
-    if (nudged && this.options.concurrency - this.inFlight.size >= this.refillAt) return Promise.resolve();
+    if (nudged && this.lanes.some((l) => this.roomIn(l))) return Promise.resolve();
     return new Promise((resolve) => {
       this.timer = setTimeout(() => {
         this.wake = null;

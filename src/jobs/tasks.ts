@@ -6,6 +6,7 @@ import { registerPublishPost } from './publish-post.js';
 import { registerRecyclePost } from './recycle-post.js';
 import { registerTokenRefresh } from './refresh-due-tokens.js';
 import { registerRetention } from './retention.js';
+import { registerInboxTasks } from './sync-inbox.js';
 import type { JobRunner } from './runner.js';
 
 /**
@@ -20,4 +21,5 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerMediaCleanup(runner, ctx);
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   registerRetention(runner, ctx);
+  registerInboxTasks(runner, ctx);
 }

@@ -324,7 +324,7 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * this group, never the platform's name.
    */
   readonly connect?: CredentialsConnect | BotConnect;
-  /** Conversations, comments and reviews (declared for the platforms to come; no adapter has it yet). */
+  /** Conversations, comments and reviews (the inbox add-on); see InboxCapability. */
   readonly inbox?: InboxCapability;
   /** Post and account metrics (declared for the platforms to come; no adapter has it yet). */
   readonly analytics?: AnalyticsCapability;
@@ -403,11 +403,213 @@ export interface BotUpdate {
   channel_post?: BotMessage;
 }
 
-/** Inbox: each part optional (a platform may have comments but no conversations). Shapes come with the feature. */
+/*
+ * Inbox: direct messages, comments and reviews. A platform declares what it can do by the functions it
+ * has; Herald answers 400 PLATFORM_LIMITATION for anything absent (never a silent no-op). Items come in
+ * two ways, both normalised to an InboxBatch: `sync` polls with a cursor Herald keeps per account, and
+ * `webhook` turns a pushed update (Telegram updates, Meta webhooks) into batches for the accounts it
+ * names. Ids are the platform's own: Herald keys its rows on (account, platform id).
+ */
+
+/** Someone on the platform: a sender, a commenter, a reviewer. */
+export interface InboxPerson {
+  id: string | null;
+  name?: string | null;
+  username?: string | null;
+  picture?: string | null;
+}
+
+export interface InboxAttachment {
+  type: 'image' | 'video' | 'audio' | 'file' | 'sticker' | 'share';
+  url: string;
+  id?: string | null;
+  filename?: string | null;
+  previewUrl?: string | null;
+}
+
+/** One direct message, as a poll or a push found it. */
+export interface InboundMessage {
+  /** The platform's conversation id (what the API shows as the conversation's `id`). */
+  conversationId: string;
+  messageId: string;
+  /** `outgoing`: sent by the account itself (from Herald or elsewhere); never an event. */
+  direction: 'incoming' | 'outgoing';
+  sender: InboxPerson;
+  /** The other side of the conversation (for a new conversation row); defaults to the sender of an incoming message. */
+  participant?: InboxPerson | null;
+  text: string | null;
+  attachments?: InboxAttachment[];
+  sentAt: Date;
+  /** Reddit's subject line. */
+  subject?: string | null;
+  conversationUrl?: string | null;
+  /** Platform data kept on the message (shown to no one; handed back to actions). */
+  extra?: Record<string, unknown>;
+}
+
+/** The account's post a comment is under, as the platform describes it (first sight creates the row). */
+export interface InboxPostInfo {
+  content?: string | null;
+  picture?: string | null;
+  permalink?: string | null;
+  postedAt?: Date | null;
+  /** Data actions need later (Bluesky: the post's cid; Reddit: subreddit). */
+  extra?: Record<string, unknown>;
+}
+
+export interface InboundComment {
+  postId: string;
+  commentId: string;
+  /** The comment this one answers, when it is a reply to a comment rather than to the post. */
+  parentId?: string | null;
+  direction: 'incoming' | 'outgoing';
+  author: InboxPerson;
+  text: string;
+  createdAt: Date;
+  url?: string | null;
+  likeCount?: number;
+  post?: InboxPostInfo;
+  /** Data actions need later (Bluesky: cid, rootUri, rootCid). */
+  extra?: Record<string, unknown>;
+}
+
+export interface InboundReview {
+  reviewId: string;
+  reviewer: InboxPerson;
+  rating: number | null;
+  text: string | null;
+  createdAt: Date;
+  url?: string | null;
+  reply?: { id: string; text: string; createdAt: Date } | null;
+  extra?: Record<string, unknown>;
+}
+
+/** What one poll or one pushed update brought for one account. */
+export interface InboxBatch {
+  messages?: InboundMessage[];
+  comments?: InboundComment[];
+  reviews?: InboundReview[];
+  /** Where the next poll starts (stored per account as given); undefined keeps the stored one. */
+  cursor?: Record<string, unknown> | null;
+}
+
+/** A message to send from Herald (POST /v1/inbox/conversations/{id}/messages), already validated. */
+export interface OutgoingMessage {
+  conversationId: string;
+  text: string | null;
+  /** A file the caller attached; the adapter uploads or links it as the platform wants. */
+  attachment?: { type: InboxAttachment['type']; url: string; filename?: string | null } | null;
+  quickReplies?: Array<{ title: string; payload: string; imageUrl?: string }>;
+  buttons?: Array<{ type: 'url' | 'postback' | 'phone'; title: string; url?: string; payload?: string; phone?: string }>;
+  template?: { type: 'generic'; elements: Array<Record<string, unknown>> };
+  replyMarkup?: Record<string, unknown>;
+  messagingType?: string;
+  messageTag?: string;
+  /** A platform message id to reply to (Telegram). */
+  replyTo?: string | null;
+  /** The conversation's stored platform data, and its participant. */
+  conversation: { participantId: string | null; metadata: Record<string, unknown>; lastIncomingAt: Date | null };
+}
+
+/** What the platform answered to a send: the message as Herald stores it (outgoing). */
+export interface SentMessage {
+  messageId: string;
+  sentAt: Date;
+  extra?: Record<string, unknown>;
+}
+
+/** The comment an action is about, with what Herald stored from the platform about it and its post. */
+export interface CommentRef {
+  postId: string;
+  commentId: string;
+  /** The comment's stored platform data (cid, rootUri...), and what the caller sent (cid, likeUri). */
+  extra: Record<string, unknown>;
+  post: Record<string, unknown>;
+}
+
+/** Which interactive parts of a message a platform takes; absent = refused with PLATFORM_LIMITATION. */
+export interface MessageFeatures {
+  attachments?: boolean;
+  quickReplies?: boolean;
+  buttons?: boolean;
+  templates?: boolean;
+  replyMarkup?: boolean;
+}
+
+export interface InboxConversations {
+  readonly features: MessageFeatures;
+  send(account: AccountCredentials, message: OutgoingMessage, io: PlatformIO): Promise<SentMessage>;
+  /** Edits a message the account sent (Telegram's editMessageText). */
+  edit?(account: AccountCredentials, req: { conversationId: string; messageId: string; text?: string; replyMarkup?: Record<string, unknown> }, io: PlatformIO): Promise<void>;
+  /**
+   * Archiving is Herald's own status of the conversation; a platform that can archive too is told
+   * (absent: the platform has no archive, and archiving is refused as a PLATFORM_LIMITATION).
+   */
+  archive?(account: AccountCredentials, conversationId: string, archived: boolean, io: PlatformIO): Promise<void>;
+}
+
+export interface InboxComments {
+  /** Replies under the post (`commentId` null) or to one comment. */
+  reply(account: AccountCredentials, req: { postId: string; commentId: string | null; text: string; extra: Record<string, unknown>; post: Record<string, unknown> }, io: PlatformIO): Promise<{ commentId: string; extra?: Record<string, unknown> }>;
+  delete?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<void>;
+  hide?(account: AccountCredentials, ref: CommentRef, hidden: boolean, io: PlatformIO): Promise<void>;
+  /** Answers what unliking needs later (Bluesky: the like record's URI). */
+  like?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<{ likeUri?: string | null }>;
+  unlike?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<void>;
+  privateReply?(account: AccountCredentials, ref: CommentRef, text: string, io: PlatformIO): Promise<{ messageId: string }>;
+  /**
+   * Fields an action needs from the caller when Herald has not stored them (Bluesky: `cid` to like,
+   * `likeUri` to unlike): a missing one is a 400 naming it.
+   */
+  readonly requires?: { like?: string[]; unlike?: string[] };
+}
+
+export interface InboxReviews {
+  reply?(account: AccountCredentials, req: { reviewId: string; text: string; extra: Record<string, unknown> }, io: PlatformIO): Promise<{ replyId: string }>;
+  deleteReply?(account: AccountCredentials, req: { reviewId: string; extra: Record<string, unknown> }, io: PlatformIO): Promise<void>;
+}
+
+/** A pushed update as Herald received it on /v1/platform-webhooks/{platform}. */
+export interface PlatformWebhookRequest {
+  method: string;
+  headers: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  /** The exact bytes, for signature checks. */
+  rawBody: Buffer;
+  /** The secret Herald derived for this platform's callback (Telegram's secret_token). */
+  secret: string;
+}
+
+/** Which account an update is for: the platform user id Herald stored, or a test over its metadata. */
+export type AccountMatch = { platformUserId: string } | { metadata: (metadata: Record<string, unknown>, platformUserId: string) => boolean };
+
+export type PlatformWebhookAnswer =
+  /** Refused (bad signature, wrong secret): nothing is stored. */
+  | { kind: 'refused'; status: 401 | 403 | 400; message: string }
+  /** A handshake (Meta's hub.challenge): answered as given, nothing stored. */
+  | { kind: 'reply'; status: number; contentType: string; body: string }
+  /** Accepted: batches to ingest for the accounts they name. */
+  | { kind: 'accepted'; deliveries: Array<{ account: AccountMatch; batch: InboxBatch }> };
+
+export interface InboxWebhook {
+  receive(req: PlatformWebhookRequest): PlatformWebhookAnswer;
+  /**
+   * Registers Herald's callback with the platform (Telegram setWebhook, Graph /{app-id}/subscriptions).
+   * Called by the worker once per start while the callback URL is known.
+   */
+  register?(callbackUrl: string, secret: string, io: PlatformIO): Promise<void>;
+}
+
 export interface InboxCapability {
-  conversations?: { list(account: AccountCredentials, io: PlatformIO): Promise<unknown[]> };
-  comments?: { list(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<unknown[]> };
-  reviews?: { list(account: AccountCredentials, io: PlatformIO): Promise<unknown[]> };
+  readonly conversations?: InboxConversations;
+  readonly comments?: InboxComments;
+  readonly reviews?: InboxReviews;
+  /**
+   * Polls the platform for items since `cursor` (null: the first poll, which should look back only a
+   * short while). Throws PlatformError; `rate_limited` makes Herald back off.
+   */
+  sync?(account: AccountCredentials, cursor: Record<string, unknown> | null, io: PlatformIO): Promise<InboxBatch>;
+  readonly webhook?: InboxWebhook;
 }
 
 /** Analytics: post and account metrics. Shapes come with the feature. */

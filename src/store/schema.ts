@@ -407,6 +407,115 @@ export interface AccountGroupMemberTable {
   position: number;
 }
 
+/** Inbox (migration 0140): conversations, their messages, posts with comments, comments, reviews, and each account's sync cursor. */
+export interface InboxConversationTable {
+  conversation_id: string;
+  tenant_id: string;
+  account_id: string;
+  platform: string;
+  platform_conversation_id: string;
+  participant_id: string | null;
+  participant_name: string | null;
+  participant_username: string | null;
+  participant_picture: string | null;
+  url: string | null;
+  status: string;
+  unread_count: number;
+  last_message: string | null;
+  last_message_at: string;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InboxMessageTable {
+  message_id: string;
+  tenant_id: string;
+  account_id: string;
+  conversation_id: string;
+  platform_message_id: string;
+  direction: string;
+  sender_id: string | null;
+  sender_name: string | null;
+  text: string | null;
+  attachments: string;
+  subject: string | null;
+  metadata: string;
+  sent_at: string;
+  edited_at: string | null;
+  created_at: string;
+}
+
+export interface InboxPostTable {
+  inbox_post_id: string;
+  tenant_id: string;
+  account_id: string;
+  platform: string;
+  platform_post_id: string;
+  content: string | null;
+  picture: string | null;
+  permalink: string | null;
+  posted_at: string | null;
+  comment_count: number;
+  like_count: number;
+  last_comment_at: string;
+  metadata: string;
+  created_at: string;
+}
+
+export interface InboxCommentTable {
+  comment_id: string;
+  tenant_id: string;
+  account_id: string;
+  inbox_post_id: string;
+  platform_comment_id: string;
+  parent_platform_id: string | null;
+  direction: string;
+  author_id: string | null;
+  author_name: string | null;
+  author_username: string | null;
+  author_picture: string | null;
+  text: string;
+  url: string | null;
+  like_count: number;
+  is_hidden: number;
+  is_liked: number;
+  like_uri: string | null;
+  deleted_at: string | null;
+  metadata: string;
+  commented_at: string;
+  created_at: string;
+}
+
+export interface InboxReviewTable {
+  review_id: string;
+  tenant_id: string;
+  account_id: string;
+  platform: string;
+  platform_review_id: string;
+  reviewer_id: string | null;
+  reviewer_name: string | null;
+  reviewer_picture: string | null;
+  rating: number | null;
+  text: string | null;
+  url: string | null;
+  reply_id: string | null;
+  reply_text: string | null;
+  reply_at: string | null;
+  metadata: string;
+  reviewed_at: string;
+  created_at: string;
+}
+
+export interface InboxSyncTable {
+  account_id: string;
+  cursor: string | null;
+  last_synced_at: string | null;
+  last_error: string | null;
+  failures: number;
+  updated_at: string;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -432,4 +541,10 @@ export interface Database {
   account_group_member: AccountGroupMemberTable;
   post_recycling: PostRecyclingTable;
   post_recycled_copy: PostRecycledCopyTable;
+  inbox_conversation: InboxConversationTable;
+  inbox_message: InboxMessageTable;
+  inbox_post: InboxPostTable;
+  inbox_comment: InboxCommentTable;
+  inbox_review: InboxReviewTable;
+  inbox_sync: InboxSyncTable;
 }

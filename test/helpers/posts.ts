@@ -5,8 +5,8 @@ import type { Platform } from '../../src/platforms/types.js';
 import type { TestEnv } from './context.js';
 
 /** A tenant with one profile, an SDK client, and a factory for connected accounts (through the real service). */
-export async function createTenant(env: TestEnv, opts: { plan?: string } = {}) {
-  const { userId, apiKey } = await env.createUser({ plan: opts.plan ?? 'unlimited' });
+export async function createTenant(env: TestEnv, opts: { plan?: string; addons?: string[] } = {}) {
+  const { userId, apiKey } = await env.createUser({ plan: opts.plan ?? 'unlimited', addons: opts.addons });
   const res = await env.request(apiKey, 'POST', '/v1/profiles', { name: `Profile ${randomHex(3)}` });
   if (res.status !== 201) throw new Error(`profile creation failed: ${res.status}`);
   const profileId: string = res.body.profile._id;

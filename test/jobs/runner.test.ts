@@ -95,4 +95,39 @@ describe('job runner loop', () => {
       await runner.stop();
     }
   });
+
+  it('runs the tasks of a lane in slots of their own: a burst of them never takes the slots other tasks need', async () => {
+    const runner = new JobRunner(env.ctx.db, env.clock, pino({ level: 'silent' }), {
+      pollMs: 20,
+      concurrency: 2,
+      batchSize: 4,
+      lanes: [{ tasks: ['test.lane'], concurrency: 2 }],
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let laneRunning = 0;
+    let laneMost = 0;
+    let other = 0;
+    runner.register('test.lane', async () => {
+      laneRunning++;
+      laneMost = Math.max(laneMost, laneRunning);
+      await held;
+      laneRunning--;
+    });
+    runner.register('test.other', async () => {
+      other++;
+    });
+    try {
+      await enqueue('test.lane', 10);
+      runner.start();
+      await waitUntil(async () => laneRunning === 2, 10_000, 'the lane to fill');
+      // Ten lane jobs are due and two hold the lane: the others wait, and the main slots stay free.
+      await enqueue('test.other', 3);
+      await waitUntil(async () => other === 3, 10_000, 'the other tasks to run beside the full lane', () => ({ other, laneRunning }));
+      expect(laneMost).toBe(2);
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
 });

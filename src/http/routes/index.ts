@@ -12,7 +12,9 @@ import { registerProfileRoutes } from './profiles/index.js';
 import { registerToolRoutes } from './tools/index.js';
 import { registerPlatformToolRoutes } from './platform-tools/index.js';
 import { registerQueueRoutes } from './queue/index.js';
+import { registerInboxRoutes } from './inbox/index.js';
 import { registerInviteRoutes } from './invites/index.js';
+import platformWebhooks from './platform-webhooks/receive-platform-webhook.js';
 import { registerUserRoutes } from './users/index.js';
 import { registerUsageRoutes } from './usage/index.js';
 import dashboard from './system/dashboard.js';
@@ -53,4 +55,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerInviteRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerUsageRoutes(app, ctx);
+  registerInboxRoutes(app, ctx);
+  platformWebhooks(app, ctx);
 }

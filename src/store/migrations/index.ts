@@ -17,6 +17,7 @@ import * as m0100 from './0100-target-processing.js';
 import * as m0110 from './0110-access-code-kind.js';
 import * as m0120 from './0120-account-groups.js';
 import * as m0130 from './0130-post-recycling.js';
+import * as m0140 from './0140-inbox.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0110-access-code-kind': m0110,
   '0120-account-groups': m0120,
   '0130-post-recycling': m0130,
+  '0140-inbox': m0140,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,127 @@
+import type { AppContext } from '../../context.js';
+import { invalid, notFound } from '../../errors.js';
+import type { OutgoingMessage } from '../../platforms/types.js';
+import { findConversation, findMessage, lastIncomingAt, listConversations, listMessages, markConversationRead, setConversationStatus, updateMessageText, type ConversationRow } from '../../store/inbox/conversations.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { presentConversation, presentConversationDetail, presentMessage } from '../present/inbox.js';
+import type { Principal } from '../principal.js';
+import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
+import { decodeCursor, page } from './cursor.js';
+import { ingestMessage } from './ingest.js';
+import { checkMessageFeatures, type SendMessageInput } from './message-rules.js';
+
+/** `meta` of every aggregated list: Herald answers from its own store, so no account fails at read time. */
+export const listMeta = (ctx: AppContext, accounts: number) => ({ accountsQueried: accounts, accountsFailed: 0, failedAccounts: [], lastUpdated: ctx.clock.now().toISOString() });
+
+export async function listInboxConversations(
+  ctx: AppContext,
+  caller: Principal,
+  q: { profileId?: string; platform?: string; status?: string; sortOrder?: 'asc' | 'desc'; limit?: number; cursor?: string; accountId?: string },
+) {
+  const accounts = (await inboxAccounts(ctx, caller, q)).filter((a) => inboxOf(ctx, a.platform)?.conversations);
+  const limit = q.limit ?? 50;
+  const rows = await listConversations(ctx.db.kysely, {
+    tenantId: caller.tenantId,
+    accountIds: accounts.map((a) => a.account_id),
+    status: q.status,
+    order: q.sortOrder ?? 'desc',
+    after: decodeCursor(q.cursor),
+    limit: limit + 1,
+  });
+  const p = page(rows, limit, (r) => ({ value: r.last_message_at, id: r.conversation_id }));
+  return { data: p.items.map(presentConversation), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: listMeta(ctx, accounts.length) };
+}
+
+/** The conversation `id` (the platform's) of the caller's account: 404 for anything else. */
+async function conversationOf(ctx: AppContext, caller: Principal, conversationId: string, accountId: string): Promise<{ account: AccountRow; conversation: ConversationRow }> {
+  const account = await inboxAccount(ctx, caller, accountId);
+  const conversation = await findConversation(ctx.db.kysely, account.account_id, conversationId);
+  if (!conversation) throw notFound('Conversation', 'conversation_not_found');
+  return { account, conversation };
+}
+
+export async function getInboxConversation(ctx: AppContext, caller: Principal, conversationId: string, accountId: string) {
+  const { account, conversation } = await conversationOf(ctx, caller, conversationId, accountId);
+  return { data: presentConversationDetail({ ...conversation, account_username: account.username }) };
+}
+
+/** PUT: archive or reactivate. Herald keeps the status; a platform with an archive of its own is told too. */
+export async function updateInboxConversation(ctx: AppContext, caller: Principal, conversationId: string, body: { accountId: string; status: 'active' | 'archived' }) {
+  const { account, conversation } = await conversationOf(ctx, caller, conversationId, body.accountId);
+  const archive = inboxOf(ctx, account.platform)?.conversations?.archive;
+  if (!archive) throw platformLimitation(account.platform, 'archiving conversations');
+  await callPlatform(ctx, account, (creds, io) => archive(creds, conversation.platform_conversation_id, body.status === 'archived', io));
+  const now = ctx.clock.now().toISOString();
+  await setConversationStatus(ctx.db.kysely, conversation.conversation_id, body.status, now);
+  return { success: true, data: { id: conversation.platform_conversation_id, accountId: account.account_id, status: body.status, platform: account.platform, updatedAt: now } };
+}
+
+export async function listInboxMessages(ctx: AppContext, caller: Principal, conversationId: string, q: { accountId: string; limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' }) {
+  const { conversation } = await conversationOf(ctx, caller, conversationId, q.accountId);
+  const limit = q.limit ?? 100;
+  const rows = await listMessages(ctx.db.kysely, { conversationId: conversation.conversation_id, order: q.sortOrder ?? 'asc', after: decodeCursor(q.cursor), limit: limit + 1 });
+  const p = page(rows, limit, (r) => ({ value: r.sent_at, id: r.message_id }));
+  if (caller.permission !== 'read' && conversation.unread_count > 0) await markConversationRead(ctx.db.kysely, conversation.conversation_id);
+  return {
+    status: 'success',
+    messages: p.items.map((r) => presentMessage(r, conversation)),
+    pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor },
+    lastUpdated: ctx.clock.now().toISOString(),
+  };
+}
+
+/**
+ * POST: sends through the platform, then stores the sent message as `outgoing` (no event). Everything
+ * the platform cannot carry is refused before it is called.
+ */
+export async function sendInboxMessage(ctx: AppContext, caller: Principal, conversationId: string, input: SendMessageInput) {
+  const { account, conversation } = await conversationOf(ctx, caller, conversationId, input.accountId);
+  const conversations = inboxOf(ctx, account.platform)?.conversations;
+  if (!conversations) throw platformLimitation(account.platform, 'direct messages');
+  checkMessageFeatures(account.platform, conversations.features, input);
+  const lastIncoming = await lastIncomingAt(ctx.db.kysely, conversation.conversation_id);
+  const outgoing: OutgoingMessage = {
+    conversationId: conversation.platform_conversation_id,
+    text: input.message ?? null,
+    attachment: input.attachment ?? null,
+    quickReplies: input.quickReplies,
+    buttons: input.buttons,
+    template: input.template,
+    replyMarkup: input.replyMarkup,
+    messagingType: input.messagingType,
+    messageTag: input.messageTag,
+    replyTo: input.replyTo ?? null,
+    conversation: { participantId: conversation.participant_id, metadata: JSON.parse(conversation.metadata), lastIncomingAt: lastIncoming ? new Date(lastIncoming) : null },
+  };
+  const sent = await callPlatform(ctx, account, (creds, io) => conversations.send(creds, outgoing, io));
+  const now = ctx.clock.now();
+  await ctx.db.transaction((tx) =>
+    ingestMessage(ctx, tx, account, {
+      conversationId: conversation.platform_conversation_id,
+      messageId: sent.messageId,
+      direction: 'outgoing',
+      sender: { id: account.platform_user_id, name: account.display_name ?? account.username, username: account.username },
+      text: input.message ?? null,
+      attachments: input.attachment ? [{ type: input.attachment.type, url: input.attachment.url }] : [],
+      sentAt: sent.sentAt,
+      extra: sent.extra,
+    }, now),
+  );
+  return { success: true, data: { messageId: sent.messageId, conversationId: conversation.platform_conversation_id, sentAt: sent.sentAt.toISOString(), message: null } };
+}
+
+/** PATCH: edits a message the account sent (platforms with `edit`: Telegram). */
+export async function editInboxMessage(ctx: AppContext, caller: Principal, conversationId: string, messageId: string, body: { accountId: string; text?: string; replyMarkup?: Record<string, unknown> }) {
+  const { account, conversation } = await conversationOf(ctx, caller, conversationId, body.accountId);
+  const edit = inboxOf(ctx, account.platform)?.conversations?.edit;
+  if (!edit) throw platformLimitation(account.platform, 'editing messages');
+  if (body.text === undefined && body.replyMarkup === undefined) {
+    throw invalid('validation_error', 'Send text or replyMarkup to edit', { fields: { text: ['text or replyMarkup is required'] } });
+  }
+  const message = await findMessage(ctx.db.kysely, conversation.conversation_id, messageId);
+  if (!message) throw notFound('Message', 'message_not_found');
+  if (message.direction !== 'outgoing') throw invalid('message_not_editable', 'Only messages the account sent can be edited');
+  await callPlatform(ctx, account, (creds, io) => edit(creds, { conversationId: conversation.platform_conversation_id, messageId, text: body.text, replyMarkup: body.replyMarkup }, io));
+  if (body.text !== undefined) await updateMessageText(ctx.db.kysely, message.message_id, body.text, ctx.clock.now().toISOString());
+  return { success: true, data: { messageId: /^\d+$/.test(messageId) ? Number(messageId) : messageId } };
+}

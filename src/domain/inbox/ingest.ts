@@ -1,0 +1,164 @@
+import type { AppContext } from '../../context.js';
+import { newId } from '../../lib/ids.js';
+import type { InboundComment, InboundMessage, InboundReview, InboxBatch } from '../../platforms/types.js';
+import type { AccountRow } from '../../store/accounts.js';
+import type { Executor } from '../../store/db.js';
+import { countComment, ensureInboxPost, insertComment, type CommentRow, type InboxPostRow } from '../../store/inbox/comments.js';
+import { ensureConversation, insertMessage, touchConversation, type ConversationRow, type MessageRow } from '../../store/inbox/conversations.js';
+import { findReview, insertReview, updateReview } from '../../store/inbox/reviews.js';
+import { commentEventData, messageEventData } from '../present/inbox-events.js';
+
+/*
+ * Storing what the platforms report. Every item is keyed by its platform id per account (per
+ * conversation for messages), so however often a poll or a push repeats an item, its row is created
+ * once, and the `message.received` / `comment.received` event is written in the transaction of that
+ * insert: exactly once per incoming item. Outgoing items (the account's own) are stored and emit nothing.
+ */
+
+export interface IngestCounts {
+  messages: number;
+  comments: number;
+  reviews: number;
+}
+
+const iso = (d: Date | null | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
+
+export async function ingestMessage(ctx: AppContext, tx: Executor, account: AccountRow, m: InboundMessage, now: Date): Promise<{ created: boolean; conversation: ConversationRow; message: MessageRow }> {
+  const at = now.toISOString();
+  const sentAt = iso(m.sentAt) ?? at;
+  const participant = m.participant ?? (m.direction === 'incoming' ? m.sender : null);
+  const conversation = await ensureConversation(tx, {
+    conversation_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    platform: account.platform,
+    platform_conversation_id: m.conversationId,
+    participant_id: participant?.id ?? null,
+    participant_name: participant?.name ?? null,
+    participant_username: participant?.username ?? null,
+    participant_picture: participant?.picture ?? null,
+    url: m.conversationUrl ?? null,
+    status: 'active',
+    unread_count: 0,
+    last_message: null,
+    last_message_at: sentAt,
+    metadata: '{}',
+    created_at: at,
+    updated_at: at,
+  });
+  const message: MessageRow = {
+    message_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    conversation_id: conversation.conversation_id,
+    platform_message_id: m.messageId,
+    direction: m.direction,
+    sender_id: m.sender.id,
+    sender_name: m.sender.name ?? m.sender.username ?? null,
+    text: m.text,
+    attachments: JSON.stringify(m.attachments ?? []),
+    subject: m.subject ?? null,
+    metadata: JSON.stringify(m.extra ?? {}),
+    sent_at: sentAt,
+    edited_at: null,
+    created_at: at,
+  };
+  const created = await insertMessage(tx, message);
+  if (!created) return { created, conversation, message };
+  await touchConversation(tx, conversation.conversation_id, { text: m.text, sentAt, incoming: m.direction === 'incoming' }, at);
+  if (m.direction === 'incoming') {
+    await ctx.events.emit(tx, account.tenant_id, 'message.received', messageEventData(account, conversation, message, m.sender), now);
+  }
+  return { created, conversation, message };
+}
+
+export async function ingestComment(ctx: AppContext, tx: Executor, account: AccountRow, c: InboundComment, now: Date): Promise<{ created: boolean; post: InboxPostRow; comment: CommentRow }> {
+  const at = now.toISOString();
+  const commentedAt = iso(c.createdAt) ?? at;
+  const post = await ensureInboxPost(tx, {
+    inbox_post_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    platform: account.platform,
+    platform_post_id: c.postId,
+    content: c.post?.content ?? null,
+    picture: c.post?.picture ?? null,
+    permalink: c.post?.permalink ?? null,
+    posted_at: iso(c.post?.postedAt),
+    comment_count: 0,
+    like_count: 0,
+    last_comment_at: commentedAt,
+    metadata: JSON.stringify(c.post?.extra ?? {}),
+    created_at: at,
+  });
+  const comment: CommentRow = {
+    comment_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    inbox_post_id: post.inbox_post_id,
+    platform_comment_id: c.commentId,
+    parent_platform_id: c.parentId ?? null,
+    direction: c.direction,
+    author_id: c.author.id,
+    author_name: c.author.name ?? null,
+    author_username: c.author.username ?? null,
+    author_picture: c.author.picture ?? null,
+    text: c.text,
+    url: c.url ?? null,
+    like_count: c.likeCount ?? 0,
+    is_hidden: 0,
+    is_liked: 0,
+    like_uri: null,
+    deleted_at: null,
+    metadata: JSON.stringify(c.extra ?? {}),
+    commented_at: commentedAt,
+    created_at: at,
+  };
+  const created = await insertComment(tx, comment);
+  if (!created) return { created, post, comment };
+  await countComment(tx, post, commentedAt);
+  if (c.direction === 'incoming') {
+    await ctx.events.emit(tx, account.tenant_id, 'comment.received', commentEventData(account, post, comment), now);
+  }
+  return { created, post, comment };
+}
+
+async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  const reply = r.reply ? { reply_id: r.reply.id, reply_text: r.reply.text, reply_at: iso(r.reply.createdAt) ?? at } : { reply_id: null, reply_text: null, reply_at: null };
+  const created = await insertReview(tx, {
+    review_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    platform: account.platform,
+    platform_review_id: r.reviewId,
+    reviewer_id: r.reviewer.id,
+    reviewer_name: r.reviewer.name ?? null,
+    reviewer_picture: r.reviewer.picture ?? null,
+    rating: r.rating,
+    text: r.text,
+    url: r.url ?? null,
+    ...reply,
+    metadata: JSON.stringify(r.extra ?? {}),
+    reviewed_at: iso(r.createdAt) ?? at,
+    created_at: at,
+  });
+  if (!created) {
+    // A review's reply can change on the platform (answered or removed elsewhere): the platform is right.
+    const existing = await findReview(tx, account.account_id, r.reviewId);
+    if (existing && existing.reply_id !== reply.reply_id) await updateReview(tx, existing.review_id, reply);
+  }
+  return created;
+}
+
+/** Stores one batch for one account in one transaction; answers how many items were new. */
+export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: InboxBatch): Promise<IngestCounts> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
+    for (const m of batch.messages ?? []) if ((await ingestMessage(ctx, tx, account, m, now)).created) counts.messages++;
+    for (const c of batch.comments ?? []) if ((await ingestComment(ctx, tx, account, c, now)).created) counts.comments++;
+    for (const r of batch.reviews ?? []) if (await ingestReview(tx, account, r, now)) counts.reviews++;
+    return counts;
+  });
+}
