@@ -1,12 +1,16 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Simulator } from '../../src/sandbox/types.js';
 import { createWorker } from '../../src/worker.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
 import type { TestEnv } from './context.js';
-import { createSandboxEnv } from './sandbox-env.js';
+import { requireFfmpeg } from '../fixtures/media.js';
+import { createSandboxEnv, sandboxCall } from './sandbox-env.js';
 
 /**
  * Herald on a real listener whose PUBLIC_URL is that listener (so an OAuth consent that redirects to
@@ -100,4 +104,54 @@ export async function uploadToHerald(sdk: any, name: string, bytes: Buffer, cont
   const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
   expect(put.status).toBe(200);
   return presigned.publicUrl as string;
+}
+
+/**
+ * A platform's end-to-end file set up the usual way, registered with vitest: the harness
+ * (createOAuthE2E) started in beforeAll and, with `media`, ffmpeg required and a scratch folder for the
+ * media the file generates; both gone in afterAll. `e` and `dir` exist once beforeAll ran (read them in
+ * tests and hooks); the helpers are bound to the platform.
+ */
+export function createPlatformE2E(
+  platform: string,
+  simulators: (clock: () => Date) => Simulator[],
+  opts: { env?: Record<string, string>; now?: string; media?: boolean; settleRounds?: number; settleStepMs?: number } = {},
+) {
+  let harness: OAuthE2E | null = null;
+  let scratch: string | null = null;
+  beforeAll(async () => {
+    if (opts.media) {
+      requireFfmpeg();
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), `herald-${platform}-`));
+    }
+    harness = await createOAuthE2E(simulators, { env: opts.env, now: opts.now });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  const started = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`${what} exists once beforeAll ran`);
+    return value;
+  };
+  const h = {
+    get e(): OAuthE2E {
+      return started(harness, 'the end-to-end harness');
+    },
+    get dir(): string {
+      return started(scratch, 'the media folder (opts.media)');
+    },
+    /** The posts the simulator holds. */
+    inspect: async () => (await sandboxCall(h.e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[],
+    settle: (rounds = opts.settleRounds ?? 4) => settle(h.e, rounds, opts.settleStepMs),
+    createNow: (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createNow(sdk, platform, accountId, body, psd),
+    /** A new tenant of Herald with one profile named `profileName`, and its SDK. */
+    async tenant(profileName: string) {
+      const { userId, apiKey } = await h.e.env.createUser();
+      const sdk = await h.e.env.sdk(apiKey);
+      const profile = sdkData(await sdk.profiles.createProfile({ body: { name: profileName } })).profile;
+      return { userId, apiKey, sdk, profileId: profile._id as string };
+    },
+  };
+  return h;
 }

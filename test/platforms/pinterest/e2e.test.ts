@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pinterestSimulator } from '../../../src/sandbox/pinterest/index.js';
-import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost, uploadToHerald as toHerald } from '../../helpers/oauth-e2e.js';
+import { solidImage, testVideo } from '../../fixtures/media.js';
+import { createPlatformE2E, getPost, uploadToHerald as toHerald } from '../../helpers/oauth-e2e.js';
 import { followAuthUrl } from '../../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 import { sdkError } from '../../helpers/sdk.js';
@@ -16,28 +15,15 @@ import { sdkError } from '../../helpers/sdk.js';
  * pin (register, S3 form upload, processing, pin), both unpublished, and a pin without media refused.
  */
 
-let e: OAuthE2E;
-let dir: string;
+const h = createPlatformE2E('pinterest', (now) => [pinterestSimulator({ now })], { media: true });
+const { inspect, settle, createNow } = h;
 const data = (res: { data?: unknown }) => res.data as any;
-const inspect = async () => (await sandboxCall(e.sandbox, 'GET', '/sandbox/pinterest/_inspect')).posts as any[];
 const APP = 'https://app.example/pinterest';
 
-beforeAll(async () => {
-  requireFfmpeg();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pin-'));
-  e = await createOAuthE2E((now) => [pinterestSimulator({ now })]);
-});
-afterAll(async () => {
-  await e?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 async function tenant(login: string) {
-  const { apiKey } = await e.env.createUser();
-  const sdk = await e.env.sdk(apiKey);
-  const profile = data(await sdk.profiles.createProfile({ body: { name: `Pinterest ${login}` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', '/sandbox/pinterest/_oauth/users', { id: login, username: login, name: `Brand ${login}` });
-  return { apiKey, sdk, profileId: profile._id as string };
+  const t = await h.tenant(`Pinterest ${login}`);
+  await sandboxCall(h.e.sandbox, 'POST', '/sandbox/pinterest/_oauth/users', { id: login, username: login, name: `Brand ${login}` });
+  return t;
 }
 
 /** The headless flow up to the caller's page: the redirect carries the temp token, the user and the connect token. */
@@ -59,8 +45,6 @@ async function connected(login: string) {
   return { ...t, boards: boards as { id: string; name: string }[], accountId: selected.account.accountId as string };
 }
 
-const settle = (rounds = 4) => settleWorker(e, rounds);
-const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'pinterest', accountId, body, psd);
 
 describe('Pinterest end to end through the official SDK', () => {
   it('connects headless: the board selection needs the X-Connect-Token, and the chosen board becomes the default', async () => {
@@ -74,7 +58,7 @@ describe('Pinterest end to end through the official SDK', () => {
     const connectToken = params.get('connect_token')!;
 
     // Without the header the listing is a 400 (the spec requires it), with a wrong one a 401.
-    const bare = await e.env.request(t.apiKey, 'GET', `/v1/connect/pinterest/select-board?${new URLSearchParams(query)}`);
+    const bare = await h.e.env.request(t.apiKey, 'GET', `/v1/connect/pinterest/select-board?${new URLSearchParams(query)}`);
     expect(bare.status).toBe(400);
     expect(bare.body.code).toBe('validation_error');
     const wrong = await sdkError(t.sdk.connect.pinterest.listPinterestBoardsForSelection({ headers: { 'X-Connect-Token': 'ct_nope' }, query }));
@@ -89,7 +73,7 @@ describe('Pinterest end to end through the official SDK', () => {
     // A board the user does not have, and a body without boardId: 400, and the temp token still works.
     const other = await sdkError(t.sdk.connect.pinterest.selectPinterestBoard({ headers: { 'X-Connect-Token': connectToken }, body: { ...query, boardId: '123' } } as any));
     expect([other.statusCode, other.code]).toEqual([400, 'board_not_found']);
-    const missing = await e.env.request(null, 'POST', '/v1/connect/pinterest/select-board', query, { 'x-connect-token': connectToken });
+    const missing = await h.e.env.request(null, 'POST', '/v1/connect/pinterest/select-board', query, { 'x-connect-token': connectToken });
     expect(missing.status).toBe(400);
 
     const selected = data(
@@ -128,12 +112,12 @@ describe('Pinterest end to end through the official SDK', () => {
     const byUrl = await createNow(
       t.sdk,
       t.accountId,
-      { content: 'Our spring catalogue', mediaItems: [{ type: 'image', url: e.mediaUrl('pin-spring.png', 2600) }] },
+      { content: 'Our spring catalogue', mediaItems: [{ type: 'image', url: h.e.mediaUrl('pin-spring.png', 2600) }] },
       { title: 'Spring catalogue', link: 'https://shop.example/spring' },
     );
     const stored = await toHerald(t.sdk, 'pin-stored.png', await solidImage(600, 900), 'image/png');
     const fromStorage = await createNow(t.sdk, t.accountId, { content: 'Made in our workshop', mediaItems: [{ type: 'image', url: stored }] }, { boardId: t.boards[1].id });
-    await e.runner.drain();
+    await h.e.runner.drain();
 
     const pins = await inspect();
     const first = pins.filter((p) => p.text === 'Our spring catalogue');
@@ -160,12 +144,12 @@ describe('Pinterest end to end through the official SDK', () => {
 
   it('publishes a video pin once, after Pinterest processed the upload, with its cover; then unpublishes it', async () => {
     const t = await connected('pinVideo1');
-    const file = path.join(dir, 'pin.mp4');
+    const file = path.join(h.dir, 'pin.mp4');
     expect(testVideo(file, { seconds: 5, width: 320, height: 568 })).toBe(true);
     const bytes = fs.readFileSync(file);
     const url = await toHerald(t.sdk, 'pin.mp4', bytes, 'video/mp4');
     const post = await createNow(t.sdk, t.accountId, { content: 'Five seconds of making', mediaItems: [{ type: 'video', url }] }, { title: 'Making of', coverImageKeyFrameTime: 2 });
-    await e.runner.drain();
+    await h.e.runner.drain();
     // Uploaded and processing: no pin yet.
     expect((await getPost(t.sdk, post._id)).platforms[0].status).toBe('processing');
     expect((await inspect()).filter((p) => p.text === 'Five seconds of making')).toEqual([]);
@@ -188,10 +172,10 @@ describe('Pinterest end to end through the official SDK', () => {
 
   it('a dead grant at refresh (401 code 283) disconnects the account and pins nothing', async () => {
     const t = await connected('pinRevoked1');
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/pinterest/_oauth/revoke', { userId: 'pinRevoked1' });
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/pinterest/_oauth/revoke', { userId: 'pinRevoked1' });
     // Past the 30 days an access token lives: Herald refreshes first, and Pinterest refuses the grant.
-    e.env.clock.advance(31 * 24 * 3600_000);
-    const post = await createNow(t.sdk, t.accountId, { content: 'never pinned', mediaItems: [{ type: 'image', url: e.mediaUrl('pin-revoked.png', 1200) }] });
+    h.e.env.clock.advance(31 * 24 * 3600_000);
+    const post = await createNow(t.sdk, t.accountId, { content: 'never pinned', mediaItems: [{ type: 'image', url: h.e.mediaUrl('pin-revoked.png', 1200) }] });
     await settle(2);
     expect((await inspect()).filter((p) => p.text === 'never pinned')).toEqual([]);
     expect((await getPost(t.sdk, post._id)).status).toBe('failed');
@@ -206,7 +190,7 @@ describe('Pinterest end to end through the official SDK', () => {
     const refused = await sdkError(t.sdk.posts.createPost({ body: { content: 'no picture', publishNow: true, platforms: [{ platform: 'pinterest', accountId: t.accountId }] } }));
     expect(refused.statusCode).toBe(400);
     expect(JSON.stringify(refused.details)).toContain('media_required');
-    await e.runner.drain();
+    await h.e.runner.drain();
     expect(data(await t.sdk.posts.listPosts({ query: { limit: 100 } })).pagination.total).toBe(before);
     expect(await inspect()).toHaveLength(pinsBefore);
   });

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { snapchatSimulator } from '../../../src/sandbox/snapchat/index.js';
-import { requireFfmpeg, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker } from '../../helpers/oauth-e2e.js';
+import { testVideo } from '../../fixtures/media.js';
+import { createPlatformE2E, followAuthUrl, uploadToHerald } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -15,48 +14,35 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
  * in 64 KiB parts here, so a video takes several.
  */
 
-let e: OAuthE2E;
-let dir: string;
+const h = createPlatformE2E('snapchat', (now) => [snapchatSimulator({ now })], { media: true, env: { SNAPCHAT_UPLOAD_PART_MB: '0.0625' } });
+const { inspect, settle } = h;
 let video: { url: string; size: number; sha256: string };
 const data = (res: { data?: unknown }) => res.data as any;
-const inspect = async () => (await sandboxCall(e.sandbox, 'GET', '/sandbox/snapchat/_inspect')).posts as any[];
-
-beforeAll(async () => {
-  requireFfmpeg();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-snap-'));
-  e = await createOAuthE2E((now) => [snapchatSimulator({ now })], { env: { SNAPCHAT_UPLOAD_PART_MB: '0.0625' } });
-});
-afterAll(async () => {
-  await e?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 /** Connects through the headless flow, choosing the user's second public profile. */
 async function connectedTenant(login: string) {
-  const { apiKey } = await e.env.createUser();
-  const sdk = await e.env.sdk(apiKey);
-  const profile = data(await sdk.profiles.createProfile({ body: { name: `Snapchat ${login}` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: login, username: login, name: `Brand ${login}` });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId: profile._id, headless: true, redirect_url: `${e.baseUrl}/health` } as any }));
+  const { sdk, profileId } = await h.tenant(`Snapchat ${login}`);
+  await sandboxCall(h.e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: login, username: login, name: `Brand ${login}` });
+  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId, headless: true, redirect_url: `${h.e.baseUrl}/health` } as any }));
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${login}`);
   const params = Object.fromEntries(landed.searchParams);
   const headers = { 'X-Connect-Token': params.connect_token };
-  const listed = await sdk.connect.snapchat.listSnapchatProfiles({ headers, query: { profileId: profile._id, tempToken: params.tempToken } } as any);
+  const listed = await sdk.connect.snapchat.listSnapchatProfiles({ headers, query: { profileId, tempToken: params.tempToken } } as any);
   expect(listed.response.status, JSON.stringify(listed.error ?? null)).toBe(200);
   const profiles = data(listed).publicProfiles;
   const selected = await sdk.connect.snapchat.selectSnapchatProfile({
     headers,
-    body: { profileId: profile._id, selectedPublicProfile: profiles[1], tempToken: params.tempToken, userProfile: JSON.parse(params.userProfile) },
+    body: { profileId, selectedPublicProfile: profiles[1], tempToken: params.tempToken, userProfile: JSON.parse(params.userProfile) },
   } as any);
   expect(selected.response.status, JSON.stringify(selected.error ?? null)).toBe(200);
-  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-  return { sdk, profileId: profile._id, start, params, profiles, selected: data(selected), account: accounts[0] };
+  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId } })).accounts;
+  return { sdk, profileId, start, params, profiles, selected: data(selected), account: accounts[0] };
 }
 
 async function publish(sdk: any, accountId: string, body: Record<string, unknown>, contentType: string) {
   const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'snapchat', accountId, platformSpecificData: { contentType } }], ...body } });
   expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
-  await e.runner.drain();
+  await h.e.runner.drain();
   // Uploaded and finalized: Snap is processing the media, nothing is posted yet.
   const during = data(await sdk.posts.getPost({ path: { postId: data(res).post._id } })).post;
   expect(during.platforms[0].status).toBe('processing');
@@ -67,7 +53,6 @@ async function publish(sdk: any, accountId: string, body: Record<string, unknown
 
 let t: Awaited<ReturnType<typeof connectedTenant>>;
 
-const settle = (rounds = 4) => settleWorker(e, rounds);
 
 describe('Snapchat end to end through the official SDK', () => {
   it('connects headless: Snap consent, the public profiles listed with the connect token, the second one selected', async () => {
@@ -83,11 +68,9 @@ describe('Snapchat end to end through the official SDK', () => {
   });
 
   it("connects in standard mode through Herald's selection page, with the public profile chosen there", async () => {
-    const { apiKey } = await e.env.createUser();
-    const sdk = await e.env.sdk(apiKey);
-    const profile = data(await sdk.profiles.createProfile({ body: { name: 'Snapchat standard' } })).profile;
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: 'snapStd', username: 'snapStd', name: 'Brand snapStd' });
-    const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const { sdk, profileId } = await h.tenant('Snapchat standard');
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: 'snapStd', username: 'snapStd', name: 'Brand snapStd' });
+    const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId, redirect_url: `${h.e.baseUrl}/health` } }));
     const shown = await fetch(`${start.authUrl}&login_hint=snapStd`);
     const html = await shown.text();
     expect(html).toContain('Brand snapStd');
@@ -97,14 +80,14 @@ describe('Snapchat end to end through the official SDK', () => {
     const first = /name="destinationId" value="([^"]+)"/.exec(html)![1];
     const chosen = await fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ tempToken, destinationId: first }) });
     expect(new URL(chosen.url).searchParams.get('connected')).toBe('snapchat');
-    const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
+    const accounts = data(await sdk.accounts.listAccounts({ query: { profileId } })).accounts;
     expect(accounts).toHaveLength(1);
     expect(accounts[0]).toMatchObject({ platform: 'snapchat', username: 'snapstd', displayName: 'Brand snapStd' });
     expect(accounts[0].metadata.publicProfileId).toBe(first);
   });
 
   it('publishes an image story once, after Snap processed it, on the selected profile', async () => {
-    const image = e.mediaUrl('snap-story.png', 70_000);
+    const image = h.e.mediaUrl('snap-story.png', 70_000);
     const target = await publish(t.sdk, t.account._id, { content: 'Stories carry no caption', mediaItems: [{ type: 'image', url: image }] }, 'story');
     expect(target).toMatchObject({ status: 'published', platformPostId: expect.any(String), platformPostUrl: 'https://www.snapchat.com/add/snape2e_studio' });
     const posts = (await inspect()).filter((p) => p.id === target.platformPostId);
@@ -138,7 +121,7 @@ describe('Snapchat end to end through the official SDK', () => {
   it('refuses a spotlight of an image at creation, before anything is uploaded', async () => {
     const before = (await inspect()).length;
     const create = t.sdk.posts.createPost({
-      body: { publishNow: true, mediaItems: [{ type: 'image', url: e.mediaUrl('snap-spot.png', 2000) }], platforms: [{ platform: 'snapchat', accountId: t.account._id, platformSpecificData: { contentType: 'spotlight' } }] },
+      body: { publishNow: true, mediaItems: [{ type: 'image', url: h.e.mediaUrl('snap-spot.png', 2000) }], platforms: [{ platform: 'snapchat', accountId: t.account._id, platformSpecificData: { contentType: 'spotlight' } }] },
     });
     // The official SDK throws its ValidationError for the 400.
     await expect(create).rejects.toThrow(/snapchat.*a spotlight is a video/);
@@ -149,11 +132,8 @@ describe('Snapchat end to end through the official SDK', () => {
 
 beforeAll(async () => {
   t = await connectedTenant('snapE2E');
-  const file = path.join(dir, 'snap.mp4');
+  const file = path.join(h.dir, 'snap.mp4');
   expect(testVideo(file, { seconds: 6, width: 540, height: 960 })).toBe(true);
   const bytes = fs.readFileSync(file);
-  const presigned = data(await t.sdk.media.getMediaPresignedUrl({ body: { filename: 'snap.mp4', contentType: 'video/mp4', size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: bytes });
-  expect(put.status).toBe(200);
-  video = { url: presigned.publicUrl, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  video = { url: await uploadToHerald(t.sdk, 'snap.mp4', bytes, 'video/mp4'), size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 });

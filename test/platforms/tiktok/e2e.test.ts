@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tiktokSimulator } from '../../../src/sandbox/tiktok/index.js';
-import { requireFfmpeg, solidImage, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker, getPost, uploadToHerald } from '../../helpers/oauth-e2e.js';
+import { solidImage, testVideo } from '../../fixtures/media.js';
+import { createPlatformE2E, followAuthUrl, getPost, uploadToHerald } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -14,39 +13,24 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
  * creator whose options change before the post is due fails the target with TikTok's reason; no unpublish.
  */
 
-let e: OAuthE2E;
-let dir: string;
+const h = createPlatformE2E('tiktok', (now) => [tiktokSimulator({ now })], { media: true, env: { TIKTOK_UPLOAD_CHUNK_MB: '5' }, settleStepMs: 15_000 });
+const { inspect, settle } = h;
 const data = (res: { data?: unknown }) => res.data as any;
-const inspect = async () => (await sandboxCall(e.sandbox, 'GET', '/sandbox/tiktok/_inspect')).posts as any[];
-
-beforeAll(async () => {
-  requireFfmpeg();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-tt-'));
-  e = await createOAuthE2E((now) => [tiktokSimulator({ now })], { env: { TIKTOK_UPLOAD_CHUNK_MB: '5' } });
-});
-afterAll(async () => {
-  await e?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 /** Connects a TikTok login; `creator` sets that creator's options on TikTok first. */
 async function connectedTenant(login: string, creator?: Record<string, unknown>) {
-  const { apiKey } = await e.env.createUser();
-  const sdk = await e.env.sdk(apiKey);
-  const profile = data(await sdk.profiles.createProfile({ body: { name: `TikTok ${login}` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', '/sandbox/tiktok/_oauth/users', { id: `open-${login}`, username: login, name: `Creator ${login}` });
-  if (creator) await sandboxCall(e.sandbox, 'POST', '/sandbox/tiktok/_config', { openId: `open-${login}`, creator });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'tiktok' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const { sdk, profileId } = await h.tenant(`TikTok ${login}`);
+  await sandboxCall(h.e.sandbox, 'POST', '/sandbox/tiktok/_oauth/users', { id: `open-${login}`, username: login, name: `Creator ${login}` });
+  if (creator) await sandboxCall(h.e.sandbox, 'POST', '/sandbox/tiktok/_config', { openId: `open-${login}`, creator });
+  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'tiktok' }, query: { profileId, redirect_url: `${h.e.baseUrl}/health` } }));
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=open-${login}`);
-  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-  return { sdk, profileId: profile._id, start, landed, account: accounts[0], openId: `open-${login}` };
+  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId } })).accounts;
+  return { sdk, profileId, start, landed, account: accounts[0], openId: `open-${login}` };
 }
 
-/** Runs the worker while the simulator processes the media (its clock is Herald's test clock). */
 /** The SDK's error for a refused call (it throws on 4xx). */
 const refused = (call: Promise<unknown>) => call.then(() => null, (error: any) => error);
 
-const settle = (rounds = 4) => settleWorker(e, rounds, 15_000);
 
 describe('TikTok end to end through the official SDK', () => {
   it('connects through Login Kit: open_id, display name, avatar and the creator options cached on the account', async () => {
@@ -65,7 +49,7 @@ describe('TikTok end to end through the official SDK', () => {
 
   it('publishes a video from Herald storage by FILE_UPLOAD exactly once, after TikTok processed it, with the root tiktokSettings', async () => {
     const t = await connectedTenant('ttVideo1');
-    const file = path.join(dir, 'clip.mp4');
+    const file = path.join(h.dir, 'clip.mp4');
     expect(testVideo(file, { seconds: 3, width: 360, height: 640 })).toBe(true);
     const bytes = fs.readFileSync(file);
     const url = await uploadToHerald(t.sdk, 'clip.mp4', bytes, 'video/mp4');
@@ -80,7 +64,7 @@ describe('TikTok end to end through the official SDK', () => {
     });
     expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
     const post = data(res).post;
-    await e.runner.drain();
+    await h.e.runner.drain();
     expect((await getPost(t.sdk, post._id)).platforms[0].status).toBe('processing');
     expect((await inspect()).filter((p) => p.author === t.openId)).toEqual([]);
     await settle();
@@ -105,7 +89,7 @@ describe('TikTok end to end through the official SDK', () => {
     const t = await connectedTenant('ttChunks1');
     const size = 11 * 1024 * 1024 + 123;
     const res = await t.sdk.posts.createPost({
-      body: { publishNow: true, content: 'eleven megabytes', mediaItems: [{ type: 'video', url: e.mediaUrl('tt-big.mp4', size, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id }] } as any,
+      body: { publishNow: true, content: 'eleven megabytes', mediaItems: [{ type: 'video', url: h.e.mediaUrl('tt-big.mp4', size, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id }] } as any,
     });
     expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
     await settle();
@@ -149,7 +133,7 @@ describe('TikTok end to end through the official SDK', () => {
 
   it('refuses at creation a privacyLevel the creator does not offer, and an interaction the creator turned off', async () => {
     const t = await connectedTenant('ttPrivate1', { privacy_level_options: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'], duet_disabled: true });
-    const video = e.mediaUrl('tt-private.mp4', 200_000, 'video/mp4');
+    const video = h.e.mediaUrl('tt-private.mp4', 200_000, 'video/mp4');
     const create = (psd: Record<string, unknown>) =>
       t.sdk.posts.createPost({ body: { publishNow: true, content: 'not allowed', mediaItems: [{ type: 'video', url: video }], platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: psd }] } as any });
     const res = await refused(create({ privacyLevel: 'PUBLIC_TO_EVERYONE' }));
@@ -172,7 +156,7 @@ describe('TikTok end to end through the official SDK', () => {
     const t = await connectedTenant('ttLong1', { max_video_post_duration_sec: 2 });
     expect(t.account.metadata.creatorInfo).toMatchObject({ maxVideoPostDurationSec: 2 });
     const upload = async (name: string, seconds: number) => {
-      const file = path.join(dir, name);
+      const file = path.join(h.dir, name);
       expect(testVideo(file, { seconds, width: 360, height: 640 })).toBe(true);
       return uploadToHerald(t.sdk, name, fs.readFileSync(file), 'video/mp4');
     };
@@ -188,20 +172,20 @@ describe('TikTok end to end through the official SDK', () => {
 
   it('fails the target with TikTok\'s reason when the creator options change between creation and publish', async () => {
     const t = await connectedTenant('ttChanged1');
-    const at = new Date(e.env.clock.now().getTime() + 3600_000).toISOString();
+    const at = new Date(h.e.env.clock.now().getTime() + 3600_000).toISOString();
     const res = await t.sdk.posts.createPost({
       body: {
         scheduledFor: at,
         content: 'public when created',
-        mediaItems: [{ type: 'video', url: e.mediaUrl('tt-changed.mp4', 200_000, 'video/mp4') }],
+        mediaItems: [{ type: 'video', url: h.e.mediaUrl('tt-changed.mp4', 200_000, 'video/mp4') }],
         platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }],
       } as any,
     });
     expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
     const post = data(res).post;
     // In the app, the creator makes the account private before the post is due.
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/tiktok/_config', { openId: t.openId, creator: { privacy_level_options: ['SELF_ONLY'] } });
-    e.env.clock.advance(3600_000 + 1000);
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/tiktok/_config', { openId: t.openId, creator: { privacy_level_options: ['SELF_ONLY'] } });
+    h.e.env.clock.advance(3600_000 + 1000);
     await settle(2);
     const after = await getPost(t.sdk, post._id);
     expect(after.status).toBe('failed');
@@ -211,13 +195,13 @@ describe('TikTok end to end through the official SDK', () => {
     expect((await inspect()).filter((p) => p.author === t.openId)).toEqual([]);
     // The next token refresh (TikTok's access tokens last a day) brings the cached options up to date,
     // so the next such post is refused at creation.
-    e.env.clock.advance(24 * 3600_000);
+    h.e.env.clock.advance(24 * 3600_000);
     await settle(2);
     const [account] = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId } })).accounts;
     expect(account.metadata.creatorInfo.privacyLevelOptions).toEqual(['SELF_ONLY']);
     const again = await refused(
       t.sdk.posts.createPost({
-        body: { publishNow: true, content: 'public again?', mediaItems: [{ type: 'video', url: e.mediaUrl('tt-changed2.mp4', 200_000, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }] } as any,
+        body: { publishNow: true, content: 'public again?', mediaItems: [{ type: 'video', url: h.e.mediaUrl('tt-changed2.mp4', 200_000, 'video/mp4') }], platforms: [{ platform: 'tiktok', accountId: t.account._id, platformSpecificData: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }] } as any,
       }),
     );
     expect(again).toMatchObject({ statusCode: 400 });

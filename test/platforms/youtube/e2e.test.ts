@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { youTubeSimulator } from '../../../src/sandbox/youtube/index.js';
-import { requireFfmpeg, testVideo } from '../../fixtures/media.js';
-import { createOAuthE2E, followAuthUrl, type OAuthE2E, settle as settleWorker, createNow as createPostNow, getPost } from '../../helpers/oauth-e2e.js';
+import { testVideo } from '../../fixtures/media.js';
+import { createPlatformE2E, followAuthUrl, getPost, uploadToHerald as toHerald } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
 
 /*
@@ -13,41 +12,25 @@ import { sandboxCall } from '../../helpers/sandbox-env.js';
  * resumes from YouTube's offset, the daily quota, a revoked grant. Uploads go in 512 KiB chunks here.
  */
 
-let e: OAuthE2E;
-let dir: string;
+const h = createPlatformE2E('youtube', (now) => [youTubeSimulator({ now })], { media: true, env: { YOUTUBE_UPLOAD_CHUNK_MB: '0.5' }, settleRounds: 6 });
+const { inspect, settle, createNow } = h;
 const CHUNK = 512 * 1024;
 const data = (res: { data?: unknown }) => res.data as any;
-const inspect = async () => (await sandboxCall(e.sandbox, 'GET', '/sandbox/youtube/_inspect')).posts as any[];
-
-beforeAll(async () => {
-  requireFfmpeg();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-yt-'));
-  e = await createOAuthE2E((now) => [youTubeSimulator({ now })], { env: { YOUTUBE_UPLOAD_CHUNK_MB: '0.5' } });
-});
-afterAll(async () => {
-  await e?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 async function connectedTenant(login: string) {
-  const { userId, apiKey } = await e.env.createUser();
-  const sdk = await e.env.sdk(apiKey);
-  const profile = data(await sdk.profiles.createProfile({ body: { name: `YouTube ${login}` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_oauth/users', { id: login, username: login, name: `Channel ${login}` });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'youtube' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const { userId, apiKey, sdk, profileId } = await h.tenant(`YouTube ${login}`);
+  await sandboxCall(h.e.sandbox, 'POST', '/sandbox/youtube/_oauth/users', { id: login, username: login, name: `Channel ${login}` });
+  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'youtube' }, query: { profileId, redirect_url: `${h.e.baseUrl}/health` } }));
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${login}`);
-  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-  return { userId, apiKey, sdk, profileId: profile._id, start, landed, account: accounts[0] };
+  const accounts = data(await sdk.accounts.listAccounts({ query: { profileId } })).accounts;
+  return { userId, apiKey, sdk, profileId, start, landed, account: accounts[0] };
 }
 
 const channelPosts = async (channelId: string) => (await inspect()).filter((p) => p.destination === channelId);
 
 async function uploadToHerald(sdk: any, file: string) {
   const bytes = fs.readFileSync(file);
-  const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename: path.basename(file), contentType: 'video/mp4', size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: bytes });
-  expect(put.status).toBe(200);
-  return { url: presigned.publicUrl as string, size: bytes.length };
+  return { url: await toHerald(sdk, path.basename(file), bytes, 'video/mp4'), size: bytes.length };
 }
 
 /** The byte ranges YouTube received for a video: each byte once, in order, from 0 to the end. */
@@ -57,8 +40,6 @@ function expectEachByteOnce(ranges: { first: number; last: number }[], size: num
   expect(ranges.at(-1)!.last).toBe(size - 1);
 }
 
-const settle = (rounds = 6) => settleWorker(e, rounds);
-const createNow = (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createPostNow(sdk, 'youtube', accountId, body, psd);
 
 describe('YouTube end to end through the official SDK', () => {
   it('connects through Google consent with offline access: the channel is the account', async () => {
@@ -74,15 +55,15 @@ describe('YouTube end to end through the official SDK', () => {
 
   it('publishes a video with title, thumbnail and first comment exactly once, after YouTube processed it', async () => {
     const t = await connectedTenant('ytVideo1');
-    const video = e.mediaUrl('yt-video.mp4', 1_300_000, 'video/mp4');
-    const thumb = e.mediaUrl('yt-thumb.png', 4000);
+    const video = h.e.mediaUrl('yt-video.mp4', 1_300_000, 'video/mp4');
+    const thumb = h.e.mediaUrl('yt-thumb.png', 4000);
     const post = await createNow(
       t.sdk,
       t.account._id,
       { content: 'How we ship, in four minutes', mediaItems: [{ type: 'video', url: video, thumbnail: thumb }] },
       { title: 'Shipping at Herald', firstComment: 'Chapters below', tags: ['herald', 'shipping'], visibility: 'unlisted', containsSyntheticMedia: true },
     );
-    await e.runner.drain();
+    await h.e.runner.drain();
     // Uploaded, and still processing: no thumbnail, no comment yet.
     const during = await getPost(t.sdk, post._id);
     expect(during.platforms[0].status).toBe('processing');
@@ -118,10 +99,10 @@ describe('YouTube end to end through the official SDK', () => {
   it('the validation tool warns that a vertical or square video of at most 3 minutes will be a Short, and not for a landscape one', async () => {
     const t = await connectedTenant('ytWarn1');
     const check = async (name: string, width: number, height: number) => {
-      const file = path.join(dir, name);
+      const file = path.join(h.dir, name);
       expect(testVideo(file, { seconds: 2, width, height })).toBe(true);
       const media = await uploadToHerald(t.sdk, file);
-      const res = await e.env.request(t.apiKey, 'POST', '/v1/tools/validate/post', { content: 'clip', mediaItems: [{ type: 'video', url: media.url }], platforms: [{ platform: 'youtube' }] });
+      const res = await h.e.env.request(t.apiKey, 'POST', '/v1/tools/validate/post', { content: 'clip', mediaItems: [{ type: 'video', url: media.url }], platforms: [{ platform: 'youtube' }] });
       expect(res.status).toBe(200);
       expect(res.body.valid).toBe(true);
       return res.body.warnings as { platform: string; warning: string }[];
@@ -133,7 +114,7 @@ describe('YouTube end to end through the official SDK', () => {
 
   it('publishes a vertical Short from Herald\'s storage exactly once', async () => {
     const t = await connectedTenant('ytShort1');
-    const file = path.join(dir, 'short.mp4');
+    const file = path.join(h.dir, 'short.mp4');
     expect(testVideo(file, { seconds: 2, width: 360, height: 640 })).toBe(true);
     const media = await uploadToHerald(t.sdk, file);
     const post = await createNow(t.sdk, t.account._id, { content: 'A vertical short #shorts', mediaItems: [{ type: 'video', url: media.url }] });
@@ -150,10 +131,10 @@ describe('YouTube end to end through the official SDK', () => {
     const t = await connectedTenant('ytResume1');
     const size = 5 * CHUNK + 1000;
     // The session request and two chunks go through; the third chunk is cut after half of it arrived.
-    const sessions = () => e.sandbox.state('youtube').calls.filter((c) => c.method === 'POST' && c.path.includes('/upload/youtube/v3/videos?uploadType=resumable')).length;
+    const sessions = () => h.e.sandbox.state('youtube').calls.filter((c) => c.method === 'POST' && c.path.includes('/upload/youtube/v3/videos?uploadType=resumable')).length;
     const before = sessions();
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'unavailable', count: 1, op: 'upload', after: 3 });
-    const post = await createNow(t.sdk, t.account._id, { content: 'resumed upload', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-resume.mp4', size, 'video/mp4') }] });
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'unavailable', count: 1, op: 'upload', after: 3 });
+    const post = await createNow(t.sdk, t.account._id, { content: 'resumed upload', mediaItems: [{ type: 'video', url: h.e.mediaUrl('yt-resume.mp4', size, 'video/mp4') }] });
     await settle();
     const posts = (await inspect()).filter((p) => p.text === 'resumed upload');
     expect(posts).toHaveLength(1);
@@ -169,13 +150,13 @@ describe('YouTube end to end through the official SDK', () => {
 
   it('the daily quota waits until midnight Pacific, then publishes once; a deleted video is unpublished', async () => {
     const t = await connectedTenant('ytQuota1');
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'rate_limited', count: 1 });
-    const post = await createNow(t.sdk, t.account._id, { content: 'over quota', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-quota.mp4', 300_000, 'video/mp4') }] });
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'rate_limited', count: 1 });
+    const post = await createNow(t.sdk, t.account._id, { content: 'over quota', mediaItems: [{ type: 'video', url: h.e.mediaUrl('yt-quota.mp4', 300_000, 'video/mp4') }] });
     await settle(2);
     expect((await inspect()).filter((p) => p.text === 'over quota')).toEqual([]);
     const waiting = await getPost(t.sdk, post._id);
     expect(waiting.platforms[0].status).not.toBe('failed');
-    e.env.clock.advance(25 * 3600_000);
+    h.e.env.clock.advance(25 * 3600_000);
     await settle();
     const posts = (await inspect()).filter((p) => p.text === 'over quota');
     expect(posts).toHaveLength(1);
@@ -188,10 +169,10 @@ describe('YouTube end to end through the official SDK', () => {
 
   it('a revoked grant (invalid_grant at refresh) disconnects the account and uploads nothing', async () => {
     const t = await connectedTenant('ytRevoked1');
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_oauth/revoke', { userId: 'ytRevoked1' });
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/youtube/_oauth/revoke', { userId: 'ytRevoked1' });
     // Past the hour an access token lives: Herald refreshes first, and Google answers invalid_grant.
-    e.env.clock.advance(2 * 3600_000);
-    const post = await createNow(t.sdk, t.account._id, { content: 'never uploaded', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-revoked.mp4', 300_000, 'video/mp4') }] });
+    h.e.env.clock.advance(2 * 3600_000);
+    const post = await createNow(t.sdk, t.account._id, { content: 'never uploaded', mediaItems: [{ type: 'video', url: h.e.mediaUrl('yt-revoked.mp4', 300_000, 'video/mp4') }] });
     await settle(2);
     expect((await inspect()).filter((p) => p.text === 'never uploaded')).toEqual([]);
     expect((await getPost(t.sdk, post._id)).status).toBe('failed');
