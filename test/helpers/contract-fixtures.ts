@@ -62,6 +62,21 @@ function servedMedia(name: string, bytes: Buffer, contentType: string) {
 
 // Instagram publishes JPEG only (its simulator refuses a PNG by its bytes): a JPEG, as Herald's media
 // pipeline hands it (it converts PNG and WebP uploads for Instagram).
+/** A video of the suite by its name (never fetched: the suite's io opens it from `bytes`). */
+const video = (name: string, bytes: Buffer) => ({ ref: { type: 'video' as const, url: `https://media.test/${name}`, mimeType: 'video/mp4' }, bytes, contentType: 'video/mp4' });
+
+/**
+ * Connected as the hosted flow leaves it: OAuth, then the first destination listed selected. With
+ * `destinationToken` (a Facebook Page, an Instagram account), the selection's token becomes the account's.
+ */
+async function connectToFirst(adapter: PlatformAdapter, io: PlatformIO, opts: { destinationToken?: boolean } = {}): Promise<AccountCredentials> {
+  const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
+  const [first] = await adapter.destinations!.list(tokens, io);
+  const selection = await adapter.destinations!.select(first, { profile, tokens }, io);
+  const token = opts.destinationToken ? { accessToken: selection.tokens!.accessToken, refreshToken: selection.tokens!.refreshToken ?? null, tokenExpiresAt: null } : {};
+  return { ...account, ...token, metadata: { ...account.metadata, ...selection.metadata } };
+}
+
 const instagramMedia = servedMedia('contract-ig.jpg', Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(2990)]), 'image/jpeg');
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
@@ -76,19 +91,14 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   youtube: {
     simulator: () => youTubeSimulator(),
     connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
-    media: { ref: { type: 'video', url: 'https://media.test/contract.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
+    media: video('contract.mp4', randomBytes(300 * 1024)),
     config: { processingMs: 0 },
   },
   // Pins need media and a board: a video (register, S3 form upload, processing), on the first board listed.
   pinterest: {
     simulator: () => pinterestSimulator(),
-    async connect(adapter, io) {
-      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
-      const [board] = await adapter.destinations!.list({ accessToken: tokens.accessToken }, io);
-      const selection = await adapter.destinations!.select(board, { profile, tokens }, io);
-      return { ...account, metadata: { ...account.metadata, ...selection.metadata } };
-    },
-    media: { ref: { type: 'video', url: 'https://media.test/contract-pin.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(200 * 1024), contentType: 'video/mp4' },
+    connect: (adapter, io) => connectToFirst(adapter, io),
+    media: video('contract-pin.mp4', randomBytes(200 * 1024)),
     config: { processingMs: 0 },
   },
   reddit: {
@@ -102,18 +112,7 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   facebook: {
     simulator: () => facebookSimulator(),
     // Connected as the hosted flow leaves it: the user's first Page chosen, its token the account's.
-    async connect(adapter, io) {
-      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
-      const [page] = await adapter.destinations!.list(tokens, io);
-      const selection = await adapter.destinations!.select(page, { profile, tokens }, io);
-      return {
-        ...account,
-        accessToken: selection.tokens!.accessToken,
-        refreshToken: selection.tokens!.refreshToken ?? null,
-        tokenExpiresAt: null,
-        metadata: { ...account.metadata, ...selection.metadata },
-      };
-    },
+    connect: (adapter, io) => connectToFirst(adapter, io, { destinationToken: true }),
   },
   // An Instagram professional account linked to the user's first Page, chosen as a connect does; every
   // publish carries an image that the simulator downloads from loopback.
@@ -121,16 +120,7 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     simulator: () => instagramSimulator(),
     async connect(adapter, io) {
       await instagramMedia.serve();
-      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
-      const [first] = await adapter.destinations!.list(tokens, io);
-      const selection = await adapter.destinations!.select(first, { profile, tokens }, io);
-      return {
-        ...account,
-        accessToken: selection.tokens!.accessToken,
-        refreshToken: selection.tokens!.refreshToken ?? null,
-        tokenExpiresAt: null,
-        metadata: { ...account.metadata, ...selection.metadata },
-      };
+      return connectToFirst(adapter, io, { destinationToken: true });
     },
     media: instagramMedia.media,
   },
@@ -138,18 +128,13 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     simulator: () => tiktokSimulator(),
     connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
     // FILE_UPLOAD in one chunk (under 5 MB); processingMs 0, so the status fetch after the upload finds the post.
-    media: { ref: { type: 'video', url: 'https://media.test/contract-tiktok.mp4', mimeType: 'video/mp4' }, bytes: randomBytes(300 * 1024), contentType: 'video/mp4' },
+    media: video('contract-tiktok.mp4', randomBytes(300 * 1024)),
     config: { processingMs: 0 },
   },
   // Local posts go to a location: the first one listed is selected, as a connect does.
   googlebusiness: {
     simulator: () => googleBusinessSimulator(),
-    async connect(adapter, io) {
-      const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
-      const [location] = await adapter.destinations!.list({ accessToken: tokens.accessToken }, io);
-      const selection = await adapter.destinations!.select(location, { profile, tokens }, io);
-      return { ...account, metadata: { ...account.metadata, ...selection.metadata } };
-    },
+    connect: (adapter, io) => connectToFirst(adapter, io),
   },
   bluesky: {
     simulator: () => blueskySimulator(),
@@ -182,13 +167,8 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   snapchat: {
     simulator: () => snapchatSimulator(),
     // A Snapchat account posts as a public profile: the connect flow's standard mode starts on the first.
-    async connect(adapter, io) {
-      const { account, profile, tokens } = await connectVia(adapter.oauth!, io);
-      const [first] = await adapter.destinations!.list({ accessToken: account.accessToken! }, io);
-      const chosen = await adapter.destinations!.select(first, { profile, tokens }, io);
-      return { ...account, metadata: { ...account.metadata, ...chosen.metadata } };
-    },
-    media: { ref: { type: 'video', url: 'https://media.test/contract-snap.mp4', mimeType: 'video/mp4' }, bytes: fakeMp4({ seconds: 10, width: 1080, height: 1920, size: 200 * 1024 }), contentType: 'video/mp4' },
+    connect: (adapter, io) => connectToFirst(adapter, io),
+    media: video('contract-snap.mp4', fakeMp4({ seconds: 10, width: 1080, height: 1920, size: 200 * 1024 })),
     config: { processingMs: 0 },
     platformSpecificData: { contentType: 'spotlight' },
   },

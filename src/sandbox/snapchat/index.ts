@@ -152,13 +152,23 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         return { fields, file: parts.find((p) => p.name === 'file')?.data ?? null };
       };
 
-      app.post<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-part', async (request, reply) => {
+      type MediaPath = FastifyRequest<{ Params: { profileId: string; mediaId: string } }>;
+      /** The caller's media named in the path, or an answer sent. */
+      const pathMedia = (request: MediaPath, reply: FastifyReply): SnapMedia | null => {
         const own = ownProfile(request, reply);
-        if (!own) return reply;
-        const media = mediaOf(request, reply, own.profile, request.params.mediaId);
-        if (!media) return reply;
-        const form = formOf(request, reply);
-        if (!form) return reply;
+        return own && mediaOf(request, reply, own.profile, request.params.mediaId);
+      };
+      /** An upload call's media and multipart form, or an answer sent. */
+      const uploadCall = (request: MediaPath, reply: FastifyReply) => {
+        const media = pathMedia(request, reply);
+        const form = media && formOf(request, reply);
+        return media && form ? { media, form } : null;
+      };
+
+      app.post<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-part', async (request, reply) => {
+        const call = uploadCall(request, reply);
+        if (!call) return reply;
+        const { media, form } = call;
         const checked = checkPart(form.fields, form.file);
         if ('code' in checked) return refuse(reply, checked);
         if (media.finalizedAt !== null) return snapError(reply, 400, 'E2007', 'the media upload was finalized already');
@@ -170,12 +180,9 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       });
 
       app.post<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-finalize', async (request, reply) => {
-        const own = ownProfile(request, reply);
-        if (!own) return reply;
-        const media = mediaOf(request, reply, own.profile, request.params.mediaId);
-        if (!media) return reply;
-        const form = formOf(request, reply);
-        if (!form) return reply;
+        const call = uploadCall(request, reply);
+        if (!call) return reply;
+        const { media, form } = call;
         if (form.fields.get('action') !== 'FINALIZE') return snapError(reply, 400, 'E1001', 'action must be FINALIZE on the finalize path');
         if (media.finalizedAt !== null) return snapOk({});
         const fault = state.faults.take('upload');
@@ -194,9 +201,7 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       // The media entity with its `media_status` (the Marketing API's media shape: PENDING_UPLOAD until the
       // upload is finalized, then PROCESSING for `processingMs`, then READY, or FAILED with a reason).
       app.get<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId', async (request, reply) => {
-        const own = ownProfile(request, reply);
-        if (!own) return reply;
-        const media = mediaOf(request, reply, own.profile, request.params.mediaId);
+        const media = pathMedia(request, reply);
         if (!media) return reply;
         const status = statusOf(media, now(), state.config.processingMs);
         const entity = {
