@@ -17,8 +17,10 @@ import { canSeeProfile, type Principal } from './principal.js';
 /*
  * Account groups: named sets of the tenant's accounts, across profiles (the hosted API dropped the
  * per-profile groups; a `profileId` on creation is accepted and ignored, as there). A profile-scoped
- * caller (scoped key or team member) sees and names only the accounts of its profiles: a group's other
- * members are hidden from it and kept when it changes the group's accounts.
+ * caller (scoped key or team member) sees only the groups whose accounts are all in its profiles, the
+ * rule that decides which posts it sees: any other group is absent from its list and a 404 to change
+ * or delete, exactly like a group that does not exist (it could otherwise rename or delete a group of
+ * accounts it cannot see, or learn their group's name).
  */
 
 export interface AccountGroupView {
@@ -30,7 +32,9 @@ export interface AccountGroupView {
 export async function listAccountGroups(db: Db, caller: Principal): Promise<AccountGroupView[]> {
   const groups = await listGroupRows(db.kysely, caller.tenantId);
   const visible = await visibleAccountIds(db.kysely, caller, groups.flatMap((g) => g.accountIds));
-  return groups.map((g) => ({ groupId: g.account_group_id, name: g.name, accountIds: g.accountIds.filter((id) => visible.has(id)) }));
+  return groups
+    .filter((g) => g.accountIds.every((id) => visible.has(id)))
+    .map((g) => ({ groupId: g.account_group_id, name: g.name, accountIds: g.accountIds }));
 }
 
 export async function createAccountGroup(
@@ -72,30 +76,38 @@ export async function updateAccountGroup(
   const given = input.accountIds === undefined ? undefined : dedupe(input.accountIds);
   return withNameConflict(name ?? '', () =>
     db.transaction(async (tx) => {
-      const row = await findAccountGroup(tx, caller.tenantId, groupId);
-      if (!row) throw notFound('Account group', 'account_group_not_found');
+      const { row, members: current } = await findVisibleGroup(tx, caller, groupId);
       if (name !== undefined && name !== row.name) {
         const other = await findAccountGroupByName(tx, caller.tenantId, name);
         if (other && other.account_group_id !== groupId) throw nameTaken(name);
       }
-      const current = await listAccountGroupMembers(tx, groupId);
-      const visible = await visibleAccountIds(tx, caller, current);
-      let members = current;
       if (given !== undefined) {
         await assertAccountsKnown(tx, caller, given);
-        // Members the caller cannot see stay where they are: it cannot name them, so it cannot mean to drop them.
-        members = [...current.filter((id) => !visible.has(id)), ...given];
-        await setAccountGroupMembers(tx, groupId, members);
+        await setAccountGroupMembers(tx, groupId, given);
       }
       await updateGroupRow(tx, caller.tenantId, groupId, { ...(name !== undefined ? { name } : {}), updated_at: now.toISOString() });
-      const shown = given ?? current.filter((id) => visible.has(id));
-      return { groupId, name: name ?? row.name, accountIds: shown };
+      return { groupId, name: name ?? row.name, accountIds: given ?? current };
     }),
   );
 }
 
 export async function deleteAccountGroup(db: Db, caller: Principal, groupId: string): Promise<void> {
-  if (!(await deleteGroupRow(db.kysely, caller.tenantId, groupId))) throw notFound('Account group', 'account_group_not_found');
+  await db.transaction(async (tx) => {
+    await findVisibleGroup(tx, caller, groupId);
+    if (!(await deleteGroupRow(tx, caller.tenantId, groupId))) throw notFound('Account group', 'account_group_not_found');
+  });
+}
+
+/** The group and its members when the caller sees all of them; else a 404, as for a group that does not exist. */
+async function findVisibleGroup(tx: Executor, caller: Principal, groupId: string) {
+  const row = await findAccountGroup(tx, caller.tenantId, groupId);
+  if (!row) throw notFound('Account group', 'account_group_not_found');
+  const members = await listAccountGroupMembers(tx, groupId);
+  if (caller.profileIds !== null) {
+    const visible = await visibleAccountIds(tx, caller, members);
+    if (!members.every((id) => visible.has(id))) throw notFound('Account group', 'account_group_not_found');
+  }
+  return { row, members };
 }
 
 function checkName(raw: string): string {

@@ -127,7 +127,7 @@ describe('account groups', () => {
     expect((await env.request(apiKey, 'GET', '/v1/account-groups')).body.groups.map((g: any) => g.name)).toEqual(['Taken', 'Second']);
   });
 
-  it('shows a profile-scoped key only the accounts of its profiles, and keeps the others on update', async () => {
+  it('lets a profile-scoped key see and change only the groups whose accounts are all in its profiles', async () => {
     const owner = await ownerWithAccounts(1);
     const profileB = (await env.request(owner.apiKey, 'POST', '/v1/profiles', { name: `p${++serial}` })).body.profile;
     const { account: hidden } = await saveConnectedAccount(env.ctx, {
@@ -140,14 +140,28 @@ describe('account groups', () => {
     const scoped = (
       await env.request(owner.apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [owner.profileId] })
     ).body.apiKey.key;
-    const g = (await env.request(owner.apiKey, 'POST', '/v1/account-groups', { name: 'Mixed', accountIds: [hidden.account_id, owner.accountIds[0]] })).body
+    const mixed = (await env.request(owner.apiKey, 'POST', '/v1/account-groups', { name: 'Mixed', accountIds: [hidden.account_id, owner.accountIds[0]] })).body
       .group;
-    expect((await env.request(scoped, 'GET', '/v1/account-groups')).body.groups).toEqual([{ _id: g._id, name: 'Mixed', accountIds: owner.accountIds }]);
+    const mine = (await env.request(owner.apiKey, 'POST', '/v1/account-groups', { name: 'Mine', accountIds: [owner.accountIds[0]] })).body.group;
+
+    // The group holding an account of another profile is not there for the scoped key: not listed, 404 to rename or delete.
+    expect((await env.request(scoped, 'GET', '/v1/account-groups')).body.groups).toEqual([{ _id: mine._id, name: 'Mine', accountIds: owner.accountIds }]);
+    for (const [method, body] of [['PUT', { name: 'Renamed' }], ['PUT', { accountIds: [] }], ['DELETE', undefined]] as const) {
+      const res = await env.request(scoped, method, `/v1/account-groups/${mixed._id}`, body);
+      expect([res.status, res.body.code]).toEqual([404, 'account_group_not_found']);
+    }
+    expect((await env.request(owner.apiKey, 'GET', '/v1/account-groups')).body.groups).toEqual([
+      { _id: mixed._id, name: 'Mixed', accountIds: [hidden.account_id, owner.accountIds[0]] },
+      { _id: mine._id, name: 'Mine', accountIds: owner.accountIds },
+    ]);
     const refused = await env.request(scoped, 'POST', '/v1/account-groups', { name: 'Peek', accountIds: [hidden.account_id] });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('account_not_found');
-    const cleared = await env.request(scoped, 'PUT', `/v1/account-groups/${g._id}`, { accountIds: [] });
-    expect(cleared.body.group).toEqual({ _id: g._id, name: 'Mixed', accountIds: [] });
-    expect((await env.request(owner.apiKey, 'GET', '/v1/account-groups')).body.groups[0].accountIds).toEqual([hidden.account_id]);
+
+    // Its own group it changes like the owner does.
+    const renamed = await env.request(scoped, 'PUT', `/v1/account-groups/${mine._id}`, { name: 'Ours', accountIds: [] });
+    expect(renamed.body.group).toEqual({ _id: mine._id, name: 'Ours', accountIds: [] });
+    expect((await env.request(scoped, 'DELETE', `/v1/account-groups/${mine._id}`)).status).toBe(200);
+    expect((await env.request(owner.apiKey, 'GET', '/v1/account-groups')).body.groups.map((g: any) => g.name)).toEqual(['Mixed']);
   });
 });
