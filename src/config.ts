@@ -54,6 +54,13 @@ export interface Config {
   inboxPollMs: number;
   /** Inbox polls run at the same time by one process, in slots of their own beside WORKER_CONCURRENCY (default 4). */
   inboxSyncConcurrency: number;
+  /**
+   * ANALYTICS_SCHEDULE: the ages after publishing at which a post's metrics are read, in ms, ascending
+   * (default `1h,6h,1d,2d,7d,30d,90d`). Units s, m, h, d.
+   */
+  analyticsScheduleMs: number[];
+  /** ANALYTICS_CONCURRENCY: metric collection jobs run at the same time, apart from publishing's slots (default 2). */
+  analyticsConcurrency: number;
   /** Raw environment for platform-specific settings read by `platformConfig` (see src/platforms/config.ts). */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -127,8 +134,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenRefreshAheadMinutes: int('TOKEN_REFRESH_AHEAD_MINUTES', 10, 1, 24 * 60),
     inboxPollMs: int('INBOX_POLL_MS', 60_000, 1_000, 86_400_000),
     inboxSyncConcurrency: int('INBOX_SYNC_CONCURRENCY', 4, 1, 64),
+    analyticsScheduleMs: parseSchedule(env.ANALYTICS_SCHEDULE, problems),
+    analyticsConcurrency: int('ANALYTICS_CONCURRENCY', 2, 1, 64),
     env: Object.freeze({ ...env }),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+export const DEFAULT_ANALYTICS_SCHEDULE = '1h,6h,1d,2d,7d,30d,90d';
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * ANALYTICS_SCHEDULE: comma-separated ages such as `1h,6h,1d`, each a positive whole number and a unit
+ * (s, m, h, d), strictly increasing and at most 365 days. A bad list is a startup error that names it.
+ */
+export function parseSchedule(raw: string | undefined, problems: string[]): number[] {
+  const text = raw === undefined || raw.trim() === '' ? DEFAULT_ANALYTICS_SCHEDULE : raw;
+  const ages: number[] = [];
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const m = /^(\d{1,6})([smhd])$/.exec(part);
+    const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : NaN;
+    if (!m || ms <= 0 || ms > 365 * 86_400_000) {
+      problems.push(`ANALYTICS_SCHEDULE must be comma-separated ages like 1h,6h,1d (units s, m, h, d; at most 365d); "${part}" is not one (got "${text}")`);
+      return parseSchedule(DEFAULT_ANALYTICS_SCHEDULE, []);
+    }
+    if (ages.length && ms <= ages[ages.length - 1]!) {
+      problems.push(`ANALYTICS_SCHEDULE ages must increase: "${part}" comes after a later or equal age (got "${text}")`);
+      return parseSchedule(DEFAULT_ANALYTICS_SCHEDULE, []);
+    }
+    ages.push(ms);
+  }
+  return ages;
 }

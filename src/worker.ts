@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import { ANALYTICS_LANE_TASKS } from './jobs/collect-analytics.js';
 import { JobRunner } from './jobs/runner.js';
 import { INBOX_LANE_TASKS } from './jobs/sync-inbox.js';
 import { registerTasks } from './jobs/tasks.js';
@@ -12,8 +13,11 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
     concurrency: ctx.config.workerConcurrency,
     batchSize: ctx.config.workerBatchSize,
     leaseMs: ctx.config.workerLeaseMs,
-    // Inbox polls have slots of their own: a burst of them never delays a publish.
-    lanes: [{ tasks: INBOX_LANE_TASKS, concurrency: ctx.config.inboxSyncConcurrency }],
+    // Inbox polls and analytics collection have slots of their own: a burst of them never delays a publish.
+    lanes: [
+      { tasks: INBOX_LANE_TASKS, concurrency: ctx.config.inboxSyncConcurrency },
+      { tasks: ANALYTICS_LANE_TASKS, concurrency: ctx.config.analyticsConcurrency },
+    ],
   });
   registerTasks(runner, ctx);
   await ensurePeriodicJobs(ctx, runner);

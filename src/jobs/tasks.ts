@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { registerAnalyticsCollection } from './collect-analytics.js';
 import { registerCheckProcessingPost } from './check-processing-post.js';
 import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
@@ -22,4 +23,5 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   runner.register('webhook.deliver', deliverWebhookTask(ctx));
   registerRetention(runner, ctx);
   registerInboxTasks(runner, ctx);
+  registerAnalyticsCollection(runner, ctx);
 }

@@ -326,7 +326,7 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   readonly connect?: CredentialsConnect | BotConnect;
   /** Conversations, comments and reviews (the inbox add-on); see InboxCapability. */
   readonly inbox?: InboxCapability;
-  /** Post and account metrics (declared for the platforms to come; no adapter has it yet). */
+  /** Post and account metrics (see AnalyticsCapability). */
   readonly analytics?: AnalyticsCapability;
 }
 
@@ -612,10 +612,43 @@ export interface InboxCapability {
   readonly webhook?: InboxWebhook;
 }
 
-/** Analytics: post and account metrics. Shapes come with the feature. */
+/**
+ * The normalized metric names every platform's insights are mapped onto (README "Analytics"). A platform
+ * that has no such number leaves it out; it shows as 0.
+ */
+export const METRIC_NAMES = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+export type PostMetrics = Partial<Record<MetricName, number>>;
+
+/** A published item whose metrics are read. */
+export interface MetricsTarget {
+  platformPostId: string;
+  publishedAt: Date;
+}
+
+/** An account's own numbers: followers (fans, connections) and, where the platform has them apart, subscribers. */
+export interface AccountMetrics {
+  followers?: number | null;
+  subscribers?: number | null;
+}
+
+/**
+ * Analytics: reads of post and account metrics. Herald calls it on the ANALYTICS_SCHEDULE from its own
+ * job lane; the adapter only reads and maps. Throws PlatformError (rate_limited with retryAfterMs when
+ * the platform said; the collection job waits that long).
+ */
 export interface AnalyticsCapability {
-  post?(account: AccountCredentials, platformPostId: string, io: PlatformIO): Promise<Record<string, number>>;
-  account?(account: AccountCredentials, io: PlatformIO): Promise<Record<string, number>>;
+  /** Most targets one `readPostMetrics` call takes (the platform's batch size; default 1). */
+  readonly batchSize?: number;
+  /**
+   * The metrics of `targets` (all of this account), keyed by platformPostId. An item the platform no
+   * longer has is left out of the map.
+   */
+  readPostMetrics(account: AccountCredentials, targets: MetricsTarget[], io: PlatformIO): Promise<Map<string, PostMetrics>>;
+  /** Followers and subscribers, read daily. */
+  readAccountMetrics?(account: AccountCredentials, io: PlatformIO): Promise<AccountMetrics>;
+  /** OAuth scopes the reads need beyond posting (accounts/health lists the missing ones). */
+  readonly scopes?: readonly string[];
 }
 
 /** What an account posts to on platforms where a user manages several: `page` (Facebook), `organization`

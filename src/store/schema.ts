@@ -71,6 +71,17 @@ export interface AccountTable {
   disconnected_at: string | null;
 }
 
+/**
+ * Analytics columns of the account table (migration 0150), apart from AccountTable so the many places
+ * that build or read accounts need not know them: the latest follower count read and when, and when the
+ * next daily read is due (null: at the next scan).
+ */
+export interface AccountMetricsColumns {
+  followers_count: Generated<number | null>;
+  followers_updated_at: Generated<string | null>;
+  metrics_next_at: Generated<string | null>;
+}
+
 /** One row (id 1): moves when an API key, a user or a profile changes (SQLite triggers; store/directory.ts). */
 export interface DirectoryVersionTable {
   id: number;
@@ -516,11 +527,57 @@ export interface InboxSyncTable {
   updated_at: string;
 }
 
+/** The metric counters every snapshot carries (normalized names; a platform without one reports 0). */
+export interface MetricCounters {
+  impressions: number;
+  reach: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  saves: number;
+  clicks: number;
+  views: number;
+}
+
+/** One row per published target: its latest metrics and collection state (migration 0150). */
+export interface TargetMetricsTable extends MetricCounters {
+  target_id: string;
+  tenant_id: string;
+  post_id: string;
+  account_id: string;
+  profile_id: string;
+  platform: string;
+  published_at: string;
+  next_collect_at: string | null;
+  collected_at: string | null;
+  engagement: number;
+  reached_6h: number | null;
+  reached_12h: number | null;
+  reached_1d: number | null;
+  reached_2d: number | null;
+  reached_7d: number | null;
+  reached_30d: number | null;
+}
+
+export interface MetricSnapshotTable extends MetricCounters {
+  target_id: string;
+  collected_at: string;
+  tenant_id: string;
+}
+
+export interface AccountMetricSnapshotTable {
+  account_id: string;
+  collected_at: string;
+  tenant_id: string;
+  followers: number | null;
+  subscribers: number | null;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
   profile: ProfileTable;
-  account: AccountTable;
+  account: AccountTable & AccountMetricsColumns;
   meta: MetaTable;
   directory_version: DirectoryVersionTable;
   job: JobTable;
@@ -547,4 +604,7 @@ export interface Database {
   inbox_comment: InboxCommentTable;
   inbox_review: InboxReviewTable;
   inbox_sync: InboxSyncTable;
+  target_metrics: TargetMetricsTable;
+  metric_snapshot: MetricSnapshotTable;
+  account_metric_snapshot: AccountMetricSnapshotTable;
 }

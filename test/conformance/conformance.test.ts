@@ -69,7 +69,7 @@ beforeAll(async () => {
   runner = await createWorker(env.ctx, { workerId: 'conformance' });
   receiver = await startWebhookReceiver();
   fx.webhookUrl = receiver.url;
-  const { userId, apiKey } = await env.createUser();
+  const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
   Object.assign(fx, { userId, apiKey });
   fx.profileId = (await api('POST', '/v1/profiles', { name: 'Conformance' })).profile._id;
   fx.spareProfileId = (await api('POST', '/v1/profiles', { name: 'To delete' })).profile._id;

@@ -7,14 +7,7 @@
 /** Operations not built yet: Herald has no route for them (404 route_not_found). */
 export const PENDING: Record<string, string> = {
   // The analytics add-on (issue #19).
-  getAnalytics: 'not built yet: #19 (analytics add-on)',
   getYouTubeDailyViews: 'not built yet: #19 (analytics add-on)',
-  getDailyMetrics: 'not built yet: #19 (analytics add-on)',
-  getBestTimeToPost: 'not built yet: #19 (analytics add-on)',
-  getContentDecay: 'not built yet: #19 (analytics add-on)',
-  getPostingFrequency: 'not built yet: #19 (analytics add-on)',
-  getPostTimeline: 'not built yet: #19 (analytics add-on)',
-  getFollowerStats: 'not built yet: #19 (analytics add-on)',
   getLinkedInAggregateAnalytics: 'not built yet: #19 (analytics add-on)',
   getLinkedInPostAnalytics: 'not built yet: #19 (analytics add-on)',
   getLinkedInPostReactions: 'not built yet: #19 (analytics add-on)',

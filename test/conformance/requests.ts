@@ -303,4 +303,13 @@ export const OPERATIONS: OperationCase[] = [
   { id: 'listPostsLogs', request: () => ({}) },
   { id: 'listConnectionLogs', request: () => ({}) },
   { id: 'getPostLogs', request: (fx) => ({ params: { postId: fx.publishedPostId } }) },
+
+  // The analytics add-on (the conformance tenant has it).
+  { id: 'getAnalytics', request: () => ({ query: { sortBy: 'engagement' } }) },
+  { id: 'getDailyMetrics', request: () => ({}) },
+  { id: 'getBestTimeToPost', request: () => ({}) },
+  { id: 'getContentDecay', request: () => ({}) },
+  { id: 'getPostingFrequency', request: () => ({}) },
+  { id: 'getPostTimeline', request: (fx) => ({ query: { postId: fx.publishedPostId } }) },
+  { id: 'getFollowerStats', request: () => ({}) },
 ];

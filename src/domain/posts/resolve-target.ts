@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { trackPublishedTarget } from '../analytics/track.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { updateTarget, type PostTargetRow } from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
@@ -46,6 +47,7 @@ export async function resolveTarget(ctx: AppContext, caller: Principal, postId: 
           }
         : notPublishedPatch(target, iso);
     await updateTarget(tx, target.target_id, patch);
+    if (input.outcome === 'published') await trackPublishedTarget(ctx, tx, target.target_id);
     const updated = targets.map((t) => (t.target_id === target.target_id ? { ...t, ...patch } : t));
     // A cancelled post stays cancelled, and a draft stays a draft while nothing of it is public: the
     // person chose those. Otherwise the post follows its targets, as after a publish.

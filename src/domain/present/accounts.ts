@@ -34,6 +34,13 @@ function publicMetadata(row: AccountRow): Record<string, unknown> {
   return out;
 }
 
+/** The latest daily follower read (analytics add-on only); absent until there is one. */
+function followerFields(row: AccountRow) {
+  const r = row as AccountRow & { followers_count?: number | null; followers_updated_at?: string | null };
+  if (r.followers_count === null || r.followers_count === undefined) return {};
+  return { followersCount: Number(r.followers_count), followersLastUpdated: r.followers_updated_at ?? undefined };
+}
+
 /** Account row -> the SDK's SocialAccount shape (`_id` and the spec's extended `id`), `profileId` as an id. */
 export function presentAccount(row: AccountRow, opts: { hasAnalyticsAccess?: boolean } = {}) {
   return {
@@ -48,6 +55,7 @@ export function presentAccount(row: AccountRow, opts: { hasAnalyticsAccess?: boo
     isActive: row.is_active === 1,
     needsReconnection: row.is_active !== 1,
     ...(opts.hasAnalyticsAccess !== undefined ? { hasAnalyticsAccess: opts.hasAnalyticsAccess } : {}),
+    ...(opts.hasAnalyticsAccess ? followerFields(row) : {}),
     metadata: publicMetadata(row),
     tokenExpiresAt: row.token_expires_at,
     createdAt: row.created_at,

@@ -13,6 +13,7 @@ import {
   type PostRow,
   type TargetRow,
 } from '../../store/publishing.js';
+import { trackPublishedTarget } from '../analytics/track.js';
 import { postEventData } from '../present/post-event.js';
 import { startRecycling } from '../recycling/state.js';
 
@@ -66,6 +67,8 @@ export async function commitTargetChange(
     if (change && post) {
       moved = await moveTarget(tx, change.targetId, change.from, { ...change.patch, updated_at: now.toISOString() });
       if (moved) await updatePostStatus(ctx, tx, post, now);
+      // Published: its metrics are collected from now on (analytics; own job lane, never in this path's way).
+      if (moved && change.patch.status === 'published') await trackPublishedTarget(ctx, tx, change.targetId);
     }
     if (logs.length) await insertPublishLogs(tx, logs);
     if ('finish' in next) {

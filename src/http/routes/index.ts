@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { installIdempotency } from '../idempotency.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAccountRoutes } from './accounts/index.js';
+import { registerAnalyticsRoutes } from './analytics/index.js';
 import { registerAccountGroupRoutes } from './account-groups/index.js';
 import { registerConnectRoutes } from './connect/index.js';
 import { registerLogRoutes } from './logs/index.js';
@@ -57,4 +58,5 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerUsageRoutes(app, ctx);
   registerInboxRoutes(app, ctx);
   platformWebhooks(app, ctx);
+  registerAnalyticsRoutes(app, ctx);
 }

@@ -18,6 +18,7 @@ import * as m0110 from './0110-access-code-kind.js';
 import * as m0120 from './0120-account-groups.js';
 import * as m0130 from './0130-post-recycling.js';
 import * as m0140 from './0140-inbox.js';
+import * as m0150 from './0150-analytics.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0120-account-groups': m0120,
   '0130-post-recycling': m0130,
   '0140-inbox': m0140,
+  '0150-analytics': m0150,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,9 @@ const accountFields = {
   isActive: Type.Boolean(),
   needsReconnection: Type.Boolean(),
   hasAnalyticsAccess: Type.Optional(Type.Boolean()),
+  /** Only for tenants with the analytics add-on (the daily follower read). */
+  followersCount: Type.Optional(Type.Number()),
+  followersLastUpdated: Type.Optional(DateTime),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   tokenExpiresAt: NullableString,
   createdAt: DateTime,

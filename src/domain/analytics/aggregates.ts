@@ -1,0 +1,133 @@
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../context.js';
+import { dailyTotals, decaySums, engagementByPublishQuarter } from '../../store/analytics-read.js';
+import type { MetricCounters } from '../../store/schema.js';
+import type { Principal } from '../principal.js';
+import { DECAY_BUCKETS } from './metrics.js';
+import { assertAnalyticsAddon, assertRange, metricsScope, onlyExternal, parseDateParam, parseTimeZone } from './scope.js';
+
+/*
+ * The hosted API's aggregate analytics (README "Analytics" defines each figure). Each reads one grouped
+ * query over the tenant's latest metrics; the grouping left to code is over a few hundred rows at most.
+ */
+
+const DAY_MS = 86_400_000;
+const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
+type Filters = { platform?: string; profileId?: string; source?: string };
+
+/** GET /v1/analytics/daily-metrics: per publishing day, posts, their platforms and summed metrics (default: the last 180 days). */
+export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Filters & { fromDate?: string; toDate?: string }) {
+  assertAnalyticsAddon(caller);
+  const now = ctx.clock.now();
+  const from = parseDateParam(q.fromDate, 'fromDate') ?? new Date(now.getTime() - 180 * DAY_MS);
+  const to = parseDateParam(q.toDate, 'toDate', true) ?? now;
+  assertRange(from, to);
+  const rows = onlyExternal(q.source) ? [] : await dailyTotals(ctx.db.kysely, metricsScope(caller, { ...q, from, to }));
+  const days = new Map<string, { date: string; postCount: number; platforms: Record<string, number>; metrics: MetricCounters }>();
+  const platforms = new Map<string, MetricCounters & { postCount: number }>();
+  for (const r of rows) {
+    const day = days.get(r.day) ?? { date: r.day, postCount: 0, platforms: {}, metrics: zero() };
+    const plat = platforms.get(r.platform) ?? { postCount: 0, ...zero() };
+    const posts = Number(r.posts);
+    day.postCount += posts;
+    day.platforms[r.platform] = (day.platforms[r.platform] ?? 0) + posts;
+    plat.postCount += posts;
+    for (const c of COUNTERS) {
+      day.metrics[c] += Number(r[c] ?? 0);
+      plat[c] += Number(r[c] ?? 0);
+    }
+    days.set(r.day, day);
+    platforms.set(r.platform, plat);
+  }
+  return {
+    dailyData: [...days.values()],
+    platformBreakdown: [...platforms.entries()].map(([platform, v]) => ({ platform, ...v })).sort((a, b) => b.postCount - a.postCount),
+  };
+}
+
+/**
+ * GET /v1/analytics/best-time: weekday x hour slots of the caller's time zone (`timezone`, default UTC),
+ * ranked by the average engagement of the posts published in them (posts read at least once).
+ */
+export async function getBestTime(ctx: AppContext, caller: Principal, q: Filters & { timezone?: string }) {
+  assertAnalyticsAddon(caller);
+  const zone = parseTimeZone(q.timezone);
+  const rows = onlyExternal(q.source) ? [] : await engagementByPublishQuarter(ctx.db.kysely, metricsScope(caller, q));
+  const slots = new Map<string, { day_of_week: number; hour: number; posts: number; engagement: number }>();
+  for (const r of rows) {
+    // The quarter's start stands for the posts in it: every offset in use is a multiple of 15 minutes.
+    const at = DateTime.fromISO(`${r.hour}:${String(Number(r.quarter) * 15).padStart(2, '0')}:00Z`).setZone(zone);
+    const key = `${at.weekday - 1}:${at.hour}`;
+    const slot = slots.get(key) ?? { day_of_week: at.weekday - 1, hour: at.hour, posts: 0, engagement: 0 };
+    slot.posts += Number(r.posts);
+    slot.engagement += Number(r.engagement ?? 0);
+    slots.set(key, slot);
+  }
+  return {
+    timezone: zone,
+    slots: [...slots.values()]
+      .map((s) => ({ day_of_week: s.day_of_week, hour: s.hour, avg_engagement: round1(s.engagement / s.posts), post_count: s.posts }))
+      .sort((a, b) => b.avg_engagement - a.avg_engagement || b.post_count - a.post_count || a.day_of_week - b.day_of_week || a.hour - b.hour),
+  };
+}
+
+/**
+ * GET /v1/analytics/content-decay: per age bucket after publishing, the average share of a post's final
+ * (latest) engagement that it gained within that bucket, over the posts old enough to have reached it.
+ */
+export async function getContentDecay(ctx: AppContext, caller: Principal, q: Filters) {
+  assertAnalyticsAddon(caller);
+  const now = ctx.clock.now().getTime();
+  const buckets = DECAY_BUCKETS.map((b) => ({ column: b.column, cutoffIso: new Date(now - b.start).toISOString() }));
+  const sums = onlyExternal(q.source) ? undefined : await decaySums(ctx.db.kysely, metricsScope(caller, q), buckets);
+  return {
+    buckets: DECAY_BUCKETS.map((b, i) => {
+      const n = Number(sums?.[`n${i}`] ?? 0);
+      const s = Number(sums?.[`s${i}`] ?? 0);
+      return { bucket_order: i, bucket_label: b.label, avg_pct_of_final: n ? round1((s / n) * 100) : 0, post_count: n };
+    }),
+  };
+}
+
+/**
+ * GET /v1/analytics/posting-frequency: per platform, the calendar weeks (Monday to Sunday, UTC) grouped
+ * by how many posts were published in them, with the weeks' average engagement rate and engagement per post.
+ */
+export async function getPostingFrequency(ctx: AppContext, caller: Principal, q: Filters) {
+  assertAnalyticsAddon(caller);
+  const rows = onlyExternal(q.source) ? [] : await dailyTotals(ctx.db.kysely, metricsScope(caller, q));
+  const weeks = new Map<string, { platform: string; posts: number; engagement: number; base: number }>();
+  for (const r of rows) {
+    const d = new Date(`${r.day}T00:00:00Z`);
+    const monday = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
+    const key = `${r.platform}|${monday}`;
+    const w = weeks.get(key) ?? { platform: r.platform, posts: 0, engagement: 0, base: 0 };
+    w.posts += Number(r.posts);
+    w.engagement += Number(r.engagement ?? 0);
+    w.base += Number(r.base ?? 0);
+    weeks.set(key, w);
+  }
+  const groups = new Map<string, { platform: string; posts_per_week: number; rates: number; perPost: number; weeks: number }>();
+  for (const w of weeks.values()) {
+    const key = `${w.platform}|${w.posts}`;
+    const g = groups.get(key) ?? { platform: w.platform, posts_per_week: w.posts, rates: 0, perPost: 0, weeks: 0 };
+    g.rates += w.base ? (w.engagement / w.base) * 100 : 0;
+    g.perPost += w.engagement / w.posts;
+    g.weeks += 1;
+    groups.set(key, g);
+  }
+  return {
+    frequency: [...groups.values()]
+      .map((g) => ({
+        platform: g.platform,
+        posts_per_week: g.posts_per_week,
+        avg_engagement_rate: round1(g.rates / g.weeks),
+        avg_engagement: round1(g.perPost / g.weeks),
+        weeks_count: g.weeks,
+      }))
+      .sort((a, b) => a.platform.localeCompare(b.platform) || a.posts_per_week - b.posts_per_week),
+  };
+}
+
+const zero = (): MetricCounters => ({ impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, clicks: 0, views: 0 });
+const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,144 @@
+import type { AppContext } from '../../context.js';
+import { backoffMs } from '../../lib/backoff.js';
+import { isPlatform } from '../../platforms/catalogue.js';
+import { createPlatformIO } from '../../platforms/io.js';
+import { PlatformError, type AnalyticsCapability, type AccountCredentials, type PlatformIO } from '../../platforms/types.js';
+import {
+  listDueTargets,
+  recordAccountMetrics,
+  recordTargetMetrics,
+  setAccountMetricsNext,
+  setNextCollect,
+  type DueTarget,
+} from '../../store/analytics.js';
+import { findAccountById, type AccountRow } from '../../store/accounts.js';
+import { findUser } from '../../store/users.js';
+import { accountCredentials } from '../accounts/save-account.js';
+import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
+
+const DAY_MS = 86_400_000;
+/** Most targets one collection job reads; the rest wait for the next scan (a minute later). */
+const TARGETS_PER_RUN = 500;
+/** Attempts at a transient platform failure before this round's reads are given up (the schedule moves on). */
+const TRANSIENT_ATTEMPTS = 5;
+
+/** What the job runner should do next with a collection job. */
+export type CollectOutcome = { done: true } | { retryAt: Date; reason: string };
+
+/**
+ * One account's due reads: its followers (daily) and every target due on the schedule. Tenants without
+ * the analytics add-on, inactive accounts and platforms without insights are not read; their schedules
+ * simply move on, so nothing piles up. A throttled or failing platform is asked again later (its wait,
+ * else backoff) up to TRANSIENT_ATTEMPTS times, then that round is skipped; an expired or revoked token
+ * skips the round at once (accounts/health says why).
+ */
+export async function collectAccount(ctx: AppContext, accountId: string, attempt: number): Promise<CollectOutcome> {
+  const account = await findAccountById(ctx.db.kysely, accountId);
+  if (!account) return { done: true };
+  const now = ctx.clock.now();
+  const analytics = isPlatform(account.platform) ? ctx.platforms.get(account.platform)?.analytics : undefined;
+  const owner = await findUser(ctx.db.kysely, account.tenant_id);
+  const enabled = account.is_active === 1 && !!owner && (JSON.parse(owner.addons) as string[]).includes('analytics');
+  const io = createPlatformIO({ now: () => ctx.clock.now() });
+  const credentials = accountCredentials(ctx, account);
+  try {
+    await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
+    const due = await listDueTargets(ctx.db.kysely, accountId, now.toISOString(), TARGETS_PER_RUN);
+    if (!analytics) {
+      // Nothing to read on this platform: stop planning reads for these targets.
+      await setNextCollect(ctx.db.kysely, due.map((t) => t.target_id), null);
+      return { done: true };
+    }
+    const batch = Math.max(1, analytics.batchSize ?? 1);
+    for (let i = 0; i < due.length; i += batch) {
+      await collectTargets(ctx, account, enabled ? analytics : undefined, credentials, io, due.slice(i, i + batch), now);
+    }
+    return { done: true };
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    const transient = error.kind === 'rate_limited' || error.kind === 'unavailable' || error.kind === 'ambiguous';
+    if (transient && attempt < TRANSIENT_ATTEMPTS) {
+      const wait = error.retryAfterMs ?? backoffMs(attempt);
+      return { retryAt: new Date(now.getTime() + wait), reason: `${error.kind}: ${error.message}` };
+    }
+    // Given up for this round: move every due read on, so the account is not asked again until the next age.
+    await skipRound(ctx, account, now);
+    ctx.log.warn({ accountId, kind: error.kind, err: error.message }, 'analytics: reads skipped this round');
+    return { done: true };
+  }
+}
+
+async function collectAccountMetrics(
+  ctx: AppContext,
+  account: AccountRow & { metrics_next_at?: string | null },
+  analytics: AnalyticsCapability | undefined,
+  credentials: AccountCredentials,
+  io: PlatformIO,
+  now: Date,
+): Promise<void> {
+  const next = (account as { metrics_next_at?: string | null }).metrics_next_at;
+  if (next && next > now.toISOString()) return;
+  if (analytics?.readAccountMetrics) {
+    const m = await analytics.readAccountMetrics(credentials, io);
+    await recordAccountMetrics(ctx.db.kysely, {
+      accountId: account.account_id,
+      tenantId: account.tenant_id,
+      collectedAt: now.toISOString(),
+      followers: m.followers ?? null,
+      subscribers: m.subscribers ?? null,
+    });
+  }
+  await setAccountMetricsNext(ctx.db.kysely, account.account_id, new Date(now.getTime() + DAY_MS).toISOString());
+}
+
+async function collectTargets(
+  ctx: AppContext,
+  account: AccountRow,
+  analytics: AnalyticsCapability | undefined,
+  credentials: AccountCredentials,
+  io: PlatformIO,
+  targets: DueTarget[],
+  now: Date,
+): Promise<void> {
+  const readable = targets.filter((t) => t.status === 'published' && t.platform_post_id);
+  const read =
+    analytics && readable.length
+      ? await analytics.readPostMetrics(
+          credentials,
+          readable.map((t) => ({ platformPostId: t.platform_post_id!, publishedAt: new Date(t.published_at) })),
+          io,
+        )
+      : new Map();
+  const iso = now.toISOString();
+  await ctx.db.transaction(async (tx) => {
+    for (const t of targets) {
+      // Unpublished (or gone) targets are not read again; the others move to their next age.
+      const live = t.status === 'published';
+      const next = live ? nextCollectAt(new Date(t.published_at), now, ctx.config.analyticsScheduleMs) : null;
+      const values = t.platform_post_id ? read.get(t.platform_post_id) : undefined;
+      if (!values) {
+        await setNextCollect(tx, [t.target_id], next?.toISOString() ?? null);
+        continue;
+      }
+      const metrics = toCounters(values);
+      const engagement = engagementOf(metrics);
+      const age = now.getTime() - new Date(t.published_at).getTime();
+      await recordTargetMetrics(tx, {
+        targetId: t.target_id,
+        tenantId: account.tenant_id,
+        collectedAt: iso,
+        metrics,
+        patch: { engagement, next_collect_at: next?.toISOString() ?? null, ...reachedPatch(age, engagement) },
+      });
+    }
+  });
+}
+
+async function skipRound(ctx: AppContext, account: AccountRow, now: Date): Promise<void> {
+  await setAccountMetricsNext(ctx.db.kysely, account.account_id, new Date(now.getTime() + DAY_MS).toISOString());
+  const due = await listDueTargets(ctx.db.kysely, account.account_id, now.toISOString(), TARGETS_PER_RUN);
+  for (const t of due) {
+    const next = nextCollectAt(new Date(t.published_at), now, ctx.config.analyticsScheduleMs);
+    await setNextCollect(ctx.db.kysely, [t.target_id], next?.toISOString() ?? null);
+  }
+}

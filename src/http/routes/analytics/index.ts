@@ -1,0 +1,30 @@
+import type { AppContext } from '../../../context.js';
+import { assertAnalyticsAddon } from '../../../domain/analytics/scope.js';
+import type { App } from '../../app.js';
+import getAnalytics from './get-analytics.js';
+import getBestTime from './get-best-time.js';
+import getContentDecay from './get-content-decay.js';
+import getDailyMetrics from './get-daily-metrics.js';
+import getFollowerStats from './get-follower-stats.js';
+import getPostTimeline from './get-post-timeline.js';
+import getPostingFrequency from './get-posting-frequency.js';
+
+/**
+ * The analytics add-on's routes. Their own scope, whose hook answers 402 to a caller without the add-on
+ * before anything else (even a malformed query), as the hosted API does.
+ */
+export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
+  void app.register(async (scope) => {
+    scope.addHook('preValidation', async (request) => {
+      assertAnalyticsAddon(request.principal);
+    });
+    const s = scope as unknown as App;
+    getAnalytics(s, ctx);
+    getDailyMetrics(s, ctx);
+    getBestTime(s, ctx);
+    getContentDecay(s, ctx);
+    getPostingFrequency(s, ctx);
+    getPostTimeline(s, ctx);
+    getFollowerStats(s, ctx);
+  });
+}
