@@ -11,6 +11,9 @@ import { hangUp, type InspectedPost, type Simulator, type SimulatorState } from 
  * (a group with `migrateTo` answers like an upgraded group; `botStatus: 'kicked'` answers 403);
  * `POST /_updates` `{chatId, text, chatType?, title?}` posts a message the bot sees in getUpdates
  * (the access-code flow); `POST /_revoke-token` `{token}` makes a bot token answer 401.
+ * `POST /_inbound` `{kind: "message", account: chatId, text, from?}` is someone writing in the chat: the
+ * update is kept for getUpdates and, once a webhook is set (setWebhook), pushed to it with the
+ * `X-Telegram-Bot-Api-Secret-Token` header, as Telegram does. Telegram has no comments or reviews.
  */
 
 interface SimChat {
@@ -28,6 +31,8 @@ interface SimData {
   nextUpdate: number;
   nextMessage: Map<number, number>;
   revoked: Set<string>;
+  /** setWebhook: where updates are pushed, with the secret_token sent as X-Telegram-Bot-Api-Secret-Token. */
+  webhook?: { url: string; secret: string | null };
 }
 
 const BOT = { id: 1000001, is_bot: true, first_name: 'Herald Sandbox Bot', username: 'herald_sandbox_bot' };
@@ -205,7 +210,15 @@ export function telegramSimulator(): Simulator {
           const hang = applyFault(reply);
           const msg = message(chat, { text });
           const preview = p.link_preview_options as { is_disabled?: boolean } | undefined;
-          record(msg, chat, text, [], { method: 'sendMessage', parseMode: parseMode ?? null, linkPreviewDisabled: preview?.is_disabled === true, disableNotification: p.disable_notification === true || p.disable_notification === 'true' });
+          const replyTo = (p.reply_parameters as { message_id?: unknown } | undefined)?.message_id ?? p.reply_to_message_id;
+          record(msg, chat, text, [], {
+            method: 'sendMessage',
+            parseMode: parseMode ?? null,
+            linkPreviewDisabled: preview?.is_disabled === true,
+            disableNotification: p.disable_notification === true || p.disable_notification === 'true',
+            ...(replyTo !== undefined ? { replyToMessageId: String(replyTo) } : {}),
+            ...(p.reply_markup !== undefined ? { replyMarkup: p.reply_markup } : {}),
+          });
           return hang ?? msg;
         },
         sendPhoto: sendMedia('sendPhoto', 'photo', 'image'),
@@ -245,6 +258,30 @@ export function telegramSimulator(): Simulator {
             { method: 'sendMediaGroup', parseMode: (media[0] as any).parse_mode ?? null, messageIds: msgs.map((m) => m.message_id) },
           );
           return hang ?? msgs;
+        },
+        // https://core.telegram.org/bots/api#setwebhook: an HTTPS URL in production; any URL here (loopback tests).
+        setWebhook: (p) => {
+          if (typeof p.url !== 'string' || !/^https?:\/\//.test(p.url)) throw bad('bad webhook: an HTTPS URL must be provided for webhook');
+          const secret = p.secret_token === undefined ? null : String(p.secret_token);
+          if (secret !== null && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw bad('secret token contains unallowed characters');
+          data(state).webhook = { url: p.url, secret };
+          return true;
+        },
+        deleteWebhook: () => {
+          data(state).webhook = undefined;
+          return true;
+        },
+        getWebhookInfo: () => ({ url: data(state).webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 }),
+        // https://core.telegram.org/bots/api#editmessagetext: only the bot's own messages.
+        editMessageText: (p) => {
+          const chat = resolveChat(data(state), p.chat_id);
+          const text = checkText(p, 'text', 4096, true)!;
+          const post = state.posts.find((x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted);
+          if (!post) throw bad('message to edit not found');
+          if (post.text === text && p.reply_markup === undefined) throw bad('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+          post.text = text;
+          post.extra = { ...post.extra, edited: true, ...(p.reply_markup !== undefined ? { replyMarkup: p.reply_markup } : {}) };
+          return { message_id: Number(p.message_id), date: Math.floor(Date.parse(post.createdAt) / 1000), edit_date: Math.floor(Date.now() / 1000), chat: chatJson(chat), text };
         },
         deleteMessage: (p, reply) => {
           const chat = resolveChat(data(state), p.chat_id);
@@ -298,6 +335,29 @@ export function telegramSimulator(): Simulator {
         d.nextMessage.set(chat.id, msg.message_id);
         d.updates.push({ update_id: d.nextUpdate++, ...(chat.type === 'channel' ? { channel_post: msg } : { message: msg }) });
         return { ok: true };
+      });
+      app.post('/_inbound', async (request, reply) => {
+        const b = (request.body ?? {}) as { kind?: string; account?: string | number; text?: string; from?: { id?: number; first_name?: string; username?: string } };
+        if (b.kind !== 'message') return reply.status(400).send({ error: `Telegram has no ${b.kind ?? 'such'} items: only kind "message" (a message in the chat)` });
+        if (b.account === undefined || !b.text) return reply.status(400).send({ error: 'account (the chat id) and text are required' });
+        const d = data(state);
+        const chat = resolveChat(d, b.account);
+        const from = { id: b.from?.id ?? 7_000_001, is_bot: false, first_name: b.from?.first_name ?? 'Sandbox User', ...(b.from?.username ? { username: b.from.username } : { username: 'sandbox_user' }) };
+        const msg = { message_id: (d.nextMessage.get(chat.id) ?? 0) + 1, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), from, text: b.text };
+        d.nextMessage.set(chat.id, msg.message_id);
+        const update = { update_id: d.nextUpdate++, message: msg };
+        d.updates.push(update);
+        let delivered: number | null = null;
+        if (d.webhook) {
+          const res = await fetch(d.webhook.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(d.webhook.secret ? { 'x-telegram-bot-api-secret-token': d.webhook.secret } : {}) },
+            body: JSON.stringify(update),
+          });
+          await res.text();
+          delivered = res.status;
+        }
+        return { ok: true, id: String(msg.message_id), chatId: String(chat.id), updateId: update.update_id, webhookStatus: delivered };
       });
       app.post('/_revoke-token', async (request) => {
         const { token } = (request.body ?? {}) as { token?: string };

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRunner } from '../../src/jobs/runner.js';
+import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { listEvents } from '../../src/store/events.js';
+import { createWorker } from '../../src/worker.js';
+import { sdkData } from '../helpers/oauth-e2e.js';
+import { createTenant, sdkError } from '../helpers/posts.js';
+import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/*
+ * Telegram's inbox end to end through the official SDK: Herald registers its callback with setWebhook
+ * (secret_token), the simulator's `_inbound` pushes the update, the message is listed, answered and
+ * edited on the simulated Bot API, message.received reaches the tenant's webhook once, and what
+ * Telegram cannot do is 400 PLATFORM_LIMITATION.
+ */
+
+let h: Awaited<ReturnType<typeof createSandboxEnv>>;
+let runner: JobRunner;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  h = await createSandboxEnv([telegramSimulator()], { publicListener: true, env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+  runner = await createWorker(h.env.ctx, { workerId: 'telegram-inbox' });
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.close();
+});
+
+const sim = (method: string, path: string, body?: unknown) => sandboxCall(h.sandbox, method, `/sandbox/telegram${path}`, body);
+
+describe('Telegram inbox', () => {
+  it('a pushed message is listed, answered and edited on Telegram, and announced once', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1007777777777';
+    const connected = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
+    const accountId = (connected.data as any).account._id as string;
+    await h.env.request(t.apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['message.received'] });
+    // The scheduler sees Telegram's first inbox account and registers the callback.
+    await runner.drain();
+    const info = (await sim('POST', `/bot${'1000001:SANDBOX_herald_bot_token_000000'}/getWebhookInfo`)).result;
+    expect(info.url).toBe(`${h.publicUrl}/v1/platform-webhooks/telegram`);
+
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'Is the shop open today?', from: { id: 4242, first_name: 'Ada', username: 'ada' } });
+    expect(inbound.webhookStatus).toBe(200);
+    const list = sdkData(await t.sdk.messages.listInboxConversations({ query: { platform: 'telegram' } }));
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({ id: chatId, platform: 'telegram', accountId, lastMessage: 'Is the shop open today?', unreadCount: 1 });
+
+    const reply = sdkData(await t.sdk.messages.sendInboxMessage({ path: { conversationId: chatId }, body: { accountId, message: 'Yes, until 6pm', replyTo: inbound.id } }));
+    expect(reply.success).toBe(true);
+    const posted = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === reply.data.messageId && p.destination === chatId);
+    expect(posted).toMatchObject({ text: 'Yes, until 6pm', extra: { method: 'sendMessage', replyToMessageId: inbound.id } });
+
+    const edited = sdkData(await t.sdk.messages.editInboxMessage({ path: { conversationId: chatId, messageId: reply.data.messageId }, body: { accountId, text: 'Yes, until 7pm' } }));
+    expect(edited).toEqual({ success: true, data: { messageId: Number(reply.data.messageId) } });
+    const after = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === reply.data.messageId && p.destination === chatId);
+    expect(after).toMatchObject({ text: 'Yes, until 7pm', extra: { edited: true } });
+
+    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: chatId }, query: { accountId } }));
+    expect(messages.messages.map((m: any) => [m.direction, m.message])).toEqual([
+      ['incoming', 'Is the shop open today?'],
+      ['outgoing', 'Yes, until 7pm'],
+    ]);
+
+    // The same update pushed again (Telegram retries until it gets a 200) is stored and announced once.
+    const update = (await sim('POST', `/bot1000001:SANDBOX_herald_bot_token_000000/getUpdates`)).result.at(-1);
+    const again = await fetch(`${h.publicUrl}/v1/platform-webhooks/telegram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': await secretFromSim() },
+      body: JSON.stringify(update),
+    });
+    expect(again.status).toBe(200);
+    await runner.drain();
+    const events = await listEvents(h.env.ctx.db.kysely, t.userId, 'message.received');
+    expect(events).toHaveLength(1);
+    const delivered = receiver.received.filter((r) => r.json?.event === 'message.received');
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0].json).toMatchObject({ message: { text: 'Is the shop open today?', platform: 'telegram', direction: 'incoming', sender: { id: '4242', username: 'ada' } }, account: { id: accountId } });
+
+    // What Telegram cannot do.
+    for (const p of [
+      t.sdk.messages.updateInboxConversation({ path: { conversationId: chatId }, body: { accountId, status: 'archived' } }),
+      t.sdk.messages.sendInboxMessage({ path: { conversationId: chatId }, body: { accountId, message: 'x', quickReplies: [{ title: 'A', payload: 'a' }] } }),
+      t.sdk.comments.replyToInboxPost({ path: { postId: '1' }, body: { accountId, message: 'x' } }),
+    ]) {
+      const e = await sdkError(p);
+      expect([e.statusCode, e.code]).toEqual([400, 'PLATFORM_LIMITATION']);
+    }
+  });
+
+  it('refuses a pushed update without the registered secret and stores nothing', async () => {
+    const before = await h.env.ctx.db.kysely.selectFrom('inbox_message').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const forged = await fetch(`${h.publicUrl}/v1/platform-webhooks/telegram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'guess' },
+      body: JSON.stringify({ update_id: 99, message: { message_id: 99, date: 1, chat: { id: -1007777777777, type: 'supergroup' }, from: { id: 1, first_name: 'Eve' }, text: 'forged' } }),
+    });
+    expect(forged.status).toBe(401);
+    const after = await h.env.ctx.db.kysely.selectFrom('inbox_message').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('answers a user without the add-on 403', async () => {
+    const t = await createTenant(h.env);
+    const e = await sdkError(t.sdk.messages.listInboxConversations({}));
+    expect([e.statusCode, e.message]).toEqual([403, 'Inbox addon required']);
+  });
+});
+
+/** The secret Herald gave setWebhook, as the simulator holds it (what Telegram sends back). */
+async function secretFromSim(): Promise<string> {
+  const d = h.sandbox.state('telegram').data.get('telegram') as { webhook?: { secret: string | null } };
+  return d.webhook?.secret ?? '';
+}
