@@ -1,3 +1,4 @@
+import { applyMetrics } from './metrics.js';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { FAULT_KINDS, FAULT_OPS, FaultInjector, type FaultKind, type FaultOp } from './faults.js';
@@ -70,6 +71,12 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           if (own && typeof own.error === 'string') return reply.status(400).send({ error: own.error });
           if (processingMs !== undefined) state.config.processingMs = processingMs as number;
           return { ...state.config, ...own };
+        });
+        scope.post('/_metrics', async (request, reply) => {
+          if (!sim.insights) return reply.status(400).send({ error: `the ${sim.platform} simulator has no insights API` });
+          const problem = applyMetrics(state, request.body);
+          if (problem) return reply.status(400).send({ error: problem });
+          return { ok: true };
         });
         scope.post('/_reset', async () => {
           state.posts.length = 0;

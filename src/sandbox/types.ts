@@ -44,6 +44,8 @@ export interface SimulatorState {
 
 export interface Simulator {
   readonly platform: string;
+  /** It has an insights API: `POST /_metrics` sets what it reports (sandbox/metrics.ts); otherwise that route is a 400. */
+  readonly insights?: boolean;
   /** The operations whose calls `POST /_faults {op}` can fail (`publish` at least). */
   readonly faultOps: readonly FaultOp[];
   /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */

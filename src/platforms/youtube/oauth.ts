@@ -12,6 +12,9 @@ export const YOUTUBE_DEFAULT_SCOPES = [
   'https://www.googleapis.com/auth/youtube.force-ssl',
 ];
 
+/** Daily views and watch time through the YouTube Analytics API (reports.query); not asked for by default. */
+export const YOUTUBE_ANALYTICS_SCOPE = 'https://www.googleapis.com/auth/yt-analytics.readonly';
+
 export function youTubeOAuth(opts: YouTubeOptions): OAuthProvider {
   /** The Google account's channel (`channels?part=snippet,contentDetails&mine=true`): YouTube's one destination. */
   return googleOAuth({ ...opts, name: 'YouTube', envPrefix: 'YOUTUBE' }, async (tokens, io): Promise<PlatformProfile> => {

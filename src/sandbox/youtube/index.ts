@@ -1,3 +1,4 @@
+import { metricsFor, subscribersOf } from '../metrics.js';
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
@@ -26,6 +27,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'youtube',
+    insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'destinations'],
     async register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
@@ -74,6 +76,10 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
           };
         }
         if (parts.includes('contentDetails')) item.contentDetails = { relatedPlaylists: { likes: '', uploads: channel.uploads } };
+        if (parts.includes('statistics')) {
+          const videos = [...store().videos.values()].filter((v) => v.channelId === channel.id && !v.deleted);
+          item.statistics = { viewCount: '0', subscriberCount: String(subscribersOf(state, channel.id)), hiddenSubscriberCount: false, videoCount: String(videos.length) };
+        }
         return checked('ChannelListResponse', { kind: 'youtube#channelListResponse', etag: etag(`list-${channel.id}`), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [item] });
       });
 
@@ -91,7 +97,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
           .filter((v) => v && !v.deleted)
           .map((v) => {
             const owner = v!.channelId === channel.id;
-            return videoResource(v!, owner ? parts : parts.filter((p) => p !== 'processingDetails'), now());
+            return videoResource(v!, owner ? parts : parts.filter((p) => p !== 'processingDetails'), now(), metricsFor(state, v!.id, v!.createdAt, now()));
           });
         return checked('VideoListResponse', { kind: 'youtube#videoListResponse', etag: etag(ids.join(',')), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
       });

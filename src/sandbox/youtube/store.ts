@@ -1,3 +1,4 @@
+import type { SandboxMetrics } from '../metrics.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
@@ -137,7 +138,8 @@ export function settle(video: YtVideo, now: number): void {
 }
 
 /** The Video resource with the parts asked for, checked against the discovery document before it goes out. */
-export function videoResource(video: YtVideo, parts: string[], now: number): Record<string, unknown> {
+/** `stats`: what the insights report for this video now (sandbox/metrics.ts), for `part=statistics`. */
+export function videoResource(video: YtVideo, parts: string[], now: number, stats?: SandboxMetrics): Record<string, unknown> {
   settle(video, now);
   const out: Record<string, unknown> = { kind: 'youtube#video', etag: etag(video.id + video.status.uploadStatus), id: video.id };
   if (parts.includes('snippet')) {
@@ -166,6 +168,10 @@ export function videoResource(video: YtVideo, parts: string[], now: number): Rec
         : s === 'failed'
           ? { processingStatus: 'failed', processingFailureReason: 'transcodeFailed' }
           : { processingStatus: 'succeeded', thumbnailsAvailability: 'available' };
+  }
+  if (parts.includes('statistics') && stats) {
+    // https://developers.google.com/youtube/v3/docs/videos#statistics: counts as uint64 strings; dislikes are private since 2021.
+    out.statistics = { viewCount: String(stats.views), likeCount: String(stats.likes), favoriteCount: '0', commentCount: String(stats.comments) };
   }
   return checked('Video', out);
 }
