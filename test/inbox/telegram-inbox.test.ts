@@ -79,13 +79,14 @@ describe('Telegram inbox', () => {
     expect(delivered).toHaveLength(1);
     expect(delivered[0].json).toMatchObject({ message: { text: 'Is the shop open today?', platform: 'telegram', direction: 'incoming', sender: { id: '4242', username: 'ada' } }, account: { id: accountId } });
 
-    // What Telegram cannot do.
-    for (const p of [
-      t.sdk.messages.updateInboxConversation({ path: { conversationId: chatId }, body: { accountId, status: 'archived' } }),
-      t.sdk.messages.sendInboxMessage({ path: { conversationId: chatId }, body: { accountId, message: 'x', quickReplies: [{ title: 'A', payload: 'a' }] } }),
-      t.sdk.comments.replyToInboxPost({ path: { postId: '1' }, body: { accountId, message: 'x' } }),
+    // What Telegram cannot do. Each call starts only when the one before it has answered: a call started
+    // early rejects before anything awaits it, which is an unhandled rejection.
+    for (const call of [
+      () => t.sdk.messages.updateInboxConversation({ path: { conversationId: chatId }, body: { accountId, status: 'archived' } }),
+      () => t.sdk.messages.sendInboxMessage({ path: { conversationId: chatId }, body: { accountId, message: 'x', quickReplies: [{ title: 'A', payload: 'a' }] } }),
+      () => t.sdk.comments.replyToInboxPost({ path: { postId: '1' }, body: { accountId, message: 'x' } }),
     ]) {
-      const e = await sdkError(p);
+      const e = await sdkError(call());
       expect([e.statusCode, e.code]).toEqual([400, 'PLATFORM_LIMITATION']);
     }
   });
