@@ -132,21 +132,27 @@ export function targetRows(
       status: 'pending',
       attempts: 0,
       content_hash: contentHash(t.platformSpecificData, text, media),
-      platform_post_id: null,
-      platform_post_url: null,
-      published_at: null,
-      error_message: null,
-      error_category: null,
-      error_source: null,
-      error_code: null,
-      last_attempt_at: null,
-      thread_progress: null,
-      first_comment_result: null,
-      processing_handle: null,
-      processing_since: null,
-      created_at: iso,
-      updated_at: iso,
+      ...unattempted(iso),
     };
   });
 }
 
+/** A new target's outcome columns: nothing attempted yet (a new post's targets, a recycled copy's). */
+export function unattempted(iso: string) {
+  return {
+    platform_post_id: null,
+    platform_post_url: null,
+    published_at: null,
+    error_message: null,
+    error_category: null,
+    error_source: null,
+    error_code: null,
+    last_attempt_at: null,
+    thread_progress: null,
+    first_comment_result: null,
+    processing_handle: null,
+    processing_since: null,
+    created_at: iso,
+    updated_at: iso,
+  };
+}

@@ -5,7 +5,7 @@ import { findAccounts, insertPost, insertTargets, type PostRow, type PostTargetR
 import { finishJob, listPostTargets, lockPost, rescheduleJobWithPayload } from '../../store/publishing.js';
 import { findRecycling, insertRecycledCopy, updateRecycling } from '../../store/recycling.js';
 import { armTargets } from '../posts/arm.js';
-import { contentHash } from '../posts/targets.js';
+import { contentHash, unattempted } from '../posts/targets.js';
 import type { MediaItemInput } from '../posts/types.js';
 import { postEventData } from '../present/post-event.js';
 import { copyContent, expired, nextSlotAfter } from './config.js';
@@ -101,20 +101,7 @@ async function makeCopy(
       status: 'pending',
       attempts: 0,
       content_hash: contentHash(psd, t.custom_content ?? content, tMedia),
-      platform_post_id: null,
-      platform_post_url: null,
-      published_at: null,
-      error_message: null,
-      error_category: null,
-      error_source: null,
-      error_code: null,
-      last_attempt_at: null,
-      thread_progress: null,
-      first_comment_result: null,
-      processing_handle: null,
-      processing_since: null,
-      created_at: iso,
-      updated_at: iso,
+      ...unattempted(iso),
     };
   });
   await insertPost(tx, post);
