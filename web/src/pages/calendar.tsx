@@ -14,7 +14,16 @@ import { PostPanel } from './post-panel';
 
 const later = (fn: () => void) => void setTimeout(fn, 0);
 const EDITABLE = new Set(['draft', 'scheduled']);
-const VIEWS = new Set(['dayGridMonth', 'timeGridWeek', 'listWeek']);
+const VIEWS = new Set(['dayGridMonth', 'timeGridWeek', 'listWeek', 'listDay']);
+/** Entries a day shows in the month grid, a "+N more" entry included. */
+const MONTH_PER_DAY = 3;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** YYYY-MM-DD of an instant in a zone (en-CA writes dates that way). */
+function dayFormatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) formatters.set(zone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return f;
+}
 
 /** One calendar entry's content, built as DOM nodes (no HTML strings from post text). */
 function entryNode(post: any): HTMLElement {
@@ -58,33 +67,97 @@ export function CalendarPage() {
   const [profileId, setProfileId] = useChosenProfile(profiles.data);
   const profileRef = useRef(profileId);
   profileRef.current = profileId;
+  const takenRef = useRef<Set<unknown>>(new Set());
+  const postsRef = useRef<Promise<unknown>>(Promise.resolve());
+  const cache = useRef<{ from: number; to: number; posts: any[] } | null>(null);
+  const zoneRef = useRef(zone);
+  zoneRef.current = zone;
+  /** Reads the posts again (after a change, and every 15 s). */
+  const refresh = () => {
+    cache.current = null;
+    cal.current?.refetchEvents();
+  };
   const readOnly = cannotWrite(session);
 
-  const loadEvents = async (startStr: string, endStr: string) => {
-    const from = new Date(startStr).toISOString();
-    const to = new Date(endStr).toISOString();
-    const [posts, slots] = await Promise.all([
-      allPages<any>('/posts', 'posts', { dateFrom: from, dateTo: to, sortBy: 'scheduled-asc' }),
-      profileRef.current ? freeSlots(profileRef.current) : Promise.resolve([] as string[]),
-    ]);
-    const taken = new Set(posts.map((p) => p.scheduledFor && Date.parse(p.scheduledFor)));
-    const events: EventInput[] = posts
-      .filter((p) => p.scheduledFor)
-      .map((p) => ({
-        id: p._id,
-        start: p.scheduledFor,
-        allDay: false,
-        title: p.title || p.content || '(no text)',
-        classNames: ['post', `st-${p.status}`],
-        startEditable: !readOnly && EDITABLE.has(p.status),
-        extendedProps: { post: p },
-      }));
-    for (const s of slots) {
-      const t = Date.parse(s);
-      if (taken.has(t) || t < Date.parse(from) || t >= Date.parse(to)) continue;
-      events.push({ id: 'slot-' + s, start: s, title: 'Free queue slot', classNames: ['free-slot'], editable: false, extendedProps: { slot: s } });
+  /**
+   * The posts of [start, end) as calendar entries. The posts of the fetched range are kept (`cache`), so
+   * that switching between month, week and list views draws without asking again; a refresh drops them.
+   * A range longer than a week (the month grid) gets at most MONTH_PER_DAY entries a day: beyond that,
+   * a day shows MONTH_PER_DAY - 1 posts and one "+N more" entry opening the day's list. FullCalendar's
+   * own dayMaxEvents still builds (hidden) and measures every entry, which for 1,000 posts was most of
+   * the first load.
+   */
+  const loadPosts = async (startStr: string, endStr: string) => {
+    const from = Date.parse(startStr);
+    const to = Date.parse(endStr);
+    let cached = cache.current;
+    if (!cached || cached.from > from || cached.to < to) {
+      const loading = allPages<any>('/posts', 'posts', { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), sortBy: 'scheduled-asc' });
+      postsRef.current = loading;
+      cached = { from, to, posts: await loading };
+      cache.current = cached;
+    }
+    const when = (p: any) => Date.parse(p.scheduledFor ?? p.createdAt);
+    const posts = cached.posts.filter((p) => when(p) >= from && when(p) < to);
+    takenRef.current = new Set(posts.map((p) => p.scheduledFor && Date.parse(p.scheduledFor)));
+    const dated = posts.filter((p) => p.scheduledFor);
+    const events: EventInput[] = [];
+    const entry = (p: any): EventInput => ({
+      id: p._id,
+      start: p.scheduledFor,
+      allDay: false,
+      title: p.title || p.content || '(no text)',
+      classNames: ['post', `st-${p.status}`],
+      startEditable: !readOnly && EDITABLE.has(p.status),
+      extendedProps: { post: p },
+    });
+    if (to - from <= 7 * 86_400_000) {
+      for (const p of dated) events.push(entry(p));
+    } else {
+      const dayOf = dayFormatter(zoneRef.current);
+      const byDay = new Map<string, any[]>();
+      for (const p of dated) {
+        const d = dayOf.format(new Date(p.scheduledFor));
+        const list = byDay.get(d);
+        if (list) list.push(p);
+        else byDay.set(d, [p]);
+      }
+      for (const [d, list] of byDay) {
+        if (list.length <= MONTH_PER_DAY) {
+          for (const p of list) events.push(entry(p));
+          continue;
+        }
+        for (const p of list.slice(0, MONTH_PER_DAY - 1)) events.push(entry(p));
+        const more = list.length - (MONTH_PER_DAY - 1);
+        events.push({
+          id: 'more-' + d,
+          // At the first hidden post's time: after the day's shown posts.
+          start: list[MONTH_PER_DAY - 1].scheduledFor,
+          allDay: false,
+          title: `+${more} more`,
+          classNames: ['more-posts'],
+          editable: false,
+          extendedProps: { more, day: d },
+        });
+      }
     }
     return { events, count: posts.length };
+  };
+
+  /** The chosen profile's free queue slots in [start, end): a second source, refetched alone when the profile changes. */
+  const loadSlots = async (startStr: string, endStr: string): Promise<EventInput[]> => {
+    const profile = profileRef.current;
+    if (!profile) return [];
+    const from = Date.parse(startStr);
+    const to = Date.parse(endStr);
+    // Slots taken by a post are not free: read the posts of this range first.
+    const [slots] = await Promise.all([freeSlots(profile), postsRef.current.catch(() => null)]);
+    return slots
+      .filter((s) => {
+        const t = Date.parse(s);
+        return t >= from && t < to && !takenRef.current.has(t);
+      })
+      .map((s) => ({ id: 'slot-' + s, start: s, title: 'Free queue slot', classNames: ['free-slot'], editable: false, extendedProps: { slot: s } }));
   };
 
   useEffect(() => {
@@ -102,28 +175,39 @@ export function CalendarPage() {
       // A day cell is named by its own content (day number and posts), not only by the date link.
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
       // A number, not true: with height 'auto', true (fit the cell) makes cell height and event count chase each other.
-      dayMaxEvents: 3,
+      // loadPosts already keeps the month grid to MONTH_PER_DAY entries a day; one more for a free slot.
+      dayMaxEvents: MONTH_PER_DAY + 1,
       eventDisplay: 'block',
       editable: !readOnly,
+      // Every range change asks loadPosts, which answers from the posts it holds when it can: the month
+      // grid's entries (with "+N more") are not the week's.
+      lazyFetching: false,
       eventDurationEditable: false,
       nowIndicator: true,
       // FullCalendar renders with the same Preact as the app: the app's state changes from its callbacks
       // wait for the next task, so that they never run inside the calendar's own render.
-      events: (info, success, failure) => {
-        later(() => setLoading(true));
-        loadEvents(info.startStr, info.endStr).then(
-          ({ events, count }) => {
-            success(events);
-            later(() => (setCount(count), setError(null), setLoading(false)));
+      eventSources: [
+        {
+          id: 'posts',
+          events: (info, success, failure) => {
+            later(() => setLoading(true));
+            loadPosts(info.startStr, info.endStr).then(
+              ({ events, count }) => {
+                success(events);
+                later(() => (setCount(count), setError(null), setLoading(false)));
+              },
+              (e) => {
+                failure(e as Error);
+                later(() => (setError(e), setLoading(false)));
+              },
+            );
           },
-          (e) => {
-            failure(e as Error);
-            later(() => (setError(e), setLoading(false)));
-          },
-        );
-      },
+        },
+        { id: 'slots', events: (info, success) => void loadSlots(info.startStr, info.endStr).then(success, () => success([])) },
+      ],
       eventContent: (arg) => {
         const post = arg.event.extendedProps.post;
+        if (arg.event.extendedProps.more) return { domNodes: [Object.assign(document.createElement('span'), { className: 'entry more', textContent: arg.event.title + ' posts' })] };
         if (!post) return { domNodes: [Object.assign(document.createElement('span'), { className: 'entry slot', textContent: '+ Free queue slot' })] };
         return { domNodes: [entryNode(post)] };
       },
@@ -131,7 +215,11 @@ export function CalendarPage() {
         // Entries are links for the keyboard: Enter opens the post.
         arg.el.setAttribute('tabindex', '0');
         const post = arg.event.extendedProps.post;
-        arg.el.setAttribute('aria-label', post ? `${post.status} post: ${post.title || post.content || 'no text'}` : 'Free queue slot: compose a post for it');
+        const { more, day } = arg.event.extendedProps;
+        arg.el.setAttribute(
+          'aria-label',
+          post ? `${post.status} post: ${post.title || post.content || 'no text'}` : more ? `${more} more posts on ${day}: open the day` : 'Free queue slot: compose a post for it',
+        );
         arg.el.dataset.postId = post?._id ?? '';
         arg.el.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') {
@@ -144,6 +232,7 @@ export function CalendarPage() {
         arg.jsEvent.preventDefault();
         const post = arg.event.extendedProps.post;
         if (post) later(() => setOpenPost(post._id));
+        else if (arg.event.extendedProps.more) later(() => c.changeView('listDay', arg.event.extendedProps.day));
         else later(() => navigate(`compose?at=${encodeURIComponent(arg.event.extendedProps.slot)}`));
       },
       eventDrop: async (arg) => {
@@ -151,7 +240,7 @@ export function CalendarPage() {
         try {
           await api('PUT', `/posts/${arg.event.id}`, { body: { scheduledFor: when } });
           later(() => setError(null));
-          c.refetchEvents();
+          refresh();
         } catch (e) {
           arg.revert();
           later(() => setError(e));
@@ -163,7 +252,7 @@ export function CalendarPage() {
     const first = setTimeout(() => c.render(), 0);
     cal.current = c;
     // Statuses change as the worker publishes: refresh what is in view.
-    const timer = setInterval(() => document.visibilityState === 'visible' && c.refetchEvents(), 15_000);
+    const timer = setInterval(() => document.visibilityState === 'visible' && refresh(), 15_000);
     return () => {
       clearTimeout(first);
       clearInterval(timer);
@@ -174,8 +263,12 @@ export function CalendarPage() {
   useEffect(() => {
     cal.current?.setOption('timeZone', zone);
   }, [zone]);
+  // The profile only changes the free slots: the posts are the key's, whatever the profile.
+  const shownProfile = useRef(profileId);
   useEffect(() => {
-    if (profileId) cal.current?.refetchEvents();
+    if (profileId === shownProfile.current) return;
+    shownProfile.current = profileId;
+    cal.current?.getEventSourceById('slots')?.refetch();
   }, [profileId]);
 
   return (
@@ -201,7 +294,7 @@ export function CalendarPage() {
           postId={openPost}
           zone={zone}
           onClose={() => setOpenPost(null)}
-          onChanged={() => cal.current?.refetchEvents()}
+          onChanged={refresh}
         />
       )}
     </Page>
