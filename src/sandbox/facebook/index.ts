@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerGraph } from '../graph/index.js';
 import { PAGE_HANDLERS } from '../graph/pages.js';
+import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { LIST_HANDLERS } from './lists.js';
 import { POST_HANDLERS } from './posts.js';
@@ -34,6 +35,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...POST_HANDLERS,
           ...VIDEO_HANDLERS,
           ...LIST_HANDLERS,
+          ...SUBSCRIPTION_HANDLERS,
         },
       });
     },

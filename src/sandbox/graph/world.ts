@@ -26,8 +26,11 @@ export interface GraphPage {
   igUsername: string;
 }
 
-/** `instagram`: an Instagram Login token (graph.instagram.com), which acts as one Instagram professional account. */
-export type TokenKind = 'user' | 'page' | 'instagram';
+/**
+ * `instagram`: an Instagram Login token (graph.instagram.com), which acts as one Instagram professional
+ * account. `app`: the app access token `{app-id}|{app-secret}` (webhook subscriptions).
+ */
+export type TokenKind = 'user' | 'page' | 'instagram' | 'app';
 
 export interface GraphToken {
   token: string;
@@ -42,6 +45,8 @@ export interface GraphToken {
   longLived: boolean;
   scopes: string[];
   revoked: boolean;
+  /** The app secret an `app` token carries (what the simulator signs webhooks with). */
+  appSecret?: string;
 }
 
 /** An object of the graph: its spec node type and what the simulator keeps about it. */
@@ -144,6 +149,9 @@ export function pageTokenFor(state: SimulatorState, user: GraphToken, pageId: st
 
 /** The live token of a request, or null (unknown, revoked or expired at `now`). */
 export function liveToken(state: SimulatorState, token: string | undefined, now: number): GraphToken | null {
+  // The app access token is the app id and secret themselves (any secret: the simulator keeps no app registry).
+  const app = token ? /^(\d{5,20})\|(.+)$/.exec(token) : null;
+  if (app) return { token: token!, kind: 'app', userId: '', clientId: app[1], expiresAt: null, longLived: true, scopes: [], revoked: false, appSecret: app[2] };
   const t = token ? world(state).tokens.get(token) : undefined;
   if (!t || t.revoked || (t.expiresAt !== null && t.expiresAt <= now)) return null;
   return t;
