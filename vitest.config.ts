@@ -13,13 +13,13 @@ const otherDialect = dialect === 'postgres' ? 'sqlite' : 'postgres';
 // HERALD_TEST_ALL=1 runs them on PostgreSQL too (a file named on the command line is excluded as well).
 const dbFree = dialect === 'postgres' && !process.env.HERALD_TEST_ALL ? dbFreeTests() : [];
 
-// On the SQLite run, test files share their worker's module cache (isolate: false): each file no longer
-// loads Herald's modules afresh, which was most of that run's time (vitest's "import": 275 s of a 433 s
-// run on 2 cores; 37 s and a 233 s run after). Every file builds its own context, database and app, so
-// nothing else carries over. A file that replaces a module with vi.mock needs the module loaded afresh
-// for it: those run isolated, in a project of their own. The PostgreSQL run stays isolated: shared,
-// one whole run lost the hostile-input test's schema mid-test (dropped under it; not yet explained), so
-// it keeps the isolation it passed with.
+// Test files share their worker's module cache (isolate: false): each file no longer loads Herald's
+// modules afresh, which was most of the time (SQLite: vitest's "import" was 275 s of a 433 s run on 2
+// cores; 37 s and a 233 s run after). Every file builds its own context, database (PostgreSQL: its own
+// schema) and app, so nothing else carries over. A file that replaces a module with vi.mock needs the
+// module loaded afresh for it: those run isolated, in a project of their own. (PostgreSQL once lost a run
+// to Kysely's introspector, which reads every schema and fails when another file drops its own meanwhile;
+// test/helpers/row-counts.ts now reads the current schema only, as the migrator does.)
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
@@ -44,7 +44,7 @@ export default defineConfig({
     projects: [
       // web/test: the dashboard's own tests; its browser tests (*.browser.sqlite.test.ts) drive Chromium on
       // the SQLite run only (the API under them is covered on both databases).
-      { extends: true, test: { name: 'shared', isolate: dialect === 'postgres', include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'], exclude: [...exclude, ...mocking] } },
+      { extends: true, test: { name: 'shared', isolate: false, include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'], exclude: [...exclude, ...mocking] } },
       { extends: true, test: { name: 'isolated', isolate: true, include: mocking, exclude } },
     ],
   },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../src/context.js';
 
 /**
@@ -7,8 +8,16 @@ import type { AppContext } from '../../src/context.js';
  */
 export async function countRows(ctx: AppContext): Promise<Record<string, number>> {
   const db = ctx.db.kysely;
-  const schema = ctx.config.databaseSchema;
-  const tables = (await db.introspection.getTables()).filter((t) => !t.isView && (ctx.db.dialect === 'sqlite' || !schema || t.schema === schema));
+  // On PostgreSQL, the tables of the current schema only: Kysely's introspector reads every schema of the
+  // database and fails when another test file drops its schema meanwhile (see store/migrations/index.ts).
+  const tables =
+    ctx.db.dialect === 'sqlite'
+      ? (await db.introspection.getTables()).filter((t) => !t.isView)
+      : (
+          await sql<{ name: string }>`
+            select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+        ).rows;
   const counts: Record<string, number> = {};
   for (const t of tables) {
     const row = await db
