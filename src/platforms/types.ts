@@ -649,6 +649,22 @@ export interface AnalyticsCapability {
   readAccountMetrics?(account: AccountCredentials, io: PlatformIO): Promise<AccountMetrics>;
   /** OAuth scopes the reads need beyond posting (accounts/health lists the missing ones). */
   readonly scopes?: readonly string[];
+  /**
+   * The account's posts published at or after `since`, newest first, as the platform lists them
+   * (Herald's own among them: the caller matches them on platformPostId). At most `limit` items.
+   * Present on platforms whose API lists an account's posts; it makes `source=external` work.
+   */
+  listPosts?(account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]>;
+}
+
+/** One of an account's posts as its platform lists it (external posts sync). */
+export interface ListedPost {
+  platformPostId: string;
+  platformPostUrl: string | null;
+  content: string;
+  publishedAt: Date;
+  /** The first media item, when the listing shows one. */
+  media?: { type: 'image' | 'video'; url: string } | null;
 }
 
 /** What an account posts to on platforms where a user manages several: `page` (Facebook), `organization`

@@ -16,6 +16,8 @@ export interface MetricsScope {
   profileId?: string;
   fromIso?: string;
   toIso?: string;
+  /** `late`: Herald's own posts only; `external`: those synced from the platform; else both. */
+  source?: 'all' | 'late' | 'external';
 }
 
 type MetricsQuery = SelectQueryBuilder<Database, 'target_metrics', object>;
@@ -27,6 +29,8 @@ function scoped(db: Executor, s: MetricsScope): MetricsQuery {
   if (s.platform) q = q.where('target_metrics.platform', '=', s.platform);
   if (s.fromIso) q = q.where('target_metrics.published_at', '>=', s.fromIso);
   if (s.toIso) q = q.where('target_metrics.published_at', '<=', s.toIso);
+  if (s.source === 'late') q = q.where('target_metrics.is_external', '=', 0);
+  if (s.source === 'external') q = q.where('target_metrics.is_external', '=', 1);
   return q;
 }
 

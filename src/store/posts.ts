@@ -73,7 +73,7 @@ export async function deletePost(db: Executor, tenantId: string, postId: string)
 
 /** Posts created at or after `sinceIso` (the monthly plan limit). */
 export async function countPostsSince(db: Executor, tenantId: string, sinceIso: string): Promise<number> {
-  const { rows } = await hot<{ n: number }>(db, 'SELECT count(*) AS n FROM post WHERE tenant_id = ? AND created_at >= ?', [tenantId, sinceIso]);
+  const { rows } = await hot<{ n: number }>(db, 'SELECT count(*) AS n FROM post WHERE tenant_id = ? AND created_at >= ? AND is_external = 0', [tenantId, sinceIso]);
   return Number(rows[0].n);
 }
 
@@ -151,7 +151,8 @@ export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: Po
 /** The statements of `listPosts`: the count of matching posts and the page (also used to check plans). */
 export function postListQueries(db: Executor, f: PostFilter) {
   const sortAt = sql<string>`coalesce(p.scheduled_for, p.created_at)`;
-  let q = db.selectFrom('post as p').where('p.tenant_id', '=', f.tenantId);
+  // External posts (imported for analytics, migration 0220) are not the tenant's posts to manage.
+  let q = db.selectFrom('post as p').where('p.tenant_id', '=', f.tenantId).where('p.is_external', '=', 0);
   if (f.status === 'unknown') {
     // Not a post status: the posts with a target whose outcome is unknown (a person must settle it).
     // Read from post_target_tenant_status_idx: few targets are unknown, however many posts there are.

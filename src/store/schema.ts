@@ -80,6 +80,8 @@ export interface AccountMetricsColumns {
   followers_count: Generated<number | null>;
   followers_updated_at: Generated<string | null>;
   metrics_next_at: Generated<string | null>;
+  /** Migration 0220: the newest post time the last external-posts sync saw. */
+  external_synced_at: Generated<string | null>;
 }
 
 /** One row (id 1): moves when an API key, a user or a profile changes (SQLite triggers; store/directory.ts). */
@@ -138,6 +140,8 @@ export interface PostTable {
   metadata: string;
   /** JSON object of create-only options kept for display (tiktokSettings, crosspostingEnabled). */
   options: string;
+  /** 1: made on the platform outside Herald, imported for analytics (migration 0220). */
+  is_external?: number;
   queued_from_profile: string | null;
   queue_id: string | null;
   created_at: string;
@@ -557,6 +561,8 @@ export interface TargetMetricsTable extends MetricCounters {
   reached_2d: number | null;
   reached_7d: number | null;
   reached_30d: number | null;
+  /** 1: the target of an external post (migration 0220). */
+  is_external?: number;
 }
 
 export interface MetricSnapshotTable extends MetricCounters {

@@ -88,6 +88,8 @@ const UNSERVED = [
   "Retrieve a List of a Public Profile's Threads",
   'Hide Replies',
   "Get a List of All a User's Replies",
+  // Served (sandbox/threads/insights.ts; test/analytics/meta-analytics.test.ts), but the collection asks
+  // them of the thread it deleted before, and follower_demographics without the breakdown it needs.
   'Get Post Insights',
   'Get Account Insights',
   'Search for Threads Posts',

@@ -4,7 +4,7 @@ import { dailyTotals, decaySums, engagementByPublishQuarter } from '../../store/
 import type { MetricCounters } from '../../store/schema.js';
 import type { Principal } from '../principal.js';
 import { DECAY_BUCKETS } from './metrics.js';
-import { assertAnalyticsAddon, assertRange, metricsScope, onlyExternal, parseDateParam, parseTimeZone } from './scope.js';
+import { assertAnalyticsAddon, assertRange, metricsScope, parseDateParam, parseTimeZone } from './scope.js';
 
 /*
  * The hosted API's aggregate analytics (README "Analytics" defines each figure). Each reads one grouped
@@ -22,7 +22,7 @@ export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Fil
   const from = parseDateParam(q.fromDate, 'fromDate') ?? new Date(now.getTime() - 180 * DAY_MS);
   const to = parseDateParam(q.toDate, 'toDate', true) ?? now;
   assertRange(from, to);
-  const rows = onlyExternal(q.source) ? [] : await dailyTotals(ctx.db.kysely, metricsScope(caller, { ...q, from, to }));
+  const rows = await dailyTotals(ctx.db.kysely, metricsScope(caller, { ...q, from, to }));
   const days = new Map<string, { date: string; postCount: number; platforms: Record<string, number>; metrics: MetricCounters }>();
   const platforms = new Map<string, MetricCounters & { postCount: number }>();
   for (const r of rows) {
@@ -52,7 +52,7 @@ export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Fil
 export async function getBestTime(ctx: AppContext, caller: Principal, q: Filters & { timezone?: string }) {
   assertAnalyticsAddon(caller);
   const zone = parseTimeZone(q.timezone);
-  const rows = onlyExternal(q.source) ? [] : await engagementByPublishQuarter(ctx.db.kysely, metricsScope(caller, q));
+  const rows = await engagementByPublishQuarter(ctx.db.kysely, metricsScope(caller, q));
   const slots = new Map<string, { day_of_week: number; hour: number; posts: number; engagement: number }>();
   for (const r of rows) {
     // The quarter's start stands for the posts in it: every offset in use is a multiple of 15 minutes.
@@ -79,7 +79,7 @@ export async function getContentDecay(ctx: AppContext, caller: Principal, q: Fil
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now().getTime();
   const buckets = DECAY_BUCKETS.map((b) => ({ column: b.column, cutoffIso: new Date(now - b.start).toISOString() }));
-  const sums = onlyExternal(q.source) ? undefined : await decaySums(ctx.db.kysely, metricsScope(caller, q), buckets);
+  const sums = await decaySums(ctx.db.kysely, metricsScope(caller, q), buckets);
   return {
     buckets: DECAY_BUCKETS.map((b, i) => {
       const n = Number(sums?.[`n${i}`] ?? 0);
@@ -95,7 +95,7 @@ export async function getContentDecay(ctx: AppContext, caller: Principal, q: Fil
  */
 export async function getPostingFrequency(ctx: AppContext, caller: Principal, q: Filters) {
   assertAnalyticsAddon(caller);
-  const rows = onlyExternal(q.source) ? [] : await dailyTotals(ctx.db.kysely, metricsScope(caller, q));
+  const rows = await dailyTotals(ctx.db.kysely, metricsScope(caller, q));
   const weeks = new Map<string, { platform: string; posts: number; engagement: number; base: number }>();
   for (const r of rows) {
     const d = new Date(`${r.day}T00:00:00Z`);

@@ -14,6 +14,7 @@ import {
 import { findAccountById, type AccountRow } from '../../store/accounts.js';
 import { findUser } from '../../store/users.js';
 import { accountCredentials } from '../accounts/save-account.js';
+import { syncExternalPosts } from './external.js';
 import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
 
 const DAY_MS = 86_400_000;
@@ -26,7 +27,8 @@ const TRANSIENT_ATTEMPTS = 5;
 export type CollectOutcome = { done: true } | { retryAt: Date; reason: string };
 
 /**
- * One account's due reads: its followers (daily) and every target due on the schedule. Tenants without
+ * One account's due reads: its followers and its posts made outside Herald (daily), and every target due
+ * on the schedule. Tenants without
  * the analytics add-on, inactive accounts and platforms without insights are not read; their schedules
  * simply move on, so nothing piles up. A throttled or failing platform is asked again later (its wait,
  * else backoff) up to TRANSIENT_ATTEMPTS times, then that round is skipped; an expired or revoked token
@@ -88,6 +90,8 @@ async function collectAccountMetrics(
       subscribers: m.subscribers ?? null,
     });
   }
+  // Posts made outside Herald, found by listing the account's posts (due a read in this same run).
+  if (analytics?.listPosts) await syncExternalPosts(ctx, account, analytics, credentials, io, now);
   await setAccountMetricsNext(ctx.db.kysely, account.account_id, new Date(now.getTime() + DAY_MS).toISOString());
 }
 

@@ -6,7 +6,7 @@ import { findPost } from '../../store/posts.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 import { presentAccount } from '../present/accounts.js';
 import { countersOf, latest, presentPlatformAnalytics, presentPostAnalytics, sumCounters } from './present.js';
-import { assertAnalyticsAddon, assertRange, metricsScope, onlyExternal, parseDateParam } from './scope.js';
+import { assertAnalyticsAddon, assertRange, metricsScope, parseDateParam } from './scope.js';
 
 export interface AnalyticsQuery {
   postId?: string;
@@ -49,7 +49,7 @@ async function getPostAnalytics(ctx: AppContext, caller: Principal, id: string) 
     platformAnalytics: targets.map((t) => presentPlatformAnalytics(platformSource(t))),
     platform: first.platform,
     platformPostUrl: first.platform_post_url,
-    isExternal: false,
+    isExternal: post.is_external === 1,
   };
 }
 
@@ -60,10 +60,8 @@ async function listAnalytics(ctx: AppContext, caller: Principal, q: AnalyticsQue
   if (from && to) assertRange(from, to);
   const limit = q.limit ?? 50;
   const page = q.page ?? 1;
-  const scope = metricsScope(caller, { platform: q.platform, profileId: q.profileId, from, to });
-  const { total, rows } = onlyExternal(q.source)
-    ? { total: 0, rows: [] }
-    : await listTargetMetrics(db, scope, { sortBy: q.sortBy ?? 'date', order: q.order ?? 'desc', limit, offset: (page - 1) * limit });
+  const scope = metricsScope(caller, { platform: q.platform, profileId: q.profileId, from, to, source: q.source });
+  const { total, rows } = await listTargetMetrics(db, scope, { sortBy: q.sortBy ?? 'date', order: q.order ?? 'desc', limit, offset: (page - 1) * limit });
   const byStatus = await countPostsByStatus(db, caller.tenantId);
   const accounts = await listAccounts(db, { tenantId: caller.tenantId, profileIds: caller.profileIds });
   return {
@@ -98,7 +96,7 @@ async function listAnalytics(ctx: AppContext, caller: Principal, q: AnalyticsQue
         ],
         platform: r.platform,
         platformPostUrl: r.platform_post_url,
-        isExternal: false,
+        isExternal: r.is_external === 1,
         thumbnailUrl: media[0]?.thumbnail ?? (media[0]?.type === 'image' ? media[0]?.url : undefined) ?? null,
         mediaType: media[0]?.type ?? null,
         mediaItems: media,

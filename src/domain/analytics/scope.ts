@@ -33,10 +33,10 @@ export function parseTimeZone(value: string | undefined): string {
   return zone;
 }
 
-/** The caller's view: its tenant, its profiles, and the common filters. `source=external` has no rows yet. */
+/** The caller's view: its tenant, its profiles, and the common filters (`source`: Herald's posts, external ones, or all). */
 export function metricsScope(
   caller: Principal,
-  q: { platform?: string; profileId?: string; from?: Date; to?: Date },
+  q: { platform?: string; profileId?: string; from?: Date; to?: Date; source?: string },
 ): MetricsScope {
   return {
     tenantId: caller.tenantId,
@@ -45,8 +45,6 @@ export function metricsScope(
     profileId: q.profileId && q.profileId !== 'all' ? q.profileId : undefined,
     fromIso: q.from?.toISOString(),
     toIso: q.to?.toISOString(),
+    source: q.source === 'late' || q.source === 'external' ? q.source : 'all',
   };
 }
-
-/** Posts synced from the platforms (`source=external`) are not collected yet: that filter matches nothing. */
-export const onlyExternal = (source: string | undefined) => source === 'external';

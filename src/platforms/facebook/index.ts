@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type ProcessingHandle, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import { facebookAnalytics } from './analytics.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
 import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
@@ -111,6 +112,7 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
     platform: 'facebook',
     oauth,
     firstComments: true,
+    analytics: facebookAnalytics(opts),
 
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {
       const psd = req.platformSpecificData;

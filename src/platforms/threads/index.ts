@@ -10,6 +10,7 @@ import {
   type PublishResult,
   type ThreadItem,
 } from '../types.js';
+import { threadsAnalytics } from './analytics.js';
 import { thRequest, token, type ThreadsOptions } from './api.js';
 import { containerState, createContainer, FIRST_CHECK_MS, permalinkOf, publishContainer } from './containers.js';
 import { THREADS_DEFAULT_SCOPES, threadsOAuth } from './oauth.js';
@@ -90,6 +91,7 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
   return {
     platform: 'threads',
     oauth,
+    analytics: threadsAnalytics(opts),
 
     /**
      * The root's container, then one look at it: ready (text at once) is published at once; media Threads

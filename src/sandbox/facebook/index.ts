@@ -3,6 +3,7 @@ import { registerGraph } from '../graph/index.js';
 import { PAGE_HANDLERS } from '../graph/pages.js';
 import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import type { Simulator, SimulatorState } from '../types.js';
+import { INSIGHTS_HANDLERS } from './insights.js';
 import { LIST_HANDLERS } from './lists.js';
 import { POST_HANDLERS } from './posts.js';
 import { registerRupload, uploadSession, VIDEO_HANDLERS } from './video.js';
@@ -24,7 +25,8 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'facebook',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup'],
+    insights: true,
+    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
       registerGraph(app, state, {
@@ -36,6 +38,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...VIDEO_HANDLERS,
           ...LIST_HANDLERS,
           ...SUBSCRIPTION_HANDLERS,
+          ...INSIGHTS_HANDLERS,
         },
       });
     },

@@ -116,6 +116,10 @@ function resolveNode(state: SimulatorState, id: string, token: GraphToken, opts:
 
 const DEFAULT_FIELDS = ['id', 'name', 'message', 'created_time'];
 
+/** What an insights item answers when the call names no fields: all of it, as on Graph. */
+export const INSIGHTS_FIELDS = ['id', 'name', 'period', 'values', 'total_value', 'title', 'description'];
+const DEFAULT_FIELDS_BY_TYPE: Record<string, string[]> = { InsightsResult: INSIGHTS_FIELDS, InstagramInsightsResult: INSIGHTS_FIELDS };
+
 /** Only the requested fields (Graph answers `id` always), else the node's default ones. */
 function pick(item: Record<string, unknown>, fields: string[], defaults: string[] = DEFAULT_FIELDS): Record<string, unknown> {
   const wanted = fields.length ? ['id', ...fields] : defaults;
@@ -138,7 +142,7 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
   const defaultVersion = own?.defaultVersion ?? DEFAULT_GRAPH_VERSION;
   const errorType = own?.errorType;
   const invalid = (reply: FastifyReply, message: string) => graphError(reply, 400, { message, code: 100, type: errorType });
-  const defaults = (type: string | null) => (own ? (own.defaultFields?.[type ?? ''] ?? ['id']) : DEFAULT_FIELDS);
+  const defaults = (type: string | null) => (own ? (own.defaultFields?.[type ?? ''] ?? ['id']) : (DEFAULT_FIELDS_BY_TYPE[type ?? ''] ?? DEFAULT_FIELDS));
   if (!own) {
     app.post('/_oauth/revoke', async (request) => {
       revokeAll(state, ((request.body ?? {}) as { userId?: string }).userId);

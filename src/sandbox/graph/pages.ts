@@ -1,5 +1,6 @@
 import type { GraphHandler } from './index.js';
 import { graphError, sendGraphFault } from './errors.js';
+import { subscribersOf } from '../metrics.js';
 import { pagesOf, pageTokenFor, world, type GraphPage } from './world.js';
 
 /*
@@ -50,7 +51,8 @@ const readPage: GraphHandler = (call) => {
   const page = node.page!;
   const allowed = (token.kind === 'user' && token.userId === page.ownerId) || (token.kind === 'page' && token.pageId === page.id);
   const pageToken = token.kind === 'page' ? token.token : allowed ? pageTokenFor(state, token, page.id).token : undefined;
-  return pageFields(page, allowed ? pageToken : undefined);
+  // followers_count: sandbox/metrics.ts (`_metrics {postId: <page id>, metrics: {followers}}` sets it).
+  return { ...pageFields(page, allowed ? pageToken : undefined), followers_count: subscribersOf(state, page.id) };
 };
 
 export const PAGE_HANDLERS: Record<string, GraphHandler> = {

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
  * api_specs/specs at commit ad2b0b6): for each node its fields and types, for each edge its method, params
  * (name, type, required) and the node it returns. specs/graph-specs.json holds the nodes the Facebook and
  * Instagram simulators serve (Page, PagePost, Photo, AdVideo, Comment, User, Application, IGUser,
- * ShadowIGMediaBuilder, IGMedia, IGComment, ContentPublishingLimitResponse) and the enums their params
+ * ShadowIGMediaBuilder, IGMedia, IGComment, ContentPublishingLimitResponse, and the insights answers
+ * InsightsResult and InstagramInsightsResult) and the enums their params
  * and fields name, reduced to `{nodes: {Type: {fields: {name: type}, edges: {"POST feed": {return,
  * params: [[name, type, required]]}}}}, enums: {name: values}}`.
  *
@@ -115,8 +116,10 @@ export function typeProblem(name: string, type: string, value: unknown): string 
   const list = /^list<(.+)>$/.exec(type);
   if (list || type === 'list') {
     const v = parsed(value);
-    // A list<string> also comes comma-separated in forms (`children=1,2`).
-    const items = Array.isArray(v) ? v : typeof v === 'string' && (list?.[1] === 'string' || list?.[1] === 'unsigned int' || list?.[1] === 'int') ? v.split(',') : null;
+    // A list<string> (or of an enum) also comes comma-separated (`children=1,2`), and so does every
+    // insights edge's `metric` (`metric=post_impressions,post_clicks`), whatever its spec type.
+    const commaList = list?.[1] === 'string' || list?.[1] === 'unsigned int' || list?.[1] === 'int' || (!!list && list[1] in specs().enums) || name === 'metric';
+    const items = Array.isArray(v) ? v : typeof v === 'string' && commaList ? v.split(',') : null;
     if (!items) return `(#100) Param ${name} must be an array.`;
     if (!list) return null;
     for (const item of items) {

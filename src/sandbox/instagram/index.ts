@@ -4,6 +4,8 @@ import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js'
 import { PAGE_HANDLERS } from '../graph/pages.js';
 import { liveToken, newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
+import { subscribersOf } from '../metrics.js';
+import { INSIGHTS_HANDLERS } from './insights.js';
 import { actsFor, instagramLogin } from './login.js';
 
 export interface InstagramSimulatorOptions {
@@ -172,7 +174,7 @@ const limit: GraphHandler = (call) => ({ data: [{ quota_usage: usage(call.state,
 
 const readUser: GraphHandler = (call) => {
   const page = igPage(call.state, call.node.id)!;
-  return { id: page.igUserId, username: page.igUsername, name: page.name, profile_picture_url: `https://scontent.cdninstagram.com/${page.igUserId}.jpg`, followers_count: 500, media_count: usage(call.state, page.igUserId, call.now) };
+  return { id: page.igUserId, username: page.igUsername, name: page.name, profile_picture_url: `https://scontent.cdninstagram.com/${page.igUserId}.jpg`, followers_count: subscribersOf(call.state, page.igUserId), media_count: usage(call.state, page.igUserId, call.now) };
 };
 
 const readMedia: GraphHandler = (call) => {
@@ -253,7 +255,8 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'instagram',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations', 'lookup'],
+    insights: true,
+    faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations', 'lookup', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
       registerGraph(app, state, {
@@ -273,6 +276,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
           'GET IGUser media': listMedia(false),
           'GET IGUser stories': listMedia(true),
           'POST IGMedia comments': comment,
+          ...INSIGHTS_HANDLERS,
         },
       });
     },

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
+import { INSIGHTS_FIELDS, registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
 import type { GraphToken } from '../graph/world.js';
 import { markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
 import { fetchMedia } from './media.js';
+import { INSIGHTS_HANDLERS } from './insights.js';
 import { registerThreadsOAuth, type ThreadsAuth } from './oauth.js';
 import { containerProblem } from './rules.js';
 import { graphError, graphTime, loseAnswer, newId, newShortcode, paramError, permalink, sendFault, stringParams, thStore, type ThContainer, type ThPost, type ThUser } from './store.js';
@@ -38,7 +39,8 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'threads',
-    faultOps: ['publish', 'processing', 'token', 'lookup', 'delete'],
+    insights: true,
+    faultOps: ['publish', 'processing', 'token', 'lookup', 'delete', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       const auth = registerThreadsOAuth(app, state, now);
       registerGraph(app, state, {
@@ -47,11 +49,11 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
           versions: ['v1.0'],
           defaultVersion: 'v1.0',
           errorType: 'THApiException',
-          defaultFields: { ThreadsPublishingLimit: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'] },
+          defaultFields: { ThreadsPublishingLimit: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'], ThreadsInsights: INSIGHTS_FIELDS },
           authenticate: (_request, given, reply, at) => tokenOf(auth, given, reply, at) ?? reply,
           resolveNode: (s, id, token) => resolveNode(s, id, token),
         },
-        handlers: handlers(state, now),
+        handlers: { ...handlers(state, now), ...INSIGHTS_HANDLERS },
       });
     },
   };

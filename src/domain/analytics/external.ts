@@ -1,0 +1,130 @@
+import type { AppContext } from '../../context.js';
+import { newId } from '../../lib/ids.js';
+import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO } from '../../platforms/types.js';
+import { insertExternalPost, knownPlatformPostIds, setExternalSynced } from '../../store/analytics-external.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { unattempted } from '../posts/targets.js';
+
+const DAY_MS = 86_400_000;
+/** How far back the first sync of an account looks. */
+const FIRST_SYNC_DAYS = 30;
+/** Each sync looks again this far before the last one, for posts the platform listed late. */
+const OVERLAP_MS = DAY_MS;
+/**
+ * A listed post younger than this is left for the next sync: Herald may be publishing it right now (its
+ * target does not have the platform's id yet), and importing it would double it. The overlap brings it back.
+ */
+const SETTLE_MS = 3_600_000;
+/** Most posts one sync imports (the rest come at the next). */
+export const EXTERNAL_PER_SYNC = 100;
+
+/**
+ * External posts (`source=external`): lists the account's recent posts on its platform and imports those
+ * Herald has no target for (matched on the platform's post id, so Herald's own published targets and
+ * posts imported before are never doubled) as published external posts, due a read at once; collection
+ * then reads them on the schedule like the others. Runs with the daily account read.
+ */
+export async function syncExternalPosts(
+  ctx: AppContext,
+  account: AccountRow & { external_synced_at?: string | null },
+  analytics: AnalyticsCapability,
+  credentials: AccountCredentials,
+  io: PlatformIO,
+  now: Date,
+): Promise<number> {
+  if (!analytics.listPosts) return 0;
+  const last = account.external_synced_at ? new Date(account.external_synced_at).getTime() - OVERLAP_MS : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
+  const listed = await analytics.listPosts(credentials, new Date(last), EXTERNAL_PER_SYNC, io);
+  const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()];
+  let imported = 0;
+  await ctx.db.transaction(async (tx) => {
+    const known = await knownPlatformPostIds(tx, account.account_id, unique.map((p) => p.platformPostId));
+    for (const p of unique) {
+      if (known.has(p.platformPostId) || p.publishedAt.getTime() > now.getTime() - SETTLE_MS || Number.isNaN(p.publishedAt.getTime())) continue;
+      await importPost(tx, account, p, now);
+      imported++;
+    }
+    await setExternalSynced(tx, account.account_id, now.toISOString());
+  });
+  return imported;
+}
+
+async function importPost(tx: Parameters<typeof insertExternalPost>[0], account: AccountRow, p: ListedPost, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  const published = p.publishedAt.toISOString();
+  const media = p.media ? [{ type: p.media.type, url: p.media.url }] : [];
+  const postId = newId(now);
+  const targetId = newId(now);
+  await insertExternalPost(
+    tx,
+    {
+      post_id: postId,
+      tenant_id: account.tenant_id,
+      created_by: account.tenant_id,
+      title: null,
+      content: p.content,
+      media_items: JSON.stringify(media),
+      status: 'published',
+      scheduled_for: null,
+      timezone: 'UTC',
+      published_at: published,
+      tags: '[]',
+      hashtags: '[]',
+      mentions: '[]',
+      visibility: null,
+      metadata: '{}',
+      options: '{}',
+      queued_from_profile: null,
+      queue_id: null,
+      created_at: iso,
+      updated_at: iso,
+    },
+    {
+      target_id: targetId,
+      post_id: postId,
+      tenant_id: account.tenant_id,
+      account_id: account.account_id,
+      profile_id: account.profile_id,
+      platform: account.platform,
+      position: 0,
+      custom_content: null,
+      custom_media: null,
+      platform_specific_data: '{}',
+      scheduled_for: null,
+      status: 'published',
+      attempts: 0,
+      content_hash: '',
+      ...unattempted(iso),
+      platform_post_id: p.platformPostId,
+      platform_post_url: p.platformPostUrl,
+      published_at: published,
+    },
+    {
+      target_id: targetId,
+      tenant_id: account.tenant_id,
+      post_id: postId,
+      account_id: account.account_id,
+      profile_id: account.profile_id,
+      platform: account.platform,
+      published_at: published,
+      // Read at once (this collection run), then at the schedule's next age.
+      next_collect_at: iso,
+      collected_at: null,
+      impressions: 0,
+      reach: 0,
+      likes: 0,
+      comments: 0,
+      shares: 0,
+      saves: 0,
+      clicks: 0,
+      views: 0,
+      engagement: 0,
+      reached_6h: null,
+      reached_12h: null,
+      reached_1d: null,
+      reached_2d: null,
+      reached_7d: null,
+      reached_30d: null,
+    },
+  );
+}
