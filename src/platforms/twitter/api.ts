@@ -18,7 +18,7 @@ export interface XResponse {
 }
 
 export interface XCall {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   token: string;
   json?: unknown;

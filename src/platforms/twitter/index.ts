@@ -14,6 +14,7 @@ import {
 import { postReplies } from '../thread.js';
 import { xRequest, type TwitterOptions } from './api.js';
 import { checkTweetMedia, mediaStatus, uploadMedia } from './media.js';
+import { twitterInbox } from './inbox.js';
 import { twitterOAuth } from './oauth.js';
 import { REPLY_SETTINGS, TEXT } from './rules.js';
 
@@ -160,6 +161,7 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
   return {
     platform: 'twitter',
     oauth,
+    inbox: twitterInbox(opts),
 
     /**
      * Uploads the media, then posts. When X is still processing a video or GIF, answers the media ids

@@ -3,8 +3,12 @@ import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfil
 import { requestTokens } from '../oauth-token.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
-/** What Herald asks for: post, read the profile, upload media, and a refresh token (offline.access). */
-export const TWITTER_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'];
+/**
+ * What Herald asks for: post, read the profile, upload media, a refresh token (offline.access), and for
+ * the inbox: direct messages (dm.read, dm.write), likes (like.write) and hiding replies
+ * (tweet.moderate.write).
+ */
+export const TWITTER_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write', 'dm.read', 'dm.write', 'like.write', 'tweet.moderate.write'];
 
 function requireClient(opts: TwitterOptions): { clientId: string; clientSecret: string | null } {
   if (!opts.clientId) {

@@ -3,6 +3,7 @@ import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { xTextTooLong } from './count.js';
 import { parseMultipart } from './multipart.js';
+import { registerXInbox } from './inbox.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
 import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XMedia, type XTweet } from './store.js';
@@ -28,7 +29,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
   const checkAfter = (remainingMs: number) => opts.checkAfterSecs ?? Math.min(5, Math.ceil(remainingMs / 1000));
   return {
     platform: 'twitter',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = xOpenApi();
       registerXOAuth(app, state, () => now().getTime());
@@ -214,8 +215,10 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           if (duplicate) return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
         }
 
+        const id = nextSnowflake(store);
+        const parent = replyTo ? store.tweets.get(replyTo)! : null;
         const tweet: XTweet = {
-          id: nextSnowflake(store),
+          id,
           authorId: auth.user.id,
           text,
           createdAt: now().toISOString(),
@@ -223,6 +226,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           replyTo,
           replySettings: body.reply_settings ?? null,
           deleted: false,
+          conversationId: parent ? (parent.conversationId ?? parent.id) : id,
+          // X prefixes a reply with the @handle of the author it answers: a mention of them.
+          mentionIds: parent && parent.authorId !== auth.user.id ? [parent.authorId] : [],
         };
         store.tweets.set(tweet.id, tweet);
         state.posts.push({
@@ -258,6 +264,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (fault === 'ambiguous') return hangUp(reply);
         return { data: { deleted: true } };
       });
+
+      registerXInbox(app, state, { valid, sendFault, now });
 
       app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
         if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;

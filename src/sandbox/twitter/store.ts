@@ -31,6 +31,23 @@ export interface XTweet {
   replyTo: string | null;
   replySettings: string | null;
   deleted: boolean;
+  /** The root post of the conversation (its own id for a root). */
+  conversationId?: string;
+  /** Users the post mentions (a reply mentions the author of the post it answers, as X adds it). */
+  mentionIds?: string[];
+  /** Hidden by the conversation's owner (PUT /2/tweets/{tweet_id}/hidden). */
+  hidden?: boolean;
+}
+
+/** One direct-message event (only MessageCreate here). */
+export interface XDmEvent {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  participantIds: [string, string];
+  text: string;
+  createdAt: string;
+  mediaIds: string[];
 }
 
 export interface XMedia {
@@ -54,6 +71,10 @@ export interface XStore {
   refreshTokens: Map<string, { grantId: string }>;
   tweets: Map<string, XTweet>;
   media: Map<string, XMedia>;
+  /** Direct-message events, oldest first. */
+  dmEvents: XDmEvent[];
+  /** Posts each user likes. */
+  likes: Map<string, Set<string>>;
   /** The account the consent page "logs in" as. */
   currentUserId: string;
   nextId: bigint;
@@ -72,6 +93,8 @@ export function xStore(state: SimulatorState): XStore {
       refreshTokens: new Map(),
       tweets: new Map(),
       media: new Map(),
+      dmEvents: [],
+      likes: new Map(),
       currentUserId: DEFAULT_X_USER.id,
       nextId: 1860000000000000000n,
     };
