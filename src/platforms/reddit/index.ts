@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
 import { bareSubreddit, publicRequest, RateWindows, rdRequest, token, USER_AGENT_FORMAT, type RedditOptions } from './api.js';
+import { redditInbox } from './inbox.js';
 import { uploadMedia } from './media.js';
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from './oauth.js';
 import { matches, resultOf, submissionOf, submitForm, submitGallery, submitted, type Submission } from './submit.js';
@@ -97,6 +98,7 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
   return {
     platform: 'reddit',
     oauth,
+    inbox: redditInbox(opts, windows),
 
     async publish(req, io) {
       const sub = submissionOf(req);

@@ -6,9 +6,10 @@ import { rdRequest, type RateWindows, type RedditOptions } from './api.js';
 /**
  * https://www.reddit.com/api/v1/scopes: `identity` (/api/v1/me), `submit` (/api/submit, media
  * leases), `edit` (/api/del), `read` (about, listings, search), `history` (the user's submitted
- * listing, which finds media posts), `flair` (link_flair_v2), `mysubreddits` (the subscriptions).
+ * listing, which finds media posts), `flair` (link_flair_v2), `mysubreddits` (the subscriptions), and
+ * for the inbox `privatemessages` (/message/*, replies to messages) and `vote` (liking a comment).
  */
-export const REDDIT_DEFAULT_SCOPES = ['identity', 'submit', 'edit', 'read', 'history', 'flair', 'mysubreddits'];
+export const REDDIT_DEFAULT_SCOPES = ['identity', 'submit', 'edit', 'read', 'history', 'flair', 'mysubreddits', 'privatemessages', 'vote'];
 
 function requireClient(opts: RedditOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {

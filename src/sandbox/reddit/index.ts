@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerOAuthRoutes } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import { registerRedditInbox } from './inbox.js';
 import { registerRedditMedia } from './media.js';
 import { registerRedditPosts, sendFault } from './posts.js';
 import { findSubreddit, rdStore, type RdPost } from './store.js';
@@ -32,7 +33,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
   const limit = () => opts.requestsPerWindow ?? 1000;
   return {
     platform: 'reddit',
-    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations'],
+    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'comment', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {
       // https://github.com/reddit-archive/reddit/wiki/API: a unique, descriptive User-Agent on every call;
       // generic agents are blocked. Browsers (the consent page) and the S3 bucket are exempt.
@@ -204,6 +205,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
 
       registerRedditMedia(app, state, oauth, limit, now);
       registerRedditPosts(app, state, oauth, limit, now);
+      registerRedditInbox(app, state, oauth, limit, now);
     },
   };
 }

@@ -195,10 +195,11 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
     const fault = state.faults.take('delete');
     if (sendFault(reply, fault, ['NOT_AUTHOR', 'you are not the author', 'id'])) return reply;
     // Reddit answers `{}` whether or not the thing existed or was the caller's.
-    const post = store().posts.get(String(body.id ?? '').replace(/^t3_/, ''));
-    if (post && post.authorId === user.id && !post.deleted) {
-      post.deleted = true;
-      markDeleted(state, post.id);
+    const id = String(body.id ?? '');
+    const thing = id.startsWith('t1_') ? store().comments.get(id.slice(3)) : store().posts.get(id.replace(/^t3_/, ''));
+    if (thing && thing.authorId === user.id && !thing.deleted) {
+      thing.deleted = true;
+      markDeleted(state, thing.id);
     }
     if (fault === 'ambiguous') return hangUp(reply);
     return reply.type(JSON_TYPE).send({});

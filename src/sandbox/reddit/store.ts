@@ -50,10 +50,43 @@ export interface RdPost {
   deleted: boolean;
 }
 
+/** A comment (a `t1` thing) under a submission. */
+export interface RdComment {
+  id: string;
+  postId: string;
+  /** What it answers: `t3_<post>` or `t1_<comment>`. */
+  parentId: string;
+  author: string;
+  authorId: string;
+  body: string;
+  createdAt: number;
+  deleted: boolean;
+}
+
+/** A private message (a `t4` thing); a reply carries the thread's first message. */
+export interface RdMessage {
+  id: string;
+  author: string;
+  authorId: string;
+  dest: string;
+  subject: string;
+  body: string;
+  createdAt: number;
+  /** The first message of the thread (null for the first itself). */
+  firstMessage: string | null;
+  parentId: string | null;
+}
+
 export interface RdStore {
   subreddits: Map<string, RdSubreddit>;
   assets: Map<string, RdAsset>;
   posts: Map<string, RdPost>;
+  comments: Map<string, RdComment>;
+  messages: Map<string, RdMessage>;
+  /** Votes by `<user id>:<fullname>`: 1 or -1 (0 removes the entry). */
+  votes: Map<string, number>;
+  /** Inbox items (fullnames) each user has read. */
+  read: Map<string, Set<string>>;
   /** Requests per token in the current window (`X-Ratelimit-*`). */
   windows: Map<string, { used: number; resetAt: number }>;
   nextId: number;
@@ -97,6 +130,10 @@ export function rdStore(state: SimulatorState): RdStore {
       ]),
       assets: new Map(),
       posts: new Map(),
+      comments: new Map(),
+      messages: new Map(),
+      votes: new Map(),
+      read: new Map(),
       windows: new Map(),
       nextId: 1_000_000_000,
     };
