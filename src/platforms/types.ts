@@ -350,6 +350,8 @@ export interface CredentialsConnect {
    */
   checkSecret?(secret: string): { message: string; field: string } | null;
   login(identifier: string, secret: string, io: PlatformIO): Promise<{ tokens: TokenSet; profile: PlatformProfile }>;
+  /** A sentence added to the connect answer's message (what some features need of the secret). */
+  readonly note?: string;
 }
 
 /**

@@ -19,8 +19,8 @@ export interface TestPds {
   server: pds.PDS;
   /** Creates an account and returns its handle, DID, main password and a fresh app password. */
   createAccount(name?: string): Promise<PdsAccount>;
-  /** Another app password for the account. */
-  createAppPassword(account: PdsAccount, name?: string): Promise<string>;
+  /** Another app password for the account; `privileged` ones reach direct messages. */
+  createAppPassword(account: PdsAccount, name?: string, privileged?: boolean): Promise<string>;
   /** An access JWT for the same session that expired an hour ago (signed with the PDS's own secret). */
   expiredAccessJwt(accessJwt: string): string;
   /** Unauthenticated XRPC GET (com.atproto.repo.getRecord, listRecords...). */
@@ -41,7 +41,8 @@ export interface PdsAccount {
 
 const JWT_SECRET = 'herald-test-jwt-secret';
 
-export async function startTestPds(): Promise<TestPds> {
+/** `appView`: the app view the PDS forwards app.bsky.* to (by default a host that does not resolve). */
+export async function startTestPds(opts: { appView?: { url: string; did: string } } = {}): Promise<TestPds> {
   const plc = PlcServer.create({ db: PlcDatabase.mock(), port: 0 });
   const plcServer = await plc.start();
   const plcUrl = `http://localhost:${(plcServer.address() as AddressInfo).port}`;
@@ -65,8 +66,8 @@ export async function startTestPds(): Promise<TestPds> {
     jwtSecret: JWT_SECRET,
     serviceHandleDomains: ['.test'],
     didPlcUrl: plcUrl,
-    bskyAppViewUrl: 'https://appview.invalid',
-    bskyAppViewDid: 'did:example:invalid',
+    bskyAppViewUrl: opts.appView?.url ?? 'https://appview.invalid',
+    bskyAppViewDid: opts.appView?.did ?? 'did:example:invalid',
     bskyAppViewCdnUrlPattern: 'http://cdn.appview.invalid/%s/%s/%s',
     plcRotationKeyK256PrivateKeyHex: Buffer.from(await rotationKey.export()).toString('hex'),
     inviteRequired: false,
@@ -114,8 +115,8 @@ export async function startTestPds(): Promise<TestPds> {
       account.appPassword = await testPds.createAppPassword(account, 'herald');
       return account;
     },
-    async createAppPassword(account, name = `p${randomBytes(3).toString('hex')}`) {
-      const res = await xrpc('POST', 'com.atproto.server.createAppPassword', { body: { name }, token: account.accessJwt });
+    async createAppPassword(account, name = `p${randomBytes(3).toString('hex')}`, privileged = false) {
+      const res = await xrpc('POST', 'com.atproto.server.createAppPassword', { body: { name, privileged }, token: account.accessJwt });
       if (res.status !== 200) throw new Error(`createAppPassword: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.password as string;
     },

@@ -98,6 +98,13 @@ export async function connectWithCredentials(
   return saveWithLog(ctx, flow, session.tokens, session.profile, startedMs, { method: 'credentials', accountType: 'personal' });
 }
 
+/** The connect answer's sentence, with the platform's note when it has one (Bluesky: direct messages need a privileged app password). */
+export function connectedMessage(ctx: AppContext, d: PlatformDescriptor, created: boolean): string {
+  const note = ctx.platforms.get(d.id as Platform)?.connect;
+  const extra = note && 'note' in note && typeof note.note === 'string' ? `. ${note.note}` : '';
+  return `${d.name} account ${created ? 'connected' : 'reconnected'} successfully${extra}`;
+}
+
 /** Body of the spec's POST /v1/connect/{platform}: `handle` (or `identifier`), and `profileId` or the SDK `state`. */
 export function specConnectInput(caller: Principal, body: { profileId?: string; state?: string; handle?: string; identifier?: string; appPassword: string }): CredentialsConnectInput {
   const profileId = body.profileId ?? (body.state ? profileIdFromState(caller, body.state) : null);

@@ -19,6 +19,8 @@ export interface XrpcCall {
    * (`ambiguous`). Lost uploads, reads and deletes are simply `unavailable`.
    */
   creates?: boolean;
+  /** Extra request headers (`atproto-proxy`: which service the PDS forwards the call to). */
+  headers?: Record<string, string>;
 }
 
 /** XRPC error names that mean the session token is no longer good. */
@@ -46,7 +48,7 @@ export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> 
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) qs.set(k, String(v));
   const url = `${call.service}/xrpc/${call.nsid}${qs.size ? `?${qs}` : ''}`;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...call.headers };
   if (call.token) headers.authorization = `Bearer ${call.token}`;
   let body: string | Uint8Array | undefined;
   if (call.json !== undefined) {

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { platformBaseUrl } from '../config.js';
+import { platformBaseUrl, platformSetting } from '../config.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -14,6 +14,7 @@ import { postReplies } from '../thread.js';
 import { parseAtUri, xrpc } from './api.js';
 import { textError } from '../rules/text.js';
 import { buildFacets, firstLink } from './facets.js';
+import { blueskyInbox } from './inbox.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { TEXT } from './rules.js';
@@ -22,12 +23,16 @@ import { APP_PASSWORD_RE, createSession, refreshSession, type BlueskySession, ty
 export { APP_PASSWORD_RE } from './session.js';
 
 const POST = 'app.bsky.feed.post';
+/** Bluesky's own chat service, as the app names it in `atproto-proxy`. */
+const CHAT_SERVICE = 'did:web:api.bsky.chat#bsky_chat';
 
 export interface BlueskyOptions {
   /** Where sessions are created: BLUESKY_SERVICE_URL, default https://bsky.social (an entryway). */
   serviceUrl: string;
   /** Which PDS a login may name besides the service (session.ts `pdsOf`); default public https only. */
   pds?: PdsPolicy;
+  /** The chat service direct messages go to (BLUESKY_CHAT_SERVICE, default did:web:api.bsky.chat#bsky_chat). */
+  chatService?: string;
 }
 
 export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
@@ -42,6 +47,7 @@ export function blueskyOptions(config: Config): BlueskyOptions {
   return {
     serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE'),
     pds: { allowPrivate: config.outboundAllowPrivate },
+    chatService: platformSetting(config, 'bluesky', 'CHAT_SERVICE', CHAT_SERVICE) ?? CHAT_SERVICE,
   };
 }
 
@@ -150,6 +156,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       kind: 'credentials',
       serviceUrl,
       login: (identifier, appPassword, io) => createSession(io, serviceUrl, identifier, appPassword, pdsPolicy),
+      note: 'Direct messages in the inbox need a privileged app password ("Allow access to your direct messages" when creating it); with an ordinary one, conversation calls are refused.',
       // Only app passwords: a main password is refused before it is sent anywhere.
       checkSecret: (secret) =>
         APP_PASSWORD_RE.test(secret)
@@ -246,6 +253,14 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
         });
       }
     },
+
+    inbox: blueskyInbox({
+      service: (account) => pds(account, serviceUrl),
+      did,
+      token,
+      postUrl,
+      chatService: opts.chatService ?? CHAT_SERVICE,
+    }),
 
     refreshTokens: (account, io) => refreshSession(io, pds(account, serviceUrl), account.refreshToken),
   };

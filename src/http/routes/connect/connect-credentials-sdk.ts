@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { connectWithCredentials, profileIdFromState } from '../../../domain/connect/credentials.js';
+import { connectedMessage, connectWithCredentials, profileIdFromState } from '../../../domain/connect/credentials.js';
 import { presentAccount } from '../../../domain/present/accounts.js';
 import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { App } from '../../app.js';
@@ -36,7 +36,7 @@ export default function connectCredentialsSdkRoute(app: App, ctx: AppContext, d:
         identifier: request.body.identifier,
         appPassword: request.body.appPassword,
       });
-      return { message: `${d.name} account ${created ? 'connected' : 'reconnected'} successfully`, account: presentAccount(account) };
+      return { message: connectedMessage(ctx, d, created), account: presentAccount(account) };
     },
   );
 }

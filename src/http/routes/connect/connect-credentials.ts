@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { connectWithCredentials, specConnectInput } from '../../../domain/connect/credentials.js';
+import { connectedMessage, connectWithCredentials, specConnectInput } from '../../../domain/connect/credentials.js';
 import { presentAccount } from '../../../domain/present/accounts.js';
 import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { App } from '../../app.js';
@@ -40,7 +40,7 @@ export default function connectCredentialsRoute(app: App, ctx: AppContext, d: Pl
       const input = specConnectInput(request.principal, request.body);
       const { account, created } = await connectWithCredentials(ctx, request.principal, d, input);
       return {
-        message: `${d.name} account ${created ? 'connected' : 'reconnected'} successfully`,
+        message: connectedMessage(ctx, d, created),
         _id: account.account_id,
         account: presentAccount(account),
       };

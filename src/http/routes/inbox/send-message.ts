@@ -30,6 +30,10 @@ export const SendMessageBody = Type.Object({
       filename: Type.Optional(Type.String({ maxLength: 255 })),
     }),
   ),
+  /** The SDK's flat form of the same: `attachmentUrl` with `attachmentType` (default image) and `attachmentName`. */
+  attachmentUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  attachmentType: Type.Optional(Type.Union(['image', 'video', 'audio', 'file'].map((t) => Type.Literal(t)))),
+  attachmentName: Type.Optional(Type.String({ maxLength: 255 })),
   quickReplies: Type.Optional(
     Type.Array(Type.Object({ title: Title, payload: Type.String({ minLength: 1, maxLength: 1000 }), imageUrl: Type.Optional(Type.String({ maxLength: 2000 })) }), { maxItems: 13 }),
   ),
@@ -78,6 +82,10 @@ export default function sendMessageRoute(app: App, ctx: AppContext) {
         },
       },
     },
-    async (request) => sendInboxMessage(ctx, request.principal, request.params.conversationId, request.body as never),
+    async (request) => {
+      const { attachmentUrl, attachmentType, attachmentName, ...body } = request.body as Record<string, any>;
+      const attachment = body.attachment ?? (attachmentUrl ? { type: attachmentType ?? 'image', url: attachmentUrl, ...(attachmentName ? { filename: attachmentName } : {}) } : undefined);
+      return sendInboxMessage(ctx, request.principal, request.params.conversationId, { ...body, attachment } as never);
+    },
   );
 }
