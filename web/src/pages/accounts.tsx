@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import { api, toApiError } from '../api';
+import { selectionListing } from '../openapi';
 import { ProfilePicker } from '../components';
 import { loadAccounts, loadProfiles, platformLabel, PLATFORM_LABELS, useChosenProfile } from '../data';
 import { cannotWrite, Empty, ErrorBox, formatDate, Loading, Page, StatusBadge, useLoad, useSession } from '../ui';
@@ -17,8 +18,14 @@ export function AccountsPage() {
   const health = useLoad(() => (profileId ? api('GET', '/accounts/health', { query: { profileId } }) : Promise.resolve(null)), [profileId]);
   const [error, setError] = useState<unknown>(null);
   const [form, setForm] = useState<string | null>(null);
-  const params = new URLSearchParams(location.search);
-  const connected = params.get('connected');
+  // What the connection's return left in the address, read once and then taken out of it (its tokens are one-use).
+  const [params] = useState(() => {
+    const p = new URLSearchParams(location.search);
+    if ([...p.keys()].length) history.replaceState(history.state, '', location.pathname);
+    return p;
+  });
+  const [done, setDone] = useState<{ platform: string; name: string } | null>(null);
+  const connected = done?.platform ?? params.get('connected');
   const failed = params.get('error');
 
   const reload = () => (accounts.reload(), health.reload());
@@ -27,9 +34,10 @@ export function AccountsPage() {
     setError(null);
     if (FORMS.has(platform)) return setForm(platform);
     try {
-      // Back here when the platform (and Herald's selection page, for pages/boards/...) is done.
+      // Headless: the platform sends the browser back here with a code to exchange, or with the pending
+      // choice of a page, organization, board... which this page shows (PendingConnection).
       const redirect = `${location.origin}/app/accounts`;
-      const { authUrl } = await api('GET', `/connect/${platform}`, { query: { profileId, redirect_url: redirect } });
+      const { authUrl } = await api('GET', `/connect/${platform}`, { query: { profileId, redirect_url: redirect, headless: true } });
       location.assign(authUrl);
     } catch (e) {
       setError(e);
@@ -43,9 +51,10 @@ export function AccountsPage() {
     <Page title="Accounts" actions={profiles.data?.length ? <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="acc-profile" /> : null}>
       {connected && (
         <p class="notice" role="status">
-          {platformLabel(connected)} account {params.get('username') ?? ''} is connected.
+          {platformLabel(connected)} account {done?.name ?? params.get('username') ?? ''} is connected.
         </p>
       )}
+      <PendingConnection params={params} onConnected={(platform, name, profile) => (setDone({ platform, name }), profile && setProfileId(profile), reload())} />
       {failed && <ErrorBox error={new Error(`The connection did not finish: ${failed}`)} />}
       <ErrorBox error={error ?? profiles.error ?? accounts.error} />
       <NewProfile disabled={readOnly} onCreated={(id) => (profiles.reload(), setProfileId(id))} first={!profiles.data?.length} />
@@ -245,4 +254,128 @@ function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => 
       <ErrorBox error={error} />
     </div>
   );
+}
+
+interface Pending {
+  platform: string;
+  profileId: string;
+  tempToken: string;
+  choices: { id: string; name: string; details: string }[];
+}
+
+/** The strings of a destination worth showing beside its name (username, category...). */
+function detailsOf(item: Record<string, unknown>): string {
+  return Object.entries(item)
+    .filter(([k, v]) => k !== 'id' && k !== 'name' && !/token|picture|url/i.test(k) && (typeof v === 'string' || typeof v === 'number') && v !== '')
+    .map(([, v]) => String(v))
+    .join(' · ');
+}
+
+/**
+ * The end of a headless connection: a code to exchange (POST /v1/connect/{platform}), or a choice of
+ * destination (a `step` with a temp token, or a `pendingDataToken`), listed here and finished with
+ * POST /v1/connect/{platform}/choose, which checks the choice against the platform's own list.
+ */
+function PendingConnection({ params, onConnected }: { params: URLSearchParams; onConnected: (platform: string, name: string, profileId?: string) => void }) {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [chosen, setChosen] = useState('');
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const platform = params.get('platform') ?? '';
+    const profileId = params.get('profileId') ?? '';
+    const run = async () => {
+      const token = params.get('pendingDataToken');
+      if (token) {
+        const data = await api('GET', '/connect/pending-data', { query: { token } });
+        const list = Object.values<unknown>(data).find(Array.isArray) as Record<string, unknown>[] | undefined;
+        return setPending({ platform: data.platform, profileId: data.profileId, tempToken: data.tempToken, choices: toChoices(list ?? []) });
+      }
+      const tempToken = params.get('tempToken');
+      if (params.get('step') && tempToken && platform) {
+        const listing = await selectionListing(platform);
+        if (!listing) throw new Error(`This server does not describe how to list the choices of ${platformLabel(platform)}`);
+        const data = await api('GET', listing.path, { query: { profileId, tempToken } });
+        return setPending({ platform, profileId, tempToken, choices: toChoices(data[listing.key] ?? []) });
+      }
+      const code = params.get('code');
+      const state = params.get('state');
+      if (code && state && platform) {
+        setBusy(true);
+        const r = await api('POST', `/connect/${platform}`, { body: { code, state, profileId } });
+        onConnected(platform, r.account?.displayName || r.account?.username || '', profileId);
+      }
+    };
+    run().catch(setError).finally(() => setBusy(false));
+  }, []);
+
+  if (!pending) return busy ? <Loading what="Finishing the connection" /> : <ErrorBox error={error} />;
+  const label = platformLabel(pending.platform);
+  return (
+    <form
+      class="card selection"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          const res = await fetch(`/v1/connect/${encodeURIComponent(pending.platform)}/choose`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ tempToken: pending.tempToken, destinationId: chosen }).toString(),
+            credentials: 'omit',
+            // Success is a redirect to the connection's redirect_url (this page): not followed.
+            redirect: 'manual',
+          });
+          if (res.type !== 'opaqueredirect' && !res.ok) {
+            const text = await res.text();
+            let body: unknown = text;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              /* not JSON */
+            }
+            throw toApiError(res.status, body, res.headers.get('x-request-id'));
+          }
+          const name = pending.choices.find((c) => c.id === chosen)?.name ?? '';
+          setPending(null);
+          onConnected(pending.platform, name, pending.profileId);
+        } catch (err) {
+          setError(err);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <fieldset>
+        <legend>Choose where {label} posts go</legend>
+        {pending.choices.length === 0 ? (
+          <Empty>This {label} login has nothing to post to.</Empty>
+        ) : (
+          pending.choices.map((c) => (
+            <label class="choice">
+              <input type="radio" name="destination" value={c.id} checked={chosen === c.id} onChange={() => setChosen(c.id)} required />
+              <span>
+                {c.name} {c.details && <span class="muted">{c.details}</span>}
+              </span>
+            </label>
+          ))
+        )}
+      </fieldset>
+      <div class="row">
+        <button disabled={busy || !chosen}>Connect</button>
+        <button type="button" class="link" onClick={() => setPending(null)}>
+          Cancel
+        </button>
+      </div>
+      <ErrorBox error={error} />
+    </form>
+  );
+}
+
+function toChoices(list: Record<string, unknown>[]): Pending['choices'] {
+  return list
+    .filter((x) => x && (typeof x.id === 'string' || typeof x.id === 'number'))
+    .map((x) => ({ id: String(x.id), name: String(x.name ?? x.username ?? x.id), details: detailsOf(x) }));
 }
