@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { CATALOGUE } from '../platforms/catalogue.js';
+import { platformDataSchema } from '../platforms/rules/helpers.js';
 import { installAuth } from './auth.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -48,7 +50,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         description: 'Self-hostable social publishing and scheduling API. Every path is also served under /api/v1.',
       },
       servers: [{ url: ctx.config.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_...' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_...' } },
+        // Each platform's platformSpecificData fields (the dashboard draws its option forms from them).
+        schemas: platformDataSchemas(),
+      },
       security: [{ bearerAuth: [] }],
     },
     // The /api/v1 copies are the same routes; document each once.
@@ -66,4 +72,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     );
   }
   return app as App;
+}
+
+/**
+ * `PlatformData_<platform>`: the platformSpecificData a target of that platform accepts, from its
+ * descriptor's field checks (`x-platform` names it; a field whose check is not described is `{}`).
+ */
+function platformDataSchemas(): Record<string, any> {
+  return Object.fromEntries(
+    CATALOGUE.map((d) => [`PlatformData_${d.id}`, { title: `${d.name} platformSpecificData`, 'x-platform': d.id, ...platformDataSchema(d.platformSpecificData) }]),
+  );
 }

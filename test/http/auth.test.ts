@@ -73,6 +73,14 @@ describe('authentication', () => {
     expect(Object.keys(doc.body.paths)).toContain('/v1/profiles');
     expect(Object.keys(doc.body.paths).some((p) => p.startsWith('/api/'))).toBe(false);
     expect(doc.body.paths['/v1/profiles'].post.responses['201']).toBeDefined();
+    // Each platform's platformSpecificData fields, as a schema the dashboard draws its forms from.
+    const data = Object.values<any>(doc.body.components.schemas).filter((s) => s['x-platform']);
+    expect(data.length).toBeGreaterThan(10);
+    for (const s of data) expect(s).toMatchObject({ type: 'object', additionalProperties: false, properties: expect.any(Object) });
+    const described = data.flatMap((s) => Object.values<any>(s.properties));
+    expect(described.filter((f) => f.type === 'string' && f.maxLength).length).toBeGreaterThan(0);
+    expect(described.filter((f) => f.type === 'boolean').length).toBeGreaterThan(0);
+    expect(described.filter((f) => Array.isArray(f.enum)).length).toBeGreaterThan(0);
     const docs = await env.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/^text\/html/);

@@ -1,4 +1,4 @@
-import { bool, countKinds, issue, str } from '../rules/helpers.js';
+import { bool, countKinds, issue, str, described } from '../rules/helpers.js';
 import { MB, type PlatformMediaLimits } from '../rules/media-limits.js';
 import { utf16Length } from '../rules/text.js';
 import type { RuleIssue, TargetDraft, TextRule } from '../rules/types.js';
@@ -13,7 +13,7 @@ export const TEXT: TextRule = { unit: 'characters (UTF-16 units)', limit: 3000, 
 export const MAX_IMAGES = 20;
 
 export const PLATFORM_SPECIFIC_DATA = {
-  organizationUrn: (v: unknown) => (typeof v === 'string' && /^urn:li:organization:\d+$/.test(v) ? null : 'must be urn:li:organization:<id>'),
+  organizationUrn: described((v: unknown) => (typeof v === 'string' && /^urn:li:organization:\d+$/.test(v) ? null : 'must be urn:li:organization:<id>'), { type: 'string', pattern: '^urn:li:organization:\\d+$' }),
   firstComment: str(1250),
   disableLinkPreview: bool,
   documentTitle: str(400),

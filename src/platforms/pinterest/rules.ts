@@ -1,4 +1,4 @@
-import { countKinds, httpUrl, int, issue, str, type FieldCheck } from '../rules/helpers.js';
+import { countKinds, httpUrl, int, issue, str, type FieldCheck, described } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
 import { characters } from '../rules/text.js';
 import type { RuleIssue, TargetRule, TextRule } from '../rules/types.js';
@@ -13,8 +13,8 @@ export const DESCRIPTION: TextRule = characters(800);
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   title: str(100),
-  boardId: (v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a numeric board id'),
-  link: (v) => str(2048)(v) ?? httpUrl(v),
+  boardId: described((v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a numeric board id'), { type: 'string', pattern: '^\\d+$' }),
+  link: described((v) => str(2048)(v) ?? httpUrl(v), { type: 'string', format: 'uri', maxLength: 2048 }),
   coverImageUrl: httpUrl,
   coverImageKeyFrameTime: int(0),
 };

@@ -1,4 +1,4 @@
-import { bool, countKinds, httpUrl, issue, str, type FieldCheck } from '../rules/helpers.js';
+import { bool, countKinds, httpUrl, issue, str, type FieldCheck, described } from '../rules/helpers.js';
 import type { RuleIssue, TargetRule } from '../rules/types.js';
 
 /*
@@ -16,7 +16,7 @@ export const GALLERY_MAX = 20;
 const SUBREDDIT = /^(\/?r\/)?[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
-  subreddit: (v) => (typeof v === 'string' && SUBREDDIT.test(v) ? null : 'must be a subreddit name'),
+  subreddit: described((v) => (typeof v === 'string' && SUBREDDIT.test(v) ? null : 'must be a subreddit name'), { type: 'string', pattern: SUBREDDIT.source }),
   title: str(TITLE_MAX),
   url: httpUrl,
   forceSelf: bool,

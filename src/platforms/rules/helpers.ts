@@ -76,16 +76,37 @@ export const issue = (field: string, rule: string, message: string): RuleIssue =
 /** A field check: returns an error message, or null when the value is fine. */
 export type FieldCheck = (value: unknown) => string | null;
 
-export const str = (max?: number): FieldCheck => (v) =>
-  typeof v !== 'string' ? 'must be a string' : max !== undefined && [...v].length > max ? `must be at most ${max} characters` : null;
-export const bool: FieldCheck = (v) => (typeof v === 'boolean' ? null : 'must be a boolean');
-export const int = (min = 0, max?: number): FieldCheck => (v) =>
-  typeof v !== 'number' || !Number.isInteger(v) || v < min || (max !== undefined && v > max)
-    ? `must be an integer >= ${min}${max !== undefined ? ` and <= ${max}` : ''}`
-    : null;
-export const oneOf = (...values: string[]): FieldCheck => (v) =>
-  typeof v === 'string' && values.includes(v) ? null : `must be one of: ${values.join(', ')}`;
-export const httpUrl: FieldCheck = (v) => {
+/**
+ * The JSON Schema a field check stands for, as far as it says (the OpenAPI document publishes one per
+ * platform, from which the dashboard draws its option forms). A hand-written check says nothing unless
+ * it is wrapped in `described`; the check itself stays the rule.
+ */
+export type FieldSchema = Record<string, unknown>;
+const schemas = new WeakMap<FieldCheck, FieldSchema>();
+export function described(check: FieldCheck, schema: FieldSchema): FieldCheck {
+  schemas.set(check, schema);
+  return check;
+}
+/** The schema of a check, `{}` (any value) for one that was not described. */
+export const fieldSchema = (check: FieldCheck): FieldSchema => schemas.get(check) ?? {};
+
+export const str = (max?: number): FieldCheck =>
+  described((v) => (typeof v !== 'string' ? 'must be a string' : max !== undefined && [...v].length > max ? `must be at most ${max} characters` : null), {
+    type: 'string',
+    ...(max !== undefined ? { maxLength: max } : {}),
+  });
+export const bool: FieldCheck = described((v) => (typeof v === 'boolean' ? null : 'must be a boolean'), { type: 'boolean' });
+export const int = (min = 0, max?: number): FieldCheck =>
+  described(
+    (v) =>
+      typeof v !== 'number' || !Number.isInteger(v) || v < min || (max !== undefined && v > max)
+        ? `must be an integer >= ${min}${max !== undefined ? ` and <= ${max}` : ''}`
+        : null,
+    { type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) },
+  );
+export const oneOf = (...values: string[]): FieldCheck =>
+  described((v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of: ${values.join(', ')}`), { type: 'string', enum: values });
+export const httpUrl: FieldCheck = described((v) => {
   if (typeof v !== 'string') return 'must be a URL';
   try {
     const u = new URL(v);
@@ -93,27 +114,49 @@ export const httpUrl: FieldCheck = (v) => {
   } catch {
     return 'must be a URL';
   }
-};
-export const arrayOf = (item: FieldCheck, max?: number): FieldCheck => (v) => {
-  if (!Array.isArray(v)) return 'must be an array';
-  if (max !== undefined && v.length > max) return `must have at most ${max} items`;
-  for (const [i, x] of v.entries()) {
-    const e = item(x);
-    if (e) return `item ${i} ${e}`;
-  }
-  return null;
-};
-export const object = (fields: Record<string, FieldCheck>, required: string[] = []): FieldCheck => (v) => {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object';
-  const o = v as Record<string, unknown>;
-  for (const r of required) if (o[r] === undefined) return `needs ${r}`;
-  for (const [k, x] of Object.entries(o)) {
-    if (!fields[k]) return `has an unknown field ${k}`;
-    const e = fields[k](x);
-    if (e) return `${k} ${e}`;
-  }
-  return null;
-};
+}, { type: 'string', format: 'uri' });
+export const arrayOf = (item: FieldCheck, max?: number): FieldCheck =>
+  described(
+    (v) => {
+      if (!Array.isArray(v)) return 'must be an array';
+      if (max !== undefined && v.length > max) return `must have at most ${max} items`;
+      for (const [i, x] of v.entries()) {
+        const e = item(x);
+        if (e) return `item ${i} ${e}`;
+      }
+      return null;
+    },
+    { type: 'array', items: fieldSchema(item), ...(max !== undefined ? { maxItems: max } : {}) },
+  );
+export const object = (fields: Record<string, FieldCheck>, required: string[] = []): FieldCheck =>
+  described(
+    (v) => {
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object';
+      const o = v as Record<string, unknown>;
+      for (const r of required) if (o[r] === undefined) return `needs ${r}`;
+      for (const [k, x] of Object.entries(o)) {
+        if (!fields[k]) return `has an unknown field ${k}`;
+        const e = fields[k](x);
+        if (e) return `${k} ${e}`;
+      }
+      return null;
+    },
+    {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, fieldSchema(c)])),
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
+  );
+
+/** A platform's platformSpecificData fields as one JSON Schema object. */
+export function platformDataSchema(fields: Readonly<Record<string, FieldCheck>>): FieldSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, fieldSchema(c)])),
+    additionalProperties: false,
+  };
+}
 
 const mediaItemCheck = object({
   type: oneOf('image', 'video', 'gif', 'document'),

@@ -1,4 +1,4 @@
-import { bool, countKinds, formatRule, int, issue, mediaKind, oneOf, str, type FieldCheck } from '../rules/helpers.js';
+import { bool, countKinds, formatRule, int, issue, mediaKind, oneOf, str, type FieldCheck, described } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
 import { utf16Length } from '../rules/text.js';
 import type { AccountCheckTarget } from '../descriptor.js';
@@ -32,7 +32,7 @@ export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   photoCoverIndex: int(0),
   autoAddMusic: bool,
   videoMadeWithAi: bool,
-  description: (v) => (typeof v === 'string' && utf16Length(v) <= 4000 ? null : 'must be a string of at most 4000 UTF-16 units'),
+  description: described((v) => (typeof v === 'string' && utf16Length(v) <= 4000 ? null : 'must be a string of at most 4000 UTF-16 units'), { type: 'string', maxLength: 4000 }),
 };
 
 /** Whether the target is a photo post: its media are images (mediaType says so when given). */

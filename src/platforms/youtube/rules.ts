@@ -1,4 +1,4 @@
-import { countKinds, issue, type FieldCheck, bool, oneOf, str } from '../rules/helpers.js';
+import { countKinds, issue, type FieldCheck, bool, oneOf, str, described } from '../rules/helpers.js';
 import { GB } from '../rules/media-limits.js';
 import { utf8Length } from '../rules/text.js';
 import type { MediaShape } from '../descriptor.js';
@@ -20,22 +20,25 @@ export function tagsLength(tags: string[]): number {
   return tags.reduce((n, t) => n + [...t].length + (/\s/.test(t) ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 }
 
-const tags: FieldCheck = (v) => {
+const tags: FieldCheck = described((v) => {
   if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || !t.trim())) return 'must be an array of non-empty strings';
   if (v.some((t) => /[<>]/.test(t))) return 'must not contain < or >';
   return tagsLength(v) > 500 ? 'must be at most 500 characters in all (a tag with a space counts its quotes, and tags a comma each)' : null;
-};
+}, { type: 'array', items: { type: 'string', minLength: 1 } });
 
-const dateTime: FieldCheck = (v) =>
-  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO 8601 date-time with a zone';
+const dateTime: FieldCheck = described(
+  (v) =>
+    typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO 8601 date-time with a zone',
+  { type: 'string', format: 'date-time' },
+);
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
-  title: (v) => str(100)(v) ?? noAngles(v),
+  title: described((v) => str(100)(v) ?? noAngles(v), { type: 'string', maxLength: 100 }),
   visibility: oneOf('public', 'private', 'unlisted'),
   madeForKids: bool,
   firstComment: str(10000),
   containsSyntheticMedia: bool,
-  categoryId: (v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a YouTube video category id, e.g. "22"'),
+  categoryId: described((v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a YouTube video category id, e.g. "22"'), { type: 'string', pattern: '^\\d+$' }),
   tags,
   publishAt: dateTime,
 };
