@@ -9,8 +9,26 @@ import { QueuePage } from './pages/queue';
 import { LogsPage } from './pages/logs';
 import { WebhooksPage } from './pages/webhooks';
 import { KeysPage } from './pages/keys';
+import type { ComponentType } from 'preact';
 
-const PAGES: { id: string; label: string }[] = [
+/** A page loaded on first visit (its own chunk: the add-on pages and their chart library). */
+function lazyPage(load: () => Promise<ComponentType>, what: string): ComponentType {
+  let loaded: ComponentType | null = null;
+  return function Lazy() {
+    const [Page, setPage] = useState<ComponentType | null>(() => loaded);
+    const [error, setError] = useState<unknown>(null);
+    useEffect(() => {
+      if (!Page) load().then((p) => ((loaded = p), setPage(() => p)), setError);
+    }, []);
+    if (error) return <ErrorBox error={error} />;
+    return Page ? <Page /> : <Loading what={`Loading ${what}`} />;
+  };
+}
+const AnalyticsPage = lazyPage(() => import('./pages/analytics').then((m) => m.AnalyticsPage), 'analytics');
+const InboxPage = lazyPage(() => import('./pages/inbox').then((m) => m.InboxPage), 'the inbox');
+
+/** Pages of an add-on are listed only when the key's user has it. */
+const PAGES: { id: string; label: string; addon?: string }[] = [
   { id: 'calendar', label: 'Calendar' },
   { id: 'compose', label: 'Compose' },
   { id: 'accounts', label: 'Accounts' },
@@ -18,7 +36,15 @@ const PAGES: { id: string; label: string }[] = [
   { id: 'logs', label: 'Logs' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'team', label: 'Keys & team' },
+  { id: 'analytics', label: 'Analytics', addon: 'analytics' },
+  { id: 'inbox', label: 'Inbox', addon: 'inbox' },
 ];
+
+/** Why a page is not available to this session, or null. */
+export function addonMissing(session: Session, page: string): string | null {
+  const addon = PAGES.find((p) => p.id === page)?.addon;
+  return addon && !session.addons.includes(addon) ? `The ${addon} add-on is not part of this account's plan` : null;
+}
 
 async function loadSession(key: string): Promise<Session> {
   const me = await api('GET', '/api-keys/current', { key });
@@ -62,6 +88,7 @@ export function App() {
   return (
     <SessionContext.Provider value={session}>
       <Shell
+        session={session}
         onSignOut={() => {
           setKey(null);
           setSession(null);
@@ -106,7 +133,7 @@ function SignIn({ onSignIn, error }: { onSignIn: (key: string) => Promise<void>;
   );
 }
 
-function Shell({ onSignOut }: { onSignOut: () => void }) {
+function Shell({ onSignOut, session }: { onSignOut: () => void; session: Session }) {
   const { page } = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
   return (
@@ -121,7 +148,7 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
         </button>
         <nav id="nav" aria-label="Main" class={menuOpen ? 'open' : ''}>
           <ul>
-            {PAGES.map((p) => (
+            {PAGES.filter((p) => !p.addon || session.addons.includes(p.addon)).map((p) => (
               <li>
                 <a
                   href={BASE + p.id}
@@ -143,7 +170,14 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        <Current page={page} />
+        {addonMissing(session, page) ? (
+          <section class="page">
+            <h1>{PAGES.find((p) => p.id === page)?.label}</h1>
+            <p class="notice">{addonMissing(session, page)}.</p>
+          </section>
+        ) : (
+          <Current page={page} />
+        )}
       </main>
     </div>
   );
@@ -163,6 +197,10 @@ function Current({ page }: { page: string }) {
       return <WebhooksPage />;
     case 'team':
       return <KeysPage />;
+    case 'analytics':
+      return <AnalyticsPage />;
+    case 'inbox':
+      return <InboxPage />;
     default:
       return <CalendarPage />;
   }

@@ -34,3 +34,24 @@ export async function selectionListing(platform: string): Promise<{ path: string
   }
   return null;
 }
+
+/** A platform's platformSpecificData schema (`components.schemas`, the one whose `x-platform` is it). */
+export async function platformDataSchema(platform: string): Promise<JsonSchema | null> {
+  const d = await openapi();
+  const found = Object.values<any>(d.components?.schemas ?? {}).find((s) => s?.['x-platform'] === platform);
+  return found ?? null;
+}
+
+export interface JsonSchema {
+  type?: string;
+  enum?: string[];
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  pattern?: string;
+  format?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+}

@@ -3,6 +3,7 @@ import { api, ApiError, uploadFile } from '../api';
 import { ProfilePicker, ZonePicker } from '../components';
 import { BROWSER_ZONE, loadAccounts, loadProfiles, platformLabel, profileIdOf, useChosenProfile, type Account } from '../data';
 import { navigate } from '../router';
+import { PlatformFields, usePlatformSchema, type Data } from '../platform-fields';
 import { cannotWrite, Empty, ErrorBox, FieldErrors, Loading, Page, useLoad, useSession } from '../ui';
 
 interface Media {
@@ -17,9 +18,14 @@ interface Media {
 interface TargetOptions {
   customContent: string;
   firstComment: string;
-  /** platformSpecificData as JSON text, checked before sending. */
-  extra: string;
+  /** platformSpecificData, from the platform's form. */
+  data: Data;
 }
+
+const NO_OPTIONS: TargetOptions = { customContent: '', firstComment: '', data: {} };
+
+/** A field path as dotted keys: `platforms[0].x` and `/platforms/0/x` are `platforms.0.x`. */
+const normalize = (k: string) => k.replace(/^\/|^body\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/\//g, '.');
 
 let mediaSeq = 0;
 
@@ -30,7 +36,7 @@ const mediaType = (mime: string) => (mime.startsWith('video/') ? 'video' : mime 
 /** Messages for one field name out of the API's details.fields (also `platforms[0].x`, `platforms.0.x`). */
 function fieldMessages(fields: Record<string, string[]>, match: (name: string) => boolean): string[] {
   return Object.entries(fields)
-    .filter(([k]) => match(k.replace(/^\/|^body\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/\//g, '.')))
+    .filter(([k]) => match(normalize(k)))
     .flatMap(([, v]) => v);
 }
 
@@ -65,8 +71,7 @@ export function ComposerPage() {
       mediaItems: items,
       platforms: targets.map((a) => {
         const o = options[a._id];
-        let extra: Record<string, unknown> | undefined;
-        if (o?.extra.trim()) extra = JSON.parse(o.extra);
+        const extra = o && Object.keys(o.data).length ? o.data : undefined;
         return {
           platform: a.platform,
           accountId: a._id,
@@ -87,13 +92,7 @@ export function ComposerPage() {
         const len = await api('POST', '/tools/validate/post-length', { body: { text: content }, signal: ctrl.signal });
         setCounts(len.platforms);
         if (targets.length) {
-          let b;
-          try {
-            b = body();
-          } catch {
-            return; // options JSON being typed
-          }
-          const v = await api('POST', '/tools/validate/post', { body: b, signal: ctrl.signal });
+          const v = await api('POST', '/tools/validate/post', { body: body(), signal: ctrl.signal });
           setCheck({ errors: v.errors, warnings: v.warnings });
         } else setCheck({ errors: [], warnings: [] });
       } catch (e) {
@@ -124,13 +123,7 @@ export function ComposerPage() {
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(null);
-    let b;
-    try {
-      b = body();
-    } catch {
-      setError(new ApiError('Platform options must be a JSON object', 400, 'validation_error', null, { platformSpecificData: ['not valid JSON'] }));
-      return;
-    }
+    const b = body();
     setBusy(true);
     try {
       const schedule: Record<string, unknown> =
@@ -181,7 +174,6 @@ export function ComposerPage() {
       </Page>
     );
 
-  const issuesFor = (platform: string) => check.errors.filter((x) => x.platform === platform);
   const uploading = media.some((m) => !m.url && !m.error);
 
   return (
@@ -257,47 +249,17 @@ export function ComposerPage() {
           </ul>
           <FieldErrors id="err-media" messages={fieldMessages(fields, (k) => k.startsWith('mediaItems'))} />
 
-          {targets.map((a, i) => {
-            const o = options[a._id] ?? { customContent: '', firstComment: '', extra: '' };
-            const set = (patch: Partial<TargetOptions>) => setOptions((all) => ({ ...all, [a._id]: { ...o, ...patch } }));
-            const serverErrors = fieldMessages(fields, (k) => k.startsWith(`platforms.${i}`));
-            const local = issuesFor(a.platform);
-            return (
-              <details class="target-options" open={local.length > 0 || serverErrors.length > 0}>
-                <summary>
-                  {platformLabel(a.platform)} options ({a.username}) {local.length ? `· ${local.length} problem${local.length > 1 ? 's' : ''}` : ''}
-                </summary>
-                <ul class="field-errors">
-                  {local.map((x) => (
-                    <li>
-                      {x.field}: {x.error}
-                    </li>
-                  ))}
-                  {serverErrors.map((m) => (
-                    <li>{m}</li>
-                  ))}
-                </ul>
-                {check.warnings
-                  .filter((w) => w.platform === a.platform)
-                  .map((w) => (
-                    <p class="warning">{w.warning}</p>
-                  ))}
-                <label for={`cc-${a._id}`}>Text for {platformLabel(a.platform)} only</label>
-                <textarea id={`cc-${a._id}`} rows={3} value={o.customContent} onInput={(e) => set({ customContent: (e.target as HTMLTextAreaElement).value })} />
-                <label for={`fc-${a._id}`}>First comment</label>
-                <input id={`fc-${a._id}`} value={o.firstComment} onInput={(e) => set({ firstComment: (e.target as HTMLInputElement).value })} />
-                <label for={`psd-${a._id}`}>Platform options (platformSpecificData, JSON)</label>
-                <textarea
-                  id={`psd-${a._id}`}
-                  rows={3}
-                  class="mono"
-                  placeholder='{"privacyStatus": "public"}'
-                  value={o.extra}
-                  onInput={(e) => set({ extra: (e.target as HTMLTextAreaElement).value })}
-                />
-              </details>
-            );
-          })}
+          {targets.map((a, i) => (
+            <TargetPanel
+              account={a}
+              options={options[a._id] ?? NO_OPTIONS}
+              onChange={(o) => setOptions((all) => ({ ...all, [a._id]: o }))}
+              issues={check.errors.filter((x) => (typeof x.index === 'number' ? x.index === i : x.platform === a.platform))}
+              warnings={check.warnings.filter((w) => w.platform === a.platform).map((w) => w.warning)}
+              fields={fields}
+              index={i}
+            />
+          ))}
 
           <fieldset class="when">
             <legend>When</legend>
@@ -348,4 +310,58 @@ function toLocalInput(iso: string, zone: string): string {
   }).formatToParts(new Date(iso));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+}
+
+/**
+ * One target's options: its own text, and its platformSpecificData drawn from the platform's schema;
+ * each problem (the live check's, or the API's refusal) shown at its field, the rest above.
+ */
+function TargetPanel({ account: a, options: o, onChange, issues, warnings, fields, index }: { account: Account; options: TargetOptions; onChange: (o: TargetOptions) => void; issues: any[]; warnings: string[]; fields: Record<string, string[]>; index: number }) {
+  const schema = usePlatformSchema(a.platform);
+  const set = (patch: Partial<TargetOptions>) => onChange({ ...o, ...patch });
+  const prefix = `platforms.${index}.`;
+  const PSD = 'platformSpecificData.';
+  const server = Object.entries(fields)
+    .map(([k, v]) => [normalize(k), v] as const)
+    .filter(([k]) => k.startsWith(prefix))
+    .map(([k, v]) => [k.slice(prefix.length), v] as const);
+  const strip = (k: string) => (k.startsWith(prefix) ? k.slice(prefix.length) : k);
+  const local = issues.map((x) => [strip(normalize(String(x.field ?? ''))), [String(x.error)]] as const);
+  const all = [...local, ...server];
+  const drawn = (k: string) => schema?.properties && k.startsWith(PSD) && Object.hasOwn(schema.properties, k.slice(PSD.length).split('.')[0]);
+  const errorsFor = (key: string) => all.filter(([k]) => k === PSD + key).flatMap(([, v]) => v);
+  const elsewhere = all.filter(([k]) => !drawn(k) && k !== 'customContent');
+  const hasFirstComment = Boolean(schema?.properties?.firstComment);
+  return (
+    <details class="target-options" open={all.length > 0}>
+      <summary>
+        {platformLabel(a.platform)} options ({a.username}) {all.length ? `· ${all.length} problem${all.length > 1 ? 's' : ''}` : ''}
+      </summary>
+      <ul class="field-errors">
+        {elsewhere.map(([k, v]) => (
+          <li>
+            {k ? `${k}: ` : ''}
+            {v.join('; ')}
+          </li>
+        ))}
+      </ul>
+      {warnings.map((w) => (
+        <p class="warning">{w}</p>
+      ))}
+      <label for={`cc-${a._id}`}>Text for {platformLabel(a.platform)} only</label>
+      <textarea id={`cc-${a._id}`} rows={3} value={o.customContent} onInput={(e) => set({ customContent: (e.target as HTMLTextAreaElement).value })} />
+      <FieldErrors id={`err-cc-${a._id}`} messages={all.filter(([k]) => k === 'customContent').flatMap(([, v]) => v)} />
+      {!hasFirstComment && (
+        <>
+          <label for={`fc-${a._id}`}>First comment</label>
+          <input id={`fc-${a._id}`} value={o.firstComment} onInput={(e) => set({ firstComment: (e.target as HTMLInputElement).value })} />
+        </>
+      )}
+      {schema === undefined ? (
+        <Loading what="Loading the platform's options" />
+      ) : schema ? (
+        <PlatformFields id={`psd-${a._id}`} schema={schema} value={o.data} onChange={(data) => set({ data })} errorsFor={errorsFor} />
+      ) : null}
+    </details>
+  );
 }
