@@ -291,15 +291,17 @@ describe('the dashboard in Chromium', () => {
     expect(await axeViolations(u.page), 'analytics: serious accessibility violations').toEqual([]);
     await screenshots(u, 'analytics');
 
-    // The inbox: Herald registers its Telegram callback, the simulated chat sends a message, the app answers it.
-    await settle(e, 1);
+    // The inbox: Herald registers its Telegram callback (the inbox scheduler, every minute), the simulated
+    // chat sends a message, the app answers it.
+    await settle(e, 3);
     const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/telegram/_inbound', { kind: 'message', account: chatId, text: 'Is the shop open today?', from: { id: 4242, first_name: 'Ada', username: 'ada' } });
     expect(inbound.webhookStatus).toBe(200);
     await u.page.getByRole('link', { name: 'Inbox' }).click();
     await u.page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
-    await u.page.getByRole('button', { name: /Ada/ }).click();
-    await u.page.getByText('Is the shop open today?').last().waitFor();
-    await u.page.getByLabel(/^Reply to Ada/).fill('Yes, until 6pm');
+    const conversation = u.page.locator('.inbox-list li', { hasText: 'Is the shop open today?' });
+    await conversation.getByRole('button').first().click();
+    await conversation.locator('.msg', { hasText: 'Is the shop open today?' }).waitFor();
+    await conversation.getByLabel(/^Reply to /).fill('Yes, until 6pm');
     await u.page.getByRole('button', { name: 'Send' }).click();
     await u.page.locator('.msg.out', { hasText: 'Yes, until 6pm' }).waitFor();
     const sent = (await sandboxCall(e.sandbox, 'GET', '/sandbox/telegram/_inspect')).posts.filter((p: any) => p.destination === chatId);
