@@ -19,27 +19,45 @@ function resolveImport(from, spec) {
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 
-const memo = new Map();
-function touchesDb(file, stack = new Set()) {
-  if (memo.has(file)) return memo.get(file);
-  if (DB_ROOTS.includes(file)) return true;
-  if (stack.has(file)) return false;
-  stack.add(file);
-  const text = readFileSync(file, 'utf8');
-  let result = SPAWN_MARKERS.some((re) => re.test(text));
-  if (!result) {
-    for (const m of text.matchAll(importRe)) {
+// Each file's relative imports, read once.
+const edges = new Map();
+function importsOf(file) {
+  let deps = edges.get(file);
+  if (!deps) {
+    const text = readFileSync(file, 'utf8');
+    deps = SPAWN_MARKERS.some((re) => re.test(text)) ? null : [];
+    if (deps) for (const m of text.matchAll(importRe)) {
       const target = resolveImport(file, m[1] ?? m[2] ?? m[3]);
-      if (target && touchesDb(target, stack)) {
-        result = true;
-        break;
-      }
+      if (target) deps.push(target);
+    }
+    edges.set(file, deps);
+  }
+  return deps; // null: the file spawns Herald
+}
+
+// Whether anything `file` imports, directly or not, opens a database. A walk over the import graph (each
+// file once per question); answers are kept for every file the walk settles. (It used to recurse and
+// drop the provisional answers inside import cycles, which made it exponential: minutes of CPU.)
+const memo = new Map();
+function touchesDb(file) {
+  if (memo.has(file)) return memo.get(file);
+  const seen = new Set([file]);
+  const todo = [file];
+  let found = false;
+  while (todo.length && !found) {
+    const f = todo.pop();
+    if (DB_ROOTS.includes(f) || memo.get(f) === true) found = true;
+    else if (memo.get(f) === false) continue;
+    else {
+      const deps = importsOf(f);
+      if (deps === null) found = true;
+      else for (const d of deps) if (!seen.has(d)) (seen.add(d), todo.push(d));
     }
   }
-  stack.delete(file);
-  // Only a definite answer is cached: a cycle's provisional "no" is not.
-  if (result || stack.size === 0) memo.set(file, result);
-  return result;
+  if (found) memo.set(file, true);
+  // Nothing reachable from `file` opens a database, so nothing reachable from any file it reaches does.
+  else for (const f of seen) memo.set(f, false);
+  return found;
 }
 
 function testFiles(dir) {
