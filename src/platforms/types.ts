@@ -4,6 +4,7 @@
  * It returns a result or throws a PlatformError of one kind; the job layer decides what each kind means.
  */
 
+import type { AccountSetting } from './settings.js';
 import type { OutboundFetch } from '../lib/outbound.js';
 import type { Platform } from './catalogue.js';
 
@@ -328,6 +329,11 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   readonly inbox?: InboxCapability;
   /** Post and account metrics (see AnalyticsCapability). */
   readonly analytics?: AnalyticsCapability;
+  /**
+   * Account settings the platform keeps (settings.ts), keyed by route name (`messenger-menu`); the
+   * platform's descriptor declares their routes with accountSettingTools.
+   */
+  readonly settings?: Readonly<Record<string, AccountSetting>>;
 }
 
 /*

@@ -18,9 +18,6 @@ export const PENDING: Record<string, string> = {
   getInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
   setInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
   deleteInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
-  getTelegramCommands: 'not built yet: #18 (inbox add-on)',
-  setTelegramCommands: 'not built yet: #18 (inbox add-on)',
-  deleteTelegramCommands: 'not built yet: #18 (inbox add-on)',
   getGoogleBusinessReviews: 'not built yet: #18 (inbox add-on: reviews)',
 };
 

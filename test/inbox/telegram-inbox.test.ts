@@ -103,6 +103,24 @@ describe('Telegram inbox', () => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it("sets, reads and removes the bot's commands in the account's chat, checking each command first", async () => {
+    const t = await createTenant(h.env);
+    const chatId = '-1007777777778';
+    const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
+    const commands = [{ command: 'start', description: 'Start over' }, { command: 'hours', description: 'Opening hours' }];
+    expect(sdkData(await t.sdk.accountsettings.setTelegramCommands({ path: { accountId }, body: { commands } }))).toMatchObject({ success: true });
+    // The simulated Bot API holds them for the chat's scope; getMyCommands reads them back.
+    const held = (h.sandbox.state('telegram').data.get('telegram') as { commands: Map<string, unknown> }).commands.get(`chat:${chatId}`);
+    expect(held).toEqual(commands);
+    expect(sdkData(await t.sdk.accountsettings.getTelegramCommands({ path: { accountId } }))).toEqual({ data: commands });
+    const bad = await sdkError(t.sdk.accountsettings.setTelegramCommands({ path: { accountId }, body: { commands: [{ command: 'Not Valid!', description: 'x' }] } }));
+    expect([bad.statusCode, bad.details?.fields]).toEqual([400, { 'commands[0].command': ['must be 1-32 characters of a-z, 0-9 and _'] }]);
+    expect(sdkData(await t.sdk.accountsettings.deleteTelegramCommands({ path: { accountId } }))).toEqual({ success: true });
+    expect(sdkData(await t.sdk.accountsettings.getTelegramCommands({ path: { accountId } }))).toEqual({ data: [] });
+    const other = await sdkError(t.sdk.accountsettings.getMessengerMenu({ path: { accountId } }));
+    expect([other.statusCode, other.code]).toEqual([400, 'not_facebook_account']);
+  });
+
   it('answers a user without the add-on 403', async () => {
     const t = await createTenant(h.env);
     const e = await sdkError(t.sdk.messages.listInboxConversations({}));

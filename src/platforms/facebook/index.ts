@@ -5,6 +5,7 @@ import { facebookAnalytics } from './analytics.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
 import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
+import { messengerMenu } from './settings.js';
 import { uploadResumable, uploadRupload } from './upload.js';
 
 export function facebookOptions(config: Config): FacebookOptions {
@@ -113,6 +114,7 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
     oauth,
     firstComments: true,
     analytics: facebookAnalytics(opts),
+    settings: { 'messenger-menu': messengerMenu(base) },
 
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {
       const psd = req.platformSpecificData;

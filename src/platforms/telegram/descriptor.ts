@@ -1,5 +1,6 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { createTelegramAdapter } from './index.js';
+import { TELEGRAM_TOOLS } from './settings.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
 
 export const telegram: PlatformDescriptor<'telegram'> = {
@@ -12,5 +13,6 @@ export const telegram: PlatformDescriptor<'telegram'> = {
   accountMetadata: ['chatId', 'chatType', 'chatTitle'],
   scopes: [],
   capabilities: { connect: 'bot', unpublish: true },
+  tools: TELEGRAM_TOOLS,
   createAdapter: createTelegramAdapter,
 };

@@ -3,6 +3,7 @@ import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
 import { PlatformError, type AccountCredentials, type BotChatMember as TelegramChatMember, type BotConnect, type BotIdentity as TelegramBot, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
 import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
 import { telegramInbox } from './inbox.js';
+import { telegramCommands } from './settings.js';
 import { chunk, inputMediaType, messageUrl, telegramOptions, textOptions, type InputMedia } from './map.js';
 import { ALBUM_MAX, CAPTION_LIMIT, TEXT } from './rules.js';
 
@@ -119,6 +120,7 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
       await call('deleteMessage', { chat_id: chatOf(account), message_id: Number(platformPostId) }, io);
     },
     inbox: telegramInbox(call),
+    settings: { 'telegram-commands': telegramCommands(call, chatOf) },
     connect: {
       kind: 'bot',
       // A numeric chat id (channels and supergroups: -100...) or a public @username (5-32 characters).

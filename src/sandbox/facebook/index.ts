@@ -5,6 +5,7 @@ import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { LIST_HANDLERS } from './lists.js';
+import { MESSENGER_PROFILE_HANDLERS } from './messenger-profile.js';
 import { POST_HANDLERS } from './posts.js';
 import { registerRupload, uploadSession, VIDEO_HANDLERS } from './video.js';
 
@@ -39,6 +40,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...LIST_HANDLERS,
           ...SUBSCRIPTION_HANDLERS,
           ...INSIGHTS_HANDLERS,
+          ...MESSENGER_PROFILE_HANDLERS,
         },
       });
     },

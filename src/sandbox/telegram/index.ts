@@ -33,6 +33,8 @@ interface SimData {
   revoked: Set<string>;
   /** setWebhook: where updates are pushed, with the secret_token sent as X-Telegram-Bot-Api-Secret-Token. */
   webhook?: { url: string; secret: string | null };
+  /** setMyCommands: the command lists by scope (`default`, `chat:<id>`...). */
+  commands: Map<string, { command: string; description: string }[]>;
 }
 
 const BOT = { id: 1000001, is_bot: true, first_name: 'Herald Sandbox Bot', username: 'herald_sandbox_bot' };
@@ -53,7 +55,7 @@ const bad = (description: string) => new BotError(400, `Bad Request: ${descripti
 function data(state: SimulatorState): SimData {
   let d = state.data.get('telegram') as SimData | undefined;
   if (!d) {
-    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set() };
+    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set(), commands: new Map() };
     state.data.set('telegram', d);
   }
   return d;
@@ -64,6 +66,25 @@ function idForName(name: string): number {
   let h = 0;
   for (const c of name) h = (h * 31 + c.charCodeAt(0)) % 1_000_000_000;
   return -(1_000_000_000_000 + h);
+}
+
+/** A param sent as a JSON string (forms) or as the value itself (JSON bodies). */
+function jsonParam(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw bad(`can't parse JSON object`);
+  }
+}
+
+/** A BotCommandScope as a key (https://core.telegram.org/bots/api#botcommandscope); a chat scope needs a known chat. */
+function scopeKey(d: SimData, raw: unknown): string {
+  const scope = (raw === undefined ? { type: 'default' } : jsonParam(raw)) as { type?: unknown; chat_id?: unknown } | null;
+  const type = String(scope?.type ?? '');
+  if (['default', 'all_private_chats', 'all_group_chats', 'all_chat_administrators'].includes(type)) return type;
+  if (type === 'chat' || type === 'chat_administrators') return `${type}:${resolveChat(d, scope?.chat_id).id}`;
+  throw bad('unsupported scope type');
 }
 
 function resolveChat(d: SimData, raw: unknown): SimChat {
@@ -269,6 +290,22 @@ export function telegramSimulator(): Simulator {
         },
         deleteWebhook: () => {
           data(state).webhook = undefined;
+          return true;
+        },
+        // https://core.telegram.org/bots/api#setmycommands: 1-100 commands, each 1-32 of a-z 0-9 _, a 1-256 description.
+        setMyCommands: (p) => {
+          const commands = jsonParam(p.commands);
+          if (!Array.isArray(commands) || commands.length > 100) throw bad('commands must be an array of at most 100 BotCommand');
+          for (const c of commands as { command?: unknown; description?: unknown }[]) {
+            if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) throw bad('BOT_COMMAND_INVALID');
+            if (typeof c.description !== 'string' || c.description.trim().length < 1 || [...c.description].length > 256) throw bad('command description is empty or too long');
+          }
+          data(state).commands.set(scopeKey(data(state), p.scope), (commands as { command: string; description: string }[]).map((c) => ({ command: c.command, description: c.description })));
+          return true;
+        },
+        getMyCommands: (p) => data(state).commands.get(scopeKey(data(state), p.scope)) ?? [],
+        deleteMyCommands: (p) => {
+          data(state).commands.delete(scopeKey(data(state), p.scope));
           return true;
         },
         getWebhookInfo: () => ({ url: data(state).webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 }),
