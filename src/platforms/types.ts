@@ -542,6 +542,12 @@ export interface MessageFeatures {
   buttons?: boolean;
   templates?: boolean;
   replyMarkup?: boolean;
+  /**
+   * The platform's reply window (Messenger's 24 hours): after `hours` since the participant's last
+   * message, a message needs messagingType MESSAGE_TAG with one of `tags`, else it is refused before the
+   * platform is called.
+   */
+  replyWindow?: { hours: number; tags: readonly string[] };
 }
 
 export interface InboxConversations {
@@ -574,7 +580,7 @@ export interface InboxComments {
 
 export interface InboxReviews {
   reply?(account: AccountCredentials, req: { reviewId: string; text: string; extra: Record<string, unknown> }, io: PlatformIO): Promise<{ replyId: string }>;
-  deleteReply?(account: AccountCredentials, req: { reviewId: string; extra: Record<string, unknown> }, io: PlatformIO): Promise<void>;
+  deleteReply?(account: AccountCredentials, req: { reviewId: string; replyId: string | null; extra: Record<string, unknown> }, io: PlatformIO): Promise<void>;
 }
 
 /** A pushed update as Herald received it on /v1/platform-webhooks/{platform}. */

@@ -12,9 +12,6 @@ export const PENDING: Record<string, string> = {
   getLinkedInPostAnalytics: 'not built yet: #19 (analytics add-on)',
   getLinkedInPostReactions: 'not built yet: #19 (analytics add-on)',
   // The inbox add-on (issue #18): the account's inbox settings and Google Business reviews.
-  getMessengerMenu: 'not built yet: #18 (inbox add-on)',
-  setMessengerMenu: 'not built yet: #18 (inbox add-on)',
-  deleteMessengerMenu: 'not built yet: #18 (inbox add-on)',
   getInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
   setInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
   deleteInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',

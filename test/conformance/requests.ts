@@ -229,6 +229,15 @@ export const OPERATIONS: OperationCase[] = [
     after: (body, fx) => (fx.placeAction = body.name),
   },
   { id: 'deleteGoogleBusinessPlaceAction', request: (fx) => ({ params: { accountId: fx.googlebusiness }, query: { name: fx.placeAction } }) },
+  { id: 'getMessengerMenu', request: (fx) => ({ params: { accountId: fx.facebook } }) },
+  {
+    id: 'setMessengerMenu',
+    request: (fx) => ({
+      params: { accountId: fx.facebook },
+      body: { persistent_menu: [{ locale: 'default', composer_input_disabled: false, call_to_actions: [{ type: 'postback', title: 'Talk to us', payload: 'TALK' }] }] },
+    }),
+  },
+  { id: 'deleteMessengerMenu', request: (fx) => ({ params: { accountId: fx.facebook } }) },
   { id: 'getTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram } }) },
   { id: 'setTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram }, body: { commands: [{ command: 'start', description: 'Start the bot' }] } }) },
   { id: 'deleteTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram } }) },

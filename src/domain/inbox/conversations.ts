@@ -8,7 +8,7 @@ import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
 import { decodeCursor, page } from './cursor.js';
 import { ingestMessage } from './ingest.js';
-import { checkMessageFeatures, type SendMessageInput } from './message-rules.js';
+import { checkMessageFeatures, checkReplyWindow, type SendMessageInput } from './message-rules.js';
 
 /** `meta` of every aggregated list: Herald answers from its own store, so no account fails at read time. */
 export const listMeta = (ctx: AppContext, accounts: number) => ({ accountsQueried: accounts, accountsFailed: 0, failedAccounts: [], lastUpdated: ctx.clock.now().toISOString() });
@@ -80,6 +80,7 @@ export async function sendInboxMessage(ctx: AppContext, caller: Principal, conve
   if (!conversations) throw platformLimitation(account.platform, 'direct messages');
   checkMessageFeatures(account.platform, conversations.features, input);
   const lastIncoming = await lastIncomingAt(ctx.db.kysely, conversation.conversation_id);
+  checkReplyWindow(account.platform, conversations.features, input, lastIncoming ? new Date(lastIncoming) : null, ctx.clock.now());
   const outgoing: OutgoingMessage = {
     conversationId: conversation.platform_conversation_id,
     text: input.message ?? null,

@@ -45,3 +45,21 @@ export function checkMessageFeatures(platform: string, features: MessageFeatures
   for (const [feature, used, what] of asked) if (used && !features[feature]) throw platformLimitation(platform, what);
   if (input.replyTo !== undefined && input.replyTo.trim() === '') throw invalid('validation_error', 'replyTo is empty', { fields: { replyTo: ['must be a message id'] } });
 }
+
+/**
+ * The platform's reply window (MessageFeatures.replyWindow, Messenger's 24 hours): once it has passed
+ * since the participant last wrote (or they never did), only messagingType MESSAGE_TAG with one of the
+ * platform's tags goes out; anything else is refused here, before the platform is called.
+ */
+export function checkReplyWindow(platform: string, features: MessageFeatures, input: SendMessageInput, lastIncomingAt: Date | null, now: Date): void {
+  const window = features.replyWindow;
+  if (!window) return;
+  const open = lastIncomingAt !== null && now.getTime() - lastIncomingAt.getTime() < window.hours * 3_600_000;
+  if (open) return;
+  if (input.messagingType === 'MESSAGE_TAG' && input.messageTag && window.tags.includes(input.messageTag)) return;
+  throw invalid(
+    'outside_messaging_window',
+    `The ${window.hours}-hour window to answer this conversation has closed: send it with messagingType MESSAGE_TAG and a messageTag (${window.tags.join(', ')})`,
+    { platform, fields: { messageTag: [`required after the ${window.hours}-hour window: one of ${window.tags.join(', ')}`] } },
+  );
+}

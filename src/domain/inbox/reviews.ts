@@ -51,7 +51,7 @@ export async function deleteInboxReviewReply(ctx: AppContext, caller: Principal,
   const deleteReply = reviews?.deleteReply;
   if (!deleteReply) throw platformLimitation(account.platform, 'deleting review replies');
   if (!row) throw notFound('Review', 'review_not_found');
-  await callPlatform(ctx, account, (creds, io) => deleteReply(creds, { reviewId, extra: JSON.parse(row.metadata) }, io));
+  await callPlatform(ctx, account, (creds, io) => deleteReply(creds, { reviewId, replyId: row.reply_id, extra: JSON.parse(row.metadata) }, io));
   await updateReview(ctx.db.kysely, row.review_id, { reply_id: null, reply_text: null, reply_at: null });
   return { status: 'success', message: 'Reply deleted', platform: account.platform };
 }

@@ -5,6 +5,7 @@ import { facebookAnalytics } from './analytics.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
 import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
+import { facebookInbox } from './inbox.js';
 import { messengerMenu } from './settings.js';
 import { uploadResumable, uploadRupload } from './upload.js';
 
@@ -115,6 +116,7 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
     firstComments: true,
     analytics: facebookAnalytics(opts),
     settings: { 'messenger-menu': messengerMenu(base) },
+    inbox: facebookInbox(opts, pageAccess),
 
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {
       const psd = req.platformSpecificData;

@@ -4,6 +4,7 @@ import { PAGE_HANDLERS } from '../graph/pages.js';
 import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
+import { INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { LIST_HANDLERS } from './lists.js';
 import { MESSENGER_PROFILE_HANDLERS } from './messenger-profile.js';
 import { POST_HANDLERS } from './posts.js';
@@ -27,9 +28,10 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
   return {
     platform: 'facebook',
     insights: true,
-    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup', 'insights'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup', 'insights', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
+      registerInbound(app, state, now);
       registerGraph(app, state, {
         now,
         unlisted: (parts, request, reply, at) => uploadSession(state, parts, request, reply, at),
@@ -41,6 +43,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...SUBSCRIPTION_HANDLERS,
           ...INSIGHTS_HANDLERS,
           ...MESSENGER_PROFILE_HANDLERS,
+          ...INBOX_HANDLERS,
         },
       });
     },

@@ -61,7 +61,8 @@ const story = (o: GraphObject) => ({
 });
 
 export const LIST_HANDLERS: Record<string, GraphHandler> = {
-  'GET Page published_posts': listing((o) => o.type === 'PagePost' && !o.data.story, post),
+  // A rating's open_graph_story is no post of the Page's feed.
+  'GET Page published_posts': listing((o) => o.type === 'PagePost' && !o.data.story && !o.data.rating, post),
   'GET Page videos': listing((o) => o.type === 'AdVideo' && o.data.kind === 'video' && o.data.published === true, video),
   'GET Page video_reels': listing((o) => o.type === 'AdVideo' && o.data.kind === 'reel' && o.data.published === true, video),
   'GET Page stories': listing((o) => o.type === 'PagePost' && o.data.story === true, story),

@@ -2,6 +2,7 @@ import type { GraphCall, GraphHandler } from '../graph/index.js';
 import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js';
 import { newId, world } from '../graph/world.js';
 import { markDeleted } from '../types.js';
+import { addComment } from './inbox.js';
 import { addObject, attachedIds, pageTokenRefused, photoBytes, record, tooLong, truthy } from './store.js';
 
 /*
@@ -92,11 +93,9 @@ const comment: GraphHandler = (call) => {
   if (object.data.story) return graphError(call.reply, 400, { message: '(#100) Stories cannot be commented on', code: 100 });
   const fault = state.faults.take('comment');
   if (sendGraphFault(call.reply, fault)) return call.reply;
-  const c = addObject(state, { type: 'Comment', ownerId: object.ownerId, createdAt: now, data: { message: text, parent: object.id } });
-  const id = `${object.id.split('_').pop()}_${c.id}`;
-  const inspected = state.posts.find((p) => p.id === object.id || (p.extra?.videoId === object.id));
-  if (inspected) (inspected.extra!.comments as unknown[]).push({ id, text, from: token.pageId });
-  return settleAmbiguous(call.reply, fault, { id });
+  const page = world(state).pages.get(object.ownerId);
+  const c = addComment(state, object, { id: object.ownerId, name: page?.name ?? object.ownerId }, text, now);
+  return settleAmbiguous(call.reply, fault, { id: c.id });
 };
 
 const remove: GraphHandler = (call) => {
@@ -125,5 +124,6 @@ export const POST_HANDLERS: Record<string, GraphHandler> = {
   'DELETE PagePost': remove,
   'DELETE Photo': remove,
   'DELETE AdVideo': remove,
+  'DELETE Comment': remove,
   'GET PagePost': readPost,
 };

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
  * api_specs/specs at commit ad2b0b6): for each node its fields and types, for each edge its method, params
  * (name, type, required) and the node it returns. specs/graph-specs.json holds the nodes the Facebook and
  * Instagram simulators serve (Page, PagePost, Photo, AdVideo, Comment, User, Application, IGUser,
- * ShadowIGMediaBuilder, IGMedia, IGComment, ContentPublishingLimitResponse, and the insights answers
- * InsightsResult and InstagramInsightsResult) and the enums their params
+ * ShadowIGMediaBuilder, IGMedia, IGComment, ContentPublishingLimitResponse, UnifiedThread, and the insights
+ * answers InsightsResult and InstagramInsightsResult) and the enums their params
  * and fields name, reduced to `{nodes: {Type: {fields: {name: type}, edges: {"POST feed": {return,
  * params: [[name, type, required]]}}}}, enums: {name: values}}`.
  *
@@ -209,10 +209,11 @@ export function fieldsProblem(type: string, fields: string[]): string | null {
 
 /**
  * Creation answers Meta documents beside the node's fields (`{id, post_id}` of a published photo,
- * `{success}` of a phase, `{video_id, upload_url}` of a reel start): the codegen specs type these
+ * `{success}` of a phase, `{video_id, upload_url}` of a reel start, `{recipient_id, message_id}` of the
+ * Send API, `{result}` of the Messenger Profile API): the codegen specs type these
  * answers as the node, which has no such fields.
  */
-const CREATION_FIELDS = new Set(['id', 'post_id', 'success', 'video_id', 'upload_url']);
+const CREATION_FIELDS = new Set(['id', 'post_id', 'success', 'video_id', 'upload_url', 'recipient_id', 'message_id', 'result']);
 
 /**
  * Holds an answer to the node's fields: an undefined field is a simulator bug, so it throws (the test that
