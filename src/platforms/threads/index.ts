@@ -13,6 +13,7 @@ import {
 import { threadsAnalytics } from './analytics.js';
 import { thRequest, token, type ThreadsOptions } from './api.js';
 import { containerState, createContainer, FIRST_CHECK_MS, permalinkOf, publishContainer } from './containers.js';
+import { threadsInbox } from './inbox.js';
 import { THREADS_DEFAULT_SCOPES, threadsOAuth } from './oauth.js';
 import { checkPublishable } from './rules.js';
 
@@ -92,6 +93,7 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
     platform: 'threads',
     oauth,
     analytics: threadsAnalytics(opts),
+    inbox: threadsInbox(opts),
 
     /**
      * The root's container, then one look at it: ready (text at once) is published at once; media Threads

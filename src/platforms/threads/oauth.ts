@@ -5,9 +5,10 @@ import { THREADS_HTTP, thRequest, type ThreadsOptions } from './api.js';
 
 /**
  * Reading the profile and publishing (threads_basic is required for every endpoint), and deleting
- * (threads_delete). https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
+ * (threads_delete), and the inbox: reading and hiding replies (threads_read_replies,
+ * threads_manage_replies). https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
  */
-export const THREADS_DEFAULT_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_delete'];
+export const THREADS_DEFAULT_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_delete', 'threads_read_replies', 'threads_manage_replies'];
 
 function requireClient(opts: ThreadsOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {

@@ -6,7 +6,7 @@ import { fetchMedia } from './media.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { registerThreadsOAuth, type ThreadsAuth } from './oauth.js';
 import { containerProblem } from './rules.js';
-import { graphError, graphTime, loseAnswer, newId, newShortcode, paramError, permalink, sendFault, stringParams, thStore, type ThContainer, type ThPost, type ThUser } from './store.js';
+import { graphError, graphTime, loseAnswer, newId, newShortcode, paramError, permalink, sendFault, stringParams, thStore, userFor, type ThContainer, type ThPost, type ThUser } from './store.js';
 
 export interface ThreadsSimulatorOptions {
   /** Clock for processing, token lifetimes and publish times. Default: real time. */
@@ -32,6 +32,9 @@ const MEDIA_TYPE_OUT: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAG
  * error, type THApiException; a field the node does not define is refused; answers carry only the fields
  * asked for. What is left here are Threads' own rules (rules.ts) and its state.
  *
+ * Replies under the account's threads are its inbox: `POST /{reply}/manage_reply?hide=` hides one (the
+ * thread's author only; `hide_status` HIDDEN), and `POST /_inbound {kind: "comment"}` is someone replying.
+ *
  * Fault ops: `publish` (threads_publish), `processing` (the next media container ends in ERROR), `token`,
  * `lookup` (the user's threads), `delete`.
  */
@@ -43,6 +46,7 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
     faultOps: ['publish', 'processing', 'token', 'lookup', 'delete', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       const auth = registerThreadsOAuth(app, state, now);
+      registerInbound(app, state, now);
       registerGraph(app, state, {
         now,
         own: {
@@ -57,6 +61,32 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
       });
     },
   };
+}
+
+/**
+ * `POST /_inbound {kind: "comment", account, postId, text, from?: {username}, replyTo?}` (SANDBOX.md):
+ * someone replies to one of the account's threads (or, with `replyTo`, to a reply under it). Stored as
+ * a published reply of that person, so `/{thread}/replies` and `/conversation` list it. Threads has no
+ * direct messages and pushes nothing here.
+ */
+function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
+  app.post('/_inbound', async (request, reply) => {
+    const b = (request.body ?? {}) as { kind?: string; account?: string; postId?: string; text?: string; from?: { username?: string; name?: string }; replyTo?: string };
+    if (b.kind !== 'comment') return reply.status(400).send({ error: 'Threads has only replies: kind must be "comment"' });
+    const store = thStore(state);
+    const owner = [...store.users.values()].find((u) => u.id === b.account || u.username === b.account);
+    if (!owner) return reply.status(404).send({ error: `no connected Threads user ${String(b.account)}` });
+    const parent = store.posts.get(String(b.replyTo ?? b.postId ?? ''));
+    if (!parent || parent.deleted || store.posts.get(parent.rootId)?.owner !== owner.id) return reply.status(404).send({ error: 'postId (or replyTo) must be a thread of the account, or a reply under one' });
+    if (typeof b.text !== 'string' || !b.text) return reply.status(400).send({ error: 'text is required' });
+    const author = userFor(store, b.from?.username ?? 'sandbox_replier', b.from?.name);
+    const at = now();
+    const id = newId(store, '18');
+    const containerId = newId(store, '17');
+    store.containers.set(containerId, { id: containerId, owner: author.id, mediaType: 'TEXT', text: b.text, media: null, children: [], isCarouselItem: false, replyTo: parent.id, replyControl: null, createdAt: at, readyAt: at, fails: false, publishedId: id });
+    store.posts.set(id, { id, owner: author.id, containerId, mediaType: 'TEXT', text: b.text, shortcode: newShortcode(), replyTo: parent.id, rootId: parent.rootId, children: [], createdAt: at, deleted: false });
+    return { id, username: author.username, timestamp: graphTime(at) };
+  });
 }
 
 /** The Threads token as the core's token: the user it acts for. */
@@ -112,7 +142,7 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
       has_replies: [...store().posts.values()].some((p) => p.replyTo === post.id && !p.deleted),
       is_reply: post.replyTo !== null,
       is_reply_owned_by_me: post.replyTo !== null && post.owner === viewer,
-      ...(post.replyTo ? { root_post: { id: post.rootId }, replied_to: { id: post.replyTo }, hide_status: 'NOT_HUSHED' } : {}),
+      ...(post.replyTo ? { root_post: { id: post.rootId }, replied_to: { id: post.replyTo }, hide_status: post.hidden ? 'HIDDEN' : 'NOT_HUSHED' } : {}),
       ...(c.media?.altText ? { alt_text: c.media.altText } : {}),
     };
   };
@@ -288,6 +318,19 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     return { success: true, deleted_id: post.id };
   };
 
+  /**
+   * `POST /{reply}/manage_reply?hide=true|false`: the author of the thread a reply is under hides it or
+   * shows it again (threads_manage_replies); a top-level thread cannot be hidden.
+   */
+  const manageReply: GraphHandler = (call) => {
+    const post = store().posts.get(call.node.id)!;
+    const root = store().posts.get(post.rootId);
+    if (!post.replyTo) return paramError(call.reply, 'Only a reply can be hidden');
+    if (!root || root.owner !== call.token.userId) return graphError(call.reply, 400, 10, '(#10) Only the author of the thread can hide its replies', { type: 'OAuthException' });
+    post.hidden = String(call.params.hide) === 'true' || String(call.params.hide) === '1';
+    return { success: true };
+  };
+
   return {
     'GET ThreadsUser': readUser,
     'POST ThreadsUser threads': createContainer,
@@ -298,6 +341,7 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     'GET ThreadsMedia replies': listReplies('replies'),
     'GET ThreadsMedia conversation': listReplies('conversation'),
     'DELETE ThreadsMedia': remove,
+    'POST ThreadsMedia manage_reply': manageReply,
     'GET ThreadsMediaContainer': readContainer,
   };
 }

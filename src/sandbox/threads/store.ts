@@ -66,6 +66,8 @@ export interface ThPost {
   children: string[];
   createdAt: number;
   deleted: boolean;
+  /** A reply the root's author hid (`manage_reply?hide=true`). */
+  hidden?: boolean;
 }
 
 export interface ThStore {

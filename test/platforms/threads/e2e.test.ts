@@ -59,7 +59,7 @@ describe('Threads end to end through the official SDK', () => {
     const t = await connectedTenant('thConnect1');
     const auth = new URL(t.start.authUrl);
     expect(auth.pathname).toBe('/sandbox/threads/oauth/authorize');
-    expect(auth.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_delete');
+    expect(auth.searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_delete,threads_read_replies,threads_manage_replies');
     expect(t.landed.searchParams.get('connected')).toBe('threads');
     expect(t.account).toMatchObject({ platform: 'threads', isActive: true, username: 'thconnect1', displayName: 'Threads thConnect1' });
     // The code's short-lived token was traded for a long-lived one at once.
