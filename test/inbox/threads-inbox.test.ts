@@ -69,7 +69,7 @@ describe('Threads inbox', () => {
     expect(hidden).toMatchObject({ hidden: true, platform: 'threads' });
     const seen = async () => {
       const r = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${inbound.id}?fields=hide_status`, { headers: { authorization: `Bearer ${await tokenOf(account._id)}` } });
-      return (await r.json()).hide_status;
+      return ((await r.json()) as { hide_status?: string }).hide_status;
     };
     expect(await seen()).toBe('HIDDEN');
     await sdk.comments.unhideInboxComment({ path: { postId: root.id, commentId: inbound.id }, query: { accountId: account._id } });
