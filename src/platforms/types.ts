@@ -537,7 +537,8 @@ export interface CommentRef {
 
 /** Which interactive parts of a message a platform takes; absent = refused with PLATFORM_LIMITATION. */
 export interface MessageFeatures {
-  attachments?: boolean;
+  /** `true`: any type; a list: only those types (another is refused). */
+  attachments?: boolean | readonly InboxAttachment['type'][];
   quickReplies?: boolean;
   buttons?: boolean;
   templates?: boolean;

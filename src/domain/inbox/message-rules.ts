@@ -43,6 +43,8 @@ export function checkMessageFeatures(platform: string, features: MessageFeatures
     ['replyMarkup', Boolean(input.replyMarkup), 'reply keyboards (replyMarkup)'],
   ];
   for (const [feature, used, what] of asked) if (used && !features[feature]) throw platformLimitation(platform, what);
+  const types = features.attachments;
+  if (input.attachment && Array.isArray(types) && !types.includes(input.attachment.type)) throw platformLimitation(platform, `${input.attachment.type} attachments in direct messages`);
   if (input.replyTo !== undefined && input.replyTo.trim() === '') throw invalid('validation_error', 'replyTo is empty', { fields: { replyTo: ['must be a message id'] } });
 }
 

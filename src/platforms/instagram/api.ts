@@ -36,12 +36,13 @@ export interface InstagramOptions {
 /**
  * Instagram content publishing (https://developers.facebook.com/docs/instagram-platform/content-publishing)
  * asks `instagram_basic` and `instagram_content_publish`, and the Page permissions that find the
- * professional account linked to a Page; `instagram_manage_comments` posts the first comment.
+ * professional account linked to a Page; `instagram_manage_comments` posts the first comment and
+ * moderates comments, `instagram_manage_messages` reads and answers direct messages (the inbox).
  */
-export const INSTAGRAM_DEFAULT_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'pages_show_list', 'pages_read_engagement', 'business_management'];
+export const INSTAGRAM_DEFAULT_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages', 'pages_show_list', 'pages_read_engagement', 'business_management'];
 
 /** Instagram Login's own permissions (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login). */
-export const INSTAGRAM_LOGIN_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments'];
+export const INSTAGRAM_LOGIN_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages'];
 
 export function instagramOptions(config: Config): InstagramOptions {
   const scopes = config.env.INSTAGRAM_SCOPES;

@@ -3,6 +3,7 @@ import { graphLogin } from '../graph/login.js';
 import { PlatformError, type AccountCredentials, type Destination, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
 import { instagramAnalytics } from './analytics.js';
+import { instagramInbox } from './inbox.js';
 import { instagramLoginOAuth } from './login.js';
 import { carousel, checkQuota, handleState, makeContainers, publishContainer, type IgAccess, type IgHandle } from './publish.js';
 
@@ -153,6 +154,7 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
 
     destinations: opts.login === 'instagram' ? ownProfile : pageProfiles,
     analytics: instagramAnalytics(opts, access),
+    inbox: instagramInbox(opts, access),
     ...(opts.login === 'instagram' ? { refreshTokens: (account: AccountCredentials, io: PlatformIO) => oauth.refresh!(account.accessToken ?? account.refreshToken ?? '', io) } : {}),
   };
 }

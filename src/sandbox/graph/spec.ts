@@ -44,8 +44,20 @@ interface Specs {
 
 let cached: Specs | null = null;
 
-/** The spec files, merged: Meta's Graph specs and the Threads spec (node names do not overlap). */
-const SPEC_FILES = ['graph-specs.json', 'threads-specs.json'];
+/**
+ * The spec files, merged: Meta's Graph specs, the Threads spec and Instagram messaging (node names do not
+ * overlap). specs/instagram-messaging-specs.json is the same reduction of the codegen specs for the
+ * Instagram messaging edges (IGUserForIGOnlyAPI: conversations, messages, messenger_profile) and
+ * UnifiedThread, the conversation node with its messages edge.
+ */
+const SPEC_FILES = ['graph-specs.json', 'threads-specs.json', 'instagram-messaging-specs.json'];
+
+/**
+ * Nodes whose edges another spec node completes: the codegen specs define Instagram's messaging edges
+ * (conversations, messages, messenger_profile) only on the Instagram-Login variant of the IG user
+ * (IGUserForIGOnlyAPI), while Meta serves them on the same IG user id whichever login the token came from.
+ */
+const COMPLETED_BY: Record<string, string> = { IGUser: 'IGUserForIGOnlyAPI' };
 
 function load(name: string): Specs {
   // From src (tsx, vitest) the file sits beside this module; from dist it stays in src.
@@ -69,7 +81,9 @@ export function nodeSpec(type: string): NodeSpec | null {
 
 /** The spec of `METHOD edge` on a node (`edge` empty for the node itself), or null when the spec has none. */
 export function edgeSpec(type: string, method: string, edge: string): EdgeSpec | null {
-  return nodeSpec(type)?.edges[`${method} ${edge}`.trim()] ?? null;
+  const key = `${method} ${edge}`.trim();
+  const more = COMPLETED_BY[type];
+  return nodeSpec(type)?.edges[key] ?? (more ? (nodeSpec(more)?.edges[key] ?? null) : null);
 }
 
 /**

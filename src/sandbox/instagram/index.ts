@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerGraph, type GraphCall, type GraphHandler, type GraphNode } from '../graph/index.js';
 import { graphError, sendGraphFault, settleAmbiguous } from '../graph/errors.js';
 import { PAGE_HANDLERS } from '../graph/pages.js';
+import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import { liveToken, newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { subscribersOf } from '../metrics.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
+import { addComment, INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { actsFor, instagramLogin } from './login.js';
 
 export interface InstagramSimulatorOptions {
@@ -25,6 +27,7 @@ export interface InstagramSimulatorOptions {
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
  * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`,
  *   `GET /{ig-user}/media` and `/stories` (the lookup after a lost answer).
+ * Messaging, comment moderation, ice breakers and `_inbound` with Meta's signed webhooks: inbox.ts.
  * Instagram does not delete through the API. Instagram Login (login.ts) is served beside Facebook Login:
  * its token acts as the professional account itself.
  */
@@ -206,7 +209,8 @@ const comment: GraphHandler = (call) => {
   if (!text) return graphError(call.reply, 400, { message: '(#100) The parameter message is required', code: 100 });
   const fault = call.state.faults.take('comment');
   if (sendGraphFault(call.reply, fault)) return call.reply;
-  const id = newId(call.state);
+  const page = igPage(call.state, m.ownerId)!;
+  const { id } = addComment(call.state, m, { id: page.igUserId, username: page.igUsername }, text, null, call.now);
   const inspected = call.state.posts.find((p) => p.id === m.id);
   if (inspected) (inspected.extra!.comments as unknown[]).push({ id, text });
   return settleAmbiguous(call.reply, fault, { id });
@@ -259,6 +263,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
     faultOps: ['publish', 'upload', 'processing', 'token', 'comment', 'destinations', 'lookup', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
+      registerInbound(app, state, now);
       registerGraph(app, state, {
         now,
         unlisted: (parts, request, reply, at) => instagramLogin(state, parts, request, reply, at),
@@ -277,6 +282,8 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
           'GET IGUser stories': listMedia(true),
           'POST IGMedia comments': comment,
           ...INSIGHTS_HANDLERS,
+          ...INBOX_HANDLERS,
+          ...SUBSCRIPTION_HANDLERS,
         },
       });
     },

@@ -20,7 +20,16 @@ export async function ensureConversation(db: Executor, row: ConversationRow): Pr
   await db
     .insertInto('inbox_conversation')
     .values(row)
-    .onConflict((oc) => oc.columns(['account_id', 'platform_conversation_id']).doNothing())
+    // A later sighting fills in what the first did not know (a push names only the sender's id; a poll
+    // brings the username), never overwriting what is stored.
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'platform_conversation_id']).doUpdateSet((eb) => ({
+        participant_name: eb.fn.coalesce('inbox_conversation.participant_name', eb.ref('excluded.participant_name')),
+        participant_username: eb.fn.coalesce('inbox_conversation.participant_username', eb.ref('excluded.participant_username')),
+        participant_picture: eb.fn.coalesce('inbox_conversation.participant_picture', eb.ref('excluded.participant_picture')),
+        url: eb.fn.coalesce('inbox_conversation.url', eb.ref('excluded.url')),
+      })),
+    )
     .execute();
   return (await findConversation(db, row.account_id, row.platform_conversation_id))!;
 }

@@ -29,7 +29,7 @@ describe('Instagram Login end to end through the official SDK', () => {
     const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'instagram' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
     const authUrl = new URL(start.authUrl);
     expect(authUrl.pathname).toBe('/sandbox/instagram/oauth/authorize');
-    expect(authUrl.searchParams.get('scope')!.split(',')).toEqual(['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments']);
+    expect(authUrl.searchParams.get('scope')!.split(',')).toEqual(['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages']);
     expect(authUrl.searchParams.get('response_type')).toBe('code');
     await followAuthUrl(`${start.authUrl}&login_hint=igLogin1`);
     const [account] = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
