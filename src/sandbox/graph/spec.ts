@@ -47,8 +47,8 @@ let cached: Specs | null = null;
 /**
  * The spec files, merged: Meta's Graph specs, the Threads spec and Instagram messaging (node names do not
  * overlap). specs/instagram-messaging-specs.json is the same reduction of the codegen specs for the
- * Instagram messaging edges (IGUserForIGOnlyAPI: conversations, messages, messenger_profile) and
- * UnifiedThread, the conversation node with its messages edge.
+ * Instagram messaging edges (IGUserForIGOnlyAPI: conversations, messages, messenger_profile); the
+ * conversation node (UnifiedThread) is in graph-specs.json.
  */
 const SPEC_FILES = ['graph-specs.json', 'threads-specs.json', 'instagram-messaging-specs.json'];
 
