@@ -15,7 +15,8 @@ export interface SandboxServer {
 /**
  * All simulators in one Fastify app. Each gets /sandbox/<platform>/ with the platform's own routes, plus
  * the framework's `_inspect` (what was published), `_faults` (make the next calls of an operation fail)
- * and `_config` (the simulated platform's settings: `processingMs`).
+ * and `_config` (the simulated platform's settings: `processingMs`). `_inbound` is the simulator's own;
+ * one without an inbox answers it 400.
  */
 export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => string) {
   const app = Fastify({ logger: false, bodyLimit: 512 * 1024 * 1024 });
@@ -86,7 +87,18 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           Object.assign(state.config, DEFAULT_SIMULATOR_CONFIG);
           return { ok: true };
         });
+        // A simulator without an inbox (no messages, comments or reviews to inject) answers `_inbound`
+        // 400 as SANDBOX.md says of a missing capability; one that has an inbox registers its own.
+        let ownInbound = false;
+        scope.addHook('onRoute', (route) => {
+          if (route.url.endsWith('/_inbound')) ownInbound = true;
+        });
         await sim.register(scope, state);
+        if (!ownInbound) {
+          scope.post('/_inbound', async (_request, reply) =>
+            reply.status(400).send({ error: `the ${sim.platform} simulator has no inbox: its platform's API reads no messages, comments or reviews Herald serves` }),
+          );
+        }
       },
       { prefix: `/sandbox/${sim.platform}` },
     );

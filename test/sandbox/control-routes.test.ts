@@ -6,7 +6,8 @@ import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 /** The control routes every simulator shares (SANDBOX.md): faults keyed by operation, `_inspect` items. */
 let sandbox: SandboxServer;
 beforeAll(async () => {
-  sandbox = await startSandbox([blueskySimulator(), telegramSimulator()]);
+  // A simulator with no routes of its own stands for a platform without an inbox.
+  sandbox = await startSandbox([blueskySimulator(), telegramSimulator(), { platform: 'bare', faultOps: ['publish'], register() {} }]);
 });
 afterAll(async () => sandbox?.close());
 
@@ -38,6 +39,14 @@ describe('sandbox control routes', () => {
     expect(res.body.error).toMatch(/telegram simulator has no upload operation \(it has publish, delete\)/);
     expect((await call('POST', '/sandbox/telegram/_faults', { kind: 'unavailable', count: 1, op: 'bogus' })).status).toBe(400);
     expect((await call('POST', '/sandbox/bluesky/_faults', { kind: 'unavailable', count: 1, op: 'review' })).status).toBe(400);
+  });
+
+  it('answers _inbound 400 on a simulator without an inbox, and leaves a simulator\'s own _inbound alone', async () => {
+    const res = await call('POST', '/sandbox/bare/_inbound', { kind: 'comment', account: 'x', postId: 'p', text: 'hi' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/bare simulator has no inbox/);
+    const own = await call('POST', '/sandbox/telegram/_inbound', { kind: 'message', account: '-100123', text: 'hello' });
+    expect(own.status).toBe(200);
   });
 
   it('fails only the operation named by op, and count 0 clears that operation', async () => {

@@ -17,6 +17,7 @@ import {
   type PublishResult,
 } from '../types.js';
 import { token, watchUrl, ytRequest, type YouTubeOptions } from './api.js';
+import { youTubeInbox } from './inbox.js';
 import { videoResource, videoTitle } from './map.js';
 import { YOUTUBE_ANALYTICS_SCOPE, YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
 import { DESCRIPTION } from './rules.js';
@@ -228,6 +229,8 @@ export function createYouTubeAdapter(opts: YouTubeOptions): PlatformAdapter {
       },
       scopes: [YOUTUBE_ANALYTICS_SCOPE],
     },
+
+    inbox: youTubeInbox(opts),
 
     async unpublish(account, platformPostId, io) {
       await ytRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/youtube/v3/videos?id=${encodeURIComponent(platformPostId)}`, token: token(account) });

@@ -6,6 +6,7 @@ import { checkSchema } from './discovery.js';
 import { partsOf } from './rules.js';
 import { channelFor, checked, etag, sendFault, thumbnails, videoResource, ytError, ytStore } from './store.js';
 import { registerUploads } from './upload.js';
+import { addComment, registerComments } from './comments.js';
 
 export interface YouTubeSimulatorOptions {
   /** Clock for processing and publish times. Default: real time. */
@@ -15,7 +16,8 @@ export interface YouTubeSimulatorOptions {
 /**
  * Google OAuth (offline access, refresh tokens that do not rotate) and the YouTube Data API v3 on loopback:
  * channels (the consenting user's one channel), the resumable and multipart video upload, videos.list with
- * processingDetails, videos.delete, thumbnails.set, commentThreads.insert and the uploads playlist. Request
+ * processingDetails, videos.delete, thumbnails.set, comments (commentThreads.insert and list, comments.insert,
+ * list, delete and setModerationStatus: comments.ts) and the uploads playlist. Request
  * bodies and the simulator's own answers are held to Google's discovery document (discovery.ts).
  * Paths are Google's, relative to the simulator: `/o/oauth2/v2/auth` (accounts.google.com), `/token` and
  * `/revoke` (oauth2.googleapis.com), `/youtube/v3/...` and `/upload/youtube/v3/...` (www.googleapis.com).
@@ -134,8 +136,8 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         if (video.status.selfDeclaredMadeForKids) return ytError(reply, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
         const fault = state.faults.take('comment');
         if (sendFault(reply, fault, { reason: 'invalidCommentMetadata', message: 'The request metadata is invalid.' })) return reply;
-        const id = `Ugz${etag(`${video.id}-${store().comments.length}-${text}`).slice(0, 20)}4AaABAg`;
-        store().comments.push({ id, videoId: video.id, text, channelId: channel.id });
+        const comment = addComment(state, { videoId: video.id, parentId: null, text, author: channel, at: now() });
+        const id = comment.id;
         const inspected = state.posts.find((p) => p.id === video.id);
         if (inspected) (inspected.extra!.comments as unknown[]).push({ id, text, channelId: channel.id });
         if (fault === 'ambiguous') return hangUp(reply);
@@ -162,6 +164,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
                 canRate: true,
                 viewerRating: 'none',
                 likeCount: 0,
+                moderationStatus: 'published',
                 publishedAt: published,
                 updatedAt: published,
               },
@@ -172,6 +175,8 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
           },
         });
       });
+
+      registerComments(app, state, oauth, now);
 
       app.get('/youtube/v3/playlistItems', async (request, reply) => {
         const channel = channelFor(request, reply, oauth);

@@ -52,10 +52,23 @@ export interface YtSession {
   bytesStartedAt: number | null;
 }
 
+/** A comment under a video: top-level (a thread) or a reply (`parentId`). */
+export interface YtComment {
+  id: string;
+  videoId: string;
+  parentId: string | null;
+  text: string;
+  authorChannelId: string;
+  authorName: string;
+  publishedAt: number;
+  moderationStatus: 'published' | 'heldForReview' | 'rejected';
+  deleted: boolean;
+}
+
 export interface YtStore {
   videos: Map<string, YtVideo>;
   sessions: Map<string, YtSession>;
-  comments: { id: string; videoId: string; text: string; channelId: string }[];
+  comments: YtComment[];
 }
 
 export function ytStore(state: SimulatorState): YtStore {
