@@ -58,7 +58,7 @@ export function token(account: AccountCredentials): string {
 /** One API call with a bearer token and an optional JSON body. */
 export function gbpRequest(
   io: PlatformIO,
-  call: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; token: string; json?: unknown; creates?: boolean },
+  call: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; token: string; json?: unknown; creates?: boolean },
 ): Promise<PlatformResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
   let body: string | undefined;

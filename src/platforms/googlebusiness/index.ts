@@ -3,6 +3,7 @@ import { platformBaseUrl, platformSetting } from '../config.js';
 import { textRuleError } from '../rules/text.js';
 import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
 import { bareLocationId, gbpRequest, token, type GoogleBusinessOptions } from './api.js';
+import { googleBusinessInbox } from './inbox.js';
 import { GOOGLEBUSINESS_DEFAULT_SCOPES, googleBusinessOAuth, listAccounts } from './oauth.js';
 import { imageUrlProblem, TEXT } from './rules.js';
 
@@ -167,6 +168,8 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
     },
 
     /** The local post's name (`accounts/<a>/locations/<l>/localPosts/<p>`) is its id: DELETE /v4/{name}. */
+    inbox: googleBusinessInbox(opts),
+
     async unpublish(account, platformPostId, io) {
       await gbpRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/v4/${platformPostId}`, token: token(account) });
     },

@@ -5,6 +5,7 @@ import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { ACCOUNT_MANAGEMENT, BUSINESS_INFORMATION, requiredQuery } from './discovery.js';
 import { checkPlaceActionLink } from './rules.js';
 import { accountIdOf, gbpError, locationFor, locationsOf, maskPaths, pick, sendFault, userFor, type GbpLocation } from './store.js';
+import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
 
 export interface GoogleBusinessSimulatorOptions {
@@ -31,7 +32,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
   return {
     platform: 'googlebusiness',
     // Photos of a post are fetched by Google from their URL: publishing uploads nothing, so no `upload` op.
-    faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations'],
+    faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations', 'review'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
         authorizePath: '/o/oauth2/v2/auth',
@@ -197,6 +198,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
       });
 
       registerV4(app, state, oauth, now);
+      registerReviews(app, state, oauth, now);
     },
   };
 }

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { OAuthSim } from '../oauth.js';
+import { hangUp, type SimulatorState } from '../types.js';
+import { gbpError, gbpStore, locationFor, sendFault, userFor, type GbpLocation } from './store.js';
+
+/*
+ * Reviews of the v4 API. Google publishes no machine-readable contract for v4 (reference/README.md), so
+ * this follows the v4 reference pages, field by field:
+ * - https://developers.google.com/my-business/reference/rest/v4/accounts.locations.reviews/list:
+ *   `GET /v4/accounts/{a}/locations/{l}/reviews?pageSize&pageToken&orderBy`; pageSize at most 50 (default
+ *   50); orderBy `updateTime desc` (default), `rating` or `rating desc`; answers `{reviews[], averageRating,
+ *   totalReviewCount, nextPageToken}`;
+ * - the Review resource (.../accounts.locations.reviews#Review): `name, reviewId, reviewer{profilePhotoUrl,
+ *   displayName, isAnonymous}, starRating` (enum STAR_RATING_UNSPECIFIED, ONE..FIVE), `comment, createTime,
+ *   updateTime, reviewReply{comment, updateTime}`;
+ * - .../updateReply: `PUT .../reviews/{r}/reply` with a ReviewReply `{comment}` (the only writable field;
+ *   at most 4096 bytes), answers the ReviewReply; replying again replaces the reply;
+ * - .../deleteReply: `DELETE .../reviews/{r}/reply`, an empty answer; 404 when there is no reply.
+ * `POST /_inbound {kind: "review", account, rating (1..5), text?, reviewer?: {name?}}` is a customer
+ * reviewing a location; `account` is the location id (or `locations/{id}`, or its title).
+ */
+
+export interface GbpReview {
+  id: string;
+  locationId: string;
+  accountId: string;
+  reviewer: string;
+  rating: number;
+  comment: string | null;
+  createdAt: number;
+  updatedAt: number;
+  reply: { comment: string; updatedAt: number } | null;
+}
+
+const STARS = ['STAR_RATING_UNSPECIFIED', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'];
+const MAX_REPLY_BYTES = 4096;
+const ALLOWED_REPLY = new Set(['comment', 'updateTime']);
+
+/** The simulator's reviews by id (a test reads replies here: reviews are not posts, so not in `_inspect`). */
+export function reviewsOf(state: SimulatorState): Map<string, GbpReview> {
+  let reviews = state.data.get('googlebusiness:reviews') as Map<string, GbpReview> | undefined;
+  if (!reviews) {
+    reviews = new Map();
+    state.data.set('googlebusiness:reviews', reviews);
+  }
+  return reviews;
+}
+
+const replyResource = (r: NonNullable<GbpReview['reply']>) => ({ comment: r.comment, updateTime: new Date(r.updatedAt).toISOString() });
+
+function reviewResource(r: GbpReview) {
+  return {
+    name: `accounts/${r.accountId}/locations/${r.locationId}/reviews/${r.id}`,
+    reviewId: r.id,
+    reviewer: { profilePhotoUrl: `https://lh3.googleusercontent.com/a/${r.id.slice(0, 12)}=s120`, displayName: r.reviewer, isAnonymous: false },
+    starRating: STARS[r.rating],
+    ...(r.comment ? { comment: r.comment } : {}),
+    createTime: new Date(r.createdAt).toISOString(),
+    updateTime: new Date(r.updatedAt).toISOString(),
+    ...(r.reply ? { reviewReply: replyResource(r.reply) } : {}),
+  };
+}
+
+const tokenAt = (offset: number) => Buffer.from(`r:${offset}`).toString('base64url');
+function offsetOf(token: string | undefined): number | null {
+  if (!token) return 0;
+  const m = /^r:(\d+)$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  return m ? Number(m[1]) : null;
+}
+
+export function registerReviews(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+  type Params = { a: string; l: string; r?: string };
+  const locationOf = (request: any, reply: any): GbpLocation | null => {
+    const user = userFor(request, reply, oauth);
+    if (!user) return null;
+    const { a, l } = request.params as Params;
+    return locationFor(state, reply, user, l, a);
+  };
+  const reviewOf = (request: any, reply: any) => {
+    const loc = locationOf(request, reply);
+    if (!loc) return null;
+    const review = reviewsOf(state).get((request.params as Params).r ?? '');
+    if (!review || review.locationId !== loc.id) {
+      gbpError(reply, 404, 'Requested entity was not found.');
+      return null;
+    }
+    return review;
+  };
+
+  app.get('/v4/accounts/:a/locations/:l/reviews', async (request, reply) => {
+    const loc = locationOf(request, reply);
+    if (!loc) return reply;
+    const q = request.query as Record<string, string>;
+    const size = q.pageSize === undefined ? 50 : Number(q.pageSize);
+    if (!Number.isInteger(size) || size < 1 || size > 50) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
+    const orderBy = q.orderBy ?? 'updateTime desc';
+    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy)) return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
+    const offset = offsetOf(q.pageToken);
+    if (offset === null) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_token');
+    const fault = state.faults.take('review');
+    if (sendFault(reply, fault)) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
+    const all = [...reviewsOf(state).values()].filter((r) => r.locationId === loc.id);
+    all.sort((x, y) => (orderBy === 'updateTime desc' ? y.updatedAt - x.updatedAt : orderBy === 'rating' ? x.rating - y.rating : y.rating - x.rating) || (x.id < y.id ? -1 : 1));
+    const page = all.slice(offset, offset + size);
+    const average = all.length ? Math.round((all.reduce((s, r) => s + r.rating, 0) / all.length) * 10) / 10 : 0;
+    return {
+      ...(page.length ? { reviews: page.map(reviewResource) } : {}),
+      averageRating: average,
+      totalReviewCount: all.length,
+      ...(offset + size < all.length ? { nextPageToken: tokenAt(offset + size) } : {}),
+    };
+  });
+
+  app.put('/v4/accounts/:a/locations/:l/reviews/:r/reply', async (request, reply) => {
+    const review = reviewOf(request, reply);
+    if (!review) return reply;
+    const body = request.body as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
+    const unknown = Object.keys(body).find((k) => !ALLOWED_REPLY.has(k));
+    if (unknown) return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+    if (typeof body.comment !== 'string' || !body.comment.trim()) return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
+    if (Buffer.byteLength(body.comment) > MAX_REPLY_BYTES) return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
+    const fault = state.faults.take('review');
+    if (sendFault(reply, fault)) return reply;
+    review.reply = { comment: body.comment, updatedAt: now() };
+    if (fault === 'ambiguous') return hangUp(reply);
+    return replyResource(review.reply);
+  });
+
+  app.delete('/v4/accounts/:a/locations/:l/reviews/:r/reply', async (request, reply) => {
+    const review = reviewOf(request, reply);
+    if (!review) return reply;
+    if (!review.reply) return gbpError(reply, 404, 'Requested entity was not found.');
+    const fault = state.faults.take('review');
+    if (sendFault(reply, fault)) return reply;
+    review.reply = null;
+    if (fault === 'ambiguous') return hangUp(reply);
+    return {};
+  });
+
+  app.post('/_inbound', async (request, reply) => {
+    const b = (request.body ?? {}) as { kind?: string; account?: string; rating?: number; text?: string; reviewer?: { name?: string } };
+    if (b.kind !== 'review') return reply.status(400).send({ error: `Google Business has no ${b.kind ?? 'such'} items Herald reads: only kind "review" (a customer's review of a location)` });
+    if (!Number.isInteger(b.rating) || b.rating! < 1 || b.rating! > 5) return reply.status(400).send({ error: 'rating must be an integer from 1 to 5' });
+    const id = String(b.account ?? '').replace(/^locations\//, '');
+    const loc = gbpStore(state).locations.get(id) ?? [...gbpStore(state).locations.values()].find((l) => l.resource.title === b.account);
+    if (!loc) return reply.status(400).send({ error: `no location ${b.account ?? ''} (account is the location id, locations/{id} or its title)` });
+    const at = now();
+    const review: GbpReview = {
+      id: `AbFvOq${randomBytes(18).toString('base64url')}`,
+      locationId: loc.id,
+      accountId: loc.accountId,
+      reviewer: b.reviewer?.name ?? 'Sandbox Customer',
+      rating: b.rating!,
+      comment: b.text ?? null,
+      createdAt: at,
+      updatedAt: at,
+      reply: null,
+    };
+    reviewsOf(state).set(review.id, review);
+    return { ok: true, id: review.id, name: reviewResource(review).name };
+  });
+}
+
