@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   processing: () => import('./processing.js'),
   'youtube-upload': () => import('./youtube-upload.js'),
   'bulk-upload': () => import('./bulk-upload.js'),
+  inbox: () => import('./inbox.js'),
 };
 
 const wanted = process.argv.slice(2);
