@@ -65,9 +65,9 @@ function stopChild(child: ChildProcess): Promise<void> {
  * Starts the built Herald (dist/main.js) on a fresh data directory and a free port, rate limits off.
  * `env` adds or overrides variables (DATABASE_URL, HERALD_ROLE, WORKER_CONCURRENCY, ...). `opts.root`
  * runs another checkout's build (a baseline of older code); `opts.port` a port chosen beforehand (so
- * PUBLIC_URL can name it).
+ * PUBLIC_URL can name it); `opts.startTimeoutMs` how long it may take to answer /health (60 s).
  */
-export async function startHerald(env: Record<string, string> = {}, opts: { root?: string; port?: number } = {}): Promise<RunningServer> {
+export async function startHerald(env: Record<string, string> = {}, opts: { root?: string; port?: number; startTimeoutMs?: number } = {}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const child = spawn(process.execPath, [path.join(opts.root ?? ROOT, 'dist', 'main.js')], {
@@ -80,7 +80,7 @@ export async function startHerald(env: Record<string, string> = {}, opts: { root
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/health`, child);
+    await waitForHttp(`${url}/health`, child, opts.startTimeoutMs);
   } catch (error) {
     // A server that never answered is not left running (it would hold the bench's output open).
     await stopChild(child);
