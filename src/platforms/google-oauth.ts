@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { requestTokens } from './oauth-token.js';
+import { requestTokens, requestedScopes } from './oauth-token.js';
 import type { OAuthProvider, PlatformIO, PlatformProfile, TokenSet } from './types.js';
 
 /*
@@ -47,13 +47,13 @@ export function googleOAuth(opts: GoogleOAuthOptions, fetchProfile: (tokens: Tok
      * token only on a consent screen: reconnecting an account that already granted access would otherwise
      * come back without one. PKCE (S256) as Google supports it for web clients.
      */
-    authorizeUrl({ state, redirectUri, codeChallenge, scopes }) {
+    authorizeUrl({ state, redirectUri, codeChallenge, scopes, extraScopes }) {
       const { clientId } = requireClient(opts);
       const q = new URLSearchParams({
         client_id: clientId,
         redirect_uri: redirectUri,
         response_type: 'code',
-        scope: (scopes ?? opts.scopes).join(' '),
+        scope: requestedScopes(opts.scopes, { scopes, extraScopes }),
         access_type: 'offline',
         prompt: 'consent',
         include_granted_scopes: 'true',

@@ -50,3 +50,8 @@ export async function requestTokens(io: PlatformIO, call: TokenEndpointCall): Pr
     scopes: typeof body.scope === 'string' ? body.scope.split(call.scopeSeparator).filter(Boolean) : null,
   };
 }
+
+/** The scopes an authorization URL asks for: the given (else configured) ones plus any extra, once each. */
+export function requestedScopes(configured: readonly string[], p: { scopes?: string[]; extraScopes?: readonly string[] }): string {
+  return [...new Set([...(p.scopes ?? configured), ...(p.extraScopes ?? [])])].join(' ');
+}

@@ -34,6 +34,11 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
   params: Record<string, string>;
   /** Calls recorded like any adapter call; tenant-chosen URLs go through `io.fetchUrl`. */
   io: PlatformIO;
+  /**
+   * A URL that reconnects the account (Herald's OAuth connect for its profile), asking for the platform's
+   * posting scopes plus `extraScopes`; null for a tool without an account.
+   */
+  reconnectUrl(extraScopes?: readonly string[]): Promise<string | null>;
 }
 
 /** What a handler answers: the response body, and account metadata to merge into the account (if any). */
@@ -63,6 +68,10 @@ export interface PlatformTool<
   body?: B;
   /** The success body (status `status`, default 200). */
   response: R;
+  /** The add-on the caller needs (402 without it, before anything else), as the hosted API gates analytics. */
+  addon?: 'analytics';
+  /** Error bodies that differ from the envelope, by status (a 412 carrying `scopeStatus`). */
+  errors?: Record<number, TSchema>;
   status?: 200 | 201;
   /**
    * The route changes something (read-only keys are refused). Default: every method but GET. Set it for a

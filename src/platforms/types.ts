@@ -282,7 +282,8 @@ export interface PlatformProfile {
 
 /** OAuth 2 authorization-code flow of one platform (PKCE where the platform supports it). */
 export interface OAuthProvider {
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string; scopes?: string[] }): string;
+  /** `extraScopes` are asked for besides the configured ones (a reconnect that adds analytics scopes). */
+  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string; scopes?: string[]; extraScopes?: readonly string[] }): string;
   exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }, io: PlatformIO): Promise<TokenSet>;
   refresh(refreshToken: string, io: PlatformIO): Promise<TokenSet>;
   fetchProfile(tokens: TokenSet, io: PlatformIO): Promise<PlatformProfile>;

@@ -54,6 +54,8 @@ export interface OAuthSimOptions {
 export interface OAuthSim {
   /** The user a `Bearer <token>` header belongs to, or null when unknown, expired or revoked. */
   userFor(authorization: string | undefined): OAuthUser | null;
+  /** The scopes granted to a live `Bearer <token>` (as asked for at authorize; a refresh keeps them), or null. */
+  scopesFor(authorization: string | undefined): string[] | null;
   users(): OAuthUser[];
   addUser(user: OAuthUser): void;
   revoke(userId?: string): void;
@@ -63,6 +65,8 @@ interface Grant {
   userId: string;
   expiresAt: number;
   revoked: boolean;
+  /** Space-separated scopes of the authorization this grant comes from. */
+  scope: string;
 }
 
 interface CodeRecord {
@@ -110,6 +114,12 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       if (!grant || grant.revoked || grant.expiresAt <= Date.now()) return null;
       return users.get(grant.userId) ?? null;
     },
+    scopesFor(authorization) {
+      const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+      const grant = m ? access.get(m[1]) : undefined;
+      if (!grant || grant.revoked || grant.expiresAt <= Date.now()) return null;
+      return grant.scope.split(/[\s,]+/).filter(Boolean);
+    },
     users: () => [...users.values()],
     addUser: (u) => void users.set(u.id, u),
     revoke(userId) {
@@ -144,9 +154,9 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     return reply.redirect(target.toString(), 302);
   });
 
-  const issue = (userId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token') => {
+  const issue = (userId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token', granted = scope) => {
     const accessToken = token('at_');
-    access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false });
+    access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false, scope: granted });
     const user = users.get(userId);
     const out: Record<string, unknown> = {
       token_type: 'bearer',
@@ -158,7 +168,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     };
     if (withRefresh) {
       const refreshToken = token('rt_');
-      refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false });
+      refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false, scope: granted });
       out.refresh_token = refreshToken;
     }
     return out;
@@ -203,7 +213,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       if (!grant || grant.revoked) return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
       const rotate = opts.rotateRefreshTokens ?? true;
       if (rotate) grant.revoked = true;
-      return issue(grant.userId, rotate, '', 'refresh_token');
+      return issue(grant.userId, rotate, '', 'refresh_token', grant.scope);
     }
     return reply.status(400).send(errorBody('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`));
   };

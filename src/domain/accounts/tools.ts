@@ -6,6 +6,8 @@ import type { PlatformTool } from '../../platforms/tools.js';
 import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
 import { findAccount, type AccountRow } from '../../store/accounts.js';
 import type { Principal } from '../principal.js';
+import { assertAnalyticsAddon } from '../analytics/scope.js';
+import { startOAuthConnect } from '../connect/oauth.js';
 import { getVisibleAccount, mergeAccountMetadata } from './manage.js';
 import { refreshAccountTokens } from './refresh-tokens.js';
 import { accountCredentials } from './save-account.js';
@@ -62,12 +64,22 @@ export async function runPlatformTool(
   tool: PlatformTool,
   input: ToolInput,
 ): Promise<unknown> {
+  if (tool.addon === 'analytics') assertAnalyticsAddon(caller);
   let row = input.accountId === null ? null : await toolAccount(ctx, caller, platform, input.accountId);
   const adapter = ctx.platforms.get(platform.id as Platform);
   if (!adapter) throw invalid('platform_not_configured', `${platform.name} is not configured on this server`, { platform: platform.id });
   const io = createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate } });
   const call = () =>
-    tool.handler({ adapter, account: row ? accountCredentials(ctx, row) : null, query: input.query as never, body: input.body as never, params: input.params, io });
+    tool.handler({
+      adapter,
+      account: row ? accountCredentials(ctx, row) : null,
+      query: input.query as never,
+      body: input.body as never,
+      params: input.params,
+      io,
+      reconnectUrl: async (extraScopes) =>
+        row ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl : null,
+    });
 
   let answer: { accountMetadata?: Record<string, unknown>; body: unknown };
   try {

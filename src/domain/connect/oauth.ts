@@ -33,7 +33,7 @@ export async function startOAuthConnect(
   ctx: AppContext,
   caller: Principal,
   platformValue: string,
-  input: { profileId: string; redirectUrl?: string; headless?: boolean },
+  input: { profileId: string; redirectUrl?: string; headless?: boolean; extraScopes?: readonly string[] },
 ): Promise<{ authUrl: string; state: string }> {
   const { platform, oauth } = oauthAdapterFor(ctx, platformValue);
   await assertOwnProfile(ctx, caller, input.profileId);
@@ -46,7 +46,7 @@ export async function startOAuthConnect(
     const data: OAuthStateData = { codeVerifier, redirectUrl, headless: input.headless === true, connectToken: connect.token };
     return (await issueConnectToken(ctx, tx, 'oauth_state', owner, data)).token;
   });
-  const authUrl = oauth.authorizeUrl({ state, redirectUri: callbackUrl(ctx, platform), codeChallenge });
+  const authUrl = oauth.authorizeUrl({ state, redirectUri: callbackUrl(ctx, platform), codeChallenge, ...(input.extraScopes?.length ? { extraScopes: input.extraScopes } : {}) });
   return { authUrl, state };
 }
 

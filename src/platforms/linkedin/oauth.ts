@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
-import { requestTokens } from '../oauth-token.js';
+import { requestTokens, requestedScopes } from '../oauth-token.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 
 /** Member posting plus company pages (Community Management API) and OpenID profile. */
@@ -42,14 +42,14 @@ async function tokenRequest(opts: LinkedInOptions, io: PlatformIO, params: Recor
 export function linkedInOAuth(opts: LinkedInOptions): OAuthProvider {
   return {
     // LinkedIn's web flow has no PKCE: the code challenge is not sent (the client secret protects the exchange).
-    authorizeUrl({ state, redirectUri, scopes }) {
+    authorizeUrl({ state, redirectUri, scopes, extraScopes }) {
       const { clientId } = requireClient(opts);
       const q = new URLSearchParams({
         response_type: 'code',
         client_id: clientId,
         redirect_uri: redirectUri,
         state,
-        scope: (scopes ?? opts.scopes).join(' '),
+        scope: requestedScopes(opts.scopes, { scopes, extraScopes }),
       });
       return `${opts.authUrl}/oauth/v2/authorization?${q}`;
     },

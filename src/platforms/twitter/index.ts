@@ -12,6 +12,7 @@ import {
   type PublishResult,
 } from '../types.js';
 import { postReplies } from '../thread.js';
+import { twitterAnalytics } from './analytics.js';
 import { xRequest, type TwitterOptions } from './api.js';
 import { checkTweetMedia, mediaStatus, uploadMedia } from './media.js';
 import { twitterInbox } from './inbox.js';
@@ -162,6 +163,7 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
     platform: 'twitter',
     oauth,
     inbox: twitterInbox(opts),
+    analytics: twitterAnalytics(opts),
 
     /**
      * Uploads the media, then posts. When X is still processing a video or GIF, answers the media ids

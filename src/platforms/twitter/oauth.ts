@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
-import { requestTokens } from '../oauth-token.js';
+import { requestTokens, requestedScopes } from '../oauth-token.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
 /**
@@ -44,13 +44,13 @@ async function tokenRequest(opts: TwitterOptions, io: PlatformIO, params: Record
 
 export function twitterOAuth(opts: TwitterOptions): OAuthProvider {
   return {
-    authorizeUrl({ state, redirectUri, codeChallenge, scopes }) {
+    authorizeUrl({ state, redirectUri, codeChallenge, scopes, extraScopes }) {
       const { clientId } = requireClient(opts);
       const q = new URLSearchParams({
         response_type: 'code',
         client_id: clientId,
         redirect_uri: redirectUri,
-        scope: (scopes ?? TWITTER_SCOPES).join(' '),
+        scope: requestedScopes(TWITTER_SCOPES, { scopes, extraScopes }),
         state,
         code_challenge: codeChallenge,
         code_challenge_method: 'S256',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
+import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { xTextTooLong } from './count.js';
 import { parseMultipart } from './multipart.js';
@@ -29,6 +30,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
   const checkAfter = (remainingMs: number) => opts.checkAfterSecs ?? Math.min(5, Math.ceil(remainingMs / 1000));
   return {
     platform: 'twitter',
+    insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = xOpenApi();
@@ -67,6 +69,10 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const data: Record<string, unknown> = { id: auth.user.id, name: auth.user.name, username: auth.user.username };
         if (fields.includes('verified')) data.verified = false;
         if (fields.includes('profile_image_url')) data.profile_image_url = `${state.baseUrl()}/_avatar/${auth.user.id}.png`;
+        // Followers: what `POST /_metrics {postId: <user id>, metrics: {followers}}` set, else a number from the id.
+        if (fields.includes('public_metrics')) {
+          data.public_metrics = { followers_count: subscribersOf(state, auth.user.id), following_count: 0, tweet_count: 0, listed_count: 0, like_count: 0 };
+        }
         return { data };
       });
 
@@ -265,7 +271,55 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         return { data: { deleted: true } };
       });
 
+<<<<<<< HEAD
       registerXInbox(app, state, { valid, sendFault, now });
+=======
+      /**
+       * Post lookup by ids (at most 100, the document's maxItems). `non_public_metrics` and
+       * `organic_metrics` are only for the authenticating user's own posts of the last 30 days: X
+       * answers those others in `errors` and leaves them out of `data`.
+       * https://docs.x.com/x-api/fundamentals/metrics
+       */
+      app.get('/2/tweets', async (request, reply) => {
+        if (!valid(request, reply, 'get', '/2/tweets')) return reply;
+        const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
+        if (!auth) return reply;
+        const fault = state.faults.take('lookup');
+        if (sendFault(reply, fault, 'You are not allowed to read these Posts.')) return reply;
+        if (fault === 'ambiguous') return hangUp(reply);
+        const q = request.query as Record<string, string>;
+        const fields = String(q['tweet.fields'] ?? '').split(',');
+        const privateFields = fields.includes('non_public_metrics') || fields.includes('organic_metrics');
+        const data: Record<string, unknown>[] = [];
+        const errors: Record<string, unknown>[] = [];
+        const nowMs = now().getTime();
+        for (const id of String(q.ids).split(',')) {
+          const t = xStore(state).tweets.get(id);
+          if (!t || t.deleted) {
+            errors.push({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' });
+            continue;
+          }
+          const createdMs = Date.parse(t.createdAt);
+          if (privateFields && (t.authorId !== auth.user.id || nowMs - createdMs > 30 * 86_400_000)) {
+            errors.push({ value: id, detail: `Sorry, you are not authorized to access non_public_metrics or organic_metrics on the Tweet with id ${id}.`, title: 'Authorization Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.twitter.com/2/problems/not-authorized-for-resource' });
+            continue;
+          }
+          const m = metricsFor(state, id, createdMs, nowMs);
+          const item: Record<string, unknown> = { id, text: t.text, edit_history_tweet_ids: [id] };
+          if (fields.includes('created_at')) item.created_at = t.createdAt;
+          if (fields.includes('author_id')) item.author_id = t.authorId;
+          if (fields.includes('public_metrics')) {
+            item.public_metrics = { retweet_count: m.shares, reply_count: m.comments, like_count: m.likes, quote_count: 0, bookmark_count: m.saves, impression_count: m.impressions };
+          }
+          if (fields.includes('non_public_metrics')) item.non_public_metrics = { impression_count: m.impressions, url_link_clicks: m.clicks, user_profile_clicks: 0 };
+          if (fields.includes('organic_metrics')) {
+            item.organic_metrics = { impression_count: m.impressions, like_count: m.likes, reply_count: m.comments, retweet_count: m.shares, url_link_clicks: m.clicks, user_profile_clicks: 0 };
+          }
+          data.push(item);
+        }
+        return { ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) };
+      });
+>>>>>>> 51e6afb (Analytics: X post metrics (GET /2/tweets with public, non-public and organic metrics, 100 a call; followers from /2/users/me) in the adapter and the simulator; platform tools can require the analytics add-on and offer a reconnect URL asking for extra scopes; the OAuth simulator remembers each grant's scopes)
 
       app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
         if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;

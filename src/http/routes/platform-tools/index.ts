@@ -39,7 +39,11 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
       ...(params.length ? { params: Type.Object(Object.fromEntries(params.map((p) => [p, PathId]))) } : {}),
       ...(query ? { querystring: query } : {}),
       ...(tool.body ? { body: tool.body } : {}),
-      response: { [tool.status ?? 200]: tool.response, ...errorResponses(400, 401, 403, 404, 429, 502) },
+      response: {
+        [tool.status ?? 200]: tool.response,
+        ...errorResponses(400, 401, 403, 404, 429, 502, ...(tool.addon ? [402] : [])),
+        ...(tool.errors ?? {}),
+      },
     },
     handler: async (request, reply) => {
       const { accountId, ...rest } = (request.params ?? {}) as Record<string, string>;

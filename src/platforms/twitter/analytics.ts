@@ -1,0 +1,62 @@
+import { PlatformError, type AccountCredentials, type AnalyticsCapability, type PlatformIO, type PostMetrics } from '../types.js';
+import { xRequest, type TwitterOptions } from './api.js';
+
+/** Post lookup takes at most 100 ids a call (`ids` maxItems in X's OpenAPI). */
+const BATCH = 100;
+/**
+ * `non_public_metrics` and `organic_metrics` exist only for the user's own posts of the last 30 days;
+ * older posts are read with `public_metrics` alone (X would answer an authorization error for them).
+ * https://docs.x.com/x-api/fundamentals/metrics
+ */
+const PRIVATE_WINDOW_MS = 30 * 86_400_000 - 3_600_000;
+
+function token(account: AccountCredentials): string {
+  if (!account.accessToken) throw new PlatformError('auth', 'the X account has no access token');
+  return account.accessToken;
+}
+
+const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** X's metric objects mapped onto Herald's names: replies are comments, reposts and quotes are shares, bookmarks are saves. */
+function toMetrics(t: any): PostMetrics {
+  const pub = t.public_metrics ?? {};
+  const priv = t.non_public_metrics ?? t.organic_metrics ?? {};
+  return {
+    impressions: n(priv.impression_count ?? pub.impression_count),
+    likes: n(pub.like_count),
+    comments: n(pub.reply_count),
+    shares: n(pub.retweet_count) + n(pub.quote_count),
+    saves: n(pub.bookmark_count),
+    clicks: n(priv.url_link_clicks) + n(priv.user_profile_clicks),
+  };
+}
+
+/** Post metrics through `GET /2/tweets?ids=...`, followers through `GET /2/users/me?user.fields=public_metrics`. */
+export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
+  async function lookup(account: AccountCredentials, ids: string[], fields: string, io: PlatformIO, out: Map<string, PostMetrics>) {
+    if (!ids.length) return;
+    const url = `${opts.apiUrl}/2/tweets?ids=${ids.map(encodeURIComponent).join(',')}&tweet.fields=${fields}`;
+    const res = await xRequest(io, { method: 'GET', url, token: token(account) });
+    // A deleted post comes back in `errors`, not `data`: it is simply left out.
+    for (const t of Array.isArray(res.body?.data) ? res.body.data : []) out.set(String(t.id), toMetrics(t));
+  }
+  return {
+    batchSize: BATCH,
+    async readPostMetrics(account, targets, io) {
+      const out = new Map<string, PostMetrics>();
+      const now = io.now().getTime();
+      const recent = targets.filter((t) => now - t.publishedAt.getTime() < PRIVATE_WINDOW_MS).map((t) => t.platformPostId);
+      const older = targets.filter((t) => now - t.publishedAt.getTime() >= PRIVATE_WINDOW_MS).map((t) => t.platformPostId);
+      await lookup(account, recent, 'public_metrics,non_public_metrics,organic_metrics', io, out);
+      await lookup(account, older, 'public_metrics', io, out);
+      return out;
+    },
+    async readAccountMetrics(account, io) {
+      const res = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/users/me?user.fields=public_metrics`, token: token(account) });
+      const followers = res.body?.data?.public_metrics?.followers_count;
+      return { followers: typeof followers === 'number' ? followers : null };
+    },
+    // The posting scopes (tweet.read, users.read) already cover these reads.
+    scopes: [],
+  };
+}
