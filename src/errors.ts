@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'payment_required'
   | 'not_found'
+  | 'precondition_failed'
   | 'conflict'
   | 'unprocessable'
   | 'limit'
@@ -22,11 +23,17 @@ export class AppError extends Error {
     public readonly code: string,
     message: string,
     public readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; body?: Record<string, unknown> },
   ) {
-    super(message, options);
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'AppError';
+    this.body = options?.body;
   }
+  /**
+   * Top-level fields the hosted API puts beside `error` and `code` for this error (the 412's `success`
+   * and `scopeStatus`); the route declares them in its response schema.
+   */
+  public readonly body?: Record<string, unknown>;
 }
 
 export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>

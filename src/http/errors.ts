@@ -9,6 +9,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   limit: 403,
   not_found: 404,
+  precondition_failed: 412,
   conflict: 409,
   unprocessable: 422,
   rate_limited: 429,
@@ -58,7 +59,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (error instanceof AppError) {
     return {
       status: STATUS_BY_KIND[error.kind],
-      body: { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) },
+      body: { ...error.body, error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) },
       internal: error.kind === 'internal',
     };
   }

@@ -129,6 +129,8 @@ export interface AccountCredentials {
   accessToken: string | null;
   refreshToken: string | null;
   tokenExpiresAt: Date | null;
+  /** The scopes the platform said it granted, or null when it did not say. */
+  scopes?: string[] | null;
   /** Platform data stored at connect time: page id, chat id, PDS url, organization urn, ... */
   metadata: Record<string, unknown>;
 }

@@ -73,3 +73,18 @@ export function subscribersOf(state: SimulatorState, accountId: string): number 
   if (set?.followers !== undefined) return set.followers;
   return 1000 + (createHash('sha256').update(accountId).digest()[0]! * 7);
 }
+
+/**
+ * What one UTC day added to an item's numbers (daily reports such as YouTube Analytics): the grown
+ * metrics at the day's end (or `nowMs`) less those at its start (or publishing). Deterministic per item
+ * and day.
+ */
+export function dayMetrics(postId: string, publishedAtMs: number, dayStartMs: number, nowMs: number): SandboxMetrics {
+  const from = Math.max(dayStartMs, publishedAtMs);
+  const to = Math.min(dayStartMs + 86_400_000, nowMs);
+  const end = grownMetrics(postId, publishedAtMs, to);
+  const start = grownMetrics(postId, publishedAtMs, from);
+  const out = {} as SandboxMetrics;
+  for (const k of SANDBOX_METRICS) out[k] = Math.max(0, end[k] - start[k]);
+  return out;
+}

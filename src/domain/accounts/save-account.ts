@@ -115,6 +115,7 @@ export function accountCredentials(ctx: AppContext, row: AccountRow): AccountCre
     accessToken: row.access_token ? ctx.secrets.open(row.access_token) : null,
     refreshToken: row.refresh_token ? ctx.secrets.open(row.refresh_token) : null,
     tokenExpiresAt: row.token_expires_at ? new Date(row.token_expires_at) : null,
+    scopes: row.scopes ? row.scopes.split(/[\s,]+/).filter(Boolean) : null,
     metadata: JSON.parse(row.metadata),
   };
 }

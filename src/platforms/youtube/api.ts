@@ -6,6 +6,8 @@ import { PlatformError, type AccountCredentials, type PlatformIO } from '../type
 export interface YouTubeOptions {
   /** Data API and upload host, default https://www.googleapis.com (YOUTUBE_API_URL). */
   apiUrl: string;
+  /** YouTube Analytics API host, default https://youtubeanalytics.googleapis.com (YOUTUBE_ANALYTICS_URL). */
+  analyticsUrl: string;
   /** Consent page host, default https://accounts.google.com (YOUTUBE_AUTH_URL). */
   authUrl: string;
   /** Token and revoke host, default https://oauth2.googleapis.com (YOUTUBE_TOKEN_URL). */

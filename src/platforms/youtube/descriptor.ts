@@ -1,6 +1,7 @@
 import type { PlatformDescriptor } from '../descriptor.js';
 import { youTubeAdapterFromConfig } from './index.js';
 import { YOUTUBE_DEFAULT_SCOPES } from './oauth.js';
+import { YOUTUBE_TOOLS } from './tools.js';
 import { checkTarget, DESCRIPTION, mediaLimits, PLATFORM_SPECIFIC_DATA, warnings } from './rules.js';
 
 // YouTube: exactly one video; the text is its description (<= 5,000 bytes); title <= 100 characters.
@@ -17,5 +18,6 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.
   // The hosted contract's RecyclingConfig excludes YouTube from recycling.
   capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true, lookup: true, processing: true, recycling: false },
+  tools: YOUTUBE_TOOLS,
   createAdapter: youTubeAdapterFromConfig,
 };

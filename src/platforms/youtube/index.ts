@@ -8,6 +8,7 @@ import {
   type FirstCommentResult,
   type MediaRef,
   type PlatformAdapter,
+  type AccountCredentials,
   type PlatformIO,
   type PostMetrics,
   type ProcessingHandle,
@@ -19,6 +20,7 @@ import {
 import { token, watchUrl, ytRequest, type YouTubeOptions } from './api.js';
 import { youTubeInbox } from './inbox.js';
 import { videoResource, videoTitle } from './map.js';
+import { queryDailyViews, type DailyViews } from './daily-views.js';
 import { YOUTUBE_ANALYTICS_SCOPE, YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
 import { DESCRIPTION } from './rules.js';
 import { UPLOAD_QUANTUM, uploadVideo } from './upload.js';
@@ -35,6 +37,7 @@ export function youTubeOptions(config: Config): YouTubeOptions {
   const chunkBytes = Math.max(UPLOAD_QUANTUM, Math.floor((chunkMb * 1024 * 1024) / UPLOAD_QUANTUM) * UPLOAD_QUANTUM);
   return {
     apiUrl: platformBaseUrl(config, 'youtube', 'https://www.googleapis.com'),
+    analyticsUrl: platformBaseUrl(config, 'youtube', 'https://youtubeanalytics.googleapis.com', 'ANALYTICS'),
     authUrl: platformBaseUrl(config, 'youtube', 'https://accounts.google.com', 'AUTH'),
     tokenUrl: platformBaseUrl(config, 'youtube', 'https://oauth2.googleapis.com', 'TOKEN'),
     clientId: platformSetting(config, 'youtube', 'CLIENT_ID'),
@@ -63,7 +66,12 @@ function stateOf(video: any): ProcessingState {
   return { state: 'processing', waitMs: Number.isFinite(left) && left > 0 ? Math.min(left, 5 * 60_000) : PROCESSING_CHECK_MS };
 }
 
-export function createYouTubeAdapter(opts: YouTubeOptions): PlatformAdapter {
+/** The YouTube adapter, with the Analytics API report the daily-views route reads. */
+export interface YouTubeAdapter extends PlatformAdapter {
+  dailyViews(account: AccountCredentials, q: { videoId: string; startDate: string; endDate: string }, io: PlatformIO): Promise<DailyViews[]>;
+}
+
+export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
   const oauth = youTubeOAuth(opts);
 
   async function readVideo(req: PublishRequest, io: PlatformIO, videoId: string): Promise<any> {
@@ -232,6 +240,10 @@ export function createYouTubeAdapter(opts: YouTubeOptions): PlatformAdapter {
 
     inbox: youTubeInbox(opts),
 
+    dailyViews(account, q, io) {
+      return queryDailyViews(opts, account, q, io);
+    },
+
     async unpublish(account, platformPostId, io) {
       await ytRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/youtube/v3/videos?id=${encodeURIComponent(platformPostId)}`, token: token(account) });
     },
@@ -244,6 +256,6 @@ export function createYouTubeAdapter(opts: YouTubeOptions): PlatformAdapter {
 }
 
 /** The YouTube adapter from configuration (YOUTUBE_CLIENT_ID/SECRET, YOUTUBE_API_URL, _AUTH_URL, _TOKEN_URL, YOUTUBE_SCOPES, YOUTUBE_UPLOAD_CHUNK_MB). */
-export function youTubeAdapterFromConfig(config: Config): PlatformAdapter {
+export function youTubeAdapterFromConfig(config: Config): YouTubeAdapter {
   return createYouTubeAdapter(youTubeOptions(config));
 }

@@ -5,6 +5,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { checkSchema } from './discovery.js';
 import { partsOf } from './rules.js';
 import { channelFor, checked, etag, sendFault, thumbnails, videoResource, ytError, ytStore } from './store.js';
+import { registerYouTubeAnalytics } from './analytics.js';
 import { registerUploads } from './upload.js';
 import { addComment, registerComments } from './comments.js';
 
@@ -50,6 +51,8 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         uploads.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
         registerUploads(uploads, state, oauth, now);
       });
+
+      registerYouTubeAnalytics(app, state, oauth, now);
 
       app.post<{ Body: { status?: number } | null }>('/_expire-sessions', async (request) => {
         const status = request.body?.status === 410 ? 410 : 404;
