@@ -4,6 +4,23 @@ import { listAccounts as listAccountRows } from '../../store/accounts.js';
 import type { Principal } from '../principal.js';
 import { presentAccountHealth, presentAccountsHealth } from '../present/account-health.js';
 import { getVisibleAccount } from './manage.js';
+import { isPlatform } from '../../platforms/catalogue.js';
+
+/** What analytics an account can read: whether its platform has insights here, and the scopes it lacks for them. */
+export interface AnalyticsReadiness {
+  supported: boolean;
+  required: string[];
+  missing: string[];
+}
+
+function analyticsReadiness(ctx: AppContext, row: AccountRow): AnalyticsReadiness {
+  const analytics = isPlatform(row.platform) ? ctx.platforms.get(row.platform)?.analytics : undefined;
+  if (!analytics) return { supported: false, required: [], missing: [] };
+  const required = [...(analytics.scopes ?? [])];
+  // A platform that never said which scopes it granted: nothing can be called missing.
+  const granted = row.scopes === null ? null : new Set(row.scopes.split(/[\s,]+/).filter(Boolean));
+  return { supported: true, required, missing: granted ? required.filter((s) => !granted.has(s)) : [] };
+}
 
 /** Tokens expiring sooner than this are a warning (the refresh job should have renewed them). */
 const WARN_MS = 24 * 3600_000;
@@ -59,12 +76,14 @@ export async function accountsHealth(
   let profileIds = caller.profileIds;
   if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
   const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
-  const assessed = rows.map((row) => ({ row, assessment: assess(row, now) })).filter(({ assessment }) => !query.status || assessment.status === query.status);
+  const assessed = rows
+    .map((row) => ({ row, assessment: assess(row, now), analytics: analyticsReadiness(ctx, row) }))
+    .filter(({ assessment }) => !query.status || assessment.status === query.status);
   return presentAccountsHealth(assessed, caller.addons);
 }
 
 /** GET /v1/accounts/{id}/health */
 export async function accountHealth(ctx: AppContext, caller: Principal, accountId: string) {
   const row = await getVisibleAccount(ctx, caller, accountId);
-  return presentAccountHealth(row, assess(row, ctx.clock.now()), caller.addons);
+  return presentAccountHealth(row, assess(row, ctx.clock.now()), analyticsReadiness(ctx, row), caller.addons);
 }

@@ -1,11 +1,18 @@
-import type { Assessment } from '../accounts/health.js';
+import type { AnalyticsReadiness, Assessment } from '../accounts/health.js';
 import type { AccountRow } from '../../store/accounts.js';
 
 const scopesOf = (row: AccountRow) => (row.scopes ? row.scopes.split(/[\s,]+/).filter(Boolean) : []);
 
+/**
+ * Analytics can be read when the account works, the tenant has the add-on, the platform has insights
+ * here and every scope those reads need was granted.
+ */
+const canFetch = (a: Assessment, r: AnalyticsReadiness, addons: string[]) =>
+  a.status !== 'error' && addons.includes('analytics') && r.supported && r.missing.length === 0;
+
 /** GET /v1/accounts/health: one entry per account and the counts by status. */
-export function presentAccountsHealth(assessed: { row: AccountRow; assessment: Assessment }[], addons: string[]) {
-  const accounts = assessed.map(({ row, assessment: a }) => ({
+export function presentAccountsHealth(assessed: { row: AccountRow; assessment: Assessment; analytics: AnalyticsReadiness }[], addons: string[]) {
+  const accounts = assessed.map(({ row, assessment: a, analytics: r }) => ({
     accountId: row.account_id,
     platform: row.platform,
     username: row.username,
@@ -13,7 +20,7 @@ export function presentAccountsHealth(assessed: { row: AccountRow; assessment: A
     profileId: row.profile_id,
     status: a.status,
     canPost: a.status !== 'error',
-    canFetchAnalytics: a.status !== 'error' && addons.includes('analytics'),
+    canFetchAnalytics: canFetch(a, r, addons),
     tokenValid: a.tokenValid,
     tokenExpiresAt: row.token_expires_at,
     needsReconnect: a.needsReconnect,
@@ -33,7 +40,7 @@ export function presentAccountsHealth(assessed: { row: AccountRow; assessment: A
 }
 
 /** GET /v1/accounts/{id}/health */
-export function presentAccountHealth(row: AccountRow, a: Assessment, addons: string[]) {
+export function presentAccountHealth(row: AccountRow, a: Assessment, r: AnalyticsReadiness, addons: string[]) {
   return {
     accountId: row.account_id,
     platform: row.platform,
@@ -43,11 +50,12 @@ export function presentAccountHealth(row: AccountRow, a: Assessment, addons: str
     tokenStatus: { valid: a.tokenValid, expiresAt: row.token_expires_at, expiresIn: a.expiresIn, needsRefresh: a.needsRefresh },
     permissions: {
       posting: scopesOf(row),
-      analytics: [] as string[],
+      analytics: r.required.filter((s) => !r.missing.includes(s)),
       optional: [] as string[],
       canPost: a.status !== 'error',
-      canFetchAnalytics: a.status !== 'error' && addons.includes('analytics'),
-      missingRequired: [] as string[],
+      canFetchAnalytics: canFetch(a, r, addons),
+      // Posting scopes are checked by publishing itself; these are the analytics reads' missing ones.
+      missingRequired: r.missing,
     },
     issues: a.issues,
     recommendations: a.recommendations,

@@ -10,6 +10,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { linkedInAnalytics, linkedInInsights, type LinkedInInsights } from './analytics.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 import { uploadSingle, uploadVideo, videoStatus } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
@@ -84,6 +85,8 @@ function checkMedia(req: PublishRequest): void {
 export interface LinkedInAdapter extends PlatformAdapter {
   /** Resolves a profile/company URL or vanity name to a mention (GET /v1/accounts/{id}/linkedin-mentions). */
   resolveMention(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
+  /** Post, member and reaction reads behind the LinkedIn analytics routes. */
+  insights: LinkedInInsights;
 }
 
 export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
@@ -214,6 +217,8 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
     },
 
     destinations: linkedInDestinations(opts),
+    analytics: linkedInAnalytics(opts),
+    insights: linkedInInsights(opts),
 
     resolveMention(account, query, io) {
       return resolveMention(opts, io, account, query);

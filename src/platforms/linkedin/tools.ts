@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { platformTool } from '../tools.js';
+import { LINKEDIN_ANALYTICS_TOOLS } from './analytics-tools.js';
 import type { LinkedInAdapter } from './index.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -28,4 +29,4 @@ const mentions = platformTool<LinkedInAdapter>()({
 });
 
 /** LinkedIn's own routes (platforms/tools.ts). */
-export const LINKEDIN_TOOLS = [mentions];
+export const LINKEDIN_TOOLS = [mentions, ...LINKEDIN_ANALYTICS_TOOLS];

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
+import { registerLinkedInAnalytics } from './analytics.js';
 import { registerLinkedInLookups } from './lookups.js';
 import { validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
@@ -26,6 +27,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'linkedin',
+    insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'destinations'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
@@ -243,6 +245,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
       });
 
       registerLinkedInLookups(app, state, rest, sendFault);
+      registerLinkedInAnalytics(app, state, rest, sendFault, oauth, now);
     },
   };
 }
