@@ -187,8 +187,13 @@ describe('analytics collection and endpoints', () => {
   it('answers 402 on every analytics route without the add-on, and shows no follower figures', async () => {
     const { userId, apiKey } = await env.createUser({ plan: 'build' });
     const profileId = await seedProfile(env.ctx, userId);
-    await seedAccount(env.ctx, userId, profileId, 'twitter', 'nofee');
+    const account = (await seedAccount(env.ctx, userId, profileId, 'twitter', 'nofee')).account_id;
     for (const url of [
+      // The platforms' own analytics routes: the add-on is checked before the account.
+      `/v1/analytics/youtube/daily-views?videoId=abc123&accountId=${account}`,
+      `/v1/accounts/${account}/linkedin-aggregate-analytics`,
+      `/v1/accounts/${account}/linkedin-post-analytics?urn=urn:li:share:1`,
+      `/v1/accounts/${account}/linkedin-post-reactions?urn=urn:li:share:1`,
       '/v1/analytics',
       '/v1/analytics?postId=x',
       '/v1/analytics/daily-metrics',
