@@ -6,11 +6,6 @@
 
 /** Operations not built yet: Herald has no route for them (404 route_not_found). */
 export const PENDING: Record<string, string> = {
-  // The analytics add-on (issue #19).
-  getYouTubeDailyViews: 'not built yet: #19 (analytics add-on)',
-  getLinkedInAggregateAnalytics: 'not built yet: #19 (analytics add-on)',
-  getLinkedInPostAnalytics: 'not built yet: #19 (analytics add-on)',
-  getLinkedInPostReactions: 'not built yet: #19 (analytics add-on)',
   // The inbox add-on (issue #18): the account's inbox settings and Google Business reviews.
   getInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
   setInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
@@ -23,6 +18,22 @@ export const PENDING: Record<string, string> = {
  * purpose. The test checks that the answer is the one given here.
  */
 export const DELIBERATE: Record<string, { status: number; code: string; reason: string }> = Object.fromEntries([
+  ...(
+    [
+      ['getYouTubeDailyViews', 'not_youtube_account'],
+      ['getLinkedInAggregateAnalytics', 'not_linkedin_account'],
+      ['getLinkedInPostAnalytics', 'not_linkedin_account'],
+      ['getLinkedInPostReactions', 'not_linkedin_account'],
+    ] as const
+  ).map(([id, code]) => [
+    id,
+    {
+      status: 400,
+      code,
+      reason:
+        "the platforms' analytics routes, answered here for the fixture's Telegram account (the contract's 400 for another platform's account, with a code naming the platform): the fixture has no YouTube account nor LinkedIn member account, so their 200 and 412 answers are checked through the SDK in test/analytics/linkedin-x-youtube-analytics.test.ts",
+    },
+  ]),
   ...[
     'listInboxConversations',
     'getInboxConversation',
