@@ -271,9 +271,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         return { data: { deleted: true } };
       });
 
-<<<<<<< HEAD
       registerXInbox(app, state, { valid, sendFault, now });
-=======
+
       /**
        * Post lookup by ids (at most 100, the document's maxItems). `non_public_metrics` and
        * `organic_metrics` are only for the authenticating user's own posts of the last 30 days: X
@@ -319,7 +318,6 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         }
         return { ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) };
       });
->>>>>>> 51e6afb (Analytics: X post metrics (GET /2/tweets with public, non-public and organic metrics, 100 a call; followers from /2/users/me) in the adapter and the simulator; platform tools can require the analytics add-on and offer a reconnect URL asking for extra scopes; the OAuth simulator remembers each grant's scopes)
 
       app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
         if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;
