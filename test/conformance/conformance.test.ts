@@ -57,6 +57,23 @@ async function codeAndState(platform: string): Promise<{ code: string; state: st
   throw new Error(`no code from ${platform}'s consent`);
 }
 
+/** A connect that stops at Herald's selection page, finished by choosing the first destination it shows. */
+async function chooseFirst(platform: string): Promise<string> {
+  const { authUrl } = await api('GET', `/v1/connect/${platform}?profileId=${fx.profileId}`);
+  const shown = await fetch(authUrl);
+  const html = await shown.text();
+  const tempToken = /name="tempToken" value="([^"]+)"/.exec(html)?.[1];
+  const destinationId = /name="destinationId" value="([^"]+)"/.exec(html)?.[1];
+  if (!tempToken || !destinationId) throw new Error(`${platform}: no selection page (${shown.status})`);
+  const chosen = await fetch(new URL('choose', shown.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ tempToken, destinationId }),
+  });
+  if (chosen.status !== 200) throw new Error(`${platform}: choosing answered ${chosen.status}`);
+  return (await api('GET', `/v1/accounts?platform=${platform}`)).accounts[0]._id;
+}
+
 async function postNow(content: string): Promise<string> {
   const { post } = await api('POST', '/v1/posts', { content, publishNow: true, platforms: [{ platform: 'telegram', accountId: fx.telegram }] });
   await runner.drain();
@@ -80,6 +97,7 @@ beforeAll(async () => {
   fx.twitterCode = await codeAndState('twitter');
   await followAuthUrl((await api('GET', `/v1/connect/reddit?profileId=${fx.profileId}`)).authUrl);
   fx.reddit = (await api('GET', `/v1/accounts?platform=reddit`)).accounts[0]?._id;
+  fx.instagram = await chooseFirst('instagram');
 
   fx.postId = (await api('POST', '/v1/posts', { content: 'Scheduled', scheduledFor: new Date(Date.now() + 86_400_000).toISOString(), platforms: [{ platform: 'telegram', accountId: fx.telegram }] })).post._id;
   fx.sparePostId = (await api('POST', '/v1/posts', { content: 'Draft to delete', isDraft: true, platforms: [{ platform: 'telegram', accountId: fx.telegram }] })).post._id;

@@ -6,10 +6,7 @@
 
 /** Operations not built yet: Herald has no route for them (404 route_not_found). */
 export const PENDING: Record<string, string> = {
-  // The inbox add-on (issue #18): the account's inbox settings and Google Business reviews.
-  getInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
-  setInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
-  deleteInstagramIceBreakers: 'not built yet: #18 (inbox add-on)',
+  // The inbox add-on (issue #18): Google Business reviews.
   getGoogleBusinessReviews: 'not built yet: #18 (inbox add-on: reviews)',
 };
 

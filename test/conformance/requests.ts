@@ -238,6 +238,12 @@ export const OPERATIONS: OperationCase[] = [
     }),
   },
   { id: 'deleteMessengerMenu', request: (fx) => ({ params: { accountId: fx.facebook } }) },
+  { id: 'getInstagramIceBreakers', request: (fx) => ({ params: { accountId: fx.instagram } }) },
+  {
+    id: 'setInstagramIceBreakers',
+    request: (fx) => ({ params: { accountId: fx.instagram }, body: { ice_breakers: [{ question: 'What are your opening hours?', payload: 'HOURS' }] } }),
+  },
+  { id: 'deleteInstagramIceBreakers', request: (fx) => ({ params: { accountId: fx.instagram } }) },
   { id: 'getTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram } }) },
   { id: 'setTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram }, body: { commands: [{ command: 'start', description: 'Start the bot' }] } }) },
   { id: 'deleteTelegramCommands', request: (fx) => ({ params: { accountId: fx.telegram } }) },

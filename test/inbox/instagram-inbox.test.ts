@@ -145,6 +145,28 @@ describe('Instagram inbox', () => {
     const like = await sdkError(t.sdk.comments.likeInboxComment({ path: { postId: mediaId, commentId: first.id }, body: { accountId: t.accountId } }));
     expect([like.statusCode, like.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
+  it('ice breakers round-trip on Instagram and keep to 4 questions of 80 characters, checked before the call', async () => {
+    const settings = t.sdk.accountsettings;
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: [] });
+    const questions = [
+      { question: 'What are your opening hours?', payload: 'HOURS' },
+      { question: 'Do you ship abroad?', payload: 'SHIPPING' },
+    ];
+    expect(sdkData(await settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: questions } }))).toMatchObject({ success: true });
+    // Read back from Instagram (the simulator keeps them per locale, as the Messenger Profile API does).
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: questions });
+
+    const five = Array.from({ length: 5 }, (_, i) => ({ question: `Question ${i}?`, payload: `Q${i}` }));
+    const tooMany = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: five } }));
+    expect(tooMany.statusCode).toBe(400);
+    const long = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: [{ question: 'x'.repeat(81), payload: 'LONG' }] } }));
+    expect([long.statusCode, Object.keys(long.body.details.fields)]).toEqual([400, ['ice_breakers[0].question']]);
+    // Refused before the call: Instagram still has the two questions.
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: questions });
+
+    sdkData(await settings.deleteInstagramIceBreakers({ path: { accountId: t.accountId } }));
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: [] });
+  });
 });
 
 /** The Page token Herald holds for the account (to read what Instagram shows). */

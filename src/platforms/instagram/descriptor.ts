@@ -5,6 +5,7 @@ import type { RuleIssue } from '../rules/types.js';
 import { INSTAGRAM_DEFAULT_SCOPES } from './api.js';
 import { instagramAdapterFromConfig } from './index.js';
 import { CAPTION } from './rules.js';
+import { INSTAGRAM_TOOLS } from './settings.js';
 
 // Instagram: media is required; caption <= 2,200 characters and <= 30 hashtags; a carousel holds up to 10
 // items; a story is one item (platforms.md, Instagram limits; spec platformSpecificData table). A single
@@ -15,6 +16,7 @@ const unit: FieldCheck = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? nul
 export const instagram: PlatformDescriptor<'instagram'> = {
   id: 'instagram',
   name: 'Instagram',
+  tools: INSTAGRAM_TOOLS,
   text: [CAPTION],
   platformSpecificData: {
     contentType: oneOf('story'),

@@ -4,6 +4,7 @@ import { PlatformError, type AccountCredentials, type Destination, type Destinat
 import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
 import { instagramAnalytics } from './analytics.js';
 import { instagramInbox } from './inbox.js';
+import { iceBreakers } from './settings.js';
 import { instagramLoginOAuth } from './login.js';
 import { carousel, checkQuota, handleState, makeContainers, publishContainer, type IgAccess, type IgHandle } from './publish.js';
 
@@ -155,6 +156,7 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
     destinations: opts.login === 'instagram' ? ownProfile : pageProfiles,
     analytics: instagramAnalytics(opts, access),
     inbox: instagramInbox(opts, access),
+    settings: { 'instagram-ice-breakers': iceBreakers(opts, access) },
     ...(opts.login === 'instagram' ? { refreshTokens: (account: AccountCredentials, io: PlatformIO) => oauth.refresh!(account.accessToken ?? account.refreshToken ?? '', io) } : {}),
   };
 }
