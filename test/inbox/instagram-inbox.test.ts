@@ -160,7 +160,7 @@ describe('Instagram inbox', () => {
     const tooMany = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: five } }));
     expect(tooMany.statusCode).toBe(400);
     const long = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: [{ question: 'x'.repeat(81), payload: 'LONG' }] } }));
-    expect([long.statusCode, Object.keys(long.body.details.fields)]).toEqual([400, ['ice_breakers[0].question']]);
+    expect([long.statusCode, Object.keys((long.body as any).details.fields)]).toEqual([400, ['ice_breakers[0].question']]);
     // Refused before the call: Instagram still has the two questions.
     expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: questions });
 
