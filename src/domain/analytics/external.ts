@@ -4,6 +4,7 @@ import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO } 
 import { insertExternalPost, knownPlatformPostIds, setExternalSynced } from '../../store/analytics-external.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { unattempted } from '../posts/targets.js';
+import { uncollected } from './track.js';
 
 const DAY_MS = 86_400_000;
 /** How far back the first sync of an account looks. */
@@ -109,22 +110,7 @@ async function importPost(tx: Parameters<typeof insertExternalPost>[0], account:
       published_at: published,
       // Read at once (this collection run), then at the schedule's next age.
       next_collect_at: iso,
-      collected_at: null,
-      impressions: 0,
-      reach: 0,
-      likes: 0,
-      comments: 0,
-      shares: 0,
-      saves: 0,
-      clicks: 0,
-      views: 0,
-      engagement: 0,
-      reached_6h: null,
-      reached_12h: null,
-      reached_1d: null,
-      reached_2d: null,
-      reached_7d: null,
-      reached_30d: null,
+      ...uncollected(),
     },
   );
 }
