@@ -118,7 +118,8 @@ const iceBreakers = (state: SimulatorState): Map<string, IceBreaker[]> => {
   return m;
 };
 
-const list = (v: unknown): unknown[] | null => {
+/** A Graph list parameter as sent: a JSON array (form or query) or a comma-separated string. */
+export const asList = (v: unknown): unknown[] | null => {
   if (Array.isArray(v)) return v;
   if (typeof v !== 'string') return null;
   try {
@@ -168,7 +169,7 @@ const send: GraphHandler = (call) => {
   if (attachment && (!ATTACHMENT_TYPES.includes(String(attachment.type)) || typeof attachment.payload?.url !== 'string')) {
     return invalidParam(call, `attachment type must be one of ${ATTACHMENT_TYPES.join(', ')} with payload.url`, 2018047);
   }
-  const quick = message.quick_replies === undefined ? [] : list(message.quick_replies);
+  const quick = message.quick_replies === undefined ? [] : asList(message.quick_replies);
   if (!quick || quick.length > 13 || quick.some((q: any) => q?.content_type !== 'text' || typeof q.title !== 'string' || [...q.title].length > 20 || typeof q.payload !== 'string')) {
     return invalidParam(call, 'quick_replies: at most 13, each {content_type: "text", title (20 characters at most), payload}');
   }
@@ -211,7 +212,7 @@ const readProfile: GraphHandler = (call) => {
 const setProfile: GraphHandler = (call) => {
   if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
   if (call.params.persistent_menu !== undefined) return invalidParam(call, 'persistent_menu is not supported on Instagram through this API');
-  const items = list(call.params.ice_breakers);
+  const items = asList(call.params.ice_breakers);
   if (!items) return invalidParam(call, 'ice_breakers is required');
   for (const item of items as IceBreaker[]) {
     const ctas = item?.call_to_actions;
@@ -224,7 +225,7 @@ const setProfile: GraphHandler = (call) => {
 
 const clearProfile: GraphHandler = (call) => {
   if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
-  const fields = (list(call.params.fields) ?? []).map((f) => String(f).toLowerCase());
+  const fields = (asList(call.params.fields) ?? []).map((f) => String(f).toLowerCase());
   if (fields.includes('ice_breakers')) iceBreakers(call.state).delete(call.node.id);
   return { result: 'success' };
 };

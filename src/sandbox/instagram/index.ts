@@ -7,7 +7,7 @@ import { liveToken, newId, world, type GraphObject, type GraphPage } from '../gr
 import type { Simulator, SimulatorState } from '../types.js';
 import { subscribersOf } from '../metrics.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
-import { addComment, INBOX_HANDLERS, registerInbound } from './inbox.js';
+import { addComment, asList, INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { actsFor, instagramLogin } from './login.js';
 
 export interface InstagramSimulatorOptions {
@@ -57,17 +57,6 @@ async function fetchable(url: unknown): Promise<{ size: number; type: string; jp
     return null;
   }
 }
-
-const asList = (v: unknown): unknown[] | null => {
-  if (Array.isArray(v)) return v;
-  if (typeof v !== 'string') return null;
-  try {
-    const parsed = JSON.parse(v);
-    return Array.isArray(parsed) ? parsed : null;
-  } catch {
-    return v.split(',');
-  }
-};
 
 function statusOf(c: GraphObject, now: number): string {
   if (c.data.published) return 'PUBLISHED';
