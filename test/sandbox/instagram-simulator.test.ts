@@ -64,6 +64,8 @@ async function login(user = 'igSim1') {
 describe('Instagram content publishing', () => {
   it('finds the professional account through the Page, publishes an image container once, and comments under it', async () => {
     const { token, ig } = await login();
+    // Followers are what the sandbox's _metrics set for the account (else a number derived from its id).
+    expect((await call('POST', '/_metrics', { postId: ig, metrics: { followers: 500 } })).status).toBe(200);
     expect((await call('GET', `/v24.0/${ig}?fields=username,followers_count`, undefined, token)).body).toEqual({ id: ig, username: 'igsim1_ig1', followers_count: 500 });
     const c = await call('POST', `/v24.0/${ig}/media`, { image_url: `${mediaBase}/a.jpg`, caption: 'hello', user_tags: [{ username: 'friend', x: 0.5, y: 0.2 }] }, token);
     expect((await call('GET', `/v24.0/${c.body.id}?fields=status_code`, undefined, token)).body).toEqual({ id: c.body.id, status_code: 'FINISHED' });
