@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { metaSignature } from '../../platforms/graph/webhook.js';
+import { createHmac, randomInt } from 'node:crypto';
 import type { SimulatorState } from '../types.js';
 import { graphError } from './errors.js';
 import type { GraphHandler } from './index.js';
@@ -83,7 +82,7 @@ export async function deliverMetaWebhook(state: SimulatorState, object: string, 
     try {
       const res = await fetch(sub.callbackUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(sub.appSecret, body) },
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', sub.appSecret).update(body).digest('hex')}` },
         body,
         signal: AbortSignal.timeout(10_000),
       });
