@@ -54,6 +54,8 @@ export interface Config {
   inboxPollMs: number;
   /** Inbox polls run at the same time by one process, in slots of their own beside WORKER_CONCURRENCY (default 4). */
   inboxSyncConcurrency: number;
+  /** Webhook deliveries run at the same time by one process, in slots of their own beside WORKER_CONCURRENCY (default 8). */
+  webhookConcurrency: number;
   /**
    * ANALYTICS_SCHEDULE: the ages after publishing at which a post's metrics are read, in ms, ascending
    * (default `1h,6h,1d,2d,7d,30d,90d`). Units s, m, h, d.
@@ -134,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenRefreshAheadMinutes: int('TOKEN_REFRESH_AHEAD_MINUTES', 10, 1, 24 * 60),
     inboxPollMs: int('INBOX_POLL_MS', 60_000, 1_000, 86_400_000),
     inboxSyncConcurrency: int('INBOX_SYNC_CONCURRENCY', 4, 1, 64),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 8, 1, 256),
     analyticsScheduleMs: parseSchedule(env.ANALYTICS_SCHEDULE, problems),
     analyticsConcurrency: int('ANALYTICS_CONCURRENCY', 2, 1, 64),
     env: Object.freeze({ ...env }),

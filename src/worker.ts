@@ -1,5 +1,6 @@
 import type { AppContext } from './context.js';
 import { ANALYTICS_LANE_TASKS } from './jobs/collect-analytics.js';
+import { DELIVER_TASK } from './domain/webhooks/fanout.js';
 import { JobRunner } from './jobs/runner.js';
 import { INBOX_LANE_TASKS } from './jobs/sync-inbox.js';
 import { registerTasks } from './jobs/tasks.js';
@@ -13,8 +14,10 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
     concurrency: ctx.config.workerConcurrency,
     batchSize: ctx.config.workerBatchSize,
     leaseMs: ctx.config.workerLeaseMs,
-    // Inbox polls and analytics collection have slots of their own: a burst of them never delays a publish.
+    // Webhook deliveries, inbox polls and analytics collection have slots of their own: a burst of them
+    // (10,000 comment.received deliveries after an inbox sync) never delays a publish.
     lanes: [
+      { tasks: [DELIVER_TASK], concurrency: ctx.config.webhookConcurrency },
       { tasks: INBOX_LANE_TASKS, concurrency: ctx.config.inboxSyncConcurrency },
       { tasks: ANALYTICS_LANE_TASKS, concurrency: ctx.config.analyticsConcurrency },
     ],
