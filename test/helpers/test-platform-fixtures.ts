@@ -1,6 +1,7 @@
 import type { AppContext } from '../../src/context.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { armPublishJobs, PUBLISH_TASK, publishJobKey } from '../../src/domain/publishing/schedule.js';
+import { unattempted } from '../../src/domain/posts/targets.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Platform } from '../../src/platforms/types.js';
@@ -95,20 +96,7 @@ function rows(ctx: AppContext, p: SeedPost): { post: PostTable; targets: PostTar
     status: 'pending',
     attempts: 0,
     content_hash: sha256Hex(t.customContent ?? p.content),
-    platform_post_id: null,
-    platform_post_url: null,
-    published_at: null,
-    error_message: null,
-    error_category: null,
-    error_source: null,
-    error_code: null,
-    last_attempt_at: null,
-    thread_progress: null,
-    first_comment_result: null,
-    processing_handle: null,
-    processing_since: null,
-    created_at: iso,
-    updated_at: iso,
+    ...unattempted(iso),
   }));
   return { post, targets };
 }
