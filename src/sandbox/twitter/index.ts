@@ -274,18 +274,32 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       registerXInbox(app, state, { valid, sendFault, now });
 
       /**
+       * What every read of posts starts with: the request checked against X's OpenAPI, the caller's
+       * token (tweet.read), then a `lookup` fault. Null when the answer is already sent (or the
+       * connection hung up).
+       */
+      const readerOfPosts = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+        if (!valid(request, reply, 'get', path)) return null;
+        const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
+        if (!auth) return null;
+        const fault = state.faults.take('lookup');
+        if (sendFault(reply, fault, 'You are not allowed to read these Posts.')) return null;
+        if (fault === 'ambiguous') {
+          hangUp(reply);
+          return null;
+        }
+        return auth;
+      };
+
+      /**
        * Post lookup by ids (at most 100, the document's maxItems). `non_public_metrics` and
        * `organic_metrics` are only for the authenticating user's own posts of the last 30 days: X
        * answers those others in `errors` and leaves them out of `data`.
        * https://docs.x.com/x-api/fundamentals/metrics
        */
       app.get('/2/tweets', async (request, reply) => {
-        if (!valid(request, reply, 'get', '/2/tweets')) return reply;
-        const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
+        const auth = readerOfPosts(request, reply, '/2/tweets');
         if (!auth) return reply;
-        const fault = state.faults.take('lookup');
-        if (sendFault(reply, fault, 'You are not allowed to read these Posts.')) return reply;
-        if (fault === 'ambiguous') return hangUp(reply);
         const q = request.query as Record<string, string>;
         const fields = String(q['tweet.fields'] ?? '').split(',');
         const privateFields = fields.includes('non_public_metrics') || fields.includes('organic_metrics');
@@ -320,12 +334,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       });
 
       app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
-        if (!valid(request, reply, 'get', '/2/users/{id}/tweets')) return reply;
-        const auth = authenticate(request, reply, state, 'tweet.read', now().getTime());
+        const auth = readerOfPosts(request, reply, '/2/users/{id}/tweets');
         if (!auth) return reply;
-        const fault = state.faults.take('lookup');
-        if (sendFault(reply, fault, 'You are not allowed to read these Posts.')) return reply;
-        if (fault === 'ambiguous') return hangUp(reply);
         const q = request.query as Record<string, string>;
         const fields = String(q['tweet.fields'] ?? '').split(',');
         const start = q.start_time ? Date.parse(q.start_time) : -Infinity;
