@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { PlatformRegistry } from '../../src/platforms/registry.js';
-import type { PlatformAdapter, PostMetrics } from '../../src/platforms/types.js';
+import { PlatformError, type AccountCredentials, type PlatformAdapter, type PostMetrics } from '../../src/platforms/types.js';
 import { createWorker } from '../../src/worker.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/test-platform.js';
@@ -25,6 +25,11 @@ describe('analytics collection and endpoints', () => {
   const metrics = new Map<string, PostMetrics>();
   let followers = 100;
   let reads = 0;
+  // Access tokens the platform refuses as expired (401).
+  const expired = new Set<string>();
+  const refuseExpired = (account: AccountCredentials) => {
+    if (account.accessToken && expired.has(account.accessToken)) throw new PlatformError('auth', 'Access token expired', { status: 401 });
+  };
 
   beforeAll(async () => {
     sim = await startTestPlatform();
@@ -33,11 +38,13 @@ describe('analytics collection and endpoints', () => {
       ...base,
       analytics: {
         batchSize: 50,
-        async readPostMetrics(_account, targets) {
+        async readPostMetrics(account, targets) {
+          refuseExpired(account);
           reads += 1;
           return new Map(targets.filter((t) => metrics.has(t.platformPostId)).map((t) => [t.platformPostId, metrics.get(t.platformPostId)!]));
         },
-        async readAccountMetrics() {
+        async readAccountMetrics(account) {
+          refuseExpired(account);
           return { followers };
         },
       },
@@ -224,6 +231,60 @@ describe('analytics collection and endpoints', () => {
     expect((await get(b.apiKey, `/v1/analytics/post-timeline?postId=${p.postId}`)).status).toBe(404);
     expect((await get(b.apiKey, '/v1/analytics')).body.posts).toEqual([]);
     expect((await get(a.apiKey, '/v1/analytics')).body.posts).toHaveLength(1);
+  });
+
+  it('refreshes an expired access token and reads with the fresh one, as publishing does', async () => {
+    const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
+    const profileId = await seedProfile(env.ctx, userId);
+    const account = await seedAccount(env.ctx, userId, profileId, 'twitter', 'expiring');
+    const p = await publishAt({ userId, account }, '2026-04-01T10:00:00.000Z', 'read me with a fresh token');
+    metrics.set(p.platformPostId, { impressions: 500, likes: 25 });
+    expired.add('at-expiring');
+    const refreshesBefore = sim.refreshes;
+    env.clock.advance(HOUR);
+    await runner.drain();
+
+    expect(sim.refreshes).toBe(refreshesBefore + 1);
+    const one = await get(apiKey, `/v1/analytics?postId=${p.postId}`);
+    expect(one.body.analytics).toMatchObject({ impressions: 500, likes: 25, lastUpdated: env.clock.now().toISOString() });
+    const row = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', account.account_id).executeTakeFirstOrThrow();
+    expect(row.is_active).toBe(1);
+    expect(row.followers_count).toBe(followers);
+    // The fresh token was stored (sealed): the next read uses it without another refresh.
+    expect(env.ctx.secrets.open(row.access_token!)).toMatch(/^at_\d+_/);
+  });
+
+  it('disconnects the account when the refresh is refused, as publishing does, and the pass goes on', async () => {
+    const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
+    const profileId = await seedProfile(env.ctx, userId);
+    const revoked = await seedAccount(env.ctx, userId, profileId, 'twitter', 'revoked');
+    const healthy = await seedAccount(env.ctx, userId, profileId, 'twitter', 'healthy');
+    const gone = await publishAt({ userId, account: revoked }, '2026-05-01T10:00:00.000Z', 'token revoked');
+    const fine = await publishAt({ userId, account: healthy }, '2026-05-01T10:00:00.000Z', 'token fine');
+    metrics.set(gone.platformPostId, { impressions: 100, likes: 1 });
+    metrics.set(fine.platformPostId, { impressions: 200, likes: 2 });
+    expired.add('at-revoked');
+    sim.revokeRefresh = true;
+    try {
+      env.clock.advance(HOUR);
+      await runner.drain();
+    } finally {
+      sim.revokeRefresh = false;
+    }
+
+    const row = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', revoked.account_id).executeTakeFirstOrThrow();
+    expect(row.is_active).toBe(0);
+    const events = await env.ctx.db.kysely.selectFrom('event').select('payload').where('tenant_id', '=', userId).where('type', '=', 'account.disconnected').execute();
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({ account: { accountId: revoked.account_id, disconnectionType: 'unintentional' } });
+    // The collection job finished (nothing left failing or retrying), its reads moved on to the next age.
+    const job = await env.ctx.db.kysely.selectFrom('job').selectAll().where('key', '=', `analytics.collect:${revoked.account_id}`).executeTakeFirst();
+    expect(job).toBeUndefined();
+    const planned = await env.ctx.db.kysely.selectFrom('target_metrics').select(['next_collect_at', 'collected_at']).where('target_id', '=', gone.targetId).executeTakeFirstOrThrow();
+    expect(planned.collected_at).toBeNull();
+    expect(planned.next_collect_at! > env.clock.now().toISOString()).toBe(true);
+    // The other account of the same pass was read.
+    expect((await get(apiKey, `/v1/analytics?postId=${fine.postId}`)).body.analytics).toMatchObject({ impressions: 200, likes: 2 });
   });
 });
 

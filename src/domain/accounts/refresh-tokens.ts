@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { updateAccount, type AccountRow } from '../../store/accounts.js';
+import { findAccountById, updateAccount, type AccountRow } from '../../store/accounts.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
 import { isPlatform } from '../../platforms/catalogue.js';
 import { PlatformError, type PlatformIO } from '../../platforms/types.js';
@@ -44,5 +44,29 @@ export async function refreshAccountTokens(
       return 'disconnected';
     }
     throw error;
+  }
+}
+
+/**
+ * Calls the platform with an account's tokens, as publishing does: an `auth` answer gets one token
+ * refresh (refreshAccountTokens: a revoked grant disconnects the account) and one more call with the
+ * fresh row. The platform refused the first call, so repeating it cannot act twice. When no refresh was
+ * made (not supported, grant revoked, account gone or inactive) the original `auth` error is thrown;
+ * a failing refresh throws its own error (transient kinds for the caller to retry).
+ */
+export async function withTokenRefresh<T>(
+  ctx: AppContext,
+  account: AccountRow,
+  io: PlatformIO,
+  call: (account: AccountRow) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(account);
+  } catch (error) {
+    if (!(error instanceof PlatformError && error.kind === 'auth')) throw error;
+    if ((await refreshAccountTokens(ctx, account, { io })) !== 'refreshed') throw error;
+    const fresh = await findAccountById(ctx.db.kysely, account.account_id);
+    if (!fresh || fresh.is_active !== 1) throw error;
+    return call(fresh);
   }
 }

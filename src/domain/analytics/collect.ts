@@ -13,6 +13,7 @@ import {
 } from '../../store/analytics.js';
 import { findAccountById, type AccountRow } from '../../store/accounts.js';
 import { findUser } from '../../store/users.js';
+import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import { syncExternalPosts } from './external.js';
 import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
@@ -31,8 +32,10 @@ export type CollectOutcome = { done: true } | { retryAt: Date; reason: string };
  * on the schedule. Tenants without
  * the analytics add-on, inactive accounts and platforms without insights are not read; their schedules
  * simply move on, so nothing piles up. A throttled or failing platform is asked again later (its wait,
- * else backoff) up to TRANSIENT_ATTEMPTS times, then that round is skipped; an expired or revoked token
- * skips the round at once (accounts/health says why).
+ * else backoff) up to TRANSIENT_ATTEMPTS times, then that round is skipped. An `auth` answer (an expired
+ * access token) gets one token refresh and the reads go on with the fresh token, as publishing does
+ * (withTokenRefresh); when the refresh cannot be made the round is skipped (a revoked grant disconnects
+ * the account, with its event; accounts/health says why) and a transient refresh failure is retried.
  */
 export async function collectAccount(ctx: AppContext, accountId: string, attempt: number): Promise<CollectOutcome> {
   const account = await findAccountById(ctx.db.kysely, accountId);
@@ -42,19 +45,9 @@ export async function collectAccount(ctx: AppContext, accountId: string, attempt
   const owner = await findUser(ctx.db.kysely, account.tenant_id);
   const enabled = account.is_active === 1 && !!owner && (JSON.parse(owner.addons) as string[]).includes('analytics');
   const io = createPlatformIO({ now: () => ctx.clock.now() });
-  const credentials = accountCredentials(ctx, account);
   try {
-    await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
-    const due = await listDueTargets(ctx.db.kysely, accountId, now.toISOString(), TARGETS_PER_RUN);
-    if (!analytics) {
-      // Nothing to read on this platform: stop planning reads for these targets.
-      await setNextCollect(ctx.db.kysely, due.map((t) => t.target_id), null);
-      return { done: true };
-    }
-    const batch = Math.max(1, analytics.batchSize ?? 1);
-    for (let i = 0; i < due.length; i += batch) {
-      await collectTargets(ctx, account, enabled ? analytics : undefined, credentials, io, due.slice(i, i + batch), now);
-    }
+    // After a refresh the reads run again with the fresh row: those already recorded are no longer due.
+    await withTokenRefresh(ctx, account, io, (row) => collectWith(ctx, row, analytics, enabled, io, now));
     return { done: true };
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
@@ -67,6 +60,22 @@ export async function collectAccount(ctx: AppContext, accountId: string, attempt
     await skipRound(ctx, account, now);
     ctx.log.warn({ accountId, kind: error.kind, err: error.message }, 'analytics: reads skipped this round');
     return { done: true };
+  }
+}
+
+/** The account's due reads with its current tokens (`enabled`: the platform may be asked; else the schedules just move on). */
+async function collectWith(ctx: AppContext, account: AccountRow, analytics: AnalyticsCapability | undefined, enabled: boolean, io: PlatformIO, now: Date): Promise<void> {
+  const credentials = accountCredentials(ctx, account);
+  await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
+  const due = await listDueTargets(ctx.db.kysely, account.account_id, now.toISOString(), TARGETS_PER_RUN);
+  if (!analytics) {
+    // Nothing to read on this platform: stop planning reads for these targets.
+    await setNextCollect(ctx.db.kysely, due.map((t) => t.target_id), null);
+    return;
+  }
+  const batch = Math.max(1, analytics.batchSize ?? 1);
+  for (let i = 0; i < due.length; i += batch) {
+    await collectTargets(ctx, account, enabled ? analytics : undefined, credentials, io, due.slice(i, i + batch), now);
   }
 }
 

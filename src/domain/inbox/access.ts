@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import { AppError, forbidden, invalid } from '../../errors.js';
 import { descriptorOf } from '../../platforms/catalogue.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { PlatformError, toPlatformError, type AccountCredentials, type InboxCapability, type Platform, type PlatformIO } from '../../platforms/types.js';
-import { findAccount, listAccounts, type AccountRow } from '../../store/accounts.js';
-import { refreshAccountTokens } from '../accounts/refresh-tokens.js';
+import { toPlatformError, type AccountCredentials, type InboxCapability, type Platform, type PlatformIO } from '../../platforms/types.js';
+import { listAccounts, type AccountRow } from '../../store/accounts.js';
+import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { getVisibleAccount } from '../accounts/manage.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import { toolFailure } from '../accounts/tools.js';
@@ -60,15 +60,7 @@ export async function callPlatform<T>(ctx: AppContext, row: AccountRow, fn: (acc
   const io = platformIO(ctx);
   const descriptor = descriptorOf(row.platform)!;
   try {
-    try {
-      return await fn(accountCredentials(ctx, row), io);
-    } catch (error) {
-      if (!(error instanceof PlatformError && error.kind === 'auth')) throw error;
-      if ((await refreshAccountTokens(ctx, row, { io })) !== 'refreshed') throw error;
-      const fresh = await findAccount(ctx.db.kysely, row.tenant_id, row.account_id);
-      if (!fresh) throw error;
-      return await fn(accountCredentials(ctx, fresh), io);
-    }
+    return await withTokenRefresh(ctx, row, io, (account) => fn(accountCredentials(ctx, account), io));
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw toolFailure(descriptor, toPlatformError(error));

@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { PlatformError, toPlatformError } from '../../platforms/types.js';
+import { toPlatformError, type PlatformError } from '../../platforms/types.js';
 import { findAccountById } from '../../store/accounts.js';
 import { findInboxSync, saveInboxSync } from '../../store/inbox/sync.js';
 import { findUser } from '../../store/users.js';
 import { accountCredentials } from '../accounts/save-account.js';
-import { refreshAccountTokens } from '../accounts/refresh-tokens.js';
+import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { inboxOf, platformIO } from './access.js';
 import { ingestBatch, type IngestCounts } from './ingest.js';
 
@@ -28,17 +28,9 @@ export async function syncInboxAccount(ctx: AppContext, accountId: string): Prom
   const cursor = state?.cursor ? (JSON.parse(state.cursor) as Record<string, unknown>) : null;
   const io = platformIO(ctx);
   try {
+    // As publishing does: an `auth` answer gets one token refresh, then one more try.
     let batch;
-    try {
-      batch = await sync(accountCredentials(ctx, account), cursor, io);
-    } catch (error) {
-      // As publishing does: an `auth` answer gets one token refresh, then one more try.
-      if (!(error instanceof PlatformError && error.kind === 'auth')) throw error;
-      if ((await refreshAccountTokens(ctx, account, { io })) !== 'refreshed') throw error;
-      account = await findAccountById(ctx.db.kysely, accountId);
-      if (!account || account.is_active !== 1) return { kind: 'stop' };
-      batch = await sync(accountCredentials(ctx, account), cursor, io);
-    }
+    ({ account, batch } = await withTokenRefresh(ctx, account, io, async (row) => ({ account: row, batch: await sync(accountCredentials(ctx, row), cursor, io) })));
     const counts = await ingestBatch(ctx, account, batch);
     await saveInboxSync(ctx.db.kysely, accountId, {
       cursor: batch.cursor === undefined ? undefined : batch.cursor === null ? null : JSON.stringify(batch.cursor),
