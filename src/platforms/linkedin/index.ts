@@ -12,6 +12,7 @@ import {
 } from '../types.js';
 import { linkedInAnalytics, linkedInInsights, type LinkedInInsights } from './analytics.js';
 import { liRequest, type LinkedInOptions } from './api.js';
+import { linkedInInbox } from './inbox.js';
 import { uploadSingle, uploadVideo, videoStatus } from './media.js';
 import { LINKEDIN_DEFAULT_SCOPES, linkedInOAuth } from './oauth.js';
 import { linkedInDestinations, resolveMention, type MentionResolution } from './organizations.js';
@@ -218,6 +219,7 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
 
     destinations: linkedInDestinations(opts),
     analytics: linkedInAnalytics(opts),
+    inbox: linkedInInbox(opts),
     insights: linkedInInsights(opts),
 
     resolveMention(account, query, io) {

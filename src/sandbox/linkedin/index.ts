@@ -4,6 +4,7 @@ import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { registerLinkedInAnalytics } from './analytics.js';
+import { registerLinkedInComments } from './comments.js';
 import { registerLinkedInLookups } from './lookups.js';
 import { validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
@@ -20,7 +21,7 @@ const VIDEO_PART = 4 * 1024 * 1024;
 
 /**
  * LinkedIn's OAuth, OpenID userinfo and the versioned `/rest/*` Posts, Images, Documents, Videos,
- * Social Actions and organization APIs on loopback. Every `/rest/*` call must carry a live
+ * Comments, Reactions and organization APIs on loopback (comments.ts: the inbox). Every `/rest/*` call must carry a live
  * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`; post bodies are checked field by field.
  */
 export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulator {
@@ -221,29 +222,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         return reply.status(204).send();
       });
 
-      app.post<{ Params: { urn: string } }>('/rest/socialActions/:urn/comments', async (request, reply) => {
-        const user = rest(request, reply);
-        if (!user) return reply;
-        const store = liStore(state);
-        const body = request.body as { actor?: string; object?: string; message?: { text?: string } };
-        const post = store.posts.get(request.params.urn);
-        if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
-        if (!body?.actor || !body.message?.text) return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
-        if (body.object && body.object !== post.urn) return liError(reply, 400, 'object does not match the path');
-        if (!canActAs(store, user, body.actor)) return liError(reply, 403, `Not enough permissions to comment as ${body.actor}`, { code: 'ACCESS_DENIED' });
-        const fault = state.faults.take('comment');
-        if (sendFault(reply, fault, 'Comment rejected: it violates the content policy')) return reply;
-        const id = nextLiId(store);
-        const commentUrn = `urn:li:comment:(${post.urn},${id})`;
-        const inspected = state.posts.find((p) => p.id === post.urn);
-        if (inspected) {
-          const comments = (inspected.extra?.comments as unknown[]) ?? [];
-          inspected.extra = { ...inspected.extra, comments: [...comments, { id: commentUrn, actor: body.actor, text: body.message.text }] };
-        }
-        if (fault === 'ambiguous') return hangUp(reply);
-        return reply.status(201).header('x-restli-id', commentUrn).send({ id, object: post.urn, actor: body.actor, message: body.message });
-      });
-
+      registerLinkedInComments(app, state, oauth, rest, sendFault, now);
       registerLinkedInLookups(app, state, rest, sendFault);
       registerLinkedInAnalytics(app, state, rest, sendFault, oauth, now);
     },

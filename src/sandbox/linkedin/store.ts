@@ -43,9 +43,28 @@ export interface LiPost {
   deleted: boolean;
 }
 
+/** A comment (or a reply to one), as the Comments API stores it. */
+export interface LiComment {
+  id: string;
+  /** `urn:li:comment:(<post urn>,<id>)`. */
+  urn: string;
+  actor: string;
+  /** The post the comment is under. */
+  object: string;
+  /** The comment this one answers, for a reply. */
+  parentComment: string | null;
+  text: string;
+  createdAt: number;
+  deleted: boolean;
+}
+
 export interface LiStore {
   assets: Map<string, LiAsset>;
   posts: Map<string, LiPost>;
+  /** Comments by URN. */
+  comments: Map<string, LiComment>;
+  /** Reactions: `<actor>|<entity urn>` -> reaction type. */
+  reactions: Map<string, string>;
   organizations: Map<string, LiOrganization>;
   people: LiPerson[];
   nextId: bigint;
@@ -73,6 +92,8 @@ export function liStore(state: SimulatorState): LiStore {
     store = {
       assets: new Map(),
       posts: new Map(),
+      comments: new Map(),
+      reactions: new Map(),
       organizations: new Map([[SANDBOX_ORGANIZATION.id, { ...SANDBOX_ORGANIZATION, admins: [firstUser] }]]),
       people: [{ ...SANDBOX_PERSON, follows: [SANDBOX_ORGANIZATION.id] }],
       nextId: 7100000000000000000n,
