@@ -11,6 +11,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { pinterestAnalytics } from './analytics.js';
 import { pinRequest, pinUrl, token, type PinterestOptions } from './api.js';
 import { pinterestBoards } from './boards.js';
 import { imageBase64, PROCESSING_CHECK_MS, uploadVideo, videoState } from './media.js';
@@ -107,6 +108,8 @@ export function createPinterestAdapter(opts: PinterestOptions): PlatformAdapter 
     },
 
     destinations: pinterestBoards(opts),
+
+    analytics: pinterestAnalytics(opts),
 
     async unpublish(account, platformPostId, io) {
       await pinRequest(opts, io, { method: 'DELETE', path: `/pins/${encodeURIComponent(platformPostId)}`, token: token(account) });

@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { subscribersOf } from '../metrics.js';
 import { formBody, registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
+import { registerPinterestAnalytics, scopedReader } from './analytics.js';
 import { documentPath, pinterestOpenApi } from './openapi.js';
 import { createPin } from './pins.js';
 import { checkFormUpload, s3Error, uploadParameters } from './s3-form.js';
 import { boardJson, boardsOf, nextPinId, pinError, pinJson, pinStore, pinterestUserId, pinUser, sendPinFault, settleMedia } from './store.js';
 
 export { pinterestUserId } from './store.js';
+export { externalPin } from './analytics.js';
 
 export interface PinterestSimulatorOptions {
   /** Clock for processing and created_at. Default: real time. */
@@ -17,7 +20,8 @@ export interface PinterestSimulatorOptions {
 /**
  * Pinterest API v5 on loopback: OAuth (authorization code, Basic client authentication, continuous
  * refresh), the user account, boards, pins (image by URL or base64, several images, video by media id),
- * the video media registration with its S3 form upload and processing. Every request to a documented
+ * the video media registration with its S3 form upload and processing, and the reads analytics uses
+ * (pin analytics and the user's pins: analytics.ts; follower_count). Every request to a documented
  * operation is checked against Pinterest's official OpenAPI document before anything else, and every
  * answer after: a request that breaks it gets Pinterest's 400, an answer that breaks it becomes a 500
  * naming the violation (a simulator bug, never hidden).
@@ -26,7 +30,8 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'pinterest',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'destinations'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'destinations', 'insights'],
+    insights: true,
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = pinterestOpenApi();
 
@@ -87,8 +92,10 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
 
       const user = (request: FastifyRequest, reply: FastifyReply) => pinUser(request, reply, oauth);
 
+      const reader = scopedReader(spec, oauth, user);
+
       app.get('/v5/user_account', async (request, reply) => {
-        const u = user(request, reply);
+        const u = reader(request, reply, '/user_account');
         if (!u) return reply;
         const store = pinStore(state);
         const id = pinterestUserId(u);
@@ -102,11 +109,14 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
           about: '',
           board_count: boardsOf(store, u).length,
           pin_count: [...store.pins.values()].filter((p) => p.ownerId === id && !p.deleted).length,
-          follower_count: 0,
+          // The sandbox's followers: `POST /_metrics {postId: <user id>, metrics: {followers}}` sets them.
+          follower_count: subscribersOf(state, id),
           following_count: 0,
           monthly_views: 0,
         };
       });
+
+      registerPinterestAnalytics(app, state, spec, oauth, user, now);
 
       app.get('/v5/boards', async (request, reply) => {
         const u = user(request, reply);

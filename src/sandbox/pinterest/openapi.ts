@@ -12,11 +12,30 @@ let shared: OpenApiDocument | null = null;
 /** The document is parsed once per process (2 MB) and shared by every simulator instance. */
 export function pinterestOpenApi(): OpenApiDocument {
   shared ??= new OpenApiDocument(
-    JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/pinterest-openapi.json', 'src/sandbox/pinterest/openapi/pinterest-openapi.json'), 'utf8')),
+    enumChoicesAsAnyOf(JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/pinterest-openapi.json', 'src/sandbox/pinterest/openapi/pinterest-openapi.json'), 'utf8'))),
     'pinterest-openapi.json',
     (name) => `Unexpected parameter: ${name}`,
   );
   return shared;
+}
+
+/**
+ * NOTE: the document gives some parameters a `oneOf` of string enums that overlap: pin analytics'
+ * `metric_types` items are one of the standard list or the video list, and both hold IMPRESSION, SAVE,
+ * PIN_CLICK... Read strictly, `oneOf` refuses every value in both lists, IMPRESSION included, which
+ * Pinterest's own examples request. Such a `oneOf` is read as `anyOf` (a value of either list), which is
+ * what it means; a `oneOf` of anything else is left as it is.
+ */
+function enumChoicesAsAnyOf(node: any): any {
+  if (Array.isArray(node)) node.forEach(enumChoicesAsAnyOf);
+  else if (node && typeof node === 'object') {
+    for (const value of Object.values(node)) enumChoicesAsAnyOf(value);
+    if (Array.isArray(node.oneOf) && node.oneOf.every((s: any) => s?.type === 'string' && Array.isArray(s.enum))) {
+      node.anyOf = node.oneOf;
+      delete node.oneOf;
+    }
+  }
+  return node;
 }
 
 /** The document's path of a simulator route (`/v5/pins/:pin_id` -> `/pins/{pin_id}`), or null outside /v5. */
