@@ -13,6 +13,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { tikTokAnalytics } from './analytics.js';
 import { photoUrl, token, ttRequest, videoUrl, type TikTokOptions } from './api.js';
 import { assertCreatorAllows, queryCreator, type CreatorInfo } from './creator.js';
 import { photoPostInfo, videoPostInfo } from './map.js';
@@ -202,6 +203,8 @@ export function createTikTokAdapter(opts: TikTokOptions): PlatformAdapter {
         return resultOf(handle as Handle, status);
       },
     },
+
+    analytics: tikTokAnalytics(opts),
 
     /** Tokens (refresh tokens rotate), and the creator's posting options as they are now. */
     async refreshTokens(account, io) {

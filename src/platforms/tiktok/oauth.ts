@@ -5,10 +5,11 @@ import { ttRequest, type TikTokOptions } from './api.js';
 import { queryCreator } from './creator.js';
 
 /**
- * Basic profile, direct posting, and inbox uploads (drafts).
+ * Basic profile, direct posting, inbox uploads (drafts), and the analytics reads: the creator's videos
+ * with their counts (video.list) and follower count (user.info.stats).
  * https://developers.tiktok.com/doc/tiktok-api-scopes
  */
-export const TIKTOK_DEFAULT_SCOPES = ['user.info.basic', 'video.publish', 'video.upload'];
+export const TIKTOK_DEFAULT_SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list', 'user.info.stats'];
 
 function requireClient(opts: TikTokOptions): { clientKey: string; clientSecret: string } {
   if (!opts.clientKey || !opts.clientSecret) {

@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import { registerOAuthRoutes, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import { registerTikTokAnalytics, STATS_FIELDS, userStats } from './analytics.js';
 import { configureCreators } from './config.js';
 import { checkChunk, checkPhotoInit, checkPostInfo, checkVideoSource, MAX_PHOTO_BYTES, mp4DurationSec, photoFormat } from './rules.js';
 import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
 export { DEFAULT_CREATOR, type CreatorOptions } from './store.js';
+export { externalTikTokVideo } from './analytics.js';
 
 const POST_ID_MARK = '\u0000post-id\u0000';
 
@@ -19,7 +21,8 @@ export interface TikTokSimulatorOptions {
 /**
  * TikTok's Login Kit (OAuth v2 with `client_key`, PKCE as TikTok's desktop flow specifies it), user info,
  * and the Content Posting API v2 (creator_info/query, video/init with FILE_UPLOAD chunks or
- * PULL_FROM_URL, content/init for photos, status/fetch) on loopback. Rules are in rules.ts, each with
+ * PULL_FROM_URL, content/init for photos, status/fetch) on loopback, with the Display API reads analytics
+ * uses (video/query, video/list, the user's stats: analytics.ts). Rules are in rules.ts, each with
  * the documentation page that states it. Posts become public when processing ends (`processingMs` after
  * the media arrived) and a status fetch reads PUBLISH_COMPLETE.
  *
@@ -31,7 +34,8 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'tiktok',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup'],
+    faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'insights'],
+    insights: true,
     configure: (body, state) => configureCreators(ttStore(state), body),
     register(app: FastifyInstance, state: SimulatorState) {
       // https://developers.tiktok.com/doc/oauth-user-access-token-management: the token endpoint takes
@@ -86,15 +90,23 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         if (!user) return reply;
         const fields = String((request.query as Record<string, string>).fields ?? '').split(',').filter(Boolean);
         if (fields.length === 0) return ttError(reply, 400, 'invalid_params', 'fields is required');
+        // The stats fields need user.info.stats: asked without it, TikTok refuses the call.
+        const stats = fields.filter((f) => STATS_FIELDS.includes(f));
+        if (stats.length && !(oauth.scopesFor(request.headers.authorization) ?? []).includes('user.info.stats')) {
+          return ttError(reply, 400, 'scope_permission_missed', `Access token is invalid, some fields need additional scopes: ${stats.join(',')} (user.info.stats)`);
+        }
         const all: Record<string, unknown> = {
           open_id: user.id,
           union_id: `union-${user.id}`,
           avatar_url: `${state.baseUrl()}/avatars/${user.id}.jpeg`,
           display_name: user.name,
           username: user.username,
+          ...(stats.length ? userStats(state, user.id, now().getTime()) : {}),
         };
         return ttOk({ user: Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])) });
       });
+
+      registerTikTokAnalytics(app, state, oauth, creator, sendFault, now);
 
       // https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
       app.post('/v2/post/publish/creator_info/query/', async (request, reply) => {
