@@ -5,10 +5,7 @@
  */
 
 /** Operations not built yet: Herald has no route for them (404 route_not_found). */
-export const PENDING: Record<string, string> = {
-  // The inbox add-on (issue #18): Google Business reviews.
-  getGoogleBusinessReviews: 'not built yet: #18 (inbox add-on: reviews)',
-};
+export const PENDING: Record<string, string> = {};
 
 /**
  * Deliberate differences: Herald serves the operation with another answer than the contract's, on

@@ -170,6 +170,7 @@ export const OPERATIONS: OperationCase[] = [
   { id: 'updatePinterestBoards', request: (fx) => ({ params: { accountId: fx.pinterest }, body: { defaultBoardId: fx.boards?.at(-1)?.id, defaultBoardName: fx.boards?.at(-1)?.name } }) },
   { id: 'getGmbLocations', request: (fx) => ({ params: { accountId: fx.googlebusiness } }) },
   { id: 'updateGmbLocation', request: (fx) => ({ params: { accountId: fx.googlebusiness }, body: { selectedLocationId: fx.locations?.[0]?.id } }) },
+  { id: 'getGoogleBusinessReviews', request: (fx) => ({ params: { accountId: fx.googlebusiness }, query: { pageSize: '10' } }) },
   { id: 'getGoogleBusinessFoodMenus', request: (fx) => ({ params: { accountId: fx.googlebusiness } }) },
   {
     id: 'updateGoogleBusinessFoodMenus',

@@ -84,6 +84,30 @@ describe('Google Business inbox', () => {
     const answered = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, hasReply: true } }));
     expect(answered.data.map((r: any) => [r.id, r.reply?.text])).toEqual([[ids[1], 'Answered in the Google app']]);
 
+    // GET /v1/accounts/{id}/gmb-reviews reads the same reviews live from Google (the inbox's reader), in
+    // Google's own pages: every review once, its rating both ways, the reply made on Google.
+    const seen: any[] = [];
+    let pageToken: string | undefined;
+    for (let pages = 0; pages < 5; pages++) {
+      const live = sdkData(await sdk.accounts.getGoogleBusinessReviews({ path: { accountId }, query: { pageSize: 20, ...(pageToken ? { pageToken } : {}) } }));
+      expect(live).toMatchObject({ success: true, accountId, locationId: location, totalReviewCount: 55, averageRating: 3 });
+      expect(live.reviews.length).toBeLessThanOrEqual(20);
+      seen.push(...live.reviews);
+      pageToken = live.nextPageToken ?? undefined;
+      if (!pageToken) break;
+    }
+    expect(seen.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(seen.find((r) => r.id === ids[1])).toMatchObject({
+      rating: 2,
+      starRating: 'TWO',
+      comment: 'Review 1',
+      reviewer: { displayName: 'Customer 1', isAnonymous: false },
+      reviewReply: { comment: 'Answered in the Google app' },
+    });
+    expect(seen.find((r) => r.id === ids[2]).reviewReply).toBeNull();
+    const tooBig = await sdkError(sdk.accounts.getGoogleBusinessReviews({ path: { accountId }, query: { pageSize: 51 } }));
+    expect(tooBig.statusCode).toBe(400);
+
     // What Google Business has not: comments and conversations.
     for (const call of [
       () => sdk.comments.replyToInboxPost({ path: { postId: 'x' }, body: { accountId, message: 'x' } }),

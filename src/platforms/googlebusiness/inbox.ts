@@ -1,13 +1,13 @@
-import { PlatformError, type AccountCredentials, type InboundReview, type InboxCapability } from '../types.js';
+import { PlatformError, type AccountCredentials, type InboundReview, type InboxCapability, type PlatformIO } from '../types.js';
 import { bareLocationId, gbpRequest, token, type GoogleBusinessOptions } from './api.js';
 
 /** Pages of 50 reviews one poll reads at most. */
 const MAX_PAGES = 20;
 
 /** starRating (v4 enum) as 1..5; STAR_RATING_UNSPECIFIED as no rating. */
-const STARS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
+export const STARS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
 
-interface ReviewJson {
+export interface ReviewJson {
   name: string;
   reviewId?: string;
   reviewer?: { displayName?: string; profilePhotoUrl?: string; isAnonymous?: boolean };
@@ -16,6 +16,36 @@ interface ReviewJson {
   createTime?: string;
   updateTime?: string;
   reviewReply?: { comment?: string; updateTime?: string };
+}
+
+/** One page of v4 reviews.list: the reviews, the location's average and count, the next page's token. */
+export interface ReviewsPage {
+  reviews: ReviewJson[];
+  averageRating: number | null;
+  totalReviewCount: number | null;
+  nextPageToken: string | null;
+}
+
+/**
+ * `GET /v4/{location}/reviews` (`location` = `accounts/{a}/locations/{l}`): one page, at most 50.
+ * Shared by the poll below and GET /v1/accounts/{id}/gmb-reviews (review-tools.ts).
+ */
+export async function readReviewsPage(
+  opts: GoogleBusinessOptions,
+  io: PlatformIO,
+  accessToken: string,
+  location: string,
+  page: { pageSize?: number; pageToken?: string | null; orderBy?: string },
+): Promise<ReviewsPage> {
+  const q = new URLSearchParams({ pageSize: String(page.pageSize ?? 50), ...(page.orderBy ? { orderBy: page.orderBy } : {}), ...(page.pageToken ? { pageToken: page.pageToken } : {}) });
+  const res = await gbpRequest(io, { method: 'GET', url: `${opts.apiUrl}/v4/${location}/reviews?${q}`, token: accessToken });
+  const b = res.body ?? {};
+  return {
+    reviews: (b.reviews ?? []) as ReviewJson[],
+    averageRating: typeof b.averageRating === 'number' ? b.averageRating : null,
+    totalReviewCount: typeof b.totalReviewCount === 'number' ? b.totalReviewCount : null,
+    nextPageToken: typeof b.nextPageToken === 'string' && b.nextPageToken ? b.nextPageToken : null,
+  };
 }
 
 /** `accounts/{a}/locations/{l}` of the account's selected location. */
@@ -71,15 +101,11 @@ export function googleBusinessInbox(opts: GoogleBusinessOptions): InboxCapabilit
       const since = typeof cursor?.since === 'string' ? cursor.since : null;
       const reviews: InboundReview[] = [];
       let newest = since;
-      let pageToken: string | undefined;
+      let pageToken: string | null = null;
       for (let pages = 0; pages < MAX_PAGES; pages++) {
-        const res = await gbpRequest(io, {
-          method: 'GET',
-          url: `${v4}/${path}/reviews?pageSize=50&orderBy=${encodeURIComponent('updateTime desc')}${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
-          token: token(account),
-        });
+        const res = await readReviewsPage(opts, io, token(account), path, { pageSize: 50, orderBy: 'updateTime desc', pageToken });
         let older = false;
-        for (const r of (res.body?.reviews ?? []) as ReviewJson[]) {
+        for (const r of res.reviews) {
           const updated = [r.updateTime ?? '', r.reviewReply?.updateTime ?? ''].reduce((a, b) => (b > a ? b : a));
           if (since && updated < since) {
             older = true;
@@ -88,7 +114,7 @@ export function googleBusinessInbox(opts: GoogleBusinessOptions): InboxCapabilit
           if (!newest || updated > newest) newest = updated;
           reviews.push(toInbound(r));
         }
-        pageToken = res.body?.nextPageToken;
+        pageToken = res.nextPageToken;
         if (older || !pageToken) break;
       }
       return { reviews, cursor: newest ? { since: newest } : undefined };
