@@ -123,6 +123,9 @@ export async function findAccounts(db: Executor, tenantId: string, accountIds: s
 
 export type PostSort = 'scheduled-desc' | 'scheduled-asc' | 'created-desc' | 'created-asc' | 'status' | 'platform';
 
+/** What a list of posts matches. */
+export type PostMatch = Omit<PostFilter, 'sortBy' | 'limit' | 'offset'>;
+
 export interface PostFilter {
   tenantId: string;
   /** Profiles the caller may see (null = all): a post is listed when all its targets are in them. */
@@ -148,9 +151,41 @@ export async function listPosts(db: Executor, f: PostFilter): Promise<{ rows: Po
   return { rows: rows as PostRow[], total: Number(totalRow.n) };
 }
 
+/** A post's time in lists and calendars: when it is scheduled, else when it was created. */
+const sortAt = sql<string>`coalesce(p.scheduled_for, p.created_at)`;
+
 /** The statements of `listPosts`: the count of matching posts and the page (also used to check plans). */
 export function postListQueries(db: Executor, f: PostFilter) {
-  const sortAt = sql<string>`coalesce(p.scheduled_for, p.created_at)`;
+  const q = matchingPosts(db, f);
+  const count = q.select((eb) => eb.fn.countAll<number>().as('n'));
+  let page = q.selectAll('p');
+  switch (f.sortBy) {
+    case 'scheduled-asc':
+      page = page.orderBy(sortAt, 'asc').orderBy('p.post_id', 'asc');
+      break;
+    case 'created-desc':
+      page = page.orderBy('p.created_at', 'desc').orderBy('p.post_id', 'desc');
+      break;
+    case 'created-asc':
+      page = page.orderBy('p.created_at', 'asc').orderBy('p.post_id', 'asc');
+      break;
+    case 'status':
+      page = page.orderBy('p.status', 'asc').orderBy('p.created_at', 'desc').orderBy('p.post_id', 'desc');
+      break;
+    case 'platform':
+      page = page
+        .orderBy(sql`(select min(t.platform) from post_target t where t.post_id = p.post_id)`, 'asc')
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.post_id', 'desc');
+      break;
+    default:
+      page = page.orderBy(sortAt, 'desc').orderBy('p.post_id', 'desc');
+  }
+  return { count, page: page.limit(f.limit).offset(f.offset) };
+}
+
+/** The posts a filter matches (tenant, scope, status, platform, profile, time, text), columns not chosen yet. */
+function matchingPosts(db: Executor, f: PostMatch) {
   // External posts (imported for analytics, migration 0220) are not the tenant's posts to manage.
   let q = db.selectFrom('post as p').where('p.tenant_id', '=', f.tenantId).where('p.is_external', '=', 0);
   if (f.status === 'unknown') {
@@ -188,29 +223,46 @@ export function postListQueries(db: Executor, f: PostFilter) {
     const pattern = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where(sql<boolean>`lower(p.content) like ${pattern} escape '\\'`);
   }
-  const count = q.select((eb) => eb.fn.countAll<number>().as('n'));
-  let page = q.selectAll('p');
-  switch (f.sortBy) {
-    case 'scheduled-asc':
-      page = page.orderBy(sortAt, 'asc').orderBy('p.post_id', 'asc');
-      break;
-    case 'created-desc':
-      page = page.orderBy('p.created_at', 'desc').orderBy('p.post_id', 'desc');
-      break;
-    case 'created-asc':
-      page = page.orderBy('p.created_at', 'asc').orderBy('p.post_id', 'asc');
-      break;
-    case 'status':
-      page = page.orderBy('p.status', 'asc').orderBy('p.created_at', 'desc').orderBy('p.post_id', 'desc');
-      break;
-    case 'platform':
-      page = page
-        .orderBy(sql`(select min(t.platform) from post_target t where t.post_id = p.post_id)`, 'asc')
-        .orderBy('p.created_at', 'desc')
-        .orderBy('p.post_id', 'desc');
-      break;
-    default:
-      page = page.orderBy(sortAt, 'desc').orderBy('p.post_id', 'desc');
+  return q;
+}
+
+/** A post as the calendar draws it: no media, options or results, and the start of its text. */
+export interface CalendarPostRow {
+  post_id: string;
+  title: string | null;
+  excerpt: string;
+  status: string;
+  scheduled_for: string | null;
+  created_at: string;
+  platforms: string[];
+}
+
+/**
+ * The first `limit` posts a filter matches in time order (scheduledFor, else createdAt), each with only
+ * what a calendar shows, and how many match in all. Two queries: the posts, then their targets' platforms.
+ */
+export async function listCalendarPosts(db: Executor, f: PostMatch, limit: number, excerptLength: number): Promise<{ rows: CalendarPostRow[]; total: number }> {
+  const q = matchingPosts(db, f);
+  const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const posts = await q
+    .select(['p.post_id', 'p.title', 'p.status', 'p.scheduled_for', 'p.created_at', sql<string>`substr(p.content, 1, ${sql.lit(excerptLength)})`.as('excerpt')])
+    .orderBy(sortAt, 'asc')
+    .orderBy('p.post_id', 'asc')
+    .limit(limit)
+    .execute();
+  const platforms = new Map<string, string[]>(posts.map((p) => [p.post_id, []]));
+  if (posts.length) {
+    const targets = await db
+      .selectFrom('post_target')
+      .select(['post_id', 'platform'])
+      .where('post_id', 'in', [...platforms.keys()])
+      .orderBy('post_id')
+      .orderBy('position')
+      .execute();
+    for (const t of targets) {
+      const list = platforms.get(t.post_id)!;
+      if (!list.includes(t.platform)) list.push(t.platform);
+    }
   }
-  return { count, page: page.limit(f.limit).offset(f.offset) };
+  return { rows: posts.map((p) => ({ ...p, platforms: platforms.get(p.post_id)! })), total: Number(totalRow.n) };
 }

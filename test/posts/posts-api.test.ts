@@ -180,6 +180,48 @@ describe('GET /v1/posts', () => {
   });
 });
 
+describe('GET /v1/posts/calendar', () => {
+  it("lists a period's posts in time order with only what a calendar shows, within the caller's tenant and scope", async () => {
+    const t = await createTenant(env);
+    const x = await t.account('twitter');
+    const other = await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Second' });
+    const bsky = await t.account('bluesky', { profileId: other.body.profile._id });
+    const mk = async (body: Record<string, unknown>) => (await env.request(t.apiKey, 'POST', '/v1/posts', body)).body.post;
+    const long = 'x'.repeat(150) + 'é'.repeat(100);
+    const late = await mk({ content: 'late', title: 'The late one', scheduledFor: '2026-03-20T10:00:00Z', platforms: [{ platform: 'bluesky', accountId: bsky }] });
+    const both = await mk({ content: long, scheduledFor: '2026-03-10T10:00:00Z', platforms: [{ platform: 'twitter', accountId: x }, { platform: 'bluesky', accountId: bsky }] });
+    await mk({ content: 'outside', scheduledFor: '2026-04-20T10:00:00Z', platforms: [{ platform: 'twitter', accountId: x }] });
+    // Another tenant's post in the same period is not listed.
+    const stranger = await createTenant(env);
+    await env.request(stranger.apiKey, 'POST', '/v1/posts', { content: 'not yours', scheduledFor: '2026-03-12T10:00:00Z', platforms: [{ platform: 'twitter', accountId: await stranger.account('twitter') }] });
+
+    const cal = (key: string, query: string) => env.request(key, 'GET', `/v1/posts/calendar?${query}`);
+    const res = await cal(t.apiKey, 'dateFrom=2026-03-01T00:00:00Z&dateTo=2026-03-31');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      posts: [
+        { _id: both._id, excerpt: long.slice(0, 200), status: 'scheduled', scheduledFor: '2026-03-10T10:00:00.000Z', createdAt: both.createdAt, platforms: ['twitter', 'bluesky'] },
+        { _id: late._id, title: 'The late one', excerpt: 'late', status: 'scheduled', scheduledFor: '2026-03-20T10:00:00.000Z', createdAt: late.createdAt, platforms: ['bluesky'] },
+      ],
+      total: 2,
+      truncated: false,
+    });
+    // The filters of GET /v1/posts, and a limit that says it cut the list.
+    expect((await cal(t.apiKey, `dateFrom=2026-03-01&dateTo=2026-03-31&profileId=${t.profileId}`)).body.posts.map((p: any) => p._id)).toEqual([both._id]);
+    expect((await cal(t.apiKey, 'dateFrom=2026-03-01&dateTo=2026-03-31&platform=bluesky&status=scheduled')).body.total).toBe(2);
+    expect((await cal(t.apiKey, 'dateFrom=2026-03-01&dateTo=2026-03-31&limit=1')).body).toMatchObject({ posts: [{ _id: both._id }], total: 2, truncated: true });
+    // A key limited to the second profile sees only the posts all of whose targets are in it.
+    const scoped = await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [other.body.profile._id] });
+    expect((await cal(scoped.body.apiKey.key, 'dateFrom=2026-03-01&dateTo=2026-03-31')).body.posts.map((p: any) => p._id)).toEqual([late._id]);
+
+    for (const bad of ['dateTo=2026-03-31', 'dateFrom=2026-03-01', 'dateFrom=soon&dateTo=2026-03-31', 'dateFrom=2026-03-01&dateTo=2026-03-31&limit=5001']) {
+      const r = await cal(t.apiKey, bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.body).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+    }
+  });
+});
+
 describe('GET, PUT and DELETE /v1/posts/{id}', () => {
   it('gets a post by id', async () => {
     const t = await createTenant(env);

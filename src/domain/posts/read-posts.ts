@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { invalidFields } from '../../errors.js';
 import { parseScheduledTime } from '../../lib/time.js';
-import { listPosts as listPostRows, listTargets, type PostSort } from '../../store/posts.js';
+import { listCalendarPosts as listCalendarRows, listPosts as listPostRows, listTargets, type PostSort } from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
 import { assertProfileVisible, type Principal } from '../principal.js';
 import { loadPost, withAccounts } from './views.js';
@@ -62,4 +62,41 @@ export async function listPosts(ctx: AppContext, caller: Principal, q: ListPosts
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const views = await withAccounts(db, caller.tenantId, rows.map((post) => ({ post, targets: byPost.get(post.post_id) ?? [] })));
   return { views, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+}
+
+export interface CalendarQuery {
+  dateFrom: string;
+  dateTo: string;
+  profileId?: string;
+  status?: string;
+  platform?: string;
+  limit?: number;
+}
+
+/** Characters of a post's text a calendar entry carries. */
+export const CALENDAR_EXCERPT = 200;
+
+/**
+ * The caller's posts of a period as a calendar draws them, in time order, in one answer (`limit` 1..5000,
+ * default 2000): what `GET /v1/posts` pages 100 at a time, without media, options or results.
+ */
+export async function listCalendar(ctx: AppContext, caller: Principal, q: CalendarQuery) {
+  const profileId = q.profileId && q.profileId !== 'all' ? q.profileId : undefined;
+  if (profileId) assertProfileVisible(caller, profileId);
+  const limit = q.limit ?? 2000;
+  const { rows, total } = await listCalendarRows(
+    ctx.db.kysely,
+    {
+      tenantId: caller.tenantId,
+      profileScope: caller.profileIds,
+      status: q.status,
+      platform: q.platform,
+      profileId,
+      fromIso: dateBound(q.dateFrom, 'dateFrom', false),
+      toIso: dateBound(q.dateTo, 'dateTo', true),
+    },
+    limit,
+    CALENDAR_EXCERPT,
+  );
+  return { rows, total, truncated: total > rows.length };
 }

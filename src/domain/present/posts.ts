@@ -1,4 +1,5 @@
 import type { FirstCommentResult } from '../../platforms/types.js';
+import type { CalendarPostRow } from '../../store/posts.js';
 import type { AccountTable, PostRecyclingTable, PostTable, PostTargetTable } from '../../store/schema.js';
 import type { RecyclingConfig } from '../recycling/config.js';
 
@@ -100,3 +101,16 @@ export function presentPost({ post, targets, accounts, recycling, recycledFromPo
 }
 
 export type PresentedPost = ReturnType<typeof presentPost>;
+
+/** A post as `GET /v1/posts/calendar` lists it: what a calendar entry shows. */
+export function presentCalendarPost(row: CalendarPostRow) {
+  return {
+    _id: row.post_id,
+    title: opt(row.title),
+    excerpt: row.excerpt,
+    status: row.status,
+    scheduledFor: opt(row.scheduled_for),
+    createdAt: row.created_at,
+    platforms: row.platforms,
+  };
+}

@@ -4,6 +4,7 @@ import bulkUploadPosts from './bulk-upload-posts.js';
 import createPost from './create-post.js';
 import deletePost from './delete-post.js';
 import getPost from './get-post.js';
+import listCalendarPosts from './list-calendar-posts.js';
 import listPosts from './list-posts.js';
 import resolveTarget from './resolve-target.js';
 import retryPost from './retry-post.js';
@@ -12,6 +13,7 @@ import updatePost from './update-post.js';
 
 export function registerPostRoutes(app: App, ctx: AppContext): void {
   listPosts(app, ctx);
+  listCalendarPosts(app, ctx);
   createPost(app, ctx);
   bulkUploadPosts(app, ctx);
   getPost(app, ctx);

@@ -4,13 +4,8 @@ import { listPosts } from '../../../domain/posts/read-posts.js';
 import { presentPost } from '../../../domain/present/posts.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
-import { PlatformName, Post } from './schemas.js';
+import { PlatformName, Post, StatusFilter } from './schemas.js';
 
-/** A post status, or `unknown`: the posts with a target whose outcome is unknown (to settle by hand). */
-const Status = Type.Union(
-  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled', 'unknown'].map((s) => Type.Literal(s)),
-  { description: "A post status, or unknown: posts with a target whose outcome is unknown (see POST /v1/posts/{postId}/targets/{target}/resolve)" },
-);
 const Sort = Type.Union(
   (['scheduled-desc', 'scheduled-asc', 'created-desc', 'created-asc', 'status', 'platform'] as const).map((s) => Type.Literal(s)),
 );
@@ -18,7 +13,7 @@ const Sort = Type.Union(
 const Query = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
-  status: Type.Optional(Status),
+  status: Type.Optional(StatusFilter),
   platform: Type.Optional(PlatformName),
   profileId: Type.Optional(Type.String({ maxLength: 64 })),
   dateFrom: Type.Optional(Type.String({ maxLength: 64, description: 'YYYY-MM-DD or ISO date-time (scheduledFor, else createdAt)' })),

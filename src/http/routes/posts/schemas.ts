@@ -150,3 +150,9 @@ export const Post = Type.Object({
 
 export const PostParams = Type.Object({ postId: PathId });
 export const MessageAndPost = Type.Object({ message: Type.String(), post: Post });
+
+/** A post status, or `unknown`: the posts with a target whose outcome is unknown (to settle by hand). */
+export const StatusFilter = Type.Union(
+  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled', 'unknown'].map((s) => Type.Literal(s)),
+  { description: "A post status, or unknown: posts with a target whose outcome is unknown (see POST /v1/posts/{postId}/targets/{target}/resolve)" },
+);
