@@ -130,13 +130,3 @@ export function uploadFile(url: string, file: File, onProgress: (fraction: numbe
     xhr.send(file);
   });
 }
-
-/** Every page of a paged list (`page`/`limit`, answer with `pagination.pages`), fetched in parallel after the first. */
-export async function allPages<T>(path: string, key: string, query: Record<string, string | number | undefined>, max = 20): Promise<T[]> {
-  const first = await api(`GET`, path, { query: { ...query, page: 1, limit: 100 } });
-  const pages = Math.min(first.pagination?.pages ?? 1, max);
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => api('GET', path, { query: { ...query, page: i + 2, limit: 100 } })),
-  );
-  return [first, ...rest].flatMap((r) => r[key] as T[]);
-}

@@ -5,7 +5,7 @@ import listPlugin from '@fullcalendar/list';
 import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { allPages, api } from '../api';
+import { api } from '../api';
 import { ProfilePicker, ZonePicker } from '../components';
 import { BROWSER_ZONE, loadProfiles, platformLabel, useChosenProfile } from '../data';
 import { navigate } from '../router';
@@ -34,10 +34,10 @@ function entryNode(post: any): HTMLElement {
   status.textContent = post.status;
   const plats = document.createElement('span');
   plats.className = 'plats';
-  plats.textContent = [...new Set((post.platforms ?? []).map((t: any) => platformLabel(t.platform)))].join(', ');
+  plats.textContent = (post.platforms as string[]).map(platformLabel).join(', ');
   const text = document.createElement('span');
   text.className = 'text';
-  text.textContent = post.title || post.content || '(no text)';
+  text.textContent = post.title || post.excerpt || '(no text)';
   root.append(status, ' ', plats, ' ', text);
   return root;
 }
@@ -92,7 +92,8 @@ export function CalendarPage() {
     const to = Date.parse(endStr);
     let cached = cache.current;
     if (!cached || cached.from > from || cached.to < to) {
-      const loading = allPages<any>('/posts', 'posts', { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), sortBy: 'scheduled-asc' });
+      // One read of the period with only what an entry shows (GET /v1/posts/calendar), not 100-post pages of full posts.
+      const loading = api('GET', '/posts/calendar', { query: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), limit: 5000 } }).then((r) => r.posts as any[]);
       postsRef.current = loading;
       cached = { from, to, posts: await loading };
       cache.current = cached;
@@ -106,7 +107,7 @@ export function CalendarPage() {
       id: p._id,
       start: p.scheduledFor,
       allDay: false,
-      title: p.title || p.content || '(no text)',
+      title: p.title || p.excerpt || '(no text)',
       classNames: ['post', `st-${p.status}`],
       startEditable: !readOnly && EDITABLE.has(p.status),
       extendedProps: { post: p },
@@ -218,7 +219,7 @@ export function CalendarPage() {
         const { more, day } = arg.event.extendedProps;
         arg.el.setAttribute(
           'aria-label',
-          post ? `${post.status} post: ${post.title || post.content || 'no text'}` : more ? `${more} more posts on ${day}: open the day` : 'Free queue slot: compose a post for it',
+          post ? `${post.status} post: ${post.title || post.excerpt || 'no text'}` : more ? `${more} more posts on ${day}: open the day` : 'Free queue slot: compose a post for it',
         );
         arg.el.dataset.postId = post?._id ?? '';
         arg.el.addEventListener('keydown', (e) => {

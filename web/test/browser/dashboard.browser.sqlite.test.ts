@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facebookSimulator } from '../../../src/sandbox/facebook/index.js';
@@ -357,14 +358,36 @@ describe('the dashboard in Chromium', () => {
     }
     const busy = await openPage(browser);
     await busy.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), key);
+    await busy.context.addInitScript(() => {
+      const tasks: string[] = ((window as any).__longTasks = []);
+      new PerformanceObserver((l) => l.getEntries().forEach((t) => tasks.push(`${Math.round(t.startTime)}+${Math.round(t.duration)}`))).observe({ type: 'longtask', buffered: true } as any);
+    });
     const date = day(new Date(month.getTime() + 14 * 86_400_000));
     const t0 = Date.now();
     await busy.page.goto(`${e.baseUrl}/app/calendar?date=${date}&tz=UTC`);
     await busy.page.locator('.cal-status', { hasText: '1000 posts in view' }).waitFor({ timeout: 30_000 });
     await busy.page.locator('.fc-event').first().waitFor();
     const ms = Date.now() - t0;
-    // One read of the month: ten pages of 100, not repeated when the profile list arrives.
-    const reads = await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts?')).length);
+    // Where the time went, from the page's own clock (0 = navigation start): the requests, and the main
+    // thread's long tasks (script, drawing) with the moment the entries were drawn.
+    const phases = await busy.page.evaluate(() => {
+      const res = (performance as any).getEntriesByType('resource');
+      const span = (part: string) => {
+        const r = res.find((x: any) => x.name.includes(part));
+        return r ? `${Math.round(r.startTime)}-${Math.round(r.responseEnd)} ms` : 'none';
+      };
+      const posts = res.find((x: any) => x.name.includes('/v1/posts/calendar?'));
+      return [
+        `html ${Math.round((performance as any).getEntriesByType('navigation')[0].responseEnd)} ms`,
+        `script ${span('/app/assets/index-')}`,
+        `key check ${span('/v1/api-keys/current')}`,
+        `posts ${span('/v1/posts/calendar?')} (${Math.round((posts?.encodedBodySize ?? 0) / 1024)} KB)`,
+        `long tasks ${(window as any).__longTasks.join(', ')}`,
+        `drawn ${Math.round(performance.now())} ms`,
+      ].join('; ');
+    });
+    // One read of the month (GET /v1/posts/calendar), not repeated when the profile list arrives.
+    const reads = await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?')).length);
     // Each day shows two posts and "+N more", which opens the day's list with all of them.
     const first = day(month);
     const perDay = Array.from({ length: 1000 }, (_, n) => n % 28).filter((d) => d === 0).length;
@@ -374,12 +397,13 @@ describe('the dashboard in Chromium', () => {
     await more.click();
     await busy.page.locator('.fc-list-event').nth(perDay - 1).waitFor();
     expect(await busy.page.locator('.fc-list-event').count()).toBe(perDay);
-    expect(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts?')).length)).toBe(reads);
+    expect(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?')).length)).toBe(reads);
     const js = firstPageJsGzipBytes();
-    console.log(`[budget] calendar first load with 1,000 posts in view: ${ms} ms (${reads} list requests) (target under 1,000 ms, Chromium on loopback)`);
+    console.log(`[budget] calendar first load with 1,000 posts in view: ${ms} ms (${reads} request for the posts) (target under 1,000 ms, Chromium on loopback)`);
+    console.log(`[budget] where it went: ${phases} (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
     console.log(`[budget] first page JavaScript: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files.length} file(s) (limit 250 KB)`);
     expect(js.bytes).toBeLessThan(250 * 1024);
-    expect(reads).toBe(10);
+    expect(reads).toBe(1);
     busy.expectNoConsoleErrors();
     await busy.context.close();
   }, 180_000);
