@@ -1,4 +1,4 @@
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type PlatformIO, type PostMetrics } from '../types.js';
+import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
 /** Post lookup takes at most 100 ids a call (`ids` maxItems in X's OpenAPI). */
@@ -31,6 +31,47 @@ function toMetrics(t: any): PostMetrics {
   };
 }
 
+/** X's `start_time`: RFC 3339 to the second (X refuses fractions in some operations). */
+const xTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The user's own posts since `since` from their timeline, `GET /2/users/{id}/tweets`, 5-100 a page
+ * (`max_results` bounds in X's OpenAPI), following `meta.next_token`. Replies (the later posts of a
+ * thread Herald published among them) and reposts are excluded: they are not posts of the account's own.
+ * https://docs.x.com/x-api/users/get-posts
+ */
+async function listUserPosts(opts: TwitterOptions, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+  const out: ListedPost[] = [];
+  let next: string | null = null;
+  do {
+    const q: URLSearchParams = new URLSearchParams({
+      start_time: xTime(since),
+      max_results: String(Math.max(5, Math.min(100, limit - out.length))),
+      exclude: 'replies,retweets',
+      'tweet.fields': 'created_at,attachments',
+      expansions: 'attachments.media_keys',
+      'media.fields': 'type,url,preview_image_url',
+      ...(next ? { pagination_token: next } : {}),
+    });
+    const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${q}`;
+    const body: any = (await xRequest(io, { method: 'GET', url, token: token(account) })).body ?? {};
+    const media = new Map<string, any>((Array.isArray(body.includes?.media) ? body.includes.media : []).map((m: any) => [String(m.media_key), m]));
+    for (const t of Array.isArray(body.data) ? body.data : []) {
+      const first = media.get(String(t.attachments?.media_keys?.[0]));
+      const shown: unknown = first ? (first.type === 'photo' ? first.url : first.preview_image_url) : null;
+      out.push({
+        platformPostId: String(t.id),
+        platformPostUrl: `https://x.com/${account.username || 'i'}/status/${t.id}`,
+        content: typeof t.text === 'string' ? t.text : '',
+        publishedAt: new Date(t.created_at),
+        media: typeof shown === 'string' ? { type: first.type === 'photo' ? 'image' : 'video', url: shown } : null,
+      });
+    }
+    next = typeof body.meta?.next_token === 'string' ? body.meta.next_token : null;
+  } while (next && out.length < limit);
+  return out.slice(0, limit);
+}
+
 /** Post metrics through `GET /2/tweets?ids=...`, followers through `GET /2/users/me?user.fields=public_metrics`. */
 export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
   async function lookup(account: AccountCredentials, ids: string[], fields: string, io: PlatformIO, out: Map<string, PostMetrics>) {
@@ -56,6 +97,7 @@ export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
       const followers = res.body?.data?.public_metrics?.followers_count;
       return { followers: typeof followers === 'number' ? followers : null };
     },
+    listPosts: (account, since, limit, io) => listUserPosts(opts, account, since, limit, io),
     // The posting scopes (tweet.read, users.read) already cover these reads.
     scopes: [],
   };

@@ -9,7 +9,7 @@ import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
 import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XMedia, type XTweet } from './store.js';
 
-export { expireXAccessTokens, setXSandboxUser, DEFAULT_X_USER } from './store.js';
+export { expireXAccessTokens, externalXPost, setXSandboxUser, DEFAULT_X_USER } from './store.js';
 
 export interface TwitterSimulatorOptions {
   /** Clock of the simulator (token lifetimes, created_at). Default: real time. */
@@ -333,18 +333,35 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         return { ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) };
       });
 
+      /**
+       * The user's timeline, newest first: `start_time`/`end_time`, `since_id`/`until_id`, `exclude`
+       * (replies, retweets), `max_results` (5-100, the document's bounds) and `pagination_token` (the
+       * `meta.next_token` of the page before; one X did not hand out is a 400).
+       * https://docs.x.com/x-api/users/get-posts
+       */
       app.get<{ Params: { id: string } }>('/2/users/:id/tweets', async (request, reply) => {
         const auth = readerOfPosts(request, reply, '/2/users/{id}/tweets');
         if (!auth) return reply;
         const q = request.query as Record<string, string>;
-        const fields = String(q['tweet.fields'] ?? '').split(',');
+        const list = (v: unknown) => String(v ?? '').split(',').filter(Boolean);
+        const fields = list(q['tweet.fields']);
+        const exclude = list(q.exclude);
         const start = q.start_time ? Date.parse(q.start_time) : -Infinity;
+        const end = q.end_time ? Date.parse(q.end_time) : Infinity;
         const max = Number(q.max_results ?? 10);
-        const tweets = [...xStore(state).tweets.values()]
-          .filter((t) => t.authorId === request.params.id && !t.deleted && Date.parse(t.createdAt) >= start)
-          .filter((t) => !q.since_id || BigInt(t.id) > BigInt(q.since_id))
-          .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
-          .slice(0, max);
+        const timeline = [...xStore(state).tweets.values()]
+          .filter((t) => t.authorId === request.params.id && !t.deleted)
+          .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end)
+          .filter((t) => (!q.since_id || BigInt(t.id) > BigInt(q.since_id)) && (!q.until_id || BigInt(t.id) < BigInt(q.until_id)))
+          .filter((t) => !(exclude.includes('replies') && t.replyTo))
+          .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+        let from = 0;
+        if (q.pagination_token !== undefined) {
+          const after = timeline.findIndex((t) => BigInt(t.id).toString(36) === q.pagination_token);
+          if (after < 0) return invalidRequest(reply, [{ parameter: 'pagination_token', value: q.pagination_token, message: `The \`pagination_token\` query parameter value [${q.pagination_token}] is not valid` }]);
+          from = after + 1;
+        }
+        const tweets = timeline.slice(from, from + max);
         if (tweets.length === 0) return { meta: { result_count: 0 } };
         const data = tweets.map((t) => ({
           id: t.id,
@@ -353,7 +370,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           ...(fields.includes('created_at') ? { created_at: t.createdAt } : {}),
           ...(fields.includes('attachments') && t.mediaIds.length ? { attachments: { media_keys: t.mediaIds.map((id) => `3_${id}`) } } : {}),
         }));
-        return { data, meta: { result_count: data.length, newest_id: data[0].id, oldest_id: data[data.length - 1].id } };
+        const more = from + max < timeline.length;
+        const last = tweets[tweets.length - 1];
+        return { data, meta: { result_count: data.length, newest_id: data[0].id, oldest_id: last.id, ...(more ? { next_token: BigInt(last.id).toString(36) } : {}) } };
       });
     },
   };

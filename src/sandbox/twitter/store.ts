@@ -175,3 +175,17 @@ export function processingOf(media: XMedia, nowMs: number): { state: 'pending' |
   if (remainingMs > 0) return { state: 'in_progress', remainingMs };
   return { state: p.fails ? 'failed' : 'succeeded', remainingMs: 0 };
 }
+
+/**
+ * A post `authorId` made on X itself at `at` (ms), outside Herald (what the user timeline then lists):
+ * tests of external posts seed it this way. Answers its id.
+ */
+export function externalXPost(state: SimulatorState, authorId: string, text: string, at: number): string {
+  const store = xStore(state);
+  const id = nextSnowflake(store);
+  const createdAt = new Date(at).toISOString();
+  store.tweets.set(id, { id, authorId, text, createdAt, mediaIds: [], replyTo: null, replySettings: null, deleted: false, conversationId: id });
+  const author = store.users.get(authorId);
+  state.posts.push({ id, text, media: [], replyTo: null, author: author?.username ?? authorId, createdAt, extra: { authorId, external: true } });
+  return id;
+}
