@@ -10,7 +10,6 @@ import {
   type PlatformAdapter,
   type AccountCredentials,
   type PlatformIO,
-  type PostMetrics,
   type ProcessingHandle,
   type ProcessingStarted,
   type ProcessingState,
@@ -18,10 +17,11 @@ import {
   type PublishResult,
 } from '../types.js';
 import { token, watchUrl, ytRequest, type YouTubeOptions } from './api.js';
+import { youTubeAnalytics } from './analytics.js';
 import { youTubeInbox } from './inbox.js';
 import { videoResource, videoTitle } from './map.js';
 import { queryDailyViews, type DailyViews } from './daily-views.js';
-import { YOUTUBE_ANALYTICS_SCOPE, YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
+import { YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
 import { DESCRIPTION } from './rules.js';
 import { UPLOAD_QUANTUM, uploadVideo } from './upload.js';
 
@@ -211,32 +211,7 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
       },
     },
 
-    /**
-     * videos.list `part=statistics` for up to 50 videos a call (views, likes, comments; the Data API has no
-     * impressions), and the channel's subscribers (`channels?part=statistics&mine=true`).
-     * https://developers.google.com/youtube/v3/docs/videos#statistics
-     */
-    analytics: {
-      batchSize: 50,
-      async readPostMetrics(account, targets, io) {
-        const ids = targets.map((t) => t.platformPostId).join(',');
-        const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/videos?part=statistics&id=${encodeURIComponent(ids)}`, token: token(account) });
-        const out = new Map<string, PostMetrics>();
-        for (const item of res.body?.items ?? []) {
-          const st = item.statistics ?? {};
-          out.set(String(item.id), { views: Number(st.viewCount ?? 0), likes: Number(st.likeCount ?? 0), comments: Number(st.commentCount ?? 0) });
-        }
-        return out;
-      },
-      async readAccountMetrics(account, io) {
-        const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/channels?part=statistics&mine=true`, token: token(account) });
-        const st = res.body?.items?.[0]?.statistics;
-        // A channel may hide its subscriber count: then there is no number to report.
-        const subscribers = st && !st.hiddenSubscriberCount ? Number(st.subscriberCount ?? 0) : null;
-        return { followers: subscribers, subscribers };
-      },
-      scopes: [YOUTUBE_ANALYTICS_SCOPE],
-    },
+    analytics: youTubeAnalytics(opts),
 
     inbox: youTubeInbox(opts),
 

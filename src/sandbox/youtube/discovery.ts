@@ -34,3 +34,26 @@ export function accepts(accept: string[], contentType: string): boolean {
   const type = contentType.split(';')[0].trim().toLowerCase();
   return accept.some((a) => (a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : type === a));
 }
+
+/**
+ * The first problem of a query against a method's documented parameters (`resources.<r>.methods.<m>.parameters`):
+ * a required one missing, or an integer outside its type or its minimum/maximum. Null when it passes.
+ * Google's messages and reasons (https://developers.google.com/youtube/v3/docs/errors#general).
+ */
+export function checkParams(resource: string, method: string, query: Record<string, unknown>): { reason: string; message: string; location: string } | null {
+  const params: Record<string, any> = youtubeDiscovery().resources[resource].methods[method].parameters;
+  for (const [name, p] of Object.entries(params)) {
+    const raw = query[name];
+    if (raw === undefined || raw === '') {
+      if (p.required) return { reason: 'required', message: `Required parameter: ${name}`, location: name };
+      continue;
+    }
+    if (p.type !== 'integer') continue;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(String(raw))) return { reason: 'invalidParameter', message: `Invalid value '${String(raw)}'. Values must be integers.`, location: name };
+    if ((p.minimum !== undefined && value < Number(p.minimum)) || (p.maximum !== undefined && value > Number(p.maximum))) {
+      return { reason: 'invalidParameter', message: `Invalid value '${String(raw)}'. Values must be within the range: [${p.minimum ?? ''}, ${p.maximum ?? ''}]`, location: name };
+    }
+  }
+  return null;
+}

@@ -4,10 +4,13 @@ import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { checkSchema } from './discovery.js';
 import { partsOf } from './rules.js';
-import { channelFor, checked, etag, sendFault, thumbnails, videoResource, ytError, ytStore } from './store.js';
+import { channelFor, checked, etag, sendFault, videoResource, ytError, ytStore } from './store.js';
 import { registerYouTubeAnalytics } from './analytics.js';
 import { registerUploads } from './upload.js';
 import { addComment, registerComments } from './comments.js';
+import { registerPlaylistItems } from './playlist-items.js';
+
+export { externalYtVideo } from './playlist-items.js';
 
 export interface YouTubeSimulatorOptions {
   /** Clock for processing and publish times. Default: real time. */
@@ -181,43 +184,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
 
       registerComments(app, state, oauth, now);
 
-      app.get('/youtube/v3/playlistItems', async (request, reply) => {
-        const channel = channelFor(request, reply, oauth);
-        if (!channel) return reply;
-        const q = request.query as Record<string, string>;
-        const parts = partsOf(q);
-        if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
-        if (q.playlistId !== channel.uploads) return ytError(reply, 404, 'playlistNotFound', 'The playlist identified with the request\'s playlistId parameter cannot be found.', { location: 'playlistId' });
-        const fault = state.faults.take('lookup');
-        if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized to retrieve the specified playlist.' })) return reply;
-        if (fault === 'ambiguous') return hangUp(reply);
-        const max = Math.min(50, Math.max(0, Number(q.maxResults ?? 5)));
-        const videos = [...store().videos.values()].filter((v) => v.channelId === channel.id && !v.deleted).sort((a, b) => b.createdAt - a.createdAt);
-        const items = videos.slice(0, max).map((v, position) => ({
-          kind: 'youtube#playlistItem',
-          etag: etag(`pi-${v.id}`),
-          id: etag(`${channel.uploads}-${v.id}`),
-          ...(parts.includes('snippet')
-            ? {
-                snippet: {
-                  publishedAt: new Date(v.createdAt).toISOString(),
-                  channelId: channel.id,
-                  title: v.snippet.title,
-                  description: v.snippet.description ?? '',
-                  thumbnails: thumbnails(v.id),
-                  channelTitle: channel.title,
-                  playlistId: channel.uploads,
-                  position,
-                  resourceId: { kind: 'youtube#video', videoId: v.id },
-                  videoOwnerChannelTitle: channel.title,
-                  videoOwnerChannelId: channel.id,
-                },
-              }
-            : {}),
-          ...(parts.includes('contentDetails') ? { contentDetails: { videoId: v.id, videoPublishedAt: new Date(v.createdAt).toISOString() } } : {}),
-        }));
-        return checked('PlaylistItemListResponse', { kind: 'youtube#playlistItemListResponse', etag: etag(`pl-${items.length}`), items, pageInfo: { totalResults: videos.length, resultsPerPage: max } });
-      });
+      registerPlaylistItems(app, state, oauth, now);
     },
   };
 }
