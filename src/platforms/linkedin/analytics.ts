@@ -1,5 +1,6 @@
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type PlatformIO, type PostMetrics } from '../types.js';
+import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
+import { fromLittleText } from './text.js';
 
 /*
  * LinkedIn's analytics, as its Community Management API documents them:
@@ -10,7 +11,8 @@ import { liRequest, type LinkedInOptions } from './api.js';
  *   (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/members/post-statistics);
  * - followers: `GET /rest/networkSizes/{org urn}?edgeType=COMPANY_FOLLOWED_BY_MEMBER` for a page,
  *   `GET /rest/memberFollowersCount?q=me` for a member;
- * - reactions: `GET /rest/reactions/(entity:{urn})?q=entity` (pages only: member reactions are a closed permission).
+ * - reactions: `GET /rest/reactions/(entity:{urn})?q=entity` (pages only: member reactions are a closed permission);
+ * - the account's posts: `GET /rest/posts?q=author&author={urn}` (external posts).
  */
 
 export const MEMBER_ANALYTICS_SCOPE = 'r_member_postAnalytics';
@@ -121,6 +123,40 @@ export async function postReactions(opts: LinkedInOptions, account: AccountCrede
   };
 }
 
+/** Find-posts-by-author pages hold at most 100 posts. */
+const POSTS_PAGE = 100;
+
+/**
+ * The posts of the account's author (its page, else the member) published since `since`, newest first:
+ * `GET /rest/posts?q=author&author={urn}&sortBy=CREATED`, paged by `start`/`count`, stopping at the first
+ * older post. Drafts are left out; a reshare without commentary lists as empty text.
+ * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
+ */
+async function listAuthorPosts(opts: LinkedInOptions, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+  const author = organizationOf(account) ?? `urn:li:person:${account.platformUserId}`;
+  const out: ListedPost[] = [];
+  for (let start = 0; ; start += POSTS_PAGE) {
+    const url = `${opts.apiUrl}/rest/posts?q=author&author=${enc(author)}&sortBy=CREATED&start=${start}&count=${POSTS_PAGE}`;
+    const body: any = (await liRequest(opts, io, { method: 'GET', url, token: token(account) })).body ?? {};
+    const elements: any[] = Array.isArray(body.elements) ? body.elements : [];
+    for (const p of elements) {
+      const published = n(p.publishedAt ?? p.createdAt);
+      if (published < since.getTime()) return out;
+      if (p.lifecycleState !== 'PUBLISHED' || typeof p.id !== 'string') continue;
+      out.push({
+        platformPostId: p.id,
+        platformPostUrl: `https://www.linkedin.com/feed/update/${p.id}`,
+        content: typeof p.commentary === 'string' ? fromLittleText(p.commentary) : '',
+        publishedAt: new Date(published),
+        media: null,
+      });
+      if (out.length >= limit) return out;
+    }
+    const next = Array.isArray(body.paging?.links) && body.paging.links.some((l: any) => l?.rel === 'next');
+    if (!next || elements.length === 0) return out;
+  }
+}
+
 export function linkedInAnalytics(opts: LinkedInOptions): AnalyticsCapability {
   return {
     batchSize: ORG_BATCH,
@@ -149,6 +185,7 @@ export function linkedInAnalytics(opts: LinkedInOptions): AnalyticsCapability {
       const count = res.body?.elements?.[0]?.memberFollowersCount;
       return { followers: typeof count === 'number' ? count : null };
     },
+    listPosts: (account, since, limit, io) => listAuthorPosts(opts, account, since, limit, io),
     // A page's statistics need rw_organization_admin, which connect asks for by default; a member's posts
     // and followers need these two.
     scopes: [MEMBER_ANALYTICS_SCOPE, 'r_member_profileAnalytics'],

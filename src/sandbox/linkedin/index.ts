@@ -10,6 +10,7 @@ import { validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
 
 export { addLinkedInOrganization, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from './store.js';
+export { externalLinkedInPost } from './posts.js';
 
 export interface LinkedInSimulatorOptions {
   /** Clock for version checks and createdAt. Default: real time. */
@@ -188,23 +189,35 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         return reply.status(201).header('x-restli-id', urn).send();
       });
 
+      /**
+       * Find posts by author (`q=author&author={urn}`), newest first: `sortBy` CREATED or LAST_MODIFIED
+       * (the default), `start` and `count` (at most 100) paging, with a `next` link while more remain.
+       * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
+       */
       app.get('/rest/posts', async (request, reply) => {
         const user = rest(request, reply);
         if (!user) return reply;
         const q = request.query as Record<string, string>;
         if (q.q !== 'author' || !q.author) return liError(reply, 400, 'q=author and author are required', { code: 'ILLEGAL_ARGUMENT' });
+        const bad = (name: string, max: number) => q[name] !== undefined && (!/^\d+$/.test(q[name]) || Number(q[name]) > max);
+        if (bad('start', Number.MAX_SAFE_INTEGER) || bad('count', 100)) {
+          return liError(reply, 400, `Invalid paging parameters start=${q.start ?? ''} count=${q.count ?? ''}: count must be 0 to 100, start not negative`, { code: 'ILLEGAL_ARGUMENT' });
+        }
+        if (q.sortBy !== undefined && !['CREATED', 'LAST_MODIFIED'].includes(q.sortBy)) return liError(reply, 400, `Invalid sortBy ${q.sortBy}`, { code: 'ILLEGAL_ARGUMENT' });
         const store = liStore(state);
         if (!canActAs(store, user, q.author)) return liError(reply, 403, `Not enough permissions to read posts of ${q.author}`, { code: 'ACCESS_DENIED' });
         const fault = state.faults.take('lookup');
         if (sendFault(reply, fault, 'The request was refused')) return reply;
         if (fault === 'ambiguous') return hangUp(reply);
-        const count = Math.min(Number(q.count ?? 10), 100);
-        const elements = [...store.posts.values()]
-          .filter((p) => !p.deleted && p.author === q.author)
-          .sort((a, b) => b.createdAt - a.createdAt)
-          .slice(0, count)
-          .map((p) => ({ ...p.body, id: p.urn, createdAt: p.createdAt, publishedAt: p.createdAt, lastModifiedAt: p.createdAt }));
-        return { elements, paging: { start: 0, count, links: [] } };
+        const start = Number(q.start ?? 0);
+        const count = Number(q.count ?? 10);
+        const all = [...store.posts.values()].filter((p) => !p.deleted && p.author === q.author).sort((a, b) => b.createdAt - a.createdAt);
+        const elements = all.slice(start, start + count).map((p) => ({ ...p.body, id: p.urn, createdAt: p.createdAt, publishedAt: p.createdAt, lastModifiedAt: p.createdAt }));
+        const links =
+          start + count < all.length
+            ? [{ type: 'application/json', rel: 'next', href: `/rest/posts?author=${encodeURIComponent(q.author)}&count=${count}&q=author&start=${start + count}` }]
+            : [];
+        return { elements, paging: { start, count, links, total: all.length } };
       });
 
       app.delete<{ Params: { urn: string } }>('/rest/posts/:urn', async (request, reply) => {

@@ -1,4 +1,5 @@
-import { settleAsset, type LiStore } from './store.js';
+import type { SimulatorState } from '../types.js';
+import { liStore, nextLiId, settleAsset, type LiStore } from './store.js';
 
 const VISIBILITY = ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'];
 const FEED = ['MAIN_FEED', 'NONE'];
@@ -73,4 +74,18 @@ export function validatePost(body: Record<string, any> | null, store: LiStore, n
     if (typeof content.article.title !== 'string' || !content.article.title) return err('/content/article/title', 'field is required');
   }
   return null;
+}
+
+/**
+ * A text post `author` (a person or organization URN) made on LinkedIn itself at `at` (ms), outside
+ * Herald: tests of external posts seed it this way. Answers its URN.
+ */
+export function externalLinkedInPost(state: SimulatorState, author: string, commentary: string, at: number): string {
+  const store = liStore(state);
+  const urn = `urn:li:share:${nextLiId(store)}`;
+  const body = { author, commentary, visibility: 'PUBLIC', distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] }, lifecycleState: 'PUBLISHED', isReshareDisabledByAuthor: false };
+  store.posts.set(urn, { urn, author, commentary, createdAt: at, body, deleted: false });
+  const organization = author.startsWith('urn:li:organization:') ? author : null;
+  state.posts.push({ id: urn, text: commentary, media: [], replyTo: null, author, destination: organization, createdAt: new Date(at).toISOString(), extra: { commentary, external: true } });
+  return urn;
 }
