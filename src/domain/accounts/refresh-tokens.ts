@@ -49,8 +49,8 @@ export async function refreshAccountTokens(
 
 /**
  * Calls the platform with an account's tokens, as publishing does: an `auth` answer gets one token
- * refresh (refreshAccountTokens: a revoked grant disconnects the account) and one more call with the
- * fresh row. The platform refused the first call, so repeating it cannot act twice. When no refresh was
+ * refresh (refreshAccountTokens: a revoked grant disconnects the account), unless the stored tokens
+ * changed meanwhile, and one more call with the fresh row. The platform refused the first call, so repeating it cannot act twice. When no refresh was
  * made (not supported, grant revoked, account gone or inactive) the original `auth` error is thrown;
  * a failing refresh throws its own error (transient kinds for the caller to retry).
  */
@@ -64,8 +64,13 @@ export async function withTokenRefresh<T>(
     return await call(account);
   } catch (error) {
     if (!(error instanceof PlatformError && error.kind === 'auth')) throw error;
-    if ((await refreshAccountTokens(ctx, account, { io })) !== 'refreshed') throw error;
-    const fresh = await findAccountById(ctx.db.kysely, account.account_id);
+    // NOTE: the refresh job (or another worker) may have refreshed the tokens since `account` was read.
+    // Its new access token is tried as it is: refreshing again would spend a refresh token already
+    // rotated away, which X and others treat as a stolen token and answer by revoking the grant.
+    const current = await findAccountById(ctx.db.kysely, account.account_id);
+    const rotated = !!current && current.access_token !== account.access_token;
+    if (!rotated && (await refreshAccountTokens(ctx, current ?? account, { io })) !== 'refreshed') throw error;
+    const fresh = rotated ? current : await findAccountById(ctx.db.kysely, account.account_id);
     if (!fresh || fresh.is_active !== 1) throw error;
     return call(fresh);
   }
