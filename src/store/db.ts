@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
+import { WriterLock } from './writer-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -75,7 +76,7 @@ function openSqlite(file: string, checkpointThread: boolean): Db {
   // copied nearly all of it. Without the thread, SQLite's default (1,000 pages) applies.
   const checkpointer = checkpointThread ? startCheckpointer(file) : null;
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 10000');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<Database>({ dialect: new LockedSqliteDialect(sqlite) });
   const transaction = <T>(fn: (tx: Transaction<Database>) => Promise<T>) =>
     kysely.transaction().execute((tx) => {
       sqliteTransactions.set(tx, sqlite);
@@ -108,18 +109,72 @@ export function sqliteIn(db: Executor): SqliteDatabase.Database | null {
 }
 
 /**
- * Transactions start with BEGIN IMMEDIATE: the writer lock is taken up front, so another process waits
- * (busy_timeout) instead of failing with SQLITE_BUSY when a deferred transaction that has read tries to
- * write after the other process committed (a stale snapshot cannot be upgraded).
+ * Kysely's SQLite dialect with the writer lock taken by WriterLock (store/writer-lock.ts): without
+ * blocking the event loop, and fairly between processes on one file.
+ *
+ * - Transactions start with BEGIN IMMEDIATE: the writer lock is taken up front, so another process
+ *   waits instead of failing with SQLITE_BUSY when a deferred transaction that has read tries to write
+ *   after the other process committed (a stale snapshot cannot be upgraded).
+ * - A statement that writes outside a transaction (a job claim, an UPDATE of one row) runs in a
+ *   transaction of its own, so that it takes the lock the same way instead of waiting in busy_timeout.
+ *   A statement that only reads, or one that is not data (PRAGMA), runs as it is.
  */
-class ImmediateSqliteDialect extends SqliteDialect {
+class LockedSqliteDialect extends SqliteDialect {
+  constructor(private readonly handle: SqliteDatabase.Database) {
+    super({ database: withStatementCache(handle) });
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
-    driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const sqlite = this.handle;
+    const lock = new WriterLock(sqlite);
+    let inTransaction = false;
+    const end = (statement: 'COMMIT' | 'ROLLBACK') => {
+      try {
+        sqlite.exec(statement);
+      } finally {
+        inTransaction = false;
+        lock.released();
+      }
     };
+    const acquireConnection = driver.acquireConnection.bind(driver);
+    let locked: DatabaseConnection | null = null;
+    driver.acquireConnection = async () => {
+      const connection = await acquireConnection();
+      locked ??= {
+        executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+          if (inTransaction || !writesData(sqlite, query.sql)) return connection.executeQuery<R>(query);
+          await lock.acquire();
+          inTransaction = true;
+          let result: QueryResult<R>;
+          try {
+            result = await connection.executeQuery<R>(query);
+          } catch (error) {
+            end('ROLLBACK');
+            throw error;
+          }
+          end('COMMIT');
+          return result;
+        },
+        streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      };
+      return locked;
+    };
+    driver.beginTransaction = async () => {
+      await lock.acquire();
+      inTransaction = true;
+    };
+    driver.commitTransaction = async () => end('COMMIT');
+    driver.rollbackTransaction = async () => end('ROLLBACK');
     return driver;
   }
+}
+
+const dataWrite = /^\s*(?:insert|update|delete|replace|with)\b/i;
+
+/** Whether `text` changes rows: INSERT, UPDATE, DELETE or REPLACE (a WITH that only selects is read-only). */
+function writesData(sqlite: SqliteDatabase.Database, text: string): boolean {
+  return dataWrite.test(text) && !sqlite.prepare(text).readonly;
 }
 
 async function openPostgres(url: string, schema: string | null, poolSize: number): Promise<Db> {
