@@ -29,3 +29,16 @@ export function ZonePicker({ value, onChange, id = 'zone', label = 'Time zone' }
     </span>
   );
 }
+
+/**
+ * A page's profile picker (when there is a profile to choose) and time zone picker, the actions of the
+ * calendar and analytics pages; `id` prefixes the controls' ids (`<id>-profile`, `<id>-zone`).
+ */
+export function ProfileAndZone(props: { id: string; profiles?: Profile[]; profileId: string; onProfile: (id: string) => void; zone: string; onZone: (z: string) => void }) {
+  return (
+    <>
+      {props.profiles && props.profiles.length > 0 && <ProfilePicker profiles={props.profiles} value={props.profileId} onChange={props.onProfile} id={`${props.id}-profile`} />}
+      <ZonePicker value={props.zone} onChange={props.onZone} id={`${props.id}-zone`} />
+    </>
+  );
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api } from '../api';
-import { ProfilePicker, ZonePicker } from '../components';
+import { ProfileAndZone } from '../components';
 import { BROWSER_ZONE, loadProfiles, platformLabel, useChosenProfile } from '../data';
 import { Empty, ErrorBox, Loading, Page, useLoad } from '../ui';
 
@@ -58,12 +58,7 @@ export function AnalyticsPage() {
   return (
     <Page
       title="Analytics"
-      actions={
-        <>
-          {profiles.data && profiles.data.length > 0 && <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="an-profile" />}
-          <ZonePicker value={zone} onChange={setZone} id="an-zone" />
-        </>
-      }
+      actions={<ProfileAndZone id="an" profiles={profiles.data} profileId={profileId} onProfile={setProfileId} zone={zone} onZone={setZone} />}
     >
       <ErrorBox error={profiles.error} />
       {profileId && <Followers profileId={profileId} />}

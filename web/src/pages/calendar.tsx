@@ -6,7 +6,7 @@ import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { ProfilePicker, ZonePicker } from '../components';
+import { ProfileAndZone } from '../components';
 import { BROWSER_ZONE, loadProfiles, platformLabel, useChosenProfile } from '../data';
 import { navigate } from '../router';
 import { cannotWrite, ErrorBox, Page, useLoad, useSession } from '../ui';
@@ -277,8 +277,7 @@ export function CalendarPage() {
       title="Calendar"
       actions={
         <>
-          {profiles.data && profiles.data.length > 0 && <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="cal-profile" />}
-          <ZonePicker value={zone} onChange={setZone} id="cal-zone" />
+          <ProfileAndZone id="cal" profiles={profiles.data} profileId={profileId} onProfile={setProfileId} zone={zone} onZone={setZone} />
           <button onClick={() => navigate('compose')} disabled={Boolean(readOnly)} title={readOnly ?? undefined}>
             New post
           </button>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { ProfilePicker } from '../components';
@@ -68,35 +69,75 @@ function ReplyForm({ id, label, send, onSent }: { id: string; label: string; sen
   );
 }
 
-function Conversations({ profileId }: { profileId: string }) {
-  const list = useLoad(() => api('GET', '/inbox/conversations', { query: { profileId: profileId || undefined, limit: 50 } }), [profileId]);
-  const [open, setOpen] = useState<any>(null);
+/** One inbox list (GET /v1/inbox/...): its heading, the API's error, the loading and empty states, an entry per item. */
+function InboxSection(props: {
+  id: string;
+  heading: string;
+  list: ReturnType<typeof useLoad<any>>;
+  loading: string;
+  empty: string;
+  intro?: ComponentChildren;
+  children: (item: any) => ComponentChildren;
+}) {
+  const { id, list } = props;
   const items: any[] = list.data?.data ?? [];
   return (
-    <section aria-labelledby="inbox-conv">
-      <h2 id="inbox-conv">Conversations</h2>
+    <section aria-labelledby={id}>
+      <h2 id={id}>{props.heading}</h2>
       <ErrorBox error={list.error} />
-      {list.loading && !list.data ? (
-        <Loading what="Loading conversations" />
-      ) : !items.length ? (
-        <Empty>No conversation yet.</Empty>
-      ) : (
-        <ul class="inbox-list">
-          {items.map((c) => (
-            <li>
-              <button class="link" onClick={() => setOpen(c)} aria-expanded={open?.id === c.id}>
-                {c.participantName || c.participantId}
-              </button>{' '}
-              <span class="muted">
-                {platformLabel(c.platform)} · {c.accountUsername} · {formatDate(c.updatedTime)}
-              </span>
-              <div>{c.lastMessage}</div>
-              {open?.id === c.id && <ConversationView conversation={c} onSent={list.reload} />}
-            </li>
-          ))}
-        </ul>
-      )}
+      {props.intro}
+      {list.loading && !list.data ? <Loading what={props.loading} /> : !items.length ? <Empty>{props.empty}</Empty> : <ul class="inbox-list">{items.map((item) => <li>{props.children(item)}</li>)}</ul>}
     </section>
+  );
+}
+
+/**
+ * A list whose entries open in place (conversations, commented posts): each entry's name as a toggle,
+ * what it is, its last words, and, open, its thread (`thread`, given the list's reload).
+ */
+function OpenableList(props: {
+  path: string;
+  profileId: string;
+  id: string;
+  heading: string;
+  loading: string;
+  empty: string;
+  entry: (item: any) => { name: string; about: string; last?: string };
+  thread: (item: any, reload: () => void) => ComponentChildren;
+}) {
+  const list = useLoad(() => api('GET', props.path, { query: { profileId: props.profileId || undefined, limit: 50 } }), [props.profileId]);
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <InboxSection id={props.id} heading={props.heading} list={list} loading={props.loading} empty={props.empty}>
+      {(item) => {
+        const { name, about, last } = props.entry(item);
+        return (
+          <>
+            <button class="link" onClick={() => setOpen(item.id)} aria-expanded={open === item.id}>
+              {name}
+            </button>{' '}
+            <span class="muted">{about}</span>
+            {last !== undefined && <div>{last}</div>}
+            {open === item.id && props.thread(item, list.reload)}
+          </>
+        );
+      }}
+    </InboxSection>
+  );
+}
+
+function Conversations({ profileId }: { profileId: string }) {
+  return (
+    <OpenableList
+      path="/inbox/conversations"
+      profileId={profileId}
+      id="inbox-conv"
+      heading="Conversations"
+      loading="Loading conversations"
+      empty="No conversation yet."
+      entry={(c) => ({ name: c.participantName || c.participantId, about: `${platformLabel(c.platform)} · ${c.accountUsername} · ${formatDate(c.updatedTime)}`, last: c.lastMessage ?? '' })}
+      thread={(c, reload) => <ConversationView conversation={c} onSent={reload} />}
+    />
   );
 }
 
@@ -126,33 +167,17 @@ function ConversationView({ conversation: c, onSent }: { conversation: any; onSe
 }
 
 function Comments({ profileId }: { profileId: string }) {
-  const list = useLoad(() => api('GET', '/inbox/comments', { query: { profileId: profileId || undefined, limit: 50 } }), [profileId]);
-  const [open, setOpen] = useState<any>(null);
-  const items: any[] = list.data?.data ?? [];
   return (
-    <section aria-labelledby="inbox-comments">
-      <h2 id="inbox-comments">Comments on your posts</h2>
-      <ErrorBox error={list.error} />
-      {list.loading && !list.data ? (
-        <Loading what="Loading commented posts" />
-      ) : !items.length ? (
-        <Empty>No comments yet.</Empty>
-      ) : (
-        <ul class="inbox-list">
-          {items.map((p) => (
-            <li>
-              <button class="link" onClick={() => setOpen(p)} aria-expanded={open?.id === p.id}>
-                {(p.content || p.id).slice(0, 80)}
-              </button>{' '}
-              <span class="muted">
-                {platformLabel(p.platform)} · {p.commentCount} comment{p.commentCount === 1 ? '' : 's'}
-              </span>
-              {open?.id === p.id && <PostComments post={p} />}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <OpenableList
+      path="/inbox/comments"
+      profileId={profileId}
+      id="inbox-comments"
+      heading="Comments on your posts"
+      loading="Loading commented posts"
+      empty="No comments yet."
+      entry={(p) => ({ name: (p.content || p.id).slice(0, 80), about: `${platformLabel(p.platform)} · ${p.commentCount} comment${p.commentCount === 1 ? '' : 's'}` })}
+      thread={(p) => <PostComments post={p} />}
+    />
   );
 }
 
@@ -185,35 +210,32 @@ function PostComments({ post: p }: { post: any }) {
 
 function Reviews({ profileId }: { profileId: string }) {
   const list = useLoad(() => api('GET', '/inbox/reviews', { query: { profileId: profileId || undefined, limit: 50 } }), [profileId]);
-  const items: any[] = list.data?.data ?? [];
   return (
-    <section aria-labelledby="inbox-reviews">
-      <h2 id="inbox-reviews">Reviews</h2>
-      <ErrorBox error={list.error} />
-      {list.data?.summary?.totalReviews ? (
-        <p>
-          {list.data.summary.totalReviews} reviews, {list.data.summary.averageRating} average
-        </p>
-      ) : null}
-      {list.loading && !list.data ? (
-        <Loading what="Loading reviews" />
-      ) : !items.length ? (
-        <Empty>No review yet.</Empty>
-      ) : (
-        <ul class="inbox-list">
-          {items.map((r) => (
-            <li>
-              <strong>{r.reviewer?.name}</strong> <span aria-label={`${r.rating} out of 5`}>{'★'.repeat(r.rating)}</span> <span class="muted">{formatDate(r.created)}</span>
-              <div>{r.text}</div>
-              {r.reply ? (
-                <p class="msg out">Your reply: {r.reply.text}</p>
-              ) : (
-                <ReplyForm id={`rreply-${r.id}`} label={`Reply to ${r.reviewer?.name}`} send={(message) => api('POST', `/inbox/reviews/${encodeURIComponent(r.id)}/reply`, { body: { accountId: r.accountId, message } })} onSent={list.reload} />
-              )}
-            </li>
-          ))}
-        </ul>
+    <InboxSection
+      id="inbox-reviews"
+      heading="Reviews"
+      list={list}
+      loading="Loading reviews"
+      empty="No review yet."
+      intro={
+        list.data?.summary?.totalReviews ? (
+          <p>
+            {list.data.summary.totalReviews} reviews, {list.data.summary.averageRating} average
+          </p>
+        ) : null
+      }
+    >
+      {(r) => (
+        <>
+          <strong>{r.reviewer?.name}</strong> <span aria-label={`${r.rating} out of 5`}>{'★'.repeat(r.rating)}</span> <span class="muted">{formatDate(r.created)}</span>
+          <div>{r.text}</div>
+          {r.reply ? (
+            <p class="msg out">Your reply: {r.reply.text}</p>
+          ) : (
+            <ReplyForm id={`rreply-${r.id}`} label={`Reply to ${r.reviewer?.name}`} send={(message) => api('POST', `/inbox/reviews/${encodeURIComponent(r.id)}/reply`, { body: { accountId: r.accountId, message } })} onSent={list.reload} />
+          )}
+        </>
       )}
-    </section>
+    </InboxSection>
   );
 }

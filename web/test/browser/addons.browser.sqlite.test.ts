@@ -7,10 +7,10 @@ import { world } from '../../../src/sandbox/graph/world.js';
 import { addLinkedInOrganization, linkedInSimulator } from '../../../src/sandbox/linkedin/index.js';
 import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oauth-e2e.js';
 import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
-import { axeViolations, ensureBuilt, launch, openPage, screenshots, type WatchedPage } from './harness.js';
+import { ensureBuilt, expectNoSeriousViolations, launch, openAppPage, openPage, screenshots, type WatchedPage } from './harness.js';
 
 // Browser globals inside page.evaluate callbacks (this file is compiled for Node).
-declare const document: any, sessionStorage: any;
+declare const sessionStorage: any;
 
 /*
  * The dashboard's connection steps and add-on pages in Debian's Chromium against Herald in sandbox mode
@@ -44,15 +44,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function visit(id: string, heading: string) {
-  await w.page.goto(`${e.baseUrl}/app/${id}`);
-  await w.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await w.page.waitForFunction(() => !document.querySelector('.loading'));
-}
-
-async function expectAccessible(name: string) {
-  expect(await axeViolations(w.page), `${name}: serious accessibility violations`).toEqual([]);
-}
+const visit = (id: string, heading: string) => openAppPage(w.page, e.baseUrl, id, heading);
+const expectAccessible = (name: string) => expectNoSeriousViolations(w.page, name);
 
 /** Connects `label` from the Accounts page: its consent approves by itself, the app lists the choices, `choice` is taken. */
 async function connectInApp(label: string, choice: RegExp, shot?: string): Promise<string[]> {

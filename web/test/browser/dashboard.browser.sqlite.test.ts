@@ -8,7 +8,7 @@ import { solidImage } from '../../../test/fixtures/media.js';
 import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oauth-e2e.js';
 import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
 import { recordAccountMetrics } from '../../../src/store/analytics.js';
-import { axeViolations, ensureBuilt, firstPageJsGzipBytes, launch, openPage, screenshots, type WatchedPage } from './harness.js';
+import { axeViolations, ensureBuilt, expectNoSeriousViolations, firstPageJsGzipBytes, openAppPage, launch, openPage, screenshots, type WatchedPage } from './harness.js';
 
 // Browser globals inside page.evaluate callbacks (this file is compiled for Node).
 declare const document: any, window: any, sessionStorage: any;
@@ -42,15 +42,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function visit(id: string, heading: string) {
-  await w.page.goto(`${e.baseUrl}/app/${id}`);
-  await w.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await w.page.waitForFunction(() => !document.querySelector('.loading') && !document.querySelector('.cal-status')?.textContent?.startsWith('Loading'));
-}
-
-async function expectAccessible(name: string) {
-  expect(await axeViolations(w.page), `${name}: serious accessibility violations`).toEqual([]);
-}
+const visit = (id: string, heading: string) => openAppPage(w.page, e.baseUrl, id, heading);
+const expectAccessible = (name: string) => expectNoSeriousViolations(w.page, name);
 
 describe('the dashboard in Chromium', () => {
   it('signs in with a pasted API key; a wrong key shows the API message and request id', async () => {

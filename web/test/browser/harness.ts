@@ -128,3 +128,15 @@ export function firstPageJsGzipBytes(): { files: string[]; bytes: number } {
   const bytes = files.reduce((n, f) => n + gzipSync(fs.readFileSync(path.join(WEB_DIST, f))).length, 0);
   return { files, bytes };
 }
+
+/** Opens the app's page `id` and waits for its heading and the end of its loading states. */
+export async function openAppPage(page: Page, baseUrl: string, id: string, heading: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/${id}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('.loading') && !document.querySelector('.cal-status')?.textContent?.startsWith('Loading'));
+}
+
+/** Fails unless axe-core finds no serious or critical violation on the page as it is. */
+export async function expectNoSeriousViolations(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), `${name}: serious accessibility violations`).toEqual([]);
+}
