@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import { redditAnalytics } from './analytics.js';
 import { bareSubreddit, publicRequest, RateWindows, rdRequest, token, USER_AGENT_FORMAT, type RedditOptions } from './api.js';
 import { redditInbox } from './inbox.js';
 import { uploadMedia } from './media.js';
@@ -99,6 +100,7 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
     platform: 'reddit',
     oauth,
     inbox: redditInbox(opts, windows),
+    analytics: redditAnalytics(opts, windows),
 
     async publish(req, io) {
       const sub = submissionOf(req);

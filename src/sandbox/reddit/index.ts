@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { metricsFor, subscribersOf } from '../metrics.js';
 import { registerOAuthRoutes } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { registerRedditInbox } from './inbox.js';
+import { registerRedditInfo } from './info.js';
 import { registerRedditMedia } from './media.js';
 import { registerRedditPosts, sendFault } from './posts.js';
 import { findSubreddit, rdStore, type RdPost } from './store.js';
@@ -33,7 +35,8 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
   const limit = () => opts.requestsPerWindow ?? 1000;
   return {
     platform: 'reddit',
-    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'comment', 'message'],
+    insights: true,
+    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'comment', 'message', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       // https://github.com/reddit-archive/reddit/wiki/API: a unique, descriptive User-Agent on every call;
       // generic agents are blocked. Browsers (the consent page) and the S3 bucket are exempt.
@@ -74,6 +77,8 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       const store = () => rdStore(state);
       const both = (path: string) => [path, `${path}/`];
       const listed = (p: RdPost) => !p.deleted && p.readyAt <= now().getTime();
+      // Counters grow with the post's age, or are what `POST /_metrics` set (sandbox/metrics.ts).
+      const link = (p: RdPost) => linkData(p, metricsFor(state, p.id, p.createdAt, now().getTime()));
 
       app.get('/api/v1/me', async (request, reply) => {
         const u = user(request, reply);
@@ -85,10 +90,12 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
           created_utc: 1593898363.0,
           link_karma: 1,
           comment_karma: 0,
+          total_karma: 1,
           verified: true,
           has_verified_email: true,
           over_18: false,
-          subreddit: { display_name: `u_${u.username}`, display_name_prefixed: `u/${u.username}`, title: u.name, url: `/user/${u.username}/` },
+          // The profile's followers: what `POST /_metrics {postId: <user id>, metrics: {followers}}` set, else a number from the id.
+          subreddit: { display_name: `u_${u.username}`, display_name_prefixed: `u/${u.username}`, title: u.name, url: `/user/${u.username}/`, subscribers: subscribersOf(state, u.id) },
         });
       });
 
@@ -159,7 +166,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
           const items = [...store().posts.values()]
             .filter((p) => listed(p) && p.author.toLowerCase() === name)
             .sort((a, b) => b.createdAt - a.createdAt)
-            .map(linkData);
+            .map(link);
           return reply.type(JSON_TYPE).send(listing('t3', items, pageSize(q.limit), q.after ?? null));
         });
       }
@@ -169,7 +176,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
           if (!user(request, reply)) return reply;
           const post = store().posts.get(request.params.id);
           if (!post || !listed(post)) return httpError(reply, 404);
-          return reply.type(JSON_TYPE).send([listing('t3', [linkData(post)], 1, null), listing('t3', [], 1, null)]);
+          return reply.type(JSON_TYPE).send([listing('t3', [link(post)], 1, null), listing('t3', [], 1, null)]);
         });
       }
 
@@ -187,7 +194,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         const words = String(q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
         const found = items.filter((p) => words.every((w) => `${p.title} ${p.selftext}`.toLowerCase().includes(w)));
         found.sort((a, b) => b.createdAt - a.createdAt);
-        return reply.type(JSON_TYPE).send(listing('t3', found.map(linkData), pageSize(q.limit), q.after ?? null));
+        return reply.type(JSON_TYPE).send(listing('t3', found.map(link), pageSize(q.limit), q.after ?? null));
       };
       for (const path of both('/search')) app.get(path, search);
       for (const path of both('/r/:sr/search')) app.get(path, search);
@@ -198,7 +205,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         const { sr, items } = posts(request.params.sr);
         if (request.params.sr && !sr) return httpError(reply, 404);
         items.sort((a, b) => b.createdAt - a.createdAt);
-        return reply.type(JSON_TYPE).send(listing('t3', items.map(linkData), pageSize(q.limit), q.after ?? null));
+        return reply.type(JSON_TYPE).send(listing('t3', items.map(link), pageSize(q.limit), q.after ?? null));
       };
       for (const path of both('/r/:sr/:sort')) app.get(path, feed);
       for (const path of both('/:sort')) app.get(path, feed);
@@ -206,6 +213,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       registerRedditMedia(app, state, oauth, limit, now);
       registerRedditPosts(app, state, oauth, limit, now);
       registerRedditInbox(app, state, oauth, limit, now);
+      registerRedditInfo(app, state, oauth, limit, now, link);
     },
   };
 }

@@ -115,8 +115,19 @@ export function subredditData(sr: RdSubreddit, baseUrl: string, user?: OAuthUser
 
 const MEDIA_HOST = 'i.redd.it';
 
-/** `t3` data (a subset of the keys the recorded `/comments/{id}` answer has, same names and types). */
-export function linkData(post: RdPost): Record<string, unknown> {
+/** What a post's counters show: the shared sandbox metrics (sandbox/metrics.ts) Reddit has a field for. */
+export interface RdCounters {
+  likes: number;
+  comments: number;
+  views: number;
+}
+
+/**
+ * `t3` data (a subset of the keys the recorded `/comments/{id}` answer has, same names and types).
+ * `ups` and `score` are the upvotes (the simulator has no downvotes), `num_comments` the comments and
+ * `view_count` the views, which Reddit itself leaves null for most posts.
+ */
+export function linkData(post: RdPost, counters: RdCounters): Record<string, unknown> {
   const created = Math.floor(post.createdAt / 1000);
   const first = post.assets[0]?.asset;
   const mediaUrl = first ? `https://${MEDIA_HOST}/${first.id}.${first.filepath.split('.').pop()}` : null;
@@ -128,7 +139,7 @@ export function linkData(post: RdPost): Record<string, unknown> {
     title: post.title,
     selftext: post.selftext,
     selftext_html: isSelf && post.selftext ? `<!-- SC_OFF --><div class="md"><p>${post.selftext}</p></div><!-- SC_ON -->` : null,
-    author: post.author,
+    author: post.deleted ? '[deleted]' : post.author,
     author_fullname: `t2_${post.authorId}`,
     subreddit: post.subreddit.name,
     subreddit_id: `t5_${post.subreddit.id}`,
@@ -152,11 +163,12 @@ export function linkData(post: RdPost): Record<string, unknown> {
     spoiler: post.spoiler,
     created: created,
     created_utc: created,
-    score: 1,
-    ups: 1,
+    score: counters.likes,
+    ups: counters.likes,
     downs: 0,
     upvote_ratio: 1.0,
-    num_comments: 0,
+    num_comments: counters.comments,
+    view_count: counters.views,
     locked: false,
     archived: false,
     removed_by_category: post.deleted ? 'deleted' : null,

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grownMetrics } from '../../src/sandbox/metrics.js';
+import { redditSimulator } from '../../src/sandbox/reddit/index.js';
+import { externalSubmission } from '../../src/sandbox/reddit/info.js';
+import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { sandboxCall } from '../helpers/sandbox-env.js';
+
+/*
+ * Reddit, Snapchat and Google Business analytics end to end through the official SDK against the
+ * simulators, each limited to what its platform's API offers: collected values equal what the simulator
+ * reports and change after `_metrics`; followers are read where the platform has them; posts made
+ * outside Herald are imported once where the platform lists an account's posts.
+ */
+
+let e: OAuthE2E;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+beforeAll(async () => {
+  e = await createOAuthE2E((now) => [redditSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });
+});
+afterAll(async () => {
+  await e?.close();
+});
+
+async function tenant(platform: string, user: { id: string; username: string }) {
+  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
+  const sdk = await e.env.sdk(apiKey);
+  const profile = sdkData(await sdk.profiles.createProfile({ body: { name: `${platform} analytics` } })).profile;
+  await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, { ...user, name: user.username });
+  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
+  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
+  return { sdk, apiKey, profileId: profile._id as string, account };
+}
+
+const analyticsOf = async (sdk: any, postId: string) => sdkData(await sdk.analytics.getAnalytics({ query: { postId } })).analytics;
+const followersOf = async (sdk: any, accountId: string) =>
+  sdkData(await sdk.accounts.getFollowerStats({ query: {} })).accounts.find((a: any) => a._id === accountId || a.accountId === accountId)?.currentFollowers;
+const healthOf = async (sdk: any, accountId: string) =>
+  sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
+
+/** Collection at `age` after publishing: the clock set there, the worker drained. */
+async function collectAt(publishedAt: number, age: number) {
+  e.env.clock.set(new Date(publishedAt + age + 60_000));
+  await e.runner.drain();
+}
+
+describe('Reddit analytics through the official SDK', () => {
+  it('reads upvotes, comments and views from /api/info and the profile followers, follows _metrics, and imports posts made on Reddit once', async () => {
+    const user = { id: 'rdStats1', username: 'rdStats1' };
+    const t = await tenant('reddit', user);
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/reddit/_metrics', { postId: user.id, metrics: { followers: 321 } });
+    const post = await createNow(t.sdk, 'reddit', t.account._id, { content: 'Counting on Reddit' }, { subreddit: 'test', title: 'Reddit stats post' });
+    await settle(e, 2);
+    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/reddit/_inspect')).posts as any[]).filter((p) => p.extra?.title === 'Reddit stats post');
+    const publishedAt = Date.parse(item.createdAt);
+
+    await collectAt(publishedAt, HOUR);
+    const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
+    expect(await analyticsOf(t.sdk, post._id)).toMatchObject({
+      likes: m.likes,
+      comments: m.comments,
+      views: m.views,
+      // Reddit has no counts of these for a post.
+      impressions: 0,
+      reach: 0,
+      shares: 0,
+      saves: 0,
+      clicks: 0,
+      lastUpdated: e.env.clock.now().toISOString(),
+    });
+    expect(await followersOf(t.sdk, t.account._id)).toBe(321);
+
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/reddit/_metrics', { postId: item.id, metrics: { likes: 420, comments: 37, views: 9001 } });
+    await collectAt(publishedAt, 6 * HOUR);
+    expect(await analyticsOf(t.sdk, post._id)).toMatchObject({ likes: 420, comments: 37, views: 9001 });
+    expect(await healthOf(t.sdk, t.account._id)).toMatchObject({ canFetchAnalytics: true });
+
+    // A post made on Reddit itself is imported once by the daily sync; Herald's own is never doubled.
+    externalSubmission(e.sandbox.state('reddit'), user, 'Posted on reddit.com', e.env.clock.now().getTime() - 2 * HOUR);
+    for (const day of [1, 2]) {
+      e.env.clock.set(new Date(e.env.clock.now().getTime() + day * DAY));
+      await e.runner.drain();
+    }
+    const external = sdkData(await t.sdk.analytics.getAnalytics({ query: { source: 'external', platform: 'reddit' } }));
+    expect(external.posts).toHaveLength(1);
+    expect(external.posts[0]).toMatchObject({ isExternal: true, status: 'published', platform: 'reddit' });
+    expect(external.posts[0].analytics.lastUpdated).not.toBeNull();
+    const all = sdkData(await t.sdk.analytics.getAnalytics({ query: { source: 'all', platform: 'reddit' } }));
+    expect(all.posts).toHaveLength(2);
+  });
+
+  it('answers /api/info as Reddit does: a token without `read` is refused, more than 100 fullnames is a 400', async () => {
+    const base = `${e.sandbox.url}/sandbox/reddit`;
+    const ua = 'server:herald-test:1.0 (by /u/herald_app)';
+    const redirect = 'https://herald.example/cb';
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/reddit/_oauth/users', { id: 'rdScope1', username: 'rdScope1', name: 'rdScope1' });
+    const token = async (scope: string) => {
+      const consent = await fetch(`${base}/api/v1/authorize?client_id=c&response_type=code&state=s&redirect_uri=${encodeURIComponent(redirect)}&duration=permanent&scope=${scope}&login_hint=rdScope1`, { redirect: 'manual' });
+      const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+      const res = await fetch(`${base}/api/v1/access_token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from('c:s').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': ua },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
+      });
+      return ((await res.json()) as any).access_token as string;
+    };
+    const info = (tok: string, ids: string) => fetch(`${base}/api/info?id=${ids}`, { headers: { authorization: `bearer ${tok}`, 'user-agent': ua } });
+
+    const identityOnly = await info(await token('identity'), 't3_abc');
+    expect(identityOnly.status).toBe(403);
+    expect(identityOnly.headers.get('www-authenticate')).toContain('insufficient_scope');
+    const reader = await token('identity%20read');
+    const tooMany = await info(reader, Array.from({ length: 101 }, (_, i) => `t3_${i.toString(36)}`).join(','));
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toMatchObject({ error: 400, reason: 'TOO_MANY_THING_IDS' });
+    const none = await info(reader, 't3_zzzzzz');
+    expect(((await none.json()) as any).data.children).toEqual([]);
+  });
+});
