@@ -69,9 +69,12 @@ export function metricsFor(state: SimulatorState, postId: string, publishedAtMs:
  * sets them; otherwise a fixed number from the id.
  */
 export function subscribersOf(state: SimulatorState, accountId: string): number {
-  const set = setMetrics(state).get(accountId) as { followers?: number } | undefined;
-  if (set?.followers !== undefined) return set.followers;
-  return 1000 + (createHash('sha256').update(accountId).digest()[0]! * 7);
+  return followersSet(state, accountId) ?? 1000 + (createHash('sha256').update(accountId).digest()[0]! * 7);
+}
+
+/** The followers `POST /_metrics` set for an account, or undefined (a simulator with its own default). */
+export function followersSet(state: SimulatorState, accountId: string): number | undefined {
+  return (setMetrics(state).get(accountId) as { followers?: number } | undefined)?.followers;
 }
 
 /**

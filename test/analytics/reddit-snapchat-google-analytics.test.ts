@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grownMetrics } from '../../src/sandbox/metrics.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { externalSubmission } from '../../src/sandbox/reddit/info.js';
+import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -17,7 +18,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [redditSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });
+  e = await createOAuthE2E((now) => [redditSimulator({ now }), snapchatSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });
 });
 afterAll(async () => {
   await e?.close();
@@ -117,5 +118,68 @@ describe('Reddit analytics through the official SDK', () => {
     expect(await tooMany.json()).toMatchObject({ error: 400, reason: 'TOO_MANY_THING_IDS' });
     const none = await info(reader, 't3_zzzzzz');
     expect(((await none.json()) as any).data.children).toEqual([]);
+  });
+});
+
+describe('Snapchat analytics through the official SDK', () => {
+  /** Snap's consent and token exchange straight at the simulator: a token of `login`. */
+  async function snapToken(login: string): Promise<string> {
+    const base = `${e.sandbox.url}/sandbox/snapchat`;
+    const redirect = 'https://herald.example/cb';
+    const consent = await fetch(`${base}/login/oauth2/authorize?client_id=c&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&scope=snapchat-profile-api&state=s&login_hint=${login}`, { redirect: 'manual' });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const res = await fetch(`${base}/login/oauth2/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'c', client_secret: 's' }),
+    });
+    return ((await res.json()) as any).access_token;
+  }
+
+  it('reads a story\'s lifetime stats and the public profile\'s subscribers as the simulator reports them, and again after _metrics', async () => {
+    const login = 'snapStats1';
+    const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
+    const sdk = await e.env.sdk(apiKey);
+    const profileId = sdkData(await sdk.profiles.createProfile({ body: { name: 'Snapchat analytics' } })).profile._id;
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_oauth/users', { id: login, username: login, name: `Brand ${login}` });
+    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'snapchat' }, query: { profileId, headless: true, redirect_url: `${e.baseUrl}/health` } as any }));
+    const params = Object.fromEntries((await followAuthUrl(`${start.authUrl}&login_hint=${login}`)).searchParams);
+    const headers = { 'X-Connect-Token': params.connect_token };
+    const profiles = sdkData(await sdk.connect.snapchat.listSnapchatProfiles({ headers, query: { profileId, tempToken: params.tempToken } } as any)).publicProfiles;
+    await sdk.connect.snapchat.selectSnapchatProfile({ headers, body: { profileId, selectedPublicProfile: profiles[0], tempToken: params.tempToken, userProfile: JSON.parse(params.userProfile) } } as any);
+    const [account] = sdkData(await sdk.accounts.listAccounts({ query: { profileId } })).accounts;
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_metrics', { postId: profiles[0].id, metrics: { followers: 23456 } });
+
+    const post = await createNow(sdk, 'snapchat', account._id, { content: 'Snap stats', mediaItems: [{ type: 'image', url: e.mediaUrl('snap-stats.png', 20_000) }] }, { contentType: 'story' });
+    await settle(e, 4);
+    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/snapchat/_inspect')).posts as any[]).filter((p) => p.destination === profiles[0].id);
+    expect(item).toBeDefined();
+    const publishedAt = Date.parse(item.createdAt);
+
+    await collectAt(publishedAt, HOUR);
+    const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
+    // A story's screenshots have no name among Herald's metrics; Snap reports no impressions or clicks for it.
+    expect(await analyticsOf(sdk, post._id)).toMatchObject({ views: m.views, reach: m.reach, shares: m.shares, comments: m.comments, likes: 0, saves: 0, impressions: 0, clicks: 0 });
+    expect(await followersOf(sdk, account._id)).toBe(23456);
+
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_metrics', { postId: item.id, metrics: { views: 777, reach: 555, shares: 12, comments: 4 } });
+    await collectAt(publishedAt, 6 * HOUR);
+    expect(await analyticsOf(sdk, post._id)).toMatchObject({ views: 777, reach: 555, shares: 12, comments: 4 });
+    expect(await healthOf(sdk, account._id)).toMatchObject({ canFetchAnalytics: true });
+
+    // The stats endpoint checks its parameters as Snap's Metrics page says.
+    const token = await snapToken(login);
+    const stats = (query: string, profile = profiles[0].id) =>
+      fetch(`${e.sandbox.url}/sandbox/snapchat/v1/public_profiles/${profile}/stats?${query}`, { headers: { authorization: `Bearer ${token}` } });
+    const wrongField = await stats('assetType=STORY&fields=VIEWS,FAVORITES');
+    expect(wrongField.status).toBe(400);
+    expect(await wrongField.json()).toMatchObject({ request_status: 'ERROR', debug_message: expect.stringContaining('FAVORITES') });
+    expect((await stats('assetType=STORY&granularity=DAY')).status).toBe(400);
+    expect((await stats('assetType=POSTS')).status).toBe(400);
+    const day = new Date(publishedAt).toISOString().slice(0, 10);
+    const next = new Date(publishedAt + DAY).toISOString().slice(0, 10);
+    const total = (await (await stats(`assetType=STORY&fields=VIEWS&granularity=TOTAL&startTime=${day}T00:00:00&endTime=${next}T00:00:00`)).json()) as any;
+    expect(total.assets.find((a: any) => a.asset_id === item.id).timeseries).toHaveLength(1);
+    expect((await stats('assetType=PROFILE', '00000000-0000-4000-a000-000000000000')).status).toBe(403);
   });
 });

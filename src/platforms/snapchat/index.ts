@@ -13,6 +13,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
+import { snapchatAnalytics } from './analytics.js';
 import { profileUrl, snapRequest, spotlightUrl, token, type SnapchatOptions } from './api.js';
 import { MAX_PART_BYTES, uploadMedia } from './media.js';
 import { SNAPCHAT_DEFAULT_SCOPES, snapchatOAuth } from './oauth.js';
@@ -101,6 +102,7 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
   return {
     platform: 'snapchat',
     oauth,
+    analytics: snapchatAnalytics(opts),
 
     /**
      * Encrypts and uploads the one media item, then one look at its processing: a media Snap has

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { followersSet } from '../metrics.js';
 import { registerOAuthRoutes, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { checkCreateMedia, checkPart, checkPostable, checkSavedStory, checkSpotlight, finalizeFile, MEDIA_TTL_MS, type Refusal } from './rules.js';
+import { registerSnapStats } from './stats.js';
 import { organizationOf, profileEntity, profilesOf, sendFault, snapError, snapOk, snapStore, statusOf, type SnapMedia, type SnapProfile } from './store.js';
 
 export interface SnapchatSimulatorOptions {
@@ -29,7 +31,8 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'snapchat',
-    faultOps: ['publish', 'upload', 'processing', 'token', 'destinations'],
+    insights: true,
+    faultOps: ['publish', 'upload', 'processing', 'token', 'destinations', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       // https://developers.snap.com/api/marketing-api/Ads-API/authentication: the authorization code grant
       // with client_id and client_secret in the form; access tokens last 3600 s and are refreshed with
@@ -42,6 +45,8 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         tokenExtras: { token_type: 'Bearer' },
       });
       const store = () => snapStore(state);
+      // A profile's subscribers: what `POST /_metrics {postId: <profile id>, metrics: {followers}}` set, else its own number.
+      const withSubscribers = (p: SnapProfile): SnapProfile => ({ ...p, subscriberCount: followersSet(state, p.id) ?? p.subscriberCount });
 
       /** The token's user, or a 401 in Snap's shape. */
       const userOf = (request: FastifyRequest, reply: FastifyReply): OAuthUser | null => {
@@ -92,7 +97,7 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         if (request.params.organizationId !== organizationOf(user)) return snapError(reply, 403, 'E3002', 'Authorization permission denied for this organization');
         const fault = state.faults.take('destinations');
         if (sendFault(reply, fault, { code: 'E3002', message: 'Authorization permission denied' })) return reply;
-        const answer = snapOk({ public_profiles: profilesOf(user).map((p) => ({ sub_request_status: 'SUCCESS', public_profile: profileEntity(p) })) });
+        const answer = snapOk({ public_profiles: profilesOf(user).map((p) => ({ sub_request_status: 'SUCCESS', public_profile: profileEntity(withSubscribers(p)) })) });
         if (fault === 'ambiguous') return hangUp(reply);
         return answer;
       });
@@ -101,15 +106,17 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       app.get('/v1/public_profiles/my_profile', async (request, reply) => {
         const user = userOf(request, reply);
         if (!user) return reply;
-        return snapOk({ public_profile: profileEntity(profilesOf(user)[0]) });
+        return snapOk({ public_profile: profileEntity(withSubscribers(profilesOf(user)[0])) });
       });
 
       // Profiles page, "Get Profile by ID" (authorized).
       app.get<{ Params: { profileId: string } }>('/v1/public_profiles/:profileId', async (request, reply) => {
         const own = ownProfile(request, reply);
         if (!own) return reply;
-        return snapOk({ public_profiles: [{ sub_request_status: 'SUCCESS', public_profile: profileEntity(own.profile) }] });
+        return snapOk({ public_profiles: [{ sub_request_status: 'SUCCESS', public_profile: profileEntity(withSubscribers(own.profile)) }] });
       });
+
+      registerSnapStats(app, state, { ownProfile, subscribers: (p) => withSubscribers(p).subscriberCount, now });
 
       // ASSETS, Create Media.
       app.post<{ Params: { profileId: string } }>('/v1/public_profiles/:profileId/media', async (request, reply) => {
