@@ -1,16 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { googleBusinessSimulator } from '../../src/sandbox/googlebusiness/index.js';
+import { locationDailyValue } from '../../src/sandbox/googlebusiness/performance.js';
 import { grownMetrics } from '../../src/sandbox/metrics.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { externalSubmission } from '../../src/sandbox/reddit/info.js';
 import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
 /*
  * Reddit, Snapchat and Google Business analytics end to end through the official SDK against the
  * simulators, each limited to what its platform's API offers: collected values equal what the simulator
  * reports and change after `_metrics`; followers are read where the platform has them; posts made
- * outside Herald are imported once where the platform lists an account's posts.
+ * outside Herald are imported once where the platform lists an account's posts. Google Business local
+ * posts have no insights: its location metrics are read live through Herald's gmb-performance route (not
+ * in the hosted contract, so called over HTTP), which the simulator answers from the Performance API's
+ * discovery document.
  */
 
 let e: OAuthE2E;
@@ -18,7 +24,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [redditSimulator({ now }), snapchatSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });
+  e = await createOAuthE2E((now) => [redditSimulator({ now }), snapchatSimulator({ now }), googleBusinessSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });
 });
 afterAll(async () => {
   await e?.close();
@@ -181,5 +187,76 @@ describe('Snapchat analytics through the official SDK', () => {
     const total = (await (await stats(`assetType=STORY&fields=VIEWS&granularity=TOTAL&startTime=${day}T00:00:00&endTime=${next}T00:00:00`)).json()) as any;
     expect(total.assets.find((a: any) => a.asset_id === item.id).timeseries).toHaveLength(1);
     expect((await stats('assetType=PROFILE', '00000000-0000-4000-a000-000000000000')).status).toBe(403);
+  });
+});
+
+describe('Google Business analytics through the official SDK', () => {
+  it('reads a location\'s daily performance metrics live (local posts have no insights: nothing is collected for them)', async () => {
+    const login = 'gbpStats1';
+    const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
+    const sdk = await e.env.sdk(apiKey);
+    const profileId = sdkData(await sdk.profiles.createProfile({ body: { name: 'GBP analytics' } })).profile._id;
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/googlebusiness/_oauth/users', { id: login, username: login, name: `Biz ${login}` });
+    const app = 'https://app.example/gbp';
+    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'googlebusiness' }, query: { profileId, redirect_url: app, headless: true } as any }));
+    const pendingDataToken = new URL((await followUntil(`${start.authUrl}&login_hint=${login}`, app)).url).searchParams.get('pendingDataToken')!;
+    const locations = sdkData(await sdk.connect.googleBusiness.listGoogleBusinessLocations({ query: { profileId, pendingDataToken } as any })).locations;
+    const accountId = sdkData(await sdk.connect.googleBusiness.selectGoogleBusinessLocation({ body: { profileId, locationId: locations[0].id, pendingDataToken } as any })).account.accountId;
+
+    const get = (query: string, key = apiKey) => fetch(`${e.baseUrl}/v1/accounts/${accountId}/gmb-performance?${query}`, { headers: { authorization: `Bearer ${key}` } });
+    const today = e.env.clock.now();
+    const day = (n: number) => new Date(today.getTime() - n * DAY).toISOString().slice(0, 10);
+    const res = await get(`startDate=${day(6)}&endDate=${day(0)}&metrics=CALL_CLICKS,WEBSITE_CLICKS,BUSINESS_IMPRESSIONS_MOBILE_MAPS`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ success: true, platform: 'googlebusiness', locationId: `locations/${locations[0].id}`, dateRange: { startDate: day(6), endDate: day(0) } });
+    expect(Object.keys(body.metrics).sort()).toEqual(['BUSINESS_IMPRESSIONS_MOBILE_MAPS', 'CALL_CLICKS', 'WEBSITE_CLICKS']);
+    for (const [metric, series] of Object.entries<any>(body.metrics)) {
+      const expected = [6, 5, 4, 3, 2, 1, 0].map((n) => ({ date: day(n), value: locationDailyValue(String(locations[0].id), metric, day(n)) }));
+      expect(series.daily).toEqual(expected);
+      expect(series.total).toBe(expected.reduce((s, d) => s + d.value, 0));
+    }
+
+    // Bad input is a 400 before Google is called.
+    expect((await get('metrics=CALL_CLICKS,LIKES')).status).toBe(400);
+    expect(await (await get('startDate=2026-02-30')).json()).toMatchObject({ code: 'invalid_date_format' });
+    expect((await get(`startDate=${day(0)}&endDate=${day(3)}`)).status).toBe(400);
+    // Without the add-on it is a 402 before anything; another tenant's account is not found.
+    expect((await get('', (await e.env.createUser()).apiKey)).status).toBe(402);
+    expect((await get('', (await e.env.createUser({ addons: ['analytics'] })).apiKey)).status).toBe(404);
+
+    // Google Business declares no post analytics: health says analytics cannot be fetched for it.
+    const health = sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
+    expect(health.canFetchAnalytics).toBe(false);
+  });
+
+  it('holds fetchMultiDailyMetricsTimeSeries to its discovery document', async () => {
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/googlebusiness/_oauth/users', { id: 'gbpPerf2', username: 'gbpPerf2', name: 'Biz gbpPerf2' });
+    const base = `${e.sandbox.url}/sandbox/googlebusiness`;
+    const redirect = 'https://herald.example/cb';
+    const token = async (scope: string) => {
+      const consent = await fetch(`${base}/o/oauth2/v2/auth?client_id=c&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&scope=${encodeURIComponent(scope)}&access_type=offline&state=s&login_hint=gbpPerf2`, { redirect: 'manual' });
+      const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+      const res = await fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'c', client_secret: 's' }) });
+      return ((await res.json()) as any).access_token as string;
+    };
+    const manage = await token('https://www.googleapis.com/auth/business.manage');
+    const accounts = (await (await fetch(`${base}/v1/accounts`, { headers: { authorization: `Bearer ${manage}` } })).json()) as any;
+    const locs = (await (await fetch(`${base}/v1/${accounts.accounts[0].name}/locations?readMask=name`, { headers: { authorization: `Bearer ${manage}` } })).json()) as any;
+    const loc = locs.locations[0].name as string;
+    const range = 'daily_range.start_date.year=2026&daily_range.start_date.month=1&daily_range.start_date.day=1&daily_range.end_date.year=2026&daily_range.end_date.month=1&daily_range.end_date.day=3';
+    const call = (query: string, tok = manage) => fetch(`${base}/v1/${loc}:fetchMultiDailyMetricsTimeSeries?${query}`, { headers: { authorization: `Bearer ${tok}` } });
+
+    const ok = (await (await call(`dailyMetrics=CALL_CLICKS&dailyMetrics=WEBSITE_CLICKS&${range}`)).json()) as any;
+    expect(ok.multiDailyMetricTimeSeries[0].dailyMetricTimeSeries.map((s: any) => s.dailyMetric)).toEqual(['CALL_CLICKS', 'WEBSITE_CLICKS']);
+    expect(ok.multiDailyMetricTimeSeries[0].dailyMetricTimeSeries[0].timeSeries.datedValues.map((v: any) => v.date)).toEqual([1, 2, 3].map((day) => ({ year: 2026, month: 1, day })));
+    const enumBad = await call(`dailyMetrics=POST_VIEWS&${range}`);
+    expect(enumBad.status).toBe(400);
+    expect(await enumBad.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT', message: expect.stringContaining('POST_VIEWS') } });
+    expect((await call(range)).status).toBe(400);
+    expect((await call(`dailyMetrics=CALL_CLICKS&${range}&granularity=DAY`)).status).toBe(400);
+    expect((await call(`dailyMetrics=CALL_CLICKS&${range.replace('end_date.month=1', 'end_date.month=13')}`)).status).toBe(400);
+    const scopeless = await call(`dailyMetrics=CALL_CLICKS&${range}`, await token('openid'));
+    expect(scopeless.status).toBe(403);
   });
 });

@@ -4,6 +4,7 @@ import { platformTool } from '../tools.js';
 import { gbpRequest, token } from './api.js';
 import type { GoogleBusinessAdapter } from './index.js';
 import { LOCATION_TOOLS } from './location-tools.js';
+import { PERFORMANCE_TOOLS } from './performance.js';
 import { REVIEW_TOOLS } from './review-tools.js';
 
 /*
@@ -78,4 +79,4 @@ const putFoodMenus = tool({
 });
 
 /** Google Business's own routes (platforms/tools.ts). */
-export const GOOGLEBUSINESS_TOOLS = [getFoodMenus, putFoodMenus, ...LOCATION_TOOLS, ...REVIEW_TOOLS];
+export const GOOGLEBUSINESS_TOOLS = [getFoodMenus, putFoodMenus, ...LOCATION_TOOLS, ...REVIEW_TOOLS, ...PERFORMANCE_TOOLS];

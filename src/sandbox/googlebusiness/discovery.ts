@@ -1,10 +1,11 @@
 import { Discovery, readDiscovery } from '../discovery.js';
 
 /*
- * Google's official discovery documents of the two v1 APIs the simulator serves (committed next to this
- * file, revision 2026-05-31): My Business Account Management (accounts) and My Business Business
- * Information (locations, attributes). Request bodies and the simulator's answers are held to them
- * through the shared Google discovery module (../discovery.ts).
+ * Google's official discovery documents of the v1 APIs the simulator serves (committed next to this
+ * file, revision 2026-05-31): My Business Account Management (accounts), My Business Business
+ * Information (locations, attributes) and Business Profile Performance (location metrics). Requests
+ * and the simulator's answers are held to them through the shared Google discovery module
+ * (../discovery.ts).
  */
 
 const at = (file: string) => () => readDiscovery(import.meta.url, `./discovery/${file}`, `../../../src/sandbox/googlebusiness/discovery/${file}`);
@@ -22,3 +23,6 @@ export function requiredQuery(api: Discovery, method: string): string[] {
     .filter(([, p]: [string, any]) => p.location === 'query' && (p.required || /^Required\./.test(p.description ?? '')))
     .map(([k]) => k);
 }
+
+/** The Business Profile Performance API (location metrics by day), same revision, served by performance.ts. */
+export const PERFORMANCE = new Discovery(at('businessprofileperformance-v1.json'));

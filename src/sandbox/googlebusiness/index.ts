@@ -5,6 +5,7 @@ import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { ACCOUNT_MANAGEMENT, BUSINESS_INFORMATION, requiredQuery } from './discovery.js';
 import { checkPlaceActionLink } from './rules.js';
 import { accountIdOf, gbpError, locationFor, locationsOf, maskPaths, pick, sendFault, userFor, type GbpLocation } from './store.js';
+import { registerPerformance } from './performance.js';
 import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
 
@@ -22,7 +23,8 @@ const info = <T>(schema: string, body: T) => BUSINESS_INFORMATION.checked(schema
  * simulator: `/o/oauth2/v2/auth`, `/token`, `/revoke`; `/v1/accounts` (mybusinessaccountmanagement);
  * `/v1/accounts/{a}/locations`, `/v1/locations/{l}` and `/v1/locations/{l}/attributes`
  * (mybusinessbusinessinformation); `/v1/locations/{l}/placeActionLinks` (mybusinessplaceactions);
- * `/v4/accounts/{a}/locations/{l}/localPosts|foodMenus|media` (mybusiness v4, v4.ts).
+ * `/v4/accounts/{a}/locations/{l}/localPosts|foodMenus|media` (mybusiness v4, v4.ts);
+ * `/v1/locations/{l}:fetchMultiDailyMetricsTimeSeries` (businessprofileperformance, performance.ts).
  * The v1 Account Management and Business Information calls and answers are held to Google's discovery
  * documents (discovery.ts); the v4 and Place Actions rules cite Google's reference pages (rules.ts).
  * The consenting user has one personal account with two locations, stable for the same login.
@@ -32,7 +34,8 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
   return {
     platform: 'googlebusiness',
     // Photos of a post are fetched by Google from their URL: publishing uploads nothing, so no `upload` op.
-    faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations', 'review'],
+    // `insights` fails the Performance API's location metrics; local posts have no insights (no `_metrics`).
+    faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations', 'review', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
         authorizePath: '/o/oauth2/v2/auth',
@@ -199,6 +202,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
 
       registerV4(app, state, oauth, now);
       registerReviews(app, state, oauth, now);
+      registerPerformance(app, state, oauth, now);
     },
   };
 }
