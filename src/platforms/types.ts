@@ -628,6 +628,12 @@ export interface InboxCapability {
    */
   sync?(account: AccountCredentials, cursor: Record<string, unknown> | null, io: PlatformIO): Promise<InboxBatch>;
   readonly webhook?: InboxWebhook;
+  /**
+   * OAuth scopes the inbox needs for this account (by its metadata: a LinkedIn page and a member need
+   * different ones). Connect asks for them by default; accounts/health names the ones an account was not
+   * granted to users with the add-on.
+   */
+  scopes?(metadata: Record<string, unknown>): readonly string[];
 }
 
 /**

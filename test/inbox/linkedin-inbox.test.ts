@@ -131,5 +131,15 @@ describe('LinkedIn inbox (comments)', () => {
     expect([outcome.error.kind, outcome.error.status]).toEqual(['rejected', 403]);
     const posts = sdkData(await member.sdk.comments.listInboxComments({ query: { platform: 'linkedin' } }));
     expect(posts.data).toEqual([]);
+
+    // accounts/health says so to a user with the add-on; the page account, granted what it needs, is healthy.
+    const health = sdkData(await member.sdk.accounts.getAccountHealth({ path: { accountId: memberAccount } }));
+    expect(health.status).toBe('warning');
+    expect(health.permissions.missingRequired).toContain('r_member_social');
+    expect(health.permissions.missingRequired).not.toContain('w_member_social');
+    expect(health.issues).toEqual([expect.stringContaining('r_member_social')]);
+    const page = sdkData(await t.sdk.accounts.getAccountHealth({ path: { accountId } }));
+    expect([page.status, page.issues]).toEqual(['healthy', []]);
+    expect(page.permissions.missingRequired).not.toContain('r_organization_social');
   });
 });

@@ -145,6 +145,27 @@ describe('Reddit inbox', () => {
     }
   });
 
+  it('an account that did not grant privatemessages and vote: Reddit refuses the poll, nothing is stored, and health says which', async () => {
+    const other = await createTenant(e.env, { addons: ['inbox'] });
+    await sim('POST', '/_oauth/users', { id: 'rdNoPm', username: 'rdNoPm', name: 'rdNoPm' });
+    const start = sdkData(await other.sdk.connect.getConnectUrl({ path: { platform: 'reddit' }, query: { profileId: other.profileId, redirect_url: `${e.baseUrl}/health` } }));
+    // The user grants less than asked: the consent URL without the inbox scopes.
+    const url = new URL(start.authUrl);
+    url.searchParams.set('scope', url.searchParams.get('scope')!.split(' ').filter((s) => s !== 'privatemessages' && s !== 'vote').join(' '));
+    const landed = await followAuthUrl(`${url}&login_hint=rdNoPm`);
+    const account = landed.searchParams.get('accountId')!;
+    await sim('POST', '/_inbound', { kind: 'message', account: 'rdNoPm', from: BOB, subject: 'Hi', text: 'Are you there?' });
+
+    const outcome = await syncInboxAccount(e.env.ctx, account);
+    expect(outcome.kind).toBe('failed');
+    if (outcome.kind === 'failed') expect(outcome.error.status).toBe(403);
+    expect(sdkData(await other.sdk.messages.listInboxConversations({ query: { platform: 'reddit' } })).data).toEqual([]);
+    const health = sdkData(await other.sdk.accounts.getAccountHealth({ path: { accountId: account } }));
+    expect(health.status).toBe('warning');
+    expect(health.permissions.missingRequired).toEqual(expect.arrayContaining(['privatemessages', 'vote']));
+    expect(health.issues.join(' ')).toContain('privatemessages, vote');
+  });
+
   it("backs off when Reddit's rate-limit window is spent", async () => {
     await sim('POST', '/_faults', { kind: 'rate_limited', count: 1, op: 'message' });
     const limited = await sync();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import { listEvents } from '../../src/store/events.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
@@ -103,6 +104,26 @@ describe('YouTube inbox', () => {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
     }
+  });
+
+  it('a channel connected without youtube.force-ssl: YouTube refuses the poll (insufficientPermissions), and health says so', async () => {
+    const { apiKey } = await e.env.createUser({ addons: ['inbox'] });
+    const sdk = await e.env.sdk(apiKey);
+    const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'YT no force-ssl' } })).profile;
+    await sim('POST', '/_oauth/users', { id: 'ytNoSsl1', username: 'ytNoSsl1', name: 'No SSL scope' });
+    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'youtube' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const url = new URL(start.authUrl);
+    const FORCE_SSL = 'https://www.googleapis.com/auth/youtube.force-ssl';
+    expect(url.searchParams.get('scope')!.split(' ')).toContain(FORCE_SSL);
+    url.searchParams.set('scope', url.searchParams.get('scope')!.split(' ').filter((s) => s !== FORCE_SSL).join(' '));
+    await followAuthUrl(`${url}&login_hint=ytNoSsl1`);
+    const accountId = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0]._id as string;
+    const outcome = await syncInboxAccount(e.env.ctx, accountId);
+    expect(outcome.kind).toBe('failed');
+    if (outcome.kind === 'failed') expect(outcome.error.status).toBe(403);
+    const health = sdkData(await sdk.accounts.getAccountHealth({ path: { accountId } }));
+    expect(health.status).toBe('warning');
+    expect(health.permissions.missingRequired).toContain(FORCE_SSL);
   });
 
   it('backs off when the daily quota is spent (quotaExceeded)', async () => {

@@ -22,6 +22,28 @@ function analyticsReadiness(ctx: AppContext, row: AccountRow): AnalyticsReadines
   return { supported: true, required, missing: granted ? required.filter((s) => !granted.has(s)) : [] };
 }
 
+/**
+ * The inbox scopes an account was not granted (none when the platform never said which it granted):
+ * for a user with the inbox add-on they are an issue, since polls and replies would be refused.
+ */
+function missingInboxScopes(ctx: AppContext, row: AccountRow): string[] {
+  const inbox = isPlatform(row.platform) ? ctx.platforms.get(row.platform)?.inbox : undefined;
+  if (!inbox?.scopes || row.scopes === null) return [];
+  const granted = new Set(row.scopes.split(/[\s,]+/).filter(Boolean));
+  return inbox.scopes(JSON.parse(row.metadata ?? '{}') as Record<string, unknown>).filter((s) => !granted.has(s));
+}
+
+/** The assessment with the missing inbox scopes said (a working account becomes a warning). */
+function withInbox(a: Assessment, missing: string[]): Assessment {
+  if (missing.length === 0) return a;
+  return {
+    ...a,
+    status: a.status === 'healthy' ? 'warning' : a.status,
+    issues: [...a.issues, `The inbox needs permissions this account did not grant: ${missing.join(', ')}`],
+    recommendations: [...a.recommendations, 'Reconnect the account to grant the inbox permissions'],
+  };
+}
+
 /** Tokens expiring sooner than this are a warning (the refresh job should have renewed them). */
 const WARN_MS = 24 * 3600_000;
 
@@ -77,7 +99,10 @@ export async function accountsHealth(
   if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
   const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
   const assessed = rows
-    .map((row) => ({ row, assessment: assess(row, now), analytics: analyticsReadiness(ctx, row) }))
+    .map((row) => {
+      const inboxMissing = caller.addons.includes('inbox') ? missingInboxScopes(ctx, row) : [];
+      return { row, assessment: withInbox(assess(row, now), inboxMissing), analytics: analyticsReadiness(ctx, row) };
+    })
     .filter(({ assessment }) => !query.status || assessment.status === query.status);
   return presentAccountsHealth(assessed, caller.addons);
 }
@@ -85,5 +110,6 @@ export async function accountsHealth(
 /** GET /v1/accounts/{id}/health */
 export async function accountHealth(ctx: AppContext, caller: Principal, accountId: string) {
   const row = await getVisibleAccount(ctx, caller, accountId);
-  return presentAccountHealth(row, assess(row, ctx.clock.now()), analyticsReadiness(ctx, row), caller.addons);
+  const inboxMissing = caller.addons.includes('inbox') ? missingInboxScopes(ctx, row) : [];
+  return presentAccountHealth(row, withInbox(assess(row, ctx.clock.now()), inboxMissing), analyticsReadiness(ctx, row), caller.addons, inboxMissing);
 }

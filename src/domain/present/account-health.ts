@@ -40,7 +40,7 @@ export function presentAccountsHealth(assessed: { row: AccountRow; assessment: A
 }
 
 /** GET /v1/accounts/{id}/health */
-export function presentAccountHealth(row: AccountRow, a: Assessment, r: AnalyticsReadiness, addons: string[]) {
+export function presentAccountHealth(row: AccountRow, a: Assessment, r: AnalyticsReadiness, addons: string[], inboxMissing: string[] = []) {
   return {
     accountId: row.account_id,
     platform: row.platform,
@@ -54,8 +54,9 @@ export function presentAccountHealth(row: AccountRow, a: Assessment, r: Analytic
       optional: [] as string[],
       canPost: a.status !== 'error',
       canFetchAnalytics: canFetch(a, r, addons),
-      // Posting scopes are checked by publishing itself; these are the analytics reads' missing ones.
-      missingRequired: r.missing,
+      // Posting scopes are checked by publishing itself; these are the analytics reads' missing ones and,
+      // for a user with the inbox add-on, the inbox's.
+      missingRequired: [...new Set([...r.missing, ...inboxMissing])],
     },
     issues: a.issues,
     recommendations: a.recommendations,

@@ -6,7 +6,16 @@ import { FACEBOOK_HTTP, type FacebookOptions } from './api.js';
  * Facebook Login for Pages: list the Pages, publish as them, read their posts, and comment (first
  * comment). https://developers.facebook.com/docs/pages-api/overview#permissions
  */
-export const FACEBOOK_DEFAULT_SCOPES = ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'business_management'];
+export const FACEBOOK_DEFAULT_SCOPES = [
+  'pages_show_list',
+  'pages_manage_posts',
+  'pages_read_engagement',
+  'pages_manage_engagement',
+  'business_management',
+  // The inbox: Messenger, and visitors' comments and ratings.
+  'pages_messaging',
+  'pages_read_user_content',
+];
 
 /** Facebook Login (graph/login.ts) with Facebook's app and settings. */
 export function facebookOAuth(opts: FacebookOptions): OAuthProvider {

@@ -140,6 +140,7 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
   }
 
   return {
+    scopes: () => (opts.login === 'instagram' ? ['instagram_business_manage_messages', 'instagram_business_manage_comments'] : ['instagram_manage_messages', 'instagram_manage_comments']),
     conversations: {
       features: { attachments: ['image', 'video', 'audio'], quickReplies: true },
       async send(account, m, io) {

@@ -100,6 +100,7 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
   }
 
   return {
+    scopes: (metadata) => (typeof metadata.organizationUrn === 'string' && metadata.organizationUrn ? ['r_organization_social', 'w_organization_social'] : ['r_member_social', 'w_member_social']),
     comments: {
       async reply(account, req, io) {
         const me = accountUrn(account);

@@ -105,6 +105,8 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
   }
 
   return {
+    // https://www.reddit.com/dev/api: /message/* and replies in a thread (privatemessages), /api/vote (vote).
+    scopes: () => ['privatemessages', 'vote'],
     conversations: {
       features: {},
       async send(account, m, io) {

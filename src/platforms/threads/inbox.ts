@@ -38,6 +38,7 @@ export function threadsInbox(opts: ThreadsOptions): InboxCapability {
     thRequest(io, opts, { method: 'GET', path, token: token(account), params });
 
   return {
+    scopes: () => ['threads_read_replies', 'threads_manage_replies'],
     comments: {
       async reply(account, req, io) {
         const tok = token(account);

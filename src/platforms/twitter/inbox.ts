@@ -141,6 +141,7 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
   }
 
   return {
+    scopes: () => ['dm.read', 'dm.write', 'like.write', 'tweet.moderate.write'],
     conversations: {
       features: {},
       async send(account, m, io) {

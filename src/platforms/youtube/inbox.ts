@@ -75,6 +75,8 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
   }
 
   return {
+    // commentThreads.list, comments.insert and setModerationStatus: https://developers.google.com/youtube/v3/docs/comments
+    scopes: () => ['https://www.googleapis.com/auth/youtube.force-ssl'],
     comments: {
       async reply(account, req, io) {
         const res = req.commentId

@@ -70,6 +70,25 @@ function ownsNode(call: GraphCall, ownerId: string): boolean {
 
 const refuse = (call: GraphCall) => graphError(call.reply, 400, { message: '(#200) Permissions error: use the Page access token of the Page that owns this object', code: 200 });
 
+/**
+ * Sends Meta's refusal and answers true unless the call carries the Page token of `ownerId` with
+ * `permission` (a Page token has what its user granted at login). Codes as Graph answers them: 230 for
+ * Messenger, 10 for reading visitors' content, 200 for managing it.
+ * https://developers.facebook.com/docs/permissions (pages_messaging, pages_read_user_content, pages_manage_engagement)
+ */
+function refused(call: GraphCall, ownerId: string, permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement'): boolean {
+  if (!ownsNode(call, ownerId)) {
+    refuse(call);
+    return true;
+  }
+  if (call.token.scopes.includes(permission)) return false;
+  const code = permission === 'pages_messaging' ? 230 : permission === 'pages_read_user_content' ? 10 : 200;
+  const message =
+    code === 10 ? `(#10) This endpoint requires the '${permission}' permission` : `(#${code}) Requires ${permission} permission to manage the object`;
+  graphError(call.reply, 400, { message, code });
+  return true;
+}
+
 /** The page-scoped person who writes in `_inbound`, stable for the same name. */
 const person = (pageId: string, from: { id?: string; name?: string } | undefined) => {
   const name = from?.name ?? 'Sandbox Customer';
@@ -125,7 +144,7 @@ const parse = (v: unknown): any => {
 
 const send: GraphHandler = (call) => {
   const { state, node, now, params } = call;
-  if (!ownsNode(call, node.id)) return refuse(call);
+  if (refused(call, node.id, 'pages_messaging')) return call.reply;
   const recipient = parse(params.recipient) as { id?: string; comment_id?: string } | undefined;
   const message = parse(params.message) as Record<string, any> | undefined;
   if (!recipient || (!recipient.id && !recipient.comment_id)) return invalidParam(call.reply, '(#100) Param recipient must include id or comment_id');
@@ -178,7 +197,7 @@ const send: GraphHandler = (call) => {
 };
 
 const conversations: GraphHandler = (call) => {
-  if (!ownsNode(call, call.node.id)) return refuse(call);
+  if (refused(call, call.node.id, 'pages_messaging')) return call.reply;
   const page = world(call.state).pages.get(call.node.id)!;
   const since = Number(call.params.since ?? 0) * 1000;
   const data = threadsOf(call.state, call.node.id)
@@ -190,7 +209,7 @@ const conversations: GraphHandler = (call) => {
 
 const messages: GraphHandler = (call) => {
   const o = call.node.object!;
-  if (!ownsNode(call, o.ownerId)) return refuse(call);
+  if (refused(call, o.ownerId, 'pages_messaging')) return call.reply;
   return { data: [...(o.data as unknown as Thread).messages].reverse() };
 };
 
@@ -210,7 +229,7 @@ function commentJson(o: GraphObject) {
 
 const listComments: GraphHandler = (call) => {
   const o = call.node.object!;
-  if (!ownsNode(call, o.ownerId)) return refuse(call);
+  if (refused(call, o.ownerId, 'pages_read_user_content')) return call.reply;
   const postId = o.type === 'Comment' ? String(o.data.post) : o.id;
   const data = [...world(call.state).objects.values()]
     .filter((c) => c.type === 'Comment' && !c.deleted && c.data.post === postId && (o.type !== 'Comment' || c.data.parentComment === o.id))
@@ -230,7 +249,7 @@ export function addComment(state: SimulatorState, post: GraphObject, from: { id:
 
 const replyToComment: GraphHandler = (call) => {
   const o = call.node.object!;
-  if (!ownsNode(call, o.ownerId)) return refuse(call);
+  if (refused(call, o.ownerId, 'pages_manage_engagement')) return call.reply;
   const text = typeof call.params.message === 'string' ? call.params.message : '';
   if (!text) return invalidParam(call.reply, '(#100) Missing message or attachment');
   const fault = call.state.faults.take('comment');
@@ -245,7 +264,7 @@ const replyToComment: GraphHandler = (call) => {
 
 const updateComment: GraphHandler = (call) => {
   const o = call.node.object!;
-  if (!ownsNode(call, o.ownerId)) return refuse(call);
+  if (refused(call, o.ownerId, 'pages_manage_engagement')) return call.reply;
   const p = call.params;
   if (p.is_hidden !== undefined) {
     if ((o.data.from as { id: string }).id === o.ownerId) return graphError(call.reply, 400, { message: "(#100) The Page's own comments cannot be hidden", code: 100 });
@@ -259,7 +278,7 @@ const like =
   (on: boolean): GraphHandler =>
   (call) => {
     const o = call.node.object!;
-    if (!ownsNode(call, o.ownerId)) return refuse(call);
+    if (refused(call, o.ownerId, 'pages_manage_engagement')) return call.reply;
     const likes = new Set(o.data.likes as string[]);
     if (on) likes.add(o.ownerId);
     else likes.delete(o.ownerId);
@@ -268,7 +287,7 @@ const like =
   };
 
 const listRatings: GraphHandler = (call) => {
-  if (!ownsNode(call, call.node.id)) return refuse(call);
+  if (refused(call, call.node.id, 'pages_read_user_content')) return call.reply;
   const data = (ratings(call.state).get(call.node.id) ?? []).map((r) => ({
     created_time: iso(r.createdAt),
     recommendation_type: r.recommendation,

@@ -132,7 +132,7 @@ function inboxListing(children: Array<{ kind: string; data: Record<string, unkno
 
 export function registerRedditInbox(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: () => number, now: () => Date): void {
   const store = () => rdStore(state);
-  const user = (request: FastifyRequest, reply: FastifyReply) => apiUser(state, oauth, request, reply, limit(), now().getTime());
+  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) => apiUser(state, oauth, request, reply, limit(), now().getTime(), scope);
   const readBy = (u: OAuthUser) => {
     const set = store().read.get(u.id) ?? new Set<string>();
     store().read.set(u.id, set);
@@ -153,7 +153,7 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
   for (const where of ['inbox', 'unread', 'sent'] as const) {
     for (const path of [`/message/${where}`, `/message/${where}/`]) {
       app.get(path, async (request, reply) => {
-        const u = user(request, reply);
+        const u = user(request, reply, 'privatemessages');
         if (!u) return reply;
         const fault = state.faults.take('message');
         if (sendFault(reply, fault, ['USER_REQUIRED', 'Please log in to do that.', null])) return reply;
@@ -191,10 +191,11 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
   // https://www.reddit.com/dev/api#POST_api_comment
   for (const path of ['/api/comment', '/api/comment/']) {
     app.post(path, async (request, reply) => {
-      const u = user(request, reply);
+      const thing = String(formBody(request).thing_id ?? '');
+      // Answering a message is the privatemessages scope's; a comment the submit scope's.
+      const u = user(request, reply, thing.startsWith('t4_') ? 'privatemessages' : 'submit');
       if (!u) return reply;
       const body = formBody(request);
-      const thing = String(body.thing_id ?? '');
       const text = String(body.text ?? '');
       if (!text.trim()) return submitErrors(reply, [['NO_TEXT', 'we need something here', 'text']]);
       if ([...text].length > BODY_MAX) return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${BODY_MAX})`, 'text']]);
@@ -225,7 +226,7 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
 
   // https://www.reddit.com/dev/api#POST_api_compose
   app.post('/api/compose', async (request, reply) => {
-    const u = user(request, reply);
+    const u = user(request, reply, 'privatemessages');
     if (!u) return reply;
     const body = formBody(request);
     const errors: [string, string, string][] = [];
@@ -245,7 +246,7 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
 
   // https://www.reddit.com/dev/api#POST_api_vote: dir 1 (up), 0 (remove), -1 (down); answers `{}`.
   app.post('/api/vote', async (request, reply) => {
-    const u = user(request, reply);
+    const u = user(request, reply, 'vote');
     if (!u) return reply;
     const body = formBody(request);
     const dir = Number(body.dir);

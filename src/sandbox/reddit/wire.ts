@@ -71,11 +71,18 @@ export function apiUser(
   reply: FastifyReply,
   limit: number,
   nowMs: number,
+  /** The OAuth scope the endpoint needs (https://www.reddit.com/dev/api lists each one's). */
+  scope?: string,
 ): OAuthUser | null {
   const user = oauth.userFor(request.headers.authorization);
   if (!user) {
     reply.header('www-authenticate', 'Bearer realm="reddit", error="invalid_token"');
     httpError(reply, 401);
+    return null;
+  }
+  if (scope && !(oauth.scopesFor(request.headers.authorization) ?? []).includes(scope)) {
+    reply.header('www-authenticate', 'Bearer realm="reddit", error="insufficient_scope"');
+    httpError(reply, 403);
     return null;
   }
   const token = /\S+$/.exec(request.headers.authorization ?? '')![0];

@@ -98,7 +98,7 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
   }
 
   app.get('/youtube/v3/commentThreads', async (request, reply) => {
-    const channel = channelFor(request, reply, oauth);
+    const channel = channelFor(request, reply, oauth, ['commentThreads', 'list']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const parts = partsOf(q);
@@ -139,7 +139,7 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
   });
 
   app.get('/youtube/v3/comments', async (request, reply) => {
-    const channel = channelFor(request, reply, oauth);
+    const channel = channelFor(request, reply, oauth, ['comments', 'list']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const parts = partsOf(q);
@@ -164,7 +164,7 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
   });
 
   app.post('/youtube/v3/comments', async (request, reply) => {
-    const channel = channelFor(request, reply, oauth);
+    const channel = channelFor(request, reply, oauth, ['comments', 'insert']);
     if (!channel) return reply;
     const parts = partsOf(request.query as Record<string, string>);
     if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
@@ -187,7 +187,7 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
   });
 
   app.delete('/youtube/v3/comments', async (request, reply) => {
-    const channel = channelFor(request, reply, oauth);
+    const channel = channelFor(request, reply, oauth, ['comments', 'delete']);
     if (!channel) return reply;
     const id = (request.query as Record<string, string>).id;
     if (!id) return ytError(reply, 400, 'required', 'Required parameter: id', { domain: 'global', location: 'id' });
@@ -203,7 +203,7 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
   });
 
   app.post('/youtube/v3/comments/setModerationStatus', async (request, reply) => {
-    const channel = channelFor(request, reply, oauth);
+    const channel = channelFor(request, reply, oauth, ['comments', 'setModerationStatus']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     if (!q.id) return ytError(reply, 400, 'required', 'Required parameter: id', { domain: 'global', location: 'id' });

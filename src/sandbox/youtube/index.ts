@@ -126,7 +126,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
       });
 
       app.post('/youtube/v3/commentThreads', async (request, reply) => {
-        const channel = channelFor(request, reply, oauth);
+        const channel = channelFor(request, reply, oauth, ['commentThreads', 'insert']);
         if (!channel) return reply;
         const parts = partsOf(request.query as Record<string, string>);
         if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });

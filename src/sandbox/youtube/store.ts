@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
 import type { SimulatorState } from '../types.js';
-import { checkSchema } from './discovery.js';
+import { checkSchema, youtubeDiscovery } from './discovery.js';
 
 /** A consenting user's one channel (SANDBOX.md: one YouTube channel), with ids stable for the same login. */
 export interface YtChannel {
@@ -114,9 +114,23 @@ export function ytError(
   return reply.status(code).send({ error: { code, message, errors: [item], status: STATUS[code] ?? 'UNKNOWN' } });
 }
 
-/** The channel behind the bearer token, or a 401 `authError` answered. */
-export function channelFor(request: FastifyRequest, reply: FastifyReply, oauth: OAuthSim): YtChannel | null {
+/**
+ * The channel behind the bearer token, or a 401 `authError` answered. With `method` (`[resource, method]`
+ * of the discovery document), the token must also carry one of the scopes the document lists for it,
+ * else Google's 403 insufficientPermissions.
+ */
+export function channelFor(request: FastifyRequest, reply: FastifyReply, oauth: OAuthSim, method?: [string, string]): YtChannel | null {
   const user = oauth.userFor(request.headers.authorization);
+  if (user && method) {
+    const needs = (youtubeDiscovery().resources?.[method[0]]?.methods?.[method[1]]?.scopes ?? []) as string[];
+    const granted = oauth.scopesFor(request.headers.authorization) ?? [];
+    if (needs.length && !needs.some((s) => granted.includes(s))) {
+      reply.status(403).send({
+        error: { code: 403, message: 'Request had insufficient authentication scopes.', errors: [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }], status: 'PERMISSION_DENIED' },
+      });
+      return null;
+    }
+  }
   if (user) return channelOf(user);
   ytError(reply, 401, 'authError', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', {
     domain: 'global',
