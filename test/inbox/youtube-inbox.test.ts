@@ -106,6 +106,14 @@ describe('YouTube inbox', () => {
     }
   });
 
+  it('backs off when the daily quota is spent (quotaExceeded)', async () => {
+    await sim('POST', '/_faults', { kind: 'rate_limited', count: 1, op: 'comment' });
+    await poll();
+    const job = await e.env.ctx.db.kysely.selectFrom('job').selectAll().where('task', '=', 'inbox.sync').executeTakeFirstOrThrow();
+    expect(job.last_error).toContain('rate_limited');
+    expect(new Date(job.run_at).getTime() - e.env.clock.now().getTime()).toBeGreaterThan(e.env.ctx.config.inboxPollMs);
+  });
+
   it('a channel connected without youtube.force-ssl: YouTube refuses the poll (insufficientPermissions), and health says so', async () => {
     const { apiKey } = await e.env.createUser({ addons: ['inbox'] });
     const sdk = await e.env.sdk(apiKey);
@@ -124,13 +132,5 @@ describe('YouTube inbox', () => {
     const health = sdkData(await sdk.accounts.getAccountHealth({ path: { accountId } }));
     expect(health.status).toBe('warning');
     expect(health.permissions.missingRequired).toContain(FORCE_SSL);
-  });
-
-  it('backs off when the daily quota is spent (quotaExceeded)', async () => {
-    await sim('POST', '/_faults', { kind: 'rate_limited', count: 1, op: 'comment' });
-    await poll();
-    const job = await e.env.ctx.db.kysely.selectFrom('job').selectAll().where('task', '=', 'inbox.sync').executeTakeFirstOrThrow();
-    expect(job.last_error).toContain('rate_limited');
-    expect(new Date(job.run_at).getTime() - e.env.clock.now().getTime()).toBeGreaterThan(e.env.ctx.config.inboxPollMs);
   });
 });
