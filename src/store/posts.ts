@@ -239,17 +239,23 @@ export interface CalendarPostRow {
 
 /**
  * The first `limit` posts a filter matches in time order (scheduledFor, else createdAt), each with only
- * what a calendar shows, and how many match in all. Two queries: the posts, then their targets' platforms.
+ * what a calendar shows, and how many match in all. Two queries: the posts, then their targets' platforms
+ * (and a count when there are more than `limit`).
  */
 export async function listCalendarPosts(db: Executor, f: PostMatch, limit: number, excerptLength: number): Promise<{ rows: CalendarPostRow[]; total: number }> {
   const q = matchingPosts(db, f);
-  const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // One more than asked: the count is read only when the period holds more than the limit.
   const posts = await q
     .select(['p.post_id', 'p.title', 'p.status', 'p.scheduled_for', 'p.created_at', sql<string>`substr(p.content, 1, ${sql.lit(excerptLength)})`.as('excerpt')])
     .orderBy(sortAt, 'asc')
     .orderBy('p.post_id', 'asc')
-    .limit(limit)
+    .limit(limit + 1)
     .execute();
+  let total = posts.length;
+  if (posts.length > limit) {
+    posts.pop();
+    total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  }
   const platforms = new Map<string, string[]>(posts.map((p) => [p.post_id, []]));
   if (posts.length) {
     const targets = await db
@@ -264,5 +270,5 @@ export async function listCalendarPosts(db: Executor, f: PostMatch, limit: numbe
       if (!list.includes(t.platform)) list.push(t.platform);
     }
   }
-  return { rows: posts.map((p) => ({ ...p, platforms: platforms.get(p.post_id)! })), total: Number(totalRow.n) };
+  return { rows: posts.map((p) => ({ ...p, platforms: platforms.get(p.post_id)! })), total };
 }
