@@ -10,7 +10,8 @@ export interface XrpcCall {
   method: 'GET' | 'POST';
   /** Bearer token: the access JWT, or the refresh JWT for refreshSession. */
   token?: string | null;
-  params?: Record<string, string | number | boolean | undefined>;
+  /** Query parameters; an array is repeated (`uris=a&uris=b`), as XRPC encodes array parameters. */
+  params?: Record<string, string | number | boolean | string[] | undefined>;
   json?: unknown;
   /** Raw body (uploadBlob) with its real content type. */
   bytes?: { body: Uint8Array; contentType: string };
@@ -46,7 +47,10 @@ export const BLUESKY_HTTP: PlatformHttp = {
 
 export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> {
   const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) qs.set(k, String(v));
+  for (const [k, v] of Object.entries(call.params ?? {})) {
+    if (Array.isArray(v)) for (const item of v) qs.append(k, item);
+    else if (v !== undefined) qs.set(k, String(v));
+  }
   const url = `${call.service}/xrpc/${call.nsid}${qs.size ? `?${qs}` : ''}`;
   const headers: Record<string, string> = { ...call.headers };
   if (call.token) headers.authorization = `Bearer ${call.token}`;

@@ -14,7 +14,8 @@ import { postReplies } from '../thread.js';
 import { parseAtUri, xrpc } from './api.js';
 import { textError } from '../rules/text.js';
 import { buildFacets, firstLink } from './facets.js';
-import { blueskyInbox } from './inbox.js';
+import { blueskyAnalytics } from './analytics.js';
+import { blueskyInbox, type BlueskyAccountAccess } from './inbox.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { TEXT } from './rules.js';
@@ -101,6 +102,8 @@ function checkParts(parts: Part[]): void {
 export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
   const serviceUrl = opts.serviceUrl.replace(/\/+$/, '');
   const pdsPolicy: PdsPolicy = opts.pds ?? { allowPrivate: false };
+  /** Where each account's PDS is and its session: what the inbox and analytics read with. */
+  const access: BlueskyAccountAccess = { service: (account) => pds(account, serviceUrl), did, token, postUrl, chatService: opts.chatService ?? CHAT_SERVICE };
 
   /** @handle -> DID through the PDS (com.atproto.identity.resolveHandle); unknown handles stay plain text. */
   const resolver = (io: PlatformIO, service: string) => async (handle: string) => {
@@ -254,13 +257,8 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       }
     },
 
-    inbox: blueskyInbox({
-      service: (account) => pds(account, serviceUrl),
-      did,
-      token,
-      postUrl,
-      chatService: opts.chatService ?? CHAT_SERVICE,
-    }),
+    inbox: blueskyInbox(access),
+    analytics: blueskyAnalytics(access),
 
     refreshTokens: (account, io) => refreshSession(io, pds(account, serviceUrl), account.refreshToken),
   };

@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { schemas } from '@atproto/api';
 import { AuthRequiredError, createServer, verifyJwt, type Server } from '@atproto/xrpc-server';
 import { ChatState, registerChat } from './chat.js';
+import { registerFeed } from './feed.js';
 import { registerNotifications } from './notifications.js';
 import { PdsReader } from './pds-reader.js';
 
 /**
  * The Bluesky services a real PDS forwards to, for tests: the chat service (`chat.bsky.convo.*`, what the
  * PDS reaches through `atproto-proxy: <did>#bsky_chat`) and the slice of the app view the inbox reads
- * (`app.bsky.notification.listNotifications`, the PDS's configured app view). Built on
+ * (`app.bsky.notification.listNotifications`) and analytics (getAuthorFeed, getPosts, getProfile: feed.ts),
+ * the PDS's configured app view. Built on
  * `@atproto/xrpc-server` with the official lexicons from `@atproto/api`: inputs and this simulator's own
  * outputs are validated against them.
  *
@@ -66,6 +68,7 @@ export async function startBlueskyServices(): Promise<BlueskyServices> {
 
   registerChat(server, chat, auth, reader);
   registerNotifications(server, auth, reader);
+  registerFeed(server, auth, reader);
 
   server.router.post('/_inbound', expressJson, async (req: http.IncomingMessage, res: JsonResponse) => {
     const body = (req as unknown as { body: Record<string, unknown> }).body ?? {};

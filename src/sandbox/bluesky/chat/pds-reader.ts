@@ -52,10 +52,15 @@ export class PdsReader {
   }
 
   async posts(did: string): Promise<PostRecord[]> {
-    const out: PostRecord[] = [];
+    return this.records(did, 'app.bsky.feed.post') as Promise<PostRecord[]>;
+  }
+
+  /** Every record of one collection of a repo (posts, likes, reposts, follows). */
+  async records(did: string, collection: string): Promise<Array<{ uri: string; cid: string; value: any }>> {
+    const out: Array<{ uri: string; cid: string; value: any }> = [];
     let cursor = '';
     for (;;) {
-      const page = await this.get(this.pdsUrl, `/xrpc/com.atproto.repo.listRecords?repo=${encodeURIComponent(did)}&collection=app.bsky.feed.post&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await this.get(this.pdsUrl, `/xrpc/com.atproto.repo.listRecords?repo=${encodeURIComponent(did)}&collection=${collection}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       out.push(...(page.records ?? []));
       if (!page.cursor || !page.records?.length) return out;
       cursor = page.cursor;

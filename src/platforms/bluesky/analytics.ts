@@ -1,0 +1,79 @@
+import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO, PostMetrics } from '../types.js';
+import { xrpc } from './api.js';
+import type { BlueskyAccountAccess } from './inbox.js';
+
+/*
+ * Bluesky's numbers come from the app view, which the account's PDS forwards app.bsky.* to:
+ * - posts: `app.bsky.feed.getPosts?uris=...` (at most 25 a call), PostView likeCount, replyCount,
+ *   repostCount and quoteCount (https://docs.bsky.app/docs/api/app-bsky-feed-get-posts);
+ * - the account: `app.bsky.actor.getProfile` followersCount;
+ * - its posts: `app.bsky.feed.getAuthorFeed?filter=posts_no_replies` (external posts), reposts left out
+ *   (https://docs.bsky.app/docs/api/app-bsky-feed-get-author-feed).
+ * Bluesky has no impressions or views: those stay 0.
+ */
+
+/** getPosts takes at most 25 URIs (the lexicon's maxLength). */
+const GET_POSTS_MAX = 25;
+/** getAuthorFeed pages hold at most 100 items. */
+const FEED_PAGE = 100;
+
+const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+async function listAuthorPosts(access: BlueskyAccountAccess, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+  const out: ListedPost[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: any = await xrpc(io, {
+      service: access.service(account),
+      nsid: 'app.bsky.feed.getAuthorFeed',
+      method: 'GET',
+      token: access.token(account),
+      params: { actor: access.did(account), filter: 'posts_no_replies', limit: FEED_PAGE, cursor },
+    });
+    const feed: any[] = Array.isArray(page?.feed) ? page.feed : [];
+    for (const item of feed) {
+      // A repost of someone's post is in the feed with a `reason`: not the account's own post.
+      if (item?.reason || typeof item?.post?.uri !== 'string' || item.post.author?.did !== access.did(account)) continue;
+      const record = item.post.record ?? {};
+      const published = new Date(record.createdAt ?? item.post.indexedAt);
+      // The feed is newest first (by indexing time): the first older post ends the listing.
+      if (published.getTime() < since.getTime()) return out;
+      const image = item.post.embed?.images?.[0]?.fullsize;
+      out.push({
+        platformPostId: item.post.uri,
+        platformPostUrl: access.postUrl(account, item.post.uri),
+        content: typeof record.text === 'string' ? record.text : '',
+        publishedAt: published,
+        media: typeof image === 'string' ? { type: 'image', url: image } : null,
+      });
+      if (out.length >= limit) return out;
+    }
+    cursor = typeof page?.cursor === 'string' && feed.length ? page.cursor : undefined;
+  } while (cursor);
+  return out;
+}
+
+export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapability {
+  return {
+    batchSize: GET_POSTS_MAX,
+    async readPostMetrics(account, targets, io) {
+      const out = new Map<string, PostMetrics>();
+      for (let i = 0; i < targets.length; i += GET_POSTS_MAX) {
+        const uris = targets.slice(i, i + GET_POSTS_MAX).map((t) => t.platformPostId);
+        const body: any = await xrpc(io, { service: access.service(account), nsid: 'app.bsky.feed.getPosts', method: 'GET', token: access.token(account), params: { uris } });
+        // A deleted post is simply absent from `posts`.
+        for (const p of Array.isArray(body?.posts) ? body.posts : []) {
+          out.set(String(p.uri), { likes: n(p.likeCount), comments: n(p.replyCount), shares: n(p.repostCount) + n(p.quoteCount) });
+        }
+      }
+      return out;
+    },
+    async readAccountMetrics(account, io) {
+      const body: any = await xrpc(io, { service: access.service(account), nsid: 'app.bsky.actor.getProfile', method: 'GET', token: access.token(account), params: { actor: access.did(account) } });
+      return { followers: typeof body?.followersCount === 'number' ? body.followersCount : null };
+    },
+    listPosts: (account, since, limit, io) => listAuthorPosts(access, account, since, limit, io),
+    // An app password reads everything here.
+    scopes: [],
+  };
+}
