@@ -32,7 +32,8 @@ async function consent(): Promise<string> {
     client_id: 'cid',
     redirect_uri: 'http://127.0.0.1:9/cb',
     response_type: 'code',
-    scope: 'https://www.googleapis.com/auth/youtube.upload',
+    // Commenting needs youtube.force-ssl (the discovery document's scope for comments), as Herald asks.
+    scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.force-ssl',
     access_type: 'offline',
     prompt: 'consent',
     state: 's1',
