@@ -4,6 +4,7 @@ import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { metaSignature } from '../../src/platforms/graph/webhook.js';
 import { messengerProfileOf } from '../../src/sandbox/facebook/messenger-profile.js';
 import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
+import { pageInstalls } from '../../src/sandbox/graph/webhooks.js';
 import { world } from '../../src/sandbox/graph/world.js';
 import { listEvents } from '../../src/store/events.js';
 import { createOAuthE2E, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
@@ -156,6 +157,28 @@ describe('Facebook inbox', () => {
     } finally {
       pageTokens.forEach((k, i) => (k.scopes = granted[i]!));
     }
+  });
+
+  it('installs the app on the Page at selection (subscribed_apps), and Meta pushes only for Pages that installed it', async () => {
+    // Selecting the Page called POST /{page-id}/subscribed_apps with the Page token for the inbox's fields.
+    expect(pageInstalls(e.sandbox.state('facebook')).get(t.pageId)).toEqual(['messages', 'message_echoes', 'feed', 'ratings']);
+    const row = await e.env.ctx.db.kysely.selectFrom('account').select('metadata').where('account_id', '=', t.accountId).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.metadata).pageWebhooks).toBe(true);
+
+    // Uninstalled, the Page's updates are not pushed (the poll still finds them).
+    const fields = pageInstalls(e.sandbox.state('facebook')).get(t.pageId)!;
+    pageInstalls(e.sandbox.state('facebook')).delete(t.pageId);
+    try {
+      const unpushed = await sim('POST', '/_inbound', { kind: 'message', account: t.pageId, text: 'Anyone there?', from: { name: 'Alan Turing' } });
+      expect(unpushed.webhookStatus).toBeNull();
+      expect((await syncInboxAccount(e.env.ctx, t.accountId)).kind).toBe('synced');
+      const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: unpushed.senderId }, query: { accountId: t.accountId } }));
+      expect(messages.messages.map((m: any) => m.message)).toContain('Anyone there?');
+    } finally {
+      pageInstalls(e.sandbox.state('facebook')).set(t.pageId, fields);
+    }
+    const pushed = await sim('POST', '/_inbound', { kind: 'message', account: t.pageId, text: 'Back again', from: { name: 'Alan Turing' } });
+    expect(pushed.webhookStatus).toBe(200);
   });
 
   it('refuses a forged webhook and a wrong verify token, storing nothing', async () => {

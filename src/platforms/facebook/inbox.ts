@@ -117,8 +117,8 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
 
   return {
     // Messenger (pages_messaging), reading visitors' comments and ratings (pages_read_user_content),
-    // replying to, hiding, liking and deleting comments (pages_manage_engagement).
-    scopes: () => ['pages_messaging', 'pages_read_user_content', 'pages_manage_engagement'],
+    // replying to, hiding, liking and deleting comments (pages_manage_engagement), webhooks (pages_manage_metadata).
+    scopes: () => ['pages_messaging', 'pages_read_user_content', 'pages_manage_engagement', 'pages_manage_metadata'],
     conversations: {
       features: { attachments: true, quickReplies: true, buttons: true, templates: true, replyWindow: { hours: 24, tags: ['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'] } },
       async send(account, m, io) {

@@ -23,6 +23,9 @@ export function facebookOptions(config: Config): FacebookOptions {
   };
 }
 
+/** The webhook fields the inbox reads (Messenger, the account's own sends, comments, ratings). */
+const PAGE_WEBHOOK_FIELDS = ['messages', 'message_echoes', 'feed', 'ratings'];
+
 /** The user's long-lived token, kept beside the Page token (see `select`): lists Pages and opens upload sessions. */
 const userToken = (account: AccountCredentials) => account.refreshToken ?? account.accessToken;
 
@@ -163,12 +166,29 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
         }));
         return o?.ids ? pages.filter((p) => o.ids!.includes(p.id)) : pages;
       },
-      /** The Page's token publishes (it does not expire); the user's long-lived token stays beside it to list Pages. */
-      async select(page, user) {
+      /**
+       * The Page's token publishes (it does not expire); the user's long-lived token stays beside it to list
+       * Pages. The app is installed on the Page (`POST /{page-id}/subscribed_apps`) for the inbox's webhook
+       * fields: Meta delivers a Page's webhooks only to apps the Page installed
+       * (https://developers.facebook.com/docs/graph-api/webhooks/getting-started/webhooks-for-pages). It needs
+       * `pages_manage_metadata`; without it the Page still posts and its inbox is polled, and
+       * `pageWebhooks: false` in the metadata says pushes will not come.
+       */
+      async select(page, user, io) {
         if (!page) throw new PlatformError('rejected', 'a Facebook account posts to one of its Pages');
         if (!page.tokens) throw new PlatformError('rejected', `Facebook gave no token for Page ${page.id}: the user must have a task on it that allows posting`, { platformCode: 'page_token_missing' });
+        const pageWebhooks = await graph(io, {
+          method: 'POST',
+          url: `${base}/${encodeURIComponent(page.id)}/subscribed_apps`,
+          token: page.tokens.accessToken,
+          json: { subscribed_fields: PAGE_WEBHOOK_FIELDS.join(',') },
+        }).then(
+          (res) => res.body?.success === true,
+          // NOTE: not a failed selection: posting and polling need none of this.
+          () => false,
+        );
         return {
-          metadata: { pageId: page.id, pageName: page.name, pageUsername: page.username ?? null, pageCategory: page.details.category ?? null },
+          metadata: { pageId: page.id, pageName: page.name, pageUsername: page.username ?? null, pageCategory: page.details.category ?? null, pageWebhooks },
           profile: {
             ...user.profile,
             username: page.username ?? page.name,

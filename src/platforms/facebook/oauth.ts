@@ -12,9 +12,10 @@ export const FACEBOOK_DEFAULT_SCOPES = [
   'pages_read_engagement',
   'pages_manage_engagement',
   'business_management',
-  // The inbox: Messenger, and visitors' comments and ratings.
+  // The inbox: Messenger, visitors' comments and ratings, and installing the app on the Page for webhooks.
   'pages_messaging',
   'pages_read_user_content',
+  'pages_manage_metadata',
 ];
 
 /** Facebook Login (graph/login.ts) with Facebook's app and settings. */

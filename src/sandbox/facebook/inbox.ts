@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { GraphCall, GraphHandler } from '../graph/index.js';
 import { graphError, invalidParam, sendGraphFault } from '../graph/errors.js';
-import { deliverMetaWebhook } from '../graph/webhooks.js';
+import { deliverMetaWebhook, pageInstalls } from '../graph/webhooks.js';
 import { newId, stableId, world, type GraphObject } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
 import { addObject, record } from './store.js';
@@ -76,7 +76,7 @@ const refuse = (call: GraphCall) => graphError(call.reply, 400, { message: '(#20
  * Messenger, 10 for reading visitors' content, 200 for managing it.
  * https://developers.facebook.com/docs/permissions (pages_messaging, pages_read_user_content, pages_manage_engagement)
  */
-function refused(call: GraphCall, ownerId: string, permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement'): boolean {
+function refused(call: GraphCall, ownerId: string, permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement' | 'pages_manage_metadata'): boolean {
   if (!ownsNode(call, ownerId)) {
     refuse(call);
     return true;
@@ -300,7 +300,33 @@ const listRatings: GraphHandler = (call) => {
   return { data };
 };
 
+/**
+ * `POST /{page-id}/subscribed_apps?subscribed_fields=...` installs the app on the Page for those webhook
+ * fields (the Page token, `pages_manage_metadata`); `GET` lists the app when installed; `DELETE` removes it.
+ * https://developers.facebook.com/docs/graph-api/reference/page/subscribed_apps/
+ */
+const installApp: GraphHandler = (call) => {
+  if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
+  const given = call.params.subscribed_fields;
+  const fields = (Array.isArray(given) ? given.map(String) : String(given ?? '').split(',')).map((f) => f.trim()).filter(Boolean);
+  pageInstalls(call.state).set(call.node.id, [...new Set(fields)]);
+  return { success: true };
+};
+const listInstalls: GraphHandler = (call) => {
+  if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
+  const fields = pageInstalls(call.state).get(call.node.id);
+  return { data: fields ? [{ id: call.token.clientId, subscribed_fields: fields }] : [] };
+};
+const uninstallApp: GraphHandler = (call) => {
+  if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
+  pageInstalls(call.state).delete(call.node.id);
+  return { success: true };
+};
+
 export const INBOX_HANDLERS: Record<string, GraphHandler> = {
+  'POST Page subscribed_apps': installApp,
+  'GET Page subscribed_apps': listInstalls,
+  'DELETE Page subscribed_apps': uninstallApp,
   'POST Page messages': send,
   'GET Page conversations': conversations,
   'GET UnifiedThread messages': messages,

@@ -74,8 +74,25 @@ export const SUBSCRIPTION_HANDLERS: Record<string, GraphHandler> = {
  * POSTs `{object, entry}` to every callback subscribed to `object` and `field`, signed with its app's
  * secret. Answers the callback's status (null: nobody subscribed).
  */
+/**
+ * Pages that installed the app with `POST /{page-id}/subscribed_apps`, with the fields each subscribed
+ * (page id -> fields). Meta delivers a Page's webhooks only to apps the Page has installed:
+ * https://developers.facebook.com/docs/graph-api/webhooks/getting-started/webhooks-for-pages
+ */
+export function pageInstalls(state: SimulatorState): Map<string, string[]> {
+  let m = state.data.get('graph-page-installs') as Map<string, string[]> | undefined;
+  if (!m) {
+    m = new Map();
+    state.data.set('graph-page-installs', m);
+  }
+  return m;
+}
+
 export async function deliverMetaWebhook(state: SimulatorState, object: string, field: string, entry: Record<string, unknown>[]): Promise<number | null> {
   let status: number | null = null;
+  // A Page's updates go out only when the Page installed the app for that field.
+  if (object === 'page') entry = entry.filter((e) => pageInstalls(state).get(String(e.id))?.includes(field));
+  if (entry.length === 0) return null;
   for (const sub of subscriptions(state).values()) {
     if (sub.object !== object || (sub.fields.length && !sub.fields.includes(field))) continue;
     const body = JSON.stringify({ object, entry });
