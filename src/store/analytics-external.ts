@@ -1,5 +1,5 @@
 import type { Executor } from './db.js';
-import type { PostRow, PostTargetRow } from './posts.js';
+import { insertPost, insertTargets, type PostRow, type PostTargetRow } from './posts.js';
 import type { TargetMetricsRow } from './analytics.js';
 
 /*
@@ -21,8 +21,8 @@ export async function knownPlatformPostIds(db: Executor, accountId: string, plat
 }
 
 export async function insertExternalPost(db: Executor, post: PostRow, target: PostTargetRow, metrics: TargetMetricsRow): Promise<void> {
-  await db.insertInto('post').values({ ...post, is_external: 1 }).execute();
-  await db.insertInto('post_target').values(target).execute();
+  await insertPost(db, { ...post, is_external: 1 });
+  await insertTargets(db, [target]);
   await db.insertInto('target_metrics').values({ ...metrics, is_external: 1 }).execute();
 }
 

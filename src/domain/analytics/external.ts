@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO } from '../../platforms/types.js';
 import { insertExternalPost, knownPlatformPostIds, setExternalSynced } from '../../store/analytics-external.js';
 import type { AccountRow } from '../../store/accounts.js';
-import { unattempted } from '../posts/targets.js';
+import { newTargetRow } from '../posts/targets.js';
 import { uncollected } from './track.js';
 
 const DAY_MS = 86_400_000;
@@ -55,7 +55,28 @@ async function importPost(tx: Parameters<typeof insertExternalPost>[0], account:
   const published = p.publishedAt.toISOString();
   const media = p.media ? [{ type: p.media.type, url: p.media.url }] : [];
   const postId = newId(now);
-  const targetId = newId(now);
+  // The target as a new post's, then with the outcome the platform already had.
+  const target = {
+    ...newTargetRow(
+      { post_id: postId, tenant_id: account.tenant_id },
+      {
+        account_id: account.account_id,
+        profile_id: account.profile_id,
+        platform: account.platform,
+        position: 0,
+        custom_content: null,
+        custom_media: null,
+        platform_specific_data: '{}',
+        scheduled_for: null,
+        status: 'published',
+        content_hash: '',
+      },
+      now,
+    ),
+    platform_post_id: p.platformPostId,
+    platform_post_url: p.platformPostUrl,
+    published_at: published,
+  };
   await insertExternalPost(
     tx,
     {
@@ -80,28 +101,9 @@ async function importPost(tx: Parameters<typeof insertExternalPost>[0], account:
       created_at: iso,
       updated_at: iso,
     },
+    target,
     {
-      target_id: targetId,
-      post_id: postId,
-      tenant_id: account.tenant_id,
-      account_id: account.account_id,
-      profile_id: account.profile_id,
-      platform: account.platform,
-      position: 0,
-      custom_content: null,
-      custom_media: null,
-      platform_specific_data: '{}',
-      scheduled_for: null,
-      status: 'published',
-      attempts: 0,
-      content_hash: '',
-      ...unattempted(iso),
-      platform_post_id: p.platformPostId,
-      platform_post_url: p.platformPostUrl,
-      published_at: published,
-    },
-    {
-      target_id: targetId,
+      target_id: target.target_id,
       tenant_id: account.tenant_id,
       post_id: postId,
       account_id: account.account_id,

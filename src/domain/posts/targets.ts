@@ -106,6 +106,20 @@ export async function checkTargetAccounts(
   return accounts;
 }
 
+/** What a new target row takes from its maker; the rest (ids, attempts, outcome columns) newTargetRow fills. */
+export type NewTargetFields = Pick<
+  PostTargetRow,
+  'account_id' | 'profile_id' | 'platform' | 'position' | 'custom_content' | 'custom_media' | 'platform_specific_data' | 'scheduled_for' | 'status' | 'content_hash'
+>;
+
+/**
+ * One new target row of `post`, nothing attempted yet: what creating a post, a recycled copy and an
+ * imported external post (which then sets its outcome) all write.
+ */
+export function newTargetRow(post: { post_id: string; tenant_id: string }, fields: NewTargetFields, now: Date): PostTargetRow {
+  return { ...fields, target_id: newId(now), post_id: post.post_id, tenant_id: post.tenant_id, attempts: 0, ...unattempted(now.toISOString()) };
+}
+
 /** New target rows for a post (status `pending`). */
 export function targetRows(
   post: { post_id: string; tenant_id: string; content: string; media: MediaItemInput[] },
@@ -113,31 +127,29 @@ export function targetRows(
   accounts: Map<string, AccountTable>,
   now: Date,
 ): PostTargetRow[] {
-  const iso = now.toISOString();
   return targets.map((t, position) => {
     const text = t.input.customContent ?? post.content;
     const media = t.input.customMedia ?? post.media;
-    return {
-      target_id: newId(now),
-      post_id: post.post_id,
-      tenant_id: post.tenant_id,
-      account_id: t.input.accountId,
-      profile_id: accounts.get(t.input.accountId)!.profile_id,
-      platform: t.input.platform,
-      position,
-      custom_content: t.input.customContent ?? null,
-      custom_media: t.input.customMedia ? JSON.stringify(t.input.customMedia) : null,
-      platform_specific_data: JSON.stringify(t.platformSpecificData),
-      scheduled_for: t.scheduledFor ? t.scheduledFor.toISOString() : null,
-      status: 'pending',
-      attempts: 0,
-      content_hash: contentHash(t.platformSpecificData, text, media),
-      ...unattempted(iso),
-    };
+    return newTargetRow(
+      post,
+      {
+        account_id: t.input.accountId,
+        profile_id: accounts.get(t.input.accountId)!.profile_id,
+        platform: t.input.platform,
+        position,
+        custom_content: t.input.customContent ?? null,
+        custom_media: t.input.customMedia ? JSON.stringify(t.input.customMedia) : null,
+        platform_specific_data: JSON.stringify(t.platformSpecificData),
+        scheduled_for: t.scheduledFor ? t.scheduledFor.toISOString() : null,
+        status: 'pending',
+        content_hash: contentHash(t.platformSpecificData, text, media),
+      },
+      now,
+    );
   });
 }
 
-/** A new target's outcome columns: nothing attempted yet (a new post's targets, a recycled copy's). */
+/** A new target's outcome columns: nothing attempted yet (newTargetRow's). */
 export function unattempted(iso: string) {
   return {
     platform_post_id: null,

@@ -5,7 +5,7 @@ import { findAccounts, insertPost, insertTargets, type PostRow, type PostTargetR
 import { finishJob, listPostTargets, lockPost, rescheduleJobWithPayload } from '../../store/publishing.js';
 import { findRecycling, insertRecycledCopy, updateRecycling } from '../../store/recycling.js';
 import { armTargets } from '../posts/arm.js';
-import { contentHash, unattempted } from '../posts/targets.js';
+import { contentHash, newTargetRow } from '../posts/targets.js';
 import type { MediaItemInput } from '../posts/types.js';
 import { postEventData } from '../present/post-event.js';
 import { copyContent, expired, nextSlotAfter } from './config.js';
@@ -92,17 +92,22 @@ async function makeCopy(
   const targets: PostTargetRow[] = kept.map((t, position) => {
     const psd = JSON.parse(t.platform_specific_data) as Record<string, unknown>;
     const tMedia = t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : media;
-    return {
-      ...t,
-      target_id: newId(now),
-      post_id: post.post_id,
-      position,
-      scheduled_for: null,
-      status: 'pending',
-      attempts: 0,
-      content_hash: contentHash(psd, t.custom_content ?? content, tMedia),
-      ...unattempted(iso),
-    };
+    return newTargetRow(
+      post,
+      {
+        account_id: t.account_id,
+        profile_id: t.profile_id,
+        platform: t.platform,
+        position,
+        custom_content: t.custom_content,
+        custom_media: t.custom_media,
+        platform_specific_data: t.platform_specific_data,
+        scheduled_for: null,
+        status: 'pending',
+        content_hash: contentHash(psd, t.custom_content ?? content, tMedia),
+      },
+      now,
+    );
   });
   await insertPost(tx, post);
   await insertTargets(tx, targets);
