@@ -135,6 +135,7 @@ export interface WrkOptions {
 
 export interface WrkResult {
   rps: number;
+  p95Ms: number;
   p99Ms: number;
   requests: number;
   non2xx: number;
@@ -147,7 +148,7 @@ function toMs(value: string): number {
   return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000;
 }
 
-/** Loads `url` with wrk (one thread, 50 connections by default) and parses throughput and p99. */
+/** Loads `url` with wrk (one thread, 50 connections by default) and parses throughput, p95 and p99. */
 export async function wrk(opts: WrkOptions): Promise<WrkResult> {
   const script = path.join(os.tmpdir(), `herald-wrk-${process.pid}-${Date.now()}.lua`);
   const lua = [
@@ -157,6 +158,8 @@ export async function wrk(opts: WrkOptions): Promise<WrkResult> {
     ...(opts.requestLua ? [opts.requestLua] : []),
     // NOTE: no Lua `response` callback: it makes wrk copy every response into Lua and caps the load it
     // can generate; wrk's own summary already counts non-2xx answers.
+    // `done` runs once after the run: wrk's summary has no 95th percentile, its latency histogram has.
+    'done = function(summary, latency, requests) io.write(string.format("p95_us %d\\n", latency:percentile(95))) end',
   ].join('\n');
   fs.writeFileSync(script, lua);
   const args = ['-t1', `-c${opts.connections ?? 50}`, `-d${opts.durationSec ?? 8}s`, '--latency', '-s', script, opts.url];
@@ -171,10 +174,11 @@ export async function wrk(opts: WrkOptions): Promise<WrkResult> {
   fs.rmSync(script, { force: true });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const p99 = toMs(/\n\s*99%\s+(\S+)/.exec(output)?.[1] ?? '');
+  const p95 = Number(/p95_us (\d+)/.exec(output)?.[1] ?? NaN) / 1000;
   const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
   if (!Number.isFinite(rps)) throw new Error(`could not parse wrk output:\n${output}`);
-  return { rps, p99Ms: p99, requests, non2xx };
+  return { rps, p95Ms: p95, p99Ms: p99, requests, non2xx };
 }
 
 /** Resident set size of a process in MB (Linux /proc). */

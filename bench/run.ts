@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   'youtube-upload': () => import('./youtube-upload.js'),
   'bulk-upload': () => import('./bulk-upload.js'),
   inbox: () => import('./inbox.js'),
+  analytics: () => import('./analytics.js'),
 };
 
 const wanted = process.argv.slice(2);

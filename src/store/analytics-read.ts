@@ -45,7 +45,17 @@ export async function listTargetMetrics(
   const base = scoped(db, s);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const sortColumn = page.sortBy === 'engagement' ? 'target_metrics.engagement' : 'target_metrics.published_at';
-  const rows = await base
+  // The page's ids first, from the (tenant_id, sort column, target_id) index alone; only those 50 rows
+  // are joined. Joining first walked every row before a deep page through three joins.
+  const pageIds = base
+    .select('target_metrics.target_id')
+    .orderBy(sortColumn, page.order)
+    .orderBy('target_metrics.target_id', page.order)
+    .limit(page.limit)
+    .offset(page.offset);
+  const rows = await db
+    .selectFrom('target_metrics')
+    .where('target_metrics.target_id', 'in', pageIds)
     .innerJoin('post', 'post.post_id', 'target_metrics.post_id')
     .innerJoin('post_target', 'post_target.target_id', 'target_metrics.target_id')
     .innerJoin('account', 'account.account_id', 'target_metrics.account_id')
@@ -64,8 +74,6 @@ export async function listTargetMetrics(
     ])
     .orderBy(sortColumn, page.order)
     .orderBy('target_metrics.target_id', page.order)
-    .limit(page.limit)
-    .offset(page.offset)
     .execute();
   return { total: Number(n), rows };
 }

@@ -286,6 +286,39 @@ describe('analytics collection and endpoints', () => {
     // The other account of the same pass was read.
     expect((await get(apiKey, `/v1/analytics?postId=${fine.postId}`)).body.analytics).toMatchObject({ impressions: 200, likes: 2 });
   });
+
+  it('best-time applies the offset each post had, across a daylight saving change', async () => {
+    const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
+    const profileId = await seedProfile(env.ctx, userId);
+    const account = await seedAccount(env.ctx, userId, profileId, 'twitter', 'dst');
+    // New York leaves daylight saving time on Sunday 2026-11-01: 18:00 UTC is 14:00 the day before, 13:00 that day.
+    for (const at of ['2026-10-31T18:00:00.000Z', '2026-11-01T18:00:00.000Z']) {
+      const p = await publishAt({ userId, account }, at, `dst ${at}`);
+      metrics.set(p.platformPostId, { impressions: 100, likes: at.startsWith('2026-10') ? 10 : 20 });
+    }
+    env.clock.advance(2 * HOUR);
+    await runner.drain();
+    const ny = await get(apiKey, '/v1/analytics/best-time?timezone=America/New_York');
+    expect(ny.body.slots).toEqual([
+      { day_of_week: 6, hour: 13, avg_engagement: 20, post_count: 1 },
+      { day_of_week: 5, hour: 14, avg_engagement: 10, post_count: 1 },
+    ]);
+  });
+
+  it('pages the list in the order asked, ties broken by target id, each target once', async () => {
+    const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
+    const profileId = await seedProfile(env.ctx, userId);
+    const account = await seedAccount(env.ctx, userId, profileId, 'twitter', 'pager');
+    const at = '2026-11-10T10:00:00.000Z';
+    const targets = [];
+    for (let i = 0; i < 3; i++) targets.push((await publishAt({ userId, account }, at, `same instant ${i}`)).targetId);
+    const later = (await publishAt({ userId, account }, '2026-11-10T11:00:00.000Z', 'later')).targetId;
+    const ids = async (q: string) => (await get(apiKey, `/v1/analytics?${q}`)).body.posts.map((x: any) => x._id);
+    const tied = [...targets].sort().reverse();
+    expect([...(await ids('limit=2&page=1')), ...(await ids('limit=2&page=2'))]).toEqual([later, ...tied]);
+    expect(await ids('limit=3&page=1&order=asc')).toEqual([...tied].reverse());
+    expect((await get(apiKey, '/v1/analytics?limit=2&page=2')).body.pagination).toEqual({ page: 2, limit: 2, total: 4, pages: 2 });
+  });
 });
 
 describe('ANALYTICS_SCHEDULE', () => {

@@ -2,9 +2,11 @@ import { isAmbiguousNetworkError } from '../../src/platforms/io.js';
 import {
   PlatformError,
   type AccountCredentials,
+  type AnalyticsCapability,
   type Platform,
   type PlatformAdapter,
   type PlatformIO,
+  type PostMetrics,
   type PublishRequest,
   type PublishResult,
   type TokenSet,
@@ -20,6 +22,8 @@ export interface TestAdapterOptions {
   refresh?: boolean;
   /** Sent as `x-worker` with each publish so the simulator can tell which process made it (process tests). */
   workerTag?: string;
+  /** Offer `analytics` (default false): post metrics and followers from the simulator's insights. */
+  insights?: boolean;
 }
 
 async function call(io: PlatformIO, url: string, init: RequestInit): Promise<{ status: number; text: string; headers: Headers }> {
@@ -103,5 +107,24 @@ export function createTestPlatformAdapter(opts: TestAdapterOptions): PlatformAda
       return { accessToken: body.access_token, refreshToken: body.refresh_token, expiresAt: new Date(io.now().getTime() + body.expires_in * 1000) };
     };
   }
-  return adapter;
+  return opts.insights ? { ...adapter, analytics: insightsOf(base) } : adapter;
+}
+
+/** The simulator's insights (`GET /<platform>/insights?ids=`, `/me`) as an analytics group. */
+function insightsOf(base: string): AnalyticsCapability {
+  const read = async (account: AccountCredentials, io: PlatformIO, endpoint: string) => {
+    const res = await call(io, endpoint, { method: 'GET', headers: { authorization: `Bearer ${account.accessToken ?? ''}` } });
+    if (res.status !== 200) throw errorFor(res.status, res.text, res.headers, endpoint);
+    return JSON.parse(res.text);
+  };
+  return {
+    batchSize: 50,
+    async readPostMetrics(account, targets, io) {
+      const body = await read(account, io, `${base}/insights?ids=${targets.map((t) => encodeURIComponent(t.platformPostId)).join(',')}`);
+      return new Map((body.data as (PostMetrics & { id: string })[]).map(({ id, ...m }) => [id, m]));
+    },
+    async readAccountMetrics(account, io) {
+      return { followers: (await read(account, io, `${base}/me`)).followers };
+    },
+  };
 }

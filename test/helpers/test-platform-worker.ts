@@ -4,6 +4,7 @@
  * `node --import tsx test/helpers/test-platform-worker.ts`; it prints "ready" once it polls for jobs.
  * Database, secret and runner settings come from the usual environment variables. TEST_CLOCK_AT (ISO)
  * stops the worker's clock at that instant (a fake clock, so a test can run a worker at a given week).
+ * TEST_PLATFORM_INSIGHTS=1 gives the adapters an analytics group reading the simulator's insights.
  */
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
@@ -20,7 +21,7 @@ if (!simUrl) {
 const workerTag = process.env.TEST_WORKER_TAG || `pid-${process.pid}`;
 const config = loadConfig(process.env);
 const platforms = new PlatformRegistry(
-  (['bluesky', 'twitter'] as const).map((platform) => createTestPlatformAdapter({ platform, baseUrl: simUrl, workerTag })),
+  (['bluesky', 'twitter'] as const).map((platform) => createTestPlatformAdapter({ platform, baseUrl: simUrl, workerTag, insights: process.env.TEST_PLATFORM_INSIGHTS === '1' })),
 );
 const clockAt = process.env.TEST_CLOCK_AT;
 const ctx = await createContext(config, { platforms, ...(clockAt ? { clock: new FakeClock(clockAt) } : {}) });

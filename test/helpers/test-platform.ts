@@ -84,6 +84,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   let latency: [number, number] = [0, 0];
   let seq = 0;
   let url = '';
+  const startedAt = Date.now();
 
   const takeFault = (): FaultSpec | null => {
     const f = faults[0];
@@ -160,6 +161,23 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       const found = (byKey.get(decodeURIComponent(m[2])) ?? []).find((p) => p.platform === m![1]);
       if (!found) return json(res, 404, { error: 'not found' });
       return json(res, 200, { id: found.id, url: `${url}/${found.platform}/p/${found.id}` });
+    }
+    // GET /<platform>/insights?ids=a,b: each post's counters, growing with its number and the minutes
+    // since the simulator started (deterministic for a given instant). GET /<platform>/me: followers.
+    m = /^\/([a-z]+)\/(insights|me)$/.exec(path);
+    if (m && req.method === 'GET') {
+      if (!token) return json(res, 401, { error: 'Access token required', code: 'token_expired' });
+      const minutes = Math.floor((Date.now() - startedAt) / 60_000);
+      if (m[2] === 'me') return json(res, 200, { followers: 1000 + minutes });
+      const ids = (new URL(req.url ?? '/', url).searchParams.get('ids') ?? '').split(',').filter(Boolean);
+      if (ids.length > 100) return json(res, 400, { error: 'at most 100 ids per request' });
+      const seed = (id: string) => [...id].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 9973, 7);
+      return json(res, 200, {
+        data: ids.map((id) => {
+          const n = seed(id) + minutes;
+          return { id, impressions: n * 10, reach: n * 8, likes: n, comments: n % 17, shares: n % 7, saves: n % 5, clicks: n % 11, views: 0 };
+        }),
+      });
     }
     // POST /<platform>/oauth/token: refresh.
     m = /^\/([a-z]+)\/oauth\/token$/.exec(path);

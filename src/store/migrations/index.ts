@@ -20,6 +20,7 @@ import * as m0130 from './0130-post-recycling.js';
 import * as m0140 from './0140-inbox.js';
 import * as m0150 from './0150-analytics.js';
 import * as m0220 from './0220-external-posts.js';
+import * as m0240 from './0240-analytics-read-indexes.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0140-inbox': m0140,
   '0150-analytics': m0150,
   '0220-external-posts': m0220,
+  '0240-analytics-read-indexes': m0240,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
