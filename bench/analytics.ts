@@ -180,14 +180,17 @@ async function measureEndpoints(s: Seeded): Promise<BenchResult[]> {
         ? [`local ids = {${e.ids.map((id) => JSON.stringify(id)).join(',')}}`, 'local n = 0', `request = function() n = n + 1; return wrk.format(nil, ${JSON.stringify(e.path)} .. ids[(n % #ids) + 1]) end`].join('\n')
         : undefined;
       const url = `${server.url}${e.ids ? '/' : e.path}`;
-      await wrk({ url, headers, requestLua, durationSec: 2, connections: CONNECTIONS });
-      const r = await wrk({ url, headers, requestLua, durationSec: 6, connections: CONNECTIONS });
-      if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers to ${e.name}`);
-      results.push(
-        { name: `${e.name} p95`, value: Number(r.p95Ms.toFixed(2)), unit: 'ms', goal: '< 100 ms', pass: r.p95Ms < 100 },
-        { name: `  p99`, value: Number(r.p99Ms.toFixed(2)), unit: 'ms' },
-        { name: `  throughput (/ bare ${(r.rps / bare.rps).toFixed(3)})`, value: Math.round(r.rps), unit: 'req/s' },
-      );
+      const opts = { url, headers, requestLua, connections: CONNECTIONS, timeoutSec: 30 };
+      await wrk({ ...opts, durationSec: 2 });
+      // Twice: the machine is shared, so one figure alone says little.
+      for (const round of [1, 2]) {
+        const r = await wrk({ ...opts, durationSec: 6 });
+        if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers to ${e.name}`);
+        const measured = r.requests >= 10;
+        results.push(
+          { name: `${round === 1 ? e.name : '  again'} p95 (p99 ${r.p99Ms.toFixed(0)} ms, ${r.requests} req, / bare ${(r.rps / bare.rps).toFixed(4)})`, value: Number(r.p95Ms.toFixed(1)), unit: 'ms', goal: '< 100 ms', pass: measured && r.p95Ms < 100 },
+        );
+      }
     }
   } finally {
     await server.stop();
@@ -230,11 +233,6 @@ async function publishWhile(s: Seeded, collect: boolean) {
       db.prepare('UPDATE account SET metrics_next_at = ? WHERE tenant_id = ?').run(new Date(Date.now() + DAY).toISOString(), s.tenantId);
     }
     const publisher = s.accounts[0]!;
-    const dueAt = new Date(Math.ceil((Date.now() + 6_000) / 1000) * 1000);
-    const seededIds = await seedPosts(
-      ctx,
-      Array.from({ length: DUE_POSTS }, (_, i) => ({ tenantId: s.tenantId, content: `due ${collect ? 'c' : 'b'} ${i}`, targets: [{ account: publisher }], scheduledFor: new Date(dueAt.getTime() + i * DUE_EVERY_MS) })),
-    );
     const worker = startEngineWorker(s.config, sim.url, `bench-analytics-${collect ? 'collect' : 'base'}`, {
       WORKER_CONCURRENCY: '16',
       LOG_LEVEL: 'error',
@@ -243,6 +241,12 @@ async function publishWhile(s: Seeded, collect: boolean) {
     });
     const started = Date.now();
     await worker.ready;
+    // The posts are written once the worker runs (and, with `collect`, the pass has begun), due from 5 s on.
+    const dueAt = new Date(Date.now() + 5_000);
+    const seededIds = await seedPosts(
+      ctx,
+      Array.from({ length: DUE_POSTS }, (_, i) => ({ tenantId: s.tenantId, content: `due ${collect ? 'c' : 'b'} ${i}`, targets: [{ account: publisher }], scheduledFor: new Date(dueAt.getTime() + i * DUE_EVERY_MS) })),
+    );
     const readSince = db.prepare('SELECT count(*) AS n FROM target_metrics WHERE tenant_id = ? AND collected_at >= ?');
     const read = () => (readSince.get(s.tenantId, startIso) as { n: number }).n;
     let passSeconds = NaN;

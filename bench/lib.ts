@@ -131,6 +131,8 @@ export interface WrkOptions {
   connections?: number;
   /** A Lua `request = function() ... end` for bodies that differ per request (wrk.format). */
   requestLua?: string;
+  /** wrk's request timeout (default 2 s): slower answers count as timeouts, outside the latency figures. */
+  timeoutSec?: number;
 }
 
 export interface WrkResult {
@@ -162,7 +164,7 @@ export async function wrk(opts: WrkOptions): Promise<WrkResult> {
     'done = function(summary, latency, requests) io.write(string.format("p95_us %d\\n", latency:percentile(95))) end',
   ].join('\n');
   fs.writeFileSync(script, lua);
-  const args = ['-t1', `-c${opts.connections ?? 50}`, `-d${opts.durationSec ?? 8}s`, '--latency', '-s', script, opts.url];
+  const args = ['-t1', `-c${opts.connections ?? 50}`, `-d${opts.durationSec ?? 8}s`, ...(opts.timeoutSec ? ['--timeout', `${opts.timeoutSec}s`] : []), '--latency', '-s', script, opts.url];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', args);
     let text = '';
