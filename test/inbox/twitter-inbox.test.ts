@@ -112,13 +112,23 @@ describe('X inbox', () => {
     expect(store.tweets.get(mine.data.commentId)?.deleted).toBe(true);
   });
 
+  it('sends an image in a direct message: uploaded as dm_image, attached by media_id', async () => {
+    const conversationId = `${ME.id}-${ADA.id}`;
+    const sent = sdkData(await t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId, message: 'Here is the menu', attachment: { type: 'image', url: e.mediaUrl('dm-menu.png', 4000) } } as any }));
+    const store = xStore(e.sandbox.state('twitter'));
+    const event = store.dmEvents.find((d) => d.id === sent.data.messageId)!;
+    expect(event).toMatchObject({ conversationId, senderId: ME.id, text: 'Here is the menu' });
+    expect(event.mediaIds).toHaveLength(1);
+    expect(store.media.get(event.mediaIds[0]!)).toMatchObject({ category: 'dm_image', mediaType: 'image/png', totalBytes: 4000, finalized: true });
+  });
+
   it('refuses what X cannot do with 400 PLATFORM_LIMITATION', async () => {
     const conversationId = `${ME.id}-${ADA.id}`;
     const commentId = [...xStore(e.sandbox.state('twitter')).tweets.values()].find((tw) => tw.authorId === ADA.id)!.id;
     // Each call starts only when the one before it has answered (an early-started call rejects unawaited).
     for (const call of [
       () => t.sdk.messages.updateInboxConversation({ path: { conversationId }, body: { accountId, status: 'archived' } }),
-      () => t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId, message: 'see', attachment: { type: 'image', url: 'https://example.com/a.png' } } as any }),
+      () => t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId, message: 'see', attachment: { type: 'video', url: 'https://example.com/a.mp4' } } as any }),
       () => t.sdk.messages.editInboxMessage({ path: { conversationId, messageId: '1' }, body: { accountId, text: 'x' } }),
       () => t.sdk.comments.sendPrivateReplyToComment({ path: { postId, commentId }, body: { accountId, message: 'psst' } }),
     ]) {

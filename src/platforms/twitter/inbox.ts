@@ -1,5 +1,6 @@
 import { PlatformError, type AccountCredentials, type InboundComment, type InboundMessage, type InboxCapability, type PlatformIO } from '../types.js';
 import { xRequest, type TwitterOptions, type XCall, type XResponse } from './api.js';
+import { uploadMedia } from './media.js';
 
 /*
  * X's inbox, polled (X pushes only to Account Activity subscriptions, a separate paid product):
@@ -143,11 +144,16 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
   return {
     scopes: () => ['dm.read', 'dm.write', 'like.write', 'tweet.moderate.write'],
     conversations: {
-      features: {},
+      // An image: uploaded with media_category dm_image, then attached by media_id
+      // (https://docs.x.com/x-api/direct-messages/manage/introduction). Videos and GIFs would need X's
+      // processing to finish before the message can go, which a send does not wait for: not taken yet.
+      features: { attachments: ['image'] },
       async send(account, m, io) {
         // A one-to-one conversation id is both user ids; a group's is one number. Either takes this route.
         const url = `${opts.apiUrl}/2/dm_conversations/${encodeURIComponent(m.conversationId)}/messages`;
-        const res = await call(io, { method: 'POST', url, token: token(account), json: { text: m.text ?? '' }, creates: true }, 'dm.write', 'sending direct messages');
+        const media = m.attachment ? await uploadMedia(opts, token(account), { type: 'image', url: m.attachment.url, filename: m.attachment.filename ?? null }, io, 'dm') : null;
+        const json = { ...(m.text || !media ? { text: m.text ?? '' } : {}), ...(media ? { attachments: [{ media_id: media.id }] } : {}) };
+        const res = await call(io, { method: 'POST', url, token: token(account), json, creates: true }, 'dm.write', 'sending direct messages');
         const id = res.body?.data?.dm_event_id;
         if (typeof id !== 'string') throw new PlatformError('ambiguous', 'X accepted the message but returned no dm_event_id', { endpoint: '/2/dm_conversations/{id}/messages' });
         return { messageId: id, sentAt: io.now() };

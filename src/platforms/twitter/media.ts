@@ -27,10 +27,11 @@ function mediaType(media: MediaRef, contentType: string): string {
   return type;
 }
 
-function category(media: MediaRef, type: string): string {
-  if (media.type === 'video') return 'tweet_video';
-  if (media.type === 'gif' || type === 'image/gif') return 'tweet_gif';
-  return 'tweet_image';
+/** `tweet_*` for a post, `dm_*` for a direct message (X refuses a post's media in a message). */
+function category(media: MediaRef, type: string, use: 'tweet' | 'dm'): string {
+  if (media.type === 'video') return `${use}_video`;
+  if (media.type === 'gif' || type === 'image/gif') return `${use}_gif`;
+  return `${use}_image`;
 }
 
 /** Splits a stream into fixed-size segments without holding more than one segment. */
@@ -77,7 +78,7 @@ function processingState(info: any): ProcessingState {
  * GIF is then processed by X: the answer says so, and the caller asks `mediaStatus` until it is ready
  * (never waiting inside this call). https://docs.x.com/x-api/media/quickstart/media-upload-chunked
  */
-export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO): Promise<UploadedMedia> {
+export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO, use: 'tweet' | 'dm' = 'tweet'): Promise<UploadedMedia> {
   const opened = await io.openMedia(media).catch((error: Error) => {
     throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
   });
@@ -95,7 +96,7 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
     method: 'POST',
     url: `${opts.apiUrl}/2/media/upload/initialize`,
     token,
-    json: { media_type: type, total_bytes: size, media_category: category(media, type) },
+    json: { media_type: type, total_bytes: size, media_category: category(media, type, use) },
   });
   const id = String(init.body?.data?.id ?? '');
   if (!/^\d+$/.test(id)) throw new PlatformError('unavailable', 'X media initialize returned no id', { endpoint: '/2/media/upload/initialize' });

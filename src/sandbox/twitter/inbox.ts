@@ -103,7 +103,8 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     if (mediaIds.length > 1) return invalidRequest(reply, [{ parameter: 'attachments', message: 'A message carries at most one attachment' }]);
     for (const id of mediaIds) {
       const m = store().media.get(id);
-      if (!m || m.ownerId !== me.id || !m.finalized || processingOf(m, nowMs()).state !== 'succeeded') {
+      // A message takes media uploaded for messages (media_category dm_image, dm_gif, dm_video).
+      if (!m || m.ownerId !== me.id || !m.finalized || !m.category.startsWith('dm_') || processingOf(m, nowMs()).state !== 'succeeded') {
         return invalidRequest(reply, [{ parameter: 'attachments.media_id', value: id, message: 'The media id is invalid.' }]);
       }
     }

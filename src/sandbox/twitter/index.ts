@@ -88,7 +88,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (sendFault(reply, uploadFault, 'The media upload was refused.')) return reply;
         const store = xStore(state);
         const id = nextSnowflake(store);
-        const isVideo = body.media_type!.startsWith('video/') || body.media_category === 'tweet_gif';
+        const isVideo = body.media_type!.startsWith('video/') || /_gif$/.test(body.media_category ?? '');
         store.media.set(id, {
           id,
           ownerId: auth.user.id,
