@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, currentKey, setKey } from './api';
 import { navigate, useRoute, BASE } from './router';
+import { takeEarlySession } from './early';
 import { ErrorBox, Loading, SessionContext, type Session } from './ui';
 import { CalendarPage } from './pages/calendar';
 import { ComposerPage } from './pages/composer';
@@ -47,7 +48,7 @@ export function addonMissing(session: Session, page: string): string | null {
 }
 
 async function loadSession(key: string): Promise<Session> {
-  const me = await api('GET', '/api-keys/current', { key });
+  const me = (await takeEarlySession(key)) ?? (await api('GET', '/api-keys/current', { key }));
   return { key, ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
 }
 

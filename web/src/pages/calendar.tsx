@@ -6,6 +6,7 @@ import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
+import { takeEarlyPosts } from '../early';
 import { ProfileAndZone } from '../components';
 import { BROWSER_ZONE, loadProfiles, platformLabel, useChosenProfile } from '../data';
 import { navigate } from '../router';
@@ -91,6 +92,12 @@ export function CalendarPage() {
     const from = Date.parse(startStr);
     const to = Date.parse(endStr);
     let cached = cache.current;
+    if (!cached) {
+      // The first month in view may have been read as the page opened (early.ts).
+      const early = takeEarlyPosts(from, to);
+      postsRef.current = early;
+      cached = cache.current = await early;
+    }
     if (!cached || cached.from > from || cached.to < to) {
       // One read of the period with only what an entry shows (GET /v1/posts/calendar), not 100-post pages of full posts.
       const loading = api('GET', '/posts/calendar', { query: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), limit: 5000 } }).then((r) => r.posts as any[]);

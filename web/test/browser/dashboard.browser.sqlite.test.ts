@@ -416,6 +416,11 @@ describe('the dashboard in Chromium', () => {
     console.log(`[budget] first page JavaScript: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files.length} file(s) (limit 250 KB)`);
     expect(js.bytes).toBeLessThan(250 * 1024);
     expect(reads).toBe(1);
+    // The sign-in check and the month were read as the page was parsed (web/public/early.js), and the app
+    // took those answers instead of asking again.
+    expect(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/api-keys/current')).length)).toBe(1);
+    const monthRead = new URL(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').find((r: any) => r.name.includes('/v1/posts/calendar?')).name));
+    expect(monthRead.searchParams.get('dateFrom')).toBe(new Date(month.getTime() - 8 * 86_400_000).toISOString());
     busy.expectNoConsoleErrors();
     await busy.context.close();
   }, 180_000);
