@@ -12,7 +12,7 @@ import type { AccountRow } from '../src/store/accounts.js';
 import { startTestPlatform } from '../test/helpers/test-platform.js';
 import { seedAccount, seedPosts, seedProfile } from '../test/helpers/test-platform-fixtures.js';
 import { startEngineWorker, stopGracefully, waitUntil } from '../test/helpers/test-platform-processes.js';
-import { hasWrk, measureBare, startHerald, wrk, type BenchResult, type RunningServer } from './lib.js';
+import { hasWrk, measureBare, part, startHerald, wrk, type BenchResult, type RunningServer } from './lib.js';
 
 /*
  * Analytics benchmarks (SQLite), on one tenant with 100,000 published posts (one target each, over 200
@@ -288,16 +288,6 @@ async function collectionWhilePublishing(s: Seeded): Promise<BenchResult[]> {
     { name: '  snapshots written / insights calls', value: pass.snapshots, unit: `/ ${pass.insightCalls}` },
     { name: `scheduled posts during the pass: p99 lateness`, value: Number(pass.p99.toFixed(3)), unit: 's', goal: '< 1 s', pass: pass.p99 < 1 },
   ];
-}
-
-/** Each part reports what it measured even when the other fails. */
-async function part(name: string, run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
-  try {
-    return await run();
-  } catch (error) {
-    console.log(`  ${name} failed: ${(error as Error).stack}`);
-    return [{ name: `${name}: failed (see above)`, value: 0, unit: '', pass: false }];
-  }
 }
 
 export default async function analyticsBench(): Promise<BenchResult[]> {

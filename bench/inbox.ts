@@ -14,7 +14,7 @@ import type { AccountRow } from '../src/store/accounts.js';
 import { startTestPlatform } from '../test/helpers/test-platform.js';
 import { seedAccount, seedPosts, seedProfile } from '../test/helpers/test-platform-fixtures.js';
 import { startEngineWorker, stopGracefully, waitUntil } from '../test/helpers/test-platform-processes.js';
-import { hasWrk, measureBare, startHerald, wrk, type BenchResult } from './lib.js';
+import { hasWrk, measureBare, part, startHerald, wrk, type BenchResult } from './lib.js';
 
 /*
  * Inbox benchmarks (SQLite):
@@ -219,16 +219,6 @@ async function listWithAMillion(): Promise<BenchResult[]> {
   } finally {
     await server.stop();
     fs.rmSync(config.dataDir, { recursive: true, force: true });
-  }
-}
-
-/** Each part reports what it measured even when the other fails. */
-async function part(name: string, run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
-  try {
-    return await run();
-  } catch (error) {
-    console.log(`  ${name} failed: ${(error as Error).stack}`);
-    return [{ name: `${name}: failed (see above)`, value: 0, unit: '', pass: false }];
   }
 }
 

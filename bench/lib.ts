@@ -212,3 +212,13 @@ export async function measureBare(): Promise<WrkResult> {
     await bare.stop();
   }
 }
+
+/** One part of a bench that has several: it reports what it measured even when another part fails. */
+export async function part(name: string, run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
+  try {
+    return await run();
+  } catch (error) {
+    console.log(`  ${name} failed: ${(error as Error).stack}`);
+    return [{ name: `${name}: failed (see above)`, value: 0, unit: '', pass: false }];
+  }
+}

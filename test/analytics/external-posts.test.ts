@@ -6,6 +6,7 @@ import { externalXPost, twitterSimulator } from '../../src/sandbox/twitter/index
 import { externalYtVideo, youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import { findAccountById } from '../../src/store/accounts.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { analyticsTenant } from '../helpers/analytics-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
 /*
@@ -30,17 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-async function tenant(platform: string, user: { id: string; username: string; name: string }) {
-  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profile = sdkData(await sdk.profiles.createProfile({ body: { name: `${platform} external` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, user);
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
-  await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
-  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
-  return { sdk, account, accountId: account._id as string };
-}
 
 /** The account's access token as Herald holds it (for calling the simulator directly). */
 async function tokenOf(accountId: string): Promise<string> {
@@ -70,10 +60,12 @@ async function expectSyncedOnce(sdk: any, platform: string, heraldPostId: string
   return externalId;
 }
 
+const externalTenant = (platform: string, user: { id: string; username: string; name: string }) => analyticsTenant(e, platform, user, `${platform} external`);
+
 describe('external posts through the official SDK', () => {
   it('X: a post made on X is synced once from the user timeline, and its metrics are collected', async () => {
     const user = { id: '3000000000000000951', username: 'x_external', name: 'X external' };
-    const t = await tenant('twitter', user);
+    const t = await externalTenant('twitter', user);
     const post = await createNow(t.sdk, 'twitter', t.accountId, { content: 'Posted by Herald on X' });
     await settle(e, 2);
     await expectSyncedOnce(t.sdk, 'twitter', post._id, (at) => externalXPost(e.sandbox.state('twitter'), user.id, 'Posted in the X app', at), { impressions: 900, likes: 9, comments: 3 });
@@ -97,7 +89,7 @@ describe('external posts through the official SDK', () => {
 
   it('YouTube: a video uploaded on YouTube is synced once from the uploads playlist, and its statistics are collected', async () => {
     const user = { id: 'ytExternal1', username: 'ytExternal1', name: 'Channel ytExternal1' };
-    const t = await tenant('youtube', user);
+    const t = await externalTenant('youtube', user);
     const post = await createNow(t.sdk, 'youtube', t.accountId, { content: 'Herald video', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-ext.mp4', 300_000, 'video/mp4') }] }, { title: 'Herald' });
     await settle(e, 6);
     await expectSyncedOnce(t.sdk, 'youtube', post._id, (at) => externalYtVideo(e.sandbox.state('youtube'), user, 'Uploaded in YouTube Studio', at), { views: 1234, likes: 56, comments: 7 });
@@ -120,7 +112,7 @@ describe('external posts through the official SDK', () => {
 
   it('LinkedIn member: a post made on LinkedIn is synced once from find-posts-by-author, and its statistics are collected', async () => {
     const user = { id: 'mbrExternal1', username: 'mbrExternal1', name: 'Member External' };
-    const t = await tenant('linkedin', user);
+    const t = await externalTenant('linkedin', user);
     const post = await createNow(t.sdk, 'linkedin', t.accountId, { content: 'Posted by Herald on LinkedIn' });
     await settle(e, 2);
     await expectSyncedOnce(t.sdk, 'linkedin', post._id, (at) => externalLinkedInPost(e.sandbox.state('linkedin'), `urn:li:person:${user.id}`, 'Posted in the LinkedIn app', at), {
@@ -145,7 +137,7 @@ describe('external posts through the official SDK', () => {
 
   it('LinkedIn page: a page post made on LinkedIn is synced once for the page account', async () => {
     const user = { id: 'linkedin-user-1', username: 'linkedin-user-1', name: 'Page Admin' };
-    const t = await tenant('linkedin', user);
+    const t = await externalTenant('linkedin', user);
     const selected = await t.sdk.connect.updateLinkedInOrganization({
       path: { accountId: t.accountId },
       body: { accountType: 'organization', selectedOrganization: { id: SANDBOX_ORGANIZATION.id, urn: `urn:li:organization:${SANDBOX_ORGANIZATION.id}`, name: SANDBOX_ORGANIZATION.localizedName } } as any,

@@ -5,6 +5,7 @@ import { dayMetrics, grownMetrics } from '../../src/sandbox/metrics.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { analyticsTenant, healthOf } from '../helpers/analytics-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { sdkError } from '../helpers/sdk.js';
 
@@ -31,25 +32,11 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function tenant(platform: string, user: { id: string; username: string }) {
-  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profile = sdkData(await sdk.profiles.createProfile({ body: { name: `${platform} analytics` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, { ...user, name: user.username });
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
-  await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
-  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
-  return { sdk, apiKey, profileId: profile._id, account };
-}
-
 const analyticsOf = async (sdk: any, postId: string) => sdkData(await sdk.analytics.getAnalytics({ query: { postId } })).analytics;
-const healthOf = async (sdk: any, accountId: string) =>
-  sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
-
 describe('X post metrics through the official SDK', () => {
   it('collects public, non-public and organic metrics and followers as the simulator reports them, and again after _metrics', async () => {
     const user = { id: '3000000000000000901', username: 'x_analytics' };
-    const t = await tenant('twitter', user);
+    const t = await analyticsTenant(e, 'twitter', user);
     await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_metrics', { postId: user.id, metrics: { followers: 4321 } });
     const post = await createNow(t.sdk, 'twitter', t.account._id, { content: 'Counting on X' });
     await settle(e, 2);
@@ -83,7 +70,7 @@ describe('X post metrics through the official SDK', () => {
 
 describe('LinkedIn analytics through the official SDK', () => {
   it('collects a member post\'s statistics, answers the LinkedIn analytics routes from LinkedIn, and follows _metrics', async () => {
-    const t = await tenant('linkedin', { id: 'mbrAnalytics1', username: 'mbrAnalytics1' });
+    const t = await analyticsTenant(e, 'linkedin', { id: 'mbrAnalytics1', username: 'mbrAnalytics1' });
     expect(t.account).toBeDefined();
     const post = await createNow(t.sdk, 'linkedin', t.account._id, { content: 'Counting on LinkedIn' });
     await settle(e, 2);
@@ -121,7 +108,7 @@ describe('LinkedIn analytics through the official SDK', () => {
     expect(reactions).toMatchObject({ statusCode: 400, code: 'PLATFORM_LIMITATION' });
 
     // An account of a platform without these routes is refused.
-    const x = await tenant('twitter', { id: '3000000000000000902', username: 'x_not_linkedin' });
+    const x = await analyticsTenant(e, 'twitter', { id: '3000000000000000902', username: 'x_not_linkedin' });
     const wrong = await sdkError(x.sdk.analytics.getLinkedInPostAnalytics({ path: { accountId: x.account._id }, query: { urn: li.id } }));
     expect(wrong.statusCode).toBe(400);
 
@@ -131,7 +118,7 @@ describe('LinkedIn analytics through the official SDK', () => {
 
 describe('YouTube daily views through the official SDK', () => {
   it('is a 412 with a reconnect URL without yt-analytics.readonly, and one row per day once it is granted', async () => {
-    const t = await tenant('youtube', { id: 'ytDaily1', username: 'ytDaily1' });
+    const t = await analyticsTenant(e, 'youtube', { id: 'ytDaily1', username: 'ytDaily1' });
     const post = await createNow(t.sdk, 'youtube', t.account._id, { content: 'Daily video', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-daily.mp4', 300_000, 'video/mp4') }] }, { title: 'Daily' });
     await settle(e, 6);
     expect(post._id).toBeDefined();

@@ -10,6 +10,7 @@ import { externalThread } from '../../src/sandbox/threads/insights.js';
 import { thStore } from '../../src/sandbox/threads/store.js';
 import { solidImage } from '../fixtures/media.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, uploadToHerald, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { collectAt, expectExternalSync, inspected } from '../helpers/analytics-e2e.js';
 import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -54,36 +55,6 @@ const graphGet = async (platform: string, path: string, token: string) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const inspected = async (platform: string, text: string) => ((await sandboxCall(e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[]).filter((p) => p.text === text);
-
-/** Collection at `age` after publishing: the clock set there, the worker drained. */
-async function collectAt(publishedAt: number, age: number) {
-  e.env.clock.set(new Date(publishedAt + age + 60_000));
-  await e.runner.drain();
-}
-
-/** After a day, the daily account read syncs external posts; they show with `source=external` only, once. */
-async function expectExternalSync(sdk: any, platform: string, inject: (at: number) => string, heraldPostId: string) {
-  const externalId = inject(e.env.clock.now().getTime() - 2 * HOUR);
-  for (const day of [1, 2]) {
-    e.env.clock.set(new Date(e.env.clock.now().getTime() + day * DAY));
-    await e.runner.drain();
-  }
-  const external = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'external', platform } }));
-  expect(external.posts).toHaveLength(1);
-  expect(external.posts[0]).toMatchObject({ isExternal: true, status: 'published', platform });
-  expect(external.posts[0].analytics.lastUpdated).not.toBeNull();
-  const late = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'late', platform } }));
-  expect(late.posts.map((p: any) => p.latePostId)).toEqual([heraldPostId]);
-  expect(late.posts[0].isExternal).toBe(false);
-  const all = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'all', platform } }));
-  expect(all.posts).toHaveLength(2);
-  // External posts are analytics only: the posts list keeps to Herald's.
-  const listed = sdkData(await sdk.posts.listPosts({ query: {} })).posts;
-  expect(listed.map((p: any) => p._id)).toEqual([heraldPostId]);
-  return externalId;
-}
-
 describe('Meta analytics through the official SDK', () => {
   it('Facebook: post insights and counts, the Page followers, an unknown metric refused, external Page posts synced once', async () => {
     const t = await tenant('FB analytics');
@@ -96,17 +67,17 @@ describe('Meta analytics through the official SDK', () => {
     const accountId = sdkData(await t.sdk.connect.facebook.selectFacebookPage({ headers, body: { ...query, pageId: pages[0].id } } as any)).account.accountId;
     const post = await createNow(t.sdk, 'facebook', accountId, { content: 'FB stats post' });
     await settle(e, 2);
-    const [item] = await inspected('facebook', 'FB stats post');
+    const [item] = await inspected(e, 'facebook', 'FB stats post');
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     let res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ impressions: m.impressions, reach: m.reach, clicks: m.clicks, likes: m.likes, comments: m.comments, shares: m.shares, views: 0, saves: 0 });
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', { postId: item.id, metrics: { impressions: 9000, reach: 7000, likes: 40, comments: 5, shares: 3, clicks: 77 } });
     await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', { postId: pages[0].id, metrics: { followers: 4321 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ impressions: 9000, reach: 7000, likes: 40, comments: 5, shares: 3, clicks: 77 });
     expect(res.isExternal).toBe(false);
@@ -116,7 +87,7 @@ describe('Meta analytics through the official SDK', () => {
     const bad = await graphGet('facebook', `${item.id}/insights?metric=post_impressions,post_engaged_users`, token);
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 100, message: '(#100) The value must be a valid insights metric' } } });
 
-    await expectExternalSync(t.sdk, 'facebook', (at) => externalPagePost(e.sandbox.state('facebook'), pages[0].id, 'Posted in Meta Business Suite', at), post._id);
+    await expectExternalSync(e, t.sdk, 'facebook', (at) => externalPagePost(e.sandbox.state('facebook'), pages[0].id, 'Posted in Meta Business Suite', at), post._id);
     const stats = sdkData(await t.sdk.accounts.getFollowerStats({ query: {} }));
     expect(stats.accounts[0].currentFollowers).toBe(4321);
   });
@@ -134,16 +105,16 @@ describe('Meta analytics through the official SDK', () => {
     const url = await uploadToHerald(t.sdk, 'ig-stats.jpg', await solidImage(800, 800, 'jpeg'), 'image/jpeg');
     const post = await createNow(t.sdk, 'instagram', account._id, { content: 'IG stats post', mediaItems: [{ type: 'image', url }] });
     await settle(e, 2);
-    const [item] = await inspected('instagram', 'IG stats post');
+    const [item] = await inspected(e, 'instagram', 'IG stats post');
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     let res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ views: m.views, impressions: m.views, reach: m.reach, likes: m.likes, comments: m.comments, shares: m.shares, saves: m.saves, clicks: 0 });
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/instagram/_metrics', { postId: item.id, metrics: { views: 2500, reach: 1800, likes: 90, comments: 9, shares: 4, saves: 11 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ views: 2500, impressions: 2500, reach: 1800, likes: 90, comments: 9, shares: 4, saves: 11 });
 
@@ -156,7 +127,7 @@ describe('Meta analytics through the official SDK', () => {
     const good = await graphGet('instagram', `${item.id}/insights?metric=reach,saved`, token);
     expect(good.body.data.map((d: any) => [d.name, d.values[0].value])).toEqual([['reach', 1800], ['saved', 11]]);
 
-    await expectExternalSync(t.sdk, 'instagram', (at) => externalIgMedia(e.sandbox.state('instagram'), igUserId, 'Posted in the Instagram app', at), post._id);
+    await expectExternalSync(e, t.sdk, 'instagram', (at) => externalIgMedia(e.sandbox.state('instagram'), igUserId, 'Posted in the Instagram app', at), post._id);
     const stats = sdkData(await t.sdk.accounts.getFollowerStats({ query: {} }));
     expect(stats.accounts[0].currentFollowers).toBeGreaterThan(0);
   });
@@ -170,17 +141,17 @@ describe('Meta analytics through the official SDK', () => {
     const threadsUserId = [...thStore(e.sandbox.state('threads')).users.values()].find((u) => u.login === 'thStats1')!.id;
     const post = await createNow(t.sdk, 'threads', account._id, { content: 'Threads stats post' });
     await settle(e, 2);
-    const [item] = await inspected('threads', 'Threads stats post');
+    const [item] = await inspected(e, 'threads', 'Threads stats post');
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     let res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, impressions: 0 });
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/threads/_metrics', { postId: item.id, metrics: { views: 640, likes: 32, comments: 8, shares: 2 } });
     await sandboxCall(e.sandbox, 'POST', '/sandbox/threads/_metrics', { postId: threadsUserId, metrics: { followers: 777 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ views: 640, likes: 32, comments: 8, shares: 2 });
 
@@ -190,7 +161,7 @@ describe('Meta analytics through the official SDK', () => {
     );
     expect(paramsProblem(edgeSpec('ThreadsUser', 'GET', 'threads_insights')!, { metric: 'followers_count' }, 'GET /ThreadsUser/threads_insights')).toBeNull();
 
-    await expectExternalSync(t.sdk, 'threads', (at) => externalThread(e.sandbox.state('threads'), threadsUserId, 'Posted in the Threads app', at), post._id);
+    await expectExternalSync(e, t.sdk, 'threads', (at) => externalThread(e.sandbox.state('threads'), threadsUserId, 'Posted in the Threads app', at), post._id);
     const stats = sdkData(await t.sdk.accounts.getFollowerStats({ query: {} }));
     expect(stats.accounts[0].currentFollowers).toBe(777);
   });

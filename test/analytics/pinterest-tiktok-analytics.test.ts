@@ -5,6 +5,7 @@ import { externalPin, pinterestSimulator } from '../../src/sandbox/pinterest/ind
 import { pinStore } from '../../src/sandbox/pinterest/store.js';
 import { externalTikTokVideo, tiktokSimulator } from '../../src/sandbox/tiktok/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { collectAt, expectExternalSync, healthOf, inspected } from '../helpers/analytics-e2e.js';
 import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -32,32 +33,6 @@ async function tenant(name: string) {
   const sdk = await e.env.sdk(apiKey);
   const profile = sdkData(await sdk.profiles.createProfile({ body: { name } })).profile;
   return { sdk, profileId: profile._id as string };
-}
-
-const inspected = async (platform: string, text: string) => ((await sandboxCall(e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[]).filter((p) => p.text === text);
-const healthOf = async (sdk: any, accountId: string) => sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
-
-async function collectAt(publishedAt: number, age: number) {
-  e.env.clock.set(new Date(publishedAt + age + 60_000));
-  await e.runner.drain();
-}
-
-/** After a day, the daily account read syncs external posts; they show with `source=external` only, once. */
-async function expectExternalSync(sdk: any, platform: string, inject: (at: number) => string, heraldPostId: string) {
-  const externalId = inject(e.env.clock.now().getTime() - 2 * HOUR);
-  for (const day of [1, 2]) {
-    e.env.clock.set(new Date(e.env.clock.now().getTime() + day * DAY));
-    await e.runner.drain();
-  }
-  const external = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'external', platform } }));
-  expect(external.posts).toHaveLength(1);
-  expect(external.posts[0]).toMatchObject({ isExternal: true, status: 'published', platform });
-  expect(external.posts[0].analytics.lastUpdated).not.toBeNull();
-  const late = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'late', platform } }));
-  expect(late.posts.map((p: any) => p.latePostId)).toEqual([heraldPostId]);
-  const all = sdkData(await sdk.analytics.getAnalytics({ query: { source: 'all', platform } }));
-  expect(all.posts).toHaveLength(2);
-  return { externalId, external: external.posts[0] };
 }
 
 /** Pinterest's authorization code flow straight at the simulator: a token with `scope`. */
@@ -111,12 +86,12 @@ describe('Pinterest analytics through the official SDK', () => {
 
     const post = await createNow(t.sdk, 'pinterest', accountId, { content: 'Pinterest stats pin', mediaItems: [{ type: 'image', url: e.mediaUrl('pin-stats.png', 2_000) }] });
     await settle(e, 2);
-    const [item] = await inspected('pinterest', 'Pinterest stats pin');
+    const [item] = await inspected(e, 'pinterest', 'Pinterest stats pin');
     const publishedAt = Date.parse(item.createdAt);
     const ownerId = pinStore(e.sandbox.state('pinterest')).pins.get(item.id)!.ownerId;
     await sandboxCall(e.sandbox, 'POST', '/sandbox/pinterest/_metrics', { postId: ownerId, metrics: { followers: 2468 } });
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     let res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     // Pinterest has no reach or shares; an image pin has no video views.
@@ -124,13 +99,13 @@ describe('Pinterest analytics through the official SDK', () => {
     expect(res.analytics.lastUpdated).toBe(e.env.clock.now().toISOString());
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/pinterest/_metrics', { postId: item.id, metrics: { impressions: 12_000, saves: 340, clicks: 90, likes: 55, comments: 7 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ impressions: 12_000, saves: 340, clicks: 90, likes: 55, comments: 7 });
     expect((await healthOf(t.sdk, accountId)).canFetchAnalytics).toBe(true);
 
 
-    const { externalId, external } = await expectExternalSync(t.sdk, 'pinterest', (at) => externalPin(e.sandbox.state('pinterest'), ownerId, boards[0].id, 'Pinned in the Pinterest app', at), post._id);
+    const { externalId, external } = await expectExternalSync(e, t.sdk, 'pinterest', (at) => externalPin(e.sandbox.state('pinterest'), ownerId, boards[0].id, 'Pinned in the Pinterest app', at), post._id);
     expect(external).toMatchObject({ content: 'Pinned in the Pinterest app', platformPostUrl: `https://www.pinterest.com/pin/${externalId}/` });
     // The daily account read, after the followers were set.
     const stats = sdkData(await t.sdk.accounts.getFollowerStats({ query: {} }));
@@ -175,23 +150,23 @@ describe('TikTok analytics through the official SDK', () => {
 
     const post = await createNow(t.sdk, 'tiktok', account._id, { content: 'TikTok stats video', mediaItems: [{ type: 'video', url: e.mediaUrl('tt-stats.mp4', 300_000, 'video/mp4') }] });
     await settle(e, 4);
-    const [item] = await inspected('tiktok', 'TikTok stats video');
+    const [item] = await inspected(e, 'tiktok', 'TikTok stats video');
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     let res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     // TikTok's video counts are views, likes, comments and shares; it reports no impressions or reach.
     expect(res.analytics).toMatchObject({ views: m.views, likes: m.likes, comments: m.comments, shares: m.shares, impressions: 0, reach: 0 });
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/tiktok/_metrics', { postId: item.id, metrics: { views: 50_000, likes: 4_000, comments: 321, shares: 99 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     res = sdkData(await t.sdk.analytics.getAnalytics({ query: { postId: post._id } }));
     expect(res.analytics).toMatchObject({ views: 50_000, likes: 4_000, comments: 321, shares: 99 });
     expect((await healthOf(t.sdk, account._id)).canFetchAnalytics).toBe(true);
 
 
-    const { externalId, external } = await expectExternalSync(t.sdk, 'tiktok', (at) => externalTikTokVideo(e.sandbox.state('tiktok'), openId, 'Posted in the TikTok app', at), post._id);
+    const { externalId, external } = await expectExternalSync(e, t.sdk, 'tiktok', (at) => externalTikTokVideo(e.sandbox.state('tiktok'), openId, 'Posted in the TikTok app', at), post._id);
     expect(external).toMatchObject({ content: 'Posted in the TikTok app', platformPostUrl: `https://www.tiktok.com/@ttStats1/video/${externalId}` });
     // The daily account read, after the followers were set.
     const stats = sdkData(await t.sdk.accounts.getFollowerStats({ query: {} }));

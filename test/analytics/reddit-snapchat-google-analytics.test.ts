@@ -6,6 +6,7 @@ import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { externalSubmission } from '../../src/sandbox/reddit/info.js';
 import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { analyticsTenant, collectAt, healthOf } from '../helpers/analytics-e2e.js';
 import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -30,40 +31,20 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function tenant(platform: string, user: { id: string; username: string }) {
-  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profile = sdkData(await sdk.profiles.createProfile({ body: { name: `${platform} analytics` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, { ...user, name: user.username });
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
-  await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
-  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
-  return { sdk, apiKey, profileId: profile._id as string, account };
-}
-
 const analyticsOf = async (sdk: any, postId: string) => sdkData(await sdk.analytics.getAnalytics({ query: { postId } })).analytics;
 const followersOf = async (sdk: any, accountId: string) =>
   sdkData(await sdk.accounts.getFollowerStats({ query: {} })).accounts.find((a: any) => a._id === accountId || a.accountId === accountId)?.currentFollowers;
-const healthOf = async (sdk: any, accountId: string) =>
-  sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
-
-/** Collection at `age` after publishing: the clock set there, the worker drained. */
-async function collectAt(publishedAt: number, age: number) {
-  e.env.clock.set(new Date(publishedAt + age + 60_000));
-  await e.runner.drain();
-}
-
 describe('Reddit analytics through the official SDK', () => {
   it('reads upvotes, comments and views from /api/info and the profile followers, follows _metrics, and imports posts made on Reddit once', async () => {
     const user = { id: 'rdStats1', username: 'rdStats1' };
-    const t = await tenant('reddit', user);
+    const t = await analyticsTenant(e, 'reddit', user);
     await sandboxCall(e.sandbox, 'POST', '/sandbox/reddit/_metrics', { postId: user.id, metrics: { followers: 321 } });
     const post = await createNow(t.sdk, 'reddit', t.account._id, { content: 'Counting on Reddit' }, { subreddit: 'test', title: 'Reddit stats post' });
     await settle(e, 2);
     const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/reddit/_inspect')).posts as any[]).filter((p) => p.extra?.title === 'Reddit stats post');
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     expect(await analyticsOf(t.sdk, post._id)).toMatchObject({
       likes: m.likes,
@@ -80,7 +61,7 @@ describe('Reddit analytics through the official SDK', () => {
     expect(await followersOf(t.sdk, t.account._id)).toBe(321);
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/reddit/_metrics', { postId: item.id, metrics: { likes: 420, comments: 37, views: 9001 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     expect(await analyticsOf(t.sdk, post._id)).toMatchObject({ likes: 420, comments: 37, views: 9001 });
     expect(await healthOf(t.sdk, t.account._id)).toMatchObject({ canFetchAnalytics: true });
 
@@ -162,14 +143,14 @@ describe('Snapchat analytics through the official SDK', () => {
     expect(item).toBeDefined();
     const publishedAt = Date.parse(item.createdAt);
 
-    await collectAt(publishedAt, HOUR);
+    await collectAt(e, publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
     // A story's screenshots have no name among Herald's metrics; Snap reports no impressions or clicks for it.
     expect(await analyticsOf(sdk, post._id)).toMatchObject({ views: m.views, reach: m.reach, shares: m.shares, comments: m.comments, likes: 0, saves: 0, impressions: 0, clicks: 0 });
     expect(await followersOf(sdk, account._id)).toBe(23456);
 
     await sandboxCall(e.sandbox, 'POST', '/sandbox/snapchat/_metrics', { postId: item.id, metrics: { views: 777, reach: 555, shares: 12, comments: 4 } });
-    await collectAt(publishedAt, 6 * HOUR);
+    await collectAt(e, publishedAt, 6 * HOUR);
     expect(await analyticsOf(sdk, post._id)).toMatchObject({ views: 777, reach: 555, shares: 12, comments: 4 });
     expect(await healthOf(sdk, account._id)).toMatchObject({ canFetchAnalytics: true });
 

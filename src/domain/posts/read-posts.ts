@@ -37,14 +37,11 @@ function dateBound(value: string | undefined, field: string, end: boolean): stri
   throw invalidFields(`${field} is not a date`, { [field]: ['must be YYYY-MM-DD or an ISO 8601 date-time'] }, 'invalid_date');
 }
 
-/** The caller's posts, filtered, sorted and paged (`page` from 1, `limit` 1..100, default 10). */
-export async function listPosts(ctx: AppContext, caller: Principal, q: ListPostsQuery) {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? 10;
+/** The filters GET /v1/posts and GET /v1/posts/calendar share, within what the caller may see. */
+function postFilters(caller: Principal, q: { status?: string; platform?: string; profileId?: string; dateFrom?: string; dateTo?: string }) {
   const profileId = q.profileId && q.profileId !== 'all' ? q.profileId : undefined;
   if (profileId) assertProfileVisible(caller, profileId);
-  const db = ctx.db.kysely;
-  const { rows, total } = await listPostRows(db, {
+  return {
     tenantId: caller.tenantId,
     profileScope: caller.profileIds,
     status: q.status,
@@ -52,6 +49,16 @@ export async function listPosts(ctx: AppContext, caller: Principal, q: ListPosts
     profileId,
     fromIso: dateBound(q.dateFrom, 'dateFrom', false),
     toIso: dateBound(q.dateTo, 'dateTo', true),
+  };
+}
+
+/** The caller's posts, filtered, sorted and paged (`page` from 1, `limit` 1..100, default 10). */
+export async function listPosts(ctx: AppContext, caller: Principal, q: ListPostsQuery) {
+  const page = q.page ?? 1;
+  const limit = q.limit ?? 10;
+  const db = ctx.db.kysely;
+  const { rows, total } = await listPostRows(db, {
+    ...postFilters(caller, q),
     search: q.search?.trim() || undefined,
     sortBy: q.sortBy ?? 'scheduled-desc',
     limit,
@@ -81,22 +88,7 @@ export const CALENDAR_EXCERPT = 200;
  * default 2000): what `GET /v1/posts` pages 100 at a time, without media, options or results.
  */
 export async function listCalendar(ctx: AppContext, caller: Principal, q: CalendarQuery) {
-  const profileId = q.profileId && q.profileId !== 'all' ? q.profileId : undefined;
-  if (profileId) assertProfileVisible(caller, profileId);
   const limit = q.limit ?? 2000;
-  const { rows, total } = await listCalendarRows(
-    ctx.db.kysely,
-    {
-      tenantId: caller.tenantId,
-      profileScope: caller.profileIds,
-      status: q.status,
-      platform: q.platform,
-      profileId,
-      fromIso: dateBound(q.dateFrom, 'dateFrom', false),
-      toIso: dateBound(q.dateTo, 'dateTo', true),
-    },
-    limit,
-    CALENDAR_EXCERPT,
-  );
+  const { rows, total } = await listCalendarRows(ctx.db.kysely, postFilters(caller, q), limit, CALENDAR_EXCERPT);
   return { rows, total, truncated: total > rows.length };
 }
