@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaSignature } from '../../src/platforms/graph/webhook.js';
+import { world } from '../../src/sandbox/graph/world.js';
 import { instagramSimulator } from '../../src/sandbox/instagram/index.js';
 import { listEvents } from '../../src/store/events.js';
 import { solidImage } from '../fixtures/media.js';
@@ -145,6 +146,32 @@ describe('Instagram inbox', () => {
     const like = await sdkError(t.sdk.comments.likeInboxComment({ path: { postId: mediaId, commentId: first.id }, body: { accountId: t.accountId } }));
     expect([like.statusCode, like.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
+  it('a token without the messaging or comments permission is refused by Instagram, and nothing is sent', async () => {
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: t.igUserId, text: 'Open on Sunday?', from: { username: 'cleo' } });
+    const comment = await sim('POST', '/_inbound', { kind: 'comment', account: t.igUserId, postId: mediaId, text: 'Which size?', from: { username: 'dan' } });
+    await poll();
+    const graph = world(e.sandbox.state('instagram'));
+    const pageId = [...graph.pages.values()].find((p) => p.igUserId === t.igUserId)!.id;
+    const tokens = [...graph.tokens.values()].filter((k) => k.kind === 'page' && k.pageId === pageId);
+    const granted = tokens.map((k) => [...k.scopes]);
+    for (const [permission, attempt] of [
+      ['instagram_manage_messages', () => t.sdk.messages.sendInboxMessage({ path: { conversationId: inbound.from.id }, body: { accountId: t.accountId, message: 'Yes, 10 to 4' } })],
+      ['instagram_manage_comments', () => t.sdk.comments.replyToInboxPost({ path: { postId: mediaId }, body: { accountId: t.accountId, message: 'M and L', commentId: comment.id } })],
+    ] as const) {
+      for (const k of tokens) k.scopes = k.scopes.filter((s) => s !== permission);
+      try {
+        const before = (await inspect()).length;
+        const err = await sdkError(attempt());
+        // Graph's (#10) is an authorization problem: the caller is told to reconnect (and grant it).
+        expect([err.statusCode, err.code, permission]).toEqual([400, 'account_reauthorization_required', permission]);
+        expect((await inspect()).length).toBe(before);
+      } finally {
+        tokens.forEach((k, i) => (k.scopes = [...granted[i]!]));
+      }
+    }
+    expect(tokens.length).toBeGreaterThan(0);
+  });
+
   it('ice breakers round-trip on Instagram and keep to 4 questions of 80 characters, checked before the call', async () => {
     const settings = t.sdk.accountsettings;
     expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: [] });

@@ -42,6 +42,23 @@ function igAccount(state: SimulatorState, ref: string): GraphPage | undefined {
 }
 
 const refused = (call: GraphCall) => graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
+
+/**
+ * Sends Meta's refusal and answers true unless the token acts for `ownerId` and was granted the
+ * permission for `what`: instagram_manage_messages / instagram_manage_comments through Facebook Login,
+ * instagram_business_manage_* through Instagram Login (ice breakers are messaging's).
+ * https://developers.facebook.com/docs/permissions
+ */
+function refusedFor(call: GraphCall, ownerId: string, what: 'messages' | 'comments'): boolean {
+  if (!actsFor(call.state, call.token, ownerId)) {
+    refused(call);
+    return true;
+  }
+  const granted = call.token.scopes;
+  if (granted.includes(`instagram_manage_${what}`) || granted.includes(`instagram_business_manage_${what}`)) return false;
+  graphError(call.reply, 400, { message: `(#10) This endpoint requires the 'instagram_manage_${what}' permission`, code: 10 });
+  return true;
+}
 const invalidParam = (call: GraphCall, message: string, subcode?: number) => graphError(call.reply, 400, { message: `(#100) ${message}`, code: 100, subcode });
 
 const objects = (state: SimulatorState, type: string, match: (o: GraphObject) => boolean) =>
@@ -141,7 +158,7 @@ const object = (v: unknown): Record<string, any> | null => {
 };
 
 const listConversations: GraphHandler = (call) => {
-  if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
+  if (refusedFor(call, call.node.id, 'messages')) return call.reply;
   if (call.params.platform !== undefined && String(call.params.platform).toLowerCase() !== 'instagram') return invalidParam(call, 'platform must be instagram for an Instagram account');
   const threads = objects(call.state, 'UnifiedThread', (o) => o.ownerId === call.node.id && (!call.params.user_id || (o.data.participant as { id: string }).id === call.params.user_id));
   const data = threads.map((t) => threadWire(call.state, t)).sort((a, b) => String(b.updated_time).localeCompare(String(a.updated_time)));
@@ -150,13 +167,13 @@ const listConversations: GraphHandler = (call) => {
 
 const listMessages: GraphHandler = (call) => {
   const t = call.node.object!;
-  if (!actsFor(call.state, call.token, t.ownerId)) return refused(call);
+  if (refusedFor(call, t.ownerId, 'messages')) return call.reply;
   return { data: (threadWire(call.state, t).messages as { data: unknown[] }).data };
 };
 
 const send: GraphHandler = (call) => {
   const { state, node, now } = call;
-  if (!actsFor(state, call.token, node.id)) return refused(call);
+  if (refusedFor(call, node.id, 'messages')) return call.reply;
   const page = igAccount(state, node.id)!;
   const recipient = object(call.params.recipient);
   const message = object(call.params.message);
@@ -204,13 +221,13 @@ const send: GraphHandler = (call) => {
 };
 
 const readProfile: GraphHandler = (call) => {
-  if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
+  if (refusedFor(call, call.node.id, 'messages')) return call.reply;
   const items = iceBreakers(call.state).get(call.node.id);
   return { data: items ? [{ ice_breakers: items }] : [] };
 };
 
 const setProfile: GraphHandler = (call) => {
-  if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
+  if (refusedFor(call, call.node.id, 'messages')) return call.reply;
   if (call.params.persistent_menu !== undefined) return invalidParam(call, 'persistent_menu is not supported on Instagram through this API');
   const items = asList(call.params.ice_breakers);
   if (!items) return invalidParam(call, 'ice_breakers is required');
@@ -224,7 +241,7 @@ const setProfile: GraphHandler = (call) => {
 };
 
 const clearProfile: GraphHandler = (call) => {
-  if (!actsFor(call.state, call.token, call.node.id)) return refused(call);
+  if (refusedFor(call, call.node.id, 'messages')) return call.reply;
   const fields = (asList(call.params.fields) ?? []).map((f) => String(f).toLowerCase());
   if (fields.includes('ice_breakers')) iceBreakers(call.state).delete(call.node.id);
   return { result: 'success' };
@@ -232,25 +249,25 @@ const clearProfile: GraphHandler = (call) => {
 
 const listComments: GraphHandler = (call) => {
   const m = call.node.object!;
-  if (!actsFor(call.state, call.token, m.ownerId)) return refused(call);
+  if (refusedFor(call, m.ownerId, 'comments')) return call.reply;
   const data = objects(call.state, 'IGComment', (o) => o.data.mediaId === m.id && !o.data.parentId).sort((a, b) => b.createdAt - a.createdAt);
   return { data: data.map((c) => commentWire(call.state, c)) };
 };
 
 const readComment: GraphHandler = (call) => {
-  if (!actsFor(call.state, call.token, call.node.object!.ownerId)) return refused(call);
+  if (refusedFor(call, call.node.object!.ownerId, 'comments')) return call.reply;
   return commentWire(call.state, call.node.object!);
 };
 
 const listCommentReplies: GraphHandler = (call) => {
   const c = call.node.object!;
-  if (!actsFor(call.state, call.token, c.ownerId)) return refused(call);
+  if (refusedFor(call, c.ownerId, 'comments')) return call.reply;
   return { data: objects(call.state, 'IGComment', (o) => o.data.parentId === c.id).sort((a, b) => a.createdAt - b.createdAt).map((r) => commentWire(call.state, r)) };
 };
 
 const replyToComment: GraphHandler = (call) => {
   const c = call.node.object!;
-  if (!actsFor(call.state, call.token, c.ownerId)) return refused(call);
+  if (refusedFor(call, c.ownerId, 'comments')) return call.reply;
   const text = typeof call.params.message === 'string' ? call.params.message : '';
   if (!text) return invalidParam(call, 'The parameter message is required');
   // Instagram keeps one level of replies: a reply to a reply goes under the top-level comment.
@@ -263,14 +280,14 @@ const replyToComment: GraphHandler = (call) => {
 
 const hideComment: GraphHandler = (call) => {
   const c = call.node.object!;
-  if (!actsFor(call.state, call.token, c.ownerId)) return refused(call);
+  if (refusedFor(call, c.ownerId, 'comments')) return call.reply;
   c.data.hidden = String(call.params.hide) === 'true' || String(call.params.hide) === '1';
   return { success: true };
 };
 
 const deleteComment: GraphHandler = (call) => {
   const c = call.node.object!;
-  if (!actsFor(call.state, call.token, c.ownerId)) return refused(call);
+  if (refusedFor(call, c.ownerId, 'comments')) return call.reply;
   c.deleted = true;
   for (const r of objects(call.state, 'IGComment', (o) => o.data.parentId === c.id)) r.deleted = true;
   return { success: true };
