@@ -130,7 +130,13 @@ function jwt(did: string, scope: string, ttlS: number): string {
   return `${b64({ typ: 'at+jwt', alg: 'HS256' })}.${b64({ scope, sub: did, iat: now, exp: now + ttlS, jti: randomBytes(8).toString('hex') })}.${randomBytes(16).toString('base64url')}`;
 }
 
-export function blueskySimulator(): Simulator {
+export interface BlueskySimulatorOptions {
+  /** Clock for the metrics' age (sandbox/metrics.ts) and `_inbound` replies' createdAt. Default: real time. */
+  now?: () => Date;
+}
+
+export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator {
+  const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'bluesky',
     insights: true,
@@ -246,7 +252,7 @@ export function blueskySimulator(): Simulator {
 
       /** PostViews with counts from the sandbox metrics (likes, comments as replies, shares as reposts). */
       const postView = (did: string, r: StoredRecord) => {
-        const m = metricsFor(state, r.uri, Date.parse(r.value.createdAt) || Date.now(), Date.now());
+        const m = metricsFor(state, r.uri, Date.parse(r.value.createdAt) || now(), now());
         return {
           uri: r.uri,
           cid: r.cid,
@@ -256,7 +262,7 @@ export function blueskySimulator(): Simulator {
           repostCount: m.shares,
           likeCount: m.likes,
           quoteCount: 0,
-          indexedAt: new Date(Date.parse(r.value.createdAt) || Date.now()).toISOString(),
+          indexedAt: new Date(Date.parse(r.value.createdAt) || now()).toISOString(),
         };
       };
 
@@ -578,7 +584,7 @@ export function blueskySimulator(): Simulator {
           if (!p || (pRoot !== thread.uri && p.uri !== thread.uri)) return reply.status(404).send({ error: 'NotFound', message: 'parentId must be a reply in the thread of postId' });
           parent = { uri: p.uri, cid: p.cid };
         }
-        const { rec } = storePost(from, { $type: 'app.bsky.feed.post', text: b.text, createdAt: new Date().toISOString(), reply: { root: thread, parent } });
+        const { rec } = storePost(from, { $type: 'app.bsky.feed.post', text: b.text, createdAt: new Date(now()).toISOString(), reply: { root: thread, parent } });
         return { uri: rec.uri, cid: rec.cid, author: author(from) };
       });
 
