@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadsSimulator } from '../../src/sandbox/threads/index.js';
+import { thStore } from '../../src/sandbox/threads/store.js';
 import { listEvents } from '../../src/store/events.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { sdkError } from '../helpers/posts.js';
@@ -94,6 +95,22 @@ describe('Threads inbox', () => {
     ]) {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
+    }
+
+    // A token without the inbox's permissions: Threads refuses hiding (threads_manage_replies) and reading
+    // replies (threads_read_replies) with #10, and Herald tells the caller to reconnect; the reply stays shown.
+    const token = thStore(e.sandbox.state('threads')).tokens.get(await tokenOf(account._id))!;
+    const granted = [...token.scopes];
+    try {
+      token.scopes = granted.filter((s) => s !== 'threads_manage_replies');
+      const err = await sdkError(sdk.comments.hideInboxComment({ path: { postId: root.id, commentId: inbound.id }, body: { accountId: account._id } }));
+      expect([err.statusCode, err.code]).toEqual([400, 'account_reauthorization_required']);
+      expect(await seen()).toBe('NOT_HUSHED');
+      token.scopes = granted.filter((s) => s !== 'threads_read_replies');
+      const replies = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${root.id}/replies`, { headers: { authorization: `Bearer ${await tokenOf(account._id)}` } });
+      expect([replies.status, ((await replies.json()) as any).error?.code]).toEqual([400, 10]);
+    } finally {
+      token.scopes = granted;
     }
   });
 });

@@ -121,7 +121,7 @@ describe("Meta's Postman collection for the Threads API, run by newman", () => {
     const collection = JSON.parse(readFileSync(new URL('../fixtures/threads/threads-api.postman_collection.json', import.meta.url), 'utf8'));
     const base = `${sandbox.url}/sandbox/threads`;
     const redirect = 'https://www.domain.com/login';
-    const consent = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: 'pm-app', redirect_uri: redirect, scope: 'threads_basic,threads_content_publish', response_type: 'code', login_hint: 'newman' })}`, { redirect: 'manual' });
+    const consent = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: 'pm-app', redirect_uri: redirect, scope: 'threads_basic,threads_content_publish,threads_read_replies,threads_manage_replies', response_type: 'code', login_hint: 'newman' })}`, { redirect: 'manual' });
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
 
     const set: Record<string, string> = {

@@ -30,7 +30,7 @@ async function call(method: string, path: string, query: Record<string, string> 
 }
 
 async function login(hint: string): Promise<{ short: string; long: string; userId: string }> {
-  const auth = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: 'app1', redirect_uri: REDIRECT, scope: 'threads_basic,threads_content_publish', response_type: 'code', state: 's', login_hint: hint })}`, { redirect: 'manual' });
+  const auth = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: 'app1', redirect_uri: REDIRECT, scope: 'threads_basic,threads_content_publish,threads_read_replies,threads_manage_replies', response_type: 'code', state: 's', login_hint: hint })}`, { redirect: 'manual' });
   expect(auth.status).toBe(302);
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const short = await call('POST', '/oauth/access_token', { client_id: 'app1', client_secret: 'secret', code, grant_type: 'authorization_code', redirect_uri: REDIRECT });

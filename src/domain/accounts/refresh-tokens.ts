@@ -50,9 +50,11 @@ export async function refreshAccountTokens(
 /**
  * Calls the platform with an account's tokens, as publishing does: an `auth` answer gets one token
  * refresh (refreshAccountTokens: a revoked grant disconnects the account), unless the stored tokens
- * changed meanwhile, and one more call with the fresh row. The platform refused the first call, so repeating it cannot act twice. When no refresh was
- * made (not supported, grant revoked, account gone or inactive) the original `auth` error is thrown;
- * a failing refresh throws its own error (transient kinds for the caller to retry).
+ * changed meanwhile, and one more call with the fresh row. The platform refused the first call, so
+ * repeating it cannot act twice. When no refresh was made (not supported, grant revoked, account gone or
+ * inactive) or the platform refused the refresh for good (`rejected`: a token too young to refresh),
+ * the original `auth` error is thrown, since it says what to do; a refresh that failed for a while
+ * throws its own error (transient kinds for the caller to retry).
  */
 export async function withTokenRefresh<T>(
   ctx: AppContext,
@@ -69,9 +71,19 @@ export async function withTokenRefresh<T>(
     // rotated away, which X and others treat as a stolen token and answer by revoking the grant.
     const current = await findAccountById(ctx.db.kysely, account.account_id);
     const rotated = !!current && current.access_token !== account.access_token;
-    if (!rotated && (await refreshAccountTokens(ctx, current ?? account, { io })) !== 'refreshed') throw error;
+    if (!rotated && (await refreshOrFirstError(ctx, current ?? account, io, error)) !== 'refreshed') throw error;
     const fresh = rotated ? current : await findAccountById(ctx.db.kysely, account.account_id);
     if (!fresh || fresh.is_active !== 1) throw error;
     return call(fresh);
+  }
+}
+
+/** refreshAccountTokens, with a refresh the platform refused for good answered by the call's own `auth` error. */
+async function refreshOrFirstError(ctx: AppContext, account: AccountRow, io: PlatformIO, first: PlatformError): Promise<RefreshOutcome> {
+  try {
+    return await refreshAccountTokens(ctx, account, { io });
+  } catch (refreshError) {
+    if (refreshError instanceof PlatformError && refreshError.kind === 'rejected') throw first;
+    throw refreshError;
   }
 }

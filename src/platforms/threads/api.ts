@@ -63,6 +63,9 @@ export const THREADS_HTTP: PlatformHttp = {
     const subcode = Number(err.error_subcode);
     const fields = answerFields(answer, platformCode);
     if (code === 190 || code === 102) return new PlatformError('auth', message, { ...fields, revoked: DEAD_SUBCODES.has(subcode) });
+    // A permission the user did not grant (threads_read_replies, threads_manage_replies): reconnecting
+    // with it is the remedy.
+    if (code === 10) return new PlatformError('auth', `${message}: reconnect the Threads account and grant it`, fields);
     if (subcode === 2207042) return new PlatformError('rate_limited', `${message} (Threads allows 250 posts and 1,000 replies in 24 hours)`, { ...fields, retryAfterMs: 3_600_000 });
     if (THROTTLED.has(code) || (code >= 80001 && code <= 80014)) return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: regainMs(answer.headers) });
     if (code === 1 || code === 2 || err.is_transient === true || (code === 24 && subcode === 4279009)) return new PlatformError('unavailable', message, fields);

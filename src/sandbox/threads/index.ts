@@ -93,7 +93,7 @@ function registerInbound(app: FastifyInstance, state: SimulatorState, now: () =>
 function tokenOf(auth: ThreadsAuth, given: string | undefined, reply: Parameters<ThreadsAuth['userOfToken']>[1], _now: number): GraphToken | null {
   const found = auth.userOfToken(given ?? null, reply);
   if (!found) return null;
-  return { token: given!, kind: 'user', userId: found.user.id, clientId: '', expiresAt: found.expiresAt, longLived: found.kind === 'long', scopes: [], revoked: false };
+  return { token: given!, kind: 'user', userId: found.user.id, clientId: '', expiresAt: found.expiresAt, longLived: found.kind === 'long', scopes: found.scopes, revoked: false };
 }
 
 /** `me` and the token's own user, its containers, and threads that are not deleted; nothing else exists for the token. */
@@ -294,9 +294,21 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     };
   };
 
+  /**
+   * Meta's refusal, and true, when the token was not granted `permission`: threads_read_replies for GET
+   * calls to the reply endpoints, threads_manage_replies for POST ones.
+   * https://developers.facebook.com/docs/threads/retrieve-and-manage-replies
+   */
+  const lacks = (call: Parameters<GraphHandler>[0], permission: 'threads_read_replies' | 'threads_manage_replies'): boolean => {
+    if (call.token.scopes.includes(permission)) return false;
+    graphError(call.reply, 400, 10, `(#10) Application does not have permission for this action: ${permission} is required`, { type: 'OAuthException' });
+    return true;
+  };
+
   const listReplies =
     (edge: 'replies' | 'conversation'): GraphHandler =>
     (call) => {
+      if (lacks(call, 'threads_read_replies')) return call.reply;
       const post = store().posts.get(call.node.id)!;
       const all = [...store().posts.values()].filter((x) => !x.deleted && x.id !== post.id);
       const replies = edge === 'replies' ? all.filter((x) => x.replyTo === post.id) : all.filter((x) => x.rootId === post.rootId && x.replyTo !== null && x.createdAt >= post.createdAt);
@@ -323,6 +335,7 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
    * shows it again (threads_manage_replies); a top-level thread cannot be hidden.
    */
   const manageReply: GraphHandler = (call) => {
+    if (lacks(call, 'threads_manage_replies')) return call.reply;
     const post = store().posts.get(call.node.id)!;
     const root = store().posts.get(post.rootId);
     if (!post.replyTo) return paramError(call.reply, 'Only a reply can be hidden');

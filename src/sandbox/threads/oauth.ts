@@ -44,9 +44,9 @@ function bearer(request: FastifyRequest): string | null {
 export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState, now: () => number): ThreadsAuth {
   const store = () => thStore(state);
 
-  const issue = (user: ThUser, kind: ThToken['kind'], ttlSec: number) => {
+  const issue = (user: ThUser, kind: ThToken['kind'], ttlSec: number, scopes: string[]) => {
     const token = newToken(kind);
-    store().tokens.set(token, { user, kind, issuedAt: now(), expiresAt: now() + ttlSec * 1000, revoked: false });
+    store().tokens.set(token, { user, kind, issuedAt: now(), expiresAt: now() + ttlSec * 1000, revoked: false, scopes });
     return token;
   };
 
@@ -87,7 +87,7 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     if (!scopes.includes('threads_basic')) return graphError(reply, 400, 100, '(#100) The threads_basic permission is required');
     const user = userFor(store(), q.login_hint || 'threads-user-1');
     const code = `AQ${randomBytes(24).toString('base64url')}`;
-    store().codes.set(code, { user, clientId: q.client_id!, redirectUri: q.redirect_uri!, used: false, expiresAt: now() + 10 * 60_000 });
+    store().codes.set(code, { user, clientId: q.client_id!, redirectUri: q.redirect_uri!, used: false, expiresAt: now() + 10 * 60_000, scopes });
     const target = new URL(q.redirect_uri!);
     target.searchParams.set('code', code);
     if (q.state) target.searchParams.set('state', q.state);
@@ -114,7 +114,7 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
       if (rec.redirectUri !== p.redirect_uri) return graphError(reply, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', { type: 'OAuthException' });
       if (rec.clientId !== p.client_id) return graphError(reply, 400, 101, 'Error validating client secret.', { type: 'OAuthException' });
       rec.used = true;
-      const answer = { access_token: issue(rec.user, 'short', SHORT_LIVED_SEC), user_id: rec.user.id };
+      const answer = { access_token: issue(rec.user, 'short', SHORT_LIVED_SEC, rec.scopes), user_id: rec.user.id };
       if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
       return answer;
     },
@@ -129,7 +129,7 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     const t = live(bearer(request), reply);
     if (!t) return reply;
     if (t.kind !== 'short') return graphError(reply, 400, 100, '(#100) Only a short-lived token can be exchanged for a long-lived one');
-    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
+    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
     if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
     return answer;
   });
@@ -143,7 +143,7 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     if (!t) return reply;
     if (t.kind !== 'long') return graphError(reply, 400, 100, '(#100) Only a long-lived token can be refreshed');
     if (now() - t.issuedAt < REFRESH_MIN_AGE_MS) return graphError(reply, 400, 100, '(#100) A long-lived token can be refreshed once it is at least 24 hours old');
-    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
+    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
     if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
     return answer;
   });

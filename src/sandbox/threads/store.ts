@@ -24,6 +24,8 @@ export interface ThToken {
   issuedAt: number;
   expiresAt: number;
   revoked: boolean;
+  /** The permissions the user granted at authorization (kept through the exchange and refreshes). */
+  scopes: string[];
 }
 
 export type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
@@ -73,7 +75,7 @@ export interface ThPost {
 export interface ThStore {
   users: Map<string, ThUser>;
   tokens: Map<string, ThToken>;
-  codes: Map<string, { user: ThUser; clientId: string; redirectUri: string; used: boolean; expiresAt: number }>;
+  codes: Map<string, { user: ThUser; clientId: string; redirectUri: string; used: boolean; expiresAt: number; scopes: string[] }>;
   containers: Map<string, ThContainer>;
   posts: Map<string, ThPost>;
   /** `POST /_oauth/faults`: the next token endpoint calls answer 500 or as a dead grant. */
