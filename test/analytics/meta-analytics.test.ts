@@ -10,7 +10,7 @@ import { externalThread } from '../../src/sandbox/threads/insights.js';
 import { thStore } from '../../src/sandbox/threads/store.js';
 import { solidImage } from '../fixtures/media.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, uploadToHerald, type OAuthE2E } from '../helpers/oauth-e2e.js';
-import { collectAt, expectExternalSync, inspected } from '../helpers/analytics-e2e.js';
+import { analyticsUser, collectAt, expectExternalSync, inspected } from '../helpers/analytics-e2e.js';
 import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -32,12 +32,7 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function tenant(name: string) {
-  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profile = sdkData(await sdk.profiles.createProfile({ body: { name } })).profile;
-  return { sdk, profileId: profile._id as string };
-}
+const tenant = (name: string) => analyticsUser(e, name);
 
 /** Facebook Login straight at a Graph simulator: the token of `login`'s first Page (which acts for its Instagram account too). */
 async function pageToken(platform: 'facebook' | 'instagram', login: string): Promise<string> {

@@ -5,7 +5,7 @@ import { externalPin, pinterestSimulator } from '../../src/sandbox/pinterest/ind
 import { pinStore } from '../../src/sandbox/pinterest/store.js';
 import { externalTikTokVideo, tiktokSimulator } from '../../src/sandbox/tiktok/index.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
-import { collectAt, expectExternalSync, healthOf, inspected } from '../helpers/analytics-e2e.js';
+import { analyticsUser, collectAt, expectExternalSync, healthOf, inspected } from '../helpers/analytics-e2e.js';
 import { followAuthUrl as followUntil } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 
@@ -28,12 +28,7 @@ afterAll(async () => {
   await e?.close();
 });
 
-async function tenant(name: string) {
-  const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profile = sdkData(await sdk.profiles.createProfile({ body: { name } })).profile;
-  return { sdk, profileId: profile._id as string };
-}
+const tenant = (name: string) => analyticsUser(e, name);
 
 /** Pinterest's authorization code flow straight at the simulator: a token with `scope`. */
 async function pinToken(login: string, scope: string): Promise<string> {

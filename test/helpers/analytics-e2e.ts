@@ -10,16 +10,22 @@ import { sandboxCall } from './sandbox-env.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A user with the analytics add-on, a profile, and an account connected through `platform`'s OAuth as `user`. */
-export async function analyticsTenant(e: OAuthE2E, platform: string, user: { id: string; username: string; name?: string }, profileName = `${platform} analytics`) {
+/** A user with the analytics add-on and one profile. */
+export async function analyticsUser(e: OAuthE2E, profileName: string) {
   const { apiKey } = await e.env.createUser({ addons: ['analytics'] });
   const sdk = await e.env.sdk(apiKey);
   const profile = sdkData(await sdk.profiles.createProfile({ body: { name: profileName } })).profile;
+  return { sdk, apiKey, profileId: profile._id as string };
+}
+
+/** A user with the analytics add-on, a profile, and an account connected through `platform`'s OAuth as `user`. */
+export async function analyticsTenant(e: OAuthE2E, platform: string, user: { id: string; username: string; name?: string }, profileName = `${platform} analytics`) {
+  const { sdk, apiKey, profileId } = await analyticsUser(e, profileName);
   await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, { name: user.username, ...user });
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId, redirect_url: `${e.baseUrl}/health` } }));
   await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
-  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
-  return { sdk, apiKey, profileId: profile._id as string, account, accountId: account._id as string };
+  const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId } })).accounts[0];
+  return { sdk, apiKey, profileId, account, accountId: account._id as string };
 }
 
 /** Collection at `age` after publishing: the clock set there, the worker drained. */
