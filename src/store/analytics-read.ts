@@ -140,15 +140,81 @@ export async function lastSync(db: Executor, s: MetricsScope): Promise<string | 
   return (row?.at as string | null | undefined) ?? null;
 }
 
+/*
+ * The aggregates read metrics_rollup (migration 0250): the tenant's sums per quarter-hour slot of
+ * publishing, kept by triggers. A slot that a bound of the query falls inside (from, to, a content-decay
+ * cutoff) is read from its targets instead, so every figure is the same as summing the targets: a slot
+ * wholly on one side of every bound is wholly in or out.
+ */
+
+const QUARTER_MS = 15 * 60_000;
+const DECAYS = ['decay_0', 'decay_1', 'decay_2', 'decay_3', 'decay_4', 'decay_5', 'decay_6'] as const;
+/** The columns behind each content-decay bucket, as DECAY_BUCKETS (domain/analytics/metrics.ts) lists them. */
+const REACHED = ['reached_6h', 'reached_12h', 'reached_1d', 'reached_2d', 'reached_7d', 'reached_30d', 'engagement'] as const;
+const SUMMED = ['posts', 'read_posts', 'engaged_posts', ...COUNTERS, 'engagement', 'read_engagement', 'base', ...DECAYS] as const;
+
+const quarterOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / QUARTER_MS) * QUARTER_MS).toISOString();
+
+/** One target's share of each summed column, as the triggers of migration 0250 add it. */
+function targetShares() {
+  const m = (c: string) => sql.ref(`target_metrics.${c}`);
+  const engaged = sql`${m('engagement')} > 0`;
+  const read = sql`${m('collected_at')} is not null`;
+  return [
+    sql<string>`target_metrics.published_at`.as('slot'),
+    sql.ref('target_metrics.platform').as('platform'),
+    sql<number>`1`.as('posts'),
+    sql<number>`case when ${read} then 1 else 0 end`.as('read_posts'),
+    sql<number>`case when ${engaged} then 1 else 0 end`.as('engaged_posts'),
+    ...COUNTERS.map((c) => m(c).as(c)),
+    m('engagement').as('engagement'),
+    sql<number>`case when ${read} then ${m('engagement')} else 0 end`.as('read_engagement'),
+    sql<number>`case when ${m('impressions')} > 0 then ${m('impressions')} when ${m('reach')} > 0 then ${m('reach')} else ${m('views')} end`.as('base'),
+    ...REACHED.map((col, i) => {
+      const prev = i ? sql`coalesce(${m(REACHED[i - 1]!)}, 0)` : sql`0`;
+      return sql<number>`case when ${engaged} then (coalesce(${m(col)}, 0) - ${prev}) * 1.0 / ${m('engagement')} else 0 end`.as(DECAYS[i]!);
+    }),
+  ];
+}
+
+/**
+ * The scope's sums as rows of (slot, platform, SUMMED...): the rollup's slots, and the targets of the
+ * slots that `from`, `to` or one of `cuts` falls inside (each such target's slot is its published_at).
+ */
+function units(db: Executor, s: MetricsScope, cuts: string[] = []) {
+  const edges = [...new Set([s.fromIso, s.toIso, ...cuts].filter((v): v is string => !!v).map(quarterOf))];
+  let rolled = db.selectFrom('metrics_rollup').where('metrics_rollup.tenant_id', '=', s.tenantId);
+  if (s.profileIds) rolled = rolled.where('metrics_rollup.profile_id', 'in', s.profileIds.length ? s.profileIds : ['']);
+  if (s.profileId) rolled = rolled.where('metrics_rollup.profile_id', '=', s.profileId);
+  if (s.platform) rolled = rolled.where('metrics_rollup.platform', '=', s.platform);
+  if (s.fromIso) rolled = rolled.where('metrics_rollup.slot', '>=', s.fromIso);
+  if (s.toIso) rolled = rolled.where('metrics_rollup.slot', '<=', s.toIso);
+  if (s.source === 'late') rolled = rolled.where('metrics_rollup.is_external', '=', 0);
+  if (s.source === 'external') rolled = rolled.where('metrics_rollup.is_external', '=', 1);
+  if (edges.length) rolled = rolled.where('metrics_rollup.slot', 'not in', edges);
+  const slots = rolled.select(['metrics_rollup.slot', 'metrics_rollup.platform', ...SUMMED.map((c) => `metrics_rollup.${c}` as const)]);
+  if (!edges.length) return slots;
+  const edgeTargets = scoped(db, s)
+    .where((eb) =>
+      eb.or(
+        edges.map((e) =>
+          eb.and([eb('target_metrics.published_at', '>=', e), eb('target_metrics.published_at', '<', new Date(Date.parse(e) + QUARTER_MS).toISOString())]),
+        ),
+      ),
+    )
+    .select(targetShares());
+  return slots.unionAll(edgeTargets as unknown as typeof slots);
+}
+
+const summed = (c: (typeof SUMMED)[number]) => sql<number>`sum(${sql.ref(`u.${c}`)})`.as(c);
+
 /** Per publishing day (UTC) and platform: targets and summed latest metrics. */
 export async function dailyTotals(db: Executor, s: MetricsScope) {
-  const day = sql<string>`substr(target_metrics.published_at, 1, 10)`;
-  return scoped(db, s)
-    .select([day.as('day'), 'target_metrics.platform', (eb) => eb.fn.countAll<number>().as('posts')])
-    .select((eb) => COUNTERS.map((c) => eb.fn.sum<number>(`target_metrics.${c}`).as(c)))
-    .select((eb) => eb.fn.sum<number>('target_metrics.engagement').as('engagement'))
-    .select(sql<number>`sum(case when target_metrics.impressions > 0 then target_metrics.impressions when target_metrics.reach > 0 then target_metrics.reach else target_metrics.views end)`.as('base'))
-    .groupBy([day, 'target_metrics.platform'])
+  const day = sql<string>`substr(u.slot, 1, 10)`;
+  return db
+    .selectFrom(units(db, s).as('u'))
+    .select([day.as('day'), 'u.platform', summed('posts'), ...COUNTERS.map(summed), summed('engagement'), summed('base')])
+    .groupBy([day, 'u.platform'])
     .orderBy(day)
     .execute();
 }
@@ -158,33 +224,31 @@ export async function dailyTotals(db: Executor, s: MetricsScope) {
  * engagement (best-time; the caller's time zone is applied to these small groups).
  */
 export async function engagementByPublishQuarter(db: Executor, s: MetricsScope) {
-  const hour = sql<string>`substr(target_metrics.published_at, 1, 13)`;
-  const quarter = sql<number>`cast(substr(target_metrics.published_at, 15, 2) as integer) / 15`;
-  return scoped(db, s)
-    .where('target_metrics.collected_at', 'is not', null)
-    .select([hour.as('hour'), quarter.as('quarter'), (eb) => eb.fn.countAll<number>().as('posts')])
-    .select((eb) => eb.fn.sum<number>('target_metrics.engagement').as('engagement'))
+  const hour = sql<string>`substr(u.slot, 1, 13)`;
+  const quarter = sql<number>`cast(substr(u.slot, 15, 2) as integer) / 15`;
+  const rows = await db
+    .selectFrom(units(db, s).as('u'))
+    .select([hour.as('hour'), quarter.as('quarter'), sql<number>`sum(u.read_posts)`.as('posts'), sql<number>`sum(u.read_engagement)`.as('engagement')])
     .groupBy([hour, quarter])
     .execute();
+  return rows.filter((r) => Number(r.posts) > 0);
 }
 
 /**
  * Content decay: for each bucket, the posts old enough to have reached its start with some engagement,
  * and the sum of the share of final engagement each gained during the bucket.
  */
-export async function decaySums(db: Executor, s: MetricsScope, buckets: { column: string; cutoffIso: string }[]) {
-  let q = scoped(db, s).where('target_metrics.engagement', '>', 0) as SelectQueryBuilder<Database, 'target_metrics', any>;
-  let prev = sql`0`;
-  buckets.forEach((b, i) => {
-    const col = sql`coalesce(${sql.ref(`target_metrics.${b.column}`)}, 0)`;
-    const old = sql`target_metrics.published_at <= ${b.cutoffIso}`;
-    q = q.select([
-      sql<number>`sum(case when ${old} then 1 else 0 end)`.as(`n${i}`),
-      sql<number>`sum(case when ${old} then (${col} - ${prev}) * 1.0 / target_metrics.engagement else 0 end)`.as(`s${i}`),
-    ]);
-    prev = col;
-  });
-  return (await q.executeTakeFirst()) as Record<string, number | null> | undefined;
+export async function decaySums(db: Executor, s: MetricsScope, cutoffs: string[]) {
+  const old = (i: number) => sql`u.slot <= ${cutoffs[i]}`;
+  return (await db
+    .selectFrom(units(db, s, cutoffs).as('u'))
+    .select(
+      cutoffs.flatMap((_, i) => [
+        sql<number>`sum(case when ${old(i)} then u.engaged_posts else 0 end)`.as(`n${i}`),
+        sql<number>`sum(case when ${old(i)} then u.${sql.raw(DECAYS[i]!)} else 0 end)`.as(`s${i}`),
+      ]),
+    )
+    .executeTakeFirst()) as Record<string, number | null> | undefined;
 }
 
 /** The snapshots of some targets within a time range, oldest first. */

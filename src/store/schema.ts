@@ -571,6 +571,28 @@ export interface MetricSnapshotTable extends MetricCounters {
   tenant_id: string;
 }
 
+/** Sums of target_metrics per tenant, profile, platform, source and quarter-hour slot (migration 0250, kept by triggers). */
+export interface MetricsRollupTable extends MetricCounters {
+  tenant_id: string;
+  slot: string;
+  profile_id: string;
+  platform: string;
+  is_external: number;
+  posts: number;
+  read_posts: number;
+  engaged_posts: number;
+  engagement: number;
+  read_engagement: number;
+  base: number;
+  decay_0: number;
+  decay_1: number;
+  decay_2: number;
+  decay_3: number;
+  decay_4: number;
+  decay_5: number;
+  decay_6: number;
+}
+
 export interface AccountMetricSnapshotTable {
   account_id: string;
   collected_at: string;
@@ -613,4 +635,5 @@ export interface Database {
   target_metrics: TargetMetricsTable;
   metric_snapshot: MetricSnapshotTable;
   account_metric_snapshot: AccountMetricSnapshotTable;
+  metrics_rollup: MetricsRollupTable;
 }

@@ -8,7 +8,8 @@ import { assertAnalyticsAddon, assertRange, metricsScope, parseDateParam, parseT
 
 /*
  * The hosted API's aggregate analytics (README "Analytics" defines each figure). Each reads one grouped
- * query over the tenant's latest metrics; the grouping left to code is over a few hundred rows at most.
+ * query over the tenant's per-quarter-hour sums (metrics_rollup, store/analytics-read.ts); the grouping
+ * left to code is over a few hundred rows at most (best-time: one per quarter-hour of history).
  */
 
 const DAY_MS = 86_400_000;
@@ -101,8 +102,7 @@ function zoneOffsets(zone: string): (iso: string) => number {
 export async function getContentDecay(ctx: AppContext, caller: Principal, q: Filters) {
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now().getTime();
-  const buckets = DECAY_BUCKETS.map((b) => ({ column: b.column, cutoffIso: new Date(now - b.start).toISOString() }));
-  const sums = await decaySums(ctx.db.kysely, metricsScope(caller, q), buckets);
+  const sums = await decaySums(ctx.db.kysely, metricsScope(caller, q), DECAY_BUCKETS.map((b) => new Date(now - b.start).toISOString()));
   return {
     buckets: DECAY_BUCKETS.map((b, i) => {
       const n = Number(sums?.[`n${i}`] ?? 0);

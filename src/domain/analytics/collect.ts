@@ -123,8 +123,11 @@ async function collectTargets(
         )
       : new Map();
   const iso = now.toISOString();
+  // NOTE: in publish order, so that the metrics_rollup rows the triggers update (one per quarter-hour
+  // slot) are locked in the same order by every worker: two passes over one profile cannot deadlock.
+  const inSlotOrder = [...targets].sort((a, b) => a.published_at.localeCompare(b.published_at));
   await ctx.db.transaction(async (tx) => {
-    for (const t of targets) {
+    for (const t of inSlotOrder) {
       // Unpublished (or gone) targets are not read again; the others move to their next age.
       const live = t.status === 'published';
       const next = live ? nextCollectAt(new Date(t.published_at), now, ctx.config.analyticsScheduleMs) : null;

@@ -36,7 +36,8 @@ export async function syncExternalPosts(
   if (!analytics.listPosts) return 0;
   const last = account.external_synced_at ? new Date(account.external_synced_at).getTime() - OVERLAP_MS : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
   const listed = await analytics.listPosts(credentials, new Date(last), EXTERNAL_PER_SYNC, io);
-  const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()];
+  // In publish order: metrics_rollup's slots are locked in one order by every writer (collect.ts).
+  const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()].sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime());
   let imported = 0;
   await ctx.db.transaction(async (tx) => {
     const known = await knownPlatformPostIds(tx, account.account_id, unique.map((p) => p.platformPostId));

@@ -21,6 +21,7 @@ import * as m0140 from './0140-inbox.js';
 import * as m0150 from './0150-analytics.js';
 import * as m0220 from './0220-external-posts.js';
 import * as m0240 from './0240-analytics-read-indexes.js';
+import * as m0250 from './0250-analytics-rollup.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0150-analytics': m0150,
   '0220-external-posts': m0220,
   '0240-analytics-read-indexes': m0240,
+  '0250-analytics-rollup': m0250,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
