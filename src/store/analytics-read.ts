@@ -22,16 +22,26 @@ export interface MetricsScope {
 
 type MetricsQuery = SelectQueryBuilder<Database, 'target_metrics', object>;
 
+/**
+ * The scope's filters on `table`: target_metrics, whose time is published_at, or metrics_rollup, whose
+ * time is its slot (the same columns otherwise).
+ */
+function filtered<Q extends SelectQueryBuilder<Database, any, object>>(q: Q, table: 'target_metrics' | 'metrics_rollup', s: MetricsScope): Q {
+  const col = (c: string) => sql.ref(`${table}.${c}`);
+  const time = col(table === 'target_metrics' ? 'published_at' : 'slot');
+  let out = q.where(col('tenant_id'), '=', s.tenantId);
+  if (s.profileIds) out = out.where(col('profile_id'), 'in', s.profileIds.length ? s.profileIds : ['']);
+  if (s.profileId) out = out.where(col('profile_id'), '=', s.profileId);
+  if (s.platform) out = out.where(col('platform'), '=', s.platform);
+  if (s.fromIso) out = out.where(time, '>=', s.fromIso);
+  if (s.toIso) out = out.where(time, '<=', s.toIso);
+  if (s.source === 'late') out = out.where(col('is_external'), '=', 0);
+  if (s.source === 'external') out = out.where(col('is_external'), '=', 1);
+  return out as Q;
+}
+
 function scoped(db: Executor, s: MetricsScope): MetricsQuery {
-  let q = db.selectFrom('target_metrics').where('target_metrics.tenant_id', '=', s.tenantId) as MetricsQuery;
-  if (s.profileIds) q = q.where('target_metrics.profile_id', 'in', s.profileIds.length ? s.profileIds : ['']);
-  if (s.profileId) q = q.where('target_metrics.profile_id', '=', s.profileId);
-  if (s.platform) q = q.where('target_metrics.platform', '=', s.platform);
-  if (s.fromIso) q = q.where('target_metrics.published_at', '>=', s.fromIso);
-  if (s.toIso) q = q.where('target_metrics.published_at', '<=', s.toIso);
-  if (s.source === 'late') q = q.where('target_metrics.is_external', '=', 0);
-  if (s.source === 'external') q = q.where('target_metrics.is_external', '=', 1);
-  return q;
+  return filtered(db.selectFrom('target_metrics') as MetricsQuery, 'target_metrics', s);
 }
 
 const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
@@ -183,27 +193,21 @@ function targetShares() {
  */
 function units(db: Executor, s: MetricsScope, cuts: string[] = []) {
   const edges = [...new Set([s.fromIso, s.toIso, ...cuts].filter((v): v is string => !!v).map(quarterOf))];
-  let rolled = db.selectFrom('metrics_rollup').where('metrics_rollup.tenant_id', '=', s.tenantId);
-  if (s.profileIds) rolled = rolled.where('metrics_rollup.profile_id', 'in', s.profileIds.length ? s.profileIds : ['']);
-  if (s.profileId) rolled = rolled.where('metrics_rollup.profile_id', '=', s.profileId);
-  if (s.platform) rolled = rolled.where('metrics_rollup.platform', '=', s.platform);
-  if (s.fromIso) rolled = rolled.where('metrics_rollup.slot', '>=', s.fromIso);
-  if (s.toIso) rolled = rolled.where('metrics_rollup.slot', '<=', s.toIso);
-  if (s.source === 'late') rolled = rolled.where('metrics_rollup.is_external', '=', 0);
-  if (s.source === 'external') rolled = rolled.where('metrics_rollup.is_external', '=', 1);
+  let rolled = filtered(db.selectFrom('metrics_rollup'), 'metrics_rollup', s);
   if (edges.length) rolled = rolled.where('metrics_rollup.slot', 'not in', edges);
   const slots = rolled.select(['metrics_rollup.slot', 'metrics_rollup.platform', ...SUMMED.map((c) => `metrics_rollup.${c}` as const)]);
   if (!edges.length) return slots;
-  const edgeTargets = scoped(db, s)
-    .where((eb) =>
-      eb.or(
-        edges.map((e) =>
-          eb.and([eb('target_metrics.published_at', '>=', e), eb('target_metrics.published_at', '<', new Date(Date.parse(e) + QUARTER_MS).toISOString())]),
-        ),
-      ),
-    )
-    .select(targetShares());
-  return slots.unionAll(edgeTargets as unknown as typeof slots);
+  // One range a slot (each a search of the (tenant_id, published_at) index; an OR of the ranges scanned
+  // every target between the first and the last).
+  let all = slots;
+  for (const e of edges) {
+    const targets = scoped(db, s)
+      .where('target_metrics.published_at', '>=', e)
+      .where('target_metrics.published_at', '<', new Date(Date.parse(e) + QUARTER_MS).toISOString())
+      .select(targetShares());
+    all = all.unionAll(targets as unknown as typeof slots);
+  }
+  return all;
 }
 
 const summed = (c: (typeof SUMMED)[number]) => sql<number>`sum(${sql.ref(`u.${c}`)})`.as(c);
@@ -220,16 +224,15 @@ export async function dailyTotals(db: Executor, s: MetricsScope) {
 }
 
 /**
- * Per UTC hour and quarter of an hour of publishing: targets that have been read and their summed
- * engagement (best-time; the caller's time zone is applied to these small groups).
+ * Per quarter-hour of publishing (its start, UTC; a target of a bound's slot stands alone at its own
+ * time): targets that have been read and their summed engagement (best-time applies the caller's time
+ * zone to these small groups). Grouped by slot, the rollup's key order: no sort.
  */
-export async function engagementByPublishQuarter(db: Executor, s: MetricsScope) {
-  const hour = sql<string>`substr(u.slot, 1, 13)`;
-  const quarter = sql<number>`cast(substr(u.slot, 15, 2) as integer) / 15`;
+export async function engagementBySlot(db: Executor, s: MetricsScope) {
   const rows = await db
     .selectFrom(units(db, s).as('u'))
-    .select([hour.as('hour'), quarter.as('quarter'), sql<number>`sum(u.read_posts)`.as('posts'), sql<number>`sum(u.read_engagement)`.as('engagement')])
-    .groupBy([hour, quarter])
+    .select(['u.slot', sql<number>`sum(u.read_posts)`.as('posts'), sql<number>`sum(u.read_engagement)`.as('engagement')])
+    .groupBy('u.slot')
     .execute();
   return rows.filter((r) => Number(r.posts) > 0);
 }

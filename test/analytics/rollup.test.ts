@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildMetricsRollup } from '../../src/store/migrations/0250-analytics-rollup.js';
-import { dailyTotals, decaySums, engagementByPublishQuarter, type MetricsScope } from '../../src/store/analytics-read.js';
+import { dailyTotals, decaySums, engagementBySlot, type MetricsScope } from '../../src/store/analytics-read.js';
 import type { AccountRow } from '../../src/store/accounts.js';
 import type { TargetMetricsTable } from '../../src/store/schema.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
@@ -151,8 +151,16 @@ describe('metrics_rollup', () => {
       const daily = await dailyTotals(env.ctx.db.kysely, s);
       expect(daily.map((d) => ({ ...numbers(d), day: d.day, platform: d.platform })).sort(byKey)).toEqual(expectedDaily(inScope).sort(byKey));
 
-      const quarters = await engagementByPublishQuarter(env.ctx.db.kysely, s);
-      expect(quarters.map((q) => ({ key: `${q.hour}|${Number(q.quarter)}`, posts: Number(q.posts), engagement: Number(q.engagement) })).sort(byKey)).toEqual(
+      const quarters = await engagementBySlot(env.ctx.db.kysely, s);
+      const quarterOf = (slot: string) => `${slot.slice(0, 13)}|${Math.floor(Number(slot.slice(14, 16)) / 15)}`;
+      const merged = new Map<string, { key: string; posts: number; engagement: number }>();
+      for (const q of quarters) {
+        const m = merged.get(quarterOf(q.slot)) ?? { key: quarterOf(q.slot), posts: 0, engagement: 0 };
+        m.posts += Number(q.posts);
+        m.engagement += Number(q.engagement);
+        merged.set(m.key, m);
+      }
+      expect([...merged.values()].sort(byKey)).toEqual(
         expectedQuarters(inScope).sort(byKey),
       );
 

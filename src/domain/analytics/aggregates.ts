@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.js';
-import { dailyTotals, decaySums, engagementByPublishQuarter } from '../../store/analytics-read.js';
+import { dailyTotals, decaySums, engagementBySlot } from '../../store/analytics-read.js';
 import type { MetricCounters } from '../../store/schema.js';
 import type { Principal } from '../principal.js';
 import { DECAY_BUCKETS } from './metrics.js';
@@ -13,6 +13,7 @@ import { assertAnalyticsAddon, assertRange, metricsScope, parseDateParam, parseT
  */
 
 const DAY_MS = 86_400_000;
+const QUARTER_MS = 15 * 60_000;
 const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
 type Filters = { platform?: string; profileId?: string; source?: string };
 
@@ -53,45 +54,44 @@ export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Fil
 export async function getBestTime(ctx: AppContext, caller: Principal, q: Filters & { timezone?: string }) {
   assertAnalyticsAddon(caller);
   const zone = parseTimeZone(q.timezone);
-  const rows = await engagementByPublishQuarter(ctx.db.kysely, metricsScope(caller, q));
-  const slots = new Map<string, { day_of_week: number; hour: number; posts: number; engagement: number }>();
+  const rows = await engagementBySlot(ctx.db.kysely, metricsScope(caller, q));
+  // Index: weekday (Monday 0) x 24 + hour, local.
+  const totals = Array.from({ length: 7 * 24 }, () => ({ posts: 0, engagement: 0 }));
   const offsetAt = zoneOffsets(zone);
   for (const r of rows) {
     // The quarter's start stands for the posts in it: every offset in use is a multiple of 15 minutes.
-    const start = `${r.hour}:${String(Number(r.quarter) * 15).padStart(2, '0')}:00Z`;
-    const local = new Date(Date.parse(start) + offsetAt(start) * 60_000);
-    const dayOfWeek = (local.getUTCDay() + 6) % 7; // Monday 0
-    const key = `${dayOfWeek}:${local.getUTCHours()}`;
-    const slot = slots.get(key) ?? { day_of_week: dayOfWeek, hour: local.getUTCHours(), posts: 0, engagement: 0 };
-    slot.posts += Number(r.posts);
-    slot.engagement += Number(r.engagement ?? 0);
-    slots.set(key, slot);
+    const ms = Date.parse(r.slot);
+    const start = ms - (ms % QUARTER_MS);
+    const local = new Date(start + offsetAt(start) * 60_000);
+    const t = totals[((local.getUTCDay() + 6) % 7) * 24 + local.getUTCHours()]!;
+    t.posts += Number(r.posts);
+    t.engagement += Number(r.engagement ?? 0);
   }
   return {
     timezone: zone,
-    slots: [...slots.values()]
-      .map((s) => ({ day_of_week: s.day_of_week, hour: s.hour, avg_engagement: round1(s.engagement / s.posts), post_count: s.posts }))
+    slots: totals
+      .flatMap((t, i) => (t.posts ? [{ day_of_week: Math.floor(i / 24), hour: i % 24, avg_engagement: round1(t.engagement / t.posts), post_count: t.posts }] : []))
       .sort((a, b) => b.avg_engagement - a.avg_engagement || b.post_count - a.post_count || a.day_of_week - b.day_of_week || a.hour - b.hour),
   };
 }
 
 /**
- * The zone's UTC offset (minutes) at an instant (ISO, UTC). Asked once per UTC day, and per instant only
- * on a day the offset changes: a history of 100,000 posts has ~10,000 quarter-hours, and asking the time
- * zone database for each took most of best-time's answer (README "Benchmarks").
+ * The zone's UTC offset (minutes) at an instant (ms). Asked once per UTC day, and per instant only on a
+ * day the offset changes: a history of 100,000 posts has ~10,000 quarter-hours, and asking the time zone
+ * database for each took most of best-time's answer (README "Benchmarks").
  */
-function zoneOffsets(zone: string): (iso: string) => number {
-  const days = new Map<string, number | null>();
-  return (iso) => {
-    const day = iso.slice(0, 10);
+function zoneOffsets(zone: string): (ms: number) => number {
+  const days = new Map<number, number | null>();
+  return (ms) => {
+    const day = Math.floor(ms / DAY_MS);
     let offset = days.get(day);
     if (offset === undefined) {
-      const first = DateTime.fromISO(`${day}T00:00:00Z`).setZone(zone).offset;
-      const last = DateTime.fromISO(`${day}T23:59:59Z`).setZone(zone).offset;
+      const first = DateTime.fromMillis(day * DAY_MS, { zone }).offset;
+      const last = DateTime.fromMillis((day + 1) * DAY_MS - 1000, { zone }).offset;
       offset = first === last ? first : null;
       days.set(day, offset);
     }
-    return offset ?? DateTime.fromISO(iso).setZone(zone).offset;
+    return offset ?? DateTime.fromMillis(ms, { zone }).offset;
   };
 }
 

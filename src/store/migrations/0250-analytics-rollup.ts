@@ -73,8 +73,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     t = t.addColumn(c, 'bigint', (col) => col.notNull().defaultTo(0));
   }
   for (let i = 0; i < REACHED.length; i++) t = t.addColumn(`decay_${i}`, 'double precision', (col) => col.notNull().defaultTo(0));
-  // Tenant and slot first: every read is one tenant's slots in a range of time.
-  await t.addPrimaryKeyConstraint('metrics_rollup_pk', [...KEYS]).execute();
+  // Tenant and slot first: every read is one tenant's slots in a range of time. On SQLite the rows are
+  // stored in that order (WITHOUT ROWID), so a read walks them instead of looking each up from the key.
+  t = t.addPrimaryKeyConstraint('metrics_rollup_pk', [...KEYS]);
+  await (postgres ? t : t.modifyEnd(sql`without rowid`)).execute();
 
   // The targets tracked before this migration.
   await rebuildMetricsRollup(db);
