@@ -53,7 +53,9 @@ export async function listTargetMetrics(
   page: { sortBy: 'date' | 'engagement'; order: 'asc' | 'desc'; limit: number; offset: number },
 ) {
   const base = scoped(db, s);
-  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // The count from the rollup: with a platform or a range, counting the targets scanned them all (15 ms
+  // at 100,000; README "Benchmarks").
+  const { n } = await db.selectFrom(units(db, s).as('u')).select(sql<number | null>`sum(u.posts)`.as('n')).executeTakeFirstOrThrow();
   const sortColumn = page.sortBy === 'engagement' ? 'target_metrics.engagement' : 'target_metrics.published_at';
   // The page's ids first, from the (tenant_id, sort column, target_id) index alone; only those 50 rows
   // are joined. Joining first walked every row before a deep page through three joins.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildMetricsRollup } from '../../src/store/migrations/0250-analytics-rollup.js';
-import { dailyTotals, decaySums, engagementBySlot, type MetricsScope } from '../../src/store/analytics-read.js';
+import { dailyTotals, decaySums, engagementBySlot, listTargetMetrics, type MetricsScope } from '../../src/store/analytics-read.js';
 import type { AccountRow } from '../../src/store/accounts.js';
 import type { TargetMetricsTable } from '../../src/store/schema.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
@@ -147,6 +147,10 @@ describe('metrics_rollup', () => {
       );
       if (s.profileIds?.length === 0) expect(inScope).toEqual([]);
       else expect(inScope.length).toBeGreaterThan(5);
+
+      // The list's total is counted from the rollup too.
+      const page = await listTargetMetrics(env.ctx.db.kysely, s, { sortBy: 'date', order: 'desc', limit: 5, offset: 0 });
+      expect(page.total).toBe(inScope.length);
 
       const daily = await dailyTotals(env.ctx.db.kysely, s);
       expect(daily.map((d) => ({ ...numbers(d), day: d.day, platform: d.platform })).sort(byKey)).toEqual(expectedDaily(inScope).sort(byKey));
