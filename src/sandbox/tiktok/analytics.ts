@@ -57,33 +57,29 @@ export function userStats(state: SimulatorState, openId: string, nowMs: number):
 }
 
 export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, creator: Creator, sendFault: SendFault, now: () => Date): void {
-  /** The creator, when the token holds video.list; otherwise null after TikTok's answer. */
-  const lister = (request: FastifyRequest, reply: FastifyReply): OAuthUser | null => {
+  /**
+   * What both video routes check, in TikTok's order: the creator, whose token holds video.list; the
+   * `fields` query parameter; a JSON object body. Null once TikTok's error has been sent.
+   */
+  const videoRequest = (request: FastifyRequest, reply: FastifyReply): { user: OAuthUser; fields: string[]; body: Record<string, any> } | null => {
     const user = creator(request, reply);
     if (!user) return null;
     if (!(oauth.scopesFor(request.headers.authorization) ?? []).includes('video.list')) {
       ttError(reply, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request (video.list).');
       return null;
     }
-    return user;
-  };
-  /** The `fields` query parameter, or null after a 400. */
-  const fieldsOf = (request: FastifyRequest, reply: FastifyReply): string[] | null => {
     const fields = String((request.query as Record<string, string>).fields ?? '').split(',').filter(Boolean);
     const unknown = fields.filter((f) => !VIDEO_FIELDS.includes(f));
     if (fields.length === 0 || unknown.length) {
       ttError(reply, 400, 'invalid_params', fields.length ? `Invalid fields: ${unknown.join(',')}` : 'fields is required');
       return null;
     }
-    return fields;
-  };
-  const bodyOf = (request: FastifyRequest, reply: FastifyReply): Record<string, any> | null => {
     const body = request.body;
     if (!String(request.headers['content-type'] ?? '').startsWith('application/json') || !body || typeof body !== 'object' || Buffer.isBuffer(body)) {
       ttError(reply, 400, 'invalid_params', 'the body must be a JSON object (Content-Type: application/json)');
       return null;
     }
-    return body as Record<string, any>;
+    return { user, fields, body: body as Record<string, any> };
   };
   const faulted = (reply: FastifyReply, op: 'insights' | 'lookup'): boolean => {
     const fault = state.faults.take(op);
@@ -117,12 +113,9 @@ export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorSt
   };
 
   app.post('/v2/video/query/', async (request, reply) => {
-    const user = lister(request, reply);
-    if (!user) return reply;
-    const fields = fieldsOf(request, reply);
-    if (!fields) return reply;
-    const body = bodyOf(request, reply);
-    if (!body) return reply;
+    const checked = videoRequest(request, reply);
+    if (!checked) return reply;
+    const { user, fields, body } = checked;
     const ids = body.filters?.video_ids;
     if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => typeof id !== 'string' || !/^\d+$/.test(id))) {
       return ttError(reply, 400, 'invalid_params', 'filters.video_ids must be a non-empty list of video id strings');
@@ -136,12 +129,9 @@ export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorSt
   });
 
   app.post('/v2/video/list/', async (request, reply) => {
-    const user = lister(request, reply);
-    if (!user) return reply;
-    const fields = fieldsOf(request, reply);
-    if (!fields) return reply;
-    const body = bodyOf(request, reply);
-    if (!body) return reply;
+    const checked = videoRequest(request, reply);
+    if (!checked) return reply;
+    const { user, fields, body } = checked;
     const max = body.max_count ?? 10;
     if (!Number.isInteger(max) || max < 1 || max > MAX_COUNT) return ttError(reply, 400, 'invalid_params', `max_count must be an integer from 1 to ${MAX_COUNT}`);
     if (body.cursor !== undefined && (!Number.isInteger(body.cursor) || body.cursor < 0)) return ttError(reply, 400, 'invalid_params', 'cursor must be a UTC Unix timestamp in milliseconds');
