@@ -120,8 +120,13 @@ export function sqliteIn(db: Executor): SqliteDatabase.Database | null {
  *   A statement that only reads, or one that is not data (PRAGMA), runs as it is.
  */
 class LockedSqliteDialect extends SqliteDialect {
+  /** The handle with its statement cache, which Kysely runs statements on (and writesData asks). */
+  private readonly statements: SqliteDatabase.Database;
+
   constructor(private readonly handle: SqliteDatabase.Database) {
-    super({ database: withStatementCache(handle) });
+    const statements = withStatementCache(handle);
+    super({ database: statements });
+    this.statements = statements;
   }
 
   override createDriver(): Driver {
@@ -143,7 +148,7 @@ class LockedSqliteDialect extends SqliteDialect {
       const connection = await acquireConnection();
       locked ??= {
         executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-          if (inTransaction || !writesData(sqlite, query.sql)) return connection.executeQuery<R>(query);
+          if (inTransaction || !writesData(this.statements, query.sql)) return connection.executeQuery<R>(query);
           await lock.acquire();
           inTransaction = true;
           let result: QueryResult<R>;
@@ -172,9 +177,12 @@ class LockedSqliteDialect extends SqliteDialect {
 
 const dataWrite = /^\s*(?:insert|update|delete|replace|with)\b/i;
 
-/** Whether `text` changes rows: INSERT, UPDATE, DELETE or REPLACE (a WITH that only selects is read-only). */
-function writesData(sqlite: SqliteDatabase.Database, text: string): boolean {
-  return dataWrite.test(text) && !sqlite.prepare(text).readonly;
+/**
+ * Whether `text` changes rows: INSERT, UPDATE, DELETE or REPLACE (a WITH that only selects is read-only).
+ * `statements` is the cached handle: the statement asked here is the one Kysely then runs, compiled once.
+ */
+function writesData(statements: SqliteDatabase.Database, text: string): boolean {
+  return dataWrite.test(text) && !statements.prepare(text).readonly;
 }
 
 async function openPostgres(url: string, schema: string | null, poolSize: number): Promise<Db> {
@@ -252,6 +260,7 @@ function objectRows(stmt: SqliteDatabase.Statement): SqliteDatabase.Statement {
   stmt.raw(true);
   const rows = {
     reader: true,
+    readonly: stmt.readonly,
     all(...params: unknown[]) {
       const raw = stmt.all(...params) as unknown[][];
       const out = new Array<Record<string, unknown>>(raw.length);
