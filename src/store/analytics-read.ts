@@ -159,7 +159,8 @@ export async function lastSync(db: Executor, s: MetricsScope): Promise<string | 
  * wholly on one side of every bound is wholly in or out.
  */
 
-const QUARTER_MS = 15 * 60_000;
+/** The rollup's slot: a quarter-hour of publishing (migration 0250). */
+export const QUARTER_MS = 15 * 60_000;
 const DECAYS = ['decay_0', 'decay_1', 'decay_2', 'decay_3', 'decay_4', 'decay_5', 'decay_6'] as const;
 /** The columns behind each content-decay bucket, as DECAY_BUCKETS (domain/analytics/metrics.ts) lists them. */
 const REACHED = ['reached_6h', 'reached_12h', 'reached_1d', 'reached_2d', 'reached_7d', 'reached_30d', 'engagement'] as const;

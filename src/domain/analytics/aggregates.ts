@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../context.js';
-import { dailyTotals, decaySums, engagementBySlot } from '../../store/analytics-read.js';
+import { dailyTotals, decaySums, engagementBySlot, QUARTER_MS } from '../../store/analytics-read.js';
 import type { MetricCounters } from '../../store/schema.js';
 import type { Principal } from '../principal.js';
 import { DECAY_BUCKETS } from './metrics.js';
@@ -13,7 +13,6 @@ import { assertAnalyticsAddon, assertRange, metricsScope, parseDateParam, parseT
  */
 
 const DAY_MS = 86_400_000;
-const QUARTER_MS = 15 * 60_000;
 const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
 type Filters = { platform?: string; profileId?: string; source?: string };
 
