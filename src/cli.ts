@@ -8,6 +8,8 @@ import { acceptInvite } from './domain/team/invites.js';
 import { openDb } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 import { runStandaloneSandbox } from './sandbox/standalone.js';
+import { runMcpStdio } from './mcp/stdio.js';
+import { withSandboxUrl } from './platforms/config.js';
 import { listTenantUsers } from './store/users.js';
 
 /**
@@ -36,6 +38,25 @@ const commands: Record<string, Command> = {
       const port = v.port === undefined ? 4100 : Number(v.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
       await runStandaloneSandbox({ host: (v.host as string | undefined) ?? '127.0.0.1', port });
+      return undefined;
+    },
+  },
+  mcp: {
+    usage: 'herald mcp   (the MCP server on stdio, acting with the API key in HERALD_API_KEY; see docs/mcp.md)',
+    options: {},
+    run: async () => undefined,
+    async bare() {
+      let config = loadConfig();
+      // Beside a server run with SANDBOX=1, reach the simulators that server started (inbox replies call
+      // the platforms from this process).
+      if (config.sandbox && !config.env.SANDBOX_URL) config = withSandboxUrl(config, `http://${config.host}:${config.sandboxPort}`);
+      const db = await openCliDb(config);
+      const ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
+      try {
+        await runMcpStdio(ctx, config.mcpApiKey);
+      } finally {
+        await ctx.close();
+      }
       return undefined;
     },
   },

@@ -17,6 +17,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (tests give each run its own). Default: the server's default (public). */
   databaseSchema: string | null;
+  /** HERALD_API_KEY: the API key `herald mcp` (the MCP server on stdio) acts with; nothing else reads it. */
+  mcpApiKey: string | null;
   /** redis://... makes rate limits shared between processes. */
   redisUrl: string | null;
   /** Which parts run in this process: `all` (API + worker), `api`, `worker`. */
@@ -119,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl,
     databaseSchema,
     redisUrl,
+    mcpApiKey: env.HERALD_API_KEY?.trim() || null,
     role,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: int('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),

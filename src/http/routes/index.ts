@@ -22,6 +22,7 @@ import dashboard from './system/dashboard.js';
 import docs from './system/docs.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 import health from './system/health.js';
+import mcp from './system/mcp.js';
 import openapi from './system/openapi.js';
 
 /**
@@ -31,6 +32,7 @@ export function registerPublicRoutes(app: App, ctx: AppContext): void {
   health(app, ctx);
   docs(app, ctx);
   dashboard(app, ctx);
+  mcp(app, ctx);
 }
 
 /**
