@@ -37,14 +37,15 @@ function titleOf(file: string): string {
   return heading ? heading[1].trim() : path.basename(file, '.md');
 }
 
-function pagesIn(dir: string, urlPrefix: string): DefaultTheme.SidebarItem[] {
+/** The pages of one folder; its index.md is listed first, as `indexText`. */
+function pagesIn(dir: string, urlPrefix: string, indexText: string): DefaultTheme.SidebarItem[] {
   const pages = fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => {
       const name = e.name.slice(0, -3);
       const link = name === 'index' ? urlPrefix : `${urlPrefix}${name}`;
-      return { name, text: titleOf(path.join(dir, e.name)), link };
+      return { name, text: name === 'index' ? indexText : titleOf(path.join(dir, e.name)), link };
     });
   const rank = (name: string) => {
     if (name === 'index') return -1;
@@ -56,7 +57,7 @@ function pagesIn(dir: string, urlPrefix: string): DefaultTheme.SidebarItem[] {
 }
 
 function sidebar(): DefaultTheme.SidebarItem[] {
-  const groups: DefaultTheme.SidebarItem[] = [{ text: 'Guide', items: pagesIn(DOCS, '/') }];
+  const groups: DefaultTheme.SidebarItem[] = [{ text: 'Guide', items: pagesIn(DOCS, '/', 'Introduction') }];
   const folders = fs
     .readdirSync(DOCS, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !e.name.startsWith('_'))
@@ -64,7 +65,7 @@ function sidebar(): DefaultTheme.SidebarItem[] {
     .filter((name) => fs.readdirSync(path.join(DOCS, name)).some((f) => f.endsWith('.md')))
     .sort();
   for (const name of folders) {
-    groups.push({ text: GROUPS[name] ?? name, collapsed: false, items: pagesIn(path.join(DOCS, name), `/${name}/`) });
+    groups.push({ text: GROUPS[name] ?? name, collapsed: false, items: pagesIn(path.join(DOCS, name), `/${name}/`, 'Overview') });
   }
   return groups;
 }
