@@ -2,7 +2,8 @@ import path from 'node:path';
 
 /**
  * Every setting Herald reads. `loadConfig` is the only place that touches `process.env`;
- * everything else receives a `Config`. Each variable is documented in the README.
+ * everything else receives a `Config`. Each variable is documented in docs/configuration.md (a platform's
+ * own on its page, docs/platforms/<platform>.md).
  */
 export interface Config {
   /** Listen address. Default 127.0.0.1. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SimulatorState } from './types.js';
 
 /*
- * What a simulator's insights endpoints report for one published item (SANDBOX.md, `POST /_metrics`):
+ * What a simulator's insights endpoints report for one published item (docs/sandbox.md, `POST /_metrics`):
  * the numbers set for it, else numbers that grow with its age, a pure function of its id and the whole
  * hours since it was published, so a test can compute both reads of an item an hour apart.
  */

@@ -88,7 +88,7 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           return { ok: true };
         });
         // A simulator without an inbox (no messages, comments or reviews to inject) answers `_inbound`
-        // 400 as SANDBOX.md says of a missing capability; one that has an inbox registers its own.
+        // 400 as docs/sandbox.md says of a missing capability; one that has an inbox registers its own.
         let ownInbound = false;
         scope.addHook('onRoute', (route) => {
           if (route.url.endsWith('/_inbound')) ownInbound = true;

@@ -54,7 +54,7 @@ export async function listTargetMetrics(
 ) {
   const base = scoped(db, s);
   // The count from the rollup: with a platform or a range, counting the targets scanned them all (15 ms
-  // at 100,000; README "Benchmarks").
+  // at 100,000; docs/performance.md).
   const { n } = await db.selectFrom(units(db, s).as('u')).select(sql<number | null>`sum(u.posts)`.as('n')).executeTakeFirstOrThrow();
   const sortColumn = page.sortBy === 'engagement' ? 'target_metrics.engagement' : 'target_metrics.published_at';
   // The page's ids first, from the (tenant_id, sort column, target_id) index alone; only those 50 rows

@@ -84,6 +84,16 @@ describe('authentication', () => {
     const docs = await env.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/^text\/html/);
-    expect(docs.body).toContain('/v1/profiles');
+    // The reference is drawn in the browser from the OpenAPI document, by a bundle this server serves.
+    expect(docs.body).toContain('/v1/openapi.json');
+    expect(docs.body).toContain('<script src="/docs/scalar.js"></script>');
+    expect(docs.body).not.toMatch(/<script>|https?:\/\//);
+    expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
+    const bundle = await env.app.inject({ method: 'GET', url: '/docs/scalar.js' });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(bundle.body).toContain('createApiReference');
+    const init = await env.app.inject({ method: 'GET', url: '/docs/init.js' });
+    expect(init.body).toContain("url: '/v1/openapi.json'");
   });
 });

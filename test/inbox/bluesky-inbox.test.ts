@@ -159,7 +159,7 @@ describe('Bluesky inbox', () => {
       ['outgoing', 'Yes, across the EU'],
     ]);
 
-    // _inbound (SANDBOX.md): a message stored by the chat service, found by the next poll.
+    // _inbound (docs/sandbox.md): a message stored by the chat service, found by the next poll.
     const inbound = await fetch(`${services.url}/_inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'message', account: owner.did, from: visitor.did, text: 'Thanks!' }) }).then((r) => r.json() as Promise<any>);
     expect(inbound.convoId).toBe(convo.body.convo.id);
     await sync();

@@ -57,7 +57,7 @@ describe('SANDBOX=1 Bluesky inbox', () => {
     }, 30_000, 'the post to reach the Bluesky simulator');
     const did = /^at:\/\/([^/]+)\//.exec(postUri)![1];
 
-    // Someone else replies and writes a direct message (SANDBOX.md _inbound).
+    // Someone else replies and writes a direct message (docs/sandbox.md _inbound).
     const comment = await json(`${sim}/_inbound`, { body: { kind: 'comment', account: 'shop.bsky.sandbox', postId: postUri, from: 'alice.bsky.sandbox', text: 'Until when on Sunday?' } });
     expect(comment.status).toBe(200);
     expect(comment.body.author).toMatchObject({ handle: 'alice.bsky.sandbox' });

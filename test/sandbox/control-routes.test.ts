@@ -3,7 +3,7 @@ import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/server.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 
-/** The control routes every simulator shares (SANDBOX.md): faults keyed by operation, `_inspect` items. */
+/** The control routes every simulator shares (docs/sandbox.md): faults keyed by operation, `_inspect` items. */
 let sandbox: SandboxServer;
 beforeAll(async () => {
   // A simulator with no routes of its own stands for a platform without an inbox.

@@ -24,7 +24,7 @@ import { checkPostRecord, SimError } from './validate.js';
  *
  * Test controls: `POST /_expire-access` `{did}` makes the account's current access JWTs answer
  * `ExpiredToken`; `POST /_revoke` `{did}` ends its sessions (refreshSession answers `ExpiredToken`).
- * `POST /_inbound` (SANDBOX.md): `{kind: "message", account, from?, text}` stores a direct message from
+ * `POST /_inbound` (docs/sandbox.md): `{kind: "message", account, from?, text}` stores a direct message from
  * `from` to `account` (DIDs or handles; `from` defaults to visitor.bsky.sandbox), the body the chat
  * simulator takes; `{kind: "comment", account, postId, text, from?, parentId?}` writes a reply by `from`
  * in its own repo under the account's post `postId` (an at:// URI), or under the reply `parentId`.

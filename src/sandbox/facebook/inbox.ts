@@ -16,7 +16,7 @@ import { addObject, record } from './store.js';
  * - comments: `GET /{post}/comments`, replies to a post or a comment, `POST /{comment}` is_hidden,
  *   `DELETE /{comment}`, `POST|DELETE /{comment}/likes`;
  * - ratings: `GET /{page}/ratings`, each with its open_graph_story (a post the Page comments under);
- * - `POST /_inbound` (SANDBOX.md): a message, comment or review by someone else, stored where those reads
+ * - `POST /_inbound` (docs/sandbox.md): a message, comment or review by someone else, stored where those reads
  *   find it and pushed to the subscribed callback (`messages`, `feed`, `ratings` fields), signed.
  */
 
@@ -341,7 +341,7 @@ export const INBOX_HANDLERS: Record<string, GraphHandler> = {
   'GET Page ratings': listRatings,
 };
 
-/** `POST /_inbound` (SANDBOX.md) for Facebook: `account` is the Page id or username. */
+/** `POST /_inbound` (docs/sandbox.md) for Facebook: `account` is the Page id or username. */
 export function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
     const b = (request.body ?? {}) as Record<string, any>;

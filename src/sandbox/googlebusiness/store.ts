@@ -44,7 +44,7 @@ export function gbpStore(state: SimulatorState): GbpStore {
   return store;
 }
 
-/** Digits derived from a string: stable ids for the same login (SANDBOX.md). */
+/** Digits derived from a string: stable ids for the same login (docs/sandbox.md). */
 export function digits(seed: string, length: number): string {
   const hex = createHash('sha256').update(seed).digest('hex');
   return (BigInt(`0x${hex}`) % 10n ** BigInt(length)).toString().padStart(length, '1').replace(/^0/, '1');
@@ -53,7 +53,7 @@ export function digits(seed: string, length: number): string {
 export const accountIdOf = (user: OAuthUser) => digits(`account:${user.id}`, 21);
 
 /**
- * The user's one personal account and its two locations (SANDBOX.md: two Google Business locations), created
+ * The user's one personal account and its two locations (docs/sandbox.md: two Google Business locations), created
  * on first sight with ids stable for the same login. The first can have food menus (a restaurant), the
  * second cannot (a shop), as `metadata.canHaveFoodMenus` says.
  */

@@ -4,7 +4,7 @@ import type { SimulatorState } from '../types.js';
 /*
  * What a Graph simulator knows: users (app-scoped ids, stable for the same login, so a test can connect
  * the same person twice), the two Pages each user manages (each with a linked Instagram professional
- * account, SANDBOX.md), the tokens it issued and every object created since (photos, posts, videos,
+ * account, docs/sandbox.md), the tokens it issued and every object created since (photos, posts, videos,
  * containers), by id.
  */
 

@@ -19,7 +19,7 @@ import { actsFor } from './login.js';
  * - `GET|POST|DELETE /{ig-user}/messenger_profile`: `ice_breakers`, 4 questions at most per locale;
  * - `GET /{media}/comments` (top-level), `GET|POST /{comment}/replies`, `POST /{comment}?hide=`,
  *   `DELETE /{comment}`: the media owner moderates every comment under their media.
- * `POST /_inbound {kind: "message" | "comment"}` (SANDBOX.md) is someone writing to the account: stored
+ * `POST /_inbound {kind: "message" | "comment"}` (docs/sandbox.md) is someone writing to the account: stored
  * where those reads find it, then delivered as Meta's signed webhook (`object: instagram`, fields
  * `messages` and `comments`) to the subscribed callback.
  */

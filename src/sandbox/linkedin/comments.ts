@@ -180,7 +180,7 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
   });
 
   /**
-   * SANDBOX.md `_inbound`: `{kind: "comment", account, postId, text, parentId?, from?}` is someone
+   * docs/sandbox.md `_inbound`: `{kind: "comment", account, postId, text, parentId?, from?}` is someone
    * commenting on the account's post `postId` (its URN), or answering its comment `parentId` (id or URN).
    * `account` is the member id, the organization id or either URN; `from` a member URN (default a
    * sandbox member). Answers the comment's id and URN.

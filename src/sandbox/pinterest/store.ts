@@ -71,7 +71,7 @@ export function pinterestUserId(user: OAuthUser): string {
 }
 
 /**
- * The boards a user owns. SANDBOX.md: the consenting user owns two, with ids stable for the same login
+ * The boards a user owns. docs/sandbox.md: the consenting user owns two, with ids stable for the same login
  * (created the first time the user is seen).
  */
 export function boardsOf(store: PinterestStore, user: OAuthUser): PinBoard[] {

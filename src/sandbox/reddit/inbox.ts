@@ -261,7 +261,7 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
   });
 
   /**
-   * SANDBOX.md `_inbound`: `{kind: "message", account, text, subject?, from?}` is a private message to
+   * docs/sandbox.md `_inbound`: `{kind: "message", account, text, subject?, from?}` is a private message to
    * the account; `{kind: "comment", account, postId, text, parentId?, from?}` a comment on its post
    * `postId` (or a reply to its comment `parentId`). `account` is its user id or username; `from` a
    * username (default `sandbox_friend`). Answers the new thing's id and fullname.

@@ -124,7 +124,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         });
       }
 
-      // Post flair templates. SANDBOX.md names `/api/v1/<sub>/link_flair_v2`; Reddit's path is `/r/<sub>/api/link_flair_v2`.
+      // Post flair templates (docs/sandbox.md): Reddit's own path, and the one the contract first named.
       for (const path of ['/r/:sr/api/link_flair_v2', '/api/v1/:sr/link_flair_v2']) {
         app.get<{ Params: { sr: string } }>(path, async (request, reply) => {
           if (!user(request, reply)) return reply;

@@ -112,7 +112,7 @@ function subreddit(name: string, over: Partial<RdSubreddit>): RdSubreddit {
 }
 
 /**
- * The subreddits every consenting user subscribes to (SANDBOX.md): `test` takes anything, `flairrequired`
+ * The subreddits every consenting user subscribes to (docs/sandbox.md): `test` takes anything, `flairrequired`
  * refuses a post without one of its flair templates.
  */
 export const SANDBOX_FLAIRS = [

@@ -4,7 +4,7 @@ import type { FaultKind } from '../faults.js';
 import type { OAuthUser } from '../oauth.js';
 import type { SimulatorState } from '../types.js';
 
-/** A Public Profile the consenting user manages (SANDBOX.md: two per login, ids stable for the same login). */
+/** A Public Profile the consenting user manages (docs/sandbox.md: two per login, ids stable for the same login). */
 export interface SnapProfile {
   id: string;
   organizationId: string;

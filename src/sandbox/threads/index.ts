@@ -64,7 +64,7 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
 }
 
 /**
- * `POST /_inbound {kind: "comment", account, postId, text, from?: {username}, replyTo?}` (SANDBOX.md):
+ * `POST /_inbound {kind: "comment", account, postId, text, from?: {username}, replyTo?}` (docs/sandbox.md):
  * someone replies to one of the account's threads (or, with `replyTo`, to a reply under it). Stored as
  * a published reply of that person, so `/{thread}/replies` and `/conversation` list it. Threads has no
  * direct messages and pushes nothing here.

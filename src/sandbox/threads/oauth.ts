@@ -5,7 +5,7 @@ import { graphError, loseAnswer, newToken, params, thStore, userFor, type ThToke
 
 /*
  * Threads' OAuth: https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
- * - `GET /oauth/authorize` (threads.net) approves at once and redirects with `code` (SANDBOX.md);
+ * - `GET /oauth/authorize` (threads.net) approves at once and redirects with `code` (docs/sandbox.md);
  * - `POST /oauth/access_token` trades the code for a short-lived token (1 hour): `{access_token, user_id}`;
  * - `GET /access_token?grant_type=th_exchange_token&client_secret&access_token` trades a short-lived
  *   token for a long-lived one (60 days): `{access_token, token_type, expires_in}`;

@@ -234,7 +234,7 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
   });
 
   /**
-   * SANDBOX.md `_inbound`: `{kind: "message", account, text, from?}` is a direct message from `from`
+   * docs/sandbox.md `_inbound`: `{kind: "message", account, text, from?}` is a direct message from `from`
    * (default a sandbox user) to the account; `{kind: "comment", account, postId, text, from?}` is a reply
    * to the post `postId` (the reply mentions the account, so GET /2/users/{id}/mentions finds it).
    * `account` is the account's user id or username. Answers the item's id.

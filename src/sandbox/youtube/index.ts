@@ -26,7 +26,7 @@ export interface YouTubeSimulatorOptions {
  * Paths are Google's, relative to the simulator: `/o/oauth2/v2/auth` (accounts.google.com), `/token` and
  * `/revoke` (oauth2.googleapis.com), `/youtube/v3/...` and `/upload/youtube/v3/...` (www.googleapis.com).
  *
- * Test control besides SANDBOX.md's: `POST /_expire-sessions {status?: 404 | 410}` makes every open upload
+ * Test control besides docs/sandbox.md's: `POST /_expire-sessions {status?: 404 | 410}` makes every open upload
  * session answer as expired.
  */
 export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator {

@@ -6,7 +6,7 @@ import type { FaultKind } from '../faults.js';
 import type { SimulatorState } from '../types.js';
 import { checkSchema, youtubeDiscovery } from './discovery.js';
 
-/** A consenting user's one channel (SANDBOX.md: one YouTube channel), with ids stable for the same login. */
+/** A consenting user's one channel (docs/sandbox.md: one YouTube channel), with ids stable for the same login. */
 export interface YtChannel {
   id: string;
   title: string;

@@ -21,7 +21,7 @@ const BulkResult = Type.Object({
   dryRun: Type.Boolean(),
 });
 
-/** POST /v1/posts/bulk-upload: a CSV of posts, each row through the path of POST /v1/posts (README "Bulk upload"). */
+/** POST /v1/posts/bulk-upload: a CSV of posts, each row through the path of POST /v1/posts (docs/posts.md, "Bulk upload"). */
 export default function bulkUploadPostsRoute(app: App, ctx: AppContext) {
   const checkPost = bodyChecker(PostBody);
   void app.register(async (scope) => {

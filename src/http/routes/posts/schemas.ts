@@ -116,7 +116,7 @@ const Target = Type.Object({
   errorMessage: Type.Optional(Type.String()),
   errorCategory: Type.Optional(Type.String()),
   errorSource: Type.Optional(Type.String()),
-  /** Herald: what became of the first comment of a published target (best effort, see the README). */
+  /** Herald: what became of the first comment of a published target (best effort, see docs/platforms/linkedin.md). */
   firstCommentResult: Type.Optional(
     Type.Object({ status: Type.String({ description: 'posted | failed' }), commentId: Type.Optional(Type.String()), errorMessage: Type.Optional(Type.String()) }),
   ),

@@ -1,54 +1,79 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
 
-const escape = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+/**
+ * `/docs`: the API reference, rendered in the browser from `/v1/openapi.json` by Scalar's API reference
+ * (`@scalar/api-reference`, its standalone browser bundle). Everything comes from this server: the
+ * bundle is served from node_modules, and the page's settings are a script file of ours, so the page
+ * needs no inline script and no CDN.
+ */
+const require = createRequire(import.meta.url);
+// The package's main entry is dist/index.js; the standalone bundle sits beside it in dist/browser/.
+export const SCALAR_BUNDLE = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
-type Op = { summary?: string; tags?: string[]; parameters?: any[]; requestBody?: any; responses?: Record<string, any> };
+// Scripts only from this server. Scalar injects its styles at run time (Vue components with style
+// tags and style attributes), so styles need 'unsafe-inline'; without it the page renders unstyled.
+// connect-src 'self' also stops any request the bundle might make elsewhere (fonts, telemetry, proxy).
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
 
-function schemaBlock(schema: unknown): string {
-  return schema ? `<pre>${escape(JSON.stringify(schema, null, 2))}</pre>` : '';
-}
-
-/** Renders the OpenAPI document as one readable HTML page (works offline: no CDN assets). */
-export function renderDocs(doc: any): string {
-  const groups = new Map<string, string[]>();
-  for (const [path, methods] of Object.entries<Record<string, Op>>(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(methods)) {
-      const tag = op.tags?.[0] ?? 'Other';
-      const params = (op.parameters ?? [])
-        .map((p) => `<li><code>${escape(p.name)}</code> <em>${escape(p.in)}</em>${p.required ? ' (required)' : ''}</li>`)
-        .join('');
-      const body = op.requestBody?.content?.['application/json']?.schema;
-      const responses = Object.entries(op.responses ?? {})
-        .map(([status, r]) => `<details><summary>${escape(status)}</summary>${schemaBlock(r?.content?.['application/json']?.schema)}</details>`)
-        .join('');
-      const id = `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-');
-      const html = `<section id="${id}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
-<p>${escape(op.summary)}</p>${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}
-${body ? `<h4>Body</h4>${schemaBlock(body)}` : ''}<h4>Responses</h4>${responses}</section>`;
-      groups.set(tag, [...(groups.get(tag) ?? []), html]);
-    }
-  }
-  const nav = [...groups.keys()].map((t) => `<li><a href="#tag-${escape(t)}">${escape(t)}</a></li>`).join('');
-  const sections = [...groups.entries()]
-    .map(([tag, ops]) => `<h2 id="tag-${escape(tag)}">${escape(tag)}</h2>${ops.join('')}`)
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(doc.info?.title)} reference</title>
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2rem auto;padding:0 1rem;color:#222}
-code,pre{font-family:ui-monospace,monospace}pre{background:#f5f5f5;padding:.6rem;overflow:auto;font-size:12px}
-section{border-top:1px solid #ddd;padding:.5rem 0}.m{display:inline-block;min-width:4.5em;font-size:12px;padding:2px 6px;border-radius:3px;color:#fff;background:#555}
-.get{background:#2b7bb9}.post{background:#2f9e44}.put{background:#e67700}.patch{background:#ae3ec9}.delete{background:#c92a2a}</style></head>
-<body><h1>${escape(doc.info?.title)} <small>${escape(doc.info?.version)}</small></h1><p>${escape(doc.info?.description)}</p>
-<p>Authenticate with <code>Authorization: Bearer sk_...</code>. Machine-readable document: <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>
-<ul>${nav}</ul>${sections}</body></html>`;
-}
+<title>Herald API reference</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<noscript>The reference needs JavaScript. The OpenAPI document is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
+<div id="app"></div>
+<script src="/docs/scalar.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// NOTE: every option that would reach another host is turned off: the default fonts (fonts.scalar.com),
+// telemetry, the agent chat, the request proxy (the "try it" client calls this server directly) and the
+// developer toolbar (links to Scalar's hosted services), which Scalar shows by default on localhost.
+const INIT = `Scalar.createApiReference('#app', {
+  url: '/v1/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  proxyUrl: '',
+  showDeveloperTools: 'never',
+  metaData: { title: 'Herald API reference' },
+});
+`;
 
 export default function docsRoute(app: App, _ctx: AppContext) {
-  let cached: string | null = null;
-  app.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    cached ??= renderDocs(app.swagger());
-    return reply.type('text/html; charset=utf-8').send(cached);
-  });
+  const common = (reply: any) =>
+    reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer').header('Content-Security-Policy', DOCS_CSP);
+  app.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    common(reply).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE),
+  );
+  app.get('/docs/init.js', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    common(reply).type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(INIT),
+  );
+  app.get('/docs/scalar.js', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    common(reply)
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(fs.createReadStream(SCALAR_BUNDLE)),
+  );
 }

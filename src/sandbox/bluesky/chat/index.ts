@@ -20,7 +20,7 @@ import { PdsReader } from './pds-reader.js';
  * Notifications are computed from the PDS's repos (replies, quotes and mentions of the caller's posts), so
  * whatever another account writes on the PDS shows up as it would on Bluesky.
  *
- * Test controls: `POST /_inbound` (SANDBOX.md) `{kind: "message", account, from, text}` stores a direct
+ * Test controls: `POST /_inbound` (docs/sandbox.md) `{kind: "message", account, from, text}` stores a direct
  * message from `from` (a DID on the PDS) to `account` (a DID); comments are real replies written on the
  * PDS by another account, so they need no control here.
  */
