@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { toolFailure } from '../accounts/tools.js';
+import { toolFailure } from '../accounts/tool-failure.js';
 import { descriptorOf, type Platform } from '../../platforms/catalogue.js';
 import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import type { DestinationChoice, DestinationNotFound, DestinationsDeclaration } from '../../platforms/destinations.js';

@@ -7,7 +7,7 @@ import { listAccounts, type AccountRow } from '../../store/accounts.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { getVisibleAccount } from '../accounts/manage.js';
 import { accountCredentials } from '../accounts/save-account.js';
-import { toolFailure } from '../accounts/tools.js';
+import { toolFailure } from '../accounts/tool-failure.js';
 import type { Principal } from '../principal.js';
 
 /** Every /v1/inbox route: the hosted API answers 403 with exactly this sentence without the add-on. */

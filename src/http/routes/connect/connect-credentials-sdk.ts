@@ -6,7 +6,7 @@ import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Account } from '../accounts/schemas.js';
-import { AppPassword } from './credentials.js';
+import { AppPassword } from './schemas.js';
 
 const body = (d: PlatformDescriptor) =>
   Type.Object({

@@ -1,14 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { CATALOGUE } from '../../../platforms/catalogue.js';
 import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import type { App } from '../../app.js';
 import connectCredentials from './connect-credentials.js';
 import connectCredentialsSdk from './connect-credentials-sdk.js';
-
-/** An app password: its format is checked by the platform's connect group (400 `invalid_app_password`). */
-export const AppPassword = (d: PlatformDescriptor) =>
-  Type.String({ maxLength: 200, description: `A ${d.name} app password (never the main password)` });
 
 /**
  * The connect endpoints of every platform that connects with credentials (descriptor `connect:

@@ -1,3 +1,4 @@
+import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../schemas/common.js';
 
@@ -22,3 +23,7 @@ export const BotAccount = Type.Object({
   isActive: Type.Optional(Type.Boolean()),
   chatType: Type.Optional(Type.String()),
 });
+
+/** An app password: its format is checked by the platform's connect group (400 `invalid_app_password`). */
+export const AppPassword = (d: PlatformDescriptor) =>
+  Type.String({ maxLength: 200, description: `A ${d.name} app password (never the main password)` });
