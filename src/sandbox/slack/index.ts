@@ -4,7 +4,6 @@ import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { slackMethods, SlackError } from './methods.js';
 import { registerSlackOAuth } from './oauth.js';
 import { slackOpenApi } from './openapi.js';
-import { SlackRateLimits } from './rate-limits.js';
 import { slackStore, workspaceOf, type SlackStore } from './store.js';
 import { registerSlackControls } from './controls.js';
 
@@ -76,7 +75,6 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
     },
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = slackOpenApi();
-      const limits = new SlackRateLimits();
       const methods = slackMethods(state, now);
 
       /** Sends an answer after checking it against the method's documented schema. */
@@ -118,7 +116,7 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
             team = grant!.team;
           }
           if (store.settings.rateLimits && team) {
-            const wait = limits.take(method, team, args.channel ?? args.channel_id ?? null, now().getTime());
+            const wait = store.limits.take(method, team, args.channel ?? args.channel_id ?? null, now().getTime());
             if (wait > 0) return answer(reply.header('retry-after', String(wait)), method, 429, { ok: false, error: 'ratelimited' });
           }
           const op = FAULT_OP[method];

@@ -150,7 +150,6 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
       if (metadata !== undefined && (typeof metadata?.event_type !== 'string' || typeof metadata.event_payload !== 'object' || metadata.event_payload === null)) {
         throw new SlackError('invalid_metadata_format');
       }
-      if (args.thread_ts && !visible(c.id).some((m) => m.ts === args.thread_ts)) throw new SlackError('thread_not_found');
       const m = record(
         ws,
         {

@@ -45,6 +45,17 @@ const COMMON_ERRORS = [
   'method_not_supported_for_channel_type',
 ];
 
+/**
+ * Errors of one method newer than the document: chat.postMessage's Block Kit and metadata errors
+ * (https://api.slack.com/methods/chat.postMessage#errors).
+ */
+const NEWER_ERRORS: Record<string, string[]> = {
+  '/chat.postMessage': ['invalid_blocks', 'invalid_blocks_format', 'invalid_metadata_format', 'invalid_metadata_schema', 'metadata_too_large', 'restricted_action'],
+  '/conversations.list': ['invalid_cursor'],
+  '/users.list': ['invalid_cursor'],
+  '/files.delete': ['file_not_found', 'file_deleted'],
+};
+
 type Param = { name: string; in: string; type?: string; required?: boolean; items?: unknown };
 
 /** Methods and arguments the document predates, from Slack's method pages (see above). */
@@ -160,12 +171,12 @@ function corrected(doc: any): any {
     if (path === '/oauth.v2.access') for (const p of op.parameters) if (p.name === 'code') p.required = false;
   }
   Object.assign(doc.paths, NEWER_METHODS);
-  for (const ops of Object.values<any>(doc.paths)) {
+  for (const [path, ops] of Object.entries<any>(doc.paths)) {
     for (const op of Object.values<any>(ops)) {
       const schema = op.responses?.default?.schema;
       if (!schema) continue;
       const errorEnum = schema.properties?.error?.enum;
-      if (Array.isArray(errorEnum)) for (const e of COMMON_ERRORS) if (!errorEnum.includes(e)) errorEnum.push(e);
+      if (Array.isArray(errorEnum)) for (const e of [...COMMON_ERRORS, ...(NEWER_ERRORS[path] ?? [])]) if (!errorEnum.includes(e)) errorEnum.push(e);
       if (schema.additionalProperties === false) {
         schema.properties.response_metadata = { type: 'object', properties: { messages: { type: 'array', items: { type: 'string' } } } };
       }

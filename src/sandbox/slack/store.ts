@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SimulatorState } from '../types.js';
+import { SlackRateLimits } from './rate-limits.js';
 
 /*
  * The simulated Slack: two workspaces the consenting user installs the app in, each with public and
@@ -80,6 +81,8 @@ export interface SlackStore {
   clock: { second: number; seq: number };
   /** `_config`: enforce the documented rate limits (default true); issue rotating tokens (default false). */
   settings: { rateLimits: boolean; tokenRotation: boolean };
+  /** Calls counted against Slack's rate limits (forgotten by `_reset`, like everything else). */
+  limits: SlackRateLimits;
   /** `_oauth/faults`: the next token endpoint calls fail. */
   oauthFault: { kind: 'unavailable' | 'invalid_grant' | null; count: number };
 }
@@ -137,6 +140,7 @@ export function slackStore(state: SimulatorState): SlackStore {
       clock: { second: 0, seq: 0 },
       settings: { rateLimits: true, tokenRotation: false },
       oauthFault: { kind: null, count: 0 },
+      limits: new SlackRateLimits(),
     };
     state.data.set('slack', s);
   }
