@@ -121,7 +121,8 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
           }
           const op = FAULT_OP[method];
           const fault = op ? state.faults.take(op) : null;
-          if (fault === 'rate_limited') return answer(reply.header('retry-after', '7'), method, 429, { ok: false, error: 'ratelimited' });
+          // A fault throttles like a method's exhausted minute window (Tier 1-4): Retry-After 30.
+          if (fault === 'rate_limited') return answer(reply.header('retry-after', '30'), method, 429, { ok: false, error: 'ratelimited' });
           if (fault === 'unavailable') return answer(reply, method, 503, { ok: false, error: 'service_unavailable' });
           if (fault === 'auth') return answer(reply, method, 200, { ok: false, error: op === 'token' ? 'invalid_refresh_token' : 'invalid_auth' });
           if (fault === 'rejected') return answer(reply, method, 200, { ok: false, error: REJECTED[op!] ?? 'invalid_arguments' });
