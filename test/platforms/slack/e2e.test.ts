@@ -119,6 +119,21 @@ describe('Slack end to end through @zernio/node 0.2.881', () => {
     ]);
   });
 
+  it('connects the way the dashboard does: pending data, then Herald\'s choose form', async () => {
+    const t = await tenant('Slack dashboard');
+    const redirect = 'https://herald.example/app/accounts';
+    const start = await h.e.env.request(t.apiKey, 'GET', `/v1/connect/slack?${new URLSearchParams({ profileId: t.profileId, redirect_url: redirect, headless: 'true' })}`);
+    expect(start.status).toBe(200);
+    const end = await followAuthUrl(start.body.authUrl, redirect);
+    const token = new URL(end.url).searchParams.get('pendingDataToken')!;
+    const pending = await h.e.env.request(t.apiKey, 'GET', `/v1/connect/pending-data?token=${token}`);
+    expect(pending.body).toMatchObject({ platform: 'slack', selectionType: 'channels', channels: [{ id: 'C0GENERAL01' }, { id: 'C0RANDOM001' }, { id: 'G0PRIVATE01' }] });
+    const chosen = await h.e.env.request(null, 'POST', '/v1/connect/slack/choose', `tempToken=${pending.body.tempToken}&destinationId=G0PRIVATE01`, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(chosen.status).toBeLessThan(400);
+    const [account] = data(await t.z.accounts.listAccounts({ query: { profileId: t.profileId } })).accounts;
+    expect(account).toMatchObject({ platform: 'slack', username: 'launch-team', metadata: { channelId: 'G0PRIVATE01', channelType: 'private' } });
+  });
+
   it('publishes text, an image, a file and a thread exactly once, then unpublishes them', async () => {
     const t = await connected('Slack publish');
     const text = await publishNow(t, { content: 'Launch day: R&D <ships> today' }, { unfurlLinks: false });
