@@ -145,6 +145,10 @@ export async function selectPendingDestination(
   const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
   const ref = body as PendingRef;
   if (reusing(wire, ref)) return connectAnother(ctx, caller, of, chosen, ref, wire.select.notFound);
+  if (wire.reuseAccount && !ref.tempToken && !ref.pendingDataToken) {
+    const need = ['is required unless accountId is sent'];
+    throw invalid('validation_error', 'pendingDataToken or accountId is required', { fields: { pendingDataToken: need, accountId: ['is required unless pendingDataToken is sent'] } });
+  }
   return finishSelection(ctx, caller, of, chosen, ref, wire.select.notFound);
 }
 

@@ -88,6 +88,8 @@ describe('Slack end to end through @zernio/node 0.2.881', () => {
     const wrong = await refused(t.z.connect.connectSlackChannel({ body: { profileId: t.profileId, channelId: 'C0NOTHERE01', pendingDataToken } }));
     expect([wrong.statusCode, wrong.message]).toEqual([400, 'channelId is not a channel of this Slack workspace the app can see']);
 
+    const neither = await refused(t.z.connect.connectSlackChannel({ body: { profileId: t.profileId, channelId: 'C0GENERAL01' } }));
+    expect([neither.statusCode, neither.message]).toEqual([400, 'pendingDataToken or accountId is required']);
     const first = data(await t.z.connect.connectSlackChannel({ body: { profileId: t.profileId, channelId: 'C0GENERAL01', pendingDataToken } }));
     expect(first).toMatchObject({ message: 'Slack channel connected successfully', account: { platform: 'slack', username: 'general', channelId: 'C0GENERAL01', channelType: 'public' } });
     // The pending data token is used up; another channel of the workspace reuses the account's token.
