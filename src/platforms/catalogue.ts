@@ -6,6 +6,7 @@ import { instagram } from './instagram/descriptor.js';
 import { linkedin } from './linkedin/descriptor.js';
 import { pinterest } from './pinterest/descriptor.js';
 import { reddit } from './reddit/descriptor.js';
+import { slack } from './slack/descriptor.js';
 import { snapchat } from './snapchat/descriptor.js';
 import { telegram } from './telegram/descriptor.js';
 import { threads } from './threads/descriptor.js';
@@ -33,6 +34,7 @@ export const CATALOGUE = [
   googlebusiness,
   telegram,
   snapchat,
+  slack,
 ] as const;
 
 export type Platform = (typeof CATALOGUE)[number]['id'];

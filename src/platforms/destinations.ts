@@ -1,5 +1,5 @@
-import type { TObject, TProperties } from '@sinclair/typebox';
-import type { Destination, DestinationKind } from './types.js';
+import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
+import type { Destination, DestinationKind, PlatformProfile } from './types.js';
 
 /*
  * How a platform's destination selection looks on the hosted API's wire. Each platform declares its own
@@ -44,6 +44,12 @@ export interface ConnectDestinationsWire {
     headers?: TObject;
     /** A comma list of ids that restricts the answer (LinkedIn `orgIds`), and how many it may hold. */
     filter?: { field: string; max: number };
+    /**
+     * The whole answer, when it is more than `{[key]: item[]}` (Slack: `{team, channels}`): its schema,
+     * and how it is made from the destinations and the connected user (at connect, the profile the
+     * OAuth exchange read; with `accountId`, the account's).
+     */
+    answer?: { schema: TSchema; present(destinations: Destination[], user: PlatformProfile): Record<string, unknown> };
   };
   select: {
     path: string;
@@ -67,6 +73,19 @@ export interface ConnectDestinationsWire {
    * in place of `tempToken`.
    */
   headless: { step: string; pendingData?: PendingDataWire } | { step?: undefined; pendingData: PendingDataWire };
+  /**
+   * The listing and the selection also take `accountId` in place of a pending token: a connected account
+   * of the platform, in the caller's scope, whose tokens list and connect another destination as a new
+   * account of `profileId` (Slack: another channel of the same workspace, no new consent). Nothing is
+   * used up.
+   */
+  reuseAccount?: boolean;
+  /**
+   * With neither a pending token nor `accountId`, the listing starts the OAuth flow and answers
+   * `{authUrl, state}` as GET /v1/connect/{platform} does (its path shadows that route), headless when
+   * the query names `redirect_url` (or `redirectUrl`).
+   */
+  startsOAuth?: boolean;
 }
 
 /** What GET /v1/connect/pending-data shows of the destinations: `selectionType` and `{[key]: item[]}`. */

@@ -8,6 +8,7 @@ import { linkedInSimulator } from './linkedin/index.js';
 import { tiktokSimulator } from './tiktok/index.js';
 import { pinterestSimulator } from './pinterest/index.js';
 import { redditSimulator } from './reddit/index.js';
+import { slackSimulator } from './slack/index.js';
 import { snapchatSimulator } from './snapchat/index.js';
 import { twitterSimulator } from './twitter/index.js';
 import { youTubeSimulator } from './youtube/index.js';
@@ -29,5 +30,6 @@ export function allSimulators(): Simulator[] {
     threadsSimulator(),
     facebookSimulator(),
     instagramSimulator(),
+    slackSimulator(),
   ];
 }

@@ -10,6 +10,7 @@ import { googleBusinessSimulator } from '../../src/sandbox/googlebusiness/index.
 import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
+import { slackSimulator } from '../../src/sandbox/slack/index.js';
 import { snapchatSimulator } from '../../src/sandbox/snapchat/index.js';
 import { threadsSimulator } from '../../src/sandbox/threads/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
@@ -171,6 +172,14 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
     media: video('contract-snap.mp4', fakeMp4({ seconds: 10, width: 1080, height: 1920, size: 200 * 1024 })),
     config: { processingMs: 0 },
     platformSpecificData: { contentType: 'spotlight' },
+  },
+  // A channel of the workspace the bot was installed in (the first listed), as the connect leaves it.
+  // Rate limits off (the suite posts dozens of messages a second in one channel) and rotating tokens on,
+  // so the token endpoint's faults reach a refresh.
+  slack: {
+    simulator: () => slackSimulator(),
+    connect: (adapter, io) => connectToFirst(adapter, io),
+    config: { rateLimits: false, tokenRotation: true },
   },
   threads: {
     simulator: () => threadsSimulator(),

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import type { Platform } from '../../platforms/catalogue.js';
 import type { ConnectDestinationsWire, DestinationNotFound } from '../../platforms/destinations.js';
-import type { Destination } from '../../platforms/types.js';
-import type { AccountRow } from '../../store/accounts.js';
+import type { Destination, PlatformProfile, TokenSet } from '../../platforms/types.js';
+import { findAccount, type AccountRow } from '../../store/accounts.js';
+import { accountCredentials } from '../accounts/save-account.js';
 import { destinationsOf, filterIds, listDestinations, listedDestination, readChoice, runSelect, type DestinationsOf } from './destinations.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './save.js';
 import { peekConnectToken, takeConnectToken } from './tokens.js';
@@ -38,6 +39,32 @@ interface PendingRef {
   tempToken?: string;
   pendingDataToken?: string;
   redirect_url?: string;
+  /** A connected account whose tokens are reused (platforms whose wire says `reuseAccount`). */
+  accountId?: string;
+}
+
+/** Whether a call names an account to reuse rather than a pending connection. */
+function reusing(wire: ConnectDestinationsWire, ref: PendingRef): ref is PendingRef & { accountId: string } {
+  return wire.reuseAccount === true && typeof ref.accountId === 'string' && ref.accountId !== '' && !ref.tempToken && !ref.pendingDataToken;
+}
+
+/**
+ * The tokens and the user of a connected account of this platform in the caller's scope, for listing and
+ * connecting another of its destinations. An account out of scope is reported like a missing one.
+ */
+async function reusedConnection(ctx: AppContext, caller: SelectionCaller, of: DestinationsOf, accountId: string): Promise<{ tokens: TokenSet; profile: PlatformProfile }> {
+  const row = await findAccount(ctx.db.kysely, caller.tenantId, accountId);
+  if (!row || (caller.profileIds !== null && !caller.profileIds.includes(row.profile_id))) throw notFound('Account', 'account_not_found');
+  if (row.platform !== of.platform) {
+    throw invalid(`not_${of.platform}_account`, `accountId must be a ${of.name} account`, { fields: { accountId: [`must be a ${of.name} account`] } });
+  }
+  const account = accountCredentials(ctx, row);
+  const accessToken = of.group.listingToken?.(account) ?? account.accessToken;
+  if (!accessToken) throw invalid('account_reauthorization_required', `The ${of.name} account has no token; reconnect it`);
+  return {
+    tokens: { accessToken, refreshToken: account.refreshToken, expiresAt: account.tokenExpiresAt, scopes: account.scopes ?? null },
+    profile: { platformUserId: row.platform_user_id, username: row.username, displayName: row.display_name, avatarUrl: row.avatar_url, metadata: account.metadata },
+  };
 }
 
 const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is invalid or expired');
@@ -71,18 +98,33 @@ function connectWire(of: DestinationsOf): ConnectDestinationsWire {
   return wire;
 }
 
-/** GET of a platform's connect listing (LinkedIn /v1/connect/linkedin/organizations, Facebook select-page...). */
+/**
+ * GET of a platform's connect listing (LinkedIn /v1/connect/linkedin/organizations, Facebook
+ * select-page...): the destinations, and the user they are listed for.
+ */
 export async function listPendingDestinations(
   ctx: AppContext,
   caller: SelectionCaller,
   platform: Platform,
   query: Record<string, unknown>,
-): Promise<Destination[]> {
+): Promise<{ destinations: Destination[]; user: PlatformProfile }> {
   const of = destinationsOf(ctx, platform);
   const wire = connectWire(of);
-  const { live } = await pendingConnection(ctx, caller, platform, query as PendingRef);
   const ids = wire.list.filter ? filterIds(query[wire.list.filter.field], wire.list.filter) : undefined;
-  return listDestinations(ctx, of, live.data.tokens.accessToken, ids);
+  const ref = query as PendingRef;
+  if (reusing(wire, ref)) {
+    if (ref.profileId) await assertOwnProfile(ctx, caller, ref.profileId);
+    const { tokens, profile } = await reusedConnection(ctx, caller, of, ref.accountId);
+    return { destinations: await listDestinations(ctx, of, tokens.accessToken, ids), user: profile };
+  }
+  const { live } = await pendingConnection(ctx, caller, platform, ref);
+  return { destinations: await listDestinations(ctx, of, live.data.tokens.accessToken, ids), user: live.data.profile };
+}
+
+/** Whether a listing call should start the OAuth flow instead (the wire's `startsOAuth`, no token, no account). */
+export function listingStartsOAuth(wire: ConnectDestinationsWire, query: Record<string, unknown>): boolean {
+  const ref = query as PendingRef;
+  return wire.startsOAuth === true && !ref.tempToken && !ref.pendingDataToken && !ref.accountId;
 }
 
 export interface SelectionResult {
@@ -101,7 +143,42 @@ export async function selectPendingDestination(
   const of = destinationsOf(ctx, platform);
   const wire = connectWire(of);
   const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
-  return finishSelection(ctx, caller, of, chosen, body as PendingRef, wire.select.notFound);
+  const ref = body as PendingRef;
+  if (reusing(wire, ref)) return connectAnother(ctx, caller, of, chosen, ref, wire.select.notFound);
+  if (wire.reuseAccount && !ref.tempToken && !ref.pendingDataToken) {
+    const need = ['is required unless accountId is sent'];
+    throw invalid('validation_error', 'pendingDataToken or accountId is required', { fields: { pendingDataToken: need, accountId: ['is required unless pendingDataToken is sent'] } });
+  }
+  return finishSelection(ctx, caller, of, chosen, ref, wire.select.notFound);
+}
+
+/** Connects another destination with a connected account's tokens, as a new account of `profileId`. */
+async function connectAnother(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  of: DestinationsOf,
+  chosen: string | null,
+  ref: PendingRef & { accountId: string },
+  notFound: DestinationNotFound,
+): Promise<SelectionResult> {
+  const startedMs = performance.now();
+  if (!ref.profileId) throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
+  await assertOwnProfile(ctx, caller, ref.profileId);
+  const { tokens, profile } = await reusedConnection(ctx, caller, of, ref.accountId);
+  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
+  const selection = await runSelect(ctx, of, destination, { profile, tokens });
+  const { account } = await saveWithLog(
+    ctx,
+    { platform: of.platform, tenantId: caller.tenantId, userId: caller.userId, profileId: ref.profileId },
+    selection.tokens ?? tokens,
+    selection.profile,
+    startedMs,
+    { metadata: selection.metadata, accountType: destination ? of.group.kind : 'personal' },
+  );
+  const redirectUrl = ref.redirect_url
+    ? appendParams(ref.redirect_url, { connected: of.platform, profileId: account.profile_id, accountId: account.account_id, username: account.username })
+    : null;
+  return { account, destination, redirectUrl };
 }
 
 /** When Herald's own selection page names a destination the platform does not list for the user. */

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { listPendingDestinations, selectPendingDestination } from '../../../domain/connect/selection.js';
+import { startOAuthConnect } from '../../../domain/connect/oauth.js';
+import { listingStartsOAuth, listPendingDestinations, selectPendingDestination } from '../../../domain/connect/selection.js';
 import { presentConnectSelection, presentDestinationList } from '../../../domain/present/connect-selection.js';
 import { CATALOGUE, type Platform } from '../../../platforms/catalogue.js';
 import type { ConnectDestinationsWire } from '../../../platforms/destinations.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ConnectedAccount } from './schemas.js';
-import { selectionCaller } from './selection-auth.js';
+import { selectionCaller, selectionPrincipal } from './selection-auth.js';
 
 /**
  * The connect selection routes of every platform that declares them (capabilities.destinations.connect):
@@ -22,6 +23,9 @@ export function registerConnectDestinationRoutes(app: App, ctx: AppContext): voi
 }
 
 function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: ConnectDestinationsWire): void {
+  const listed = wire.list.answer?.schema ?? Type.Object({ [wire.list.key]: Type.Array(wire.list.item) });
+  // A listing that starts the OAuth flow without a token answers like GET /v1/connect/{platform}.
+  const listing = wire.startsOAuth ? Type.Union([listed, Type.Object({ authUrl: Type.String(), state: Type.String() })]) : listed;
   app.get(
     wire.list.path,
     {
@@ -31,12 +35,19 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
         summary: wire.list.summary,
         querystring: wire.list.query,
         ...(wire.list.headers ? { headers: wire.list.headers } : {}),
-        response: { 200: Type.Object({ [wire.list.key]: Type.Array(wire.list.item) }), ...errorResponses(400, 401, 403, 404, 502) },
+        response: { 200: listing, ...errorResponses(400, 401, 403, 404, 502) },
       },
     },
     async (request) => {
+      const query = request.query as Record<string, unknown>;
+      if (listingStartsOAuth(wire, query)) {
+        const redirectUrl = (query.redirect_url ?? query.redirectUrl) as string | undefined;
+        const principal = await selectionPrincipal(ctx, request);
+        return startOAuthConnect(ctx, principal, platform, { profileId: String(query.profileId ?? ''), redirectUrl, headless: redirectUrl !== undefined });
+      }
       const caller = await selectionCaller(ctx, request);
-      return presentDestinationList(wire.list, await listPendingDestinations(ctx, caller, platform, request.query as Record<string, unknown>));
+      const { destinations, user } = await listPendingDestinations(ctx, caller, platform, query);
+      return wire.list.answer ? wire.list.answer.present(destinations, user) : presentDestinationList(wire.list, destinations);
     },
   );
 

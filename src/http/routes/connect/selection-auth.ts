@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { callerFromConnectToken, type SelectionCaller } from '../../../domain/connect/selection.js';
+import type { Principal } from '../../../domain/principal.js';
 import { authenticate, checkPermission } from '../../auth.js';
 
 /**
@@ -15,4 +16,11 @@ export async function selectionCaller(ctx: AppContext, request: FastifyRequest):
   // These routes are public to the hook (a connect token works too), so a key's flags are checked here.
   checkPermission(request, p);
   return { tenantId: p.tenantId, userId: p.userId, profileIds: p.profileIds };
+}
+
+/** An API key's principal, for a selection route that starts a connection (a connect token cannot). */
+export async function selectionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<Principal> {
+  const p = await authenticate(ctx, request.headers.authorization);
+  checkPermission(request, p);
+  return p;
 }
