@@ -19,7 +19,9 @@ function files(dir: string): string[] {
 }
 
 // import x from './a.js'; import { a, type B } from './a.js'; export { a } from './a.js'; export * from './a.js'; import './a.js'
-const IMPORT = /^\s*(?:import|export)\s+(?!type\s)([^'";]*?)\s*(?:from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+// The clause is names, braces, commas and `* as x` only, so `export const x = f<import('./a.js').T>()` (a
+// type position) is not read as an import.
+const IMPORT = /^\s*(?:import|export)\s+(?!type\s)([\w\s{},*$]*?)\s*(?:from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 /** The relative modules a file loads at run time (type-only specifier lists excluded). */
 export function runtimeImports(file: string, source: string): string[] {

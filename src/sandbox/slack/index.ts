@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultOp } from '../faults.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
-import { slackMethods, SlackError } from './methods.js';
+import { SlackError } from './call.js';
+import { slackMethods } from './methods.js';
 import { registerSlackOAuth } from './oauth.js';
 import { slackOpenApi } from './openapi.js';
 import { slackStore, workspaceOf, type SlackStore } from './store.js';

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { markDeleted, type InspectedPost, type SimulatorState } from '../types.js';
+import { SlackError, type MethodCall } from './call.js';
 import { exchangeToken } from './oauth.js';
 import { conversationJson, fileId, messageJson, nextTs, slackStore, userJson, type SimChannel, type SimMessage, type SimWorkspace } from './store.js';
 
@@ -8,20 +8,6 @@ import { conversationJson, fileId, messageJson, nextTs, slackStore, userJson, ty
  * what it checks, what it stores, what it answers (without `ok`, which the dispatcher adds). A refusal
  * is a SlackError with the method's own error string.
  */
-
-export class SlackError extends Error {
-  constructor(readonly code: string) {
-    super(code);
-  }
-}
-
-export interface MethodCall {
-  args: Record<string, string>;
-  /** The workspace of the token (null for oauth.v2.access). */
-  team: string | null;
-  ws: SimWorkspace | null;
-  request: FastifyRequest;
-}
 
 type Handler = (call: MethodCall & { ws: SimWorkspace }) => Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SimulatorState } from '../types.js';
-import { SlackError, type MethodCall } from './methods.js';
+import { SlackError, type MethodCall } from './call.js';
 import { randomToken, slackStore, workspaceOf } from './store.js';
 
 /*
