@@ -283,7 +283,10 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
         platform: flow.platform,
         profileId: flow.profileId,
         tempToken,
-        refreshToken: tokens.refreshToken ?? null,
+        // NOTE: always null. The hosted API hands the platform's refresh token over here, but this route
+        // takes no API key: whoever holds the link would hold the account. The tokens stay sealed
+        // server-side behind tempToken, which only the flow's owner can redeem.
+        refreshToken: null,
         expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
         userProfile,
         selectionType: pendingData.selectionType,
