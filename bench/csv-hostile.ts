@@ -65,11 +65,16 @@ async function probeDuring(herald: RunningServer, keyB: string, file: string, ke
   });
   const latencies: number[] = [];
   // Probe for at least 2 s, and for as long as the upload takes.
-  while (!answered || performance.now() - started < 2000) {
+  // A probe still unanswered at the cap counts as the cap (older code stays blocked for minutes).
+  while ((!answered || performance.now() - started < 2000) && performance.now() - started < CAP_MS) {
     const t = performance.now();
-    const res = await fetch(`${herald.url}/v1/profiles`, { headers: { authorization: `Bearer ${keyB}` } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`GET /v1/profiles answered ${res.status}`);
+    try {
+      const res = await fetch(`${herald.url}/v1/profiles`, { headers: { authorization: `Bearer ${keyB}` }, signal: AbortSignal.timeout(Math.ceil(Math.max(1, CAP_MS - (t - started)))) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET /v1/profiles answered ${res.status}`);
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+    }
     latencies.push(performance.now() - t);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -79,7 +84,7 @@ async function probeDuring(herald: RunningServer, keyB: string, file: string, ke
 export default async function csvHostileBench(): Promise<BenchResult[]> {
   const root = process.env.BENCH_BASE_ROOT ? path.resolve(process.env.BENCH_BASE_ROOT) : ROOT;
   const label = process.env.BENCH_BASE_ROOT ? 'base' : 'this build';
-  const herald = await startHerald({ SANDBOX: '1' }, { root });
+  const herald = await startHerald({}, { root });
   const results: BenchResult[] = [];
   try {
     await api(herald, 'POST', '/v1/profiles', { name: 'A' });
@@ -89,6 +94,12 @@ export default async function csvHostileBench(): Promise<BenchResult[]> {
       fs.writeFileSync(csv, file.build());
       const { upload, latencies } = await probeDuring(herald, keyB, csv, herald.apiKey);
       fs.rmSync(csv);
+      // Older code may still be parsing a file it was sent: the rest of the run would measure that.
+      if (upload.status === 0) {
+        results.push({ name: `${label}: ${file.name}: no answer within ${CAP_MS / 1000} s; the files after it are not measured`, value: Number((upload.ms / 1000).toFixed(2)), unit: 's', goal: 'a 400', pass: false });
+        results.push({ name: `${label}: ${file.name}: other tenant's GET /v1/profiles p99 (max ${latencies.at(-1)!.toFixed(0)} ms, n=${latencies.length})`, value: Number(percentile(latencies, 99).toFixed(1)), unit: 'ms', goal: `< ${GOAL_MS} ms`, pass: false });
+        break;
+      }
       const p99 = percentile(latencies, 99);
       results.push({
         name: `${label}: ${file.name}: answer ${upload.status} ${upload.code}`,
