@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { AppError, invalid, notFound } from '../../errors.js';
+import { AppError, conflict, invalid, notFound } from '../../errors.js';
+import { listAccountsByPlatformUser } from '../../store/inbox/sync.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import { PlatformError, type BotChat } from '../../platforms/types.js';
@@ -68,12 +69,26 @@ export async function startBotCode(ctx: AppContext, caller: Principal, d: Platfo
   };
 }
 
+/**
+ * A chat belongs to the one tenant that connected it: the bot is shared by every tenant of this server,
+ * and a channel's @username is public, so another tenant naming it would otherwise publish into it,
+ * read its inbox and rewrite its commands. It stays refused (409) until its owner disconnects it; the
+ * answer does not say who owns it.
+ */
+async function assertChatFree(ctx: AppContext, platform: string, chatId: string, tenantId: string): Promise<void> {
+  const holders = await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId);
+  if (holders.some((a) => a.tenant_id !== tenantId)) {
+    throw conflict('chat_connected_elsewhere', 'This chat is already connected to another account of this server; its owner must disconnect it first');
+  }
+}
+
 async function connectChat(ctx: AppContext, d: PlatformDescriptor, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
   const { platform, connect: adapter } = botConnect(ctx, d);
   const startedMs = performance.now();
   let chat: BotChat;
   try {
     chat = await adapter.getChat(chatRef, io(ctx));
+    await assertChatFree(ctx, platform, String(chat.id), owner.tenantId);
     const bot = await adapter.getMe(io(ctx));
     if (!(await adapter.canPost(chat, bot.id, io(ctx)))) {
       throw invalid(`${platform}_bot_not_admin`, `@${bot.username} must be an administrator of this chat with permission to post`);
