@@ -82,6 +82,21 @@ describe("another tenant and a connected Telegram chat", () => {
   });
 });
 
+describe('Telegram pushes with text no database takes', () => {
+  it('answers 200 to a pushed message with a NUL and a lone surrogate, and lists it cleaned with the next one', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1004242424242';
+    await h.env.request(t.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: t.profileId });
+    await runner.drain();
+    expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'nul\u0000 and \udc00 half' })).webhookStatus).toBe(200);
+    expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'next one' })).webhookStatus).toBe(200);
+    const conversation = (await h.env.request(t.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body.data[0];
+    const accountId = conversation.accountId;
+    const messages = (await h.env.request(t.apiKey, 'GET', `/v1/inbox/conversations/${chatId}/messages?accountId=${accountId}`)).body.messages;
+    expect(messages.map((m: any) => m.message)).toEqual(['nul and \ufffd half', 'next one']);
+  });
+});
+
 describe('Telegram inbox', () => {
   it('a pushed message is listed, answered and edited on Telegram, and announced once', async () => {
     const t = await createTenant(h.env, { addons: ['inbox'] });
