@@ -8,6 +8,7 @@ import { sdkData } from '../helpers/oauth-e2e.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 /*
  * Telegram's inbox end to end through the official SDK: Herald registers its callback with setWebhook
@@ -37,6 +38,7 @@ describe("another tenant and a connected Telegram chat", () => {
     const b = await createTenant(h.env, { addons: ['inbox'] });
     await sim('POST', '/_chats', { id: -1004040404040, type: 'channel', title: 'A news', username: 'a_news_channel' });
     const chatId = '-1004040404040';
+    await proveTelegramChat(h.env, h.sandbox, a.apiKey, a.profileId, chatId);
     const accountA = (await h.env.request(a.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: a.profileId })).body.account._id as string;
     const commands = { commands: [{ command: 'start', description: 'Start here' }] };
     expect((await h.env.request(a.apiKey, 'PUT', `/v1/accounts/${accountA}/telegram-commands`, commands)).status).toBe(200);
@@ -71,6 +73,7 @@ describe("another tenant and a connected Telegram chat", () => {
     const a = await createTenant(h.env, { addons: ['inbox'] });
     const b = await createTenant(h.env, { addons: ['inbox'] });
     const chatId = '-1004141414141';
+    await proveTelegramChat(h.env, h.sandbox, a.apiKey, a.profileId, chatId);
     await h.env.request(a.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: a.profileId });
     h.env.clock.advance(1000);
     // What the old direct connect allowed, written as it wrote it.
@@ -86,6 +89,7 @@ describe('Telegram pushes with text no database takes', () => {
   it('answers 200 to a pushed message with a NUL and a lone surrogate, and lists it cleaned with the next one', async () => {
     const t = await createTenant(h.env, { addons: ['inbox'] });
     const chatId = '-1004242424242';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
     await h.env.request(t.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: t.profileId });
     await runner.drain();
     expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'nul\u0000 and \udc00 half' })).webhookStatus).toBe(200);
@@ -101,6 +105,7 @@ describe('Telegram inbox', () => {
   it('a pushed message is listed, answered and edited on Telegram, and announced once', async () => {
     const t = await createTenant(h.env, { addons: ['inbox'] });
     const chatId = '-1007777777777';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
     const connected = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
     const accountId = (connected.data as any).account._id as string;
     await h.env.request(t.apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['message.received'] });
@@ -173,6 +178,7 @@ describe('Telegram inbox', () => {
   it("sets, reads and removes the bot's commands in the account's chat, checking each command first", async () => {
     const t = await createTenant(h.env);
     const chatId = '-1007777777778';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
     const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
     const commands = [{ command: 'start', description: 'Start over' }, { command: 'hours', description: 'Opening hours' }];
     expect(sdkData(await t.sdk.accountsettings.setTelegramCommands({ path: { accountId }, body: { commands } }))).toMatchObject({ success: true });
