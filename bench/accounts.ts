@@ -1,4 +1,4 @@
-import { api, freePort, hasWrk, startBare, startHerald, wrk, type BenchResult } from './lib.js';
+import { api, connectTelegramChat, freePort, hasWrk, startBare, startHerald, wrk, type BenchResult } from './lib.js';
 
 /**
  * Issue 4: the accounts API and the connect flow, in SANDBOX=1 mode (simulators in-process).
@@ -16,10 +16,11 @@ export default async function accountsBench(): Promise<BenchResult[]> {
   } finally {
     await bare.stop();
   }
-  const herald = await startHerald({ SANDBOX: '1', SANDBOX_PORT: String(await freePort()) });
+  const sandboxPort = await freePort();
+  const herald = await startHerald({ SANDBOX: '1', SANDBOX_PORT: String(sandboxPort) });
   try {
     const profileId = (await api(herald, 'POST', '/v1/profiles', { name: 'Bench' })).profile._id;
-    for (let i = 0; i < 20; i++) await api(herald, 'POST', '/v1/connect/telegram', { chatId: `-100${1000000000 + i}`, profileId });
+    for (let i = 0; i < 20; i++) await connectTelegramChat(herald, sandboxPort, profileId, `-100${1000000000 + i}`);
     const headers = { authorization: `Bearer ${herald.apiKey}` };
     await wrk({ url: `${herald.url}/v1/accounts`, headers, durationSec: 2 });
     const list = await wrk({ url: `${herald.url}/v1/accounts`, headers });

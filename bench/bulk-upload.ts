@@ -1,4 +1,4 @@
-import { api, freePort, startHerald, type BenchResult } from './lib.js';
+import { api, connectTelegramChat, freePort, startHerald, type BenchResult } from './lib.js';
 
 /**
  * Issue 20: POST /v1/posts/bulk-upload with a 5,000-row CSV (SANDBOX=1; PostgreSQL with
@@ -45,15 +45,16 @@ async function upload(url: string, apiKey: string, csv: string, dryRun: boolean)
 
 export default async function bulkUploadBench(): Promise<BenchResult[]> {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const sandboxPort = await freePort();
   const herald = await startHerald({
     SANDBOX: '1',
-    SANDBOX_PORT: String(await freePort()),
+    SANDBOX_PORT: String(sandboxPort),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_bulk_${process.pid}` } : {}),
   });
   try {
     const profileId = (await api(herald, 'POST', '/v1/profiles', { name: 'Bulk' })).profile._id;
     const accountIds: string[] = [];
-    for (let i = 0; i < 3; i++) accountIds.push((await api(herald, 'POST', '/v1/connect/telegram', { chatId: `-100${1000000000 + i}`, profileId })).account._id);
+    for (let i = 0; i < 3; i++) accountIds.push((await connectTelegramChat(herald, sandboxPort, profileId, `-100${1000000000 + i}`)).account._id);
     const { csv, bad } = buildCsv(profileId, accountIds);
 
     const dry = await upload(herald.url, herald.apiKey, csv, true);

@@ -222,3 +222,18 @@ export async function part(name: string, run: () => Promise<BenchResult[]>): Pro
     return [{ name: `${name}: failed (see above)`, value: 0, unit: '', pass: false }];
   }
 }
+
+/**
+ * Connects a Telegram chat of Herald's in-process sandbox (SANDBOX=1 on `sandboxPort`) the way its
+ * administrator would: an access code posted in the chat proves control, then the direct connect.
+ */
+export async function connectTelegramChat(server: RunningServer, sandboxPort: number, profileId: string, chatId: string): Promise<any> {
+  const { code } = await api(server, 'GET', `/v1/connect/telegram?profileId=${profileId}`);
+  const posted = await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/telegram/_updates`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chatId, text: code }),
+  });
+  if (!posted.ok) throw new Error(`the sandbox refused the access code: ${posted.status}`);
+  return api(server, 'POST', '/v1/connect/telegram', { chatId, profileId });
+}

@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   processing: () => import('./processing.js'),
   'youtube-upload': () => import('./youtube-upload.js'),
   'bulk-upload': () => import('./bulk-upload.js'),
+  'csv-hostile': () => import('./csv-hostile.js'),
   inbox: () => import('./inbox.js'),
   analytics: () => import('./analytics.js'),
 };

@@ -5,6 +5,7 @@ import { buildApp, type App } from './http/app.js';
 import type { JobRunner } from './jobs/runner.js';
 import { withSandboxUrl } from './platforms/config.js';
 import { startAllSimulators } from './sandbox/standalone.js';
+import { assertSharedStorage, StorageMismatchError } from './storage/identity.js';
 import { createWorker } from './worker.js';
 
 /** Process shell: config -> context -> migrate -> http + worker -> graceful stop. */
@@ -53,6 +54,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   startup = (async () => {
+    try {
+      await assertSharedStorage(ctx);
+    } catch (error) {
+      if (!(error instanceof StorageMismatchError)) throw error;
+      process.stderr.write(`herald: ${error.message}\n`);
+      await ctx.close();
+      process.exit(2);
+    }
     const owner = await bootstrapOwner(ctx.db, ctx.clock.now());
     if (owner) {
       // Printed once, on the first start with an empty database; only its hash is stored.

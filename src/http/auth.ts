@@ -12,6 +12,11 @@ declare module 'fastify' {
     /** Route needs no API key (spec: pending-data, OAuth callbacks, health, docs). */
     public?: boolean;
     /**
+     * Route takes an `X-Connect-Token` in place of an API key (the connect selection routes). Without
+     * that header it is an API-key route like any other: authenticated, rate limited, flags checked.
+     */
+    connectToken?: boolean;
+    /**
      * The route changes something, whatever its method (a GET that starts a connect flow): read-only keys
      * are refused. Unset = every method but GET and HEAD writes.
      */
@@ -79,7 +84,9 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   // A callback hook that finishes without a promise when authentication and the rate limiter can
   // answer at once (SQLite, in-process counters): it runs on every request.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (request.routeOptions.config?.public) return done();
+    const config = request.routeOptions.config;
+    if (config?.public) return done();
+    if (config?.connectToken && hasConnectToken(request)) return done();
     const admit = (principal: Principal) => {
       request.principal = principal;
       if (ctx.config.rateLimitDisabled) return checkPermission(request, principal);
@@ -97,6 +104,12 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
       done(error as Error);
     }
   });
+}
+
+/** A non-empty X-Connect-Token header: the caller of a connect selection route is then its flow. */
+export function hasConnectToken(request: FastifyRequest): boolean {
+  const token = request.headers['x-connect-token'];
+  return typeof token === 'string' && token !== '';
 }
 
 function applyRateLimit(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, principal: Principal, limit: number, decision: RateDecision): void {

@@ -82,6 +82,6 @@ export async function csvUploadScope(scope: App): Promise<void> {
     if (internal) request.log.error({ err: error, reqId: request.id }, 'upload failed');
     // The client may still be sending: close the connection rather than read the rest of a refused body.
     if (status >= 400) reply.header('Connection', 'close');
-    return reply.status(status).send({ ...body, details: body.details ?? {} });
+    return reply.status(status).send(body);
   });
 }

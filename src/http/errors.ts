@@ -18,10 +18,11 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   upstream: 502,
 };
 
+/** The envelope: every error answer has the three fields, `details` empty when there is nothing to add. */
 export interface ErrorBody {
   error: string;
   code: string;
-  details?: Record<string, unknown>;
+  details: Record<string, unknown>;
 }
 
 type AjvError = { instancePath?: string; keyword: string; message?: string; params?: Record<string, unknown> };
@@ -56,6 +57,11 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
 };
 
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  const answer = describeError(error);
+  return { ...answer, body: { ...answer.body, details: answer.body.details ?? {} } };
+}
+
+function describeError(error: unknown): { status: number; body: Omit<ErrorBody, 'details'> & { details?: Record<string, unknown> }; internal: boolean } {
   if (error instanceof AppError) {
     return {
       status: STATUS_BY_KIND[error.kind],
@@ -100,8 +106,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       // Internals go to the log with the request id, never to the client.
       request.log.error({ err: error, reqId: request.id }, 'request failed');
     }
-    // Every error has the three fields, `details` empty when there is nothing to add.
-    void reply.status(status).type('application/json; charset=utf-8').send({ ...body, details: body.details ?? {} });
+    void reply.status(status).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) => {
     // NOTE: the path is named, cut short: an answer never echoes a whole (possibly huge) URL.

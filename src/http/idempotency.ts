@@ -33,7 +33,16 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
 }
 
 /**
- * `Idempotency-Key` on POST, PUT and DELETE, scoped per tenant and kept 24 hours:
+ * The stored name of a key: the key itself for a caller that sees every profile, else prefixed with a
+ * digest of the profiles it sees, so that callers of different scopes never share a stored answer.
+ */
+function scopedKey(profileIds: readonly string[] | null, key: string): string {
+  if (profileIds === null) return key;
+  return `${sha256Hex([...profileIds].sort().join(',')).slice(0, 16)}:${key}`;
+}
+
+/**
+ * `Idempotency-Key` on POST, PUT and DELETE, scoped per tenant (and per profile scope) and kept 24 hours:
  * - first use: the key is held while the request runs, then its response (status and body) is stored;
  * - the same key and the same request again: the stored response is replayed (`Idempotent-Replayed: true`);
  * - the same key with another request: 422 `idempotency_key_mismatch`;
@@ -47,11 +56,14 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (!request.principal) return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
-    const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key || key.length > 255) {
+    const sent = Array.isArray(raw) ? raw[0] : raw;
+    if (!sent || sent.length > 255) {
       throw invalidFields('Idempotency-Key must be 1 to 255 characters', { 'Idempotency-Key': ['must be 1 to 255 characters'] }, 'invalid_idempotency_key');
     }
     const tenantId = request.principal.tenantId;
+    // A key limited to some profiles has keys of its own: a replay is an answer, and a key must never
+    // be answered with what it could not have been answered (a post of a profile it cannot see).
+    const key = scopedKey(request.principal.profileIds, sent);
     const hash = requestFingerprint(request.method, request.url, request.body);
     const now = ctx.clock.now();
     const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString();

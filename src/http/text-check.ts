@@ -5,7 +5,8 @@
  * query or path, without recursion, so a deeply nested body cannot exhaust the stack here.
  */
 
-const MALFORMED = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+import { MALFORMED_TEXT as MALFORMED } from '../lib/text.js';
+
 export const MALFORMED_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /** The JSON pointer of the first string or key that is not valid text, or null when all are. */

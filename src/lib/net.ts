@@ -34,6 +34,8 @@ for (const [prefix, bits] of [
   ['100::', 64], // discard-only
   ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID...)
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // segment routing SIDs (RFC 9602)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -68,7 +70,7 @@ function ipv6Bytes(address: string): number[] | null {
 
 /**
  * The IPv4 address embedded in an IPv6 one that the network would route as IPv4: IPv4-mapped
- * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated), NAT64 (64:ff9b::/96), 6to4 (2002::/16).
  */
 function embeddedIPv4(address: string): string | null {
   const b = ipv6Bytes(address);
@@ -76,6 +78,8 @@ function embeddedIPv4(address: string): string | null {
   const v4 = (o: number) => `${b[o]}.${b[o + 1]}.${b[o + 2]}.${b[o + 3]}`;
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12);
+  // IPv4-translated (SIIT, RFC 2765: ::ffff:0:a.b.c.d), which the written form ::ffff:0:0/96 hides.
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4(12);
   if (zero(0, 12) && !zero(12, 16)) return v4(12);
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return v4(12);
   if (b[0] === 0x20 && b[1] === 0x02) return v4(2);

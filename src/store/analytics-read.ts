@@ -133,14 +133,20 @@ export async function findTargetByPlatformId(db: Executor, tenantId: string, pla
     .executeTakeFirst();
 }
 
-/** Posts of the tenant by status, for the overview. */
-export async function countPostsByStatus(db: Executor, tenantId: string): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('post')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('tenant_id', '=', tenantId)
-    .groupBy('status')
-    .execute();
+/** Posts of the tenant by status, for the overview; with `profileIds`, only the posts a key of those profiles sees. */
+export async function countPostsByStatus(db: Executor, tenantId: string, profileIds: string[] | null): Promise<Record<string, number>> {
+  let q = db.selectFrom('post as p').select(['p.status', (eb) => eb.fn.countAll<number>().as('n')]).where('p.tenant_id', '=', tenantId);
+  if (profileIds) {
+    // As the post list counts for a scoped key: a post whose targets are all in its profiles.
+    const scope = profileIds.length ? profileIds : ['-'];
+    q = q.where(({ exists, not, selectFrom, and }) =>
+      and([
+        exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id')),
+        not(exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id').where('t.profile_id', 'not in', scope))),
+      ]),
+    );
+  }
+  const rows = await q.groupBy('p.status').execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 

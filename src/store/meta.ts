@@ -16,3 +16,9 @@ export async function readMeta(db: Executor, key: string): Promise<string | unde
   const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value;
 }
+
+/** Replaces a key's value (inserting it when absent). */
+export async function writeMeta(db: Executor, key: string, value: string, now: Date): Promise<void> {
+  if (await claimMetaKey(db, key, value, now)) return;
+  await db.updateTable('meta').set({ value }).where('key', '=', key).execute();
+}

@@ -138,6 +138,14 @@ describe('YouTube daily views through the official SDK', () => {
     expect(await sdkError(t.sdk.analytics.getYouTubeDailyViews({ query: { videoId: video.id, accountId: t.account._id } }))).toMatchObject({ statusCode: 412 });
     const reauthorize = new URL(refused.scopeStatus.reauthorizeUrl);
     expect(reauthorize.searchParams.get('scope')).toContain('https://www.googleapis.com/auth/yt-analytics.readonly');
+    // A read-only key is told the same, but is given no URL that would start a connection.
+    const created = await fetch(`${e.baseUrl}/v1/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ro', permission: 'read' }) });
+    const readKey = ((await created.json()) as any).apiKey.key as string;
+    const readOnly = await fetch(`${e.baseUrl}/v1/analytics/youtube/daily-views?videoId=${video.id}&accountId=${t.account._id}`, { headers: { authorization: `Bearer ${readKey}` } });
+    expect(readOnly.status).toBe(412);
+    const readBody = (await readOnly.json()) as any;
+    expect(readBody).toMatchObject({ code: 'youtube_analytics_scope_missing', scopeStatus: { requiresReauthorization: true, reauthorizeUrl: null } });
+    expect(JSON.stringify(readBody)).not.toMatch(/https?:\/\//);
     const badDate = await sdkError(t.sdk.analytics.getYouTubeDailyViews({ query: { videoId: video.id, accountId: t.account._id, startDate: '2026-13-01' } }));
     expect(badDate).toMatchObject({ statusCode: 400, code: 'invalid_date' });
 

@@ -201,6 +201,10 @@ describe('Google Business analytics through the official SDK', () => {
     // Bad input is a 400 before Google is called.
     expect((await get('metrics=CALL_CLICKS,LIKES')).status).toBe(400);
     expect(await (await get('startDate=2026-02-30')).json()).toMatchObject({ code: 'invalid_date_format' });
+    for (const bad of ['startDate=2026-13-45', 'endDate=2026-00-10', 'startDate=9999-99-99']) {
+      const res = await get(bad);
+      expect([res.status, ((await res.json()) as any).code]).toEqual([400, 'invalid_date_format']);
+    }
     expect((await get(`startDate=${day(0)}&endDate=${day(3)}`)).status).toBe(400);
     // Without the add-on it is a 402 before anything; another tenant's account is not found.
     expect((await get('', (await e.env.createUser()).apiKey)).status).toBe(402);

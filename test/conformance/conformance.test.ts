@@ -5,6 +5,7 @@ import { createWorker } from '../../src/worker.js';
 import { followAuthUrl } from '../helpers/oauth-test-platform.js';
 import { solidImage } from '../fixtures/media.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { TestEnv } from '../helpers/context.js';
 import { loadContract, type ContractOperation } from './contract.js';
@@ -90,7 +91,10 @@ beforeAll(async () => {
   Object.assign(fx, { userId, apiKey });
   fx.profileId = (await api('POST', '/v1/profiles', { name: 'Conformance' })).profile._id;
   fx.spareProfileId = (await api('POST', '/v1/profiles', { name: 'To delete' })).profile._id;
+  fx.postInChat = (chatId: string, text: string) => sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId, text });
+  await proveTelegramChat(env, h.sandbox, apiKey, fx.profileId, '@conformance');
   fx.telegram = (await api('POST', '/v1/connect/telegram', { chatId: '@conformance', profileId: fx.profileId })).account._id;
+  await proveTelegramChat(env, h.sandbox, apiKey, fx.profileId, '@conformance_spare');
   fx.spareAccount = (await api('POST', '/v1/connect/telegram', { chatId: '@conformance_spare', profileId: fx.profileId })).account._id;
   for (const p of ['facebook', 'googlebusiness', 'pinterest', 'snapchat']) fx.headless[p] = await headless(p);
   fx.linkedinPendingDataToken = (await headless('linkedin')).get('pendingDataToken');
@@ -206,7 +210,7 @@ describe('conformance to late-openapi-1.0.1.yaml', () => {
         result = { status: 0, body: null, problem: `request not built: ${(err as Error).message}` };
       }
       // What a 2xx answered is kept for the operations after it, also when its body does not conform.
-      if (result.status >= 200 && result.status < 300) c.after?.(result.body, fx);
+      if (result.status >= 200 && result.status < 300) await c.after?.(result.body, fx);
       outcomes.push({ id: c.id, status: result.status, problem: result.problem });
     }
 

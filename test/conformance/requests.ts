@@ -24,7 +24,7 @@ export interface ConformanceRequest {
 export interface OperationCase {
   id: string;
   request(fx: Fx): ConformanceRequest;
-  after?(body: any, fx: Fx): void;
+  after?(body: any, fx: Fx): unknown;
 }
 
 const FUTURE = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
@@ -135,7 +135,15 @@ export const OPERATIONS: OperationCase[] = [
     id: 'connectBlueskyCredentials',
     request: (fx) => ({ body: { identifier: 'conformance.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop', state: `${fx.userId}-${fx.profileId}`, redirectUri: 'https://yourapp.com/connected' } }),
   },
-  { id: 'getTelegramConnectStatus', request: (fx) => ({ query: { profileId: fx.profileId } }), after: (body, fx) => (fx.telegramCode = body.code) },
+  {
+    id: 'getTelegramConnectStatus',
+    request: (fx) => ({ query: { profileId: fx.profileId } }),
+    // The chat's administrator posts the code: the proof of control the direct connect below asks for.
+    after: async (body, fx) => {
+      fx.telegramCode = body.code;
+      await fx.postInChat('-1001234567890', body.code);
+    },
+  },
   { id: 'initiateTelegramConnect', request: (fx) => ({ body: { chatId: '-1001234567890', profileId: fx.profileId } }) },
   { id: 'completeTelegramConnect', request: (fx) => ({ query: { code: fx.telegramCode } }) },
 

@@ -95,6 +95,16 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     expect(JSON.parse(rows[0].metadata)).toMatchObject({ accountType: 'personal' });
   });
 
+  it('pending data, fetched without an API key, carries no platform token', async () => {
+    const t = await createTenant(h.env);
+    const token = await headless(t);
+    const pending = await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`);
+    expect(pending.status).toBe(200);
+    // The platform's refresh token stays sealed server-side behind the temp token.
+    expect(pending.body.refreshToken).toBeNull();
+    expect(JSON.stringify(pending.body)).not.toMatch(/"(access|refresh)_?[tT]oken":"/);
+  });
+
   it('pending data expires after 10 minutes (fake clock)', async () => {
     const t = await createTenant(h.env);
     const token = await headless(t);

@@ -4,6 +4,7 @@ import { listEvents } from '../../src/store/events.js';
 import { createTestEnv } from '../helpers/context.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 let h: Awaited<ReturnType<typeof createSandboxEnv>>;
 beforeAll(async () => {
@@ -16,6 +17,7 @@ const accounts = (tenantId: string) => h.env.ctx.db.kysely.selectFrom('account')
 describe('POST /v1/connect/telegram (direct chat id)', () => {
   it('connects a channel through the SDK, stores the chat, emits account.connected and logs it', async () => {
     const t = await createTenant(h.env);
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, '-1001234567890');
     const res = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1001234567890', profileId: t.profileId } });
     const account = (res.data as any).account;
     expect(account).toMatchObject({ platform: 'telegram', displayName: 'Sandbox channel -1001234567890', isActive: true, chatType: 'channel' });
@@ -52,6 +54,29 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
     expect(await accounts(t.userId)).toHaveLength(0);
     const failed = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs?status=failed');
     expect(failed.body.logs.map((l: any) => l.eventType)).toEqual(['connect_failed']);
+  });
+
+  it('connects a chat only with proof of control: an access code of the caller posted in that chat', async () => {
+    const t = await createTenant(h.env);
+    const other = await createTenant(h.env);
+    const chatId = '-1006060606060';
+    const connect = (who: typeof t) => h.env.request(who.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: who.profileId });
+    // Naming a chat the bot administers proves nothing (a channel's @username is public).
+    const unproven = await connect(t);
+    expect([unproven.status, unproven.body.code, unproven.body.details]).toEqual([403, 'chat_control_unproven', { chatId }]);
+    // Another tenant's code posted in the chat is no proof for this one.
+    await proveTelegramChat(h.env, h.sandbox, other.apiKey, other.profileId, chatId);
+    expect((await connect(t)).status).toBe(403);
+    expect(await accounts(t.userId)).toHaveLength(0);
+    // Its own code is; the code is then used, and its poll answers the connection.
+    const { code } = (await h.env.request(t.apiKey, 'GET', `/v1/connect/telegram?profileId=${t.profileId}`)).body;
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId, text: `here: ${code.toLowerCase()}` });
+    const proven = await connect(t);
+    expect(proven.status).toBe(200);
+    const polled = await h.env.request(t.apiKey, 'PATCH', `/v1/connect/telegram?code=${code}`);
+    expect(polled.body).toMatchObject({ status: 'connected', chatId, account: { _id: proven.body.account._id } });
+    // The other tenant, proof or not, is now refused: the chat is taken.
+    expect([(await connect(other)).status, (await connect(other)).body.code]).toEqual([409, 'chat_connected_elsewhere']);
   });
 
   it("is 404 for another tenant's profile", async () => {

@@ -54,6 +54,21 @@ describe('rate limits', () => {
     expect(notFound.headers['x-ratelimit-remaining']).toBe('59');
   });
 
+  it('counts an API key on the connect selection routes (which also take an X-Connect-Token) like any other', async () => {
+    const { apiKey } = await env.createUser({ plan: 'free' });
+    const list = '/v1/connect/linkedin/organizations?tempToken=tmp_unknown';
+    for (let i = 1; i <= 60; i++) {
+      const res = await env.request(apiKey, i % 2 ? 'GET' : 'POST', i % 2 ? list : '/v1/connect/linkedin/select-organization', i % 2 ? undefined : { profileId: 'x', tempToken: 'tmp_unknown', accountType: 'personal' });
+      expect(res.status).toBe(400);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(60 - i));
+    }
+    const limited = await env.request(apiKey, 'GET', list);
+    expect([limited.status, limited.body.code]).toEqual([429, 'rate_limit_exceeded']);
+    // The budget is the tenant's: its other routes are refused as well.
+    expect((await env.request(apiKey, 'GET', '/v1/profiles')).status).toBe(429);
+    env.clock.advance(60_000);
+  });
+
   it('limits per tenant: one tenant spending its budget does not touch another', async () => {
     const a = await env.createUser({ plan: 'free' });
     const b = await env.createUser({ plan: 'free' });

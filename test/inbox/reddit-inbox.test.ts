@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestBatch } from '../../src/domain/inbox/ingest.js';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
+import { findInboxSync } from '../../src/store/inbox/sync.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { rdStore } from '../../src/sandbox/reddit/store.js';
 import { listEvents } from '../../src/store/events.js';
@@ -164,6 +166,40 @@ describe('Reddit inbox', () => {
     expect(health.status).toBe('warning');
     expect(health.permissions.missingRequired).toEqual(expect.arrayContaining(['privatemessages', 'vote']));
     expect(health.issues.join(' ')).toContain('privatemessages, vote');
+  });
+
+  it('stores a message with a NUL or a lone surrogate cleaned, the messages after it too, and moves the cursor', async () => {
+    const other = await createTenant(e.env, { addons: ['inbox'] });
+    const owner = 'rdNulOwner';
+    await sim('POST', '/_oauth/users', { id: owner, username: owner, name: owner });
+    const start = sdkData(await other.sdk.connect.getConnectUrl({ path: { platform: 'reddit' }, query: { profileId: other.profileId, redirect_url: `${e.baseUrl}/health` } }));
+    const account = (await followAuthUrl(`${start.authUrl}&login_hint=${owner}`)).searchParams.get('accountId')!;
+    e.env.clock.advance(60_000);
+    await sim('POST', '/_inbound', { kind: 'message', account: owner, from: BOB, subject: 'nul\u0000', text: 'Hello\u0000 there' });
+    await sim('POST', '/_inbound', { kind: 'message', account: owner, from: BOB, subject: 'half', text: 'half \ud800 a pair' });
+    await sim('POST', '/_inbound', { kind: 'message', account: owner, from: BOB, subject: 'plain', text: 'A normal message' });
+
+    const first = await syncInboxAccount(e.env.ctx, account);
+    expect(first).toEqual({ kind: 'synced', counts: { messages: 3, comments: 0, reviews: 0 } });
+    const cursor = (await findInboxSync(e.env.ctx.db.kysely, account))?.cursor;
+    expect(cursor).toBeTruthy();
+    const listed = sdkData(await other.sdk.messages.listInboxConversations({ query: { platform: 'reddit' } })).data.map((c: any) => c.lastMessage);
+    expect(listed.sort()).toEqual(['A normal message', 'Hello there', 'half \ufffd a pair']);
+
+    // Later messages keep coming: the cursor moved past the NUL one.
+    e.env.clock.advance(60_000);
+    await sim('POST', '/_inbound', { kind: 'message', account: owner, from: BOB, subject: 'later', text: 'Still there?' });
+    expect(await syncInboxAccount(e.env.ctx, account)).toEqual({ kind: 'synced', counts: { messages: 1, comments: 0, reviews: 0 } });
+    expect((await findInboxSync(e.env.ctx.db.kysely, account))?.last_error ?? null).toBeNull();
+  });
+
+  it('skips and counts an item that cannot be stored, and stores the rest of its batch', async () => {
+    const row = (await e.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst())!;
+    const message = (id: unknown, text: string) => ({ conversationId: `skip-${text}`, messageId: id as string, direction: 'incoming' as const, sender: { id: 'x', name: 'X' }, text, sentAt: new Date() });
+    const counts = await ingestBatch(e.env.ctx, row, { messages: [message(null, 'no id'), message('skip-ok-1', 'stored')] });
+    expect(counts).toEqual({ messages: 1, comments: 0, reviews: 0, skipped: 1 });
+    const stored = await e.env.ctx.db.kysely.selectFrom('inbox_message').select('text').where('account_id', '=', accountId).where('text', 'in', ['no id', 'stored']).execute();
+    expect(stored.map((m) => m.text)).toEqual(['stored']);
   });
 
   it("backs off when Reddit's rate-limit window is spent", async () => {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { listEvents } from '../../src/store/events.js';
 import { createWorker } from '../../src/worker.js';
 import { sdkData } from '../helpers/oauth-e2e.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 /*
  * Telegram's inbox end to end through the official SDK: Herald registers its callback with setWebhook
@@ -30,10 +32,80 @@ afterAll(async () => {
 
 const sim = (method: string, path: string, body?: unknown) => sandboxCall(h.sandbox, method, `/sandbox/telegram${path}`, body);
 
+describe("another tenant and a connected Telegram chat", () => {
+  it("cannot connect it, by name or by code, and A's inbox, commands and posts are untouched", async () => {
+    const a = await createTenant(h.env, { addons: ['inbox'] });
+    const b = await createTenant(h.env, { addons: ['inbox'] });
+    await sim('POST', '/_chats', { id: -1004040404040, type: 'channel', title: 'A news', username: 'a_news_channel' });
+    const chatId = '-1004040404040';
+    await proveTelegramChat(h.env, h.sandbox, a.apiKey, a.profileId, chatId);
+    const accountA = (await h.env.request(a.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: a.profileId })).body.account._id as string;
+    const commands = { commands: [{ command: 'start', description: 'Start here' }] };
+    expect((await h.env.request(a.apiKey, 'PUT', `/v1/accounts/${accountA}/telegram-commands`, commands)).status).toBe(200);
+    const postA = await h.env.request(a.apiKey, 'POST', '/v1/posts', { content: 'A only', scheduledFor: '2030-01-01T00:00:00Z', platforms: [{ platform: 'telegram', accountId: accountA }] });
+    expect(postA.status).toBe(201);
+
+    // By @username (public) and by id: 409, in the envelope, naming no one.
+    for (const ref of ['@a_news_channel', chatId]) {
+      const res = await h.env.request(b.apiKey, 'POST', '/v1/connect/telegram', { chatId: ref, profileId: b.profileId });
+      expect([res.status, res.body.code, Object.keys(res.body).sort()]).toEqual([409, 'chat_connected_elsewhere', ['code', 'details', 'error']]);
+    }
+    // By an access code of B's that someone posts in A's chat: refused as well.
+    const { code } = (await h.env.request(b.apiKey, 'GET', `/v1/connect/telegram?profileId=${b.profileId}`)).body;
+    await sim('POST', '/_updates', { chatId, text: code });
+    const polled = await h.env.request(b.apiKey, 'PATCH', `/v1/connect/telegram?code=${code}`);
+    expect([polled.status, polled.body.code]).toEqual([409, 'chat_connected_elsewhere']);
+    expect(await h.env.ctx.db.kysely.selectFrom('account').select('account_id').where('tenant_id', '=', b.userId).execute()).toEqual([]);
+
+    // A's chat still receives into A's inbox only, A's commands and post are as A left them.
+    await runner.drain();
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'for A' });
+    expect(inbound.webhookStatus).toBe(200);
+    const listA = (await h.env.request(a.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body;
+    expect(listA.data.map((c: any) => [c.id, c.lastMessage])).toEqual([[chatId, 'for A']]);
+    expect((await h.env.request(b.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body.data).toEqual([]);
+    expect((await h.env.request(a.apiKey, 'GET', `/v1/accounts/${accountA}/telegram-commands`)).body.data).toEqual(commands.commands);
+    const after = await h.env.request(a.apiKey, 'GET', `/v1/posts/${postA.body.post._id}`);
+    expect([after.body.post.content, after.body.post.status]).toEqual(['A only', 'scheduled']);
+  });
+
+  it("routes a chat's updates to the tenant that connected it first, even if an older release let another connect it", async () => {
+    const a = await createTenant(h.env, { addons: ['inbox'] });
+    const b = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1004141414141';
+    await proveTelegramChat(h.env, h.sandbox, a.apiKey, a.profileId, chatId);
+    await h.env.request(a.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: a.profileId });
+    h.env.clock.advance(1000);
+    // What the old direct connect allowed, written as it wrote it.
+    await saveConnectedAccount(h.env.ctx, { tenantId: b.userId, profileId: b.profileId, platform: 'telegram', profile: { platformUserId: chatId, username: 'taken', displayName: 'taken' }, tokens: null, metadata: { chatId, chatType: 'channel' } });
+    await runner.drain();
+    expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'still for A' })).webhookStatus).toBe(200);
+    expect((await h.env.request(a.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body.data.map((c: any) => c.lastMessage)).toContain('still for A');
+    expect((await h.env.request(b.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body.data).toEqual([]);
+  });
+});
+
+describe('Telegram pushes with text no database takes', () => {
+  it('answers 200 to a pushed message with a NUL and a lone surrogate, and lists it cleaned with the next one', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1004242424242';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
+    await h.env.request(t.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: t.profileId });
+    await runner.drain();
+    expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'nul\u0000 and \udc00 half' })).webhookStatus).toBe(200);
+    expect((await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'next one' })).webhookStatus).toBe(200);
+    const conversation = (await h.env.request(t.apiKey, 'GET', '/v1/inbox/conversations?platform=telegram')).body.data[0];
+    const accountId = conversation.accountId;
+    const messages = (await h.env.request(t.apiKey, 'GET', `/v1/inbox/conversations/${chatId}/messages?accountId=${accountId}`)).body.messages;
+    expect(messages.map((m: any) => m.message)).toEqual(['nul and \ufffd half', 'next one']);
+  });
+});
+
 describe('Telegram inbox', () => {
   it('a pushed message is listed, answered and edited on Telegram, and announced once', async () => {
     const t = await createTenant(h.env, { addons: ['inbox'] });
     const chatId = '-1007777777777';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
     const connected = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
     const accountId = (connected.data as any).account._id as string;
     await h.env.request(t.apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['message.received'] });
@@ -106,6 +178,7 @@ describe('Telegram inbox', () => {
   it("sets, reads and removes the bot's commands in the account's chat, checking each command first", async () => {
     const t = await createTenant(h.env);
     const chatId = '-1007777777778';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
     const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
     const commands = [{ command: 'start', description: 'Start over' }, { command: 'hours', description: 'Opening hours' }];
     expect(sdkData(await t.sdk.accountsettings.setTelegramCommands({ path: { accountId }, body: { commands } }))).toMatchObject({ success: true });

@@ -7,6 +7,7 @@ import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { createWorker } from '../../src/worker.js';
 import { createTenant } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 // A server with no insecure flag: a tenant's media URL on loopback must never be fetched.
 let h: Awaited<ReturnType<typeof createSandboxEnv>>;
@@ -32,9 +33,13 @@ afterAll(async () => {
   await h?.close();
 });
 
+let chats = 0;
 async function publishWithMedia(url: string) {
   const t = await createTenant(h.env);
-  const connected = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1003333333333', profileId: t.profileId } });
+  // A chat per tenant: a chat belongs to the one tenant that connected it.
+  const chatId = `-100333333${String(++chats).padStart(4, '0')}`;
+  await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
+  const connected = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
   const accountId = (connected.data as any).account._id as string;
   const created = await h.env.request(t.apiKey, 'POST', '/v1/posts', {
     content: 'internal picture',

@@ -168,7 +168,13 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     bigger.searchParams.set('maxSize', '999999999999');
     const r1 = await put(bigger);
     expect(r1.status).toBe(403);
-    expect(((await r1.json()) as any).code).toBe('invalid_signature');
+    // The whole envelope, as every other answer has it.
+    expect(await r1.json()).toEqual({ error: expect.any(String), code: 'invalid_signature', details: expect.any(Object) });
+    const unsafe = await put(new URL(url.toString().replace(key.split('/')[0], '..')));
+    expect(unsafe.status).toBe(404);
+    expect(await unsafe.json()).toEqual({ error: expect.any(String), code: expect.any(String), details: expect.any(Object) });
+    const wrongType = await fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': '' } });
+    expect(Object.keys((await wrongType.json()) as object).sort()).toEqual(['code', 'details', 'error']);
 
     const otherKey = new URL(url.toString().replace(key.split('/')[0], 'f'.repeat(24)));
     expect((await put(otherKey)).status).toBe(403);

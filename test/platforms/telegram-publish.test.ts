@@ -7,6 +7,7 @@ import { listEvents } from '../../src/store/events.js';
 import { createWorker } from '../../src/worker.js';
 import { createTenant } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 // A 1x1 PNG served from loopback (the engine checks external media with a HEAD before publishing).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -34,6 +35,7 @@ const inspect = async (): Promise<any[]> => (await sandboxCall(h.sandbox, 'GET',
 
 async function connectedTenant(chatId: string) {
   const t = await createTenant(h.env);
+  await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
   const res = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
   return { t, accountId: (res.data as any).account._id as string };
 }

@@ -7,6 +7,7 @@ import { PlatformError, type PublishRequest } from '../../src/platforms/types.js
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 import { createTenant } from '../helpers/posts.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 let h: Awaited<ReturnType<typeof createSandboxEnv>>;
 let adapter: TelegramAdapter;
@@ -20,6 +21,7 @@ const io = () => createPlatformIO({ now: () => new Date(), timeoutMs: 5000 });
 
 async function connected(chatId: string) {
   const t = await createTenant(h.env);
+  await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
   const res = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
   const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', (res.data as any).account._id).executeTakeFirstOrThrow();
   return { t, row };

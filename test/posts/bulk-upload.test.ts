@@ -189,6 +189,7 @@ describe('POST /v1/posts/bulk-upload', () => {
       [head, 400, 'csv_empty'],
       ['', 400, 'csv_empty'],
       [head + `x,telegram,${t.profileId},2026-04-01T10:00:00Z\n`.repeat(5001), 400, 'too_many_rows'],
+      [head + '\n'.repeat(1_000_000), 400, 'too_many_lines'],
       [Buffer.from([0x63, 0x6f, 0xff, 0xfe, 0x0a]), 400, 'csv_not_utf8'],
       [Buffer.from('\ufffec\u0000', 'utf16le'), 400, 'csv_not_utf8'],
       [Buffer.alloc(16 * 1024 * 1024 + 1, 'a'), 413, 'file_too_large'],

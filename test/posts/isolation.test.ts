@@ -87,4 +87,43 @@ describe('tenant isolation on every post route', () => {
     expect((await env.request(scoped, 'GET', `/v1/posts?profileId=${otherProfile}`)).status).toBe(404);
     expect((await env.request(t.apiKey, 'GET', '/v1/posts')).body.pagination.total).toBe(2);
   });
+
+  it("shows a profile-scoped key only its profiles' analytics totals", async () => {
+    const t = await createTenant(env, { addons: ['analytics'] });
+    const otherProfile = (await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Other' })).body.profile._id;
+    const inScope = await t.account('twitter');
+    const outOfScope = await t.account('bluesky', { profileId: otherProfile });
+    const post = (accountId: string, platform: string, scheduledFor: string) =>
+      env.request(t.apiKey, 'POST', '/v1/posts', { content: `to ${platform} at ${scheduledFor}`, scheduledFor, platforms: [{ platform, accountId }] });
+    await post(inScope, 'twitter', '2026-03-05T00:00:00Z');
+    await post(outOfScope, 'bluesky', '2026-03-06T00:00:00Z');
+    await post(outOfScope, 'bluesky', '2026-03-07T00:00:00Z');
+    const scoped = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key as string;
+
+    const mine = await env.request(scoped, 'GET', '/v1/analytics');
+    expect(mine.status).toBe(200);
+    expect(mine.body.overview).toMatchObject({ totalPosts: 1, scheduledPosts: 1 });
+    const all = await env.request(t.apiKey, 'GET', '/v1/analytics');
+    expect(all.body.overview).toMatchObject({ totalPosts: 3, scheduledPosts: 3 });
+  });
+
+  it("replays an Idempotency-Key only to a key that may see what it answered", async () => {
+    const t = await createTenant(env);
+    const otherProfile = (await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Other' })).body.profile._id;
+    const outOfScope = await t.account('bluesky', { profileId: otherProfile });
+    const scoped = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key as string;
+    const body = { content: 'other profile', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: outOfScope }] };
+    const headers = { 'idempotency-key': 'same-key-1' };
+
+    const created = await env.request(t.apiKey, 'POST', '/v1/posts', body, headers);
+    expect(created.status).toBe(201);
+    const replayed = await env.request(scoped, 'POST', '/v1/posts', body, headers);
+    expect(replayed.headers['idempotent-replayed']).toBeUndefined();
+    expect(JSON.stringify(replayed.body)).not.toContain(created.body.post._id);
+    // Judged as the scoped key's own request: the account is not in its profiles.
+    expect([replayed.status, replayed.body.code]).toEqual([400, 'account_not_found']);
+    // The owner's key still gets its replay.
+    const again = await env.request(t.apiKey, 'POST', '/v1/posts', body, headers);
+    expect([again.status, again.headers['idempotent-replayed'], again.body.post._id]).toEqual([201, 'true', created.body.post._id]);
+  });
 });

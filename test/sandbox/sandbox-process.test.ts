@@ -43,6 +43,9 @@ describe('SANDBOX=1 (simulators inside Herald)', () => {
     const sdk = new Zernio({ apiKey: apiKey!, baseURL: `http://127.0.0.1:${port}` });
 
     const profileId = ((await sdk.profiles.createProfile({ body: { name: 'Sandbox demo' } })).data as any).profile._id;
+    // The chat's administrator posts an access code in it: the proof of control a direct connect asks for.
+    const code = ((await sdk.connect.telegram.getTelegramConnectStatus({ query: { profileId } })).data as any).code;
+    await fetch(`${sandbox}/sandbox/telegram/_updates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: '@herald_demo', text: code }) });
     const telegram = ((await sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '@herald_demo', profileId } })).data as any).account;
     expect(telegram).toMatchObject({ platform: 'telegram', username: 'herald_demo' });
 

@@ -27,13 +27,19 @@ describe('isNonPublicAddress', () => {
     '::ffff:a9fe:a9fe',
     '::127.0.0.1',
     '64:ff9b::a00:1',
+    // IPv4-translated (SIIT, ::ffff:0:0:0/96): routed as the IPv4 address in its last 32 bits.
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:7f00:1',
+    '0:0:0:0:ffff:0:a9fe:a9fe',
+    '64:ff9b:1::7f00:1',
+    '3fff::1',
     '2002:c0a8:101::1',
     '[::1]',
   ])('%s is not public', (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2001:4860:4860::8888'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '::ffff:0:93.184.216.34', '2001:4860:4860::8888'])(
     '%s is public',
     (address) => {
       expect(isNonPublicAddress(address)).toBe(false);

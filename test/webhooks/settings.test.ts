@@ -81,6 +81,7 @@ describe('webhook settings', () => {
       [{ url: 'https://169.254.169.254/latest/meta-data' }, 'url', /private/],
       [{ url: 'https://[::1]/hook' }, 'url', /private/],
       [{ url: 'https://[::ffff:192.168.1.1]/hook' }, 'url', /private/],
+      [{ url: 'https://[::ffff:0:127.0.0.1]/hook' }, 'url', /private/],
       [{ url: 'https://[fe80::1]/hook' }, 'url', /private/],
       [{ url: 'https://localhost/hook' }, 'url', /private|resolved/],
       [{ url: 'not a url' }, 'url', /valid URL/],

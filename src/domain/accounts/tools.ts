@@ -59,8 +59,9 @@ export async function runPlatformTool(
       body: input.body as never,
       params: input.params,
       io,
+      // A URL that starts a connection is a write: a read-only key is told what is missing, not given one.
       reconnectUrl: async (extraScopes) =>
-        row ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl : null,
+        row && caller.permission !== 'read' ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl : null,
     });
 
   let answer: { accountMetadata?: Record<string, unknown>; body: unknown };

@@ -62,7 +62,7 @@ async function listAnalytics(ctx: AppContext, caller: Principal, q: AnalyticsQue
   const page = q.page ?? 1;
   const scope = metricsScope(caller, { platform: q.platform, profileId: q.profileId, from, to, source: q.source });
   const { total, rows } = await listTargetMetrics(db, scope, { sortBy: q.sortBy ?? 'date', order: q.order ?? 'desc', limit, offset: (page - 1) * limit });
-  const byStatus = await countPostsByStatus(db, caller.tenantId);
+  const byStatus = await countPostsByStatus(db, caller.tenantId, caller.profileIds);
   const accounts = await listAccounts(db, { tenantId: caller.tenantId, profileIds: caller.profileIds });
   return {
     overview: {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { AppError, invalid, notFound } from '../../errors.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
+import { listAccountsByPlatformUser } from '../../store/inbox/sync.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import { PlatformError, type BotChat } from '../../platforms/types.js';
@@ -68,16 +69,41 @@ export async function startBotCode(ctx: AppContext, caller: Principal, d: Platfo
   };
 }
 
-async function connectChat(ctx: AppContext, d: PlatformDescriptor, owner: { tenantId: string; userId: string | null; profileId: string }, chatRef: string) {
+/**
+ * A chat belongs to the one tenant that connected it: the bot is shared by every tenant of this server,
+ * and a channel's @username is public, so another tenant naming it would otherwise publish into it,
+ * read its inbox and rewrite its commands. It stays refused (409) until its owner disconnects it; the
+ * answer does not say who owns it.
+ */
+async function assertChatFree(ctx: AppContext, platform: string, chatId: string, tenantId: string): Promise<void> {
+  const holders = await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId);
+  if (holders.some((a) => a.tenant_id !== tenantId)) {
+    throw conflict('chat_connected_elsewhere', 'This chat is already connected to another account of this server; its owner must disconnect it first');
+  }
+}
+
+/**
+ * Connects a chat: it must be free (assertChatFree), the bot must be able to post in it, and `prove`,
+ * when given, must accept it (the direct connect's proof of control). Failures are logged.
+ */
+async function connectChat(
+  ctx: AppContext,
+  d: PlatformDescriptor,
+  owner: { tenantId: string; userId: string | null; profileId: string },
+  chatRef: string,
+  prove?: (chatId: string) => Promise<void>,
+) {
   const { platform, connect: adapter } = botConnect(ctx, d);
   const startedMs = performance.now();
   let chat: BotChat;
   try {
     chat = await adapter.getChat(chatRef, io(ctx));
+    await assertChatFree(ctx, platform, String(chat.id), owner.tenantId);
     const bot = await adapter.getMe(io(ctx));
     if (!(await adapter.canPost(chat, bot.id, io(ctx)))) {
       throw invalid(`${platform}_bot_not_admin`, `@${bot.username} must be an administrator of this chat with permission to post`);
     }
+    await prove?.(String(chat.id));
   } catch (error) {
     const appError = error instanceof AppError ? error : connectError(error, d);
     await writeConnectionLog(ctx, ctx.db.kysely, {
@@ -107,15 +133,62 @@ async function connectChat(ctx: AppContext, d: PlatformDescriptor, owner: { tena
   return { account, chat, title };
 }
 
-/** POST /v1/connect/{platform}: connects a chat by id or `@username` directly. */
+/** An access code anywhere in a message (the user may write more around it). */
+const CODE_IN_TEXT = /HERALD-[A-HJ-NP-Z2-9]{6}/gi;
+
+/**
+ * The caller's proof that it controls a chat: one of its live access codes for this platform, posted in
+ * that very chat (only an administrator can post in a channel; a group member who saw the code cannot
+ * use it, since the code is the caller's). Returns the code's hash, consumed, or null.
+ */
+async function postedCodeOf(ctx: AppContext, d: PlatformDescriptor, tenantId: string, chatId: string): Promise<string | null> {
+  const updates = await botConnect(ctx, d).connect.getUpdates(io(ctx)).catch((e) => {
+    throw connectError(e, d);
+  });
+  const now = ctx.clock.now();
+  for (const u of updates) {
+    const m = u.channel_post ?? u.message;
+    if (!m || String(m.chat.id) !== chatId) continue;
+    for (const found of `${m.text ?? ''} ${m.caption ?? ''}`.matchAll(CODE_IN_TEXT)) {
+      const hash = hashConnectToken(found[0].toUpperCase());
+      const row = await findConnectToken(ctx.db.kysely, 'access_code', hash);
+      if (!row || row.tenant_id !== tenantId || row.platform !== d.id) continue;
+      if (openConnectData<CodeData>(ctx, row).status !== 'pending') continue;
+      if (await consumeConnectToken(ctx.db.kysely, hash, now)) return hash;
+    }
+  }
+  return null;
+}
+
+/**
+ * POST /v1/connect/{platform}: connects a chat by id or `@username` directly, once the caller has
+ * proved it controls the chat. The bot is shared and a channel's @username is public, so naming a chat
+ * proves nothing: either the chat is already this tenant's (a reconnect), or one of the tenant's access
+ * codes (GET /v1/connect/{platform}) was posted in it. Otherwise 403 `chat_control_unproven`.
+ */
 export async function connectBotChat(ctx: AppContext, caller: Principal, d: PlatformDescriptor, input: { chatId: string; profileId: string }) {
-  const { connect: adapter } = botConnect(ctx, d);
+  const { platform, connect: adapter } = botConnect(ctx, d);
   await assertOwnProfile(ctx, caller, input.profileId);
   const chatRef = input.chatId.trim();
   if (!adapter.isChatRef(chatRef)) {
     throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', { fields: { chatId: ['must be a numeric id or @username'] } });
   }
-  const { account, chat } = await connectChat(ctx, d, { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId }, chatRef);
+  const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId };
+  let proof: string | null = null;
+  const { account, chat, title } = await connectChat(ctx, d, owner, chatRef, async (chatId) => {
+    const reconnect = (await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId)).some((a) => a.tenant_id === caller.tenantId);
+    if (reconnect) return;
+    proof = await postedCodeOf(ctx, d, caller.tenantId, chatId);
+    if (proof === null) {
+      throw forbidden('chat_control_unproven', `Prove that you control this chat: get an access code with GET /v1/connect/${platform}?profileId=..., send it in the chat, then call this again`, {
+        chatId,
+      });
+    }
+  });
+  if (proof !== null) {
+    const done: CodeData = { status: 'connected', accountId: account.account_id, chatId: String(chat.id), chatTitle: title, chatType: chat.type, username: account.username, displayName: account.display_name ?? account.username };
+    await updateConnectTokenData(ctx.db.kysely, proof as string, ctx.secrets.seal(JSON.stringify(done)));
+  }
   return { message: `${d.name} chat connected`, account: presentBotAccount(account, chat.type) };
 }
 

@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
 import { PlatformError, type Destination, type DestinationKind, type OAuthProvider, type Platform, type PlatformAdapter } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
-import type { Principal } from '../principal.js';
+import { assertWriteAllowed, type Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
 import { appendParams, assertOwnProfile, saveWithLog, serializeTokens, type OAuthStateData, type TempConnectData } from './save.js';
 import { callbackUrl, oauthAdapterFor } from './platforms.js';
@@ -35,6 +35,9 @@ export async function startOAuthConnect(
   platformValue: string,
   input: { profileId: string; redirectUrl?: string; headless?: boolean; extraScopes?: readonly string[] },
 ): Promise<{ authUrl: string; state: string }> {
+  // Every authorization URL is made here: whoever follows one connects an account, so only a key that
+  // may write gets one, whichever route asked.
+  assertWriteAllowed(caller);
   const { platform, oauth } = oauthAdapterFor(ctx, platformValue);
   await assertOwnProfile(ctx, caller, input.profileId);
   const redirectUrl = parseRedirectUrl(input.redirectUrl);
@@ -283,7 +286,10 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
         platform: flow.platform,
         profileId: flow.profileId,
         tempToken,
-        refreshToken: tokens.refreshToken ?? null,
+        // NOTE: always null. The hosted API hands the platform's refresh token over here, but this route
+        // takes no API key: whoever holds the link would hold the account. The tokens stay sealed
+        // server-side behind tempToken, which only the flow's owner can redeem.
+        refreshToken: null,
         expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
         userProfile,
         selectionType: pendingData.selectionType,

@@ -2,7 +2,8 @@ import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import type { InboundComment, InboundMessage, InboundReview, InboxBatch } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
-import type { Executor } from '../../store/db.js';
+import { inSavepoint, type Executor } from '../../store/db.js';
+import { cleanTextDeep } from '../../lib/text.js';
 import { countComment, ensureInboxPost, insertComment, type CommentRow, type InboxPostRow } from '../../store/inbox/comments.js';
 import { ensureConversation, insertMessage, touchConversation, type ConversationRow, type MessageRow } from '../../store/inbox/conversations.js';
 import { findReview, insertReview, updateReview } from '../../store/inbox/reviews.js';
@@ -19,6 +20,8 @@ export interface IngestCounts {
   messages: number;
   comments: number;
   reviews: number;
+  /** Items that could not be stored and were left out (absent when none). */
+  skipped?: number;
 }
 
 const iso = (d: Date | null | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
@@ -151,14 +154,31 @@ async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview,
   return created;
 }
 
-/** Stores one batch for one account in one transaction; answers how many items were new. */
+/**
+ * Stores one batch for one account in one transaction; answers how many items were new.
+ *
+ * What a platform sends is cleaned first, by the rule request input is held to (lib/text.ts): anyone
+ * who can message an account writes into it, and one NUL stopped that account's inbox on PostgreSQL.
+ * Each item is then stored in a savepoint of its own: an item that still cannot be stored is skipped,
+ * logged and counted (`skipped`), and the rest of the batch, and the poll's cursor, go on without it.
+ */
 export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: InboxBatch): Promise<IngestCounts> {
   const now = ctx.clock.now();
+  const clean = cleanTextDeep({ messages: batch.messages ?? [], comments: batch.comments ?? [], reviews: batch.reviews ?? [] });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
-    for (const m of batch.messages ?? []) if ((await ingestMessage(ctx, tx, account, m, now)).created) counts.messages++;
-    for (const c of batch.comments ?? []) if ((await ingestComment(ctx, tx, account, c, now)).created) counts.comments++;
-    for (const r of batch.reviews ?? []) if (await ingestReview(tx, account, r, now)) counts.reviews++;
+    const each = async (kind: 'message' | 'comment' | 'review', platformId: unknown, store: () => Promise<boolean>) => {
+      try {
+        return await inSavepoint(tx, store);
+      } catch (error) {
+        counts.skipped = (counts.skipped ?? 0) + 1;
+        ctx.log.warn({ err: error, accountId: account.account_id, platform: account.platform, kind, platformId }, 'inbox item skipped: it cannot be stored');
+        return false;
+      }
+    };
+    for (const m of clean.messages) if (await each('message', m.messageId, async () => (await ingestMessage(ctx, tx, account, m, now)).created)) counts.messages++;
+    for (const c of clean.comments) if (await each('comment', c.commentId, async () => (await ingestComment(ctx, tx, account, c, now)).created)) counts.comments++;
+    for (const r of clean.reviews) if (await each('review', r.reviewId, () => ingestReview(tx, account, r, now))) counts.reviews++;
     return counts;
   });
 }

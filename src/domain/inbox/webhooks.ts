@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../errors.js';
 import { hmacSha256Hex } from '../../lib/crypto.js';
-import { isPlatform } from '../../platforms/catalogue.js';
+import { CATALOGUE, isPlatform } from '../../platforms/catalogue.js';
 import type { AccountMatch, Platform, PlatformWebhookRequest } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { listAccountsByPlatformUser, listActivePlatformAccounts, listInboxAccountIds } from '../../store/inbox/sync.js';
@@ -26,9 +26,25 @@ export function platformWebhookUrl(ctx: AppContext, platform: string): string {
 }
 
 async function accountsFor(ctx: AppContext, platform: string, match: AccountMatch): Promise<AccountRow[]> {
-  if ('platformUserId' in match) return listAccountsByPlatformUser(ctx.db.kysely, platform, match.platformUserId);
+  if ('platformUserId' in match) {
+    const accounts = await listAccountsByPlatformUser(ctx.db.kysely, platform, match.platformUserId);
+    return botChatPlatform(platform) ? ownersOnly(accounts) : accounts;
+  }
   const all = await listActivePlatformAccounts(ctx.db.kysely, platform);
   return all.filter((a) => match.metadata(JSON.parse(a.metadata) as Record<string, unknown>, a.platform_user_id));
+}
+
+/** Platforms whose accounts are chats of the server's shared bot (anyone could name one: see connect/bot.ts). */
+const botChatPlatform = (platform: string) => CATALOGUE.some((d) => d.id === platform && d.capabilities.connect === 'bot');
+
+/**
+ * A bot chat belongs to the tenant that connected it first: what it receives goes to that tenant's
+ * accounts only, even where an older release let another tenant connect the same chat after it.
+ */
+function ownersOnly(accounts: AccountRow[]): AccountRow[] {
+  if (accounts.length < 2) return accounts;
+  const first = accounts.reduce((a, b) => (b.created_at < a.created_at ? b : a));
+  return accounts.filter((a) => a.tenant_id === first.tenant_id);
 }
 
 const hasInbox = async (ctx: AppContext, tenantId: string, cache: Map<string, boolean>) => {

@@ -38,7 +38,9 @@ const MAX_DAYS = 550;
 
 function date(value: string | undefined, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!DATE.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+  // A month or day out of range is no date at all (`new Date` is then invalid and toISOString throws).
+  const parsed = DATE.test(value) ? new Date(`${value}T00:00:00Z`) : null;
+  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
     throw invalid('invalid_date_format', `${name} must be a date as YYYY-MM-DD`, { field: name, example: '2026-01-31' });
   }
   return value;

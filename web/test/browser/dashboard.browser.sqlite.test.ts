@@ -7,6 +7,7 @@ import { twitterSimulator } from '../../../src/sandbox/twitter/index.js';
 import { solidImage } from '../../../test/fixtures/media.js';
 import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oauth-e2e.js';
 import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
+import { proveTelegramChat } from '../../../test/helpers/telegram-proof.js';
 import { recordAccountMetrics } from '../../../src/store/analytics.js';
 import { axeViolations, ensureBuilt, expectNoSeriousViolations, firstPageJsGzipBytes, openAppPage, launch, openPage, screenshots, type WatchedPage } from './harness.js';
 
@@ -268,6 +269,7 @@ describe('the dashboard in Chromium', () => {
     const { apiKey: key } = await e.env.createUser({ addons: ['analytics', 'inbox'] });
     const profileId = (await api('POST', '/v1/profiles', { name: 'Shop' }, key)).body.profile._id;
     const chatId = '-1005555555555';
+    await proveTelegramChat(e.env, e.sandbox, key, profileId, chatId);
     const account = (await api('POST', '/v1/connect/telegram', { chatId, profileId }, key)).body.account;
     // Three daily follower reads (collection itself is tested with the analytics API).
     const tenantId = (await e.env.ctx.db.kysely.selectFrom('account').select('tenant_id').where('account_id', '=', account._id).executeTakeFirstOrThrow()).tenant_id;
@@ -337,6 +339,7 @@ describe('the dashboard in Chromium', () => {
   it('budget: the calendar with 1,000 posts in view, and the first page JavaScript', async () => {
     const { apiKey: key } = await e.env.createUser();
     const profileId = (await api('POST', '/v1/profiles', { name: 'Busy' }, key)).body.profile._id;
+    await proveTelegramChat(e.env, e.sandbox, key, profileId, '@busy_channel');
     const account = (await api('POST', '/v1/connect/telegram', { chatId: '@busy_channel', profileId }, key)).body.account;
     const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
     for (let batch = 0; batch < 100; batch++) {

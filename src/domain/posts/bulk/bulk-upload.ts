@@ -12,6 +12,9 @@ import { loadDirectory } from './directory.js';
 /** Rows written per transaction (each in its own savepoint): large enough to share commits, small enough not to hold the writer long. */
 const ROWS_PER_TRANSACTION = 100;
 
+/** Longest run (ms) of row checks before other requests get the event loop. */
+const SLICE_MS = 10;
+
 export interface BulkRowError {
   row: number;
   error: string;
@@ -53,14 +56,18 @@ export async function bulkUploadPosts(
   upload: { csv: string; dryRun: boolean },
   checkInput: (input: PostInput) => void,
 ): Promise<BulkUploadResult> {
-  const table = parseCsv(upload.csv);
+  const table = await parseCsv(upload.csv);
   const columns = readHeader(table.header);
   const directory = await loadDirectory(ctx, caller);
   const errors: BulkRowError[] = [];
   const ready: { row: number; prepared: PreparedPost }[] = [];
-  for (const [i, { row, cells }] of table.rows.entries()) {
+  let sliceEnds = performance.now() + SLICE_MS;
+  for (const { row, cells } of table.rows) {
     // Let other requests run between slices of a long file (the checks below are mostly CPU).
-    if (i > 0 && i % ROWS_PER_TRANSACTION === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (performance.now() >= sliceEnds) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceEnds = performance.now() + SLICE_MS;
+    }
     try {
       const input = rowInput(columns, cells, directory);
       checkInput(input);

@@ -12,8 +12,8 @@ import { selectionCaller, selectionPrincipal } from './selection-auth.js';
 
 /**
  * The connect selection routes of every platform that declares them (capabilities.destinations.connect):
- * its listing (GET) and its selection (POST), at the paths and in the shapes of its wire. Both are public
- * to the API-key hook: they take an X-Connect-Token or an API key (selection-auth.ts).
+ * its listing (GET) and its selection (POST), at the paths and in the shapes of its wire. Both take an
+ * X-Connect-Token or an API key (selection-auth.ts); with a key they are rate limited like every route.
  */
 export function registerConnectDestinationRoutes(app: App, ctx: AppContext): void {
   for (const descriptor of CATALOGUE) {
@@ -29,7 +29,7 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
   app.get(
     wire.list.path,
     {
-      config: { public: true },
+      config: { connectToken: true },
       schema: {
         tags: ['Connect'],
         summary: wire.list.summary,
@@ -54,7 +54,7 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
   app.post(
     wire.select.path,
     {
-      config: { public: true },
+      config: { connectToken: true },
       schema: {
         tags: ['Connect'],
         summary: wire.select.summary,

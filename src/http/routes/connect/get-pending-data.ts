@@ -17,6 +17,7 @@ const PendingData = Type.Object({
   platform: Type.String(),
   profileId: Type.String(),
   tempToken: Type.String(),
+  /** Always null: the platform's tokens stay server-side behind tempToken (this route takes no key). */
   refreshToken: Nullable(Type.String()),
   expiresIn: Nullable(Type.Integer()),
   userProfile: Type.Record(Type.String(), Type.Unknown()),

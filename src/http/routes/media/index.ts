@@ -24,7 +24,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         return reply.status(413).send({ error: error.message, code: 'file_too_large', details: { maxSize: error.maxSize } });
       }
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return reply.status(415).send({ error: 'Send the file with the Content-Type the upload URL was made for', code: 'unsupported_media_type' });
+        return reply.status(415).send({ error: 'Send the file with the Content-Type the upload URL was made for', code: 'unsupported_media_type', details: {} });
       }
       const { status, body, internal } = toErrorResponse(error);
       if (internal) request.log.error({ err: error, reqId: request.id }, 'upload failed');
