@@ -7,11 +7,10 @@ import { presentConversation, presentConversationDetail, presentMessage } from '
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
 import { decodeCursor, page } from './cursor.js';
+import { listMeta } from './list-meta.js';
 import { ingestMessage } from './ingest.js';
 import { checkMessageFeatures, checkReplyWindow, type SendMessageInput } from './message-rules.js';
 
-/** `meta` of every aggregated list: Herald answers from its own store, so no account fails at read time. */
-export const listMeta = (ctx: AppContext, accounts: number) => ({ accountsQueried: accounts, accountsFailed: 0, failedAccounts: [], lastUpdated: ctx.clock.now().toISOString() });
 
 export async function listInboxConversations(
   ctx: AppContext,
@@ -29,7 +28,7 @@ export async function listInboxConversations(
     limit: limit + 1,
   });
   const p = page(rows, limit, (r) => ({ value: r.last_message_at, id: r.conversation_id }));
-  return { data: p.items.map(presentConversation), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: listMeta(ctx, accounts.length) };
+  return { data: p.items.map(presentConversation), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: await listMeta(ctx, accounts) };
 }
 
 /** The conversation `id` (the platform's) of the caller's account: 404 for anything else. */
