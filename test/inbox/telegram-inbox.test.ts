@@ -121,6 +121,34 @@ describe('Telegram inbox', () => {
     expect([other.statusCode, other.code]).toEqual([400, 'not_facebook_account']);
   });
 
+  it('delivers a message written while no webhook was set once Herald sets it, as Telegram does with pending updates', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1007777777779';
+    const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
+    const bot = '/bot1000001:SANDBOX_herald_bot_token_000000';
+    const url = `${h.publicUrl}/v1/platform-webhooks/telegram`;
+    const secret = await secretFromSim();
+    expect(secret).not.toBe('');
+    await sim('POST', `${bot}/deleteWebhook`);
+    // Written before the webhook exists: Telegram keeps it as a pending update.
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'Anyone there?', from: { id: 4343, first_name: 'Grace' } });
+    expect(inbound.webhookStatus).toBeNull();
+    // Herald registers its callback (as its scheduler does): the pending update follows.
+    expect((await sim('POST', `${bot}/setWebhook`, { url, secret_token: secret, allowed_updates: ['message', 'channel_post'] })).ok).toBe(true);
+    let listed: any[] = [];
+    for (let i = 0; i < 100 && listed.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      listed = sdkData(await t.sdk.messages.listInboxConversations({ query: { platform: 'telegram', accountId } })).data;
+    }
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: chatId, lastMessage: 'Anyone there?' });
+    // Delivered once: setting the webhook again pushes nothing twice.
+    await sim('POST', `${bot}/setWebhook`, { url, secret_token: secret });
+    await new Promise((r) => setTimeout(r, 100));
+    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: chatId }, query: { accountId } }));
+    expect(messages.messages.map((m: any) => m.message)).toEqual(['Anyone there?']);
+  });
+
   it('answers a user without the add-on 403', async () => {
     const t = await createTenant(h.env);
     const e = await sdkError(t.sdk.messages.listInboxConversations({}));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { allSimulators } from '../../src/sandbox/index.js';
 import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import { createOAuthE2E, createNow, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
@@ -97,6 +98,8 @@ describe('POST /_inbound on every simulator', () => {
       expect(typeof a.platformUserId, platform).toBe('string');
       expect(a.platformUserId.length, platform).toBeGreaterThan(0);
     }
+    // A LinkedIn member has no handle through OpenID: its person URN stays in the account's metadata.
+    expect(accounts.get('linkedin').metadata.personUrn).toBe(`urn:li:person:${accounts.get('linkedin').platformUserId}`);
   });
 
   it('accepts the account by the platformUserId and by the username GET /v1/accounts shows', async () => {
@@ -122,5 +125,18 @@ describe('POST /_inbound on every simulator', () => {
       if (res.status !== 400 || (inbox && !names)) wrong.push(`${sim.platform}: ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('Bluesky _inbound', () => {
+  it('refuses a from that is neither a DID nor a valid handle, and the account keeps syncing', async () => {
+    const a = accounts.get('bluesky');
+    for (const from of ['not a handle!', 'x', '@@bad', 'did:bad', '']) {
+      const res = await inbound('bluesky', { kind: 'message', account: a.username, from, text: 'hi' });
+      expect([from, res.status]).toEqual([from, 400]);
+    }
+    const ok = await inbound('bluesky', { kind: 'message', account: a.username, from: 'friend.bsky.sandbox', text: 'hello' });
+    expect(ok.status).toBe(200);
+    expect(await syncInboxAccount(e.env.ctx, a._id)).toMatchObject({ kind: 'synced' });
   });
 });
