@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solidImage } from '../fixtures/media.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { listEvents } from '../../src/store/events.js';
@@ -147,6 +148,26 @@ describe('Telegram inbox', () => {
     await new Promise((r) => setTimeout(r, 100));
     const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: chatId }, query: { accountId } }));
     expect(messages.messages.map((m: any) => m.message)).toEqual(['Anyone there?']);
+  });
+
+  it('sends a multipart reply with an image: the bot posts it with sendPhoto, the text as its caption', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1007777777780';
+    const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'Photo of the menu?', from: { id: 4545, first_name: 'Alan' } });
+    expect(inbound.webhookStatus).toBe(200);
+    const png = await solidImage(40, 30);
+    const form = new FormData();
+    form.append('accountId', accountId);
+    form.append('message', 'Here you go');
+    form.append('attachment', new Blob([png], { type: 'image/png' }), 'menu.png');
+    const res = await fetch(`${h.publicUrl}/v1/inbox/conversations/${encodeURIComponent(chatId)}/messages`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}` }, body: form });
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const posted = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === body.data.messageId && p.destination === chatId);
+    expect(posted).toMatchObject({ text: 'Here you go', media: [{ type: 'image', url: expect.stringContaining('/v1/media/files/') }], extra: { method: 'sendPhoto' } });
+    const served = await fetch(posted.media[0].url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('answers a user without the add-on 403', async () => {
