@@ -76,6 +76,12 @@ export interface PlatformDescriptor<Id extends string = string> {
   mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
   /** Account metadata keys shown in the API (never anything token-like). */
   readonly accountMetadata: readonly string[];
+  /**
+   * The metadata key holding the platform-side id of what the account publishes as, when that is not
+   * the signed-in user (a Page, a location, an organization): shown as the account's `platformUserId`
+   * once chosen. Absent: the signed-in user's id is the account's.
+   */
+  readonly accountIdKey?: string;
   /** Top-level post field whose settings apply to this platform's targets (TikTok: `tiktokSettings`). */
   readonly postSettings?: string;
   /** OAuth scopes Herald asks for (empty when the platform connects another way). */

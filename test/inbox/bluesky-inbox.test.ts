@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solidImage } from '../fixtures/media.js';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { startBlueskyServices, type BlueskyServices } from '../../src/sandbox/bluesky/chat/index.js';
 import { listEvents } from '../../src/store/events.js';
@@ -173,6 +174,23 @@ describe('Bluesky inbox', () => {
       const e = await sdkError(call());
       expect([e.statusCode, e.code]).toEqual([400, 'PLATFORM_LIMITATION']);
     }
+
+    // The multipart form of an attachment (hosted contract 1.0.1) is refused the same way, storing nothing.
+    const mediaRows = async () => Number((await env.ctx.db.kysely.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await mediaRows();
+    const form = new FormData();
+    form.append('accountId', accountId);
+    form.append('message', 'See the map');
+    form.append('attachment', new Blob([await solidImage(16, 16)], { type: 'image/png' }), 'map.png');
+    const multipart = await env.app.inject({
+      method: 'POST',
+      url: `/v1/inbox/conversations/${encodeURIComponent(convo.body.convo.id)}/messages`,
+      headers: { authorization: `Bearer ${t.apiKey}` },
+      payload: form as any,
+    });
+    expect(multipart.statusCode, multipart.body).toBe(400);
+    expect(multipart.json()).toMatchObject({ code: 'PLATFORM_LIMITATION', details: { platform: 'bluesky' } });
+    expect(await mediaRows()).toBe(before);
   });
 
   it('answers a conversation call from an ordinary app password with a clear 4xx, and still syncs comments', async () => {

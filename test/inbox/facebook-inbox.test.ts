@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solidImage } from '../fixtures/media.js';
 import { platformWebhookSecret, registerInboxWebhooks } from '../../src/domain/inbox/webhooks.js';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { metaSignature } from '../../src/platforms/graph/webhook.js';
@@ -21,7 +22,7 @@ import { sdkError } from '../helpers/sdk.js';
  */
 
 let e: OAuthE2E;
-let t: { sdk: any; userId: string; accountId: string; pageId: string };
+let t: { sdk: any; userId: string; apiKey: string; accountId: string; pageId: string };
 const APP_SECRET = 'sandbox-facebook-app_secret';
 const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/facebook${path}`, body);
 const inspect = async () => (await sim('GET', '/_inspect')).posts as any[];
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const query = { profileId, tempToken: params.get('tempToken')! };
   const pages = sdkData(await sdk.connect.facebook.listFacebookPages({ headers, query })).pages as { id: string }[];
   const selected = sdkData(await sdk.connect.facebook.selectFacebookPage({ headers, body: { ...query, pageId: pages[0].id } } as any));
-  t = { sdk, userId, accountId: selected.account.accountId, pageId: pages[0].id };
+  t = { sdk, userId, apiKey, accountId: selected.account.accountId, pageId: pages[0].id };
 });
 afterAll(async () => {
   await e?.close();
@@ -95,6 +96,47 @@ describe('Facebook inbox', () => {
     });
     expect(direct.status).toBe(400);
     expect(((await direct.json()) as any).error).toMatchObject({ code: 10, error_subcode: 2018278 });
+  });
+
+  it('sends a multipart reply with an image: stored in Herald, handed to Messenger by URL; bad files refused, nothing stored', async () => {
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: t.pageId, text: 'Can I see the blue one?', from: { name: 'Ada Lovelace' } });
+    await syncInboxAccount(e.env.ctx, t.accountId);
+    const png = await solidImage(48, 32);
+    const send = (fields: Record<string, string>, file?: { bytes: Buffer; name: string; type: string }) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      if (file) form.append('attachment', new Blob([file.bytes], { type: file.type }), file.name);
+      return fetch(`${e.baseUrl}/v1/inbox/conversations/${encodeURIComponent(inbound.senderId)}/messages`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}` }, body: form });
+    };
+    const mediaRows = async () => Number((await e.env.ctx.db.kysely.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const callsBefore = e.sandbox.state('facebook').calls.length;
+    const rowsBefore = await mediaRows();
+
+    // Refused before anything is stored or sent: not a type Herald sends, bytes that are not the image
+    // their header says, JSON fields that are not JSON.
+    const refused = [
+      await send({ accountId: t.accountId }, { bytes: Buffer.from('just some text'), name: 'notes.txt', type: 'text/plain' }),
+      await send({ accountId: t.accountId }, { bytes: Buffer.concat([png.subarray(0, 16), Buffer.alloc(64, 1)]), name: 'broken.png', type: 'image/png' }),
+      await send({ accountId: t.accountId, message: 'x', quickReplies: '[not json' }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400]);
+    const codes = await Promise.all(refused.map(async (r) => ((await r.json()) as any).code));
+    expect(codes).toEqual(['unsupported_attachment', 'unreadable_media', 'validation_error']);
+    expect(await mediaRows()).toBe(rowsBefore);
+    expect(e.sandbox.state('facebook').calls.length).toBe(callsBefore);
+
+    const res = await send({ accountId: t.accountId, message: 'Here it is', quickReplies: JSON.stringify([{ title: 'Buy', payload: 'BUY' }]) }, { bytes: png, name: 'blue mug.png', type: 'image/png' });
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const sent = (await inspect()).find((p) => p.id === body.data.messageId);
+    expect(sent.extra.message.attachment).toMatchObject({ type: 'image', payload: { url: expect.stringContaining('/v1/media/files/') } });
+    expect(sent.extra.message.quick_replies).toEqual([{ content_type: 'text', title: 'Buy', payload: 'BUY' }]);
+    // The URL Messenger fetches serves exactly the bytes sent.
+    const served = await fetch(sent.extra.message.attachment.payload.url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+    expect(await mediaRows()).toBe(rowsBefore + 1);
+    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: inbound.senderId }, query: { accountId: t.accountId } }));
+    expect(messages.messages.at(-1)).toMatchObject({ direction: 'outgoing', message: 'Here it is', attachments: [{ type: 'image', url: sent.extra.message.attachment.payload.url }] });
   });
 
   it('answers, hides, likes, privately answers and deletes a pushed comment, announced once', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { syncJobKey } from '../../src/jobs/sync-inbox.js';
 import { PlatformError, type InboxBatch, type PlatformAdapter } from '../../src/platforms/types.js';
+import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { listEvents } from '../../src/store/events.js';
 import { findJobByKey } from '../../src/store/jobs.js';
 import { createWorker } from '../../src/worker.js';
@@ -189,5 +190,37 @@ describe('inbox core', () => {
     env.clock.set(new Date(job!.run_at));
     await runner.drain();
     expect(await findJobByKey(env.ctx.db.kysely, syncJobKey(accountId))).toBeUndefined();
+  });
+
+  it('reports an account whose sync fails in meta.accountsFailed and in accounts/health, until a sync works', async () => {
+    const t = await createTenant(env, { addons: ['inbox'] });
+    const broken = await t.account(PLATFORM);
+    const working = await t.account(PLATFORM);
+    expect((await syncInboxAccount(env.ctx, working)).kind).toBe('synced');
+    failNext.set(broken, new PlatformError('unavailable', 'the chat service answered 500', { status: 500 }));
+    expect((await syncInboxAccount(env.ctx, broken)).kind).toBe('failed');
+
+    for (const url of ['/v1/inbox/conversations', '/v1/inbox/comments']) {
+      const list = await env.request(t.apiKey, 'GET', url);
+      expect(list.status, url).toBe(200);
+      expect(list.body.meta, url).toMatchObject({
+        accountsQueried: 2,
+        accountsFailed: 1,
+        failedAccounts: [{ accountId: broken, platform: PLATFORM, error: expect.stringContaining('the chat service answered 500'), code: 'unavailable' }],
+      });
+    }
+    const health = sdkData(await t.sdk.accounts.getAllAccountsHealth());
+    const entry = (id: string) => health.accounts.find((a: any) => a.accountId === id);
+    expect(entry(broken)).toMatchObject({ status: 'warning', issues: [expect.stringContaining('the chat service answered 500')] });
+    expect(entry(working)).toMatchObject({ status: 'healthy', issues: [] });
+    const one = await env.request(t.apiKey, 'GET', `/v1/accounts/${broken}/health`);
+    expect(one.body).toMatchObject({ status: 'warning', issues: [expect.stringContaining('inbox')] });
+
+    // The next sync that works clears it.
+    expect((await syncInboxAccount(env.ctx, broken)).kind).toBe('synced');
+    const after = await env.request(t.apiKey, 'GET', '/v1/inbox/conversations');
+    expect(after.body.meta).toMatchObject({ accountsQueried: 2, accountsFailed: 0, failedAccounts: [] });
+    const healed = sdkData(await t.sdk.accounts.getAllAccountsHealth()).accounts.find((a: any) => a.accountId === broken);
+    expect(healed).toMatchObject({ status: 'healthy', issues: [] });
   });
 });

@@ -137,7 +137,8 @@ describe('LinkedIn inbox (comments)', () => {
     expect(health.status).toBe('warning');
     expect(health.permissions.missingRequired).toContain('r_member_social');
     expect(health.permissions.missingRequired).not.toContain('w_member_social');
-    expect(health.issues).toEqual([expect.stringContaining('r_member_social')]);
+    // The missing scope, and the failed poll it caused (an account whose inbox sync fails is not hidden).
+    expect(health.issues).toEqual([expect.stringContaining('r_member_social'), expect.stringContaining('The inbox sync fails')]);
     const page = sdkData(await t.sdk.accounts.getAccountHealth({ path: { accountId } }));
     expect([page.status, page.issues]).toEqual(['healthy', []]);
     expect(page.permissions.missingRequired).not.toContain('r_organization_social');

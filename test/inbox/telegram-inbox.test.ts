@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solidImage } from '../fixtures/media.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
@@ -192,6 +193,54 @@ describe('Telegram inbox', () => {
     expect(sdkData(await t.sdk.accountsettings.getTelegramCommands({ path: { accountId } }))).toEqual({ data: [] });
     const other = await sdkError(t.sdk.accountsettings.getMessengerMenu({ path: { accountId } }));
     expect([other.statusCode, other.code]).toEqual([400, 'not_facebook_account']);
+  });
+
+  it('delivers a message written while no webhook was set once Herald sets it, as Telegram does with pending updates', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1007777777779';
+    const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
+    const bot = '/bot1000001:SANDBOX_herald_bot_token_000000';
+    const url = `${h.publicUrl}/v1/platform-webhooks/telegram`;
+    const secret = await secretFromSim();
+    expect(secret).not.toBe('');
+    await sim('POST', `${bot}/deleteWebhook`);
+    // Written before the webhook exists: Telegram keeps it as a pending update.
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'Anyone there?', from: { id: 4343, first_name: 'Grace' } });
+    expect(inbound.webhookStatus).toBeNull();
+    // Herald registers its callback (as its scheduler does): the pending update follows.
+    expect((await sim('POST', `${bot}/setWebhook`, { url, secret_token: secret, allowed_updates: ['message', 'channel_post'] })).ok).toBe(true);
+    let listed: any[] = [];
+    for (let i = 0; i < 100 && listed.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      listed = sdkData(await t.sdk.messages.listInboxConversations({ query: { platform: 'telegram', accountId } })).data;
+    }
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: chatId, lastMessage: 'Anyone there?' });
+    // Delivered once: setting the webhook again pushes nothing twice.
+    await sim('POST', `${bot}/setWebhook`, { url, secret_token: secret });
+    await new Promise((r) => setTimeout(r, 100));
+    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: chatId }, query: { accountId } }));
+    expect(messages.messages.map((m: any) => m.message)).toEqual(['Anyone there?']);
+  });
+
+  it('sends a multipart reply with an image: the bot posts it with sendPhoto, the text as its caption', async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const chatId = '-1007777777780';
+    const accountId = ((await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any).account._id as string;
+    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: chatId, text: 'Photo of the menu?', from: { id: 4545, first_name: 'Alan' } });
+    expect(inbound.webhookStatus).toBe(200);
+    const png = await solidImage(40, 30);
+    const form = new FormData();
+    form.append('accountId', accountId);
+    form.append('message', 'Here you go');
+    form.append('attachment', new Blob([png], { type: 'image/png' }), 'menu.png');
+    const res = await fetch(`${h.publicUrl}/v1/inbox/conversations/${encodeURIComponent(chatId)}/messages`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}` }, body: form });
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const posted = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === body.data.messageId && p.destination === chatId);
+    expect(posted).toMatchObject({ text: 'Here you go', media: [{ type: 'image', url: expect.stringContaining('/v1/media/files/') }], extra: { method: 'sendPhoto' } });
+    const served = await fetch(posted.media[0].url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('answers a user without the add-on 403', async () => {

@@ -3,7 +3,8 @@ import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { xStore } from '../../src/sandbox/twitter/store.js';
 import { listEvents } from '../../src/store/events.js';
-import { createOAuthE2E, followAuthUrl, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { solidImage } from '../fixtures/media.js';
+import { createOAuthE2E, followAuthUrl, sdkData, uploadToHerald, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -120,6 +121,29 @@ describe('X inbox', () => {
     expect(event).toMatchObject({ conversationId, senderId: ME.id, text: 'Here is the menu' });
     expect(event.mediaIds).toHaveLength(1);
     expect(store.media.get(event.mediaIds[0]!)).toMatchObject({ category: 'dm_image', mediaType: 'image/png', totalBytes: 4000, finalized: true });
+  });
+
+  it("sends an image from Herald's own storage read from storage, with loopback fetches refused as in SANDBOX=1", async () => {
+    const conversationId = `${ME.id}-${ADA.id}`;
+    const png = await solidImage(32, 32);
+    const publicUrl = await uploadToHerald(t.sdk, 'dm-storage.png', png, 'image/png');
+    // SANDBOX=1 does not allow private addresses: Herald's own PUBLIC_URL on loopback cannot be fetched.
+    const config = e.env.ctx.config as { outboundAllowPrivate: boolean };
+    const before = config.outboundAllowPrivate;
+    config.outboundAllowPrivate = false;
+    try {
+      const res = await t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId, message: 'From storage', attachment: { type: 'image', url: publicUrl } } as any });
+      expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(200);
+      const store = xStore(e.sandbox.state('twitter'));
+      const event = store.dmEvents.find((d) => d.id === sdkData(res).data.messageId)!;
+      expect(event.mediaIds).toHaveLength(1);
+      const media = store.media.get(event.mediaIds[0]!)!;
+      expect(media).toMatchObject({ category: 'dm_image', mediaType: 'image/png', totalBytes: png.length, finalized: true });
+      const parts = [...media.segments.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);
+      expect(Buffer.concat(parts).equals(png)).toBe(true);
+    } finally {
+      config.outboundAllowPrivate = before;
+    }
   });
 
   it('refuses what X cannot do with 400 PLATFORM_LIMITATION', async () => {

@@ -40,6 +40,12 @@ async function presignError(body: Record<string, unknown>) {
   return { status: wire.status, body: wire.body };
 }
 
+/** Bytes that read as a PDF (the `%PDF-` header), padded to `size` with random bytes. */
+function pdfBytes(size: number): Buffer {
+  const head = Buffer.from('%PDF-1.7\n');
+  return Buffer.concat([head, randomBytes(size - head.length)]);
+}
+
 /** Waits for a side effect of work the server does after answering (or after its client left). */
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -229,13 +235,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
   });
 
-  it('refuses a body shorter than the declared size and leaves what the key held', async () => {
-    const bytes = randomBytes(3000);
+  it('refuses a body shorter than the declared size and stores nothing under the key', async () => {
+    const bytes = pdfBytes(3000);
     const { uploadUrl, key } = await presign({ filename: 'doc.pdf', contentType: 'application/pdf', size: bytes.length });
     const url = await toListener(uploadUrl);
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
-    const first = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
-    expect(first.status).toBe(200);
 
     // A Content-Length other than the declared size is refused before the body is read.
     const shortLength = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes.subarray(0, 1000) });
@@ -257,12 +261,18 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     const shortBody = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: chunked, duplex: 'half' } as RequestInit);
     expect(shortBody.status).toBe(400);
     expect(await shortBody.json()).toMatchObject({ code: 'size_mismatch', details: { expected: bytes.length, received: 2000 } });
-    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    expect(fs.existsSync(file)).toBe(false);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
+    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', size: null });
+
+    const full = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    expect(full.status).toBe(200);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('leaves nothing under the key, and no temp file, when the client goes away mid-upload', async () => {
-    const bytes = randomBytes(256 * 1024);
+    const bytes = pdfBytes(256 * 1024);
     const { uploadUrl, key } = await presign({ filename: 'gone.pdf', contentType: 'application/pdf', size: bytes.length });
     const url = new URL(await toListener(uploadUrl));
     const tmpDir = path.join(env.config.dataDir, 'media', '.tmp');
@@ -298,22 +308,44 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     expect((await fetch(await toListener(`${env.config.publicUrl}/v1/media/files/${key}`))).status).toBe(404);
   });
 
-  it('a re-PUT that fails the probe leaves the earlier upload under the key, as the database says', async () => {
+  it('refuses a second PUT to a completed upload with 409: the file is served as immutable', async () => {
     const png = await solidImage(8, 8);
-    const { uploadUrl, key } = await presign({ filename: 'keep.png', contentType: 'image/png' });
+    const other = await solidImage(16, 16);
+    const { uploadUrl, key, publicUrl } = await presign({ filename: 'keep.png', contentType: 'image/png' });
     const url = await toListener(uploadUrl);
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
     const first = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: png });
     expect(first.status).toBe(200);
     await first.arrayBuffer();
+    const served = await fetch(await toListener(publicUrl));
+    expect(served.headers.get('cache-control')).toContain('immutable');
+    await served.arrayBuffer();
 
-    const again = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'not a png at all' });
-    expect(again.status).toBe(400);
-    expect(await again.json()).toMatchObject({ code: 'unreadable_media', details: { key } });
+    // The signed URL stays valid for an hour, but what caches were told never changes cannot change.
+    for (const body of [other, 'not a png at all']) {
+      const again = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toEqual({ error: expect.any(String), code: 'upload_complete', details: { key } });
+    }
     expect(fs.readFileSync(file).equals(png)).toBe(true);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
     const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'uploaded', size: png.length });
+  });
+
+  it('refuses a PDF whose bytes are not a PDF, and stores nothing', async () => {
+    const bytes = randomBytes(2000);
+    const { uploadUrl, key } = await presign({ filename: 'fake.pdf', contentType: 'application/pdf', size: bytes.length });
+    const res = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'unreadable_media', details: { key } });
+    expect(fs.existsSync(path.join(env.config.dataDir, 'media', ...key.split('/')))).toBe(false);
+    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', size: null });
+
+    const real = pdfBytes(2000);
+    const ok = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: real });
+    expect(ok.status).toBe(200);
   });
 
   it('keeps JSON-only parsing everywhere else', async () => {

@@ -45,8 +45,12 @@ describe('sandbox control routes', () => {
     const res = await call('POST', '/sandbox/bare/_inbound', { kind: 'comment', account: 'x', postId: 'p', text: 'hi' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/bare simulator has no inbox/);
+    // Telegram's own: a chat the bot knows takes the message; one it never met is a 400 naming it.
+    await call('POST', '/sandbox/telegram/_chats', { id: -100123, type: 'supergroup', title: 'Known' });
     const own = await call('POST', '/sandbox/telegram/_inbound', { kind: 'message', account: '-100123', text: 'hello' });
     expect(own.status).toBe(200);
+    const unknown = await call('POST', '/sandbox/telegram/_inbound', { kind: 'message', account: '-100999', text: 'hello' });
+    expect([unknown.status, unknown.body.error]).toEqual([400, expect.stringContaining('-100999')]);
   });
 
   it('fails only the operation named by op, and count 0 clears that operation', async () => {

@@ -5,6 +5,7 @@ import type { Principal } from '../principal.js';
 import { presentAccountHealth, presentAccountsHealth } from '../present/account-health.js';
 import { getVisibleAccount } from './manage.js';
 import { isPlatform } from '../../platforms/catalogue.js';
+import { inboxSyncFailures, type SyncFailure } from '../inbox/list-meta.js';
 
 /** What analytics an account can read: whether its platform has insights here, and the scopes it lacks for them. */
 export interface AnalyticsReadiness {
@@ -41,6 +42,17 @@ function withInbox(a: Assessment, missing: string[]): Assessment {
     status: a.status === 'healthy' ? 'warning' : a.status,
     issues: [...a.issues, `The inbox needs permissions this account did not grant: ${missing.join(', ')}`],
     recommendations: [...a.recommendations, 'Reconnect the account to grant the inbox permissions'],
+  };
+}
+
+/** The assessment with a failing inbox poll said: the account works for posting, but its inbox is stale. */
+function withSyncFailure(a: Assessment, failure: SyncFailure | undefined): Assessment {
+  if (!failure) return a;
+  return {
+    ...a,
+    status: a.status === 'healthy' ? 'warning' : a.status,
+    issues: [...a.issues, `The inbox sync fails since ${failure.since}: ${failure.error}`],
+    recommendations: [...a.recommendations, failure.code === 'auth' ? 'Reconnect the account' : 'Check the account on the platform; the inbox retries by itself'],
   };
 }
 
@@ -98,10 +110,13 @@ export async function accountsHealth(
   let profileIds = caller.profileIds;
   if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
   const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
+  const inbox = caller.addons.includes('inbox');
+  const failing = inbox ? await inboxSyncFailures(ctx, rows.filter((r) => r.is_active === 1).map((r) => r.account_id)) : new Map<string, SyncFailure>();
   const assessed = rows
     .map((row) => {
-      const inboxMissing = caller.addons.includes('inbox') ? missingInboxScopes(ctx, row) : [];
-      return { row, assessment: withInbox(assess(row, now), inboxMissing), analytics: analyticsReadiness(ctx, row) };
+      const inboxMissing = inbox ? missingInboxScopes(ctx, row) : [];
+      const assessment = withSyncFailure(withInbox(assess(row, now), inboxMissing), failing.get(row.account_id));
+      return { row, assessment, analytics: analyticsReadiness(ctx, row) };
     })
     .filter(({ assessment }) => !query.status || assessment.status === query.status);
   return presentAccountsHealth(assessed, caller.addons);
@@ -110,6 +125,9 @@ export async function accountsHealth(
 /** GET /v1/accounts/{id}/health */
 export async function accountHealth(ctx: AppContext, caller: Principal, accountId: string) {
   const row = await getVisibleAccount(ctx, caller, accountId);
-  const inboxMissing = caller.addons.includes('inbox') ? missingInboxScopes(ctx, row) : [];
-  return presentAccountHealth(row, withInbox(assess(row, ctx.clock.now()), inboxMissing), analyticsReadiness(ctx, row), caller.addons, inboxMissing);
+  const inbox = caller.addons.includes('inbox');
+  const inboxMissing = inbox ? missingInboxScopes(ctx, row) : [];
+  const failure = inbox && row.is_active === 1 ? (await inboxSyncFailures(ctx, [row.account_id])).get(row.account_id) : undefined;
+  const assessment = withSyncFailure(withInbox(assess(row, ctx.clock.now()), inboxMissing), failure);
+  return presentAccountHealth(row, assessment, analyticsReadiness(ctx, row), caller.addons, inboxMissing);
 }

@@ -6,6 +6,7 @@ import { toPlatformError, type AccountCredentials, type InboxCapability, type Pl
 import { listAccounts, type AccountRow } from '../../store/accounts.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { getVisibleAccount } from '../accounts/manage.js';
+import { mediaOpener } from '../media/open.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import { toolFailure } from '../accounts/tool-failure.js';
 import type { Principal } from '../principal.js';
@@ -48,8 +49,13 @@ export async function inboxAccount(ctx: AppContext, caller: Principal, accountId
   return getVisibleAccount(ctx, caller, accountId);
 }
 
+/**
+ * The PlatformIO of inbox actions. Media from Herald's own storage (a DM attachment uploaded through
+ * presign) is opened from storage, as publishing does: never a request to Herald's own public URL,
+ * which the outbound guard refuses on loopback (SANDBOX=1) and which costs a round trip anyway.
+ */
 export const platformIO = (ctx: AppContext): PlatformIO =>
-  createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate } });
+  createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate }, openMedia: mediaOpener(ctx) });
 
 /**
  * Calls the platform for an inbox action with the account's credentials: one token refresh after an

@@ -6,7 +6,7 @@ import { findComment, findInboxPost, listComments, listInboxPosts, listReplies, 
 import { presentComment, presentInboxPost } from '../present/inbox.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
-import { listMeta } from './conversations.js';
+import { listMeta } from './list-meta.js';
 import { decodeCursor, page } from './cursor.js';
 import { ingestComment } from './ingest.js';
 
@@ -29,7 +29,7 @@ export async function listInboxCommentedPosts(
     limit: limit + 1,
   });
   const p = page(rows, limit, (r) => ({ value: sortBy === 'comments' ? r.comment_count : r.last_comment_at, id: r.inbox_post_id }));
-  return { data: p.items.map(presentInboxPost), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: listMeta(ctx, accounts.length) };
+  return { data: p.items.map(presentInboxPost), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: await listMeta(ctx, accounts) };
 }
 
 /** The platform's comments group for an account, or 400 PLATFORM_LIMITATION. */

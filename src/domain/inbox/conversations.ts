@@ -1,17 +1,17 @@
 import type { AppContext } from '../../context.js';
-import { invalid, notFound } from '../../errors.js';
+import { invalid, invalidFields, notFound } from '../../errors.js';
 import type { OutgoingMessage } from '../../platforms/types.js';
 import { findConversation, findMessage, lastIncomingAt, listConversations, listMessages, markConversationRead, setConversationStatus, updateMessageText, type ConversationRow } from '../../store/inbox/conversations.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { presentConversation, presentConversationDetail, presentMessage } from '../present/inbox.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
+import { attachmentKind, storeInboxAttachment, type UploadedAttachment } from './attachment-upload.js';
 import { decodeCursor, page } from './cursor.js';
+import { listMeta } from './list-meta.js';
 import { ingestMessage } from './ingest.js';
 import { checkMessageFeatures, checkReplyWindow, type SendMessageInput } from './message-rules.js';
 
-/** `meta` of every aggregated list: Herald answers from its own store, so no account fails at read time. */
-export const listMeta = (ctx: AppContext, accounts: number) => ({ accountsQueried: accounts, accountsFailed: 0, failedAccounts: [], lastUpdated: ctx.clock.now().toISOString() });
 
 export async function listInboxConversations(
   ctx: AppContext,
@@ -29,7 +29,7 @@ export async function listInboxConversations(
     limit: limit + 1,
   });
   const p = page(rows, limit, (r) => ({ value: r.last_message_at, id: r.conversation_id }));
-  return { data: p.items.map(presentConversation), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: listMeta(ctx, accounts.length) };
+  return { data: p.items.map(presentConversation), pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor }, meta: await listMeta(ctx, accounts) };
 }
 
 /** The conversation `id` (the platform's) of the caller's account: 404 for anything else. */
@@ -72,15 +72,35 @@ export async function listInboxMessages(ctx: AppContext, caller: Principal, conv
 
 /**
  * POST: sends through the platform, then stores the sent message as `outgoing` (no event). Everything
- * the platform cannot carry is refused before it is called.
+ * the platform cannot carry is refused before it is called. An `upload` (the multipart `attachment`)
+ * is checked, then stored in Herald's media storage only once every other check passed, and taken
+ * back if the platform refuses the message: a refused request stores nothing.
  */
-export async function sendInboxMessage(ctx: AppContext, caller: Principal, conversationId: string, input: SendMessageInput) {
+export async function sendInboxMessage(ctx: AppContext, caller: Principal, conversationId: string, input: SendMessageInput, upload?: UploadedAttachment) {
   const { account, conversation } = await conversationOf(ctx, caller, conversationId, input.accountId);
   const conversations = inboxOf(ctx, account.platform)?.conversations;
   if (!conversations) throw platformLimitation(account.platform, 'direct messages');
-  checkMessageFeatures(account.platform, conversations.features, input);
+  if (upload && input.attachment) throw invalidFields('Send the attachment as a file or as a URL, not both', { attachment: ['sent twice'] });
+  const sniffed = upload ? attachmentKind(upload) : null;
+  // The rules see the file's type as read from its bytes; its URL exists only once it is stored.
+  const checked = sniffed ? { ...input, attachment: { type: sniffed.attachment, url: 'upload:' } } : input;
+  checkMessageFeatures(account.platform, conversations.features, checked);
   const lastIncoming = await lastIncomingAt(ctx.db.kysely, conversation.conversation_id);
-  checkReplyWindow(account.platform, conversations.features, input, lastIncoming ? new Date(lastIncoming) : null, ctx.clock.now());
+  checkReplyWindow(account.platform, conversations.features, checked, lastIncoming ? new Date(lastIncoming) : null, ctx.clock.now());
+  const stored = upload && sniffed ? await storeInboxAttachment(ctx, caller.tenantId, upload, sniffed) : null;
+  if (stored) input = { ...input, attachment: stored.attachment };
+  return deliver(ctx, account, conversation, conversations, input, lastIncoming, stored?.discard);
+}
+
+async function deliver(
+  ctx: AppContext,
+  account: AccountRow,
+  conversation: ConversationRow,
+  conversations: NonNullable<ReturnType<typeof inboxOf>>['conversations'] & object,
+  input: SendMessageInput,
+  lastIncoming: string | null,
+  discardAttachment?: () => Promise<void>,
+) {
   const outgoing: OutgoingMessage = {
     conversationId: conversation.platform_conversation_id,
     text: input.message ?? null,
@@ -94,7 +114,14 @@ export async function sendInboxMessage(ctx: AppContext, caller: Principal, conve
     replyTo: input.replyTo ?? null,
     conversation: { participantId: conversation.participant_id, metadata: JSON.parse(conversation.metadata), lastIncomingAt: lastIncoming ? new Date(lastIncoming) : null },
   };
-  const sent = await callPlatform(ctx, account, (creds, io) => conversations.send(creds, outgoing, io));
+  let sent;
+  try {
+    sent = await callPlatform(ctx, account, (creds, io) => conversations.send(creds, outgoing, io));
+  } catch (error) {
+    // The platform refused or could not be reached: the attachment stored for this message goes too.
+    await discardAttachment?.().catch((e: unknown) => ctx.log.warn({ err: e }, 'the attachment of an unsent message could not be removed'));
+    throw error;
+  }
   const now = ctx.clock.now();
   await ctx.db.transaction((tx) =>
     ingestMessage(ctx, tx, account, {

@@ -4,7 +4,7 @@ import { findReview, listReviews, summarizeReviews, updateReview } from '../../s
 import { presentReview } from '../present/inbox.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
-import { listMeta } from './conversations.js';
+import { listMeta } from './list-meta.js';
 import { decodeCursor, page } from './cursor.js';
 
 export async function listInboxReviews(
@@ -23,7 +23,7 @@ export async function listInboxReviews(
     status: 'success',
     data: p.items.map(presentReview),
     pagination: { hasMore: p.hasMore, nextCursor: p.nextCursor },
-    meta: listMeta(ctx, accounts.length),
+    meta: await listMeta(ctx, accounts),
     summary: { totalReviews: summary.total, averageRating: summary.average },
   };
 }

@@ -6,7 +6,7 @@ import { canCompressVideo } from './compress.js';
 import { derivedCopy } from './derive.js';
 import { compressExternalImage } from './external.js';
 import { mediaLimits } from './limits.js';
-import { tenantUrlFetch } from './open.js';
+import { mediaMissing, tenantUrlFetch } from './open.js';
 import { OutboundFetchError, type OutboundFetch } from '../../lib/outbound.js';
 import { ExternalMediaError, externalFacts, keyFromUrl, loadUploads, rowFacts } from './resolve.js';
 import type { MediaKind } from './types.js';
@@ -46,6 +46,10 @@ export async function prepareRequestMedia(
     const row = key ? uploads.get(key) : undefined;
     if (key) {
       if (!row || row.status !== 'uploaded') throw rejected(`media ${m.url} was never uploaded or belongs to another account`);
+      // The row says uploaded; the bytes must still be there, or no platform can ever get them. Checked
+      // here, before any adapter runs, so every platform fails it the same way (a platform that fetches
+      // the URL itself would otherwise be handed a 404).
+      await assertStored(ctx, key, m.url);
       facts = rowFacts(row);
     } else {
       const fetched = await fetchFacts(ctx, m, doFetch);
@@ -88,6 +92,16 @@ export async function prepareRequestMedia(
     threadItems.push({ ...t, media: items });
   }
   return { ...req, media, threadItems };
+}
+
+async function assertStored(ctx: AppContext, key: string, url: string): Promise<void> {
+  let stat;
+  try {
+    stat = await mediaStorage(ctx).stat(key);
+  } catch (error) {
+    throw new PlatformError('unavailable', `media storage could not be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (!stat) throw mediaMissing(url);
 }
 
 /**

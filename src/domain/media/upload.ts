@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
-import { AppError, forbidden, invalid, notFound } from '../../errors.js';
+import fs from 'node:fs';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
 import { mediaStorage } from '../../storage/index.js';
 import { LocalStorage, UploadTooLargeError, isSafeKey } from '../../storage/local.js';
 import { findMediaByKey, markMediaUploaded } from '../../store/media.js';
@@ -31,8 +32,8 @@ export interface LocalUploadResult {
  * limit and expiry. Checks run before a byte is written; the size is enforced again while streaming
  * (a chunked body has no Content-Length) and against the declared size before the file takes the key.
  * The received file is probed before it takes the key too: an image that is not an image is refused
- * and the key keeps what it held (a re-PUT that failed the probe used to delete the earlier upload
- * while its row still said "uploaded").
+ * and the key keeps nothing. A completed upload is final: its file is served as `immutable`, so a
+ * second PUT with the same (still valid) URL is a 409, whatever its bytes.
  */
 export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInput): Promise<LocalUploadResult> {
   const storage = mediaStorage(ctx);
@@ -62,6 +63,7 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
   }
   const row = await findMediaByKey(ctx.db.kysely, input.key);
   if (!row) throw notFound('Upload');
+  if (row.status === 'uploaded') throw alreadyUploaded(input.key);
   const declared = row.declared_size;
   if (declared !== null && input.contentLength !== undefined && Number(input.contentLength) !== declared) {
     throw invalid('size_mismatch', `Content-Length is ${input.contentLength} but ${declared} bytes were declared at presign`, {
@@ -84,6 +86,11 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
     await upload.discard();
     throw error;
   }
+  // Checked again after the body arrived: another PUT of the same URL may have completed meanwhile.
+  if ((await findMediaByKey(ctx.db.kysely, input.key))?.status === 'uploaded') {
+    await upload.discard();
+    throw alreadyUploaded(input.key);
+  }
   await upload.commit();
   if (probe?.skipped) ctx.log.warn({ key: input.key }, probe.skipped);
   const now = ctx.clock.now().toISOString();
@@ -91,9 +98,34 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
   return { key: input.key, size, probe };
 }
 
-/** Probes a received file that does not hold the key yet; unreadable media is refused with a 400. */
+function alreadyUploaded(key: string): AppError {
+  return conflict('upload_complete', 'This upload is complete and its file is served as immutable; request a new upload URL for other bytes', { key });
+}
+
+/** What every PDF starts with (ISO 32000-1, 7.5.2: the header line `%PDF-1.n`). */
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+/** Whether the first bytes of a file are a PDF header. */
+async function isPdf(file: string): Promise<boolean> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(PDF_MAGIC.length);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(PDF_MAGIC);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Probes a received file that does not hold the key yet; unreadable media is refused with a 400. A
+ * document has nothing to probe, but its bytes must be the PDF it claims to be, like an image's.
+ */
 async function probeReceived(ctx: AppContext, kind: MediaKind, key: string, file: string): Promise<MediaProbe | null> {
-  if (kind === 'document') return null;
+  if (kind === 'document') {
+    if (!(await isPdf(file))) throw unreadable(kind, key, new Error('no %PDF- header'));
+    return null;
+  }
   try {
     return await probeFile(ctx.config, kind, file);
   } catch (error) {
@@ -110,8 +142,20 @@ function unreadable(kind: MediaKind, key: string, cause: unknown): AppError {
  * database); unreadable media is deleted and refused with a 400.
  */
 export async function probeStored(ctx: AppContext, kind: MediaKind, key: string): Promise<MediaProbe | null> {
-  if (kind === 'document') return null;
   const storage = mediaStorage(ctx);
+  if (kind === 'document') {
+    // Only the header is read (a ranged GET in a bucket), never the whole document.
+    const parts: Buffer[] = [];
+    if (((await storage.stat(key))?.size ?? 0) >= PDF_MAGIC.length) {
+      const opened = await storage.open(key, { start: 0, end: PDF_MAGIC.length - 1 });
+      for await (const chunk of opened.stream) parts.push(Buffer.from(chunk));
+    }
+    if (!Buffer.concat(parts).subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) {
+      await storage.delete(key);
+      throw unreadable(kind, key, new Error('no %PDF- header'));
+    }
+    return null;
+  }
   if (kind === 'video' && storage.readUrl) {
     // A video in a bucket is probed over a presigned GET: ffprobe reads the header parts with ranges
     // instead of Herald downloading gigabytes.

@@ -34,6 +34,14 @@ function publicMetadata(row: AccountRow): Record<string, unknown> {
   return out;
 }
 
+/** The account's platform-side id: the chosen destination's (descriptor `accountIdKey`), else the user's. */
+function platformAccountId(row: AccountRow): string {
+  const key = descriptorOf(row.platform)?.accountIdKey;
+  if (!key) return row.platform_user_id;
+  const value = (JSON.parse(row.metadata ?? '{}') as Record<string, unknown>)[key];
+  return typeof value === 'string' && value ? value : row.platform_user_id;
+}
+
 /** The latest daily follower read (analytics add-on only); absent until there is one. */
 function followerFields(row: AccountRow) {
   const r = row as AccountRow & { followers_count?: number | null; followers_updated_at?: string | null };
@@ -50,6 +58,9 @@ export function presentAccount(row: AccountRow, opts: { hasAnalyticsAccess?: boo
     profileId: row.profile_id,
     username: row.username,
     displayName: row.display_name ?? row.username,
+    // The account's id on the platform (the hosted API's webhook payloads name it so): a page id, a
+    // channel id, a chat id, a DID. What a platform's own tools and the sandbox's `_inbound` address.
+    platformUserId: platformAccountId(row),
     profilePicture: row.avatar_url,
     profileUrl: row.profile_url ?? undefined,
     isActive: row.is_active === 1,

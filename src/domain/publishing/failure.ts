@@ -48,7 +48,9 @@ export function failureFromPlatformError(error: PlatformError): TargetFailure {
     case 'auth':
       return failure('auth_expired', `The account's authorization expired or was revoked: ${error.message}`, code);
     case 'rejected':
-      // A thread reply whose outcome is unknown is reported as rejected (never re-sent by itself).
+      // A thread reply whose outcome is unknown is reported as rejected (never re-sent by itself). Media
+      // gone from Herald's storage is the user's to upload again, whatever the platform.
+      if (code === 'media_missing') return failure('user_content', error.message, code);
       return failure(code === 'thread_reply_unknown' ? 'unknown' : 'platform_rejected', error.message, code);
     case 'rate_limited':
       return failure('platform_rate_limit', `Still rate limited by the platform after several retries: ${error.message}`, code);

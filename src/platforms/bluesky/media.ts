@@ -38,6 +38,8 @@ async function readAll(io: PlatformIO, media: MediaRef, limit: number): Promise<
   try {
     opened = await io.openMedia(media);
   } catch (error) {
+    // A verdict the opener already gave (Herald's upload gone from storage: rejected) stands.
+    if (error instanceof PlatformError) throw error;
     throw new PlatformError('unavailable', `could not read media ${media.url}: ${(error as Error).message}`, { cause: error });
   }
   const chunks: Buffer[] = [];

@@ -49,6 +49,7 @@ export const facebook: PlatformDescriptor<'facebook'> = {
         };
   },
   accountMetadata: ['pageId', 'pageName'],
+  accountIdKey: 'pageId',
   scopes: FACEBOOK_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, lookup: true, processing: true },
   tools: FACEBOOK_TOOLS,

@@ -14,6 +14,7 @@ export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   check: checkTarget,
   mediaLimits,
   accountMetadata: ['locationId', 'locationName', 'googleAccountId', 'accountName'],
+  accountIdKey: 'locationId',
   scopes: GOOGLEBUSINESS_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: GOOGLEBUSINESS_DESTINATIONS, unpublish: true, lookup: true },
   tools: GOOGLEBUSINESS_TOOLS,

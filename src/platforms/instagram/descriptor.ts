@@ -66,6 +66,7 @@ export const instagram: PlatformDescriptor<'instagram'> = {
         };
   },
   accountMetadata: ['igUserId', 'igUsername', 'pageId', 'pageName'],
+  accountIdKey: 'igUserId',
   scopes: INSTAGRAM_DEFAULT_SCOPES,
   // A professional account chosen among those linked to the user's Pages; the hosted API has no
   // selection routes for Instagram, so the choice is made on Herald's selection page (or the only one).

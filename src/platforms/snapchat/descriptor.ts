@@ -14,6 +14,7 @@ export const snapchat: PlatformDescriptor<'snapchat'> = {
   check: checkTarget,
   mediaLimits,
   accountMetadata: ['publicProfileId', 'publicProfileName', 'publicProfileUsername'],
+  accountIdKey: 'publicProfileId',
   scopes: SNAPCHAT_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: SNAPCHAT_DESTINATIONS, processing: true },
   createAdapter: snapchatAdapterFromConfig,

@@ -20,6 +20,13 @@ function replyMarkup(markup: Record<string, unknown> | undefined): Record<string
   return { inline_keyboard: rows.map((r) => r.map((b) => ({ text: b.text, ...(b.url ? { url: b.url } : { callback_data: b.callbackData ?? b.text }) }))) };
 }
 
+/** The Bot API method and field that send each attachment type by URL. */
+const ATTACHMENT_METHODS = {
+  image: { method: 'sendPhoto', field: 'photo' },
+  video: { method: 'sendVideo', field: 'video' },
+  file: { method: 'sendDocument', field: 'document' },
+} as const;
+
 /**
  * Telegram's inbox: the connected chat is the conversation (its chat id is the conversation id and the
  * account's platform user id). Updates are pushed to Herald's callback (setWebhook with a
@@ -30,13 +37,16 @@ function replyMarkup(markup: Record<string, unknown> | undefined): Record<string
 export function telegramInbox(call: Call): InboxCapability {
   return {
     conversations: {
-      features: { replyMarkup: true },
+      // An attachment goes by URL with the text as its caption (at most 1,024 characters):
+      // https://core.telegram.org/bots/api#sendphoto, #sendvideo, #senddocument. Audio is not sent yet.
+      features: { replyMarkup: true, attachments: ['image', 'video', 'file'] },
       async send(_account, m, io) {
+        const media = m.attachment ? ATTACHMENT_METHODS[m.attachment.type as keyof typeof ATTACHMENT_METHODS] : undefined;
         const sent = await call<TelegramMessage>(
-          'sendMessage',
+          media ? media.method : 'sendMessage',
           {
             chat_id: m.conversationId,
-            text: m.text ?? '',
+            ...(media && m.attachment ? { [media.field]: m.attachment.url, ...(m.text ? { caption: m.text } : {}) } : { text: m.text ?? '' }),
             ...(m.replyMarkup ? { reply_markup: replyMarkup(m.replyMarkup) } : {}),
             ...(m.replyTo ? { reply_parameters: { message_id: Number(m.replyTo), allow_sending_without_reply: true } } : {}),
           },

@@ -89,6 +89,15 @@ function nextTid(d: SimData): string {
 
 const CHAT_PREFIX = 'chat.bsky.';
 const VISITOR = 'visitor.bsky.sandbox';
+const DID = /^did:[a-z]+:[A-Za-z0-9._:%-]{1,2048}$/;
+
+/** A DID, or a handle (with or without its @) that the handle syntax allows. */
+function isActor(value: unknown): value is string {
+  if (typeof value !== 'string' || !value) return false;
+  if (value.startsWith('did:')) return DID.test(value);
+  const handle = value.replace(/^@/, '');
+  return handle.length <= 253 && HANDLE.test(handle);
+}
 
 /** Holds a read's answer (or a method's input) to the official lexicon, as xrpc-server does. */
 function lexiconChecked<T>(nsid: string, body: T, kind: 'output' | 'input' = 'output'): T {
@@ -560,9 +569,15 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         if (typeof b.account !== 'string' || !b.account || typeof b.text !== 'string' || !b.text) {
           return reply.status(400).send({ error: 'InvalidRequest', message: 'account (DID or handle) and text are required' });
         }
-        if (b.from !== undefined && (typeof b.from !== 'string' || !b.from)) return reply.status(400).send({ error: 'InvalidRequest', message: 'from must be a DID or a handle' });
+        // A `from` that is neither a DID nor a valid handle would be stored as a chat member whose
+        // profile view no lexicon accepts, and every later listing of the conversation would fail.
+        if (b.from !== undefined && !isActor(b.from)) {
+          return reply.status(400).send({ error: 'InvalidRequest', message: `from must be a DID or a valid handle (got ${JSON.stringify(b.from)})` });
+        }
         const d = data(state);
         const account = didOf(b.account);
+        // SANDBOX.md: the account is one the simulator knows (it signed in), by DID or handle; else a 400 naming it.
+        if (!d.handles.has(account)) return reply.status(400).send({ error: 'InvalidRequest', message: `unknown account ${JSON.stringify(b.account)}: no account with that DID or handle has signed in` });
         const fromActor = (b.from as string | undefined) ?? VISITOR;
         const from = didOf(fromActor);
         if (from === account) return reply.status(400).send({ error: 'InvalidRequest', message: 'from must be another account than account' });

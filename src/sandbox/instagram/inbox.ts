@@ -319,7 +319,8 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
   app.post('/_inbound', async (request, reply) => {
     const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; from?: { id?: string; username?: string }; postId?: string; replyTo?: string; attachment?: { type?: string; url?: string } };
     const page = igAccount(state, String(b.account ?? ''));
-    if (!page) return reply.status(404).send({ error: `no Instagram account ${String(b.account)}` });
+    // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
+    if (!page) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: no Instagram account with that id or username` });
     const at = now();
     const person = personOf(b.from);
     if (b.kind === 'message') {

@@ -182,15 +182,17 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
   /**
    * docs/sandbox.md `_inbound`: `{kind: "comment", account, postId, text, parentId?, from?}` is someone
    * commenting on the account's post `postId` (its URN), or answering its comment `parentId` (id or URN).
-   * `account` is the member id, the organization id or either URN; `from` a member URN (default a
-   * sandbox member). Answers the comment's id and URN.
+   * `account` is the account as Herald shows it: a member's id, URN or name (LinkedIn's OpenID gives no
+   * handle, so Herald's username is the name), an organization's id, URN, vanity name or name. An
+   * unknown one is a 400 naming it. `from` a member URN (default a sandbox member). Answers the
+   * comment's id and URN.
    */
   app.post('/_inbound', async (request, reply) => {
     const b = (request.body ?? {}) as { kind?: string; account?: string; postId?: string; text?: string; parentId?: string; from?: string };
     if (b.kind !== 'comment') return reply.status(400).send({ error: `LinkedIn has no ${b.kind ?? 'such'} items here: kind is "comment" (LinkedIn's messaging API is closed to apps)` });
     const store = liStore(state);
-    const account = String(b.account ?? '');
-    const urn = account.startsWith('urn:li:') ? account : store.organizations.has(account) ? `urn:li:organization:${account}` : `urn:li:person:${account}`;
+    const urn = accountUrn(store, oauth.users(), String(b.account ?? ''));
+    if (!urn) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: not a member or organization id, URN or name of this simulator` });
     const post = b.postId ? store.posts.get(b.postId) : undefined;
     if (!post || post.deleted) return reply.status(400).send({ error: 'postId must be the URN of a live post of this simulator' });
     if (post.author !== urn) return reply.status(400).send({ error: `post ${post.urn} is not by ${urn}` });
@@ -206,4 +208,18 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     const c = addComment(from, post, parent, b.text);
     return { ok: true, id: c.id, urn: c.urn };
   });
+}
+
+/** The URN of a member or organization named by id, URN, vanity name or name; null when none is. */
+function accountUrn(store: LiStore, users: OAuthUser[], account: string): string | null {
+  if (!account) return null;
+  const person = /^urn:li:person:(.+)$/.exec(account)?.[1];
+  const org = /^urn:li:organization:(.+)$/.exec(account)?.[1];
+  if (person !== undefined) return users.some((u) => u.id === person) ? account : null;
+  if (org !== undefined) return store.organizations.has(org) ? account : null;
+  if (store.organizations.has(account)) return `urn:li:organization:${account}`;
+  const member = users.find((u) => u.id === account) ?? users.find((u) => u.name === account || u.username === account);
+  if (member) return `urn:li:person:${member.id}`;
+  const named = [...store.organizations.values()].find((o) => o.vanityName === account || o.localizedName === account);
+  return named ? `urn:li:organization:${named.id}` : null;
 }

@@ -270,7 +270,7 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
     const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; subject?: string; postId?: string; parentId?: string; from?: string };
     if (b.kind !== 'message' && b.kind !== 'comment') return reply.status(400).send({ error: `Reddit has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
     const account = oauth.users().find((x) => x.id === String(b.account ?? '') || same(x.username, String(b.account ?? '')));
-    if (!account) return reply.status(400).send({ error: 'account must be the id or username of a user of this simulator' });
+    if (!account) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator` });
     if (!b.text) return reply.status(400).send({ error: 'text is required' });
     const fromName = b.from ?? 'sandbox_friend';
     const from = oauth.users().find((x) => same(x.username, fromName)) ?? { id: `f${Buffer.from(fromName).toString('hex').slice(0, 8)}`, username: fromName, name: fromName };

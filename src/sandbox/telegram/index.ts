@@ -11,9 +11,11 @@ import { hangUp, type InspectedPost, type Simulator, type SimulatorState } from 
  * (a group with `migrateTo` answers like an upgraded group; `botStatus: 'kicked'` answers 403);
  * `POST /_updates` `{chatId, text, chatType?, title?}` posts a message the bot sees in getUpdates
  * (the access-code flow); `POST /_revoke-token` `{token}` makes a bot token answer 401.
- * `POST /_inbound` `{kind: "message", account: chatId, text, from?}` is someone writing in the chat: the
- * update is kept for getUpdates and, once a webhook is set (setWebhook), pushed to it with the
- * `X-Telegram-Bot-Api-Secret-Token` header, as Telegram does. Telegram has no comments or reviews.
+ * `POST /_inbound` `{kind: "message", account, text, from?}` is someone writing in a chat the bot knows
+ * (`account`: its id, or its username with or without the @; an unknown one is a 400): the update is
+ * kept for getUpdates and pushed to the webhook with the `X-Telegram-Bot-Api-Secret-Token` header, as
+ * Telegram does; an update written before setWebhook is pushed once the webhook is set (Telegram's
+ * pending updates). Telegram has no comments or reviews.
  */
 
 interface SimChat {
@@ -35,6 +37,36 @@ interface SimData {
   webhook?: { url: string; secret: string | null };
   /** setMyCommands: the command lists by scope (`default`, `chat:<id>`...). */
   commands: Map<string, { command: string; description: string }[]>;
+  /** Updates a webhook has accepted (2xx): never pushed again. getUpdates still lists them (lenient). */
+  pushed: Set<number>;
+}
+
+type Update = SimData['updates'][number];
+
+/** POSTs one update to the webhook; a 2xx marks it delivered. Answers the status, or null when unreachable. */
+async function pushUpdate(d: SimData, webhook: NonNullable<SimData['webhook']>, update: Update): Promise<number | null> {
+  try {
+    const res = await fetch(webhook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(webhook.secret ? { 'x-telegram-bot-api-secret-token': webhook.secret } : {}) },
+      body: JSON.stringify(update),
+    });
+    await res.text();
+    if (res.ok) d.pushed.add(update.update_id);
+    return res.status;
+  } catch {
+    return null;
+  }
+}
+
+/** The waiting updates, in order, to the webhook just set (stopping if it changes meanwhile). */
+async function deliverPending(d: SimData): Promise<void> {
+  const webhook = d.webhook;
+  if (!webhook) return;
+  for (const update of d.updates.filter((u) => !d.pushed.has(u.update_id))) {
+    if (d.webhook !== webhook) return;
+    await pushUpdate(d, webhook, update);
+  }
 }
 
 const BOT = { id: 1000001, is_bot: true, first_name: 'Herald Sandbox Bot', username: 'herald_sandbox_bot' };
@@ -55,7 +87,7 @@ const bad = (description: string) => new BotError(400, `Bad Request: ${descripti
 function data(state: SimulatorState): SimData {
   let d = state.data.get('telegram') as SimData | undefined;
   if (!d) {
-    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set(), commands: new Map() };
+    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set(), commands: new Map(), pushed: new Set() };
     state.data.set('telegram', d);
   }
   return d;
@@ -285,7 +317,12 @@ export function telegramSimulator(): Simulator {
           if (typeof p.url !== 'string' || !/^https?:\/\//.test(p.url)) throw bad('bad webhook: an HTTPS URL must be provided for webhook');
           const secret = p.secret_token === undefined ? null : String(p.secret_token);
           if (secret !== null && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw bad('secret token contains unallowed characters');
-          data(state).webhook = { url: p.url, secret };
+          const d = data(state);
+          d.webhook = { url: p.url, secret };
+          // Telegram then delivers the updates that were waiting (unless drop_pending_updates), after
+          // answering this call: https://core.telegram.org/bots/api#setwebhook
+          if (p.drop_pending_updates === true || p.drop_pending_updates === 'true') for (const u of d.updates) d.pushed.add(u.update_id);
+          else setImmediate(() => void deliverPending(d));
           return true;
         },
         deleteWebhook: () => {
@@ -376,24 +413,20 @@ export function telegramSimulator(): Simulator {
       app.post('/_inbound', async (request, reply) => {
         const b = (request.body ?? {}) as { kind?: string; account?: string | number; text?: string; from?: { id?: number; first_name?: string; username?: string } };
         if (b.kind !== 'message') return reply.status(400).send({ error: `Telegram has no ${b.kind ?? 'such'} items: only kind "message" (a message in the chat)` });
-        if (b.account === undefined || !b.text) return reply.status(400).send({ error: 'account (the chat id) and text are required' });
+        if (b.account === undefined || !b.text) return reply.status(400).send({ error: 'account (the chat id or username) and text are required' });
         const d = data(state);
-        const chat = resolveChat(d, b.account);
+        // SANDBOX.md: the chat id, or the chat's username with or without the @ (Herald shows it without);
+        // a chat the bot has never seen is a 400 that names it.
+        const key = String(b.account);
+        const chat = d.chats.get(key) ?? (key.startsWith('@') ? undefined : d.chats.get(`@${key}`));
+        if (!chat) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account)}: no chat with that id or username has met the bot` });
         const from = { id: b.from?.id ?? 7_000_001, is_bot: false, first_name: b.from?.first_name ?? 'Sandbox User', ...(b.from?.username ? { username: b.from.username } : { username: 'sandbox_user' }) };
         const msg = { message_id: (d.nextMessage.get(chat.id) ?? 0) + 1, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), from, text: b.text };
         d.nextMessage.set(chat.id, msg.message_id);
         const update = { update_id: d.nextUpdate++, message: msg };
         d.updates.push(update);
-        let delivered: number | null = null;
-        if (d.webhook) {
-          const res = await fetch(d.webhook.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...(d.webhook.secret ? { 'x-telegram-bot-api-secret-token': d.webhook.secret } : {}) },
-            body: JSON.stringify(update),
-          });
-          await res.text();
-          delivered = res.status;
-        }
+        // Without a webhook the update waits, as on Telegram, and goes out once one is set (setWebhook).
+        const delivered = d.webhook ? await pushUpdate(d, d.webhook, update) : null;
         return { ok: true, id: String(msg.message_id), chatId: String(chat.id), updateId: update.update_id, webhookStatus: delivered };
       });
       app.post('/_revoke-token', async (request) => {

@@ -75,7 +75,8 @@ function registerInbound(app: FastifyInstance, state: SimulatorState, now: () =>
     if (b.kind !== 'comment') return reply.status(400).send({ error: 'Threads has only replies: kind must be "comment"' });
     const store = thStore(state);
     const owner = [...store.users.values()].find((u) => u.id === b.account || u.username === b.account);
-    if (!owner) return reply.status(404).send({ error: `no connected Threads user ${String(b.account)}` });
+    // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
+    if (!owner) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: no Threads user with that id or username` });
     const parent = store.posts.get(String(b.replyTo ?? b.postId ?? ''));
     if (!parent || parent.deleted || store.posts.get(parent.rootId)?.owner !== owner.id) return reply.status(404).send({ error: 'postId (or replyTo) must be a thread of the account, or a reply under one' });
     if (typeof b.text !== 'string' || !b.text) return reply.status(400).send({ error: 'text is required' });

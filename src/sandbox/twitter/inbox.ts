@@ -244,7 +244,7 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     if (b.kind !== 'message' && b.kind !== 'comment') return reply.status(400).send({ error: `X has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
     const s = store();
     const account = [...s.users.values()].find((u) => u.id === String(b.account ?? '') || u.username === b.account);
-    if (!account) return reply.status(400).send({ error: 'account must be the id or username of a user of this simulator' });
+    if (!account) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator` });
     if (!b.text) return reply.status(400).send({ error: 'text is required' });
     const from = ensureUser(s, b.from, { id: '1790000000000000999', username: 'sandbox_friend', name: 'Sandbox Friend' });
     if (from.id === account.id) return reply.status(400).send({ error: 'from must be someone other than the account' });

@@ -234,9 +234,12 @@ export function registerComments(app: FastifyInstance, state: SimulatorState, oa
     if (b.kind !== 'comment') return reply.status(400).send({ error: `YouTube has no ${b.kind ?? 'such'} items Herald reads: only kind "comment" (a comment under one of the channel's videos)` });
     if (!b.account || !b.postId || !b.text) return reply.status(400).send({ error: 'account (the channel id or @handle), postId (the video id) and text are required' });
     const s = store();
+    // The channel id, or its handle with or without the @ (Herald shows the handle without it).
+    const handle = `@${b.account.replace(/^@/, '').toLowerCase()}`;
+    const channel = oauth.users().map(channelOf).find((c) => c.id === b.account || c.customUrl === handle);
+    if (!channel) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account)}: no channel with that id or handle` });
     const video = s.videos.get(b.postId);
-    const owner = video ? oauth.users().map(channelOf).find((c) => c.id === video.channelId) : undefined;
-    if (!video || video.deleted || !owner || (owner.id !== b.account && owner.customUrl !== b.account)) {
+    if (!video || video.deleted || video.channelId !== channel.id) {
       return reply.status(400).send({ error: `no video ${b.postId} of the channel ${b.account}` });
     }
     let parentId: string | null = null;

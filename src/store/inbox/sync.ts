@@ -65,3 +65,15 @@ export async function listAccountsByPlatformUser(db: Executor, platform: string,
 export async function listActivePlatformAccounts(db: Executor, platform: string) {
   return db.selectFrom('account').selectAll().where('platform', '=', platform).where('is_active', '=', 1).execute();
 }
+
+/** The poll state of the accounts whose last inbox sync failed, among `accountIds`. */
+export async function listFailingInboxSyncs(db: Executor, accountIds: string[]): Promise<InboxSyncRow[]> {
+  if (accountIds.length === 0) return [];
+  const rows: InboxSyncRow[] = [];
+  // In slices: PostgreSQL and SQLite both cap the parameters of one statement.
+  for (let i = 0; i < accountIds.length; i += 500) {
+    const slice = accountIds.slice(i, i + 500);
+    rows.push(...(await db.selectFrom('inbox_sync').selectAll().where('account_id', 'in', slice).where('last_error', 'is not', null).execute()));
+  }
+  return rows;
+}

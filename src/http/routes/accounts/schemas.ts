@@ -12,6 +12,8 @@ const accountFields = {
   platform: Type.String(),
   username: Type.String(),
   displayName: Type.String(),
+  /** The account's id on the platform (page id, channel id, chat id, DID). */
+  platformUserId: Type.String(),
   profilePicture: NullableString,
   profileUrl: Type.Optional(Type.String()),
   isActive: Type.Boolean(),

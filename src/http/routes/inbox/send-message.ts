@@ -1,6 +1,10 @@
+import fastifyMultipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { INBOX_ATTACHMENT_MAX_BYTES, type UploadedAttachment } from '../../../domain/inbox/attachment-upload.js';
 import { sendInboxMessage } from '../../../domain/inbox/conversations.js';
+import { AppError, invalid, invalidFields } from '../../../errors.js';
 import type { App } from '../../app.js';
 import { errorResponses, Nullable } from '../../schemas/common.js';
 import { AccountId, ConversationParams } from './schemas.js';
@@ -64,13 +68,67 @@ export const SendMessageBody = Type.Object({
   replyTo: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
 });
 
+/** Form fields that carry JSON (the contract: "JSON string of ... (same schema as application/json body)"). */
+const JSON_FIELDS = new Set(['quickReplies', 'buttons', 'template', 'replyMarkup', 'attachment']);
+const uploads = new WeakMap<FastifyRequest, UploadedAttachment>();
+
+/**
+ * The multipart form of the contract: text fields, the JSON ones decoded, and at most one file in the
+ * field `attachment` (held in memory: at most 25 MB), kept aside for the handler. Runs before the body
+ * schema, which then checks the fields exactly as it checks a JSON body.
+ */
+async function readMultipart(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  const body: Record<string, unknown> = {};
+  try {
+    const parts = request.parts({ limits: { fileSize: INBOX_ATTACHMENT_MAX_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024, parts: 17, headerPairs: 50 } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'attachment') throw invalid('unexpected_file_field', `Send the file in the field attachment, not ${JSON.stringify(part.fieldname)}`);
+        uploads.set(request, { bytes: await part.toBuffer(), filename: part.filename || null });
+        continue;
+      }
+      const value = String(part.value);
+      if (!JSON_FIELDS.has(part.fieldname)) {
+        body[part.fieldname] = value;
+        continue;
+      }
+      try {
+        body[part.fieldname] = JSON.parse(value);
+      } catch {
+        throw invalidFields(`${part.fieldname} is not valid JSON`, { [part.fieldname]: ['must be a JSON string of the same shape as in a JSON body'] });
+      }
+    }
+  } catch (error) {
+    uploads.delete(request);
+    if (error instanceof AppError) throw error;
+    const code = (error as FastifyError)?.code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw invalid('file_too_large', `The attachment is larger than ${INBOX_ATTACHMENT_MAX_BYTES} bytes`, { maxSize: INBOX_ATTACHMENT_MAX_BYTES });
+    if (code === 'FST_FILES_LIMIT') throw invalid('too_many_files', 'Send one file, in the field attachment');
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw invalid('too_many_parts', 'The form has too many parts');
+    if (code === 'FST_PROTO_VIOLATION') throw invalid('forbidden_field_name', 'A form field is named __proto__ or constructor');
+    throw invalid('invalid_multipart', `The multipart body cannot be read: ${(error as Error)?.message ?? 'malformed'}`);
+  }
+  request.body = body;
+}
+
 export default function sendMessageRoute(app: App, ctx: AppContext) {
+  // Its own scope: multipart is parsed for this route only (JSON stays as everywhere else).
+  void app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { throwFileSizeLimit: true });
+    register(scope as App, ctx);
+  });
+}
+
+function register(app: App, ctx: AppContext) {
   app.post(
     '/inbox/conversations/:conversationId/messages',
     {
+      preValidation: readMultipart,
       schema: {
         tags: ['Messages'],
         summary: 'Send a message in a conversation (400 PLATFORM_LIMITATION for what the platform cannot carry)',
+        description: 'JSON, or multipart/form-data with the file in the field `attachment` (at most 25 MB) and the JSON fields as JSON strings.',
         params: ConversationParams,
         body: SendMessageBody,
         response: {
@@ -85,7 +143,7 @@ export default function sendMessageRoute(app: App, ctx: AppContext) {
     async (request) => {
       const { attachmentUrl, attachmentType, attachmentName, ...body } = request.body as Record<string, any>;
       const attachment = body.attachment ?? (attachmentUrl ? { type: attachmentType ?? 'image', url: attachmentUrl, ...(attachmentName ? { filename: attachmentName } : {}) } : undefined);
-      return sendInboxMessage(ctx, request.principal, request.params.conversationId, { ...body, attachment } as never);
+      return sendInboxMessage(ctx, request.principal, request.params.conversationId, { ...body, attachment } as never, uploads.get(request));
     },
   );
 }

@@ -63,7 +63,11 @@ const INIT = `Scalar.createApiReference('#app', {
 
 export default function docsRoute(app: App, _ctx: AppContext) {
   const common = (reply: any) =>
-    reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer').header('Content-Security-Policy', DOCS_CSP);
+    reply
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Frame-Options', 'DENY')
+      .header('Content-Security-Policy', DOCS_CSP);
   app.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
     common(reply).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE),
   );
