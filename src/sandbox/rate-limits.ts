@@ -1,3 +1,5 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
 /**
  * The simulators' rate-limit machinery: counters keyed by rule and scope (an app, an account, a
  * destination), read against the simulator's own clock so a test advances time instead of sleeping.
@@ -197,4 +199,38 @@ export function nextMidnightPacific(nowMs: number): number {
 /** Whole seconds, rounded up, of a wait (every platform's hint is in seconds). */
 export function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** A simulator's rules as a hook: which charges a request makes, and how the platform refuses one. */
+export interface RouteLimits {
+  /** The charges of a request (none when no rule applies, e.g. without a token: the route answers 401 itself). */
+  charges(request: FastifyRequest): LimitCharge[];
+  /** Sends the platform's own answer to a refused call. */
+  refuse(reply: FastifyReply, refused: LimitStatus): void;
+  /** Headers the platform sends on counted calls, if any. */
+  headers?(reply: FastifyReply, statuses: LimitStatus[]): void;
+}
+
+/**
+ * Enforces `limits` on a simulator's own routes (not the `/_` controls) before their handlers run, so a
+ * refused call records nothing.
+ */
+export function enforceLimits(app: FastifyInstance, state: { limits: RateLimiter }, limits: RouteLimits): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.url.includes('/_')) return;
+    const charges = limits.charges(request);
+    if (!charges.length) return;
+    const verdict = state.limits.take(charges);
+    limits.headers?.(reply, verdict.ok ? verdict.statuses : [verdict.refused]);
+    if (!verdict.ok) {
+      limits.refuse(reply, verdict.refused);
+      return reply;
+    }
+  });
+}
+
+/** The route pattern a request matched, with its method (`POST /v2/post/publish/video/init/`), prefix stripped. */
+export function routeOf(request: FastifyRequest, prefix: string): string {
+  const url = request.routeOptions.url ?? '';
+  return `${request.method} ${url.startsWith(prefix) ? url.slice(prefix.length) : url}`;
 }
