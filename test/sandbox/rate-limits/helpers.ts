@@ -52,3 +52,23 @@ export async function until(max: number, status: number, fn: (i: number) => Prom
   }
   throw new Error(`no ${status} within ${max} calls (last: ${passed.at(-1)?.status} ${JSON.stringify(passed.at(-1)?.body)})`);
 }
+
+/** A bearer header from a simulator on the shared OAuth routes: consent (it approves at once), then the code exchange. */
+export async function oauthToken(
+  sandbox: SandboxServer,
+  base: string,
+  paths: { authorize: string; token: string },
+  clientId: string,
+  opts: { basic?: boolean; scope?: string; user?: string } = {},
+): Promise<Record<string, string>> {
+  const q = new URLSearchParams({ client_id: clientId, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', state: 's', scope: opts.scope ?? '', ...(opts.user ? { login_hint: opts.user } : {}) });
+  const consent = await call(sandbox, 'GET', `${base}${paths.authorize}?${q}`);
+  const location = consent.headers.get('location');
+  if (!location) throw new Error(`consent answered ${consent.status}: ${JSON.stringify(consent.body)}`);
+  const code = new URL(location).searchParams.get('code')!;
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', ...(opts.basic ? {} : { client_id: clientId, client_secret: 's' }) });
+  const headers = opts.basic ? { authorization: `Basic ${Buffer.from(`${clientId}:s`).toString('base64')}` } : {};
+  const res = await call(sandbox, 'POST', `${base}${paths.token}`, form, headers);
+  if (res.status !== 200) throw new Error(`token answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { authorization: `Bearer ${res.body.access_token}` };
+}
