@@ -7,11 +7,13 @@ import { liError } from './store.js';
 /*
  * LinkedIn's limits, https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits:
  * per application and per member (a member's token, per application), each a number of calls a day per
- * endpoint, reset "at midnight UTC every day"; beyond, 429. That page no longer publishes the standard
- * numbers (the Developer Portal shows an app its own); the simulator takes those LinkedIn published for
- * creating shares (https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/share-on-linkedin,
- * "Rate Limits": 150 requests a day per member, 100,000 per application), which third-party schedulers
- * still quote as LinkedIn's 150 posts a day. LinkedIn sends no wait hint: the wait is until midnight UTC.
+ * endpoint, reset "at midnight UTC every day"; beyond, 429. "Standard rate limits are not published in
+ * documentation" (the Developer Portal shows an app its own). NOTE: the numbers below are therefore not
+ * LinkedIn's own words: 150 posts a day per member is what schedulers quote as LinkedIn's limit
+ * (https://www.ayrshare.com/docs/help-center/product/how_many_posts_and_api_calls_can_i_make), and
+ * 100,000 a day per application is the application figure of LinkedIn's former throttle table
+ * (http://developer.linkedin.com/documents/throttle-limits). LinkedIn sends no wait hint: the wait is
+ * until midnight UTC.
  */
 
 export const POSTS_PER_MEMBER: LimitRule = { name: 'posts-member-day', limit: 150, windowMs: 86_400_000, resetAt: nextMidnightUtc };
