@@ -86,7 +86,7 @@ export class RateLimiter {
     return { ok: true, statuses: after };
   }
 
-  /** What a rule has used in a scope, without counting anything (e.g. Instagram's content_publishing_limit). */
+  /** What a rule has used in a scope, without counting anything. */
   peek(rule: LimitRule, key: string): LimitStatus {
     return this.status(rule, key, 0, this.now());
   }
