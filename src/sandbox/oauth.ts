@@ -56,6 +56,8 @@ export interface OAuthSim {
   userFor(authorization: string | undefined): OAuthUser | null;
   /** The scopes granted to a live `Bearer <token>` (as asked for at authorize; a refresh keeps them), or null. */
   scopesFor(authorization: string | undefined): string[] | null;
+  /** The OAuth client id a live `Bearer <token>` was issued to, or null. */
+  clientFor(authorization: string | undefined): string | null;
   users(): OAuthUser[];
   addUser(user: OAuthUser): void;
   revoke(userId?: string): void;
@@ -67,6 +69,8 @@ interface Grant {
   revoked: boolean;
   /** Space-separated scopes of the authorization this grant comes from. */
   scope: string;
+  /** The OAuth client (app) the grant was issued to: per-app rate limits count by it. */
+  clientId: string;
 }
 
 interface CodeRecord {
@@ -120,6 +124,11 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
       if (!grant || grant.revoked || grant.expiresAt <= Date.now()) return null;
       return grant.scope.split(/[\s,]+/).filter(Boolean);
     },
+    clientFor(authorization) {
+      const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+      const grant = m ? access.get(m[1]) : undefined;
+      return grant && !grant.revoked && grant.expiresAt > Date.now() ? grant.clientId : null;
+    },
     users: () => [...users.values()],
     addUser: (u) => void users.set(u.id, u),
     revoke(userId) {
@@ -154,9 +163,9 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     return reply.redirect(target.toString(), 302);
   });
 
-  const issue = (userId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token', granted = scope) => {
+  const issue = (userId: string, clientId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token', granted = scope) => {
     const accessToken = token('at_');
-    access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false, scope: granted });
+    access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false, scope: granted, clientId });
     const user = users.get(userId);
     const out: Record<string, unknown> = {
       token_type: 'bearer',
@@ -168,7 +177,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     };
     if (withRefresh) {
       const refreshToken = token('rt_');
-      refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false, scope: granted });
+      refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false, scope: granted, clientId });
       out.refresh_token = refreshToken;
     }
     return out;
@@ -206,14 +215,14 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
         if (computed !== rec.challenge) return reply.status(grantStatus).send(invalidGrant('code_verifier does not match the challenge'));
       }
       rec.used = true;
-      return issue(rec.userId, true, rec.scope, 'authorization_code');
+      return issue(rec.userId, rec.clientId, true, rec.scope, 'authorization_code');
     }
     if (body.grant_type === 'refresh_token') {
       const grant = body.refresh_token ? refresh.get(body.refresh_token) : undefined;
       if (!grant || grant.revoked) return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
       const rotate = opts.rotateRefreshTokens ?? true;
       if (rotate) grant.revoked = true;
-      return issue(grant.userId, rotate, '', 'refresh_token', grant.scope);
+      return issue(grant.userId, grant.clientId, rotate, '', 'refresh_token', grant.scope);
     }
     return reply.status(400).send(errorBody('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`));
   };

@@ -2,6 +2,7 @@ import { applyMetrics } from './metrics.js';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { FAULT_KINDS, FAULT_OPS, FaultInjector, type FaultKind, type FaultOp } from './faults.js';
+import { RateLimiter } from './rate-limits.js';
 import { DEFAULT_SIMULATOR_CONFIG, type Simulator, type SimulatorState } from './types.js';
 
 export interface SandboxServer {
@@ -29,20 +30,29 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
   });
   const states = new Map<string, SimulatorState>();
   for (const sim of simulators) {
+    const config = { ...DEFAULT_SIMULATOR_CONFIG, latencyMs: [...DEFAULT_SIMULATOR_CONFIG.latencyMs] as [number, number] };
     const state: SimulatorState = {
       platform: sim.platform,
       posts: [],
       faults: new FaultInjector(),
-      config: { ...DEFAULT_SIMULATOR_CONFIG },
+      config,
       data: new Map(),
       calls: [],
       baseUrl: () => `${baseUrl()}/sandbox/${sim.platform}`,
+      limits: new RateLimiter(sim.now ?? Date.now, () => config.rateLimits),
     };
     states.set(sim.platform, state);
     await app.register(
       async (scope) => {
         scope.addHook('onRequest', async (request) => {
           if (!request.url.includes('/_')) state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
+        });
+        // `latencyMs`: the platform's own routes answer after a uniform random delay, as over the internet.
+        // Real time, not the simulator's clock: it stands for the network, not for the platform's windows.
+        scope.addHook('onRequest', async (request) => {
+          const [min, max] = state.config.latencyMs;
+          if (max <= 0 || request.url.includes('/_')) return;
+          await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
         });
         scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
         scope.post<{ Body: { kind?: string; count?: number; after?: number; op?: string } }>('/_faults', async (request, reply) => {
@@ -63,14 +73,26 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           state.faults.set(kind as FaultKind, count as number, after, op as FaultOp);
           return { ok: true, faults: state.faults.pending };
         });
-        scope.post<{ Body: { processingMs?: unknown } | null }>('/_config', async (request, reply) => {
-          const { processingMs } = request.body ?? {};
+        scope.post<{ Body: { processingMs?: unknown; rateLimits?: unknown; latencyMs?: unknown } | null }>('/_config', async (request, reply) => {
+          const { processingMs, rateLimits, latencyMs } = request.body ?? {};
           if (processingMs !== undefined && (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > 86_400_000)) {
             return reply.status(400).send({ error: 'processingMs must be an integer of milliseconds between 0 and 86400000' });
+          }
+          if (rateLimits !== undefined && typeof rateLimits !== 'boolean') {
+            return reply.status(400).send({ error: 'rateLimits must be true or false' });
+          }
+          const range = latencyMs as number[] | undefined;
+          if (
+            range !== undefined &&
+            (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) || range[0] > range[1])
+          ) {
+            return reply.status(400).send({ error: 'latencyMs must be [min, max]: integers of milliseconds, 0 <= min <= max <= 60000' });
           }
           const own = sim.configure?.((request.body ?? {}) as Record<string, unknown>, state);
           if (own && typeof own.error === 'string') return reply.status(400).send({ error: own.error });
           if (processingMs !== undefined) state.config.processingMs = processingMs as number;
+          if (rateLimits !== undefined) state.config.rateLimits = rateLimits as boolean;
+          if (range !== undefined) state.config.latencyMs = [range[0], range[1]];
           return { ...state.config, ...own };
         });
         scope.post('/_metrics', async (request, reply) => {
@@ -84,7 +106,8 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           state.calls.length = 0;
           state.data.clear();
           state.faults.clear();
-          Object.assign(state.config, DEFAULT_SIMULATOR_CONFIG);
+          state.limits.clear();
+          Object.assign(state.config, DEFAULT_SIMULATOR_CONFIG, { latencyMs: [...DEFAULT_SIMULATOR_CONFIG.latencyMs] });
           return { ok: true };
         });
         // A simulator without an inbox (no messages, comments or reviews to inject) answers `_inbound`

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FaultInjector, FaultOp } from './faults.js';
+import type { RateLimiter } from './rate-limits.js';
 
 /** One published item as `GET /sandbox/<platform>/_inspect` shows it. */
 export interface InspectedPost {
@@ -23,9 +24,13 @@ export interface InspectedPost {
 export interface SimulatorConfig {
   /** How long uploaded media stay "in progress" before the platform reports them ready. Default 1,000 ms. */
   processingMs: number;
+  /** Whether the platform's documented rate limits are enforced (sandbox/rate-limits.ts). Default true. */
+  rateLimits: boolean;
+  /** Every answer of the platform's own routes is delayed by a uniform random time in [min, max] ms. Default [0, 0]. */
+  latencyMs: [number, number];
 }
 
-export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = { processingMs: 1_000 };
+export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = { processingMs: 1_000, rateLimits: true, latencyMs: [0, 0] };
 
 /** Per-simulator state shared by the framework routes and the simulator's own routes. */
 export interface SimulatorState {
@@ -40,6 +45,8 @@ export interface SimulatorState {
   readonly data: Map<string, unknown>;
   /** Requests the simulator received (method, path), newest last; for asserting call counts. */
   readonly calls: { method: string; path: string; at: string }[];
+  /** The platform's rate-limit counters, on the simulator's clock; `_reset` clears them, `_config {rateLimits: false}` disables them. */
+  readonly limits: RateLimiter;
 }
 
 export interface Simulator {
@@ -48,6 +55,8 @@ export interface Simulator {
   readonly insights?: boolean;
   /** The operations whose calls `POST /_faults {op}` can fail (`publish` at least). */
   readonly faultOps: readonly FaultOp[];
+  /** The simulator's clock (epoch ms) that its rate-limit windows are computed on. Default: real time. */
+  readonly now?: () => number;
   /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */
   register(app: FastifyInstance, state: SimulatorState): void | Promise<void>;
   /**

@@ -5,6 +5,7 @@ import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
 import { ChatState } from './chat/chat.js';
+import { chargeSession, chargeWrite, WRITE_COST } from './limits.js';
 import { checkPostRecord, SimError } from './validate.js';
 
 /**
@@ -148,6 +149,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'bluesky',
+    now,
     insights: true,
     faultOps: ['publish', 'upload', 'token', 'lookup', 'delete'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -333,6 +335,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const body = (request.body ?? {}) as { identifier?: unknown; password?: unknown };
           const identifier = typeof body.identifier === 'string' ? body.identifier.replace(/^@/, '').toLowerCase() : '';
           if (!identifier || typeof body.password !== 'string') throw new SimError(400, 'InvalidRequest', 'Input must have the properties "identifier", "password"');
+          chargeSession(state.limits, reply, identifier);
           // Any handle is accepted with a well-formed app password; a main password (any other shape) is refused.
           if (!APP_PASSWORD.test(body.password)) throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
           const handle = identifier.startsWith('did:') ? `${identifier.slice(8, 16)}.bsky.sandbox` : identifier.includes('@') ? `${identifier.split('@')[0]}.bsky.sandbox` : identifier;
@@ -378,6 +381,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           if (body.repo !== s.did && body.repo !== s.handle) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           if (body.collection === 'app.bsky.feed.like') {
             checkLikeRecord(body.record);
+            chargeWrite(state.limits, reply, s.did, WRITE_COST.create);
             const rkey = nextTid(data(state));
             const rec: StoredRecord = { uri: `at://${s.did}/app.bsky.feed.like/${rkey}`, rkey, cid: cidOf(JSON.stringify(body.record) + rkey), value: body.record };
             records(s.did).push(rec);
@@ -385,6 +389,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           }
           if (body.collection !== 'app.bsky.feed.post') throw new SimError(400, 'InvalidRequest', `the sandbox only stores app.bsky.feed.post and app.bsky.feed.like (got ${body.collection})`);
           checkPostRecord(body.record, data(state).blobs, findRecord);
+          chargeWrite(state.limits, reply, s.did, WRITE_COST.create);
           const hang = applyFault(reply, state.faults.take('publish'), 'Record was rejected by the sandbox');
           const { rec } = storePost(s.did, body.record);
           state.posts.push(inspect(rec, s.did, s.handle));
@@ -539,6 +544,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const hang = applyFault(reply, state.faults.take('delete'), 'The record cannot be deleted');
           const body = (request.body ?? {}) as { repo?: string; collection?: string; rkey?: string };
           if (body.repo !== s.did) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
+          chargeWrite(state.limits, reply, s.did, WRITE_COST.delete);
           const list = records(s.did);
           const idx = list.findIndex((r) => r.rkey === body.rkey && r.uri.includes(`/${body.collection}/`));
           if (idx >= 0) {

@@ -27,6 +27,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'facebook',
+    now,
     insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup', 'insights', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {

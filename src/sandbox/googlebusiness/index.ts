@@ -8,6 +8,7 @@ import { accountIdOf, gbpError, locationFor, locationsOf, maskPaths, pick, sendF
 import { registerPerformance } from './performance.js';
 import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
+import { registerGoogleBusinessLimits } from './limits.js';
 
 export interface GoogleBusinessSimulatorOptions {
   /** Clock for post states and times. Default: real time. */
@@ -33,6 +34,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'googlebusiness',
+    now: () => now(),
     // Photos of a post are fetched by Google from their URL: publishing uploads nothing, so no `upload` op.
     // `insights` fails the Performance API's location metrics; local posts have no insights (no `_metrics`).
     faultOps: ['publish', 'token', 'lookup', 'delete', 'destinations', 'review', 'insights'],
@@ -47,6 +49,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         rotateRefreshTokens: false,
         tokenExtras: { token_type: 'Bearer' },
       });
+      registerGoogleBusinessLimits(app, state, oauth);
 
       /** The query parameters the discovery method requires; false when one is missing (400 answered). */
       const hasRequired = (request: FastifyRequest, reply: FastifyReply, api: typeof ACCOUNT_MANAGEMENT, method: string): boolean => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimulatorState } from '../types.js';
 import { expiredToken, graphError } from './errors.js';
+import { withinGraphLimits } from './limits.js';
 import { accessToken, dialog, revokeAll } from './oauth.js';
 import { checkAnswer, edgeSpec, fieldsProblem, paramsProblem, requestedFields } from './spec.js';
 import { liveToken, userFor, world, type GraphObject, type GraphPage, type GraphToken } from './world.js';
@@ -187,6 +188,8 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
         return world(state).tokens.has(given) ? expiredToken(reply) : graphError(reply, 400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
       }
     }
+    // Meta's Platform and Pages rate limits (graph/limits.ts); Threads keeps its own (`own`).
+    if (!own && !withinGraphLimits(state, token, reply)) return reply;
     const method = request.method === 'DELETE' ? 'DELETE' : request.method === 'POST' ? 'POST' : 'GET';
     const [id, edge = ''] = parts;
     const node = own ? own.resolveNode(state, id, token) : resolveNode(state, id, token, opts);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { registerLinkedInLimits } from './limits.js';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
@@ -29,6 +30,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'linkedin',
+    now: () => now().getTime(),
     insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'destinations'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -41,6 +43,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         rotateRefreshTokens: false,
         tokenExtras: { refresh_token_expires_in: 31_536_000 },
       });
+      registerLinkedInLimits(app, state, oauth);
 
       /** Common preamble of /rest/* routes: headers, then the member. */
       const rest = (request: Parameters<typeof member>[0], reply: FastifyReply) => {

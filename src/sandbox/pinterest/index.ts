@@ -8,6 +8,7 @@ import { documentPath, pinterestOpenApi } from './openapi.js';
 import { createPin } from './pins.js';
 import { checkFormUpload, s3Error, uploadParameters } from './s3-form.js';
 import { boardJson, boardsOf, nextPinId, pinError, pinJson, pinStore, pinterestUserId, pinUser, sendPinFault, settleMedia } from './store.js';
+import { registerPinterestLimits } from './limits.js';
 
 export { pinterestUserId } from './store.js';
 export { externalPin } from './analytics.js';
@@ -30,6 +31,7 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'pinterest',
+    now: () => now().getTime(),
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'destinations', 'insights'],
     insights: true,
     register(app: FastifyInstance, state: SimulatorState) {
@@ -89,6 +91,7 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         errorBody: (error, description) =>
           error === 'invalid_grant' ? { code: 283, message: 'The authorization grant is invalid' } : { code: error === 'rate_limited' ? 8 : 1, message: description },
       });
+      registerPinterestLimits(app, state, oauth);
 
       const user = (request: FastifyRequest, reply: FastifyReply) => pinUser(request, reply, oauth);
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LimitRule } from '../rate-limits.js';
 import { formBody, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { sendFault } from './posts.js';
@@ -130,9 +131,9 @@ function inboxListing(children: Array<{ kind: string; data: Record<string, unkno
   };
 }
 
-export function registerRedditInbox(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: () => number, now: () => Date): void {
+export function registerRedditInbox(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
   const store = () => rdStore(state);
-  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) => apiUser(state, oauth, request, reply, limit(), now().getTime(), scope);
+  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) => apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
   const readBy = (u: OAuthUser) => {
     const set = store().read.get(u.id) ?? new Set<string>();
     store().read.set(u.id, set);

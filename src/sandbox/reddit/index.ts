@@ -7,14 +7,14 @@ import { registerRedditInfo } from './info.js';
 import { registerRedditMedia } from './media.js';
 import { registerRedditPosts, sendFault } from './posts.js';
 import { findSubreddit, rdStore, type RdPost } from './store.js';
-import { apiUser, httpError, JSON_TYPE, linkData, listing, pageSize, subredditData, USER_AGENT_FORMAT } from './wire.js';
+import { apiUser, clientWindow, httpError, JSON_TYPE, linkData, listing, pageSize, subredditData, USER_AGENT_FORMAT } from './wire.js';
 
 export { SANDBOX_FLAIRS } from './store.js';
 
 export interface RedditSimulatorOptions {
   /** Clock for created times, rate-limit windows and video processing. Default: real time. */
   now?: () => Date;
-  /** Requests per token per 10-minute window before 429 (default 1,000, about what Reddit gives OAuth clients). */
+  /** Requests per OAuth client id per 10-minute window before 429 (default 1,000: Reddit's 100 QPM averaged over 10 minutes). */
   requestsPerWindow?: number;
 }
 
@@ -32,9 +32,10 @@ const SCOPES = new Set([
  */
 export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
-  const limit = () => opts.requestsPerWindow ?? 1000;
+  const limit = clientWindow(opts.requestsPerWindow);
   return {
     platform: 'reddit',
+    now: () => now().getTime(),
     insights: true,
     faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'comment', 'message', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -73,7 +74,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         accessTokenTtlSec: 86_400,
         rotateRefreshTokens: false,
       });
-      const user = (request: FastifyRequest, reply: FastifyReply) => apiUser(state, oauth, request, reply, limit(), now().getTime());
+      const user = (request: FastifyRequest, reply: FastifyReply) => apiUser(state, oauth, request, reply, limit, now().getTime());
       const store = () => rdStore(state);
       const both = (path: string) => [path, `${path}/`];
       const listed = (p: RdPost) => !p.deleted && p.readyAt <= now().getTime();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LimitRule } from '../rate-limits.js';
 import type { OAuthSim } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { sendFault } from './posts.js';
@@ -30,13 +31,13 @@ export function registerRedditInfo(
   app: FastifyInstance,
   state: SimulatorState,
   oauth: OAuthSim,
-  limit: () => number,
+  limit: LimitRule,
   now: () => Date,
   link: (post: RdPost) => Record<string, unknown>,
 ): void {
   for (const path of ['/api/info', '/api/info/', '/api/info.json']) {
     app.get(path, async (request, reply) => {
-      if (!apiUser(state, oauth, request, reply, limit(), now().getTime())) return reply;
+      if (!apiUser(state, oauth, request, reply, limit, now().getTime())) return reply;
       if (lacksScope(oauth, request, reply, 'read')) return reply;
       const fault = state.faults.take('insights');
       if (sendFault(reply, fault, ['BAD_REQUEST', 'bad request', 'id'])) return reply;

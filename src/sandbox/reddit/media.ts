@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { LimitRule } from '../rate-limits.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formBody, type OAuthSim } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
@@ -36,11 +37,11 @@ function s3Error(reply: FastifyReply, status: number, code: string, message: str
     .send(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomBytes(8).toString('hex').toUpperCase()}</RequestId></Error>`);
 }
 
-export function registerRedditMedia(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: () => number, now: () => Date): void {
+export function registerRedditMedia(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
   const bucketPath = '/s3';
 
   const lease = async (request: any, reply: FastifyReply) => {
-    const user = apiUser(state, oauth, request, reply, limit(), now().getTime());
+    const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);
     const ext = MIME_EXT[body.mimetype ?? ''];

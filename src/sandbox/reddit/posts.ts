@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { LimitRule } from '../rate-limits.js';
 import type { FaultKind } from '../faults.js';
 import { formBody, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { hangUp, markDeleted, type InspectedPost, type SimulatorState } from '../types.js';
@@ -64,7 +65,7 @@ export function sendFault(reply: FastifyReply, fault: FaultKind | null, rejectio
   return true;
 }
 
-export function registerRedditPosts(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: () => number, now: () => Date): void {
+export function registerRedditPosts(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
   const store = () => rdStore(state);
 
   const record = (user: OAuthUser, fields: Omit<RdPost, 'id' | 'author' | 'authorId' | 'createdAt' | 'readyAt' | 'deleted'>, readyInMs = 0): RdPost => {
@@ -76,7 +77,7 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
   };
 
   const submit = async (request: any, reply: FastifyReply) => {
-    const user = apiUser(state, oauth, request, reply, limit(), now().getTime());
+    const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);
     // Without api_type=json, /api/submit answers in its old jQuery format.
@@ -146,7 +147,7 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
   app.post('/api/submit/', submit);
 
   app.post('/api/submit_gallery_post.json', async (request, reply) => {
-    const user = apiUser(state, oauth, request, reply, limit(), now().getTime());
+    const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = (Buffer.isBuffer(request.body) ? null : request.body) as Record<string, any> | null;
     if (!body || typeof body !== 'object') return httpError(reply, 400, { explanation: 'a JSON body is required' });
@@ -189,7 +190,7 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
   });
 
   app.post('/api/del', async (request, reply) => {
-    const user = apiUser(state, oauth, request, reply, limit(), now().getTime());
+    const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);
     const fault = state.faults.take('delete');

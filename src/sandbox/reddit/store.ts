@@ -87,8 +87,6 @@ export interface RdStore {
   votes: Map<string, number>;
   /** Inbox items (fullnames) each user has read. */
   read: Map<string, Set<string>>;
-  /** Requests per token in the current window (`X-Ratelimit-*`). */
-  windows: Map<string, { used: number; resetAt: number }>;
   nextId: number;
 }
 
@@ -134,7 +132,6 @@ export function rdStore(state: SimulatorState): RdStore {
       messages: new Map(),
       votes: new Map(),
       read: new Map(),
-      windows: new Map(),
       nextId: 1_000_000_000,
     };
     state.data.set('reddit', store);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
+import { seconds, type LimitRule } from '../rate-limits.js';
 import type { SimulatorState } from '../types.js';
 import { permalink, rdStore, type RdPost, type RdSubreddit } from './store.js';
 
@@ -20,8 +21,15 @@ export const JSON_TYPE = 'application/json; charset=UTF-8';
 /** The User-Agent Reddit's API rules ask for. */
 export const USER_AGENT_FORMAT = /^[^\s:]+:[^\s:]+:[^\s:]+ \(by \/?u\/[A-Za-z0-9_-]{3,20}\)/;
 
-/** Rate-limit window and its size; Reddit gives OAuth clients about 1,000 requests per 10 minutes today. */
-export const WINDOW_SECONDS = 600;
+/**
+ * Reddit's Data API limit, https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki:
+ * "100 queries per minute (QPM) per OAuth client id", averaged over a 10-minute window, so 1,000 calls
+ * per client id per 10 minutes; every OAuth answer reports the window in `X-Ratelimit-Used`,
+ * `-Remaining` and `-Reset` (seconds to the window's end), and a spent window answers 429.
+ */
+export function clientWindow(requestsPerWindow = 1000): LimitRule {
+  return { name: 'oauth-client-10min', limit: requestsPerWindow, windowMs: 600_000 };
+}
 
 export function httpError(reply: FastifyReply, status: number, extra: Record<string, unknown> = {}): FastifyReply {
   const message = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests' }[status] ?? 'Error';
@@ -38,25 +46,21 @@ export function submitErrors(reply: FastifyReply, errors: [string, string, strin
   return reply.status(200).type(JSON_TYPE).send({ json: { errors } });
 }
 
-/** Counts the call in the token's window and sets the `x-ratelimit-*` headers; false (429 sent) when the window is spent. */
-export function countCall(state: SimulatorState, token: string, reply: FastifyReply, limit: number, nowMs: number): boolean {
-  const windows = rdStore(state).windows;
-  let w = windows.get(token);
-  if (!w || w.resetAt <= nowMs) {
-    w = { used: 0, resetAt: nowMs + WINDOW_SECONDS * 1000 };
-    windows.set(token, w);
-  }
-  const reset = Math.max(1, Math.ceil((w.resetAt - nowMs) / 1000));
-  if (w.used >= limit) {
-    reply.header('x-ratelimit-used', String(w.used)).header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', String(reset));
+/** Counts the call in its OAuth client's window and sets the `x-ratelimit-*` headers; false (429 sent) when the window is spent. */
+export function countCall(state: SimulatorState, clientId: string, reply: FastifyReply, rule: LimitRule, nowMs: number): boolean {
+  const verdict = state.limits.take([[rule, clientId]]);
+  if (!verdict.ok) {
+    const s = verdict.refused;
+    reply.header('x-ratelimit-used', String(s.used)).header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', String(seconds(s.retryAfterMs)));
     httpError(reply, 429);
     return false;
   }
-  w.used++;
+  // With rateLimits off nothing is counted: the headers then show a fresh window.
+  const [s] = verdict.statuses;
   reply
-    .header('x-ratelimit-used', String(w.used))
-    .header('x-ratelimit-remaining', String(limit - w.used))
-    .header('x-ratelimit-reset', String(reset));
+    .header('x-ratelimit-used', String(s?.used ?? 0))
+    .header('x-ratelimit-remaining', String(s?.remaining ?? rule.limit))
+    .header('x-ratelimit-reset', String(s ? seconds(s.resetAtMs - nowMs) : Math.round(rule.windowMs / 1000)));
   return true;
 }
 
@@ -69,7 +73,7 @@ export function apiUser(
   oauth: OAuthSim,
   request: FastifyRequest,
   reply: FastifyReply,
-  limit: number,
+  rule: LimitRule,
   nowMs: number,
   /** The OAuth scope the endpoint needs (https://www.reddit.com/dev/api lists each one's). */
   scope?: string,
@@ -85,8 +89,8 @@ export function apiUser(
     httpError(reply, 403);
     return null;
   }
-  const token = /\S+$/.exec(request.headers.authorization ?? '')![0];
-  return countCall(state, token, reply, limit, nowMs) ? user : null;
+  const clientId = oauth.clientFor(request.headers.authorization)!;
+  return countCall(state, clientId, reply, rule, nowMs) ? user : null;
 }
 
 /** `t5` data for about, subscriber listings and search (keys as in the recorded `/r/{sr}/about`). */

@@ -7,6 +7,7 @@ import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { checkCreateMedia, checkPart, checkPostable, checkSavedStory, checkSpotlight, finalizeFile, MEDIA_TTL_MS, type Refusal } from './rules.js';
 import { registerSnapStats } from './stats.js';
 import { organizationOf, profileEntity, profilesOf, sendFault, snapError, snapOk, snapStore, statusOf, type SnapMedia, type SnapProfile } from './store.js';
+import { registerSnapchatLimits } from './limits.js';
 
 export interface SnapchatSimulatorOptions {
   /** Clock for processing, media expiry and createdAt. Default: real time. */
@@ -31,6 +32,7 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'snapchat',
+    now: () => now(),
     insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'destinations', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -44,6 +46,7 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         rotateRefreshTokens: false,
         tokenExtras: { token_type: 'Bearer' },
       });
+      registerSnapchatLimits(app, state, oauth);
       const store = () => snapStore(state);
       // A profile's subscribers: what `POST /_metrics {postId: <profile id>, metrics: {followers}}` set, else its own number.
       const withSubscribers = (p: SnapProfile): SnapProfile => ({ ...p, subscriberCount: followersSet(state, p.id) ?? p.subscriberCount });

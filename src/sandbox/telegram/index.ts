@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formBody } from '../oauth.js';
 import { hangUp, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
+import { floodWait } from './limits.js';
 
 /**
  * Telegram Bot API simulator: `/sandbox/telegram/bot<token>/<method>` with the real envelope
@@ -190,10 +191,16 @@ function checkMediaRef(value: unknown, field: string): string {
   return value;
 }
 
-export function telegramSimulator(): Simulator {
+export interface TelegramSimulatorOptions {
+  /** Clock for the flood limits' windows. Default: real time. */
+  now?: () => Date;
+}
+
+export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulator {
   return {
     platform: 'telegram',
     faultOps: ['publish', 'delete'],
+    now: () => (opts.now ? opts.now() : new Date()).getTime(),
     register(app: FastifyInstance, state: SimulatorState) {
       const message = (chat: SimChat, extra: Record<string, unknown>) => {
         const d = data(state);
@@ -226,6 +233,14 @@ export function telegramSimulator(): Simulator {
         throw bad('message was rejected by the sandbox');
       };
 
+      /** The bot token of the call being handled (the handlers below run synchronously inside `handle`). */
+      let bot = '';
+      /** Telegram's flood limits (telegram/limits.ts): 429 with retry_after once a bot or group is over its rate. */
+      const flood = (chat: SimChat, messages = 1) => {
+        const wait = floodWait(state.limits, bot, chat.id, messages);
+        if (wait !== null) throw new BotError(429, `Too Many Requests: retry after ${wait}`, { retry_after: wait });
+      };
+
       type Handler = (p: Record<string, unknown>, reply: FastifyReply) => unknown;
       const sendMedia = (method: string, field: string, type: string): Handler => (p, reply) => {
         const d = data(state);
@@ -233,6 +248,7 @@ export function telegramSimulator(): Simulator {
         const url = checkMediaRef(p[field], field);
         const caption = checkText(p, 'caption', 1024, false);
         const parseMode = checkParseMode(p);
+        flood(chat);
         const hang = applyFault(reply);
         const msg = message(chat, { [field === 'photo' ? 'photo' : field]: field === 'photo' ? [{ file_id: `file_${Date.now()}`, width: 1280, height: 720 }] : { file_id: `file_${Date.now()}` }, ...(caption ? { caption } : {}) });
         record(msg, chat, caption ?? '', [{ type, url }], { method, parseMode: parseMode ?? null });
@@ -260,6 +276,7 @@ export function telegramSimulator(): Simulator {
           const chat = postableChat(data(state), p.chat_id);
           const text = checkText(p, 'text', 4096, true)!;
           const parseMode = checkParseMode(p);
+          flood(chat);
           const hang = applyFault(reply);
           const msg = message(chat, { text });
           const preview = p.link_preview_options as { is_disabled?: boolean } | undefined;
@@ -299,6 +316,7 @@ export function telegramSimulator(): Simulator {
             checkText(m, 'caption', 1024, false);
             if (m.parse_mode !== undefined && !PARSE_MODES.includes(m.parse_mode)) throw bad(`unsupported parse_mode "${m.parse_mode}"`);
           });
+          flood(chat, media.length);
           const hang = applyFault(reply);
           const group = `album_${Date.now()}`;
           const msgs = media.map((m: any) => message(chat, { media_group_id: group, ...(m.caption ? { caption: m.caption } : {}) }));
@@ -373,6 +391,7 @@ export function telegramSimulator(): Simulator {
           if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(token) || data(state).revoked.has(token)) throw new BotError(401, 'Unauthorized');
           const fn = methods[method];
           if (!fn) throw new BotError(404, 'Not Found');
+          bot = token;
           const result = await fn(parseParams(request), reply);
           if (result === 'hangup') {
             hangUp(reply);

@@ -42,6 +42,7 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'threads',
+    now,
     insights: true,
     faultOps: ['publish', 'processing', 'token', 'lookup', 'delete', 'insights'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -214,7 +215,9 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     if (sendFault(reply, fault)) return reply;
     const since = now() - 86_400_000;
     const recent = [...store().posts.values()].filter((x) => x.owner === user.id && x.createdAt > since && (x.replyTo !== null) === (c.replyTo !== null));
-    if (recent.length >= (c.replyTo ? QUOTA.replies : QUOTA.posts)) return graphError(reply, 400, 4, '(#4) The publishing limit for 24 hours was reached', { type: 'OAuthException', subcode: 2207042 });
+    // https://developers.facebook.com/docs/threads/overview/#rate-limiting: 250 posts and 1,000 replies per
+    // profile in a 24-hour moving period (`_config {rateLimits: false}` lifts it).
+    if (state.config.rateLimits && recent.length >= (c.replyTo ? QUOTA.replies : QUOTA.posts)) return graphError(reply, 400, 4, '(#4) The publishing limit for 24 hours was reached', { type: 'OAuthException', subcode: 2207042 });
     const id = newId(store(), '18');
     const post: ThPost = {
       id,

@@ -5,6 +5,7 @@ import { registerOAuthRoutes, type OAuthSim, type OAuthUser } from '../oauth.js'
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { registerTikTokAnalytics, STATS_FIELDS, userStats } from './analytics.js';
 import { configureCreators } from './config.js';
+import { registerTikTokLimits } from './limits.js';
 import { checkChunk, checkPhotoInit, checkPostInfo, checkVideoSource, MAX_PHOTO_BYTES, mp4DurationSec, photoFormat } from './rules.js';
 import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
@@ -34,6 +35,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
   return {
     platform: 'tiktok',
+    now: () => now().getTime(),
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'insights'],
     insights: true,
     configure: (body, state) => configureCreators(ttStore(state), body),
@@ -53,6 +55,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         clientIdParam: 'client_key',
         challengeEncoding: 'hex',
       });
+      registerTikTokLimits(app, state, oauth);
 
       /** The token's user, or a 401 `access_token_invalid` (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling). */
       const creator = (request: FastifyRequest, reply: FastifyReply): OAuthUser | null => {

@@ -3,6 +3,7 @@ import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { xTextTooLong } from './count.js';
+import { withinLimits } from './limits.js';
 import { parseMultipart } from './multipart.js';
 import { registerXInbox } from './inbox.js';
 import { registerXOAuth } from './oauth.js';
@@ -30,6 +31,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
   const checkAfter = (remainingMs: number) => opts.checkAfterSecs ?? Math.min(5, Math.ceil(remainingMs / 1000));
   return {
     platform: 'twitter',
+    now: () => now().getTime(),
     insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'message'],
     register(app: FastifyInstance, state: SimulatorState) {
@@ -193,6 +195,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!valid(request, reply, 'post', '/2/tweets')) return reply;
         const auth = authenticate(request, reply, state, 'tweet.write', now().getTime());
         if (!auth) return reply;
+        if (!withinLimits(state.limits, reply, 'create', auth.grant.clientId, auth.user.id)) return reply;
         const store = xStore(state);
         const body = request.body as { text?: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string }; reply_settings?: string };
         const mediaIds = body.media?.media_ids ?? [];
@@ -260,6 +263,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!valid(request, reply, 'delete', '/2/tweets/{id}', null)) return reply;
         const auth = authenticate(request, reply, state, 'tweet.write', now().getTime());
         if (!auth) return reply;
+        if (!withinLimits(state.limits, reply, 'delete', auth.grant.clientId, auth.user.id)) return reply;
         const tweet = xStore(state).tweets.get(request.params.id);
         if (!tweet || tweet.deleted) return problem(reply, 404, 'Not Found Error', 'Could not find tweet', 'https://api.twitter.com/2/problems/resource-not-found');
         if (tweet.authorId !== auth.user.id) return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');

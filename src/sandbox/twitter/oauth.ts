@@ -46,6 +46,14 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
       if (!entry || !grant || grant.revoked || entry.expiresAt <= now()) return null;
       return [...grant.scopes];
     },
+    clientFor(authorization) {
+      const store = xStore(state);
+      const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+      const entry = m ? store.accessTokens.get(m[1]) : undefined;
+      const grant = entry ? store.grants.get(entry.grantId) : undefined;
+      if (!entry || !grant || grant.revoked || entry.expiresAt <= now()) return null;
+      return grant.clientId;
+    },
     users: () => [...xStore(state).users.values()],
     addUser: (u: OAuthUser) => void xStore(state).users.set(u.id, { ...u }),
     revoke(userId) {

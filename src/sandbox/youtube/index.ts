@@ -1,8 +1,9 @@
 import { metricsFor, subscribersOf } from '../metrics.js';
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
+import { registerYouTubeLimits } from './limits.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
-import { checkSchema } from './discovery.js';
+import { checkSchema, mediaUpload } from './discovery.js';
 import { partsOf } from './rules.js';
 import { channelFor, checked, etag, sendFault, videoResource, ytError, ytStore } from './store.js';
 import { registerYouTubeAnalytics } from './analytics.js';
@@ -33,6 +34,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
   const now = () => (opts.now ? opts.now() : new Date()).getTime();
   return {
     platform: 'youtube',
+    now: () => now(),
     insights: true,
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'destinations'],
     async register(app: FastifyInstance, state: SimulatorState) {
@@ -47,6 +49,9 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         tokenExtras: { token_type: 'Bearer' },
       });
       const store = () => ytStore(state);
+      // Before the uploads scope is registered, so that its routes inherit the hook.
+      const videoInsert = mediaUpload('videos', 'insert');
+      registerYouTubeLimits(app, state, oauth, { videos: [videoInsert.simple, videoInsert.resumable], thumbnails: mediaUpload('thumbnails', 'set').simple });
 
       // Uploads read their bodies as streams: this scope passes every non-JSON body through unread.
       await app.register(async (uploads) => {

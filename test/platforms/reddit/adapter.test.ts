@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatformIO } from '../../../src/platforms/io.js';
 import { createRedditAdapter, DEFAULT_USER_AGENT, type RedditAdapter } from '../../../src/platforms/reddit/index.js';
 import { REDDIT_DEFAULT_SCOPES } from '../../../src/platforms/reddit/oauth.js';
@@ -23,6 +23,11 @@ beforeAll(async () => {
   sandbox = await startSandbox([redditSimulator({ now: () => now, requestsPerWindow: LIMIT })]);
 });
 afterAll(async () => sandbox?.close());
+// Reddit counts calls per OAuth client id, and every test here connects through the same client: each
+// test starts in a fresh 10-minute window, so one test's calls do not spend another's.
+beforeEach(() => {
+  now = new Date(now.getTime() + 600_000);
+});
 
 function adapter(userAgent = DEFAULT_USER_AGENT): RedditAdapter {
   const base = `${sandbox.url}/sandbox/reddit`;
