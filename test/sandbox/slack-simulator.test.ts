@@ -106,7 +106,7 @@ describe('Slack simulator', () => {
     // _config turns the limits off.
     expect(await sandboxCall(sandbox, 'POST', '/sandbox/slack/_config', { rateLimits: false })).toMatchObject({ rateLimits: false });
     expect((await call('chat.postMessage', { channel: 'C0GENERAL01', text: 'free' }, token)).status).toBe(200);
-    expect((await sandboxCall(sandbox, 'POST', '/sandbox/slack/_config', { rateLimits: 'no' })).error).toMatch(/rateLimits must be a boolean/);
+    expect((await sandboxCall(sandbox, 'POST', '/sandbox/slack/_config', { rateLimits: 'no' })).error).toMatch(/rateLimits must be true or false/);
   });
 
   it('_inbound writes in a channel by id or name, found by conversations.history; an unknown channel is a 400', async () => {

@@ -67,10 +67,8 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
     faultOps: ['publish', 'upload', 'lookup', 'delete', 'destinations', 'token'],
     configure(body, state) {
       const store = slackStore(state);
-      for (const key of ['rateLimits', 'tokenRotation'] as const) {
-        if (body[key] !== undefined && typeof body[key] !== 'boolean') return { error: `${key} must be a boolean` };
-      }
-      if (typeof body.rateLimits === 'boolean') store.settings.rateLimits = body.rateLimits;
+      // rateLimits is the sandbox core's setting (state.config), like every simulator's.
+      if (body.tokenRotation !== undefined && typeof body.tokenRotation !== 'boolean') return { error: 'tokenRotation must be a boolean' };
       if (typeof body.tokenRotation === 'boolean') store.settings.tokenRotation = body.tokenRotation;
       return { ...store.settings };
     },
@@ -116,7 +114,7 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
             if (error) return answer(reply, method, 200, { ok: false, error });
             team = grant!.team;
           }
-          if (store.settings.rateLimits && team) {
+          if (state.config.rateLimits && team) {
             const wait = store.limits.take(method, team, args.channel ?? args.channel_id ?? null, now().getTime());
             if (wait > 0) return answer(reply.header('retry-after', String(wait)), method, 429, { ok: false, error: 'ratelimited' });
           }

@@ -80,7 +80,7 @@ export interface SlackStore {
   /** Last ts second and counter, so every ts is unique and increasing. */
   clock: { second: number; seq: number };
   /** `_config`: enforce the documented rate limits (default true); issue rotating tokens (default false). */
-  settings: { rateLimits: boolean; tokenRotation: boolean };
+  settings: { tokenRotation: boolean };
   /** Calls counted against Slack's rate limits (forgotten by `_reset`, like everything else). */
   limits: SlackRateLimits;
   /** `_oauth/faults`: the next token endpoint calls fail. */
@@ -138,7 +138,7 @@ export function slackStore(state: SimulatorState): SlackStore {
       messages: [],
       files: new Map(),
       clock: { second: 0, seq: 0 },
-      settings: { rateLimits: true, tokenRotation: false },
+      settings: { tokenRotation: false },
       oauthFault: { kind: null, count: 0 },
       limits: new SlackRateLimits(),
     };
