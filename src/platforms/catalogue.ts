@@ -1,5 +1,6 @@
 import type { PlatformDescriptor } from './descriptor.js';
 import { bluesky } from './bluesky/descriptor.js';
+import { discord } from './discord/descriptor.js';
 import { facebook } from './facebook/descriptor.js';
 import { googlebusiness } from './googlebusiness/descriptor.js';
 import { instagram } from './instagram/descriptor.js';
@@ -33,6 +34,7 @@ export const CATALOGUE = [
   googlebusiness,
   telegram,
   snapchat,
+  discord,
 ] as const;
 
 export type Platform = (typeof CATALOGUE)[number]['id'];
