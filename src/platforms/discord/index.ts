@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
-import { PlatformError, type AccountCredentials, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type PublishResult } from '../types.js';
+import { PlatformError, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type PublishResult } from '../types.js';
 import { callDiscord, snowflakeAt, type DiscordCall, type DiscordChannel, type DiscordGuild, type DiscordMessage } from './api.js';
 import { discordOAuth, guildGrant, guildIcon, guildOfGrant } from './oauth.js';
 import { messageUrl, parsePostRef, publishTarget, type Call } from './publish.js';
@@ -98,11 +98,6 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
       // NOTE: deleting a message does not delete the thread started from it; the thread (and its replies) is deleted as a channel.
       if (threadId && threadId !== channelId) await call(io, { method: 'DELETE', path: `/channels/${threadId}` }).catch(ignoreUnknown);
       await call(io, { method: 'DELETE', path: `/channels/${channelId}/messages/${messageId}` });
-    },
-    /** The grant does not expire; the engine calls this after an `auth` answer: the bot must still see the channel. */
-    async refreshTokens(account: AccountCredentials, io) {
-      await call(io, { method: 'GET', path: `/channels/${String(account.metadata.channelId)}` });
-      return { accessToken: account.accessToken ?? guildGrant(String(account.metadata.guildId)), refreshToken: null, expiresAt: null };
     },
   };
 }

@@ -96,7 +96,9 @@ export async function sendMessage(call: Call, io: PlatformIO, channelId: string,
   }
   const files = await Promise.all(media.map((m) => readAll(io, m)));
   const form = new FormData();
-  const attachments = media.map((m, i) => ({ id: i, filename: filename(m, i, files[i].contentType), ...(m.altText ? { description: m.altText.slice(0, 1024) } : {}) }));
+  // NOTE: the attachment's id is the index of its `files[n]` part, sent as a string: Discord's OpenAPI
+  // types it as a snowflake string and refuses a number.
+  const attachments = media.map((m, i) => ({ id: String(i), filename: filename(m, i, files[i].contentType), ...(m.altText ? { description: m.altText.slice(0, 1024) } : {}) }));
   form.append('payload_json', JSON.stringify({ ...body, attachments }));
   files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.bytes], { type: f.contentType }), attachments[i].filename));
   return call<DiscordMessage>(io, { method: 'POST', path: `/channels/${channelId}/messages`, form, creates: true });

@@ -46,6 +46,12 @@ function prepare(doc: any): any {
     }
   };
   walk(doc);
+  // NOTE: the document types the code of a field error (`errors.<field>._errors[].code`) as an integer,
+  // the same Error schema as the top-level code; Discord sends strings there (the docs' example:
+  // "BASE_TYPE_CHOICES", https://discord.com/developers/docs/reference#error-messages), as this simulator
+  // does. That one schema takes either.
+  const inner = doc.components?.schemas?.InnerErrors;
+  if (inner?.properties?._errors) inner.properties._errors = { type: 'array', items: { type: 'object', properties: { code: { type: ['string', 'integer'] }, message: { type: 'string' } }, required: ['code', 'message'] } };
   return doc;
 }
 

@@ -5,7 +5,8 @@ import type { FastifyReply } from 'fastify';
  * requests per second per bot, and per-route buckets keyed by the route and its top-level resource
  * (channel, guild or webhook id). Every answer carries `X-RateLimit-Limit`, `-Remaining`, `-Reset`
  * (epoch seconds), `-Reset-After` (seconds) and `-Bucket`; a 429 carries `Retry-After`, `X-RateLimit-Scope`
- * (`user` or `global`), `X-RateLimit-Global` when global, and the body `{message, retry_after, global}`.
+ * (`user` or `global`), `X-RateLimit-Global` when global, and the body `{code, message, retry_after, global}`
+ * (the OpenAPI document's RatelimitedResponse requires `code` besides what the docs' example shows).
  * The per-route numbers are not published (the docs say to read the headers); those below are what
  * Discord's headers report for them: 5 messages per 5 s per channel, 5 deletes per second per channel,
  * 10 per 10 s elsewhere.
@@ -48,12 +49,12 @@ export class RateLimiter {
    * Counts one request; sets the headers. Returns the 429 body when over a limit (nothing is counted
    * then), or null.
    */
-  check(reply: FastifyReply, bot: string, method: string, route: string, major: string, now = Date.now()): { message: string; retry_after: number; global: boolean } | null {
+  check(reply: FastifyReply, bot: string, method: string, route: string, major: string, now = Date.now()): { code: number; message: string; retry_after: number; global: boolean } | null {
     const g = this.take(this.global, bot, { limit: GLOBAL_PER_SECOND, windowMs: 1_000 }, now);
     if (!g.ok) {
       const after = Math.max(0.001, (g.window.start + 1_000 - now) / 1000);
       reply.header('retry-after', String(Math.ceil(after))).header('x-ratelimit-global', 'true').header('x-ratelimit-scope', 'global');
-      return { message: 'You are being rate limited.', retry_after: Number(after.toFixed(3)), global: true };
+      return { code: 0, message: 'You are being rate limited.', retry_after: Number(after.toFixed(3)), global: true };
     }
     const rule = ruleOf(method, route);
     const bucket = `${method} ${route.replace(/:(?!channel_id|guild_id|webhook_id)[a-z_]+/g, '*')}`;
@@ -68,7 +69,7 @@ export class RateLimiter {
       .header('x-ratelimit-bucket', Buffer.from(bucket).toString('hex').slice(0, 32));
     if (b.ok) return null;
     reply.header('retry-after', String(Math.ceil(after))).header('x-ratelimit-scope', 'user');
-    return { message: 'You are being rate limited.', retry_after: Number(after.toFixed(3)), global: false };
+    return { code: 0, message: 'You are being rate limited.', retry_after: Number(after.toFixed(3)), global: false };
   }
 
   clear(): void {
