@@ -1,4 +1,4 @@
-import { arrayOf, bool, httpUrl, int, issue, object, str } from '../rules/helpers.js';
+import { arrayOf, bool, httpUrl, int, issue, object, str, threadItemsCheck } from '../rules/helpers.js';
 import { MB, type PlatformMediaLimits } from '../rules/media-limits.js';
 import { characters } from '../rules/text.js';
 import type { FieldCheck } from '../rules/helpers.js';
@@ -40,6 +40,8 @@ const embed = object({
 });
 
 export const PLATFORM_SPECIFIC_DATA = {
+  /** Messages posted in a thread started from the first (each of 2,000 characters and 10 attachments). */
+  threadItems: threadItemsCheck,
   channelId: snowflake,
   embeds: arrayOf(embed, MAX_EMBEDS),
   poll: object({

@@ -113,7 +113,8 @@ export function messageJson(m: SimMessage, world: DiscordWorld) {
     mentions: [],
     mention_roles: [],
     attachments: m.attachments,
-    embeds: m.embeds,
+    // Discord answers each embed with its `type` (`rich` for one a bot sends), which the document requires.
+    embeds: m.embeds.map((e) => ({ type: 'rich', ...(e as Record<string, unknown>) })),
     timestamp: m.timestamp,
     edited_timestamp: null,
     flags: m.flags,
