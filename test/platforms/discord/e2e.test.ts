@@ -151,4 +151,76 @@ describe('Discord end to end through @zernio/node 0.2.881', () => {
     expect((await getPost(t.sdk, postId)).status).toBe('published');
     expect((await inspect()).filter((p) => p.text === 'Throttled hello')).toHaveLength(1);
   });
+
+  it('answers every one of the client\'s 25 Discord operations on the sandbox', async () => {
+    const t = await connected('Discord operations'); // 1: connectDiscordChannel
+    const d = t.client.discord;
+    const q = { accountId: t.accountId };
+    const answered = new Set<string>(['connectDiscordChannel']);
+    const call = async (name: string, p: Promise<any>) => {
+      const res = await p;
+      answered.add(name);
+      return data(res);
+    };
+
+    const settings = await call('getDiscordSettings', d.getDiscordSettings({ path: { accountId: t.accountId } }));
+    expect(settings.account).toMatchObject({ _id: t.accountId, platform: 'discord', channelId: GENERAL, channelType: '0', guildId: GUILD, webhookUsername: null });
+    const updated = await call('updateDiscordSettings', d.updateDiscordSettings({ path: { accountId: t.accountId }, body: { webhookUsername: 'Herald News', channelId: '1300000000000000005' } }));
+    expect(updated.account).toMatchObject({ webhookUsername: 'Herald News', channelId: '1300000000000000005', channelName: 'random' });
+    expect(await refused(d.updateDiscordSettings({ path: { accountId: t.accountId }, body: { webhookUsername: 'my discord bot' } }))).toEqual([400, 'validation_error']);
+    await d.updateDiscordSettings({ path: { accountId: t.accountId }, body: { channelId: GENERAL } });
+    const channels = (await call('getDiscordChannels', d.getDiscordChannels({ path: { accountId: t.accountId } }))).channels;
+    expect(channels.map((c: any) => [c.name, c.type])).toEqual([['general', 0], ['announcements', 5], ['forum', 15], ['random', 0]]);
+
+    const dm = await call('sendDiscordDirectMessage', d.sendDiscordDirectMessage({ body: { accountId: t.accountId, userId: '1100000000000000003', content: 'Welcome aboard' } }));
+    expect(dm).toMatchObject({ messageId: expect.stringMatching(/^\d+$/), recipient: { userId: '1100000000000000003', platform: 'discord' }, url: expect.stringContaining('/channels/@me/') });
+
+    const roles = (await call('listDiscordGuildRoles', d.listDiscordGuildRoles({ path: { guildId: GUILD }, query: q }))).data;
+    expect(roles.map((r: any) => r.name)).toEqual(['@everyone', 'Herald', 'Moderator']);
+    const role = (await call('createDiscordGuildRole', d.createDiscordGuildRole({ path: { guildId: GUILD }, query: q, body: { name: 'Beta testers', color: 16711680, mentionable: true } }))).data;
+    expect(role).toMatchObject({ name: 'Beta testers', color: 16711680, mentionable: true });
+    expect((await call('editDiscordGuildRole', d.editDiscordGuildRole({ path: { guildId: GUILD, roleId: role.id }, query: q, body: { name: 'Early access' } }))).data.name).toBe('Early access');
+    const members = await call('listDiscordGuildMembers', d.listDiscordGuildMembers({ path: { guildId: GUILD }, query: { ...q, limit: 2 } }));
+    expect(members.data).toHaveLength(2);
+    expect(members.pagination).toEqual({ nextCursor: members.data[1].user.id, hasMore: true });
+    const found = (await call('searchDiscordGuildMembers', d.searchDiscordGuildMembers({ path: { guildId: GUILD }, query: { ...q, query: 'al', limit: 10 } }))).data;
+    expect(found.map((m: any) => m.user.username)).toEqual(['alice', 'albert']);
+    const alice = '1100000000000000003';
+    expect((await call('addDiscordMemberRole', d.addDiscordMemberRole({ path: { guildId: GUILD, userId: alice, roleId: role.id }, query: q })))).toMatchObject({ success: true, operation: 'role_assigned' });
+    expect((await call('getDiscordGuildMember', d.getDiscordGuildMember({ path: { guildId: GUILD, userId: alice }, query: q }))).data.roles).toEqual([role.id]);
+    expect(await call('removeDiscordMemberRole', d.removeDiscordMemberRole({ path: { guildId: GUILD, userId: alice, roleId: role.id }, query: q }))).toMatchObject({ success: true, operation: 'role_removed' });
+    expect(await call('deleteDiscordGuildRole', d.deleteDiscordGuildRole({ path: { guildId: GUILD, roleId: role.id }, query: q }))).toEqual({ success: true });
+    // Another guild's id is refused before Discord is called.
+    expect((await refused(d.listDiscordGuildRoles({ path: { guildId: '1200000000000000002' }, query: q })))[0]).toBe(403);
+
+    const postId = await publish(t.client, t.accountId, { content: 'Pin me' });
+    const messageId = (await getPost(t.sdk, postId)).platforms[0].platformPostId as string;
+    expect(await call('pinDiscordMessage', d.pinDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toMatchObject({ success: true, operation: 'message_pinned' });
+    expect((await call('listDiscordPinnedMessages', d.listDiscordPinnedMessages({ path: { channelId: GENERAL }, query: q }))).data.map((m: any) => m.content)).toEqual(['Pin me']);
+    expect(await call('unpinDiscordMessage', d.unpinDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toMatchObject({ success: true, operation: 'message_unpinned' });
+    const thread = (await call('createDiscordThread', d.createDiscordThread({ path: { channelId: GENERAL }, query: q, body: { name: 'Discussion', messageId, autoArchiveDuration: 1440 } }))).data;
+    expect(thread).toEqual({ id: messageId, name: 'Discussion' });
+    // Crossposting needs an announcement channel: refused for #general before Discord is called.
+    expect(await refused(d.crosspostDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toEqual([400, 'not_announcement_channel']);
+    const news = data(await t.client.connect.connectDiscordChannel({ body: { guildId: GUILD, channelId: NEWS, profileId: t.profileId } }));
+    const newsPost = await publish(t.client, news.account.accountId, { content: 'News item' });
+    const newsMessage = (await getPost(t.sdk, newsPost)).platforms[0].platformPostId as string;
+    expect((await call('crosspostDiscordMessage', d.crosspostDiscordMessage({ path: { channelId: NEWS, messageId: newsMessage }, query: q }))).data).toMatchObject({ id: newsMessage, flags: 1 });
+    expect(await call('deleteDiscordMessage', d.deleteDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toEqual({ success: true });
+    expect((await inspect()).find((p) => p.id === messageId)).toMatchObject({ deleted: true });
+
+    const startsAt = new Date(h.e.env.clock.now().getTime() + 86_400_000).toISOString();
+    const endsAt = new Date(h.e.env.clock.now().getTime() + 90_000_000).toISOString();
+    const event = (await call('createDiscordScheduledEvent', d.createDiscordScheduledEvent({ path: { guildId: GUILD }, body: { accountId: t.accountId, name: 'Launch party', startsAt, entity: { type: 'external', location: 'Online', endsAt } } }))).data;
+    expect(event).toMatchObject({ name: 'Launch party', entity_type: 3, status: 1, privacy_level: 2, entity_metadata: { location: 'Online' } });
+    expect((await call('listDiscordScheduledEvents', d.listDiscordScheduledEvents({ path: { guildId: GUILD }, query: { ...q, withUserCount: true } }))).data).toEqual([expect.objectContaining({ id: event.id, user_count: 0 })]);
+    expect((await call('getDiscordScheduledEvent', d.getDiscordScheduledEvent({ path: { guildId: GUILD, eventId: event.id }, query: q }))).data.id).toBe(event.id);
+    expect((await call('updateDiscordScheduledEvent', d.updateDiscordScheduledEvent({ path: { guildId: GUILD, eventId: event.id }, body: { accountId: t.accountId, status: 'cancelled' } }))).data.status).toBe(4);
+    expect(await call('deleteDiscordScheduledEvent', d.deleteDiscordScheduledEvent({ path: { guildId: GUILD, eventId: event.id }, query: q }))).toEqual({ success: true, deleted: event.id });
+
+    // The client's Discord operations: its `discord` group and the channel connect (25 in 0.2.881).
+    const expected = [...Object.keys(t.client.discord), 'connectDiscordChannel'].sort();
+    expect(expected).toHaveLength(25);
+    expect([...answered].sort()).toEqual(expected);
+  });
 });
