@@ -45,9 +45,9 @@ describe('Discord simulator', () => {
     expect(res.body.errors.tts._errors[0]).toEqual({ code: expect.any(String), message: expect.any(String) });
     // A path parameter that is not a snowflake, and a query parameter of the wrong type.
     const badPath = await fetch(`${base}/channels/general/messages`, { headers: bot });
-    expect([badPath.status, (await badPath.json()).code]).toEqual([400, 50035]);
+    expect([badPath.status, ((await badPath.json()) as any).code]).toEqual([400, 50035]);
     const badQuery = await fetch(`${base}/channels/${GENERAL}/messages?limit=many`, { headers: bot });
-    expect([badQuery.status, (await badQuery.json()).code]).toEqual([400, 50035]);
+    expect([badQuery.status, ((await badQuery.json()) as any).code]).toEqual([400, 50035]);
     expect(await inspect()).toEqual([]);
   });
 
@@ -104,15 +104,20 @@ describe('Discord simulator', () => {
   });
 
   it('limits a bot to 50 requests per second globally', async () => {
-    await sandboxCall(s, 'POST', '/sandbox/discord/_config', { rateLimits: true });
-    // The validators of the route are compiled on its first call: that one is made before the burst.
-    await fetch(`${base}/channels/1399999999999999999`, { headers: { authorization: 'Bot warm-up' } });
-    // 55 channels, each its own route bucket: only the global limit can stop them.
-    const statuses = await Promise.all(Array.from({ length: 55 }, (_, i) => fetch(`${base}/channels/${1400000000000000000n + BigInt(i)}`, { headers: { authorization: 'Bot global-test' } }).then(async (r) => ({ status: r.status, global: r.headers.get('x-ratelimit-global'), body: await r.json() }))));
-    const limited = statuses.filter((r) => r.status === 429);
-    expect(statuses.filter((r) => r.status === 404)).toHaveLength(50);
-    expect(limited).toHaveLength(5);
-    expect(limited.every((r) => r.global === 'true' && r.body.global === true)).toBe(true);
+    // A simulator whose clock stands still: the burst is inside one second however slow the machine.
+    const frozen = await startSandbox([discordSimulator({ now: () => new Date('2026-11-28T10:00:00Z') })]);
+    try {
+      // 55 channels, each its own route bucket: only the global limit can stop them.
+      const statuses = [];
+      for (let i = 0; i < 55; i++) {
+        const r = await fetch(`${frozen.url}/sandbox/discord/channels/${1400000000000000000n + BigInt(i)}`, { headers: { authorization: 'Bot global-test' } });
+        statuses.push({ status: r.status, global: r.headers.get('x-ratelimit-global'), body: (await r.json()) as any });
+      }
+      expect(statuses.slice(0, 50).every((r) => r.status === 404)).toBe(true);
+      expect(statuses.slice(50).map((r) => [r.status, r.global, r.body.global])).toEqual(Array(5).fill([429, 'true', true]));
+    } finally {
+      await frozen.close();
+    }
   });
 
   it('installs the bot in either guild the consenting user owns, and refuses one they do not', async () => {
@@ -129,7 +134,7 @@ describe('Discord simulator', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code: second.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9/cb' }),
     });
     expect(await token.json()).toMatchObject({ token_type: 'Bearer', scope: 'bot', guild: { id: '1200000000000000002', name: 'Second Guild' } });
-    const channels = await (await fetch(`${base}/guilds/1200000000000000002/channels`, { headers: bot })).json();
+    const channels = (await (await fetch(`${base}/guilds/1200000000000000002/channels`, { headers: bot })).json()) as any[];
     expect(channels.map((c: any) => [c.name, c.type])).toEqual([['general', 0], ['news', 5], ['stage', 13]]);
   });
 
@@ -151,7 +156,7 @@ describe('Discord simulator', () => {
   it('takes inbound messages in a channel (by id or name) and to the bot, and refuses an unknown channel', async () => {
     const created = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: '#general', text: 'hello bot' });
     expect(created.channelId).toBe(GENERAL);
-    const listed = await (await fetch(`${base}/channels/${GENERAL}/messages`, { headers: bot })).json();
+    const listed = (await (await fetch(`${base}/channels/${GENERAL}/messages`, { headers: bot })).json()) as any[];
     expect(listed.map((m: any) => [m.content, m.author.username])).toEqual([['hello bot', 'alice']]);
     const dm = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: 'dm', text: 'psst' });
     expect(dm.channelId).toMatch(/^\d+$/);

@@ -54,6 +54,8 @@ export interface DiscordCall {
   creates?: boolean;
   /** An audit-log reason (X-Audit-Log-Reason), for moderation calls. */
   reason?: string;
+  /** The path recorded in logs and errors when `path` holds a secret (a webhook's token). */
+  loggedPath?: string;
 }
 
 /** One bot call; returns the parsed body (null for 204). */
@@ -66,7 +68,7 @@ export async function callDiscord<T>(apiRoot: string, botToken: string, io: Plat
   const res = await platformRequest(io, DISCORD_HTTP, {
     method: call.method,
     url,
-    endpoint: `${apiRoot}${call.path}`,
+    endpoint: `${apiRoot}${call.loggedPath ?? call.path}`,
     headers,
     body: call.form ?? (call.json !== undefined ? JSON.stringify(call.json) : undefined),
     creates: call.creates === true,
@@ -74,7 +76,7 @@ export async function callDiscord<T>(apiRoot: string, botToken: string, io: Plat
   });
   if (res.status === 204) return null as T;
   if (res.body === null) {
-    throw new PlatformError(call.creates ? 'ambiguous' : 'unavailable', `Discord ${call.method} ${call.path}: unreadable answer`, { status: res.status, endpoint: url, raw: res.raw.slice(0, 2000) });
+    throw new PlatformError(call.creates ? 'ambiguous' : 'unavailable', `Discord ${call.method} ${call.loggedPath ?? call.path}: unreadable answer`, { status: res.status, endpoint: `${apiRoot}${call.loggedPath ?? call.path}`, raw: res.raw.slice(0, 2000) });
   }
   return res.body as T;
 }
@@ -97,6 +99,16 @@ export interface DiscordMessage {
   attachments?: Array<{ id: string; filename: string; url: string; size: number; content_type?: string }>;
   embeds?: unknown[];
   nonce?: string | number | null;
+  webhook_id?: string;
+}
+
+/** A channel webhook (https://discord.com/developers/docs/resources/webhook#webhook-object). */
+export interface DiscordWebhook {
+  id: string;
+  type: number;
+  token?: string;
+  channel_id: string;
+  user?: { id: string };
 }
 
 export interface DiscordChannel {

@@ -3,7 +3,7 @@ import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
 import { PlatformError, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type PublishResult } from '../types.js';
 import { callDiscord, snowflakeAt, type DiscordCall, type DiscordChannel, type DiscordGuild, type DiscordMessage } from './api.js';
 import { discordOAuth, guildGrant, guildIcon, guildOfGrant } from './oauth.js';
-import { messageUrl, parsePostRef, publishTarget, type Call } from './publish.js';
+import { identityOf, messageUrl, parsePostRef, publishTarget, type Call } from './publish.js';
 import { POSTABLE_CHANNEL_TYPES } from './rules.js';
 
 /** Bot token used in sandbox mode when DISCORD_BOT_TOKEN is unset (the simulator accepts any non-empty one). */
@@ -75,7 +75,7 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
     me,
     oauth: discordOAuth({ authorizeUrl, apiRoot, clientId, clientSecret, guildOf }),
     destinations,
-    publish: (req, io) => publishTarget(call, req, io),
+    publish: (req, io) => publishTarget(call, req, io, async (io2) => (await me(io2)).id),
     /**
      * After an unknown outcome: the bot's messages in the channel since `since`
      * (https://discord.com/developers/docs/resources/message#get-channel-messages, `after` a snowflake of
@@ -86,7 +86,10 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
       const channelId = typeof req.platformSpecificData.channelId === 'string' ? req.platformSpecificData.channelId : String(account.metadata.channelId);
       const self = await me(io);
       const recent = await call<DiscordMessage[]>(io, { method: 'GET', path: `/channels/${channelId}/messages`, query: { after: snowflakeAt(new Date(since.getTime() - 60_000)), limit: 100 } });
-      const found = recent.find((m) => m.author?.id === self.id && m.content === (req.content ?? '') && Date.parse(m.timestamp) >= since.getTime() - 60_000);
+      // The bot's own messages, or those of a webhook under the account's identity (a webhook message's author is the webhook).
+      const identity = identityOf(req);
+      const ours = (m: DiscordMessage) => m.author?.id === self.id || (identity !== null && m.webhook_id !== undefined && m.author?.username === (identity.username ?? m.author.username));
+      const found = recent.find((m) => ours(m) && m.content === (req.content ?? '') && Date.parse(m.timestamp) >= since.getTime() - 60_000);
       if (!found) return null;
       const own = channelId === String(account.metadata.channelId);
       return { platformPostId: own ? found.id : `${channelId}/${found.id}`, platformPostUrl: messageUrl(String(account.metadata.guildId), channelId, found.id), extra: { channelId } };

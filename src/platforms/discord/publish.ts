@@ -1,6 +1,6 @@
 import { PlatformError, type AccountCredentials, type MediaRef, type PlatformIO, type PublishRequest, type PublishResult, type ThreadProgress } from '../types.js';
 import { ThreadIncompleteError } from '../types.js';
-import type { DiscordCall, DiscordChannel, DiscordMessage } from './api.js';
+import type { DiscordCall, DiscordChannel, DiscordMessage, DiscordWebhook } from './api.js';
 import { ANNOUNCEMENT_CHANNEL, embedCharacters, EMBED_TOTAL, FORUM_CHANNEL, MAX_FILES, TEXT, THREAD_NAME_MAX } from './rules.js';
 
 export type Call = <T>(io: PlatformIO, call: DiscordCall) => Promise<T>;
@@ -87,12 +87,22 @@ export function messageBody(text: string, psd: Record<string, unknown>, nonce: s
   };
 }
 
+/** Where a message is created: a channel (as the bot), or a channel webhook (as the account's identity). */
+export type Route = { channelId: string } | { webhook: { id: string; token: string }; threadId?: string };
+
+function routeCall(to: Route): Pick<DiscordCall, 'path' | 'query' | 'loggedPath'> {
+  if ('channelId' in to) return { path: `/channels/${to.channelId}/messages` };
+  // https://discord.com/developers/docs/resources/webhook#execute-webhook: `wait=true` answers the message.
+  return { path: `/webhooks/${to.webhook.id}/${to.webhook.token}`, loggedPath: `/webhooks/${to.webhook.id}/<token>`, query: { wait: true, thread_id: to.threadId } };
+}
+
 /** POST a message: JSON, or multipart with `payload_json` and `files[n]` when it has attachments. */
-export async function sendMessage(call: Call, io: PlatformIO, channelId: string, body: Record<string, unknown>, media: MediaRef[]): Promise<DiscordMessage> {
+export async function sendMessage(call: Call, io: PlatformIO, to: string | Route, body: Record<string, unknown>, media: MediaRef[]): Promise<DiscordMessage> {
+  const route = routeCall(typeof to === 'string' ? { channelId: to } : to);
   if (media.length > MAX_FILES) throw new PlatformError('rejected', `at most ${MAX_FILES} attachments`, { platformCode: '50035' });
   if (media.length === 0) {
     if (!body.content && !body.embeds && !body.poll) throw new PlatformError('rejected', 'a Discord message needs text, an attachment, an embed or a poll', { platformCode: '50006' });
-    return call<DiscordMessage>(io, { method: 'POST', path: `/channels/${channelId}/messages`, json: body, creates: true });
+    return call<DiscordMessage>(io, { method: 'POST', ...route, json: body, creates: true });
   }
   const files = await Promise.all(media.map((m) => readAll(io, m)));
   const form = new FormData();
@@ -101,7 +111,29 @@ export async function sendMessage(call: Call, io: PlatformIO, channelId: string,
   const attachments = media.map((m, i) => ({ id: String(i), filename: filename(m, i, files[i].contentType), ...(m.altText ? { description: m.altText.slice(0, 1024) } : {}) }));
   form.append('payload_json', JSON.stringify({ ...body, attachments }));
   files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.bytes], { type: f.contentType }), attachments[i].filename));
-  return call<DiscordMessage>(io, { method: 'POST', path: `/channels/${channelId}/messages`, form, creates: true });
+  return call<DiscordMessage>(io, { method: 'POST', ...route, form, creates: true });
+}
+
+/** The message author's name and avatar: the post's, else the account's (PATCH discord-settings); null: the bot's own. */
+export function identityOf(req: PublishRequest): { username?: string; avatar_url?: string } | null {
+  const psd = req.platformSpecificData;
+  const meta = req.account.metadata;
+  const pick = (a: unknown, b: unknown) => (typeof a === 'string' && a ? a : typeof b === 'string' && b ? b : undefined);
+  const username = pick(psd.webhookUsername, meta.webhookUsername);
+  const avatar = pick(psd.webhookAvatarUrl, meta.webhookAvatarUrl);
+  return username || avatar ? { ...(username ? { username } : {}), ...(avatar ? { avatar_url: avatar } : {}) } : null;
+}
+
+/**
+ * The channel's webhook Herald's bot created, or a new one: a message sent through it shows the name and
+ * avatar it is given (https://discord.com/developers/docs/resources/webhook#create-webhook).
+ */
+async function channelWebhook(call: Call, io: PlatformIO, channelId: string, botId: string): Promise<{ id: string; token: string }> {
+  const hooks = await call<DiscordWebhook[]>(io, { method: 'GET', path: `/channels/${channelId}/webhooks` });
+  const own = hooks.find((w) => w.type === 1 && w.user?.id === botId && w.token);
+  if (own) return { id: own.id, token: own.token! };
+  const made = await call<DiscordWebhook>(io, { method: 'POST', path: `/channels/${channelId}/webhooks`, json: { name: 'Herald' } });
+  return { id: made.id, token: made.token! };
 }
 
 /** A thread's name: `threadFromMessage.name`, else the start of the text (1-100 characters). */
@@ -116,9 +148,12 @@ function threadName(req: PublishRequest): string {
  * announcement channel, then `threadItems` as a thread started from the root, each item one message
  * in it. Progress is recorded after the root and each reply, so a retry continues where it stopped.
  */
-export async function publishTarget(call: Call, req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
+export async function publishTarget(call: Call, req: PublishRequest, io: PlatformIO, botId: (io: PlatformIO) => Promise<string>): Promise<PublishResult> {
   const psd = req.platformSpecificData;
   const dest = await destinationOf(call, req, io);
+  // With a message identity the messages go through the channel's webhook (forum posts stay the bot's).
+  const identity = dest.channelType === FORUM_CHANNEL ? null : identityOf(req);
+  const webhook = identity ? await channelWebhook(call, io, dest.channelId, await botId(io)) : null;
   const nonce = req.idempotencyKey ? req.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(0, 25) : null;
   let rootId: string;
   let threadId: string | null = null;
@@ -141,7 +176,10 @@ export async function publishTarget(call: Call, req: PublishRequest, io: Platfor
     rootId = thread.message?.id ?? thread.id;
     threadId = thread.id;
   } else {
-    const root = await sendMessage(call, io, dest.channelId, messageBody(req.content, psd, nonce), req.media);
+    // NOTE: a webhook takes no nonce; after a lost answer the engine looks the message up instead.
+    const root = webhook
+      ? await sendMessage(call, io, { webhook }, { ...messageBody(req.content, psd, null), ...identity }, req.media)
+      : await sendMessage(call, io, dest.channelId, messageBody(req.content, psd, nonce), req.media);
     rootId = root.id;
     // Announcement channels: publish to the servers that follow the channel
     // (https://discord.com/developers/docs/resources/message#crosspost-message). Best effort: the post is out.
@@ -167,7 +205,9 @@ export async function publishTarget(call: Call, req: PublishRequest, io: Platfor
   for (let i = replies.length; i < req.threadItems.length; i++) {
     const item = req.threadItems[i];
     try {
-      const reply = await sendMessage(call, io, threadId!, messageBody(item.content, {}, nonce ? `${nonce.slice(0, 21)}t${i}` : null), item.media);
+      const reply = webhook
+        ? await sendMessage(call, io, { webhook, threadId: threadId! }, { ...messageBody(item.content, {}, null), ...identity }, item.media)
+        : await sendMessage(call, io, threadId!, messageBody(item.content, {}, nonce ? `${nonce.slice(0, 21)}t${i}` : null), item.media);
       replies.push({ id: reply.id, url: messageUrl(dest.guildId, threadId!, reply.id) });
       await io.threadProgress?.(progress());
     } catch (error) {

@@ -7,7 +7,7 @@ import type { FaultOp } from '../faults.js';
 import { documentPath, discordOpenApi, invalidFormBody } from './openapi.js';
 import { RateLimiter } from './rate-limits.js';
 import { registerGuildRoutes } from './guilds.js';
-import { BOT, BOT_ID, channelJson, guildJson, messageJson, snowflake, userJson, worldOf, type SimChannel, type SimMessage } from './store.js';
+import { BOT, BOT_ID, channelJson, guildJson, messageJson, snowflake, userJson, webhookJson, worldOf, type SimChannel, type SimMessage } from './store.js';
 
 /*
  * Discord REST API v10 on loopback: the bot-authorization OAuth2 flow (the consenting user owns two
@@ -72,8 +72,10 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
         const route = request.routeOptions.url ?? '';
         const path = documentPath(route);
         if (!path || route.includes('/oauth2/')) return;
-        // https://discord.com/developers/docs/reference#authentication: `Authorization: Bot <token>`.
-        const auth = /^Bot\s+(\S+)$/.exec(request.headers.authorization ?? '');
+        // https://discord.com/developers/docs/reference#authentication: `Authorization: Bot <token>`; a
+        // webhook's execution is authorized by its token in the path instead.
+        const webhookCall = route.includes('/webhooks/:webhook_id/:webhook_token');
+        const auth = webhookCall ? ['', `webhook:${(request.params as { webhook_id: string }).webhook_id}`] : /^Bot\s+(\S+)$/.exec(request.headers.authorization ?? '');
         if (!auth) return discordError(reply, 401, 0, '401: Unauthorized');
         if (spec.has(request.method, path)) {
           const problems = spec.operation(request.method, path).validate({
@@ -85,7 +87,8 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
         }
         if (settings.rateLimits) {
           const params = request.params as Record<string, string>;
-          const limited = limiter.check(reply, auth[1], request.method, route, params.channel_id ?? params.guild_id ?? '');
+          // Windows run on the simulator's clock (a test's fake clock moves them).
+          const limited = limiter.check(reply, auth[1], request.method, route, params.channel_id ?? params.guild_id ?? params.webhook_id ?? '', now().getTime());
           if (limited) return reply.status(429).send(limited);
         }
       });
@@ -231,7 +234,7 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   };
 
   /** Creates a message from a validated body; null when it is refused (the reply is sent). */
-  const create = (reply: Reply, channelId: string, body: Record<string, any>, files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>, threadOf?: string): SimMessage | null => {
+  const create = (reply: Reply, channelId: string, body: Record<string, any>, files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>, threadOf?: string, webhook?: SimMessage['webhook']): SimMessage | null => {
     const content = typeof body.content === 'string' ? body.content : '';
     // https://discord.com/developers/docs/resources/message#create-message: content up to 2,000 characters
     // (the document allows 4,000, a limit of Nitro users, not of bots).
@@ -265,7 +268,7 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
       const url = `https://cdn.discordapp.com/attachments/${channelId}/${aid}/${filename}`;
       return { id: aid, filename, size: f.data.length, url, proxy_url: url.replace('cdn.', 'media.'), ...(f.contentType ? { content_type: f.contentType } : {}) };
     });
-    const m: SimMessage = { id, channel_id: channelId, content, timestamp: now().toISOString(), author: BOT_ID, attachments, embeds: body.embeds ?? [], tts: body.tts === true, nonce: body.nonce ?? null, flags: 0, ...(threadOf ? { thread: threadOf } : {}) };
+    const m: SimMessage = { id, channel_id: channelId, content, timestamp: now().toISOString(), author: BOT_ID, attachments, embeds: body.embeds ?? [], tts: body.tts === true, nonce: body.nonce ?? null, flags: 0, ...(threadOf ? { thread: threadOf } : {}), ...(webhook ? { webhook } : {}) };
     w.messages.set(id, m);
     if (nonceKey) w.nonces.set(nonceKey, { id, at: now().getTime() });
     const channel = w.channels.get(channelId);
@@ -276,10 +279,10 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
         text: content,
         media: attachments.map((a) => ({ type: (a.content_type ?? '').startsWith('video/') ? 'video' : (a.content_type ?? '').startsWith('image/') ? 'image' : 'document', url: a.url, mimeType: a.content_type, size: a.size })),
         replyTo: channel?.thread ? channelId : null,
-        author: BOT_ID,
+        author: webhook ? webhook.id : BOT_ID,
         createdAt: m.timestamp,
         destination: parent,
-        extra: { channelId, ...(channel?.thread ? { threadId: channelId } : {}), embeds: m.embeds.length, ...(body.poll ? { poll: true } : {}), nonce: m.nonce },
+        extra: { channelId, ...(channel?.thread ? { threadId: channelId } : {}), ...(webhook ? { username: webhook.username, avatarUrl: webhook.avatar_url } : {}), embeds: m.embeds.length, ...(body.poll ? { poll: true } : {}), nonce: m.nonce },
       });
     }
     return m;
@@ -289,14 +292,7 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     const channel = channelOf(request);
     if (!channel) return discordError(reply, 404, 10003, 'Unknown Channel');
     if (channel.type === 15 || channel.type === 2 || channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
-    let body = request.body as Record<string, any>;
-    let files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }> = [];
-    const type = String(request.headers['content-type'] ?? '');
-    if (type.startsWith('multipart/form-data')) {
-      const parts = parseMultipart(request.body as Buffer, type) ?? [];
-      body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}');
-      files = parts.filter((p) => p.filename !== null).map((p) => ({ name: p.name, filename: p.filename!, data: p.data, contentType: p.contentType }));
-    }
+    const { body, files } = messageParts(request);
     if (files.length) {
       const upload = sendFault(state, 'upload', reply);
       if (upload === 'sent') return reply;
@@ -418,6 +414,44 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     });
   }
 
+  // Channel webhooks (https://discord.com/developers/docs/resources/webhook): the bot creates one, and a
+  // message executed through it shows the name and avatar the request gives.
+  app.get('/channels/:channel_id/webhooks', async (request, reply) => {
+    const channel = world().channels.get((request.params as { channel_id: string }).channel_id);
+    if (!channel) return discordError(reply, 404, 10003, 'Unknown Channel');
+    return [...world().webhooks.values()].filter((w) => w.channel_id === channel.id).map((w) => webhookJson(w, true));
+  });
+  app.post('/channels/:channel_id/webhooks', async (request, reply) => {
+    const channel = world().channels.get((request.params as { channel_id: string }).channel_id);
+    if (!channel || channel.thread) return discordError(reply, 404, 10003, 'Unknown Channel');
+    const { name } = request.body as { name: string };
+    // https://discord.com/developers/docs/resources/webhook#create-webhook: a name without "clyde" or "discord".
+    if (/clyde|discord/i.test(name)) return discordError(reply, 400, 50035, 'Invalid Form Body', { name: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS', message: 'Username cannot contain "discord"' }] } });
+    const hook = { id: snowflake(world(), now()), token: randomBytes(24).toString('base64url'), channel_id: channel.id, guild_id: channel.guild_id, name };
+    world().webhooks.set(hook.id, hook);
+    return webhookJson(hook, true);
+  });
+  app.post('/webhooks/:webhook_id/:webhook_token', async (request, reply) => {
+    const { webhook_id, webhook_token } = request.params as { webhook_id: string; webhook_token: string };
+    const hook = world().webhooks.get(webhook_id);
+    if (!hook || hook.token !== webhook_token) return discordError(reply, 401, 50027, 'Invalid Webhook Token');
+    const q = request.query as { wait?: string; thread_id?: string };
+    let channelId = hook.channel_id;
+    if (q.thread_id) {
+      const thread = world().channels.get(q.thread_id);
+      if (!thread?.thread || thread.parent_id !== hook.channel_id) return discordError(reply, 400, 10003, 'Unknown Channel');
+      channelId = thread.id;
+    }
+    const { body, files } = messageParts(request);
+    if (files.length && sendFault(state, 'upload', reply) === 'sent') return reply;
+    const fault = sendFault(state, 'publish', reply);
+    if (fault === 'sent') return reply;
+    const m = create(reply, channelId, body, files, q.thread_id, { id: hook.id, username: typeof body.username === 'string' && body.username ? body.username : hook.name, avatar_url: body.avatar_url ?? null });
+    if (!m) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
+    return String(q.wait) === 'true' ? messageJson(m, world()) : reply.status(204).send();
+  });
+
   app.post('/users/@me/channels', async (request, reply) => {
     const { recipient_id } = request.body as { recipient_id?: string };
     const w = world();
@@ -431,4 +465,14 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     }
     return { id, type: 1, flags: 0, last_message_id: null, recipients: [userJson(user.user)] };
   });
+}
+
+/** A message body: JSON, or a multipart form's `payload_json` and its `files[n]` parts. */
+function messageParts(request: FastifyRequest): { body: Record<string, any>; files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }> } {
+  const type = String(request.headers['content-type'] ?? '');
+  if (!type.startsWith('multipart/form-data')) return { body: (request.body ?? {}) as Record<string, any>, files: [] };
+  const parts = parseMultipart(request.body as Buffer, type) ?? [];
+  const body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}') as Record<string, any>;
+  const files = parts.filter((p) => p.filename !== null).map((p) => ({ name: p.name, filename: p.filename!, data: p.data, contentType: p.contentType }));
+  return { body, files };
 }

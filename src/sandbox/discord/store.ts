@@ -35,7 +35,10 @@ export interface SimMessage {
   pinnedAt?: string | null;
   deleted?: boolean;
   thread?: string;
+  /** Sent through a webhook: its id, and the name and avatar the message shows. */
+  webhook?: { id: string; username: string; avatar_url: string | null };
 }
+export interface SimWebhook { id: string; token: string; channel_id: string; guild_id: string; name: string }
 export interface SimRole { id: string; name: string; color: number; position: number; permissions: string; managed: boolean; mentionable: boolean; hoist: boolean }
 export interface SimMember { user: { id: string; username: string; global_name: string | null }; nick: string | null; roles: string[]; joined_at: string }
 export interface SimEvent { id: string; guild_id: string; name: string; description: string | null; channel_id: string | null; start: string; end: string | null; status: number; entity_type: number; location: string | null; image: string | null }
@@ -48,6 +51,7 @@ export interface DiscordWorld {
   events: Map<string, SimEvent>;
   /** DM channel per recipient. */
   dms: Map<string, string>;
+  webhooks: Map<string, SimWebhook>;
   /** nonce -> message id, for enforce_nonce (a few minutes). */
   nonces: Map<string, { id: string; at: number }>;
   /** OAuth codes: code -> {guildId, redirectUri, clientId}. */
@@ -64,7 +68,7 @@ const member = (id: string, username: string, roles: string[] = []): SimMember =
 const role = (id: string, name: string, position: number, over: Partial<SimRole> = {}): SimRole => ({ id, name, color: 0, position, permissions: '1071698660929', managed: false, mentionable: false, hoist: false, ...over });
 
 function seed(): DiscordWorld {
-  const world: DiscordWorld = { guilds: new Map(), channels: new Map(), messages: new Map(), events: new Map(), dms: new Map(), nonces: new Map(), codes: new Map(), seq: 0 };
+  const world: DiscordWorld = { guilds: new Map(), channels: new Map(), messages: new Map(), events: new Map(), dms: new Map(), webhooks: new Map(), nonces: new Map(), codes: new Map(), seq: 0 };
   const guilds: Array<[string, string, Array<[string, number, string]>]> = [
     ['1200000000000000001', 'Sandbox Guild', [['1300000000000000001', 0, 'general'], ['1300000000000000002', 5, 'announcements'], ['1300000000000000003', 15, 'forum'], ['1300000000000000004', 2, 'voice'], ['1300000000000000005', 0, 'random']]],
     ['1200000000000000002', 'Second Guild', [['1300000000000000011', 0, 'general'], ['1300000000000000012', 5, 'news'], ['1300000000000000013', 13, 'stage']]],
@@ -104,9 +108,26 @@ export const userJson = (u: { id: string; username: string; global_name?: string
 });
 
 export const BOT = { id: BOT_ID, username: 'herald', global_name: 'Herald' };
+export const APPLICATION_ID = '1000000000000000001';
+
+export const webhookJson = (w: SimWebhook, withToken: boolean) => ({
+  application_id: APPLICATION_ID,
+  avatar: null,
+  channel_id: w.channel_id,
+  guild_id: w.guild_id,
+  id: w.id,
+  name: w.name,
+  type: 1,
+  user: userJson(BOT),
+  ...(withToken ? { token: w.token, url: `https://discord.com/api/webhooks/${w.id}/${w.token}` } : {}),
+});
 
 export function messageJson(m: SimMessage, world: DiscordWorld) {
-  const author = m.author === BOT_ID ? BOT : (findUser(world, m.author) ?? { id: m.author, username: 'user', global_name: null });
+  const author = m.webhook
+    ? { id: m.webhook.id, username: m.webhook.username, global_name: null }
+    : m.author === BOT_ID
+      ? BOT
+      : (findUser(world, m.author) ?? { id: m.author, username: 'user', global_name: null });
   return {
     type: 0,
     content: m.content,
@@ -126,6 +147,7 @@ export function messageJson(m: SimMessage, world: DiscordWorld) {
     mention_everyone: false,
     tts: m.tts,
     ...(m.nonce !== undefined && m.nonce !== null ? { nonce: m.nonce } : {}),
+    ...(m.webhook ? { webhook_id: m.webhook.id } : {}),
   };
 }
 

@@ -117,6 +117,24 @@ describe('Discord end to end through @zernio/node 0.2.881', () => {
     }
   });
 
+  it('posts under a per-post identity through the channel webhook, once, and finds it after a lost answer', async () => {
+    const t = await connected('Discord identity');
+    await publish(t.client, t.accountId, { content: 'From the release bot' }, { webhookUsername: 'Release bot', webhookAvatarUrl: 'https://herald.example/bot.png' });
+    const sent = (await inspect()).filter((p) => p.text === 'From the release bot');
+    expect(sent).toEqual([expect.objectContaining({ destination: GENERAL, extra: expect.objectContaining({ username: 'Release bot', avatarUrl: 'https://herald.example/bot.png' }) })]);
+    // One webhook per channel, reused.
+    await publish(t.client, t.accountId, { content: 'Again from the release bot' }, { webhookUsername: 'Release bot' });
+    const hooks = await (await fetch(`${h.e.sandbox.url}/sandbox/discord/channels/${GENERAL}/webhooks`, { headers: { authorization: `Bot ${SANDBOX_BOT_TOKEN}` } })).json();
+    expect(hooks).toHaveLength(1);
+    // The answer is lost after Discord accepted the message: the engine finds it instead of posting again.
+    await sandboxCall(h.e.sandbox, 'POST', '/sandbox/discord/_faults', { kind: 'ambiguous', count: 1 });
+    const lost = await publish(t.client, t.accountId, { content: 'Lost answer' }, { webhookUsername: 'Release bot' });
+    await h.settle(3);
+    const found = (await inspect()).filter((p) => p.text === 'Lost answer');
+    expect(found).toHaveLength(1);
+    expect((await getPost(t.sdk, lost)).platforms[0]).toMatchObject({ status: 'published', platformPostId: found[0].id });
+  });
+
   it('crossposts to an announcement channel when asked', async () => {
     const t = await connected('Discord news');
     const news = data(await t.client.connect.connectDiscordChannel({ body: { guildId: GUILD, channelId: NEWS, profileId: t.profileId } }));
@@ -195,6 +213,8 @@ describe('Discord end to end through @zernio/node 0.2.881', () => {
 
     const postId = await publish(t.client, t.accountId, { content: 'Pin me' });
     const messageId = (await getPost(t.sdk, postId)).platforms[0].platformPostId as string;
+    // The account's message identity (set above) is what the message shows: it went through the channel's webhook.
+    expect((await inspect()).find((p) => p.id === messageId)).toMatchObject({ text: 'Pin me', extra: { username: 'Herald News' } });
     expect(await call('pinDiscordMessage', d.pinDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toMatchObject({ success: true, operation: 'message_pinned' });
     expect((await call('listDiscordPinnedMessages', d.listDiscordPinnedMessages({ path: { channelId: GENERAL }, query: q }))).data.map((m: any) => m.content)).toEqual(['Pin me']);
     expect(await call('unpinDiscordMessage', d.unpinDiscordMessage({ path: { channelId: GENERAL, messageId }, query: q }))).toMatchObject({ success: true, operation: 'message_unpinned' });
