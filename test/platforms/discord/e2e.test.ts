@@ -65,6 +65,10 @@ describe('Discord end to end through @zernio/node 0.2.881', () => {
     expect(JSON.parse(t.params.get('userProfile')!)).toMatchObject({ id: GUILD, username: 'Sandbox Guild' });
     expect(t.bound).toMatchObject({ message: 'Discord channel connected successfully', account: { platform: 'discord', username: 'general', displayName: 'Sandbox Guild - #general', guildId: GUILD, channelId: GENERAL } });
 
+    // The channels to choose from, for the guild the profile authorized.
+    const listed = await h.e.env.request(t.apiKey, 'GET', `/v1/connect/discord/channels?profileId=${t.profileId}&guildId=${GUILD}`);
+    expect([listed.status, listed.body.channels.map((c: any) => `${c.name}:${c.type}`)]).toEqual([200, ['general:0', 'announcements:5', 'forum:15', 'random:0']]);
+
     // A second channel of the same guild is a second account; a channel of another guild is refused.
     const news = data(await t.client.connect.connectDiscordChannel({ body: { guildId: GUILD, channelId: NEWS, profileId: t.profileId } }));
     expect(news.account.accountId).not.toBe(t.accountId);
