@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimulatorState } from '../types.js';
-import { discordError } from './index.js';
+import { discordError } from './errors.js';
 import { eventJson, memberJson, roleJson, snowflake, worldOf, type SimEvent, type SimGuild } from './store.js';
 
 /*

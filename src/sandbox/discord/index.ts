@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formBody } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
-import type { FaultOp } from '../faults.js';
 import { documentPath, discordOpenApi, invalidFormBody } from './openapi.js';
 import { RateLimiter } from './rate-limits.js';
+import { discordError, sendFault } from './errors.js';
 import { registerGuildRoutes } from './guilds.js';
 import { BOT, BOT_ID, channelJson, guildJson, messageJson, snowflake, userJson, webhookJson, worldOf, type SimChannel, type SimMessage } from './store.js';
 
@@ -29,24 +29,6 @@ const NONCE_WINDOW_MS = 5 * 60_000;
 
 export interface DiscordSimulatorOptions {
   now?: () => Date;
-}
-
-export function discordError(reply: Reply, status: number, code: number, message: string, errors?: Record<string, unknown>) {
-  return reply.status(status).send({ code, message, ...(errors ? { errors } : {}) });
-}
-
-/** Answers the armed fault of `op`, if any, as Discord would; `ambiguous` is left to the caller (record, then hang up). */
-export function sendFault(state: SimulatorState, op: FaultOp, reply: Reply): 'ambiguous' | 'sent' | null {
-  const kind = state.faults.take(op);
-  if (!kind) return null;
-  if (kind === 'ambiguous') return 'ambiguous';
-  if (kind === 'rate_limited') {
-    reply.header('retry-after', '2').header('x-ratelimit-scope', 'user');
-    reply.status(429).send({ code: 0, message: 'You are being rate limited.', retry_after: 1.5, global: false });
-  } else if (kind === 'unavailable') discordError(reply, 502, 0, '502: Bad Gateway');
-  else if (kind === 'auth') discordError(reply, 401, 0, '401: Unauthorized');
-  else discordError(reply, 403, 50013, 'Missing Permissions');
-  return 'sent';
 }
 
 export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator {
