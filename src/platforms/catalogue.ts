@@ -1,5 +1,6 @@
 import type { PlatformDescriptor } from './descriptor.js';
 import { bluesky } from './bluesky/descriptor.js';
+import { discord } from './discord/descriptor.js';
 import { facebook } from './facebook/descriptor.js';
 import { googlebusiness } from './googlebusiness/descriptor.js';
 import { instagram } from './instagram/descriptor.js';
@@ -34,6 +35,7 @@ export const CATALOGUE = [
   googlebusiness,
   telegram,
   snapchat,
+  discord,
   slack,
 ] as const;
 

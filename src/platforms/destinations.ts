@@ -57,6 +57,13 @@ export interface ConnectDestinationsWire {
     /** The whole body: `profileId`, `tempToken` (or `pendingDataToken`), `redirect_url`, the choice. */
     body: TObject;
     choose(body: Record<string, unknown>): DestinationChoice;
+    /**
+     * The body (or listing query) field that names the pending connection by its user's platform id, in
+     * place of a temp token (Discord's `guildId`): the caller's live pending connection of that profile
+     * whose user is that id. Such a connection is not used up by a selection, so several destinations
+     * can be bound before it expires.
+     */
+    pendingBy?: string;
     notFound: DestinationNotFound;
     message: string;
     /** What the answer's `account` adds to `{accountId, platform, username, displayName, profilePicture, isActive}`. */

@@ -1,4 +1,5 @@
 import { blueskySimulator } from './bluesky/index.js';
+import { discordSimulator } from './discord/index.js';
 import { googleBusinessSimulator } from './googlebusiness/index.js';
 import { threadsSimulator } from './threads/index.js';
 import { facebookSimulator } from './facebook/index.js';
@@ -30,6 +31,7 @@ export function allSimulators(): Simulator[] {
     threadsSimulator(),
     facebookSimulator(),
     instagramSimulator(),
+    discordSimulator(),
     slackSimulator(),
   ];
 }

@@ -62,6 +62,26 @@ export async function listLiveConnectTokens(db: Executor, kind: ConnectTokenKind
     .execute();
 }
 
+/** The live records of one owner (tenant, profile, platform), newest first. */
+export async function listLiveConnectTokensOf(
+  db: Executor,
+  kind: ConnectTokenKind,
+  owner: { tenantId: string; profileId: string; platform: string },
+  now: Date,
+): Promise<ConnectTokenRow[]> {
+  return db
+    .selectFrom('connect_token')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('tenant_id', '=', owner.tenantId)
+    .where('profile_id', '=', owner.profileId)
+    .where('platform', '=', owner.platform)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
 /** Housekeeping: drops records that expired before `before`. */
 export async function deleteExpiredConnectTokens(db: Executor, before: Date): Promise<number> {
   const res = await db.deleteFrom('connect_token').where('expires_at', '<', before.toISOString()).executeTakeFirst();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { BlueskyAdapter } from '../../src/platforms/bluesky/index.js';
 import type { AccountCredentials, MediaRef, PlatformAdapter, PlatformIO } from '../../src/platforms/types.js';
 import { blueskySimulator } from '../../src/sandbox/bluesky/index.js';
+import { discordSimulator } from '../../src/sandbox/discord/index.js';
 import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { instagramSimulator } from '../../src/sandbox/instagram/index.js';
 import { googleBusinessSimulator } from '../../src/sandbox/googlebusiness/index.js';
@@ -186,5 +187,12 @@ export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   threads: {
     simulator: () => threadsSimulator(),
     connect: async (adapter, io) => (await connectVia(adapter.oauth!, io)).account,
+  },
+  // The bot installed in the consenting user's first guild, bound to its first channel (#general). The
+  // suite publishes faster than Discord's 5 messages per 5 s per channel: rate limits have their own test.
+  discord: {
+    simulator: () => discordSimulator(),
+    connect: (adapter, io) => connectToFirst(adapter, io),
+    config: { rateLimits: false },
   },
 };

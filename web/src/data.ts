@@ -58,6 +58,7 @@ export const PLATFORM_LABELS: Record<string, string> = {
   googlebusiness: 'Google Business',
   telegram: 'Telegram',
   snapchat: 'Snapchat',
+  discord: 'Discord',
   slack: 'Slack',
 };
 export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;

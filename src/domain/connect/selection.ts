@@ -7,7 +7,8 @@ import { findAccount, type AccountRow } from '../../store/accounts.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import { destinationsOf, filterIds, listDestinations, listedDestination, readChoice, runSelect, type DestinationsOf } from './destinations.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './save.js';
-import { peekConnectToken, takeConnectToken } from './tokens.js';
+import { listLiveConnectTokensOf } from '../../store/connect-tokens.js';
+import { openConnectData, peekConnectToken, takeConnectToken, type LiveToken } from './tokens.js';
 
 /*
  * The connect side of destination selection, for every platform that declares it
@@ -74,7 +75,8 @@ const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is inval
  * data token (Google Business). Another tenant's, or another platform's, is reported exactly like an
  * unknown one and is never consumed by that call.
  */
-async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef) {
+async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef, byUser?: string) {
+  if (!ref.tempToken && !ref.pendingDataToken && byUser !== undefined) return pendingOfUser(ctx, caller, platform, ref, byUser);
   let tempToken = ref.tempToken;
   if (!tempToken && ref.pendingDataToken) {
     const pending = await peekConnectToken<{ tempToken?: string }>(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
@@ -90,6 +92,21 @@ async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platf
   await assertOwnProfile(ctx, caller, profileId);
   if (live.row.profile_id !== profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
   return { tempToken, live };
+}
+
+/**
+ * The caller's live pending connection of `profileId` whose user is `userId` (a wire's `pendingBy`):
+ * another tenant's or profile's is never seen, and an unknown one reads like a bad temp token.
+ */
+async function pendingOfUser(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef, userId: string) {
+  if (!ref.profileId) throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
+  await assertOwnProfile(ctx, caller, ref.profileId);
+  const rows = await listLiveConnectTokensOf(ctx.db.kysely, 'temp_token', { tenantId: caller.tenantId, profileId: ref.profileId, platform }, ctx.clock.now());
+  for (const row of rows) {
+    const data = openConnectData<TempConnectData>(ctx, row);
+    if (data.profile.platformUserId === userId) return { tempToken: null, live: { row, data } as LiveToken<TempConnectData> };
+  }
+  throw invalid('no_pending_connection', 'No pending connection of this profile names that id: authorize the app for it first (GET /v1/connect/{platform})');
 }
 
 function connectWire(of: DestinationsOf): ConnectDestinationsWire {
@@ -117,7 +134,8 @@ export async function listPendingDestinations(
     const { tokens, profile } = await reusedConnection(ctx, caller, of, ref.accountId);
     return { destinations: await listDestinations(ctx, of, tokens.accessToken, ids), user: profile };
   }
-  const { live } = await pendingConnection(ctx, caller, platform, ref);
+  const by = wire.select.pendingBy;
+  const { live } = await pendingConnection(ctx, caller, platform, ref, by && typeof query[by] === 'string' ? (query[by] as string) : undefined);
   return { destinations: await listDestinations(ctx, of, live.data.tokens.accessToken, ids), user: live.data.profile };
 }
 
@@ -149,7 +167,8 @@ export async function selectPendingDestination(
     const need = ['is required unless accountId is sent'];
     throw invalid('validation_error', 'pendingDataToken or accountId is required', { fields: { pendingDataToken: need, accountId: ['is required unless pendingDataToken is sent'] } });
   }
-  return finishSelection(ctx, caller, of, chosen, ref, wire.select.notFound);
+  const by = wire.select.pendingBy;
+  return finishSelection(ctx, caller, of, chosen, ref, wire.select.notFound, by && typeof body[by] === 'string' ? (body[by] as string) : undefined);
 }
 
 /** Connects another destination with a connected account's tokens, as a new account of `profileId`. */
@@ -209,15 +228,17 @@ async function finishSelection(
   chosen: string | null,
   ref: PendingRef,
   notFound: DestinationNotFound,
+  byUser?: string,
 ): Promise<SelectionResult> {
   const { platform } = of;
   const startedMs = performance.now();
   // Everything is checked before the token is used up: a refused call leaves it to its owner.
-  const { tempToken, live } = await pendingConnection(ctx, caller, platform, ref);
+  const { tempToken, live } = await pendingConnection(ctx, caller, platform, ref, byUser);
   const tokens = deserializeTokens(live.data.tokens);
   const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
   const selection = await runSelect(ctx, of, destination, { profile: live.data.profile, tokens });
-  if (!(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken))) throw invalidTempToken();
+  // A connection named by its user (pendingBy) stays live until it expires: several destinations may be bound.
+  if (tempToken !== null && !(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken))) throw invalidTempToken();
   if (ref.pendingDataToken) await takeConnectToken(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
   const { account } = await saveWithLog(
     ctx,

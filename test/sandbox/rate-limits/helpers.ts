@@ -67,7 +67,7 @@ export async function oauthToken(
   if (!location) throw new Error(`consent answered ${consent.status}: ${JSON.stringify(consent.body)}`);
   const code = new URL(location).searchParams.get('code')!;
   const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', ...(opts.basic ? {} : { client_id: clientId, client_secret: 's' }) });
-  const headers = opts.basic ? { authorization: `Basic ${Buffer.from(`${clientId}:s`).toString('base64')}` } : {};
+  const headers: Record<string, string> = opts.basic ? { authorization: `Basic ${Buffer.from(`${clientId}:s`).toString('base64')}` } : {};
   const res = await call(sandbox, 'POST', `${base}${paths.token}`, form, headers);
   if (res.status !== 200) throw new Error(`token answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { authorization: `Bearer ${res.body.access_token}` };

@@ -48,7 +48,7 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
     handler: async (request, reply) => {
       const { accountId, ...rest } = (request.params ?? {}) as Record<string, string>;
       const q = (request.query ?? {}) as Record<string, unknown>;
-      const id = where === 'path' ? accountId : where === 'query' ? String(q.accountId) : null;
+      const id = where === 'path' ? accountId : where === 'query' ? String(q.accountId) : where === 'body' ? String((request.body as { accountId?: unknown } | null)?.accountId ?? '') : null;
       const body = await runPlatformTool(ctx, request.principal, platform, tool, { accountId: id, query: request.query, body: request.body, params: rest });
       return reply.code(tool.status ?? 200).send(body);
     },
