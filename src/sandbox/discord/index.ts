@@ -34,17 +34,13 @@ export interface DiscordSimulatorOptions {
 export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
   const limiter = new RateLimiter();
-  const settings = { rateLimits: true };
   return {
     platform: 'discord',
     faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'message'],
+    // rateLimits is the sandbox core's setting (state.config); switching it starts the buckets afresh.
     configure(body) {
-      if (body.rateLimits !== undefined) {
-        if (typeof body.rateLimits !== 'boolean') return { error: 'rateLimits must be a boolean' };
-        settings.rateLimits = body.rateLimits;
-        limiter.clear();
-      }
-      return { rateLimits: settings.rateLimits };
+      if (typeof body.rateLimits === 'boolean') limiter.clear();
+      return {};
     },
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = discordOpenApi();
@@ -67,7 +63,7 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
           });
           if (problems.length > 0) return reply.status(400).send(invalidFormBody(problems));
         }
-        if (settings.rateLimits) {
+        if (state.config.rateLimits) {
           const params = request.params as Record<string, string>;
           // Windows run on the simulator's clock (a test's fake clock moves them).
           const limited = limiter.check(reply, auth[1], request.method, route, params.channel_id ?? params.guild_id ?? params.webhook_id ?? '', now().getTime());
