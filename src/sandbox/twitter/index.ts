@@ -4,6 +4,7 @@ import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { xTextTooLong } from './count.js';
 import { parseMultipart } from './multipart.js';
+import { registerXEngagement } from './engagement.js';
 import { registerXInbox } from './inbox.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
@@ -272,6 +273,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       });
 
       registerXInbox(app, state, { valid, sendFault, now });
+      registerXEngagement(app, state, { valid, sendFault, now });
 
       /**
        * What every read of posts starts with: the request checked against X's OpenAPI, the caller's
