@@ -452,3 +452,29 @@ describe('refusals of the extras', () => {
     }
   });
 });
+
+describe("the account's platform posts when its token has lapsed", () => {
+  it('refreshes an expired token and answers; a revoked grant is a 401 TOKEN_EXPIRED', async () => {
+    const who = { id: '3100000000000000009', username: 'xLapsed', name: 'X Lapsed' };
+    const { apiKey } = await e.env.createUser();
+    const sdk = await e.env.sdk(apiKey);
+    const z = new Zernio({ apiKey, baseURL: e.baseUrl });
+    const profileId = data(await sdk.profiles.createProfile({ body: { name: 'Lapsed' } })).profile._id as string;
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/users', who);
+    const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'twitter' }, query: { profileId, redirect_url: `${e.baseUrl}/health` } }));
+    await fetch(`${start.authUrl}&login_hint=${who.id}`).then((r) => r.text());
+    const accountId = data(await sdk.accounts.listAccounts({ query: { profileId } })).accounts[0]._id as string;
+    const own = externalXPost(e.sandbox.state('twitter'), who.id, 'Still here', e.env.clock.now().getTime() - 600_000);
+
+    // Two hours on: X has expired the access token, Herald refreshes it before reading.
+    e.env.clock.advance(2 * 3_600_000);
+    const res = data(await z.accounts.getAccountPosts({ path: { accountId } }));
+    expect(res.posts.map((p: any) => p.id)).toContain(own);
+
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/revoke', { userId: who.id });
+    e.env.clock.advance(2 * 3_600_000);
+    const lapsed = await failure(z.accounts.getAccountPosts({ path: { accountId } }));
+    expect(lapsed.statusCode).toBe(401);
+    expect(lapsed.code).toBe('TOKEN_EXPIRED');
+  });
+});
