@@ -478,3 +478,34 @@ describe("the account's platform posts when its token has lapsed", () => {
     expect(lapsed.code).toBe('TOKEN_EXPIRED');
   });
 });
+
+describe("Herald's OpenAPI document", () => {
+  /** The 19 operations of this file, as the hosted API's contract (0.2.881) names them. */
+  const OPERATIONS: [string, string, string][] = [
+    ['post', '/v1/twitter/retweet', 'retweetPost'],
+    ['delete', '/v1/twitter/retweet', 'undoRetweet'],
+    ['post', '/v1/twitter/bookmark', 'bookmarkPost'],
+    ['delete', '/v1/twitter/bookmark', 'removeBookmark'],
+    ['post', '/v1/twitter/follow', 'followUser'],
+    ['delete', '/v1/twitter/follow', 'unfollowUser'],
+    ['get', '/v1/twitter/search', 'searchTweets'],
+    ['get', '/v1/twitter/tweet', 'getTweet'],
+    ['get', '/v1/accounts/{accountId}/reddit-subreddits/{subreddit}/rules', 'getSubredditRules'],
+    ['post', '/v1/accounts/{accountId}/reddit-vote', 'voteRedditThing'],
+    ['post', '/v1/accounts/{accountId}/reddit-flairs', 'setRedditPostFlair'],
+    ['get', '/v1/accounts/{accountId}/webhook-subscription', 'getPageWebhookSubscription'],
+    ['post', '/v1/accounts/{accountId}/webhook-subscription', 'resyncPageWebhookSubscription'],
+    ['get', '/v1/accounts/{accountId}/facebook-post-reactions', 'getFacebookPostReactions'],
+    ['post', '/v1/accounts/{accountId}/pinterest-boards', 'createPinterestBoard'],
+    ['get', '/v1/accounts/{accountId}/bluesky-settings', 'getBlueskySettings'],
+    ['patch', '/v1/accounts/{accountId}/bluesky-settings', 'updateBlueskySettings'],
+    ['patch', '/v1/accounts/{accountId}', 'moveAccountToProfile'],
+    ['get', '/v1/accounts/{accountId}/posts', 'getAccountPosts'],
+  ];
+
+  it('lists each of the 19 operations with its success answer', async () => {
+    const doc = (await e.env.request(null, 'GET', '/v1/openapi.json')).body;
+    const missing = OPERATIONS.filter(([method, path]) => !doc.paths[path]?.[method]?.responses?.['200']).map(([, , id]) => id);
+    expect(missing).toEqual([]);
+  });
+});
