@@ -509,3 +509,33 @@ describe("Herald's OpenAPI document", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the simulators hold the new calls to the platforms’ own contracts', () => {
+  const send = (path: string, method: string, body?: unknown) =>
+    fetch(`${e.sandbox.url}/sandbox/${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+  it("X refuses what x-openapi.json refuses, before looking at the token", async () => {
+    const refused = [
+      await send(`twitter/2/users/${X_USER.id}/retweets`, 'POST', { tweet_id: 'not-a-number' }),
+      await send(`twitter/2/users/${X_USER.id}/retweets`, 'POST', { tweet_id: '1', extra: true }),
+      await send(`twitter/2/users/${X_USER.id}/following`, 'POST', {}),
+      await send('twitter/2/tweets/search/recent?query=database&max_results=5', 'GET'),
+      await send('twitter/2/tweets/search/recent', 'GET'),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' });
+    }
+    expect((await send(`twitter/2/users/${X_USER.id}/bookmarks`, 'POST', { tweet_id: '1' })).status).toBe(401);
+  });
+
+  it("Pinterest refuses a board its OpenAPI document refuses; Reddit's flair and rules need a token", async () => {
+    const board = await send('pinterest/v5/boards', 'POST', { name: 'Hidden', privacy: 'HIDDEN' });
+    expect(board.status).toBe(400);
+    expect((await board.json()).code).toBe(1);
+    const ua = { 'user-agent': 'server:herald:1.0 (by /u/herald_app)' };
+    expect((await fetch(`${e.sandbox.url}/sandbox/reddit/r/test/about/rules`, { headers: ua })).status).toBe(401);
+    const flair = await fetch(`${e.sandbox.url}/sandbox/reddit/r/test/api/selectflair`, { method: 'POST', headers: { ...ua, 'content-type': 'application/x-www-form-urlencoded' }, body: 'link=t3_abc&flair_template_id=x' });
+    expect(flair.status).toBe(401);
+  });
+});
