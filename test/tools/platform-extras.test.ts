@@ -532,7 +532,7 @@ describe('the simulators hold the new calls to the platforms’ own contracts', 
   it("Pinterest refuses a board its OpenAPI document refuses; Reddit's flair and rules need a token", async () => {
     const board = await send('pinterest/v5/boards', 'POST', { name: 'Hidden', privacy: 'HIDDEN' });
     expect(board.status).toBe(400);
-    expect((await board.json()).code).toBe(1);
+    expect(((await board.json()) as { code: number }).code).toBe(1);
     const ua = { 'user-agent': 'server:herald:1.0 (by /u/herald_app)' };
     expect((await fetch(`${e.sandbox.url}/sandbox/reddit/r/test/about/rules`, { headers: ua })).status).toBe(401);
     const flair = await fetch(`${e.sandbox.url}/sandbox/reddit/r/test/api/selectflair`, { method: 'POST', headers: { ...ua, 'content-type': 'application/x-www-form-urlencoded' }, body: 'link=t3_abc&flair_template_id=x' });
