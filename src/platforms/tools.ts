@@ -16,8 +16,8 @@ import type { AccountCredentials, PlatformAdapter, PlatformIO } from './types.js
  * - `path` (default): `path` is relative, the route is `/v1/accounts/{accountId}/<path>`.
  * - `query`: `path` is absolute under /v1 (`/reddit/search`); the account is the `accountId` query
  *   parameter, which the registrar adds to the query schema.
- * - `body`: `path` is absolute under /v1 (`/discord/dms`); the account is the body's `accountId`, which
- *   the tool's body schema must require.
+ * - `body`: `path` is absolute under /v1 (`/twitter/retweet`, `/discord/dms`); the account is the `accountId` field of
+ *   the JSON body, which the registrar adds to the body schema (the hosted API's engagement routes).
  * - `none`: `path` is absolute under /v1 (`/tools/validate/subreddit`); no account, the handler gets
  *   only the adapter, the input and a PlatformIO (public platform data).
  */
@@ -57,7 +57,7 @@ export interface PlatformTool<
   R extends TSchema = TSchema,
 > {
   method: ToolMethod;
-  /** `reddit-flairs` (under /v1/accounts/{accountId}/) or, with `account` `query`/`none`, `/reddit/search`. */
+  /** `reddit-flairs` (under /v1/accounts/{accountId}/) or, with `account` `query`/`body`/`none`, `/reddit/search`. */
   path: string;
   /** Where the account comes from (see above); default `path`. */
   account?: 'path' | 'query' | 'body' | 'none';

@@ -18,7 +18,7 @@ import { blueskyAnalytics } from './analytics.js';
 import { blueskyInbox, type BlueskyAccountAccess } from './inbox.js';
 import { linkCard } from './link-card.js';
 import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
-import { TEXT } from './rules.js';
+import { langsProblem, TEXT } from './rules.js';
 import { APP_PASSWORD_RE, createSession, refreshSession, type BlueskySession, type PdsPolicy } from './session.js';
 
 export { APP_PASSWORD_RE } from './session.js';
@@ -89,6 +89,17 @@ export function postUrl(account: AccountCredentials, uri: string): string {
 }
 
 /** Validates every part before the first call, so a thread is never half-sent because of its content. */
+/**
+ * The post's languages: its own `platformSpecificData.langs`, else the account's default
+ * (`defaultLangs`, set with PATCH /v1/accounts/{id}/bluesky-settings), else none (no `langs` field).
+ */
+export function postLangs(req: Pick<PublishRequest, 'platformSpecificData' | 'account'>): string[] | null {
+  const own = req.platformSpecificData.langs;
+  if (own !== undefined && own !== null) return langsProblem(own) === null ? (own as string[]) : null;
+  const fallback = req.account.metadata.defaultLangs;
+  return fallback !== undefined && fallback !== null && langsProblem(fallback) === null ? (fallback as string[]) : null;
+}
+
 function checkParts(parts: Part[]): void {
   parts.forEach((p, i) => {
     const where = i === 0 ? 'the post' : `thread item ${i}`;
@@ -117,7 +128,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     }
   };
 
-  async function buildRecord(io: PlatformIO, account: AccountCredentials, part: Part, reply: { root: StrongRef; parent: StrongRef } | null, now: Date) {
+  async function buildRecord(io: PlatformIO, account: AccountCredentials, part: Part, reply: { root: StrongRef; parent: StrongRef } | null, now: Date, langs: string[] | null) {
     const service = pds(account, serviceUrl);
     const facets = await buildFacets(part.text, resolver(io, service));
     let embed: object | null = await mediaEmbed(io, service, token(account), part.media);
@@ -134,6 +145,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       ...(facets.length ? { facets } : {}),
       ...(embed ? { embed } : {}),
       ...(reply ? { reply } : {}),
+      ...(langs ? { langs } : {}),
     };
   }
 
@@ -184,7 +196,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       if (resume && !rootCid) throw new PlatformError('rejected', "cannot continue this thread: the root post's cid was not kept");
       const root: StrongRef = resume
         ? { uri: resume.platformPostId, cid: rootCid! }
-        : await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now()));
+        : await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now(), postLangs(req)));
       const replies: StrongRef[] = (resume?.replies ?? []).map((r) => ({ uri: r.id, cid: String(r.cid ?? '') }));
       const progress = () => ({
         platformPostId: root.uri,
@@ -193,7 +205,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
         state: { cid: root.cid },
       });
       await postReplies(req, io, { root, replies, progress }, async (item, parent) =>
-        createPost(io, account, await buildRecord(io, account, { text: item.content, media: item.media }, { root, parent }, io.now())),
+        createPost(io, account, await buildRecord(io, account, { text: item.content, media: item.media }, { root, parent }, io.now(), postLangs(req))),
       );
       return {
         platformPostId: root.uri,

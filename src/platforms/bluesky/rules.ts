@@ -1,4 +1,4 @@
-import { countKinds, formatRule, issue, threadItemsCheck } from '../rules/helpers.js';
+import { countKinds, described, formatRule, issue, threadItemsCheck } from '../rules/helpers.js';
 import type { PlatformMediaLimits } from '../rules/media-limits.js';
 import { graphemeLength, utf8Length } from '../rules/text.js';
 import type { RuleIssue, TargetDraft, TextRule } from '../rules/types.js';
@@ -20,7 +20,28 @@ export const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
 export const MAX_ALT = 1000;
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
-export const PLATFORM_SPECIFIC_DATA = { threadItems: threadItemsCheck };
+/**
+ * A post's languages (the record's `langs`, app.bsky.feed.post): at most 3 BCP-47 tags. Feed generators
+ * filter on them. https://docs.bsky.app/docs/advanced-guides/post-richtext#languages
+ */
+export const MAX_LANGS = 3;
+const LANG_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+/** Null when `v` is 1-3 BCP-47 tags (`pt`, `en-US`), else what is wrong. */
+export function langsProblem(v: unknown): string | null {
+  if (!Array.isArray(v) || v.length < 1 || v.length > MAX_LANGS) return `must be 1-${MAX_LANGS} language codes`;
+  const bad = v.find((x) => typeof x !== 'string' || !LANG_TAG.test(x));
+  return bad === undefined ? null : `${JSON.stringify(bad)} is not a BCP-47 language code such as "pt" or "en-US"`;
+}
+
+export const langsCheck = described(langsProblem, {
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_LANGS,
+  items: { type: 'string', pattern: LANG_TAG.source },
+});
+
+export const PLATFORM_SPECIFIC_DATA = { threadItems: threadItemsCheck, langs: langsCheck };
 
 export function checkTarget(t: TargetDraft): RuleIssue[] {
   const issues: RuleIssue[] = [...formatRule(t, 'image', ['jpeg', 'png', 'webp', 'gif']), ...formatRule(t, 'video', ['mp4'])];

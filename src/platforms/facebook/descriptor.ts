@@ -6,7 +6,7 @@ import { FACEBOOK_DESTINATIONS } from './destinations.js';
 import { facebookAdapterFromConfig } from './index.js';
 import { FACEBOOK_DEFAULT_SCOPES } from './oauth.js';
 import { MESSAGE } from './rules.js';
-import { FACEBOOK_TOOLS } from './settings.js';
+import { FACEBOOK_TOOLS } from './tools.js';
 
 // Facebook: text 63,206; feed up to 10 images or 1 video, never both (spec); a story is one media item,
 // no first comment; a reel is one video.

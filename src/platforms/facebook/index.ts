@@ -6,6 +6,7 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
 import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
 import { facebookInbox } from './inbox.js';
+import { facebookPage, PAGE_WEBHOOK_FIELDS, type FacebookPage } from './page.js';
 import { messengerMenu } from './settings.js';
 import { uploadResumable, uploadRupload } from './upload.js';
 
@@ -23,15 +24,17 @@ export function facebookOptions(config: Config): FacebookOptions {
   };
 }
 
-/** The webhook fields the inbox reads (Messenger, the account's own sends, comments, ratings). */
-const PAGE_WEBHOOK_FIELDS = ['messages', 'message_echoes', 'feed', 'ratings'];
-
 /** The user's long-lived token, kept beside the Page token (see `select`): lists Pages and opens upload sessions. */
 const userToken = (account: AccountCredentials) => account.refreshToken ?? account.accessToken;
 
 const pictureOf = (p: any): string | null => p?.picture?.data?.url ?? null;
 
-export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
+/** The Facebook adapter, with the Page calls its tools (tools.ts) make. */
+export interface FacebookAdapter extends PlatformAdapter {
+  page: FacebookPage;
+}
+
+export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
   const oauth = facebookOAuth(opts);
   const base = graphBase(opts);
 
@@ -119,6 +122,7 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
     firstComments: true,
     analytics: facebookAnalytics(opts),
     settings: { 'messenger-menu': messengerMenu(base) },
+    page: facebookPage(opts),
     inbox: facebookInbox(opts, pageAccess),
 
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {
@@ -256,6 +260,6 @@ export function createFacebookAdapter(opts: FacebookOptions): PlatformAdapter {
 }
 
 /** The Facebook adapter from configuration (FACEBOOK_APP_ID/SECRET, FACEBOOK_GRAPH_VERSION, FACEBOOK_API_URL, _AUTH_URL, FACEBOOK_SCOPES, FACEBOOK_UPLOAD_CHUNK_MB). */
-export function facebookAdapterFromConfig(config: Config): PlatformAdapter {
+export function facebookAdapterFromConfig(config: Config): FacebookAdapter {
   return createFacebookAdapter(facebookOptions(config));
 }

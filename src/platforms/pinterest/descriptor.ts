@@ -3,6 +3,7 @@ import { PINTEREST_DESTINATIONS } from './destinations.js';
 import { pinterestAdapterFromConfig } from './index.js';
 import { PINTEREST_DEFAULT_SCOPES } from './oauth.js';
 import { checkTarget, DESCRIPTION, mediaLimits, PLATFORM_SPECIFIC_DATA } from './rules.js';
+import { PINTEREST_TOOLS } from './tools.js';
 
 // Pinterest: description <= 800 characters; an image or a video (<= 5 media); title <= 100; link <= 2048.
 export const pinterest: PlatformDescriptor<'pinterest'> = {
@@ -16,4 +17,5 @@ export const pinterest: PlatformDescriptor<'pinterest'> = {
   scopes: PINTEREST_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: PINTEREST_DESTINATIONS, unpublish: true, lookup: true, processing: true },
   createAdapter: pinterestAdapterFromConfig,
+  tools: PINTEREST_TOOLS,
 };

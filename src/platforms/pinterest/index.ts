@@ -3,6 +3,7 @@ import { platformBaseUrl, platformSetting } from '../config.js';
 import { textRuleError } from '../rules/text.js';
 import {
   PlatformError,
+  type AccountCredentials,
   type MediaRef,
   type PlatformAdapter,
   type PlatformIO,
@@ -13,7 +14,7 @@ import {
 } from '../types.js';
 import { pinterestAnalytics } from './analytics.js';
 import { pinRequest, pinUrl, token, type PinterestOptions } from './api.js';
-import { pinterestBoards } from './boards.js';
+import { createBoard, pinterestBoards, type CreatedBoard } from './boards.js';
 import { imageBase64, PROCESSING_CHECK_MS, uploadVideo, videoState } from './media.js';
 import { boardOf, pinFields, pinMedia, pinTitle, videoCover } from './map.js';
 import { PINTEREST_DEFAULT_SCOPES, pinterestOAuth } from './oauth.js';
@@ -33,7 +34,12 @@ export function pinterestOptions(config: Config): PinterestOptions {
   };
 }
 
-export function createPinterestAdapter(opts: PinterestOptions): PlatformAdapter {
+/** The Pinterest adapter, with the board creation its tool (tools.ts) makes. */
+export interface PinterestAdapter extends PlatformAdapter {
+  createBoard(account: AccountCredentials, board: { name: string; description?: string; privacy?: 'PUBLIC' | 'PROTECTED' | 'SECRET' }, io: PlatformIO): Promise<CreatedBoard>;
+}
+
+export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter {
   const oauth = pinterestOAuth(opts);
 
   /** One of Herald's own uploads (under PUBLIC_URL), which Pinterest may not reach: sent as bytes. */
@@ -108,6 +114,7 @@ export function createPinterestAdapter(opts: PinterestOptions): PlatformAdapter 
     },
 
     destinations: pinterestBoards(opts),
+    createBoard: (account, board, io) => createBoard(opts, account, board, io),
 
     analytics: pinterestAnalytics(opts),
 
@@ -123,6 +130,6 @@ export function createPinterestAdapter(opts: PinterestOptions): PlatformAdapter 
 }
 
 /** The Pinterest adapter from configuration (PINTEREST_CLIENT_ID/SECRET, PINTEREST_API_URL, PINTEREST_AUTH_URL, PINTEREST_SCOPES). */
-export function pinterestAdapterFromConfig(config: Config): PlatformAdapter {
+export function pinterestAdapterFromConfig(config: Config): PinterestAdapter {
   return createPinterestAdapter(pinterestOptions(config));
 }

@@ -3,8 +3,8 @@ import { requestTokens } from '../oauth-token.js';
 import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfile, type TokenSet } from '../types.js';
 import { pinRequest, type PinterestOptions } from './api.js';
 
-/** Read the account and its boards, read and write pins. https://developers.pinterest.com/docs/getting-started/scopes/ */
-export const PINTEREST_DEFAULT_SCOPES = ['user_accounts:read', 'boards:read', 'pins:read', 'pins:write'];
+/** Read the account, read and create boards, read and write pins. https://developers.pinterest.com/docs/getting-started/scopes/ */
+export const PINTEREST_DEFAULT_SCOPES = ['user_accounts:read', 'boards:read', 'boards:write', 'pins:read', 'pins:write'];
 
 function requireClient(opts: PinterestOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {

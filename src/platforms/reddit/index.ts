@@ -3,6 +3,7 @@ import { platformBaseUrl, platformSetting } from '../config.js';
 import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
 import { redditAnalytics } from './analytics.js';
 import { bareSubreddit, publicRequest, RateWindows, rdRequest, token, USER_AGENT_FORMAT, type RedditOptions } from './api.js';
+import { redditEngagement, type RedditEngagement } from './engagement.js';
 import { redditInbox } from './inbox.js';
 import { uploadMedia } from './media.js';
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from './oauth.js';
@@ -57,6 +58,8 @@ const subredditInfo = (d: any): SubredditInfo => ({
 
 /** The Reddit adapter, with the reads its tools (tools.ts) need. */
 export interface RedditAdapter extends PlatformAdapter {
+  /** Rules, votes and post flair (engagement.ts). */
+  engagement: RedditEngagement;
   subscriptions(account: AccountCredentials, io: PlatformIO): Promise<SubredditInfo[]>;
   about(account: AccountCredentials, name: string, io: PlatformIO): Promise<SubredditInfo>;
   /** A subreddit's post requirements and flair templates, as the account's rule cache keeps them. */
@@ -101,6 +104,7 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
     oauth,
     inbox: redditInbox(opts, windows),
     analytics: redditAnalytics(opts, windows),
+    engagement: redditEngagement(opts, windows),
 
     async publish(req, io) {
       const sub = submissionOf(req);

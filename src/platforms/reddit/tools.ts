@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { invalid } from '../../errors.js';
 import { platformTool } from '../tools.js';
 import type { AccountCredentials, PlatformIO } from '../types.js';
 import { bareSubreddit } from './api.js';
@@ -194,4 +195,71 @@ const feed = platformTool<RedditAdapter>()({
   },
 });
 
-export const REDDIT_TOOLS = [listSubreddits, setDefaultSubreddit, listFlairs, validateSubreddit, search, feed];
+/** GET /v1/accounts/{accountId}/reddit-subreddits/{subreddit}/rules: the subreddit's rules and Reddit's site-wide ones. */
+const subredditRules = platformTool<RedditAdapter>()({
+  method: 'GET',
+  path: 'reddit-subreddits/:subreddit/rules',
+  tags: ['Reddit'],
+  summary: 'Get subreddit rules',
+  response: Type.Object({
+    rules: Type.Array(
+      Type.Object({
+        kind: Type.String(),
+        shortName: Type.String(),
+        description: Type.String(),
+        violationReason: Type.String(),
+        createdUtc: Type.Number(),
+        priority: Type.Integer(),
+      }),
+    ),
+    siteRules: Type.Array(Type.String()),
+  }),
+  async handler({ adapter, account, params, io }) {
+    const name = bareSubreddit(params.subreddit);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name)) throw invalid('validation_error', 'subreddit is not a subreddit name', { fields: { subreddit: ['is not a subreddit name'] } });
+    return { body: await adapter.engagement.subredditRules(account!, name, io) };
+  },
+});
+
+/**
+ * POST /v1/accounts/{accountId}/reddit-vote. Reddit's API terms allow a vote only as a human's own
+ * action, one for one: callers must send it in direct response to the account owner.
+ */
+const vote = platformTool<RedditAdapter>()({
+  method: 'POST',
+  path: 'reddit-vote',
+  tags: ['Reddit'],
+  summary: 'Vote on a Reddit post or comment',
+  description: 'Cast (1, -1) or clear (0) the account\'s vote. Only in direct response to an action of the account owner: Reddit forbids automated voting.',
+  body: Type.Object({
+    thingId: Type.String({ minLength: 1, maxLength: 20, pattern: '^(t[13]_)?[a-z0-9]{1,13}$', description: 't3_ post or t1_ comment fullname; a bare id is a post' }),
+    direction: Type.Union([Type.Literal(1), Type.Literal(0), Type.Literal(-1)]),
+  }),
+  response: Type.Object({ success: Type.Boolean() }),
+  async handler({ adapter, account, body, io }) {
+    await adapter.engagement.vote(account!, body.thingId, body.direction, io);
+    return { body: { success: true } };
+  },
+});
+
+/** POST /v1/accounts/{accountId}/reddit-flairs: a flair on a post the account published. */
+const setPostFlair = platformTool<RedditAdapter>()({
+  method: 'POST',
+  path: 'reddit-flairs',
+  tags: ['Reddit'],
+  summary: 'Set Reddit post flair',
+  description: 'The subreddit must let users pick their own post flair; the template ids are those GET on this path lists.',
+  body: Type.Object({
+    subreddit: SubredditName,
+    postId: Type.String({ minLength: 1, maxLength: 20, pattern: '^(t3_)?[a-z0-9]{1,13}$' }),
+    flairTemplateId: Type.String({ minLength: 1, maxLength: 64 }),
+    text: Type.Optional(Type.String({ maxLength: 64 })),
+  }),
+  response: Type.Object({ success: Type.Boolean() }),
+  async handler({ adapter, account, body, io }) {
+    await adapter.engagement.selectFlair(account!, body, io);
+    return { body: { success: true } };
+  },
+});
+
+export const REDDIT_TOOLS = [listSubreddits, setDefaultSubreddit, listFlairs, validateSubreddit, search, feed, subredditRules, vote, setPostFlair];

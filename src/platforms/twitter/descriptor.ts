@@ -2,6 +2,7 @@ import type { PlatformDescriptor } from '../descriptor.js';
 import { twitterAdapterFromConfig } from './index.js';
 import { TWITTER_SCOPES } from './oauth.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
+import { TWITTER_TOOLS } from './tools.js';
 
 export const twitter: PlatformDescriptor<'twitter'> = {
   id: 'twitter',
@@ -14,4 +15,5 @@ export const twitter: PlatformDescriptor<'twitter'> = {
   scopes: TWITTER_SCOPES,
   capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
   createAdapter: twitterAdapterFromConfig,
+  tools: TWITTER_TOOLS,
 };

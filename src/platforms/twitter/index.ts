@@ -14,6 +14,7 @@ import {
 import { postReplies } from '../thread.js';
 import { twitterAnalytics } from './analytics.js';
 import { xRequest, type TwitterOptions } from './api.js';
+import { twitterEngagement, type TwitterEngagement } from './engagement.js';
 import { checkTweetMedia, mediaStatus, uploadMedia } from './media.js';
 import { twitterInbox } from './inbox.js';
 import { twitterOAuth } from './oauth.js';
@@ -92,7 +93,12 @@ function asPlan(handle: ProcessingHandle): XMediaPlan {
   return { root: ids(handle.root), items: Array.isArray(handle.items) ? handle.items.map(ids) : [], pending: ids(handle.pending) };
 }
 
-export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
+/** The X adapter, with the engagement calls its tools (tools.ts) make. */
+export interface TwitterAdapter extends PlatformAdapter {
+  engagement: TwitterEngagement;
+}
+
+export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
   const oauth = twitterOAuth(opts);
 
   async function createTweet(io: PlatformIO, account: AccountCredentials, text: string, mediaIds: string[], replyTo: string | null, replySettings: string | null): Promise<string> {
@@ -164,6 +170,7 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
     oauth,
     inbox: twitterInbox(opts),
     analytics: twitterAnalytics(opts),
+    engagement: twitterEngagement(opts),
 
     /**
      * Uploads the media, then posts. When X is still processing a video or GIF, answers the media ids
@@ -228,6 +235,6 @@ export function createTwitterAdapter(opts: TwitterOptions): PlatformAdapter {
 }
 
 /** The X adapter from configuration (TWITTER_API_URL, TWITTER_AUTH_URL, TWITTER_CLIENT_ID, TWITTER_CLIENT_SECRET). */
-export function twitterAdapterFromConfig(config: Config): PlatformAdapter {
+export function twitterAdapterFromConfig(config: Config): TwitterAdapter {
   return createTwitterAdapter(twitterOptions(config));
 }

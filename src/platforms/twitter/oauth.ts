@@ -8,7 +8,7 @@ import { xRequest, type TwitterOptions } from './api.js';
  * the inbox: direct messages (dm.read, dm.write), likes (like.write) and hiding replies
  * (tweet.moderate.write).
  */
-export const TWITTER_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write', 'dm.read', 'dm.write', 'like.write', 'tweet.moderate.write'];
+export const TWITTER_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write', 'dm.read', 'dm.write', 'like.write', 'tweet.moderate.write', 'bookmark.write', 'follows.write'];
 
 function requireClient(opts: TwitterOptions): { clientId: string; clientSecret: string | null } {
   if (!opts.clientId) {

@@ -234,6 +234,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
             did,
             cid: rec.cid,
             facets: v.facets ?? [],
+            ...(v.langs ? { langs: v.langs } : {}),
             ...(v.reply ? { root: v.reply.root.uri } : {}),
             ...(embed?.$type === 'app.bsky.embed.external' ? { linkCard: embed.external } : {}),
           },

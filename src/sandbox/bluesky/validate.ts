@@ -40,6 +40,13 @@ export function checkPostRecord(
   if (typeof record.text !== 'string') throw invalid('Record must have the property "text"');
   if (graphemes(record.text) > 300 || Buffer.byteLength(record.text) > 3000) throw invalid('Record/text must not be longer than 300 graphemes');
   if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt))) throw invalid('Record/createdAt must be a valid datetime');
+  // app.bsky.feed.post `langs`: at most 3 items of format `language` (BCP-47).
+  if (record.langs !== undefined) {
+    if (!Array.isArray(record.langs) || record.langs.length > 3) throw invalid('Record/langs must not have more than 3 elements');
+    record.langs.forEach((l: unknown, i: number) => {
+      if (typeof l !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(l)) throw invalid(`Record/langs/${i} must be a well-formed BCP-47 language tag`);
+    });
+  }
   const bytes = Buffer.byteLength(record.text, 'utf8');
   for (const [i, f] of (record.facets ?? []).entries()) {
     const { byteStart, byteEnd } = f?.index ?? {};

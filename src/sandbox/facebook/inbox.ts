@@ -315,7 +315,9 @@ const installApp: GraphHandler = (call) => {
 const listInstalls: GraphHandler = (call) => {
   if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
   const fields = pageInstalls(call.state).get(call.node.id);
-  return { data: fields ? [{ id: call.token.clientId, subscribed_fields: fields }] : [] };
+  // NOTE: sent as is. The codegen specs give Application no `subscribed_fields`, but this edge answers it
+  // beside the app's id and name (the reference's example), and the core would strip it as undefined.
+  return call.reply.send({ data: fields ? [{ id: call.token.clientId, name: 'Herald Sandbox App', subscribed_fields: fields }] : [] });
 };
 const uninstallApp: GraphHandler = (call) => {
   if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;

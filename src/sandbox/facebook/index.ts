@@ -8,6 +8,7 @@ import { INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { LIST_HANDLERS } from './lists.js';
 import { MESSENGER_PROFILE_HANDLERS } from './messenger-profile.js';
 import { POST_HANDLERS } from './posts.js';
+import { REACTION_HANDLERS, registerReactionsControl } from './reactions.js';
 import { registerRupload, uploadSession, VIDEO_HANDLERS } from './video.js';
 
 export interface FacebookSimulatorOptions {
@@ -33,6 +34,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
       registerInbound(app, state, now);
+      registerReactionsControl(app, state);
       registerGraph(app, state, {
         now,
         unlisted: (parts, request, reply, at) => uploadSession(state, parts, request, reply, at),
@@ -45,6 +47,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...INSIGHTS_HANDLERS,
           ...MESSENGER_PROFILE_HANDLERS,
           ...INBOX_HANDLERS,
+          ...REACTION_HANDLERS,
         },
       });
     },

@@ -4,6 +4,7 @@ import { formBody, registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { registerPinterestAnalytics, scopedReader } from './analytics.js';
+import { registerPinterestBoards } from './boards.js';
 import { documentPath, pinterestOpenApi } from './openapi.js';
 import { createPin } from './pins.js';
 import { checkFormUpload, s3Error, uploadParameters } from './s3-form.js';
@@ -120,6 +121,7 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
       });
 
       registerPinterestAnalytics(app, state, spec, oauth, user, now);
+      registerPinterestBoards(app, state, spec, oauth, user, now);
 
       app.get('/v5/boards', async (request, reply) => {
         const u = user(request, reply);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { registerOAuthRoutes } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
+import { registerRedditExtras } from './extras.js';
 import { registerRedditInbox } from './inbox.js';
 import { registerRedditInfo } from './info.js';
 import { registerRedditMedia } from './media.js';
@@ -215,6 +216,7 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       registerRedditPosts(app, state, oauth, limit, now);
       registerRedditInbox(app, state, oauth, limit, now);
       registerRedditInfo(app, state, oauth, limit, now, link);
+      registerRedditExtras(app, state, oauth, limit, now);
     },
   };
 }

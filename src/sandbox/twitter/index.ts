@@ -5,6 +5,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { xTextTooLong } from './count.js';
 import { withinLimits } from './limits.js';
 import { parseMultipart } from './multipart.js';
+import { registerXEngagement } from './engagement.js';
 import { registerXInbox } from './inbox.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
@@ -276,6 +277,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       });
 
       registerXInbox(app, state, { valid, sendFault, now });
+      registerXEngagement(app, state, { valid, sendFault, now });
 
       /**
        * What every read of posts starts with: the request checked against X's OpenAPI, the caller's

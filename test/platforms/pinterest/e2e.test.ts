@@ -51,7 +51,7 @@ describe('Pinterest end to end through the official SDK', () => {
     const t = await tenant('pinConnect1');
     const { authUrl, params } = await headless(t, 'pinConnect1');
     expect(authUrl.pathname).toBe('/sandbox/pinterest/oauth/');
-    expect(authUrl.searchParams.get('scope')).toBe('user_accounts:read,boards:read,pins:read,pins:write');
+    expect(authUrl.searchParams.get('scope')).toBe('user_accounts:read,boards:read,boards:write,pins:read,pins:write');
     expect(Object.fromEntries(params)).toMatchObject({ platform: 'pinterest', step: 'select_board', profileId: t.profileId });
     expect(JSON.parse(params.get('userProfile')!)).toMatchObject({ username: 'pinConnect1', displayName: 'Brand pinConnect1' });
     const query = { profileId: t.profileId, tempToken: params.get('tempToken')! };

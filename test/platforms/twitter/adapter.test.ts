@@ -55,7 +55,7 @@ describe('X adapter against the X simulator', () => {
     const { account, tokens, profile, authUrl } = await connectVia(adapter.oauth!, io);
     const url = new URL(authUrl);
     expect(url.pathname).toBe('/sandbox/twitter/i/oauth2/authorize');
-    expect(url.searchParams.get('scope')).toBe('tweet.read tweet.write users.read offline.access media.write dm.read dm.write like.write tweet.moderate.write');
+    expect(url.searchParams.get('scope')).toBe('tweet.read tweet.write users.read offline.access media.write dm.read dm.write like.write tweet.moderate.write bookmark.write follows.write');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(tokens.refreshToken).toBeTruthy();
     expect(tokens.expiresAt!.getTime() - Date.now()).toBeGreaterThan(7000 * 1000);

@@ -1,4 +1,4 @@
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { runPlatformTool } from '../../../domain/accounts/tools.js';
 import type { PlatformDescriptor } from '../../../platforms/descriptor.js';
@@ -11,6 +11,16 @@ import { errorResponses, PathId } from '../../schemas/common.js';
 function routePath(tool: PlatformTool): string {
   const where = tool.account ?? 'path';
   return where === 'path' ? `/accounts/:accountId/${tool.path.replace(/^\//, '')}` : tool.path;
+}
+
+/** The tool's body schema, with the required `accountId` a tool whose account comes from the body needs. */
+function bodySchema(tool: PlatformTool): TSchema | undefined {
+  const own = tool.body as TObject | undefined;
+  if (tool.account !== 'body') return own;
+  return Type.Object(
+    { accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account to act as' }), ...(own?.properties ?? {}) },
+    own?.additionalProperties !== undefined ? { additionalProperties: own.additionalProperties } : {},
+  );
 }
 
 /** The tool's query schema, with the required `accountId` a tool whose account comes from the query needs. */
@@ -28,6 +38,7 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
   const path = routePath(tool);
   const params = [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const query = querySchema(tool);
+  const body = bodySchema(tool);
   app.route({
     method: tool.method,
     url: path,
@@ -38,7 +49,7 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
       ...(tool.description ? { description: tool.description } : {}),
       ...(params.length ? { params: Type.Object(Object.fromEntries(params.map((p) => [p, PathId]))) } : {}),
       ...(query ? { querystring: query } : {}),
-      ...(tool.body ? { body: tool.body } : {}),
+      ...(body ? { body } : {}),
       response: {
         [tool.status ?? 200]: tool.response,
         ...errorResponses(400, 401, 403, 404, 429, 502, ...(tool.addon ? [402] : [])),
@@ -48,9 +59,10 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
     handler: async (request, reply) => {
       const { accountId, ...rest } = (request.params ?? {}) as Record<string, string>;
       const q = (request.query ?? {}) as Record<string, unknown>;
-      const id = where === 'path' ? accountId : where === 'query' ? String(q.accountId) : where === 'body' ? String((request.body as { accountId?: unknown } | null)?.accountId ?? '') : null;
-      const body = await runPlatformTool(ctx, request.principal, platform, tool, { accountId: id, query: request.query, body: request.body, params: rest });
-      return reply.code(tool.status ?? 200).send(body);
+      const b = (request.body ?? {}) as Record<string, unknown>;
+      const id = where === 'path' ? accountId : where === 'query' ? String(q.accountId) : where === 'body' ? String(b.accountId) : null;
+      const answer = await runPlatformTool(ctx, request.principal, platform, tool, { accountId: id, query: request.query, body: request.body, params: rest });
+      return reply.code(tool.status ?? 200).send(answer);
     },
   });
 }
