@@ -31,7 +31,7 @@ async function google(method: string, path: string, json?: unknown) {
     headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
     body: json ? JSON.stringify(json) : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 let token = '';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/cb', client_id: 'c', client_secret: 's' }),
   });
-  token = (await exchanged.json()).access_token;
+  token = ((await exchanged.json()) as { access_token: string }).access_token;
 });
 afterAll(async () => e?.close());
 
