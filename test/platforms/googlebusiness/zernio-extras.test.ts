@@ -168,6 +168,39 @@ describe('Google Business Profile extras through @zernio/node', () => {
   });
 });
 
+describe('Google Business Profile location assign through @zernio/node', () => {
+  it('connects another location onto another profile with the same grant, once per profile', async () => {
+    const client = (await e.env.request(apiKey, 'POST', '/v1/profiles', { name: 'Client B' })).body.profile._id;
+    const assigned = body(await sdk.connect.assignGoogleBusinessLocation({ path: { accountId }, body: { profileId: client, selectedLocationId: `locations/${locations[1].id}`, googleAccountId: locations[1].accountId } }));
+    expect(assigned).toEqual({
+      message: expect.any(String),
+      account: { accountId: expect.any(String), platform: 'googlebusiness', username: 'Extras Shop', displayName: 'Extras Shop', isActive: true, selectedLocationName: 'Extras Shop', selectedLocationId: locations[1].id },
+    });
+    expect(assigned.account.accountId).not.toBe(accountId);
+    const listed = (await e.env.request(apiKey, 'GET', `/v1/accounts?profileId=${client}`)).body.accounts;
+    expect(listed).toEqual([expect.objectContaining({ _id: assigned.account.accountId, platform: 'googlebusiness', metadata: expect.objectContaining({ locationId: locations[1].id }) })]);
+    // The new account works on its own: its services are the shop's, read from Google with the reused grant.
+    expect(body(await sdk.gmbservices.getGoogleBusinessServices({ path: { accountId: assigned.account.accountId } })).locationId).toBe(locations[1].id);
+
+    const again = await zernioError(sdk.connect.assignGoogleBusinessLocation({ path: { accountId }, body: { profileId: client, selectedLocationId: locations[0].id } }));
+    expect(again.statusCode).toBe(409);
+    expect((again.body as any).code).toBe('googlebusiness_already_connected');
+    const other = (await e.env.request(apiKey, 'POST', '/v1/profiles', { name: 'Client C' })).body.profile._id;
+    // A location Google does not list for the user: the connect selection's own answer.
+    const unknown = await zernioError(sdk.connect.assignGoogleBusinessLocation({ path: { accountId }, body: { profileId: other, selectedLocationId: '999999' } }));
+    expect(unknown.statusCode).toBe(404);
+    expect((unknown.body as any).code).toBe('location_not_found');
+    const wrongOwner = await zernioError(sdk.connect.assignGoogleBusinessLocation({ path: { accountId }, body: { profileId: other, selectedLocationId: locations[1].id, googleAccountId: 'accounts/1' } }));
+    expect(wrongOwner.statusCode).toBe(400);
+    expect((await e.env.request(apiKey, 'GET', `/v1/accounts?profileId=${other}`)).body.accounts).toEqual([]);
+    // A key scoped to the source's profile cannot put the location on a profile it does not see.
+    const scoped = (await e.env.request(apiKey, 'POST', '/v1/api-keys', { name: 'src', scope: 'profiles', profileIds: [profileId] })).body.apiKey;
+    const hidden = await zernioError((await zernio(e.env, scoped.key)).connect.assignGoogleBusinessLocation({ path: { accountId }, body: { profileId: other, selectedLocationId: locations[1].id } }));
+    expect([403, 404]).toContain(hidden.statusCode);
+    expect((await e.env.request(apiKey, 'GET', `/v1/accounts?profileId=${other}`)).body.accounts).toEqual([]);
+  });
+});
+
 describe('Google Business Profile extras: refusals', () => {
   it('refuses another platform\'s account with 400, before calling Google', async () => {
     await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_oauth/users', { id: 'ytOther', username: 'ytOther', name: 'Other' });
@@ -187,6 +220,7 @@ describe('Google Business Profile extras: refusals', () => {
       ro.gmbverifications.startGoogleBusinessVerification({ path: p(), body: { method: 'ADDRESS' } }),
       ro.accounts.replyToGoogleBusinessReview({ path: { accountId, reviewId: 'abc' }, body: { comment: 'x' } }),
       ro.gmbplaceactions.updateGoogleBusinessPlaceAction({ path: p(), body: { name: `locations/${locations[0].id}/placeActionLinks/x`, uri: 'https://x.example/' } }),
+      ro.connect.assignGoogleBusinessLocation({ path: p(), body: { profileId, selectedLocationId: locations[1].id } }),
     ]) {
       const err = await zernioError(call);
       expect(err.statusCode).toBe(403);
