@@ -216,13 +216,13 @@ describe('Google Business Profile extras: refusals', () => {
     const read = (await e.env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey;
     const ro = await zernio(e.env, read.key);
     for (const call of [
-      ro.gmbservices.updateGoogleBusinessServices({ path: p(), body: { serviceItems: [] } }),
-      ro.gmbverifications.startGoogleBusinessVerification({ path: p(), body: { method: 'ADDRESS' } }),
-      ro.accounts.replyToGoogleBusinessReview({ path: { accountId, reviewId: 'abc' }, body: { comment: 'x' } }),
-      ro.gmbplaceactions.updateGoogleBusinessPlaceAction({ path: p(), body: { name: `locations/${locations[0].id}/placeActionLinks/x`, uri: 'https://x.example/' } }),
-      ro.connect.assignGoogleBusinessLocation({ path: p(), body: { profileId, selectedLocationId: locations[1].id } }),
+      () => ro.gmbservices.updateGoogleBusinessServices({ path: p(), body: { serviceItems: [] } }),
+      () => ro.gmbverifications.startGoogleBusinessVerification({ path: p(), body: { method: 'ADDRESS' } }),
+      () => ro.accounts.replyToGoogleBusinessReview({ path: { accountId, reviewId: 'abc' }, body: { comment: 'x' } }),
+      () => ro.gmbplaceactions.updateGoogleBusinessPlaceAction({ path: p(), body: { name: `locations/${locations[0].id}/placeActionLinks/x`, uri: 'https://x.example/' } }),
+      () => ro.connect.assignGoogleBusinessLocation({ path: p(), body: { profileId, selectedLocationId: locations[1].id } }),
     ]) {
-      const err = await zernioError(call);
+      const err = await zernioError(call());
       expect(err.statusCode).toBe(403);
       expect((err.body as any).code).toBe('read_only_key');
     }

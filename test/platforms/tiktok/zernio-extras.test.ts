@@ -82,11 +82,11 @@ describe('TikTok extras: refusals', () => {
   it('refuses another platform\'s account and bad fields', async () => {
     const youtube = await connect('youtube', { id: 'ytForTt', username: 'ytForTt', name: 'Channel' });
     for (const call of [
-      sdk.accounts.getTikTokCreatorInfo({ path: { accountId: youtube._id } }),
-      sdk.accounts.listTikTokCommercialMusic({ path: { accountId: youtube._id } }),
-      sdk.accounts.searchTikTokLocations({ path: { accountId: youtube._id }, query: { query: 'x' } }),
+      () => sdk.accounts.getTikTokCreatorInfo({ path: { accountId: youtube._id } }),
+      () => sdk.accounts.listTikTokCommercialMusic({ path: { accountId: youtube._id } }),
+      () => sdk.accounts.searchTikTokLocations({ path: { accountId: youtube._id }, query: { query: 'x' } }),
     ]) {
-      const err = await zernioError(call);
+      const err = await zernioError(call());
       expect(err.statusCode).toBe(400);
       expect((err.body as any).code).toBe('not_tiktok_account');
     }

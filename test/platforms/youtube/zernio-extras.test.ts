@@ -109,8 +109,8 @@ describe('YouTube extras: refusals', () => {
     const before = (yt().data.get('youtube:playlists') as unknown[] | undefined)?.length ?? 0;
     const read = (await e.env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey;
     const ro = await zernio(e.env, read.key);
-    for (const call of [ro.connect.createYoutubePlaylist({ path: { accountId }, body: { title: 'Nope' } }), ro.connect.updateYoutubeDefaultPlaylist({ path: { accountId }, body: { defaultPlaylistId: 'PLx' } })]) {
-      const err = await zernioError(call);
+    for (const call of [() => ro.connect.createYoutubePlaylist({ path: { accountId }, body: { title: 'Nope' } }), () => ro.connect.updateYoutubeDefaultPlaylist({ path: { accountId }, body: { defaultPlaylistId: 'PLx' } })]) {
+      const err = await zernioError(call());
       expect(err.statusCode).toBe(403);
       expect((err.body as any).code).toBe('read_only_key');
     }
