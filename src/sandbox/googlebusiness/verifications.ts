@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
-import type { SimulatorState } from '../types.js';
-import { digits, gbpError, locationFor, userFor, type GbpLocation } from './store.js';
+import { hangUp, type SimulatorState } from '../types.js';
+import { digits, gbpError, locationFor, sendFault, userFor, type GbpLocation } from './store.js';
 
 /*
  * The My Business Verifications API v1 (mybusinessverifications.googleapis.com), from its discovery
@@ -22,7 +22,8 @@ import { digits, gbpError, locationFor, userFor, type GbpLocation } from './stor
  * - `POST /v1/locations/{l}/verifications/{v}:complete {pin (required)}`: completes a PENDING
  *   verification; answers `{verification}` COMPLETED, and the location gains Voice of Merchant.
  * The seeded first location (the cafe) is verified; the second (the shop) is not. The PIN Google would
- * post, call, text or mail is `verificationPin(name)` (tests read it there).
+ * post, call, text or mail is `verificationPin(name)` (tests read it there). `POST /_faults {op:
+ * 'lookup'}` fails the Voice of Merchant state read.
  */
 
 export interface GbpVerification {
@@ -96,6 +97,9 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
   app.get('/v1/locations/:l/VoiceOfMerchantState', async (request, reply) => {
     const loc = locationOf(request, reply);
     if (!loc) return reply;
+    const fault = state.faults.take('lookup');
+    if (sendFault(reply, fault)) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
     const list = verificationsOf(state, loc);
     const verified = list.some((v) => v.state === 'COMPLETED');
     return verified ? { hasVoiceOfMerchant: true, hasBusinessAuthority: true } : { hasVoiceOfMerchant: false, hasBusinessAuthority: false, verify: { hasPendingVerification: list.some((v) => v.state === 'PENDING') } };

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
-import type { SimulatorState } from '../types.js';
+import { hangUp, type SimulatorState } from '../types.js';
 import { checkParams } from './discovery.js';
 import { partsOf } from './rules.js';
-import { channelFor, checked, etag, settle, ytError, ytStore } from './store.js';
+import { channelFor, checked, etag, sendFault, settle, ytError, ytStore } from './store.js';
 
 /*
  * captions.list and captions.download of the Data API v3 (https://developers.google.com/youtube/v3/docs/captions):
@@ -13,7 +13,7 @@ import { channelFor, checked, etag, settle, ytError, ytStore } from './store.js'
  * - download: `GET /youtube/v3/captions/{id}?tfmt=sbv|scc|srt|ttml|vtt` answers the track's body as
  *   text; a track of another channel's video is 403 forbidden, an unknown id 404 captionNotFound.
  * Like YouTube, every processed video gets an automatic (`ASR`) English track; a test adds an uploaded
- * (`standard`) track with `addCaptionTrack`. Cues are `{start, end, text}` in seconds.
+ * (`standard`) track with `addCaptionTrack`. `POST /_faults {op: 'lookup'}` fails captions.list. Cues are `{start, end, text}` in seconds.
  */
 
 export interface YtCaptionTrack {
@@ -88,6 +88,9 @@ export function registerCaptions(app: FastifyInstance, state: SimulatorState, oa
     const video = ytStore(state).videos.get(q.videoId);
     if (!video || video.deleted) return ytError(reply, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', { location: 'videoId' });
     if (video.channelId !== channel.id) return ytError(reply, 403, 'forbidden', 'The permissions associated with the request are not sufficient to retrieve the caption tracks.');
+    const fault = state.faults.take('lookup');
+    if (sendFault(reply, fault, { reason: 'forbidden', message: 'The permissions associated with the request are not sufficient to retrieve the caption tracks.' })) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
     settle(video, now());
     const tracks = video.status.uploadStatus === 'processed' ? videoTracks(state, video) : tracksOf(state).filter((t) => t.videoId === video.id);
     const parts = partsOf(q);

@@ -4,7 +4,8 @@ import type { OAuthSim } from '../oauth.js';
 import type { SimulatorState } from '../types.js';
 import { checkParams, checkSchema } from './discovery.js';
 import { partsOf } from './rules.js';
-import { channelFor, checked, etag, ytError, type YtChannel } from './store.js';
+import { hangUp } from '../types.js';
+import { channelFor, checked, etag, sendFault, ytError, type YtChannel } from './store.js';
 
 /*
  * playlists.list and playlists.insert of the Data API v3 (https://developers.google.com/youtube/v3/docs/playlists),
@@ -15,7 +16,7 @@ import { channelFor, checked, etag, ytError, type YtChannel } from './store.js';
  *   (playlistTitleRequired) and at most 150 characters, the description at most 5,000 bytes
  *   (invalidPlaylistSnippet: https://developers.google.com/youtube/v3/docs/playlists/insert#errors);
  *   `status.privacyStatus` private (default), public or unlisted.
- * Uploads playlists are not listed (YouTube lists them under channels.contentDetails, not playlists.list).
+ * `POST /_faults {op: 'lookup'}` fails playlists.list. Uploads playlists are not listed (YouTube lists them under channels.contentDetails, not playlists.list).
  */
 
 export interface YtPlaylist {
@@ -92,6 +93,10 @@ export function registerPlaylists(app: FastifyInstance, state: SimulatorState, o
     const parts = partsOf(q);
     const from = q.pageToken ? offsetOf(q.pageToken) : 0;
     if (from === null) return ytError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', { location: 'pageToken' });
+    // `POST /_faults {op: 'lookup'}` fails the listing as YouTube would.
+    const fault = state.faults.take('lookup');
+    if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized to retrieve the specified playlist.' })) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
     const max = Number(q.maxResults ?? 5);
     const ids = q.id ? q.id.split(',') : null;
     const all = playlistsOf(state).filter((p) => {

@@ -201,6 +201,16 @@ describe('Google Business Profile location assign through @zernio/node', () => {
   });
 });
 
+describe('Google Business Profile extras: Google failing', () => {
+  it('answers Google unavailable on the verification state as 502, and the next call works', async () => {
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/googlebusiness/_faults', { kind: 'unavailable', count: 1, op: 'lookup' });
+    const down = await zernioError(sdk.gmbverifications.getGoogleBusinessVerifications({ path: p() }));
+    expect(down.statusCode).toBe(502);
+    expect((down.body as any).code).toBe('platform_unavailable');
+    expect(body(await sdk.gmbverifications.getGoogleBusinessVerifications({ path: p() })).success).toBe(true);
+  });
+});
+
 describe('Google Business Profile extras: refusals', () => {
   it('refuses another platform\'s account with 400, before calling Google', async () => {
     await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_oauth/users', { id: 'ytOther', username: 'ytOther', name: 'Other' });

@@ -99,6 +99,16 @@ describe('YouTube extras through @zernio/node', () => {
   });
 });
 
+describe('YouTube extras: YouTube failing', () => {
+  it('answers YouTube\'s daily quota on a playlist listing as 429, and the next call works', async () => {
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'rate_limited', count: 1, op: 'lookup' });
+    const limited = await zernioError(sdk.connect.getYoutubePlaylists({ path: { accountId } }));
+    expect(limited.statusCode).toBe(429);
+    expect((limited.body as any).code).toBe('platform_rate_limited');
+    expect(body(await sdk.connect.getYoutubePlaylists({ path: { accountId } })).playlists).toEqual(expect.any(Array));
+  });
+});
+
 describe('YouTube extras: refusals', () => {
   it('refuses another platform\'s account, a read-only key\'s writes and bad fields, storing nothing', async () => {
     const tiktok = await connect('tiktok', { id: 'open-ytx', username: 'ytx', name: 'Creator' }, 'open-ytx');
