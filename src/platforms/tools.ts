@@ -41,6 +41,22 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
    * posting scopes plus `extraScopes`; null for a tool without an account.
    */
   reconnectUrl(extraScopes?: readonly string[]): Promise<string | null>;
+  /**
+   * Connects another destination of the account's platform user (a location, a page...) as a new account
+   * of `profileId`, reusing this account's grant. With `onePerProfile`, a profile that already has an
+   * account of this platform is a 409. Fails for a tool without an account.
+   */
+  connectDestination(input: { profileId: string; destinationId: string; onePerProfile?: boolean }): Promise<ConnectedAccount>;
+}
+
+/** An account `connectDestination` made. */
+export interface ConnectedAccount {
+  accountId: string;
+  platform: string;
+  username: string;
+  displayName: string | null;
+  isActive: boolean;
+  metadata: Record<string, unknown>;
 }
 
 /** What a handler answers: the response body, and account metadata to merge into the account (if any). */

@@ -2,9 +2,11 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import type { PlatformDescriptor } from '../../platforms/descriptor.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import type { PlatformTool } from '../../platforms/tools.js';
+import type { ConnectedAccount, PlatformTool } from '../../platforms/tools.js';
 import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
-import { findAccount, type AccountRow } from '../../store/accounts.js';
+import { findAccount, listAccounts, type AccountRow } from '../../store/accounts.js';
+import { assertOwnProfile } from '../connect/save.js';
+import { connectWithAccount } from '../connect/selection.js';
 import type { Principal } from '../principal.js';
 import { assertAnalyticsAddon } from '../analytics/scope.js';
 import { startOAuthConnect } from '../connect/oauth.js';
@@ -62,6 +64,10 @@ export async function runPlatformTool(
       // A URL that starts a connection is a write: a read-only key is told what is missing, not given one.
       reconnectUrl: async (extraScopes) =>
         row && caller.permission !== 'read' ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl : null,
+      connectDestination: async (target) => {
+        if (!row) throw new AppError('internal', 'tool_without_account', 'connectDestination needs the tool\'s account');
+        return connectDestination(ctx, caller, platform, row, target);
+      },
     });
 
   let answer: { accountMetadata?: Record<string, unknown>; body: unknown };
@@ -83,4 +89,33 @@ export async function runPlatformTool(
   }
   if (row && answer.accountMetadata) await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
   return answer.body;
+}
+
+/** ToolCall.connectDestination: another destination of `source`'s platform user, as an account of `target.profileId`. */
+async function connectDestination(
+  ctx: AppContext,
+  caller: Principal,
+  platform: PlatformDescriptor,
+  source: AccountRow,
+  target: { profileId: string; destinationId: string; onePerProfile?: boolean },
+): Promise<ConnectedAccount> {
+  await assertOwnProfile(ctx, caller, target.profileId);
+  if (target.onePerProfile) {
+    const present = (await listAccounts(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: [target.profileId], platform: platform.id })).filter((a) => a.disconnected_at === null);
+    if (present.length) {
+      throw new AppError('conflict', `${platform.id}_already_connected`, `The profile already has a ${platform.name} account; switch its destination instead`, {
+        profileId: target.profileId,
+        accountId: present[0].account_id,
+      });
+    }
+  }
+  const { account } = await connectWithAccount(ctx, caller, platform.id as Platform, { accountId: source.account_id, profileId: target.profileId, destinationId: target.destinationId });
+  return {
+    accountId: account.account_id,
+    platform: account.platform,
+    username: account.username,
+    displayName: account.display_name,
+    isActive: account.is_active === 1,
+    metadata: JSON.parse(account.metadata) as Record<string, unknown>,
+  };
 }

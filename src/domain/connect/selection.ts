@@ -200,6 +200,23 @@ async function connectAnother(
   return { account, destination, redirectUrl };
 }
 
+/**
+ * Connects destination `destinationId` of a connected account's platform user as a new account of
+ * `profileId`, with that account's grant (no consent screen): the platform tools' `connectDestination`.
+ * The source account must be in the caller's scope and of `platform`; the destination must be one the
+ * platform lists for its user.
+ */
+export async function connectWithAccount(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  platform: Platform,
+  input: { accountId: string; profileId: string; destinationId: string },
+): Promise<SelectionResult> {
+  const of = destinationsOf(ctx, platform);
+  const notFound = of.declaration.connect?.select.notFound ?? PAGE_NOT_FOUND;
+  return connectAnother(ctx, caller, of, input.destinationId, { accountId: input.accountId, profileId: input.profileId }, notFound);
+}
+
 /** When Herald's own selection page names a destination the platform does not list for the user. */
 const PAGE_NOT_FOUND: DestinationNotFound = {
   code: 'destination_not_found',

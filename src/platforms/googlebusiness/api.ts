@@ -13,6 +13,8 @@ export interface GoogleBusinessOptions {
   infoUrl: string;
   /** Place Actions API, default https://mybusinessplaceactions.googleapis.com (GOOGLEBUSINESS_PLACE_ACTIONS_URL). */
   placeActionsUrl: string;
+  /** My Business Verifications API, default https://mybusinessverifications.googleapis.com (GOOGLEBUSINESS_VERIFICATIONS_URL). */
+  verificationsUrl: string;
   /** Business Profile Performance API (location metrics), default https://businessprofileperformance.googleapis.com (GOOGLEBUSINESS_PERFORMANCE_URL). */
   performanceUrl: string;
   /** The v4 API (local posts, food menus, media), default https://mybusiness.googleapis.com (GOOGLEBUSINESS_API_URL). */

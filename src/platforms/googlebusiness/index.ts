@@ -18,6 +18,7 @@ export function googleBusinessOptions(config: Config): GoogleBusinessOptions {
     accountsUrl: url('https://mybusinessaccountmanagement.googleapis.com', 'ACCOUNTS'),
     infoUrl: url('https://mybusinessbusinessinformation.googleapis.com', 'INFO'),
     placeActionsUrl: url('https://mybusinessplaceactions.googleapis.com', 'PLACE_ACTIONS'),
+    verificationsUrl: url('https://mybusinessverifications.googleapis.com', 'VERIFICATIONS'),
     performanceUrl: url('https://businessprofileperformance.googleapis.com', 'PERFORMANCE'),
     apiUrl: url('https://mybusiness.googleapis.com', 'API'),
     clientId: platformSetting(config, 'googlebusiness', 'CLIENT_ID'),

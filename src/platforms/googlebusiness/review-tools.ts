@@ -1,8 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { platformTool } from '../tools.js';
 import { token } from './api.js';
 import type { GoogleBusinessAdapter } from './index.js';
-import { readReviewsPage, STARS } from './inbox.js';
+import { readReviewsPage, STARS, type ReviewJson } from './inbox.js';
 
 /*
  * GET /v1/accounts/{accountId}/gmb-reviews (late-openapi-1.0.1.yaml getGoogleBusinessReviews): one page of
@@ -15,7 +15,7 @@ const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
 const Str = Type.String();
 const Time = Type.String({ format: 'date-time' });
 
-const Review = Type.Object({
+export const Review = Type.Object({
   id: Str,
   name: Str,
   reviewer: Type.Object({ displayName: Str, profilePhotoUrl: Type.Union([Str, Type.Null()]), isAnonymous: Type.Boolean() }),
@@ -26,6 +26,22 @@ const Review = Type.Object({
   updateTime: Opt(Time),
   reviewReply: Type.Union([Type.Object({ comment: Str, updateTime: Opt(Time) }), Type.Null()]),
 });
+
+/** A v4 Review as the hosted API shows it (the entries of gmb-reviews, and gmb-reviews/{reviewId}). */
+export function presentReview(r: ReviewJson): Static<typeof Review> {
+  const rating = STARS[r.starRating ?? ''];
+  const anonymous = r.reviewer?.isAnonymous === true;
+  return {
+    id: r.reviewId ?? r.name.split('/').pop()!,
+    name: r.name,
+    reviewer: { displayName: r.reviewer?.displayName ?? (anonymous ? 'Anonymous' : ''), profilePhotoUrl: r.reviewer?.profilePhotoUrl ?? null, isAnonymous: anonymous },
+    ...(rating ? { rating, starRating: r.starRating } : {}),
+    ...(r.comment !== undefined ? { comment: r.comment } : {}),
+    ...(r.createTime ? { createTime: r.createTime } : {}),
+    ...(r.updateTime ? { updateTime: r.updateTime } : {}),
+    reviewReply: r.reviewReply?.comment !== undefined ? { comment: r.reviewReply.comment, ...(r.reviewReply.updateTime ? { updateTime: r.reviewReply.updateTime } : {}) } : null,
+  };
+}
 
 const getReviews = platformTool<GoogleBusinessAdapter>()({
   method: 'GET',
@@ -49,20 +65,7 @@ const getReviews = platformTool<GoogleBusinessAdapter>()({
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const page = await readReviewsPage(adapter.options, io, token(account!), where.v4, { pageSize: query.pageSize ?? 50, pageToken: query.pageToken });
-    const reviews = page.reviews.map((r) => {
-      const rating = STARS[r.starRating ?? ''];
-      const anonymous = r.reviewer?.isAnonymous === true;
-      return {
-        id: r.reviewId ?? r.name.split('/').pop()!,
-        name: r.name,
-        reviewer: { displayName: r.reviewer?.displayName ?? (anonymous ? 'Anonymous' : ''), profilePhotoUrl: r.reviewer?.profilePhotoUrl ?? null, isAnonymous: anonymous },
-        ...(rating ? { rating, starRating: r.starRating } : {}),
-        ...(r.comment !== undefined ? { comment: r.comment } : {}),
-        ...(r.createTime ? { createTime: r.createTime } : {}),
-        ...(r.updateTime ? { updateTime: r.updateTime } : {}),
-        reviewReply: r.reviewReply?.comment !== undefined ? { comment: r.reviewReply.comment, ...(r.reviewReply.updateTime ? { updateTime: r.reviewReply.updateTime } : {}) } : null,
-      };
-    });
+    const reviews = page.reviews.map(presentReview);
     return {
       body: {
         success: true,

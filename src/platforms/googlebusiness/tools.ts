@@ -6,6 +6,10 @@ import type { GoogleBusinessAdapter } from './index.js';
 import { LOCATION_TOOLS } from './location-tools.js';
 import { PERFORMANCE_TOOLS } from './performance.js';
 import { REVIEW_TOOLS } from './review-tools.js';
+import { REVIEW_ID_TOOLS } from './review-id-tools.js';
+import { SERVICES_TOOLS } from './services-tools.js';
+import { VERIFICATION_TOOLS } from './verification-tools.js';
+import { ASSIGN_TOOLS } from './assign-tool.js';
 
 /*
  * The location tools of the hosted API (api-reference.md section 6, late-openapi-1.0.1.yaml
@@ -79,4 +83,4 @@ const putFoodMenus = tool({
 });
 
 /** Google Business's own routes (platforms/tools.ts). */
-export const GOOGLEBUSINESS_TOOLS = [getFoodMenus, putFoodMenus, ...LOCATION_TOOLS, ...REVIEW_TOOLS, ...PERFORMANCE_TOOLS];
+export const GOOGLEBUSINESS_TOOLS = [getFoodMenus, putFoodMenus, ...LOCATION_TOOLS, ...REVIEW_TOOLS, ...REVIEW_ID_TOOLS, ...SERVICES_TOOLS, ...VERIFICATION_TOOLS, ...ASSIGN_TOOLS, ...PERFORMANCE_TOOLS];

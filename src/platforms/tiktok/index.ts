@@ -80,7 +80,12 @@ function resultOf(h: Handle, s: Status): PublishResult {
   return { platformPostId: s.postId, platformPostUrl: url, extra: { publishId: h.publishId } };
 }
 
-export function createTikTokAdapter(opts: TikTokOptions): PlatformAdapter {
+/** The TikTok adapter, with where it sends requests (the tools call TikTok's API with them). */
+export interface TikTokAdapter extends PlatformAdapter {
+  readonly options: TikTokOptions;
+}
+
+export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
   const oauth = tikTokOAuth(opts);
 
   /** POST /v2/post/publish/status/fetch/ (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */
@@ -166,6 +171,7 @@ export function createTikTokAdapter(opts: TikTokOptions): PlatformAdapter {
 
   return {
     platform: 'tiktok',
+    options: opts,
     oauth,
 
     /**
@@ -218,6 +224,6 @@ export function createTikTokAdapter(opts: TikTokOptions): PlatformAdapter {
 }
 
 /** The TikTok adapter from configuration (TIKTOK_CLIENT_KEY/SECRET, TIKTOK_API_URL, _AUTH_URL, TIKTOK_SCOPES, TIKTOK_UPLOAD_CHUNK_MB, TIKTOK_VIDEO_SOURCE). */
-export function tikTokAdapterFromConfig(config: Config): PlatformAdapter {
+export function tikTokAdapterFromConfig(config: Config): TikTokAdapter {
   return createTikTokAdapter(tikTokOptions(config));
 }

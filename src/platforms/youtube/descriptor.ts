@@ -13,7 +13,7 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   check: checkTarget,
   mediaLimits,
   warnings,
-  accountMetadata: ['channelId', 'channelTitle'],
+  accountMetadata: ['channelId', 'channelTitle', 'defaultPlaylistId', 'defaultPlaylistName'],
   scopes: YOUTUBE_DEFAULT_SCOPES,
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.
   // The hosted contract's RecyclingConfig excludes YouTube from recycling.

@@ -68,6 +68,8 @@ function stateOf(video: any): ProcessingState {
 
 /** The YouTube adapter, with the Analytics API report the daily-views route reads. */
 export interface YouTubeAdapter extends PlatformAdapter {
+  /** Where the adapter sends requests (the tools call the Data API with them). */
+  readonly options: YouTubeOptions;
   dailyViews(account: AccountCredentials, q: { videoId: string; startDate: string; endDate: string }, io: PlatformIO): Promise<DailyViews[]>;
 }
 
@@ -131,6 +133,7 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
 
   return {
     platform: 'youtube',
+    options: opts,
     oauth,
     firstComments: true,
 

@@ -4,6 +4,8 @@ import { platformTool } from '../tools.js';
 import { PlatformError } from '../types.js';
 import type { YouTubeAdapter } from './index.js';
 import { YOUTUBE_ANALYTICS_SCOPE } from './oauth.js';
+import { CAPTION_TOOLS } from './caption-tools.js';
+import { PLAYLIST_TOOLS } from './playlist-tools.js';
 
 const DAY_MS = 86_400_000;
 /** The Analytics API reports with a delay of two to three days; the default window ends three days back. */
@@ -120,4 +122,4 @@ const dailyViews = platformTool<YouTubeAdapter>()({
 });
 
 /** YouTube's own routes (platforms/tools.ts). */
-export const YOUTUBE_TOOLS = [dailyViews];
+export const YOUTUBE_TOOLS = [dailyViews, ...PLAYLIST_TOOLS, ...CAPTION_TOOLS];

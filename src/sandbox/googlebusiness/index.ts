@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { ACCOUNT_MANAGEMENT, BUSINESS_INFORMATION, requiredQuery } from './discovery.js';
-import { checkPlaceActionLink } from './rules.js';
+import { checkPlaceActionLink, checkServiceItems } from './rules.js';
 import { accountIdOf, gbpError, locationFor, locationsOf, maskPaths, pick, sendFault, userFor, type GbpLocation } from './store.js';
 import { registerPerformance } from './performance.js';
 import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
+import { registerAttributeMetadata } from './attribute-metadata.js';
+import { registerVerifications } from './verifications.js';
 import { registerGoogleBusinessLimits } from './limits.js';
 
 export interface GoogleBusinessSimulatorOptions {
@@ -25,7 +27,10 @@ const info = <T>(schema: string, body: T) => BUSINESS_INFORMATION.checked(schema
  * `/v1/accounts/{a}/locations`, `/v1/locations/{l}` and `/v1/locations/{l}/attributes`
  * (mybusinessbusinessinformation); `/v1/locations/{l}/placeActionLinks` (mybusinessplaceactions);
  * `/v4/accounts/{a}/locations/{l}/localPosts|foodMenus|media` (mybusiness v4, v4.ts);
- * `/v1/locations/{l}:fetchMultiDailyMetricsTimeSeries` (businessprofileperformance, performance.ts).
+ * `/v1/locations/{l}:fetchMultiDailyMetricsTimeSeries` (businessprofileperformance, performance.ts);
+ * `/v1/attributes` and PATCH `/v1/locations/{l}/placeActionLinks/{id}` (attribute-metadata.ts);
+ * `/v1/locations/{l}/VoiceOfMerchantState`, `:fetchVerificationOptions`, `:verify`, `/verifications`
+ * (mybusinessverifications, verifications.ts).
  * The v1 Account Management and Business Information calls and answers are held to Google's discovery
  * documents (discovery.ts); the v4 and Place Actions rules cite Google's reference pages (rules.ts).
  * The consenting user has one personal account with two locations, stable for the same login.
@@ -109,6 +114,8 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         if (!loc) return reply;
         const problems = BUSINESS_INFORMATION.check('Location', request.body ?? null, 'location');
         if (problems.length) return gbpError(reply, 400, problems[0].message);
+        const services = checkServiceItems((request.body as Record<string, unknown>).serviceItems);
+        if (services) return gbpError(reply, 400, services.message, services.field);
         const mask = maskPaths((request.query as Record<string, string>).updateMask);
         const body = request.body as Record<string, any>;
         // Read-only fields (metadata, name) cannot be in the mask.
@@ -206,6 +213,8 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
       registerV4(app, state, oauth, now);
       registerReviews(app, state, oauth, now);
       registerPerformance(app, state, oauth, now);
+      registerAttributeMetadata(app, state, oauth, now);
+      registerVerifications(app, state, oauth, now);
     },
   };
 }

@@ -17,6 +17,11 @@ import { gbpError, gbpStore, locationFor, sendFault, userFor, type GbpLocation }
  * - .../updateReply: `PUT .../reviews/{r}/reply` with a ReviewReply `{comment}` (the only writable field;
  *   at most 4096 bytes), answers the ReviewReply; replying again replaces the reply;
  * - .../deleteReply: `DELETE .../reviews/{r}/reply`, an empty answer; 404 when there is no reply.
+ * - .../get: `GET .../reviews/{r}`, the Review; 404 for a review of another location;
+ * - https://developers.google.com/my-business/reference/rest/v4/accounts.locations/batchGetReviews:
+ *   `POST /v4/accounts/{a}/locations:batchGetReviews {locationNames[], pageSize?, pageToken?, orderBy?,
+ *   ignoreRatingOnlyReviews?}` answers `{locationReviews[{name (the location), review}], nextPageToken?}`,
+ *   every location of the account named in the path (a location of another account is a 403).
  * `POST /_inbound {kind: "review", account, rating (1..5), text?, reviewer?: {name?}}` is a customer
  * reviewing a location; `account` is the location id (or `locations/{id}`, or its title).
  */
@@ -113,6 +118,17 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
     };
   });
 
+  app.get('/v4/accounts/:a/locations/:l/reviews/:r', async (request, reply) => {
+    const review = reviewOf(request, reply);
+    if (!review) return reply;
+    const fault = state.faults.take('review');
+    if (sendFault(reply, fault)) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
+    return reviewResource(review);
+  });
+
+  registerBatchGet(app, state, oauth);
+
   app.put('/v4/accounts/:a/locations/:l/reviews/:r/reply', async (request, reply) => {
     const review = reviewOf(request, reply);
     if (!review) return reply;
@@ -164,3 +180,52 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
   });
 }
 
+
+const BATCH_FIELDS = new Set(['locationNames', 'pageSize', 'pageToken', 'orderBy', 'ignoreRatingOnlyReviews']);
+/** Google caps a batch at 200 location names (v4 reference: "limited to a batch size of 200 location_names per call"). */
+const MAX_BATCH_LOCATIONS = 200;
+
+function sortReviews(all: GbpReview[], orderBy: string): GbpReview[] {
+  return all.sort((x, y) => (orderBy === 'updateTime desc' ? y.updatedAt - x.updatedAt : orderBy === 'rating' ? x.rating - y.rating : y.rating - x.rating) || (x.id < y.id ? -1 : 1));
+}
+
+/** accounts.locations.batchGetReviews: the reviews of several locations of one account, one flat page. */
+function registerBatchGet(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim): void {
+  // The route's last segment is `locations:batchGetReviews` (gRPC transcoding's custom verb).
+  app.post('/v4/accounts/:a/locations::batchGetReviews', async (request, reply) => {
+    const user = userFor(request, reply, oauth);
+    if (!user) return reply;
+    const { a } = request.params as { a: string };
+    const body = request.body as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
+    const unknown = Object.keys(body).find((k) => !BATCH_FIELDS.has(k));
+    if (unknown) return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+    const names = body.locationNames;
+    if (!Array.isArray(names) || !names.length || names.some((n) => typeof n !== 'string')) return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
+    if (names.length > MAX_BATCH_LOCATIONS) return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
+    const size = body.pageSize === undefined ? 50 : Number(body.pageSize);
+    if (!Number.isInteger(size) || size < 1 || size > 50) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
+    const orderBy = typeof body.orderBy === 'string' ? body.orderBy : 'updateTime desc';
+    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy)) return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
+    const offset = offsetOf(typeof body.pageToken === 'string' ? body.pageToken : undefined);
+    if (offset === null) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_token');
+    const ids: string[] = [];
+    for (const name of names as string[]) {
+      const m = /^accounts\/([0-9]+)\/locations\/([0-9]+)$/.exec(name);
+      if (!m) return gbpError(reply, 400, `Request contains an invalid argument: ${name} is not a location name.`, 'location_names');
+      if (m[1] !== a) return gbpError(reply, 403, 'The caller does not have permission');
+      const loc = locationFor(state, reply, user, m[2], a);
+      if (!loc) return reply;
+      ids.push(loc.id);
+    }
+    const fault = state.faults.take('review');
+    if (sendFault(reply, fault)) return reply;
+    if (fault === 'ambiguous') return hangUp(reply);
+    const all = sortReviews([...reviewsOf(state).values()].filter((r) => ids.includes(r.locationId) && !(body.ignoreRatingOnlyReviews === true && !r.comment)), orderBy);
+    const page = all.slice(offset, offset + size);
+    return {
+      ...(page.length ? { locationReviews: page.map((r) => ({ name: `accounts/${r.accountId}/locations/${r.locationId}`, review: reviewResource(r) })) } : {}),
+      ...(offset + size < all.length ? { nextPageToken: tokenAt(offset + size) } : {}),
+    };
+  });
+}

@@ -147,3 +147,26 @@ export function checkPlaceActionLink(body: unknown): BodyProblem | null {
   if (!fetchableUrl(body.uri)) return { message: 'uri must be an https URL', field: 'uri' };
   return null;
 }
+
+/**
+ * Location.serviceItems (Business Information v1 ServiceItem, whose required fields the discovery document
+ * marks "Required." in their descriptions): each item is structured (`serviceTypeId`) or free-form
+ * (`category` and `label.displayName`), one of the two; a structured description is at most 300 characters.
+ */
+export function checkServiceItems(items: unknown): BodyProblem | null {
+  if (items === undefined) return null;
+  if (!Array.isArray(items)) return { message: 'serviceItems must be a list', field: 'service_items' };
+  for (const [i, item] of items.entries()) {
+    const where = `service_items[${i}]`;
+    if (!isObject(item)) return { message: `${where} must be an object`, field: where };
+    const s = item.structuredServiceItem;
+    const f = item.freeFormServiceItem;
+    if (Boolean(s) === Boolean(f)) return { message: `${where} must set exactly one of structured_service_item or free_form_service_item`, field: where };
+    if (s && !(isObject(s) && typeof s.serviceTypeId === 'string' && s.serviceTypeId)) return { message: `${where}.structured_service_item.service_type_id is required`, field: `${where}.structured_service_item.service_type_id` };
+    if (s && typeof s.description === 'string' && [...s.description].length > 300) return { message: `${where}.structured_service_item.description is longer than 300 characters`, field: `${where}.structured_service_item.description` };
+    if (f && !(isObject(f) && typeof f.category === 'string' && f.category && isObject(f.label) && typeof f.label.displayName === 'string' && f.label.displayName)) {
+      return { message: `${where}.free_form_service_item needs category and label.display_name`, field: `${where}.free_form_service_item` };
+    }
+  }
+  return null;
+}

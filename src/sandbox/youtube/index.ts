@@ -10,8 +10,12 @@ import { registerYouTubeAnalytics } from './analytics.js';
 import { registerUploads } from './upload.js';
 import { addComment, registerComments } from './comments.js';
 import { registerPlaylistItems } from './playlist-items.js';
+import { registerPlaylists } from './playlists.js';
+import { registerCaptions } from './captions.js';
 
 export { externalYtVideo } from './playlist-items.js';
+export { addPlaylist } from './playlists.js';
+export { addCaptionTrack } from './captions.js';
 
 export interface YouTubeSimulatorOptions {
   /** Clock for processing and publish times. Default: real time. */
@@ -22,7 +26,8 @@ export interface YouTubeSimulatorOptions {
  * Google OAuth (offline access, refresh tokens that do not rotate) and the YouTube Data API v3 on loopback:
  * channels (the consenting user's one channel), the resumable and multipart video upload, videos.list with
  * processingDetails, videos.delete, thumbnails.set, comments (commentThreads.insert and list, comments.insert,
- * list, delete and setModerationStatus: comments.ts) and the uploads playlist. Request
+ * list, delete and setModerationStatus: comments.ts), the uploads playlist, playlists.list and insert
+ * (playlists.ts) and captions.list and download (captions.ts). Request
  * bodies and the simulator's own answers are held to Google's discovery document (discovery.ts).
  * Paths are Google's, relative to the simulator: `/o/oauth2/v2/auth` (accounts.google.com), `/token` and
  * `/revoke` (oauth2.googleapis.com), `/youtube/v3/...` and `/upload/youtube/v3/...` (www.googleapis.com).
@@ -190,6 +195,8 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
       registerComments(app, state, oauth, now);
 
       registerPlaylistItems(app, state, oauth, now);
+      registerPlaylists(app, state, oauth, now);
+      registerCaptions(app, state, oauth, now);
     },
   };
 }
