@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   'bulk-upload': () => import('./bulk-upload.js'),
   inbox: () => import('./inbox.js'),
   analytics: () => import('./analytics.js'),
+  campaign: () => import('./campaign.js'),
 };
 
 const wanted = process.argv.slice(2);
