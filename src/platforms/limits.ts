@@ -3,8 +3,8 @@
  * (`PlatformDescriptor.limits`). The engine paces every publish by them (domain/publishing/pacing): a
  * publish whose budget is spent waits for it instead of being sent to fail.
  *
- * Each limit is a budget of `limit` units per `windowMs`, refilled evenly (a token bucket that starts
- * full: a burst of `limit`, then `limit / windowMs`). A publish costs `cost` units (default 1). Scopes:
+ * Each limit is a budget of `limit` units in any `windowMs` (a sliding window: never more in any window,
+ * a burst of the whole budget allowed). A publish costs `cost` units (default 1). Scopes:
  * - `app`: the deployment's client or bot (every account published through this server's credentials);
  * - `account`: one connected account;
  * - `destination`: one place an account publishes to (a chat, a page, a board), named by `destination`.

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { pause, reserve, sweep, type Budget, type BudgetState } from './gcra.js';
+import { pause, reserve, sweep, type Budget, type BudgetState } from './window.js';
 
 /**
  * Where publishing budgets live. In this process (`LocalBudgets`): each of the N live processes takes
@@ -48,28 +48,40 @@ export class LocalBudgets implements Budgets {
 }
 
 /*
- * The same reservation in one Lua script, atomic in Redis. KEYS: the budgets' TAT keys, then their pause
- * keys. ARGV: now, then costMs and burstMs of each budget. Returns the reserved time. Each key expires
- * once its budget is back at rest.
+ * The same reservation in one Lua script, atomic in Redis: each budget is a sorted set of the times it
+ * gave out (score = time), trimmed to its capacity, beside a pause key. KEYS: the budgets' sets, then
+ * their pause keys. ARGV: now, a member tag unique to this call, then capacity and windowMs of each
+ * budget. Returns the reserved time. A set expires a window after its last time.
  */
 const RESERVE_SCRIPT = `
 local now = tonumber(ARGV[1])
+local tag = ARGV[2]
 local n = #KEYS / 2
 local at = now
 for i = 1, n do
-  local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
-  local burst = tonumber(ARGV[2 + (i - 1) * 2 + 1])
-  if tat - burst > at then at = tat - burst end
   local paused = tonumber(redis.call('GET', KEYS[n + i]) or '0')
   if paused > at then at = paused end
+  local cap = tonumber(ARGV[3 + (i - 1) * 2])
+  local win = tonumber(ARGV[4 + (i - 1) * 2])
+  if cap > 0 then
+    local count = redis.call('ZCARD', KEYS[i])
+    if count > 0 then
+      local last = tonumber(redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')[2])
+      if last > at then at = last end
+    end
+    if count >= cap then
+      local kth = tonumber(redis.call('ZRANGE', KEYS[i], count - cap, count - cap, 'WITHSCORES')[2])
+      if kth + win > at then at = kth + win end
+    end
+  end
 end
 for i = 1, n do
-  local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
-  local cost = tonumber(ARGV[2 + (i - 1) * 2])
-  if cost > 0 then
-    if tat < at then tat = at end
-    tat = tat + cost
-    redis.call('SET', KEYS[i], string.format('%.3f', tat), 'PX', math.max(1, math.ceil(tat - now)))
+  local cap = tonumber(ARGV[3 + (i - 1) * 2])
+  local win = tonumber(ARGV[4 + (i - 1) * 2])
+  if cap > 0 then
+    redis.call('ZADD', KEYS[i], at, tag)
+    redis.call('ZREMRANGEBYRANK', KEYS[i], 0, -(cap + 1))
+    redis.call('PEXPIRE', KEYS[i], math.max(1, math.ceil(at - now + win)))
   end
 end
 return string.format('%.3f', at)`;
@@ -90,10 +102,13 @@ type BudgetRedis = Redis & {
   pauseBudgets(...args: Array<string | number>): Promise<number>;
 };
 
-/** Budgets in Redis: every process of a deployment draws from the same ones (a token bucket per key). */
+/** Budgets in Redis: every process of a deployment draws from the same ones (a sliding window per key). */
 export class RedisBudgets implements Budgets {
   private readonly redis: BudgetRedis;
   readonly share = 1;
+  /** Set members must be unique across processes: a per-process tag and a counter. */
+  private readonly tag = Math.random().toString(36).slice(2, 10);
+  private seq = 0;
 
   constructor(url: string, private readonly prefix = 'herald:budget:') {
     const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
@@ -105,9 +120,10 @@ export class RedisBudgets implements Budgets {
 
   async reserve(budgets: Budget[], now: Date): Promise<number> {
     if (budgets.length === 0) return now.getTime();
-    const keys = [...budgets.map((b) => `${this.prefix}tat:${b.key}`), ...budgets.map((b) => `${this.prefix}pause:${b.key}`)];
-    const args = budgets.flatMap((b) => [b.costMs, b.burstMs]);
-    return Number(await this.redis.reserveBudgets(keys.length, ...keys, now.getTime(), ...args));
+    const keys = [...budgets.map((b) => `${this.prefix}times:${b.key}`), ...budgets.map((b) => `${this.prefix}pause:${b.key}`)];
+    const args = budgets.flatMap((b) => [b.capacity, b.windowMs]);
+    const member = `${now.getTime()}:${this.tag}:${(this.seq = (this.seq + 1) % 1e9)}`;
+    return Number(await this.redis.reserveBudgets(keys.length, ...keys, now.getTime(), member, ...args));
   }
 
   async pause(keys: string[], until: Date, now: Date): Promise<void> {

@@ -1,5 +1,5 @@
 import type { PublishLimit } from '../../../platforms/limits.js';
-import { budgetOf, type Budget } from './gcra.js';
+import { budgetOf, type Budget } from './window.js';
 
 /** What the budgets of a publish are read from: its platform, account and options. */
 export interface PacedTarget {
@@ -47,6 +47,6 @@ export function pacingFor(limits: readonly PublishLimit[], t: PacedTarget, share
   const budgets = budgetsFor(limits, t, share);
   const pauseKeys = pauseKeysFor(limits, t);
   const own = new Set(budgets.map((b) => b.key));
-  for (const key of pauseKeys) if (!own.has(key)) budgets.push({ key, costMs: 0, burstMs: 0 });
+  for (const key of pauseKeys) if (!own.has(key)) budgets.push({ key, capacity: 0, windowMs: 0 });
   return { budgets, pauseKeys };
 }
