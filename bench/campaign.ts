@@ -190,6 +190,8 @@ function rssSampler(pids: number[]) {
     for (const pid of pids) {
       try {
         const mb = rssMb(pid);
+        // A killed process not yet reaped has no VmRSS line.
+        if (!Number.isFinite(mb)) continue;
         if (!first.has(pid)) first.set(pid, mb);
         peak.set(pid, Math.max(peak.get(pid) ?? 0, mb));
       } catch {
