@@ -54,7 +54,8 @@ export interface RunningServer {
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    // A process killed by a signal (kill -9 on purpose) has no exit code, only its signal.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();

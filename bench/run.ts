@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<BenchResult
   'csv-hostile': () => import('./csv-hostile.js'),
   inbox: () => import('./inbox.js'),
   analytics: () => import('./analytics.js'),
+  campaign: () => import('./campaign.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -31,13 +31,16 @@ const list = (v: unknown) =>
 
 const commands: Record<string, Command> = {
   sandbox: {
-    usage: 'herald sandbox [--port P] [--host H]   (every platform simulator; point Herald at it with SANDBOX_URL)',
-    options: { port: { type: 'string' }, host: { type: 'string' } },
+    usage: 'herald sandbox [--port P] [--host H] [--public-url URL]   (every platform simulator; point Herald at it with SANDBOX_URL)',
+    options: { port: { type: 'string' }, host: { type: 'string' }, 'public-url': { type: 'string' } },
     run: async () => undefined,
     async bare(v) {
       const port = v.port === undefined ? 4100 : Number(v.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
-      await runStandaloneSandbox({ host: (v.host as string | undefined) ?? '127.0.0.1', port });
+      // --public-url: the address the simulators put in what they hand out (a Bluesky DID document's PDS,
+      // upload URLs), when Herald reaches them through something in front (a proxy).
+      const publicUrl = typeof v['public-url'] === 'string' ? (v['public-url'] as string).replace(/\/+$/, '') : undefined;
+      await runStandaloneSandbox({ host: (v.host as string | undefined) ?? '127.0.0.1', port, publicUrl });
       return undefined;
     },
   },

@@ -34,8 +34,13 @@ export interface Config {
   rateLimitScale: number;
   /** Secret for encrypting tokens and signing URLs; generated into dataDir when unset. */
   secretKey: string | null;
-  /** Job runner: poll interval in ms (default 250) and concurrent jobs per process (default 16). */
+  /** Job runner: poll interval in ms (default 250). */
   workerPollMs: number;
+  /**
+   * Jobs in flight per process (default 2048). Not the pace: publishes are paced by each platform's
+   * budgets (docs/pacing.md). This is a memory guard: a publish in flight holds well under 100 KB while
+   * it waits on the network, so 2048 stay within ~200 MB (measured by `npm run bench campaign`).
+   */
   workerConcurrency: number;
   /** Most due jobs claimed by one statement; finished jobs trigger a new claim once this many slots are free (default 32). */
   workerBatchSize: number;
@@ -130,7 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),
     secretKey,
     workerPollMs: int('WORKER_POLL_MS', 250, 10, 60_000),
-    workerConcurrency: int('WORKER_CONCURRENCY', 16, 1, 256),
+    workerConcurrency: int('WORKER_CONCURRENCY', 2048, 1, 16_384),
     workerBatchSize: int('WORKER_BATCH_SIZE', 32, 1, 256),
     workerLeaseMs: int('WORKER_LEASE_MS', 120_000, 2_000, 3_600_000),
     webhookAllowInsecure: flag('WEBHOOK_ALLOW_INSECURE'),

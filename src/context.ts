@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { EventOutbox } from './domain/events.js';
 import { installWebhookFanout } from './domain/webhooks/fanout.js';
 import { createPlatformRegistry, type PlatformRegistry } from './platforms/registry.js';
+import { LocalBudgets, RedisBudgets, type Budgets } from './domain/publishing/pacing/budgets.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { randomHex, SecretBox } from './lib/crypto.js';
@@ -29,6 +30,8 @@ export interface AppContext {
   events: EventOutbox;
   /** Platform adapters by platform (real protocols; base URLs from config or SANDBOX_URL). */
   platforms: PlatformRegistry;
+  /** Publishing budgets from the platforms' limits: in Redis when REDIS_URL is set, else this process's share. */
+  budgets: Budgets;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export interface ContextOverrides {
   rateLimiter?: RateLimiter;
   db?: Db;
   platforms?: PlatformRegistry;
+  budgets?: Budgets;
 }
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
@@ -50,6 +54,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const secret = config.secretKey ?? (await loadOrCreateSecret(db, config, clock));
   const rateLimiter =
     overrides.rateLimiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter());
+  const budgets = overrides.budgets ?? (config.redisUrl ? new RedisBudgets(config.redisUrl) : new LocalBudgets());
   const ctx: AppContext = {
     config,
     db,
@@ -60,8 +65,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     rateLimiter,
     events: new EventOutbox(),
     platforms: overrides.platforms ?? createPlatformRegistry(config),
+    budgets,
     async close() {
       await rateLimiter.close();
+      await budgets.close();
       await db.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { AppContext } from './context.js';
 import { ANALYTICS_LANE_TASKS } from './jobs/collect-analytics.js';
 import { DELIVER_TASK } from './domain/webhooks/fanout.js';
+import { heartbeat, HEARTBEAT_MS, leaveHeartbeat } from './jobs/heartbeat.js';
 import { JobRunner } from './jobs/runner.js';
 import { INBOX_LANE_TASKS } from './jobs/sync-inbox.js';
 import { registerTasks } from './jobs/tasks.js';
@@ -21,6 +22,8 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
       { tasks: INBOX_LANE_TASKS, concurrency: ctx.config.inboxSyncConcurrency },
       { tasks: ANALYTICS_LANE_TASKS, concurrency: ctx.config.analyticsConcurrency },
     ],
+    // Live workers split the platforms' budgets when no Redis shares them (jobs/heartbeat.ts).
+    heartbeat: { everyMs: HEARTBEAT_MS, beat: (id) => heartbeat(ctx, id), end: (id) => leaveHeartbeat(ctx, id) },
   });
   registerTasks(runner, ctx);
   await ensurePeriodicJobs(ctx, runner);

@@ -69,6 +69,8 @@ export interface RunnerOptions {
    * worker), and they never run more than the lane's `concurrency` at once.
    */
   lanes?: Array<{ tasks: string[]; concurrency: number }>;
+  /** Called on start and every `everyMs` while running (`beat`), and once on stop (`end`). Errors are logged. */
+  heartbeat?: { everyMs: number; beat(workerId: string): Promise<unknown>; end(workerId: string): Promise<unknown> };
 }
 
 /** A set of tasks and the slots they share. The main lane runs every task no other lane names. */
@@ -93,6 +95,7 @@ export class JobRunner {
   /** A nudge arrived while the loop was claiming: its next sleep may return at once. */
   private nudged = false;
   private timer: NodeJS.Timeout | null = null;
+  private beating: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -170,6 +173,13 @@ export class JobRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
+    const hb = this.options.heartbeat;
+    if (hb) {
+      const beat = () => void hb.beat(this.workerId).catch((err) => this.log.error({ err }, 'job runner: heartbeat failed'));
+      beat();
+      this.beating = setInterval(beat, hb.everyMs);
+      this.beating.unref();
+    }
     this.loop = this.run();
   }
 
@@ -185,6 +195,11 @@ export class JobRunner {
     this.nudge();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    if (this.beating) {
+      clearInterval(this.beating);
+      this.beating = null;
+      await this.options.heartbeat?.end(this.workerId).catch((err) => this.log.error({ err }, 'job runner: heartbeat end failed'));
+    }
   }
 
   private async run(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { DestinationsDeclaration } from './destinations.js';
+import type { PublishLimit } from './limits.js';
 import type { FieldCheck } from './rules/helpers.js';
 import type { PlatformMediaLimits } from './rules/media-limits.js';
 import type { RuleIssue, TargetDraft, TargetRule, TextRule } from './rules/types.js';
@@ -87,6 +88,11 @@ export interface PlatformDescriptor<Id extends string = string> {
   /** OAuth scopes Herald asks for (empty when the platform connects another way). */
   readonly scopes: readonly string[];
   readonly capabilities: DeclaredCapabilities;
+  /**
+   * The documented limits that bound publishing (limits.ts), per app, account and destination, each with
+   * the page that states it. The engine paces publishes by them; none declared: paced only by 429s.
+   */
+  readonly limits?: readonly PublishLimit[];
   /**
    * Routes only this platform's API offers (tools.ts): one generic registrar puts them under
    * /v1/accounts/{accountId}/<path> (or a path of their own) with the account, token refresh and error

@@ -10,7 +10,7 @@ export function startAllSimulators(opts: { host?: string; port?: number; publicU
  * `herald sandbox --port P`: runs all simulators standalone until SIGINT/SIGTERM. Point a Herald at it
  * with `SANDBOX_URL=<url>`.
  */
-export async function runStandaloneSandbox(opts: { host?: string; port?: number }): Promise<void> {
+export async function runStandaloneSandbox(opts: { host?: string; port?: number; publicUrl?: string }): Promise<void> {
   const sandbox = await startAllSimulators(opts);
   const names = ((await sandbox.app.inject({ method: 'GET', url: '/sandbox' }).then((r) => r.json())) as { simulators: string[] }).simulators;
   process.stderr.write(

@@ -93,6 +93,19 @@ export async function finishJob(db: Executor, jobId: string, workerId: string): 
   await hot(db, 'DELETE FROM job WHERE job_id = ? AND locked_by = ?', [jobId, workerId]);
 }
 
+/**
+ * Releases a job that did not run (its budget had no room): back at `runAt` with `payload`, and the
+ * attempt its claim counted given back, so waiting never brings a job closer to its attempt limit.
+ */
+export async function deferJob(db: Executor, jobId: string, workerId: string, runAt: Date, payload: unknown): Promise<void> {
+  await hot(db, 'UPDATE job SET run_at = ?, payload = ?, locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE job_id = ? AND locked_by = ?', [
+    runAt.toISOString(),
+    JSON.stringify(payload),
+    jobId,
+    workerId,
+  ]);
+}
+
 /** Releases the job for another run at `runAt` with a new payload, in the caller's transaction. */
 export async function rescheduleJobWithPayload(
   db: Executor,

@@ -601,6 +601,12 @@ export interface AccountMetricSnapshotTable {
   subscribers: number | null;
 }
 
+/** A running worker process (store/workers.ts). */
+export interface WorkerHeartbeatTable {
+  worker_id: string;
+  seen_at: string;
+}
+
 export interface Database {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -636,4 +642,5 @@ export interface Database {
   metric_snapshot: MetricSnapshotTable;
   account_metric_snapshot: AccountMetricSnapshotTable;
   metrics_rollup: MetricsRollupTable;
+  worker_heartbeat: WorkerHeartbeatTable;
 }

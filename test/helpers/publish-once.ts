@@ -9,13 +9,23 @@ import { seedAccount, seedPosts, seedProfile, type SeedPost } from './test-platf
 export async function seedTenant(env: TestEnv, posts: number, targetsPerPost: 1 | 2, spreadMs: number): Promise<{ tenantId: string; targetIds: string[] }> {
   const { userId } = await env.createUser();
   const profileId = await seedProfile(env.ctx, userId);
-  const bluesky = await seedAccount(env.ctx, userId, profileId, 'bluesky');
-  const twitter = await seedAccount(env.ctx, userId, profileId, 'twitter');
+  // Ten posts an account: well within each platform's documented budget (X: 100 in 15 minutes), even
+  // split between the several workers a crash test starts (docs/pacing.md), so pacing never holds one back.
+  const perPlatform = Math.max(1, Math.ceil(posts / 10));
+  const blueskies = [];
+  const twitters = [];
+  for (let i = 0; i < perPlatform; i++) {
+    blueskies.push(await seedAccount(env.ctx, userId, profileId, 'bluesky', `bluesky-${i}`));
+    twitters.push(await seedAccount(env.ctx, userId, profileId, 'twitter', `twitter-${i}`));
+  }
   const start = Date.now();
   const list: SeedPost[] = Array.from({ length: posts }, (_, i) => ({
     tenantId: userId,
     content: `post ${i}`,
-    targets: targetsPerPost === 2 ? [{ account: bluesky }, { account: twitter }] : [{ account: i % 2 ? bluesky : twitter }],
+    targets:
+      targetsPerPost === 2
+        ? [{ account: blueskies[i % perPlatform] }, { account: twitters[i % perPlatform] }]
+        : [{ account: i % 2 ? blueskies[i % perPlatform] : twitters[i % perPlatform] }],
     scheduledFor: new Date(start + Math.floor((i / posts) * spreadMs)),
   }));
   const targetIds = await seedPosts(env.ctx, list);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { check } from './engine/check.js';
 import { claimTarget } from './engine/claim.js';
+import { paceSend } from './engine/pace.js';
 import type { PublishRun } from './engine/run.js';
 import { send } from './engine/send.js';
 
@@ -13,8 +14,11 @@ export { MAX_CHECKS, MAX_SEND_ATTEMPTS, type PublishJobPayload, type PublishRun 
  *    transaction.
  * A run that finds the target already `publishing` is the successor of a run that crashed or lost its
  * lease after step 1: it must not send again, so it checks with the platform (`findPublished`) instead.
+ * Before step 1, a target to send takes its place in its platform's budgets (engine/pace.ts): without
+ * room, the job waits for the reserved time and nothing else changes.
  */
 export async function runPublishJob(ctx: AppContext, run: PublishRun): Promise<void> {
+  if (!(await paceSend(ctx, run))) return;
   const start = await claimTarget(ctx, run);
   if (start.kind === 'done') return;
   if (start.kind === 'send') await send(ctx, run, start, false);

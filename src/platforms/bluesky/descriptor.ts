@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { DAY, HOUR } from '../limits.js';
 import { blueskyAdapterFromConfig } from './index.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
 import { BLUESKY_TOOLS } from './tools.js';
@@ -13,6 +14,14 @@ export const bluesky: PlatformDescriptor<'bluesky'> = {
   accountMetadata: [],
   scopes: [],
   capabilities: { connect: 'credentials', unpublish: true, lookup: true },
+  limits: [
+    // https://docs.bsky.app/docs/advanced-guides/rate-limits ("Content Write Operations (per account)"):
+    // 5,000 points an hour and 35,000 a day per DID; a CREATE (createRecord) is 3 points. The PDS's
+    // per-IP limit (3,000 requests / 5 min, same page) is per PDS host, and accounts live on many hosts:
+    // it is not an app budget; a 429 from a host pauses the account by its ratelimit-reset.
+    { scope: 'account', limit: 5000, windowMs: HOUR, cost: 3, cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits' },
+    { scope: 'account', limit: 35000, windowMs: DAY, cost: 3, cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits' },
+  ],
   createAdapter: blueskyAdapterFromConfig,
   tools: BLUESKY_TOOLS,
 };

@@ -52,6 +52,10 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   accountIdKey: 'pageId',
   scopes: FACEBOOK_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, lookup: true, processing: true },
+  // https://developers.facebook.com/docs/graph-api/overview/rate-limiting: a Page's limit is 4,800 calls
+  // times its engaged users per 24 hours, a figure only the platform knows (X-Business-Use-Case-Usage);
+  // no fixed budget to declare: its throttling codes (4, 17, 32, 613) pause the account by their hint.
+  limits: [],
   tools: FACEBOOK_TOOLS,
   createAdapter: facebookAdapterFromConfig,
 };

@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { MINUTE } from '../limits.js';
 import { GOOGLEBUSINESS_DESTINATIONS } from './destinations.js';
 import { googleBusinessAdapterFromConfig } from './index.js';
 import { GOOGLEBUSINESS_DEFAULT_SCOPES } from './oauth.js';
@@ -17,6 +18,12 @@ export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   accountIdKey: 'locationId',
   scopes: GOOGLEBUSINESS_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: GOOGLEBUSINESS_DESTINATIONS, unpublish: true, lookup: true },
+  limits: [
+    // https://developers.google.com/my-business/content/limits: 300 queries a minute per project, and 10
+    // edits a minute to one Business Profile (location).
+    { scope: 'app', limit: 300, windowMs: MINUTE, cite: 'https://developers.google.com/my-business/content/limits' },
+    { scope: 'account', limit: 10, windowMs: MINUTE, cite: 'https://developers.google.com/my-business/content/limits' },
+  ],
   tools: GOOGLEBUSINESS_TOOLS,
   createAdapter: googleBusinessAdapterFromConfig,
 };

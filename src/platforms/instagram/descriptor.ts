@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { DAY } from '../limits.js';
 import { arrayOf, bool, countKinds, hashtagLimit, int, issue, object, oneOf, str, type FieldCheck } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
 import type { RuleIssue } from '../rules/types.js';
@@ -71,5 +72,11 @@ export const instagram: PlatformDescriptor<'instagram'> = {
   // A professional account chosen among those linked to the user's Pages; the hosted API has no
   // selection routes for Instagram, so the choice is made on Herald's selection page (or the only one).
   capabilities: { connect: 'oauth2', destinations: { kind: 'profile' }, processing: true, lookup: true },
+  limits: [
+    // https://developers.facebook.com/docs/instagram-platform/content-publishing#rate-limit: 100
+    // API-published posts per account in a moving 24 hours (a carousel counts as one); the adapter also
+    // reads GET /{ig-user-id}/content_publishing_limit before it publishes.
+    { scope: 'account', limit: 100, windowMs: DAY, cite: 'https://developers.facebook.com/docs/instagram-platform/content-publishing#rate-limit' },
+  ],
   createAdapter: instagramAdapterFromConfig,
 };

@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { SECOND } from '../limits.js';
 import { PINTEREST_DESTINATIONS } from './destinations.js';
 import { pinterestAdapterFromConfig } from './index.js';
 import { PINTEREST_DEFAULT_SCOPES } from './oauth.js';
@@ -16,6 +17,11 @@ export const pinterest: PlatformDescriptor<'pinterest'> = {
   accountMetadata: ['defaultBoardId', 'defaultBoardName'],
   scopes: PINTEREST_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: PINTEREST_DESTINATIONS, unpublish: true, lookup: true, processing: true },
+  limits: [
+    // https://developers.pinterest.com/docs/reference/rate-limits/: Standard access allows 100 requests a
+    // second per user per app across all endpoints (per-category limits, per minute, come on top).
+    { scope: 'account', limit: 100, windowMs: SECOND, cite: 'https://developers.pinterest.com/docs/reference/rate-limits/' },
+  ],
   createAdapter: pinterestAdapterFromConfig,
   tools: PINTEREST_TOOLS,
 };

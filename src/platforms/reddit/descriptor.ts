@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { MINUTE } from '../limits.js';
 import { characters } from '../rules/text.js';
 import { redditAdapterFromConfig } from './index.js';
 import { REDDIT_DEFAULT_SCOPES } from './oauth.js';
@@ -19,6 +20,11 @@ export const reddit: PlatformDescriptor<'reddit'> = {
   scopes: REDDIT_DEFAULT_SCOPES,
   // `processing`: a media post exists once Reddit lists it (a video after transcoding).
   capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  limits: [
+    // https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki: 100 queries a
+    // minute per OAuth client id, averaged over a 10-minute window.
+    { scope: 'app', limit: 1000, windowMs: 10 * MINUTE, cite: 'https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki' },
+  ],
   tools: REDDIT_TOOLS,
   createAdapter: redditAdapterFromConfig,
 };

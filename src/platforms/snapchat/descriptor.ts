@@ -17,5 +17,7 @@ export const snapchat: PlatformDescriptor<'snapchat'> = {
   accountIdKey: 'publicProfileId',
   scopes: SNAPCHAT_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: SNAPCHAT_DESTINATIONS, processing: true },
+  // Snapchat's Public Profile API documents no publishing limit: paced only by its 429s.
+  limits: [],
   createAdapter: snapchatAdapterFromConfig,
 };

@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { DAY } from '../limits.js';
 import { threadsAdapterFromConfig } from './index.js';
 import { THREADS_DEFAULT_SCOPES } from './oauth.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
@@ -16,5 +17,10 @@ export const threads: PlatformDescriptor<'threads'> = {
   accountMetadata: [],
   scopes: THREADS_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  limits: [
+    // https://developers.facebook.com/docs/threads/overview#rate-limiting: 250 API-published posts per
+    // profile in a moving 24 hours.
+    { scope: 'account', limit: 250, windowMs: DAY, cite: 'https://developers.facebook.com/docs/threads/overview#rate-limiting' },
+  ],
   createAdapter: threadsAdapterFromConfig,
 };

@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { DAY, MINUTE } from '../limits.js';
 import { tikTokAdapterFromConfig } from './index.js';
 import { TIKTOK_DEFAULT_SCOPES } from './oauth.js';
 import { TIKTOK_TOOLS } from './tools.js';
@@ -20,5 +21,12 @@ export const tiktok: PlatformDescriptor<'tiktok'> = {
   // The hosted contract's RecyclingConfig excludes TikTok from recycling.
   capabilities: { connect: 'oauth2', unpublish: false, processing: true, recycling: false },
   tools: TIKTOK_TOOLS,
+  limits: [
+    // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post: each user access token
+    // may call /v2/post/publish/video/init/ 6 times a minute; creators post about 15 times a day through
+    // Direct Post (https://developers.tiktok.com/doc/content-sharing-guidelines).
+    { scope: 'account', limit: 6, windowMs: MINUTE, cite: 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post' },
+    { scope: 'account', limit: 15, windowMs: DAY, cite: 'https://developers.tiktok.com/doc/content-sharing-guidelines' },
+  ],
   createAdapter: tikTokAdapterFromConfig,
 };

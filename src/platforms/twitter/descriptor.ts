@@ -1,4 +1,5 @@
 import type { PlatformDescriptor } from '../descriptor.js';
+import { DAY, MINUTE } from '../limits.js';
 import { twitterAdapterFromConfig } from './index.js';
 import { TWITTER_SCOPES } from './oauth.js';
 import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.js';
@@ -14,6 +15,13 @@ export const twitter: PlatformDescriptor<'twitter'> = {
   accountMetadata: [],
   scopes: TWITTER_SCOPES,
   capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  limits: [
+    // https://docs.x.com/x-api/fundamentals/rate-limits (POST /2/tweets): 100 requests per 15 minutes per
+    // user and 10,000 per 24 hours per app (the figures of the paid tiers; Free is far lower, and a 429
+    // then carries x-rate-limit-reset).
+    { scope: 'account', limit: 100, windowMs: 15 * MINUTE, cite: 'https://docs.x.com/x-api/fundamentals/rate-limits' },
+    { scope: 'app', limit: 10_000, windowMs: DAY, cite: 'https://docs.x.com/x-api/fundamentals/rate-limits' },
+  ],
   createAdapter: twitterAdapterFromConfig,
   tools: TWITTER_TOOLS,
 };

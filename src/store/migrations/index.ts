@@ -22,6 +22,7 @@ import * as m0150 from './0150-analytics.js';
 import * as m0220 from './0220-external-posts.js';
 import * as m0240 from './0240-analytics-read-indexes.js';
 import * as m0250 from './0250-analytics-rollup.js';
+import * as m0270 from './0270-worker-heartbeat.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0220-external-posts': m0220,
   '0240-analytics-read-indexes': m0240,
   '0250-analytics-rollup': m0250,
+  '0270-worker-heartbeat': m0270,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,8 @@ export interface PublishJobPayload {
   targetId: string;
   /** Look-ups already made for an ambiguous outcome. */
   checks?: number;
+  /** The time (ms) this run's budgets were reserved for (engine/pace.ts): it does not reserve again. */
+  paced?: number;
 }
 
 /** The job being run (a subset of the runner's TaskRun, so the domain does not depend on the runner). */

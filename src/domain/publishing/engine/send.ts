@@ -19,6 +19,7 @@ import { CallLog } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
 import { commitTargetChange, type JobNext } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
+import { pauseForRateLimit } from './pace.js';
 import { processedHandle, startProcessing } from './processing.js';
 import {
   CHECK_BACKOFF,
@@ -106,6 +107,14 @@ async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: 
       return;
     case 'rate_limited':
     case 'unavailable':
+      // A 429 that says how long to wait is the platform's budget, not a failure: the account's budget
+      // is paused until then (the publishes behind it wait too), and the post is tried again then
+      // however many times that takes.
+      if (error.kind === 'rate_limited' && error.retryAfterMs !== null) {
+        await pauseForRateLimit(ctx, target.target_id, error.retryAfterMs);
+        await retryLater(ctx, run, c, error, log);
+        return;
+      }
       if (target.attempts >= MAX_SEND_ATTEMPTS) {
         await fail(failureFromPlatformError(error));
         return;
@@ -138,8 +147,8 @@ async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: 
 /** Back to `pending` and the job moved to the retry time: the platform said no, so re-sending is safe. */
 async function retryLater(ctx: AppContext, run: PublishRun, c: Claimed, error: PlatformError, log: CallLog): Promise<void> {
   const now = ctx.clock.now();
-  let delay = backoffMs(c.target.attempts, RETRY_BACKOFF);
-  if (error.kind === 'rate_limited' && error.retryAfterMs !== null) delay = Math.max(delay, error.retryAfterMs);
+  // A 429's wait is the budget's own clock: exactly that, not the growing backoff of failures.
+  const delay = error.kind === 'rate_limited' && error.retryAfterMs !== null ? error.retryAfterMs : backoffMs(c.target.attempts, RETRY_BACKOFF);
   const retryAt = new Date(now.getTime() + delay);
   if (error.kind === 'rate_limited') {
     log.note('rate_limit_pause', 'pending', c.target.attempts, {

@@ -1,0 +1,73 @@
+import type { AppContext } from '../../../context.js';
+import { descriptorOf } from '../../../platforms/catalogue.js';
+import type { PublishLimit } from '../../../platforms/limits.js';
+import { deferJob, findAccountById, findTarget } from '../../../store/publishing.js';
+import { pacingFor, pauseKeysFor, type PacedTarget } from '../pacing/keys.js';
+import type { PublishRun } from './run.js';
+
+/** A reservation this close to now is sent now: deferring it would cost more than the wait. */
+const NOW_SLACK_MS = 5;
+
+const json = (text: string | null | undefined): Record<string, unknown> => {
+  try {
+    const v = text ? JSON.parse(text) : {};
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+};
+
+/** The budgets' view of a target, or null when it will not be sent (the claim settles it) or has no limits. */
+async function pacedTarget(ctx: AppContext, targetId: string, pendingOnly = true): Promise<{ t: PacedTarget; limits: readonly PublishLimit[] } | null> {
+  const target = await findTarget(ctx.db.kysely, targetId);
+  if (!target || (pendingOnly && target.status !== 'pending')) return null;
+  const limits = descriptorOf(target.platform)?.limits;
+  const account = await findAccountById(ctx.db.kysely, target.account_id);
+  if (!account) return null;
+  return {
+    t: { platform: target.platform, accountId: account.account_id, accountMetadata: json(account.metadata), platformSpecificData: json(target.platform_specific_data) },
+    limits: limits ?? [],
+  };
+}
+
+/**
+ * Before a send: takes the publish's place in its budgets (platform limits per app, account and
+ * destination, and any 429 pause). True: send now. False: the job was moved to the reserved time, with
+ * its claim's attempt given back and the target untouched: a post waiting for its budget is never
+ * failed, never counted as a try, and holds no other account's budget.
+ *
+ * A job already holding a reservation (`paced`) does not reserve again; it only checks that no 429
+ * paused its account since.
+ */
+export async function paceSend(ctx: AppContext, run: PublishRun): Promise<boolean> {
+  const found = await pacedTarget(ctx, run.payload.targetId);
+  if (!found) return true;
+  const now = ctx.clock.now();
+  const { budgets, pauseKeys } = pacingFor(found.limits, found.t, ctx.budgets.share);
+  let at: number;
+  if (run.payload.paced !== undefined) {
+    at = await ctx.budgets.pausedUntil(pauseKeys);
+    // Paused after the reservation was made: reserve again once the pause is over.
+    if (at > now.getTime() + NOW_SLACK_MS) return defer(ctx, run, at, false);
+    return true;
+  }
+  at = await ctx.budgets.reserve(budgets, now);
+  if (at <= now.getTime() + NOW_SLACK_MS) return true;
+  return defer(ctx, run, at, true);
+}
+
+async function defer(ctx: AppContext, run: PublishRun, at: number, reserved: boolean): Promise<false> {
+  const { paced: _dropped, ...rest } = run.payload;
+  const payload = reserved ? { ...rest, paced: at } : rest;
+  // In a transaction so that, on SQLite, a burst of deferrals shares one commit (group commit).
+  await ctx.db.transaction((tx) => deferJob(tx, run.jobId, run.workerId, new Date(at), payload));
+  return false;
+}
+
+/** A platform's 429 with a wait: the account (and its destinations) take nothing before it. */
+export async function pauseForRateLimit(ctx: AppContext, targetId: string, retryAfterMs: number): Promise<void> {
+  const found = await pacedTarget(ctx, targetId, false);
+  const now = ctx.clock.now();
+  if (!found) return;
+  await ctx.budgets.pause(pauseKeysFor(found.limits, found.t), new Date(now.getTime() + retryAfterMs), now);
+}
