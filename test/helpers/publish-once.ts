@@ -12,8 +12,9 @@ export async function seedTenant(env: TestEnv, posts: number, targetsPerPost: 1 
   // Ten posts an account: well within each platform's documented budget (X: 100 in 15 minutes), even
   // split between the several workers a crash test starts (docs/pacing.md), so pacing never holds one back.
   const perPlatform = Math.max(1, Math.ceil(posts / 10));
-  const blueskies = [];
-  const twitters = [];
+  type Account = Awaited<ReturnType<typeof seedAccount>>;
+  const blueskies: Account[] = [];
+  const twitters: Account[] = [];
   for (let i = 0; i < perPlatform; i++) {
     blueskies.push(await seedAccount(env.ctx, userId, profileId, 'bluesky', `bluesky-${i}`));
     twitters.push(await seedAccount(env.ctx, userId, profileId, 'twitter', `twitter-${i}`));
