@@ -25,7 +25,7 @@ interface Command {
   /** Runs without a context (e.g. migrate opens the database itself). */
   bare?: (values: Values) => Promise<unknown>;
   /** The result for people (without --json), when `key: value` lines do not suit it. */
-  format?: (result: any) => string;
+  format?: (result: unknown) => string;
 }
 
 const list = (v: unknown) =>
@@ -73,9 +73,10 @@ const commands: Record<string, Command> = {
       const users = v.tenant ? await listTenantUsers(ctx.db.kysely, String(v.tenant)) : await listAllUsers(ctx.db.kysely);
       return { users: users.map(presentUser) };
     },
-    format: (result: { users: ReturnType<typeof presentUser>[] }) => {
-      if (!result.users.length) return 'no users\n';
-      const rows = [['USER_ID', 'TENANT_ID', 'ROLE', 'PLAN', 'EMAIL'], ...result.users.map((u) => [u.userId, u.tenantId, u.role, u.plan, u.email])];
+    format: (result) => {
+      const { users } = result as { users: ReturnType<typeof presentUser>[] };
+      if (!users.length) return 'no users\n';
+      const rows = [['USER_ID', 'TENANT_ID', 'ROLE', 'PLAN', 'EMAIL'], ...users.map((u) => [u.userId, u.tenantId, u.role, u.plan, u.email])];
       const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
       return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
     },
@@ -154,7 +155,7 @@ function usage(): string {
   );
 }
 
-function print(result: unknown, json: boolean, format?: (result: any) => string): void {
+function print(result: unknown, json: boolean, format?: (result: unknown) => string): void {
   if (result === undefined) return;
   if (json) {
     process.stdout.write(JSON.stringify(result) + '\n');
