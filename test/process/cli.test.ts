@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
+import { createOwner } from '../../src/domain/users.js';
 import { buildApp } from '../../src/http/app.js';
 import { TEST_DATABASE_URL } from '../helpers/context.js';
 import { processDatabase, ROOT, runCli } from '../helpers/processes.js';
@@ -40,18 +41,24 @@ describe('herald CLI', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ userId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     // Once it exists, no --init is needed.
     expect((await runCli(['migrate', '--json'], db.env)).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('lists every user without --tenant, with ids, and issues a new owner key by email', async () => {
-    const second = JSON.parse((await runCli(['users', 'create', '--email', 'second@example.com', '--plan', 'free', '--json'], db.env)).stdout);
+    const ctx = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
+    let second: { user: { user_id: string } };
+    try {
+      second = await createOwner(ctx.db, { email: 'second@example.com', plan: 'free' }, new Date());
+    } finally {
+      await ctx.close();
+    }
     const all = await runCli(['users', 'list', '--json'], db.env);
     expect(all.code).toBe(0);
     const users = JSON.parse(all.stdout).users as { userId: string; tenantId: string; email: string; role: string }[];
     expect(users.map((u) => u.email).sort()).toEqual(['owner@example.com', 'second@example.com']);
     const owner = users.find((u) => u.email === 'owner@example.com')!;
     expect(owner).toMatchObject({ tenantId: owner.userId, role: 'owner', plan: 'build' });
-    const one = JSON.parse((await runCli(['users', 'list', '--tenant', second.userId, '--json'], db.env)).stdout);
-    expect(one.users.map((u: { userId: string }) => u.userId)).toEqual([second.userId]);
+    const one = JSON.parse((await runCli(['users', 'list', '--tenant', second.user.user_id, '--json'], db.env)).stdout);
+    expect(one.users.map((u: { userId: string }) => u.userId)).toEqual([second.user.user_id]);
     // For people: a table with the ids.
     const table = await runCli(['users', 'list'], db.env);
     expect(table.stdout.split('\n')[0]).toMatch(/^USER_ID\s+TENANT_ID\s+ROLE\s+PLAN\s+EMAIL$/);
@@ -62,14 +69,14 @@ describe('herald CLI', () => {
     expect(key.code).toBe(0);
     const issued = JSON.parse(key.stdout);
     expect(issued).toMatchObject({ userId: owner.userId, apiKey: expect.stringMatching(/^sk_[0-9a-f]{64}$/) });
-    const ctx = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
+    const server = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
     try {
-      const app = await buildApp(ctx);
+      const app = await buildApp(server);
       const res = await app.inject({ method: 'GET', url: '/v1/profiles', headers: { authorization: `Bearer ${issued.apiKey}` } });
       expect(res.statusCode).toBe(200);
       await app.close();
     } finally {
-      await ctx.close();
+      await server.close();
     }
 
     const unknown = await runCli(['keys', 'create', '--email', 'nobody@example.com', '--json'], db.env);
@@ -77,5 +84,5 @@ describe('herald CLI', () => {
     expect(JSON.parse(unknown.stdout).code).toBe('user_not_found');
     const both = await runCli(['keys', 'create', '--email', 'owner@example.com', '--user', owner.userId], db.env);
     expect(both.code).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });
