@@ -3,11 +3,17 @@
 // (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each PostgreSQL test context
 // uses its own schema; HERALD_TEST_DIALECTS=sqlite runs the SQLite run alone. Prints one closing line:
 // "N passed, N failed, N skipped".
+//
+// A test file that never reports (its worker aborted, as better-sqlite3 12 did on Node 24) has no failed
+// test of its own, and vitest's totals then pass over its tests in silence. So each run first asks vitest
+// which files it will run (`vitest list --filesOnly`), and every one missing from the report, or failed
+// without a failed test (it did not load), counts as a failure and is named.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { unreportedFiles } from './test-report.mjs';
 
 const extra = process.argv.slice(2);
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -28,28 +34,55 @@ function reachable(url) {
   });
 }
 
+const vitest = ['node_modules/vitest/vitest.mjs'];
+
+/** The test files vitest will run with this environment and these arguments (absolute paths). */
+function expectedFiles(env) {
+  const res = spawnSync(process.execPath, [...vitest, 'list', '--filesOnly', '--json', ...extra], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (res.status !== 0) return null;
+  try {
+    return new Set(JSON.parse(res.stdout).map((f) => f.file));
+  } catch {
+    return null;
+  }
+}
+
 function run(label, env) {
   const out = path.join(os.tmpdir(), `herald-vitest-${label}-${process.pid}.json`);
   console.log(`\n=== ${label}: running the suite ===`);
+  const expected = expectedFiles(env);
   const res = spawnSync(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
+    [...vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra],
     { stdio: 'inherit', env: { ...process.env, ...env } },
   );
   let counts = { passed: 0, failed: 0, skipped: 0 };
+  let files = 'files: not known';
+  if (!expected) {
+    console.log(`${label}: \`vitest list\` failed: the files to run are not known`);
+    counts.failed += 1;
+  }
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
+    const { missing, broken } = unreportedFiles(expected ?? new Set(), report.testResults);
+    for (const f of missing) console.log(`${label}: NOT REPORTED (worker aborted?): ${path.relative(process.cwd(), f)}`);
+    for (const f of broken) console.log(`${label}: FAILED WITHOUT A FAILED TEST (did not load?): ${path.relative(process.cwd(), f)}`);
     counts = {
       passed: report.numPassedTests,
-      // A file that failed to load has no failed test of its own: count the run as one failure.
-      failed: report.numFailedTests || (report.success === false ? 1 : 0),
+      // Each file that did not report, or failed without a failed test, counts as one failure.
+      failed: counts.failed + report.numFailedTests + missing.length + broken.length || (report.success === false ? 1 : 0),
       skipped: report.numPendingTests + report.numTodoTests,
     };
+    if (expected) files = `${expected.size - missing.length} of ${expected.size} files reported`;
     rmSync(out, { force: true });
   } catch {
     counts.failed += 1; // no report: the run itself broke
   }
-  console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${files})`);
   return { ok: res.status === 0, ...counts };
 }
 

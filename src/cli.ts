@@ -3,19 +3,21 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
-import { createKeyForUser, createOwner, setPlan } from './domain/users.js';
+import { createKeyForEmail, createKeyForUser, createOwner, setPlan } from './domain/users.js';
 import { acceptInvite } from './domain/team/invites.js';
-import { openDb } from './store/db.js';
+import { dbExists, describeDb, openDb } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 import { runStandaloneSandbox } from './sandbox/standalone.js';
 import { runMcpStdio } from './mcp/stdio.js';
 import { withSandboxUrl } from './platforms/config.js';
-import { listTenantUsers } from './store/users.js';
+import { listAllUsers, listTenantUsers, type UserRow } from './store/users.js';
 
 /**
  * `herald <group> <command> [options]`: admin commands. They read the same configuration as the
- * server (DATA_DIR, DATABASE_URL, ...) and work while it runs. Output for machines with --json: exactly
- * one JSON object on stdout; everything else goes to stderr.
+ * server (DATA_DIR, DATABASE_URL, ...; the default DATA_DIR is Herald's own `data` folder, see config.ts)
+ * and work while it runs. They refuse to start a new database unless given --init: one made by mistake
+ * (DATA_DIR unset in this shell) would hold users the running server never sees. Output for machines with
+ * --json: exactly one JSON object on stdout; everything else goes to stderr.
  */
 type Values = Record<string, string | boolean | undefined>;
 interface Command {
@@ -24,6 +26,8 @@ interface Command {
   run(ctx: AppContext, values: Values, positionals: string[]): Promise<unknown>;
   /** Runs without a context (e.g. migrate opens the database itself). */
   bare?: (values: Values) => Promise<unknown>;
+  /** The result for people (without --json), when `key: value` lines do not suit it. */
+  format?: (result: unknown) => string;
 }
 
 const list = (v: unknown) =>
@@ -53,7 +57,7 @@ const commands: Record<string, Command> = {
       // Beside a server run with SANDBOX=1, reach the simulators that server started (inbox replies call
       // the platforms from this process).
       if (config.sandbox && !config.env.SANDBOX_URL) config = withSandboxUrl(config, `http://${config.host}:${config.sandboxPort}`);
-      const db = await openCliDb(config);
+      const db = await openCliDb(config, false);
       const ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
       try {
         await runMcpStdio(ctx, config.mcpApiKey);
@@ -87,20 +91,28 @@ const commands: Record<string, Command> = {
     },
   },
   'users list': {
-    usage: 'herald users list --tenant USER_ID [--json]',
+    usage: 'herald users list [--tenant TENANT_ID] [--json]   (every user, or one tenant\'s; a tenant\'s id is its owner\'s)',
     options: { tenant: { type: 'string' } },
     async run(ctx, v) {
-      if (!v.tenant) throw new UsageError('--tenant is required');
-      const users = await listTenantUsers(ctx.db.kysely, String(v.tenant));
-      return { users: users.map((u) => ({ userId: u.user_id, email: u.email, role: u.role, plan: u.plan })) };
+      const users = v.tenant ? await listTenantUsers(ctx.db.kysely, String(v.tenant)) : await listAllUsers(ctx.db.kysely);
+      return { users: users.map(presentUser) };
+    },
+    format: (result) => {
+      const { users } = result as { users: ReturnType<typeof presentUser>[] };
+      if (!users.length) return 'no users\n';
+      const rows = [['USER_ID', 'TENANT_ID', 'ROLE', 'PLAN', 'EMAIL'], ...users.map((u) => [u.userId, u.tenantId, u.role, u.plan, u.email])];
+      const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+      return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
     },
   },
   'keys create': {
-    usage: 'herald keys create --user USER_ID [--name N] [--json]',
-    options: { user: { type: 'string' }, name: { type: 'string' } },
+    usage: 'herald keys create (--user USER_ID | --email E) [--name N] [--json]   (--email: a new key for a lost one)',
+    options: { user: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } },
     async run(ctx, v) {
-      if (!v.user) throw new UsageError('--user is required');
-      const { apiKey, keyId } = await createKeyForUser(ctx.db, String(v.user), String(v.name ?? 'CLI key'), ctx.clock.now());
+      if (Boolean(v.user) === Boolean(v.email)) throw new UsageError('give one of --user and --email');
+      const name = String(v.name ?? 'CLI key');
+      if (v.email) return createKeyForEmail(ctx.db, String(v.email), name, ctx.clock.now());
+      const { apiKey, keyId } = await createKeyForUser(ctx.db, String(v.user), name, ctx.clock.now());
       return { userId: v.user, keyId, apiKey };
     },
   },
@@ -118,12 +130,12 @@ const commands: Record<string, Command> = {
     },
   },
   migrate: {
-    usage: 'herald migrate',
+    usage: 'herald migrate [--init]',
     options: {},
     run: async () => undefined,
-    async bare() {
+    async bare(v) {
       const config = loadConfig();
-      const db = await openCliDb(config);
+      const db = await openCliDb(config, v.init === true);
       try {
         const applied = await migrate(db);
         return { applied };
@@ -141,19 +153,40 @@ export function addCommand(name: string, command: Command): void {
 
 class UsageError extends Error {}
 
-/** The database as the CLI opens it: without the checkpoint thread (its commands write little). */
-function openCliDb(config: Config) {
-  return openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false });
+const presentUser = (u: UserRow) => ({ userId: u.user_id, tenantId: u.tenant_id, email: u.email, role: u.role, plan: u.plan });
+
+/**
+ * The database as the CLI opens it: without the checkpoint thread (its commands write little), and only
+ * one that exists unless `init`.
+ */
+async function openCliDb(config: Config, init: boolean) {
+  const options = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false };
+  if (!init && !(await dbExists(options))) {
+    throw new AppError(
+      'not_found',
+      'database_not_found',
+      `no Herald database at ${describeDb(options)}. Run this with the server's DATA_DIR (or DATABASE_URL), or add --init to create a new database there`,
+    );
+  }
+  return openDb(options);
 }
 
 function usage(): string {
-  return 'usage:\n' + Object.values(commands).map((c) => `  ${c.usage}`).join('\n') + '\n';
+  return (
+    'usage:\n' +
+    Object.values(commands).map((c) => `  ${c.usage}`).join('\n') +
+    '\nCommands that use the database open the server\'s (DATA_DIR or DATABASE_URL) and refuse to create one unless given --init.\n'
+  );
 }
 
-function print(result: unknown, json: boolean): void {
+function print(result: unknown, json: boolean, format?: (result: unknown) => string): void {
   if (result === undefined) return;
   if (json) {
     process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  if (format) {
+    process.stdout.write(format(result));
     return;
   }
   for (const [k, v] of Object.entries(result as Record<string, unknown>)) {
@@ -171,7 +204,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const rest = argv.slice(name!.split(' ').length);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' }, init: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (error) {
     process.stderr.write(`herald: ${(error as Error).message}\n${command.usage}\n`);
     return 2;
@@ -184,11 +217,11 @@ export async function runCli(argv: string[]): Promise<number> {
       result = await command.bare(parsed.values);
     } else {
       const config = loadConfig();
-      const db = await openCliDb(config);
+      const db = await openCliDb(config, parsed.values.init === true);
       ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
       result = await command.run(ctx, parsed.values, parsed.positionals);
     }
-    print(result, json);
+    print(result, json, command.format);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

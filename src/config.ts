@@ -1,4 +1,12 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Herald's own folder (the one with package.json): this file is src/config.ts, or dist/config.js once
+ * built. The default DATA_DIR is resolved against it rather than the working directory, so that the
+ * server (`npm start`) and the admin CLI (`herald ...` from any folder) open the same database.
+ */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Every setting Herald reads. `loadConfig` is the only place that touches `process.env`;
@@ -12,7 +20,10 @@ export interface Config {
   port: number;
   /** Base URL Herald puts in links it hands out (callbacks, upload URLs). Default: the listen address. */
   publicUrl: string;
-  /** Folder for the embedded database, uploads and generated secrets. Default ./data. */
+  /**
+   * Folder for the embedded database, uploads and generated secrets. Default: `data` in Herald's own folder
+   * (PROJECT_ROOT), whatever the working directory; a relative DATA_DIR is relative to the working directory.
+   */
   dataDir: string;
   /** postgres://... switches storage to PostgreSQL; empty means SQLite in dataDir. */
   databaseUrl: string | null;
@@ -123,7 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     port,
     publicUrl,
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    dataDir: env.DATA_DIR ? path.resolve(env.DATA_DIR) : path.join(PROJECT_ROOT, 'data'),
     databaseUrl,
     databaseSchema,
     redisUrl,

@@ -81,3 +81,10 @@ export async function createKeyForUser(db: Db, userId: string, name: string, now
     return { apiKey: key, keyId: row.api_key_id };
   });
 }
+
+/** A new API key for the user with this email (the CLI's way back in when the owner's key is lost). */
+export async function createKeyForEmail(db: Db, email: string, name: string, now: Date): Promise<{ userId: string; apiKey: string; keyId: string }> {
+  const user = await findUserByEmail(db.kysely, email.trim().toLowerCase());
+  if (!user) throw notFound('User', 'user_not_found');
+  return { userId: user.user_id, ...(await createKeyForUser(db, user.user_id, name, now)) };
+}

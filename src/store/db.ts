@@ -56,8 +56,40 @@ pg.types.setTypeParser(1700, (v: string) => Number(v));
 export async function openDb(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
   fs.mkdirSync(options.dataDir, { recursive: true });
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? 'herald.sqlite'), options.checkpointThread ?? true);
+  return openSqlite(sqliteFile(options), options.checkpointThread ?? true);
 }
+
+/** Where the database of `options` is, for messages: the SQLite file, or the PostgreSQL host, database and schema. */
+export function describeDb(options: DbOptions): string {
+  if (!options.databaseUrl) return sqliteFile(options);
+  const url = new URL(options.databaseUrl);
+  return `postgres://${url.host}${url.pathname}${options.databaseSchema ? ` (schema ${options.databaseSchema})` : ''}`;
+}
+
+/**
+ * Whether a Herald database exists where `options` point, without creating one: the SQLite file, or
+ * Herald's migration table in the PostgreSQL schema. (The admin CLI refuses to start a new database
+ * unless asked, since one made by mistake holds users the running server never sees.)
+ */
+export async function dbExists(options: DbOptions): Promise<boolean> {
+  if (!options.databaseUrl) {
+    const file = sqliteFile(options);
+    return fs.existsSync(file) && fs.statSync(file).size > 0;
+  }
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      `SELECT 1 FROM information_schema.tables WHERE table_schema = coalesce($1, current_schema()) AND table_name = 'kysely_migration'`,
+      [options.databaseSchema ?? null],
+    );
+    return (rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+const sqliteFile = (options: DbOptions) => path.join(options.dataDir, options.sqliteFile ?? 'herald.sqlite');
 
 function openSqlite(file: string, checkpointThread: boolean): Db {
   const sqlite = new SqliteDatabase(file);

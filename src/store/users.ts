@@ -19,6 +19,11 @@ export async function listTenantUsers(db: Executor, tenantId: string): Promise<U
   return db.selectFrom('user').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('user_id').execute();
 }
 
+/** Every user of every tenant, each tenant's together (the admin CLI). */
+export async function listAllUsers(db: Executor): Promise<UserRow[]> {
+  return db.selectFrom('user').selectAll().orderBy('tenant_id').orderBy('created_at').orderBy('user_id').execute();
+}
+
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
