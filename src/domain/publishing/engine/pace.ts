@@ -6,7 +6,7 @@ import { pacingFor, pauseKeysFor, type PacedTarget } from '../pacing/keys.js';
 import type { PublishRun } from './run.js';
 
 /** A reservation this close to now is sent now: deferring it would cost more than the wait. */
-const NOW_SLACK_MS = 5;
+const NOW_MARGIN_MS = 5;
 
 const json = (text: string | null | undefined): Record<string, unknown> => {
   try {
@@ -48,11 +48,11 @@ export async function paceSend(ctx: AppContext, run: PublishRun): Promise<boolea
   if (run.payload.paced !== undefined) {
     at = await ctx.budgets.pausedUntil(pauseKeys);
     // Paused after the reservation was made: reserve again once the pause is over.
-    if (at > now.getTime() + NOW_SLACK_MS) return defer(ctx, run, at, false);
+    if (at > now.getTime() + NOW_MARGIN_MS) return defer(ctx, run, at, false);
     return true;
   }
   at = await ctx.budgets.reserve(budgets, now);
-  if (at <= now.getTime() + NOW_SLACK_MS) return true;
+  if (at <= now.getTime() + NOW_MARGIN_MS) return true;
   return defer(ctx, run, at, true);
 }
 
