@@ -166,10 +166,11 @@ describe('analytics collection and endpoints', () => {
     const profileId = await seedProfile(env.ctx, userId);
     const account = await seedAccount(env.ctx, userId, profileId, 'twitter', 'timer');
     // Tuesdays at 18:00 UTC do well, Mondays at 09:00 UTC poorly.
+    // In time order: the clock only moves forward, as publishing budgets expect (docs/pacing.md).
     const history = [
       { at: '2026-01-06T18:00:00.000Z', likes: 300 },
-      { at: '2026-01-13T18:10:00.000Z', likes: 500 },
       { at: '2026-01-12T09:00:00.000Z', likes: 20 },
+      { at: '2026-01-13T18:10:00.000Z', likes: 500 },
       { at: '2026-01-19T09:20:00.000Z', likes: 40 },
       { at: '2026-01-19T09:40:00.000Z', likes: 30 },
     ];

@@ -41,6 +41,9 @@ async function connectedTenant(chatId: string) {
 }
 
 async function publishNow(t: Awaited<ReturnType<typeof createTenant>>, accountId: string, body: Record<string, unknown>) {
+  // Telegram allows about one message a second in a chat (docs/pacing.md): a second post to the same chat
+  // within the second waits for it, so each post here comes a second after the one before.
+  h.env.clock.advance(1_000);
   const created = await t.sdk.posts.createPost({ body: { platforms: [{ platform: 'telegram', accountId }], publishNow: true, ...body } as any });
   await runner.drain();
   const postId = (created.data as any).post._id as string;

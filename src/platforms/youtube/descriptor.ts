@@ -20,9 +20,10 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   // The hosted contract's RecyclingConfig excludes YouTube from recycling.
   capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true, lookup: true, processing: true, recycling: false },
   limits: [
-    // https://developers.google.com/youtube/v3/determine_quota_cost: a project has 10,000 quota units a
-    // day by default and videos.insert costs 1,600 (quota resets at midnight Pacific time).
-    { scope: 'app', limit: 10_000, windowMs: DAY, cost: 1600, cite: 'https://developers.google.com/youtube/v3/determine_quota_cost' },
+    // https://developers.google.com/youtube/v3/determine_quota_cost: videos.insert has a bucket of its
+    // own, 100 calls a day per project by default (it used to cost 1,600 of the 10,000 daily units;
+    // the quota resets at midnight Pacific time, and a 403 quotaExceeded pauses until then).
+    { scope: 'app', limit: 100, windowMs: DAY, cite: 'https://developers.google.com/youtube/v3/determine_quota_cost' },
   ],
   tools: YOUTUBE_TOOLS,
   createAdapter: youTubeAdapterFromConfig,
