@@ -5,6 +5,7 @@ import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { pinterestSimulator } from '../../src/sandbox/pinterest/index.js';
 import { redditSimulator, SANDBOX_FLAIRS } from '../../src/sandbox/reddit/index.js';
 import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { proveTelegramChat } from '../helpers/telegram-proof.js';
 import { externalXPost, twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { createOAuthE2E, createNow, getPost, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { followAuthUrl } from '../helpers/oauth-test-platform.js';
@@ -104,6 +105,8 @@ async function tenant(): Promise<Tenant> {
   const bsky = await sdk.connect.bluesky.connectBlueskyCredentials({ body: { identifier: 'extras.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop', state: `${userId}-${profileId}` } });
   expect(bsky.response.status).toBe(200);
 
+  // A direct Telegram connect needs the chat proved first: an access code posted in it.
+  await proveTelegramChat(e.env, e.sandbox, apiKey, profileId, '@herald_extras');
   const tg = await e.env.request(apiKey, 'POST', '/v1/connect/telegram', { chatId: '@herald_extras', profileId });
   expect(tg.status, JSON.stringify(tg.body)).toBeLessThan(300);
 
