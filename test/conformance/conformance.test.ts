@@ -76,6 +76,8 @@ async function chooseFirst(platform: string): Promise<string> {
 }
 
 async function postNow(content: string): Promise<string> {
+  // One message a second in a Telegram chat (docs/pacing.md): each post comes a second after the last.
+  env.clock.advance(1_000);
   const { post } = await api('POST', '/v1/posts', { content, publishNow: true, platforms: [{ platform: 'telegram', accountId: fx.telegram }] });
   await runner.drain();
   return post._id;
