@@ -100,16 +100,16 @@ function blobBytes(form: FormData): number {
  */
 async function encodeMultipart(form: FormData): Promise<{ contentType: string; parts: Uint8Array[] }> {
   const boundary = `----formdata-herald-${randomBytes(12).toString('hex')}`;
-  const escape = (text: string) => text.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
+  const escapeFormValue = (text: string) => text.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
   const crlf = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
   const parts: Uint8Array[] = [];
   for (const [name, value] of form) {
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${escape(crlf(name))}"`;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${escapeFormValue(crlf(name))}"`;
     if (typeof value === 'string') {
       parts.push(Buffer.from(`${head}\r\n\r\n${crlf(value)}\r\n`));
       continue;
     }
-    parts.push(Buffer.from(`${head}; filename="${escape(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`));
+    parts.push(Buffer.from(`${head}; filename="${escapeFormValue(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`));
     parts.push(new Uint8Array(await value.arrayBuffer()), Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

@@ -24,7 +24,6 @@ describe('analytics collection and endpoints', () => {
   let runner: JobRunner;
   const metrics = new Map<string, PostMetrics>();
   let followers = 100;
-  let reads = 0;
   // Access tokens the platform refuses as expired (401).
   const expired = new Set<string>();
   const refuseExpired = (account: AccountCredentials) => {
@@ -40,7 +39,6 @@ describe('analytics collection and endpoints', () => {
         batchSize: 50,
         async readPostMetrics(account, targets) {
           refuseExpired(account);
-          reads += 1;
           return new Map(targets.filter((t) => metrics.has(t.platformPostId)).map((t) => [t.platformPostId, metrics.get(t.platformPostId)!]));
         },
         async readAccountMetrics(account) {

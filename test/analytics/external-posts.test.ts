@@ -5,7 +5,7 @@ import { externalLinkedInPost, linkedInSimulator, SANDBOX_ORGANIZATION } from '.
 import { externalXPost, twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { externalYtVideo, youTubeSimulator } from '../../src/sandbox/youtube/index.js';
 import { findAccountById } from '../../src/store/accounts.js';
-import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { createNow, createOAuthE2E, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { analyticsTenant } from '../helpers/analytics-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 

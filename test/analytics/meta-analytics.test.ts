@@ -23,7 +23,6 @@ import { sandboxCall } from '../helpers/sandbox-env.js';
 
 let e: OAuthE2E;
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   e = await createOAuthE2E((now) => [facebookSimulator({ now }), instagramSimulator({ now }), threadsSimulator({ now })], { env: { ANALYTICS_SCHEDULE: '1h,6h,1d,2d,7d' } });

@@ -10,7 +10,7 @@ import { groupedNotes } from '../helpers/grouped-notes.js';
  */
 
 const g = groupedNotes();
-const { notes, clear, insert } = g;
+const { clear, insert } = g;
 
 describe('db.transaction on SQLite', () => {
   // Every grouped unit is a savepoint, and SQLite journals each page a savepoint first touches: in a temp

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { CATALOGUE, descriptorOf, isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
+import { descriptorOf, isPlatform, PLATFORMS, type Platform } from '../../platforms/catalogue.js';
 import type { BotConnect, CredentialsConnect, PlatformAdapter } from '../../platforms/types.js';
 
 /** 400 for a value that is not one of the 13 platforms. */

@@ -1,4 +1,4 @@
-import { bool, countKinds, formatRule, int, issue, mediaKind, oneOf, str, type FieldCheck, described } from '../rules/helpers.js';
+import { bool, countKinds, formatRule, int, issue, mediaKind, oneOf, type FieldCheck, described } from '../rules/helpers.js';
 import { GB, MB } from '../rules/media-limits.js';
 import { utf16Length } from '../rules/text.js';
 import type { AccountCheckTarget } from '../descriptor.js';

@@ -88,7 +88,6 @@ function nextTid(d: SimData): string {
   return out;
 }
 
-const CHAT_PREFIX = 'chat.bsky.';
 const VISITOR = 'visitor.bsky.sandbox';
 const DID = /^did:[a-z]+:[A-Za-z0-9._:%-]{1,2048}$/;
 

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
 import { seconds, type LimitRule } from '../rate-limits.js';
 import type { SimulatorState } from '../types.js';
-import { permalink, rdStore, type RdPost, type RdSubreddit } from './store.js';
+import { permalink, type RdPost, type RdSubreddit } from './store.js';
 
 /*
  * Reddit's wire conventions, as PRAW's recorded traffic shows them (reference/reddit/*.json) and the

@@ -18,7 +18,7 @@ const SECTION_TEXT = 3_000;
 const FILE_LIMIT = 1024 * 1024 * 1024;
 
 const codePoints = (s: string) => [...s].length;
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeMrkdwn = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 function jsonArg(value: string | undefined, error: string): unknown {
   if (value === undefined) return undefined;
@@ -66,7 +66,7 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
     store().messages.push(m);
     state.posts.push({
       id: m.ts,
-      text: unescape(m.text),
+      text: unescapeMrkdwn(m.text),
       media,
       replyTo: m.threadTs && m.threadTs !== m.ts ? m.threadTs : null,
       author: m.user,

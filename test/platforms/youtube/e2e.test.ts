@@ -26,7 +26,6 @@ async function connectedTenant(login: string) {
   return { userId, apiKey, sdk, profileId, start, landed, account: accounts[0] };
 }
 
-const channelPosts = async (channelId: string) => (await inspect()).filter((p) => p.destination === channelId);
 
 async function uploadToHerald(sdk: any, file: string) {
   const bytes = fs.readFileSync(file);

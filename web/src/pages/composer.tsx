@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, uploadFile } from '../api';
 import { ProfilePicker, ZonePicker } from '../components';
-import { BROWSER_ZONE, loadAccounts, loadProfiles, platformLabel, profileIdOf, useChosenProfile, type Account } from '../data';
+import { BROWSER_ZONE, loadAccounts, loadProfiles, platformLabel, useChosenProfile, type Account } from '../data';
 import { navigate } from '../router';
 import { PlatformFields, usePlatformSchema, type Data } from '../platform-fields';
 import { cannotWrite, Empty, ErrorBox, FieldErrors, Loading, Page, useLoad, useSession } from '../ui';

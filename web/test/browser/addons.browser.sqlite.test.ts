@@ -26,7 +26,6 @@ let e: OAuthE2E;
 let browser: Browser;
 let w: WatchedPage;
 let apiKey: string;
-let profileId: string;
 const api = async (method: string, url: string, body?: unknown) => e.env.request(apiKey, method, url, body);
 const accountsOf = async (platform: string) => (await api('GET', `/v1/accounts?platform=${platform}`)).body.accounts as any[];
 
@@ -35,7 +34,7 @@ beforeAll(async () => {
   e = await createOAuthE2E((now) => [linkedInSimulator({ now }), facebookSimulator({ now }), googleBusinessSimulator({ now })]);
   browser = await launch();
   apiKey = (await e.env.createUser({ addons: ['analytics', 'inbox'] })).apiKey;
-  profileId = (await api('POST', '/v1/profiles', { name: 'Shop' })).body.profile._id;
+  await api('POST', '/v1/profiles', { name: 'Shop' });
   w = await openPage(browser);
   await w.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), apiKey);
 }, 120_000);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { deleteQueue } from '../../../domain/queue/queues.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
-import { ProfileId, QueueId } from './schemas.js';
+import { ProfileId, } from './schemas.js';
 
 const Query = Type.Object({
   profileId: ProfileId,
