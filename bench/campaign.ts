@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
-import { api, freePort, part, ROOT, rssMb, startHerald, type BenchResult, type RunningServer } from './lib.js';
+import { api, connectTelegramChat, freePort, part, ROOT, rssMb, startHerald, type BenchResult, type RunningServer } from './lib.js';
 
 /*
  * Campaign benchmark (issue #30): Herald started as a user would (`node dist/main.js` on its defaults)
@@ -78,13 +78,16 @@ async function pool(n: number, width: number, fn: (i: number) => Promise<void>):
  * is moved to one due second a few seconds from now, in the database (post and job rows, as a reschedule
  * would leave them), so a slow setup never eats into the campaign. Returns the due time.
  */
-async function setUp(server: RunningServer, store: Store, platform: 'bluesky' | 'telegram', n: number): Promise<Date> {
+async function setUp(server: RunningServer, store: Store, platform: 'bluesky' | 'telegram', n: number, sandboxDirect: string): Promise<Date> {
   const profile = await api(server, 'POST', '/v1/profiles', { name: `campaign-${platform}` });
   const profileId = profile.profile?._id ?? profile._id;
   const accounts: string[] = new Array(n);
   await pool(n, 32, async (i) => {
-    const body = platform === 'bluesky' ? { profileId, handle: `c${i}.bsky.social`, appPassword: APP_PASSWORD } : { profileId, chatId: `-100${1_000_000 + i}` };
-    const res = await api(server, 'POST', `/v1/connect/${platform}`, body);
+    // A Telegram chat is connected with the proof Herald asks for: an access code posted in it.
+    const res =
+      platform === 'bluesky'
+        ? await api(server, 'POST', '/v1/connect/bluesky', { profileId, handle: `c${i}.bsky.social`, appPassword: APP_PASSWORD })
+        : await connectTelegramChat(server, Number(new URL(sandboxDirect).port), profileId, `-100${1_000_000 + i}`);
     accounts[i] = res.account?._id ?? res.account?.accountId;
   });
   step(`${n} ${platform} accounts connected`);
@@ -260,7 +263,7 @@ async function blueskyCase(): Promise<BenchResult[]> {
   const server = await startHerald({ SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' }, { root: HERALD_ROOT, startTimeoutMs: 300_000 });
   const store = sqliteStore(server.dataDir);
   try {
-    const dueAt = await setUp(server, store, 'bluesky', N);
+    const dueAt = await setUp(server, store, 'bluesky', N, sandbox.direct);
     sandbox.proxy.setEnabled(true);
     await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
     const rss = rssSampler([server.pid]);
@@ -287,7 +290,7 @@ async function telegramCase(): Promise<BenchResult[]> {
   const server = await startHerald({ SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' }, { root: HERALD_ROOT, startTimeoutMs: 300_000 });
   const store = sqliteStore(server.dataDir);
   try {
-    const dueAt = await setUp(server, store, 'telegram', N);
+    const dueAt = await setUp(server, store, 'telegram', N, sandbox.direct);
     sandbox.proxy.setEnabled(true);
     await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
     const rss = rssSampler([server.pid]);
@@ -325,7 +328,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     servers.push(await startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }));
     servers.push(...(await Promise.all([startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }), startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 })])));
     step('3 processes up; setting up');
-    const dueAt = await setUp(servers[0], store, 'bluesky', N);
+    const dueAt = await setUp(servers[0], store, 'bluesky', N, sandbox.direct);
     step(`due at ${dueAt.toISOString()}`);
     sandbox.proxy.setEnabled(true);
     await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
