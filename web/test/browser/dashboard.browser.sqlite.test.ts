@@ -202,6 +202,8 @@ describe('the dashboard in Chromium', () => {
     await options.getByLabel('Reply 1', { exact: true }).fill('Second post');
     await options.getByLabel('Reply 2', { exact: true }).fill('Third post');
     await options.getByRole('button', { name: 'Move reply 2 up' }).click();
+    // Wait for the move to be drawn before the next input, so a busy machine cannot reorder them.
+    await expect.poll(() => options.getByLabel('Reply 1', { exact: true }).inputValue()).toBe('Third post');
     // A choice drawn from the schema's enum.
     const replies = options.getByLabel('Reply settings');
     expect(await replies.locator('option').count()).toBeGreaterThan(2);
