@@ -3,6 +3,7 @@ import type { FaultKind } from '../faults.js';
 import { metricsFor } from '../metrics.js';
 import { hangUp, markDeleted, type SimulatorState } from '../types.js';
 import { xOpenApi } from './openapi.js';
+import { tweetCore } from './tweet-json.js';
 import { authenticate, invalidRequest, nextSnowflake, problem, xStore, type XTweet, type XUser } from './store.js';
 
 /*
@@ -198,14 +199,8 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     const fields = fieldsOf(q, 'tweet.fields');
     const m = metricsFor(state, t.id, Date.parse(t.createdAt), nowMs());
     return {
-      id: t.id,
-      text: t.text,
-      edit_history_tweet_ids: [t.id],
-      ...(fields.has('created_at') ? { created_at: t.createdAt } : {}),
-      ...(fields.has('author_id') ? { author_id: t.authorId } : {}),
-      ...(fields.has('conversation_id') ? { conversation_id: t.conversationId ?? t.id } : {}),
+      ...tweetCore(t, fields),
       ...(fields.has('lang') ? { lang: 'en' } : {}),
-      ...(fields.has('referenced_tweets') && t.replyTo ? { referenced_tweets: [{ type: 'replied_to', id: t.replyTo }] } : {}),
       ...(fields.has('public_metrics')
         ? { public_metrics: { retweet_count: m.shares, reply_count: m.comments, like_count: m.likes, quote_count: 0, bookmark_count: m.saves, impression_count: m.impressions } }
         : {}),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { xOpenApi } from './openapi.js';
+import { tweetCore } from './tweet-json.js';
 import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XDmEvent, type XStore, type XTweet, type XUser } from './store.js';
 
 /*
@@ -143,14 +144,8 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
   const tweetJson = (t: XTweet, fields: Set<string>) => {
     const parent = t.replyTo ? store().tweets.get(t.replyTo) : undefined;
     return {
-      id: t.id,
-      text: t.text,
-      edit_history_tweet_ids: [t.id],
-      ...(fields.has('created_at') ? { created_at: t.createdAt } : {}),
-      ...(fields.has('author_id') ? { author_id: t.authorId } : {}),
-      ...(fields.has('conversation_id') ? { conversation_id: t.conversationId ?? t.id } : {}),
+      ...tweetCore(t, fields),
       ...(fields.has('in_reply_to_user_id') && parent ? { in_reply_to_user_id: parent.authorId } : {}),
-      ...(fields.has('referenced_tweets') && t.replyTo ? { referenced_tweets: [{ type: 'replied_to', id: t.replyTo }] } : {}),
     };
   };
 
