@@ -44,7 +44,15 @@ export default defineConfig({
     projects: [
       // web/test: the dashboard's own tests; its browser tests (*.browser.sqlite.test.ts) drive Chromium on
       // the SQLite run only (the API under them is covered on both databases).
-      { extends: true, test: { name: 'shared', isolate: false, include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'], exclude: [...exclude, ...mocking] } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          isolate: false,
+          include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'],
+          exclude: [...exclude, ...mocking],
+        },
+      },
       { extends: true, test: { name: 'isolated', isolate: true, include: mocking, exclude } },
     ],
   },

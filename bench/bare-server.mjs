@@ -9,7 +9,15 @@ import Fastify from 'fastify';
 const app = Fastify({ logger: false, bodyLimit: 8 * 1024 ** 3 });
 const body = {
   profiles: [
-    { _id: '6745f1c2a9e0b3d4c5f60718', id: '6745f1c2a9e0b3d4c5f60718', name: 'Main', description: '', color: '#ffeda0', isDefault: true, createdAt: '2026-01-01T00:00:00.000Z' },
+    {
+      _id: '6745f1c2a9e0b3d4c5f60718',
+      id: '6745f1c2a9e0b3d4c5f60718',
+      name: 'Main',
+      description: '',
+      color: '#ffeda0',
+      isDefault: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
   ],
 };
 app.get('/v1/profiles', async () => body);
@@ -25,7 +33,10 @@ const uploadDir = process.env.UPLOAD_DIR ?? os.tmpdir();
 // The caller deletes the file between uploads, outside its timing, as the media bench does for Herald's.
 // The same write buffer as Herald's local storage (4 MB), so the two differ only in what Herald adds.
 app.put('/upload/file', async (req) => {
-  await pipeline(req.body, fs.createWriteStream(path.join(uploadDir, 'bare-upload.part'), { highWaterMark: 4 * 1024 * 1024 }));
+  await pipeline(
+    req.body,
+    fs.createWriteStream(path.join(uploadDir, 'bare-upload.part'), { highWaterMark: 4 * 1024 * 1024 }),
+  );
   return { ok: true };
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });

@@ -3,7 +3,17 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
-import { api, connectTelegramChat, freePort, part, ROOT, rssMb, startHerald, type BenchResult, type RunningServer } from './lib.js';
+import {
+  api,
+  connectTelegramChat,
+  freePort,
+  part,
+  ROOT,
+  rssMb,
+  startHerald,
+  type BenchResult,
+  type RunningServer,
+} from './lib.js';
 
 /*
  * Campaign benchmark (issue #30): Herald started as a user would (`node dist/main.js` on its defaults)
@@ -46,11 +56,18 @@ async function startSandbox(): Promise<Sandbox> {
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}`;
   const proxy = await startLatencyProxy(direct, ...LATENCY);
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'herald.js'), 'sandbox', '--port', String(port), '--public-url', proxy.url], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin', 'herald.js'), 'sandbox', '--port', String(port), '--public-url', proxy.url],
+    {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
   for (let i = 0; i < 200; i++) {
-    const up = await fetch(`${direct}/sandbox`).then((r) => r.ok, () => false);
+    const up = await fetch(`${direct}/sandbox`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     await sleep(100);
   }
@@ -68,9 +85,11 @@ async function startSandbox(): Promise<Sandbox> {
 /** Runs `fn` over 0..n-1 with `width` calls at a time. */
 async function pool(n: number, width: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 /**
@@ -78,7 +97,13 @@ async function pool(n: number, width: number, fn: (i: number) => Promise<void>):
  * is moved to one due second a few seconds from now, in the database (post and job rows, as a reschedule
  * would leave them), so a slow setup never eats into the campaign. Returns the due time.
  */
-async function setUp(server: RunningServer, store: Store, platform: 'bluesky' | 'telegram', n: number, sandboxDirect: string): Promise<Date> {
+async function setUp(
+  server: RunningServer,
+  store: Store,
+  platform: 'bluesky' | 'telegram',
+  n: number,
+  sandboxDirect: string,
+): Promise<Date> {
   const profile = await api(server, 'POST', '/v1/profiles', { name: `campaign-${platform}` });
   const profileId = profile.profile?._id ?? profile._id;
   const accounts: string[] = new Array(n);
@@ -86,14 +111,22 @@ async function setUp(server: RunningServer, store: Store, platform: 'bluesky' | 
     // A Telegram chat is connected with the proof Herald asks for: an access code posted in it.
     const res =
       platform === 'bluesky'
-        ? await api(server, 'POST', '/v1/connect/bluesky', { profileId, handle: `c${i}.bsky.social`, appPassword: APP_PASSWORD })
+        ? await api(server, 'POST', '/v1/connect/bluesky', {
+            profileId,
+            handle: `c${i}.bsky.social`,
+            appPassword: APP_PASSWORD,
+          })
         : await connectTelegramChat(server, Number(new URL(sandboxDirect).port), profileId, `-100${1_000_000 + i}`);
     accounts[i] = res.account?._id ?? res.account?.accountId;
   });
   step(`${n} ${platform} accounts connected`);
   const later = new Date(Date.now() + 3_600_000).toISOString();
   await pool(n, 32, async (i) => {
-    await api(server, 'POST', '/v1/posts', { content: `campaign ${platform} ${i}`, scheduledFor: later, platforms: [{ platform, accountId: accounts[i] }] });
+    await api(server, 'POST', '/v1/posts', {
+      content: `campaign ${platform} ${i}`,
+      scheduledFor: later,
+      platforms: [{ platform, accountId: accounts[i] }],
+    });
   });
   step(`${n} posts scheduled`);
   const dueAt = new Date(Math.ceil((Date.now() + 5_000) / 1000) * 1000);
@@ -119,12 +152,15 @@ function sqliteStore(dataDir: string): Store {
     async moveDue(at) {
       db.transaction(() => {
         db.prepare("UPDATE post SET scheduled_for = ? WHERE status = 'scheduled'").run(at.toISOString());
-        db.prepare("UPDATE post_target SET scheduled_for = ? WHERE scheduled_for IS NOT NULL").run(at.toISOString());
+        db.prepare('UPDATE post_target SET scheduled_for = ? WHERE scheduled_for IS NOT NULL').run(at.toISOString());
         db.prepare("UPDATE job SET run_at = ? WHERE task = 'post.publish'").run(at.toISOString());
       })();
     },
     async counts() {
-      const rows = db.prepare('SELECT status, count(*) AS n FROM post_target GROUP BY status').all() as { status: string; n: number }[];
+      const rows = db.prepare('SELECT status, count(*) AS n FROM post_target GROUP BY status').all() as {
+        status: string;
+        n: number;
+      }[];
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
     async phases() {
@@ -132,7 +168,9 @@ function sqliteStore(dataDir: string): Store {
     },
     async lateness() {
       const rows = db
-        .prepare("SELECT p.scheduled_for AS s, t.published_at AS p FROM post_target t JOIN post p ON p.post_id = t.post_id WHERE t.status = 'published'")
+        .prepare(
+          "SELECT p.scheduled_for AS s, t.published_at AS p FROM post_target t JOIN post p ON p.post_id = t.post_id WHERE t.status = 'published'",
+        )
         .all() as { s: string; p: string }[];
       return latenessOf(rows);
     },
@@ -147,7 +185,9 @@ function pgStore(schema: string): Store {
   return {
     async moveDue(at) {
       await client.query("UPDATE post SET scheduled_for = $1 WHERE status = 'scheduled'", [at.toISOString()]);
-      await client.query('UPDATE post_target SET scheduled_for = $1 WHERE scheduled_for IS NOT NULL', [at.toISOString()]);
+      await client.query('UPDATE post_target SET scheduled_for = $1 WHERE scheduled_for IS NOT NULL', [
+        at.toISOString(),
+      ]);
       await client.query("UPDATE job SET run_at = $1 WHERE task = 'post.publish'", [at.toISOString()]);
     },
     async counts() {
@@ -158,7 +198,9 @@ function pgStore(schema: string): Store {
       return phasesOf((await client.query(PHASES_SQL)).rows);
     },
     async lateness() {
-      const { rows } = await client.query("SELECT p.scheduled_for AS s, t.published_at AS p FROM post_target t JOIN post p ON p.post_id = t.post_id WHERE t.status = 'published'");
+      const { rows } = await client.query(
+        "SELECT p.scheduled_for AS s, t.published_at AS p FROM post_target t JOIN post p ON p.post_id = t.post_id WHERE t.status = 'published'",
+      );
       return latenessOf(rows);
     },
     async close() {
@@ -168,7 +210,8 @@ function pgStore(schema: string): Store {
 }
 
 /** The log row of a call is written when the call ended: it started its duration earlier. */
-const PHASES_SQL = "SELECT p.scheduled_for AS s, l.created_at AS c, l.duration_ms AS d FROM publish_log l JOIN post p ON p.post_id = l.post_id WHERE l.action IN ('publish', 'retry')";
+const PHASES_SQL =
+  "SELECT p.scheduled_for AS s, l.created_at AS c, l.duration_ms AS d FROM publish_log l JOIN post p ON p.post_id = l.post_id WHERE l.action IN ('publish', 'retry')";
 type PhaseRow = { s: string; c: string; d: number };
 
 function phasesOf(rows: PhaseRow[]) {
@@ -182,7 +225,8 @@ function latenessOf(rows: { s: string; p: string }[]) {
   return { late, publishedAt };
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] : NaN;
 const sec = (ms: number) => Number((ms / 1000).toFixed(2));
 
 /** Samples the RSS of `pids` every 250 ms until stopped: the first sample and the peak, per process, in MB. */
@@ -211,7 +255,12 @@ function rssSampler(pids: number[]) {
 }
 
 /** Waits until no target is pending or in flight, or `limitMs` passed. */
-async function settle(store: Store, n: number, limitMs: number, onTick?: (c: Record<string, number>) => Promise<void>): Promise<Record<string, number>> {
+async function settle(
+  store: Store,
+  n: number,
+  limitMs: number,
+  onTick?: (c: Record<string, number>) => Promise<void>,
+): Promise<Record<string, number>> {
   const deadline = Date.now() + limitMs;
   let counts: Record<string, number> = {};
   let shown = 0;
@@ -231,20 +280,41 @@ async function settle(store: Store, n: number, limitMs: number, onTick?: (c: Rec
 
 /** Texts the simulator has more than once. */
 async function duplicatesOn(sandbox: Sandbox, platform: string): Promise<{ posts: number; duplicates: number }> {
-  const res = await fetch(`${sandbox.direct}/sandbox/${platform}/_inspect`).then((r) => r.json() as Promise<{ posts: { text?: string }[] }>);
+  const res = await fetch(`${sandbox.direct}/sandbox/${platform}/_inspect`).then(
+    (r) => r.json() as Promise<{ posts: { text?: string }[] }>,
+  );
   const seen = new Map<string, number>();
   for (const p of res.posts) seen.set(p.text ?? '', (seen.get(p.text ?? '') ?? 0) + 1);
-  return { posts: res.posts.length, duplicates: [...seen.values()].filter((c) => c > 1).reduce((a, c) => a + c - 1, 0) };
+  return {
+    posts: res.posts.length,
+    duplicates: [...seen.values()].filter((c) => c > 1).reduce((a, c) => a + c - 1, 0),
+  };
 }
 
-function report(name: string, late: number[], floorMs: number, rss: { first: number; peak: number }, phases?: { startLate: number[]; call: number[] }): BenchResult[] {
+function report(
+  name: string,
+  late: number[],
+  floorMs: number,
+  rss: { first: number; peak: number },
+  phases?: { startLate: number[]; call: number[] },
+): BenchResult[] {
   const sorted = [...late].sort((a, b) => a - b);
   const sortedStart = [...(phases?.startLate ?? [])].sort((a, b) => a - b);
   const sortedCall = [...(phases?.call ?? [])].sort((a, b) => a - b);
   const detail: BenchResult[] = phases
     ? [
-        { name: `${name}: platform call started after due, p50 / p99`, value: sec(pct(sortedStart, 0.5)), unit: 's', goal: `p99 ${sec(pct(sortedStart, 0.99))} s` },
-        { name: `${name}: platform call took, p50 / p99`, value: sec(pct(sortedCall, 0.5)), unit: 's', goal: `p99 ${sec(pct(sortedCall, 0.99))} s` },
+        {
+          name: `${name}: platform call started after due, p50 / p99`,
+          value: sec(pct(sortedStart, 0.5)),
+          unit: 's',
+          goal: `p99 ${sec(pct(sortedStart, 0.99))} s`,
+        },
+        {
+          name: `${name}: platform call took, p50 / p99`,
+          value: sec(pct(sortedCall, 0.5)),
+          unit: 's',
+          goal: `p99 ${sec(pct(sortedCall, 0.99))} s`,
+        },
       ]
     : [];
   return [
@@ -253,14 +323,23 @@ function report(name: string, late: number[], floorMs: number, rss: { first: num
     { name: `${name}: p99 lateness`, value: sec(pct(sorted, 0.99)), unit: 's' },
     { name: `${name}: max lateness`, value: sec(sorted[sorted.length - 1] ?? NaN), unit: 's' },
     { name: `${name}: RSS at start`, value: Number(rss.first.toFixed(1)), unit: 'MB' },
-    { name: `${name}: RSS at peak`, value: Number(rss.peak.toFixed(1)), unit: 'MB', goal: 'growth < 256 MB', pass: rss.peak - rss.first < 256 },
+    {
+      name: `${name}: RSS at peak`,
+      value: Number(rss.peak.toFixed(1)),
+      unit: 'MB',
+      goal: 'growth < 256 MB',
+      pass: rss.peak - rss.first < 256,
+    },
   ];
 }
 
 async function blueskyCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
-  const server = await startHerald({ SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' }, { root: HERALD_ROOT, startTimeoutMs: 300_000 });
+  const server = await startHerald(
+    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' },
+    { root: HERALD_ROOT, startTimeoutMs: 300_000 },
+  );
   const store = sqliteStore(server.dataDir);
   try {
     const dueAt = await setUp(server, store, 'bluesky', N, sandbox.direct);
@@ -273,9 +352,23 @@ async function blueskyCase(): Promise<BenchResult[]> {
     const sim = await duplicatesOn(sandbox, 'bluesky');
     const name = `bluesky ${N} accounts, SQLite`;
     return [
-      ...report(name, late, LATENCY[1], mem, await store.phases()).map((r) => (r.name.endsWith(': p99 lateness') ? { ...r, goal: '<= 2 s', pass: r.value <= 2 } : r)),
-      { name: `${name}: published / failed / unknown`, value: counts.published ?? 0, unit: 'posts', goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown`, pass: (counts.published ?? 0) === N },
-      { name: `${name}: on the simulator (duplicates)`, value: sim.posts, unit: 'posts', goal: `${sim.duplicates} duplicates`, pass: sim.duplicates === 0 && sim.posts === N },
+      ...report(name, late, LATENCY[1], mem, await store.phases()).map((r) =>
+        r.name.endsWith(': p99 lateness') ? { ...r, goal: '<= 2 s', pass: r.value <= 2 } : r,
+      ),
+      {
+        name: `${name}: published / failed / unknown`,
+        value: counts.published ?? 0,
+        unit: 'posts',
+        goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown`,
+        pass: (counts.published ?? 0) === N,
+      },
+      {
+        name: `${name}: on the simulator (duplicates)`,
+        value: sim.posts,
+        unit: 'posts',
+        goal: `${sim.duplicates} duplicates`,
+        pass: sim.duplicates === 0 && sim.posts === N,
+      },
     ];
   } finally {
     await store.close();
@@ -287,7 +380,10 @@ async function blueskyCase(): Promise<BenchResult[]> {
 async function telegramCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
-  const server = await startHerald({ SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' }, { root: HERALD_ROOT, startTimeoutMs: 300_000 });
+  const server = await startHerald(
+    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' },
+    { root: HERALD_ROOT, startTimeoutMs: 300_000 },
+  );
   const store = sqliteStore(server.dataDir);
   try {
     const dueAt = await setUp(server, store, 'telegram', N, sandbox.direct);
@@ -303,9 +399,27 @@ async function telegramCase(): Promise<BenchResult[]> {
     const name = `telegram ${N} chats, one bot`;
     return [
       ...report(name, late, floorMs, mem, await store.phases()),
-      { name: `${name}: campaign took (floor ${sec(floorMs)} s)`, value: sec(took), unit: 's', goal: 'within 10% of the floor', pass: Math.abs(took - floorMs) <= floorMs * 0.1 + LATENCY[1] },
-      { name: `${name}: published / failed / unknown`, value: counts.published ?? 0, unit: 'posts', goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown`, pass: (counts.failed ?? 0) === 0 && (counts.published ?? 0) === N },
-      { name: `${name}: on the simulator (duplicates)`, value: sim.posts, unit: 'posts', goal: `${sim.duplicates} duplicates`, pass: sim.duplicates === 0 },
+      {
+        name: `${name}: campaign took (floor ${sec(floorMs)} s)`,
+        value: sec(took),
+        unit: 's',
+        goal: 'within 10% of the floor',
+        pass: Math.abs(took - floorMs) <= floorMs * 0.1 + LATENCY[1],
+      },
+      {
+        name: `${name}: published / failed / unknown`,
+        value: counts.published ?? 0,
+        unit: 'posts',
+        goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown`,
+        pass: (counts.failed ?? 0) === 0 && (counts.published ?? 0) === N,
+      },
+      {
+        name: `${name}: on the simulator (duplicates)`,
+        value: sim.posts,
+        unit: 'posts',
+        goal: `${sim.duplicates} duplicates`,
+        pass: sim.duplicates === 0,
+      },
     ];
   } finally {
     await store.close();
@@ -319,14 +433,25 @@ async function postgresCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
   const secret = 'bench-campaign-secret-bench-campaign-secret';
-  const env = { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, SECRET_KEY: secret };
+  const env = {
+    SANDBOX_URL: sandbox.proxy.url,
+    LOG_LEVEL: 'error',
+    DATABASE_URL: PG_URL,
+    DATABASE_SCHEMA: schema,
+    SECRET_KEY: secret,
+  };
   const servers: RunningServer[] = [];
   const store = pgStore(schema);
   try {
     // The first process migrates the schema and creates the owner; the two others start beside it, all
     // three idle before the setup schedules anything.
     servers.push(await startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }));
-    servers.push(...(await Promise.all([startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }), startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 })])));
+    servers.push(
+      ...(await Promise.all([
+        startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }),
+        startHerald(env, { root: HERALD_ROOT, startTimeoutMs: 300_000 }),
+      ])),
+    );
     step('3 processes up; setting up');
     const dueAt = await setUp(servers[0], store, 'bluesky', N, sandbox.direct);
     step(`due at ${dueAt.toISOString()}`);
@@ -351,10 +476,28 @@ async function postgresCase(): Promise<BenchResult[]> {
     const unknownListed = (await api(servers[0], 'GET', '/v1/posts?status=unknown&limit=1')).pagination?.total ?? 0;
     const name = `bluesky ${N} accounts, PostgreSQL, 3 processes, 1 killed`;
     return [
-      ...report(name, survivors, LATENCY[1], mem).map((r) => (r.name.endsWith(': p99 lateness') ? { ...r, goal: '<= 3 s', pass: r.value <= 3 } : r)),
-      { name: `${name}: settled after the kill (lease, look-up)`, value: late.length - survivors.length, unit: 'posts' },
-      { name: `${name}: published / failed / unknown`, value: counts.published ?? 0, unit: 'posts', goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown (${unknownListed} listed)`, pass: (counts.published ?? 0) + (counts.unknown ?? 0) === N && unknownListed === (counts.unknown ?? 0) },
-      { name: `${name}: on the simulator (duplicates)`, value: sim.posts, unit: 'posts', goal: `${sim.duplicates} duplicates`, pass: sim.duplicates === 0 },
+      ...report(name, survivors, LATENCY[1], mem).map((r) =>
+        r.name.endsWith(': p99 lateness') ? { ...r, goal: '<= 3 s', pass: r.value <= 3 } : r,
+      ),
+      {
+        name: `${name}: settled after the kill (lease, look-up)`,
+        value: late.length - survivors.length,
+        unit: 'posts',
+      },
+      {
+        name: `${name}: published / failed / unknown`,
+        value: counts.published ?? 0,
+        unit: 'posts',
+        goal: `${counts.failed ?? 0} failed, ${counts.unknown ?? 0} unknown (${unknownListed} listed)`,
+        pass: (counts.published ?? 0) + (counts.unknown ?? 0) === N && unknownListed === (counts.unknown ?? 0),
+      },
+      {
+        name: `${name}: on the simulator (duplicates)`,
+        value: sim.posts,
+        unit: 'posts',
+        goal: `${sim.duplicates} duplicates`,
+        pass: sim.duplicates === 0,
+      },
     ];
   } finally {
     await store.close();
@@ -369,7 +512,11 @@ async function postgresCase(): Promise<BenchResult[]> {
 
 export default async function campaignBench(): Promise<BenchResult[]> {
   const cases = (process.env.BENCH_CAMPAIGN_CASES ?? 'bluesky,telegram,postgres').split(',').map((c) => c.trim());
-  const runs: Record<string, () => Promise<BenchResult[]>> = { bluesky: blueskyCase, telegram: telegramCase, postgres: postgresCase };
+  const runs: Record<string, () => Promise<BenchResult[]>> = {
+    bluesky: blueskyCase,
+    telegram: telegramCase,
+    postgres: postgresCase,
+  };
   const results: BenchResult[] = [];
   if (HERALD_ROOT) console.log(`  (Herald from ${HERALD_ROOT})`);
   for (const c of cases) {

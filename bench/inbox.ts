@@ -34,7 +34,11 @@ const POSTS = 300;
 
 function tempConfig(): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-inbox-'));
-  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-bench-secret-bench-secret-12' });
+  return loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'bench-secret-bench-secret-bench-secret-12',
+  });
 }
 
 /** A webhook receiver that answers 200 to everything (deliveries succeed, nothing retries). */
@@ -44,14 +48,22 @@ async function sink(): Promise<{ url: string; close(): Promise<void> }> {
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 async function seedInboxOwner(ctx: AppContext, platform: 'telegram') {
-  const { user, apiKey } = await createOwner(ctx.db, { email: 'inbox@example.test', plan: 'unlimited', addons: ['inbox'] }, ctx.clock.now());
+  const { user, apiKey } = await createOwner(
+    ctx.db,
+    { email: 'inbox@example.test', plan: 'unlimited', addons: ['inbox'] },
+    ctx.clock.now(),
+  );
   const profileId = await seedProfile(ctx, user.user_id);
   const accounts: AccountRow[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) accounts.push(await seedAccount(ctx, user.user_id, profileId, platform, `inbox${i}`));
+  for (let i = 0; i < ACCOUNTS; i++)
+    accounts.push(await seedAccount(ctx, user.user_id, profileId, platform, `inbox${i}`));
   return { user, apiKey, profileId, accounts };
 }
 
@@ -89,7 +101,19 @@ function baselineInsert(ctx: AppContext, tenantId: string, accounts: AccountRow[
         postIds.set(key, postId);
         post.run(postId, tenantId, accounts[a].account_id, `base-${c.postId}`, c.post?.content ?? null, iso, iso);
       }
-      row.run(newId(), tenantId, accounts[a].account_id, postId, `base-${c.commentId}`, c.author.id, c.author.name, c.author.username, c.text, c.createdAt.toISOString(), iso);
+      row.run(
+        newId(),
+        tenantId,
+        accounts[a].account_id,
+        postId,
+        `base-${c.commentId}`,
+        c.author.id,
+        c.author.name,
+        c.author.username,
+        c.text,
+        c.createdAt.toISOString(),
+        iso,
+      );
     }
   });
   const perAccount = COMMENTS / ACCOUNTS;
@@ -108,16 +132,40 @@ async function ingestWhilePublishing(): Promise<BenchResult[]> {
     const iso = new Date().toISOString();
     await ctx.db.kysely
       .insertInto('webhook')
-      .values({ webhook_id: newId(), tenant_id: user.user_id, created_by: user.user_id, name: 'inbox', url: hook.url, secret: null, events: JSON.stringify(['comment.received']), is_active: 1, custom_headers: '{}', failure_count: 0, last_fired_at: null, created_at: iso, updated_at: iso } as any)
+      .values({
+        webhook_id: newId(),
+        tenant_id: user.user_id,
+        created_by: user.user_id,
+        name: 'inbox',
+        url: hook.url,
+        secret: null,
+        events: JSON.stringify(['comment.received']),
+        is_active: 1,
+        custom_headers: '{}',
+        failure_count: 0,
+        last_fired_at: null,
+        created_at: iso,
+        updated_at: iso,
+      } as any)
       .execute();
     const publisher = await seedAccount(ctx, user.user_id, profileId, 'bluesky');
     // Posts falling due every 40 ms from a few seconds ahead: through the ingest that starts then.
     const dueAt = new Date(Math.ceil((Date.now() + 8_000) / 1000) * 1000);
     await seedPosts(
       ctx,
-      Array.from({ length: POSTS }, (_, i) => ({ tenantId: user.user_id, content: `due ${i}`, targets: [{ account: publisher }], scheduledFor: new Date(dueAt.getTime() + i * 40) })),
+      Array.from({ length: POSTS }, (_, i) => ({
+        tenantId: user.user_id,
+        content: `due ${i}`,
+        targets: [{ account: publisher }],
+        scheduledFor: new Date(dueAt.getTime() + i * 40),
+      })),
     );
-    const worker = startEngineWorker(config, sim.url, 'bench-inbox', { WORKER_CONCURRENCY: '16', LOG_LEVEL: 'error', WORKER_LEASE_MS: '120000', WEBHOOK_ALLOW_INSECURE: '1' });
+    const worker = startEngineWorker(config, sim.url, 'bench-inbox', {
+      WORKER_CONCURRENCY: '16',
+      LOG_LEVEL: 'error',
+      WORKER_LEASE_MS: '120000',
+      WEBHOOK_ALLOW_INSECURE: '1',
+    });
     await worker.ready;
     await new Promise((r) => setTimeout(r, Math.max(0, dueAt.getTime() - Date.now())));
 
@@ -133,15 +181,48 @@ async function ingestWhilePublishing(): Promise<BenchResult[]> {
     const ingestSeconds = (performance.now() - started) / 1000;
     // A second pass of the same pages: nothing new, nothing emitted.
     let again = 0;
-    for (let a = 0; a < ACCOUNTS; a++) again += (await ingestBatch(ctx, accounts[a], { comments: Array.from({ length: PAGE }, (_, k) => comment(a, k)) })).comments;
+    for (let a = 0; a < ACCOUNTS; a++)
+      again += (
+        await ingestBatch(ctx, accounts[a], { comments: Array.from({ length: PAGE }, (_, k) => comment(a, k)) })
+      ).comments;
 
     await waitUntil(async () => sim.posts.length >= POSTS, 120_000, 'the scheduled posts');
     await stopGracefully(worker);
-    const events = Number((await ctx.db.kysely.selectFrom('event').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'comment.received').executeTakeFirstOrThrow()).n);
-    const deliveries = Number((await ctx.db.kysely.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).where('key', 'like', 'webhook:%').executeTakeFirstOrThrow()).n)
-      + Number((await ctx.db.kysely.selectFrom('webhook_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    const targets = await ctx.db.kysely.selectFrom('post_target').innerJoin('post', 'post.post_id', 'post_target.post_id').select(['post.scheduled_for', 'post_target.published_at']).execute();
-    const lateness = targets.map((t) => new Date(t.published_at!).getTime() - new Date(t.scheduled_for!).getTime()).sort((x, y) => x - y);
+    const events = Number(
+      (
+        await ctx.db.kysely
+          .selectFrom('event')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('type', '=', 'comment.received')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const deliveries =
+      Number(
+        (
+          await ctx.db.kysely
+            .selectFrom('job')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('key', 'like', 'webhook:%')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ) +
+      Number(
+        (
+          await ctx.db.kysely
+            .selectFrom('webhook_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const targets = await ctx.db.kysely
+      .selectFrom('post_target')
+      .innerJoin('post', 'post.post_id', 'post_target.post_id')
+      .select(['post.scheduled_for', 'post_target.published_at'])
+      .execute();
+    const lateness = targets
+      .map((t) => new Date(t.published_at!).getTime() - new Date(t.scheduled_for!).getTime())
+      .sort((x, y) => x - y);
     const p99 = lateness[Math.ceil(lateness.length * 0.99) - 1] / 1000;
     const rate = stored / ingestSeconds;
     const baseline = baselineInsert(ctx, user.user_id, accounts);
@@ -149,9 +230,27 @@ async function ingestWhilePublishing(): Promise<BenchResult[]> {
       { name: 'inbox ingest: 10,000 comments over 50 accounts (pages of 20)', value: Math.round(rate), unit: 'c/s' },
       { name: 'baseline: the same rows, plain INSERTs', value: Math.round(baseline), unit: 'c/s' },
       { name: 'inbox ingest / baseline', value: Number((rate / baseline).toFixed(3)), unit: 'ratio' },
-      { name: 'inbox ingest: comment.received events (a second pass adds 0)', value: events, unit: '', goal: '10000', pass: events === COMMENTS && again === 0 },
-      { name: 'inbox ingest: webhook deliveries (queued or sent)', value: deliveries, unit: '', goal: '>= 10000', pass: deliveries >= COMMENTS },
-      { name: 'scheduled posts during the ingest: p99 lateness', value: Number(p99.toFixed(3)), unit: 's', goal: '< 1 s', pass: p99 < 1 },
+      {
+        name: 'inbox ingest: comment.received events (a second pass adds 0)',
+        value: events,
+        unit: '',
+        goal: '10000',
+        pass: events === COMMENTS && again === 0,
+      },
+      {
+        name: 'inbox ingest: webhook deliveries (queued or sent)',
+        value: deliveries,
+        unit: '',
+        goal: '>= 10000',
+        pass: deliveries >= COMMENTS,
+      },
+      {
+        name: 'scheduled posts during the ingest: p99 lateness',
+        value: Number(p99.toFixed(3)),
+        unit: 's',
+        goal: '< 1 s',
+        pass: p99 < 1,
+      },
     ];
   } finally {
     await hook.close();
@@ -162,7 +261,13 @@ async function ingestWhilePublishing(): Promise<BenchResult[]> {
 }
 
 /** 100,000 conversations of 10 messages each over the accounts, in big prepared-statement transactions. */
-function seedMessages(ctx: AppContext, tenantId: string, accounts: AccountRow[], conversations: number, perConversation: number): void {
+function seedMessages(
+  ctx: AppContext,
+  tenantId: string,
+  accounts: AccountRow[],
+  conversations: number,
+  perConversation: number,
+): void {
   const db = ctx.db.sqlite!;
   const iso = new Date().toISOString();
   const base = Date.UTC(2025, 0, 1);
@@ -179,9 +284,33 @@ function seedMessages(ctx: AppContext, tenantId: string, accounts: AccountRow[],
       const account = accounts[c % accounts.length];
       const id = newId();
       const last = new Date(base + c * 60_000 + perConversation * 1000).toISOString();
-      conv.run(id, tenantId, account.account_id, String(1_000_000 + c), `p${c}`, `Person ${c}`, `person${c}`, `message ${perConversation - 1}`, last, iso, iso);
+      conv.run(
+        id,
+        tenantId,
+        account.account_id,
+        String(1_000_000 + c),
+        `p${c}`,
+        `Person ${c}`,
+        `person${c}`,
+        `message ${perConversation - 1}`,
+        last,
+        iso,
+        iso,
+      );
       for (let m = 0; m < perConversation; m++) {
-        msg.run(newId(), tenantId, account.account_id, id, String(m + 1), m % 2 ? 'outgoing' : 'incoming', m % 2 ? account.platform_user_id : `p${c}`, null, `message ${m}`, new Date(base + c * 60_000 + m * 1000).toISOString(), iso);
+        msg.run(
+          newId(),
+          tenantId,
+          account.account_id,
+          id,
+          String(m + 1),
+          m % 2 ? 'outgoing' : 'incoming',
+          m % 2 ? account.platform_user_id : `p${c}`,
+          null,
+          `message ${m}`,
+          new Date(base + c * 60_000 + m * 1000).toISOString(),
+          iso,
+        );
       }
     }
   });
@@ -200,12 +329,23 @@ async function listWithAMillion(): Promise<BenchResult[]> {
   ctx.db.sqlite!.exec('ANALYZE');
   await ctx.close();
   // The API alone (no worker): the figure is the listing's. A bot token configures Telegram's adapter.
-  const server = await startHerald({ DATA_DIR: config.dataDir, SECRET_KEY: config.secretKey!, HERALD_ROLE: 'api', TELEGRAM_BOT_TOKEN: '1000001:bench_token_bench_token_bench' }, { startTimeoutMs: 300_000 });
+  const server = await startHerald(
+    {
+      DATA_DIR: config.dataDir,
+      SECRET_KEY: config.secretKey!,
+      HERALD_ROLE: 'api',
+      TELEGRAM_BOT_TOKEN: '1000001:bench_token_bench_token_bench',
+    },
+    { startTimeoutMs: 300_000 },
+  );
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
     const first = await fetch(`${server.url}/v1/inbox/conversations`, { headers });
     const body = (await first.json()) as { data?: unknown[] };
-    if (first.status !== 200 || body.data?.length !== 50) throw new Error(`GET /v1/inbox/conversations answered ${first.status} with ${body.data?.length ?? 0} conversations`);
+    if (first.status !== 200 || body.data?.length !== 50)
+      throw new Error(
+        `GET /v1/inbox/conversations answered ${first.status} with ${body.data?.length ?? 0} conversations`,
+      );
     await wrk({ url: `${server.url}/v1/inbox/conversations`, headers, durationSec: 2 });
     const list = await wrk({ url: `${server.url}/v1/inbox/conversations`, headers, connections: 10 });
     if (list.non2xx > 0) throw new Error(`${list.non2xx} non-2xx answers to GET /v1/inbox/conversations`);
@@ -214,7 +354,13 @@ async function listWithAMillion(): Promise<BenchResult[]> {
       { name: 'bare fastify GET /v1/profiles', value: Math.round(bare.rps), unit: 'req/s' },
       { name: 'GET /v1/inbox/conversations (1,000,000 messages)', value: Math.round(list.rps), unit: 'req/s' },
       { name: 'GET /v1/inbox/conversations / bare', value: Number((list.rps / bare.rps).toFixed(3)), unit: 'ratio' },
-      { name: 'GET /v1/inbox/conversations p99 (10 connections)', value: Number(list.p99Ms.toFixed(2)), unit: 'ms', goal: '< 50 ms', pass: list.p99Ms < 50 },
+      {
+        name: 'GET /v1/inbox/conversations p99 (10 connections)',
+        value: Number(list.p99Ms.toFixed(2)),
+        unit: 'ms',
+        goal: '< 50 ms',
+        pass: list.p99Ms < 50,
+      },
     ];
   } finally {
     await server.stop();

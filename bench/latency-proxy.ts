@@ -26,7 +26,14 @@ export async function startLatencyProxy(target: string, minMs: number, maxMs: nu
       const delay = enabled ? minMs + Math.random() * (maxMs - minMs) : 0;
       setTimeout(() => {
         const upstream = http.request(
-          { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host }, agent },
+          {
+            host: to.hostname,
+            port: to.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: to.host },
+            agent,
+          },
           (up) => {
             res.writeHead(up.statusCode ?? 502, up.headers);
             up.pipe(res);

@@ -68,11 +68,22 @@ function stopChild(child: ChildProcess): Promise<void> {
  * runs another checkout's build (a baseline of older code); `opts.port` a port chosen beforehand (so
  * PUBLIC_URL can name it); `opts.startTimeoutMs` how long it may take to answer /health (60 s).
  */
-export async function startHerald(env: Record<string, string> = {}, opts: { root?: string; port?: number; startTimeoutMs?: number } = {}): Promise<RunningServer> {
+export async function startHerald(
+  env: Record<string, string> = {},
+  opts: { root?: string; port?: number; startTimeoutMs?: number } = {},
+): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const child = spawn(process.execPath, [path.join(opts.root ?? ROOT, 'dist', 'main.js')], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -165,7 +176,16 @@ export async function wrk(opts: WrkOptions): Promise<WrkResult> {
     'done = function(summary, latency, requests) io.write(string.format("p95_us %d\\n", latency:percentile(95))) end',
   ].join('\n');
   fs.writeFileSync(script, lua);
-  const args = ['-t1', `-c${opts.connections ?? 50}`, `-d${opts.durationSec ?? 8}s`, ...(opts.timeoutSec ? ['--timeout', `${opts.timeoutSec}s`] : []), '--latency', '-s', script, opts.url];
+  const args = [
+    '-t1',
+    `-c${opts.connections ?? 50}`,
+    `-d${opts.durationSec ?? 8}s`,
+    ...(opts.timeoutSec ? ['--timeout', `${opts.timeoutSec}s`] : []),
+    '--latency',
+    '-s',
+    script,
+    opts.url,
+  ];
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', args);
     let text = '';
@@ -194,7 +214,10 @@ export function rssMb(pid: number): number {
 export async function api(server: RunningServer, method: string, url: string, body?: unknown): Promise<any> {
   const res = await fetch(server.url + url, {
     method,
-    headers: { authorization: `Bearer ${server.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${server.apiKey}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -228,7 +251,12 @@ export async function part(name: string, run: () => Promise<BenchResult[]>): Pro
  * Connects a Telegram chat of Herald's in-process sandbox (SANDBOX=1 on `sandboxPort`) the way its
  * administrator would: an access code posted in the chat proves control, then the direct connect.
  */
-export async function connectTelegramChat(server: RunningServer, sandboxPort: number, profileId: string, chatId: string): Promise<any> {
+export async function connectTelegramChat(
+  server: RunningServer,
+  sandboxPort: number,
+  profileId: string,
+  chatId: string,
+): Promise<any> {
   const { code } = await api(server, 'GET', `/v1/connect/telegram?profileId=${profileId}`);
   const posted = await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/telegram/_updates`, {
     method: 'POST',

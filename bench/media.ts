@@ -56,19 +56,30 @@ async function upload(url: string, file: string, pid: number): Promise<{ secs: n
     peakRss = Math.max(peakRss, rssMb(pid));
   }, 50);
   try {
-    const args = ['--silent', '--show-error', '--globoff', '--output', '/dev/null', '--write-out', '%{http_code} %{time_total}'];
+    const args = [
+      '--silent',
+      '--show-error',
+      '--globoff',
+      '--output',
+      '/dev/null',
+      '--write-out',
+      '%{http_code} %{time_total}',
+    ];
     args.push('--upload-file', file, '--header', 'Content-Type: application/pdf', url);
-    const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-      const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, out, err }));
-    });
+    const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>(
+      (resolve, reject) => {
+        const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, out, err }));
+      },
+    );
     const [status, secs] = out.split(' ');
-    if (code !== 0 || status !== '200') throw new Error(`upload answered ${status || 'nothing'} (curl exit ${code}) ${err}`);
+    if (code !== 0 || status !== '200')
+      throw new Error(`upload answered ${status || 'nothing'} (curl exit ${code}) ${err}`);
     return { secs: Number(secs), peakRss };
   } finally {
     clearInterval(sampler);
@@ -104,7 +115,11 @@ export default async function (): Promise<BenchResult[]> {
     // of the round before, and a fixed order charged that to the same one every time.
     const steps: Array<(record: boolean) => Promise<void>> = [
       async (record) => {
-        const presigned = await api(server, 'POST', '/v1/media/presign', { filename: `big-${Math.random()}.pdf`, contentType: 'application/pdf', size: SIZE });
+        const presigned = await api(server, 'POST', '/v1/media/presign', {
+          filename: `big-${Math.random()}.pdf`,
+          contentType: 'application/pdf',
+          size: SIZE,
+        });
         const baseline = rssMb(server.pid);
         const measured = await upload(presigned.uploadUrl, file, server.pid);
         const stored = path.join(server.dataDir, 'media', ...String(presigned.key).split('/'));
@@ -139,12 +154,28 @@ export default async function (): Promise<BenchResult[]> {
     return [
       { name: 'media: cp of 1 GB (same disk)', value: mbps(cp), unit: 'MB/s' },
       { name: 'media: PUT upload of 1 GB', value: mbps(secs), unit: 'MB/s' },
-      { name: 'media: upload throughput / cp', value: Math.round(ratio * 100) / 100, unit: 'ratio', goal: 'ratio >= 0.50', pass: ratio >= 0.5 },
-      { name: 'media: server RSS growth during the upload', value: Math.round(growth * 10) / 10, unit: 'MB', goal: '< 64 MB', pass: growth < 64 },
+      {
+        name: 'media: upload throughput / cp',
+        value: Math.round(ratio * 100) / 100,
+        unit: 'ratio',
+        goal: 'ratio >= 0.50',
+        pass: ratio >= 0.5,
+      },
+      {
+        name: 'media: server RSS growth during the upload',
+        value: Math.round(growth * 10) / 10,
+        unit: 'MB',
+        goal: '< 64 MB',
+        pass: growth < 64,
+      },
       { name: 'media: same curl to bare Fastify dropping the body', value: mbps(discard), unit: 'MB/s' },
       { name: 'media: that ceiling / cp', value: Math.round((cp / discard) * 100) / 100, unit: 'ratio' },
       { name: 'media: same curl to bare Fastify writing a file', value: mbps(bareFile), unit: 'MB/s' },
-      { name: 'media: Herald upload / bare Fastify writing a file', value: Math.round((bareFile / secs) * 100) / 100, unit: 'ratio' },
+      {
+        name: 'media: Herald upload / bare Fastify writing a file',
+        value: Math.round((bareFile / secs) * 100) / 100,
+        unit: 'ratio',
+      },
     ];
   } finally {
     await server.stop();

@@ -2,7 +2,16 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { saveConnectedAccount } from '../src/domain/accounts/save-account.js';
-import { api, measureBare, startBare, startHerald, wrk, type BenchResult, type RunningServer, type WrkResult } from './lib.js';
+import {
+  api,
+  measureBare,
+  startBare,
+  startHerald,
+  wrk,
+  type BenchResult,
+  type RunningServer,
+  type WrkResult,
+} from './lib.js';
 
 /**
  * Issue 3: POST /v1/posts (scheduled, two targets) on Herald vs bare Fastify, same machine, one after the
@@ -34,14 +43,36 @@ export default async function postsBench(): Promise<BenchResult[]> {
   const ratio = heraldRes.rps / bareRes.rps;
   return [
     { name: 'bare fastify GET /v1/profiles', value: Math.round(bareRes.rps), unit: 'req/s' },
-    { name: 'bare fastify POST /v1/posts (same bodies, parsed, answered from memory)', value: Math.round(barePost.rps), unit: 'req/s' },
+    {
+      name: 'bare fastify POST /v1/posts (same bodies, parsed, answered from memory)',
+      value: Math.round(barePost.rps),
+      unit: 'req/s',
+    },
     { name: 'herald POST /v1/posts (scheduled, 2 targets)', value: Math.round(heraldRes.rps), unit: 'req/s' },
     { name: 'herald POST /v1/posts p99', value: Number(heraldRes.p99Ms.toFixed(2)), unit: 'ms' },
     { name: 'posts stored during the run', value: stored, unit: 'posts' },
-    { name: 'herald POST /v1/posts / bare', value: Number(ratio.toFixed(3)), unit: 'ratio', goal: '>= 0.25', pass: ratio >= 0.25 },
-    { name: 'herald POST /v1/posts / bare POST (like for like)', value: Number((heraldRes.rps / barePost.rps).toFixed(3)), unit: 'ratio' },
-    { name: 'herald POST /v1/tools/validate/post (same bodies, nothing stored)', value: Math.round(dryRun.rps), unit: 'req/s' },
-    { name: 'herald dry run / bare (what POST could reach storing nothing)', value: Number((dryRun.rps / bareRes.rps).toFixed(3)), unit: 'ratio' },
+    {
+      name: 'herald POST /v1/posts / bare',
+      value: Number(ratio.toFixed(3)),
+      unit: 'ratio',
+      goal: '>= 0.25',
+      pass: ratio >= 0.25,
+    },
+    {
+      name: 'herald POST /v1/posts / bare POST (like for like)',
+      value: Number((heraldRes.rps / barePost.rps).toFixed(3)),
+      unit: 'ratio',
+    },
+    {
+      name: 'herald POST /v1/tools/validate/post (same bodies, nothing stored)',
+      value: Math.round(dryRun.rps),
+      unit: 'req/s',
+    },
+    {
+      name: 'herald dry run / bare (what POST could reach storing nothing)',
+      value: Number((dryRun.rps / bareRes.rps).toFixed(3)),
+      unit: 'ratio',
+    },
   ];
 }
 
@@ -76,7 +107,9 @@ async function measureBarePost(): Promise<WrkResult> {
 /** Connects a twitter and a bluesky account to the server's owner through the real account service. */
 async function connectAccounts(herald: RunningServer): Promise<string[]> {
   const profile = (await api(herald, 'POST', '/v1/profiles', { name: 'Bench' })).profile;
-  const ctx = await createContext(loadConfig({ DATA_DIR: herald.dataDir, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
+  const ctx = await createContext(loadConfig({ DATA_DIR: herald.dataDir, LOG_LEVEL: 'silent' }), {
+    log: pino({ level: 'silent' }),
+  });
   try {
     const ids: string[] = [];
     for (const platform of ['twitter', 'bluesky'] as const) {

@@ -55,8 +55,15 @@ export default async function (): Promise<BenchResult[]> {
       tokens: { accessToken: 'bench' },
     });
     // 3 slots a day, every day, in a zone with DST.
-    const slots = [0, 1, 2, 3, 4, 5, 6].flatMap((dayOfWeek) => ['09:00', '13:00', '18:30'].map((time) => ({ dayOfWeek, time })));
-    await createQueue(ctx.db, caller, { profileId: profile.profile_id, name: 'bench', timezone: 'America/New_York', slots }, now);
+    const slots = [0, 1, 2, 3, 4, 5, 6].flatMap((dayOfWeek) =>
+      ['09:00', '13:00', '18:30'].map((time) => ({ dayOfWeek, time })),
+    );
+    await createQueue(
+      ctx.db,
+      caller,
+      { profileId: profile.profile_id, name: 'bench', timezone: 'America/New_York', slots },
+      now,
+    );
 
     let seq = 0;
     const round = async (): Promise<{ perSecond: number; times: string[] }> => {
@@ -82,9 +89,19 @@ export default async function (): Promise<BenchResult[]> {
     const second = await round();
     const distinct = new Set([...first.times, ...second.times]).size;
     return [
-      { name: `queued posts per second, empty queue (${ctx.db.dialect}, ${IN_FLIGHT} in flight)`, value: first.perSecond, unit: '/s' },
+      {
+        name: `queued posts per second, empty queue (${ctx.db.dialect}, ${IN_FLIGHT} in flight)`,
+        value: first.perSecond,
+        unit: '/s',
+      },
       { name: `queued posts per second, ${POSTS} slots already taken`, value: second.perSecond, unit: '/s' },
-      { name: `distinct slots for ${2 * POSTS} queued posts`, value: distinct, unit: '', goal: `= ${2 * POSTS}`, pass: distinct === 2 * POSTS },
+      {
+        name: `distinct slots for ${2 * POSTS} queued posts`,
+        value: distinct,
+        unit: '',
+        goal: `= ${2 * POSTS}`,
+        pass: distinct === 2 * POSTS,
+      },
     ];
   } finally {
     await ctx.close();

@@ -42,7 +42,9 @@ for (const name of names) {
     const results = await mod.default();
     for (const r of results) {
       const verdict = r.pass === undefined ? '' : r.pass ? '  PASS' : '  MISS';
-      console.log(`  ${r.name.padEnd(58)} ${String(r.value).padStart(12)} ${r.unit.padEnd(6)} ${r.goal ?? ''}${verdict}`);
+      console.log(
+        `  ${r.name.padEnd(58)} ${String(r.value).padStart(12)} ${r.unit.padEnd(6)} ${r.goal ?? ''}${verdict}`,
+      );
       if (r.pass === false) failed = true;
     }
   } catch (error) {

@@ -22,7 +22,11 @@ import { rssMb, startHerald, type BenchResult } from './lib.js';
 
 function tempConfig(): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-sched-'));
-  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-bench-secret-bench-secret-12' });
+  return loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'bench-secret-bench-secret-bench-secret-12',
+  });
 }
 
 /** How long the burst may take before the benchmark gives up and reports how many were published. */
@@ -34,11 +38,17 @@ async function dueBurst(): Promise<BenchResult[]> {
   const ctx = await createContext(config, { log: pino({ level: 'silent' }) });
   const sim = await startTestPlatform();
   try {
-    const { user } = await createOwner(ctx.db, { email: 'bench@example.test', plan: 'unlimited', addons: [] }, ctx.clock.now());
+    const { user } = await createOwner(
+      ctx.db,
+      { email: 'bench@example.test', plan: 'unlimited', addons: [] },
+      ctx.clock.now(),
+    );
     const profileId = await seedProfile(ctx, user.user_id);
     // Ten accounts of 1,000 posts each: within each account's documented budget (Bluesky: about 1,666
     // posts an hour), so the burst measures the engine, not the platform's pace (docs/pacing.md).
-    const accounts = await Promise.all(Array.from({ length: 10 }, (_, i) => seedAccount(ctx, user.user_id, profileId, 'bluesky', `burst-${i}`)));
+    const accounts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => seedAccount(ctx, user.user_id, profileId, 'bluesky', `burst-${i}`)),
+    );
     // Due a few seconds from now, all in the same second, so the worker is up and idle when they fall due.
     const dueAt = new Date(Math.ceil((Date.now() + 8_000) / 1000) * 1000);
     await seedPosts(
@@ -50,27 +60,63 @@ async function dueBurst(): Promise<BenchResult[]> {
         scheduledFor: new Date(dueAt.getTime() + (i % 1000)),
       })),
     );
-    const worker = startEngineWorker(config, sim.url, 'bench', { WORKER_CONCURRENCY: '64', LOG_LEVEL: 'error', WORKER_LEASE_MS: '120000' });
+    const worker = startEngineWorker(config, sim.url, 'bench', {
+      WORKER_CONCURRENCY: '64',
+      LOG_LEVEL: 'error',
+      WORKER_LEASE_MS: '120000',
+    });
     await worker.ready;
     // Bounded so a slow machine still gets a figure: what was published by then is reported.
-    await waitUntil(async () => sim.posts.length >= N || Date.now() > dueAt.getTime() + LIMIT_MS, LIMIT_MS + 60_000, 'the burst');
+    await waitUntil(
+      async () => sim.posts.length >= N || Date.now() > dueAt.getTime() + LIMIT_MS,
+      LIMIT_MS + 60_000,
+      'the burst',
+    );
     await stopGracefully(worker);
     if (sim.posts.length < N) {
       return [
-        { name: `scheduler: 10,000 posts due in one second, published within ${LIMIT_MS / 1000} s`, value: sim.posts.length, unit: 'posts', goal: 'all within 10 s', pass: false },
+        {
+          name: `scheduler: 10,000 posts due in one second, published within ${LIMIT_MS / 1000} s`,
+          value: sim.posts.length,
+          unit: 'posts',
+          goal: 'all within 10 s',
+          pass: false,
+        },
       ];
     }
     const lastAt = Math.max(...sim.posts.map((p) => p.at));
-    const rows = await ctx.db.kysely.selectFrom('post_target').select(['scheduled_for', 'published_at', 'post_id']).execute();
-    const posts = new Map((await ctx.db.kysely.selectFrom('post').select(['post_id', 'scheduled_for']).execute()).map((p) => [p.post_id, p.scheduled_for!]));
-    const lateness = rows.map((r) => new Date(r.published_at!).getTime() - new Date(posts.get(r.post_id)!).getTime()).sort((a, b) => a - b);
+    const rows = await ctx.db.kysely
+      .selectFrom('post_target')
+      .select(['scheduled_for', 'published_at', 'post_id'])
+      .execute();
+    const posts = new Map(
+      (await ctx.db.kysely.selectFrom('post').select(['post_id', 'scheduled_for']).execute()).map((p) => [
+        p.post_id,
+        p.scheduled_for!,
+      ]),
+    );
+    const lateness = rows
+      .map((r) => new Date(r.published_at!).getTime() - new Date(posts.get(r.post_id)!).getTime())
+      .sort((a, b) => a - b);
     const p99 = lateness[Math.floor(lateness.length * 0.99) - 1];
     const seconds = (lastAt - dueAt.getTime()) / 1000;
     const duplicates = sim.duplicates().length;
     return [
-      { name: 'scheduler: 10,000 posts due in one second, all published after', value: Number(seconds.toFixed(2)), unit: 's', goal: '<= 10 s', pass: seconds <= 10 && duplicates === 0 },
+      {
+        name: 'scheduler: 10,000 posts due in one second, all published after',
+        value: Number(seconds.toFixed(2)),
+        unit: 's',
+        goal: '<= 10 s',
+        pass: seconds <= 10 && duplicates === 0,
+      },
       { name: 'scheduler: p99 lateness', value: Number((p99 / 1000).toFixed(2)), unit: 's' },
-      { name: 'scheduler: duplicates on the simulator', value: duplicates, unit: '', goal: '0', pass: duplicates === 0 },
+      {
+        name: 'scheduler: duplicates on the simulator',
+        value: duplicates,
+        unit: '',
+        goal: '0',
+        pass: duplicates === 0,
+      },
     ];
   } finally {
     await sim.close();
@@ -114,7 +160,11 @@ function insertScheduled(ctx: AppContext, tenantId: string, accountId: string, p
 async function rssWith(count: number): Promise<number> {
   const config = tempConfig();
   const ctx = await createContext(config, { log: pino({ level: 'silent' }) });
-  const { user } = await createOwner(ctx.db, { email: 'mem@example.test', plan: 'unlimited', addons: [] }, ctx.clock.now());
+  const { user } = await createOwner(
+    ctx.db,
+    { email: 'mem@example.test', plan: 'unlimited', addons: [] },
+    ctx.clock.now(),
+  );
   const profileId = await seedProfile(ctx, user.user_id);
   const account = await seedAccount(ctx, user.user_id, profileId, 'bluesky');
   insertScheduled(ctx, user.user_id, account.account_id, profileId, count);
@@ -142,7 +192,13 @@ export default async function schedulerBench(): Promise<BenchResult[]> {
   results.push(
     { name: 'memory: RSS with 1,000 scheduled posts', value: Number(small.toFixed(1)), unit: 'MB' },
     { name: 'memory: RSS with 1,000,000 scheduled posts', value: Number(large.toFixed(1)), unit: 'MB' },
-    { name: 'memory: ratio 1,000,000 / 1,000', value: Number(ratio.toFixed(2)), unit: 'x', goal: '<= 1.2x', pass: ratio <= 1.2 },
+    {
+      name: 'memory: ratio 1,000,000 / 1,000',
+      value: Number(ratio.toFixed(2)),
+      unit: 'x',
+      goal: '<= 1.2x',
+      pass: ratio <= 1.2,
+    },
   );
   return results;
 }

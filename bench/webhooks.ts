@@ -53,7 +53,10 @@ async function startReceiver(): Promise<Receiver> {
     waitFor(count, timeoutMs) {
       if (arrivals.size >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${arrivals.size} of ${count} deliveries arrived`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${arrivals.size} of ${count} deliveries arrived`)),
+          timeoutMs,
+        );
         waiter = {
           count,
           resolve: () => {
@@ -76,7 +79,13 @@ function percentile(sorted: number[], p: number): number {
 
 async function emit(ctx: AppContext, tenantId: string, n: number): Promise<{ id: string; committedAt: number }> {
   const event = await ctx.db.transaction((tx) =>
-    ctx.events.emit(tx, tenantId, 'post.published', { post: { id: `bench-${n}`, content: 'benchmark', status: 'published', platforms: [] } }, ctx.clock.now()),
+    ctx.events.emit(
+      tx,
+      tenantId,
+      'post.published',
+      { post: { id: `bench-${n}`, content: 'benchmark', status: 'published', platforms: [] } },
+      ctx.clock.now(),
+    ),
   );
   return { id: event.id, committedAt: performance.now() };
 }
@@ -107,7 +116,12 @@ export default async function (): Promise<BenchResult[]> {
       keyScope: 'full',
       profileIds: null,
     };
-    await createWebhook(ctx, principal, { name: 'bench', url: receiver.url, events: ['post.published'], secret: 'bench-secret' });
+    await createWebhook(ctx, principal, {
+      name: 'bench',
+      url: receiver.url,
+      events: ['post.published'],
+      secret: 'bench-secret',
+    });
 
     // Throughput: the whole burst is in the outbox before the worker starts.
     for (let i = 0; i < BURST; i++) await emit(ctx, user.tenant_id, i);

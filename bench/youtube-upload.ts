@@ -30,8 +30,24 @@ const sim = (s: SandboxServer) => `${s.url}/sandbox/youtube`;
  */
 async function makeVideo(file: string): Promise<void> {
   const clip = `${file}.clip.mp4`;
-  const res = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=360x640:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
-  if (res.error || res.status !== 0) throw new Error('ffmpeg is needed to make the bench video (apt-get install -y ffmpeg)');
+  const res = spawnSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=2:size=360x640:rate=25',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
+  if (res.error || res.status !== 0)
+    throw new Error('ffmpeg is needed to make the bench video (apt-get install -y ffmpeg)');
   const head = fs.readFileSync(clip);
   fs.rmSync(clip);
   const pad = SIZE - head.length;
@@ -46,7 +62,8 @@ async function makeVideo(file: string): Promise<void> {
   await write(box);
   const block = Buffer.alloc(1024 * 1024);
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
-  for (let left = pad - 8; left > 0; left -= block.length) await write(left >= block.length ? block : block.subarray(0, left));
+  for (let left = pad - 8; left > 0; left -= block.length)
+    await write(left >= block.length ? block : block.subarray(0, left));
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   const fd = fs.openSync(file, 'r');
   try {
@@ -59,7 +76,9 @@ async function makeVideo(file: string): Promise<void> {
 
 function curl(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['--silent', '--show-error', '--globoff', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('curl', ['--silent', '--show-error', '--globoff', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -73,11 +92,23 @@ function curl(args: string[]): Promise<{ code: number | null; out: string; err: 
 async function simulatorToken(sandbox: SandboxServer): Promise<string> {
   const redirect = 'http://127.0.0.1:9/cb';
   const auth = new URL(`${sim(sandbox)}/o/oauth2/v2/auth`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: 'bench', redirect_uri: redirect, state: 'bench', scope: 'https://www.googleapis.com/auth/youtube.upload' })) {
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: 'bench',
+    redirect_uri: redirect,
+    state: 'bench',
+    scope: 'https://www.googleapis.com/auth/youtube.upload',
+  })) {
     auth.searchParams.set(k, v);
   }
   const code = new URL((await fetch(auth, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'bench', client_secret: 'bench' });
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirect,
+    client_id: 'bench',
+    client_secret: 'bench',
+  });
   const res = await fetch(`${sim(sandbox)}/token`, { method: 'POST', body });
   const token = ((await res.json()) as { access_token?: string }).access_token;
   if (!token) throw new Error(`the simulator's token endpoint answered ${res.status}`);
@@ -99,12 +130,27 @@ async function curlRound(sandbox: SandboxServer, token: string, file: string, n:
   const title = `curl ${n}`;
   const session = await fetch(`${sim(sandbox)}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-upload-content-length': String(SIZE), 'x-upload-content-type': 'video/mp4' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-upload-content-length': String(SIZE),
+      'x-upload-content-type': 'video/mp4',
+    },
     body: JSON.stringify({ snippet: { title, categoryId: '22' }, status: { privacyStatus: 'private' } }),
   });
   const location = session.headers.get('location');
   if (session.status !== 200 || !location) throw new Error(`the resumable session answered ${session.status}`);
-  const put = await curl(['--output', '/dev/null', '--write-out', '%{http_code}', '--upload-file', file, '--header', 'Content-Type: video/mp4', location]);
+  const put = await curl([
+    '--output',
+    '/dev/null',
+    '--write-out',
+    '%{http_code}',
+    '--upload-file',
+    file,
+    '--header',
+    'Content-Type: video/mp4',
+    location,
+  ]);
   if (put.code !== 0 || put.out !== '200') throw new Error(`curl's upload answered ${put.out || 'nothing'} ${put.err}`);
   const video = await inspected(sandbox, title);
   if (!video) throw new Error('the curl upload made no video');
@@ -112,7 +158,13 @@ async function curlRound(sandbox: SandboxServer, token: string, file: string, n:
 }
 
 /** One post with the stored video, published now; seconds by the simulator and Herald's RSS growth meanwhile. */
-async function heraldRound(server: RunningServer, sandbox: SandboxServer, accountId: string, url: string, n: number): Promise<{ secs: number; growth: number }> {
+async function heraldRound(
+  server: RunningServer,
+  sandbox: SandboxServer,
+  accountId: string,
+  url: string,
+  n: number,
+): Promise<{ secs: number; growth: number }> {
   const title = `herald ${n}`;
   const before = rssMb(server.pid);
   let peak = before;
@@ -129,7 +181,8 @@ async function heraldRound(server: RunningServer, sandbox: SandboxServer, accoun
     const deadline = Date.now() + 10 * 60_000;
     for (;;) {
       const video = await inspected(sandbox, title);
-      if (video) return { secs: (video.extra.upload.finishedAt - video.extra.upload.startedAt) / 1000, growth: peak - before };
+      if (video)
+        return { secs: (video.extra.upload.finishedAt - video.extra.upload.startedAt) / 1000, growth: peak - before };
       if (Date.now() > deadline) throw new Error('Herald did not upload the video within 10 minutes');
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -159,12 +212,30 @@ export default async function (): Promise<BenchResult[]> {
     );
     const s = server;
     const profile = (await api(s, 'POST', '/v1/profiles', { name: 'youtube upload bench' })).profile;
-    const start = await api(s, 'GET', `/v1/connect/youtube?profileId=${profile._id}&redirect_url=${encodeURIComponent(`${s.url}/health`)}`);
+    const start = await api(
+      s,
+      'GET',
+      `/v1/connect/youtube?profileId=${profile._id}&redirect_url=${encodeURIComponent(`${s.url}/health`)}`,
+    );
     await (await fetch(start.authUrl)).text();
     const accountId = (await api(s, 'GET', `/v1/accounts?profileId=${profile._id}`)).accounts[0]?._id as string;
     if (!accountId) throw new Error('the YouTube account did not connect');
-    const presigned = await api(s, 'POST', '/v1/media/presign', { filename: 'big.mp4', contentType: 'video/mp4', size: SIZE });
-    const stored = await curl(['--output', '/dev/null', '--write-out', '%{http_code}', '--upload-file', file, '--header', 'Content-Type: video/mp4', presigned.uploadUrl]);
+    const presigned = await api(s, 'POST', '/v1/media/presign', {
+      filename: 'big.mp4',
+      contentType: 'video/mp4',
+      size: SIZE,
+    });
+    const stored = await curl([
+      '--output',
+      '/dev/null',
+      '--write-out',
+      '%{http_code}',
+      '--upload-file',
+      file,
+      '--header',
+      'Content-Type: video/mp4',
+      presigned.uploadUrl,
+    ]);
     if (stored.out !== '200') throw new Error(`storing the video in Herald answered ${stored.out} ${stored.err}`);
     const token = await simulatorToken(sandbox);
 
@@ -194,8 +265,20 @@ export default async function (): Promise<BenchResult[]> {
     return [
       { name: 'youtube-upload: curl, one PUT of 1 GB to the simulator', value: mbps(curlSecs), unit: 'MB/s' },
       { name: 'youtube-upload: Herald, 1 GB from storage in 8 MiB chunks', value: mbps(heraldSecs), unit: 'MB/s' },
-      { name: 'youtube-upload: Herald throughput / curl', value: Math.round(ratio * 100) / 100, unit: 'ratio', goal: 'ratio >= 0.50', pass: ratio >= 0.5 },
-      { name: 'youtube-upload: Herald RSS growth during the upload', value: Math.round(growth * 10) / 10, unit: 'MB', goal: '< 64 MB', pass: growth < 64 },
+      {
+        name: 'youtube-upload: Herald throughput / curl',
+        value: Math.round(ratio * 100) / 100,
+        unit: 'ratio',
+        goal: 'ratio >= 0.50',
+        pass: ratio >= 0.5,
+      },
+      {
+        name: 'youtube-upload: Herald RSS growth during the upload',
+        value: Math.round(growth * 10) / 10,
+        unit: 'MB',
+        goal: '< 64 MB',
+        pass: growth < 64,
+      },
     ];
   } finally {
     await server?.stop();

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Before anything loads the SQLite driver, which crashes a node older than 22.
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  process.stderr.write(`herald: Node.js ${process.versions.node} is not supported: Herald needs Node 22 or later (see docs/node-versions.md)\n`);
+  process.stderr.write(
+    `herald: Node.js ${process.versions.node} is not supported: Herald needs Node 22 or later (see docs/node-versions.md)\n`,
+  );
   process.exit(1);
 }
 const compiled = join(root, 'dist', 'cli.js');

@@ -30,7 +30,12 @@ function files(rel) {
 function sourceHash() {
   const hash = createHash('sha256');
   for (const input of inputs) {
-    for (const file of files(input).sort()) hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+    for (const file of files(input).sort())
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(root, file)))
+        .update('\0');
   }
   return hash.digest('hex');
 }

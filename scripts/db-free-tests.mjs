@@ -11,11 +11,18 @@ const DB_ROOTS = ['src/store/db.ts', 'src/main.ts', 'src/worker.ts', 'src/cli.ts
 // A test that starts Herald as a child process names its entry point in a string, not an import.
 const SPAWN_MARKERS = [/\bdist\/main\.js\b/, /\bsrc\/main\.ts\b/, /\bsrc\/worker\.ts\b/, /\bbin\/herald/];
 
-const importRe = /(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|import\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|import\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function resolveImport(from, spec) {
   const base = path.resolve(path.dirname(from), spec);
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, path.join(base, 'index.ts')];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    path.join(base, 'index.ts'),
+  ];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 
@@ -26,10 +33,11 @@ function importsOf(file) {
   if (!deps) {
     const text = readFileSync(file, 'utf8');
     deps = SPAWN_MARKERS.some((re) => re.test(text)) ? null : [];
-    if (deps) for (const m of text.matchAll(importRe)) {
-      const target = resolveImport(file, m[1] ?? m[2] ?? m[3]);
-      if (target) deps.push(target);
-    }
+    if (deps)
+      for (const m of text.matchAll(importRe)) {
+        const target = resolveImport(file, m[1] ?? m[2] ?? m[3]);
+        if (target) deps.push(target);
+      }
     edges.set(file, deps);
   }
   return deps; // null: the file spawns Herald
@@ -51,7 +59,7 @@ function touchesDb(file) {
     else {
       const deps = importsOf(f);
       if (deps === null) found = true;
-      else for (const d of deps) if (!seen.has(d)) (seen.add(d), todo.push(d));
+      else for (const d of deps) if (!seen.has(d)) seen.add(d), todo.push(d);
     }
   }
   if (found) memo.set(file, true);

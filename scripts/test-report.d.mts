@@ -3,4 +3,7 @@ export interface FileResult {
   status: string;
   assertionResults: { status: string }[];
 }
-export function unreportedFiles(expected: Set<string>, testResults: FileResult[]): { missing: string[]; broken: string[] };
+export function unreportedFiles(
+  expected: Set<string>,
+  testResults: FileResult[],
+): { missing: string[]; broken: string[] };

@@ -69,12 +69,15 @@ function run(label, env) {
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     const { missing, broken } = unreportedFiles(expected ?? new Set(), report.testResults);
-    for (const f of missing) console.log(`${label}: NOT REPORTED (worker aborted?): ${path.relative(process.cwd(), f)}`);
-    for (const f of broken) console.log(`${label}: FAILED WITHOUT A FAILED TEST (did not load?): ${path.relative(process.cwd(), f)}`);
+    for (const f of missing)
+      console.log(`${label}: NOT REPORTED (worker aborted?): ${path.relative(process.cwd(), f)}`);
+    for (const f of broken)
+      console.log(`${label}: FAILED WITHOUT A FAILED TEST (did not load?): ${path.relative(process.cwd(), f)}`);
     counts = {
       passed: report.numPassedTests,
       // Each file that did not report, or failed without a failed test, counts as one failure.
-      failed: counts.failed + report.numFailedTests + missing.length + broken.length || (report.success === false ? 1 : 0),
+      failed:
+        counts.failed + report.numFailedTests + missing.length + broken.length || (report.success === false ? 1 : 0),
       skipped: report.numPendingTests + report.numTodoTests,
     };
     if (expected) files = `${expected.size - missing.length} of ${expected.size} files reported`;
@@ -86,18 +89,23 @@ function run(label, env) {
   return { ok: res.status === 0, ...counts };
 }
 
-const results = [run('sqlite', { TEST_DATABASE_URL: '' , HERALD_TEST_DIALECT: 'sqlite' })];
+const results = [run('sqlite', { TEST_DATABASE_URL: '', HERALD_TEST_DIALECT: 'sqlite' })];
 if (process.env.HERALD_TEST_DIALECTS === 'sqlite') {
   console.log('\npostgres: not run (HERALD_TEST_DIALECTS=sqlite)');
 } else if (await reachable(pgUrl)) {
   results.push(run('postgres', { TEST_DATABASE_URL: pgUrl, HERALD_TEST_DIALECT: 'postgres' }));
 } else {
-  console.log(`\npostgres: skipped (no PostgreSQL reachable at ${new URL(pgUrl).host}; set TEST_DATABASE_URL to run it)`);
+  console.log(
+    `\npostgres: skipped (no PostgreSQL reachable at ${new URL(pgUrl).host}; set TEST_DATABASE_URL to run it)`,
+  );
 }
-const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
-  passed: 0,
-  failed: 0,
-  skipped: 0,
-});
+const total = results.reduce(
+  (a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }),
+  {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  },
+);
 console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(results.every((r) => r.ok) && total.failed === 0 ? 0 : 1);

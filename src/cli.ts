@@ -31,19 +31,27 @@ interface Command {
 }
 
 const list = (v: unknown) =>
-  typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  typeof v === 'string' && v.trim()
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 const commands: Record<string, Command> = {
   sandbox: {
-    usage: 'herald sandbox [--port P] [--host H] [--public-url URL]   (every platform simulator; point Herald at it with SANDBOX_URL)',
+    usage:
+      'herald sandbox [--port P] [--host H] [--public-url URL]   (every platform simulator; point Herald at it with SANDBOX_URL)',
     options: { port: { type: 'string' }, host: { type: 'string' }, 'public-url': { type: 'string' } },
     run: async () => undefined,
     async bare(v) {
       const port = v.port === undefined ? 4100 : Number(v.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError('--port must be an integer from 0 to 65535');
       // --public-url: the address the simulators put in what they hand out (a Bluesky DID document's PDS,
       // upload URLs), when Herald reaches them through something in front (a proxy).
-      const publicUrl = typeof v['public-url'] === 'string' ? (v['public-url'] as string).replace(/\/+$/, '') : undefined;
+      const publicUrl =
+        typeof v['public-url'] === 'string' ? (v['public-url'] as string).replace(/\/+$/, '') : undefined;
       await runStandaloneSandbox({ host: (v.host as string | undefined) ?? '127.0.0.1', port, publicUrl });
       return undefined;
     },
@@ -56,7 +64,8 @@ const commands: Record<string, Command> = {
       let config = loadConfig();
       // Beside a server run with SANDBOX=1, reach the simulators that server started (inbox replies call
       // the platforms from this process).
-      if (config.sandbox && !config.env.SANDBOX_URL) config = withSandboxUrl(config, `http://${config.host}:${config.sandboxPort}`);
+      if (config.sandbox && !config.env.SANDBOX_URL)
+        config = withSandboxUrl(config, `http://${config.host}:${config.sandboxPort}`);
       const db = await openCliDb(config, false);
       const ctx = await createContext(config, { log: pino({ level: 'warn' }, pino.destination(2)), db });
       try {
@@ -68,8 +77,14 @@ const commands: Record<string, Command> = {
     },
   },
   'users create': {
-    usage: 'herald users create --email E --plan free|build|accelerate|unlimited [--addons analytics,inbox] [--name N] [--json]',
-    options: { email: { type: 'string' }, plan: { type: 'string' }, addons: { type: 'string' }, name: { type: 'string' } },
+    usage:
+      'herald users create --email E --plan free|build|accelerate|unlimited [--addons analytics,inbox] [--name N] [--json]',
+    options: {
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      addons: { type: 'string' },
+      name: { type: 'string' },
+    },
     async run(ctx, v) {
       if (!v.email || !v.plan) throw new UsageError('--email and --plan are required');
       const { user, apiKey } = await createOwner(
@@ -91,18 +106,28 @@ const commands: Record<string, Command> = {
     },
   },
   'users list': {
-    usage: 'herald users list [--tenant TENANT_ID] [--json]   (every user, or one tenant\'s; a tenant\'s id is its owner\'s)',
+    usage:
+      "herald users list [--tenant TENANT_ID] [--json]   (every user, or one tenant's; a tenant's id is its owner's)",
     options: { tenant: { type: 'string' } },
     async run(ctx, v) {
-      const users = v.tenant ? await listTenantUsers(ctx.db.kysely, String(v.tenant)) : await listAllUsers(ctx.db.kysely);
+      const users = v.tenant
+        ? await listTenantUsers(ctx.db.kysely, String(v.tenant))
+        : await listAllUsers(ctx.db.kysely);
       return { users: users.map(presentUser) };
     },
     format: (result) => {
       const { users } = result as { users: ReturnType<typeof presentUser>[] };
       if (!users.length) return 'no users\n';
-      const rows = [['USER_ID', 'TENANT_ID', 'ROLE', 'PLAN', 'EMAIL'], ...users.map((u) => [u.userId, u.tenantId, u.role, u.plan, u.email])];
+      const rows = [
+        ['USER_ID', 'TENANT_ID', 'ROLE', 'PLAN', 'EMAIL'],
+        ...users.map((u) => [u.userId, u.tenantId, u.role, u.plan, u.email]),
+      ];
       const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-      return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
+      return (
+        rows
+          .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
+          .join('\n') + '\n'
+      );
     },
   },
   'keys create': {
@@ -153,14 +178,25 @@ export function addCommand(name: string, command: Command): void {
 
 class UsageError extends Error {}
 
-const presentUser = (u: UserRow) => ({ userId: u.user_id, tenantId: u.tenant_id, email: u.email, role: u.role, plan: u.plan });
+const presentUser = (u: UserRow) => ({
+  userId: u.user_id,
+  tenantId: u.tenant_id,
+  email: u.email,
+  role: u.role,
+  plan: u.plan,
+});
 
 /**
  * The database as the CLI opens it: without the checkpoint thread (its commands write little), and only
  * one that exists unless `init`.
  */
 async function openCliDb(config: Config, init: boolean) {
-  const options = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, checkpointThread: false };
+  const options = {
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    databaseSchema: config.databaseSchema,
+    checkpointThread: false,
+  };
   if (!init && !(await dbExists(options))) {
     throw new AppError(
       'not_found',
@@ -174,8 +210,10 @@ async function openCliDb(config: Config, init: boolean) {
 function usage(): string {
   return (
     'usage:\n' +
-    Object.values(commands).map((c) => `  ${c.usage}`).join('\n') +
-    '\nCommands that use the database open the server\'s (DATA_DIR or DATABASE_URL) and refuse to create one unless given --init.\n'
+    Object.values(commands)
+      .map((c) => `  ${c.usage}`)
+      .join('\n') +
+    "\nCommands that use the database open the server's (DATA_DIR or DATABASE_URL) and refuse to create one unless given --init.\n"
   );
 }
 
@@ -195,7 +233,8 @@ function print(result: unknown, json: boolean, format?: (result: unknown) => str
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  const name = argv[1] && !argv[1].startsWith('-') && commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
+  const name =
+    argv[1] && !argv[1].startsWith('-') && commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
   const command = name ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(usage());
@@ -204,7 +243,12 @@ export async function runCli(argv: string[]): Promise<number> {
   const rest = argv.slice(name!.split(' ').length);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' }, init: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: 'boolean' }, init: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     process.stderr.write(`herald: ${(error as Error).message}\n${command.usage}\n`);
     return 2;
@@ -229,7 +273,10 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof AppError || error instanceof ConfigError) {
-      const body = error instanceof AppError ? { error: error.message, code: error.code } : { error: error.message, code: 'config' };
+      const body =
+        error instanceof AppError
+          ? { error: error.message, code: error.code }
+          : { error: error.message, code: 'config' };
       if (json) process.stdout.write(JSON.stringify(body) + '\n');
       process.stderr.write(`herald: ${error.message}\n`);
       return 1;

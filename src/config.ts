@@ -179,11 +179,15 @@ export function parseSchedule(raw: string | undefined, problems: string[]): numb
     const m = /^(\d{1,6})([smhd])$/.exec(part);
     const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : NaN;
     if (!m || ms <= 0 || ms > 365 * 86_400_000) {
-      problems.push(`ANALYTICS_SCHEDULE must be comma-separated ages like 1h,6h,1d (units s, m, h, d; at most 365d); "${part}" is not one (got "${text}")`);
+      problems.push(
+        `ANALYTICS_SCHEDULE must be comma-separated ages like 1h,6h,1d (units s, m, h, d; at most 365d); "${part}" is not one (got "${text}")`,
+      );
       return parseSchedule(DEFAULT_ANALYTICS_SCHEDULE, []);
     }
     if (ages.length && ms <= ages[ages.length - 1]!) {
-      problems.push(`ANALYTICS_SCHEDULE ages must increase: "${part}" comes after a later or equal age (got "${text}")`);
+      problems.push(
+        `ANALYTICS_SCHEDULE ages must increase: "${part}" comes after a later or equal age (got "${text}")`,
+      );
       return parseSchedule(DEFAULT_ANALYTICS_SCHEDULE, []);
     }
     ages.push(ms);

@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     throw error;
   }
   // SANDBOX=1: the platform simulators run in this process on their own port; adapters point at them.
-  const sandbox = config.sandbox && !config.env.SANDBOX_URL ? await startAllSimulators({ host: config.host, port: config.sandboxPort }) : null;
+  const sandbox =
+    config.sandbox && !config.env.SANDBOX_URL
+      ? await startAllSimulators({ host: config.host, port: config.sandboxPort })
+      : null;
   if (sandbox) config = withSandboxUrl(config, sandbox.url);
   const ctx = await createContext(config);
   const log = ctx.log;

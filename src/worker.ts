@@ -34,6 +34,10 @@ async function ensurePeriodicJobs(ctx: AppContext, runner: JobRunner): Promise<v
   const now = ctx.clock.now();
   for (const p of runner.periodicTasks) {
     // The key makes this a no-op when another process (or an earlier start) created it.
-    await ensureJob(ctx.db.kysely, { task: p.task, payload: {}, runAt: now, key: `periodic:${p.task}`, maxAttempts: 1_000_000 }, now);
+    await ensureJob(
+      ctx.db.kysely,
+      { task: p.task, payload: {}, runAt: now, key: `periodic:${p.task}`, maxAttempts: 1_000_000 },
+      now,
+    );
   }
 }

@@ -31,7 +31,11 @@ export interface AccountGroupView {
 
 export async function listAccountGroups(db: Db, caller: Principal): Promise<AccountGroupView[]> {
   const groups = await listGroupRows(db.kysely, caller.tenantId);
-  const visible = await visibleAccountIds(db.kysely, caller, groups.flatMap((g) => g.accountIds));
+  const visible = await visibleAccountIds(
+    db.kysely,
+    caller,
+    groups.flatMap((g) => g.accountIds),
+  );
   return groups
     .filter((g) => g.accountIds.every((id) => visible.has(id)))
     .map((g) => ({ groupId: g.account_group_id, name: g.name, accountIds: g.accountIds }));
@@ -85,7 +89,10 @@ export async function updateAccountGroup(
         await assertAccountsKnown(tx, caller, given);
         await setAccountGroupMembers(tx, groupId, given);
       }
-      await updateGroupRow(tx, caller.tenantId, groupId, { ...(name !== undefined ? { name } : {}), updated_at: now.toISOString() });
+      await updateGroupRow(tx, caller.tenantId, groupId, {
+        ...(name !== undefined ? { name } : {}),
+        updated_at: now.toISOString(),
+      });
       return { groupId, name: name ?? row.name, accountIds: given ?? current };
     }),
   );
@@ -94,7 +101,8 @@ export async function updateAccountGroup(
 export async function deleteAccountGroup(db: Db, caller: Principal, groupId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await findVisibleGroup(tx, caller, groupId);
-    if (!(await deleteGroupRow(tx, caller.tenantId, groupId))) throw notFound('Account group', 'account_group_not_found');
+    if (!(await deleteGroupRow(tx, caller.tenantId, groupId)))
+      throw notFound('Account group', 'account_group_not_found');
   });
 }
 
@@ -118,7 +126,8 @@ function checkName(raw: string): string {
 
 const dedupe = (ids: string[]) => [...new Set(ids)];
 
-const nameTaken = (name: string) => conflict('account_group_name_taken', `An account group named "${name}" already exists`, { name });
+const nameTaken = (name: string) =>
+  conflict('account_group_name_taken', `An account group named "${name}" already exists`, { name });
 
 /** Two requests creating the same name at once: the unique index refuses the second, reported as the 409 it is. */
 async function withNameConflict<T>(name: string, run: () => Promise<T>): Promise<T> {
@@ -138,7 +147,11 @@ async function assertAccountsKnown(db: Executor, caller: Principal, accountIds: 
   const visible = await visibleAccountIds(db, caller, accountIds);
   const unknown = accountIds.filter((id) => !visible.has(id));
   if (unknown.length > 0) {
-    throw invalidFields(`Unknown account ids: ${unknown.join(', ')}`, { accountIds: unknown.map((id) => `${id}: account not found`) }, 'account_not_found');
+    throw invalidFields(
+      `Unknown account ids: ${unknown.join(', ')}`,
+      { accountIds: unknown.map((id) => `${id}: account not found`) },
+      'account_not_found',
+    );
   }
 }
 

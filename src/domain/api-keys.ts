@@ -2,7 +2,13 @@ import { AppError, forbidden, invalidFields, notFound } from '../errors.js';
 import { randomHex, sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import type { Db, Executor } from '../store/db.js';
-import { countActiveApiKeys, insertApiKey, listUserApiKeys, softDeleteApiKey, type ApiKeyRow } from '../store/api-keys.js';
+import {
+  countActiveApiKeys,
+  insertApiKey,
+  listUserApiKeys,
+  softDeleteApiKey,
+  type ApiKeyRow,
+} from '../store/api-keys.js';
 import { listProfiles } from '../store/profiles.js';
 import type { Principal } from './principal.js';
 
@@ -63,11 +69,14 @@ export async function createApiKey(db: Db, caller: Principal, input: CreateApiKe
   if (scope === 'profiles') {
     profileIds = [...new Set(input.profileIds ?? [])];
     if (profileIds.length === 0) {
-      throw invalidFields('profileIds is required when scope is "profiles"', { profileIds: ['must list at least one profile'] });
+      throw invalidFields('profileIds is required when scope is "profiles"', {
+        profileIds: ['must list at least one profile'],
+      });
     }
     const visible = await listProfiles(db.kysely, caller.tenantId, caller.profileIds);
     const unknown = profileIds.filter((id) => !visible.some((p) => p.profile_id === id));
-    if (unknown.length) throw invalidFields('Unknown profile ids', { profileIds: unknown.map((id) => `unknown profile ${id}`) });
+    if (unknown.length)
+      throw invalidFields('Unknown profile ids', { profileIds: unknown.map((id) => `unknown profile ${id}`) });
   } else if (caller.profileIds !== null) {
     // A restricted caller cannot mint a key that sees more than it does.
     throw forbidden('scope_exceeds_caller', 'A profile-scoped caller can only create profile-scoped keys');
@@ -82,7 +91,12 @@ export async function createApiKey(db: Db, caller: Principal, input: CreateApiKe
         limit: MAX_ACTIVE_KEYS,
       });
     }
-    return issueApiKey(tx, { userId: caller.userId, tenantId: caller.tenantId }, { ...input, name, scope, profileIds }, now);
+    return issueApiKey(
+      tx,
+      { userId: caller.userId, tenantId: caller.tenantId },
+      { ...input, name, scope, profileIds },
+      now,
+    );
   });
   return { ...created, profiles: await listProfiles(db.kysely, caller.tenantId, null) };
 }

@@ -5,7 +5,13 @@ import { jobStats } from '../store/jobs.js';
 export interface HealthReport {
   status: 'ok' | 'degraded';
   database: { status: 'ok' | 'error'; dialect: string; error?: string };
-  scheduler: { queueDepth: number; queueDepthCapped: boolean; dueJobs: number; lagMs: number; oldestDueAt: string | null };
+  scheduler: {
+    queueDepth: number;
+    queueDepthCapped: boolean;
+    dueJobs: number;
+    lagMs: number;
+    oldestDueAt: string | null;
+  };
   uptimeSeconds: number;
 }
 

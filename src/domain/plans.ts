@@ -4,7 +4,10 @@ export const PLANS = {
   build: { name: 'Build', requestsPerMinute: 120, profiles: 10, postsPerMonth: 120 },
   accelerate: { name: 'Accelerate', requestsPerMinute: 600, profiles: 50, postsPerMonth: null },
   unlimited: { name: 'Unlimited', requestsPerMinute: 1200, profiles: null, postsPerMonth: null },
-} as const satisfies Record<string, { name: string; requestsPerMinute: number; profiles: number | null; postsPerMonth: number | null }>;
+} as const satisfies Record<
+  string,
+  { name: string; requestsPerMinute: number; profiles: number | null; postsPerMonth: number | null }
+>;
 
 export type PlanId = keyof typeof PLANS;
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];

@@ -33,7 +33,10 @@ export function assertProfileVisible(p: Principal, profileId: string): void {
  */
 export function assertFullScopeKey(p: Pick<Principal, 'keyScope'>): void {
   if (p.keyScope !== 'full') {
-    throw forbidden('full_scope_key_required', 'This endpoint manages the whole account: use an API key with scope "full"');
+    throw forbidden(
+      'full_scope_key_required',
+      'This endpoint manages the whole account: use an API key with scope "full"',
+    );
   }
 }
 

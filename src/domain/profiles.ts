@@ -35,7 +35,10 @@ export async function createProfile(db: Db, caller: Principal, input: ProfileInp
   return db.transaction(async (tx) => {
     const count = await countProfiles(tx, caller.tenantId);
     if (limit !== null && count >= limit) {
-      throw new AppError('limit', 'profile_limit_reached', `Your plan allows ${limit} profiles`, { limit, current: count });
+      throw new AppError('limit', 'profile_limit_reached', `Your plan allows ${limit} profiles`, {
+        limit,
+        current: count,
+      });
     }
     const iso = now.toISOString();
     const row: ProfileRow = {
@@ -59,7 +62,9 @@ export async function listProfiles(db: Db, caller: Principal, includeOverLimit: 
   const limit = planOf(caller.plan).profiles;
   const withFlag = all.map((row, index) => ({ row, isOverLimit: limit !== null && index >= limit }));
   return withFlag.filter(
-    (p) => (includeOverLimit || !p.isOverLimit) && (caller.profileIds === null || caller.profileIds.includes(p.row.profile_id)),
+    (p) =>
+      (includeOverLimit || !p.isOverLimit) &&
+      (caller.profileIds === null || caller.profileIds.includes(p.row.profile_id)),
   );
 }
 
@@ -79,7 +84,8 @@ export async function updateProfile(db: Db, caller: Principal, profileId: string
     const patch: Partial<ProfileRow> = { updated_at: iso };
     if (input.name !== undefined) {
       const name = input.name.trim();
-      if (!name) throw invalid('validation_error', 'name must not be empty', { fields: { name: ['must not be empty'] } });
+      if (!name)
+        throw invalid('validation_error', 'name must not be empty', { fields: { name: ['must not be empty'] } });
       patch.name = name;
     }
     if (input.description !== undefined) patch.description = input.description;
@@ -107,7 +113,8 @@ export async function deleteProfile(db: Db, caller: Principal, profileId: string
     if (row.is_default) {
       // Keep exactly one default: the oldest remaining profile takes over.
       const [next] = await listProfileRows(tx, caller.tenantId, null);
-      if (next) await updateProfileRow(tx, caller.tenantId, next.profile_id, { is_default: 1, updated_at: now.toISOString() });
+      if (next)
+        await updateProfileRow(tx, caller.tenantId, next.profile_id, { is_default: 1, updated_at: now.toISOString() });
     }
   });
 }

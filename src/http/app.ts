@@ -80,6 +80,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
  */
 function platformDataSchemas(): Record<string, any> {
   return Object.fromEntries(
-    CATALOGUE.map((d) => [`PlatformData_${d.id}`, { title: `${d.name} platformSpecificData`, 'x-platform': d.id, ...platformDataSchema(d.platformSpecificData) }]),
+    CATALOGUE.map((d) => [
+      `PlatformData_${d.id}`,
+      { title: `${d.name} platformSpecificData`, 'x-platform': d.id, ...platformDataSchema(d.platformSpecificData) },
+    ]),
   );
 }

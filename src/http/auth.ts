@@ -92,7 +92,8 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
       if (ctx.config.rateLimitDisabled) return checkPermission(request, principal);
       const limit = planOf(principal.plan).requestsPerMinute * ctx.config.rateLimitScale;
       const decision = ctx.rateLimiter.hit(principal.tenantId, limit, ctx.clock.now());
-      if (decision instanceof Promise) return decision.then((d) => applyRateLimit(ctx, request, reply, principal, limit, d));
+      if (decision instanceof Promise)
+        return decision.then((d) => applyRateLimit(ctx, request, reply, principal, limit, d));
       return applyRateLimit(ctx, request, reply, principal, limit, decision);
     };
     try {
@@ -112,7 +113,14 @@ export function hasConnectToken(request: FastifyRequest): boolean {
   return typeof token === 'string' && token !== '';
 }
 
-function applyRateLimit(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, principal: Principal, limit: number, decision: RateDecision): void {
+function applyRateLimit(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  limit: number,
+  decision: RateDecision,
+): void {
   reply.header('X-RateLimit-Limit', decision.limit);
   reply.header('X-RateLimit-Remaining', decision.remaining);
   reply.header('X-RateLimit-Reset', decision.resetAt);

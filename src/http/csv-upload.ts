@@ -20,12 +20,18 @@ class UploadRefused extends Error {
 }
 
 const LIMIT_ERRORS: Record<string, (e: FastifyError) => Error> = {
-  FST_REQ_FILE_TOO_LARGE: () => new UploadRefused(413, 'file_too_large', `The file is larger than ${CSV_MAX_BYTES} bytes`, { maxSize: CSV_MAX_BYTES }),
+  FST_REQ_FILE_TOO_LARGE: () =>
+    new UploadRefused(413, 'file_too_large', `The file is larger than ${CSV_MAX_BYTES} bytes`, {
+      maxSize: CSV_MAX_BYTES,
+    }),
   FST_FILES_LIMIT: () => invalid('too_many_files', 'Send one file, in the field file'),
-  FST_PARTS_LIMIT: () => invalid('too_many_parts', 'The form has too many parts: send the field file and optionally dryRun'),
-  FST_FIELDS_LIMIT: () => invalid('too_many_parts', 'The form has too many parts: send the field file and optionally dryRun'),
+  FST_PARTS_LIMIT: () =>
+    invalid('too_many_parts', 'The form has too many parts: send the field file and optionally dryRun'),
+  FST_FIELDS_LIMIT: () =>
+    invalid('too_many_parts', 'The form has too many parts: send the field file and optionally dryRun'),
   FST_PROTO_VIOLATION: () => invalid('forbidden_field_name', 'A form field is named __proto__ or constructor'),
-  FST_INVALID_MULTIPART_CONTENT_TYPE: () => new UploadRefused(415, 'unsupported_media_type', 'Send multipart/form-data with the CSV in the field file'),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: () =>
+    new UploadRefused(415, 'unsupported_media_type', 'Send multipart/form-data with the CSV in the field file'),
 };
 
 /**
@@ -39,10 +45,16 @@ export async function readCsvUpload(request: FastifyRequest): Promise<void> {
   const body: Record<string, string> = {};
   let file: Buffer | null = null;
   try {
-    const parts = request.parts({ limits: { fileSize: CSV_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 50 } });
+    const parts = request.parts({
+      limits: { fileSize: CSV_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 50 },
+    });
     for await (const part of parts) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw invalid('unexpected_file_field', `Send the CSV in the field file, not ${JSON.stringify(part.fieldname)}`);
+        if (part.fieldname !== 'file')
+          throw invalid(
+            'unexpected_file_field',
+            `Send the CSV in the field file, not ${JSON.stringify(part.fieldname)}`,
+          );
         file = await part.toBuffer();
       } else {
         body[part.fieldname] = String(part.value);
@@ -51,7 +63,9 @@ export async function readCsvUpload(request: FastifyRequest): Promise<void> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     const known = LIMIT_ERRORS[(error as FastifyError)?.code ?? ''];
-    throw known ? known(error as FastifyError) : invalid('invalid_multipart', `The multipart body cannot be read: ${(error as Error)?.message ?? 'malformed'}`);
+    throw known
+      ? known(error as FastifyError)
+      : invalid('invalid_multipart', `The multipart body cannot be read: ${(error as Error)?.message ?? 'malformed'}`);
   }
   if (!file) throw invalid('file_required', 'The form has no file: send the CSV in the field file');
   // UTF-16 (a spreadsheet's "Unicode text") would decode as text full of NULs.
@@ -74,9 +88,14 @@ export async function csvUploadScope(scope: App): Promise<void> {
   scope.removeAllContentTypeParsers();
   await scope.register(fastifyMultipart, { throwFileSizeLimit: true });
   scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof UploadRefused) return reply.status(error.status).send({ error: error.message, code: error.code, details: error.details });
+    if (error instanceof UploadRefused)
+      return reply.status(error.status).send({ error: error.message, code: error.code, details: error.details });
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send({ error: 'Send multipart/form-data with the CSV in the field file', code: 'unsupported_media_type', details: {} });
+      return reply.status(415).send({
+        error: 'Send multipart/form-data with the CSV in the field file',
+        code: 'unsupported_media_type',
+        details: {},
+      });
     }
     const { status, body, internal } = toErrorResponse(error);
     if (internal) request.log.error({ err: error, reqId: request.id }, 'upload failed');

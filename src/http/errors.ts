@@ -49,11 +49,23 @@ export function validationFields(errors: AjvError[], context: string | undefined
 }
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type; send application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Unsupported Content-Type; send application/json',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body is too large' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    message: 'Body is empty but Content-Type is application/json',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'Body is not valid JSON' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid_content_length',
+    message: 'Content-Length does not match the body',
+  },
 };
 
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; internal: boolean } {
@@ -61,11 +73,20 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   return { ...answer, body: { ...answer.body, details: answer.body.details ?? {} } };
 }
 
-function describeError(error: unknown): { status: number; body: Omit<ErrorBody, 'details'> & { details?: Record<string, unknown> }; internal: boolean } {
+function describeError(error: unknown): {
+  status: number;
+  body: Omit<ErrorBody, 'details'> & { details?: Record<string, unknown> };
+  internal: boolean;
+} {
   if (error instanceof AppError) {
     return {
       status: STATUS_BY_KIND[error.kind],
-      body: { ...error.body, error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) },
+      body: {
+        ...error.body,
+        error: error.message,
+        code: error.code,
+        ...(error.details ? { details: error.details } : {}),
+      },
       internal: error.kind === 'internal',
     };
   }
@@ -84,7 +105,8 @@ function describeError(error: unknown): { status: number; body: Omit<ErrorBody, 
     };
   }
   const known = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
-  if (known) return { status: known.status, body: { error: known.message ?? fe.message, code: known.code }, internal: false };
+  if (known)
+    return { status: known.status, body: { error: known.message ?? fe.message, code: known.code }, internal: false };
   if (error instanceof SyntaxError || (fe?.statusCode === 400 && /JSON/i.test(fe.message))) {
     return { status: 400, body: { error: 'Body is not valid JSON', code: 'invalid_json' }, internal: false };
   }
@@ -112,6 +134,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     // NOTE: the path is named, cut short: an answer never echoes a whole (possibly huge) URL.
     const path = request.url.split('?')[0];
     const shown = path.length > 200 ? `${path.slice(0, 200)}...` : path;
-    void reply.status(404).send({ error: `Route ${request.method} ${shown} not found`, code: 'route_not_found', details: {} });
+    void reply
+      .status(404)
+      .send({ error: `Route ${request.method} ${shown} not found`, code: 'route_not_found', details: {} });
   });
 }

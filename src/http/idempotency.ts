@@ -58,7 +58,11 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (raw === undefined) return;
     const sent = Array.isArray(raw) ? raw[0] : raw;
     if (!sent || sent.length > 255) {
-      throw invalidFields('Idempotency-Key must be 1 to 255 characters', { 'Idempotency-Key': ['must be 1 to 255 characters'] }, 'invalid_idempotency_key');
+      throw invalidFields(
+        'Idempotency-Key must be 1 to 255 characters',
+        { 'Idempotency-Key': ['must be 1 to 255 characters'] },
+        'invalid_idempotency_key',
+      );
     }
     const tenantId = request.principal.tenantId;
     // A key limited to some profiles has keys of its own: a replay is an answer, and a key must never
@@ -93,7 +97,11 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
         continue;
       }
       if (row.request_hash !== hash) {
-        throw new AppError('unprocessable', 'idempotency_key_mismatch', 'This Idempotency-Key was used with a different request');
+        throw new AppError(
+          'unprocessable',
+          'idempotency_key_mismatch',
+          'This Idempotency-Key was used with a different request',
+        );
       }
       if (row.state === 'done') {
         return reply
@@ -107,9 +115,17 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
         request.idempotencyKey = { tenantId, key };
         return;
       }
-      throw new AppError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+      throw new AppError(
+        'conflict',
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed',
+      );
     }
-    throw new AppError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+    throw new AppError(
+      'conflict',
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still being processed',
+    );
   };
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

@@ -124,7 +124,13 @@ return {1, count + 1, oldest[2]}
 `;
 
 type SlidingLogRedis = Redis & {
-  slidingLog(key: string, now: number, window: number, limit: number, member: string): Promise<[number, number, string]>;
+  slidingLog(
+    key: string,
+    now: number,
+    window: number,
+    limit: number,
+    member: string,
+  ): Promise<[number, number, string]>;
 };
 
 /** Logs in Redis, so several Herald processes enforce one limit. */
@@ -134,7 +140,10 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly tag = Math.random().toString(36).slice(2, 10);
   private seq = 0;
 
-  constructor(url: string, private readonly prefix = 'herald:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'herald:rl:',
+  ) {
     const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     redis.on('error', () => {});
     redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG_SCRIPT });

@@ -28,15 +28,36 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
 
 /** What Node's HTTP parser refused, by error code: status, stable code and sentence. */
 function describeClientError(code: string | undefined): { status: number; body: ErrorBody } {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, body: { error: 'The request took too long to arrive', code: 'request_timeout', details: {} } };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      status: 408,
+      body: { error: 'The request took too long to arrive', code: 'request_timeout', details: {} },
+    };
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, body: { error: 'The request line and headers are too large (16 KB at most)', code: 'headers_too_large', details: {} } };
+    return {
+      status: 431,
+      body: {
+        error: 'The request line and headers are too large (16 KB at most)',
+        code: 'headers_too_large',
+        details: {},
+      },
+    };
   }
   if (code === 'HPE_INVALID_CONTENT_LENGTH' || code === 'HPE_UNEXPECTED_CONTENT_LENGTH') {
-    return { status: 400, body: { error: 'The Content-Length header is not valid', code: 'invalid_content_length', details: {} } };
+    return {
+      status: 400,
+      body: { error: 'The Content-Length header is not valid', code: 'invalid_content_length', details: {} },
+    };
   }
   if (code === 'HPE_INVALID_TRANSFER_ENCODING' || code === 'HPE_INVALID_CHUNK_SIZE') {
-    return { status: 400, body: { error: 'The Transfer-Encoding or chunked body is not valid', code: 'invalid_transfer_encoding', details: {} } };
+    return {
+      status: 400,
+      body: {
+        error: 'The Transfer-Encoding or chunked body is not valid',
+        code: 'invalid_transfer_encoding',
+        details: {},
+      },
+    };
   }
   return { status: 400, body: { error: 'The HTTP request is malformed', code: 'malformed_request', details: {} } };
 }
@@ -61,7 +82,15 @@ export function clientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * handles `checkExpectation`; this gives it the envelope.
  */
 export function expectationFailed(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  const text = JSON.stringify({ error: 'Only "Expect: 100-continue" is supported', code: 'expectation_failed', details: {} } satisfies ErrorBody);
-  res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+  const text = JSON.stringify({
+    error: 'Only "Expect: 100-continue" is supported',
+    code: 'expectation_failed',
+    details: {},
+  } satisfies ErrorBody);
+  res.writeHead(417, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    Connection: 'close',
+  });
   res.end(text);
 }

@@ -31,7 +31,9 @@ export function validatorCompiler(): FastifySchemaCompiler<any> {
     const checked = (data: unknown) => {
       const at = findMalformedText(data);
       if (at !== null) {
-        checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'text', params: {}, message: MALFORMED_TEXT_MESSAGE }];
+        checked.errors = [
+          { instancePath: at, schemaPath: '#', keyword: 'text', params: {}, message: MALFORMED_TEXT_MESSAGE },
+        ];
         return false;
       }
       const ok = validate(data);
@@ -49,7 +51,9 @@ export function validatorCompiler(): FastifySchemaCompiler<any> {
  * row becoming the body of POST /v1/posts).
  */
 export function bodyChecker(schema: TSchema): (value: unknown) => void {
-  const check = validatorCompiler()({ schema, httpPart: 'body', method: 'POST', url: '' }) as ((data: unknown) => boolean) & {
+  const check = validatorCompiler()({ schema, httpPart: 'body', method: 'POST', url: '' }) as ((
+    data: unknown,
+  ) => boolean) & {
     errors?: Parameters<typeof validationFields>[0] | null;
   };
   return (value) => {

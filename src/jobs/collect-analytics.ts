@@ -30,7 +30,17 @@ export function scanAnalyticsTask(ctx: AppContext) {
       ...(await listAccountsDueMetrics(ctx.db.kysely, iso, ACCOUNTS_PER_SCAN)),
     ]);
     for (const accountId of accounts) {
-      await ensureJob(ctx.db.kysely, { task: ANALYTICS_COLLECT_TASK, payload: { accountId }, runAt: now, key: collectJobKey(accountId), maxAttempts: 20 }, now);
+      await ensureJob(
+        ctx.db.kysely,
+        {
+          task: ANALYTICS_COLLECT_TASK,
+          payload: { accountId },
+          runAt: now,
+          key: collectJobKey(accountId),
+          maxAttempts: 20,
+        },
+        now,
+      );
     }
   };
 }

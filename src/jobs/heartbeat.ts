@@ -13,7 +13,11 @@ export const HEARTBEAT_STALE_MS = 3 * HEARTBEAT_MS;
 export async function heartbeat(ctx: AppContext, workerId: string): Promise<number> {
   const now = ctx.clock.now();
   await beat(ctx.db.kysely, workerId, now);
-  const live = await liveWorkers(ctx.db.kysely, new Date(now.getTime() - HEARTBEAT_STALE_MS), new Date(now.getTime() - 20 * HEARTBEAT_STALE_MS));
+  const live = await liveWorkers(
+    ctx.db.kysely,
+    new Date(now.getTime() - HEARTBEAT_STALE_MS),
+    new Date(now.getTime() - 20 * HEARTBEAT_STALE_MS),
+  );
   ctx.budgets.setShare(live);
   return live;
 }

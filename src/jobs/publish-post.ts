@@ -13,7 +13,12 @@ export function registerPublishPost(runner: JobRunner, ctx: AppContext): void {
     const targetId = typeof run.payload?.targetId === 'string' ? run.payload.targetId : '';
     const checks = Number.isInteger(run.payload?.checks) ? run.payload.checks : 0;
     const paced = Number.isFinite(run.payload?.paced) ? { paced: run.payload.paced as number } : {};
-    await runPublishJob(ctx, { jobId: run.job.job_id, workerId: run.workerId, payload: { targetId, checks, ...paced }, signal: run.signal });
+    await runPublishJob(ctx, {
+      jobId: run.job.job_id,
+      workerId: run.workerId,
+      payload: { targetId, checks, ...paced },
+      signal: run.signal,
+    });
     return 'handled';
   });
 }

@@ -37,7 +37,10 @@ export function refreshAccountTokensTask(ctx: AppContext) {
       if (error instanceof PlatformError && error.kind === 'rate_limited' && error.retryAfterMs) {
         throw new RetryLater(new Date(now.getTime() + error.retryAfterMs), error.message);
       }
-      if (error instanceof PlatformError && (error.kind === 'unavailable' || error.kind === 'ambiguous' || error.kind === 'rate_limited')) {
+      if (
+        error instanceof PlatformError &&
+        (error.kind === 'unavailable' || error.kind === 'ambiguous' || error.kind === 'rate_limited')
+      ) {
         throw new RetryLater(new Date(now.getTime() + backoffMs(run.job.attempts)), `transient: ${error.message}`);
       }
       throw error;

@@ -26,7 +26,11 @@ export function refreshDueTokensTask(ctx: AppContext) {
       await ctx.db.transaction(async (tx) => {
         const key = refreshJobKey(account.account_id);
         if (await findJobByKey(tx, key)) return;
-        await enqueueJob(tx, { task: REFRESH_TASK, payload: { accountId: account.account_id }, runAt: now, key, maxAttempts: 8 }, now);
+        await enqueueJob(
+          tx,
+          { task: REFRESH_TASK, payload: { accountId: account.account_id }, runAt: now, key, maxAttempts: 8 },
+          now,
+        );
       });
     }
     // Housekeeping: connect records are kept a day past expiry (a Telegram poll can still say "expired").

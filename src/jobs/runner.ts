@@ -2,14 +2,7 @@ import type { Logger } from 'pino';
 import { randomHex } from '../lib/crypto.js';
 import type { Clock } from '../lib/clock.js';
 import type { Db } from '../store/db.js';
-import {
-  claimDueJobs,
-  completeJob,
-  extendLease,
-  failJob,
-  rescheduleJob,
-  type JobRow,
-} from '../store/jobs.js';
+import { claimDueJobs, completeJob, extendLease, failJob, rescheduleJob, type JobRow } from '../store/jobs.js';
 import { backoffMs } from '../lib/backoff.js';
 
 /** What a task receives besides its job row. */
@@ -113,7 +106,10 @@ export class JobRunner {
       // Free slots that make a finished job wake the loop for a new claim.
       refillAt: Math.max(1, Math.min(this.batchSize, Math.ceil(concurrency / 2))),
     });
-    this.lanes = [lane(null, options.concurrency), ...(options.lanes ?? []).map((l) => lane(l.tasks, Math.max(1, l.concurrency)))];
+    this.lanes = [
+      lane(null, options.concurrency),
+      ...(options.lanes ?? []).map((l) => lane(l.tasks, Math.max(1, l.concurrency))),
+    ];
   }
 
   /** The tasks a lane claims: its own, or (main lane) every task this runner runs that no other lane names. */
@@ -133,9 +129,16 @@ export class JobRunner {
     this.periodic.push({ task, everyMs });
     return this.register(task, async (run) => {
       await handler(run);
-      await rescheduleJob(this.db.kysely, run.job.job_id, this.workerId, new Date(this.clock.now().getTime() + everyMs), null, {
-        resetAttempts: true,
-      });
+      await rescheduleJob(
+        this.db.kysely,
+        run.job.job_id,
+        this.workerId,
+        new Date(this.clock.now().getTime() + everyMs),
+        null,
+        {
+          resetAttempts: true,
+        },
+      );
       return 'handled';
     });
   }
@@ -152,7 +155,13 @@ export class JobRunner {
       const tasks = this.laneTasks(lane);
       if (free <= 0 || tasks.length === 0) continue;
       const now = this.clock.now();
-      const jobs = await claimDueJobs(this.db, { workerId: this.workerId, now, leaseUntil: new Date(now.getTime() + this.leaseMs), limit: free, tasks });
+      const jobs = await claimDueJobs(this.db, {
+        workerId: this.workerId,
+        now,
+        leaseUntil: new Date(now.getTime() + this.leaseMs),
+        limit: free,
+        tasks,
+      });
       started.push(...jobs.map((job) => this.track(lane, this.execute(job))));
     }
     await Promise.all(started);
@@ -175,7 +184,8 @@ export class JobRunner {
     this.running = true;
     const hb = this.options.heartbeat;
     if (hb) {
-      const beat = () => void hb.beat(this.workerId).catch((err) => this.log.error({ err }, 'job runner: heartbeat failed'));
+      const beat = () =>
+        void hb.beat(this.workerId).catch((err) => this.log.error({ err }, 'job runner: heartbeat failed'));
       beat();
       this.beating = setInterval(beat, hb.everyMs);
       this.beating.unref();
@@ -198,7 +208,9 @@ export class JobRunner {
     if (this.beating) {
       clearInterval(this.beating);
       this.beating = null;
-      await this.options.heartbeat?.end(this.workerId).catch((err) => this.log.error({ err }, 'job runner: heartbeat end failed'));
+      await this.options.heartbeat
+        ?.end(this.workerId)
+        .catch((err) => this.log.error({ err }, 'job runner: heartbeat end failed'));
     }
   }
 
@@ -227,7 +239,13 @@ export class JobRunner {
       if (free <= 0 || tasks.length === 0) continue;
       const limit = Math.min(free, this.batchSize);
       const now = this.clock.now();
-      const jobs = await claimDueJobs(this.db, { workerId: this.workerId, now, leaseUntil: new Date(now.getTime() + this.leaseMs), limit, tasks });
+      const jobs = await claimDueJobs(this.db, {
+        workerId: this.workerId,
+        now,
+        leaseUntil: new Date(now.getTime() + this.leaseMs),
+        limit,
+        tasks,
+      });
       for (const job of jobs) void this.track(lane, this.execute(job)).then(() => this.finished(lane));
       if (jobs.length === limit && lane.concurrency - lane.inFlight.size >= lane.refillAt) again = true;
     }
@@ -275,14 +293,17 @@ export class JobRunner {
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.task);
     const controller = new AbortController();
-    const renew = setInterval(() => {
-      const until = new Date(this.clock.now().getTime() + this.leaseMs);
-      extendLease(this.db.kysely, job.job_id, this.workerId, until)
-        .then((held) => {
-          if (!held) controller.abort();
-        })
-        .catch(() => {});
-    }, Math.max(1000, this.leaseMs / 3));
+    const renew = setInterval(
+      () => {
+        const until = new Date(this.clock.now().getTime() + this.leaseMs);
+        extendLease(this.db.kysely, job.job_id, this.workerId, until)
+          .then((held) => {
+            if (!held) controller.abort();
+          })
+          .catch(() => {});
+      },
+      Math.max(1000, this.leaseMs / 3),
+    );
     renew.unref();
     try {
       if (!handler) throw new Error(`no handler for task ${job.task}`);
@@ -295,7 +316,9 @@ export class JobRunner {
       const outcome = await handler({ job, payload, workerId: this.workerId, signal: controller.signal });
       if (outcome !== 'handled') await completeJob(this.db.kysely, job.job_id, this.workerId);
     } catch (error) {
-      await this.onFailure(job, error).catch((e) => this.log.error({ err: e, jobId: job.job_id }, 'job runner: could not record failure'));
+      await this.onFailure(job, error).catch((e) =>
+        this.log.error({ err: e, jobId: job.job_id }, 'job runner: could not record failure'),
+      );
     } finally {
       clearInterval(renew);
     }
@@ -304,7 +327,9 @@ export class JobRunner {
   private async onFailure(job: JobRow, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof RetryLater) {
-      await rescheduleJob(this.db.kysely, job.job_id, this.workerId, error.at, message, { resetAttempts: error.resetAttempts });
+      await rescheduleJob(this.db.kysely, job.job_id, this.workerId, error.at, message, {
+        resetAttempts: error.resetAttempts,
+      });
       return;
     }
     this.log.warn({ err: error, jobId: job.job_id, task: job.task, attempt: job.attempts }, 'job failed');
@@ -313,6 +338,12 @@ export class JobRunner {
       await failJob(this.db.kysely, job.job_id, this.workerId, message, now);
       return;
     }
-    await rescheduleJob(this.db.kysely, job.job_id, this.workerId, new Date(now.getTime() + backoffMs(job.attempts)), message);
+    await rescheduleJob(
+      this.db.kysely,
+      job.job_id,
+      this.workerId,
+      new Date(now.getTime() + backoffMs(job.attempts)),
+      message,
+    );
   }
 }

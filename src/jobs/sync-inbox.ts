@@ -33,7 +33,11 @@ export async function scheduleInboxPolls(ctx: AppContext): Promise<number> {
   for (;;) {
     const ids = await listInboxAccountIds(ctx.db.kysely, platforms, after, 500);
     for (const accountId of ids) {
-      await ensureJob(ctx.db.kysely, { task: SYNC_TASK, payload: { accountId }, runAt: now, key: syncJobKey(accountId), maxAttempts: 1_000_000 }, now);
+      await ensureJob(
+        ctx.db.kysely,
+        { task: SYNC_TASK, payload: { accountId }, runAt: now, key: syncJobKey(accountId), maxAttempts: 1_000_000 },
+        now,
+      );
     }
     total += ids.length;
     if (ids.length < 500) return total;
@@ -62,7 +66,10 @@ export function registerInboxTasks(runner: JobRunner, ctx: AppContext): void {
     if (outcome.kind === 'failed') {
       const e = outcome.error;
       error = `${e.kind}: ${e.message}`;
-      delay = e.kind === 'rate_limited' && e.retryAfterMs ? Math.max(e.retryAfterMs, pollMs) : Math.max(pollMs, backoffMs(outcome.failures + 1, { baseMs: pollMs, capMs: 3_600_000 }));
+      delay =
+        e.kind === 'rate_limited' && e.retryAfterMs
+          ? Math.max(e.retryAfterMs, pollMs)
+          : Math.max(pollMs, backoffMs(outcome.failures + 1, { baseMs: pollMs, capMs: 3_600_000 }));
     }
     await rescheduleJob(ctx.db.kysely, job.job_id, workerId, new Date(now + delay), error, { resetAttempts: true });
     return 'handled';

@@ -13,7 +13,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -37,7 +38,8 @@ export function forbiddenKeyPath(value: unknown): string | null {
       const child = (v as Record<string, unknown>)[key];
       const at = path ? `${path}.${key}` : key;
       if (key === '__proto__') return at;
-      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${at}.prototype`;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+        return `${at}.prototype`;
       stack.push({ value: child, path: at });
     }
   }

@@ -53,7 +53,9 @@ function ipv6Bytes(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1].split('.').map(Number);
-    text = text.slice(0, -dotted[1].length) + `${((parts[0] << 8) | parts[1]).toString(16)}:${((parts[2] << 8) | parts[3]).toString(16)}`;
+    text =
+      text.slice(0, -dotted[1].length) +
+      `${((parts[0] << 8) | parts[1]).toString(16)}:${((parts[2] << 8) | parts[3]).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
   const headGroups = head ? head.split(':') : [];
@@ -141,7 +143,8 @@ export async function assertPublicUrl(
   const isBlocked = opts.isBlocked ?? isNonPublicAddress;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
-    if (isBlocked(host)) throw new UnsafeAddressError('must not point to a private, loopback or link-local address', 'private');
+    if (isBlocked(host))
+      throw new UnsafeAddressError('must not point to a private, loopback or link-local address', 'private');
     return { url, addresses: [{ address: host, family: net.isIP(host) }] };
   }
   let addresses: { address: string; family: number }[];

@@ -68,7 +68,12 @@ export function createOutboundFetch(opts: OutboundOptions): OutboundFetch {
     for (let hop = 0; hop <= OUTBOUND_MAX_REDIRECTS; hop++) {
       let checked;
       try {
-        checked = await assertPublicUrl(current, { allowInsecure: opts.allowPrivate, allowHttp: true, lookup: opts.lookup, isBlocked: opts.isBlocked });
+        checked = await assertPublicUrl(current, {
+          allowInsecure: opts.allowPrivate,
+          allowHttp: true,
+          lookup: opts.lookup,
+          isBlocked: opts.isBlocked,
+        });
       } catch (error) {
         throw new OutboundFetchError(raw, 'refused', { cause: error });
       }
@@ -96,7 +101,11 @@ export function createOutboundFetch(opts: OutboundOptions): OutboundFetch {
 }
 
 /** One request, connected to the checked addresses only (null: no check, development). */
-function requestOnce(url: URL, addresses: { address: string; family: number }[] | null, init: OutboundInit): Promise<http.IncomingMessage> {
+function requestOnce(
+  url: URL,
+  addresses: { address: string; family: number }[] | null,
+  init: OutboundInit,
+): Promise<http.IncomingMessage> {
   const pinned: LookupFunction | undefined = addresses
     ? (_hostname, options, callback) => {
         if (options.all) return (callback as any)(null, addresses);
@@ -127,5 +136,9 @@ function toResponse(res: http.IncomingMessage, head: boolean): Response {
   const empty = head || status === 204 || status === 205 || status === 304;
   if (empty) res.resume();
   const body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-  return new Response(body, { status: status < 200 || status > 599 ? 502 : status, statusText: res.statusMessage, headers });
+  return new Response(body, {
+    status: status < 200 || status > 599 ? 502 : status,
+    statusText: res.statusMessage,
+    headers,
+  });
 }

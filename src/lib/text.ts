@@ -23,7 +23,8 @@ export function cleanTextDeep<T>(value: T): T {
   const clean = (v: unknown): { out: unknown; todo: boolean } => {
     if (typeof v === 'string') return { out: cleanText(v), todo: false };
     if (Array.isArray(v)) return { out: v.slice(), todo: true };
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return { out: { ...(v as object) }, todo: true };
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+      return { out: { ...(v as object) }, todo: true };
     return { out: v, todo: false };
   };
   const root = clean(value);

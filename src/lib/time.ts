@@ -12,8 +12,7 @@ import { IANAZone } from 'luxon';
  *   still on summer time).
  */
 
-const LOCAL_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 // NOTE: luxon's isValidZone builds an Intl.DateTimeFormat per call (about 1 ms); zone names are few.
 const zoneValidity = new Map<string, boolean>();

@@ -30,7 +30,11 @@ export function injectDispatch(app: App, apiKey: string): Dispatch {
     const res = await app.inject({
       method: method as 'GET',
       url,
-      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     return answerOf(res);
@@ -50,11 +54,21 @@ export function mcpDeps(app: App, ctx: AppContext, apiKey: string, principal: Pr
       // Herald's own upload URL (local storage) is a route of this app; a bucket's presigned URL is the
       // deployment's configured storage, not a URL the tenant chose.
       if (uploadUrl.startsWith(`${publicUrl}/`)) {
-        const res = await app.inject({ method: 'PUT', url: uploadUrl.slice(publicUrl.length), headers: { 'content-type': contentType }, payload: bytes });
+        const res = await app.inject({
+          method: 'PUT',
+          url: uploadUrl.slice(publicUrl.length),
+          headers: { 'content-type': contentType },
+          payload: bytes,
+        });
         return answerOf(res);
       }
       const res = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
-      return { status: res.status, body: res.ok ? null : { error: `Storage answered ${res.status}`, code: 'storage_upload_failed', details: { status: res.status } } };
+      return {
+        status: res.status,
+        body: res.ok
+          ? null
+          : { error: `Storage answered ${res.status}`, code: 'storage_upload_failed', details: { status: res.status } },
+      };
     },
   };
 }

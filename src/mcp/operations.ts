@@ -75,7 +75,8 @@ export function operationShape(doc: OpenApiDocument, method: string, path: strin
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const add = (name: string, schema: JsonSchema | undefined, isRequired: boolean, description?: string) => {
-    if (name in properties) throw new Error(`MCP tool over ${method} ${path}: argument ${name} is both a parameter and a body field`);
+    if (name in properties)
+      throw new Error(`MCP tool over ${method} ${path}: argument ${name} is both a parameter and a body field`);
     const localised = localiseRefs(schema ?? {}, doc, defs) as JsonSchema;
     properties[name] = description && !localised.description ? { ...localised, description } : localised;
     if (isRequired) required.push(name);
@@ -106,7 +107,15 @@ export function operationShape(doc: OpenApiDocument, method: string, path: strin
   const inputSchema: OperationShape['inputSchema'] = { type: 'object', properties };
   if (required.length) inputSchema.required = required;
   if (Object.keys(defs).length) inputSchema.$defs = defs;
-  return { method: method.toUpperCase(), path, summary: op.summary ?? '', pathParams, queryParams, bodyParams, inputSchema };
+  return {
+    method: method.toUpperCase(),
+    path,
+    summary: op.summary ?? '',
+    pathParams,
+    queryParams,
+    bodyParams,
+    inputSchema,
+  };
 }
 
 /** The request for a tool call: path parameters substituted, query string and body split out. */
@@ -115,7 +124,9 @@ export function buildRequest(
   args: Record<string, unknown>,
 ): { method: string; url: string; body?: Record<string, unknown> } | { unknown: string[] } | { missing: string[] } {
   // A path segment must be a non-empty string of valid text (a lone surrogate cannot be percent-encoded).
-  const missing = shape.pathParams.filter((p) => typeof args[p] !== 'string' || args[p] === '' || findMalformedText(args[p]) !== null);
+  const missing = shape.pathParams.filter(
+    (p) => typeof args[p] !== 'string' || args[p] === '' || findMalformedText(args[p]) !== null,
+  );
   if (missing.length) return { missing };
   const known = new Set([...shape.pathParams, ...shape.queryParams, ...(shape.bodyParams ?? [])]);
   const unknown = Object.keys(args).filter((k) => !known.has(k));

@@ -25,20 +25,29 @@ interface AccountRow {
   username?: string;
 }
 
-export async function draftPostPrompt(dispatch: Dispatch, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-  if (name !== DRAFT_POST_PROMPT.name) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${name.slice(0, 100)}`);
+export async function draftPostPrompt(
+  dispatch: Dispatch,
+  name: string,
+  args: Record<string, string>,
+): Promise<GetPromptResult> {
+  if (name !== DRAFT_POST_PROMPT.name)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${name.slice(0, 100)}`);
   const ids = String(args.accountIds ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   const brief = String(args.brief ?? '').trim();
-  if (!ids.length || !brief) throw new McpError(ErrorCode.InvalidParams, 'accountIds and brief are required', { code: 'validation_error' });
+  if (!ids.length || !brief)
+    throw new McpError(ErrorCode.InvalidParams, 'accountIds and brief are required', { code: 'validation_error' });
   const answer = await dispatch({ method: 'GET', url: '/v1/accounts' });
   if (answer.status >= 400) throw new McpError(ErrorCode.InvalidRequest, 'Could not read the accounts', answer.body);
   const accounts = ((answer.body as { accounts?: AccountRow[] }).accounts ?? []).filter((a) => ids.includes(a._id));
   const unknown = ids.filter((id) => !accounts.some((a) => a._id === id));
   // An id outside the caller's scope reads exactly like one that does not exist.
-  if (unknown.length) throw new McpError(ErrorCode.InvalidParams, `Unknown account id(s): ${unknown.join(', ').slice(0, 500)}`, { code: 'account_not_found' });
+  if (unknown.length)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown account id(s): ${unknown.join(', ').slice(0, 500)}`, {
+      code: 'account_not_found',
+    });
   const lines = accounts.map((a) => {
     const d = descriptorOf(a.platform);
     const rules = (d?.text ?? []).map((r) => {

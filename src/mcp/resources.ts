@@ -38,7 +38,10 @@ export const RESOURCES: readonly ResourceDef[] = [
 
 export async function readResource(dispatch: Dispatch, uri: string, now = new Date()): Promise<ReadResourceResult> {
   const def = RESOURCES.find((r) => r.uri === uri);
-  if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri.slice(0, 200)}`, { code: 'resource_not_found' });
+  if (!def)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri.slice(0, 200)}`, {
+      code: 'resource_not_found',
+    });
   const answer = await dispatch(def.request(now));
   if (answer.status >= 400) {
     const envelope = answer.body as { error?: string; code?: string };

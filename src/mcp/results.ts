@@ -25,6 +25,9 @@ export function invalidArguments(error: string, fields: Record<string, string[]>
 }
 
 export function success(body: unknown): CallToolResult {
-  const structured = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body ?? null };
+  const structured =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : { result: body ?? null };
   return { content: [{ type: 'text', text: JSON.stringify(body ?? null) }], structuredContent: structured };
 }

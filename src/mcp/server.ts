@@ -36,8 +36,16 @@ interface ReadyTool {
   inputSchema: Record<string, unknown>;
 }
 
-const CONFIRM = { type: 'boolean', description: 'true to do it; without it the call is a dry run that changes nothing' };
-const IDEMPOTENCY = { type: 'string', minLength: 1, maxLength: 255, description: 'Idempotency-Key: repeating a call with the same key creates one post' };
+const CONFIRM = {
+  type: 'boolean',
+  description: 'true to do it; without it the call is a dry run that changes nothing',
+};
+const IDEMPOTENCY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description: 'Idempotency-Key: repeating a call with the same key creates one post',
+};
 
 const readyTools = new WeakMap<OpenApiDocument, ReadyTool[]>();
 
@@ -50,7 +58,9 @@ export function toolCatalogue(doc: OpenApiDocument): ReadyTool[] {
     if (def.name === 'upload_media_from_url') return { def, shape, inputSchema: UPLOAD_FROM_URL_SCHEMA };
     const properties = { ...shape.inputSchema.properties };
     for (const name of [...(def.omit ?? []), ...Object.keys(def.fixed ?? {})]) delete properties[name];
-    const required = new Set([...(shape.inputSchema.required ?? []), ...(def.require ?? [])].filter((n) => n in properties));
+    const required = new Set(
+      [...(shape.inputSchema.required ?? []), ...(def.require ?? [])].filter((n) => n in properties),
+    );
     if (def.needsConfirm) properties.confirm = CONFIRM;
     if (def.idempotent) properties.idempotencyKey = IDEMPOTENCY;
     const inputSchema: Record<string, unknown> = { ...shape.inputSchema, properties, additionalProperties: false };
@@ -66,27 +76,46 @@ export async function callTool(deps: McpDeps, name: string, rawArgs: unknown): P
   const tool = toolCatalogue(deps.doc).find((t) => t.def.name === name);
   if (!tool || (tool.def.access === 'write' && deps.principal.permission === 'read')) {
     // A read-only key is not offered write tools; calling one is refused as the API refuses the route.
-    if (tool) return toolError(403, { error: 'This API key is read-only', code: 'read_only_key', details: { tool: name } });
-    return envelopeError('unknown_tool', `No tool named ${JSON.stringify(String(name).slice(0, 100))}`, { tools: toolCatalogue(deps.doc).map((t) => t.def.name) });
+    if (tool)
+      return toolError(403, { error: 'This API key is read-only', code: 'read_only_key', details: { tool: name } });
+    return envelopeError('unknown_tool', `No tool named ${JSON.stringify(String(name).slice(0, 100))}`, {
+      tools: toolCatalogue(deps.doc).map((t) => t.def.name),
+    });
   }
   if (rawArgs !== undefined && (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs))) {
     return envelopeError('invalid_arguments', 'Arguments must be an object');
   }
   const { def, shape } = tool;
   const { confirm, idempotencyKey, ...args } = (rawArgs ?? {}) as Args;
-  if (confirm !== undefined && typeof confirm !== 'boolean') return invalidArguments('confirm must be true or false', { confirm: ['must be a boolean'] });
+  if (confirm !== undefined && typeof confirm !== 'boolean')
+    return invalidArguments('confirm must be true or false', { confirm: ['must be a boolean'] });
   if (def.name === 'upload_media_from_url') return uploadFromUrl(deps, args);
   const offered = new Set(Object.keys(tool.inputSchema.properties as object));
   const refused = Object.keys(args).filter((k) => !offered.has(k));
-  if (refused.length) return invalidArguments(`Unknown argument(s): ${refused.join(', ')}`, Object.fromEntries(refused.map((k) => [k, ['is not an argument of this tool']])));
+  if (refused.length)
+    return invalidArguments(
+      `Unknown argument(s): ${refused.join(', ')}`,
+      Object.fromEntries(refused.map((k) => [k, ['is not an argument of this tool']])),
+    );
   const missing = (def.require ?? []).filter((k) => args[k] === undefined);
-  if (missing.length) return invalidArguments(`Missing argument(s): ${missing.join(', ')}`, Object.fromEntries(missing.map((k) => [k, ['is required']])));
+  if (missing.length)
+    return invalidArguments(
+      `Missing argument(s): ${missing.join(', ')}`,
+      Object.fromEntries(missing.map((k) => [k, ['is required']])),
+    );
   const full = { ...args, ...(def.fixed ?? {}) };
   const request = buildRequest(shape, full);
   if ('missing' in request) {
-    return invalidArguments(`Missing or malformed argument(s): ${request.missing.join(', ')}`, Object.fromEntries(request.missing.map((k) => [k, ['is required: a non-empty string']])));
+    return invalidArguments(
+      `Missing or malformed argument(s): ${request.missing.join(', ')}`,
+      Object.fromEntries(request.missing.map((k) => [k, ['is required: a non-empty string']])),
+    );
   }
-  if ('unknown' in request) return invalidArguments(`Unknown argument(s): ${request.unknown.join(', ')}`, Object.fromEntries(request.unknown.map((k) => [k, ['is not an argument of this tool']])));
+  if ('unknown' in request)
+    return invalidArguments(
+      `Unknown argument(s): ${request.unknown.join(', ')}`,
+      Object.fromEntries(request.unknown.map((k) => [k, ['is not an argument of this tool']])),
+    );
   if (def.idempotent && idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
     return invalidArguments('idempotencyKey must be a string', { idempotencyKey: ['must be a string'] });
   }
@@ -97,7 +126,14 @@ export async function callTool(deps: McpDeps, name: string, rawArgs: unknown): P
       wouldCall: `${request.method} ${request.url}`,
       ...(request.body ? { body: request.body } : {}),
       effect: def.description,
-      ...(preview === undefined ? {} : { preview: preview && typeof preview === 'object' && 'status' in preview && 'body' in preview ? (preview as { body: unknown }).body : preview }),
+      ...(preview === undefined
+        ? {}
+        : {
+            preview:
+              preview && typeof preview === 'object' && 'status' in preview && 'body' in preview
+                ? (preview as { body: unknown }).body
+                : preview,
+          }),
       toProceed: 'Call the tool again with the same arguments and confirm: true.',
     });
   }
@@ -134,10 +170,18 @@ export function createMcpServer(deps: McpDeps): Server {
         },
       })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(deps, request.params.name, request.params.arguments));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(deps.dispatch, request.params.uri));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    callTool(deps, request.params.name, request.params.arguments),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: RESOURCES.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    readResource(deps.dispatch, request.params.uri),
+  );
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [DRAFT_POST_PROMPT] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => draftPostPrompt(deps.dispatch, request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    draftPostPrompt(deps.dispatch, request.params.name, request.params.arguments ?? {}),
+  );
   return server;
 }

@@ -25,13 +25,22 @@ export interface UploadDeps {
 export const UPLOAD_FROM_URL_SCHEMA = {
   type: 'object',
   properties: {
-    url: { type: 'string', minLength: 1, maxLength: 4096, description: 'http(s) URL of an image, video or PDF on a public address' },
-    filename: { type: 'string', minLength: 1, maxLength: 255, description: 'Name to store it under (default: the last part of the URL)' },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'http(s) URL of an image, video or PDF on a public address',
+    },
+    filename: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'Name to store it under (default: the last part of the URL)',
+    },
   },
   required: ['url'],
   additionalProperties: false,
 };
-
 
 async function readCapped(res: Response, cap: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
@@ -53,13 +62,19 @@ async function readCapped(res: Response, cap: number): Promise<Buffer | null> {
 
 export async function uploadFromUrl(deps: UploadDeps, args: Args): Promise<CallToolResult> {
   const extra = Object.keys(args).filter((k) => k !== 'url' && k !== 'filename');
-  if (extra.length) return invalidArguments(`Unknown argument(s): ${extra.join(', ')}`, Object.fromEntries(extra.map((k) => [k, ['is not an argument of this tool']])));
+  if (extra.length)
+    return invalidArguments(
+      `Unknown argument(s): ${extra.join(', ')}`,
+      Object.fromEntries(extra.map((k) => [k, ['is not an argument of this tool']])),
+    );
   const { url, filename } = args;
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || url.length > 4096) {
     return invalidArguments('url must be an http(s) URL', { url: ['must be an http(s) URL'] });
   }
   if (filename !== undefined && (typeof filename !== 'string' || !filename.trim() || filename.length > 255)) {
-    return invalidArguments('filename must be a non-empty string', { filename: ['must be a non-empty string of at most 255 characters'] });
+    return invalidArguments('filename must be a non-empty string', {
+      filename: ['must be a non-empty string of at most 255 characters'],
+    });
   }
   let res: Response;
   try {
@@ -74,12 +89,30 @@ export async function uploadFromUrl(deps: UploadDeps, args: Args): Promise<CallT
   }
   const contentType = bareContentType(res.headers.get('content-type') ?? undefined);
   const bytes = await readCapped(res, MCP_UPLOAD_MAX_BYTES);
-  if (!bytes) return envelopeError('media_too_large', `Files over ${MCP_UPLOAD_MAX_BYTES} bytes go through POST /v1/media/presign`, { maxBytes: MCP_UPLOAD_MAX_BYTES });
-  const name = typeof filename === 'string' ? filename.trim() : decodeURIComponent(new URL(url).pathname.split('/').pop() || 'media');
-  const presign = await deps.dispatch({ method: 'POST', url: '/v1/media/presign', body: { filename: name, contentType, size: bytes.length } });
+  if (!bytes)
+    return envelopeError(
+      'media_too_large',
+      `Files over ${MCP_UPLOAD_MAX_BYTES} bytes go through POST /v1/media/presign`,
+      { maxBytes: MCP_UPLOAD_MAX_BYTES },
+    );
+  const name =
+    typeof filename === 'string'
+      ? filename.trim()
+      : decodeURIComponent(new URL(url).pathname.split('/').pop() || 'media');
+  const presign = await deps.dispatch({
+    method: 'POST',
+    url: '/v1/media/presign',
+    body: { filename: name, contentType, size: bytes.length },
+  });
   if (presign.status >= 400) return toolError(presign.status, presign.body);
   const presigned = presign.body as { uploadUrl: string; publicUrl: string; key: string; type: string };
   const put = await deps.putUpload(presigned.uploadUrl, bytes, contentType);
   if (put.status >= 400) return toolError(put.status, put.body);
-  return success({ publicUrl: presigned.publicUrl, key: presigned.key, type: presigned.type, size: bytes.length, contentType });
+  return success({
+    publicUrl: presigned.publicUrl,
+    key: presigned.key,
+    type: presigned.type,
+    size: bytes.length,
+    contentType,
+  });
 }

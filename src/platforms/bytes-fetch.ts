@@ -47,10 +47,14 @@ const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'h
 export async function bytesFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const method = normalizeMethod(init.method);
   const url = typeof input === 'string' || input instanceof URL ? safeUrl(input) : null;
-  const large = init.body instanceof Uint8Array ? init.body.byteLength > BYTES_OVER : init.body instanceof FormData && blobBytes(init.body) > BYTES_OVER;
+  const large =
+    init.body instanceof Uint8Array
+      ? init.body.byteLength > BYTES_OVER
+      : init.body instanceof FormData && blobBytes(init.body) > BYTES_OVER;
   // Anything else, and what fetch would refuse or treat apart (a Request, a GET with a body, credentials in the URL), is left to fetch.
   if (!large || !url || method === 'GET' || method === 'HEAD') return fetch(input, init);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return fetch(input, init);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    return fetch(input, init);
   init.signal?.throwIfAborted();
 
   let current = url;
@@ -75,16 +79,21 @@ export async function bytesFetch(input: string | URL | Request, init: RequestIni
     } catch (error) {
       throw new TypeError('fetch failed', { cause: error });
     }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error('URL scheme must be a HTTP(S) scheme') });
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw new TypeError('fetch failed', { cause: new Error('URL scheme must be a HTTP(S) scheme') });
     headers = new Headers(headers);
-    if (((res.status === 301 || res.status === 302) && request.method === 'POST') || (res.status === 303 && request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (
+      ((res.status === 301 || res.status === 302) && request.method === 'POST') ||
+      (res.status === 303 && request.method !== 'GET' && request.method !== 'HEAD')
+    ) {
       request = { method: 'GET', body: null };
       for (const name of BODY_HEADERS) headers.delete(name);
     }
     if (next.origin !== current.origin) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
     current = next;
     // Once the bytes are dropped, the rest of the way is an ordinary request.
-    if (request.body === null) return fetch(current, { method: request.method, headers, redirect: init.redirect, signal: init.signal });
+    if (request.body === null)
+      return fetch(current, { method: request.method, headers, redirect: init.redirect, signal: init.signal });
   }
 }
 
@@ -109,7 +118,11 @@ async function encodeMultipart(form: FormData): Promise<{ contentType: string; p
       parts.push(Buffer.from(`${head}\r\n\r\n${crlf(value)}\r\n`));
       continue;
     }
-    parts.push(Buffer.from(`${head}; filename="${escapeFormValue(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `${head}; filename="${escapeFormValue(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`,
+      ),
+    );
     parts.push(new Uint8Array(await value.arrayBuffer()), Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -130,7 +143,13 @@ function safeUrl(input: string | URL): URL | null {
 }
 
 /** One request over node:http; the answer as a Response, or fetch's errors. */
-function sendOnce(url: URL, method: string, given: Headers, body: Uint8Array[] | null, signal: AbortSignal | null): Promise<Response> {
+function sendOnce(
+  url: URL,
+  method: string,
+  given: Headers,
+  body: Uint8Array[] | null,
+  signal: AbortSignal | null,
+): Promise<Response> {
   const headers: Record<string, string> = {};
   given.forEach((value, name) => {
     headers[name] = value;
@@ -147,25 +166,29 @@ function sendOnce(url: URL, method: string, given: Headers, body: Uint8Array[] |
       if (answer) answer.destroy(reason);
       else reject(reason);
     };
-    const request = client.request(url, { method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
-      answer = res;
-      const status = res.statusCode ?? 0;
-      if (status < 200 || status > 599) {
-        res.destroy();
-        signal?.removeEventListener('abort', onAbort);
-        return reject(new TypeError('fetch failed', { cause: new RangeError(`invalid status ${status}`) }));
-      }
-      const answerHeaders = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value === undefined) continue;
-        for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
-      }
-      res.on('close', () => signal?.removeEventListener('abort', onAbort));
-      let stream: ReadableStream<Uint8Array> | null = null;
-      if (NULL_BODY.has(status)) res.resume();
-      else stream = Readable.toWeb(res) as ReadableStream<Uint8Array>;
-      resolve(new Response(stream, { status, statusText: res.statusMessage, headers: answerHeaders }));
-    });
+    const request = client.request(
+      url,
+      { method, headers, agent: agents[url.protocol as 'http:' | 'https:'] },
+      (res) => {
+        answer = res;
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 599) {
+          res.destroy();
+          signal?.removeEventListener('abort', onAbort);
+          return reject(new TypeError('fetch failed', { cause: new RangeError(`invalid status ${status}`) }));
+        }
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
+        }
+        res.on('close', () => signal?.removeEventListener('abort', onAbort));
+        let stream: ReadableStream<Uint8Array> | null = null;
+        if (NULL_BODY.has(status)) res.resume();
+        else stream = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+        resolve(new Response(stream, { status, statusText: res.statusMessage, headers: answerHeaders }));
+      },
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error) => {
       if (signal?.aborted) return;

@@ -26,7 +26,12 @@ export function withSandboxUrl(config: Config, url: string): Config {
 }
 
 /** A platform setting such as TWITTER_CLIENT_ID, with a default used in sandbox mode. */
-export function platformSetting(config: Config, platform: Platform, name: string, fallback: string | null = null): string | null {
+export function platformSetting(
+  config: Config,
+  platform: Platform,
+  name: string,
+  fallback: string | null = null,
+): string | null {
   const value = config.env[`${platform.toUpperCase()}_${name}`];
   if (value) return value;
   return sandboxUrl(config) ? (fallback ?? `sandbox-${platform}-${name.toLowerCase()}`) : fallback;

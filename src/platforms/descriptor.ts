@@ -72,7 +72,10 @@ export interface PlatformDescriptor<Id extends string = string> {
    * Notes on a valid target that are not errors (YouTube: this video will be a Short), from its media as
    * Herald probed them (`shapes`, one per media item): the `warnings` of POST /v1/tools/validate/post.
    */
-  readonly warnings?: (target: { media: TargetDraft['media']; platformSpecificData: Record<string, unknown> }, shapes: MediaShape[]) => string[];
+  readonly warnings?: (
+    target: { media: TargetDraft['media']; platformSpecificData: Record<string, unknown> },
+    shapes: MediaShape[],
+  ) => string[];
   /** Media limits only the bytes can tell (size, dimensions, duration), for the target's options. */
   mediaLimits(platformSpecificData: Record<string, unknown>): PlatformMediaLimits;
   /** Account metadata keys shown in the API (never anything token-like). */

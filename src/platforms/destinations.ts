@@ -15,7 +15,9 @@ import type { Destination, DestinationKind, PlatformProfile } from './types.js';
  */
 
 /** What a selection body names: a destination id, the user themself (`id: null`), or a field problem. */
-export type DestinationChoice = { id: string | null } | { invalid: { message: string; fields: Record<string, string[]> } };
+export type DestinationChoice =
+  | { id: string | null }
+  | { invalid: { message: string; fields: Record<string, string[]> } };
 
 /** A listing: `{[key]: item[]}` and, on the account side, fields about the current selection. */
 export interface DestinationListWire {

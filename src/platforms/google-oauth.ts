@@ -21,7 +21,11 @@ export interface GoogleOAuthOptions {
 
 function requireClient(opts: GoogleOAuthOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', `${opts.name} is not configured on this server: set ${opts.envPrefix}_CLIENT_ID and ${opts.envPrefix}_CLIENT_SECRET`);
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      `${opts.name} is not configured on this server: set ${opts.envPrefix}_CLIENT_ID and ${opts.envPrefix}_CLIENT_SECRET`,
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
@@ -40,7 +44,10 @@ function tokenRequest(opts: GoogleOAuthOptions, io: PlatformIO, params: Record<s
   });
 }
 
-export function googleOAuth(opts: GoogleOAuthOptions, fetchProfile: (tokens: TokenSet, io: PlatformIO) => Promise<PlatformProfile>): OAuthProvider {
+export function googleOAuth(
+  opts: GoogleOAuthOptions,
+  fetchProfile: (tokens: TokenSet, io: PlatformIO) => Promise<PlatformProfile>,
+): OAuthProvider {
   return {
     /**
      * `access_type=offline` for a refresh token, and `prompt=consent` because Google sends the refresh
@@ -64,7 +71,12 @@ export function googleOAuth(opts: GoogleOAuthOptions, fetchProfile: (tokens: Tok
       return `${opts.authUrl}/o/oauth2/v2/auth?${q}`;
     },
     exchangeCode({ code, redirectUri, codeVerifier }, io) {
-      return tokenRequest(opts, io, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+      return tokenRequest(opts, io, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      });
     },
     refresh(refreshToken, io) {
       return tokenRequest(opts, io, { grant_type: 'refresh_token', refresh_token: refreshToken });

@@ -68,9 +68,15 @@ const RAW_KEPT = 2000;
  * read up to a cap, and any failure turned into a PlatformError of the right kind by the platform's hook
  * and the common rules. Returns the 2xx answer.
  */
-export async function platformRequest(io: PlatformIO, platform: PlatformHttp, call: PlatformCall): Promise<PlatformResponse> {
+export async function platformRequest(
+  io: PlatformIO,
+  platform: PlatformHttp,
+  call: PlatformCall,
+): Promise<PlatformResponse> {
   const endpoint = call.endpoint ?? call.url.split('?')[0];
-  const signals = [io.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [io.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
   let res: Response;
   let raw: string;
   try {
@@ -84,7 +90,10 @@ export async function platformRequest(io: PlatformIO, platform: PlatformHttp, ca
     const read = await readAtMost(res, max);
     if (read.truncated) {
       const kind = call.creates ? 'ambiguous' : 'unavailable';
-      throw new PlatformError(kind, `${platform.name} answered more than ${max} bytes`, { status: res.status, endpoint });
+      throw new PlatformError(kind, `${platform.name} answered more than ${max} bytes`, {
+        status: res.status,
+        endpoint,
+      });
     }
     raw = read.bytes.toString('utf8');
   } catch (error) {
@@ -93,7 +102,15 @@ export async function platformRequest(io: PlatformIO, platform: PlatformHttp, ca
   }
   const body = parseJsonOrNull(raw);
   if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body, raw };
-  throw classifyAnswer(platform, { status: res.status, headers: res.headers, body, raw, endpoint, now: io.now(), creates: call.creates === true });
+  throw classifyAnswer(platform, {
+    status: res.status,
+    headers: res.headers,
+    body,
+    raw,
+    endpoint,
+    now: io.now(),
+    creates: call.creates === true,
+  });
 }
 
 /** The PlatformError for a non-2xx answer: the platform's hook first, then the common rules. */
@@ -101,10 +118,18 @@ export function classifyAnswer(platform: PlatformHttp, answer: PlatformAnswer): 
   const described = platform.describe(answer);
   const own = platform.classify?.(answer, described);
   if (own) return own;
-  const opts = { status: answer.status, endpoint: answer.endpoint, raw: answer.raw.slice(0, RAW_KEPT), platformCode: described.platformCode };
+  const opts = {
+    status: answer.status,
+    endpoint: answer.endpoint,
+    raw: answer.raw.slice(0, RAW_KEPT),
+    platformCode: described.platformCode,
+  };
   if (answer.status === 401) return new PlatformError('auth', described.message, opts);
   if (answer.status === 429) {
-    const wait = rateLimitWaitMs(answer.headers, answer.now, platform.resetHeader) ?? platform.defaultRetryAfterMs?.(answer.now) ?? null;
+    const wait =
+      rateLimitWaitMs(answer.headers, answer.now, platform.resetHeader) ??
+      platform.defaultRetryAfterMs?.(answer.now) ??
+      null;
     return new PlatformError('rate_limited', described.message, { ...opts, retryAfterMs: wait });
   }
   if (answer.status >= 500) return new PlatformError('unavailable', described.message, opts);
@@ -120,12 +145,17 @@ export function answerFields(answer: PlatformAnswer, platformCode: string | null
  * The PlatformError for a request that got no answer: `ambiguous` when the call `creates` something and
  * may have reached the platform (never re-sent blindly), else `unavailable` (safe to retry).
  */
-export function networkFailure(error: unknown, opts: { endpoint: string; creates: boolean; platform: string }): PlatformError {
+export function networkFailure(
+  error: unknown,
+  opts: { endpoint: string; creates: boolean; platform: string },
+): PlatformError {
   const ambiguous = opts.creates && isAmbiguousNetworkError(error);
   const reason = (error as Error)?.message ?? String(error);
   return new PlatformError(
     ambiguous ? 'ambiguous' : 'unavailable',
-    ambiguous ? `connection to ${opts.platform} lost after sending the post (${reason})` : `${opts.platform} unreachable (${reason})`,
+    ambiguous
+      ? `connection to ${opts.platform} lost after sending the post (${reason})`
+      : `${opts.platform} unreachable (${reason})`,
     { endpoint: opts.endpoint, cause: error },
   );
 }

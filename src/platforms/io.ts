@@ -45,7 +45,11 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   const baseFetch = opts.fetch ?? bytesFetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const recordingFetch = recorded(opts, timeoutMs, baseFetch) as typeof fetch;
-  const fetchUrl = recorded(opts, timeoutMs, createOutboundFetch(opts.outbound ?? { allowPrivate: false })) as OutboundFetch;
+  const fetchUrl = recorded(
+    opts,
+    timeoutMs,
+    createOutboundFetch(opts.outbound ?? { allowPrivate: false }),
+  ) as OutboundFetch;
   return {
     fetch: recordingFetch,
     fetchUrl,
@@ -125,7 +129,11 @@ function withResponsePreview(res: Response, record: CallRecord): Response {
     },
     flush: settle,
   });
-  return new Response(res.body.pipeThrough(tap), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(tap), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 /**

@@ -22,7 +22,10 @@ export interface PublishLimit {
   /** Only targets whose account metadata passes (Telegram: the per-group limit). Default: every target. */
   readonly when?: (accountMetadata: Record<string, unknown>) => boolean;
   /** For `destination`: the destination's id from the account metadata and the target's options (null: none). */
-  readonly destination?: (accountMetadata: Record<string, unknown>, platformSpecificData: Record<string, unknown>) => string | null;
+  readonly destination?: (
+    accountMetadata: Record<string, unknown>,
+    platformSpecificData: Record<string, unknown>,
+  ) => string | null;
   /** The documentation page that states the limit. */
   readonly cite: string;
 }

@@ -36,10 +36,19 @@ function tokenEndpointHttp(call: TokenEndpointCall): PlatformHttp {
  */
 export async function requestTokens(io: PlatformIO, call: TokenEndpointCall): Promise<TokenSet> {
   const http = tokenEndpointHttp(call);
-  const res = await platformRequest(io, http, { method: 'POST', url: call.url, headers: call.headers, body: call.form });
+  const res = await platformRequest(io, http, {
+    method: 'POST',
+    url: call.url,
+    headers: call.headers,
+    body: call.form,
+  });
   const body = res.body;
   if (typeof body?.access_token !== 'string') {
-    throw new PlatformError('rejected', `${call.platform} token endpoint answered without an access token`, { status: res.status, endpoint: call.url, raw: res.raw.slice(0, 2000) });
+    throw new PlatformError('rejected', `${call.platform} token endpoint answered without an access token`, {
+      status: res.status,
+      endpoint: call.url,
+      raw: res.raw.slice(0, 2000),
+    });
   }
   const expiresIn = Number(body.expires_in);
   return {
@@ -52,6 +61,9 @@ export async function requestTokens(io: PlatformIO, call: TokenEndpointCall): Pr
 }
 
 /** The scopes an authorization URL asks for: the given (else configured) ones plus any extra, once each. */
-export function requestedScopes(configured: readonly string[], p: { scopes?: string[]; extraScopes?: readonly string[] }): string {
+export function requestedScopes(
+  configured: readonly string[],
+  p: { scopes?: string[]; extraScopes?: readonly string[] },
+): string {
   return [...new Set([...(p.scopes ?? configured), ...(p.extraScopes ?? [])])].join(' ');
 }

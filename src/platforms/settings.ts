@@ -61,14 +61,20 @@ export function accountSettingTools(route: AccountSettingRoute): PlatformTool[] 
       path: route.path,
       summary: `Set ${route.what}`,
       tags: ['Account settings'],
-      body: Type.Object({ [route.key]: Type.Array(route.item, { minItems: 1, ...(route.maxItems ? { maxItems: route.maxItems } : {}) }) }),
+      body: Type.Object({
+        [route.key]: Type.Array(route.item, { minItems: 1, ...(route.maxItems ? { maxItems: route.maxItems } : {}) }),
+      }),
       response: Type.Object({ success: Type.Boolean(), data: Items }),
       async handler({ adapter, account, body, io }) {
         const setting = settingOf(adapter);
         const items = (body as Record<string, Record<string, unknown>[]>)[route.key];
         const problems = setting.check?.(items) ?? {};
         const fields = Object.keys(problems);
-        if (fields.length) throw invalidFields(`${route.what}: ${fields.map((f) => `${f} ${problems[f].join(', ')}`).join('; ')}`, problems);
+        if (fields.length)
+          throw invalidFields(
+            `${route.what}: ${fields.map((f) => `${f} ${problems[f].join(', ')}`).join('; ')}`,
+            problems,
+          );
         await setting.set(account!, items, io);
         return { body: { success: true, data: items } };
       },

@@ -1,4 +1,11 @@
-import { ThreadIncompleteError, toPlatformError, type PlatformIO, type PublishRequest, type ThreadItem, type ThreadProgress } from './types.js';
+import {
+  ThreadIncompleteError,
+  toPlatformError,
+  type PlatformIO,
+  type PublishRequest,
+  type ThreadItem,
+  type ThreadProgress,
+} from './types.js';
 
 /**
  * Posts the replies of a thread whose root is out (`thread.root`), each to the previous post, after those

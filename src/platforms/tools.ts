@@ -46,7 +46,11 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
    * of `profileId`, reusing this account's grant. With `onePerProfile`, a profile that already has an
    * account of this platform is a 409. Fails for a tool without an account.
    */
-  connectDestination(input: { profileId: string; destinationId: string; onePerProfile?: boolean }): Promise<ConnectedAccount>;
+  connectDestination(input: {
+    profileId: string;
+    destinationId: string;
+    onePerProfile?: boolean;
+  }): Promise<ConnectedAccount>;
 }
 
 /** An account `connectDestination` made. */
@@ -106,7 +110,11 @@ export interface PlatformTool<
  * adapter type, so the handler can call what only that adapter has: `platformTool<RedditAdapter>()({...})`.
  */
 export function platformTool<A extends PlatformAdapter = PlatformAdapter>() {
-  return <Q extends TObject | undefined = undefined, B extends TSchema | undefined = undefined, R extends TSchema = TSchema>(
+  return <
+    Q extends TObject | undefined = undefined,
+    B extends TSchema | undefined = undefined,
+    R extends TSchema = TSchema,
+  >(
     tool: PlatformTool<A, Q, B, R>,
   ): PlatformTool<any, any, any, any> => tool as PlatformTool<any, any, any, any>;
 }

@@ -66,7 +66,11 @@ export class PlatformError extends Error {
 export function toPlatformError(error: unknown): PlatformError {
   if (error instanceof PlatformError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  return new PlatformError('ambiguous', `the adapter failed in a way that does not tell whether the post was made: ${text}`, { cause: error });
+  return new PlatformError(
+    'ambiguous',
+    `the adapter failed in a way that does not tell whether the post was made: ${text}`,
+    { cause: error },
+  );
 }
 
 /**
@@ -207,7 +211,9 @@ export interface PublishRequest {
  * What became of a target's first comment (platformSpecificData.firstComment), sent after the post went
  * out. Best effort: a comment that failed leaves the post published, and says so on the target.
  */
-export type FirstCommentResult = { status: 'posted'; commentId: string | null } | { status: 'failed'; errorMessage: string };
+export type FirstCommentResult =
+  | { status: 'posted'; commentId: string | null }
+  | { status: 'failed'; errorMessage: string };
 
 export interface PublishResult {
   platformPostId: string;
@@ -285,7 +291,13 @@ export interface PlatformProfile {
 /** OAuth 2 authorization-code flow of one platform (PKCE where the platform supports it). */
 export interface OAuthProvider {
   /** `extraScopes` are asked for besides the configured ones (a reconnect that adds analytics scopes). */
-  authorizeUrl(p: { state: string; redirectUri: string; codeChallenge: string; scopes?: string[]; extraScopes?: readonly string[] }): string;
+  authorizeUrl(p: {
+    state: string;
+    redirectUri: string;
+    codeChallenge: string;
+    scopes?: string[];
+    extraScopes?: readonly string[];
+  }): string;
   exchangeCode(p: { code: string; redirectUri: string; codeVerifier: string }, io: PlatformIO): Promise<TokenSet>;
   refresh(refreshToken: string, io: PlatformIO): Promise<TokenSet>;
   fetchProfile(tokens: TokenSet, io: PlatformIO): Promise<PlatformProfile>;
@@ -316,7 +328,12 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * Deletes a post. `thread`: what the target's thread posted (root and replies, as recorded while it
    * went out), for platforms where deleting the root leaves the replies up.
    */
-  unpublish?(account: AccountCredentials, platformPostId: string, io: PlatformIO, thread?: ThreadProgress | null): Promise<void>;
+  unpublish?(
+    account: AccountCredentials,
+    platformPostId: string,
+    io: PlatformIO,
+    thread?: ThreadProgress | null,
+  ): Promise<void>;
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
@@ -511,7 +528,13 @@ export interface OutgoingMessage {
   /** A file the caller attached; the adapter uploads or links it as the platform wants. */
   attachment?: { type: InboxAttachment['type']; url: string; filename?: string | null } | null;
   quickReplies?: Array<{ title: string; payload: string; imageUrl?: string }>;
-  buttons?: Array<{ type: 'url' | 'postback' | 'phone'; title: string; url?: string; payload?: string; phone?: string }>;
+  buttons?: Array<{
+    type: 'url' | 'postback' | 'phone';
+    title: string;
+    url?: string;
+    payload?: string;
+    phone?: string;
+  }>;
   template?: { type: 'generic'; elements: Array<Record<string, unknown>> };
   replyMarkup?: Record<string, unknown>;
   messagingType?: string;
@@ -558,7 +581,11 @@ export interface InboxConversations {
   readonly features: MessageFeatures;
   send(account: AccountCredentials, message: OutgoingMessage, io: PlatformIO): Promise<SentMessage>;
   /** Edits a message the account sent (Telegram's editMessageText). */
-  edit?(account: AccountCredentials, req: { conversationId: string; messageId: string; text?: string; replyMarkup?: Record<string, unknown> }, io: PlatformIO): Promise<void>;
+  edit?(
+    account: AccountCredentials,
+    req: { conversationId: string; messageId: string; text?: string; replyMarkup?: Record<string, unknown> },
+    io: PlatformIO,
+  ): Promise<void>;
   /**
    * Archiving is Herald's own status of the conversation; a platform that can archive too is told
    * (absent: the platform has no archive, and archiving is refused as a PLATFORM_LIMITATION).
@@ -568,13 +595,28 @@ export interface InboxConversations {
 
 export interface InboxComments {
   /** Replies under the post (`commentId` null) or to one comment. */
-  reply(account: AccountCredentials, req: { postId: string; commentId: string | null; text: string; extra: Record<string, unknown>; post: Record<string, unknown> }, io: PlatformIO): Promise<{ commentId: string; extra?: Record<string, unknown> }>;
+  reply(
+    account: AccountCredentials,
+    req: {
+      postId: string;
+      commentId: string | null;
+      text: string;
+      extra: Record<string, unknown>;
+      post: Record<string, unknown>;
+    },
+    io: PlatformIO,
+  ): Promise<{ commentId: string; extra?: Record<string, unknown> }>;
   delete?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<void>;
   hide?(account: AccountCredentials, ref: CommentRef, hidden: boolean, io: PlatformIO): Promise<void>;
   /** Answers what unliking needs later (Bluesky: the like record's URI). */
   like?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<{ likeUri?: string | null }>;
   unlike?(account: AccountCredentials, ref: CommentRef, io: PlatformIO): Promise<void>;
-  privateReply?(account: AccountCredentials, ref: CommentRef, text: string, io: PlatformIO): Promise<{ messageId: string }>;
+  privateReply?(
+    account: AccountCredentials,
+    ref: CommentRef,
+    text: string,
+    io: PlatformIO,
+  ): Promise<{ messageId: string }>;
   /**
    * Fields an action needs from the caller when Herald has not stored them (Bluesky: `cid` to like,
    * `likeUri` to unlike): a missing one is a 400 naming it.
@@ -583,8 +625,16 @@ export interface InboxComments {
 }
 
 export interface InboxReviews {
-  reply?(account: AccountCredentials, req: { reviewId: string; text: string; extra: Record<string, unknown> }, io: PlatformIO): Promise<{ replyId: string }>;
-  deleteReply?(account: AccountCredentials, req: { reviewId: string; replyId: string | null; extra: Record<string, unknown> }, io: PlatformIO): Promise<void>;
+  reply?(
+    account: AccountCredentials,
+    req: { reviewId: string; text: string; extra: Record<string, unknown> },
+    io: PlatformIO,
+  ): Promise<{ replyId: string }>;
+  deleteReply?(
+    account: AccountCredentials,
+    req: { reviewId: string; replyId: string | null; extra: Record<string, unknown> },
+    io: PlatformIO,
+  ): Promise<void>;
 }
 
 /** A pushed update as Herald received it on /v1/platform-webhooks/{platform}. */
@@ -599,7 +649,9 @@ export interface PlatformWebhookRequest {
 }
 
 /** Which account an update is for: the platform user id Herald stored, or a test over its metadata. */
-export type AccountMatch = { platformUserId: string } | { metadata: (metadata: Record<string, unknown>, platformUserId: string) => boolean };
+export type AccountMatch =
+  | { platformUserId: string }
+  | { metadata: (metadata: Record<string, unknown>, platformUserId: string) => boolean };
 
 export type PlatformWebhookAnswer =
   /** Refused (bad signature, wrong secret): nothing is stored. */
@@ -640,7 +692,16 @@ export interface InboxCapability {
  * The normalized metric names every platform's insights are mapped onto (README "Analytics"). A platform
  * that has no such number leaves it out; it shows as 0.
  */
-export const METRIC_NAMES = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
+export const METRIC_NAMES = [
+  'impressions',
+  'reach',
+  'likes',
+  'comments',
+  'shares',
+  'saves',
+  'clicks',
+  'views',
+] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 export type PostMetrics = Partial<Record<MetricName, number>>;
 
@@ -668,7 +729,11 @@ export interface AnalyticsCapability {
    * The metrics of `targets` (all of this account), keyed by platformPostId. An item the platform no
    * longer has is left out of the map.
    */
-  readPostMetrics(account: AccountCredentials, targets: MetricsTarget[], io: PlatformIO): Promise<Map<string, PostMetrics>>;
+  readPostMetrics(
+    account: AccountCredentials,
+    targets: MetricsTarget[],
+    io: PlatformIO,
+  ): Promise<Map<string, PostMetrics>>;
   /** Followers and subscribers, read daily. */
   readAccountMetrics?(account: AccountCredentials, io: PlatformIO): Promise<AccountMetrics>;
   /** OAuth scopes the reads need beyond posting (accounts/health lists the missing ones). */

@@ -71,7 +71,10 @@ export class Discovery {
    */
   checked<T>(name: string, body: T, simulator: string): T {
     const problems = this.check(name, body, 'response');
-    if (problems.length) throw new Error(`the ${simulator} simulator's ${name} answer breaks the discovery document: ${problems.map((p) => p.message).join('; ')}`);
+    if (problems.length)
+      throw new Error(
+        `the ${simulator} simulator's ${name} answer breaks the discovery document: ${problems.map((p) => p.message).join('; ')}`,
+      );
     return body;
   }
 
@@ -92,23 +95,30 @@ export class Discovery {
       return this.walk(target, value, path, out);
     }
     if (value === null) return;
-    const bad = (what: string) => out.push({ path, message: `Invalid value at '${path}' (${what}), ${JSON.stringify(value)}` });
+    const bad = (what: string) =>
+      out.push({ path, message: `Invalid value at '${path}' (${what}), ${JSON.stringify(value)}` });
     switch (schema.type) {
       case 'string':
         if (typeof value !== 'string') return void bad('TYPE_STRING');
         if (schema.enum && !schema.enum.includes(value)) return void bad('enum');
-        if (schema.format === 'date-time' && (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value)))) bad('type.googleapis.com/google.protobuf.Timestamp');
+        if (schema.format === 'date-time' && (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value))))
+          bad('type.googleapis.com/google.protobuf.Timestamp');
         if ((schema.format === 'int64' || schema.format === 'uint64') && !/^-?\d+$/.test(value)) bad('TYPE_INT64');
         return;
       case 'boolean':
         if (typeof value !== 'boolean') bad('TYPE_BOOL');
         return;
       case 'integer':
-        if (!(typeof value === 'number' && Number.isInteger(value)) && !(typeof value === 'string' && /^-?\d+$/.test(value))) bad('TYPE_INT32');
+        if (
+          !(typeof value === 'number' && Number.isInteger(value)) &&
+          !(typeof value === 'string' && /^-?\d+$/.test(value))
+        )
+          bad('TYPE_INT32');
         else if (schema.format === 'uint32' && Number(value) < 0) bad('TYPE_UINT32');
         return;
       case 'number':
-        if (typeof value !== 'number' && !(typeof value === 'string' && Number.isFinite(Number(value)))) bad('TYPE_DOUBLE');
+        if (typeof value !== 'number' && !(typeof value === 'string' && Number.isFinite(Number(value))))
+          bad('TYPE_DOUBLE');
         return;
       case 'array':
         if (!Array.isArray(value)) return void bad('TYPE_LIST');
@@ -119,10 +129,18 @@ export class Discovery {
         for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
           const field = schema.properties?.[key] ?? schema.additionalProperties;
           if (!field) {
-            out.push({ path, message: `Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.` });
+            out.push({
+              path,
+              message: `Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.`,
+            });
             continue;
           }
-          this.walk(field, v, schema.properties?.[key] ? `${path}.${snake(key)}` : `${path}[${JSON.stringify(key)}]`, out);
+          this.walk(
+            field,
+            v,
+            schema.properties?.[key] ? `${path}.${snake(key)}` : `${path}[${JSON.stringify(key)}]`,
+            out,
+          );
         }
         return;
       }

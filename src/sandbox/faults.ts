@@ -7,7 +7,19 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * platform's media processing end in an error; `token` is the token endpoint. A simulator declares the
  * ones it has; the others answer 400.
  */
-export const FAULT_OPS = ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'comment', 'message', 'review', 'insights', 'destinations'] as const;
+export const FAULT_OPS = [
+  'publish',
+  'upload',
+  'processing',
+  'token',
+  'lookup',
+  'delete',
+  'comment',
+  'message',
+  'review',
+  'insights',
+  'destinations',
+] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 
 interface PendingFault {
@@ -49,6 +61,8 @@ export class FaultInjector {
 
   /** What is still armed, by operation. */
   get pending(): Partial<Record<FaultOp, { kind: FaultKind; count: number; after: number }>> {
-    return Object.fromEntries([...this.armed].map(([op, f]) => [op, { kind: f.kind, count: f.remaining, after: f.skip }]));
+    return Object.fromEntries(
+      [...this.armed].map(([op, f]) => [op, { kind: f.kind, count: f.remaining, after: f.skip }]),
+    );
   }
 }

@@ -7,7 +7,16 @@ import type { SimulatorState } from './types.js';
  * hours since it was published, so a test can compute both reads of an item an hour apart.
  */
 
-export const SANDBOX_METRICS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
+export const SANDBOX_METRICS = [
+  'impressions',
+  'reach',
+  'likes',
+  'comments',
+  'shares',
+  'saves',
+  'clicks',
+  'views',
+] as const;
 /** Besides the item metrics, `followers` sets an account's followers (postId: the account's platform id). */
 const ACCEPTED: readonly string[] = [...SANDBOX_METRICS, 'followers'];
 export type SandboxMetrics = Record<(typeof SANDBOX_METRICS)[number], number>;
@@ -60,7 +69,12 @@ export function grownMetrics(postId: string, publishedAtMs: number, nowMs: numbe
 }
 
 /** What the insights report for `postId` now: the set numbers over the grown ones. */
-export function metricsFor(state: SimulatorState, postId: string, publishedAtMs: number, nowMs: number): SandboxMetrics {
+export function metricsFor(
+  state: SimulatorState,
+  postId: string,
+  publishedAtMs: number,
+  nowMs: number,
+): SandboxMetrics {
   return { ...grownMetrics(postId, publishedAtMs, nowMs), ...setMetrics(state).get(postId) };
 }
 
@@ -69,7 +83,7 @@ export function metricsFor(state: SimulatorState, postId: string, publishedAtMs:
  * sets them; otherwise a fixed number from the id.
  */
 export function subscribersOf(state: SimulatorState, accountId: string): number {
-  return followersSet(state, accountId) ?? 1000 + (createHash('sha256').update(accountId).digest()[0]! * 7);
+  return followersSet(state, accountId) ?? 1000 + createHash('sha256').update(accountId).digest()[0]! * 7;
 }
 
 /** The followers `POST /_metrics` set for an account, or undefined (a simulator with its own default). */

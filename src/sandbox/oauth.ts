@@ -31,7 +31,9 @@ export interface OAuthSimOptions {
   /** Issue a new refresh token on refresh (rotation, default true); false keeps the old one valid and sends none. */
   rotateRefreshTokens?: boolean;
   /** Extra fields of the token response (e.g. `scope`), or the extras of each grant type. */
-  tokenExtras?: Record<string, unknown> | ((grantType: 'authorization_code' | 'refresh_token') => Record<string, unknown>);
+  tokenExtras?:
+    | Record<string, unknown>
+    | ((grantType: 'authorization_code' | 'refresh_token') => Record<string, unknown>);
   /**
    * The token endpoint's error body in the platform's shape (default RFC 6749 `{error, error_description}`),
    * for every error it answers: `error` is the RFC 6749 code (`invalid_grant`, `invalid_client`...).
@@ -99,13 +101,18 @@ export function formBody(request: FastifyRequest): Record<string, string> {
 export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState, opts: OAuthSimOptions): OAuthSim {
   const ttl = opts.accessTokenTtlSec ?? 7200;
   const users = new Map<string, OAuthUser>();
-  const defaultUser: OAuthUser = { id: `${state.platform}-user-1`, username: `sandbox_${state.platform}`, name: `Sandbox ${state.platform} user` };
+  const defaultUser: OAuthUser = {
+    id: `${state.platform}-user-1`,
+    username: `sandbox_${state.platform}`,
+    name: `Sandbox ${state.platform} user`,
+  };
   users.set(defaultUser.id, defaultUser);
   const codes = new Map<string, CodeRecord>();
   const access = new Map<string, Grant>();
   const refresh = new Map<string, Grant>();
   const fault = { kind: null as null | 'unavailable' | 'invalid_grant', count: 0 };
-  const errorBody = opts.errorBody ?? ((error: string, description: string) => ({ error, error_description: description }));
+  const errorBody =
+    opts.errorBody ?? ((error: string, description: string) => ({ error, error_description: description }));
   const invalidGrant = opts.invalidGrantBody ?? ((d: string) => errorBody('invalid_grant', d));
   const grantStatus = opts.invalidGrantStatus ?? 400;
   const extrasFor = (grantType: 'authorization_code' | 'refresh_token') =>
@@ -141,10 +148,13 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     const q = request.query as Record<string, string | undefined>;
     const clientParam = opts.clientIdParam ?? 'client_id';
     const missing = ['response_type', clientParam, 'redirect_uri', 'state'].filter((k) => !q[k]);
-    if (missing.length) return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
+    if (missing.length)
+      return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
     if (q.response_type !== 'code') return reply.status(400).send({ error: 'unsupported_response_type' });
     if (q.code_challenge && q.code_challenge_method !== 'S256') {
-      return reply.status(400).send({ error: 'invalid_request', error_description: 'code_challenge_method must be S256' });
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', error_description: 'code_challenge_method must be S256' });
     }
     const user = users.get(q.login_hint ?? '') ?? defaultUser;
     const code = token('code_');
@@ -163,7 +173,14 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     return reply.redirect(target.toString(), 302);
   });
 
-  const issue = (userId: string, clientId: string, withRefresh: boolean, scope: string, grantType: 'authorization_code' | 'refresh_token', granted = scope) => {
+  const issue = (
+    userId: string,
+    clientId: string,
+    withRefresh: boolean,
+    scope: string,
+    grantType: 'authorization_code' | 'refresh_token',
+    granted = scope,
+  ) => {
     const accessToken = token('at_');
     access.set(accessToken, { userId, expiresAt: Date.now() + ttl * 1000, revoked: false, scope: granted, clientId });
     const user = users.get(userId);
@@ -177,7 +194,13 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     };
     if (withRefresh) {
       const refreshToken = token('rt_');
-      refresh.set(refreshToken, { userId, expiresAt: Number.MAX_SAFE_INTEGER, revoked: false, scope: granted, clientId });
+      refresh.set(refreshToken, {
+        userId,
+        expiresAt: Number.MAX_SAFE_INTEGER,
+        revoked: false,
+        scope: granted,
+        clientId,
+      });
       out.refresh_token = refreshToken;
     }
     return out;
@@ -187,8 +210,10 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     // `POST /_faults {op: 'token'}`: ambiguous issues the tokens and loses the answer.
     const opFault = state.faults.take('token');
     if (opFault === 'rate_limited') return reply.status(429).send(errorBody('rate_limited', 'Too many requests'));
-    if (opFault === 'unavailable') return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
-    if (opFault === 'auth' || opFault === 'rejected') return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
+    if (opFault === 'unavailable')
+      return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
+    if (opFault === 'auth' || opFault === 'rejected')
+      return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
     const answer = await exchange(request, reply);
     if (opFault === 'ambiguous' && reply.statusCode < 400) return hangUp(reply);
     return answer;
@@ -197,7 +222,8 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
   const exchange = async (request: FastifyRequest, reply: FastifyReply) => {
     if (fault.count > 0) {
       fault.count--;
-      if (fault.kind === 'unavailable') return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
+      if (fault.kind === 'unavailable')
+        return reply.status(503).send(errorBody('temporarily_unavailable', 'The service is temporarily unavailable'));
       return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
     }
     const body = formBody(request);
@@ -207,24 +233,34 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SimulatorState,
     if (!clientId) return reply.status(401).send(errorBody('invalid_client', 'client authentication failed'));
     if (body.grant_type === 'authorization_code') {
       const rec = body.code ? codes.get(body.code) : undefined;
-      if (!rec || rec.used || rec.expiresAt <= Date.now()) return reply.status(grantStatus).send(invalidGrant('authorization code is invalid or used'));
-      if (rec.redirectUri !== body.redirect_uri) return reply.status(grantStatus).send(invalidGrant('redirect_uri does not match'));
+      if (!rec || rec.used || rec.expiresAt <= Date.now())
+        return reply.status(grantStatus).send(invalidGrant('authorization code is invalid or used'));
+      if (rec.redirectUri !== body.redirect_uri)
+        return reply.status(grantStatus).send(invalidGrant('redirect_uri does not match'));
       if (rec.clientId !== clientId) return reply.status(grantStatus).send(invalidGrant('client_id does not match'));
       if (rec.challenge) {
-        const computed = body.code_verifier ? createHash('sha256').update(body.code_verifier).digest(opts.challengeEncoding ?? 'base64url') : '';
-        if (computed !== rec.challenge) return reply.status(grantStatus).send(invalidGrant('code_verifier does not match the challenge'));
+        const computed = body.code_verifier
+          ? createHash('sha256')
+              .update(body.code_verifier)
+              .digest(opts.challengeEncoding ?? 'base64url')
+          : '';
+        if (computed !== rec.challenge)
+          return reply.status(grantStatus).send(invalidGrant('code_verifier does not match the challenge'));
       }
       rec.used = true;
       return issue(rec.userId, rec.clientId, true, rec.scope, 'authorization_code');
     }
     if (body.grant_type === 'refresh_token') {
       const grant = body.refresh_token ? refresh.get(body.refresh_token) : undefined;
-      if (!grant || grant.revoked) return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
+      if (!grant || grant.revoked)
+        return reply.status(grantStatus).send(invalidGrant('Token has been expired or revoked.'));
       const rotate = opts.rotateRefreshTokens ?? true;
       if (rotate) grant.revoked = true;
       return issue(grant.userId, grant.clientId, rotate, '', 'refresh_token', grant.scope);
     }
-    return reply.status(400).send(errorBody('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`));
+    return reply
+      .status(400)
+      .send(errorBody('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`));
   };
 
   if (opts.revokePath) {

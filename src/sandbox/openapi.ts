@@ -25,7 +25,11 @@ interface ParamSpec {
 
 export interface OperationValidator {
   /** Checks params (strings as received) and, when the operation has one, the body (JSON, multipart or form). */
-  validate(input: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }): ValidationProblem[];
+  validate(input: {
+    path?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  }): ValidationProblem[];
 }
 
 /** Checks a response body against the documented schema of (method, path, status). */
@@ -36,7 +40,9 @@ export type ResponseCheck = (body: unknown) => ValidationProblem[];
  * vitest), or the same path under src when running from dist.
  */
 export function locateDocument(moduleUrl: string, relative: string, srcPath: string): string {
-  const candidates = [new URL(relative, moduleUrl), new URL(`../../../${srcPath}`, moduleUrl)].map((u) => fileURLToPath(u));
+  const candidates = [new URL(relative, moduleUrl), new URL(`../../../${srcPath}`, moduleUrl)].map((u) =>
+    fileURLToPath(u),
+  );
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`the OpenAPI document ${srcPath} is missing`);
   return found;
@@ -49,7 +55,10 @@ function escapePointer(s: string): string {
 function addFormats(ajv: Ajv): void {
   ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
   ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('integer', /^-?\d+$/);
   ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
@@ -67,7 +76,10 @@ function formatErrors(errors: ErrorObject[] | null | undefined, root: string): V
   return (errors ?? []).flatMap((e) => {
     const path = e.instancePath.replace(/\//g, '.');
     const field = root ? `${root}${path}` : path.replace(/^\./, '');
-    const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
+        : '';
     const problem = { parameter: field || 'body', message: `${e.message ?? 'is invalid'}${extra}` };
     const key = `${problem.parameter} ${problem.message}`;
     if (seen.has(key)) return [];
@@ -112,7 +124,8 @@ export class OpenApiDocument {
   constructor(
     doc: any,
     readonly docId: string,
-    private readonly unknownQuery: (name: string, allowed: string[]) => string = (name, allowed) => `The query parameter [${name}] is not one of [${allowed.join(',')}]`,
+    private readonly unknownQuery: (name: string, allowed: string[]) => string = (name, allowed) =>
+      `The query parameter [${name}] is not one of [${allowed.join(',')}]`,
   ) {
     this.doc = doc;
     allowNullWithoutType(doc);
@@ -125,14 +138,21 @@ export class OpenApiDocument {
     }
   }
 
-  static fromFile(file: string, docId: string, unknownQuery?: (name: string, allowed: string[]) => string): OpenApiDocument {
+  static fromFile(
+    file: string,
+    docId: string,
+    unknownQuery?: (name: string, allowed: string[]) => string,
+  ): OpenApiDocument {
     return new OpenApiDocument(JSON.parse(readFileSync(file, 'utf8')), docId, unknownQuery);
   }
 
   private resolve(node: any): any {
     let current = node;
     while (current && typeof current.$ref === 'string') {
-      const parts = current.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const parts = current.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
       current = parts.reduce((acc: any, key: string) => acc?.[key], this.doc);
     }
     return current;
@@ -153,11 +173,18 @@ export class OpenApiDocument {
     const pointer = `${this.docId}#/paths/${escapePointer(path)}/${method.toLowerCase()}`;
 
     const params: ParamSpec[] = [];
-    const paramSchema = { type: 'object', properties: {} as Record<string, unknown>, required: [] as string[], additionalProperties: false };
+    const paramSchema = {
+      type: 'object',
+      properties: {} as Record<string, unknown>,
+      required: [] as string[],
+      additionalProperties: false,
+    };
     const pathSchema = { type: 'object', properties: {} as Record<string, unknown>, required: [] as string[] };
     (op.parameters ?? []).forEach((raw: any, i: number) => {
       const p = this.resolve(raw);
-      const schemaRef = raw.$ref ? { $ref: `${this.docId}${raw.$ref}/schema` } : { $ref: `${pointer}/parameters/${i}/schema` };
+      const schemaRef = raw.$ref
+        ? { $ref: `${this.docId}${raw.$ref}/schema` }
+        : { $ref: `${pointer}/parameters/${i}/schema` };
       const isArray = this.resolve(p.schema)?.type === 'array';
       params.push({ name: p.name, in: p.in, required: p.required === true, isArray });
       const target = p.in === 'path' ? pathSchema : p.in === 'query' ? paramSchema : null;
@@ -230,9 +257,14 @@ export class OpenApiDocument {
     const documented = this.resolve(raw);
     let check: ResponseCheck;
     if (!documented?.content?.['application/json']) {
-      check = (body) => (body === undefined || body === null || body === '' ? [] : [{ parameter: 'response', message: `HTTP ${status} is documented without a body` }]);
+      check = (body) =>
+        body === undefined || body === null || body === ''
+          ? []
+          : [{ parameter: 'response', message: `HTTP ${status} is documented without a body` }];
     } else {
-      const at = raw.$ref ? `${this.docId}${raw.$ref}` : `${this.docId}#/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${code}`;
+      const at = raw.$ref
+        ? `${this.docId}${raw.$ref}`
+        : `${this.docId}#/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${code}`;
       const validate = this.bodyAjv.compile({ $ref: `${at}/content/application~1json/schema` });
       check = (body) => (validate(body) ? [] : formatErrors(validate.errors, 'response'));
     }

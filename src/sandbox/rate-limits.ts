@@ -129,13 +129,29 @@ export class RateLimiter {
       }
       const retryAfterMs = cost > 0 && used + cost > rule.limit ? Math.max(1, freeAt - now) : 0;
       const resetAtMs = entries.length ? entries[0].at + rule.windowMs : now + rule.windowMs;
-      return { rule, key, limit: rule.limit, used, remaining: Math.max(0, rule.limit - used), resetAtMs: retryAfterMs ? freeAt : resetAtMs, retryAfterMs };
+      return {
+        rule,
+        key,
+        limit: rule.limit,
+        used,
+        remaining: Math.max(0, rule.limit - used),
+        resetAtMs: retryAfterMs ? freeAt : resetAtMs,
+        retryAfterMs,
+      };
     }
     const w = this.window(rule, key, now);
     const used = w?.used ?? 0;
     const end = w?.end ?? this.windowEnd(rule, now);
     const retryAfterMs = cost > 0 && used + cost > rule.limit ? Math.max(1, end - now) : 0;
-    return { rule, key, limit: rule.limit, used, remaining: Math.max(0, rule.limit - used), resetAtMs: end, retryAfterMs };
+    return {
+      rule,
+      key,
+      limit: rule.limit,
+      used,
+      remaining: Math.max(0, rule.limit - used),
+      resetAtMs: end,
+      retryAfterMs,
+    };
   }
 
   private count(rule: LimitRule, key: string, cost: number, now: number): LimitStatus {
@@ -156,7 +172,15 @@ export class RateLimiter {
       this.noteCreated(now);
     }
     w.used += cost;
-    return { rule, key, limit: rule.limit, used: w.used, remaining: Math.max(0, rule.limit - w.used), resetAtMs: w.end, retryAfterMs: 0 };
+    return {
+      rule,
+      key,
+      limit: rule.limit,
+      used: w.used,
+      remaining: Math.max(0, rule.limit - w.used),
+      resetAtMs: w.end,
+      retryAfterMs: 0,
+    };
   }
 
   private windowEnd(rule: LimitRule, now: number): number {
@@ -184,11 +208,28 @@ export function nextMidnightUtc(nowMs: number): number {
 /** The next midnight in America/Los_Angeles after `nowMs` (YouTube's daily quota resets then), DST included. */
 export function nextMidnightPacific(nowMs: number): number {
   const wall = (ms: number) => {
-    const p = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    const p = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/Los_Angeles',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(new Date(ms))
-      .reduce<Record<string, number>>((acc, x) => (x.type === 'literal' ? acc : { ...acc, [x.type]: Number(x.value) }), {});
+      .reduce<Record<string, number>>(
+        (acc, x) => (x.type === 'literal' ? acc : { ...acc, [x.type]: Number(x.value) }),
+        {},
+      );
     // The zone's offset at `ms`: its wall-clock time read as UTC, minus the instant.
-    return { year: p.year, month: p.month, day: p.day, offset: Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ms / 1000) * 1000 };
+    return {
+      year: p.year,
+      month: p.month,
+      day: p.day,
+      offset: Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ms / 1000) * 1000,
+    };
   };
   const today = wall(nowMs);
   const midnightAsUtc = Date.UTC(today.year, today.month - 1, today.day + 1);

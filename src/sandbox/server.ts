@@ -30,7 +30,10 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
   });
   const states = new Map<string, SimulatorState>();
   for (const sim of simulators) {
-    const config = { ...DEFAULT_SIMULATOR_CONFIG, latencyMs: [...DEFAULT_SIMULATOR_CONFIG.latencyMs] as [number, number] };
+    const config = {
+      ...DEFAULT_SIMULATOR_CONFIG,
+      latencyMs: [...DEFAULT_SIMULATOR_CONFIG.latencyMs] as [number, number],
+    };
     const state: SimulatorState = {
       platform: sim.platform,
       posts: [],
@@ -45,7 +48,8 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
     await app.register(
       async (scope) => {
         scope.addHook('onRequest', async (request) => {
-          if (!request.url.includes('/_')) state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
+          if (!request.url.includes('/_'))
+            state.calls.push({ method: request.method, path: request.url, at: new Date().toISOString() });
         });
         // `latencyMs`: the platform's own routes answer after a uniform random delay, as over the internet.
         // Real time, not the simulator's clock: it stands for the network, not for the platform's windows.
@@ -55,48 +59,75 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
         });
         scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
-        scope.post<{ Body: { kind?: string; count?: number; after?: number; op?: string } }>('/_faults', async (request, reply) => {
-          const { kind, count, after = 0, op = 'publish' } = request.body ?? {};
-          if (!FAULT_OPS.includes(op as FaultOp)) {
-            return reply.status(400).send({ error: `op must be one of ${FAULT_OPS.join(', ')}` });
-          }
-          if (!sim.faultOps.includes(op as FaultOp)) {
-            return reply.status(400).send({ error: `the ${sim.platform} simulator has no ${op} operation (it has ${sim.faultOps.join(', ')})` });
-          }
-          if (count === 0) {
-            state.faults.set('rejected', 0, 0, op as FaultOp);
+        scope.post<{ Body: { kind?: string; count?: number; after?: number; op?: string } }>(
+          '/_faults',
+          async (request, reply) => {
+            const { kind, count, after = 0, op = 'publish' } = request.body ?? {};
+            if (!FAULT_OPS.includes(op as FaultOp)) {
+              return reply.status(400).send({ error: `op must be one of ${FAULT_OPS.join(', ')}` });
+            }
+            if (!sim.faultOps.includes(op as FaultOp)) {
+              return reply.status(400).send({
+                error: `the ${sim.platform} simulator has no ${op} operation (it has ${sim.faultOps.join(', ')})`,
+              });
+            }
+            if (count === 0) {
+              state.faults.set('rejected', 0, 0, op as FaultOp);
+              return { ok: true, faults: state.faults.pending };
+            }
+            if (
+              !FAULT_KINDS.includes(kind as FaultKind) ||
+              !Number.isInteger(count) ||
+              (count as number) < 0 ||
+              !Number.isInteger(after) ||
+              after < 0
+            ) {
+              return reply.status(400).send({
+                error: `kind must be one of ${FAULT_KINDS.join(', ')}, count an integer >= 0 and after an integer >= 0`,
+              });
+            }
+            state.faults.set(kind as FaultKind, count as number, after, op as FaultOp);
             return { ok: true, faults: state.faults.pending };
-          }
-          if (!FAULT_KINDS.includes(kind as FaultKind) || !Number.isInteger(count) || (count as number) < 0 || !Number.isInteger(after) || after < 0) {
-            return reply.status(400).send({ error: `kind must be one of ${FAULT_KINDS.join(', ')}, count an integer >= 0 and after an integer >= 0` });
-          }
-          state.faults.set(kind as FaultKind, count as number, after, op as FaultOp);
-          return { ok: true, faults: state.faults.pending };
-        });
-        scope.post<{ Body: { processingMs?: unknown; rateLimits?: unknown; latencyMs?: unknown } | null }>('/_config', async (request, reply) => {
-          const { processingMs, rateLimits, latencyMs } = request.body ?? {};
-          if (processingMs !== undefined && (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > 86_400_000)) {
-            return reply.status(400).send({ error: 'processingMs must be an integer of milliseconds between 0 and 86400000' });
-          }
-          if (rateLimits !== undefined && typeof rateLimits !== 'boolean') {
-            return reply.status(400).send({ error: 'rateLimits must be true or false' });
-          }
-          const range = latencyMs as number[] | undefined;
-          if (
-            range !== undefined &&
-            (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) || range[0] > range[1])
-          ) {
-            return reply.status(400).send({ error: 'latencyMs must be [min, max]: integers of milliseconds, 0 <= min <= max <= 60000' });
-          }
-          const own = sim.configure?.((request.body ?? {}) as Record<string, unknown>, state);
-          if (own && typeof own.error === 'string') return reply.status(400).send({ error: own.error });
-          if (processingMs !== undefined) state.config.processingMs = processingMs as number;
-          if (rateLimits !== undefined) state.config.rateLimits = rateLimits as boolean;
-          if (range !== undefined) state.config.latencyMs = [range[0], range[1]];
-          return { ...state.config, ...own };
-        });
+          },
+        );
+        scope.post<{ Body: { processingMs?: unknown; rateLimits?: unknown; latencyMs?: unknown } | null }>(
+          '/_config',
+          async (request, reply) => {
+            const { processingMs, rateLimits, latencyMs } = request.body ?? {};
+            if (
+              processingMs !== undefined &&
+              (!Number.isInteger(processingMs) || (processingMs as number) < 0 || (processingMs as number) > 86_400_000)
+            ) {
+              return reply
+                .status(400)
+                .send({ error: 'processingMs must be an integer of milliseconds between 0 and 86400000' });
+            }
+            if (rateLimits !== undefined && typeof rateLimits !== 'boolean') {
+              return reply.status(400).send({ error: 'rateLimits must be true or false' });
+            }
+            const range = latencyMs as number[] | undefined;
+            if (
+              range !== undefined &&
+              (!Array.isArray(range) ||
+                range.length !== 2 ||
+                !range.every((n) => Number.isInteger(n) && n >= 0 && n <= 60_000) ||
+                range[0] > range[1])
+            ) {
+              return reply
+                .status(400)
+                .send({ error: 'latencyMs must be [min, max]: integers of milliseconds, 0 <= min <= max <= 60000' });
+            }
+            const own = sim.configure?.((request.body ?? {}) as Record<string, unknown>, state);
+            if (own && typeof own.error === 'string') return reply.status(400).send({ error: own.error });
+            if (processingMs !== undefined) state.config.processingMs = processingMs as number;
+            if (rateLimits !== undefined) state.config.rateLimits = rateLimits as boolean;
+            if (range !== undefined) state.config.latencyMs = [range[0], range[1]];
+            return { ...state.config, ...own };
+          },
+        );
         scope.post('/_metrics', async (request, reply) => {
-          if (!sim.insights) return reply.status(400).send({ error: `the ${sim.platform} simulator has no insights API` });
+          if (!sim.insights)
+            return reply.status(400).send({ error: `the ${sim.platform} simulator has no insights API` });
           const problem = applyMetrics(state, request.body);
           if (problem) return reply.status(400).send({ error: problem });
           return { ok: true };
@@ -119,7 +150,9 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
         await sim.register(scope, state);
         if (!ownInbound) {
           scope.post('/_inbound', async (_request, reply) =>
-            reply.status(400).send({ error: `the ${sim.platform} simulator has no inbox: its platform's API reads no messages, comments or reviews Herald serves` }),
+            reply.status(400).send({
+              error: `the ${sim.platform} simulator has no inbox: its platform's API reads no messages, comments or reviews Herald serves`,
+            }),
           );
         }
       },
@@ -131,7 +164,10 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
 }
 
 /** Starts the simulators on a loopback port (tests, `herald sandbox`, SANDBOX=1). */
-export async function startSandbox(simulators: Simulator[], opts: { host?: string; port?: number; publicUrl?: string } = {}) {
+export async function startSandbox(
+  simulators: Simulator[],
+  opts: { host?: string; port?: number; publicUrl?: string } = {},
+) {
   let url = '';
   const { app, states } = await buildSandboxApp(simulators, () => url);
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });

@@ -2,7 +2,9 @@ import { allSimulators } from './index.js';
 import { startSandbox, type SandboxServer } from './server.js';
 
 /** Starts every simulator on its own listener (SANDBOX=1 and `herald sandbox`). */
-export function startAllSimulators(opts: { host?: string; port?: number; publicUrl?: string } = {}): Promise<SandboxServer> {
+export function startAllSimulators(
+  opts: { host?: string; port?: number; publicUrl?: string } = {},
+): Promise<SandboxServer> {
   return startSandbox(allSimulators(), opts);
 }
 
@@ -12,7 +14,9 @@ export function startAllSimulators(opts: { host?: string; port?: number; publicU
  */
 export async function runStandaloneSandbox(opts: { host?: string; port?: number; publicUrl?: string }): Promise<void> {
   const sandbox = await startAllSimulators(opts);
-  const names = ((await sandbox.app.inject({ method: 'GET', url: '/sandbox' }).then((r) => r.json())) as { simulators: string[] }).simulators;
+  const names = (
+    (await sandbox.app.inject({ method: 'GET', url: '/sandbox' }).then((r) => r.json())) as { simulators: string[] }
+  ).simulators;
   process.stderr.write(
     `herald sandbox listening at ${sandbox.url}\n` +
       `simulators: ${names.map((n) => `${sandbox.url}/sandbox/${n}`).join(', ')}\n` +

@@ -72,7 +72,11 @@ export interface Simulator {
  * before any response, as with a timeout after sending.
  */
 /** Marks a published item deleted in `_inspect` (it stays listed). */
-export function markDeleted(state: SimulatorState, id: string, match: (p: InspectedPost) => boolean = () => true): void {
+export function markDeleted(
+  state: SimulatorState,
+  id: string,
+  match: (p: InspectedPost) => boolean = () => true,
+): void {
   const item = state.posts.find((p) => p.id === id && match(p));
   if (item) item.deleted = true;
 }

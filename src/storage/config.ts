@@ -29,7 +29,8 @@ export function s3Settings(config: Config): S3Settings | null {
   if (publicUrl && !/^https?:\/\//.test(publicUrl)) problems.push('S3_PUBLIC_URL must be an http(s) URL');
   const accessKeyId = env.S3_ACCESS_KEY_ID || null;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
-  if (!!accessKeyId !== !!secretAccessKey) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  if (!!accessKeyId !== !!secretAccessKey)
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   if (problems.length) throw new Error(`invalid S3 configuration:\n  - ${problems.join('\n  - ')}`);
   return {
     bucket,

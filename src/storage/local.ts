@@ -73,7 +73,10 @@ export class LocalStorage implements MediaStorage {
   }
 
   sign(claims: UploadClaims): string {
-    return hmacSha256Hex(this.signingKey, ['PUT', claims.key, claims.contentType, claims.maxSize, claims.expires].join('\n'));
+    return hmacSha256Hex(
+      this.signingKey,
+      ['PUT', claims.key, claims.contentType, claims.maxSize, claims.expires].join('\n'),
+    );
   }
 
   /** 'ok', or why the URL is refused: a changed claim and a stale URL are both a 403. */
@@ -111,7 +114,9 @@ export class LocalStorage implements MediaStorage {
     body.pipe(out);
     // Rejects on an error or a client that went away, also one that left during the awaits above
     // (an 'aborted' listener added now would never hear of it, and the upload would hang).
-    finished(body, { writable: false }).catch((error: Error) => out.destroy(new Error('upload aborted by the client', { cause: error })));
+    finished(body, { writable: false }).catch((error: Error) =>
+      out.destroy(new Error('upload aborted by the client', { cause: error })),
+    );
     try {
       await finished(out);
     } catch (error) {

@@ -95,7 +95,9 @@ export class S3Storage implements MediaStorage {
   }
 
   async readUrl(key: string): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), { expiresIn: 600 });
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), {
+      expiresIn: 600,
+    });
   }
 
   async putFile(key: string, file: string, contentType: string): Promise<void> {

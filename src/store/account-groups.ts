@@ -12,7 +12,11 @@ export async function insertAccountGroup(db: Executor, row: AccountGroupRow): Pr
   await db.insertInto('account_group').values(row).execute();
 }
 
-export async function findAccountGroup(db: Executor, tenantId: string, groupId: string): Promise<AccountGroupRow | undefined> {
+export async function findAccountGroup(
+  db: Executor,
+  tenantId: string,
+  groupId: string,
+): Promise<AccountGroupRow | undefined> {
   return db
     .selectFrom('account_group')
     .selectAll()
@@ -21,8 +25,17 @@ export async function findAccountGroup(db: Executor, tenantId: string, groupId: 
     .executeTakeFirst();
 }
 
-export async function findAccountGroupByName(db: Executor, tenantId: string, name: string): Promise<AccountGroupRow | undefined> {
-  return db.selectFrom('account_group').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst();
+export async function findAccountGroupByName(
+  db: Executor,
+  tenantId: string,
+  name: string,
+): Promise<AccountGroupRow | undefined> {
+  return db
+    .selectFrom('account_group')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .executeTakeFirst();
 }
 
 /** A tenant's groups oldest first, each with its members (one query for the groups, one for members). */
@@ -58,7 +71,11 @@ export async function listAccountGroupMembers(db: Executor, groupId: string): Pr
 }
 
 /** Replaces a group's members with `accountIds`, in that order. */
-export async function setAccountGroupMembers(db: Executor, groupId: string, accountIds: readonly string[]): Promise<void> {
+export async function setAccountGroupMembers(
+  db: Executor,
+  groupId: string,
+  accountIds: readonly string[],
+): Promise<void> {
   await db.deleteFrom('account_group_member').where('account_group_id', '=', groupId).execute();
   if (accountIds.length === 0) return;
   await db
@@ -73,7 +90,12 @@ export async function updateAccountGroup(
   groupId: string,
   patch: Partial<Pick<AccountGroupRow, 'name' | 'updated_at'>>,
 ): Promise<void> {
-  await db.updateTable('account_group').set(patch).where('tenant_id', '=', tenantId).where('account_group_id', '=', groupId).execute();
+  await db
+    .updateTable('account_group')
+    .set(patch)
+    .where('tenant_id', '=', tenantId)
+    .where('account_group_id', '=', groupId)
+    .execute();
 }
 
 /** Deletes a group; its member rows go with it (cascade). True when a row was deleted. */

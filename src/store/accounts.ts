@@ -52,11 +52,20 @@ export async function updateAccount(
   accountId: string,
   patch: Partial<Omit<AccountRow, 'account_id' | 'tenant_id'>>,
 ): Promise<void> {
-  await db.updateTable('account').set(patch).where('tenant_id', '=', tenantId).where('account_id', '=', accountId).execute();
+  await db
+    .updateTable('account')
+    .set(patch)
+    .where('tenant_id', '=', tenantId)
+    .where('account_id', '=', accountId)
+    .execute();
 }
 
 export async function deleteAccount(db: Executor, tenantId: string, accountId: string): Promise<boolean> {
-  const res = await db.deleteFrom('account').where('tenant_id', '=', tenantId).where('account_id', '=', accountId).executeTakeFirst();
+  const res = await db
+    .deleteFrom('account')
+    .where('tenant_id', '=', tenantId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) === 1;
 }
 
@@ -64,7 +73,11 @@ export async function deleteAccount(db: Executor, tenantId: string, accountId: s
  * Rows a disconnected account leaves behind must not block deleting its profile (the profile delete
  * only counts connected accounts).
  */
-export async function deleteDisconnectedProfileAccounts(db: Executor, tenantId: string, profileId: string): Promise<void> {
+export async function deleteDisconnectedProfileAccounts(
+  db: Executor,
+  tenantId: string,
+  profileId: string,
+): Promise<void> {
   await db
     .deleteFrom('account')
     .where('tenant_id', '=', tenantId)

@@ -9,7 +9,11 @@ import type { TargetMetricsRow } from './analytics.js';
  */
 
 /** Which of `platformPostIds` the account already has a target for (Herald's own or imported before). */
-export async function knownPlatformPostIds(db: Executor, accountId: string, platformPostIds: string[]): Promise<Set<string>> {
+export async function knownPlatformPostIds(
+  db: Executor,
+  accountId: string,
+  platformPostIds: string[],
+): Promise<Set<string>> {
   if (!platformPostIds.length) return new Set();
   const rows = await db
     .selectFrom('post_target')
@@ -20,10 +24,18 @@ export async function knownPlatformPostIds(db: Executor, accountId: string, plat
   return new Set(rows.map((r) => r.platform_post_id!));
 }
 
-export async function insertExternalPost(db: Executor, post: PostRow, target: PostTargetRow, metrics: TargetMetricsRow): Promise<void> {
+export async function insertExternalPost(
+  db: Executor,
+  post: PostRow,
+  target: PostTargetRow,
+  metrics: TargetMetricsRow,
+): Promise<void> {
   await insertPost(db, { ...post, is_external: 1 });
   await insertTargets(db, [target]);
-  await db.insertInto('target_metrics').values({ ...metrics, is_external: 1 }).execute();
+  await db
+    .insertInto('target_metrics')
+    .values({ ...metrics, is_external: 1 })
+    .execute();
 }
 
 export async function setExternalSynced(db: Executor, accountId: string, iso: string): Promise<void> {

@@ -26,7 +26,11 @@ type MetricsQuery = SelectQueryBuilder<Database, 'target_metrics', object>;
  * The scope's filters on `table`: target_metrics, whose time is published_at, or metrics_rollup, whose
  * time is its slot (the same columns otherwise).
  */
-function filtered<Q extends SelectQueryBuilder<Database, any, object>>(q: Q, table: 'target_metrics' | 'metrics_rollup', s: MetricsScope): Q {
+function filtered<Q extends SelectQueryBuilder<Database, any, object>>(
+  q: Q,
+  table: 'target_metrics' | 'metrics_rollup',
+  s: MetricsScope,
+): Q {
   const col = (c: string) => sql.ref(`${table}.${c}`);
   const time = col(table === 'target_metrics' ? 'published_at' : 'slot');
   let out = q.where(col('tenant_id'), '=', s.tenantId);
@@ -55,7 +59,10 @@ export async function listTargetMetrics(
   const base = scoped(db, s);
   // The count from the rollup: with a platform or a range, counting the targets scanned them all (15 ms
   // at 100,000; docs/performance.md).
-  const { n } = await db.selectFrom(units(db, s).as('u')).select(sql<number | null>`sum(u.posts)`.as('n')).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom(units(db, s).as('u'))
+    .select(sql<number | null>`sum(u.posts)`.as('n'))
+    .executeTakeFirstOrThrow();
   const sortColumn = page.sortBy === 'engagement' ? 'target_metrics.engagement' : 'target_metrics.published_at';
   // The page's ids first, from the (tenant_id, sort column, target_id) index alone; only those 50 rows
   // are joined. Joining first walked every row before a deep page through three joins.
@@ -134,15 +141,29 @@ export async function findTargetByPlatformId(db: Executor, tenantId: string, pla
 }
 
 /** Posts of the tenant by status, for the overview; with `profileIds`, only the posts a key of those profiles sees. */
-export async function countPostsByStatus(db: Executor, tenantId: string, profileIds: string[] | null): Promise<Record<string, number>> {
-  let q = db.selectFrom('post as p').select(['p.status', (eb) => eb.fn.countAll<number>().as('n')]).where('p.tenant_id', '=', tenantId);
+export async function countPostsByStatus(
+  db: Executor,
+  tenantId: string,
+  profileIds: string[] | null,
+): Promise<Record<string, number>> {
+  let q = db
+    .selectFrom('post as p')
+    .select(['p.status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('p.tenant_id', '=', tenantId);
   if (profileIds) {
     // As the post list counts for a scoped key: a post whose targets are all in its profiles.
     const scope = profileIds.length ? profileIds : ['-'];
     q = q.where(({ exists, not, selectFrom, and }) =>
       and([
         exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id')),
-        not(exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id').where('t.profile_id', 'not in', scope))),
+        not(
+          exists(
+            selectFrom('post_target as t')
+              .select('t.target_id')
+              .whereRef('t.post_id', '=', 'p.post_id')
+              .where('t.profile_id', 'not in', scope),
+          ),
+        ),
       ]),
     );
   }
@@ -169,8 +190,25 @@ export async function lastSync(db: Executor, s: MetricsScope): Promise<string | 
 export const QUARTER_MS = 15 * 60_000;
 const DECAYS = ['decay_0', 'decay_1', 'decay_2', 'decay_3', 'decay_4', 'decay_5', 'decay_6'] as const;
 /** The columns behind each content-decay bucket, as DECAY_BUCKETS (domain/analytics/metrics.ts) lists them. */
-const REACHED = ['reached_6h', 'reached_12h', 'reached_1d', 'reached_2d', 'reached_7d', 'reached_30d', 'engagement'] as const;
-const SUMMED = ['posts', 'read_posts', 'engaged_posts', ...COUNTERS, 'engagement', 'read_engagement', 'base', ...DECAYS] as const;
+const REACHED = [
+  'reached_6h',
+  'reached_12h',
+  'reached_1d',
+  'reached_2d',
+  'reached_7d',
+  'reached_30d',
+  'engagement',
+] as const;
+const SUMMED = [
+  'posts',
+  'read_posts',
+  'engaged_posts',
+  ...COUNTERS,
+  'engagement',
+  'read_engagement',
+  'base',
+  ...DECAYS,
+] as const;
 
 const quarterOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / QUARTER_MS) * QUARTER_MS).toISOString();
 
@@ -188,10 +226,14 @@ function targetShares() {
     ...COUNTERS.map((c) => m(c).as(c)),
     m('engagement').as('engagement'),
     sql<number>`case when ${read} then ${m('engagement')} else 0 end`.as('read_engagement'),
-    sql<number>`case when ${m('impressions')} > 0 then ${m('impressions')} when ${m('reach')} > 0 then ${m('reach')} else ${m('views')} end`.as('base'),
+    sql<number>`case when ${m('impressions')} > 0 then ${m('impressions')} when ${m('reach')} > 0 then ${m('reach')} else ${m('views')} end`.as(
+      'base',
+    ),
     ...REACHED.map((col, i) => {
       const prev = i ? sql`coalesce(${m(REACHED[i - 1]!)}, 0)` : sql`0`;
-      return sql<number>`case when ${engaged} then (coalesce(${m(col)}, 0) - ${prev}) * 1.0 / ${m('engagement')} else 0 end`.as(DECAYS[i]!);
+      return sql<number>`case when ${engaged} then (coalesce(${m(col)}, 0) - ${prev}) * 1.0 / ${m('engagement')} else 0 end`.as(
+        DECAYS[i]!,
+      );
     }),
   ];
 }
@@ -204,7 +246,11 @@ function units(db: Executor, s: MetricsScope, cuts: string[] = []) {
   const edges = [...new Set([s.fromIso, s.toIso, ...cuts].filter((v): v is string => !!v).map(quarterOf))];
   let rolled = filtered(db.selectFrom('metrics_rollup'), 'metrics_rollup', s);
   if (edges.length) rolled = rolled.where('metrics_rollup.slot', 'not in', edges);
-  const slots = rolled.select(['metrics_rollup.slot', 'metrics_rollup.platform', ...SUMMED.map((c) => `metrics_rollup.${c}` as const)]);
+  const slots = rolled.select([
+    'metrics_rollup.slot',
+    'metrics_rollup.platform',
+    ...SUMMED.map((c) => `metrics_rollup.${c}` as const),
+  ]);
   if (!edges.length) return slots;
   // One range a slot (each a search of the (tenant_id, published_at) index; an OR of the ranges scanned
   // every target between the first and the last).
@@ -226,7 +272,14 @@ export async function dailyTotals(db: Executor, s: MetricsScope) {
   const day = sql<string>`substr(u.slot, 1, 10)`;
   return db
     .selectFrom(units(db, s).as('u'))
-    .select([day.as('day'), 'u.platform', summed('posts'), ...COUNTERS.map(summed), summed('engagement'), summed('base')])
+    .select([
+      day.as('day'),
+      'u.platform',
+      summed('posts'),
+      ...COUNTERS.map(summed),
+      summed('engagement'),
+      summed('base'),
+    ])
     .groupBy([day, 'u.platform'])
     .orderBy(day)
     .execute();
@@ -240,7 +293,11 @@ export async function dailyTotals(db: Executor, s: MetricsScope) {
 export async function engagementBySlot(db: Executor, s: MetricsScope) {
   const rows = await db
     .selectFrom(units(db, s).as('u'))
-    .select(['u.slot', sql<number>`sum(u.read_posts)`.as('posts'), sql<number>`sum(u.read_engagement)`.as('engagement')])
+    .select([
+      'u.slot',
+      sql<number>`sum(u.read_posts)`.as('posts'),
+      sql<number>`sum(u.read_engagement)`.as('engagement'),
+    ])
     .groupBy('u.slot')
     .execute();
   return rows.filter((r) => Number(r.posts) > 0);

@@ -10,7 +10,11 @@ export type TargetMetricsRow = TargetMetricsTable;
 
 /** Starts tracking a target that was just published (same transaction as the publish). No-op if tracked. */
 export async function trackTarget(db: Executor, row: TargetMetricsRow): Promise<void> {
-  await db.insertInto('target_metrics').values(row).onConflict((oc) => oc.column('target_id').doNothing()).execute();
+  await db
+    .insertInto('target_metrics')
+    .values(row)
+    .onConflict((oc) => oc.column('target_id').doNothing())
+    .execute();
 }
 
 /** Accounts with at least one target due a read (target_metrics_due_idx). */
@@ -42,11 +46,19 @@ export interface DueTarget {
   published_at: string;
   platform_post_id: string | null;
   status: string;
-  reached: Pick<TargetMetricsRow, 'reached_6h' | 'reached_12h' | 'reached_1d' | 'reached_2d' | 'reached_7d' | 'reached_30d'>;
+  reached: Pick<
+    TargetMetricsRow,
+    'reached_6h' | 'reached_12h' | 'reached_1d' | 'reached_2d' | 'reached_7d' | 'reached_30d'
+  >;
 }
 
 /** One account's targets due a read, oldest due first, with the target's current status and platform id. */
-export async function listDueTargets(db: Executor, accountId: string, nowIso: string, limit: number): Promise<DueTarget[]> {
+export async function listDueTargets(
+  db: Executor,
+  accountId: string,
+  nowIso: string,
+  limit: number,
+): Promise<DueTarget[]> {
   const rows = await db
     .selectFrom('target_metrics as m')
     .innerJoin('post_target as t', 't.target_id', 'm.target_id')
@@ -76,7 +88,13 @@ export async function listDueTargets(db: Executor, accountId: string, nowIso: st
 /** Records one read: the snapshot, and the target's latest values, engagement marks and next read. */
 export async function recordTargetMetrics(
   db: Executor,
-  r: { targetId: string; tenantId: string; collectedAt: string; metrics: MetricCounters; patch: Partial<TargetMetricsRow> },
+  r: {
+    targetId: string;
+    tenantId: string;
+    collectedAt: string;
+    metrics: MetricCounters;
+    patch: Partial<TargetMetricsRow>;
+  },
 ): Promise<void> {
   await db
     .insertInto('metric_snapshot')
@@ -103,12 +121,24 @@ export async function recordAccountMetrics(
 ): Promise<void> {
   await db
     .insertInto('account_metric_snapshot')
-    .values({ account_id: r.accountId, tenant_id: r.tenantId, collected_at: r.collectedAt, followers: r.followers, subscribers: r.subscribers })
-    .onConflict((oc) => oc.columns(['account_id', 'collected_at']).doUpdateSet({ followers: r.followers, subscribers: r.subscribers }))
+    .values({
+      account_id: r.accountId,
+      tenant_id: r.tenantId,
+      collected_at: r.collectedAt,
+      followers: r.followers,
+      subscribers: r.subscribers,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'collected_at']).doUpdateSet({ followers: r.followers, subscribers: r.subscribers }),
+    )
     .execute();
   const followers = r.followers ?? r.subscribers;
   if (followers !== null) {
-    await db.updateTable('account').set({ followers_count: followers, followers_updated_at: r.collectedAt }).where('account_id', '=', r.accountId).execute();
+    await db
+      .updateTable('account')
+      .set({ followers_count: followers, followers_updated_at: r.collectedAt })
+      .where('account_id', '=', r.accountId)
+      .execute();
   }
 }
 

@@ -74,7 +74,10 @@ const principals = new DirectoryCache<KeyPrincipal | undefined>();
  * The authentication lookup: the key (not deleted), its user and the user's tenant. Answers at once
  * when it can (SQLite), else with a promise: it runs on every request.
  */
-export function findPrincipalByHash(db: Db, keyHash: string): KeyPrincipal | undefined | Promise<KeyPrincipal | undefined> {
+export function findPrincipalByHash(
+  db: Db,
+  keyHash: string,
+): KeyPrincipal | undefined | Promise<KeyPrincipal | undefined> {
   const sqlite = db.sqlite;
   if (sqlite) {
     const load = (version: number) => {

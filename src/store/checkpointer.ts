@@ -82,7 +82,12 @@ export function startCheckpointer(file: string, options: CheckpointerOptions = {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, busyIntervalMs: options.busyIntervalMs ?? 20, idleIntervalMs: options.idleIntervalMs ?? 250 },
+    workerData: {
+      file,
+      driver,
+      busyIntervalMs: options.busyIntervalMs ?? 20,
+      idleIntervalMs: options.idleIntervalMs ?? 250,
+    },
   });
   // The thread must never keep the process alive on its own or take it down: if it fails, SQLite's
   // own autocheckpoint on the server's connection still copies the log back.
@@ -124,7 +129,13 @@ export function startCheckpointer(file: string, options: CheckpointerOptions = {
     },
     async close() {
       if (!failed) {
-        await Promise.race([new Promise<void>((resolve) => { onClosed = resolve; worker.postMessage({ type: 'close' }); }), exited]);
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            onClosed = resolve;
+            worker.postMessage({ type: 'close' });
+          }),
+          exited,
+        ]);
       }
       await worker.terminate();
     },

@@ -26,8 +26,17 @@ export async function findLiveConnectToken(
 }
 
 /** Any token of the given kind, by hash, whatever its state (for "expired" answers). */
-export async function findConnectToken(db: Executor, kind: ConnectTokenKind, tokenHash: string): Promise<ConnectTokenRow | undefined> {
-  return db.selectFrom('connect_token').selectAll().where('token_hash', '=', tokenHash).where('kind', '=', kind).executeTakeFirst();
+export async function findConnectToken(
+  db: Executor,
+  kind: ConnectTokenKind,
+  tokenHash: string,
+): Promise<ConnectTokenRow | undefined> {
+  return db
+    .selectFrom('connect_token')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
 }
 
 /**
@@ -51,7 +60,11 @@ export async function updateConnectTokenData(db: Executor, tokenHash: string, da
 }
 
 /** Live access codes, oldest first (matched against a bot's updates). */
-export async function listLiveConnectTokens(db: Executor, kind: ConnectTokenKind, now: Date): Promise<ConnectTokenRow[]> {
+export async function listLiveConnectTokens(
+  db: Executor,
+  kind: ConnectTokenKind,
+  now: Date,
+): Promise<ConnectTokenRow[]> {
   return db
     .selectFrom('connect_token')
     .selectAll()

@@ -28,8 +28,17 @@ function filtered(db: Executor, f: ConnectionLogFilter) {
 }
 
 /** Newest first, with the total for pagination. */
-export async function listConnectionLogs(db: Executor, f: ConnectionLogFilter): Promise<{ rows: ConnectionLogRow[]; total: number }> {
-  const rows = await filtered(db, f).selectAll().orderBy('created_at', 'desc').orderBy('log_id', 'desc').limit(f.limit).offset(f.skip).execute();
+export async function listConnectionLogs(
+  db: Executor,
+  f: ConnectionLogFilter,
+): Promise<{ rows: ConnectionLogRow[]; total: number }> {
+  const rows = await filtered(db, f)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('log_id', 'desc')
+    .limit(f.limit)
+    .offset(f.skip)
+    .execute();
   const count = await filtered(db, f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

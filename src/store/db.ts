@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { createGroupCommit } from './group-commit.js';
@@ -54,7 +64,8 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 pg.types.setTypeParser(1700, (v: string) => Number(v));
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
   fs.mkdirSync(options.dataDir, { recursive: true });
   return openSqlite(sqliteFile(options), options.checkpointThread ?? true);
 }
@@ -313,7 +324,12 @@ function objectRows(stmt: SqliteDatabase.Statement): SqliteDatabase.Statement {
 type StatementCache = WeakMap<SqliteDatabase.Database, Map<string, SqliteDatabase.Statement>>;
 
 /** The statement for `text` on this handle, made once by `make` and kept for the life of the handle. */
-function cachedStatement(caches: StatementCache, sqlite: SqliteDatabase.Database, text: string, make: () => SqliteDatabase.Statement) {
+function cachedStatement(
+  caches: StatementCache,
+  sqlite: SqliteDatabase.Database,
+  text: string,
+  make: () => SqliteDatabase.Statement,
+) {
   let cache = caches.get(sqlite);
   if (!cache) {
     cache = new Map();

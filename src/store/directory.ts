@@ -36,7 +36,9 @@ export class DirectoryCache<V> {
       const hit = cache.entries.get(key);
       if (hit !== undefined) return hit;
     }
-    const version = sqliteStatement(sqlite, 'SELECT version FROM directory_version WHERE id = 1').pluck().get() as number;
+    const version = sqliteStatement(sqlite, 'SELECT version FROM directory_version WHERE id = 1')
+      .pluck()
+      .get() as number;
     if (!cache) {
       cache = { version, entries: new Map() };
       this.caches.set(sqlite, cache);

@@ -32,7 +32,11 @@ function pgText(text: string): string {
  * directly, prepared once; otherwise it goes through Kysely's executor as raw SQL, which keeps Kysely's
  * connection handling (the single SQLite connection's lock, PostgreSQL's pool).
  */
-export async function hot<R = Record<string, unknown>>(ex: Executor, text: string, params: readonly unknown[]): Promise<HotResult<R>> {
+export async function hot<R = Record<string, unknown>>(
+  ex: Executor,
+  text: string,
+  params: readonly unknown[],
+): Promise<HotResult<R>> {
   const handle = sqliteIn(ex);
   if (handle) {
     const stmt = sqliteReader(handle, text);
@@ -57,7 +61,11 @@ export function placeholders(n: number): string {
  * undefined (undefined leaves the column to its default, as Kysely does), and consecutive rows with the
  * same columns go in one statement. The SQL text is built once per table, columns and row count.
  */
-export async function insertRows<T extends object>(ex: Executor, table: keyof Database & string, rows: readonly T[]): Promise<void> {
+export async function insertRows<T extends object>(
+  ex: Executor,
+  table: keyof Database & string,
+  rows: readonly T[],
+): Promise<void> {
   let start = 0;
   while (start < rows.length) {
     const columns = definedColumns(rows[start]);
@@ -73,7 +81,12 @@ function definedColumns<T extends object>(row: T): (keyof T & string)[] {
   return (Object.keys(row) as (keyof T & string)[]).filter((k) => row[k] !== undefined);
 }
 
-async function insertShaped<T extends object>(ex: Executor, table: string, columns: (keyof T & string)[], rows: readonly T[]): Promise<void> {
+async function insertShaped<T extends object>(
+  ex: Executor,
+  table: string,
+  columns: (keyof T & string)[],
+  rows: readonly T[],
+): Promise<void> {
   const cacheKey = `${table}|${rows.length}|${columns.join(',')}`;
   let text = insertTexts.get(cacheKey);
   if (text === undefined) {
@@ -100,15 +113,24 @@ function columnList(keys: string[]): string[] {
  * built once per table and set of column names. Undefined values are left out, as Kysely does. Returns
  * the number of rows changed.
  */
-export async function updateWhere(ex: Executor, table: keyof Database & string, patch: object, where: object): Promise<number> {
+export async function updateWhere(
+  ex: Executor,
+  table: keyof Database & string,
+  patch: object,
+  where: object,
+): Promise<number> {
   const set = Object.entries(patch).filter(([, v]) => v !== undefined);
   const cond = Object.entries(where);
   const cacheKey = `${table}|${set.map(([k]) => k).join(',')}|${cond.map(([k]) => k).join(',')}`;
   let text = updateTexts.get(cacheKey);
   if (text === undefined) {
     text =
-      `UPDATE ${columnList([table])[0]} SET ${columnList(set.map(([k]) => k)).map((k) => `${k} = ?`).join(', ')} ` +
-      `WHERE ${columnList(cond.map(([k]) => k)).map((k) => `${k} = ?`).join(' AND ')}`;
+      `UPDATE ${columnList([table])[0]} SET ${columnList(set.map(([k]) => k))
+        .map((k) => `${k} = ?`)
+        .join(', ')} ` +
+      `WHERE ${columnList(cond.map(([k]) => k))
+        .map((k) => `${k} = ?`)
+        .join(' AND ')}`;
     if (updateTexts.size > 1000) updateTexts.clear();
     updateTexts.set(cacheKey, text);
   }

@@ -14,8 +14,17 @@ export async function insertIdempotencyKey(db: Executor, row: IdempotencyRow): P
   }
 }
 
-export async function findIdempotencyKey(db: Executor, tenantId: string, key: string): Promise<IdempotencyRow | undefined> {
-  return db.selectFrom('idempotency_key').selectAll().where('tenant_id', '=', tenantId).where('idem_key', '=', key).executeTakeFirst();
+export async function findIdempotencyKey(
+  db: Executor,
+  tenantId: string,
+  key: string,
+): Promise<IdempotencyRow | undefined> {
+  return db
+    .selectFrom('idempotency_key')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('idem_key', '=', key)
+    .executeTakeFirst();
 }
 
 /** Takes over an in-flight row whose holder is gone (its lease `expectedLockedUntil` passed); false if someone else did. */
@@ -32,7 +41,10 @@ export async function takeOverIdempotencyKey(
     .where('tenant_id', '=', tenantId)
     .where('idem_key', '=', key)
     .where('state', '=', 'in_flight');
-  q = expectedLockedUntil === null ? q.where('locked_until', 'is', null) : q.where('locked_until', '=', expectedLockedUntil);
+  q =
+    expectedLockedUntil === null
+      ? q.where('locked_until', 'is', null)
+      : q.where('locked_until', '=', expectedLockedUntil);
   const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

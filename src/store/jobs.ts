@@ -64,14 +64,27 @@ const upsertJobSql = `
 
 export async function upsertJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<boolean> {
   const v = jobValues(job, now);
-  const res = await hot(db, upsertJobSql, [v.job_id, v.task, v.payload, v.run_at, v.max_attempts, v.key, v.created_at, now.toISOString()]);
+  const res = await hot(db, upsertJobSql, [
+    v.job_id,
+    v.task,
+    v.payload,
+    v.run_at,
+    v.max_attempts,
+    v.key,
+    v.created_at,
+    now.toISOString(),
+  ]);
   return res.changes > 0;
 }
 
 /** Creates the job for `key` unless one exists (periodic jobs: a no-op for every process but the first). */
 export async function ensureJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<void> {
   const v = jobValues(job, now);
-  await db.insertInto('job').values(v).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('job')
+    .values(v)
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }
 
 export async function cancelJob(db: Executor, key: string): Promise<number> {
@@ -94,9 +107,7 @@ export async function claimDueJobs(
 ): Promise<JobRow[]> {
   const now = opts.now.toISOString();
   const lock = db.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const taskFilter = opts.tasks?.length
-    ? sql`AND task IN (${sql.join(opts.tasks.map((t) => sql`${t}`))})`
-    : sql``;
+  const taskFilter = opts.tasks?.length ? sql`AND task IN (${sql.join(opts.tasks.map((t) => sql`${t}`))})` : sql``;
   const result = await sql<JobRow>`
     UPDATE job SET locked_by = ${opts.workerId}, locked_until = ${opts.leaseUntil.toISOString()},
                    attempts = attempts + 1
@@ -112,7 +123,11 @@ export async function claimDueJobs(
 
 /** Deletes a finished job, only while `workerId` still holds its lease. */
 export async function completeJob(db: Executor, jobId: string, workerId: string): Promise<boolean> {
-  const res = await db.deleteFrom('job').where('job_id', '=', jobId).where('locked_by', '=', workerId).executeTakeFirst();
+  const res = await db
+    .deleteFrom('job')
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) === 1;
 }
 
@@ -185,5 +200,10 @@ export async function jobStats(
     [cap],
   );
   const depth = Number(pending.rows[0].n);
-  return { depth, depthCapped: depth >= cap, due: Number(due.rows[0].due ?? 0), oldestDueAt: due.rows[0].oldest ?? null };
+  return {
+    depth,
+    depthCapped: depth >= cap,
+    due: Number(due.rows[0].due ?? 0),
+    oldestDueAt: due.rows[0].oldest ?? null,
+  };
 }

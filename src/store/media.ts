@@ -24,12 +24,23 @@ export async function markMediaUploaded(
 ): Promise<void> {
   await db
     .updateTable('media')
-    .set({ status: 'uploaded', size: values.size, probe: values.probe, uploaded_at: values.now, updated_at: values.now })
+    .set({
+      status: 'uploaded',
+      size: values.size,
+      probe: values.probe,
+      uploaded_at: values.now,
+      updated_at: values.now,
+    })
     .where('key', '=', key)
     .execute();
 }
 
-export async function setMediaDerivatives(db: Executor, mediaId: string, derivatives: string, now: string): Promise<void> {
+export async function setMediaDerivatives(
+  db: Executor,
+  mediaId: string,
+  derivatives: string,
+  now: string,
+): Promise<void> {
   await db.updateTable('media').set({ derivatives, updated_at: now }).where('media_id', '=', mediaId).execute();
 }
 

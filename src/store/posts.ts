@@ -15,7 +15,12 @@ export async function insertTargets(db: Executor, rows: PostTargetRow[]): Promis
 }
 
 export async function findPost(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
-  return db.selectFrom('post').selectAll().where('tenant_id', '=', tenantId).where('post_id', '=', postId).executeTakeFirst();
+  return db
+    .selectFrom('post')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
 }
 
 /**
@@ -44,17 +49,33 @@ export async function lockTenantPosts(db: Db, tx: Executor, tenantId: string): P
 /** Job keys among `keys` whose job a worker holds right now (a publish about to happen). */
 export async function leasedJobKeys(db: Executor, keys: string[], nowIso: string): Promise<string[]> {
   if (keys.length === 0) return [];
-  const rows = await db.selectFrom('job').select('key').where('key', 'in', keys).where('locked_until', '>', nowIso).execute();
+  const rows = await db
+    .selectFrom('job')
+    .select('key')
+    .where('key', 'in', keys)
+    .where('locked_until', '>', nowIso)
+    .execute();
   return rows.map((r) => r.key!);
 }
 
 /** Targets of the given posts, in request order. */
 export async function listTargets(db: Executor, postIds: string[]): Promise<PostTargetRow[]> {
   if (postIds.length === 0) return [];
-  return db.selectFrom('post_target').selectAll().where('post_id', 'in', postIds).orderBy('post_id').orderBy('position').execute();
+  return db
+    .selectFrom('post_target')
+    .selectAll()
+    .where('post_id', 'in', postIds)
+    .orderBy('post_id')
+    .orderBy('position')
+    .execute();
 }
 
-export async function updatePost(db: Executor, tenantId: string, postId: string, patch: Partial<PostRow>): Promise<void> {
+export async function updatePost(
+  db: Executor,
+  tenantId: string,
+  postId: string,
+  patch: Partial<PostRow>,
+): Promise<void> {
   await db.updateTable('post').set(patch).where('tenant_id', '=', tenantId).where('post_id', '=', postId).execute();
 }
 
@@ -73,7 +94,11 @@ export async function deletePost(db: Executor, tenantId: string, postId: string)
 
 /** Posts created at or after `sinceIso` (the monthly plan limit). */
 export async function countPostsSince(db: Executor, tenantId: string, sinceIso: string): Promise<number> {
-  const { rows } = await hot<{ n: number }>(db, 'SELECT count(*) AS n FROM post WHERE tenant_id = ? AND created_at >= ? AND is_external = 0', [tenantId, sinceIso]);
+  const { rows } = await hot<{ n: number }>(
+    db,
+    'SELECT count(*) AS n FROM post WHERE tenant_id = ? AND created_at >= ? AND is_external = 0',
+    [tenantId, sinceIso],
+  );
   return Number(rows[0].n);
 }
 
@@ -96,16 +121,19 @@ const duplicateSql = `
  */
 export async function findDuplicateTarget(
   db: Executor,
-  q: { tenantId: string; targets: Array<{ accountId: string; contentHash: string }>; sinceIso: string; excludePostId: string | null },
+  q: {
+    tenantId: string;
+    targets: Array<{ accountId: string; contentHash: string }>;
+    sinceIso: string;
+    excludePostId: string | null;
+  },
 ): Promise<{ post_id: string; platform: string; account_id: string; status: string } | undefined> {
   for (const t of q.targets) {
-    const { rows } = await hot<{ post_id: string; platform: string; account_id: string; status: string }>(db, duplicateSql, [
-      t.accountId,
-      t.contentHash,
-      q.sinceIso,
-      q.tenantId,
-      q.excludePostId ?? '',
-    ]);
+    const { rows } = await hot<{ post_id: string; platform: string; account_id: string; status: string }>(
+      db,
+      duplicateSql,
+      [t.accountId, t.contentHash, q.sinceIso, q.tenantId, q.excludePostId ?? ''],
+    );
     if (rows[0]) return rows[0];
   }
   return undefined;
@@ -193,19 +221,33 @@ function matchingPosts(db: Executor, f: PostMatch) {
     // Read from post_target_tenant_status_idx: few targets are unknown, however many posts there are.
     const tenantId = f.tenantId;
     q = q.where('p.post_id', 'in', (eb) =>
-      eb.selectFrom('post_target as u').select('u.post_id').where('u.tenant_id', '=', tenantId).where('u.status', '=', 'unknown'),
+      eb
+        .selectFrom('post_target as u')
+        .select('u.post_id')
+        .where('u.tenant_id', '=', tenantId)
+        .where('u.status', '=', 'unknown'),
     );
   } else if (f.status) q = q.where('p.status', '=', f.status);
   if (f.platform) {
     const platform = f.platform;
     q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id').where('t.platform', '=', platform)),
+      exists(
+        selectFrom('post_target as t')
+          .select('t.target_id')
+          .whereRef('t.post_id', '=', 'p.post_id')
+          .where('t.platform', '=', platform),
+      ),
     );
   }
   if (f.profileId) {
     const profileId = f.profileId;
     q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id').where('t.profile_id', '=', profileId)),
+      exists(
+        selectFrom('post_target as t')
+          .select('t.target_id')
+          .whereRef('t.post_id', '=', 'p.post_id')
+          .where('t.profile_id', '=', profileId),
+      ),
     );
   }
   if (f.profileScope) {
@@ -213,7 +255,14 @@ function matchingPosts(db: Executor, f: PostMatch) {
     q = q.where(({ exists, not, selectFrom, and }) =>
       and([
         exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id')),
-        not(exists(selectFrom('post_target as t').select('t.target_id').whereRef('t.post_id', '=', 'p.post_id').where('t.profile_id', 'not in', scope))),
+        not(
+          exists(
+            selectFrom('post_target as t')
+              .select('t.target_id')
+              .whereRef('t.post_id', '=', 'p.post_id')
+              .where('t.profile_id', 'not in', scope),
+          ),
+        ),
       ]),
     );
   }
@@ -242,11 +291,23 @@ export interface CalendarPostRow {
  * what a calendar shows, and how many match in all. Two queries: the posts, then their targets' platforms
  * (and a count when there are more than `limit`).
  */
-export async function listCalendarPosts(db: Executor, f: PostMatch, limit: number, excerptLength: number): Promise<{ rows: CalendarPostRow[]; total: number }> {
+export async function listCalendarPosts(
+  db: Executor,
+  f: PostMatch,
+  limit: number,
+  excerptLength: number,
+): Promise<{ rows: CalendarPostRow[]; total: number }> {
   const q = matchingPosts(db, f);
   // One more than asked: the count is read only when the period holds more than the limit.
   const posts = await q
-    .select(['p.post_id', 'p.title', 'p.status', 'p.scheduled_for', 'p.created_at', sql<string>`substr(p.content, 1, ${sql.lit(excerptLength)})`.as('excerpt')])
+    .select([
+      'p.post_id',
+      'p.title',
+      'p.status',
+      'p.scheduled_for',
+      'p.created_at',
+      sql<string>`substr(p.content, 1, ${sql.lit(excerptLength)})`.as('excerpt'),
+    ])
     .orderBy(sortAt, 'asc')
     .orderBy('p.post_id', 'asc')
     .limit(limit + 1)

@@ -23,13 +23,20 @@ const tenantProfiles = new DirectoryCache<readonly ProfileRow[]>();
  * (store/directory.ts), exact across processes; `seenVersion` is the directory version the request's
  * key was checked under. The rows are shared: callers must not change them.
  */
-export async function listTenantProfiles(db: Db, tenantId: string, seenVersion?: number): Promise<readonly ProfileRow[]> {
+export async function listTenantProfiles(
+  db: Db,
+  tenantId: string,
+  seenVersion?: number,
+): Promise<readonly ProfileRow[]> {
   const sqlite = db.sqlite;
   if (sqlite) {
     return tenantProfiles.get(
       sqlite,
       tenantId,
-      () => sqliteStatement(sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(tenantId) as ProfileRow[],
+      () =>
+        sqliteStatement(sqlite, 'SELECT * FROM profile WHERE tenant_id = ? ORDER BY created_at, profile_id').all(
+          tenantId,
+        ) as ProfileRow[],
       undefined,
       seenVersion,
     );
@@ -61,7 +68,12 @@ export async function updateProfile(
   profileId: string,
   patch: Partial<Pick<ProfileRow, 'name' | 'description' | 'color' | 'is_default' | 'updated_at'>>,
 ): Promise<void> {
-  await db.updateTable('profile').set(patch).where('tenant_id', '=', tenantId).where('profile_id', '=', profileId).execute();
+  await db
+    .updateTable('profile')
+    .set(patch)
+    .where('tenant_id', '=', tenantId)
+    .where('profile_id', '=', profileId)
+    .execute();
 }
 
 export async function clearDefaultProfile(db: Executor, tenantId: string, now: string): Promise<void> {

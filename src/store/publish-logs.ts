@@ -55,21 +55,40 @@ export async function listPublishLogs(
   page: { limit: number; skip: number },
 ): Promise<{ rows: PublishLogRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(db, f).selectAll().orderBy('created_at', 'desc').orderBy('log_id', 'desc').limit(page.limit).offset(page.skip).execute(),
-    filtered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, f)
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('log_id', 'desc')
+      .limit(page.limit)
+      .offset(page.skip)
+      .execute(),
+    filtered(db, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
 
-export async function findPublishLog(db: Executor, tenantId: string, logId: string): Promise<PublishLogRow | undefined> {
-  return db.selectFrom('publish_log').selectAll().where('tenant_id', '=', tenantId).where('log_id', '=', logId).executeTakeFirst();
+export async function findPublishLog(
+  db: Executor,
+  tenantId: string,
+  logId: string,
+): Promise<PublishLogRow | undefined> {
+  return db
+    .selectFrom('publish_log')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('log_id', '=', logId)
+    .executeTakeFirst();
 }
 
 /** Retention: removes entries older than `before`, at most `batch` per call so a big backlog never holds a long lock. */
 export async function deletePublishLogsBefore(db: Executor, before: string, batch = 5000): Promise<number> {
   const res = await db
     .deleteFrom('publish_log')
-    .where('log_id', 'in', (eb) => eb.selectFrom('publish_log').select('log_id').where('created_at', '<', before).limit(batch))
+    .where('log_id', 'in', (eb) =>
+      eb.selectFrom('publish_log').select('log_id').where('created_at', '<', before).limit(batch),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

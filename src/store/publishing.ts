@@ -22,7 +22,12 @@ export async function findPost(db: Executor, postId: string): Promise<PostRow | 
 }
 
 export async function findPostOfTenant(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
-  return db.selectFrom('post').selectAll().where('tenant_id', '=', tenantId).where('post_id', '=', postId).executeTakeFirst();
+  return db
+    .selectFrom('post')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
 }
 
 export async function findAccountById(db: Executor, accountId: string): Promise<AccountTable | undefined> {
@@ -56,9 +61,10 @@ export async function lockPost(db: Executor, postId: string): Promise<PostRow | 
 export async function lockPostOfTarget(db: Executor, targetId: string): Promise<PostRow | undefined> {
   const sqlite = sqliteIn(db);
   if (sqlite) {
-    return sqliteReader(sqlite, 'SELECT * FROM post WHERE post_id = (SELECT post_id FROM post_target WHERE target_id = ?)').get(targetId) as
-      | PostRow
-      | undefined;
+    return sqliteReader(
+      sqlite,
+      'SELECT * FROM post WHERE post_id = (SELECT post_id FROM post_target WHERE target_id = ?)',
+    ).get(targetId) as PostRow | undefined;
   }
   return db
     .updateTable('post')
@@ -97,13 +103,18 @@ export async function finishJob(db: Executor, jobId: string, workerId: string): 
  * Releases a job that did not run (its budget had no room): back at `runAt` with `payload`, and the
  * attempt its claim counted given back, so waiting never brings a job closer to its attempt limit.
  */
-export async function deferJob(db: Executor, jobId: string, workerId: string, runAt: Date, payload: unknown): Promise<void> {
-  await hot(db, 'UPDATE job SET run_at = ?, payload = ?, locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE job_id = ? AND locked_by = ?', [
-    runAt.toISOString(),
-    JSON.stringify(payload),
-    jobId,
-    workerId,
-  ]);
+export async function deferJob(
+  db: Executor,
+  jobId: string,
+  workerId: string,
+  runAt: Date,
+  payload: unknown,
+): Promise<void> {
+  await hot(
+    db,
+    'UPDATE job SET run_at = ?, payload = ?, locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE job_id = ? AND locked_by = ?',
+    [runAt.toISOString(), JSON.stringify(payload), jobId, workerId],
+  );
 }
 
 /** Releases the job for another run at `runAt` with a new payload, in the caller's transaction. */

@@ -20,7 +20,12 @@ export async function listProfileQueues(db: Executor, tenantId: string, profileI
     .execute();
 }
 
-export async function findQueue(db: Executor, tenantId: string, profileId: string, queueId: string): Promise<QueueRow | undefined> {
+export async function findQueue(
+  db: Executor,
+  tenantId: string,
+  profileId: string,
+  queueId: string,
+): Promise<QueueRow | undefined> {
   return db
     .selectFrom('queue')
     .selectAll()
@@ -61,7 +66,11 @@ export async function deleteQueue(db: Executor, queueId: string): Promise<void> 
  * Exclusivity itself comes from the claim's key, not from this lock.
  */
 export async function lockQueue(db: Executor, queueId: string): Promise<void> {
-  await db.updateTable('queue').set((eb) => ({ active: eb.ref('active') })).where('queue_id', '=', queueId).execute();
+  await db
+    .updateTable('queue')
+    .set((eb) => ({ active: eb.ref('active') }))
+    .where('queue_id', '=', queueId)
+    .execute();
 }
 
 /** Instants (ISO UTC) after `fromIso` held by a scheduled post of this queue. */
@@ -135,7 +144,9 @@ export async function deleteFutureClaims(db: Executor, queueId: string, fromIso:
 export async function listQueuedPosts(db: Executor, queueId: string, fromIso: string) {
   return db
     .selectFrom('post')
-    .innerJoin('queue_slot_claim as c', (j) => j.onRef('c.queue_id', '=', 'post.queue_id').onRef('c.slot_at', '=', 'post.scheduled_for'))
+    .innerJoin('queue_slot_claim as c', (j) =>
+      j.onRef('c.queue_id', '=', 'post.queue_id').onRef('c.slot_at', '=', 'post.scheduled_for'),
+    )
     .select(['post.post_id', 'post.scheduled_for'])
     .where('post.queue_id', '=', queueId)
     .where('post.status', '=', 'scheduled')
@@ -146,8 +157,17 @@ export async function listQueuedPosts(db: Executor, queueId: string, fromIso: st
 }
 
 /** Moves a queued post and its pending targets to a new instant; returns the targets to re-arm. */
-export async function retimeQueuedPost(db: Executor, postId: string, slotIso: string, nowIso: string): Promise<string[]> {
-  await db.updateTable('post').set({ scheduled_for: slotIso, updated_at: nowIso }).where('post_id', '=', postId).execute();
+export async function retimeQueuedPost(
+  db: Executor,
+  postId: string,
+  slotIso: string,
+  nowIso: string,
+): Promise<string[]> {
+  await db
+    .updateTable('post')
+    .set({ scheduled_for: slotIso, updated_at: nowIso })
+    .where('post_id', '=', postId)
+    .execute();
   const targets = await db
     .selectFrom('post_target')
     .select('target_id')

@@ -22,7 +22,11 @@ export async function saveRecycling(db: Executor, row: RecyclingRow): Promise<vo
   await insertRows(db, 'post_recycling', [row]);
 }
 
-export async function updateRecycling(db: Executor, postId: string, patch: Partial<Omit<RecyclingRow, 'post_id' | 'tenant_id'>>): Promise<void> {
+export async function updateRecycling(
+  db: Executor,
+  postId: string,
+  patch: Partial<Omit<RecyclingRow, 'post_id' | 'tenant_id'>>,
+): Promise<void> {
   await db.updateTable('post_recycling').set(patch).where('post_id', '=', postId).execute();
 }
 
@@ -58,11 +62,20 @@ export async function insertRecycledCopy(db: Executor, row: PostRecycledCopyTabl
 /** The post each of `postIds` was recycled from, for those that are copies. */
 export async function recycledSources(db: Executor, postIds: string[]): Promise<Map<string, string>> {
   if (postIds.length === 0) return new Map();
-  const rows = await db.selectFrom('post_recycled_copy').select(['post_id', 'source_post_id']).where('post_id', 'in', postIds).execute();
+  const rows = await db
+    .selectFrom('post_recycled_copy')
+    .select(['post_id', 'source_post_id'])
+    .where('post_id', 'in', postIds)
+    .execute();
   return new Map(rows.map((r) => [r.post_id, r.source_post_id]));
 }
 
 /** The copies made from `sourcePostId`, by cycle. */
 export async function listRecycledCopies(db: Executor, sourcePostId: string): Promise<PostRecycledCopyTable[]> {
-  return db.selectFrom('post_recycled_copy').selectAll().where('source_post_id', '=', sourcePostId).orderBy('cycle').execute();
+  return db
+    .selectFrom('post_recycled_copy')
+    .selectAll()
+    .where('source_post_id', '=', sourcePostId)
+    .orderBy('cycle')
+    .execute();
 }

@@ -16,7 +16,13 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
 }
 
 export async function listTenantUsers(db: Executor, tenantId: string): Promise<UserRow[]> {
-  return db.selectFrom('user').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('user_id').execute();
+  return db
+    .selectFrom('user')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .execute();
 }
 
 /** Every user of every tenant, each tenant's together (the admin CLI). */
@@ -25,7 +31,10 @@ export async function listAllUsers(db: Executor): Promise<UserRow[]> {
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

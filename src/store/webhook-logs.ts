@@ -17,7 +17,11 @@ export interface WebhookLogFilter {
 }
 
 /** Newest first. */
-export async function listWebhookLogs(db: Executor, tenantId: string, filter: WebhookLogFilter): Promise<WebhookLogRow[]> {
+export async function listWebhookLogs(
+  db: Executor,
+  tenantId: string,
+  filter: WebhookLogFilter,
+): Promise<WebhookLogRow[]> {
   let q = db.selectFrom('webhook_log').selectAll().where('tenant_id', '=', tenantId);
   if (filter.status) q = q.where('status', '=', filter.status);
   if (filter.event) q = q.where('event', '=', filter.event);
@@ -42,7 +46,9 @@ export async function countDeliveryAttempts(db: Executor, webhookId: string, eve
 export async function deleteWebhookLogsBefore(db: Executor, before: Date, batch = 5000): Promise<number> {
   const res = await db
     .deleteFrom('webhook_log')
-    .where('log_id', 'in', (eb) => eb.selectFrom('webhook_log').select('log_id').where('created_at', '<', before.toISOString()).limit(batch))
+    .where('log_id', 'in', (eb) =>
+      eb.selectFrom('webhook_log').select('log_id').where('created_at', '<', before.toISOString()).limit(batch),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

@@ -122,7 +122,11 @@ export async function markFailed(
     .where('is_active', '=', 1)
     .where('failure_count', '>=', disableAt)
     .executeTakeFirst();
-  const row = await db.selectFrom('webhook').select('failure_count').where('webhook_id', '=', webhookId).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook')
+    .select('failure_count')
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
   return { failureCount: Number(row?.failure_count ?? 0), disabled: Number(disabled.numUpdatedRows) === 1 };
 }
 

@@ -18,7 +18,11 @@ export async function beat(db: Executor, workerId: string, now: Date): Promise<v
 /** Workers seen at or after `since` (at least 1: the caller itself). Rows older than `forgetBefore` are removed. */
 export async function liveWorkers(db: Executor, since: Date, forgetBefore: Date): Promise<number> {
   await db.deleteFrom('worker_heartbeat').where('seen_at', '<', forgetBefore.toISOString()).execute();
-  const row = await db.selectFrom('worker_heartbeat').select((eb) => eb.fn.countAll<number>().as('n')).where('seen_at', '>=', since.toISOString()).executeTakeFirst();
+  const row = await db
+    .selectFrom('worker_heartbeat')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('seen_at', '>=', since.toISOString())
+    .executeTakeFirst();
   return Math.max(1, Number(row?.n ?? 0));
 }
 

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const row = (accountId: string) => env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+const row = (accountId: string) =>
+  env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirst();
 
 describe('GET /v1/accounts', () => {
   it('lists accounts with the profile populated, filters by profile and platform, and reports analytics access', async () => {
@@ -21,14 +22,26 @@ describe('GET /v1/accounts', () => {
     const p1 = ((await sdk.profiles.createProfile({ body: { name: 'Main Brand' } })).data as any).profile;
     const p2 = ((await sdk.profiles.createProfile({ body: { name: 'Side' } })).data as any).profile;
     const save = (profileId: string, platform: 'telegram' | 'twitter', id: string) =>
-      saveConnectedAccount(env.ctx, { tenantId: userId, profileId, platform, profile: { platformUserId: id, username: `u${id}` }, tokens: { accessToken: 'secret-token' } });
+      saveConnectedAccount(env.ctx, {
+        tenantId: userId,
+        profileId,
+        platform,
+        profile: { platformUserId: id, username: `u${id}` },
+        tokens: { accessToken: 'secret-token' },
+      });
     const a = (await save(p1._id, 'telegram', '1')).account;
     const b = (await save(p2._id, 'twitter', '2')).account;
 
     const all = (await sdk.accounts.listAccounts()).data as any;
     expect(all.hasAnalyticsAccess).toBe(true);
     expect(all.accounts.map((x: any) => x._id)).toEqual([a.account_id, b.account_id]);
-    expect(all.accounts[0]).toMatchObject({ platform: 'telegram', username: 'u1', isActive: true, hasAnalyticsAccess: true, profileId: { _id: p1._id, name: 'Main Brand', slug: 'main-brand' } });
+    expect(all.accounts[0]).toMatchObject({
+      platform: 'telegram',
+      username: 'u1',
+      isActive: true,
+      hasAnalyticsAccess: true,
+      profileId: { _id: p1._id, name: 'Main Brand', slug: 'main-brand' },
+    });
     expect(JSON.stringify(all)).not.toContain('secret-token');
     expect(JSON.stringify(all)).not.toContain('access_token');
 
@@ -38,7 +51,10 @@ describe('GET /v1/accounts', () => {
     expect(byPlatform.accounts.map((x: any) => x._id)).toEqual([a.account_id]);
 
     const noAddon = await createTenant(env);
-    expect(((await noAddon.sdk.accounts.listAccounts()).data as any)).toEqual({ accounts: [], hasAnalyticsAccess: false });
+    expect((await noAddon.sdk.accounts.listAccounts()).data as any).toEqual({
+      accounts: [],
+      hasAnalyticsAccess: false,
+    });
   });
 
   it('hides accounts of over-limit profiles unless includeOverLimit=true', async () => {
@@ -59,7 +75,9 @@ describe('GET /v1/accounts', () => {
     const other = ((await t.sdk.profiles.createProfile({ body: { name: 'Other' } })).data as any).profile;
     const mine = await t.account('telegram');
     const hidden = await t.account('telegram', { profileId: other._id });
-    const key = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key;
+    const key = (
+      await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [t.profileId] })
+    ).body.apiKey.key;
     const scoped = await env.sdk(key);
     expect(((await scoped.accounts.listAccounts()).data as any).accounts.map((x: any) => x._id)).toEqual([mine]);
     expect((await sdkError(scoped.accounts.deleteAccount({ path: { accountId: hidden } }))).statusCode).toBe(404);
@@ -70,7 +88,12 @@ describe('PUT and DELETE /v1/accounts/{id}', () => {
   it('updates username and display name', async () => {
     const t = await createTenant(env);
     const id = await t.account('telegram');
-    const res = (await t.sdk.accounts.updateAccount({ path: { accountId: id }, body: { displayName: 'New name', username: 'newuser' } })).data as any;
+    const res = (
+      await t.sdk.accounts.updateAccount({
+        path: { accountId: id },
+        body: { displayName: 'New name', username: 'newuser' },
+      })
+    ).data as any;
     expect(res).toMatchObject({ username: 'newuser', displayName: 'New name' });
     expect(await row(id)).toMatchObject({ username: 'newuser', display_name: 'New name' });
     const empty = await env.request(t.apiKey, 'PUT', `/v1/accounts/${id}`, { username: '  ' });
@@ -87,7 +110,11 @@ describe('PUT and DELETE /v1/accounts/{id}', () => {
     expect(await row(id)).toBeUndefined();
     const events = await listEvents(env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: id, profileId: t.profileId, disconnectionType: 'intentional' });
+    expect(JSON.parse(events[0].payload).account).toMatchObject({
+      accountId: id,
+      profileId: t.profileId,
+      disconnectionType: 'intentional',
+    });
     expect((await sdkError(t.sdk.accounts.deleteAccount({ path: { accountId: id } }))).statusCode).toBe(404);
     const logs = await env.request(t.apiKey, 'GET', '/v1/connections/logs?eventType=disconnect');
     expect(logs.body.logs).toHaveLength(1);
@@ -98,7 +125,9 @@ describe('PUT and DELETE /v1/accounts/{id}', () => {
     const t = await createTenant(env);
     const id = await t.account('telegram');
     const acc = (await row(id))!;
-    await env.ctx.db.transaction((tx) => markAccountDisconnected(env.ctx, tx, acc, 'unintentional', 'revoked', env.clock.now()));
+    await env.ctx.db.transaction((tx) =>
+      markAccountDisconnected(env.ctx, tx, acc, 'unintentional', 'revoked', env.clock.now()),
+    );
     const listed = ((await t.sdk.accounts.listAccounts()).data as any).accounts;
     expect(listed).toEqual([expect.objectContaining({ _id: id, isActive: false })]);
     expect((await env.request(t.apiKey, 'DELETE', `/v1/profiles/${t.profileId}`)).status).toBe(200);
@@ -111,9 +140,15 @@ describe('account health', () => {
     const t = await createTenant(env);
     const ok = await t.account('telegram');
     const gone = await t.account('twitter');
-    await env.ctx.db.kysely.updateTable('account').set({ token_expires_at: new Date(env.clock.now().getTime() + 3600_000).toISOString() }).where('account_id', '=', ok).execute();
+    await env.ctx.db.kysely
+      .updateTable('account')
+      .set({ token_expires_at: new Date(env.clock.now().getTime() + 3600_000).toISOString() })
+      .where('account_id', '=', ok)
+      .execute();
     const goneRow = (await row(gone))!;
-    await env.ctx.db.transaction((tx) => markAccountDisconnected(env.ctx, tx, goneRow, 'unintentional', 'revoked', env.clock.now()));
+    await env.ctx.db.transaction((tx) =>
+      markAccountDisconnected(env.ctx, tx, goneRow, 'unintentional', 'revoked', env.clock.now()),
+    );
     const all = (await t.sdk.accounts.getAllAccountsHealth()).data as any;
     expect(all.summary).toEqual({ total: 2, healthy: 0, warning: 1, error: 1, needsReconnect: 1 });
     const one = (await t.sdk.accounts.getAccountHealth({ path: { accountId: gone } })).data as any;

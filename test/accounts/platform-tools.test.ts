@@ -130,7 +130,9 @@ describe('platform tools under /v1/accounts/{accountId}', () => {
     expect((await env.request(b.apiKey, 'GET', `/v1/accounts/${id}/test-echo?word=x`)).status).toBe(404);
     expect((await env.request(null, 'GET', `/v1/accounts/${id}/test-echo?word=x`)).status).toBe(401);
     const other = (await env.request(a.apiKey, 'POST', '/v1/profiles', { name: 'Other' })).body.profile._id;
-    const scoped = (await env.request(a.apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [other] })).body.apiKey.key;
+    const scoped = (
+      await env.request(a.apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [other] })
+    ).body.apiKey.key;
     const res = await env.request(scoped, 'GET', `/v1/accounts/${id}/test-echo?word=x`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('account_not_found');
@@ -141,7 +143,11 @@ describe('platform tools under /v1/accounts/{accountId}', () => {
     const id = await t.account('telegram');
     const res = await env.request(t.apiKey, 'GET', `/v1/accounts/${id}/test-echo?word=x`);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'not_linkedin_account', error: expect.stringContaining('LinkedIn'), details: { platform: 'linkedin', accountPlatform: 'telegram' } });
+    expect(res.body).toMatchObject({
+      code: 'not_linkedin_account',
+      error: expect.stringContaining('LinkedIn'),
+      details: { platform: 'linkedin', accountPlatform: 'telegram' },
+    });
   });
 
   it('answers 400 platform_not_configured when the server has no adapter for the platform', async () => {
@@ -201,14 +207,19 @@ describe('platform tools under /v1/accounts/{accountId}', () => {
   it('a write tool refuses a read-only key and merges the metadata it returns into the account', async () => {
     const t = await createTenant(env);
     const id = await t.account('linkedin');
-    const read = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey.key;
+    const read = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey
+      .key;
     const refused = await env.request(read, 'PUT', `/v1/accounts/${id}/test-default`, { value: 'a' });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('read_only_key');
-    expect(JSON.parse((await findAccount(env.ctx.db.kysely, t.userId, id))!.metadata)).not.toHaveProperty('testDefault');
+    expect(JSON.parse((await findAccount(env.ctx.db.kysely, t.userId, id))!.metadata)).not.toHaveProperty(
+      'testDefault',
+    );
     const res = await env.request(t.apiKey, 'PUT', `/v1/accounts/${id}/test-default`, { value: 'b' });
     expect(res).toMatchObject({ status: 200, body: { success: true } });
-    expect(JSON.parse((await findAccount(env.ctx.db.kysely, t.userId, id))!.metadata)).toMatchObject({ testDefault: 'b' });
+    expect(JSON.parse((await findAccount(env.ctx.db.kysely, t.userId, id))!.metadata)).toMatchObject({
+      testDefault: 'b',
+    });
   });
 });
 
@@ -219,11 +230,17 @@ describe('platform tools on paths of their own', () => {
     const id = await t.account('linkedin');
     const res = await env.request(t.apiKey, 'GET', `/v1/test-platform/search?accountId=${id}&q=cats`);
     expect(res).toMatchObject({ status: 200, body: { q: 'cats', accountId: id } });
-    expect((await env.request(other.apiKey, 'GET', `/v1/test-platform/search?accountId=${id}&q=cats`)).status).toBe(404);
+    expect((await env.request(other.apiKey, 'GET', `/v1/test-platform/search?accountId=${id}&q=cats`)).status).toBe(
+      404,
+    );
     const missing = await env.request(t.apiKey, 'GET', '/v1/test-platform/search?q=cats');
     expect(missing.status).toBe(400);
     expect(missing.body.details.fields).toHaveProperty('accountId');
-    const wrong = await env.request(t.apiKey, 'GET', `/v1/test-platform/search?accountId=${await t.account('telegram')}&q=cats`);
+    const wrong = await env.request(
+      t.apiKey,
+      'GET',
+      `/v1/test-platform/search?accountId=${await t.account('telegram')}&q=cats`,
+    );
     expect(wrong.body.code).toBe('not_linkedin_account');
   });
 
@@ -241,7 +258,10 @@ describe('platform tools on paths of their own', () => {
     expect(echoOp.parameters.map((p: any) => p.name).sort()).toEqual(['accountId', 'word']);
     expect(Object.keys(echoOp.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '429', '502']));
     expect(doc.paths['/v1/accounts/{accountId}/test-default'].put.requestBody).toBeTruthy();
-    expect(doc.paths['/v1/test-platform/search'].get.parameters.map((p: any) => p.name).sort()).toEqual(['accountId', 'q']);
+    expect(doc.paths['/v1/test-platform/search'].get.parameters.map((p: any) => p.name).sort()).toEqual([
+      'accountId',
+      'q',
+    ]);
     expect(doc.paths['/v1/tools/test-platform/{name}'].get).toBeTruthy();
     expect(doc.paths['/v1/accounts/{accountId}/linkedin-mentions'].get).toBeTruthy();
   });

@@ -44,30 +44,56 @@ describe('Bluesky analytics on the sandbox simulator', () => {
 
     const post = await createNow(sdk, 'bluesky', accountId, { content: 'Counting on Bluesky' });
     await settle(e, 2);
-    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/bluesky/_inspect')).posts as any[]).filter((p) => p.text === 'Counting on Bluesky');
+    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/bluesky/_inspect')).posts as any[]).filter(
+      (p) => p.text === 'Counting on Bluesky',
+    );
     const publishedAt = Date.parse(item.createdAt);
     expect(item.extra.did).toBe(did);
 
     await collectAt(publishedAt, HOUR);
     const m = grownMetrics(item.id, publishedAt, e.env.clock.now().getTime());
-    const analyticsOf = async () => sdkData(await sdk.analytics.getAnalytics({ query: { postId: post._id } })).analytics;
-    expect(await analyticsOf()).toMatchObject({ likes: m.likes, comments: m.comments, shares: m.shares, impressions: 0, views: 0 });
-    const followers = sdkData(await sdk.accounts.getFollowerStats({ query: {} })).accounts.find((a: any) => a._id === accountId || a.accountId === accountId);
+    const analyticsOf = async () =>
+      sdkData(await sdk.analytics.getAnalytics({ query: { postId: post._id } })).analytics;
+    expect(await analyticsOf()).toMatchObject({
+      likes: m.likes,
+      comments: m.comments,
+      shares: m.shares,
+      impressions: 0,
+      views: 0,
+    });
+    const followers = sdkData(await sdk.accounts.getFollowerStats({ query: {} })).accounts.find(
+      (a: any) => a._id === accountId || a.accountId === accountId,
+    );
     expect(followers?.currentFollowers).toBe(321);
 
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/bluesky/_metrics', { postId: item.id, metrics: { likes: 420, comments: 37, shares: 5 } });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/bluesky/_metrics', {
+      postId: item.id,
+      metrics: { likes: 420, comments: 37, shares: 5 },
+    });
     await collectAt(publishedAt, 6 * HOUR);
     expect(await analyticsOf()).toMatchObject({ likes: 420, comments: 37, shares: 5 });
 
     // A post written on Bluesky itself (same account, its own session) is imported by the daily sync.
     const base = `${e.sandbox.url}/sandbox/bluesky/xrpc`;
     const session = (await (
-      await fetch(`${base}/com.atproto.server.createSession`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'stats.bsky.sandbox', password: 'wxyz-wxyz-wxyz-wxyz' }) })
+      await fetch(`${base}/com.atproto.server.createSession`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identifier: 'stats.bsky.sandbox', password: 'wxyz-wxyz-wxyz-wxyz' }),
+      })
     ).json()) as any;
     const created = await fetch(`${base}/com.atproto.repo.createRecord`, {
       method: 'POST',
       headers: { authorization: `Bearer ${session.accessJwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ repo: did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text: 'Posted in the Bluesky app', createdAt: new Date(e.env.clock.now().getTime() - 2 * HOUR).toISOString() } }),
+      body: JSON.stringify({
+        repo: did,
+        collection: 'app.bsky.feed.post',
+        record: {
+          $type: 'app.bsky.feed.post',
+          text: 'Posted in the Bluesky app',
+          createdAt: new Date(e.env.clock.now().getTime() - 2 * HOUR).toISOString(),
+        },
+      }),
     });
     expect(created.status).toBe(200);
     for (const day of [1, 2]) {

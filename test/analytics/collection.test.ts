@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { PlatformRegistry } from '../../src/platforms/registry.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter, type PostMetrics } from '../../src/platforms/types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type PlatformAdapter,
+  type PostMetrics,
+} from '../../src/platforms/types.js';
 import { createWorker } from '../../src/worker.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/test-platform.js';
@@ -27,7 +32,8 @@ describe('analytics collection and endpoints', () => {
   // Access tokens the platform refuses as expired (401).
   const expired = new Set<string>();
   const refuseExpired = (account: AccountCredentials) => {
-    if (account.accessToken && expired.has(account.accessToken)) throw new PlatformError('auth', 'Access token expired', { status: 401 });
+    if (account.accessToken && expired.has(account.accessToken))
+      throw new PlatformError('auth', 'Access token expired', { status: 401 });
   };
 
   beforeAll(async () => {
@@ -39,7 +45,11 @@ describe('analytics collection and endpoints', () => {
         batchSize: 50,
         async readPostMetrics(account, targets) {
           refuseExpired(account);
-          return new Map(targets.filter((t) => metrics.has(t.platformPostId)).map((t) => [t.platformPostId, metrics.get(t.platformPostId)!]));
+          return new Map(
+            targets
+              .filter((t) => metrics.has(t.platformPostId))
+              .map((t) => [t.platformPostId, metrics.get(t.platformPostId)!]),
+          );
         },
         async readAccountMetrics(account) {
           refuseExpired(account);
@@ -49,7 +59,11 @@ describe('analytics collection and endpoints', () => {
     };
     // A platform without insights beside it: its targets are tracked but never read.
     const plain = createTestPlatformAdapter({ platform: 'threads', baseUrl: sim.url });
-    env = await createTestEnv({ now: START, env: { ANALYTICS_SCHEDULE: '1h,6h,1d,7d' }, overrides: { platforms: new PlatformRegistry([withInsights, plain]) } });
+    env = await createTestEnv({
+      now: START,
+      env: { ANALYTICS_SCHEDULE: '1h,6h,1d,7d' },
+      overrides: { platforms: new PlatformRegistry([withInsights, plain]) },
+    });
     runner = await createWorker(env.ctx, { workerId: 'analytics-test' });
   });
   afterAll(async () => {
@@ -59,11 +73,22 @@ describe('analytics collection and endpoints', () => {
 
   const get = (key: string, url: string) => env.request(key, 'GET', url);
   const platformIdOf = async (targetId: string) =>
-    (await env.ctx.db.kysely.selectFrom('post_target').select('platform_post_id').where('target_id', '=', targetId).executeTakeFirstOrThrow()).platform_post_id!;
+    (
+      await env.ctx.db.kysely
+        .selectFrom('post_target')
+        .select('platform_post_id')
+        .where('target_id', '=', targetId)
+        .executeTakeFirstOrThrow()
+    ).platform_post_id!;
 
   async function publishAt(tenant: { userId: string; account: any }, at: string, content: string) {
     env.clock.set(at);
-    const { postId, targetIds } = await seedPost(env.ctx, { tenantId: tenant.userId, content, targets: [{ account: tenant.account }], scheduledFor: new Date(at) });
+    const { postId, targetIds } = await seedPost(env.ctx, {
+      tenantId: tenant.userId,
+      content,
+      targets: [{ account: tenant.account }],
+      scheduledFor: new Date(at),
+    });
     await runner.drain();
     return { postId, targetId: targetIds[0]!, platformPostId: await platformIdOf(targetIds[0]!) };
   }
@@ -81,20 +106,48 @@ describe('analytics collection and endpoints', () => {
     expect(one.status).toBe(200);
     expect(one.body.analytics).toMatchObject({ impressions: 0, likes: 0, lastUpdated: null });
 
-    metrics.set(p.platformPostId, { impressions: 1000, reach: 800, likes: 40, comments: 5, shares: 3, saves: 2, clicks: 7, views: 0 });
+    metrics.set(p.platformPostId, {
+      impressions: 1000,
+      reach: 800,
+      likes: 40,
+      comments: 5,
+      shares: 3,
+      saves: 2,
+      clicks: 7,
+      views: 0,
+    });
     env.clock.advance(HOUR);
     await runner.drain();
     one = await get(apiKey, `/v1/analytics?postId=${p.postId}`);
     expect(one.body.analytics).toEqual({
-      impressions: 1000, reach: 800, likes: 40, comments: 5, shares: 3, saves: 2, clicks: 7, views: 0,
+      impressions: 1000,
+      reach: 800,
+      likes: 40,
+      comments: 5,
+      shares: 3,
+      saves: 2,
+      clicks: 7,
+      views: 0,
       engagementRate: 5, // (40+5+3+2) / 1000
       lastUpdated: env.clock.now().toISOString(),
     });
     expect(one.body.platformAnalytics).toHaveLength(1);
-    expect(one.body.platformAnalytics[0]).toMatchObject({ platform: 'twitter', accountId: account.account_id, accountMetrics: { followers: 100 } });
+    expect(one.body.platformAnalytics[0]).toMatchObject({
+      platform: 'twitter',
+      accountId: account.account_id,
+      accountMetrics: { followers: 100 },
+    });
 
     // The platform's numbers change; the next age (6h) reads them again.
-    metrics.set(p.platformPostId, { impressions: 3000, reach: 2000, likes: 120, comments: 10, shares: 6, saves: 4, clicks: 20 });
+    metrics.set(p.platformPostId, {
+      impressions: 3000,
+      reach: 2000,
+      likes: 120,
+      comments: 10,
+      shares: 6,
+      saves: 4,
+      clicks: 20,
+    });
     env.clock.advance(2 * HOUR);
     await runner.drain();
     expect((await get(apiKey, `/v1/analytics?postId=${p.postId}`)).body.analytics.likes).toBe(40);
@@ -107,7 +160,13 @@ describe('analytics collection and endpoints', () => {
     const timeline = await get(apiKey, `/v1/analytics/post-timeline?postId=${p.postId}`);
     expect(timeline.status).toBe(200);
     expect(timeline.body.timeline).toEqual([
-      expect.objectContaining({ date: '2026-01-05', platform: 'twitter', platformPostId: p.platformPostId, impressions: 3000, likes: 120 }),
+      expect.objectContaining({
+        date: '2026-01-05',
+        platform: 'twitter',
+        platformPostId: p.platformPostId,
+        impressions: 3000,
+        likes: 120,
+      }),
     ]);
     const byPlatformId = await get(apiKey, `/v1/analytics/post-timeline?postId=${p.platformPostId}`);
     expect(byPlatformId.body.timeline).toHaveLength(1);
@@ -117,26 +176,46 @@ describe('analytics collection and endpoints', () => {
     expect(list.status).toBe(200);
     expect(list.body.overview).toMatchObject({ totalPosts: 2, publishedPosts: 2, scheduledPosts: 0 });
     expect(list.body.posts.map((x: any) => x.latePostId)).toEqual([p.postId, q.postId]);
-    expect(list.body.posts[0]).toMatchObject({ _id: p.targetId, platform: 'twitter', isExternal: false, analytics: { likes: 120 } });
+    expect(list.body.posts[0]).toMatchObject({
+      _id: p.targetId,
+      platform: 'twitter',
+      isExternal: false,
+      analytics: { likes: 120 },
+    });
     expect(list.body.pagination).toEqual({ page: 1, limit: 50, total: 2, pages: 1 });
     expect(list.body.hasAnalyticsAccess).toBe(true);
     expect(list.body.accounts.find((a: any) => a._id === account.account_id)).toMatchObject({ followersCount: 100 });
 
     // The platform without insights was never asked, and its target is no longer planned.
-    const row = await env.ctx.db.kysely.selectFrom('target_metrics').selectAll().where('target_id', '=', q.targetId).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('target_metrics')
+      .selectAll()
+      .where('target_id', '=', q.targetId)
+      .executeTakeFirstOrThrow();
     expect(row.next_collect_at).toBeNull();
 
     // Daily metrics sum the latest reads per publishing day.
     const daily = await get(apiKey, '/v1/analytics/daily-metrics');
     expect(daily.body.dailyData).toEqual([
-      { date: '2026-01-05', postCount: 2, platforms: { twitter: 1, threads: 1 }, metrics: expect.objectContaining({ impressions: 3000, likes: 120 }) },
+      {
+        date: '2026-01-05',
+        postCount: 2,
+        platforms: { twitter: 1, threads: 1 },
+        metrics: expect.objectContaining({ impressions: 3000, likes: 120 }),
+      },
     ]);
     const decay = await get(apiKey, '/v1/analytics/content-decay');
     expect(decay.body.buckets).toHaveLength(7);
     // Read at 1h and at exactly 6h: all of the final engagement so far came in the first bucket.
     expect(decay.body.buckets[0]).toMatchObject({ bucket_label: '0-6h', post_count: 1, avg_pct_of_final: 100 });
     const freq = await get(apiKey, '/v1/analytics/posting-frequency');
-    expect(freq.body.frequency).toContainEqual({ platform: 'twitter', posts_per_week: 1, avg_engagement_rate: 4.7, avg_engagement: 140, weeks_count: 1 });
+    expect(freq.body.frequency).toContainEqual({
+      platform: 'twitter',
+      posts_per_week: 1,
+      avg_engagement_rate: 4.7,
+      avg_engagement: 140,
+      weeks_count: 1,
+    });
   });
 
   it('reads followers daily and charts their growth', async () => {
@@ -156,10 +235,12 @@ describe('analytics collection and endpoints', () => {
     expect(mine).toMatchObject({ currentFollowers: 250, growth: 50, growthPercentage: 25, dataPoints: 2 });
     expect(stats.body.stats[account.account_id].map((s: any) => s.followers)).toEqual([200, 250]);
     const accounts = await get(apiKey, '/v1/accounts');
-    expect(accounts.body.accounts.find((a: any) => a._id === account.account_id)).toMatchObject({ followersCount: 250 });
+    expect(accounts.body.accounts.find((a: any) => a._id === account.account_id)).toMatchObject({
+      followersCount: 250,
+    });
   });
 
-  it('best-time ranks the weekday and hour, in the caller\'s time zone, that the history favours', async () => {
+  it("best-time ranks the weekday and hour, in the caller's time zone, that the history favours", async () => {
     const { userId, apiKey } = await env.createUser({ addons: ['analytics'] });
     const profileId = await seedProfile(env.ctx, userId);
     const account = await seedAccount(env.ctx, userId, profileId, 'twitter', 'timer');
@@ -220,7 +301,7 @@ describe('analytics collection and endpoints', () => {
     expect(accounts.body.accounts[0].followersCount).toBeUndefined();
   });
 
-  it('keeps tenants apart: another tenant\'s post is a 404 and its posts are not listed', async () => {
+  it("keeps tenants apart: another tenant's post is a 404 and its posts are not listed", async () => {
     const a = await env.createUser({ addons: ['analytics'] });
     const b = await env.createUser({ addons: ['analytics'] });
     const profileId = await seedProfile(env.ctx, a.userId);
@@ -245,8 +326,16 @@ describe('analytics collection and endpoints', () => {
 
     expect(sim.refreshes).toBe(refreshesBefore + 1);
     const one = await get(apiKey, `/v1/analytics?postId=${p.postId}`);
-    expect(one.body.analytics).toMatchObject({ impressions: 500, likes: 25, lastUpdated: env.clock.now().toISOString() });
-    const row = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', account.account_id).executeTakeFirstOrThrow();
+    expect(one.body.analytics).toMatchObject({
+      impressions: 500,
+      likes: 25,
+      lastUpdated: env.clock.now().toISOString(),
+    });
+    const row = await env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', account.account_id)
+      .executeTakeFirstOrThrow();
     expect(row.is_active).toBe(1);
     expect(row.followers_count).toBe(followers);
     // The fresh token was stored (sealed): the next read uses it without another refresh.
@@ -271,19 +360,41 @@ describe('analytics collection and endpoints', () => {
       sim.revokeRefresh = false;
     }
 
-    const row = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', revoked.account_id).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', revoked.account_id)
+      .executeTakeFirstOrThrow();
     expect(row.is_active).toBe(0);
-    const events = await env.ctx.db.kysely.selectFrom('event').select('payload').where('tenant_id', '=', userId).where('type', '=', 'account.disconnected').execute();
+    const events = await env.ctx.db.kysely
+      .selectFrom('event')
+      .select('payload')
+      .where('tenant_id', '=', userId)
+      .where('type', '=', 'account.disconnected')
+      .execute();
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.payload)).toMatchObject({ account: { accountId: revoked.account_id, disconnectionType: 'unintentional' } });
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({
+      account: { accountId: revoked.account_id, disconnectionType: 'unintentional' },
+    });
     // The collection job finished (nothing left failing or retrying), its reads moved on to the next age.
-    const job = await env.ctx.db.kysely.selectFrom('job').selectAll().where('key', '=', `analytics.collect:${revoked.account_id}`).executeTakeFirst();
+    const job = await env.ctx.db.kysely
+      .selectFrom('job')
+      .selectAll()
+      .where('key', '=', `analytics.collect:${revoked.account_id}`)
+      .executeTakeFirst();
     expect(job).toBeUndefined();
-    const planned = await env.ctx.db.kysely.selectFrom('target_metrics').select(['next_collect_at', 'collected_at']).where('target_id', '=', gone.targetId).executeTakeFirstOrThrow();
+    const planned = await env.ctx.db.kysely
+      .selectFrom('target_metrics')
+      .select(['next_collect_at', 'collected_at'])
+      .where('target_id', '=', gone.targetId)
+      .executeTakeFirstOrThrow();
     expect(planned.collected_at).toBeNull();
     expect(planned.next_collect_at! > env.clock.now().toISOString()).toBe(true);
     // The other account of the same pass was read.
-    expect((await get(apiKey, `/v1/analytics?postId=${fine.postId}`)).body.analytics).toMatchObject({ impressions: 200, likes: 2 });
+    expect((await get(apiKey, `/v1/analytics?postId=${fine.postId}`)).body.analytics).toMatchObject({
+      impressions: 200,
+      likes: 2,
+    });
   });
 
   it('best-time applies the offset each post had, across a daylight saving change', async () => {
@@ -316,14 +427,21 @@ describe('analytics collection and endpoints', () => {
     const tied = [...targets].sort().reverse();
     expect([...(await ids('limit=2&page=1')), ...(await ids('limit=2&page=2'))]).toEqual([later, ...tied]);
     expect(await ids('limit=3&page=1&order=asc')).toEqual([...tied].reverse());
-    expect((await get(apiKey, '/v1/analytics?limit=2&page=2')).body.pagination).toEqual({ page: 2, limit: 2, total: 4, pages: 2 });
+    expect((await get(apiKey, '/v1/analytics?limit=2&page=2')).body.pagination).toEqual({
+      page: 2,
+      limit: 2,
+      total: 4,
+      pages: 2,
+    });
   });
 });
 
 describe('ANALYTICS_SCHEDULE', () => {
   const base = { DATA_DIR: '/nonexistent-analytics-test', SECRET_KEY: 'x'.repeat(32) };
   it('parses ages with units s, m, h and d', () => {
-    expect(loadConfig({ ...base, ANALYTICS_SCHEDULE: '30s,5m,2h,3d' }).analyticsScheduleMs).toEqual([30_000, 300_000, 7_200_000, 259_200_000]);
+    expect(loadConfig({ ...base, ANALYTICS_SCHEDULE: '30s,5m,2h,3d' }).analyticsScheduleMs).toEqual([
+      30_000, 300_000, 7_200_000, 259_200_000,
+    ]);
     expect(loadConfig(base).analyticsScheduleMs).toEqual([1, 6, 24, 48, 168, 720, 2160].map((h) => h * HOUR));
   });
   it('refuses a malformed or unordered list at startup, naming it', () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildMetricsRollup } from '../../src/store/migrations/0250-analytics-rollup.js';
-import { dailyTotals, decaySums, engagementBySlot, listTargetMetrics, type MetricsScope } from '../../src/store/analytics-read.js';
+import {
+  dailyTotals,
+  decaySums,
+  engagementBySlot,
+  listTargetMetrics,
+  type MetricsScope,
+} from '../../src/store/analytics-read.js';
 import type { AccountRow } from '../../src/store/accounts.js';
 import type { TargetMetricsTable } from '../../src/store/schema.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
@@ -17,7 +23,15 @@ const HOUR = 3_600_000;
 const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
 const DECAYS = ['decay_0', 'decay_1', 'decay_2', 'decay_3', 'decay_4', 'decay_5', 'decay_6'] as const;
 const SUMS = ['posts', 'read_posts', 'engaged_posts', ...COUNTERS, 'engagement', 'read_engagement', 'base'];
-const REACHED = ['reached_6h', 'reached_12h', 'reached_1d', 'reached_2d', 'reached_7d', 'reached_30d', 'engagement'] as const;
+const REACHED = [
+  'reached_6h',
+  'reached_12h',
+  'reached_1d',
+  'reached_2d',
+  'reached_7d',
+  'reached_30d',
+  'engagement',
+] as const;
 
 /** A deterministic pseudo-random sequence (the same data on every run). */
 function random(seed: number) {
@@ -53,17 +67,34 @@ describe('metrics_rollup', () => {
 
   function metricsFor(published: string): Partial<TargetMetricsTable> {
     const read = int(5) > 0;
-    const c = Object.fromEntries(COUNTERS.map((k) => [k, read && int(3) ? int(500) : 0])) as Record<(typeof COUNTERS)[number], number>;
+    const c = Object.fromEntries(COUNTERS.map((k) => [k, read && int(3) ? int(500) : 0])) as Record<
+      (typeof COUNTERS)[number],
+      number
+    >;
     const engagement = c.likes + c.comments + c.shares + c.saves;
     let reached = 0;
     const marks = Object.fromEntries(
-      REACHED.slice(0, -1).map((k) => [k, int(4) ? (reached = Math.min(engagement, reached + int(engagement / 3 + 1))) : null]),
+      REACHED.slice(0, -1).map((k) => [
+        k,
+        int(4) ? (reached = Math.min(engagement, reached + int(engagement / 3 + 1))) : null,
+      ]),
     );
-    return { ...c, engagement, ...marks, published_at: published, collected_at: read ? new Date(Date.parse(published) + HOUR).toISOString() : null };
+    return {
+      ...c,
+      engagement,
+      ...marks,
+      published_at: published,
+      collected_at: read ? new Date(Date.parse(published) + HOUR).toISOString() : null,
+    };
   }
 
   async function track(tenant: string, account: AccountRow, external: number) {
-    const { postId, targetIds } = await seedPost(env.ctx, { tenantId: tenant, content: 'x', targets: [{ account }], scheduledFor: new Date(START) });
+    const { postId, targetIds } = await seedPost(env.ctx, {
+      tenantId: tenant,
+      content: 'x',
+      targets: [{ account }],
+      scheduledFor: new Date(START),
+    });
     const published = publishTime();
     await env.ctx.db.kysely
       .insertInto('target_metrics')
@@ -99,14 +130,29 @@ describe('metrics_rollup', () => {
     const ids = (await rows()).map((r) => r.target_id);
     // New reads, some moved to another publish time (another slot), and the next read alone (no change).
     for (const id of ids.filter(() => int(3) === 0)) {
-      const current = await env.ctx.db.kysely.selectFrom('target_metrics').select('published_at').where('target_id', '=', id).executeTakeFirstOrThrow();
+      const current = await env.ctx.db.kysely
+        .selectFrom('target_metrics')
+        .select('published_at')
+        .where('target_id', '=', id)
+        .executeTakeFirstOrThrow();
       const published = int(4) ? current.published_at : publishTime();
-      await env.ctx.db.kysely.updateTable('target_metrics').set(metricsFor(published)).where('target_id', '=', id).execute();
+      await env.ctx.db.kysely
+        .updateTable('target_metrics')
+        .set(metricsFor(published))
+        .where('target_id', '=', id)
+        .execute();
     }
     for (const id of ids.filter(() => int(6) === 0)) {
-      await env.ctx.db.kysely.updateTable('target_metrics').set({ published_at: publishTime() }).where('target_id', '=', id).execute();
+      await env.ctx.db.kysely
+        .updateTable('target_metrics')
+        .set({ published_at: publishTime() })
+        .where('target_id', '=', id)
+        .execute();
     }
-    await env.ctx.db.kysely.updateTable('target_metrics').set({ next_collect_at: new Date(START).toISOString() }).execute();
+    await env.ctx.db.kysely
+      .updateTable('target_metrics')
+      .set({ next_collect_at: new Date(START).toISOString() })
+      .execute();
     // Deleting posts removes their targets by cascade.
     const gone = ids.filter(() => int(5) === 0).map((id) => postOf.get(id)!);
     await env.ctx.db.kysely.deleteFrom('post').where('post_id', 'in', gone).execute();
@@ -114,11 +160,19 @@ describe('metrics_rollup', () => {
     await expectRollupOfTargets();
 
     // The migration's first fill (of the targets tracked before it) gives the same sums.
-    const slots = () => env.ctx.db.kysely.selectFrom('metrics_rollup').selectAll().orderBy(['tenant_id', 'slot', 'profile_id', 'platform', 'is_external']).execute();
+    const slots = () =>
+      env.ctx.db.kysely
+        .selectFrom('metrics_rollup')
+        .selectAll()
+        .orderBy(['tenant_id', 'slot', 'profile_id', 'platform', 'is_external'])
+        .execute();
     const kept = await slots();
     await rebuildMetricsRollup(env.ctx.db.kysely);
     const rebuilt = await slots();
-    const sums = (r: Record<string, unknown>) => ({ key: [r.tenant_id, r.slot, r.profile_id, r.platform, r.is_external].join('|'), ...pick(r, SUMS) });
+    const sums = (r: Record<string, unknown>) => ({
+      key: [r.tenant_id, r.slot, r.profile_id, r.platform, r.is_external].join('|'),
+      ...pick(r, SUMS),
+    });
     expect(rebuilt.map(sums)).toEqual(kept.map(sums));
     rebuilt.forEach((r, i) => DECAYS.forEach((d) => expect(Number(r[d])).toBeCloseTo(Number(kept[i]![d]), 9)));
   });
@@ -130,11 +184,25 @@ describe('metrics_rollup', () => {
       { tenantId, profileIds: null },
       { tenantId, profileIds: [profileA], platform: 'twitter' },
       { tenantId, profileIds: null, source: 'external' },
-      { tenantId, profileIds: null, source: 'late', fromIso: '2026-03-02T05:07:13.000Z', toIso: '2026-03-04T18:45:00.000Z' },
+      {
+        tenantId,
+        profileIds: null,
+        source: 'late',
+        fromIso: '2026-03-02T05:07:13.000Z',
+        toIso: '2026-03-04T18:45:00.000Z',
+      },
       { tenantId, profileIds: null, fromIso: '2026-03-03T00:00:00.000Z', toIso: '2026-03-03T23:59:59.999Z' },
       { tenantId, profileIds: [] },
     ];
-    const cutoffs = ['2026-03-04T23:59:00.000Z', '2026-03-04T12:00:00.000Z', '2026-03-03T21:22:23.456Z', '2026-03-03T00:00:00.000Z', '2026-03-02T09:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'];
+    const cutoffs = [
+      '2026-03-04T23:59:00.000Z',
+      '2026-03-04T12:00:00.000Z',
+      '2026-03-03T21:22:23.456Z',
+      '2026-03-03T00:00:00.000Z',
+      '2026-03-02T09:00:00.000Z',
+      '2026-03-01T00:00:00.000Z',
+      '2026-02-01T00:00:00.000Z',
+    ];
     for (const s of scopes) {
       const inScope = all.filter(
         (r) =>
@@ -149,11 +217,18 @@ describe('metrics_rollup', () => {
       else expect(inScope.length).toBeGreaterThan(5);
 
       // The list's total is counted from the rollup too.
-      const page = await listTargetMetrics(env.ctx.db.kysely, s, { sortBy: 'date', order: 'desc', limit: 5, offset: 0 });
+      const page = await listTargetMetrics(env.ctx.db.kysely, s, {
+        sortBy: 'date',
+        order: 'desc',
+        limit: 5,
+        offset: 0,
+      });
       expect(page.total).toBe(inScope.length);
 
       const daily = await dailyTotals(env.ctx.db.kysely, s);
-      expect(daily.map((d) => ({ ...numbers(d), day: d.day, platform: d.platform })).sort(byKey)).toEqual(expectedDaily(inScope).sort(byKey));
+      expect(daily.map((d) => ({ ...numbers(d), day: d.day, platform: d.platform })).sort(byKey)).toEqual(
+        expectedDaily(inScope).sort(byKey),
+      );
 
       const quarters = await engagementBySlot(env.ctx.db.kysely, s);
       const quarterOf = (slot: string) => `${slot.slice(0, 13)}|${Math.floor(Number(slot.slice(14, 16)) / 15)}`;
@@ -164,9 +239,7 @@ describe('metrics_rollup', () => {
         m.engagement += Number(q.engagement);
         merged.set(m.key, m);
       }
-      expect([...merged.values()].sort(byKey)).toEqual(
-        expectedQuarters(inScope).sort(byKey),
-      );
+      expect([...merged.values()].sort(byKey)).toEqual(expectedQuarters(inScope).sort(byKey));
 
       const decay = await decaySums(env.ctx.db.kysely, s, cutoffs);
       const expected = expectedDecay(inScope, cutoffs);
@@ -195,19 +268,34 @@ describe('metrics_rollup', () => {
       expected.set(key, sums);
     }
     expect(rollup.every((r) => Number(r.posts) > 0)).toBe(true);
-    expect(new Map(rollup.map((r) => [[r.tenant_id, r.slot, r.profile_id, r.platform, r.is_external].join('|'), pick(r, Object.keys(expected.values().next().value!))]))).toEqual(expected);
+    expect(
+      new Map(
+        rollup.map((r) => [
+          [r.tenant_id, r.slot, r.profile_id, r.platform, r.is_external].join('|'),
+          pick(r, Object.keys(expected.values().next().value!)),
+        ]),
+      ),
+    ).toEqual(expected);
   }
 });
 
 const pick = (r: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, Number(r[k])]));
-const byKey = (a: { key?: string; day?: string; platform?: string }, b: typeof a) => `${a.key ?? a.day}|${a.platform}`.localeCompare(`${b.key ?? b.day}|${b.platform}`);
+const byKey = (a: { key?: string; day?: string; platform?: string }, b: typeof a) =>
+  `${a.key ?? a.day}|${a.platform}`.localeCompare(`${b.key ?? b.day}|${b.platform}`);
 const numbers = (d: Record<string, unknown>) => pick(d, ['posts', ...COUNTERS, 'engagement', 'base']);
 
 function expectedDaily(rows: TargetMetricsTable[]) {
   const days = new Map<string, Record<string, number | string>>();
   for (const r of rows) {
     const key = `${r.published_at.slice(0, 10)}|${r.platform}`;
-    const d = days.get(key) ?? { day: r.published_at.slice(0, 10), platform: r.platform, posts: 0, engagement: 0, base: 0, ...Object.fromEntries(COUNTERS.map((c) => [c, 0])) };
+    const d = days.get(key) ?? {
+      day: r.published_at.slice(0, 10),
+      platform: r.platform,
+      posts: 0,
+      engagement: 0,
+      base: 0,
+      ...Object.fromEntries(COUNTERS.map((c) => [c, 0])),
+    };
     const add = (k: string, v: number) => (d[k] = (d[k] as number) + v);
     add('posts', 1);
     add('engagement', Number(r.engagement));

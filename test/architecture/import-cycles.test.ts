@@ -80,7 +80,10 @@ describe('import cycles', () => {
     try {
       fs.writeFileSync(path.join(dir, 'a.ts'), "import { b } from './b.js';\nexport const a = b;\n");
       fs.writeFileSync(path.join(dir, 'b.ts'), "import { c } from './c.js';\nexport const b = c;\n");
-      fs.writeFileSync(path.join(dir, 'c.ts'), "import { a } from './a.js';\nimport type { T } from './t.js';\nexport const c = 1;\n");
+      fs.writeFileSync(
+        path.join(dir, 'c.ts'),
+        "import { a } from './a.js';\nimport type { T } from './t.js';\nexport const c = 1;\n",
+      );
       fs.writeFileSync(path.join(dir, 't.ts'), "import { type C } from './c.js';\nexport type T = C;\n");
       const names = ['a', 'b', 'c', 't'].map((n) => path.join(dir, `${n}.ts`));
       const graph = new Map(names.map((f) => [f, runtimeImports(f, fs.readFileSync(f, 'utf8'))]));

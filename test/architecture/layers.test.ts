@@ -15,7 +15,8 @@ function files(dir: string): string[] {
 }
 
 const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
-const QUERY = /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\.transaction\(\)\.execute|^import (?!type )[^;]*from 'kysely'/m;
+const QUERY =
+  /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\.transaction\(\)\.execute|^import (?!type )[^;]*from 'kysely'/m;
 
 describe('layers', () => {
   it('only src/store builds Kysely queries', () => {

@@ -76,6 +76,12 @@ describe('platform names', () => {
         ['sandbox/graph/errors.ts', "const p = 'instagram';"],
         ['sandbox/graph/oops.ts', "const p = 'snapchat';"],
       ]),
-    ).toEqual(['domain/posts/x.ts: linkedin', 'domain/posts/y.ts: bluesky', 'domain/posts/z.ts: threads', 'domain/posts/w.ts: tiktok', 'sandbox/graph/oops.ts: snapchat']);
+    ).toEqual([
+      'domain/posts/x.ts: linkedin',
+      'domain/posts/y.ts: bluesky',
+      'domain/posts/z.ts: threads',
+      'domain/posts/w.ts: tiktok',
+      'sandbox/graph/oops.ts: snapchat',
+    ]);
   });
 });

@@ -39,7 +39,10 @@ async function api(method: string, url: string, body?: unknown, headers?: Record
 
 /** The headless connect of `platform` up to the caller's redirect: its query parameters. */
 async function headless(platform: string): Promise<URLSearchParams> {
-  const { authUrl } = await api('GET', `/v1/connect/${platform}?profileId=${fx.profileId}&headless=true&redirect_url=${encodeURIComponent(APP)}`);
+  const { authUrl } = await api(
+    'GET',
+    `/v1/connect/${platform}?profileId=${fx.profileId}&headless=true&redirect_url=${encodeURIComponent(APP)}`,
+  );
   const end = await followAuthUrl(authUrl, APP);
   return new URL(end.url).searchParams;
 }
@@ -52,7 +55,8 @@ async function codeAndState(platform: string): Promise<{ code: string; state: st
     const res = await fetch(url, { redirect: 'manual' });
     await res.text();
     const next = new URL(res.headers.get('location') ?? '', url);
-    if (next.searchParams.has('code') && next.searchParams.has('state')) return { code: next.searchParams.get('code')!, state: next.searchParams.get('state')! };
+    if (next.searchParams.has('code') && next.searchParams.has('state'))
+      return { code: next.searchParams.get('code')!, state: next.searchParams.get('state')! };
     url = next.toString();
   }
   throw new Error(`no code from ${platform}'s consent`);
@@ -78,13 +82,20 @@ async function chooseFirst(platform: string): Promise<string> {
 async function postNow(content: string): Promise<string> {
   // One message a second in a Telegram chat (docs/pacing.md): each post comes a second after the last.
   env.clock.advance(1_000);
-  const { post } = await api('POST', '/v1/posts', { content, publishNow: true, platforms: [{ platform: 'telegram', accountId: fx.telegram }] });
+  const { post } = await api('POST', '/v1/posts', {
+    content,
+    publishNow: true,
+    platforms: [{ platform: 'telegram', accountId: fx.telegram }],
+  });
   await runner.drain();
   return post._id;
 }
 
 beforeAll(async () => {
-  h = await createSandboxEnv(allSimulators(), { publicListener: true, env: { RATE_LIMIT_DISABLED: 'true', WEBHOOK_ALLOW_INSECURE: '1' } });
+  h = await createSandboxEnv(allSimulators(), {
+    publicListener: true,
+    env: { RATE_LIMIT_DISABLED: 'true', WEBHOOK_ALLOW_INSECURE: '1' },
+  });
   env = h.env;
   runner = await createWorker(env.ctx, { workerId: 'conformance' });
   receiver = await startWebhookReceiver();
@@ -93,11 +104,16 @@ beforeAll(async () => {
   Object.assign(fx, { userId, apiKey });
   fx.profileId = (await api('POST', '/v1/profiles', { name: 'Conformance' })).profile._id;
   fx.spareProfileId = (await api('POST', '/v1/profiles', { name: 'To delete' })).profile._id;
-  fx.postInChat = (chatId: string, text: string) => sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId, text });
+  fx.postInChat = (chatId: string, text: string) =>
+    sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId, text });
   await proveTelegramChat(env, h.sandbox, apiKey, fx.profileId, '@conformance');
-  fx.telegram = (await api('POST', '/v1/connect/telegram', { chatId: '@conformance', profileId: fx.profileId })).account._id;
+  fx.telegram = (
+    await api('POST', '/v1/connect/telegram', { chatId: '@conformance', profileId: fx.profileId })
+  ).account._id;
   await proveTelegramChat(env, h.sandbox, apiKey, fx.profileId, '@conformance_spare');
-  fx.spareAccount = (await api('POST', '/v1/connect/telegram', { chatId: '@conformance_spare', profileId: fx.profileId })).account._id;
+  fx.spareAccount = (
+    await api('POST', '/v1/connect/telegram', { chatId: '@conformance_spare', profileId: fx.profileId })
+  ).account._id;
   for (const p of ['facebook', 'googlebusiness', 'pinterest', 'snapchat']) fx.headless[p] = await headless(p);
   fx.linkedinPendingDataToken = (await headless('linkedin')).get('pendingDataToken');
   fx.twitterCode = await codeAndState('twitter');
@@ -105,8 +121,20 @@ beforeAll(async () => {
   fx.reddit = (await api('GET', `/v1/accounts?platform=reddit`)).accounts[0]?._id;
   fx.instagram = await chooseFirst('instagram');
 
-  fx.postId = (await api('POST', '/v1/posts', { content: 'Scheduled', scheduledFor: new Date(Date.now() + 86_400_000).toISOString(), platforms: [{ platform: 'telegram', accountId: fx.telegram }] })).post._id;
-  fx.sparePostId = (await api('POST', '/v1/posts', { content: 'Draft to delete', isDraft: true, platforms: [{ platform: 'telegram', accountId: fx.telegram }] })).post._id;
+  fx.postId = (
+    await api('POST', '/v1/posts', {
+      content: 'Scheduled',
+      scheduledFor: new Date(Date.now() + 86_400_000).toISOString(),
+      platforms: [{ platform: 'telegram', accountId: fx.telegram }],
+    })
+  ).post._id;
+  fx.sparePostId = (
+    await api('POST', '/v1/posts', {
+      content: 'Draft to delete',
+      isDraft: true,
+      platforms: [{ platform: 'telegram', accountId: fx.telegram }],
+    })
+  ).post._id;
   fx.publishedPostId = await postNow('Published');
   await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_faults', { kind: 'rejected', count: 1 });
   fx.failedPostId = await postNow('Failed');
@@ -129,7 +157,9 @@ function urlOf(op: ContractOperation, req: ConformanceRequest): string {
     if (value === undefined || value === null) throw new Error(`${op.operationId}: no value for {${name}}`);
     return encodeURIComponent(value);
   });
-  const query = new URLSearchParams(Object.entries(req.query ?? {}).filter(([, v]) => v !== undefined && v !== null) as [string, string][]).toString();
+  const query = new URLSearchParams(
+    Object.entries(req.query ?? {}).filter(([, v]) => v !== undefined && v !== null) as [string, string][],
+  ).toString();
   return query ? `${path}?${query}` : path;
 }
 
@@ -150,32 +180,67 @@ interface Outcome {
 }
 
 /** Calls one operation and judges its answer against the contract: null when it conforms. */
-async function call(op: ContractOperation, req: ConformanceRequest): Promise<{ status: number; body: any; problem: string | null }> {
+async function call(
+  op: ContractOperation,
+  req: ConformanceRequest,
+): Promise<{ status: number; body: any; problem: string | null }> {
   if (req.body !== undefined && op.requestBody && !op.requestBody(req.body)) {
-    return { status: 0, body: null, problem: `the test's request body is not valid per the contract: ${JSON.stringify(op.requestBody.errors?.slice(0, 3))}` };
+    return {
+      status: 0,
+      body: null,
+      problem: `the test's request body is not valid per the contract: ${JSON.stringify(op.requestBody.errors?.slice(0, 3))}`,
+    };
   }
-  const res = await env.request(req.auth === false ? null : fx.apiKey, op.method, urlOf(op, req), req.body, req.headers);
+  const res = await env.request(
+    req.auth === false ? null : fx.apiKey,
+    op.method,
+    urlOf(op, req),
+    req.body,
+    req.headers,
+  );
   const declared = [...op.success.keys()].sort();
   const expected = req.status ?? declared[0];
-  if (res.status !== expected) return { ...res, problem: `status ${res.status} (contract: ${declared.join(', ')}): ${JSON.stringify(res.body).slice(0, 300)}` };
+  if (res.status !== expected)
+    return {
+      ...res,
+      problem: `status ${res.status} (contract: ${declared.join(', ')}): ${JSON.stringify(res.body).slice(0, 300)}`,
+    };
   const validate = op.success.get(expected);
   if (validate && !validate.body(res.body)) {
-    const errors = (validate.body.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+    const errors = (validate.body.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+      );
     return { ...res, problem: `body: ${errors.join('; ')}` };
   }
   if (validate && !validate.strict(res.body)) {
-    for (const e of validate.strict.errors ?? []) if (e.keyword === 'type') acceptedNulls.add(`${op.operationId} ${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')}`);
+    for (const e of validate.strict.errors ?? [])
+      if (e.keyword === 'type')
+        acceptedNulls.add(`${op.operationId} ${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')}`);
   }
   return { ...res, problem: null };
 }
 
 /** A plausible request for an operation Herald does not serve as the contract says. */
 function genericRequest(op: ContractOperation): ConformanceRequest {
-  const params = Object.fromEntries([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], m[1] === 'accountId' ? fx.telegram : m[1] === 'postId' ? fx.postId : '0123456789abcdef01234567']));
+  const params = Object.fromEntries(
+    [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => [
+      m[1],
+      m[1] === 'accountId' ? fx.telegram : m[1] === 'postId' ? fx.postId : '0123456789abcdef01234567',
+    ]),
+  );
   const write = op.method !== 'GET' && op.method !== 'DELETE';
   return {
     params,
-    query: { url: 'https://example.com/post/1', accountId: fx.telegram, postId: fx.postId, videoId: 'v1', urn: 'urn:li:share:1' },
+    query: {
+      url: 'https://example.com/post/1',
+      accountId: fx.telegram,
+      postId: fx.postId,
+      videoId: 'v1',
+      urn: 'urn:li:share:1',
+    },
     body: write ? { hashtags: ['herald'], accountId: fx.telegram, message: 'hi' } : undefined,
   };
 }
@@ -221,13 +286,17 @@ describe('conformance to late-openapi-1.0.1.yaml', () => {
     for (const [id, reason] of Object.entries(PENDING)) {
       const op = byId.get(id)!;
       const res = await env.request(fx.apiKey, op.method, urlOf(op, genericRequest(op)), genericRequest(op).body);
-      if (res.body?.code !== 'route_not_found') stale.push(`${id} is served now (${res.status}): give it a request in requests.ts and remove it from PENDING ("${reason}")`);
+      if (res.body?.code !== 'route_not_found')
+        stale.push(
+          `${id} is served now (${res.status}): give it a request in requests.ts and remove it from PENDING ("${reason}")`,
+        );
     }
     const deliberate: string[] = [];
     for (const [id, d] of Object.entries(DELIBERATE)) {
       const op = byId.get(id)!;
       const res = await env.request(fx.apiKey, op.method, urlOf(op, genericRequest(op)), genericRequest(op).body);
-      if (res.status !== d.status || res.body?.code !== d.code) deliberate.push(`${id}: ${res.status} ${JSON.stringify(res.body)} (documented: ${d.status} ${d.code})`);
+      if (res.status !== d.status || res.body?.code !== d.code)
+        deliberate.push(`${id}: ${res.status} ${JSON.stringify(res.body)} (documented: ${d.status} ${d.code})`);
     }
 
     const conforming = outcomes.filter((o) => !o.problem).length;

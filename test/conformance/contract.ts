@@ -43,7 +43,9 @@ export interface ContractOperation {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 // ajv-formats is CommonJS with a default export.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => void;
 
 /** Rewrites 3.0-style nullable and oneOf (see above); `optionalNull`: optional properties may be null. */
 function normalize(node: unknown, optionalNull: boolean): unknown {
@@ -104,7 +106,15 @@ export function loadContract(): { doc: any; operations: ContractOperation[] } {
         if (!/^2\d\d$/.test(code)) continue;
         const schema = schemaOf(doc, response);
         const strict = schemaOf(strictDoc, strictOp.responses[code]);
-        success.set(Number(code), schema ? { body: ajv.compile(withContractRefs(schema) as object), strict: strictAjv.compile(withContractRefs(strict) as object) } : null);
+        success.set(
+          Number(code),
+          schema
+            ? {
+                body: ajv.compile(withContractRefs(schema) as object),
+                strict: strictAjv.compile(withContractRefs(strict) as object),
+              }
+            : null,
+        );
       }
       // What the test sends is held to the contract as written (no null for optional fields).
       const bodySchema = strictOp.requestBody?.content?.['application/json']?.schema;

@@ -46,7 +46,7 @@ export const DELIBERATE: Record<string, { status: number; code: string; reason: 
     'sendPrivateReplyToComment',
     'listInboxReviews',
     'replyToInboxReview',
-    'deleteInboxReviewReply'
+    'deleteInboxReviewReply',
   ].map((id) => [
     id,
     {
@@ -71,7 +71,8 @@ export const DELIBERATE: Record<string, { status: number; code: string; reason: 
     {
       status: 501,
       code: 'scraping_not_supported',
-      reason: 'the scraping tools: self-hosted Herald does not scrape platforms (501 in the error envelope, as the spec says)',
+      reason:
+        'the scraping tools: self-hosted Herald does not scrape platforms (501 in the error envelope, as the spec says)',
     },
   ]),
 ]);

@@ -14,10 +14,12 @@ const ORG_URN = `urn:li:organization:${SANDBOX_ORGANIZATION.id}`;
 
 /** Runs the headless LinkedIn flow up to the redirect, which carries only the pending data token. */
 async function headless(t: Awaited<ReturnType<typeof createTenant>>) {
-  const { authUrl } = (await t.sdk.connect.getConnectUrl({
-    path: { platform: 'linkedin' },
-    query: { profileId: t.profileId, headless: true, redirect_url: 'https://app.example/li' } as any,
-  })).data as any;
+  const { authUrl } = (
+    await t.sdk.connect.getConnectUrl({
+      path: { platform: 'linkedin' },
+      query: { profileId: t.profileId, headless: true, redirect_url: 'https://app.example/li' } as any,
+    })
+  ).data as any;
   const end = await followAuthUrl(authUrl, 'https://app.example/');
   const params = new URL(end.url).searchParams;
   expect([...params.keys()]).toEqual(['pendingDataToken']);
@@ -28,7 +30,9 @@ describe('headless LinkedIn connect: pending data and organization selection', (
   it('pending data is fetched once without auth; selecting the organization connects the account', async () => {
     const t = await createTenant(h.env);
     const token = await headless(t);
-    expect(await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute()).toHaveLength(0);
+    expect(
+      await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute(),
+    ).toHaveLength(0);
 
     const pending = await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`);
     expect(pending.status).toBe(200);
@@ -36,7 +40,14 @@ describe('headless LinkedIn connect: pending data and organization selection', (
       platform: 'linkedin',
       profileId: t.profileId,
       selectionType: 'organizations',
-      organizations: [{ id: SANDBOX_ORGANIZATION.id, urn: ORG_URN, name: SANDBOX_ORGANIZATION.localizedName, vanityName: SANDBOX_ORGANIZATION.vanityName }],
+      organizations: [
+        {
+          id: SANDBOX_ORGANIZATION.id,
+          urn: ORG_URN,
+          name: SANDBOX_ORGANIZATION.localizedName,
+          vanityName: SANDBOX_ORGANIZATION.vanityName,
+        },
+      ],
     });
     expect(pending.body.tempToken).toMatch(/^tmp_/);
     expect(pending.body.userProfile.id).toBeTruthy();
@@ -45,12 +56,22 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     expect(second.statusCode).toBe(404);
 
     // Selection calls work with the X-Connect-Token alone.
-    const orgs = await h.env.request(null, 'GET', `/v1/connect/linkedin/organizations?tempToken=${pending.body.tempToken}&orgIds=${SANDBOX_ORGANIZATION.id}`, undefined, {
-      'x-connect-token': pending.body.connectToken,
-    });
+    const orgs = await h.env.request(
+      null,
+      'GET',
+      `/v1/connect/linkedin/organizations?tempToken=${pending.body.tempToken}&orgIds=${SANDBOX_ORGANIZATION.id}`,
+      undefined,
+      {
+        'x-connect-token': pending.body.connectToken,
+      },
+    );
     expect(orgs.status).toBe(200);
     expect(orgs.body.organizations).toEqual([expect.objectContaining({ id: SANDBOX_ORGANIZATION.id, urn: ORG_URN })]);
-    const noAuth = await h.env.request(null, 'GET', `/v1/connect/linkedin/organizations?tempToken=${pending.body.tempToken}`);
+    const noAuth = await h.env.request(
+      null,
+      'GET',
+      `/v1/connect/linkedin/organizations?tempToken=${pending.body.tempToken}`,
+    );
     expect(noAuth.status).toBe(401);
 
     const selected = await t.sdk.connect.linkedin.selectLinkedInOrganization({
@@ -59,14 +80,28 @@ describe('headless LinkedIn connect: pending data and organization selection', (
         tempToken: pending.body.tempToken,
         userProfile: pending.body.userProfile,
         accountType: 'organization',
-        selectedOrganization: { id: SANDBOX_ORGANIZATION.id, urn: ORG_URN, name: SANDBOX_ORGANIZATION.localizedName, vanityName: SANDBOX_ORGANIZATION.vanityName },
+        selectedOrganization: {
+          id: SANDBOX_ORGANIZATION.id,
+          urn: ORG_URN,
+          name: SANDBOX_ORGANIZATION.localizedName,
+          vanityName: SANDBOX_ORGANIZATION.vanityName,
+        },
         redirect_url: 'https://app.example/done',
       },
     });
     const body = selected.data as any;
-    expect(body.account).toMatchObject({ platform: 'linkedin', displayName: SANDBOX_ORGANIZATION.localizedName, accountType: 'organization', isActive: true });
+    expect(body.account).toMatchObject({
+      platform: 'linkedin',
+      displayName: SANDBOX_ORGANIZATION.localizedName,
+      accountType: 'organization',
+      isActive: true,
+    });
     expect(new URL(body.redirect_url).searchParams.get('accountId')).toBe(body.account.accountId);
-    const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', body.account.accountId).executeTakeFirstOrThrow();
+    const row = await h.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', body.account.accountId)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.metadata)).toMatchObject({ accountType: 'organization', organizationUrn: ORG_URN });
     expect(row.refresh_token).not.toBeNull();
 
@@ -81,16 +116,28 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     // The accounts API then lists the organizations and switches the account back to the member.
     const listed = await t.sdk.connect.getLinkedInOrganizations({ path: { accountId: row.account_id } });
     expect((listed.data as any).organizations.map((o: any) => o.id)).toEqual([SANDBOX_ORGANIZATION.id]);
-    const personal = await t.sdk.connect.updateLinkedInOrganization({ path: { accountId: row.account_id }, body: { accountType: 'personal' } as any });
+    const personal = await t.sdk.connect.updateLinkedInOrganization({
+      path: { accountId: row.account_id },
+      body: { accountType: 'personal' } as any,
+    });
     expect((personal.data as any).account.metadata).toMatchObject({ accountType: 'personal', organizationUrn: null });
   });
 
   it('without a redirect_url, a headless LinkedIn flow connects the member directly', async () => {
     const t = await createTenant(h.env);
-    const { authUrl } = (await t.sdk.connect.getConnectUrl({ path: { platform: 'linkedin' }, query: { profileId: t.profileId, headless: true } as any })).data as any;
+    const { authUrl } = (
+      await t.sdk.connect.getConnectUrl({
+        path: { platform: 'linkedin' },
+        query: { profileId: t.profileId, headless: true } as any,
+      })
+    ).data as any;
     const res = await fetch(authUrl);
     expect(res.status).toBe(200);
-    const rows = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute();
+    const rows = await h.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('tenant_id', '=', t.userId)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0].metadata)).toMatchObject({ accountType: 'personal' });
   });
@@ -116,11 +163,12 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     expect(missing.status).toBe(400);
   });
 
-  it("another tenant cannot use a temp token (400) and a wrong X-Connect-Token is 401", async () => {
+  it('another tenant cannot use a temp token (400) and a wrong X-Connect-Token is 401', async () => {
     const t = await createTenant(h.env);
     const other = await createTenant(h.env);
     const token = await headless(t);
-    const pending = (await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`)).body;
+    const pending = (await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`))
+      .body;
     const foreign = await h.env.request(other.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
       profileId: other.profileId,
       tempToken: pending.tempToken,
@@ -140,14 +188,21 @@ describe('headless LinkedIn connect: pending data and organization selection', (
       accountType: 'personal',
     });
     expect(owner.status).toBe(200);
-    const bad = await h.env.request(null, 'GET', `/v1/connect/linkedin/organizations?tempToken=${pending.tempToken}`, undefined, { 'x-connect-token': 'ct_nope' });
+    const bad = await h.env.request(
+      null,
+      'GET',
+      `/v1/connect/linkedin/organizations?tempToken=${pending.tempToken}`,
+      undefined,
+      { 'x-connect-token': 'ct_nope' },
+    );
     expect(bad.status).toBe(401);
   });
 
   it('refuses an organization the member does not administer (400) and leaves the temp token usable', async () => {
     const t = await createTenant(h.env);
     const token = await headless(t);
-    const pending = (await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`)).body;
+    const pending = (await h.env.request(null, 'GET', `/v1/connect/pending-data?token=${encodeURIComponent(token)}`))
+      .body;
     const forged = await h.env.request(t.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
       profileId: t.profileId,
       tempToken: pending.tempToken,
@@ -156,7 +211,9 @@ describe('headless LinkedIn connect: pending data and organization selection', (
     });
     expect(forged.status).toBe(400);
     expect(forged.body.code).toBe('organization_not_found');
-    expect(await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute()).toHaveLength(0);
+    expect(
+      await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute(),
+    ).toHaveLength(0);
     const real = await h.env.request(t.apiKey, 'POST', '/v1/connect/linkedin/select-organization', {
       profileId: t.profileId,
       tempToken: pending.tempToken,

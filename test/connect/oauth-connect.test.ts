@@ -6,7 +6,12 @@ import { listEvents } from '../../src/store/events.js';
 import { findJobByKey } from '../../src/store/jobs.js';
 import { createWorker } from '../../src/worker.js';
 import { createTenant, sdkError } from '../helpers/posts.js';
-import { followAuthUrl, TEST_OAUTH_PLATFORM as P, testOAuthAdapter, testOAuthSimulator } from '../helpers/oauth-test-platform.js';
+import {
+  followAuthUrl,
+  TEST_OAUTH_PLATFORM as P,
+  testOAuthAdapter,
+  testOAuthSimulator,
+} from '../helpers/oauth-test-platform.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 
 let h: Awaited<ReturnType<typeof createSandboxEnv>>;
@@ -28,12 +33,16 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const accountRows = (tenantId: string) => h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', tenantId).execute();
+const accountRows = (tenantId: string) =>
+  h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', tenantId).execute();
 const sdkFor = (apiKey: string) => h.env.sdk(apiKey);
 
 async function connect(t: Awaited<ReturnType<typeof createTenant>>, query: Record<string, unknown> = {}) {
   const sdk = await sdkFor(t.apiKey);
-  const res = await sdk.connect.getConnectUrl({ path: { platform: P as any }, query: { profileId: t.profileId, ...query } as any });
+  const res = await sdk.connect.getConnectUrl({
+    path: { platform: P as any },
+    query: { profileId: t.profileId, ...query } as any,
+  });
   return res.data as { authUrl: string; state: string };
 }
 
@@ -64,10 +73,19 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
     expect(events.map((e) => JSON.parse(e.payload).account.accountId)).toEqual([row.account_id]);
     const logs = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs');
     expect(logs.body.logs).toHaveLength(1);
-    expect(logs.body.logs[0]).toMatchObject({ eventType: 'connect_success', connectionMethod: 'oauth', accountId: row.account_id, success: { username: `sandbox_${P}` } });
+    expect(logs.body.logs[0]).toMatchObject({
+      eventType: 'connect_success',
+      connectionMethod: 'oauth',
+      accountId: row.account_id,
+      success: { username: `sandbox_${P}` },
+    });
 
     // The state was single use.
-    const replay = await h.env.request(null, 'GET', `/v1/connect/${P}/callback?code=x&state=${encodeURIComponent(state)}`);
+    const replay = await h.env.request(
+      null,
+      'GET',
+      `/v1/connect/${P}/callback?code=x&state=${encodeURIComponent(state)}`,
+    );
     expect(replay.status).toBe(400);
     expect(replay.body.code).toBe('invalid_state');
   });
@@ -78,7 +96,13 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
     const end = await followAuthUrl(authUrl, 'https://app.example/');
     const params = new URL(end.url).searchParams;
     const [row] = await accountRows(t.userId);
-    expect(Object.fromEntries(params)).toEqual({ x: '1', connected: P, profileId: t.profileId, accountId: row.account_id, username: row.username });
+    expect(Object.fromEntries(params)).toEqual({
+      x: '1',
+      connected: P,
+      profileId: t.profileId,
+      accountId: row.account_id,
+      username: row.username,
+    });
   });
 
   it('headless: hands code and state to redirect_url; POST /v1/connect/{platform} exchanges them once', async () => {
@@ -92,7 +116,12 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
     const sdk = await sdkFor(t.apiKey);
     const body = { code: params.get('code')!, state, profileId: t.profileId };
     const other = await createTenant(h.env);
-    const foreign = await sdkError((await sdkFor(other.apiKey)).connect.handleOAuthCallback({ path: { platform: P }, body: { ...body, profileId: other.profileId } }));
+    const foreign = await sdkError(
+      (await sdkFor(other.apiKey)).connect.handleOAuthCallback({
+        path: { platform: P },
+        body: { ...body, profileId: other.profileId },
+      }),
+    );
     expect(foreign.statusCode).toBe(400);
 
     const res = await sdk.connect.handleOAuthCallback({ path: { platform: P }, body });
@@ -126,12 +155,20 @@ describe('OAuth connect (GET /v1/connect/{platform} and the callback)', () => {
   it('a denied authorization redirects with the error and logs connect_failed; an expired state is refused', async () => {
     const t = await createTenant(h.env);
     const { state } = await connect(t, { redirect_url: 'https://app.example/cb' });
-    const denied = await h.env.request(null, 'GET', `/v1/connect/${P}/callback?error=access_denied&state=${encodeURIComponent(state)}`);
+    const denied = await h.env.request(
+      null,
+      'GET',
+      `/v1/connect/${P}/callback?error=access_denied&state=${encodeURIComponent(state)}`,
+    );
     expect(denied.status).toBe(302);
     expect(new URL(String(denied.headers.location)).searchParams.get('error')).toBe('authorization_denied');
     const logs = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs?status=failed');
     expect(logs.body.logs).toHaveLength(1);
-    expect(logs.body.logs[0]).toMatchObject({ eventType: 'connect_failed', status: 'failed', error: { code: 'authorization_denied' } });
+    expect(logs.body.logs[0]).toMatchObject({
+      eventType: 'connect_failed',
+      status: 'failed',
+      error: { code: 'authorization_denied' },
+    });
 
     const { authUrl } = await connect(t);
     h.env.clock.advance(10 * 60_000 + 1);
@@ -205,7 +242,10 @@ describe('token refresh job', () => {
     expect(now.is_active).toBe(0);
     const events = await listEvents(h.env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: row.account_id, disconnectionType: 'unintentional' });
+    expect(JSON.parse(events[0].payload).account).toMatchObject({
+      accountId: row.account_id,
+      disconnectionType: 'unintentional',
+    });
     const health = await h.env.request(t.apiKey, 'GET', `/v1/accounts/${row.account_id}/health`);
     expect(health.body).toMatchObject({ status: 'error', tokenStatus: { valid: false } });
   });

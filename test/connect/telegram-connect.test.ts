@@ -12,15 +12,23 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const accounts = (tenantId: string) => h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', tenantId).execute();
+const accounts = (tenantId: string) =>
+  h.env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', tenantId).execute();
 
 describe('POST /v1/connect/telegram (direct chat id)', () => {
   it('connects a channel through the SDK, stores the chat, emits account.connected and logs it', async () => {
     const t = await createTenant(h.env);
     await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, '-1001234567890');
-    const res = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1001234567890', profileId: t.profileId } });
+    const res = await t.sdk.connect.telegram.initiateTelegramConnect({
+      body: { chatId: '-1001234567890', profileId: t.profileId },
+    });
     const account = (res.data as any).account;
-    expect(account).toMatchObject({ platform: 'telegram', displayName: 'Sandbox channel -1001234567890', isActive: true, chatType: 'channel' });
+    expect(account).toMatchObject({
+      platform: 'telegram',
+      displayName: 'Sandbox channel -1001234567890',
+      isActive: true,
+      chatType: 'channel',
+    });
     const rows = await accounts(t.userId);
     expect(rows).toHaveLength(1);
     expect(rows[0].account_id).toBe(account._id);
@@ -29,15 +37,27 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
 
     const events = await listEvents(h.env.ctx.db.kysely, t.userId, 'account.connected');
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: account._id, platform: 'telegram', profileId: t.profileId });
+    expect(JSON.parse(events[0].payload).account).toMatchObject({
+      accountId: account._id,
+      platform: 'telegram',
+      profileId: t.profileId,
+    });
 
     const logs = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs');
     expect(logs.status).toBe(200);
     expect(logs.body.logs).toHaveLength(1);
-    expect(logs.body.logs[0]).toMatchObject({ accountId: account._id, platform: 'telegram', eventType: 'connect_success', connectionMethod: 'credentials', status: 'success' });
+    expect(logs.body.logs[0]).toMatchObject({
+      accountId: account._id,
+      platform: 'telegram',
+      eventType: 'connect_success',
+      connectionMethod: 'credentials',
+      status: 'success',
+    });
 
     // The same chat again is a reconnect: same account, logged as such.
-    const again = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1001234567890', profileId: t.profileId } });
+    const again = await t.sdk.connect.telegram.initiateTelegramConnect({
+      body: { chatId: '-1001234567890', profileId: t.profileId },
+    });
     expect((again.data as any).account._id).toBe(account._id);
     expect(await accounts(t.userId)).toHaveLength(1);
     const logs2 = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs?eventType=reconnect_success');
@@ -46,10 +66,19 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
 
   it('refuses a chat where the bot was removed (400) and a malformed chat id', async () => {
     const t = await createTenant(h.env);
-    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', { id: -1005550001, type: 'channel', title: 'Gone', botStatus: 'kicked' });
-    const kicked = await sdkError(t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1005550001', profileId: t.profileId } }));
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', {
+      id: -1005550001,
+      type: 'channel',
+      title: 'Gone',
+      botStatus: 'kicked',
+    });
+    const kicked = await sdkError(
+      t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-1005550001', profileId: t.profileId } }),
+    );
     expect(kicked.statusCode).toBe(400);
-    const malformed = await sdkError(t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: 'not a chat', profileId: t.profileId } }));
+    const malformed = await sdkError(
+      t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: 'not a chat', profileId: t.profileId } }),
+    );
     expect(malformed.statusCode).toBe(400);
     expect(await accounts(t.userId)).toHaveLength(0);
     const failed = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs?status=failed');
@@ -60,10 +89,15 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
     const t = await createTenant(h.env);
     const other = await createTenant(h.env);
     const chatId = '-1006060606060';
-    const connect = (who: typeof t) => h.env.request(who.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: who.profileId });
+    const connect = (who: typeof t) =>
+      h.env.request(who.apiKey, 'POST', '/v1/connect/telegram', { chatId, profileId: who.profileId });
     // Naming a chat the bot administers proves nothing (a channel's @username is public).
     const unproven = await connect(t);
-    expect([unproven.status, unproven.body.code, unproven.body.details]).toEqual([403, 'chat_control_unproven', { chatId }]);
+    expect([unproven.status, unproven.body.code, unproven.body.details]).toEqual([
+      403,
+      'chat_control_unproven',
+      { chatId },
+    ]);
     // Another tenant's code posted in the chat is no proof for this one.
     await proveTelegramChat(h.env, h.sandbox, other.apiKey, other.profileId, chatId);
     expect((await connect(t)).status).toBe(403);
@@ -76,13 +110,18 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
     const polled = await h.env.request(t.apiKey, 'PATCH', `/v1/connect/telegram?code=${code}`);
     expect(polled.body).toMatchObject({ status: 'connected', chatId, account: { _id: proven.body.account._id } });
     // The other tenant, proof or not, is now refused: the chat is taken.
-    expect([(await connect(other)).status, (await connect(other)).body.code]).toEqual([409, 'chat_connected_elsewhere']);
+    expect([(await connect(other)).status, (await connect(other)).body.code]).toEqual([
+      409,
+      'chat_connected_elsewhere',
+    ]);
   });
 
   it("is 404 for another tenant's profile", async () => {
     const a = await createTenant(h.env);
     const b = await createTenant(h.env);
-    const err = await sdkError(b.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-100999', profileId: a.profileId } }));
+    const err = await sdkError(
+      b.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId: '-100999', profileId: a.profileId } }),
+    );
     expect(err.statusCode).toBe(404);
   });
 });
@@ -90,19 +129,32 @@ describe('POST /v1/connect/telegram (direct chat id)', () => {
 describe('GET/PATCH /v1/connect/telegram (access code)', () => {
   it('issues a 15-minute code, stays pending until the code is posted in a chat, then connects that chat', async () => {
     const t = await createTenant(h.env);
-    const started = (await t.sdk.connect.telegram.getTelegramConnectStatus({ query: { profileId: t.profileId } })).data as any;
+    const started = (await t.sdk.connect.telegram.getTelegramConnectStatus({ query: { profileId: t.profileId } }))
+      .data as any;
     expect(started.code).toMatch(/^HERALD-[A-Z2-9]{6}$/);
     expect(started.expiresIn).toBe(900);
     expect(started.botUsername).toBe('herald_sandbox_bot');
     expect(new Date(started.expiresAt).getTime()).toBe(h.env.clock.now().getTime() + 900_000);
 
-    const pending = (await t.sdk.connect.telegram.completeTelegramConnect({ query: { code: started.code } })).data as any;
+    const pending = (await t.sdk.connect.telegram.completeTelegramConnect({ query: { code: started.code } }))
+      .data as any;
     expect(pending.status).toBe('pending');
     expect(await accounts(t.userId)).toHaveLength(0);
 
-    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId: '-1003141592', text: `connect ${started.code}`, chatType: 'channel', title: 'Pi news' });
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', {
+      chatId: '-1003141592',
+      text: `connect ${started.code}`,
+      chatType: 'channel',
+      title: 'Pi news',
+    });
     const done = (await t.sdk.connect.telegram.completeTelegramConnect({ query: { code: started.code } })).data as any;
-    expect(done).toMatchObject({ status: 'connected', chatId: '-1003141592', chatTitle: 'Pi news', chatType: 'channel', account: { platform: 'telegram', displayName: 'Pi news' } });
+    expect(done).toMatchObject({
+      status: 'connected',
+      chatId: '-1003141592',
+      chatTitle: 'Pi news',
+      chatType: 'channel',
+      account: { platform: 'telegram', displayName: 'Pi news' },
+    });
     const rows = await accounts(t.userId);
     expect(rows).toHaveLength(1);
     expect(rows[0].account_id).toBe(done.account._id);
@@ -117,14 +169,19 @@ describe('GET/PATCH /v1/connect/telegram (access code)', () => {
   it('expires a code after 15 minutes, and another tenant cannot poll it', async () => {
     const t = await createTenant(h.env);
     const other = await createTenant(h.env);
-    const { code } = (await t.sdk.connect.telegram.getTelegramConnectStatus({ query: { profileId: t.profileId } })).data as any;
-    expect((await sdkError(other.sdk.connect.telegram.completeTelegramConnect({ query: { code } }))).statusCode).toBe(404);
+    const { code } = (await t.sdk.connect.telegram.getTelegramConnectStatus({ query: { profileId: t.profileId } }))
+      .data as any;
+    expect((await sdkError(other.sdk.connect.telegram.completeTelegramConnect({ query: { code } }))).statusCode).toBe(
+      404,
+    );
     h.env.clock.advance(15 * 60_000 + 1);
     await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_updates', { chatId: '-1002718281', text: code });
     const expired = (await t.sdk.connect.telegram.completeTelegramConnect({ query: { code } })).data as any;
     expect(expired.status).toBe('expired');
     expect(await accounts(t.userId)).toHaveLength(0);
-    expect((await sdkError(t.sdk.connect.telegram.completeTelegramConnect({ query: { code: 'HERALD-NOPE22' } }))).statusCode).toBe(404);
+    expect(
+      (await sdkError(t.sdk.connect.telegram.completeTelegramConnect({ query: { code: 'HERALD-NOPE22' } }))).statusCode,
+    ).toBe(404);
   });
 });
 

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/platforms/catalogue.js';
 import { createPlatformIO } from '../../src/platforms/io.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter, type PublishRequest, type PublishResult } from '../../src/platforms/types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type PlatformAdapter,
+  type PublishRequest,
+  type PublishResult,
+} from '../../src/platforms/types.js';
 import { CONTRACT_FIXTURES } from '../helpers/contract-fixtures.js';
 import { pngBytes, postingAdapter, publishRequest as basePublishRequest, testIO } from '../helpers/platform-io.js';
 import { createTenant } from '../helpers/posts.js';
@@ -20,7 +26,9 @@ let h: Awaited<ReturnType<typeof createSandboxEnv>>;
 let sdk: Awaited<ReturnType<typeof createTenant>>['sdk'];
 
 beforeAll(async () => {
-  h = await createSandboxEnv(withAdapter.flatMap((d) => (CONTRACT_FIXTURES[d.id] ? [CONTRACT_FIXTURES[d.id].simulator()] : [])));
+  h = await createSandboxEnv(
+    withAdapter.flatMap((d) => (CONTRACT_FIXTURES[d.id] ? [CONTRACT_FIXTURES[d.id].simulator()] : [])),
+  );
   sdk = (await createTenant(h.env)).sdk;
 });
 afterAll(async () => h?.close());
@@ -63,15 +71,26 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
   let adapter: PlatformAdapter<PublishResult>;
   let account: AccountCredentials;
   const base = () => `/sandbox/${platform}`;
-  const inspect = async () => (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts as { id: string; text: string; deleted?: boolean }[];
-  const fault = (kind: string, op = 'publish') => sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind, count: 1, op });
+  const inspect = async () =>
+    (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts as {
+      id: string;
+      text: string;
+      deleted?: boolean;
+    }[];
+  const fault = (kind: string, op = 'publish') =>
+    sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind, count: 1, op });
 
   // Every publish of the suite carries the fixture's media when the platform needs some.
   const media = fixture?.media;
   const psd = fixture?.platformSpecificData;
   const publishRequest = (acc: AccountCredentials, over: Partial<PublishRequest> = {}) =>
-    basePublishRequest(acc, { ...(media ? { media: [media.ref] } : {}), ...(psd ? { platformSpecificData: psd } : {}), ...over });
-  const io = () => (media ? testIO({ [media.ref.url]: { bytes: media.bytes, contentType: media.contentType } }).io : baseIO());
+    basePublishRequest(acc, {
+      ...(media ? { media: [media.ref] } : {}),
+      ...(psd ? { platformSpecificData: psd } : {}),
+      ...over,
+    });
+  const io = () =>
+    media ? testIO({ [media.ref.url]: { bytes: media.bytes, contentType: media.contentType } }).io : baseIO();
 
   beforeAll(async () => {
     if (fixture.config) await sandboxCall(h.sandbox, 'POST', `${base()}/_config`, fixture.config);
@@ -144,7 +163,9 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
     const listed = await group.list({ accessToken: listing }, io());
     expect(listed.length).toBeGreaterThan(0);
     // A detail lookup answers the named destination only.
-    expect((await group.list({ accessToken: listing }, io(), { ids: [listed[0].id] })).map((d) => d.id)).toEqual([listed[0].id]);
+    expect((await group.list({ accessToken: listing }, io(), { ids: [listed[0].id] })).map((d) => d.id)).toEqual([
+      listed[0].id,
+    ]);
     const user = { platformUserId: account.platformUserId, username: account.username };
     const tokens = { accessToken: account.accessToken!, refreshToken: account.refreshToken };
     const selection = await group.select(listed[0], { profile: user, tokens }, io());
@@ -161,12 +182,19 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
       accessToken: selection.tokens?.accessToken ?? account.accessToken,
     };
     const result = await adapter.publish(publishRequest(chosen), io());
-    const posted = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find((p: { id: string }) => p.id === result.platformPostId);
+    const posted = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find(
+      (p: { id: string }) => p.id === result.platformPostId,
+    );
     expect(String(posted.destination)).toContain(listed[0].id);
     if (!group.personal) return;
     const personal = await group.select(null, { profile: user, tokens }, io());
-    const asUser = await adapter.publish(publishRequest({ ...account, metadata: { ...account.metadata, ...personal.metadata } }), io());
-    const own = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find((p: { id: string }) => p.id === asUser.platformPostId);
+    const asUser = await adapter.publish(
+      publishRequest({ ...account, metadata: { ...account.metadata, ...personal.metadata } }),
+      io(),
+    );
+    const own = (await sandboxCall(h.sandbox, 'GET', `${base()}/_inspect`)).posts.find(
+      (p: { id: string }) => p.id === asUser.platformPostId,
+    );
     expect(own.destination ?? null).toBeNull();
   });
 
@@ -197,14 +225,22 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
 
   it('fails a media upload with the kind the simulator is told, and publishes nothing', async () => {
     if (!simOps().includes('upload')) {
-      expect((await sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind: 'unavailable', count: 1, op: 'upload' })).error).toMatch(/no upload operation/);
+      expect(
+        (await sandboxCall(h.sandbox, 'POST', `${base()}/_faults`, { kind: 'unavailable', count: 1, op: 'upload' }))
+          .error,
+      ).toMatch(/no upload operation/);
       return;
     }
     const image = 'https://media.test/contract.png';
-    const { io: mediaIO } = media ? { io: io() } : testIO({ [image]: { bytes: pngBytes(3000), contentType: 'image/png' } });
+    const { io: mediaIO } = media
+      ? { io: io() }
+      : testIO({ [image]: { bytes: pngBytes(3000), contentType: 'image/png' } });
     for (const kind of ['unavailable', 'rate_limited', 'rejected'] as const) {
       await fault(kind, 'upload');
-      const req = publishRequest(account, media ? {} : { media: [{ type: 'image', url: image, mimeType: 'image/png' }] });
+      const req = publishRequest(
+        account,
+        media ? {} : { media: [{ type: 'image', url: image, mimeType: 'image/png' }] },
+      );
       expect((await caught(adapter.publish(req, mediaIO))).kind).toBe(kind);
       expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
     }
@@ -224,7 +260,15 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
         const atLimit = textAtLimit(piece, rule.count, rule.limit);
         if (atLimit === null) return;
         for (const text of [atLimit, `${atLimit}b`]) {
-          const res = (await sdk.validate.validatePost({ body: { content: text, ...(media ? { mediaItems: [{ type: media.ref.type, url: media.ref.url }] } : {}), platforms: [{ platform, ...(psd ? { platformSpecificData: psd } : {}) }] } as any })).data as { valid: boolean; errors: unknown[] };
+          const res = (
+            await sdk.validate.validatePost({
+              body: {
+                content: text,
+                ...(media ? { mediaItems: [{ type: media.ref.type, url: media.ref.url }] } : {}),
+                platforms: [{ platform, ...(psd ? { platformSpecificData: psd } : {}) }],
+              } as any,
+            })
+          ).data as { valid: boolean; errors: unknown[] };
           const published = await adapter.publish(publishRequest(account, { content: text }), io()).then(
             () => true,
             (e: unknown) => {
@@ -233,7 +277,10 @@ describe.each(withAdapter.map((d) => [d.id, d] as const))('%s', (platform, descr
               return false;
             },
           );
-          expect({ text: `${rule.count(text)} ${rule.unit}`, published }).toEqual({ text: `${rule.count(text)} ${rule.unit}`, published: res.valid });
+          expect({ text: `${rule.count(text)} ${rule.unit}`, published }).toEqual({
+            text: `${rule.count(text)} ${rule.unit}`,
+            published: res.valid,
+          });
         }
       });
     }

@@ -9,7 +9,15 @@ import { createTestEnv, type TestEnv } from '../helpers/context.js';
  * to another host would be refused and listed.
  */
 const CHROMIUM = process.env.HERALD_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 let env: TestEnv;
 let browser: Browser;
@@ -33,7 +41,11 @@ describe('GET /docs in Chromium', () => {
     context.on('request', (r) => requested.push(r.url()));
     // Anything for another host is refused here, so a test run never reaches the internet either way.
     await context.route(
-      (url) => url.protocol !== 'data:' && url.protocol !== 'blob:' && url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
+      (url) =>
+        url.protocol !== 'data:' &&
+        url.protocol !== 'blob:' &&
+        url.hostname !== '127.0.0.1' &&
+        url.hostname !== 'localhost',
       (route) => (offLoopback.push(route.request().url()), route.abort()),
     );
     const page = await context.newPage();

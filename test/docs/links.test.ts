@@ -50,7 +50,13 @@ describe('the link checker', () => {
     try {
       const broken = await brokenLinks(files, path.join(dir, 'docs'));
       expect(broken.map((b) => `${b.file} ${b.link}`).sort()).toEqual(
-        ['README.md docs/missing.md', 'docs/a.md #nowhere', 'docs/a.md ../README.md', 'docs/a.md /a', 'docs/sub/b.md ../a.md#the-title'].sort(),
+        [
+          'README.md docs/missing.md',
+          'docs/a.md #nowhere',
+          'docs/a.md ../README.md',
+          'docs/a.md /a',
+          'docs/sub/b.md ../a.md#the-title',
+        ].sort(),
       );
     } finally {
       process.chdir(cwd);

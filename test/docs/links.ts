@@ -17,7 +17,12 @@ export interface BrokenLink {
 
 let renderer: Promise<MarkdownRenderer> | null = null;
 // The site's Markdown settings (docs/.vitepress/config.mts: `markdown`).
-const md = () => (renderer ??= createMarkdownRenderer(process.cwd(), { html: false }, '/', { ...console, info() {}, warn() {} } as any));
+const md = () =>
+  (renderer ??= createMarkdownRenderer(process.cwd(), { html: false }, '/', {
+    ...console,
+    info() {},
+    warn() {},
+  } as any));
 
 /** GitHub's heading ids (github-slugger): lower case, punctuation dropped, each space a hyphen. */
 export function githubSlug(text: string): string {
@@ -41,7 +46,11 @@ async function readPage(file: string): Promise<Page> {
   const cached = pages.get(file);
   if (cached) return cached;
   const renderer = await md();
-  const tokens = renderer.parse(fs.readFileSync(file, 'utf8'), { path: file, relativePath: path.basename(file), cleanUrls: false });
+  const tokens = renderer.parse(fs.readFileSync(file, 'utf8'), {
+    path: file,
+    relativePath: path.basename(file),
+    cleanUrls: false,
+  });
   const links: string[] = [];
   const siteIds = new Set<string>();
   const githubIds = new Set<string>();
@@ -115,7 +124,8 @@ export async function brokenLinks(files: string[], siteRoot: string): Promise<Br
       }
       const { siteIds, githubIds } = await readPage(page);
       if (!siteIds.has(anchor)) report(`no heading #${anchor} on the site's ${path.relative(process.cwd(), page)}`);
-      else if (!githubIds.has(anchor)) report(`no heading #${anchor} on GitHub's ${path.relative(process.cwd(), page)}`);
+      else if (!githubIds.has(anchor))
+        report(`no heading #${anchor} on GitHub's ${path.relative(process.cwd(), page)}`);
     }
   }
   return broken;

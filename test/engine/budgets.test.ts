@@ -15,11 +15,17 @@ const T0 = Date.UTC(2026, 0, 1);
 
 async function reserveMany(b: Budgets, platform: string, targets: PacedTarget[], at = T0): Promise<number[]> {
   const out: number[] = [];
-  for (const t of targets) out.push((await b.reserve(pacingFor(limitsOf(platform), t, b.share).budgets, new Date(at))) - at);
+  for (const t of targets)
+    out.push((await b.reserve(pacingFor(limitsOf(platform), t, b.share).budgets, new Date(at))) - at);
   return out;
 }
 
-const chat = (id: string, chatType = 'channel'): PacedTarget => ({ platform: 'telegram', accountId: `acc-${id}`, accountMetadata: { chatId: id, chatType }, platformSpecificData: {} });
+const chat = (id: string, chatType = 'channel'): PacedTarget => ({
+  platform: 'telegram',
+  accountId: `acc-${id}`,
+  accountMetadata: { chatId: id, chatType },
+  platformSpecificData: {},
+});
 
 describe('platform limits in the descriptors', () => {
   it('declares each limit with a positive budget, a known scope and the page that states it', () => {
@@ -39,7 +45,11 @@ describe('platform limits in the descriptors', () => {
 describe('budgets (in process)', () => {
   it('paces one bot to 30 messages a second in all (per app), across chats', async () => {
     const b = new LocalBudgets();
-    const times = await reserveMany(b, 'telegram', Array.from({ length: 32 }, (_, i) => chat(String(-1001000 - i))));
+    const times = await reserveMany(
+      b,
+      'telegram',
+      Array.from({ length: 32 }, (_, i) => chat(String(-1001000 - i))),
+    );
     expect(times.slice(0, 30).every((t) => t === 0)).toBe(true);
     // Never more than 30 in any second: the next ones go a second after the first.
     expect(times.slice(30)).toEqual([1000, 1000]);
@@ -58,8 +68,17 @@ describe('budgets (in process)', () => {
 
   it('paces an account by its own budget (Instagram: 100 posts in 24 hours), never another account', async () => {
     const b = new LocalBudgets();
-    const ig = (id: string): PacedTarget => ({ platform: 'instagram', accountId: id, accountMetadata: {}, platformSpecificData: {} });
-    const times = await reserveMany(b, 'instagram', Array.from({ length: 101 }, () => ig('one')));
+    const ig = (id: string): PacedTarget => ({
+      platform: 'instagram',
+      accountId: id,
+      accountMetadata: {},
+      platformSpecificData: {},
+    });
+    const times = await reserveMany(
+      b,
+      'instagram',
+      Array.from({ length: 101 }, () => ig('one')),
+    );
     expect(times.slice(0, 100).every((t) => t === 0)).toBe(true);
     expect(times[100]).toBe(86_400_000);
     expect(await reserveMany(b, 'instagram', [ig('two')])).toEqual([0]);
@@ -78,7 +97,11 @@ describe('budgets (in process)', () => {
   it('takes 1/N of each budget when N processes share it without Redis', async () => {
     const b = new LocalBudgets();
     b.setShare(3);
-    const times = await reserveMany(b, 'telegram', Array.from({ length: 11 }, (_, i) => chat(String(-2001000 - i))));
+    const times = await reserveMany(
+      b,
+      'telegram',
+      Array.from({ length: 11 }, (_, i) => chat(String(-2001000 - i))),
+    );
     // 30 a second in all is 10 a second here.
     expect(times.slice(0, 10).every((t) => t === 0)).toBe(true);
     expect(times[10]).toBe(1000);

@@ -25,10 +25,18 @@ describe('a target claimed by a worker killed before it sent (no look-up)', () =
       platforms: [{ platform: 'threads', accountId: t.threads.account_id }],
     });
     const postId = created.body.post._id as string;
-    const { target_id: targetId } = await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).executeTakeFirstOrThrow();
+    const { target_id: targetId } = await e.ctx.db.kysely
+      .selectFrom('post_target')
+      .select('target_id')
+      .where('post_id', '=', postId)
+      .executeTakeFirstOrThrow();
     // The dead worker's claim: committed before any platform call, then nothing.
     const iso = e.env.clock.now().toISOString();
-    await e.ctx.db.kysely.updateTable('post_target').set({ status: 'publishing', attempts: 1, last_attempt_at: iso }).where('target_id', '=', targetId).execute();
+    await e.ctx.db.kysely
+      .updateTable('post_target')
+      .set({ status: 'publishing', attempts: 1, last_attempt_at: iso })
+      .where('target_id', '=', targetId)
+      .execute();
 
     await e.runner.drain();
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'unknown', error_code: 'outcome_unknown' });
@@ -44,7 +52,9 @@ describe('a target claimed by a worker killed before it sent (no look-up)', () =
     expect(listed.body.posts[0].platforms[0]).toMatchObject({ status: 'unknown' });
 
     // The person looked: it is not there.
-    expect((await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`, { resendUnknown: true })).status).toBe(200);
+    expect((await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`, { resendUnknown: true })).status).toBe(
+      200,
+    );
     await e.runner.drain();
     expect(e.sim.count(targetId)).toBe(1);
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published' });

@@ -65,7 +65,13 @@ export const publishJob = (ctx: AppContext, targetId: string) => findJobByKey(ct
 export const events = (ctx: AppContext, tenantId: string, type?: string) => listEvents(ctx.db.kysely, tenantId, type);
 
 export const logsOf = (ctx: AppContext, postId: string) =>
-  ctx.db.kysely.selectFrom('publish_log').selectAll().where('post_id', '=', postId).orderBy('created_at').orderBy('log_id').execute();
+  ctx.db.kysely
+    .selectFrom('publish_log')
+    .selectAll()
+    .where('post_id', '=', postId)
+    .orderBy('created_at')
+    .orderBy('log_id')
+    .execute();
 
 /** Moves the fake clock to the publish job's run time. */
 export async function advanceToJob(e: EngineEnv, targetId: string): Promise<void> {

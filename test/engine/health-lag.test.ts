@@ -12,8 +12,18 @@ describe('scheduler lag on /health', () => {
   it('shows the age of the oldest overdue publish job and the queue depth, and clears once caught up', async () => {
     const t = await createTenant(e);
     const dueAt = e.env.clock.now();
-    await seedPost(e.ctx, { tenantId: t.userId, content: 'late', targets: [{ account: t.bluesky }, { account: t.twitter }], scheduledFor: dueAt });
-    await seedPost(e.ctx, { tenantId: t.userId, content: 'future', targets: [{ account: t.bluesky }], scheduledFor: new Date(dueAt.getTime() + 86_400_000) });
+    await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'late',
+      targets: [{ account: t.bluesky }, { account: t.twitter }],
+      scheduledFor: dueAt,
+    });
+    await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'future',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: new Date(dueAt.getTime() + 86_400_000),
+    });
     // No worker ran for five minutes (a process that was down).
     e.env.clock.advance(300_000);
     const down = await e.env.request(null, 'GET', '/health');

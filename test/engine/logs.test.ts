@@ -9,10 +9,24 @@ let badPost: string;
 beforeAll(async () => {
   e = await createEngineEnv();
   t = await createTenant(e);
-  okPost = (await seedPost(e.ctx, { tenantId: t.userId, content: 'Launch day is here', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() })).postId;
+  okPost = (
+    await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'Launch day is here',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    })
+  ).postId;
   await e.runner.drain();
   e.sim.failNext('rejected', 1, { message: 'Duplicate content' });
-  badPost = (await seedPost(e.ctx, { tenantId: t.userId, content: 'Second try', targets: [{ account: t.twitter }], scheduledFor: e.env.clock.now() })).postId;
+  badPost = (
+    await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'Second try',
+      targets: [{ account: t.twitter }],
+      scheduledFor: e.env.clock.now(),
+    })
+  ).postId;
   await e.runner.drain();
 });
 afterAll(async () => e?.close());
@@ -85,7 +99,11 @@ describe('publishing logs API', () => {
       accountId: { _id: t.twitter.account_id, platform: 'twitter', username: 'twitter-user' },
       metadata: {},
     });
-    expect(res.body.log.postId.platforms[0]).toMatchObject({ platform: 'twitter', status: 'failed', errorMessage: 'Duplicate content' });
+    expect(res.body.log.postId.platforms[0]).toMatchObject({
+      platform: 'twitter',
+      status: 'failed',
+      errorMessage: 'Duplicate content',
+    });
     expect(res.body.log.response.rawBody).toContain('Duplicate content');
     expect((await e.env.request(t.apiKey, 'GET', '/v1/logs/000000000000000000000000')).status).toBe(404);
   });
@@ -123,7 +141,11 @@ describe('publishing logs API', () => {
     await e.runner.drain();
     const after = await e.ctx.db.kysely.selectFrom('publish_log').select('log_id').execute();
     expect(after).toHaveLength(0);
-    const job = await e.ctx.db.kysely.selectFrom('job').selectAll().where('task', '=', 'publish-log.prune').executeTakeFirstOrThrow();
+    const job = await e.ctx.db.kysely
+      .selectFrom('job')
+      .selectAll()
+      .where('task', '=', 'publish-log.prune')
+      .executeTakeFirstOrThrow();
     expect(new Date(job.run_at).getTime()).toBeGreaterThan(e.env.clock.now().getTime());
   });
 });

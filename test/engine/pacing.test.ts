@@ -30,9 +30,19 @@ describe('pacing by platform budgets', { timeout: 120_000 }, () => {
     e.ctx.budgets.setShare(20);
     const targetIds = await seedPosts(
       e.ctx,
-      Array.from({ length: 7 }, (_, i) => ({ tenantId: t.userId, content: `x ${i}`, targets: [{ account: t.twitter }], scheduledFor: now })),
+      Array.from({ length: 7 }, (_, i) => ({
+        tenantId: t.userId,
+        content: `x ${i}`,
+        targets: [{ account: t.twitter }],
+        scheduledFor: now,
+      })),
     );
-    const other = await seedPost(e.ctx, { tenantId: t.userId, content: 'other account', targets: [{ account: t.bluesky }], scheduledFor: now });
+    const other = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'other account',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: now,
+    });
     await e.runner.drain();
 
     expect(e.sim.posts.filter((p) => p.text.startsWith('x '))).toHaveLength(5);
@@ -60,21 +70,37 @@ describe('pacing by platform budgets', { timeout: 120_000 }, () => {
     e.env.clock.advance(1);
     await e.runner.drain();
     expect(e.sim.posts.filter((p) => p.text.startsWith('x '))).toHaveLength(7);
-    for (const w of waiting) expect(await target(e.ctx, w.row.target_id)).toMatchObject({ status: 'published', attempts: 1 });
+    for (const w of waiting)
+      expect(await target(e.ctx, w.row.target_id)).toMatchObject({ status: 'published', attempts: 1 });
     expect(e.sim.duplicates()).toEqual([]);
   });
 
   it("moves the account's budget to a 429's hint: its next post waits for it, other accounts do not", async () => {
     const t = await createTenant(e);
     const u = await createTenant(e);
-    const first = await seedPost(e.ctx, { tenantId: t.userId, content: 'throttled', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
+    const first = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'throttled',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
     e.sim.failNext('rate_limited', 1, { retryAfterSec: 600 });
     await e.runner.drain();
     const pausedAt = e.env.clock.now().getTime();
     expect(await target(e.ctx, first.targetIds[0])).toMatchObject({ status: 'pending' });
 
-    const second = await seedPost(e.ctx, { tenantId: t.userId, content: 'same account', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
-    const elsewhere = await seedPost(e.ctx, { tenantId: u.userId, content: 'other account', targets: [{ account: u.bluesky }], scheduledFor: e.env.clock.now() });
+    const second = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'same account',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
+    const elsewhere = await seedPost(e.ctx, {
+      tenantId: u.userId,
+      content: 'other account',
+      targets: [{ account: u.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
     await e.runner.drain();
     expect(e.sim.count(elsewhere.targetIds[0])).toBe(1);
     expect(e.sim.count(second.targetIds[0])).toBe(0);
@@ -89,7 +115,12 @@ describe('pacing by platform budgets', { timeout: 120_000 }, () => {
 
   it('never fails a post the platform keeps throttling with a wait: it waits as often as it is told', async () => {
     const t = await createTenant(e);
-    const p = await seedPost(e.ctx, { tenantId: t.userId, content: 'patient', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
+    const p = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'patient',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
     const throttles = 10; // more than MAX_SEND_ATTEMPTS
     e.sim.failNext('rate_limited', throttles, { retryAfterSec: 60 });
     for (let i = 0; i < throttles; i++) {
@@ -112,13 +143,19 @@ describe('pacing by platform budgets', { timeout: 120_000 }, () => {
     const now = e.env.clock.now();
     const targetIds = await seedPosts(
       e.ctx,
-      Array.from({ length: 3 }, (_, i) => ({ tenantId: t.userId, content: `half ${i}`, targets: [{ account: t.twitter }], scheduledFor: now })),
+      Array.from({ length: 3 }, (_, i) => ({
+        tenantId: t.userId,
+        content: `half ${i}`,
+        targets: [{ account: t.twitter }],
+        scheduledFor: now,
+      })),
     );
     e.ctx.budgets.setShare(50);
     await e.runner.drain();
     expect(e.sim.posts.filter((p) => p.text.startsWith('half '))).toHaveLength(2);
     const late = [];
-    for (const id of targetIds) if ((await target(e.ctx, id)).status === 'pending') late.push((await publishJob(e.ctx, id))!);
+    for (const id of targetIds)
+      if ((await target(e.ctx, id)).status === 'pending') late.push((await publishJob(e.ctx, id))!);
     expect(late.map((j) => new Date(j.run_at).getTime() - now.getTime())).toEqual([X_WINDOW_MS]);
 
     // A worker that stopped beating no longer counts: the share grows back.

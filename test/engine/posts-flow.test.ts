@@ -36,7 +36,9 @@ describe('posts API through the engine', () => {
     expect(await events(e.ctx, t.userId, 'post.partial')).toHaveLength(1);
 
     const logs = (await client.logs.listLogs()).data as any;
-    expect(logs.logs.map((l: any) => `${l.platform}:${l.status}`).sort()).toEqual([`${failed.platform}:failed`, `${published.platform}:success`].sort());
+    expect(logs.logs.map((l: any) => `${l.platform}:${l.status}`).sort()).toEqual(
+      [`${failed.platform}:failed`, `${published.platform}:success`].sort(),
+    );
     const postLogs = await e.env.request(t.apiKey, 'GET', `/v1/posts/${postId}/logs`);
     expect(postLogs.body.count).toBe(2);
 

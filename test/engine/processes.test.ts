@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { assertAllPublishedOnce, outstanding, seedTenant } from '../helpers/publish-once.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/test-platform.js';
-import { killHard, sleep, startEngineWorker, stopGracefully, waitUntil, type WorkerProc } from '../helpers/test-platform-processes.js';
+import {
+  killHard,
+  sleep,
+  startEngineWorker,
+  stopGracefully,
+  waitUntil,
+  type WorkerProc,
+} from '../helpers/test-platform-processes.js';
 
 /*
  * Real processes, real time: worker processes (test/helpers/test-platform-worker.ts) publish to the
@@ -55,11 +62,16 @@ describe('publishing engine across processes', () => {
     // The last one runs to the end: it catches up on everything, including the killed workers' claims.
     const last = startEngineWorker(env.config, sim.url, 'final');
     workers.push(last);
-    await waitUntil(async () => (await outstanding(env, tenantId)).jobs === 0, 150_000, 'every publish job to finish', async () => ({
-      ...(await outstanding(env, tenantId)),
-      accepted: sim.posts.length,
-      output: last.output().slice(-300),
-    }));
+    await waitUntil(
+      async () => (await outstanding(env, tenantId)).jobs === 0,
+      150_000,
+      'every publish job to finish',
+      async () => ({
+        ...(await outstanding(env, tenantId)),
+        accepted: sim.posts.length,
+        output: last.output().slice(-300),
+      }),
+    );
     await stopGracefully(last);
 
     await assertAllPublishedOnce(env, sim, tenantId, targetIds, posts);

@@ -24,14 +24,21 @@ async function connectedTenant(xUser: { id: string; username: string }) {
   const sdk = await e.env.sdk(apiKey);
   const profile = data(await sdk.profiles.createProfile({ body: { name: `X ${xUser.username}` } })).profile;
   await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/users', { ...xUser, name: xUser.username });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'twitter' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const start = data(
+    await sdk.connect.getConnectUrl({
+      path: { platform: 'twitter' },
+      query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   await followAuthUrl(`${start.authUrl}&login_hint=${xUser.id}`);
   const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
   return { sdk, accountId: accounts[0]._id as string, xUserId: xUser.id };
 }
 
 async function createNow(sdk: any, accountId: string, body: Record<string, unknown>) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'twitter', accountId }], ...body } });
+  const res = await sdk.posts.createPost({
+    body: { publishNow: true, platforms: [{ platform: 'twitter', accountId }], ...body },
+  });
   expect(res.response.status).toBe(201);
   return data(res).post._id as string;
 }
@@ -44,7 +51,8 @@ async function simPosts(authorId: string): Promise<any[]> {
 }
 
 /** Upload sessions the X simulator saw (one per medium uploaded). */
-const initializeCalls = () => e.sandbox.state('twitter').calls.filter((c) => c.path.endsWith('/2/media/upload/initialize')).length;
+const initializeCalls = () =>
+  e.sandbox.state('twitter').calls.filter((c) => c.path.endsWith('/2/media/upload/initialize')).length;
 
 /** Lets the fake clock run `ms` in steps, running what falls due at each step. */
 async function runFor(ms: number, step = 5_000): Promise<void> {
@@ -83,7 +91,9 @@ describe('media processing is a state the engine owns', () => {
     expect(done.platforms[0]).toMatchObject({ status: 'published', platformPostId: expect.stringMatching(/^\d+$/) });
     const posts = await simPosts(t.xUserId);
     expect(posts.map((p) => p.text).sort()).toEqual(['a video', 'plain words']);
-    expect(posts.find((p) => p.text === 'a video').media).toEqual([{ type: 'video', mimeType: 'video/mp4', size: 3000 }]);
+    expect(posts.find((p) => p.text === 'a video').media).toEqual([
+      { type: 'video', mimeType: 'video/mp4', size: 3000 },
+    ]);
     expect(initializeCalls() - uploadsBefore).toBe(1);
     expect(await findJobByKey(e.env.ctx.db.kysely, processingCheckJobKey(await targetIdOf(videoPost)))).toBeUndefined();
   });
@@ -107,10 +117,17 @@ describe('media processing is a state the engine owns', () => {
     const t = await connectedTenant({ id: '3100000000000000003', username: 'proc_crash' });
     await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_config', { processingMs: 20_000 });
     const uploadsBefore = initializeCalls();
-    const postId = await createNow(t.sdk, t.accountId, { content: 'a video through a crash', mediaItems: video('crash.mp4') });
+    const postId = await createNow(t.sdk, t.accountId, {
+      content: 'a video through a crash',
+      mediaItems: video('crash.mp4'),
+    });
     await e.runner.drain();
     const targetId = await targetIdOf(postId);
-    const stored = await e.env.ctx.db.kysely.selectFrom('post_target').select(['status', 'processing_handle']).where('target_id', '=', targetId).executeTakeFirstOrThrow();
+    const stored = await e.env.ctx.db.kysely
+      .selectFrom('post_target')
+      .select(['status', 'processing_handle'])
+      .where('target_id', '=', targetId)
+      .executeTakeFirstOrThrow();
     expect(stored.status).toBe('processing');
     const handle = JSON.parse(stored.processing_handle!);
     expect(handle.root).toHaveLength(1);
@@ -118,7 +135,12 @@ describe('media processing is a state the engine owns', () => {
     // A worker claims the check once it is due and dies with it: its lease must run out first.
     e.env.clock.advance(25_000);
     const now = e.env.clock.now();
-    const claimed = await claimDueJobs(e.env.ctx.db, { workerId: 'dead-worker', now, leaseUntil: new Date(now.getTime() + 60_000), limit: 10 });
+    const claimed = await claimDueJobs(e.env.ctx.db, {
+      workerId: 'dead-worker',
+      now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      limit: 10,
+    });
     expect(claimed.map((j) => j.key)).toContain(processingCheckJobKey(targetId));
     await e.runner.drain();
     expect((await getPost(t.sdk, postId)).platforms[0].status).toBe('processing');
@@ -134,6 +156,10 @@ describe('media processing is a state the engine owns', () => {
 });
 
 async function targetIdOf(postId: string): Promise<string> {
-  const row = await e.env.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).executeTakeFirstOrThrow();
+  const row = await e.env.ctx.db.kysely
+    .selectFrom('post_target')
+    .select('target_id')
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
   return row.target_id;
 }

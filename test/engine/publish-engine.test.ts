@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SEND_ATTEMPTS } from '../../src/domain/publishing/publish-target.js';
 import { seedPost } from '../helpers/test-platform-fixtures.js';
-import { advanceToJob, createEngineEnv, createTenant, events, logsOf, post, publishJob, target, type EngineEnv } from './engine-env.js';
+import {
+  advanceToJob,
+  createEngineEnv,
+  createTenant,
+  events,
+  logsOf,
+  post,
+  publishJob,
+  target,
+  type EngineEnv,
+} from './engine-env.js';
 
 let e: EngineEnv;
 beforeAll(async () => {
@@ -10,9 +20,19 @@ beforeAll(async () => {
 afterAll(async () => e?.close());
 beforeEach(() => e.sim.reset());
 
-async function onePost(content: string, which: 'bluesky' | 'twitter' | 'threads' = 'bluesky', extra: Partial<Parameters<typeof seedPost>[1]> = {}) {
+async function onePost(
+  content: string,
+  which: 'bluesky' | 'twitter' | 'threads' = 'bluesky',
+  extra: Partial<Parameters<typeof seedPost>[1]> = {},
+) {
   const t = await createTenant(e);
-  const seeded = await seedPost(e.ctx, { tenantId: t.userId, content, targets: [{ account: t[which] }], scheduledFor: e.env.clock.now(), ...extra });
+  const seeded = await seedPost(e.ctx, {
+    tenantId: t.userId,
+    content,
+    targets: [{ account: t[which] }],
+    scheduledFor: e.env.clock.now(),
+    ...extra,
+  });
   return { t, postId: seeded.postId, targetId: seeded.targetIds[0] };
 }
 
@@ -26,7 +46,12 @@ describe('publishing engine', () => {
     expect(e.sim.posts[0].text).toBe('hello world');
     expect(e.sim.posts[0].accessToken).toBe('at-bluesky-user');
     const row = await target(e.ctx, targetId);
-    expect(row).toMatchObject({ status: 'published', platform_post_id: e.sim.posts[0].id, attempts: 1, error_message: null });
+    expect(row).toMatchObject({
+      status: 'published',
+      platform_post_id: e.sim.posts[0].id,
+      attempts: 1,
+      error_message: null,
+    });
     expect(row.platform_post_url).toContain(`/p/${e.sim.posts[0].id}`);
     expect(row.published_at).toBe(e.env.clock.now().toISOString());
     const p = await post(e.ctx, postId);
@@ -38,13 +63,26 @@ describe('publishing engine', () => {
     expect(published).toHaveLength(1);
     const data = JSON.parse(published[0].payload);
     expect(data.post).toMatchObject({ id: postId, status: 'published' });
-    expect(data.post.platforms[0]).toMatchObject({ platform: 'bluesky', status: 'published', platformPostId: row.platform_post_id });
+    expect(data.post.platforms[0]).toMatchObject({
+      platform: 'bluesky',
+      status: 'published',
+      platformPostId: row.platform_post_id,
+    });
 
     const logs = await logsOf(e.ctx, postId);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ action: 'publish', status: 'success', status_code: 200, attempt_number: 1, platform: 'bluesky' });
+    expect(logs[0]).toMatchObject({
+      action: 'publish',
+      status: 'success',
+      status_code: 200,
+      attempt_number: 1,
+      platform: 'bluesky',
+    });
     expect(logs[0].endpoint).toBe(`POST ${e.sim.url}/bluesky/posts`);
-    expect(JSON.parse(logs[0].response)).toMatchObject({ platformPostId: row.platform_post_id, platformPostUrl: row.platform_post_url });
+    expect(JSON.parse(logs[0].response)).toMatchObject({
+      platformPostId: row.platform_post_id,
+      platformPostUrl: row.platform_post_url,
+    });
     expect(JSON.parse(logs[0].request)).toMatchObject({ contentPreview: 'hello world', mediaCount: 0 });
 
     // Running again does nothing twice.
@@ -60,7 +98,10 @@ describe('publishing engine', () => {
       scheduledFor: e.env.clock.now(),
       mediaItems: [{ type: 'image', url: 'https://cdn.example/a.png' }],
       targets: [
-        { account: t.twitter, platformSpecificData: { threadItems: [{ content: 'root' }, { content: 'reply 1' }, { content: 'reply 2' }] } },
+        {
+          account: t.twitter,
+          platformSpecificData: { threadItems: [{ content: 'root' }, { content: 'reply 1' }, { content: 'reply 2' }] },
+        },
         { account: t.bluesky, customContent: 'custom', platformSpecificData: { firstComment: 'first!' } },
       ],
     });
@@ -131,7 +172,13 @@ describe('publishing engine', () => {
       if (await publishJob(e.ctx, targetId)) await advanceToJob(e, targetId);
     }
     const row = await target(e.ctx, targetId);
-    expect(row).toMatchObject({ status: 'failed', attempts: MAX_SEND_ATTEMPTS, error_category: 'platform_error', error_source: 'platform', error_code: '503' });
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: MAX_SEND_ATTEMPTS,
+      error_category: 'platform_error',
+      error_source: 'platform',
+      error_code: '503',
+    });
     expect(await publishJob(e.ctx, targetId)).toBeUndefined();
     expect((await post(e.ctx, postId)).status).toBe('failed');
     expect(await events(e.ctx, t.userId, 'post.failed')).toHaveLength(1);
@@ -154,11 +201,17 @@ describe('publishing engine', () => {
     expect((await post(e.ctx, postId)).status).toBe('failed');
     const failed = await events(e.ctx, t.userId, 'post.failed');
     expect(failed).toHaveLength(1);
-    expect(JSON.parse(failed[0].payload).post.platforms[0]).toMatchObject({ error: 'Text contains a banned link', errorCategory: 'platform_rejected' });
+    expect(JSON.parse(failed[0].payload).post.platforms[0]).toMatchObject({
+      error: 'Text contains a banned link',
+      errorCategory: 'platform_rejected',
+    });
     const logs = await logsOf(e.ctx, postId);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ action: 'publish', status: 'failed', status_code: 400 });
-    expect(JSON.parse(logs[0].response)).toMatchObject({ errorMessage: 'Text contains a banned link', errorCode: 'content_rejected' });
+    expect(JSON.parse(logs[0].response)).toMatchObject({
+      errorMessage: 'Text contains a banned link',
+      errorCode: 'content_rejected',
+    });
     expect(JSON.parse(logs[0].response).rawBody).toContain('banned link');
     expect(e.sim.posts).toHaveLength(0);
   });
@@ -171,7 +224,11 @@ describe('publishing engine', () => {
     expect(e.sim.count(targetId)).toBe(1);
     expect(e.sim.posts[0].accessToken).toMatch(/^at_1_/);
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published', attempts: 2 });
-    const account = await e.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', t.bluesky.account_id).executeTakeFirstOrThrow();
+    const account = await e.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', t.bluesky.account_id)
+      .executeTakeFirstOrThrow();
     expect(e.ctx.secrets.open(account.access_token!)).toBe(e.sim.posts[0].accessToken);
     expect(e.ctx.secrets.open(account.refresh_token!)).toBe('rt_1');
     const actions = (await logsOf(e.ctx, postId)).map((l) => `${l.action}:${l.status}`);
@@ -183,14 +240,28 @@ describe('publishing engine', () => {
     e.sim.failNext('auth', 2);
     await e.runner.drain();
     expect(e.sim.refreshes).toBe(1);
-    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'failed', error_category: 'auth_expired', error_source: 'user' });
+    expect(await target(e.ctx, targetId)).toMatchObject({
+      status: 'failed',
+      error_category: 'auth_expired',
+      error_source: 'user',
+    });
     expect(e.sim.posts).toHaveLength(0);
   });
 
   it('disconnects the account once when the grant is revoked, and fails its targets with auth_expired', async () => {
     const t = await createTenant(e);
-    const a = await seedPost(e.ctx, { tenantId: t.userId, content: 'one', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
-    const b = await seedPost(e.ctx, { tenantId: t.userId, content: 'two', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
+    const a = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'one',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
+    const b = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'two',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
     e.sim.failNext('auth', 2);
     e.sim.revokeRefresh = true;
     await e.runner.drain();
@@ -199,18 +270,34 @@ describe('publishing engine', () => {
       expect(row.status).toBe('failed');
       expect(row.error_category).toBe('auth_expired');
     }
-    const account = await e.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', t.bluesky.account_id).executeTakeFirstOrThrow();
+    const account = await e.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', t.bluesky.account_id)
+      .executeTakeFirstOrThrow();
     expect(account.is_active).toBe(0);
     const disconnected = await events(e.ctx, t.userId, 'account.disconnected');
     expect(disconnected).toHaveLength(1);
-    expect(JSON.parse(disconnected[0].payload).account).toMatchObject({ accountId: t.bluesky.account_id, disconnectionType: 'unintentional' });
+    expect(JSON.parse(disconnected[0].payload).account).toMatchObject({
+      accountId: t.bluesky.account_id,
+      disconnectionType: 'unintentional',
+    });
     expect(e.sim.posts).toHaveLength(0);
 
     // A later post to the disconnected account fails without calling the platform.
-    const c = await seedPost(e.ctx, { tenantId: t.userId, content: 'three', targets: [{ account: t.bluesky }], scheduledFor: e.env.clock.now() });
+    const c = await seedPost(e.ctx, {
+      tenantId: t.userId,
+      content: 'three',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: e.env.clock.now(),
+    });
     const calls = e.sim.calls.length;
     await e.runner.drain();
-    expect(await target(e.ctx, c.targetIds[0])).toMatchObject({ status: 'failed', error_category: 'account_issue', error_code: 'account_inactive' });
+    expect(await target(e.ctx, c.targetIds[0])).toMatchObject({
+      status: 'failed',
+      error_category: 'account_issue',
+      error_code: 'account_inactive',
+    });
     expect((await target(e.ctx, c.targetIds[0])).error_message).toMatch(/disconnected; reconnect/);
     expect(e.sim.calls.length).toBe(calls);
     expect((await logsOf(e.ctx, c.postId)).map((l) => `${l.action}:${l.status}`)).toEqual(['publish:skipped']);
@@ -231,7 +318,12 @@ describe('publishing engine', () => {
     await advanceToJob(e, targetId);
     await e.runner.drain();
     row = await target(e.ctx, targetId);
-    expect(row).toMatchObject({ status: 'published', platform_post_id: e.sim.posts[0].id, attempts: 1, error_message: null });
+    expect(row).toMatchObject({
+      status: 'published',
+      platform_post_id: e.sim.posts[0].id,
+      attempts: 1,
+      error_message: null,
+    });
     expect(e.sim.count(targetId)).toBe(1);
     expect(e.sim.calls.filter((c) => c.startsWith('POST')).length).toBe(1);
     expect((await post(e.ctx, postId)).status).toBe('published');
@@ -269,7 +361,12 @@ describe('publishing engine', () => {
       if (await publishJob(e.ctx, targetId)) await advanceToJob(e, targetId);
     }
     expect(await publishJob(e.ctx, targetId)).toBeUndefined();
-    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'failed', attempts: MAX_SEND_ATTEMPTS, error_category: 'platform_error', error_code: 'lost' });
+    expect(await target(e.ctx, targetId)).toMatchObject({
+      status: 'failed',
+      attempts: MAX_SEND_ATTEMPTS,
+      error_category: 'platform_error',
+      error_code: 'lost',
+    });
     expect(e.sim.posts).toHaveLength(0);
     expect((await post(e.ctx, postId)).status).toBe('failed');
   });
@@ -281,7 +378,12 @@ describe('publishing engine', () => {
     await advanceToJob(e, targetId);
     await e.runner.drain();
     const row = await target(e.ctx, targetId);
-    expect(row).toMatchObject({ status: 'unknown', error_category: 'unknown', error_source: 'system', error_code: 'outcome_unknown' });
+    expect(row).toMatchObject({
+      status: 'unknown',
+      error_category: 'unknown',
+      error_source: 'system',
+      error_code: 'outcome_unknown',
+    });
     expect(row.error_message).toMatch(/offers no way to check/);
     const logs = await logsOf(e.ctx, postId);
     expect(logs.map((l) => `${l.action}:${l.status}`)).toEqual(['publish:failed', 'retry:failed']);
@@ -292,7 +394,10 @@ describe('publishing engine', () => {
     expect((await post(e.ctx, postId)).status).toBe('failed');
     const failed = await events(e.ctx, t.userId, 'post.failed');
     expect(failed).toHaveLength(1);
-    expect(JSON.parse(failed[0].payload).post.platforms[0]).toMatchObject({ status: 'unknown', errorCategory: 'unknown' });
+    expect(JSON.parse(failed[0].payload).post.platforms[0]).toMatchObject({
+      status: 'unknown',
+      errorCategory: 'unknown',
+    });
     // Nothing runs again by itself.
     e.env.clock.advance(3_600_000);
     await e.runner.drain();
@@ -302,7 +407,11 @@ describe('publishing engine', () => {
   it('does not re-send a target found already publishing (a crash after the claim): it checks first', async () => {
     const { targetId } = await onePost('crashed');
     // A worker claimed the target and died before or during the call.
-    await e.ctx.db.kysely.updateTable('post_target').set({ status: 'publishing', attempts: 1, last_attempt_at: e.env.clock.now().toISOString() }).where('target_id', '=', targetId).execute();
+    await e.ctx.db.kysely
+      .updateTable('post_target')
+      .set({ status: 'publishing', attempts: 1, last_attempt_at: e.env.clock.now().toISOString() })
+      .where('target_id', '=', targetId)
+      .execute();
     await e.runner.drain();
     // Not found on the platform: back to pending and sent again.
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published', attempts: 2 });
@@ -312,7 +421,11 @@ describe('publishing engine', () => {
 
   it('leaves a target unknown after repeated failed checks', async () => {
     const { targetId } = await onePost('check fails');
-    await e.ctx.db.kysely.updateTable('post_target').set({ status: 'publishing', attempts: 1 }).where('target_id', '=', targetId).execute();
+    await e.ctx.db.kysely
+      .updateTable('post_target')
+      .set({ status: 'publishing', attempts: 1 })
+      .where('target_id', '=', targetId)
+      .execute();
     const realFetch = globalThis.fetch;
     // The look-up endpoint is down: each check fails.
     globalThis.fetch = (async (input: any, init?: any) => {

@@ -19,10 +19,17 @@ export async function analyticsUser(e: OAuthE2E, profileName: string) {
 }
 
 /** A user with the analytics add-on, a profile, and an account connected through `platform`'s OAuth as `user`. */
-export async function analyticsTenant(e: OAuthE2E, platform: string, user: { id: string; username: string; name?: string }, profileName = `${platform} analytics`) {
+export async function analyticsTenant(
+  e: OAuthE2E,
+  platform: string,
+  user: { id: string; username: string; name?: string },
+  profileName = `${platform} analytics`,
+) {
   const { sdk, apiKey, profileId } = await analyticsUser(e, profileName);
   await sandboxCall(e.sandbox, 'POST', `/sandbox/${platform}/_oauth/users`, { name: user.username, ...user });
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId, redirect_url: `${e.baseUrl}/health` } }));
+  const start = sdkData(
+    await sdk.connect.getConnectUrl({ path: { platform }, query: { profileId, redirect_url: `${e.baseUrl}/health` } }),
+  );
   await followAuthUrl(`${start.authUrl}&login_hint=${user.id}`);
   const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId } })).accounts[0];
   return { sdk, apiKey, profileId, account, accountId: account._id as string };
@@ -36,17 +43,26 @@ export async function collectAt(e: OAuthE2E, publishedAt: number, age: number): 
 
 /** What a simulator published with this text (`_inspect`). */
 export async function inspected(e: OAuthE2E, platform: string, text: string): Promise<any[]> {
-  return ((await sandboxCall(e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[]).filter((p) => p.text === text);
+  return ((await sandboxCall(e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[]).filter(
+    (p) => p.text === text,
+  );
 }
 
-export const healthOf = async (sdk: any, accountId: string) => sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
+export const healthOf = async (sdk: any, accountId: string) =>
+  sdkData(await sdk.accounts.getAllAccountsHealth({ query: {} })).accounts.find((a: any) => a.accountId === accountId);
 
 /**
  * After a day, the daily account read syncs external posts: the one `inject` made on the platform two
  * hours ago shows with `source=external` only, once, read at least once, and not among the posts;
  * Herald's own post stays Herald's.
  */
-export async function expectExternalSync(e: OAuthE2E, sdk: any, platform: string, inject: (at: number) => string, heraldPostId: string) {
+export async function expectExternalSync(
+  e: OAuthE2E,
+  sdk: any,
+  platform: string,
+  inject: (at: number) => string,
+  heraldPostId: string,
+) {
   const externalId = inject(e.env.clock.now().getTime() - 2 * HOUR);
   for (const day of [1, 2]) {
     e.env.clock.set(new Date(e.env.clock.now().getTime() + day * DAY));

@@ -95,7 +95,8 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
         ...(body !== undefined ? { payload: body as any } : {}),
       });
       let parsed: any = res.body;
-      if (String(res.headers['content-type'] ?? '').startsWith('application/json') && res.body) parsed = JSON.parse(res.body);
+      if (String(res.headers['content-type'] ?? '').startsWith('application/json') && res.body)
+        parsed = JSON.parse(res.body);
       return { status: res.statusCode, body: parsed, headers: res.headers };
     },
     async close() {

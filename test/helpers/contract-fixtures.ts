@@ -48,11 +48,17 @@ export interface ContractFixture {
  * The server is unref'd, so it never holds the test process open.
  */
 function servedMedia(name: string, bytes: Buffer, contentType: string) {
-  const media = { ref: { type: 'image' as const, url: `http://127.0.0.1:9/${name}`, mimeType: contentType }, bytes, contentType };
+  const media = {
+    ref: { type: 'image' as const, url: `http://127.0.0.1:9/${name}`, mimeType: contentType },
+    bytes,
+    contentType,
+  };
   let started: Promise<void> | null = null;
   const serve = () =>
     (started ??= new Promise<void>((resolve) => {
-      const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length }).end(bytes));
+      const server = http.createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length }).end(bytes),
+      );
       server.listen(0, '127.0.0.1', () => {
         server.unref();
         media.ref.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}`;
@@ -65,21 +71,39 @@ function servedMedia(name: string, bytes: Buffer, contentType: string) {
 // Instagram publishes JPEG only (its simulator refuses a PNG by its bytes): a JPEG, as Herald's media
 // pipeline hands it (it converts PNG and WebP uploads for Instagram).
 /** A video of the suite by its name (never fetched: the suite's io opens it from `bytes`). */
-const video = (name: string, bytes: Buffer) => ({ ref: { type: 'video' as const, url: `https://media.test/${name}`, mimeType: 'video/mp4' }, bytes, contentType: 'video/mp4' });
+const video = (name: string, bytes: Buffer) => ({
+  ref: { type: 'video' as const, url: `https://media.test/${name}`, mimeType: 'video/mp4' },
+  bytes,
+  contentType: 'video/mp4',
+});
 
 /**
  * Connected as the hosted flow leaves it: OAuth, then the first destination listed selected. With
  * `destinationToken` (a Facebook Page, an Instagram account), the selection's token becomes the account's.
  */
-async function connectToFirst(adapter: PlatformAdapter, io: PlatformIO, opts: { destinationToken?: boolean } = {}): Promise<AccountCredentials> {
+async function connectToFirst(
+  adapter: PlatformAdapter,
+  io: PlatformIO,
+  opts: { destinationToken?: boolean } = {},
+): Promise<AccountCredentials> {
   const { account, tokens, profile } = await connectVia(adapter.oauth!, io);
   const [first] = await adapter.destinations!.list(tokens, io);
   const selection = await adapter.destinations!.select(first, { profile, tokens }, io);
-  const token = opts.destinationToken ? { accessToken: selection.tokens!.accessToken, refreshToken: selection.tokens!.refreshToken ?? null, tokenExpiresAt: null } : {};
+  const token = opts.destinationToken
+    ? {
+        accessToken: selection.tokens!.accessToken,
+        refreshToken: selection.tokens!.refreshToken ?? null,
+        tokenExpiresAt: null,
+      }
+    : {};
   return { ...account, ...token, metadata: { ...account.metadata, ...selection.metadata } };
 }
 
-const instagramMedia = servedMedia('contract-ig.jpg', Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(2990)]), 'image/jpeg');
+const instagramMedia = servedMedia(
+  'contract-ig.jpg',
+  Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(2990)]),
+  'image/jpeg',
+);
 
 export const CONTRACT_FIXTURES: Record<string, ContractFixture> = {
   twitter: {

@@ -13,7 +13,11 @@ export const PAGES: DestinationsDeclaration = {
     list: {
       path: `/connect/${P}/select-page`,
       summary: 'Pages of a pending connection',
-      query: Type.Object({ profileId: Type.String(), tempToken: Type.Optional(Type.String()), pendingDataToken: Type.Optional(Type.String()) }),
+      query: Type.Object({
+        profileId: Type.String(),
+        tempToken: Type.Optional(Type.String()),
+        pendingDataToken: Type.Optional(Type.String()),
+      }),
       key: 'pages',
       item: Type.Object({ id: Type.String(), name: Type.String(), category: Type.String() }),
       present: (d) => ({ id: d.id, name: d.name, category: d.details.category }),
@@ -30,13 +34,23 @@ export const PAGES: DestinationsDeclaration = {
         redirect_url: Type.Optional(Type.String({ format: 'uri' })),
       }),
       choose: (body) => ({ id: String(body.pageId) }),
-      notFound: { code: 'page_not_found', status: 404, field: 'pageId', message: 'Selected page not found in available pages' },
+      notFound: {
+        code: 'page_not_found',
+        status: 404,
+        field: 'pageId',
+        message: 'Selected page not found in available pages',
+      },
       message: 'Page connected',
       account: { properties: { selectedPageName: Type.String() }, present: (d) => ({ selectedPageName: d?.name }) },
     },
     headless: {
       step: 'select_page',
-      pendingData: { selectionType: 'pages', key: 'pages', item: Type.Object({ id: Type.String(), name: Type.String() }), present: (d) => ({ id: d.id, name: d.name }) },
+      pendingData: {
+        selectionType: 'pages',
+        key: 'pages',
+        item: Type.Object({ id: Type.String(), name: Type.String() }),
+        present: (d) => ({ id: d.id, name: d.name }),
+      },
     },
   },
   account: {
@@ -46,14 +60,22 @@ export const PAGES: DestinationsDeclaration = {
       key: 'pages',
       item: Type.Object({ id: Type.String(), name: Type.String() }),
       present: (d) => ({ id: d.id, name: d.name }),
-      current: { properties: { selectedPageId: Type.Union([Type.String(), Type.Null()]) }, present: (m) => ({ selectedPageId: m.pageId ?? null }) },
+      current: {
+        properties: { selectedPageId: Type.Union([Type.String(), Type.Null()]) },
+        present: (m) => ({ selectedPageId: m.pageId ?? null }),
+      },
     },
     select: {
       path: `${P}-pages`,
       summary: 'Switch page',
       body: Type.Object({ selectedPageId: Type.String() }),
       choose: (body) => ({ id: String(body.selectedPageId) }),
-      notFound: { code: 'page_not_available', status: 400, field: 'selectedPageId', message: 'Page not in available pages' },
+      notFound: {
+        code: 'page_not_available',
+        status: 400,
+        field: 'selectedPageId',
+        message: 'Page not in available pages',
+      },
       message: 'Page updated',
       respond: { with: 'selected', key: 'selectedPage' },
     },

@@ -19,7 +19,9 @@ export function groupedNotes() {
       return state.env;
     },
     notes: async () =>
-      (await sql<{ id: string }>`SELECT id FROM grouped_note ORDER BY id`.execute(state.env.ctx.db.kysely)).rows.map((r) => r.id),
+      (await sql<{ id: string }>`SELECT id FROM grouped_note ORDER BY id`.execute(state.env.ctx.db.kysely)).rows.map(
+        (r) => r.id,
+      ),
     clear: () => sql`DELETE FROM grouped_note`.execute(state.env.ctx.db.kysely),
     insert: (id: string) =>
       state.env.ctx.db.transaction(async (tx) => {

@@ -57,7 +57,10 @@ export async function createOAuthE2E(
     baseUrl,
     mediaUrl(name, size, contentType = 'image/png') {
       const head = Buffer.from('89504e470d0a1a0a', 'hex');
-      files.set(`/${name}`, { body: Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 7)]), contentType });
+      files.set(`/${name}`, {
+        body: Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 7)]),
+        contentType,
+      });
       return `${mediaBase}/${name}`;
     },
     async close() {
@@ -90,8 +93,16 @@ export async function settle(e: OAuthE2E, rounds = 4, stepMs = 30_000): Promise<
 }
 
 /** A post published now to one account of `platform` through the SDK; the test fails unless it is created. */
-export async function createNow(sdk: any, platform: string, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform, accountId, platformSpecificData: psd }], ...body } });
+export async function createNow(
+  sdk: any,
+  platform: string,
+  accountId: string,
+  body: Record<string, unknown>,
+  psd: Record<string, unknown> = {},
+) {
+  const res = await sdk.posts.createPost({
+    body: { publishNow: true, platforms: [{ platform, accountId, platformSpecificData: psd }], ...body },
+  });
   expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
   return sdkData(res).post;
 }
@@ -100,8 +111,14 @@ export const getPost = async (sdk: any, id: string) => sdkData(await sdk.posts.g
 
 /** Stores bytes in Herald's own storage through the SDK's presigned upload; answers the public URL. */
 export async function uploadToHerald(sdk: any, name: string, bytes: Buffer, contentType: string): Promise<string> {
-  const presigned = sdkData(await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  const presigned = sdkData(
+    await sdk.media.getMediaPresignedUrl({ body: { filename: name, contentType, size: bytes.length } }),
+  );
+  const put = await fetch(presigned.uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes,
+  });
   expect(put.status).toBe(200);
   return presigned.publicUrl as string;
 }
@@ -115,7 +132,13 @@ export async function uploadToHerald(sdk: any, name: string, bytes: Buffer, cont
 export function createPlatformE2E(
   platform: string,
   simulators: (clock: () => Date) => Simulator[],
-  opts: { env?: Record<string, string>; now?: string; media?: boolean; settleRounds?: number; settleStepMs?: number } = {},
+  opts: {
+    env?: Record<string, string>;
+    now?: string;
+    media?: boolean;
+    settleRounds?: number;
+    settleStepMs?: number;
+  } = {},
 ) {
   let harness: OAuthE2E | null = null;
   let scratch: string | null = null;
@@ -144,7 +167,8 @@ export function createPlatformE2E(
     /** The posts the simulator holds. */
     inspect: async () => (await sandboxCall(h.e.sandbox, 'GET', `/sandbox/${platform}/_inspect`)).posts as any[],
     settle: (rounds = opts.settleRounds ?? 4) => settle(h.e, rounds, opts.settleStepMs),
-    createNow: (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) => createNow(sdk, platform, accountId, body, psd),
+    createNow: (sdk: any, accountId: string, body: Record<string, unknown>, psd: Record<string, unknown> = {}) =>
+      createNow(sdk, platform, accountId, body, psd),
     /** A new tenant of Herald with one profile named `profileName`, and its SDK. */
     async tenant(profileName: string) {
       const { userId, apiKey } = await h.e.env.createUser();

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { registerOAuthRoutes, type OAuthSim } from '../../src/sandbox/oauth.js';
 import type { Simulator, SimulatorState } from '../../src/sandbox/types.js';
-import { PlatformError, type OAuthProvider, type PlatformAdapter, type PlatformIO, type TokenSet } from '../../src/platforms/types.js';
+import {
+  PlatformError,
+  type OAuthProvider,
+  type PlatformAdapter,
+  type PlatformIO,
+  type TokenSet,
+} from '../../src/platforms/types.js';
 
 /**
  * A tiny OAuth platform for the connect framework's tests, independent of any real adapter: a simulator
@@ -42,17 +48,25 @@ async function tokenCall(base: string, body: Record<string, string>, io: Platfor
   try {
     res = await io.fetch(`${base}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('client:secret').toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('client:secret').toString('base64')}`,
+      },
       body: new URLSearchParams(body).toString(),
     });
   } catch (error) {
     throw new PlatformError('unavailable', (error as Error).message, { cause: error });
   }
   const json = (await res.json().catch(() => ({}))) as Record<string, any>;
-  if (res.status >= 500) throw new PlatformError('unavailable', `token endpoint answered ${res.status}`, { status: res.status });
+  if (res.status >= 500)
+    throw new PlatformError('unavailable', `token endpoint answered ${res.status}`, { status: res.status });
   if (!res.ok) {
     const revoked = json.error === 'invalid_grant';
-    throw new PlatformError('auth', json.error_description ?? json.error ?? 'token error', { status: res.status, revoked, platformCode: json.error });
+    throw new PlatformError('auth', json.error_description ?? json.error ?? 'token error', {
+      status: res.status,
+      revoked,
+      platformCode: json.error,
+    });
   }
   return {
     accessToken: json.access_token,
@@ -67,17 +81,34 @@ export function testOAuthAdapter(sandboxUrl: string): PlatformAdapter {
   const oauth: OAuthProvider = {
     authorizeUrl({ state, redirectUri, codeChallenge }) {
       const u = new URL(`${base}/authorize`);
-      u.search = new URLSearchParams({ response_type: 'code', client_id: 'client', redirect_uri: redirectUri, state, code_challenge: codeChallenge, code_challenge_method: 'S256', scope: 'identity submit' }).toString();
+      u.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'client',
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+        scope: 'identity submit',
+      }).toString();
       return u.toString();
     },
     exchangeCode: ({ code, redirectUri, codeVerifier }, io) =>
-      tokenCall(base, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier }, io),
+      tokenCall(
+        base,
+        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier },
+        io,
+      ),
     refresh: (refreshToken, io) => tokenCall(base, { grant_type: 'refresh_token', refresh_token: refreshToken }, io),
     async fetchProfile(tokens, io) {
       const res = await io.fetch(`${base}/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
       if (!res.ok) throw new PlatformError('auth', `me answered ${res.status}`, { status: res.status });
       const me = (await res.json()) as { id: string; name: string; display: string };
-      return { platformUserId: me.id, username: me.name, displayName: me.display, profileUrl: `https://example.test/u/${me.name}` };
+      return {
+        platformUserId: me.id,
+        username: me.name,
+        displayName: me.display,
+        profileUrl: `https://example.test/u/${me.name}`,
+      };
     },
   };
   return {
@@ -101,7 +132,10 @@ export function testOAuthAdapter(sandboxUrl: string): PlatformAdapter {
 }
 
 /** Follows redirects by hand (the browser): returns the final Location that left the sandbox, or the last response. */
-export async function followAuthUrl(authUrl: string, stopAt?: string): Promise<{ url: string; status: number; body: string }> {
+export async function followAuthUrl(
+  authUrl: string,
+  stopAt?: string,
+): Promise<{ url: string; status: number; body: string }> {
   let url = authUrl;
   for (let i = 0; i < 10; i++) {
     if (stopAt && url.startsWith(stopAt)) return { url, status: 0, body: '' };
@@ -115,4 +149,3 @@ export async function followAuthUrl(authUrl: string, stopAt?: string): Promise<{
   }
   throw new Error('too many redirects');
 }
-

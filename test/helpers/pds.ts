@@ -79,7 +79,11 @@ export async function startTestPds(opts: { appView?: { url: string; did: string 
   const server = await pds.PDS.create(pds.envToCfg(env), pds.envToSecrets(env));
   await server.start();
 
-  const xrpc = async (method: 'GET' | 'POST', nsid: string, opts: { params?: Record<string, string>; body?: unknown; token?: string } = {}) => {
+  const xrpc = async (
+    method: 'GET' | 'POST',
+    nsid: string,
+    opts: { params?: Record<string, string>; body?: unknown; token?: string } = {},
+  ) => {
     const qs = opts.params ? `?${new URLSearchParams(opts.params)}` : '';
     const res = await fetch(`${url}/xrpc/${nsid}${qs}`, {
       method,
@@ -116,7 +120,10 @@ export async function startTestPds(opts: { appView?: { url: string; did: string 
       return account;
     },
     async createAppPassword(account, name = `p${randomBytes(3).toString('hex')}`, privileged = false) {
-      const res = await xrpc('POST', 'com.atproto.server.createAppPassword', { body: { name, privileged }, token: account.accessJwt });
+      const res = await xrpc('POST', 'com.atproto.server.createAppPassword', {
+        body: { name, privileged },
+        token: account.accessJwt,
+      });
       if (res.status !== 200) throw new Error(`createAppPassword: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.password as string;
     },
@@ -124,8 +131,12 @@ export async function startTestPds(opts: { appView?: { url: string; did: string 
       const [header, payload] = accessJwt.split('.');
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       const nowSec = Math.floor(Date.now() / 1000);
-      const expired = Buffer.from(JSON.stringify({ ...claims, iat: nowSec - 7200, exp: nowSec - 3600 })).toString('base64url');
-      const signature = createHmac('sha256', Buffer.from(JWT_SECRET)).update(`${header}.${expired}`).digest('base64url');
+      const expired = Buffer.from(JSON.stringify({ ...claims, iat: nowSec - 7200, exp: nowSec - 3600 })).toString(
+        'base64url',
+      );
+      const signature = createHmac('sha256', Buffer.from(JWT_SECRET))
+        .update(`${header}.${expired}`)
+        .digest('base64url');
       return `${header}.${expired}.${signature}`;
     },
     async get(nsid, params) {

@@ -44,7 +44,8 @@ export async function connectVia(oauth: OAuthProvider, io: PlatformIO, redirectU
   const authUrl = oauth.authorizeUrl({ state, redirectUri, codeChallenge: challenge });
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const location = new URL(consent.headers.get('location') ?? 'http://invalid/');
-  if (location.searchParams.get('state') !== state) throw new Error(`consent did not return the state (${consent.status})`);
+  if (location.searchParams.get('state') !== state)
+    throw new Error(`consent did not return the state (${consent.status})`);
   const code = location.searchParams.get('code')!;
   const tokens = await oauth.exchangeCode({ code, redirectUri, codeVerifier: verifier }, io);
   const profile = await oauth.fetchProfile(tokens, io);
@@ -96,7 +97,8 @@ export function postingAdapter(adapter: PlatformAdapter): PlatformAdapter<Publis
     ...adapter,
     async publish(req, io) {
       const outcome = await adapter.publish(req, io);
-      if (isProcessingStarted(outcome)) throw new Error(`expected a post, got media still processing: ${JSON.stringify(outcome.processing)}`);
+      if (isProcessingStarted(outcome))
+        throw new Error(`expected a post, got media still processing: ${JSON.stringify(outcome.processing)}`);
       return outcome;
     },
   };

@@ -24,4 +24,3 @@ export async function createTenant(env: TestEnv, opts: { plan?: string; addons?:
   }
   return { userId, apiKey, profileId, sdk, account };
 }
-

@@ -74,7 +74,9 @@ export async function startServer(env: Record<string, string>) {
   let url = '';
   await waitFor(
     () => {
-      const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(proc.stdout()) ?? /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(proc.stdout());
+      const m =
+        /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(proc.stdout()) ??
+        /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(proc.stdout());
       if (m) url = m[1];
       if (proc.child.exitCode !== null) throw new Error(`server exited early:\n${proc.stderr()}`);
       return Boolean(m);

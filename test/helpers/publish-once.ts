@@ -6,7 +6,12 @@ import { seedAccount, seedPosts, seedProfile, type SeedPost } from './test-platf
 
 /** Seeding and checks shared by the engine tests that publish through worker processes. */
 
-export async function seedTenant(env: TestEnv, posts: number, targetsPerPost: 1 | 2, spreadMs: number): Promise<{ tenantId: string; targetIds: string[] }> {
+export async function seedTenant(
+  env: TestEnv,
+  posts: number,
+  targetsPerPost: 1 | 2,
+  spreadMs: number,
+): Promise<{ tenantId: string; targetIds: string[] }> {
   const { userId } = await env.createUser();
   const profileId = await seedProfile(env.ctx, userId);
   // Ten posts an account: well within each platform's documented budget (X: 100 in 15 minutes), even
@@ -41,17 +46,32 @@ export async function outstanding(env: TestEnv, tenantId: string): Promise<{ tar
     .where('tenant_id', '=', tenantId)
     .where('status', '!=', 'published')
     .executeTakeFirstOrThrow();
-  const j = await db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).where('task', '=', PUBLISH_TASK).executeTakeFirstOrThrow();
+  const j = await db
+    .selectFrom('job')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('task', '=', PUBLISH_TASK)
+    .executeTakeFirstOrThrow();
   return { targets: Number(t.n), jobs: Number(j.n) };
 }
 
-export async function assertAllPublishedOnce(env: TestEnv, sim: TestPlatform, tenantId: string, targetIds: string[], posts: number) {
+export async function assertAllPublishedOnce(
+  env: TestEnv,
+  sim: TestPlatform,
+  tenantId: string,
+  targetIds: string[],
+  posts: number,
+) {
   expect(sim.duplicates()).toEqual([]);
   const missing = targetIds.filter((id) => sim.count(id) !== 1);
   expect(missing).toEqual([]);
   expect(await outstanding(env, tenantId)).toEqual({ targets: 0, jobs: 0 });
   const db = env.ctx.db.kysely;
-  const notPublished = await db.selectFrom('post').select('post_id').where('tenant_id', '=', tenantId).where('status', '!=', 'published').execute();
+  const notPublished = await db
+    .selectFrom('post')
+    .select('post_id')
+    .where('tenant_id', '=', tenantId)
+    .where('status', '!=', 'published')
+    .execute();
   expect(notPublished).toEqual([]);
   // Exactly one outcome event per post.
   const events = await db
@@ -63,7 +83,11 @@ export async function assertAllPublishedOnce(env: TestEnv, sim: TestPlatform, te
     .execute();
   expect(events.map((e) => ({ type: e.type, n: Number(e.n) }))).toEqual([{ type: 'post.published', n: posts }]);
   // Each target's platform id is the one the simulator gave.
-  const rows = await db.selectFrom('post_target').select(['target_id', 'platform_post_id']).where('tenant_id', '=', tenantId).execute();
+  const rows = await db
+    .selectFrom('post_target')
+    .select(['target_id', 'platform_post_id'])
+    .where('tenant_id', '=', tenantId)
+    .execute();
   const byKey = new Map(sim.posts.map((p) => [p.idempotencyKey, p.id]));
   expect(rows.filter((r) => byKey.get(r.target_id) !== r.platform_post_id)).toEqual([]);
 }

@@ -30,7 +30,10 @@ export async function countRows(ctx: AppContext): Promise<Record<string, number>
 }
 
 /** The tables whose row count differs between two countRows results, with both counts. */
-export function changedTables(before: Record<string, number>, after: Record<string, number>): Record<string, [number, number]> {
+export function changedTables(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, [number, number]> {
   const changed: Record<string, [number, number]> = {};
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (before[name] !== after[name]) changed[name] = [before[name] ?? 0, after[name] ?? 0];

@@ -18,7 +18,12 @@ export async function createSandboxEnv(
   // Media and link pages in these tests are served on loopback: OUTBOUND_ALLOW_PRIVATE (development) lets Herald fetch them.
   const env = await createTestEnv({
     ...opts,
-    env: { SANDBOX_URL: sandbox.url, OUTBOUND_ALLOW_PRIVATE: '1', ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}), ...opts.env },
+    env: {
+      SANDBOX_URL: sandbox.url,
+      OUTBOUND_ALLOW_PRIVATE: '1',
+      ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
+      ...opts.env,
+    },
   });
   // The listener at PUBLIC_URL, where platforms redirect the browser (the SDK uses the env's own).
   let publicApp: App | null = null;

@@ -26,7 +26,11 @@ export interface TestAdapterOptions {
   insights?: boolean;
 }
 
-async function call(io: PlatformIO, url: string, init: RequestInit): Promise<{ status: number; text: string; headers: Headers }> {
+async function call(
+  io: PlatformIO,
+  url: string,
+  init: RequestInit,
+): Promise<{ status: number; text: string; headers: Headers }> {
   try {
     const res = await io.fetch(url, init);
     // Reading the body can fail too (connection dropped mid-answer): still after sending.
@@ -34,7 +38,10 @@ async function call(io: PlatformIO, url: string, init: RequestInit): Promise<{ s
     return { status: res.status, text, headers: res.headers };
   } catch (error) {
     const kind = isAmbiguousNetworkError(error) ? 'ambiguous' : 'unavailable';
-    throw new PlatformError(kind, `request to ${url} failed: ${(error as Error).message}`, { endpoint: url, cause: error });
+    throw new PlatformError(kind, `request to ${url} failed: ${(error as Error).message}`, {
+      endpoint: url,
+      cause: error,
+    });
   }
 }
 
@@ -52,7 +59,8 @@ function errorFor(status: number, text: string, headers: Headers, endpoint: stri
     return new PlatformError('rate_limited', message, { ...common, retryAfterMs: after ? Number(after) * 1000 : null });
   }
   if (status === 401) return new PlatformError('auth', message, common);
-  if (status === 400 && body.error === 'invalid_grant') return new PlatformError('auth', message, { ...common, revoked: true });
+  if (status === 400 && body.error === 'invalid_grant')
+    return new PlatformError('auth', message, { ...common, revoked: true });
   if (status >= 500) return new PlatformError('unavailable', message, common);
   return new PlatformError('rejected', message, common);
 }
@@ -104,7 +112,11 @@ export function createTestPlatformAdapter(opts: TestAdapterOptions): PlatformAda
       });
       if (res.status !== 200) throw errorFor(res.status, res.text, res.headers, endpoint);
       const body = JSON.parse(res.text);
-      return { accessToken: body.access_token, refreshToken: body.refresh_token, expiresAt: new Date(io.now().getTime() + body.expires_in * 1000) };
+      return {
+        accessToken: body.access_token,
+        refreshToken: body.refresh_token,
+        expiresAt: new Date(io.now().getTime() + body.expires_in * 1000),
+      };
     };
   }
   return opts.insights ? { ...adapter, analytics: insightsOf(base) } : adapter;
@@ -113,14 +125,21 @@ export function createTestPlatformAdapter(opts: TestAdapterOptions): PlatformAda
 /** The simulator's insights (`GET /<platform>/insights?ids=`, `/me`) as an analytics group. */
 function insightsOf(base: string): AnalyticsCapability {
   const read = async (account: AccountCredentials, io: PlatformIO, endpoint: string) => {
-    const res = await call(io, endpoint, { method: 'GET', headers: { authorization: `Bearer ${account.accessToken ?? ''}` } });
+    const res = await call(io, endpoint, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${account.accessToken ?? ''}` },
+    });
     if (res.status !== 200) throw errorFor(res.status, res.text, res.headers, endpoint);
     return JSON.parse(res.text);
   };
   return {
     batchSize: 50,
     async readPostMetrics(account, targets, io) {
-      const body = await read(account, io, `${base}/insights?ids=${targets.map((t) => encodeURIComponent(t.platformPostId)).join(',')}`);
+      const body = await read(
+        account,
+        io,
+        `${base}/insights?ids=${targets.map((t) => encodeURIComponent(t.platformPostId)).join(',')}`,
+      );
       return new Map((body.data as (PostMetrics & { id: string })[]).map(({ id, ...m }) => [id, m]));
     },
     async readAccountMetrics(account, io) {

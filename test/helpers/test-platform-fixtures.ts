@@ -19,7 +19,16 @@ export async function seedProfile(ctx: AppContext, tenantId: string, name = 'Mai
   const profileId = newId(now);
   await ctx.db.kysely
     .insertInto('profile')
-    .values({ profile_id: profileId, tenant_id: tenantId, name, description: null, color: '#ffeda0', is_default: 0, created_at: now.toISOString(), updated_at: now.toISOString() })
+    .values({
+      profile_id: profileId,
+      tenant_id: tenantId,
+      name,
+      description: null,
+      color: '#ffeda0',
+      is_default: 0,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
     .execute();
   return profileId;
 }
@@ -107,7 +116,12 @@ export async function seedPost(ctx: AppContext, p: SeedPost): Promise<{ postId: 
   await ctx.db.transaction(async (tx) => {
     await tx.insertInto('post').values(post).execute();
     await tx.insertInto('post_target').values(targets).execute();
-    await armPublishJobs(tx, targets.map((t) => t.target_id), p.scheduledFor, ctx.clock.now());
+    await armPublishJobs(
+      tx,
+      targets.map((t) => t.target_id),
+      p.scheduledFor,
+      ctx.clock.now(),
+    );
   });
   return { postId: post.post_id, targetIds: targets.map((t) => t.target_id) };
 }
@@ -118,13 +132,28 @@ export async function seedPosts(ctx: AppContext, posts: SeedPost[]): Promise<str
   for (let i = 0; i < posts.length; i += 200) {
     const batch = posts.slice(i, i + 200).map((p) => ({ ...rows(ctx, p), at: p.scheduledFor }));
     await ctx.db.transaction(async (tx) => {
-      await tx.insertInto('post').values(batch.map((b) => b.post)).execute();
+      await tx
+        .insertInto('post')
+        .values(batch.map((b) => b.post))
+        .execute();
       const targets = batch.flatMap((b) => b.targets);
-      for (let j = 0; j < targets.length; j += 200) await tx.insertInto('post_target').values(targets.slice(j, j + 200)).execute();
+      for (let j = 0; j < targets.length; j += 200)
+        await tx
+          .insertInto('post_target')
+          .values(targets.slice(j, j + 200))
+          .execute();
       const now = ctx.clock.now();
       await enqueueJobs(
         tx,
-        batch.flatMap((b) => b.targets.map((t) => ({ task: PUBLISH_TASK, key: publishJobKey(t.target_id), payload: { targetId: t.target_id }, runAt: b.at, maxAttempts: 25 }))),
+        batch.flatMap((b) =>
+          b.targets.map((t) => ({
+            task: PUBLISH_TASK,
+            key: publishJobKey(t.target_id),
+            payload: { targetId: t.target_id },
+            runAt: b.at,
+            maxAttempts: 25,
+          })),
+        ),
         now,
       );
       targetIds.push(...targets.map((t) => t.target_id));

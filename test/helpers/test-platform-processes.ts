@@ -18,7 +18,12 @@ export interface WorkerProc {
  * PostgreSQL schema), pointed at the simulator. A short lease lets a successor take over a killed
  * worker's jobs within seconds.
  */
-export function startEngineWorker(config: Config, simUrl: string, tag: string, env: Record<string, string> = {}): WorkerProc {
+export function startEngineWorker(
+  config: Config,
+  simUrl: string,
+  tag: string,
+  env: Record<string, string> = {},
+): WorkerProc {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/test-platform-worker.ts')], {
     cwd: ROOT,
     env: {

@@ -21,7 +21,14 @@ if (!simUrl) {
 const workerTag = process.env.TEST_WORKER_TAG || `pid-${process.pid}`;
 const config = loadConfig(process.env);
 const platforms = new PlatformRegistry(
-  (['bluesky', 'twitter'] as const).map((platform) => createTestPlatformAdapter({ platform, baseUrl: simUrl, workerTag, insights: process.env.TEST_PLATFORM_INSIGHTS === '1' })),
+  (['bluesky', 'twitter'] as const).map((platform) =>
+    createTestPlatformAdapter({
+      platform,
+      baseUrl: simUrl,
+      workerTag,
+      insights: process.env.TEST_PLATFORM_INSIGHTS === '1',
+    }),
+  ),
 );
 const clockAt = process.env.TEST_CLOCK_AT;
 const ctx = await createContext(config, { platforms, ...(clockAt ? { clock: new FakeClock(clockAt) } : {}) });

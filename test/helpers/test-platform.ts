@@ -139,13 +139,21 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       const [lo, hi] = latency;
       if (hi > 0) await sleep(lo + Math.random() * (hi - lo));
       if (fault?.kind === 'rate_limited') {
-        return json(res, 429, { error: fault.message ?? 'Too many requests' }, fault.retryAfterSec !== undefined ? { 'retry-after': String(fault.retryAfterSec) } : {});
+        return json(
+          res,
+          429,
+          { error: fault.message ?? 'Too many requests' },
+          fault.retryAfterSec !== undefined ? { 'retry-after': String(fault.retryAfterSec) } : {},
+        );
       }
       if (fault?.kind === 'unavailable') return json(res, 503, { error: fault.message ?? 'Service unavailable' });
-      if (fault?.kind === 'rejected') return json(res, 400, { error: fault.message ?? 'Post rejected', code: 'content_rejected' });
-      if (fault?.kind === 'auth') return json(res, 401, { error: fault.message ?? 'Access token expired', code: 'token_expired' });
+      if (fault?.kind === 'rejected')
+        return json(res, 400, { error: fault.message ?? 'Post rejected', code: 'content_rejected' });
+      if (fault?.kind === 'auth')
+        return json(res, 401, { error: fault.message ?? 'Access token expired', code: 'token_expired' });
       if (fault?.kind === 'lost') return void req.socket.destroy();
-      if (!body.idempotencyKey || typeof body.text !== 'string') return json(res, 400, { error: 'text and idempotencyKey are required' });
+      if (!body.idempotencyKey || typeof body.text !== 'string')
+        return json(res, 400, { error: 'text and idempotencyKey are required' });
       const post = record(platform, body, token, (req.headers['x-worker'] as string | undefined) ?? null);
       if (fault?.kind === 'ambiguous') return void req.socket.destroy();
       if (fault?.kind === 'timeout') {
@@ -175,17 +183,32 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       return json(res, 200, {
         data: ids.map((id) => {
           const n = seed(id) + minutes;
-          return { id, impressions: n * 10, reach: n * 8, likes: n, comments: n % 17, shares: n % 7, saves: n % 5, clicks: n % 11, views: 0 };
+          return {
+            id,
+            impressions: n * 10,
+            reach: n * 8,
+            likes: n,
+            comments: n % 17,
+            shares: n % 7,
+            saves: n % 5,
+            clicks: n % 11,
+            views: 0,
+          };
         }),
       });
     }
     // POST /<platform>/oauth/token: refresh.
     m = /^\/([a-z]+)\/oauth\/token$/.exec(path);
     if (m && req.method === 'POST') {
-      if (api.revokeRefresh) return json(res, 400, { error: 'invalid_grant', error_description: 'The grant was revoked by the user' });
+      if (api.revokeRefresh)
+        return json(res, 400, { error: 'invalid_grant', error_description: 'The grant was revoked by the user' });
       if (!body.refresh_token) return json(res, 400, { error: 'invalid_request' });
       api.refreshes++;
-      return json(res, 200, { access_token: `at_${api.refreshes}_${Date.now()}`, refresh_token: `rt_${api.refreshes}`, expires_in: 3600 });
+      return json(res, 200, {
+        access_token: `at_${api.refreshes}_${Date.now()}`,
+        refresh_token: `rt_${api.refreshes}`,
+        expires_in: 3600,
+      });
     }
     json(res, 404, { error: 'no such route' });
   });

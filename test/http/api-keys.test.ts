@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-
 describe('API keys', () => {
   it('creates a key through the SDK, returns it once, and stores only its SHA-256', async () => {
     const { apiKey } = await env.createUser();
@@ -21,7 +20,11 @@ describe('API keys', () => {
     expect(created.key).toHaveLength(67);
     expect(created.keyPreview).toBe(`${created.key.slice(0, 11)}...${created.key.slice(-8)}`);
 
-    const rows = await env.ctx.db.kysely.selectFrom('api_key').selectAll().where('api_key_id', '=', created.id).execute();
+    const rows = await env.ctx.db.kysely
+      .selectFrom('api_key')
+      .selectAll()
+      .where('api_key_id', '=', created.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0].key_hash).toBe(sha256Hex(created.key));
     expect(JSON.stringify(rows[0])).not.toContain(created.key);
@@ -49,7 +52,8 @@ describe('API keys', () => {
 
   it('allows at most 10 active keys per user and counts expired ones out', async () => {
     const { apiKey } = await env.createUser();
-    for (let i = 0; i < 8; i++) expect((await env.request(apiKey, 'POST', '/v1/api-keys', { name: `k${i}` })).status).toBe(201);
+    for (let i = 0; i < 8; i++)
+      expect((await env.request(apiKey, 'POST', '/v1/api-keys', { name: `k${i}` })).status).toBe(201);
     const expiring = await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'short', expiresIn: 1 });
     expect(expiring.status).toBe(201);
     const eleventh = await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'one too many' });
@@ -75,7 +79,8 @@ describe('API keys', () => {
 
   it('lets a read-only key GET but answers 403 to anything else', async () => {
     const { apiKey } = await env.createUser();
-    const readKey = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey.key;
+    const readKey = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey
+      .key;
     const client = await env.sdk(readKey);
     expect((await client.profiles.listProfiles()).response.status).toBe(200);
     const err = await sdkError(client.profiles.createProfile({ body: { name: 'nope' } }));
@@ -89,8 +94,9 @@ describe('API keys', () => {
     const { apiKey } = await env.createUser();
     const a = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'A' })).body.profile;
     const b = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'B' })).body.profile;
-    const scoped = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [a._id] })).body
-      .apiKey;
+    const scoped = (
+      await env.request(apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [a._id] })
+    ).body.apiKey;
     expect(scoped.profileIds).toEqual([{ _id: a._id, name: 'A', color: '#ffeda0' }]);
     const list = await env.request(scoped.key, 'GET', '/v1/profiles');
     expect(list.body.profiles.map((p: any) => p._id)).toEqual([a._id]);

@@ -33,7 +33,11 @@ describe('authentication', () => {
   }
 
   it('accepts the scheme case-insensitively', async () => {
-    const res = await env.app.inject({ method: 'GET', url: '/v1/profiles', headers: { authorization: `bearer ${apiKey}` } });
+    const res = await env.app.inject({
+      method: 'GET',
+      url: '/v1/profiles',
+      headers: { authorization: `bearer ${apiKey}` },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -76,7 +80,8 @@ describe('authentication', () => {
     // Each platform's platformSpecificData fields, as a schema the dashboard draws its forms from.
     const data = Object.values<any>(doc.body.components.schemas).filter((s) => s['x-platform']);
     expect(data.length).toBeGreaterThan(10);
-    for (const s of data) expect(s).toMatchObject({ type: 'object', additionalProperties: false, properties: expect.any(Object) });
+    for (const s of data)
+      expect(s).toMatchObject({ type: 'object', additionalProperties: false, properties: expect.any(Object) });
     const described = data.flatMap((s) => Object.values<any>(s.properties));
     expect(described.filter((f) => f.type === 'string' && f.maxLength).length).toBeGreaterThan(0);
     expect(described.filter((f) => f.type === 'boolean').length).toBeGreaterThan(0);

@@ -48,7 +48,12 @@ describe('the dashboard files', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    for (const url of ['/app/assets/nope.js', '/app/../secret.txt', '/app/%2e%2e/secret.txt', '/app/assets/%2e%2e/%2e%2e/secret.txt']) {
+    for (const url of [
+      '/app/assets/nope.js',
+      '/app/../secret.txt',
+      '/app/%2e%2e/secret.txt',
+      '/app/assets/%2e%2e/%2e%2e/secret.txt',
+    ]) {
       const res = await files.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.body).not.toContain('not for the web');

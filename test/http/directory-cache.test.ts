@@ -43,7 +43,11 @@ describe('authentication after changes', () => {
     expect((await env.request(apiKey, 'GET', '/v1/profiles')).status).toBe(200);
     const id = await keyIdOf(apiKey);
     // Written as another process would: this process's own store functions are not involved.
-    await other.db.kysely.updateTable('api_key').set({ deleted_at: new Date().toISOString() }).where('api_key_id', '=', id).execute();
+    await other.db.kysely
+      .updateTable('api_key')
+      .set({ deleted_at: new Date().toISOString() })
+      .where('api_key_id', '=', id)
+      .execute();
     const res = await env.request(apiKey, 'GET', '/v1/profiles');
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthorized');
@@ -68,13 +72,23 @@ describe('authentication after changes', () => {
   it('lists profiles changed by another connection on the next request', async () => {
     const { userId, apiKey } = await env.createUser();
     const first = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'First' })).body.profile;
-    const names = async () => (await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name);
+    const names = async () =>
+      (await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name);
     expect(await names()).toEqual(['First']);
     expect(await names()).toEqual(['First']);
     const now = new Date(Date.now() + 1000).toISOString();
     await other.db.kysely
       .insertInto('profile')
-      .values({ profile_id: 'f'.repeat(24), tenant_id: userId, name: 'Second', description: null, color: '#000000', is_default: 0, created_at: now, updated_at: now })
+      .values({
+        profile_id: 'f'.repeat(24),
+        tenant_id: userId,
+        name: 'Second',
+        description: null,
+        color: '#000000',
+        is_default: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     expect(await names()).toEqual(['First', 'Second']);
     await other.db.kysely.updateTable('profile').set({ name: 'Renamed' }).where('profile_id', '=', first._id).execute();
@@ -87,6 +101,8 @@ describe('authentication after changes', () => {
     const { apiKey } = await env.createUser();
     expect((await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles).toEqual([]);
     await env.request(apiKey, 'POST', '/v1/profiles', { name: 'New' });
-    expect((await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name)).toEqual(['New']);
+    expect(
+      (await env.request(apiKey, 'GET', '/v1/profiles')).body.profiles.map((p: { name: string }) => p.name),
+    ).toEqual(['New']);
   });
 });

@@ -119,7 +119,9 @@ function sample(doc: any, s: Schema, depth = 0): unknown {
     case 'boolean':
       return true;
     case 'array':
-      return s.minItems && depth < 4 ? Array.from({ length: s.minItems }, () => sample(doc, s.items ?? {}, depth + 1)) : [];
+      return s.minItems && depth < 4
+        ? Array.from({ length: s.minItems }, () => sample(doc, s.items ?? {}, depth + 1))
+        : [];
     case 'object': {
       const o: Record<string, unknown> = {};
       if (depth < 4) for (const k of s.required ?? []) o[k] = sample(doc, s.properties?.[k] ?? {}, depth + 1);
@@ -198,7 +200,10 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
   const buildPath = (override?: { name: string; raw: string }) =>
     path.replace(/\{([^}]+)\}/g, (_, name: string) => {
       if (override && override.name === name) return override.raw;
-      return encodeURIComponent(baseSegment(pathParams.find((p) => p.name === name) ?? { name, in: 'path' })).replace(/%2F/g, '/');
+      return encodeURIComponent(baseSegment(pathParams.find((p) => p.name === name) ?? { name, in: 'path' })).replace(
+        /%2F/g,
+        '/',
+      );
     });
   const baseQuery: Record<string, string> = {};
   for (const p of queryParams) {
@@ -224,9 +229,13 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
       // app.inject resolves a %2e%2e segment as `..` before Herald sees the URL (as WHATWG URLs do), so a
       // read may land on another route that answers; a real client sends it as is.
       const e: Expect = method === 'get' && label === 'traversal %2e%2e' ? 'any' : 'reject';
-      add(`path ${p.name}: ${label}`, e, { url: url(buildPath({ name: p.name, raw: rawSeg })), ...(baseBody ? json(baseBody) : {}) });
+      add(`path ${p.name}: ${label}`, e, {
+        url: url(buildPath({ name: p.name, raw: rawSeg })),
+        ...(baseBody ? json(baseBody) : {}),
+      });
     }
-    if (p.name === '*') add('path *: ../ segments', 'reject', { url: url(buildPath({ name: '*', raw: '../../../etc/passwd' })) });
+    if (p.name === '*')
+      add('path *: ../ segments', 'reject', { url: url(buildPath({ name: '*', raw: '../../../etc/passwd' })) });
   }
 
   // Query parameters.
@@ -236,20 +245,28 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
     const types = typesOf(doc, s);
     const with1 = (value: string) => url(buildPath(), { ...baseQuery, [p.name]: value });
     if (types.has('integer') || types.has('number')) {
-      for (const [label, v, e] of numberQueryCases(s, types.has('integer'))) add(`query ${p.name}: ${label}`, e, { url: with1(v) });
+      for (const [label, v, e] of numberQueryCases(s, types.has('integer')))
+        add(`query ${p.name}: ${label}`, e, { url: with1(v) });
       add(`query ${p.name}: wrong type`, 'reject', { url: with1('abc') });
     } else if (types.has('boolean') && types.size <= 2) {
       add(`query ${p.name}: wrong type`, 'reject', { url: with1('maybe') });
-    } else if (s.enum || (s.anyOf ?? []).every((a: Schema) => resolve(doc, a).const !== undefined || resolve(doc, a).enum) && s.anyOf) {
+    } else if (
+      s.enum ||
+      ((s.anyOf ?? []).every((a: Schema) => resolve(doc, a).const !== undefined || resolve(doc, a).enum) && s.anyOf)
+    ) {
       add(`query ${p.name}: not one of the values`, 'reject', { url: with1('zzz-not-a-value') });
     }
     // Odd strings: a write must refuse them; a read may answer an empty result.
     // The query parser turns invalid UTF-8 into replacement characters: valid text by then.
-    add(`query ${p.name}: lone surrogate bytes`, write ? 'reject' : 'any', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=%ED%A0%80`) });
+    add(`query ${p.name}: lone surrogate bytes`, write ? 'reject' : 'any', {
+      url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=%ED%A0%80`),
+    });
     add(`query ${p.name}: NUL`, 'reject', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a%00b`) });
     add(`query ${p.name}: traversal`, write ? 'reject' : 'any', { url: with1('../../etc/passwd') });
     add(`query ${p.name}: RTL override`, write ? 'reject' : 'any', { url: with1('\u202eabc') });
-    add(`query ${p.name}: repeated`, write ? 'reject' : 'any', { url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a&${encodeURIComponent(p.name)}=b`) });
+    add(`query ${p.name}: repeated`, write ? 'reject' : 'any', {
+      url: url(buildPath(), baseQuery, `${encodeURIComponent(p.name)}=a&${encodeURIComponent(p.name)}=b`),
+    });
   }
 
   // Bodies: malformed, deep, wrong content types, then each property.
@@ -263,10 +280,21 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
       headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${id}` },
     });
     add('text/plain body', 'reject', { payload: 'hello', headers: { 'content-type': 'text/plain' } });
-    add('form body', 'reject', { payload: 'a=b&c=d', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    add('form body', 'reject', {
+      payload: 'a=b&c=d',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     add('XML body', 'reject', { payload: '<a>b</a>', headers: { 'content-type': 'application/xml' } });
-    add('JSON content type with charset junk', 'reject', { payload: '{"a": ', headers: { 'content-type': 'application/json; charset=utf-7' } });
-    add('__proto__ key', 'reject', { ...json(baseBody ?? {}), payload: JSON.stringify(baseBody ?? {}).replace(/^\{/, '{"__proto__":{"isAdmin":true},').replace(/,\}$/, '}') });
+    add('JSON content type with charset junk', 'reject', {
+      payload: '{"a": ',
+      headers: { 'content-type': 'application/json; charset=utf-7' },
+    });
+    add('__proto__ key', 'reject', {
+      ...json(baseBody ?? {}),
+      payload: JSON.stringify(baseBody ?? {})
+        .replace(/^\{/, '{"__proto__":{"isAdmin":true},')
+        .replace(/,\}$/, '}'),
+    });
   }
   if (bodySchema && baseBody && typeof baseBody === 'object') {
     add('body is an array', 'reject', json([baseBody]));
@@ -277,24 +305,35 @@ function casesFor(doc: any, method: string, path: string, op: any, profileId: st
       const types = typesOf(doc, s);
       const withProp = (v: unknown) => json({ ...baseBody, [prop]: v });
       if (types.size) for (const [label, v] of wrongTypes(types)) add(`body ${prop}: ${label}`, 'reject', withProp(v));
-      if (types.has('number')) for (const [label, v, e] of numberCases(s, types.has('integer') && !types.has('string'))) {
-        if (types.has('string') && typeof v === 'string') continue;
-        add(`body ${prop}: ${label}`, e, withProp(v));
-      }
+      if (types.has('number'))
+        for (const [label, v, e] of numberCases(s, types.has('integer') && !types.has('string'))) {
+          if (types.has('string') && typeof v === 'string') continue;
+          add(`body ${prop}: ${label}`, e, withProp(v));
+        }
       if (types.has('string')) {
         for (const [label, v] of BAD_TEXT) add(`body ${prop}: ${label}`, 'reject', withProp(v));
         const bounded = s.maxLength !== undefined || s.enum || s.format || s.pattern;
-        for (const [label, v] of ODD_TEXT) add(`body ${prop}: ${label}`, label === 'very long string' && bounded ? 'reject' : 'any', withProp(v));
+        for (const [label, v] of ODD_TEXT)
+          add(`body ${prop}: ${label}`, label === 'very long string' && bounded ? 'reject' : 'any', withProp(v));
         add(`body ${prop}: traversal`, 'any', withProp('../../etc/passwd'));
       }
       if (types.has('object') || types.has('array')) {
-        add(`body ${prop}: deep JSON`, 'reject', { payload: JSON.stringify({ ...baseBody, [prop]: 0 }).replace(`"${prop}":0`, `"${prop}":${types.has('object') ? deepObject(DEEP) : deepArray(DEEP)}`), headers: { 'content-type': 'application/json' } });
+        add(`body ${prop}: deep JSON`, 'reject', {
+          payload: JSON.stringify({ ...baseBody, [prop]: 0 }).replace(
+            `"${prop}":0`,
+            `"${prop}":${types.has('object') ? deepObject(DEEP) : deepArray(DEEP)}`,
+          ),
+          headers: { 'content-type': 'application/json' },
+        });
       }
       if (types.has('array')) {
         const items = resolve(doc, s.items);
         const it = typesOf(doc, items);
-        if (it.size) for (const [label, v] of wrongTypes(it).slice(0, 2)) add(`body ${prop}[0]: ${label}`, 'reject', withProp([v]));
-        if (it.has('string')) for (const [label, v] of BAD_TEXT) add(`body ${prop}[0]: ${label}`, 'reject', withProp([v]));
+        if (it.size)
+          for (const [label, v] of wrongTypes(it).slice(0, 2))
+            add(`body ${prop}[0]: ${label}`, 'reject', withProp([v]));
+        if (it.has('string'))
+          for (const [label, v] of BAD_TEXT) add(`body ${prop}[0]: ${label}`, 'reject', withProp([v]));
       }
     }
   }
@@ -347,7 +386,8 @@ beforeAll(async () => {
   doc = (await env.request(null, 'GET', '/v1/openapi.json')).body;
   const profile = await env.request(apiKey, 'POST', '/v1/profiles', { name: 'Hostile' });
   profileId = profile.body.profile._id;
-  const mk = async (body: Record<string, unknown>) => (await env.request(apiKey, 'POST', '/v1/api-keys', body)).body.apiKey;
+  const mk = async (body: Record<string, unknown>) =>
+    (await env.request(apiKey, 'POST', '/v1/api-keys', body)).body.apiKey;
   keys.read = (await mk({ name: 'read', permission: 'read' })).key;
   keys.profile = (await mk({ name: 'profile', scope: 'profiles', profileIds: [profileId] })).key;
   spareKeyId = (await mk({ name: 'spare' }))._id;
@@ -381,7 +421,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   it('answers every hostile request with a 4xx in the envelope and stores nothing', async () => {
     const ops: [string, string, any][] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) ops.push([method, path, op]);
+      for (const [method, op] of Object.entries<any>(item))
+        if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) ops.push([method, path, op]);
     }
     expect(ops.length).toBeGreaterThan(50);
 
@@ -393,7 +434,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     for (const [method, path, op] of ops) {
       const full = casesFor(doc, method, path, op, profileId);
       // A subset of the hostile writes again with a read-only and with a profile-scoped key.
-      const writes = full.filter((c) => !c.key && c.method !== 'GET' && /^path [^:]+: unknown id$|^body [^:]+: NUL$|^malformed JSON$/.test(c.name));
+      const writes = full.filter(
+        (c) =>
+          !c.key && c.method !== 'GET' && /^path [^:]+: unknown id$|^body [^:]+: NUL$|^malformed JSON$/.test(c.name),
+      );
       const scoped: Case[] = [
         ...writes.map((c) => ({ ...c, key: 'read' as const })),
         ...writes.map((c) => ({ ...c, key: 'profile' as const })),
@@ -406,9 +450,30 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     // Reads that must be refused to a read-only key (a connect flow is a write) and key management that
     // must be refused to a profile-scoped key; with real ids, so that only the key's scope can refuse them.
     const scopeCases: Case[] = [
-      { op: 'GET /v1/connect/{platform}', name: 'connect with a read key', method: 'GET', url: `/v1/connect/linkedin?profileId=${profileId}`, expect: 'reject', key: 'read' },
-      { op: 'GET /v1/connect/telegram', name: 'telegram code with a read key', method: 'GET', url: `/v1/connect/telegram?profileId=${profileId}`, expect: 'reject', key: 'read' },
-      { op: 'GET /v1/api-keys', name: 'list keys with a profile key', method: 'GET', url: '/v1/api-keys', expect: 'reject', key: 'profile' },
+      {
+        op: 'GET /v1/connect/{platform}',
+        name: 'connect with a read key',
+        method: 'GET',
+        url: `/v1/connect/linkedin?profileId=${profileId}`,
+        expect: 'reject',
+        key: 'read',
+      },
+      {
+        op: 'GET /v1/connect/telegram',
+        name: 'telegram code with a read key',
+        method: 'GET',
+        url: `/v1/connect/telegram?profileId=${profileId}`,
+        expect: 'reject',
+        key: 'read',
+      },
+      {
+        op: 'GET /v1/api-keys',
+        name: 'list keys with a profile key',
+        method: 'GET',
+        url: '/v1/api-keys',
+        expect: 'reject',
+        key: 'profile',
+      },
       {
         op: 'POST /v1/api-keys',
         name: 'create a key with a profile key',
@@ -419,7 +484,14 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         expect: 'reject',
         key: 'profile',
       },
-      { op: 'DELETE /v1/api-keys/{keyId}', name: 'revoke a full key with a profile key', method: 'DELETE', url: `/v1/api-keys/${spareKeyId}`, expect: 'reject', key: 'profile' },
+      {
+        op: 'DELETE /v1/api-keys/{keyId}',
+        name: 'revoke a full key with a profile key',
+        method: 'DELETE',
+        url: `/v1/api-keys/${spareKeyId}`,
+        expect: 'reject',
+        key: 'profile',
+      },
     ];
     const scopeRun = await runOp(scopeCases);
     all.push(...scopeRun.outcomes);

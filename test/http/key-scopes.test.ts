@@ -11,7 +11,9 @@ afterAll(async () => env?.close());
 async function ownerWithScopedKey() {
   const { apiKey } = await env.createUser();
   const profile = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'A' })).body.profile;
-  const scoped = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [profile._id] })).body.apiKey;
+  const scoped = (
+    await env.request(apiKey, 'POST', '/v1/api-keys', { name: 's', scope: 'profiles', profileIds: [profile._id] })
+  ).body.apiKey;
   return { apiKey, profileId: profile._id as string, scoped };
 }
 
@@ -30,7 +32,11 @@ describe('account-wide routes need a full-scope key', () => {
     expect(revoke.body.code).toBe('full_scope_key_required');
     expect((await env.request(apiKey, 'GET', '/v1/profiles')).status).toBe(200);
 
-    const mint = await env.request(scoped.key, 'POST', '/v1/api-keys', { name: 'x', scope: 'profiles', profileIds: [profileId] });
+    const mint = await env.request(scoped.key, 'POST', '/v1/api-keys', {
+      name: 'x',
+      scope: 'profiles',
+      profileIds: [profileId],
+    });
     expect(mint.status).toBe(403);
     expect(mint.body.code).toBe('full_scope_key_required');
     expect((await env.request(apiKey, 'GET', '/v1/api-keys')).body.apiKeys).toHaveLength(owner.length);
@@ -41,7 +47,10 @@ describe('account-wide routes need a full-scope key', () => {
 
   it('a profile-scoped key cannot invite people into the team', async () => {
     const { scoped, profileId } = await ownerWithScopedKey();
-    const res = await env.request(scoped.key, 'POST', '/v1/invite/tokens', { scope: 'profiles', profileIds: [profileId] });
+    const res = await env.request(scoped.key, 'POST', '/v1/invite/tokens', {
+      scope: 'profiles',
+      profileIds: [profileId],
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('full_scope_key_required');
   });
@@ -61,11 +70,20 @@ describe('GET /v1/api-keys/current', () => {
     const { apiKey, profileId, scoped } = await ownerWithScopedKey();
     const full = await env.request(apiKey, 'GET', '/v1/api-keys/current');
     expect(full.status).toBe(200);
-    expect(full.body).toMatchObject({ apiKey: { permission: 'read-write', scope: 'full', profileIds: null }, plan: 'unlimited', addons: [] });
+    expect(full.body).toMatchObject({
+      apiKey: { permission: 'read-write', scope: 'full', profileIds: null },
+      plan: 'unlimited',
+      addons: [],
+    });
 
     const mine = await env.request(scoped.key, 'GET', '/v1/api-keys/current');
     expect(mine.status).toBe(200);
-    expect(mine.body.apiKey).toEqual({ id: scoped.id, permission: 'read-write', scope: 'profiles', profileIds: [profileId] });
+    expect(mine.body.apiKey).toEqual({
+      id: scoped.id,
+      permission: 'read-write',
+      scope: 'profiles',
+      profileIds: [profileId],
+    });
 
     const read = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey;
     const ro = await env.request(read.key, 'GET', '/v1/api-keys/current');

@@ -27,9 +27,16 @@ describe('text that is not text', () => {
     for (const [body, field] of cases) {
       const res = await env.request(apiKey, 'POST', '/v1/profiles', body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'validation_error', details: { fields: { [field]: [expect.stringContaining('NUL')] } } });
+      expect(res.body).toMatchObject({
+        code: 'validation_error',
+        details: { fields: { [field]: [expect.stringContaining('NUL')] } },
+      });
     }
-    const post = await env.request(apiKey, 'POST', '/v1/posts', { content: 'hello', tags: ['fine', 'x\u0000'], metadata: { ['k\u0000']: 1 } });
+    const post = await env.request(apiKey, 'POST', '/v1/posts', {
+      content: 'hello',
+      tags: ['fine', 'x\u0000'],
+      metadata: { ['k\u0000']: 1 },
+    });
     expect(post.status).toBe(400);
     expect(Object.keys(post.body.details.fields)).toEqual(['metadata.k\u0000']);
     expect(await countRows(env.ctx)).toEqual(before);

@@ -40,7 +40,10 @@ describe('profiles', () => {
     expect(got.profile).toMatchObject({ _id: b.profile._id, name: 'Beta', color: '#123abc' });
 
     const updated = (
-      await client.profiles.updateProfile({ path: { profileId: c.profile._id }, body: { name: 'Gamma 2', isDefault: true } })
+      await client.profiles.updateProfile({
+        path: { profileId: c.profile._id },
+        body: { name: 'Gamma 2', isDefault: true },
+      })
     ).data as any;
     expect(updated.profile).toMatchObject({ name: 'Gamma 2', isDefault: true, description: '' });
     const afterUpdate = ((await client.profiles.listProfiles()).data as any).profiles;
@@ -103,7 +106,7 @@ describe('profiles', () => {
     ]);
   });
 
-  it('never shows one tenant another tenant\'s profiles', async () => {
+  it("never shows one tenant another tenant's profiles", async () => {
     const alice = await env.createUser();
     const bob = await env.createUser();
     const secret = (await env.request(alice.apiKey, 'POST', '/v1/profiles', { name: 'Alice only' })).body.profile;

@@ -24,7 +24,10 @@ async function redisReachable(): Promise<boolean> {
 
 /** The Redis tests fail, never skip, without a Redis (a skipped test is one CI never ran): .ci/run starts one. */
 async function requireRedis(): Promise<void> {
-  if (!(await redisReachable())) throw new Error(`no Redis at ${REDIS_URL}: the shared rate-limit tests need one (apt-get install -y redis-server; or set TEST_REDIS_URL)`);
+  if (!(await redisReachable()))
+    throw new Error(
+      `no Redis at ${REDIS_URL}: the shared rate-limit tests need one (apt-get install -y redis-server; or set TEST_REDIS_URL)`,
+    );
 }
 
 describe('rate limits', () => {
@@ -58,7 +61,12 @@ describe('rate limits', () => {
     const { apiKey } = await env.createUser({ plan: 'free' });
     const list = '/v1/connect/linkedin/organizations?tempToken=tmp_unknown';
     for (let i = 1; i <= 60; i++) {
-      const res = await env.request(apiKey, i % 2 ? 'GET' : 'POST', i % 2 ? list : '/v1/connect/linkedin/select-organization', i % 2 ? undefined : { profileId: 'x', tempToken: 'tmp_unknown', accountType: 'personal' });
+      const res = await env.request(
+        apiKey,
+        i % 2 ? 'GET' : 'POST',
+        i % 2 ? list : '/v1/connect/linkedin/select-organization',
+        i % 2 ? undefined : { profileId: 'x', tempToken: 'tmp_unknown', accountType: 'personal' },
+      );
       expect(res.status).toBe(400);
       expect(res.headers['x-ratelimit-remaining']).toBe(String(60 - i));
     }
@@ -102,7 +110,10 @@ describe('rate limits', () => {
       expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
       expect(decisions[0].resetAt).toBe(Date.parse('2026-03-02T10:01:10.000Z') / 1000);
       // What used to be the next window is still within a minute of those five.
-      expect(await one.hit('tenant-x', 5, new Date('2026-03-02T10:01:00.000Z'))).toMatchObject({ allowed: false, remaining: 0 });
+      expect(await one.hit('tenant-x', 5, new Date('2026-03-02T10:01:00.000Z'))).toMatchObject({
+        allowed: false,
+        remaining: 0,
+      });
       const aMinuteLater = await one.hit('tenant-x', 5, new Date('2026-03-02T10:01:10.000Z'));
       expect(aMinuteLater).toMatchObject({ allowed: true, remaining: 4 });
     } finally {
@@ -134,7 +145,12 @@ describe('rate limits', () => {
     const limiter = new MemoryRateLimiter();
     const d = limiter.hit('k', 2, new Date('2026-03-02T10:00:00.000Z'));
     expect(d).not.toBeInstanceOf(Promise);
-    expect(d).toEqual({ allowed: true, limit: 2, remaining: 1, resetAt: Date.parse('2026-03-02T10:01:00.000Z') / 1000 });
+    expect(d).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetAt: Date.parse('2026-03-02T10:01:00.000Z') / 1000,
+    });
   });
 
   it('in process: no 60 s span holds more than the limit under a random load over several minutes', async () => {
@@ -174,7 +190,7 @@ async function expectNoSpanOverLimit(limiter: RateLimiter): Promise<void> {
   const limit = 60;
   const start = Date.parse('2026-03-02T10:00:00.000Z');
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const times: number[] = [];
   for (let minute = 0; minute < 5; minute++) {
     // A burst straddling the boundary, and a scatter through the minute.

@@ -39,14 +39,49 @@ function raw(bytes: string): Promise<{ status: number; headers: string; body: st
 }
 
 const cases: Array<{ label: string; bytes: string; status: number; code: string }> = [
-  { label: 'a query over 16 KB', bytes: `GET /v1/profiles?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, status: 431, code: 'headers_too_large' },
+  {
+    label: 'a query over 16 KB',
+    bytes: `GET /v1/profiles?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    status: 431,
+    code: 'headers_too_large',
+  },
   { label: 'a malformed request line', bytes: 'GET\r\n\r\n', status: 400, code: 'malformed_request' },
-  { label: 'a Content-Length that is not a number', bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', status: 400, code: 'invalid_content_length' },
-  { label: 'two different Content-Lengths', bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', status: 400, code: 'invalid_content_length' },
-  { label: 'a bad chunk size', bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', status: 400, code: 'invalid_transfer_encoding' },
-  { label: 'an unknown Expect', bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}', status: 417, code: 'expectation_failed' },
-  { label: 'malformed percent-encoding', bytes: 'GET /v1/profiles/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'bad_url' },
-  { label: 'a path parameter over the length limit', bytes: `GET /v1/profiles/${'z'.repeat(300)}secret HTTP/1.1\r\nHost: x\r\n\r\n`, status: 414, code: 'uri_too_long' },
+  {
+    label: 'a Content-Length that is not a number',
+    bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    status: 400,
+    code: 'invalid_content_length',
+  },
+  {
+    label: 'two different Content-Lengths',
+    bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+    status: 400,
+    code: 'invalid_content_length',
+  },
+  {
+    label: 'a bad chunk size',
+    bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    status: 400,
+    code: 'invalid_transfer_encoding',
+  },
+  {
+    label: 'an unknown Expect',
+    bytes: 'POST /v1/profiles HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}',
+    status: 417,
+    code: 'expectation_failed',
+  },
+  {
+    label: 'malformed percent-encoding',
+    bytes: 'GET /v1/profiles/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n',
+    status: 400,
+    code: 'bad_url',
+  },
+  {
+    label: 'a path parameter over the length limit',
+    bytes: `GET /v1/profiles/${'z'.repeat(300)}secret HTTP/1.1\r\nHost: x\r\n\r\n`,
+    status: 414,
+    code: 'uri_too_long',
+  },
 ];
 
 describe('errors before routing', () => {

@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => e?.close());
 
-const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/googlebusiness${path}`, body);
+const sim = (method: string, path: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/googlebusiness${path}`, body);
 const poll = async () => {
   e.env.clock.advance(e.env.ctx.config.inboxPollMs);
   await e.runner.drain();
@@ -32,19 +33,41 @@ describe('Google Business inbox', () => {
     const sdk = await e.env.sdk(apiKey);
     const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'GBP inbox' } })).profile;
     await sim('POST', '/_oauth/users', { id: 'gbpInbox1', username: 'gbpInbox1', name: 'Biz gbpInbox1' });
-    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'googlebusiness' }, query: { profileId: profile._id, redirect_url: APP, headless: true } as any }));
+    const start = sdkData(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'googlebusiness' },
+        query: { profileId: profile._id, redirect_url: APP, headless: true } as any,
+      }),
+    );
     const landed = new URL((await followAuthUrl(`${start.authUrl}&login_hint=gbpInbox1`, APP)).url);
     const pendingDataToken = landed.searchParams.get('pendingDataToken')!;
-    const locations = sdkData(await sdk.connect.googleBusiness.listGoogleBusinessLocations({ query: { profileId: profile._id, pendingDataToken } as any })).locations as any[];
-    await sdk.connect.googleBusiness.selectGoogleBusinessLocation({ body: { profileId: profile._id, locationId: locations[0].id, pendingDataToken } as any });
-    const accountId = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0]._id as string;
+    const locations = sdkData(
+      await sdk.connect.googleBusiness.listGoogleBusinessLocations({
+        query: { profileId: profile._id, pendingDataToken } as any,
+      }),
+    ).locations as any[];
+    await sdk.connect.googleBusiness.selectGoogleBusinessLocation({
+      body: { profileId: profile._id, locationId: locations[0].id, pendingDataToken } as any,
+    });
+    const accountId = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0]
+      ._id as string;
     const location = locations[0].id as string;
 
     // 55 reviews: more than one page of 50.
     const ids: string[] = [];
     for (let i = 0; i < 55; i++) {
       e.env.clock.advance(1000);
-      ids.push((await sim('POST', '/_inbound', { kind: 'review', account: location, rating: (i % 5) + 1, text: `Review ${i}`, reviewer: { name: `Customer ${i}` } })).id);
+      ids.push(
+        (
+          await sim('POST', '/_inbound', {
+            kind: 'review',
+            account: location,
+            rating: (i % 5) + 1,
+            text: `Review ${i}`,
+            reviewer: { name: `Customer ${i}` },
+          })
+        ).id,
+      );
     }
     await poll();
     await poll();
@@ -52,23 +75,43 @@ describe('Google Business inbox', () => {
     const first = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, limit: 50 } }));
     expect(first.data).toHaveLength(50);
     expect(first.summary).toEqual({ totalReviews: 55, averageRating: 3 });
-    const rest = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, limit: 50, cursor: first.pagination.nextCursor } }));
+    const rest = sdkData(
+      await sdk.reviews.listInboxReviews({ query: { accountId, limit: 50, cursor: first.pagination.nextCursor } }),
+    );
     expect(new Set([...first.data, ...rest.data].map((r: any) => r.id))).toEqual(new Set(ids));
     const last = first.data.find((r: any) => r.id === ids[54]);
-    expect(last).toMatchObject({ platform: 'googlebusiness', accountId, rating: 5, text: 'Review 54', reviewer: { name: 'Customer 54' }, hasReply: false });
+    expect(last).toMatchObject({
+      platform: 'googlebusiness',
+      accountId,
+      rating: 5,
+      text: 'Review 54',
+      reviewer: { name: 'Customer 54' },
+      hasReply: false,
+    });
     const fives = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, minRating: 5, limit: 50 } }));
     expect(fives.data).toHaveLength(11);
     expect(fives.summary).toEqual({ totalReviews: 11, averageRating: 5 });
 
     // Reply to a one-star review: Google has it, Herald shows it.
     const oneStar = ids[0];
-    const replied = sdkData(await sdk.reviews.replyToInboxReview({ path: { reviewId: oneStar }, body: { accountId, message: 'Sorry, please call us.' } }));
-    expect(replied).toMatchObject({ status: 'success', reply: { text: 'Sorry, please call us.' }, platform: 'googlebusiness' });
+    const replied = sdkData(
+      await sdk.reviews.replyToInboxReview({
+        path: { reviewId: oneStar },
+        body: { accountId, message: 'Sorry, please call us.' },
+      }),
+    );
+    expect(replied).toMatchObject({
+      status: 'success',
+      reply: { text: 'Sorry, please call us.' },
+      platform: 'googlebusiness',
+    });
     expect(reviewsOf(e.sandbox.state('googlebusiness')).get(oneStar)!.reply?.comment).toBe('Sorry, please call us.');
     const withReply = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, hasReply: true } }));
     expect(withReply.data.map((r: any) => r.id)).toEqual([oneStar]);
     expect(withReply.data[0].reply).toMatchObject({ text: 'Sorry, please call us.' });
-    const noReply = sdkData(await sdk.reviews.listInboxReviews({ query: { accountId, hasReply: false, maxRating: 1, limit: 50 } }));
+    const noReply = sdkData(
+      await sdk.reviews.listInboxReviews({ query: { accountId, hasReply: false, maxRating: 1, limit: 50 } }),
+    );
     expect(noReply.data).toHaveLength(10);
 
     // The reply deleted on Google.
@@ -89,8 +132,19 @@ describe('Google Business inbox', () => {
     const seen: any[] = [];
     let pageToken: string | undefined;
     for (let pages = 0; pages < 5; pages++) {
-      const live = sdkData(await sdk.accounts.getGoogleBusinessReviews({ path: { accountId }, query: { pageSize: 20, ...(pageToken ? { pageToken } : {}) } }));
-      expect(live).toMatchObject({ success: true, accountId, locationId: location, totalReviewCount: 55, averageRating: 3 });
+      const live = sdkData(
+        await sdk.accounts.getGoogleBusinessReviews({
+          path: { accountId },
+          query: { pageSize: 20, ...(pageToken ? { pageToken } : {}) },
+        }),
+      );
+      expect(live).toMatchObject({
+        success: true,
+        accountId,
+        locationId: location,
+        totalReviewCount: 55,
+        averageRating: 3,
+      });
       expect(live.reviews.length).toBeLessThanOrEqual(20);
       seen.push(...live.reviews);
       pageToken = live.nextPageToken ?? undefined;
@@ -105,7 +159,9 @@ describe('Google Business inbox', () => {
       reviewReply: { comment: 'Answered in the Google app' },
     });
     expect(seen.find((r) => r.id === ids[2]).reviewReply).toBeNull();
-    const tooBig = await sdkError(sdk.accounts.getGoogleBusinessReviews({ path: { accountId }, query: { pageSize: 51 } }));
+    const tooBig = await sdkError(
+      sdk.accounts.getGoogleBusinessReviews({ path: { accountId }, query: { pageSize: 51 } }),
+    );
     expect(tooBig.statusCode).toBe(400);
 
     // What Google Business has not: comments and conversations.
@@ -117,7 +173,11 @@ describe('Google Business inbox', () => {
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
     }
     // A simulator refuses an item kind it has not.
-    const refused = await fetch(`${e.sandbox.url}/sandbox/googlebusiness/_inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'message', account: location, text: 'hi' }) });
+    const refused = await fetch(`${e.sandbox.url}/sandbox/googlebusiness/_inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'message', account: location, text: 'hi' }),
+    });
     expect(refused.status).toBe(400);
   });
 });

@@ -66,7 +66,16 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const dm = (conversationId: string, messageId: string, s: number, text = `hello ${messageId}`): InboxBatch => ({
-  messages: [{ conversationId, messageId, direction: 'incoming', sender: { id: `u-${conversationId}`, name: `User ${conversationId}` }, text, sentAt: at(s) }],
+  messages: [
+    {
+      conversationId,
+      messageId,
+      direction: 'incoming',
+      sender: { id: `u-${conversationId}`, name: `User ${conversationId}` },
+      text,
+      sentAt: at(s),
+    },
+  ],
 });
 
 describe('inbox core', () => {
@@ -87,7 +96,11 @@ describe('inbox core', () => {
     const accountId = await t.account(PLATFORM);
     const other = await createTenant(env, { addons: ['inbox'] });
     await other.account(PLATFORM);
-    pending.set(accountId, [dm('c1', 'm1', 1), { messages: [...dm('c1', 'm1', 1).messages!, ...dm('c2', 'm2', 2).messages!, ...dm('c3', 'm3', 3).messages!] }, dm('c2', 'm2', 2)]);
+    pending.set(accountId, [
+      dm('c1', 'm1', 1),
+      { messages: [...dm('c1', 'm1', 1).messages!, ...dm('c2', 'm2', 2).messages!, ...dm('c3', 'm3', 3).messages!] },
+      dm('c2', 'm2', 2),
+    ]);
     await runner.drain();
     expect(await findJobByKey(env.ctx.db.kysely, syncJobKey(accountId))).toBeDefined();
     // Each due poll: the jobs move themselves INBOX_POLL_MS on.
@@ -97,9 +110,19 @@ describe('inbox core', () => {
     }
     const page1 = sdkData(await t.sdk.messages.listInboxConversations({ query: { limit: 2 } }));
     expect(page1.data.map((c: any) => c.id)).toEqual(['c3', 'c2']);
-    expect(page1.data[0]).toMatchObject({ platform: PLATFORM, accountId, participantId: 'u-c3', participantName: 'User c3', lastMessage: 'hello m3', status: 'active', unreadCount: 1 });
+    expect(page1.data[0]).toMatchObject({
+      platform: PLATFORM,
+      accountId,
+      participantId: 'u-c3',
+      participantName: 'User c3',
+      lastMessage: 'hello m3',
+      status: 'active',
+      unreadCount: 1,
+    });
     expect(page1.pagination.hasMore).toBe(true);
-    const page2 = sdkData(await t.sdk.messages.listInboxConversations({ query: { limit: 2, cursor: page1.pagination.nextCursor } }));
+    const page2 = sdkData(
+      await t.sdk.messages.listInboxConversations({ query: { limit: 2, cursor: page1.pagination.nextCursor } }),
+    );
     expect(page2.data.map((c: any) => c.id)).toEqual(['c1']);
     expect(page2.pagination).toEqual({ hasMore: false, nextCursor: null });
     const asc = sdkData(await t.sdk.messages.listInboxConversations({ query: { sortOrder: 'asc' } }));
@@ -110,7 +133,9 @@ describe('inbox core', () => {
     // The other tenant sees nothing of these.
     const theirs = sdkData(await other.sdk.messages.listInboxConversations({}));
     expect(theirs.data).toEqual([]);
-    const foreign = await sdkError(other.sdk.messages.getInboxConversation({ path: { conversationId: 'c1' }, query: { accountId } }));
+    const foreign = await sdkError(
+      other.sdk.messages.getInboxConversation({ path: { conversationId: 'c1' }, query: { accountId } }),
+    );
     expect(foreign.statusCode).toBe(404);
   });
 
@@ -122,28 +147,56 @@ describe('inbox core', () => {
     await runner.drain();
     env.clock.advance(env.ctx.config.inboxPollMs);
     await runner.drain();
-    const res = sdkData(await t.sdk.messages.sendInboxMessage({ path: { conversationId: 'c9' }, body: { accountId, message: 'thanks!' } }));
+    const res = sdkData(
+      await t.sdk.messages.sendInboxMessage({
+        path: { conversationId: 'c9' },
+        body: { accountId, message: 'thanks!' },
+      }),
+    );
     expect(res).toMatchObject({ success: true, data: { messageId: `out-${sent.length}`, conversationId: 'c9' } });
     expect(sent.at(-1)).toEqual({ conversationId: 'c9', text: 'thanks!' });
-    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: 'c9' }, query: { accountId } }));
+    const messages = sdkData(
+      await t.sdk.messages.getInboxConversationMessages({ path: { conversationId: 'c9' }, query: { accountId } }),
+    );
     expect(messages.messages.map((m: any) => [m.id, m.direction, m.message])).toEqual([
       ['m9', 'incoming', 'hello m9'],
       [res.data.messageId, 'outgoing', 'thanks!'],
     ]);
     expect((await listEvents(env.ctx.db.kysely, t.userId, 'message.received')).length).toBe(1);
 
-    const attach = await sdkError(t.sdk.messages.sendInboxMessage({ path: { conversationId: 'c9' }, body: { accountId, message: 'x', attachment: { type: 'image', url: 'https://example.com/a.png' } } as any }));
+    const attach = await sdkError(
+      t.sdk.messages.sendInboxMessage({
+        path: { conversationId: 'c9' },
+        body: { accountId, message: 'x', attachment: { type: 'image', url: 'https://example.com/a.png' } } as any,
+      }),
+    );
     expect(attach.statusCode).toBe(400);
     expect(attach.code).toBe('PLATFORM_LIMITATION');
-    const edit = await sdkError(t.sdk.messages.editInboxMessage({ path: { conversationId: 'c9', messageId: res.data.messageId }, body: { accountId, text: 'edited' } }));
+    const edit = await sdkError(
+      t.sdk.messages.editInboxMessage({
+        path: { conversationId: 'c9', messageId: res.data.messageId },
+        body: { accountId, text: 'edited' },
+      }),
+    );
     expect([edit.statusCode, edit.code]).toEqual([400, 'PLATFORM_LIMITATION']);
-    const archive = await sdkError(t.sdk.messages.updateInboxConversation({ path: { conversationId: 'c9' }, body: { accountId, status: 'archived' } }));
+    const archive = await sdkError(
+      t.sdk.messages.updateInboxConversation({
+        path: { conversationId: 'c9' },
+        body: { accountId, status: 'archived' },
+      }),
+    );
     expect([archive.statusCode, archive.code]).toEqual([400, 'PLATFORM_LIMITATION']);
-    const hide = await sdkError(t.sdk.comments.hideInboxComment({ path: { postId: 'p1', commentId: 'x' }, body: { accountId } }));
+    const hide = await sdkError(
+      t.sdk.comments.hideInboxComment({ path: { postId: 'p1', commentId: 'x' }, body: { accountId } }),
+    );
     expect([hide.statusCode, hide.code]).toEqual([400, 'PLATFORM_LIMITATION']);
-    const del = await sdkError(t.sdk.comments.deleteInboxComment({ path: { postId: 'p1' }, query: { accountId, commentId: 'x' } }));
+    const del = await sdkError(
+      t.sdk.comments.deleteInboxComment({ path: { postId: 'p1' }, query: { accountId, commentId: 'x' } }),
+    );
     expect([del.statusCode, del.code]).toEqual([400, 'PLATFORM_LIMITATION']);
-    const review = await sdkError(t.sdk.reviews.replyToInboxReview({ path: { reviewId: 'r1' }, body: { accountId, message: 'hi' } }));
+    const review = await sdkError(
+      t.sdk.reviews.replyToInboxReview({ path: { reviewId: 'r1' }, body: { accountId, message: 'hi' } }),
+    );
     expect([review.statusCode, review.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 
@@ -151,9 +204,19 @@ describe('inbox core', () => {
     const t = await createTenant(env, { addons: ['inbox'] });
     const accountId = await t.account(PLATFORM);
     const comment = (id: string, s: number, parentId: string | null = null) => ({
-      postId: 'p1', commentId: id, parentId, direction: 'incoming' as const, author: { id: 'fan', username: 'fan' }, text: `comment ${id}`, createdAt: at(s), post: { content: 'My post' },
+      postId: 'p1',
+      commentId: id,
+      parentId,
+      direction: 'incoming' as const,
+      author: { id: 'fan', username: 'fan' },
+      text: `comment ${id}`,
+      createdAt: at(s),
+      post: { content: 'My post' },
     });
-    pending.set(accountId, [{ comments: [comment('k1', 10), comment('k2', 11)] }, { comments: [comment('k1', 10), comment('k3', 12, 'k1')] }]);
+    pending.set(accountId, [
+      { comments: [comment('k1', 10), comment('k2', 11)] },
+      { comments: [comment('k1', 10), comment('k3', 12, 'k1')] },
+    ]);
     for (let i = 0; i < 3; i++) {
       env.clock.advance(env.ctx.config.inboxPollMs);
       await runner.drain();
@@ -162,14 +225,26 @@ describe('inbox core', () => {
     expect(posts.data).toHaveLength(1);
     expect(posts.data[0]).toMatchObject({ id: 'p1', accountId, content: 'My post', commentCount: 3 });
     const thread = sdkData(await t.sdk.comments.getInboxPostComments({ path: { postId: 'p1' }, query: { accountId } }));
-    expect(thread.comments.map((c: any) => [c.id, c.replies.map((r: any) => r.id)])).toEqual([['k1', ['k3']], ['k2', []]]);
-    const reply = sdkData(await t.sdk.comments.replyToInboxPost({ path: { postId: 'p1' }, body: { accountId, message: 'thank you', commentId: 'k2' } }));
+    expect(thread.comments.map((c: any) => [c.id, c.replies.map((r: any) => r.id)])).toEqual([
+      ['k1', ['k3']],
+      ['k2', []],
+    ]);
+    const reply = sdkData(
+      await t.sdk.comments.replyToInboxPost({
+        path: { postId: 'p1' },
+        body: { accountId, message: 'thank you', commentId: 'k2' },
+      }),
+    );
     expect(reply).toMatchObject({ success: true, data: { commentId: 'reply-p1-k2', isReply: true } });
     const events = await listEvents(env.ctx.db.kysely, t.userId, 'comment.received');
     expect(events.map((e) => JSON.parse(e.payload).comment.id).sort()).toEqual(['k1', 'k2', 'k3']);
-    const liked = sdkData(await t.sdk.comments.likeInboxComment({ path: { postId: 'p1', commentId: 'k1' }, body: { accountId } }));
+    const liked = sdkData(
+      await t.sdk.comments.likeInboxComment({ path: { postId: 'p1', commentId: 'k1' }, body: { accountId } }),
+    );
     expect(liked).toMatchObject({ liked: true, likeUri: 'like-1' });
-    const unlike = await sdkError(t.sdk.comments.unlikeInboxComment({ path: { postId: 'p1', commentId: 'k1' }, query: { accountId } }));
+    const unlike = await sdkError(
+      t.sdk.comments.unlikeInboxComment({ path: { postId: 'p1', commentId: 'k1' }, query: { accountId } }),
+    );
     expect([unlike.statusCode, unlike.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 
@@ -206,12 +281,22 @@ describe('inbox core', () => {
       expect(list.body.meta, url).toMatchObject({
         accountsQueried: 2,
         accountsFailed: 1,
-        failedAccounts: [{ accountId: broken, platform: PLATFORM, error: expect.stringContaining('the chat service answered 500'), code: 'unavailable' }],
+        failedAccounts: [
+          {
+            accountId: broken,
+            platform: PLATFORM,
+            error: expect.stringContaining('the chat service answered 500'),
+            code: 'unavailable',
+          },
+        ],
       });
     }
     const health = sdkData(await t.sdk.accounts.getAllAccountsHealth());
     const entry = (id: string) => health.accounts.find((a: any) => a.accountId === id);
-    expect(entry(broken)).toMatchObject({ status: 'warning', issues: [expect.stringContaining('the chat service answered 500')] });
+    expect(entry(broken)).toMatchObject({
+      status: 'warning',
+      issues: [expect.stringContaining('the chat service answered 500')],
+    });
     expect(entry(working)).toMatchObject({ status: 'healthy', issues: [] });
     const one = await env.request(t.apiKey, 'GET', `/v1/accounts/${broken}/health`);
     expect(one.body).toMatchObject({ status: 'warning', issues: [expect.stringContaining('inbox')] });
@@ -220,7 +305,9 @@ describe('inbox core', () => {
     expect((await syncInboxAccount(env.ctx, broken)).kind).toBe('synced');
     const after = await env.request(t.apiKey, 'GET', '/v1/inbox/conversations');
     expect(after.body.meta).toMatchObject({ accountsQueried: 2, accountsFailed: 0, failedAccounts: [] });
-    const healed = sdkData(await t.sdk.accounts.getAllAccountsHealth()).accounts.find((a: any) => a.accountId === broken);
+    const healed = sdkData(await t.sdk.accounts.getAllAccountsHealth()).accounts.find(
+      (a: any) => a.accountId === broken,
+    );
     expect(healed).toMatchObject({ status: 'healthy', issues: [] });
   });
 });

@@ -24,7 +24,8 @@ let receiver: WebhookReceiver;
 let t: { sdk: any; userId: string; accountId: string; igUserId: string };
 let mediaId: string;
 
-const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/instagram${path}`, body);
+const sim = (method: string, path: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/instagram${path}`, body);
 const inspect = async () => (await sim('GET', '/_inspect')).posts as any[];
 const poll = async () => {
   e.env.clock.advance(e.env.ctx.config.inboxPollMs);
@@ -32,23 +33,39 @@ const poll = async () => {
 };
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [instagramSimulator({ now })], { env: { WEBHOOK_ALLOW_INSECURE: '1', FACEBOOK_APP_SECRET: APP_SECRET } });
+  e = await createOAuthE2E((now) => [instagramSimulator({ now })], {
+    env: { WEBHOOK_ALLOW_INSECURE: '1', FACEBOOK_APP_SECRET: APP_SECRET },
+  });
   receiver = await startWebhookReceiver();
   const { userId, apiKey } = await e.env.createUser({ addons: ['inbox'] });
   const sdk = await e.env.sdk(apiKey);
   const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'Instagram inbox' } })).profile;
   // Facebook Login, then Herald's selection page: the account linked to the first Page.
-  const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'instagram' }, query: { profileId: profile._id } }));
+  const start = sdkData(
+    await sdk.connect.getConnectUrl({ path: { platform: 'instagram' }, query: { profileId: profile._id } }),
+  );
   expect(new URL(start.authUrl).searchParams.get('scope')).toContain('instagram_manage_messages');
   const shown = await fetch(`${start.authUrl}&login_hint=igInbox1`);
   const html = await shown.text();
   const tempToken = /name="tempToken" value="([^"]+)"/.exec(html)![1];
   const igUserId = /name="destinationId" value="([^"]+)"/.exec(html)![1];
-  const chosen = await fetch(new URL('choose', shown.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ tempToken, destinationId: igUserId }) });
+  const chosen = await fetch(new URL('choose', shown.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ tempToken, destinationId: igUserId }),
+  });
   expect(chosen.status).toBe(200);
   const [account] = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
   t = { sdk, userId, accountId: account._id, igUserId };
-  expect((await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['message.received', 'comment.received'] })).status).toBe(200);
+  expect(
+    (
+      await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', {
+        name: 'inbox',
+        url: receiver.url,
+        events: ['message.received', 'comment.received'],
+      })
+    ).status,
+  ).toBe(200);
 
   const bytes = await solidImage(640, 640, 'jpeg');
   const url = await uploadToHerald(sdk, 'inbox.jpg', bytes, 'image/jpeg');
@@ -64,50 +81,150 @@ afterAll(async () => {
 
 describe('Instagram inbox', () => {
   it('subscribes Herald to Meta webhooks; a pushed DM is listed, answered on Instagram and announced once even when also polled', async () => {
-    const subs = await fetch(`${e.sandbox.url}/sandbox/instagram/v24.0/100000000000001/subscriptions?fields=object,callback_url,fields&access_token=${encodeURIComponent(`100000000000001|${APP_SECRET}`)}`);
-    expect(((await subs.json()) as any).data).toEqual([expect.objectContaining({ object: 'instagram', callback_url: `${e.baseUrl}/v1/platform-webhooks/instagram` })]);
+    const subs = await fetch(
+      `${e.sandbox.url}/sandbox/instagram/v24.0/100000000000001/subscriptions?fields=object,callback_url,fields&access_token=${encodeURIComponent(`100000000000001|${APP_SECRET}`)}`,
+    );
+    expect(((await subs.json()) as any).data).toEqual([
+      expect.objectContaining({ object: 'instagram', callback_url: `${e.baseUrl}/v1/platform-webhooks/instagram` }),
+    ]);
 
-    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: t.igUserId, text: 'Do you ship to Lisbon?', from: { username: 'ana.lx' } });
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'message',
+      account: t.igUserId,
+      text: 'Do you ship to Lisbon?',
+      from: { username: 'ana.lx' },
+    });
     expect(inbound.webhookStatus).toBe(200);
     const list = sdkData(await t.sdk.messages.listInboxConversations({ query: { platform: 'instagram' } }));
     expect(list.data).toHaveLength(1);
-    expect(list.data[0]).toMatchObject({ id: inbound.from.id, platform: 'instagram', accountId: t.accountId, lastMessage: 'Do you ship to Lisbon?', unreadCount: 1 });
+    expect(list.data[0]).toMatchObject({
+      id: inbound.from.id,
+      platform: 'instagram',
+      accountId: t.accountId,
+      lastMessage: 'Do you ship to Lisbon?',
+      unreadCount: 1,
+    });
     const conversationId = list.data[0].id as string;
 
     // The poll reads the same message from /conversations: still one message, one event.
     await poll();
     await poll();
-    const messages = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId }, query: { accountId: t.accountId } }));
-    expect(messages.messages.map((m: any) => [m.id, m.direction, m.message])).toEqual([[inbound.id, 'incoming', 'Do you ship to Lisbon?']]);
-    expect(sdkData(await t.sdk.messages.getInboxConversation({ path: { conversationId }, query: { accountId: t.accountId } })).data).toMatchObject({ participantName: 'ana.lx' });
+    const messages = sdkData(
+      await t.sdk.messages.getInboxConversationMessages({
+        path: { conversationId },
+        query: { accountId: t.accountId },
+      }),
+    );
+    expect(messages.messages.map((m: any) => [m.id, m.direction, m.message])).toEqual([
+      [inbound.id, 'incoming', 'Do you ship to Lisbon?'],
+    ]);
+    expect(
+      sdkData(
+        await t.sdk.messages.getInboxConversation({ path: { conversationId }, query: { accountId: t.accountId } }),
+      ).data,
+    ).toMatchObject({ participantName: 'ana.lx' });
 
-    const reply = sdkData(await t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId: t.accountId, message: 'We do! 3-5 days.', quickReplies: [{ title: 'Order now', payload: 'ORDER' }] } }));
+    const reply = sdkData(
+      await t.sdk.messages.sendInboxMessage({
+        path: { conversationId },
+        body: {
+          accountId: t.accountId,
+          message: 'We do! 3-5 days.',
+          quickReplies: [{ title: 'Order now', payload: 'ORDER' }],
+        },
+      }),
+    );
     expect(reply.success).toBe(true);
     const sent = (await inspect()).find((p) => p.id === reply.data.messageId);
-    expect(sent).toMatchObject({ text: 'We do! 3-5 days.', destination: conversationId, extra: { kind: 'message', quickReplies: [{ content_type: 'text', title: 'Order now', payload: 'ORDER' }] } });
-    const photo = sdkData(await t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId: t.accountId, attachment: { type: 'image', url: 'https://cdn.example.com/catalogue.jpg' } } as any }));
-    expect((await inspect()).find((p) => p.id === photo.data.messageId)).toMatchObject({ media: [{ type: 'image', url: 'https://cdn.example.com/catalogue.jpg' }] });
+    expect(sent).toMatchObject({
+      text: 'We do! 3-5 days.',
+      destination: conversationId,
+      extra: { kind: 'message', quickReplies: [{ content_type: 'text', title: 'Order now', payload: 'ORDER' }] },
+    });
+    const photo = sdkData(
+      await t.sdk.messages.sendInboxMessage({
+        path: { conversationId },
+        body: {
+          accountId: t.accountId,
+          attachment: { type: 'image', url: 'https://cdn.example.com/catalogue.jpg' },
+        } as any,
+      }),
+    );
+    expect((await inspect()).find((p) => p.id === photo.data.messageId)).toMatchObject({
+      media: [{ type: 'image', url: 'https://cdn.example.com/catalogue.jpg' }],
+    });
 
     // A second push of the same notification (Meta retries until it gets a 200) changes nothing.
-    const body = JSON.stringify({ object: 'instagram', entry: [{ id: t.igUserId, time: Date.now(), messaging: [{ sender: { id: conversationId }, recipient: { id: t.igUserId }, timestamp: Date.now(), message: { mid: inbound.id, text: 'Do you ship to Lisbon?' } }] }] });
-    const again = await fetch(`${e.baseUrl}/v1/platform-webhooks/instagram`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(APP_SECRET, body) }, body });
+    const body = JSON.stringify({
+      object: 'instagram',
+      entry: [
+        {
+          id: t.igUserId,
+          time: Date.now(),
+          messaging: [
+            {
+              sender: { id: conversationId },
+              recipient: { id: t.igUserId },
+              timestamp: Date.now(),
+              message: { mid: inbound.id, text: 'Do you ship to Lisbon?' },
+            },
+          ],
+        },
+      ],
+    });
+    const again = await fetch(`${e.baseUrl}/v1/platform-webhooks/instagram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(APP_SECRET, body) },
+      body,
+    });
     expect(again.status).toBe(200);
-    const forged = await fetch(`${e.baseUrl}/v1/platform-webhooks/instagram`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature('guess', body) }, body });
+    const forged = await fetch(`${e.baseUrl}/v1/platform-webhooks/instagram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature('guess', body) },
+      body,
+    });
     expect(forged.status).toBe(401);
     await poll();
-    const after = sdkData(await t.sdk.messages.getInboxConversationMessages({ path: { conversationId }, query: { accountId: t.accountId } }));
+    const after = sdkData(
+      await t.sdk.messages.getInboxConversationMessages({
+        path: { conversationId },
+        query: { accountId: t.accountId },
+      }),
+    );
     expect(after.messages.map((m: any) => m.direction)).toEqual(['incoming', 'outgoing', 'outgoing']);
     expect(await listEvents(e.env.ctx.db.kysely, t.userId, 'message.received')).toHaveLength(1);
     await e.runner.drain();
     const delivered = receiver.received.filter((r) => r.json?.event === 'message.received');
     expect(delivered).toHaveLength(1);
-    expect(delivered[0].json).toMatchObject({ message: { text: 'Do you ship to Lisbon?', platform: 'instagram', direction: 'incoming' }, account: { id: t.accountId } });
+    expect(delivered[0].json).toMatchObject({
+      message: { text: 'Do you ship to Lisbon?', platform: 'instagram', direction: 'incoming' },
+      account: { id: t.accountId },
+    });
 
     // What Instagram's Send API cannot carry, each call started once the one before answered.
     for (const call of [
-      () => t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId: t.accountId, attachment: { type: 'file', url: 'https://cdn.example.com/terms.pdf' } } as any }),
-      () => t.sdk.messages.sendInboxMessage({ path: { conversationId }, body: { accountId: t.accountId, message: 'x', buttons: [{ type: 'url', title: 'Shop', url: 'https://example.com' }] } as any }),
-      () => t.sdk.messages.updateInboxConversation({ path: { conversationId }, body: { accountId: t.accountId, status: 'archived' } }),
+      () =>
+        t.sdk.messages.sendInboxMessage({
+          path: { conversationId },
+          body: {
+            accountId: t.accountId,
+            attachment: { type: 'file', url: 'https://cdn.example.com/terms.pdf' },
+          } as any,
+        }),
+      () =>
+        t.sdk.messages.sendInboxMessage({
+          path: { conversationId },
+          body: {
+            accountId: t.accountId,
+            message: 'x',
+            buttons: [{ type: 'url', title: 'Shop', url: 'https://example.com' }],
+          } as any,
+        }),
+      () =>
+        t.sdk.messages.updateInboxConversation({
+          path: { conversationId },
+          body: { accountId: t.accountId, status: 'archived' },
+        }),
     ]) {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
@@ -115,48 +232,125 @@ describe('Instagram inbox', () => {
   });
 
   it('a pushed comment is listed once, answered, privately answered once, hidden and deleted on Instagram; liking is refused', async () => {
-    const first = await sim('POST', '/_inbound', { kind: 'comment', account: t.igUserId, postId: mediaId, text: 'Is it in blue?', from: { username: 'ben_b' } });
-    const second = await sim('POST', '/_inbound', { kind: 'comment', account: t.igUserId, postId: mediaId, text: 'spam spam', from: { username: 'spammer' } });
+    const first = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: t.igUserId,
+      postId: mediaId,
+      text: 'Is it in blue?',
+      from: { username: 'ben_b' },
+    });
+    const second = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: t.igUserId,
+      postId: mediaId,
+      text: 'spam spam',
+      from: { username: 'spammer' },
+    });
     expect([first.webhookStatus, second.webhookStatus]).toEqual([200, 200]);
     await poll();
     const posts = sdkData(await t.sdk.comments.listInboxComments({ query: { platform: 'instagram' } }));
     expect(posts.data).toHaveLength(1);
     expect(posts.data[0]).toMatchObject({ id: mediaId, accountId: t.accountId, commentCount: 2 });
-    const listed = sdkData(await t.sdk.comments.getInboxPostComments({ path: { postId: mediaId }, query: { accountId: t.accountId } }));
+    const listed = sdkData(
+      await t.sdk.comments.getInboxPostComments({ path: { postId: mediaId }, query: { accountId: t.accountId } }),
+    );
     expect(listed.comments.map((c: any) => c.message).sort()).toEqual(['Is it in blue?', 'spam spam']);
 
-    const reply = sdkData(await t.sdk.comments.replyToInboxPost({ path: { postId: mediaId }, body: { accountId: t.accountId, message: 'Yes, in navy', commentId: first.id } }));
+    const reply = sdkData(
+      await t.sdk.comments.replyToInboxPost({
+        path: { postId: mediaId },
+        body: { accountId: t.accountId, message: 'Yes, in navy', commentId: first.id },
+      }),
+    );
     expect(reply).toMatchObject({ success: true, data: { isReply: true } });
-    const ig = async (path: string) => (await fetch(`${e.sandbox.url}/sandbox/instagram/v24.0/${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(await pageToken())}`)).json() as Promise<any>;
-    expect((await ig(`${first.id}/replies?fields=id,text`)).data).toEqual([{ id: reply.data.commentId, text: 'Yes, in navy' }]);
+    const ig = async (path: string) =>
+      (
+        await fetch(
+          `${e.sandbox.url}/sandbox/instagram/v24.0/${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(await pageToken())}`,
+        )
+      ).json() as Promise<any>;
+    expect((await ig(`${first.id}/replies?fields=id,text`)).data).toEqual([
+      { id: reply.data.commentId, text: 'Yes, in navy' },
+    ]);
 
-    const dm = sdkData(await t.sdk.comments.sendPrivateReplyToComment({ path: { postId: mediaId, commentId: first.id }, body: { accountId: t.accountId, message: 'Sent you the blue one' } }));
-    expect((await inspect()).find((p) => p.id === dm.messageId)).toMatchObject({ text: 'Sent you the blue one', extra: { commentId: first.id } });
-    const twice = await sdkError(t.sdk.comments.sendPrivateReplyToComment({ path: { postId: mediaId, commentId: first.id }, body: { accountId: t.accountId, message: 'again' } }));
+    const dm = sdkData(
+      await t.sdk.comments.sendPrivateReplyToComment({
+        path: { postId: mediaId, commentId: first.id },
+        body: { accountId: t.accountId, message: 'Sent you the blue one' },
+      }),
+    );
+    expect((await inspect()).find((p) => p.id === dm.messageId)).toMatchObject({
+      text: 'Sent you the blue one',
+      extra: { commentId: first.id },
+    });
+    const twice = await sdkError(
+      t.sdk.comments.sendPrivateReplyToComment({
+        path: { postId: mediaId, commentId: first.id },
+        body: { accountId: t.accountId, message: 'again' },
+      }),
+    );
     expect(twice.statusCode).toBe(400);
 
-    await t.sdk.comments.hideInboxComment({ path: { postId: mediaId, commentId: second.id }, body: { accountId: t.accountId } });
+    await t.sdk.comments.hideInboxComment({
+      path: { postId: mediaId, commentId: second.id },
+      body: { accountId: t.accountId },
+    });
     expect((await ig(`${second.id}?fields=hidden`)).hidden).toBe(true);
-    sdkData(await t.sdk.comments.deleteInboxComment({ path: { postId: mediaId }, query: { accountId: t.accountId, commentId: second.id } }));
+    sdkData(
+      await t.sdk.comments.deleteInboxComment({
+        path: { postId: mediaId },
+        query: { accountId: t.accountId, commentId: second.id },
+      }),
+    );
     expect((await ig(`${mediaId}/comments?fields=id`)).data.map((c: any) => c.id)).toEqual([first.id]);
 
     await poll();
     const events = await listEvents(e.env.ctx.db.kysely, t.userId, 'comment.received');
     expect(events.map((ev) => JSON.parse(ev.payload).comment.id).sort()).toEqual([first.id, second.id].sort());
-    const like = await sdkError(t.sdk.comments.likeInboxComment({ path: { postId: mediaId, commentId: first.id }, body: { accountId: t.accountId } }));
+    const like = await sdkError(
+      t.sdk.comments.likeInboxComment({
+        path: { postId: mediaId, commentId: first.id },
+        body: { accountId: t.accountId },
+      }),
+    );
     expect([like.statusCode, like.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
   it('a token without the messaging or comments permission is refused by Instagram, and nothing is sent', async () => {
-    const inbound = await sim('POST', '/_inbound', { kind: 'message', account: t.igUserId, text: 'Open on Sunday?', from: { username: 'cleo' } });
-    const comment = await sim('POST', '/_inbound', { kind: 'comment', account: t.igUserId, postId: mediaId, text: 'Which size?', from: { username: 'dan' } });
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'message',
+      account: t.igUserId,
+      text: 'Open on Sunday?',
+      from: { username: 'cleo' },
+    });
+    const comment = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: t.igUserId,
+      postId: mediaId,
+      text: 'Which size?',
+      from: { username: 'dan' },
+    });
     await poll();
     const graph = world(e.sandbox.state('instagram'));
     const pageId = [...graph.pages.values()].find((p) => p.igUserId === t.igUserId)!.id;
     const tokens = [...graph.tokens.values()].filter((k) => k.kind === 'page' && k.pageId === pageId);
     const granted = tokens.map((k) => [...k.scopes]);
     for (const [permission, attempt] of [
-      ['instagram_manage_messages', () => t.sdk.messages.sendInboxMessage({ path: { conversationId: inbound.from.id }, body: { accountId: t.accountId, message: 'Yes, 10 to 4' } })],
-      ['instagram_manage_comments', () => t.sdk.comments.replyToInboxPost({ path: { postId: mediaId }, body: { accountId: t.accountId, message: 'M and L', commentId: comment.id } })],
+      [
+        'instagram_manage_messages',
+        () =>
+          t.sdk.messages.sendInboxMessage({
+            path: { conversationId: inbound.from.id },
+            body: { accountId: t.accountId, message: 'Yes, 10 to 4' },
+          }),
+      ],
+      [
+        'instagram_manage_comments',
+        () =>
+          t.sdk.comments.replyToInboxPost({
+            path: { postId: mediaId },
+            body: { accountId: t.accountId, message: 'M and L', commentId: comment.id },
+          }),
+      ],
     ] as const) {
       for (const k of tokens) k.scopes = k.scopes.filter((s) => s !== permission);
       try {
@@ -179,17 +373,35 @@ describe('Instagram inbox', () => {
       { question: 'What are your opening hours?', payload: 'HOURS' },
       { question: 'Do you ship abroad?', payload: 'SHIPPING' },
     ];
-    expect(sdkData(await settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: questions } }))).toMatchObject({ success: true });
+    expect(
+      sdkData(
+        await settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: questions } }),
+      ),
+    ).toMatchObject({ success: true });
     // Read back from Instagram (the simulator keeps them per locale, as the Messenger Profile API does).
-    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: questions });
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({
+      data: questions,
+    });
 
     const five = Array.from({ length: 5 }, (_, i) => ({ question: `Question ${i}?`, payload: `Q${i}` }));
-    const tooMany = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: five } }));
+    const tooMany = await sdkError(
+      settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: five } }),
+    );
     expect(tooMany.statusCode).toBe(400);
-    const long = await sdkError(settings.setInstagramIceBreakers({ path: { accountId: t.accountId }, body: { ice_breakers: [{ question: 'x'.repeat(81), payload: 'LONG' }] } }));
-    expect([long.statusCode, Object.keys((long.body as any).details.fields)]).toEqual([400, ['ice_breakers[0].question']]);
+    const long = await sdkError(
+      settings.setInstagramIceBreakers({
+        path: { accountId: t.accountId },
+        body: { ice_breakers: [{ question: 'x'.repeat(81), payload: 'LONG' }] },
+      }),
+    );
+    expect([long.statusCode, Object.keys((long.body as any).details.fields)]).toEqual([
+      400,
+      ['ice_breakers[0].question'],
+    ]);
     // Refused before the call: Instagram still has the two questions.
-    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: questions });
+    expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({
+      data: questions,
+    });
 
     sdkData(await settings.deleteInstagramIceBreakers({ path: { accountId: t.accountId } }));
     expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: [] });
@@ -199,6 +411,10 @@ describe('Instagram inbox', () => {
 /** The Page token Herald holds for the account (to read what Instagram shows). */
 async function pageToken(): Promise<string> {
   const { accountCredentials } = await import('../../src/domain/accounts/save-account.js');
-  const row = await e.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', t.accountId).executeTakeFirstOrThrow();
+  const row = await e.env.ctx.db.kysely
+    .selectFrom('account')
+    .selectAll()
+    .where('account_id', '=', t.accountId)
+    .executeTakeFirstOrThrow();
   return accountCredentials(e.env.ctx, row).accessToken!;
 }

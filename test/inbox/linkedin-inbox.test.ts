@@ -27,36 +27,53 @@ let t: Awaited<ReturnType<typeof createTenant>>;
 let accountId: string;
 let postUrn: string;
 
-const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/linkedin${path}`, body);
+const sim = (method: string, path: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/linkedin${path}`, body);
 const store = () => liStore(e.sandbox.state('linkedin'));
 
 /** Connects `member` through the consent redirect; answers the account id. */
 async function connect(tenant: typeof t, member: string): Promise<string> {
   await sim('POST', '/_oauth/users', { id: member, username: member, name: `Member ${member}` });
-  const start = sdkData(await tenant.sdk.connect.getConnectUrl({ path: { platform: 'linkedin' }, query: { profileId: tenant.profileId, redirect_url: `${e.baseUrl}/health` } }));
+  const start = sdkData(
+    await tenant.sdk.connect.getConnectUrl({
+      path: { platform: 'linkedin' },
+      query: { profileId: tenant.profileId, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${member}`);
   return landed.searchParams.get('accountId')!;
 }
 
 async function publish(tenant: typeof t, account: string, content: string): Promise<string> {
-  const res = await tenant.sdk.posts.createPost({ body: { content, publishNow: true, platforms: [{ platform: 'linkedin', accountId: account }] } });
+  const res = await tenant.sdk.posts.createPost({
+    body: { content, publishNow: true, platforms: [{ platform: 'linkedin', accountId: account }] },
+  });
   expect(res.response.status).toBe(201);
   await e.runner.drain();
   return [...store().posts.values()].find((p) => p.commentary === content)!.urn;
 }
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [linkedInSimulator({ now })], { env: { WEBHOOK_ALLOW_INSECURE: '1', LINKEDIN_API_VERSION: VERSION } });
+  e = await createOAuthE2E((now) => [linkedInSimulator({ now })], {
+    env: { WEBHOOK_ALLOW_INSECURE: '1', LINKEDIN_API_VERSION: VERSION },
+  });
   receiver = await startWebhookReceiver();
   t = await createTenant(e.env, { addons: ['inbox'] });
   // The simulator's default member administers the sandbox company page: the account becomes the page.
   accountId = await connect(t, 'linkedin-user-1');
   const selected = await t.sdk.connect.updateLinkedInOrganization({
     path: { accountId },
-    body: { accountType: 'organization', selectedOrganization: { id: SANDBOX_ORGANIZATION.id, urn: ORG, name: SANDBOX_ORGANIZATION.localizedName } } as any,
+    body: {
+      accountType: 'organization',
+      selectedOrganization: { id: SANDBOX_ORGANIZATION.id, urn: ORG, name: SANDBOX_ORGANIZATION.localizedName },
+    } as any,
   });
   expect(selected.response.status).toBe(200);
-  await e.env.request(t.apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['comment.received'] });
+  await e.env.request(t.apiKey, 'POST', '/v1/webhooks/settings', {
+    name: 'inbox',
+    url: receiver.url,
+    events: ['comment.received'],
+  });
   postUrn = await publish(t, accountId, 'Our spring menu is out');
 });
 afterAll(async () => {
@@ -67,28 +84,70 @@ afterAll(async () => {
 describe('LinkedIn inbox (comments)', () => {
   it("polls a comment on the page's post once, answers it on LinkedIn, and announces it once", async () => {
     e.env.clock.advance(60_000);
-    const comment = await sim('POST', '/_inbound', { kind: 'comment', account: SANDBOX_ORGANIZATION.id, postId: postUrn, from: BOB, text: 'The soup was great' });
+    const comment = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: SANDBOX_ORGANIZATION.id,
+      postId: postUrn,
+      from: BOB,
+      text: 'The soup was great',
+    });
     expect(comment.urn).toBe(`urn:li:comment:(${postUrn},${comment.id})`);
 
-    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({ kind: 'synced', counts: { messages: 0, comments: 1, reviews: 0 } });
-    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({ kind: 'synced', counts: { messages: 0, comments: 0, reviews: 0 } });
+    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({
+      kind: 'synced',
+      counts: { messages: 0, comments: 1, reviews: 0 },
+    });
+    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({
+      kind: 'synced',
+      counts: { messages: 0, comments: 0, reviews: 0 },
+    });
 
     const posts = sdkData(await t.sdk.comments.listInboxComments({ query: { platform: 'linkedin' } }));
-    expect(posts.data.map((p: any) => [p.id, p.commentCount, p.content])).toEqual([[postUrn, 1, 'Our spring menu is out']]);
-    const thread = sdkData(await t.sdk.comments.getInboxPostComments({ path: { postId: postUrn }, query: { accountId } }));
-    expect(thread.comments.map((c: any) => [c.id, c.message, c.from?.id])).toEqual([[comment.id, 'The soup was great', BOB]]);
+    expect(posts.data.map((p: any) => [p.id, p.commentCount, p.content])).toEqual([
+      [postUrn, 1, 'Our spring menu is out'],
+    ]);
+    const thread = sdkData(
+      await t.sdk.comments.getInboxPostComments({ path: { postId: postUrn }, query: { accountId } }),
+    );
+    expect(thread.comments.map((c: any) => [c.id, c.message, c.from?.id])).toEqual([
+      [comment.id, 'The soup was great', BOB],
+    ]);
 
     e.env.clock.advance(60_000);
-    const reply = sdkData(await t.sdk.comments.replyToInboxPost({ path: { postId: postUrn }, body: { accountId, message: 'Thanks, Bob!', commentId: comment.id } }));
+    const reply = sdkData(
+      await t.sdk.comments.replyToInboxPost({
+        path: { postId: postUrn },
+        body: { accountId, message: 'Thanks, Bob!', commentId: comment.id },
+      }),
+    );
     expect(reply.data.isReply).toBe(true);
     const answered = [...store().comments.values()].find((c) => c.id === reply.data.commentId)!;
-    expect(answered).toMatchObject({ actor: ORG, object: postUrn, parentComment: comment.urn, text: 'Thanks, Bob!', deleted: false });
-    const top = sdkData(await t.sdk.comments.replyToInboxPost({ path: { postId: postUrn }, body: { accountId, message: 'Come and try the bread too' } }));
-    expect([...store().comments.values()].find((c) => c.id === top.data.commentId)).toMatchObject({ actor: ORG, parentComment: null });
+    expect(answered).toMatchObject({
+      actor: ORG,
+      object: postUrn,
+      parentComment: comment.urn,
+      text: 'Thanks, Bob!',
+      deleted: false,
+    });
+    const top = sdkData(
+      await t.sdk.comments.replyToInboxPost({
+        path: { postId: postUrn },
+        body: { accountId, message: 'Come and try the bread too' },
+      }),
+    );
+    expect([...store().comments.values()].find((c) => c.id === top.data.commentId)).toMatchObject({
+      actor: ORG,
+      parentComment: null,
+    });
 
     // The next poll finds both answers again (the page's own): stored once, outgoing, no event.
-    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({ kind: 'synced', counts: { messages: 0, comments: 0, reviews: 0 } });
-    const after = sdkData(await t.sdk.comments.getInboxPostComments({ path: { postId: postUrn }, query: { accountId } }));
+    expect(await syncInboxAccount(e.env.ctx, accountId)).toEqual({
+      kind: 'synced',
+      counts: { messages: 0, comments: 0, reviews: 0 },
+    });
+    const after = sdkData(
+      await t.sdk.comments.getInboxPostComments({ path: { postId: postUrn }, query: { accountId } }),
+    );
     expect(after.comments).toHaveLength(2);
 
     await e.runner.drain();
@@ -98,7 +157,13 @@ describe('LinkedIn inbox (comments)', () => {
 
   it('likes, unlikes and deletes on LinkedIn, and refuses what LinkedIn cannot do with 400 PLATFORM_LIMITATION', async () => {
     e.env.clock.advance(60_000);
-    const comment = await sim('POST', '/_inbound', { kind: 'comment', account: ORG, postId: postUrn, from: BOB, text: 'Second visit, still great' });
+    const comment = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: ORG,
+      postId: postUrn,
+      from: BOB,
+      text: 'Second visit, still great',
+    });
     await syncInboxAccount(e.env.ctx, accountId);
     const path = { postId: postUrn, commentId: comment.id };
     await t.sdk.comments.likeInboxComment({ path, body: { accountId } });
@@ -117,7 +182,9 @@ describe('LinkedIn inbox (comments)', () => {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
     }
-    expect(await sim('POST', '/_inbound', { kind: 'message', account: ORG, text: 'hi' })).toMatchObject({ error: expect.stringContaining('comment') });
+    expect(await sim('POST', '/_inbound', { kind: 'message', account: ORG, text: 'hi' })).toMatchObject({
+      error: expect.stringContaining('comment'),
+    });
   });
 
   it("cannot read a member's comments without the restricted r_member_social: the poll fails, nothing is stored", async () => {
@@ -138,7 +205,10 @@ describe('LinkedIn inbox (comments)', () => {
     expect(health.permissions.missingRequired).toContain('r_member_social');
     expect(health.permissions.missingRequired).not.toContain('w_member_social');
     // The missing scope, and the failed poll it caused (an account whose inbox sync fails is not hidden).
-    expect(health.issues).toEqual([expect.stringContaining('r_member_social'), expect.stringContaining('The inbox sync fails')]);
+    expect(health.issues).toEqual([
+      expect.stringContaining('r_member_social'),
+      expect.stringContaining('The inbox sync fails'),
+    ]);
     const page = sdkData(await t.sdk.accounts.getAccountHealth({ path: { accountId } }));
     expect([page.status, page.issues]).toEqual(['healthy', []]);
     expect(page.permissions.missingRequired).not.toContain('r_organization_social');

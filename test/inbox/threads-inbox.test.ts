@@ -26,7 +26,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/threads${path}`, body);
+const sim = (method: string, path: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/threads${path}`, body);
 const poll = async () => {
   e.env.clock.advance(e.env.ctx.config.inboxPollMs);
   await e.runner.drain();
@@ -38,18 +39,37 @@ describe('Threads inbox', () => {
     const sdk = await e.env.sdk(apiKey);
     const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'Threads inbox' } })).profile;
     await sim('POST', '/_oauth/users', { id: 'thInbox1', username: 'thinbox1', name: 'Threads Inbox' });
-    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'threads' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const start = sdkData(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'threads' },
+        query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+      }),
+    );
     expect(new URL(start.authUrl).searchParams.get('scope')).toContain('threads_manage_replies');
     await followAuthUrl(`${start.authUrl}&login_hint=thInbox1`);
     const [account] = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-    expect((await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['comment.received'] })).status).toBe(200);
+    expect(
+      (
+        await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', {
+          name: 'inbox',
+          url: receiver.url,
+          events: ['comment.received'],
+        })
+      ).status,
+    ).toBe(200);
 
     await createNow(sdk, 'threads', account._id, { content: 'What should we build next?' });
     await e.runner.drain();
     const root = (await sim('GET', '/_inspect')).posts.find((p: any) => p.text === 'What should we build next?');
     expect(root).toBeDefined();
 
-    const inbound = await sim('POST', '/_inbound', { kind: 'comment', account: account.username, postId: root.id, text: 'A calendar view please', from: { username: 'fan_one' } });
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: account.username,
+      postId: root.id,
+      text: 'A calendar view please',
+      from: { username: 'fan_one' },
+    });
     expect(inbound.id).toMatch(/^\d+$/);
     await poll();
     // Polled again: the same reply is neither stored nor announced twice.
@@ -57,41 +77,86 @@ describe('Threads inbox', () => {
 
     const posts = sdkData(await sdk.comments.listInboxComments({ query: { platform: 'threads' } }));
     expect(posts.data).toHaveLength(1);
-    expect(posts.data[0]).toMatchObject({ id: root.id, accountId: account._id, platform: 'threads', content: 'What should we build next?', commentCount: 1 });
-    const listed = sdkData(await sdk.comments.getInboxPostComments({ path: { postId: root.id }, query: { accountId: account._id } }));
-    expect(listed.comments.map((c: any) => [c.id, c.message, c.from?.username])).toEqual([[inbound.id, 'A calendar view please', 'fan_one']]);
+    expect(posts.data[0]).toMatchObject({
+      id: root.id,
+      accountId: account._id,
+      platform: 'threads',
+      content: 'What should we build next?',
+      commentCount: 1,
+    });
+    const listed = sdkData(
+      await sdk.comments.getInboxPostComments({ path: { postId: root.id }, query: { accountId: account._id } }),
+    );
+    expect(listed.comments.map((c: any) => [c.id, c.message, c.from?.username])).toEqual([
+      [inbound.id, 'A calendar view please', 'fan_one'],
+    ]);
 
-    const reply = sdkData(await sdk.comments.replyToInboxPost({ path: { postId: root.id }, body: { accountId: account._id, message: 'On the roadmap!', commentId: inbound.id } }));
+    const reply = sdkData(
+      await sdk.comments.replyToInboxPost({
+        path: { postId: root.id },
+        body: { accountId: account._id, message: 'On the roadmap!', commentId: inbound.id },
+      }),
+    );
     expect(reply).toMatchObject({ success: true, data: { isReply: true } });
     const answered = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === reply.data.commentId);
-    expect(answered).toMatchObject({ text: 'On the roadmap!', replyTo: inbound.id, extra: { mediaType: 'TEXT', rootId: root.id } });
+    expect(answered).toMatchObject({
+      text: 'On the roadmap!',
+      replyTo: inbound.id,
+      extra: { mediaType: 'TEXT', rootId: root.id },
+    });
 
-    const hidden = sdkData(await sdk.comments.hideInboxComment({ path: { postId: root.id, commentId: inbound.id }, body: { accountId: account._id } }));
+    const hidden = sdkData(
+      await sdk.comments.hideInboxComment({
+        path: { postId: root.id, commentId: inbound.id },
+        body: { accountId: account._id },
+      }),
+    );
     expect(hidden).toMatchObject({ hidden: true, platform: 'threads' });
     const seen = async () => {
-      const r = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${inbound.id}?fields=hide_status`, { headers: { authorization: `Bearer ${await tokenOf(account._id)}` } });
+      const r = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${inbound.id}?fields=hide_status`, {
+        headers: { authorization: `Bearer ${await tokenOf(account._id)}` },
+      });
       return ((await r.json()) as { hide_status?: string }).hide_status;
     };
     expect(await seen()).toBe('HIDDEN');
-    await sdk.comments.unhideInboxComment({ path: { postId: root.id, commentId: inbound.id }, query: { accountId: account._id } });
+    await sdk.comments.unhideInboxComment({
+      path: { postId: root.id, commentId: inbound.id },
+      query: { accountId: account._id },
+    });
     expect(await seen()).toBe('NOT_HUSHED');
 
     // Herald's own reply comes back in the next poll as outgoing: stored once, never announced.
     await poll();
-    const after = sdkData(await sdk.comments.getInboxPostComments({ path: { postId: root.id }, query: { accountId: account._id } }));
+    const after = sdkData(
+      await sdk.comments.getInboxPostComments({ path: { postId: root.id }, query: { accountId: account._id } }),
+    );
     expect(after.comments[0].replies.map((r: any) => r.id)).toEqual([reply.data.commentId]);
     const events = await listEvents(e.env.ctx.db.kysely, userId, 'comment.received');
     expect(events.map((ev) => JSON.parse(ev.payload).comment.id)).toEqual([inbound.id]);
     await e.runner.drain();
     const delivered = receiver.received.filter((r) => r.json?.event === 'comment.received');
     expect(delivered).toHaveLength(1);
-    expect(delivered[0].json).toMatchObject({ comment: { id: inbound.id, platform: 'threads', text: 'A calendar view please' } });
+    expect(delivered[0].json).toMatchObject({
+      comment: { id: inbound.id, platform: 'threads', text: 'A calendar view please' },
+    });
 
     // What Threads cannot do, each call started once the one before answered.
     for (const call of [
-      () => sdk.comments.deleteInboxComment({ path: { postId: root.id }, query: { accountId: account._id, commentId: inbound.id } }),
-      () => sdk.comments.likeInboxComment({ path: { postId: root.id, commentId: inbound.id }, body: { accountId: account._id } }),
-      () => sdk.comments.sendPrivateReplyToComment({ path: { postId: root.id, commentId: inbound.id }, body: { accountId: account._id, message: 'psst' } }),
+      () =>
+        sdk.comments.deleteInboxComment({
+          path: { postId: root.id },
+          query: { accountId: account._id, commentId: inbound.id },
+        }),
+      () =>
+        sdk.comments.likeInboxComment({
+          path: { postId: root.id, commentId: inbound.id },
+          body: { accountId: account._id },
+        }),
+      () =>
+        sdk.comments.sendPrivateReplyToComment({
+          path: { postId: root.id, commentId: inbound.id },
+          body: { accountId: account._id, message: 'psst' },
+        }),
     ]) {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
@@ -103,11 +168,18 @@ describe('Threads inbox', () => {
     const granted = [...token.scopes];
     try {
       token.scopes = granted.filter((s) => s !== 'threads_manage_replies');
-      const err = await sdkError(sdk.comments.hideInboxComment({ path: { postId: root.id, commentId: inbound.id }, body: { accountId: account._id } }));
+      const err = await sdkError(
+        sdk.comments.hideInboxComment({
+          path: { postId: root.id, commentId: inbound.id },
+          body: { accountId: account._id },
+        }),
+      );
       expect([err.statusCode, err.code]).toEqual([400, 'account_reauthorization_required']);
       expect(await seen()).toBe('NOT_HUSHED');
       token.scopes = granted.filter((s) => s !== 'threads_read_replies');
-      const replies = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${root.id}/replies`, { headers: { authorization: `Bearer ${await tokenOf(account._id)}` } });
+      const replies = await fetch(`${e.sandbox.url}/sandbox/threads/v1.0/${root.id}/replies`, {
+        headers: { authorization: `Bearer ${await tokenOf(account._id)}` },
+      });
       expect([replies.status, ((await replies.json()) as any).error?.code]).toEqual([400, 10]);
     } finally {
       token.scopes = granted;
@@ -118,6 +190,10 @@ describe('Threads inbox', () => {
 /** The account's Threads token as Herald stores it (to read the reply as Threads shows it). */
 async function tokenOf(accountId: string): Promise<string> {
   const { accountCredentials } = await import('../../src/domain/accounts/save-account.js');
-  const row = await e.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await e.env.ctx.db.kysely
+    .selectFrom('account')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return accountCredentials(e.env.ctx, row).accessToken!;
 }

@@ -25,7 +25,8 @@ afterAll(async () => {
   await e?.close();
 });
 
-const sim = (method: string, path: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/youtube${path}`, body);
+const sim = (method: string, path: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/youtube${path}`, body);
 const poll = async () => {
   e.env.clock.advance(e.env.ctx.config.inboxPollMs);
   await e.runner.drain();
@@ -37,17 +38,41 @@ describe('YouTube inbox', () => {
     const sdk = await e.env.sdk(apiKey);
     const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'YT inbox' } })).profile;
     await sim('POST', '/_oauth/users', { id: 'ytInbox1', username: 'ytInbox1', name: 'Channel ytInbox1' });
-    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'youtube' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const start = sdkData(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'youtube' },
+        query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+      }),
+    );
     await followAuthUrl(`${start.authUrl}&login_hint=ytInbox1`);
     const account = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0];
     const accountId = account._id as string;
-    await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: 'inbox', url: receiver.url, events: ['comment.received'] });
-    await createNow(sdk, 'youtube', accountId, { content: 'Inbox video', mediaItems: [{ type: 'video', url: e.mediaUrl('yt-inbox.mp4', 300_000, 'video/mp4') }] }, { title: 'Inbox' });
+    await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', {
+      name: 'inbox',
+      url: receiver.url,
+      events: ['comment.received'],
+    });
+    await createNow(
+      sdk,
+      'youtube',
+      accountId,
+      {
+        content: 'Inbox video',
+        mediaItems: [{ type: 'video', url: e.mediaUrl('yt-inbox.mp4', 300_000, 'video/mp4') }],
+      },
+      { title: 'Inbox' },
+    );
     await settle(e, 6);
     const video = ((await sim('GET', '/_inspect')).posts as any[]).find((p) => p.extra?.title === 'Inbox');
     expect(video).toBeDefined();
 
-    const inbound = await sim('POST', '/_inbound', { kind: 'comment', account: account.platformUserId ?? video.author, postId: video.id, text: 'Great video!', author: { id: 'UCfan000000000000000001', name: 'Fan One' } });
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: account.platformUserId ?? video.author,
+      postId: video.id,
+      text: 'Great video!',
+      author: { id: 'UCfan000000000000000001', name: 'Fan One' },
+    });
     expect(inbound.id).toBeTruthy();
     await poll();
     await poll();
@@ -57,7 +82,11 @@ describe('YouTube inbox', () => {
     expect(posts.data[0]).toMatchObject({ id: video.id, platform: 'youtube', accountId, commentCount: 1 });
     let thread = sdkData(await sdk.comments.getInboxPostComments({ path: { postId: video.id }, query: { accountId } }));
     expect(thread.comments).toHaveLength(1);
-    expect(thread.comments[0]).toMatchObject({ id: inbound.id, message: 'Great video!', from: { id: 'UCfan000000000000000001', name: 'Fan One' } });
+    expect(thread.comments[0]).toMatchObject({
+      id: inbound.id,
+      message: 'Great video!',
+      from: { id: 'UCfan000000000000000001', name: 'Fan One' },
+    });
 
     // Exactly one event and one delivery over two polls.
     await e.runner.drain();
@@ -67,21 +96,35 @@ describe('YouTube inbox', () => {
     expect(delivered[0].json).toMatchObject({ comment: { id: inbound.id, text: 'Great video!', platform: 'youtube' } });
 
     // A reply to the comment is comments.insert with snippet.parentId.
-    const reply = sdkData(await sdk.comments.replyToInboxPost({ path: { postId: video.id }, body: { accountId, message: 'Thank you!', commentId: inbound.id } }));
+    const reply = sdkData(
+      await sdk.comments.replyToInboxPost({
+        path: { postId: video.id },
+        body: { accountId, message: 'Thank you!', commentId: inbound.id },
+      }),
+    );
     expect(reply).toMatchObject({ success: true, data: { isReply: true } });
     let onSim = ((await sim('GET', '/_inspect')).posts as any[]).find((p) => p.id === video.id).extra.comments as any[];
-    expect(onSim.find((c) => c.id === reply.data.commentId)).toMatchObject({ text: 'Thank you!', parentId: inbound.id });
+    expect(onSim.find((c) => c.id === reply.data.commentId)).toMatchObject({
+      text: 'Thank you!',
+      parentId: inbound.id,
+    });
     // A top-level comment under the video is commentThreads.insert.
-    const top = sdkData(await sdk.comments.replyToInboxPost({ path: { postId: video.id }, body: { accountId, message: 'Pinned note' } }));
+    const top = sdkData(
+      await sdk.comments.replyToInboxPost({ path: { postId: video.id }, body: { accountId, message: 'Pinned note' } }),
+    );
     expect(top.data.isReply).toBe(false);
     // The poll sees the replies as the channel's own: stored once, no event.
     await poll();
     thread = sdkData(await sdk.comments.getInboxPostComments({ path: { postId: video.id }, query: { accountId } }));
-    expect(thread.comments.find((c: any) => c.id === inbound.id).replies.map((r: any) => r.id)).toEqual([reply.data.commentId]);
+    expect(thread.comments.find((c: any) => c.id === inbound.id).replies.map((r: any) => r.id)).toEqual([
+      reply.data.commentId,
+    ]);
     expect(await listEvents(e.env.ctx.db.kysely, userId, 'comment.received')).toHaveLength(1);
 
     // Hide holds the comment for review; unhide publishes it again.
-    const hidden = sdkData(await sdk.comments.hideInboxComment({ path: { postId: video.id, commentId: inbound.id }, body: { accountId } }));
+    const hidden = sdkData(
+      await sdk.comments.hideInboxComment({ path: { postId: video.id, commentId: inbound.id }, body: { accountId } }),
+    );
     expect(hidden).toMatchObject({ hidden: true, platform: 'youtube' });
     onSim = ((await sim('GET', '/_inspect')).posts as any[]).find((p) => p.id === video.id).extra.comments;
     expect(onSim.find((c) => c.id === inbound.id).moderationStatus).toBe('heldForReview');
@@ -91,15 +134,26 @@ describe('YouTube inbox', () => {
 
     // Deleting the fan's comment rejects it (no one deletes another's comment); the channel's own is deleted.
     await sdk.comments.deleteInboxComment({ path: { postId: video.id }, query: { accountId, commentId: inbound.id } });
-    await sdk.comments.deleteInboxComment({ path: { postId: video.id }, query: { accountId, commentId: top.data.commentId } });
+    await sdk.comments.deleteInboxComment({
+      path: { postId: video.id },
+      query: { accountId, commentId: top.data.commentId },
+    });
     onSim = ((await sim('GET', '/_inspect')).posts as any[]).find((p) => p.id === video.id).extra.comments;
     expect(onSim.find((c) => c.id === inbound.id).moderationStatus).toBe('rejected');
     expect(onSim.find((c) => c.id === top.data.commentId).deleted).toBe(true);
 
     // What the Data API cannot do.
     for (const call of [
-      () => sdk.comments.likeInboxComment({ path: { postId: video.id, commentId: reply.data.commentId }, body: { accountId } }),
-      () => sdk.comments.sendPrivateReplyToComment({ path: { postId: video.id, commentId: reply.data.commentId }, body: { accountId, message: 'hi' } }),
+      () =>
+        sdk.comments.likeInboxComment({
+          path: { postId: video.id, commentId: reply.data.commentId },
+          body: { accountId },
+        }),
+      () =>
+        sdk.comments.sendPrivateReplyToComment({
+          path: { postId: video.id, commentId: reply.data.commentId },
+          body: { accountId, message: 'hi' },
+        }),
     ]) {
       const err = await sdkError(call());
       expect([err.statusCode, err.code]).toEqual([400, 'PLATFORM_LIMITATION']);
@@ -109,7 +163,11 @@ describe('YouTube inbox', () => {
   it('backs off when the daily quota is spent (quotaExceeded)', async () => {
     await sim('POST', '/_faults', { kind: 'rate_limited', count: 1, op: 'comment' });
     await poll();
-    const job = await e.env.ctx.db.kysely.selectFrom('job').selectAll().where('task', '=', 'inbox.sync').executeTakeFirstOrThrow();
+    const job = await e.env.ctx.db.kysely
+      .selectFrom('job')
+      .selectAll()
+      .where('task', '=', 'inbox.sync')
+      .executeTakeFirstOrThrow();
     expect(job.last_error).toContain('rate_limited');
     expect(new Date(job.run_at).getTime() - e.env.clock.now().getTime()).toBeGreaterThan(e.env.ctx.config.inboxPollMs);
   });
@@ -119,13 +177,26 @@ describe('YouTube inbox', () => {
     const sdk = await e.env.sdk(apiKey);
     const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'YT no force-ssl' } })).profile;
     await sim('POST', '/_oauth/users', { id: 'ytNoSsl1', username: 'ytNoSsl1', name: 'No SSL scope' });
-    const start = sdkData(await sdk.connect.getConnectUrl({ path: { platform: 'youtube' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const start = sdkData(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'youtube' },
+        query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+      }),
+    );
     const url = new URL(start.authUrl);
     const FORCE_SSL = 'https://www.googleapis.com/auth/youtube.force-ssl';
     expect(url.searchParams.get('scope')!.split(' ')).toContain(FORCE_SSL);
-    url.searchParams.set('scope', url.searchParams.get('scope')!.split(' ').filter((s) => s !== FORCE_SSL).join(' '));
+    url.searchParams.set(
+      'scope',
+      url.searchParams
+        .get('scope')!
+        .split(' ')
+        .filter((s) => s !== FORCE_SSL)
+        .join(' '),
+    );
     await followAuthUrl(`${url}&login_hint=ytNoSsl1`);
-    const accountId = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0]._id as string;
+    const accountId = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts[0]
+      ._id as string;
     const outcome = await syncInboxAccount(e.env.ctx, accountId);
     expect(outcome.kind).toBe('failed');
     if (outcome.kind === 'failed') expect(outcome.error.status).toBe(403);

@@ -72,7 +72,11 @@ describe('event outbox retention', () => {
     const batches = [];
     for (let n = -1; n !== 0; ) batches.push((n = await deleteWebhookLogsBefore(env.ctx.db.kysely, cut, 2)));
     expect(batches).toEqual([2, 2, 1, 0]);
-    const left = await env.ctx.db.kysely.selectFrom('webhook_log').select('event_id').where('webhook_id', '=', 'wh').execute();
+    const left = await env.ctx.db.kysely
+      .selectFrom('webhook_log')
+      .select('event_id')
+      .where('webhook_id', '=', 'wh')
+      .execute();
     expect(left.map((r) => r.event_id)).toEqual(['ev9']);
   });
 });

@@ -24,7 +24,8 @@ function watchClaims(db: Db): { db: Db; sizes: number[] } {
   const plugin: KyselyPlugin = {
     transformQuery(args) {
       const node = args.node;
-      if (RawNode.is(node) && /^\s*UPDATE job SET locked_by/.test(node.sqlFragments.join('?'))) claims.add(args.queryId);
+      if (RawNode.is(node) && /^\s*UPDATE job SET locked_by/.test(node.sqlFragments.join('?')))
+        claims.add(args.queryId);
       return node;
     },
     async transformResult(args) {
@@ -48,7 +49,11 @@ describe('job runner loop', () => {
   it('claims a burst in batches, never more than the free slots, and runs every job once', async () => {
     const { db, sizes } = watchClaims(env.ctx.db);
     // A poll far away: only finished jobs can trigger the next claim here.
-    const runner = new JobRunner(db, env.clock, pino({ level: 'silent' }), { pollMs: 60_000, concurrency: 8, batchSize: 4 });
+    const runner = new JobRunner(db, env.clock, pino({ level: 'silent' }), {
+      pollMs: 60_000,
+      concurrency: 8,
+      batchSize: 4,
+    });
     const ran: number[] = [];
     let inFlight = 0;
     let most = 0;
@@ -61,7 +66,12 @@ describe('job runner loop', () => {
     });
     await enqueue('test.burst', 40);
     runner.start();
-    await waitUntil(async () => ran.length === 40, 20_000, 'the burst', () => ({ ran: ran.length, sizes }));
+    await waitUntil(
+      async () => ran.length === 40,
+      20_000,
+      'the burst',
+      () => ({ ran: ran.length, sizes }),
+    );
     await runner.stop();
 
     expect([...ran].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
@@ -71,7 +81,11 @@ describe('job runner loop', () => {
   });
 
   it('fills a single free slot at the next poll when the other jobs are still running', async () => {
-    const runner = new JobRunner(env.ctx.db, env.clock, pino({ level: 'silent' }), { pollMs: 20, concurrency: 4, batchSize: 4 });
+    const runner = new JobRunner(env.ctx.db, env.clock, pino({ level: 'silent' }), {
+      pollMs: 20,
+      concurrency: 4,
+      batchSize: 4,
+    });
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
     let holding = 0;
@@ -89,7 +103,12 @@ describe('job runner loop', () => {
       await waitUntil(async () => holding === 3, 10_000, 'three long jobs to start');
       // One slot free: fewer than a batch, so no finished job wakes the loop; the poll must take it.
       await enqueue('test.quick', 2);
-      await waitUntil(async () => quick === 2, 10_000, 'the quick jobs to run beside the long ones', () => ({ quick, holding }));
+      await waitUntil(
+        async () => quick === 2,
+        10_000,
+        'the quick jobs to run beside the long ones',
+        () => ({ quick, holding }),
+      );
     } finally {
       release();
       await runner.stop();
@@ -123,7 +142,12 @@ describe('job runner loop', () => {
       await waitUntil(async () => laneRunning === 2, 10_000, 'the lane to fill');
       // Ten lane jobs are due and two hold the lane: the others wait, and the main slots stay free.
       await enqueue('test.other', 3);
-      await waitUntil(async () => other === 3, 10_000, 'the other tasks to run beside the full lane', () => ({ other, laneRunning }));
+      await waitUntil(
+        async () => other === 3,
+        10_000,
+        'the other tasks to run beside the full lane',
+        () => ({ other, laneRunning }),
+      );
       expect(laneMost).toBe(2);
     } finally {
       release();

@@ -21,7 +21,9 @@ describe('lookup in constant tables', () => {
       expect(mediaFormat({ url: 'https://cdn.example/a', filename: `a.${name}` } as any)).toBeNull();
       expect(mediaKind({ url: `https://cdn.example/a.${name}` } as any)).toBeNull();
     }
-    expect(mediaFormat({ url: 'https://cdn.example/a', mimeType: 'constructor', filename: 'a.png' } as any)).toBe('png');
+    expect(mediaFormat({ url: 'https://cdn.example/a', mimeType: 'constructor', filename: 'a.png' } as any)).toBe(
+      'png',
+    );
   });
 
   it('a stored key with an inherited name as extension is served as octet-stream', () => {

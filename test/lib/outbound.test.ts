@@ -14,9 +14,12 @@ let internalPort: number;
 function serve(name: string, host: string): Promise<http.Server> {
   const srv = http.createServer((req, res) => {
     hits.push(`${name} ${req.method} ${req.url}`);
-    if (req.url?.startsWith('/to/')) return void res.writeHead(302, { location: decodeURIComponent(req.url.slice(4)) }).end();
+    if (req.url?.startsWith('/to/'))
+      return void res.writeHead(302, { location: decodeURIComponent(req.url.slice(4)) }).end();
     if (req.url === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
-    res.writeHead(200, { 'content-type': 'text/plain', 'x-from': name }).end(req.method === 'HEAD' ? undefined : `hello from ${name}`);
+    res
+      .writeHead(200, { 'content-type': 'text/plain', 'x-from': name })
+      .end(req.method === 'HEAD' ? undefined : `hello from ${name}`);
   });
   return new Promise((resolve) => srv.listen(0, host, () => resolve(srv)));
 }
@@ -48,7 +51,11 @@ describe('outbound fetch of tenant-chosen URLs', () => {
   it('refuses a loopback address and a name that resolves to one (localhost) without sending anything', async () => {
     const strict = createOutboundFetch({ allowPrivate: false });
     const before = hits.length;
-    for (const url of [`http://127.0.0.1:${openPort}/a.png`, `http://localhost:${openPort}/a.png`, `http://[::ffff:127.0.0.1]:${openPort}/a.png`]) {
+    for (const url of [
+      `http://127.0.0.1:${openPort}/a.png`,
+      `http://localhost:${openPort}/a.png`,
+      `http://[::ffff:127.0.0.1]:${openPort}/a.png`,
+    ]) {
       const error = await refusal(strict(url, { method: 'HEAD' }));
       expect(error.message).toBe(outboundFailureMessage(url));
     }
@@ -59,12 +66,21 @@ describe('outbound fetch of tenant-chosen URLs', () => {
     const strict = createOutboundFetch({ allowPrivate: false });
     const path = '/x.png';
     const messages = new Set<string>();
-    for (const origin of [`http://127.0.0.1:${openPort}`, `http://127.0.0.1:1`, `http://10.0.0.1`, `http://169.254.169.254`, `ftp://example.com`]) {
+    for (const origin of [
+      `http://127.0.0.1:${openPort}`,
+      `http://127.0.0.1:1`,
+      `http://10.0.0.1`,
+      `http://169.254.169.254`,
+      `ftp://example.com`,
+    ]) {
       const error = await refusal(strict(origin + path));
       messages.add(error.message.replace(origin, '<origin>'));
     }
     // A public-looking name that does not resolve fails with the same sentence.
-    const dns = createOutboundFetch({ allowPrivate: false, lookup: async () => Promise.reject(new Error('ENOTFOUND')) });
+    const dns = createOutboundFetch({
+      allowPrivate: false,
+      lookup: async () => Promise.reject(new Error('ENOTFOUND')),
+    });
     messages.add((await refusal(dns(`http://nowhere.test${path}`))).message.replace('http://nowhere.test', '<origin>'));
     expect([...messages]).toEqual([outboundFailureMessage(`<origin>${path}`)]);
   });

@@ -31,7 +31,11 @@ beforeAll(async () => {
   ({ apiKey } = await env.createUser({ plan: 'unlimited', addons: ['inbox', 'analytics'] }));
   const base = await env.listen();
   client = new Client({ name: 'hostile', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+    }),
+  );
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -49,10 +53,16 @@ describe('MCP tools under hostile arguments', () => {
       for (const value of HOSTILE) argSets.push({ confirm: true, ...Object.fromEntries(props.map((p) => [p, value])) });
       if (props.length) argSets.push({ confirm: true, [props[0]]: LONG });
       for (const args of argSets) {
-        const result = (await client.callTool({ name: tool.name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+        const result = (await client.callTool({ name: tool.name, arguments: args })) as {
+          isError?: boolean;
+          structuredContent?: any;
+        };
         calls++;
         if (result.isError) {
-          expect(result.structuredContent, `${tool.name} ${JSON.stringify(args).slice(0, 200)}`).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+          expect(result.structuredContent, `${tool.name} ${JSON.stringify(args).slice(0, 200)}`).toMatchObject({
+            error: expect.any(String),
+            code: expect.any(String),
+          });
           expect(result.structuredContent.code).not.toMatch(/^internal|upstream_error$/);
         }
       }
@@ -72,7 +82,10 @@ describe('MCP tools under hostile arguments', () => {
     try {
       const port = (server.address() as net.AddressInfo).port;
       for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '2130706433']) {
-        const result = (await client.callTool({ name: 'upload_media_from_url', arguments: { url: `http://${host}:${port}/a.png` } })) as { isError?: boolean; structuredContent?: any };
+        const result = (await client.callTool({
+          name: 'upload_media_from_url',
+          arguments: { url: `http://${host}:${port}/a.png` },
+        })) as { isError?: boolean; structuredContent?: any };
         expect(result, host).toMatchObject({ isError: true, structuredContent: { code: 'media_url_unreachable' } });
       }
       expect(connections).toBe(0);
@@ -83,12 +96,38 @@ describe('MCP tools under hostile arguments', () => {
 
   it('refuses a body over the size or depth limit before MCP, in the envelope', async () => {
     const base = await env.listen();
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_post', arguments: { content: 'x'.repeat(2_000_000) } } });
-    const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'validate_post', arguments: { content: 'x'.repeat(2_000_000) } },
+    });
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
-    const tooDeep = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate_post', arguments: { content: deep(200) } } });
-    const deepRes = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: tooDeep });
+    const tooDeep = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'validate_post', arguments: { content: deep(200) } },
+    });
+    const deepRes = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: tooDeep,
+    });
     expect(deepRes.status).toBe(400);
     expect(await deepRes.json()).toMatchObject({ code: 'json_too_deep' });
   });

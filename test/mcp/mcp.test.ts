@@ -31,19 +31,31 @@ let e: OAuthE2E;
 let t: Awaited<ReturnType<typeof createTenant>>;
 const accounts: Record<string, string> = {};
 
-const sim = (platform: string, method: string, p: string, body?: unknown) => sandboxCall(e.sandbox, method, `/sandbox/${platform}${p}`, body);
+const sim = (platform: string, method: string, p: string, body?: unknown) =>
+  sandboxCall(e.sandbox, method, `/sandbox/${platform}${p}`, body);
 const published = async (platform: string, text: string) =>
-  ((await sim(platform, 'GET', '/_inspect')).posts as Array<{ text: string; deleted?: boolean }>).filter((p) => p.text.includes(text) && !p.deleted);
+  ((await sim(platform, 'GET', '/_inspect')).posts as Array<{ text: string; deleted?: boolean }>).filter(
+    (p) => p.text.includes(text) && !p.deleted,
+  );
 
 async function connect(platform: string, login: string): Promise<string> {
-  const start = sdkData(await t.sdk.connect.getConnectUrl({ path: { platform: platform as 'reddit' }, query: { profileId: t.profileId, redirect_url: `${e.baseUrl}/health` } }));
+  const start = sdkData(
+    await t.sdk.connect.getConnectUrl({
+      path: { platform: platform as 'reddit' },
+      query: { profileId: t.profileId, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${login}`);
   return landed.searchParams.get('accountId')!;
 }
 
 async function httpClient(apiKey: string): Promise<Client> {
   const client = new Client({ name: 'herald-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${e.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${e.baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+    }),
+  );
   return client;
 }
 
@@ -60,15 +72,26 @@ async function stdioClient(apiKey: string): Promise<Client> {
     OUTBOUND_ALLOW_PRIVATE: '1',
     ...(cfg.databaseUrl ? { DATABASE_URL: cfg.databaseUrl, DATABASE_SCHEMA: cfg.databaseSchema! } : {}),
   };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'mcp'], cwd: ROOT, env, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'mcp'],
+      cwd: ROOT,
+      env,
+      stderr: 'inherit',
+    }),
+  );
   return client;
 }
 
 type Result = { isError?: boolean; structuredContent?: any };
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [redditSimulator({ now }), twitterSimulator({ now, checkAfterSecs: 0 })], { env: { SECRET_KEY: 'mcp-test-secret-mcp-test-secret-0123' } });
+  e = await createOAuthE2E((now) => [redditSimulator({ now }), twitterSimulator({ now, checkAfterSecs: 0 })], {
+    env: { SECRET_KEY: 'mcp-test-secret-mcp-test-secret-0123' },
+  });
   t = await createTenant(e.env, { addons: ['inbox', 'analytics'] });
   await sim('reddit', 'POST', '/_oauth/users', ME);
   await sim('reddit', 'POST', '/_oauth/users', BOB);
@@ -96,7 +119,17 @@ describe.each([
   it('lists the tools, with input schemas taken from the routes', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    expect(names).toEqual(expect.arrayContaining(['list_accounts', 'validate_post', 'create_post', 'delete_post', 'reply_to_comment', 'get_best_time', 'upload_media_from_url']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_accounts',
+        'validate_post',
+        'create_post',
+        'delete_post',
+        'reply_to_comment',
+        'get_best_time',
+        'upload_media_from_url',
+      ]),
+    );
     const create = tools.find((x) => x.name === 'create_post')!;
     // The route's own field rules (PostFields: content at most 100,000 characters) and the confirmation flag.
     expect((create.inputSchema.properties as any).content).toMatchObject({ type: 'string', maxLength: 100_000 });
@@ -106,10 +139,17 @@ describe.each([
 
   it('validates, dry-runs, then publishes a post for two platforms exactly once, and answers an inbox comment', async () => {
     const platforms = [
-      { platform: 'reddit', accountId: accounts.reddit, platformSpecificData: { title: `MCP ${transport}`, subreddit: 'test' } },
+      {
+        platform: 'reddit',
+        accountId: accounts.reddit,
+        platformSpecificData: { title: `MCP ${transport}`, subreddit: 'test' },
+      },
       { platform: 'twitter', accountId: accounts.twitter },
     ];
-    const tooLong = await call(client, 'validate_post', { content: 'x'.repeat(300), platforms: [{ platform: 'twitter', accountId: accounts.twitter }] });
+    const tooLong = await call(client, 'validate_post', {
+      content: 'x'.repeat(300),
+      platforms: [{ platform: 'twitter', accountId: accounts.twitter }],
+    });
     expect(JSON.stringify(tooLong.structuredContent)).toMatch(/280|too long|exceed/i);
     const ok = await call(client, 'validate_post', { content: text, platforms });
     expect(ok.isError).toBeFalsy();
@@ -120,11 +160,23 @@ describe.each([
     expect(dry.structuredContent).toMatchObject({ dryRun: true, wouldCall: 'POST /v1/posts' });
     expect(sdkData(await t.sdk.posts.listPosts({ query: { limit: 100 } })).posts.length).toBe(before);
 
-    const created = await call(client, 'create_post', { content: text, publishNow: true, platforms, confirm: true, idempotencyKey: `mcp-${transport}` });
+    const created = await call(client, 'create_post', {
+      content: text,
+      publishNow: true,
+      platforms,
+      confirm: true,
+      idempotencyKey: `mcp-${transport}`,
+    });
     expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy();
     const postId = created.structuredContent.post._id;
     // The same call again with the same key is the route's idempotent replay: still one post.
-    const again = await call(client, 'create_post', { content: text, publishNow: true, platforms, confirm: true, idempotencyKey: `mcp-${transport}` });
+    const again = await call(client, 'create_post', {
+      content: text,
+      publishNow: true,
+      platforms,
+      confirm: true,
+      idempotencyKey: `mcp-${transport}`,
+    });
     expect(again.structuredContent.post._id).toBe(postId);
     // The stdio process stamps its jobs with the real clock; the test's worker runs on the fake one.
     e.env.clock.set(new Date(Date.now() + 1_000));
@@ -134,15 +186,30 @@ describe.each([
     const post = await call(client, 'get_post', { postId });
     expect(post.structuredContent.post.status).toBe('published');
 
-    const redditPost = [...rdStore(e.sandbox.state('reddit')).posts.values()].find((p) => p.title === `MCP ${transport}`)!;
-    const comment = await sim('reddit', 'POST', '/_inbound', { kind: 'comment', account: ME.id, postId: redditPost.id, from: BOB.id, text: 'Is there soup?' });
+    const redditPost = [...rdStore(e.sandbox.state('reddit')).posts.values()].find(
+      (p) => p.title === `MCP ${transport}`,
+    )!;
+    const comment = await sim('reddit', 'POST', '/_inbound', {
+      kind: 'comment',
+      account: ME.id,
+      postId: redditPost.id,
+      from: BOB.id,
+      text: 'Is there soup?',
+    });
     await syncInboxAccount(e.env.ctx, accounts.reddit);
     const commented = await call(client, 'list_commented_posts', { platform: 'reddit' });
     expect(JSON.stringify(commented.structuredContent)).toContain(redditPost.id);
-    const args = { postId: redditPost.id, accountId: accounts.reddit, commentId: comment.id, message: `Yes (${transport})` };
+    const args = {
+      postId: redditPost.id,
+      accountId: accounts.reddit,
+      commentId: comment.id,
+      message: `Yes (${transport})`,
+    };
     const dryReply = await call(client, 'reply_to_comment', args);
     expect(dryReply.structuredContent.dryRun).toBe(true);
-    expect([...rdStore(e.sandbox.state('reddit')).comments.values()].filter((c) => c.body === args.message)).toHaveLength(0);
+    expect(
+      [...rdStore(e.sandbox.state('reddit')).comments.values()].filter((c) => c.body === args.message),
+    ).toHaveLength(0);
     const reply = await call(client, 'reply_to_comment', { ...args, confirm: true });
     expect(reply.isError, JSON.stringify(reply.structuredContent)).toBeFalsy();
     expect([...rdStore(e.sandbox.state('reddit')).comments.values()].filter((c) => c.body === args.message)).toEqual([
@@ -152,7 +219,10 @@ describe.each([
 
   it('answers refusals in the API envelope', async () => {
     const missing = await call(client, 'get_post', { postId: '0'.repeat(24) });
-    expect(missing).toMatchObject({ isError: true, structuredContent: { code: expect.any(String), error: expect.any(String) } });
+    expect(missing).toMatchObject({
+      isError: true,
+      structuredContent: { code: expect.any(String), error: expect.any(String) },
+    });
     const unknown = await call(client, 'no_such_tool', {});
     expect(unknown).toMatchObject({ isError: true, structuredContent: { code: 'unknown_tool' } });
   });
@@ -161,8 +231,15 @@ describe.each([
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['herald://accounts', 'herald://calendar/next-7-days']);
     const read = await client.readResource({ uri: 'herald://accounts' });
-    expect(JSON.parse((read.contents[0] as { text: string }).text).accounts.map((a: any) => a._id).sort()).toEqual([accounts.reddit, accounts.twitter].sort());
-    const prompt = await client.getPrompt({ name: 'draft_post', arguments: { accountIds: `${accounts.twitter},${accounts.reddit}`, brief: 'x'.repeat(300) } });
+    expect(
+      JSON.parse((read.contents[0] as { text: string }).text)
+        .accounts.map((a: any) => a._id)
+        .sort(),
+    ).toEqual([accounts.reddit, accounts.twitter].sort());
+    const prompt = await client.getPrompt({
+      name: 'draft_post',
+      arguments: { accountIds: `${accounts.twitter},${accounts.reddit}`, brief: 'x'.repeat(300) },
+    });
     const body = (prompt.messages[0].content as { text: string }).text;
     expect(body).toMatch(/at most 280 .*counts 300, too long/);
   });
@@ -171,7 +248,9 @@ describe.each([
 describe('MCP media', () => {
   it('uploads an image from a URL into storage and returns a URL a post can use', async () => {
     const png = await solidImage(40, 30);
-    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png));
+    const server = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const client = await httpClient(t.apiKey);
     try {
@@ -182,7 +261,10 @@ describe('MCP media', () => {
       const served = await fetch(uploaded.structuredContent.publicUrl);
       expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
       const bad = await call(client, 'upload_media_from_url', { url: 'ftp://example.test/x.png' });
-      expect(bad).toMatchObject({ isError: true, structuredContent: { code: 'invalid_arguments', details: { fields: { url: expect.any(Array) } } } });
+      expect(bad).toMatchObject({
+        isError: true,
+        structuredContent: { code: 'invalid_arguments', details: { fields: { url: expect.any(Array) } } },
+      });
     } finally {
       await client.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -192,7 +274,10 @@ describe('MCP media', () => {
 
 describe('MCP keys', () => {
   it('gives a read-only key the read tools only, and refuses a write call with it', async () => {
-    const made = await e.env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'assistant (read)', permission: 'read' });
+    const made = await e.env.request(t.apiKey, 'POST', '/v1/api-keys', {
+      name: 'assistant (read)',
+      permission: 'read',
+    });
     const client = await httpClient(made.body.apiKey.key);
     try {
       const names = (await client.listTools()).tools.map((x) => x.name);
@@ -212,8 +297,18 @@ describe('MCP keys', () => {
     const other = await e.env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Second brand' });
     const otherProfile = other.body.profile._id;
     const otherAccount = await t.account('twitter', { profileId: otherProfile });
-    const draft = await e.env.request(t.apiKey, 'POST', '/v1/posts', { content: 'first brand draft', isDraft: true, platforms: [{ platform: 'reddit', accountId: accounts.reddit, platformSpecificData: { title: 'a', subreddit: 'test' } }] });
-    const made = await e.env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'assistant (brand 2)', scope: 'profiles', profileIds: [otherProfile] });
+    const draft = await e.env.request(t.apiKey, 'POST', '/v1/posts', {
+      content: 'first brand draft',
+      isDraft: true,
+      platforms: [
+        { platform: 'reddit', accountId: accounts.reddit, platformSpecificData: { title: 'a', subreddit: 'test' } },
+      ],
+    });
+    const made = await e.env.request(t.apiKey, 'POST', '/v1/api-keys', {
+      name: 'assistant (brand 2)',
+      scope: 'profiles',
+      profileIds: [otherProfile],
+    });
     const client = await httpClient(made.body.apiKey.key);
     try {
       const listed = await call(client, 'list_accounts', {});
@@ -226,7 +321,11 @@ describe('MCP keys', () => {
   });
 
   it('refuses /mcp without a key, in the envelope', async () => {
-    const res = await fetch(`${e.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await fetch(`${e.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unauthorized', error: expect.any(String) });
   });

@@ -22,7 +22,12 @@ async function upload(name: string) {
   const bytes = await solidImage(64, 64);
   const res = await env.request(apiKey, 'POST', '/v1/media/presign', { filename: name, contentType: 'image/png' });
   const url = new URL(res.body.uploadUrl);
-  const put = await env.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'image/png' }, payload: bytes });
+  const put = await env.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    headers: { 'content-type': 'image/png' },
+    payload: bytes,
+  });
   expect(put.statusCode).toBe(200);
   return res.body as { key: string; publicUrl: string };
 }
@@ -34,7 +39,11 @@ describe('media.cleanup (periodic)', () => {
     // A derived copy beside the unused upload (as compression makes them).
     const derived = `${unused.key.split('/')[0]}/twitter-unused.jpg`;
     fs.copyFileSync(fileOf(unused.key), fileOf(derived));
-    const draft = await env.request(apiKey, 'POST', '/v1/posts', { content: 'later', isDraft: true, mediaItems: [{ type: 'image', url: used.publicUrl }] });
+    const draft = await env.request(apiKey, 'POST', '/v1/posts', {
+      content: 'later',
+      isDraft: true,
+      mediaItems: [{ type: 'image', url: used.publicUrl }],
+    });
     expect(draft.status).toBe(201);
 
     // Before 7 days nothing goes.
@@ -53,7 +62,11 @@ describe('media.cleanup (periodic)', () => {
     expect(rows.find((r) => r.key === used.key)!.referenced).toBe(1);
     expect(fs.existsSync(fileOf(used.key))).toBe(true);
     expect(fs.existsSync(fileOf(fresh.key))).toBe(true);
-    const job = await env.ctx.db.kysely.selectFrom('job').selectAll().where('key', '=', 'periodic:media.cleanup').executeTakeFirstOrThrow();
+    const job = await env.ctx.db.kysely
+      .selectFrom('job')
+      .selectAll()
+      .where('key', '=', 'periodic:media.cleanup')
+      .executeTakeFirstOrThrow();
     expect(new Date(job.run_at).getTime()).toBe(env.clock.now().getTime() + 3_600_000);
     expect((await fetch(`${await env.listen()}/v1/media/files/${unused.key}`)).status).toBe(404);
   });

@@ -43,8 +43,15 @@ const VIDEO_ONLY = new Set<string>(['youtube', 'tiktok']);
 
 async function uploadThenLose(sdk: any, platform: string): Promise<{ url: string; type: 'image' | 'video' }> {
   const video = VIDEO_ONLY.has(platform);
-  const bytes = video ? fakeMp4({ seconds: 10, width: 720, height: 1280, size: 64 * 1024 }) : await solidImage(640, 640, 'jpeg');
-  const url = await uploadToHerald(sdk, video ? `${platform}.mp4` : `${platform}.jpg`, bytes, video ? 'video/mp4' : 'image/jpeg');
+  const bytes = video
+    ? fakeMp4({ seconds: 10, width: 720, height: 1280, size: 64 * 1024 })
+    : await solidImage(640, 640, 'jpeg');
+  const url = await uploadToHerald(
+    sdk,
+    video ? `${platform}.mp4` : `${platform}.jpg`,
+    bytes,
+    video ? 'video/mp4' : 'image/jpeg',
+  );
   const key = new URL(url).pathname.replace('/v1/media/files/', '');
   fs.rmSync(path.join(env.config.dataDir, 'media', ...key.split('/')));
   return { url, type: video ? 'video' : 'image' };
@@ -87,13 +94,26 @@ describe('a stored media file that is gone', () => {
         saysWhy: String(row.error_message).includes(t.url) && /no longer in storage/.test(String(row.error_message)),
       };
     };
-    const expected = (t: (typeof targets)[number]) => ({ platform: t.platform, status: 'failed', attempts: 1, code: 'media_missing', category: 'user_content', saysWhy: true });
+    const expected = (t: (typeof targets)[number]) => ({
+      platform: t.platform,
+      status: 'failed',
+      attempts: 1,
+      code: 'media_missing',
+      category: 'user_content',
+      saysWhy: true,
+    });
     expect(targets.map(outcome)).toEqual(targets.map(expected));
     // No publish job is left to retry, and no simulator received anything.
-    const jobs = await env.ctx.db.kysely.selectFrom('job').select('job_id').where('task', '=', 'post.publish').execute();
+    const jobs = await env.ctx.db.kysely
+      .selectFrom('job')
+      .select('job_id')
+      .where('task', '=', 'post.publish')
+      .execute();
     expect(jobs).toEqual([]);
     for (const platform of PLATFORMS) {
-      const inspected = (await (await fetch(`${sandboxUrl}/sandbox/${platform}/_inspect`)).json()) as { posts: unknown[] };
+      const inspected = (await (await fetch(`${sandboxUrl}/sandbox/${platform}/_inspect`)).json()) as {
+        posts: unknown[];
+      };
       expect(inspected.posts, platform).toEqual([]);
     }
   });

@@ -23,7 +23,9 @@ beforeAll(async () => {
     hits.push(`${req.method} ${req.url}`);
     if (req.url === '/missing.png') return void res.writeHead(404).end();
     if (req.url === '/api.png') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': 8 }).end(req.method === 'HEAD' ? undefined : 'PNGBYTES');
+    res
+      .writeHead(200, { 'content-type': 'image/png', 'content-length': 8 })
+      .end(req.method === 'HEAD' ? undefined : 'PNGBYTES');
   });
   await new Promise<void>((r) => internal.listen(0, '127.0.0.1', () => r()));
   port = (internal.address() as AddressInfo).port;

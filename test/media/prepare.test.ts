@@ -31,11 +31,14 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': bigPng.length });
       return void res.end(req.method === 'HEAD' ? undefined : bigPng);
     }
-    if (req.url === '/small.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 50_000 }).end();
+    if (req.url === '/small.jpg')
+      return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 50_000 }).end();
     if (req.url === '/no-head.mp4') {
       // Answers HEAD without a length; the ranged GET tells the size in Content-Range.
       if (req.method === 'HEAD') return void res.writeHead(200, { 'content-type': 'video/mp4' }).end();
-      return void res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': 'bytes 0-0/60000000', 'content-length': 1 }).end('x');
+      return void res
+        .writeHead(206, { 'content-type': 'video/mp4', 'content-range': 'bytes 0-0/60000000', 'content-length': 1 })
+        .end('x');
     }
     res.writeHead(404).end();
   });
@@ -48,7 +51,15 @@ afterAll(async () => {
 });
 
 const request = (urls: Array<{ type: 'image' | 'video'; url: string }>): PublishRequest => ({
-  account: { accountId: 'a', platformUserId: 'p', username: 'u', accessToken: 't', refreshToken: null, tokenExpiresAt: null, metadata: {} },
+  account: {
+    accountId: 'a',
+    platformUserId: 'p',
+    username: 'u',
+    accessToken: 't',
+    refreshToken: null,
+    tokenExpiresAt: null,
+    metadata: {},
+  },
   content: 'hello',
   media: urls,
   threadItems: [],
@@ -68,38 +79,64 @@ async function failure(p: Promise<unknown>): Promise<PlatformError> {
 
 describe('prepareRequestMedia (before publishing)', () => {
   it('passes an external URL within the limits, filling its size and type from a HEAD', async () => {
-    const out = await prepareRequestMedia(env.ctx, 'tenant', 'bluesky', request([{ type: 'image', url: `${base}/small.jpg` }]));
+    const out = await prepareRequestMedia(
+      env.ctx,
+      'tenant',
+      'bluesky',
+      request([{ type: 'image', url: `${base}/small.jpg` }]),
+    );
     expect(out.media[0]).toMatchObject({ url: `${base}/small.jpg`, size: 50_000, mimeType: 'image/jpeg' });
     expect(seen).toContain('HEAD /small.jpg');
   });
 
   it('compresses an external image above the threshold into a copy Herald serves (cleaned up after 7 days)', async () => {
     expect(bigPng.length).toBeGreaterThan(1_000_000);
-    const out = await prepareRequestMedia(env.ctx, 'tenant-x', 'bluesky', request([{ type: 'image', url: `${base}/big.png` }]));
+    const out = await prepareRequestMedia(
+      env.ctx,
+      'tenant-x',
+      'bluesky',
+      request([{ type: 'image', url: `${base}/big.png` }]),
+    );
     const media = out.media[0];
     expect(media.url.startsWith(`${env.config.publicUrl}/v1/media/files/`)).toBe(true);
     expect(media.mimeType).toBe('image/jpeg');
     expect(media.size).toBeLessThanOrEqual(1_000_000);
     const key = media.url.split('/v1/media/files/')[1];
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ tenant_id: 'tenant-x', status: 'uploaded', referenced: 0, size: media.size, content_type: 'image/jpeg' });
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      tenant_id: 'tenant-x',
+      status: 'uploaded',
+      referenced: 0,
+      size: media.size,
+      content_type: 'image/jpeg',
+    });
     const served = await env.app.inject({ method: 'GET', url: `/v1/media/files/${key}` });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.length).toBe(media.size);
   });
 
   it('fails for good on a URL the platform could not fetch (4xx) or above its limit', async () => {
-    const gone = await failure(prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: `${base}/gone.jpg` }])));
+    const gone = await failure(
+      prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: `${base}/gone.jpg` }])),
+    );
     expect(gone.kind).toBe('rejected');
     expect(gone.message).toMatch(/answered 404/);
     // HEAD without a length: a one-byte ranged GET gives the size (60 MB video > Bluesky's 50 MB).
-    const video = await failure(prepareRequestMedia(env.ctx, 'tenant', 'bluesky', request([{ type: 'video', url: `${base}/no-head.mp4` }])));
+    const video = await failure(
+      prepareRequestMedia(env.ctx, 'tenant', 'bluesky', request([{ type: 'video', url: `${base}/no-head.mp4` }])),
+    );
     expect(video.kind).toBe('rejected');
     expect(seen).toContain('GET /no-head.mp4 bytes=0-0');
   });
 
   it('retries later on a 5xx, and leaves a host it cannot reach to the platform', async () => {
-    const busy = await failure(prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: `${base}/busy.jpg` }])));
+    const busy = await failure(
+      prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: `${base}/busy.jpg` }])),
+    );
     expect(busy.kind).toBe('unavailable');
     const closed = `http://127.0.0.1:1/unreachable.jpg`;
     const out = await prepareRequestMedia(env.ctx, 'tenant', 'twitter', request([{ type: 'image', url: closed }]));
@@ -131,7 +168,20 @@ describe('pure helpers', () => {
     expect(checkMedia('twitter', {}, { ...facts, local: true }, false)).toEqual([]);
     expect(checkMedia('twitter', {}, { ...facts, local: false }, false).map((i) => i.rule)).toEqual(['media_size']);
     // Instagram feed images must be between 4:5 and 1.91:1.
-    const tall = { ...facts, size: 1000, local: true, probe: { format: 'jpeg', width: 1000, height: 2000, durationSec: null, videoCodec: null, audioCodec: null, skipped: null } };
+    const tall = {
+      ...facts,
+      size: 1000,
+      local: true,
+      probe: {
+        format: 'jpeg',
+        width: 1000,
+        height: 2000,
+        durationSec: null,
+        videoCodec: null,
+        audioCodec: null,
+        skipped: null,
+      },
+    };
     expect(checkMedia('instagram', {}, tall, false).map((i) => i.rule)).toEqual(['media_aspect']);
   });
 });

@@ -40,7 +40,12 @@ async function connectedTenant(xUser: { id: string; username: string }) {
   const sdk = await e.env.sdk(apiKey);
   const profile = data(await sdk.profiles.createProfile({ body: { name: `X ${xUser.username}` } })).profile;
   await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/users', { ...xUser, name: xUser.username });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'twitter' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const start = data(
+    await sdk.connect.getConnectUrl({
+      path: { platform: 'twitter' },
+      query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   // The sandbox consent page approves as the login_hint user and redirects through Herald's callback.
   await (await fetch(`${start.authUrl}&login_hint=${xUser.id}`)).text();
   const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
@@ -60,7 +65,11 @@ async function connectedTenant(xUser: { id: string; username: string }) {
 
 async function upload(sdk: any, filename: string, contentType: string, bytes: Buffer) {
   const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename, contentType, size: bytes.length } }));
-  const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  const put = await fetch(presigned.uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes,
+  });
   expect(put.status).toBe(200);
   return presigned as { publicUrl: string; key: string };
 }
@@ -82,7 +91,12 @@ describe('media in posts', () => {
     const bytes = await solidImage(640, 480);
     const { publicUrl } = await upload(t.sdk, 'photo.png', 'image/png', bytes);
     const res = await t.sdk.posts.createPost({
-      body: { content: 'with an upload', publishNow: true, mediaItems: [{ type: 'image', url: publicUrl }], platforms: [{ platform: 'twitter', accountId: t.xAccount }] },
+      body: {
+        content: 'with an upload',
+        publishNow: true,
+        mediaItems: [{ type: 'image', url: publicUrl }],
+        platforms: [{ platform: 'twitter', accountId: t.xAccount }],
+      },
     });
     expect(res.response.status).toBe(201);
     await e.runner.drain();
@@ -94,13 +108,18 @@ describe('media in posts', () => {
     expect(post.status).toBe('published');
   });
 
-  it('compresses an image above X\'s 5 MB threshold into a derived copy under it and keeps the original', async () => {
+  it("compresses an image above X's 5 MB threshold into a derived copy under it and keeps the original", async () => {
     const t = await connectedTenant({ id: '3100000000000000002', username: 'media_big' });
     const big = await noiseImage(2400, 2000, 'png');
     expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
     const { publicUrl, key } = await upload(t.sdk, 'noise.png', 'image/png', big);
     const res = await t.sdk.posts.createPost({
-      body: { content: 'big picture', publishNow: true, mediaItems: [{ type: 'image', url: publicUrl }], platforms: [{ platform: 'twitter', accountId: t.xAccount }] },
+      body: {
+        content: 'big picture',
+        publishNow: true,
+        mediaItems: [{ type: 'image', url: publicUrl }],
+        platforms: [{ platform: 'twitter', accountId: t.xAccount }],
+      },
     });
     expect(res.response.status).toBe(201);
     await e.runner.drain();
@@ -111,10 +130,16 @@ describe('media in posts', () => {
 
     const original = path.join(e.env.config.dataDir, 'media', ...key.split('/'));
     expect(fs.readFileSync(original).equals(big)).toBe(true);
-    const row = await e.env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await e.env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     const derived = JSON.parse(row.derivatives).twitter;
     expect(derived).toMatchObject({ contentType: 'image/jpeg', size: got[0].bytes.length });
-    expect(fs.readFileSync(path.join(e.env.config.dataDir, 'media', ...derived.key.split('/'))).equals(got[0].bytes)).toBe(true);
+    expect(
+      fs.readFileSync(path.join(e.env.config.dataDir, 'media', ...derived.key.split('/'))).equals(got[0].bytes),
+    ).toBe(true);
     // The derived copy is served at its own public URL too (platforms that fetch by URL get it).
     const served = await fetch(`${e.baseUrl}/v1/media/files/${derived.key}`, { method: 'HEAD' });
     expect(served.headers.get('content-type')).toBe('image/jpeg');
@@ -139,7 +164,9 @@ describe('media in posts', () => {
     );
     expect(err.statusCode).toBe(400);
     expect(err.message).toMatch(/cannot mix images and videos/);
-    expect(await e.env.ctx.db.kysely.selectFrom('post').select('post_id').where('tenant_id', '=', t.userId).execute()).toEqual([]);
+    expect(
+      await e.env.ctx.db.kysely.selectFrom('post').select('post_id').where('tenant_id', '=', t.userId).execute(),
+    ).toEqual([]);
   });
 
   it('refuses uploads that break a platform limit, never uploaded or of another tenant, naming the field', async () => {
@@ -157,12 +184,16 @@ describe('media in posts', () => {
 
     const small = await create('facebook', fb, tiny.publicUrl);
     expect(small.status).toBe(400);
-    expect(small.body.details.fields['platforms.0.mediaItems.0']).toEqual(['facebook: image is 150x150 px; facebook needs at least 200x200 px (media_dimensions)']);
+    expect(small.body.details.fields['platforms.0.mediaItems.0']).toEqual([
+      'facebook: image is 150x150 px; facebook needs at least 200x200 px (media_dimensions)',
+    ]);
     const gb = await create('googlebusiness', gbp, tiny.publicUrl);
     expect(gb.status).toBe(400);
     expect(gb.body.details.fields['platforms.0.mediaItems.0'][0]).toMatch(/at least 250x250 px/);
 
-    const pending = data(await t.sdk.media.getMediaPresignedUrl({ body: { filename: 'never.png', contentType: 'image/png' } }));
+    const pending = data(
+      await t.sdk.media.getMediaPresignedUrl({ body: { filename: 'never.png', contentType: 'image/png' } }),
+    );
     const notUploaded = await create('twitter', t.xAccount, pending.publicUrl);
     expect(notUploaded.status).toBe(400);
     expect(notUploaded.body.details.errors[0].rule).toBe('media_not_uploaded');
@@ -172,6 +203,8 @@ describe('media in posts', () => {
     const foreign = await create('twitter', t.xAccount, theirs.publicUrl);
     expect(foreign.status).toBe(400);
     expect(foreign.body.details.errors[0].rule).toBe('media_not_found');
-    expect(await e.env.ctx.db.kysely.selectFrom('post').select('post_id').where('tenant_id', '=', t.userId).execute()).toEqual([]);
+    expect(
+      await e.env.ctx.db.kysely.selectFrom('post').select('post_id').where('tenant_id', '=', t.userId).execute(),
+    ).toEqual([]);
   });
 });

@@ -21,7 +21,8 @@ const settings: S3Settings = {
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
-const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function expectedSignature(url: URL, method: string, headers: Record<string, string>): string {
   const params = [...url.searchParams.entries()].filter(([k]) => k !== 'X-Amz-Signature');
@@ -32,7 +33,14 @@ function expectedSignature(url: URL, method: string, headers: Record<string, str
     .join('&');
   const signed = url.searchParams.get('X-Amz-SignedHeaders')!.split(';');
   const canonicalHeaders = signed.map((h) => `${h}:${headers[h].trim()}\n`).join('');
-  const canonicalRequest = [method, url.pathname, canonicalQuery, canonicalHeaders, signed.join(';'), 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonicalRequest = [
+    method,
+    url.pathname,
+    canonicalQuery,
+    canonicalHeaders,
+    signed.join(';'),
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
   const amzDate = url.searchParams.get('X-Amz-Date')!;
   const scope = `${amzDate.slice(0, 8)}/${settings.region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n');
@@ -84,7 +92,11 @@ describe('S3 presigned PUT (SigV4)', () => {
     const url = new URL(raw);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     expect(url.searchParams.get('X-Amz-Signature')).toBe(
-      expectedSignature(url, 'PUT', { 'content-length': '123456', 'content-type': 'video/mp4', host: '127.0.0.1:9000' }),
+      expectedSignature(url, 'PUT', {
+        'content-length': '123456',
+        'content-type': 'video/mp4',
+        host: '127.0.0.1:9000',
+      }),
     );
   });
 });

@@ -24,7 +24,13 @@ let apiKey: string;
 
 beforeAll(async () => {
   s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-s3rver-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'herald-media', configs: [] }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: 'herald-media', configs: [] }],
+  });
   const addr = (await s3.run()) as AddressInfo;
   env = await createTestEnv({
     env: {
@@ -56,10 +62,18 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
     expect(upload.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
     expect(upload.searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host');
     expect(presigned.publicUrl).toBe(`${env.config.publicUrl}/v1/media/files/${presigned.key}`);
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', presigned.key)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ storage: 's3', status: 'pending' });
 
-    const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+    const put = await fetch(presigned.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: bytes,
+    });
     expect(put.status).toBe(200);
     const stored = fs.readdirSync(path.join(s3Dir, 'herald-media'), { recursive: true }).map(String);
     expect(stored.some((f) => f.includes('cloud.png'))).toBe(true);
@@ -84,7 +98,11 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
     });
     expect(check.status).toBe(200);
     expect(check.body.valid).toBe(true);
-    const after = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    const after = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', presigned.key)
+      .executeTakeFirstOrThrow();
     expect(after.status).toBe('uploaded');
     expect(after.size).toBe(bytes.length);
     expect(JSON.parse(after.probe!)).toMatchObject({ format: 'png', width: 300, height: 200 });
@@ -102,8 +120,18 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
     const file = path.join(s3Dir, 'clip.mp4');
     expect(testVideo(file, { seconds: 2, width: 320, height: 240 })).toBe(true);
     const bytes = fs.readFileSync(file);
-    const presigned = (await env.request(apiKey, 'POST', '/v1/media/presign', { filename: 'clip.mp4', contentType: 'video/mp4', size: bytes.length })).body;
-    const put = await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': String(bytes.length) }, body: bytes });
+    const presigned = (
+      await env.request(apiKey, 'POST', '/v1/media/presign', {
+        filename: 'clip.mp4',
+        contentType: 'video/mp4',
+        size: bytes.length,
+      })
+    ).body;
+    const put = await fetch(presigned.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4', 'content-length': String(bytes.length) },
+      body: bytes,
+    });
     expect(put.status).toBe(200);
     const check = await env.request(apiKey, 'POST', '/v1/tools/validate/post', {
       content: 'clip',
@@ -111,7 +139,11 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
       platforms: [{ platform: 'snapchat' }],
     });
     expect(check.body.errors.map((e: { rule: string }) => e.rule)).toContain('media_duration');
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', presigned.key)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.probe!)).toMatchObject({ width: 320, height: 240, videoCodec: 'h264' });
   });
 
@@ -124,6 +156,8 @@ describe('S3-compatible storage (S3_BUCKET set)', () => {
   it('refuses a bad S3 setting, listing every problem (checked when the routes are built, at start)', () => {
     expect(() =>
       s3Settings(loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://nope', S3_ACCESS_KEY_ID: 'only-the-id' })),
-    ).toThrow(/S3_ENDPOINT must be an http\(s\) URL[\s\S]*S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/);
+    ).toThrow(
+      /S3_ENDPOINT must be an http\(s\) URL[\s\S]*S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/,
+    );
   });
 });

@@ -70,8 +70,19 @@ describe('POST /v1/media/presign', () => {
     expect(res.key).toMatch(/^[0-9a-f]{24}\/Holiday-photo\.png$/);
     expect(res.publicUrl).toBe(`${env.config.publicUrl}/v1/media/files/${res.key}`);
     expect(res.uploadUrl.startsWith(`${env.config.publicUrl}/v1/media/upload/${res.key}?`)).toBe(true);
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', res.key).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'pending', content_type: 'image/png', type: 'image', declared_size: 1234, referenced: 0, storage: 'local' });
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', res.key)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'pending',
+      content_type: 'image/png',
+      type: 'image',
+      declared_size: 1234,
+      referenced: 0,
+      storage: 'local',
+    });
   });
 
   it('accepts the reference aliases and maps them to a canonical type', async () => {
@@ -96,12 +107,17 @@ describe('POST /v1/media/presign', () => {
 
     const badType = await presignError({ filename: 'x.exe', contentType: 'application/x-msdownload' });
     expect(badType.status).toBe(400);
-    expect(badType.body).toMatchObject({ error: 'Content type not allowed: application/x-msdownload', code: 'content_type_not_allowed' });
+    expect(badType.body).toMatchObject({
+      error: 'Content type not allowed: application/x-msdownload',
+      code: 'content_type_not_allowed',
+    });
 
     const tooBig = await presignError({ filename: 'big.mp4', contentType: 'video/mp4', size: 5 * 1024 ** 3 + 1 });
     expect(tooBig.status).toBe(400);
     expect(tooBig.body).toMatchObject({ error: 'File too large. Maximum size is 5GB.', code: 'file_too_large' });
-    expect(await env.ctx.db.kysely.selectFrom('media').select('key').where('filename', '=', 'big.mp4').execute()).toEqual([]);
+    expect(
+      await env.ctx.db.kysely.selectFrom('media').select('key').where('filename', '=', 'big.mp4').execute(),
+    ).toEqual([]);
   });
 
   it('needs an API key', async () => {
@@ -113,15 +129,27 @@ describe('POST /v1/media/presign', () => {
 describe('PUT upload URL and GET public URL (local storage)', () => {
   it('stores the bytes, records the probe, and serves them back with ranges', async () => {
     const bytes = await solidImage(320, 240);
-    const { uploadUrl, publicUrl, key } = await presign({ filename: 'pic.png', contentType: 'image/png', size: bytes.length });
-    const put = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+    const { uploadUrl, publicUrl, key } = await presign({
+      filename: 'pic.png',
+      contentType: 'image/png',
+      size: bytes.length,
+    });
+    const put = await fetch(await toListener(uploadUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: bytes,
+    });
     expect(put.status).toBe(200);
     expect(await put.json()).toEqual({ key, size: bytes.length, message: 'Upload complete', warnings: [] });
 
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('uploaded');
     expect(row.size).toBe(bytes.length);
     expect(JSON.parse(row.probe!)).toMatchObject({ format: 'png', width: 320, height: 240 });
@@ -154,11 +182,19 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     const outside = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
-    expect(await outside.json()).toEqual({ error: 'Requested range not satisfiable', code: 'range_not_satisfiable', details: { size: bytes.length } });
+    expect(await outside.json()).toEqual({
+      error: 'Requested range not satisfiable',
+      code: 'range_not_satisfiable',
+      details: { size: bytes.length },
+    });
 
     expect((await fetch(url.replace(/\.png$/, '.jpg'))).status).toBe(404);
     // Escaping paths are a 404 and a malformed one a 400 (Fastify's), never a 500 or a file outside media/.
-    for (const bad of ['..%2F..%2Fsecret.key', `${key.split('/')[0]}/..%2F..%2Fherald.sqlite`, `${key.split('/')[0]}/..%2Fsecret.key`]) {
+    for (const bad of [
+      '..%2F..%2Fsecret.key',
+      `${key.split('/')[0]}/..%2F..%2Fherald.sqlite`,
+      `${key.split('/')[0]}/..%2Fsecret.key`,
+    ]) {
       expect((await fetch(`${await env.listen()}/v1/media/files/${bad}`)).status).toBe(404);
     }
     expect((await fetch(`${await env.listen()}/v1/media/files/%E0%A4%A/x.png`)).status).toBe(400);
@@ -168,17 +204,26 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     const bytes = await solidImage(50, 50);
     const { uploadUrl, key } = await presign({ filename: 'p.png', contentType: 'image/png' });
     const url = new URL(await toListener(uploadUrl));
-    const put = (u: URL | string, type = 'image/png') => fetch(u, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
+    const put = (u: URL | string, type = 'image/png') =>
+      fetch(u, { method: 'PUT', headers: { 'content-type': type }, body: bytes });
 
     const bigger = new URL(url);
     bigger.searchParams.set('maxSize', '999999999999');
     const r1 = await put(bigger);
     expect(r1.status).toBe(403);
     // The whole envelope, as every other answer has it.
-    expect(await r1.json()).toEqual({ error: expect.any(String), code: 'invalid_signature', details: expect.any(Object) });
+    expect(await r1.json()).toEqual({
+      error: expect.any(String),
+      code: 'invalid_signature',
+      details: expect.any(Object),
+    });
     const unsafe = await put(new URL(url.toString().replace(key.split('/')[0], '..')));
     expect(unsafe.status).toBe(404);
-    expect(await unsafe.json()).toEqual({ error: expect.any(String), code: expect.any(String), details: expect.any(Object) });
+    expect(await unsafe.json()).toEqual({
+      error: expect.any(String),
+      code: expect.any(String),
+      details: expect.any(Object),
+    });
     const wrongType = await fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': '' } });
     expect(Object.keys((await wrongType.json()) as object).sort()).toEqual(['code', 'details', 'error']);
 
@@ -207,7 +252,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
   it('refuses a Content-Type other than the signed one', async () => {
     const bytes = await solidImage(50, 50);
     const { uploadUrl, key } = await presign({ filename: 'p.png', contentType: 'image/png' });
-    const res = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: bytes });
+    const res = await fetch(await toListener(uploadUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: bytes,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).code).toBe('content_type_mismatch');
     expect(fs.existsSync(path.join(env.config.dataDir, 'media', ...key.split('/')))).toBe(false);
@@ -229,7 +278,12 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
         controller.close();
       },
     });
-    const streamed = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: chunked, duplex: 'half' } as RequestInit);
+    const streamed = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(fs.existsSync(path.join(env.config.dataDir, 'media', ...key.split('/')))).toBe(false);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
@@ -237,12 +291,20 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
 
   it('refuses a body shorter than the declared size and stores nothing under the key', async () => {
     const bytes = pdfBytes(3000);
-    const { uploadUrl, key } = await presign({ filename: 'doc.pdf', contentType: 'application/pdf', size: bytes.length });
+    const { uploadUrl, key } = await presign({
+      filename: 'doc.pdf',
+      contentType: 'application/pdf',
+      size: bytes.length,
+    });
     const url = await toListener(uploadUrl);
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
 
     // A Content-Length other than the declared size is refused before the body is read.
-    const shortLength = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes.subarray(0, 1000) });
+    const shortLength = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: bytes.subarray(0, 1000),
+    });
     expect(shortLength.status).toBe(400);
     expect(await shortLength.json()).toEqual({
       error: `Content-Length is 1000 but ${bytes.length} bytes were declared at presign`,
@@ -258,12 +320,24 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
         controller.close();
       },
     });
-    const shortBody = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: chunked, duplex: 'half' } as RequestInit);
+    const shortBody = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
     expect(shortBody.status).toBe(400);
-    expect(await shortBody.json()).toMatchObject({ code: 'size_mismatch', details: { expected: bytes.length, received: 2000 } });
+    expect(await shortBody.json()).toMatchObject({
+      code: 'size_mismatch',
+      details: { expected: bytes.length, received: 2000 },
+    });
     expect(fs.existsSync(file)).toBe(false);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
-    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .select(['status', 'size'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'pending', size: null });
 
     const full = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
@@ -273,7 +347,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
 
   it('leaves nothing under the key, and no temp file, when the client goes away mid-upload', async () => {
     const bytes = pdfBytes(256 * 1024);
-    const { uploadUrl, key } = await presign({ filename: 'gone.pdf', contentType: 'application/pdf', size: bytes.length });
+    const { uploadUrl, key } = await presign({
+      filename: 'gone.pdf',
+      contentType: 'application/pdf',
+      size: bytes.length,
+    });
     const url = new URL(await toListener(uploadUrl));
     const tmpDir = path.join(env.config.dataDir, 'media', '.tmp');
     const head = `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/pdf\r\nContent-Length: ${bytes.length}\r\n\r\n`;
@@ -290,7 +368,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     const file = path.join(env.config.dataDir, 'media', ...key.split('/'));
     await until(() => fs.readdirSync(tmpDir).length === 0);
     expect(fs.existsSync(file)).toBe(false);
-    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .select(['status', 'size'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'pending', size: null });
 
     // A complete upload after both: the URL still works, and by its end the server has seen both drops.
@@ -302,7 +384,11 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
 
   it('refuses bytes that are not the image they claim to be', async () => {
     const { uploadUrl, key } = await presign({ filename: 'fake.png', contentType: 'image/png' });
-    const res = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'not a png at all' });
+    const res = await fetch(await toListener(uploadUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: 'not a png at all',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).code).toBe('unreadable_media');
     expect((await fetch(await toListener(`${env.config.publicUrl}/v1/media/files/${key}`))).status).toBe(404);
@@ -329,22 +415,42 @@ describe('PUT upload URL and GET public URL (local storage)', () => {
     }
     expect(fs.readFileSync(file).equals(png)).toBe(true);
     expect(fs.readdirSync(path.join(env.config.dataDir, 'media', '.tmp'))).toEqual([]);
-    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .select(['status', 'size'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'uploaded', size: png.length });
   });
 
   it('refuses a PDF whose bytes are not a PDF, and stores nothing', async () => {
     const bytes = randomBytes(2000);
-    const { uploadUrl, key } = await presign({ filename: 'fake.pdf', contentType: 'application/pdf', size: bytes.length });
-    const res = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    const { uploadUrl, key } = await presign({
+      filename: 'fake.pdf',
+      contentType: 'application/pdf',
+      size: bytes.length,
+    });
+    const res = await fetch(await toListener(uploadUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: bytes,
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'unreadable_media', details: { key } });
     expect(fs.existsSync(path.join(env.config.dataDir, 'media', ...key.split('/')))).toBe(false);
-    const row = await env.ctx.db.kysely.selectFrom('media').select(['status', 'size']).where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .select(['status', 'size'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'pending', size: null });
 
     const real = pdfBytes(2000);
-    const ok = await fetch(await toListener(uploadUrl), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: real });
+    const ok = await fetch(await toListener(uploadUrl), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: real,
+    });
     expect(ok.status).toBe(200);
   });
 

@@ -18,10 +18,22 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function uploadVideo(env: TestEnv, apiKey: string, bytes: Buffer) {
-  const res = await env.request(apiKey, 'POST', '/v1/media/presign', { filename: 'clip.mp4', contentType: 'video/mp4', size: bytes.length });
+  const res = await env.request(apiKey, 'POST', '/v1/media/presign', {
+    filename: 'clip.mp4',
+    contentType: 'video/mp4',
+    size: bytes.length,
+  });
   const url = new URL(res.body.uploadUrl);
-  const put = await env.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'video/mp4' }, payload: bytes });
-  return { presigned: res.body as { key: string; publicUrl: string }, put: { status: put.statusCode, body: JSON.parse(put.body) } };
+  const put = await env.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    headers: { 'content-type': 'video/mp4' },
+    payload: bytes,
+  });
+  return {
+    presigned: res.body as { key: string; publicUrl: string },
+    put: { status: put.statusCode, body: JSON.parse(put.body) },
+  };
 }
 
 describe('video probing and limits (ffmpeg installed)', () => {
@@ -39,7 +51,11 @@ describe('video probing and limits (ffmpeg installed)', () => {
     const { presigned, put } = await uploadVideo(env, apiKey, fs.readFileSync(file));
     expect(put.status).toBe(200);
     expect(put.body.warnings).toEqual([]);
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', presigned.key)
+      .executeTakeFirstOrThrow();
     const probe = JSON.parse(row.probe!);
     expect(probe).toMatchObject({ width: 320, height: 240, videoCodec: 'h264', audioCodec: 'aac', skipped: null });
     expect(probe.durationSec).toBeGreaterThan(1.9);
@@ -89,7 +105,12 @@ describe('video probing and limits (ffmpeg installed)', () => {
 describe('without ffprobe', () => {
   let env: TestEnv;
   beforeAll(async () => {
-    env = await createTestEnv({ env: { FFPROBE_PATH: path.join(os.tmpdir(), 'no-such-ffprobe'), FFMPEG_PATH: path.join(os.tmpdir(), 'no-such-ffmpeg') } });
+    env = await createTestEnv({
+      env: {
+        FFPROBE_PATH: path.join(os.tmpdir(), 'no-such-ffprobe'),
+        FFMPEG_PATH: path.join(os.tmpdir(), 'no-such-ffmpeg'),
+      },
+    });
   });
   afterAll(async () => env?.close());
 
@@ -99,7 +120,11 @@ describe('without ffprobe', () => {
     expect(put.status).toBe(200);
     expect(put.body.warnings).toEqual([FFPROBE_MISSING]);
     expect(FFPROBE_MISSING).toMatch(/ffprobe is not installed: video duration, dimensions and codec were not checked/);
-    const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('key', '=', presigned.key).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .where('key', '=', presigned.key)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.probe!)).toMatchObject({ skipped: FFPROBE_MISSING, durationSec: null });
   });
 });

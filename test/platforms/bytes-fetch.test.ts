@@ -39,7 +39,8 @@ beforeAll(async () => {
       return void res.write('first part');
     }
     if (path === '/hangup') return void req.socket.destroy();
-    if (path === '/fail') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
+    if (path === '/fail')
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
     res.writeHead(201, { 'content-type': 'application/json', 'x-got': String(got.length) });
     res.end(JSON.stringify({ method: req.method, length: got.length, sum: got.reduce((a, b) => (a + b) % 65521, 0) }));
   });
@@ -83,7 +84,11 @@ async function both(url: string, init: () => RequestInit) {
 describe('bytesFetch', () => {
   it('sends a large byte body as fetch does: same method, headers and bytes; same answer', async () => {
     const body = bytes(3 * 1024 * 1024 + 7).subarray(5);
-    const [viaFetch, viaHttp] = await both(`${base}/put?x=1`, () => ({ method: 'put', headers: { 'content-range': `bytes 0-${body.length - 1}/${body.length}`, authorization: 'Bearer t' }, body }));
+    const [viaFetch, viaHttp] = await both(`${base}/put?x=1`, () => ({
+      method: 'put',
+      headers: { 'content-range': `bytes 0-${body.length - 1}/${body.length}`, authorization: 'Bearer t' },
+      body,
+    }));
     expect(viaHttp.requests).toEqual(viaFetch.requests);
     expect(viaHttp.answer).toEqual(viaFetch.answer);
     expect(viaHttp.requests[0].headers['content-length']).toBe(String(body.length));
@@ -104,7 +109,11 @@ describe('bytesFetch', () => {
     const unbound = (r: Seen) => {
       const boundary = /boundary=(.+)$/.exec(String(r.headers['content-type']))![1];
       const body = r.body.toString('latin1').split(boundary).join('B');
-      return request({ ...r, headers: { ...r.headers, 'content-type': 'multipart/form-data', 'content-length': String(body.length) }, body: Buffer.from(body, 'latin1') });
+      return request({
+        ...r,
+        headers: { ...r.headers, 'content-type': 'multipart/form-data', 'content-length': String(body.length) },
+        body: Buffer.from(body, 'latin1'),
+      });
     };
     expect(unbound(viaHttp.raw[0])).toEqual(unbound(viaFetch.raw[0]));
     expect(viaHttp.answer.status).toBe(201);
@@ -118,7 +127,11 @@ describe('bytesFetch', () => {
   });
 
   it('follows a 303 as a GET without the body, as fetch does', async () => {
-    const [viaFetch, viaHttp] = await both(`${base}/see-other`, () => ({ method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: bytes(LARGE) }));
+    const [viaFetch, viaHttp] = await both(`${base}/see-other`, () => ({
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4' },
+      body: bytes(LARGE),
+    }));
     expect(viaHttp.requests.map((r) => [r.method, r.url, r.size, r.headers['content-type']])).toEqual([
       ['PUT', '/see-other', LARGE, 'video/mp4'],
       ['GET', '/landed', 0, undefined],
@@ -129,10 +142,16 @@ describe('bytesFetch', () => {
 
   it('follows a 307 with the same bytes, dropping the credentials when the origin changes', async () => {
     seen = [];
-    const res = await bytesFetch(`${base}/moved-on`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'image/png' }, body: bytes(LARGE) });
+    const res = await bytesFetch(`${base}/moved-on`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'image/png' },
+      body: bytes(LARGE),
+    });
     expect(res.status).toBe(201);
     const sent = bytes(LARGE);
-    expect(seen.map((r) => [r.method, r.url, r.body.equals(sent), r.headers.authorization, r.headers['content-type']])).toEqual([
+    expect(
+      seen.map((r) => [r.method, r.url, r.body.equals(sent), r.headers.authorization, r.headers['content-type']]),
+    ).toEqual([
       ['POST', '/moved-on', true, 'Bearer t', 'image/png'],
       ['POST', '/landed', true, undefined, 'image/png'],
     ]);
@@ -146,7 +165,9 @@ describe('bytesFetch', () => {
 
   it('fails as fetch does on redirect: error and past 20 redirects', async () => {
     for (const f of [fetch, bytesFetch]) {
-      await expect(f(`${base}/see-other`, { method: 'PUT', body: bytes(LARGE), redirect: 'error' })).rejects.toThrow(TypeError);
+      await expect(f(`${base}/see-other`, { method: 'PUT', body: bytes(LARGE), redirect: 'error' })).rejects.toThrow(
+        TypeError,
+      );
       seen = [];
       await expect(f(`${base}/loop`, { method: 'PUT', body: bytes(10) })).rejects.toThrow(TypeError);
     }
@@ -156,8 +177,13 @@ describe('bytesFetch', () => {
   });
 
   it('reports network failures as fetch does, so they are classified the same', async () => {
-    const refused = await bytesFetch(`http://127.0.0.1:${closedPort}/x`, { method: 'POST', body: bytes(LARGE) }).catch((e: unknown) => e);
-    const refusedByFetch = await fetch(`http://127.0.0.1:${closedPort}/x`, { method: 'POST', body: bytes(LARGE) }).catch((e: unknown) => e);
+    const refused = await bytesFetch(`http://127.0.0.1:${closedPort}/x`, { method: 'POST', body: bytes(LARGE) }).catch(
+      (e: unknown) => e,
+    );
+    const refusedByFetch = await fetch(`http://127.0.0.1:${closedPort}/x`, {
+      method: 'POST',
+      body: bytes(LARGE),
+    }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
     expect(isAmbiguousNetworkError(refused)).toBe(false);
     expect(isAmbiguousNetworkError(refused)).toBe(isAmbiguousNetworkError(refusedByFetch));
@@ -175,7 +201,9 @@ describe('bytesFetch', () => {
       const pending = f(`${base}/slow`, { method: 'PUT', body: bytes(LARGE), signal: early.signal });
       setImmediate(() => early.abort(new Error('lease lost')));
       await expect(pending).rejects.toThrow('lease lost');
-      await expect(f(`${base}/x`, { method: 'PUT', body: bytes(LARGE), signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+      await expect(
+        f(`${base}/x`, { method: 'PUT', body: bytes(LARGE), signal: AbortSignal.abort(new Error('already')) }),
+      ).rejects.toThrow('already');
 
       const late = new AbortController();
       const res = await f(`${base}/stall`, { method: 'PUT', body: bytes(LARGE), signal: late.signal });

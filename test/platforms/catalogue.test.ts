@@ -25,7 +25,15 @@ const noNetwork: PlatformIO = {
 
 function request(content: string, metadata: Record<string, unknown> = {}): PublishRequest {
   return {
-    account: { accountId: 'a', platformUserId: '42', username: 'u', accessToken: 't', refreshToken: null, tokenExpiresAt: null, metadata },
+    account: {
+      accountId: 'a',
+      platformUserId: '42',
+      username: 'u',
+      accessToken: 't',
+      refreshToken: null,
+      tokenExpiresAt: null,
+      metadata,
+    },
     content,
     media: [],
     threadItems: [],
@@ -65,7 +73,14 @@ describe('the platform catalogue', () => {
     expect(refused).toHaveLength(1);
     expect(refused[0].message).toMatch(/3002 characters \(UTF-16 units\); the limit is 3000/);
 
-    const adapter = createLinkedInAdapter({ apiUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's', version: '202601', scopes: [] });
+    const adapter = createLinkedInAdapter({
+      apiUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9',
+      clientId: 'c',
+      clientSecret: 's',
+      version: '202601',
+      scopes: [],
+    });
     const error = await adapter.publish(request(over), noNetwork).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformError);
     expect((error as PlatformError).kind).toBe('rejected');
@@ -94,7 +109,12 @@ describe('the platform catalogue', () => {
     const root = join(__dirname, '../../src');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
-      .filter((f) => !f.startsWith('sandbox/') && f !== 'platforms/catalogue.ts' && !PLATFORMS.some((p) => f.startsWith(`platforms/${p}/`)));
+      .filter(
+        (f) =>
+          !f.startsWith('sandbox/') &&
+          f !== 'platforms/catalogue.ts' &&
+          !PLATFORMS.some((p) => f.startsWith(`platforms/${p}/`)),
+      );
     const named = PLATFORMS.map((p) => `'${p}'`);
     const offenders = files.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8');
@@ -106,7 +126,23 @@ describe('the platform catalogue', () => {
   it('each adapter implements the capability groups its descriptor declares, and no others', () => {
     const config = loadConfig({ SANDBOX_URL: 'http://127.0.0.1:9' });
     const withAdapter = CATALOGUE.filter((d) => d.createAdapter);
-    expect(withAdapter.map((d) => d.id).sort()).toEqual(['bluesky', 'discord', 'facebook', 'googlebusiness', 'instagram', 'linkedin', 'pinterest', 'reddit', 'slack', 'snapchat', 'telegram', 'threads', 'tiktok', 'twitter', 'youtube']);
+    expect(withAdapter.map((d) => d.id).sort()).toEqual([
+      'bluesky',
+      'discord',
+      'facebook',
+      'googlebusiness',
+      'instagram',
+      'linkedin',
+      'pinterest',
+      'reddit',
+      'slack',
+      'snapchat',
+      'telegram',
+      'threads',
+      'tiktok',
+      'twitter',
+      'youtube',
+    ]);
     for (const d of withAdapter) {
       const adapter = d.createAdapter!(config)!;
       expect(adapter.platform, d.id).toBe(d.id);

@@ -31,7 +31,8 @@ const platform: PlatformHttp = {
   name: 'Demo',
   resetHeader: 'x-reset',
   describe: ({ body, status }) => ({ message: body?.msg ?? `HTTP ${status}`, platformCode: body?.code ?? null }),
-  classify: (answer, { message }) => (answer.status === 400 && message === 'expired' ? new PlatformError('auth', message, { status: 400 }) : null),
+  classify: (answer, { message }) =>
+    answer.status === 400 && message === 'expired' ? new PlatformError('auth', message, { status: 400 }) : null,
 };
 
 function setup() {
@@ -40,7 +41,10 @@ function setup() {
 }
 
 async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -50,7 +54,14 @@ describe('platformRequest', () => {
     const { io, calls } = setup();
     const res = await platformRequest(io, platform, { method: 'POST', url: `${base}/ok?msg=hi`, body: '{"a":1}' });
     expect(res.body).toEqual({ msg: 'hi', code: 'C1' });
-    expect(calls).toEqual([expect.objectContaining({ endpoint: `${base}/ok`, statusCode: 200, requestPreview: '{"a":1}', responsePreview: '{"msg":"hi","code":"C1"}' })]);
+    expect(calls).toEqual([
+      expect.objectContaining({
+        endpoint: `${base}/ok`,
+        statusCode: 200,
+        requestPreview: '{"a":1}',
+        responsePreview: '{"msg":"hi","code":"C1"}',
+      }),
+    ]);
   });
 
   it('applies the common rules: 401 auth, 429 with Retry-After or the reset header, 5xx unavailable, 4xx rejected', async () => {
@@ -61,35 +72,57 @@ describe('platformRequest', () => {
     const reset = NOW.getTime() / 1000 + 90;
     expect(await err(`status=429&reset=${reset}`)).toMatchObject({ kind: 'rate_limited', retryAfterMs: 90_000 });
     expect(await err('status=503')).toMatchObject({ kind: 'unavailable', status: 503, platformCode: 'C1' });
-    expect(await err('status=422&msg=nope')).toMatchObject({ kind: 'rejected', message: 'nope', endpoint: `${base}/e` });
+    expect(await err('status=422&msg=nope')).toMatchObject({
+      kind: 'rejected',
+      message: 'nope',
+      endpoint: `${base}/e`,
+    });
   });
 
   it("lets the platform's hook read an answer first", async () => {
     const { io } = setup();
-    expect((await failure(platformRequest(io, platform, { method: 'GET', url: `${base}/e?status=400&msg=expired` }))).kind).toBe('auth');
+    expect(
+      (await failure(platformRequest(io, platform, { method: 'GET', url: `${base}/e?status=400&msg=expired` }))).kind,
+    ).toBe('auth');
   });
 
   it('refuses an answer over the cap: unavailable, or ambiguous for a call that creates', async () => {
     const { io } = setup();
-    expect((await failure(platformRequest(io, platform, { method: 'GET', url: `${base}/big`, maxBytes: 1000 }))).kind).toBe('unavailable');
-    expect((await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/big`, maxBytes: 1000, creates: true }))).kind).toBe('ambiguous');
+    expect(
+      (await failure(platformRequest(io, platform, { method: 'GET', url: `${base}/big`, maxBytes: 1000 }))).kind,
+    ).toBe('unavailable');
+    expect(
+      (
+        await failure(
+          platformRequest(io, platform, { method: 'POST', url: `${base}/big`, maxBytes: 1000, creates: true }),
+        )
+      ).kind,
+    ).toBe('ambiguous');
     expect((await platformRequest(io, platform, { method: 'GET', url: `${base}/big` })).raw).toHaveLength(10_000);
   });
 
   it('a connection lost after sending is ambiguous for a call that creates; one refused before sending never is', async () => {
     const { io } = setup();
-    expect((await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/drop`, creates: true }))).kind).toBe('ambiguous');
-    expect((await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/drop` }))).kind).toBe('unavailable');
+    expect(
+      (await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/drop`, creates: true }))).kind,
+    ).toBe('ambiguous');
+    expect((await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/drop` }))).kind).toBe(
+      'unavailable',
+    );
     const spare = http.createServer();
     await new Promise<void>((r) => spare.listen(0, '127.0.0.1', () => r()));
     const closed = `http://127.0.0.1:${(spare.address() as AddressInfo).port}/`;
     await new Promise((r) => spare.close(r));
-    expect((await failure(platformRequest(io, platform, { method: 'POST', url: closed, creates: true }))).kind).toBe('unavailable');
+    expect((await failure(platformRequest(io, platform, { method: 'POST', url: closed, creates: true }))).kind).toBe(
+      'unavailable',
+    );
   });
 
   it('times out a call after its own timeoutMs', async () => {
     const { io } = setup();
-    const error = await failure(platformRequest(io, platform, { method: 'POST', url: `${base}/hang`, timeoutMs: 50, creates: true }));
+    const error = await failure(
+      platformRequest(io, platform, { method: 'POST', url: `${base}/hang`, timeoutMs: 50, creates: true }),
+    );
     expect(error.kind).toBe('ambiguous');
   });
 });

@@ -9,7 +9,8 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/json')) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"nope"}');
+    if (req.url?.startsWith('/json'))
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"nope"}');
     if (req.url === '/empty') return void res.writeHead(204).end();
     // 3 x 4 KB, then the end.
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -31,7 +32,15 @@ describe('PlatformIO fetch', () => {
     const { io: p, calls } = io();
     const res = await p.fetch(`${base}/json?x=1`, { method: 'POST', body: '{"a":1}' });
     expect(await res.json()).toEqual({ error: 'nope' });
-    expect(calls).toEqual([expect.objectContaining({ method: 'POST', endpoint: `${base}/json`, statusCode: 400, requestPreview: '{"a":1}', responsePreview: '{"error":"nope"}' })]);
+    expect(calls).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        endpoint: `${base}/json`,
+        statusCode: 400,
+        requestPreview: '{"a":1}',
+        responsePreview: '{"error":"nope"}',
+      }),
+    ]);
   });
 
   it('keeps the first 5,000 bytes of a longer answer, and passes every byte on', async () => {

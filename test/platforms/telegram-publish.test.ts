@@ -10,7 +10,10 @@ import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 import { proveTelegramChat } from '../helpers/telegram-proof.js';
 
 // A 1x1 PNG served from loopback (the engine checks external media with a HEAD before publishing).
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 let h: Awaited<ReturnType<typeof createSandboxEnv>>;
 let runner: JobRunner;
@@ -40,11 +43,17 @@ async function connectedTenant(chatId: string) {
   return { t, accountId: (res.data as any).account._id as string };
 }
 
-async function publishNow(t: Awaited<ReturnType<typeof createTenant>>, accountId: string, body: Record<string, unknown>) {
+async function publishNow(
+  t: Awaited<ReturnType<typeof createTenant>>,
+  accountId: string,
+  body: Record<string, unknown>,
+) {
   // Telegram allows about one message a second in a chat (docs/pacing.md): a second post to the same chat
   // within the second waits for it, so each post here comes a second after the one before.
   h.env.clock.advance(1_000);
-  const created = await t.sdk.posts.createPost({ body: { platforms: [{ platform: 'telegram', accountId }], publishNow: true, ...body } as any });
+  const created = await t.sdk.posts.createPost({
+    body: { platforms: [{ platform: 'telegram', accountId }], publishNow: true, ...body } as any,
+  });
   await runner.drain();
   const postId = (created.data as any).post._id as string;
   return (await t.sdk.posts.getPost({ path: { postId } })).data as any;
@@ -62,14 +71,25 @@ describe('Telegram end to end: SDK connect, posts API, Bot API simulator', () =>
     expect(target.platformPostId).toMatch(/^\d+$/);
     expect(target.platformPostUrl).toBe(`https://t.me/c/1111111111/${target.platformPostId}`);
 
-    const image = await publishNow(t, accountId, { content: 'A pixel', mediaItems: [{ type: 'image', url: imageUrl }] });
+    const image = await publishNow(t, accountId, {
+      content: 'A pixel',
+      mediaItems: [{ type: 'image', url: imageUrl }],
+    });
     expect(image.post.platforms[0].status).toBe('published');
 
     await runner.drain();
     const posts = (await inspect()).slice(before);
     expect(posts).toHaveLength(2);
-    expect(posts[0]).toMatchObject({ id: target.platformPostId, text: 'Hello <b>Telegram</b> from Herald', extra: { chatId: '-1001111111111', method: 'sendMessage', parseMode: 'HTML' } });
-    expect(posts[1]).toMatchObject({ text: 'A pixel', media: [{ type: 'image', url: imageUrl }], extra: { method: 'sendPhoto' } });
+    expect(posts[0]).toMatchObject({
+      id: target.platformPostId,
+      text: 'Hello <b>Telegram</b> from Herald',
+      extra: { chatId: '-1001111111111', method: 'sendMessage', parseMode: 'HTML' },
+    });
+    expect(posts[1]).toMatchObject({
+      text: 'A pixel',
+      media: [{ type: 'image', url: imageUrl }],
+      extra: { method: 'sendPhoto' },
+    });
 
     const logs = await h.env.request(t.apiKey, 'GET', `/v1/posts/${text.post._id}/logs`);
     expect(logs.status).toBe(200);
@@ -83,7 +103,9 @@ describe('Telegram end to end: SDK connect, posts API, Bot API simulator', () =>
     const { t, accountId } = await connectedTenant('-1002222222222');
     const before = (await inspect()).length;
     await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_faults', { kind: 'rate_limited', count: 1 });
-    const created = await t.sdk.posts.createPost({ body: { content: 'throttled', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any });
+    const created = await t.sdk.posts.createPost({
+      body: { content: 'throttled', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any,
+    });
     await runner.drain();
     expect((await inspect()).slice(before).filter((p) => p.text === 'throttled')).toHaveLength(0);
     h.env.clock.advance(60_000); // past retry_after (5 s) and the engine's backoff
@@ -93,7 +115,9 @@ describe('Telegram end to end: SDK connect, posts API, Bot API simulator', () =>
     expect((await inspect()).slice(before).filter((p) => p.text === 'throttled')).toHaveLength(1);
 
     await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_faults', { kind: 'ambiguous', count: 1 });
-    const maybe = await t.sdk.posts.createPost({ body: { content: 'maybe sent', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any });
+    const maybe = await t.sdk.posts.createPost({
+      body: { content: 'maybe sent', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any,
+    });
     await runner.drain();
     h.env.clock.advance(3600_000);
     await runner.drain();
@@ -106,13 +130,21 @@ describe('Telegram end to end: SDK connect, posts API, Bot API simulator', () =>
 describe('Telegram chat migration through the engine', () => {
   it('a group upgraded to a supergroup gets the post once and the account keeps the new chat id', async () => {
     const { t, accountId } = await connectedTenant('-31337');
-    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', { id: -31337, type: 'group', migrateTo: -1003133700000 });
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', {
+      id: -31337,
+      type: 'group',
+      migrateTo: -1003133700000,
+    });
     const res = await publishNow(t, accountId, { content: 'after upgrade' });
     expect(res.post.platforms[0].status).toBe('published');
     const sent = (await inspect()).filter((p) => p.text === 'after upgrade');
     expect(sent).toHaveLength(1);
     expect(sent[0].extra.chatId).toBe('-1003133700000');
-    const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const row = await h.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.metadata).chatId).toBe('-1003133700000');
     // The next post goes straight to the new chat.
     await publishNow(t, accountId, { content: 'second' });
@@ -123,14 +155,26 @@ describe('Telegram chat migration through the engine', () => {
 describe('Telegram bot removed from the chat', () => {
   it('fails the target and disconnects the account once, with account.disconnected (unintentional)', async () => {
     const { t, accountId } = await connectedTenant('-1009990001');
-    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', { id: -1009990001, type: 'channel', botStatus: 'kicked' });
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', {
+      id: -1009990001,
+      type: 'channel',
+      botStatus: 'kicked',
+    });
     const res = await publishNow(t, accountId, { content: 'nobody hears this' });
     expect(res.post.platforms[0].status).toBe('failed');
     // The disconnected account takes no new posts until it is connected again.
-    const refused = await t.sdk.posts.createPost({ body: { content: 'nor this', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any }).catch((e: unknown) => e as { statusCode: number });
+    const refused = await t.sdk.posts
+      .createPost({
+        body: { content: 'nor this', platforms: [{ platform: 'telegram', accountId }], publishNow: true } as any,
+      })
+      .catch((e: unknown) => e as { statusCode: number });
     expect(refused.statusCode).toBe(400);
     await runner.drain();
-    const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const row = await h.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
     expect(row.is_active).toBe(0);
     const events = await listEvents(h.env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(events).toHaveLength(1);

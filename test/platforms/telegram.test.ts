@@ -23,7 +23,11 @@ async function connected(chatId: string) {
   const t = await createTenant(h.env);
   await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
   const res = await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } });
-  const row = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', (res.data as any).account._id).executeTakeFirstOrThrow();
+  const row = await h.env.ctx.db.kysely
+    .selectFrom('account')
+    .selectAll()
+    .where('account_id', '=', (res.data as any).account._id)
+    .executeTakeFirstOrThrow();
   return { t, row };
 }
 
@@ -47,17 +51,27 @@ describe('Telegram adapter against the Bot API simulator', () => {
   it('sends text with the default HTML parse mode and returns a t.me link', async () => {
     const { row } = await connected('-1001234567890');
     const before = (await inspect()).length;
-    const result = await adapter.publish(request(row, 'Hello <b>Telegram</b>', { platformSpecificData: { disableWebPagePreview: true } }), io());
+    const result = await adapter.publish(
+      request(row, 'Hello <b>Telegram</b>', { platformSpecificData: { disableWebPagePreview: true } }),
+      io(),
+    );
     const posts = (await inspect()).slice(before);
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: result.platformPostId, text: 'Hello <b>Telegram</b>', extra: { chatId: '-1001234567890', parseMode: 'HTML', linkPreviewDisabled: true } });
+    expect(posts[0]).toMatchObject({
+      id: result.platformPostId,
+      text: 'Hello <b>Telegram</b>',
+      extra: { chatId: '-1001234567890', parseMode: 'HTML', linkPreviewDisabled: true },
+    });
     expect(result.platformPostUrl).toBe(`https://t.me/c/1234567890/${result.platformPostId}`);
   });
 
   it('sends one image with sendPhoto and several as one album with the caption on the first item', async () => {
     const { row } = await connected('@herald_news');
     const before = (await inspect()).length;
-    const photo = await adapter.publish(request(row, 'caption', { media: [{ type: 'image', url: 'https://cdn.example/a.jpg' }] }), io());
+    const photo = await adapter.publish(
+      request(row, 'caption', { media: [{ type: 'image', url: 'https://cdn.example/a.jpg' }] }),
+      io(),
+    );
     const album = await adapter.publish(
       request(row, 'album', {
         media: [
@@ -71,7 +85,11 @@ describe('Telegram adapter against the Bot API simulator', () => {
     );
     const posts = (await inspect()).slice(before);
     expect(posts).toHaveLength(2);
-    expect(posts[0]).toMatchObject({ text: 'caption', media: [{ type: 'image', url: 'https://cdn.example/a.jpg' }], extra: { method: 'sendPhoto' } });
+    expect(posts[0]).toMatchObject({
+      text: 'caption',
+      media: [{ type: 'image', url: 'https://cdn.example/a.jpg' }],
+      extra: { method: 'sendPhoto' },
+    });
     expect(posts[1]).toMatchObject({ text: 'album', extra: { method: 'sendMediaGroup', parseMode: 'MarkdownV2' } });
     expect(posts[1].media.map((m: any) => m.type)).toEqual(['image', 'video', 'image']);
     expect(photo.platformPostUrl).toBe(`https://t.me/herald_news/${photo.platformPostId}`);
@@ -80,7 +98,11 @@ describe('Telegram adapter against the Bot API simulator', () => {
 
   it('follows migrate_to_chat_id: sends once to the new chat and reports it for the account', async () => {
     const { t, row } = await connected('-4242');
-    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', { id: -4242, type: 'group', migrateTo: -1004242000 });
+    await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_chats', {
+      id: -4242,
+      type: 'group',
+      migrateTo: -1004242000,
+    });
     const before = (await inspect()).length;
     const result = await adapter.publish(request(row, 'after the upgrade'), io());
     const posts = (await inspect()).slice(before);
@@ -88,7 +110,11 @@ describe('Telegram adapter against the Bot API simulator', () => {
     expect(posts[0].extra.chatId).toBe('-1004242000');
     expect(result.accountMetadata).toEqual({ chatId: '-1004242000' });
     await mergeAccountMetadata(h.env.ctx, t.userId, row.account_id, result.accountMetadata!);
-    const updated = await h.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', row.account_id).executeTakeFirstOrThrow();
+    const updated = await h.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', row.account_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(updated.metadata).chatId).toBe('-1004242000');
     expect(updated.platform_user_id).toBe('-1004242000');
   });
@@ -101,14 +127,27 @@ describe('Telegram adapter against the Bot API simulator', () => {
     expect(limited).toMatchObject({ kind: 'rate_limited', retryAfterMs: 5000, status: 429 });
 
     await sandboxCall(h.sandbox, 'POST', '/sandbox/telegram/_faults', { kind: 'auth', count: 1 });
-    expect(await adapter.publish(request(row, 'x'), io()).catch((e) => e)).toMatchObject({ kind: 'auth', revoked: true });
+    expect(await adapter.publish(request(row, 'x'), io()).catch((e) => e)).toMatchObject({
+      kind: 'auth',
+      revoked: true,
+    });
 
-    const badMode = await adapter.publish(request(row, 'x', { platformSpecificData: { parseMode: 'BBCode' } }), io()).catch((e) => e);
+    const badMode = await adapter
+      .publish(request(row, 'x', { platformSpecificData: { parseMode: 'BBCode' } }), io())
+      .catch((e) => e);
     expect(badMode).toMatchObject({ kind: 'rejected' });
     const tooLong = await adapter.publish(request(row, 'x'.repeat(4097)), io()).catch((e) => e);
     expect(tooLong).toMatchObject({ kind: 'rejected' });
     const mixed = await adapter
-      .publish(request(row, 'x', { media: [{ type: 'image', url: 'https://cdn.example/1.jpg' }, { type: 'document', url: 'https://cdn.example/a.pdf' }] }), io())
+      .publish(
+        request(row, 'x', {
+          media: [
+            { type: 'image', url: 'https://cdn.example/1.jpg' },
+            { type: 'document', url: 'https://cdn.example/a.pdf' },
+          ],
+        }),
+        io(),
+      )
       .catch((e) => e);
     expect(mixed).toMatchObject({ kind: 'rejected' });
   });
@@ -137,6 +176,10 @@ describe('Telegram simulator wire format', () => {
       body: 'chat_id=-100123',
     });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toMatchObject({ ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+    expect(await empty.json()).toMatchObject({
+      ok: false,
+      error_code: 400,
+      description: 'Bad Request: message text is empty',
+    });
   });
 });

@@ -19,18 +19,27 @@ describe('parseCsv on hostile files', () => {
   const head = 'post_content,accounts,is_draft\n';
 
   it('refuses a header followed by 1,000,000 empty lines as too_many_lines', async () => {
-    await expect(parseCsv(head + '\n'.repeat(1_000_000))).rejects.toMatchObject({ code: 'too_many_lines', details: { limit: MAX_LINES } });
+    await expect(parseCsv(head + '\n'.repeat(1_000_000))).rejects.toMatchObject({
+      code: 'too_many_lines',
+      details: { limit: MAX_LINES },
+    });
   });
 
   it('refuses a file past the row limit while reading it, and keeps blank lines in the numbering', async () => {
-    await expect(parseCsv(head + 'x,a,false\n'.repeat(MAX_ROWS + 1))).rejects.toMatchObject({ code: 'too_many_rows', details: { limit: MAX_ROWS } });
+    await expect(parseCsv(head + 'x,a,false\n'.repeat(MAX_ROWS + 1))).rejects.toMatchObject({
+      code: 'too_many_rows',
+      details: { limit: MAX_ROWS },
+    });
     const table = await parseCsv(head + '\n,,\r\nx,a,false\r\n\n');
     expect(table.rows).toEqual([{ row: 3, cells: ['x', 'a', 'false'] }]);
   });
 
   it('lets other callbacks run while it reads a large file', async () => {
     // 5,000 rows of 3 KB: about 15 MB, just under the upload limit.
-    const text = head + `"a ""quoted"", cell\nwith a line${'.'.repeat(3000)}",acc,false\n`.repeat(MAX_ROWS) + '\n'.repeat(MAX_LINES - MAX_ROWS - 1);
+    const text =
+      head +
+      `"a ""quoted"", cell\nwith a line${'.'.repeat(3000)}",acc,false\n`.repeat(MAX_ROWS) +
+      '\n'.repeat(MAX_LINES - MAX_ROWS - 1);
     let ticks = 0;
     const tick = () => {
       ticks++;

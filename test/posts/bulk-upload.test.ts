@@ -10,7 +10,11 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function upload(apiKey: string, csv: string | Buffer, opts: { query?: string; headers?: Record<string, string> } = {}) {
+async function upload(
+  apiKey: string,
+  csv: string | Buffer,
+  opts: { query?: string; headers?: Record<string, string> } = {},
+) {
   const form = csvForm(csv);
   const res = await env.app.inject({
     method: 'POST',
@@ -21,7 +25,8 @@ async function upload(apiKey: string, csv: string | Buffer, opts: { query?: stri
   return { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
 }
 
-const listPosts = async (apiKey: string) => (await env.request(apiKey, 'GET', '/v1/posts?limit=100&sortBy=created-asc')).body.posts;
+const listPosts = async (apiKey: string) =>
+  (await env.request(apiKey, 'GET', '/v1/posts?limit=100&sortBy=created-asc')).body.posts;
 
 describe('POST /v1/posts/bulk-upload', () => {
   it('creates a post per good row with the fields of POST /v1/posts, and names each bad row (207)', async () => {
@@ -45,7 +50,11 @@ describe('POST /v1/posts/bulk-upload', () => {
       [5, 'validation_error'],
     ]);
     // The text rule's message is the one POST /v1/posts gives for the same body.
-    const direct = await env.request(t.apiKey, 'POST', '/v1/posts', { content: 'x'.repeat(301), scheduledFor: '2026-03-10T09:00:00Z', platforms: [{ platform: 'bluesky', accountId: bsky }] });
+    const direct = await env.request(t.apiKey, 'POST', '/v1/posts', {
+      content: 'x'.repeat(301),
+      scheduledFor: '2026-03-10T09:00:00Z',
+      platforms: [{ platform: 'bluesky', accountId: bsky }],
+    });
     expect(direct.status).toBe(400);
     expect(res.body.errors[2].error).toBe(direct.body.error);
 
@@ -99,9 +108,18 @@ describe('POST /v1/posts/bulk-upload', () => {
     await t.account('telegram');
     const form = multipartBody([
       { name: 'dryRun', content: 'true' },
-      { name: 'file', filename: 'p.csv', content: `content,platforms,profiles,publish_now\nNow,telegram,${t.profileId},true\n` },
+      {
+        name: 'file',
+        filename: 'p.csv',
+        content: `content,platforms,profiles,publish_now\nNow,telegram,${t.profileId},true\n`,
+      },
     ]);
-    const res = await env.app.inject({ method: 'POST', url: '/v1/posts/bulk-upload', headers: { authorization: `Bearer ${t.apiKey}`, ...form.headers }, payload: form.payload });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/v1/posts/bulk-upload',
+      headers: { authorization: `Bearer ${t.apiKey}`, ...form.headers },
+      payload: form.payload,
+    });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ success: true, dryRun: true, created: 1, failed: 0, posts: [] });
     expect(await listPosts(t.apiKey)).toEqual([]);
@@ -118,7 +136,10 @@ describe('POST /v1/posts/bulk-upload', () => {
     expect(res.body).toMatchObject({ created: 1, failed: 1 });
     expect(res.body.errors[0]).toMatchObject({ row: 1, code: 'validation_error' });
     // One post, its one target, its publish job and its post.scheduled event: nothing of row 1.
-    expect(changedTables(before, await countRows(env.ctx))).toMatchObject({ post: [before.post, before.post + 1], post_target: [before.post_target, before.post_target + 1] });
+    expect(changedTables(before, await countRows(env.ctx))).toMatchObject({
+      post: [before.post, before.post + 1],
+      post_target: [before.post_target, before.post_target + 1],
+    });
   });
 
   it('applies the plan: 20 posts a month on Free, the rest refused with post_limit_reached, in row order', async () => {
@@ -126,7 +147,9 @@ describe('POST /v1/posts/bulk-upload', () => {
     const rows = Array.from({ length: 25 }, (_, i) => `Draft ${i + 1},true`);
     const csv = `content,is_draft,accounts\n${rows.map((r) => `${r},`).join('\n')}\n`;
     const dry = await upload(t.apiKey, csv, { query: '?dryRun=true' });
-    expect(dry.body.errors.map((e: any) => [e.row, e.code])).toEqual([21, 22, 23, 24, 25].map((r) => [r, 'post_limit_reached']));
+    expect(dry.body.errors.map((e: any) => [e.row, e.code])).toEqual(
+      [21, 22, 23, 24, 25].map((r) => [r, 'post_limit_reached']),
+    );
     const real = await upload(t.apiKey, csv);
     expect(real.status).toBe(207);
     expect(real.body).toMatchObject({ created: 20, failed: 5 });
@@ -138,7 +161,13 @@ describe('POST /v1/posts/bulk-upload', () => {
     await t.account('telegram');
     const other = (await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Hidden brand' })).body.profile._id;
     const hiddenAccount = await t.account('telegram', { profileId: other });
-    const key = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key;
+    const key = (
+      await env.request(t.apiKey, 'POST', '/v1/api-keys', {
+        name: 'scoped',
+        scope: 'profiles',
+        profileIds: [t.profileId],
+      })
+    ).body.apiKey.key;
     const csv =
       'content,platforms,profiles,accounts,publish_now\n' +
       `A,telegram,${other},,true\n` +
@@ -173,7 +202,10 @@ describe('POST /v1/posts/bulk-upload', () => {
     const t = await createTenant(env);
     await t.account('telegram');
     const csv = `content,platforms,profiles,schedule_time\nVia SDK,telegram,${t.profileId},2026-04-01T10:00:00Z\n`;
-    const { data, response } = await t.sdk.posts.bulkUploadPosts({ body: { file: new Blob([csv], { type: 'text/csv' }) }, query: { dryRun: true } });
+    const { data, response } = await t.sdk.posts.bulkUploadPosts({
+      body: { file: new Blob([csv], { type: 'text/csv' }) },
+      query: { dryRun: true },
+    });
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ success: true, totalRows: 1, created: 1, dryRun: true });
   });
@@ -200,7 +232,12 @@ describe('POST /v1/posts/bulk-upload', () => {
       expect(res.body.error).toEqual(expect.any(String));
     }
     const send = (payload: string | Buffer, headers: Record<string, string>) =>
-      env.app.inject({ method: 'POST', url: '/v1/posts/bulk-upload', headers: { authorization: `Bearer ${t.apiKey}`, ...headers }, payload });
+      env.app.inject({
+        method: 'POST',
+        url: '/v1/posts/bulk-upload',
+        headers: { authorization: `Bearer ${t.apiKey}`, ...headers },
+        payload,
+      });
     const json = await send('{"file":"content"}', { 'content-type': 'application/json' });
     expect([json.statusCode, JSON.parse(json.body).code]).toEqual([415, 'unsupported_media_type']);
     const none = await send('', {});

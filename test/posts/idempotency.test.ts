@@ -11,13 +11,25 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const countPosts = async (tenantId: string) =>
-  Number((await env.ctx.db.kysely.selectFrom('post').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await env.ctx.db.kysely
+        .selectFrom('post')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('Idempotency-Key', () => {
   it('replays the first response for the same key and body: one post, same status and body', async () => {
     const t = await createTenant(env);
     const acc = await t.account('twitter');
-    const body = { content: 'once', scheduledFor: '2026-03-02T00:00:00Z', platforms: [{ platform: 'twitter', accountId: acc }] };
+    const body = {
+      content: 'once',
+      scheduledFor: '2026-03-02T00:00:00Z',
+      platforms: [{ platform: 'twitter', accountId: acc }],
+    };
     const first = await env.request(t.apiKey, 'POST', '/v1/posts', body, { 'idempotency-key': 'create-1' });
     expect(first.status).toBe(201);
     env.clock.advance(60 * 60 * 1000);
@@ -39,7 +51,13 @@ describe('Idempotency-Key', () => {
     const r2 = await env.request(a.apiKey, 'POST', '/v1/posts', bad, { 'idempotency-key': 'shared' });
     expect([r2.status, r2.headers['idempotent-replayed']]).toEqual([400, 'true']);
     // Tenant B may use the same key for its own, different request.
-    const rb = await env.request(b.apiKey, 'POST', '/v1/posts', { content: 'b', isDraft: true }, { 'idempotency-key': 'shared' });
+    const rb = await env.request(
+      b.apiKey,
+      'POST',
+      '/v1/posts',
+      { content: 'b', isDraft: true },
+      { 'idempotency-key': 'shared' },
+    );
     expect(rb.status).toBe(201);
     expect(rb.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -47,7 +65,13 @@ describe('Idempotency-Key', () => {
   it('answers 422 idempotency_key_mismatch for the same key with another body or path', async () => {
     const t = await createTenant(env);
     await env.request(t.apiKey, 'POST', '/v1/posts', { content: 'first', isDraft: true }, { 'idempotency-key': 'k-1' });
-    const other = await env.request(t.apiKey, 'POST', '/v1/posts', { content: 'second', isDraft: true }, { 'idempotency-key': 'k-1' });
+    const other = await env.request(
+      t.apiKey,
+      'POST',
+      '/v1/posts',
+      { content: 'second', isDraft: true },
+      { 'idempotency-key': 'k-1' },
+    );
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_mismatch');
     const otherPath = await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'p' }, { 'idempotency-key': 'k-1' });
@@ -61,9 +85,15 @@ describe('Idempotency-Key', () => {
     const now = env.clock.now();
     // The state a crashed or still-running first request leaves: the key held, no response yet.
     await insertIdempotencyKey(env.ctx.db.kysely, {
-      tenant_id: t.userId, idem_key: 'inflight', request_hash: requestFingerprint('POST', '/v1/posts', body), state: 'in_flight',
-      status_code: null, response_body: null, locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString(),
-      created_at: now.toISOString(), expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+      tenant_id: t.userId,
+      idem_key: 'inflight',
+      request_hash: requestFingerprint('POST', '/v1/posts', body),
+      state: 'in_flight',
+      status_code: null,
+      response_body: null,
+      locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString(),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
     });
     const busy = await env.request(t.apiKey, 'POST', '/v1/posts', body, { 'idempotency-key': 'inflight' });
     expect(busy.status).toBe(409);
@@ -81,7 +111,9 @@ describe('Idempotency-Key', () => {
     const results = await Promise.all(
       Array.from({ length: 4 }, () => env.request(t.apiKey, 'POST', '/v1/posts', body, { 'idempotency-key': 'burst' })),
     );
-    expect(results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'idempotency_key_in_use'))).toBe(true);
+    expect(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'idempotency_key_in_use')),
+    ).toBe(true);
     expect(await countPosts(t.userId)).toBe(1);
   });
 

@@ -14,7 +14,11 @@ describe('tenant isolation on every post route', () => {
     const owner = await createTenant(env);
     const intruder = await createTenant(env);
     const acc = await owner.account('twitter');
-    const created = await env.request(owner.apiKey, 'POST', '/v1/posts', { content: 'mine', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'twitter', accountId: acc }] });
+    const created = await env.request(owner.apiKey, 'POST', '/v1/posts', {
+      content: 'mine',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'twitter', accountId: acc }],
+    });
     const postId = created.body.post._id;
     // Make it retryable and unpublishable for the owner, so a 404 can only come from isolation.
     await updateTarget(env.ctx.db.kysely, created.body.post.platforms[0]._id, { status: 'failed' });
@@ -42,12 +46,22 @@ describe('tenant isolation on every post route', () => {
     const a = await createTenant(env);
     const b = await createTenant(env);
     const theirs = await b.account('bluesky');
-    const err = await sdkError(a.sdk.posts.createPost({ body: { content: 'x', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: theirs }] } }));
+    const err = await sdkError(
+      a.sdk.posts.createPost({
+        body: {
+          content: 'x',
+          scheduledFor: '2026-03-05T00:00:00Z',
+          platforms: [{ platform: 'bluesky', accountId: theirs }],
+        },
+      }),
+    );
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('account_not_found');
     expect((err.details as any).fields['platforms.0.accountId']).toEqual([`account ${theirs} not found`]);
     const draft = await env.request(a.apiKey, 'POST', '/v1/posts', { content: 'y', isDraft: true });
-    const upd = await env.request(a.apiKey, 'PUT', `/v1/posts/${draft.body.post._id}`, { platforms: [{ platform: 'bluesky', accountId: theirs }] });
+    const upd = await env.request(a.apiKey, 'PUT', `/v1/posts/${draft.body.post._id}`, {
+      platforms: [{ platform: 'bluesky', accountId: theirs }],
+    });
     expect(upd.status).toBe(400);
     expect(upd.body.code).toBe('account_not_found');
   });
@@ -55,11 +69,19 @@ describe('tenant isolation on every post route', () => {
   it('refuses an inactive account and an account of another platform', async () => {
     const a = await createTenant(env);
     const acc = await a.account('threads');
-    const wrong = await env.request(a.apiKey, 'POST', '/v1/posts', { content: 'x', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'twitter', accountId: acc }] });
+    const wrong = await env.request(a.apiKey, 'POST', '/v1/posts', {
+      content: 'x',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'twitter', accountId: acc }],
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('platform_mismatch');
     await env.ctx.db.kysely.updateTable('account').set({ is_active: 0 }).where('account_id', '=', acc).execute();
-    const inactive = await env.request(a.apiKey, 'POST', '/v1/posts', { content: 'x', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'threads', accountId: acc }] });
+    const inactive = await env.request(a.apiKey, 'POST', '/v1/posts', {
+      content: 'x',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'threads', accountId: acc }],
+    });
     expect(inactive.status).toBe(400);
     expect(inactive.body.code).toBe('account_inactive');
   });
@@ -70,13 +92,29 @@ describe('tenant isolation on every post route', () => {
     const otherProfile = second.body.profile._id;
     const inScope = await t.account('twitter');
     const outOfScope = await t.account('bluesky', { profileId: otherProfile });
-    const key = await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] });
+    const key = await env.request(t.apiKey, 'POST', '/v1/api-keys', {
+      name: 'scoped',
+      scope: 'profiles',
+      profileIds: [t.profileId],
+    });
     const scoped = key.body.apiKey.key as string;
 
-    const hidden = await env.request(t.apiKey, 'POST', '/v1/posts', { content: 'other profile', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: outOfScope }] });
-    const visible = await env.request(scoped, 'POST', '/v1/posts', { content: 'my profile', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'twitter', accountId: inScope }] });
+    const hidden = await env.request(t.apiKey, 'POST', '/v1/posts', {
+      content: 'other profile',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'bluesky', accountId: outOfScope }],
+    });
+    const visible = await env.request(scoped, 'POST', '/v1/posts', {
+      content: 'my profile',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'twitter', accountId: inScope }],
+    });
     expect(visible.status).toBe(201);
-    const denied = await env.request(scoped, 'POST', '/v1/posts', { content: 'x', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: outOfScope }] });
+    const denied = await env.request(scoped, 'POST', '/v1/posts', {
+      content: 'x',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'bluesky', accountId: outOfScope }],
+    });
     expect(denied.status).toBe(400);
     expect(denied.body.code).toBe('account_not_found');
 
@@ -94,11 +132,21 @@ describe('tenant isolation on every post route', () => {
     const inScope = await t.account('twitter');
     const outOfScope = await t.account('bluesky', { profileId: otherProfile });
     const post = (accountId: string, platform: string, scheduledFor: string) =>
-      env.request(t.apiKey, 'POST', '/v1/posts', { content: `to ${platform} at ${scheduledFor}`, scheduledFor, platforms: [{ platform, accountId }] });
+      env.request(t.apiKey, 'POST', '/v1/posts', {
+        content: `to ${platform} at ${scheduledFor}`,
+        scheduledFor,
+        platforms: [{ platform, accountId }],
+      });
     await post(inScope, 'twitter', '2026-03-05T00:00:00Z');
     await post(outOfScope, 'bluesky', '2026-03-06T00:00:00Z');
     await post(outOfScope, 'bluesky', '2026-03-07T00:00:00Z');
-    const scoped = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key as string;
+    const scoped = (
+      await env.request(t.apiKey, 'POST', '/v1/api-keys', {
+        name: 'scoped',
+        scope: 'profiles',
+        profileIds: [t.profileId],
+      })
+    ).body.apiKey.key as string;
 
     const mine = await env.request(scoped, 'GET', '/v1/analytics');
     expect(mine.status).toBe(200);
@@ -107,12 +155,22 @@ describe('tenant isolation on every post route', () => {
     expect(all.body.overview).toMatchObject({ totalPosts: 3, scheduledPosts: 3 });
   });
 
-  it("replays an Idempotency-Key only to a key that may see what it answered", async () => {
+  it('replays an Idempotency-Key only to a key that may see what it answered', async () => {
     const t = await createTenant(env);
     const otherProfile = (await env.request(t.apiKey, 'POST', '/v1/profiles', { name: 'Other' })).body.profile._id;
     const outOfScope = await t.account('bluesky', { profileId: otherProfile });
-    const scoped = (await env.request(t.apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [t.profileId] })).body.apiKey.key as string;
-    const body = { content: 'other profile', scheduledFor: '2026-03-05T00:00:00Z', platforms: [{ platform: 'bluesky', accountId: outOfScope }] };
+    const scoped = (
+      await env.request(t.apiKey, 'POST', '/v1/api-keys', {
+        name: 'scoped',
+        scope: 'profiles',
+        profileIds: [t.profileId],
+      })
+    ).body.apiKey.key as string;
+    const body = {
+      content: 'other profile',
+      scheduledFor: '2026-03-05T00:00:00Z',
+      platforms: [{ platform: 'bluesky', accountId: outOfScope }],
+    };
     const headers = { 'idempotency-key': 'same-key-1' };
 
     const created = await env.request(t.apiKey, 'POST', '/v1/posts', body, headers);
@@ -124,6 +182,10 @@ describe('tenant isolation on every post route', () => {
     expect([replayed.status, replayed.body.code]).toEqual([400, 'account_not_found']);
     // The owner's key still gets its replay.
     const again = await env.request(t.apiKey, 'POST', '/v1/posts', body, headers);
-    expect([again.status, again.headers['idempotent-replayed'], again.body.post._id]).toEqual([201, 'true', created.body.post._id]);
+    expect([again.status, again.headers['idempotent-replayed'], again.body.post._id]).toEqual([
+      201,
+      'true',
+      created.body.post._id,
+    ]);
   });
 });

@@ -14,13 +14,21 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const base: PostFilter = { tenantId: 'tenant-plan', profileScope: null, sortBy: 'scheduled-desc', limit: 50, offset: 100 };
+const base: PostFilter = {
+  tenantId: 'tenant-plan',
+  profileScope: null,
+  sortBy: 'scheduled-desc',
+  limit: 50,
+  offset: 100,
+};
 
 /** The plan of the page statement, as text lines. */
 async function plan(f: PostFilter): Promise<string[]> {
   const { sql, parameters } = postListQueries(env.ctx.db.kysely, f).page.compile();
   if (dialect === 'sqlite') {
-    return (env.ctx.db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((r) => r.detail);
+    return (env.ctx.db.sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
   }
   // With sorting made as costly as it gets, PostgreSQL still sorts when no index gives the order.
   return env.ctx.db.kysely.connection().execute(async (c) => {

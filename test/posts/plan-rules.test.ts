@@ -29,7 +29,9 @@ describe('plan rules', () => {
   it('allows 120 on Build', async () => {
     const t = await createTenant(env, { plan: 'build' });
     for (let i = 0; i < 119; i++) {
-      expect((await env.request(t.apiKey, 'POST', '/v1/posts', { content: `build ${i}`, isDraft: true })).status).toBe(201);
+      expect((await env.request(t.apiKey, 'POST', '/v1/posts', { content: `build ${i}`, isDraft: true })).status).toBe(
+        201,
+      );
     }
     expect((await env.request(t.apiKey, 'POST', '/v1/posts', { content: '120th', isDraft: true })).status).toBe(201);
     const over = await env.request(t.apiKey, 'POST', '/v1/posts', { content: '121st', isDraft: true });
@@ -40,8 +42,14 @@ describe('plan rules', () => {
   it('lets exactly one of several concurrent identical posts through', async () => {
     const t = await createTenant(env);
     const acc = await t.account('bluesky');
-    const body = { content: 'racing twins', scheduledFor: '2026-04-02T10:00:00Z', platforms: [{ platform: 'bluesky', accountId: acc }] };
-    const results = await Promise.all(Array.from({ length: 6 }, () => env.request(t.apiKey, 'POST', '/v1/posts', body)));
+    const body = {
+      content: 'racing twins',
+      scheduledFor: '2026-04-02T10:00:00Z',
+      platforms: [{ platform: 'bluesky', accountId: acc }],
+    };
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => env.request(t.apiKey, 'POST', '/v1/posts', body)),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const list = await env.request(t.apiKey, 'GET', '/v1/posts');
     expect(list.body.pagination.total).toBe(1);
@@ -52,7 +60,10 @@ describe('plan rules', () => {
     const acc = await t.account('twitter');
     const other = await t.account('twitter');
     const body = (accountId: string, content = 'Same words') => ({
-      content, mediaItems: [{ type: 'image', url: 'https://cdn.example.com/a.png' }], scheduledFor: '2026-04-02T10:00:00Z', platforms: [{ platform: 'twitter', accountId }],
+      content,
+      mediaItems: [{ type: 'image', url: 'https://cdn.example.com/a.png' }],
+      scheduledFor: '2026-04-02T10:00:00Z',
+      platforms: [{ platform: 'twitter', accountId }],
     });
     const first = await env.request(t.apiKey, 'POST', '/v1/posts', body(acc));
     expect(first.status).toBe(201);
@@ -65,14 +76,21 @@ describe('plan rules', () => {
     // A draft with the same content is not a duplicate until it is scheduled.
     const draft = await env.request(t.apiKey, 'POST', '/v1/posts', { ...body(acc), isDraft: true });
     expect(draft.status).toBe(201);
-    const scheduleDraft = await env.request(t.apiKey, 'PUT', `/v1/posts/${draft.body.post._id}`, { scheduledFor: '2026-04-03T10:00:00Z' });
+    const scheduleDraft = await env.request(t.apiKey, 'PUT', `/v1/posts/${draft.body.post._id}`, {
+      scheduledFor: '2026-04-03T10:00:00Z',
+    });
     expect(scheduleDraft.status).toBe(409);
     expect(scheduleDraft.body.details.existingPostId).toBe(first.body.post._id);
     // Updating the original itself is not a duplicate of itself.
-    expect((await env.request(t.apiKey, 'PUT', `/v1/posts/${first.body.post._id}`, { scheduledFor: '2026-04-02T11:00:00Z' })).status).toBe(200);
+    expect(
+      (await env.request(t.apiKey, 'PUT', `/v1/posts/${first.body.post._id}`, { scheduledFor: '2026-04-02T11:00:00Z' }))
+        .status,
+    ).toBe(200);
     // After 24 hours the same content is allowed again.
     env.clock.advance(24 * 60 * 60 * 1000 + 1);
-    expect((await env.request(t.apiKey, 'POST', '/v1/posts', { ...body(acc), scheduledFor: '2026-04-05T10:00:00Z' })).status).toBe(201);
+    expect(
+      (await env.request(t.apiKey, 'POST', '/v1/posts', { ...body(acc), scheduledFor: '2026-04-05T10:00:00Z' })).status,
+    ).toBe(201);
     env.clock.set('2026-03-31T23:00:00.000Z');
   });
 });

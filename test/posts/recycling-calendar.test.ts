@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { copyContent, mergeRecycling, nextSlotAfter, slotAt, type RecyclingConfig } from '../../src/domain/recycling/config.js';
+import {
+  copyContent,
+  mergeRecycling,
+  nextSlotAfter,
+  slotAt,
+  type RecyclingConfig,
+} from '../../src/domain/recycling/config.js';
 
 /* The recycling calendar and rotation (pure: domain/recycling/config.ts). */
 
@@ -35,11 +41,17 @@ describe('recycling calendar', () => {
     const start = new Date('2026-03-02T10:00:00.000Z');
     const every2 = config({ gap: 2 });
     expect(nextSlotAfter(start, every2, 'UTC', start).toISOString()).toBe('2026-03-16T10:00:00.000Z');
-    expect(nextSlotAfter(start, every2, 'UTC', new Date('2026-03-16T10:00:00.000Z')).toISOString()).toBe('2026-03-30T10:00:00.000Z');
+    expect(nextSlotAfter(start, every2, 'UTC', new Date('2026-03-16T10:00:00.000Z')).toISOString()).toBe(
+      '2026-03-30T10:00:00.000Z',
+    );
     // A worker back after seven weeks: the next time on the calendar, not the five it missed.
-    expect(nextSlotAfter(start, every2, 'UTC', new Date('2026-04-20T11:00:00.000Z')).toISOString()).toBe('2026-04-27T10:00:00.000Z');
+    expect(nextSlotAfter(start, every2, 'UTC', new Date('2026-04-20T11:00:00.000Z')).toISOString()).toBe(
+      '2026-04-27T10:00:00.000Z',
+    );
     // A start in the future is the first time.
-    expect(nextSlotAfter(new Date('2026-06-01T00:00:00.000Z'), config({ gapFreq: 'month' }), 'UTC', start).toISOString()).toBe('2026-06-01T00:00:00.000Z');
+    expect(
+      nextSlotAfter(new Date('2026-06-01T00:00:00.000Z'), config({ gapFreq: 'month' }), 'UTC', start).toISOString(),
+    ).toBe('2026-06-01T00:00:00.000Z');
   });
 
   it('rotates the content variations, and uses the post text without them', () => {
@@ -57,11 +69,17 @@ describe('recycling calendar', () => {
 
   it('merges a change into the current configuration and refuses what the contract refuses', () => {
     const current = config({ gap: 2, gapFreq: 'month', expireCount: 5, contentVariations: ['A', 'B'] });
-    expect(mergeRecycling(current, { gap: 3, expireCount: null }, 'UTC')).toEqual({ ...current, gap: 3, expireCount: null });
+    expect(mergeRecycling(current, { gap: 3, expireCount: null }, 'UTC')).toEqual({
+      ...current,
+      gap: 3,
+      expireCount: null,
+    });
     expect(mergeRecycling(current, { contentVariations: [] }, 'UTC').contentVariations).toEqual([]);
     expect(mergeRecycling(null, { enabled: false }, 'UTC').enabled).toBe(false);
     expect(() => mergeRecycling(null, {}, 'UTC')).toThrow(/recycling.gap/);
     expect(() => mergeRecycling(current, { contentVariations: ['only'] }, 'UTC')).toThrow(/contentVariations/);
-    expect(mergeRecycling(null, { gap: 1, startDate: '2026-05-01T10:00:00' }, 'Europe/Berlin').startDate).toBe('2026-05-01T08:00:00.000Z');
+    expect(mergeRecycling(null, { gap: 1, startDate: '2026-05-01T10:00:00' }, 'Europe/Berlin').startDate).toBe(
+      '2026-05-01T08:00:00.000Z',
+    );
   });
 });

@@ -59,7 +59,12 @@ describe('recycling across worker processes', () => {
       content: 'Our evergreen guide',
       scheduledFor: start.toISOString(),
       platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }],
-      recycling: { gap: 1, gapFreq: 'week', expireCount: 3, contentVariations: ['Read our guide', 'Our guide, updated'] },
+      recycling: {
+        gap: 1,
+        gapFreq: 'week',
+        expireCount: 3,
+        contentVariations: ['Read our guide', 'Our guide, updated'],
+      },
     });
     expect(created.status).toBe(201);
     const sourceId = created.body.post._id as string;

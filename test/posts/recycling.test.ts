@@ -31,7 +31,12 @@ describe('post recycling', () => {
       content: 'Our evergreen guide',
       scheduledFor: start.toISOString(),
       platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }],
-      recycling: { gap: 1, gapFreq: 'week', expireCount: 3, contentVariations: ['Read our guide', 'Our guide, updated'] },
+      recycling: {
+        gap: 1,
+        gapFreq: 'week',
+        expireCount: 3,
+        contentVariations: ['Read our guide', 'Our guide, updated'],
+      },
     });
     expect(created.status).toBe(201);
     const sourceId = created.body.post._id as string;
@@ -51,7 +56,11 @@ describe('post recycling', () => {
     await e.runner.drain();
     expect((await post(e.ctx, sourceId)).status).toBe('published');
     const planned = (await e.env.request(t.apiKey, 'GET', `/v1/posts/${sourceId}`)).body.post.recycling;
-    expect(planned).toMatchObject({ enabled: true, recycleCount: 0, nextRecycleAt: new Date(start.getTime() + WEEK).toISOString() });
+    expect(planned).toMatchObject({
+      enabled: true,
+      recycleCount: 0,
+      nextRecycleAt: new Date(start.getTime() + WEEK).toISOString(),
+    });
 
     for (let week = 1; week <= 5; week++) {
       e.env.clock.set(new Date(start.getTime() + week * WEEK));
@@ -61,7 +70,9 @@ describe('post recycling', () => {
     const copies = await copiesOf(sourceId);
     expect(copies.map((c) => c.cycle)).toEqual([1, 2, 3]);
     expect(copies.map((c) => c.post.content)).toEqual(['Read our guide', 'Our guide, updated', 'Read our guide']);
-    expect(copies.map((c) => c.post.scheduled_for)).toEqual([1, 2, 3].map((w) => new Date(start.getTime() + w * WEEK).toISOString()));
+    expect(copies.map((c) => c.post.scheduled_for)).toEqual(
+      [1, 2, 3].map((w) => new Date(start.getTime() + w * WEEK).toISOString()),
+    );
     expect(copies.map((c) => c.post.status)).toEqual(['published', 'published', 'published']);
 
     const recycled = await events(e.ctx, t.userId, 'post.recycled');
@@ -83,7 +94,11 @@ describe('post recycling', () => {
 
   it('refuses a malformed configuration with 400 and details.fields, storing nothing', async () => {
     const t = await createTenant(e);
-    const base = { content: 'bad recycling', isDraft: true, platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }] };
+    const base = {
+      content: 'bad recycling',
+      isDraft: true,
+      platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }],
+    };
     const cases: Array<[unknown, string]> = [
       [{ gap: 0, gapFreq: 'week' }, 'recycling.gap'],
       [{ gapFreq: 'week' }, 'recycling.gap'],
@@ -134,9 +149,15 @@ describe('post recycling', () => {
     }
     const eleventh = await e.env.request(t.apiKey, 'POST', '/v1/posts', body(10));
     expect(eleventh.status).toBe(403);
-    expect(eleventh.body).toMatchObject({ code: 'recycling_limit_reached', details: { accountId: t.twitter.account_id, limit: 10, current: 10 } });
+    expect(eleventh.body).toMatchObject({
+      code: 'recycling_limit_reached',
+      details: { accountId: t.twitter.account_id, limit: 10, current: 10 },
+    });
     // Another account is not affected; turning one off frees a place.
-    const other = await e.env.request(t.apiKey, 'POST', '/v1/posts', { ...body(11), platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }] });
+    const other = await e.env.request(t.apiKey, 'POST', '/v1/posts', {
+      ...body(11),
+      platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }],
+    });
     expect(other.status).toBe(201);
     const off = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${ids[0]}`, { recycling: { enabled: false } });
     expect(off.status).toBe(200);
@@ -162,8 +183,15 @@ describe('post recycling', () => {
 
     const moved = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${id}`, { recycling: { gap: 3 } });
     expect(moved.status).toBe(200);
-    expect(moved.body.post.recycling).toMatchObject({ enabled: true, gap: 3, gapFreq: 'week', nextRecycleAt: new Date(now.getTime() + 3 * WEEK).toISOString() });
-    expect((await findJobByKey(e.ctx.db.kysely, recycleJobKey(id)))?.run_at).toBe(new Date(now.getTime() + 3 * WEEK).toISOString());
+    expect(moved.body.post.recycling).toMatchObject({
+      enabled: true,
+      gap: 3,
+      gapFreq: 'week',
+      nextRecycleAt: new Date(now.getTime() + 3 * WEEK).toISOString(),
+    });
+    expect((await findJobByKey(e.ctx.db.kysely, recycleJobKey(id)))?.run_at).toBe(
+      new Date(now.getTime() + 3 * WEEK).toISOString(),
+    );
 
     e.env.clock.set(new Date(now.getTime() + 3 * WEEK));
     await e.runner.drain();
@@ -179,7 +207,10 @@ describe('post recycling', () => {
     await e.runner.drain();
     expect(await copiesOf(id)).toHaveLength(1);
     // Other fields of a published post still cannot change.
-    expect((await e.env.request(t.apiKey, 'PUT', `/v1/posts/${id}`, { content: 'new', recycling: { enabled: true } })).status).toBe(400);
+    expect(
+      (await e.env.request(t.apiKey, 'PUT', `/v1/posts/${id}`, { content: 'new', recycling: { enabled: true } }))
+        .status,
+    ).toBe(400);
   });
 
   it('stops at expireDate', async () => {
@@ -219,7 +250,10 @@ describe('post recycling of an unpublished post', () => {
     e.env.clock.set(new Date(now.getTime() + 2 * WEEK));
     await e.runner.drain();
     expect(await copiesOf(id)).toHaveLength(0);
-    expect((await e.env.request(t.apiKey, 'GET', `/v1/posts/${id}`)).body.post.recycling).toMatchObject({ enabled: false, recycleCount: 0 });
+    expect((await e.env.request(t.apiKey, 'GET', `/v1/posts/${id}`)).body.post.recycling).toMatchObject({
+      enabled: false,
+      recycleCount: 0,
+    });
     expect(await findJobByKey(e.ctx.db.kysely, recycleJobKey(id))).toBeUndefined();
   });
 });

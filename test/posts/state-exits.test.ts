@@ -28,7 +28,11 @@ async function api(t: Tenant, method: string, url: string, body?: unknown) {
   return res;
 }
 
-async function create(t: Tenant, body: Record<string, unknown>, accounts: Array<'bluesky' | 'twitter' | 'threads'> = ['bluesky']): Promise<string> {
+async function create(
+  t: Tenant,
+  body: Record<string, unknown>,
+  accounts: Array<'bluesky' | 'twitter' | 'threads'> = ['bluesky'],
+): Promise<string> {
   const res = await api(t, 'POST', '/v1/posts', {
     content: `state walk ${++seq}`,
     platforms: accounts.map((a) => ({ platform: a, accountId: t[a].account_id })),
@@ -45,7 +49,12 @@ const targetsOf = (postId: string) =>
 async function runToQuiet(): Promise<void> {
   for (let i = 0; i < 50; i++) {
     await e.runner.drain();
-    const next = await e.ctx.db.kysely.selectFrom('job').select('run_at').where('task', '=', PUBLISH_TASK).orderBy('run_at').executeTakeFirst();
+    const next = await e.ctx.db.kysely
+      .selectFrom('job')
+      .select('run_at')
+      .where('task', '=', PUBLISH_TASK)
+      .orderBy('run_at')
+      .executeTakeFirst();
     if (!next) return;
     const wait = new Date(next.run_at).getTime() - e.env.clock.now().getTime();
     if (wait > 0) e.env.clock.advance(wait);
@@ -71,11 +80,17 @@ const STATES: Array<{ name: string; expect: [string, string[]]; build(t: Tenant)
     expect: ['scheduled', ['pending']],
     async build(t) {
       const slots = [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, time: '09:00' }));
-      expect((await api(t, 'POST', '/v1/queue/slots', { profileId: t.profileId, name: 'Q', timezone: 'UTC', slots })).status).toBe(201);
+      expect(
+        (await api(t, 'POST', '/v1/queue/slots', { profileId: t.profileId, name: 'Q', timezone: 'UTC', slots })).status,
+      ).toBe(201);
       return create(t, { queuedFromProfile: t.profileId });
     },
   },
-  { name: 'publishNow, not yet sent', expect: ['publishing', ['pending']], build: (t) => create(t, { publishNow: true }) },
+  {
+    name: 'publishNow, not yet sent',
+    expect: ['publishing', ['pending']],
+    build: (t) => create(t, { publishNow: true }),
+  },
   {
     name: 'in flight, checking after an ambiguous answer',
     expect: ['publishing', ['publishing']],
@@ -120,7 +135,9 @@ const STATES: Array<{ name: string; expect: [string, string[]]; build(t: Tenant)
     async build(t) {
       const postId = await create(t, { publishNow: true }, ['threads']);
       await sendAmbiguously((await targetsOf(postId))[0].target_id);
-      expect((await api(t, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, { outcome: 'not_published' })).status).toBe(200);
+      expect(
+        (await api(t, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, { outcome: 'not_published' })).status,
+      ).toBe(200);
       return postId;
     },
   },
@@ -168,27 +185,45 @@ const STATES: Array<{ name: string; expect: [string, string[]]; build(t: Tenant)
 const ACTIONS: Array<{ name: string; run(t: Tenant, postId: string): Promise<unknown> }> = [
   { name: 'PUT publishNow', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { publishNow: true }) },
   { name: 'PUT scheduledFor', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { scheduledFor: hourFromNow(2) }) },
-  { name: 'PUT a past scheduledFor', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { scheduledFor: hourFromNow(-1) }) },
+  {
+    name: 'PUT a past scheduledFor',
+    run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { scheduledFor: hourFromNow(-1) }),
+  },
   { name: 'PUT isDraft', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { isDraft: true }) },
   { name: 'PUT content', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { content: `edited ${++seq}` }) },
-  { name: 'PUT platforms', run: (t, id) => api(t, 'PUT', `/v1/posts/${id}`, { platforms: [{ platform: 'twitter', accountId: t.twitter.account_id }] }) },
+  {
+    name: 'PUT platforms',
+    run: (t, id) =>
+      api(t, 'PUT', `/v1/posts/${id}`, { platforms: [{ platform: 'twitter', accountId: t.twitter.account_id }] }),
+  },
   { name: 'DELETE', run: (t, id) => api(t, 'DELETE', `/v1/posts/${id}`) },
   { name: 'retry', run: (t, id) => api(t, 'POST', `/v1/posts/${id}/retry`) },
   { name: 'retry resendUnknown', run: (t, id) => api(t, 'POST', `/v1/posts/${id}/retry`, { resendUnknown: true }) },
   { name: 'unpublish', run: (t, id) => api(t, 'POST', `/v1/posts/${id}/unpublish`, { platform: 'bluesky' }) },
-  { name: 'resolve not_published', run: (t, id) => api(t, 'POST', `/v1/posts/${id}/targets/threads/resolve`, { outcome: 'not_published' }) },
+  {
+    name: 'resolve not_published',
+    run: (t, id) => api(t, 'POST', `/v1/posts/${id}/targets/threads/resolve`, { outcome: 'not_published' }),
+  },
 ];
 
 const WAITING = ['scheduled', 'publishing'];
 
 /** A post waiting to be published has a job for every target still to send, and at least one. */
 async function assertNotStuck(postId: string, where: string): Promise<void> {
-  const post = await e.ctx.db.kysely.selectFrom('post').select('status').where('post_id', '=', postId).executeTakeFirst();
+  const post = await e.ctx.db.kysely
+    .selectFrom('post')
+    .select('status')
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
   if (!post || !WAITING.includes(post.status)) return;
   const open = (await targetsOf(postId)).filter((t) => t.status === 'pending' || t.status === 'publishing');
   expect(open.length, `${where}: ${post.status} with no target left to send`).toBeGreaterThan(0);
   for (const t of open) {
-    const job = await e.ctx.db.kysely.selectFrom('job').select('job_id').where('key', '=', publishJobKey(t.target_id)).executeTakeFirst();
+    const job = await e.ctx.db.kysely
+      .selectFrom('job')
+      .select('job_id')
+      .where('key', '=', publishJobKey(t.target_id))
+      .executeTakeFirst();
     expect(job, `${where}: ${post.status} post, ${t.status} ${t.platform} target with no job`).toBeDefined();
   }
 }
@@ -200,15 +235,24 @@ describe('every (post, target) state has an exit', () => {
         e.sim.reset();
         const t = await createTenant(e);
         const postId = await state.build(t);
-        const post = await e.ctx.db.kysely.selectFrom('post').select('status').where('post_id', '=', postId).executeTakeFirstOrThrow();
+        const post = await e.ctx.db.kysely
+          .selectFrom('post')
+          .select('status')
+          .where('post_id', '=', postId)
+          .executeTakeFirstOrThrow();
         expect([post.status, (await targetsOf(postId)).map((x) => x.status).sort()], state.name).toEqual(state.expect);
 
         const where = `${state.name} -> ${action.name}`;
         await action.run(t, postId);
         await assertNotStuck(postId, where);
         await runToQuiet();
-        const after = await e.ctx.db.kysely.selectFrom('post').select('status').where('post_id', '=', postId).executeTakeFirst();
-        if (after) expect(WAITING, `${where}: still ${after.status} once every job has run`).not.toContain(after.status);
+        const after = await e.ctx.db.kysely
+          .selectFrom('post')
+          .select('status')
+          .where('post_id', '=', postId)
+          .executeTakeFirst();
+        if (after)
+          expect(WAITING, `${where}: still ${after.status} once every job has run`).not.toContain(after.status);
       }
     });
   }

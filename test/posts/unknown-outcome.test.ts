@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { advanceToJob, createEngineEnv, createTenant, events, post, publishJob, target, type EngineEnv } from '../engine/engine-env.js';
+import {
+  advanceToJob,
+  createEngineEnv,
+  createTenant,
+  events,
+  post,
+  publishJob,
+  target,
+  type EngineEnv,
+} from '../engine/engine-env.js';
 import { unknownPost } from './unknown-post.js';
 
 /*
@@ -15,7 +24,7 @@ afterAll(async () => e?.close());
 beforeEach(() => e.sim.reset());
 
 describe('a post whose target outcome is unknown', () => {
-  it("says on the target what is true and how to settle it (a plain retry leaves it alone)", async () => {
+  it('says on the target what is true and how to settle it (a plain retry leaves it alone)', async () => {
     const { t, postId } = await unknownPost(e);
     const got = await e.env.request(t.apiKey, 'GET', `/v1/posts/${postId}`);
     const message = got.body.post.platforms[0].errorMessage as string;
@@ -34,7 +43,6 @@ describe('a post whose target outcome is unknown', () => {
     const status = doc.paths['/v1/posts'].get.parameters.find((p: any) => p.name === 'status');
     expect(JSON.stringify(status.schema)).toContain('unknown');
   });
-
 
   it('refuses PUT publishNow or a new time with 409 post_outcome_unknown instead of leaving it waiting with no job', async () => {
     const { t, postId, targetId } = await unknownPost(e);
@@ -55,10 +63,23 @@ describe('a post whose target outcome is unknown', () => {
 
   it('refuses to replace the platforms (that would forget a post that may be public)', async () => {
     const { t, postId } = await unknownPost(e);
-    const res = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${postId}`, { platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }] });
+    const res = await e.env.request(t.apiKey, 'PUT', `/v1/posts/${postId}`, {
+      platforms: [{ platform: 'bluesky', accountId: t.bluesky.account_id }],
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('post_outcome_unknown');
-    expect(await target(e.ctx, (await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).executeTakeFirstOrThrow()).target_id)).toMatchObject({ status: 'unknown' });
+    expect(
+      await target(
+        e.ctx,
+        (
+          await e.ctx.db.kysely
+            .selectFrom('post_target')
+            .select('target_id')
+            .where('post_id', '=', postId)
+            .executeTakeFirstOrThrow()
+        ).target_id,
+      ),
+    ).toMatchObject({ status: 'unknown' });
   });
 
   it('answers a retry without a choice by explaining the unknown target and how to settle it', async () => {
@@ -84,7 +105,12 @@ describe('a post whose target outcome is unknown', () => {
       ],
     });
     const postId = created.body.post._id as string;
-    const [threads, twitter] = await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).orderBy('position').execute();
+    const [threads, twitter] = await e.ctx.db.kysely
+      .selectFrom('post_target')
+      .select('target_id')
+      .where('post_id', '=', postId)
+      .orderBy('position')
+      .execute();
     await advanceToJob(e, threads.target_id);
     e.sim.failNext('ambiguous', 1);
     await e.runner.drain();
@@ -127,18 +153,30 @@ describe('a post whose target outcome is unknown', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.post.status).toBe('published');
-    expect(res.body.post.platforms[0]).toMatchObject({ status: 'published', platformPostUrl: 'https://threads.example/p/42', platformPostId: '42' });
-    expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published', error_code: null, published_at: e.env.clock.now().toISOString() });
+    expect(res.body.post.platforms[0]).toMatchObject({
+      status: 'published',
+      platformPostUrl: 'https://threads.example/p/42',
+      platformPostId: '42',
+    });
+    expect(await target(e.ctx, targetId)).toMatchObject({
+      status: 'published',
+      error_code: null,
+      published_at: e.env.clock.now().toISOString(),
+    });
     const published = await events(e.ctx, t.userId, 'post.published');
     expect(published).toHaveLength(1);
-    expect(JSON.parse(published[0].payload).post.platforms[0]).toMatchObject({ status: 'published', publishedUrl: 'https://threads.example/p/42' });
+    expect(JSON.parse(published[0].payload).post.platforms[0]).toMatchObject({
+      status: 'published',
+      publishedUrl: 'https://threads.example/p/42',
+    });
     // Settled: a second resolve is refused, and so is a retry (nothing failed).
-    const again = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, { outcome: 'not_published' });
+    const again = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, {
+      outcome: 'not_published',
+    });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('target_not_unknown');
     expect(e.sim.count(targetId)).toBe(1);
   });
-
 
   it('keeps a draft a draft on resolve not_published, and makes it published when the post was there', async () => {
     for (const outcome of ['not_published', 'published'] as const) {
@@ -155,7 +193,9 @@ describe('a post whose target outcome is unknown', () => {
 
   it('lets a retry send it after resolve not_published', async () => {
     const { t, postId, targetId } = await unknownPost(e);
-    await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`, { outcome: 'not_published' });
+    await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/${t.threads.account_id}/resolve`, {
+      outcome: 'not_published',
+    });
     expect((await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/retry`)).status).toBe(200);
     await e.runner.drain();
     expect(await target(e.ctx, targetId)).toMatchObject({ status: 'published' });
@@ -166,13 +206,17 @@ describe('a post whose target outcome is unknown', () => {
     const { t, postId } = await unknownPost(e);
     const url = `/v1/posts/${postId}/targets/threads/resolve`;
     expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'published' })).status).toBe(400);
-    expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'published', platformPostUrl: 'javascript:alert(1)' })).status).toBe(400);
+    expect(
+      (await e.env.request(t.apiKey, 'POST', url, { outcome: 'published', platformPostUrl: 'javascript:alert(1)' }))
+        .status,
+    ).toBe(400);
     expect((await e.env.request(t.apiKey, 'POST', url, { outcome: 'maybe' })).status).toBe(400);
-    const missing = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/bluesky/resolve`, { outcome: 'not_published' });
+    const missing = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/bluesky/resolve`, {
+      outcome: 'not_published',
+    });
     expect(missing.status).toBe(404);
     const other = await createTenant(e);
     expect((await e.env.request(other.apiKey, 'POST', url, { outcome: 'not_published' })).status).toBe(404);
     expect((await e.env.request(t.apiKey, 'GET', `/v1/posts/${postId}`)).body.post.platforms[0].status).toBe('unknown');
   });
-
 });

@@ -14,7 +14,13 @@ export async function unknownPost(e: EngineEnv, content = `unknown ${Math.random
   });
   expect(created.status).toBe(201);
   const postId = created.body.post._id as string;
-  const targetId = (await e.ctx.db.kysely.selectFrom('post_target').select('target_id').where('post_id', '=', postId).executeTakeFirstOrThrow()).target_id;
+  const targetId = (
+    await e.ctx.db.kysely
+      .selectFrom('post_target')
+      .select('target_id')
+      .where('post_id', '=', postId)
+      .executeTakeFirstOrThrow()
+  ).target_id;
   e.sim.failNext('ambiguous', 1);
   await e.runner.drain();
   await advanceToJob(e, targetId);

@@ -21,9 +21,18 @@ let tenant: Awaited<ReturnType<typeof createTenant>>;
 let images: { publicUrl: string; key: string }[];
 
 async function upload(bytes: Buffer): Promise<{ publicUrl: string; key: string }> {
-  const res = await env.request(tenant.apiKey, 'POST', '/v1/media/presign', { filename: 'a.png', contentType: 'image/png', size: bytes.length });
+  const res = await env.request(tenant.apiKey, 'POST', '/v1/media/presign', {
+    filename: 'a.png',
+    contentType: 'image/png',
+    size: bytes.length,
+  });
   const url = new URL(res.body.uploadUrl);
-  const put = await env.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'image/png' }, payload: bytes });
+  const put = await env.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    headers: { 'content-type': 'image/png' },
+    payload: bytes,
+  });
   expect(put.statusCode).toBe(200);
   return res.body;
 }
@@ -31,7 +40,11 @@ async function upload(bytes: Buffer): Promise<{ publicUrl: string; key: string }
 beforeAll(async () => {
   env = await createTestEnv();
   tenant = await createTenant(env);
-  images = [await upload(await solidImage(64, 48)), await upload(await solidImage(80, 60)), await upload(await solidImage(96, 72))];
+  images = [
+    await upload(await solidImage(64, 48)),
+    await upload(await solidImage(80, 60)),
+    await upload(await solidImage(96, 72)),
+  ];
 });
 afterAll(async () => env?.close());
 beforeEach(() => {
@@ -50,7 +63,9 @@ async function body() {
         platform: 'twitter',
         accountId: await tenant.account('twitter'),
         customMedia: [{ type: 'image', url: images[1].publicUrl }],
-        platformSpecificData: { threadItems: [{ content: 'reply', mediaItems: [{ type: 'image', url: images[2].publicUrl }] }] },
+        platformSpecificData: {
+          threadItems: [{ content: 'reply', mediaItems: [{ type: 'image', url: images[2].publicUrl }] }],
+        },
       },
     ],
   };
@@ -59,7 +74,10 @@ async function body() {
 describe('uploads loaded once per request', () => {
   it('creating a post reads its uploads once, every target and thread item included', async () => {
     const post = await body();
-    const res = await env.request(tenant.apiKey, 'POST', '/v1/posts', { ...post, scheduledFor: new Date(env.clock.now().getTime() + 3_600_000).toISOString() });
+    const res = await env.request(tenant.apiKey, 'POST', '/v1/posts', {
+      ...post,
+      scheduledFor: new Date(env.clock.now().getTime() + 3_600_000).toISOString(),
+    });
     expect(res.status).toBe(201);
     expect(reads).toHaveBeenCalledTimes(1);
     expect([...reads.mock.calls[0][2]].sort()).toEqual(images.map((i) => i.key).sort());
@@ -70,20 +88,29 @@ describe('uploads loaded once per request', () => {
     expect(created.status).toBe(201);
     reads.mockClear();
     const post = await body();
-    const res = await env.request(tenant.apiKey, 'PUT', `/v1/posts/${created.body.post._id}`, { ...post, scheduledFor: new Date(env.clock.now().getTime() + 7_200_000).toISOString() });
+    const res = await env.request(tenant.apiKey, 'PUT', `/v1/posts/${created.body.post._id}`, {
+      ...post,
+      scheduledFor: new Date(env.clock.now().getTime() + 7_200_000).toISOString(),
+    });
     expect(res.status).toBe(200);
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('the validation tool reads the uploads once for its errors and its warnings', async () => {
     const post = await body();
-    const res = await env.request(tenant.apiKey, 'POST', '/v1/tools/validate/post', { ...post, platforms: [...post.platforms, { platform: 'youtube', accountId: await tenant.account('youtube') }] });
+    const res = await env.request(tenant.apiKey, 'POST', '/v1/tools/validate/post', {
+      ...post,
+      platforms: [...post.platforms, { platform: 'youtube', accountId: await tenant.account('youtube') }],
+    });
     expect(res.status).toBe(200);
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('a post without uploads reads nothing', async () => {
-    const res = await env.request(tenant.apiKey, 'POST', '/v1/tools/validate/post', { content: 'text only', platforms: [{ platform: 'bluesky' }] });
+    const res = await env.request(tenant.apiKey, 'POST', '/v1/tools/validate/post', {
+      content: 'text only',
+      platforms: [{ platform: 'bluesky' }],
+    });
     expect(res.body.valid).toBe(true);
     expect(reads).not.toHaveBeenCalled();
   });

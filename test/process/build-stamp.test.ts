@@ -14,11 +14,20 @@ describe('the build stamp', () => {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   };
-  const stamp = (mode: 'check' | 'write') => spawnSync(process.execPath, [path.join(dir, 'scripts/build-stamp.mjs'), mode], { encoding: 'utf8' }).status;
+  const stamp = (mode: 'check' | 'write') =>
+    spawnSync(process.execPath, [path.join(dir, 'scripts/build-stamp.mjs'), mode], { encoding: 'utf8' }).status;
 
   it('answers "up to date" after a build, "build" after a source changes, and ignores mtimes and the dashboard tests', () => {
     write('scripts/build-stamp.mjs', fs.readFileSync(path.join(ROOT, 'scripts/build-stamp.mjs'), 'utf8'));
-    for (const f of ['src/main.ts', 'web/src/app.tsx', 'web/test/app.test.ts', 'package.json', 'package-lock.json', 'tsconfig.json']) write(f, `// ${f}\n`);
+    for (const f of [
+      'src/main.ts',
+      'web/src/app.tsx',
+      'web/test/app.test.ts',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+    ])
+      write(f, `// ${f}\n`);
     for (const f of ['dist/main.js', 'dist/cli.js', 'dist/web/index.html']) write(f, '');
     expect(stamp('check')).toBe(1); // never built
     expect(stamp('write')).toBe(0);

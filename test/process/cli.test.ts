@@ -14,29 +14,39 @@ describe('herald CLI', () => {
   const db = processDatabase();
   afterAll(async () => db.cleanup());
 
-  it('finds the default DATA_DIR in Herald\'s own folder, whatever the working directory', () => {
+  it("finds the default DATA_DIR in Herald's own folder, whatever the working directory", () => {
     const before = process.cwd();
     try {
       process.chdir(db.env.DATA_DIR);
       expect(loadConfig({}).dataDir).toBe(path.join(ROOT, 'data'));
-      expect(loadConfig({ DATA_DIR: 'elsewhere' }).dataDir).toBe(path.join(fs.realpathSync(db.env.DATA_DIR), 'elsewhere'));
+      expect(loadConfig({ DATA_DIR: 'elsewhere' }).dataDir).toBe(
+        path.join(fs.realpathSync(db.env.DATA_DIR), 'elsewhere'),
+      );
     } finally {
       process.chdir(before);
     }
   });
 
   it('refuses to create a new database unless given --init, then creates one with it', async () => {
-    const refused = await runCli(['users', 'create', '--email', 'owner@example.com', '--plan', 'build', '--json'], db.env);
+    const refused = await runCli(
+      ['users', 'create', '--email', 'owner@example.com', '--plan', 'build', '--json'],
+      db.env,
+    );
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'database_not_found' });
     expect(refused.stderr).toContain('--init');
-    expect(refused.stderr).toContain(TEST_DATABASE_URL ? db.env.DATABASE_SCHEMA : path.join(db.env.DATA_DIR, 'herald.sqlite'));
+    expect(refused.stderr).toContain(
+      TEST_DATABASE_URL ? db.env.DATABASE_SCHEMA : path.join(db.env.DATA_DIR, 'herald.sqlite'),
+    );
     if (!TEST_DATABASE_URL) expect(fs.existsSync(path.join(db.env.DATA_DIR, 'herald.sqlite'))).toBe(false);
     const migrate = await runCli(['migrate', '--json'], db.env);
     expect(migrate.code).toBe(1);
     expect(JSON.parse(migrate.stdout).code).toBe('database_not_found');
 
-    const created = await runCli(['users', 'create', '--email', 'owner@example.com', '--plan', 'build', '--init', '--json'], db.env);
+    const created = await runCli(
+      ['users', 'create', '--email', 'owner@example.com', '--plan', 'build', '--init', '--json'],
+      db.env,
+    );
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ userId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     // Once it exists, no --init is needed.
@@ -62,17 +72,25 @@ describe('herald CLI', () => {
     // For people: a table with the ids.
     const table = await runCli(['users', 'list'], db.env);
     expect(table.stdout.split('\n')[0]).toMatch(/^USER_ID\s+TENANT_ID\s+ROLE\s+PLAN\s+EMAIL$/);
-    expect(table.stdout).toMatch(new RegExp(`^${owner.userId}\\s+${owner.userId}\\s+owner\\s+build\\s+owner@example.com$`, 'm'));
+    expect(table.stdout).toMatch(
+      new RegExp(`^${owner.userId}\\s+${owner.userId}\\s+owner\\s+build\\s+owner@example.com$`, 'm'),
+    );
 
     // The owner's key is lost: a new one by email, which the server accepts.
     const key = await runCli(['keys', 'create', '--email', 'Owner@Example.com', '--json'], db.env);
     expect(key.code).toBe(0);
     const issued = JSON.parse(key.stdout);
     expect(issued).toMatchObject({ userId: owner.userId, apiKey: expect.stringMatching(/^sk_[0-9a-f]{64}$/) });
-    const server = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
+    const server = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), {
+      log: pino({ level: 'silent' }),
+    });
     try {
       const app = await buildApp(server);
-      const res = await app.inject({ method: 'GET', url: '/v1/profiles', headers: { authorization: `Bearer ${issued.apiKey}` } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/v1/profiles',
+        headers: { authorization: `Bearer ${issued.apiKey}` },
+      });
       expect(res.statusCode).toBe(200);
       await app.close();
     } finally {

@@ -15,7 +15,10 @@ describe('the herald process and CLI', () => {
       expect(res.headers.get('x-ratelimit-limit')).toBe('1200'); // the owner is on the unlimited plan
 
       // The CLI reads the same configuration and works while the server runs.
-      const created = await runCli(['users', 'create', '--email', 'ana@example.com', '--plan', 'build', '--addons', 'analytics', '--json'], db.env);
+      const created = await runCli(
+        ['users', 'create', '--email', 'ana@example.com', '--plan', 'build', '--addons', 'analytics', '--json'],
+        db.env,
+      );
       expect(created.code).toBe(0);
       const lines = created.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -33,7 +36,9 @@ describe('the herald process and CLI', () => {
       const key2 = await runCli(['keys', 'create', '--user', out.userId, '--name', 'laptop', '--json'], db.env);
       expect(key2.code).toBe(0);
       const second = JSON.parse(key2.stdout);
-      expect((await fetch(`${first.url}/v1/api-keys`, { headers: { authorization: `Bearer ${second.apiKey}` } })).status).toBe(200);
+      expect(
+        (await fetch(`${first.url}/v1/api-keys`, { headers: { authorization: `Bearer ${second.apiKey}` } })).status,
+      ).toBe(200);
 
       const plan = await runCli(['users', 'set-plan', '--user', out.userId, '--plan', 'accelerate', '--json'], db.env);
       expect(JSON.parse(plan.stdout)).toMatchObject({ plan: 'accelerate', addons: ['analytics'] });

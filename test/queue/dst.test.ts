@@ -22,7 +22,15 @@ describe('queue slots across DST (pure)', () => {
   });
 
   it('gives one slot, not two, when a gap-shifted slot lands on another slot of that day', () => {
-    const slots = nextSlots(NY, [{ dayOfWeek: 0, time: '02:30' }, { dayOfWeek: 0, time: '03:30' }], new Date('2026-03-07T00:00:00Z'), 3);
+    const slots = nextSlots(
+      NY,
+      [
+        { dayOfWeek: 0, time: '02:30' },
+        { dayOfWeek: 0, time: '03:30' },
+      ],
+      new Date('2026-03-07T00:00:00Z'),
+      3,
+    );
     expect(slots.map((s) => formatInZone(s, NY))).toEqual([
       '2026-03-08T03:30:00-04:00',
       '2026-03-15T02:30:00-04:00',
@@ -37,7 +45,16 @@ describe('queue slots across DST (pure)', () => {
 
   it('does not depend on the server TZ', () => {
     const before = process.env.TZ;
-    const run = () => nextSlots(NY, [{ dayOfWeek: 0, time: '02:30' }, { dayOfWeek: 0, time: '01:30' }], new Date('2026-03-05T00:00:00Z'), 4).map((d) => d.toISOString());
+    const run = () =>
+      nextSlots(
+        NY,
+        [
+          { dayOfWeek: 0, time: '02:30' },
+          { dayOfWeek: 0, time: '01:30' },
+        ],
+        new Date('2026-03-05T00:00:00Z'),
+        4,
+      ).map((d) => d.toISOString());
     const expected = run();
     try {
       for (const tz of ['Asia/Kolkata', 'Pacific/Chatham', 'America/Los_Angeles']) {
@@ -63,7 +80,15 @@ describe('queue slots across DST (API)', () => {
     const client = await env.sdk(apiKey);
     const profileId = ((await client.profiles.createProfile({ body: { name: 'P' } })).data as any).profile._id;
     await client.queue.createQueueSlot({
-      body: { profileId, name: 'Night', timezone: NY, slots: [{ dayOfWeek: 0, time: '02:30' }, { dayOfWeek: 0, time: '01:30' }] },
+      body: {
+        profileId,
+        name: 'Night',
+        timezone: NY,
+        slots: [
+          { dayOfWeek: 0, time: '02:30' },
+          { dayOfWeek: 0, time: '01:30' },
+        ],
+      },
     });
     const preview = (await client.queue.previewQueue({ query: { profileId, count: 4 } })).data as any;
     expect(preview.slots).toEqual([

@@ -43,10 +43,24 @@ describe('queue slots with two Herald instances on one PostgreSQL database', () 
       tokens: { accessToken: 'token' },
     });
     await one.queue.createQueueSlot({
-      body: { profileId, name: 'Q', timezone: 'Europe/Berlin', slots: [{ dayOfWeek: 1, time: '09:00' }, { dayOfWeek: 4, time: '17:45' }] },
+      body: {
+        profileId,
+        name: 'Q',
+        timezone: 'Europe/Berlin',
+        slots: [
+          { dayOfWeek: 1, time: '09:00' },
+          { dayOfWeek: 4, time: '17:45' },
+        ],
+      },
     });
-    const body = (i: number) => ({ content: `cluster post ${i}`, queuedFromProfile: profileId, platforms: [{ platform: 'bluesky', accountId: account.account_id }] });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).posts.createPost({ body: body(i) as any })));
+    const body = (i: number) => ({
+      content: `cluster post ${i}`,
+      queuedFromProfile: profileId,
+      platforms: [{ platform: 'bluesky', accountId: account.account_id }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).posts.createPost({ body: body(i) as any })),
+    );
     const times = results.map((r: any) => (r.data as any).post.scheduledFor as string);
     expect(new Set(times).size).toBe(50);
     const preview = ((await two.queue.previewQueue({ query: { profileId, count: 50 } })).data as any).slots as string[];

@@ -16,7 +16,10 @@ describe('queue slots with two Herald processes on one database', () => {
   beforeAll(async () => {
     // This process sets up the tenant through the services, on the same database.
     ctx = await createContext(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
-    servers = await Promise.all([startServer({ ...db.env, HERALD_ROLE: 'api' }), startServer({ ...db.env, HERALD_ROLE: 'api' })]);
+    servers = await Promise.all([
+      startServer({ ...db.env, HERALD_ROLE: 'api' }),
+      startServer({ ...db.env, HERALD_ROLE: 'api' }),
+    ]);
   }, 120_000);
   afterAll(async () => {
     for (const s of servers) s.child.kill('SIGTERM');
@@ -36,10 +39,26 @@ describe('queue slots with two Herald processes on one database', () => {
       profile: { platformUserId: 'procs', username: 'procs', displayName: 'Procs' },
       tokens: { accessToken: 'token' },
     });
-    await two.queue.createQueueSlot({ body: { profileId, name: 'Q', timezone: 'Asia/Kolkata', slots: [{ dayOfWeek: 2, time: '11:15' }, { dayOfWeek: 6, time: '07:00' }] } });
+    await two.queue.createQueueSlot({
+      body: {
+        profileId,
+        name: 'Q',
+        timezone: 'Asia/Kolkata',
+        slots: [
+          { dayOfWeek: 2, time: '11:15' },
+          { dayOfWeek: 6, time: '07:00' },
+        ],
+      },
+    });
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        (i % 2 ? one : two).posts.createPost({ body: { content: `from two processes ${i}`, queuedFromProfile: profileId, platforms: [{ platform: 'bluesky', accountId: account.account_id }] } as any }),
+        (i % 2 ? one : two).posts.createPost({
+          body: {
+            content: `from two processes ${i}`,
+            queuedFromProfile: profileId,
+            platforms: [{ platform: 'bluesky', accountId: account.account_id }],
+          } as any,
+        }),
       ),
     );
     const times = results.map((r: any) => r.data.post.scheduledFor as string);

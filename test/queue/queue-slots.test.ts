@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-
 async function ownerWithProfile(): Promise<{ apiKey: string; client: Zernio; profileId: string }> {
   const { apiKey } = await env.createUser();
   const client = await env.sdk(apiKey);
@@ -35,7 +34,13 @@ describe('queues through the SDK', () => {
     expect(res.response.status).toBe(201);
     const data = res.data as any;
     expect(data.success).toBe(true);
-    expect(data.schedule).toMatchObject({ profileId, name: 'Morning', timezone: 'America/New_York', active: true, isDefault: true });
+    expect(data.schedule).toMatchObject({
+      profileId,
+      name: 'Morning',
+      timezone: 'America/New_York',
+      active: true,
+      isDefault: true,
+    });
     expect(data.schedule.slots).toEqual(weekdays);
     expect(data.nextSlots.slice(0, 4)).toEqual([
       '2026-01-05T09:00:00-05:00',
@@ -44,7 +49,11 @@ describe('queues through the SDK', () => {
       '2026-01-12T09:00:00-05:00',
     ]);
 
-    const row = await env.ctx.db.kysely.selectFrom('queue').selectAll().where('queue_id', '=', data.schedule._id).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('queue')
+      .selectAll()
+      .where('queue_id', '=', data.schedule._id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ profile_id: profileId, is_default: 1, active: 1, timezone: 'America/New_York' });
 
     const got = (await client.queue.listQueueSlots({ query: { profileId } })).data as any;
@@ -55,8 +64,20 @@ describe('queues through the SDK', () => {
 
   it('keeps several queues per profile, lists them with all=true, and switches the default', async () => {
     const { client, profileId } = await ownerWithProfile();
-    const morning = ((await client.queue.createQueueSlot({ body: { profileId, name: 'Morning', timezone: 'America/New_York', slots: weekdays } })).data as any).schedule;
-    const evening = ((await client.queue.createQueueSlot({ body: { profileId, name: 'Evening', timezone: 'Asia/Tokyo', slots: [{ dayOfWeek: 2, time: '18:30' }] } })).data as any).schedule;
+    const morning = (
+      (
+        await client.queue.createQueueSlot({
+          body: { profileId, name: 'Morning', timezone: 'America/New_York', slots: weekdays },
+        })
+      ).data as any
+    ).schedule;
+    const evening = (
+      (
+        await client.queue.createQueueSlot({
+          body: { profileId, name: 'Evening', timezone: 'Asia/Tokyo', slots: [{ dayOfWeek: 2, time: '18:30' }] },
+        })
+      ).data as any
+    ).schedule;
     expect(evening.isDefault).toBe(false);
 
     const all = (await client.queue.listQueueSlots({ query: { profileId, all: 'true' } })).data as any;
@@ -72,38 +93,78 @@ describe('queues through the SDK', () => {
     expect(byId.nextSlots[0]).toBe('2026-01-06T18:30:00+09:00');
 
     const upd = await client.queue.updateQueueSlot({
-      body: { profileId, queueId: evening._id, timezone: 'Asia/Tokyo', slots: [{ dayOfWeek: 2, time: '19:00' }], setAsDefault: true },
+      body: {
+        profileId,
+        queueId: evening._id,
+        timezone: 'Asia/Tokyo',
+        slots: [{ dayOfWeek: 2, time: '19:00' }],
+        setAsDefault: true,
+      },
     });
-    expect((upd.data as any).schedule).toMatchObject({ isDefault: true, name: 'Evening', slots: [{ dayOfWeek: 2, time: '19:00' }] });
+    expect((upd.data as any).schedule).toMatchObject({
+      isDefault: true,
+      name: 'Evening',
+      slots: [{ dayOfWeek: 2, time: '19:00' }],
+    });
     expect((upd.data as any).reshuffledCount).toBe(0);
-    const flags = await env.ctx.db.kysely.selectFrom('queue').select(['queue_id', 'is_default']).where('profile_id', '=', profileId).execute();
-    expect(Object.fromEntries(flags.map((f) => [f.queue_id, f.is_default]))).toEqual({ [morning._id]: 0, [evening._id]: 1 });
+    const flags = await env.ctx.db.kysely
+      .selectFrom('queue')
+      .select(['queue_id', 'is_default'])
+      .where('profile_id', '=', profileId)
+      .execute();
+    expect(Object.fromEntries(flags.map((f) => [f.queue_id, f.is_default]))).toEqual({
+      [morning._id]: 0,
+      [evening._id]: 1,
+    });
 
     // Without queueId, PUT updates the default queue.
-    await client.queue.updateQueueSlot({ body: { profileId, timezone: 'Asia/Tokyo', slots: [{ dayOfWeek: 4, time: '08:15' }], name: 'Evening*' } });
+    await client.queue.updateQueueSlot({
+      body: { profileId, timezone: 'Asia/Tokyo', slots: [{ dayOfWeek: 4, time: '08:15' }], name: 'Evening*' },
+    });
     const def = (await client.queue.listQueueSlots({ query: { profileId } })).data as any;
-    expect(def.schedule).toMatchObject({ _id: evening._id, name: 'Evening*', slots: [{ dayOfWeek: 4, time: '08:15' }] });
+    expect(def.schedule).toMatchObject({
+      _id: evening._id,
+      name: 'Evening*',
+      slots: [{ dayOfWeek: 4, time: '08:15' }],
+    });
 
     // Deleting the default promotes the other queue.
     const del = await client.queue.deleteQueueSlot({ query: { profileId, queueId: evening._id } });
     expect(del.data).toMatchObject({ success: true, deleted: true });
     const after = (await client.queue.listQueueSlots({ query: { profileId, all: 'true' } })).data as any;
     expect(after.queues.map((q: any) => [q._id, q.isDefault])).toEqual([[morning._id, true]]);
-    expect(await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('queue_id', '=', evening._id).execute()).toEqual([]);
+    expect(
+      await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('queue_id', '=', evening._id).execute(),
+    ).toEqual([]);
   });
 
   it('creates the default queue with PUT when the profile has none', async () => {
     const { client, profileId } = await ownerWithProfile();
     const none = (await client.queue.listQueueSlots({ query: { profileId } })).data as any;
     expect(none).toEqual({ exists: false, nextSlots: [] });
-    const res = (await client.queue.updateQueueSlot({ body: { profileId, timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '15:00' }] } })).data as any;
+    const res = (
+      await client.queue.updateQueueSlot({
+        body: { profileId, timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '15:00' }] },
+      })
+    ).data as any;
     expect(res).toMatchObject({ success: true, isNewQueue: true, schedule: { isDefault: true, timezone: 'UTC' } });
     expect(res.nextSlots[0]).toBe('2026-01-05T15:00:00+00:00');
   });
 
   it('previews the next N slots on the configured weekdays and times, and the next free slot', async () => {
     const { client, profileId } = await ownerWithProfile();
-    const q = ((await client.queue.createQueueSlot({ body: { profileId, name: 'Q', timezone: 'America/New_York', slots: [...weekdays, { dayOfWeek: 1, time: '14:00' }] } })).data as any).schedule;
+    const q = (
+      (
+        await client.queue.createQueueSlot({
+          body: {
+            profileId,
+            name: 'Q',
+            timezone: 'America/New_York',
+            slots: [...weekdays, { dayOfWeek: 1, time: '14:00' }],
+          },
+        })
+      ).data as any
+    ).schedule;
     const preview = (await client.queue.previewQueue({ query: { profileId, count: 6 } })).data as any;
     expect(preview).toMatchObject({ profileId, queueId: q._id, count: 6 });
     expect(preview.slots).toEqual([
@@ -117,12 +178,20 @@ describe('queues through the SDK', () => {
     const dflt = (await client.queue.previewQueue({ query: { profileId } })).data as any;
     expect(dflt.slots).toHaveLength(20);
     const next = (await client.queue.getNextQueueSlot({ query: { profileId } })).data as any;
-    expect(next).toEqual({ profileId, nextSlot: '2026-01-05T09:00:00-05:00', timezone: 'America/New_York', queueId: q._id, queueName: 'Q' });
+    expect(next).toEqual({
+      profileId,
+      nextSlot: '2026-01-05T09:00:00-05:00',
+      timezone: 'America/New_York',
+      queueId: q._id,
+      queueName: 'Q',
+    });
 
     // A slot strictly after now: at 09:00 New York the 09:00 slot has passed.
     env.clock.set('2026-01-05T14:00:00.000Z');
     try {
-      expect(((await client.queue.getNextQueueSlot({ query: { profileId } })).data as any).nextSlot).toBe('2026-01-05T14:00:00-05:00');
+      expect(((await client.queue.getNextQueueSlot({ query: { profileId } })).data as any).nextSlot).toBe(
+        '2026-01-05T14:00:00-05:00',
+      );
     } finally {
       env.clock.set(NOW);
     }
@@ -133,23 +202,40 @@ describe('queues through the SDK', () => {
 
   it('validates the zone and the slots, and answers 404 for profiles it cannot see', async () => {
     const { client, profileId } = await ownerWithProfile();
-    const badZone = await sdkError(client.queue.createQueueSlot({ body: { profileId, name: 'x', timezone: 'Mars/Olympus', slots: weekdays } }));
+    const badZone = await sdkError(
+      client.queue.createQueueSlot({ body: { profileId, name: 'x', timezone: 'Mars/Olympus', slots: weekdays } }),
+    );
     expect(badZone.statusCode).toBe(400);
     expect(badZone.details?.fields).toHaveProperty('timezone');
     const badTime = await sdkError(
-      client.queue.createQueueSlot({ body: { profileId, name: 'x', timezone: 'UTC', slots: [{ dayOfWeek: 7, time: '25:00' }] } }),
+      client.queue.createQueueSlot({
+        body: { profileId, name: 'x', timezone: 'UTC', slots: [{ dayOfWeek: 7, time: '25:00' }] },
+      }),
     );
     expect(badTime.statusCode).toBe(400);
     expect(Object.keys(badTime.details?.fields as object).sort()).toEqual(['slots.0.dayOfWeek', 'slots.0.time']);
 
     const other = await ownerWithProfile();
-    const foreign = await sdkError(client.queue.createQueueSlot({ body: { profileId: other.profileId, name: 'x', timezone: 'UTC', slots: weekdays } }));
+    const foreign = await sdkError(
+      client.queue.createQueueSlot({
+        body: { profileId: other.profileId, name: 'x', timezone: 'UTC', slots: weekdays },
+      }),
+    );
     expect(foreign.statusCode).toBe(404);
-    expect((await sdkError(client.queue.listQueueSlots({ query: { profileId: other.profileId } }))).statusCode).toBe(404);
+    expect((await sdkError(client.queue.listQueueSlots({ query: { profileId: other.profileId } }))).statusCode).toBe(
+      404,
+    );
     expect((await sdkError(client.queue.previewQueue({ query: { profileId } }))).statusCode).toBe(404);
     expect((await sdkError(client.queue.getNextQueueSlot({ query: { profileId } }))).statusCode).toBe(404);
-    expect((await sdkError(client.queue.deleteQueueSlot({ query: { profileId, queueId: '000000000000000000000000' } }))).statusCode).toBe(404);
-    const rows = await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', 'in', [profileId, other.profileId]).execute();
+    expect(
+      (await sdkError(client.queue.deleteQueueSlot({ query: { profileId, queueId: '000000000000000000000000' } })))
+        .statusCode,
+    ).toBe(404);
+    const rows = await env.ctx.db.kysely
+      .selectFrom('queue')
+      .select('queue_id')
+      .where('profile_id', 'in', [profileId, other.profileId])
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -157,13 +243,17 @@ describe('queues through the SDK', () => {
     const { client, profileId } = await ownerWithProfile();
     await client.queue.createQueueSlot({ body: { profileId, name: 'Q', timezone: 'UTC', slots: weekdays } });
     await client.profiles.deleteProfile({ path: { profileId } });
-    expect(await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', '=', profileId).execute()).toEqual([]);
+    expect(
+      await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', '=', profileId).execute(),
+    ).toEqual([]);
     expect((await sdkError(client.queue.listQueueSlots({ query: { profileId } }))).statusCode).toBe(404);
   });
 
   it('answers 400 on next-slot for an inactive queue', async () => {
     const { client, profileId } = await ownerWithProfile();
-    await client.queue.createQueueSlot({ body: { profileId, name: 'Off', timezone: 'UTC', slots: weekdays, active: false } });
+    await client.queue.createQueueSlot({
+      body: { profileId, name: 'Off', timezone: 'UTC', slots: weekdays, active: false },
+    });
     const err = await sdkError(client.queue.getNextQueueSlot({ query: { profileId } }));
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('queue_inactive');

@@ -7,7 +7,11 @@ import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
 let sandbox: SandboxServer;
 beforeAll(async () => {
   // A simulator with no routes of its own stands for a platform without an inbox.
-  sandbox = await startSandbox([blueskySimulator(), telegramSimulator(), { platform: 'bare', faultOps: ['publish'], register() {} }]);
+  sandbox = await startSandbox([
+    blueskySimulator(),
+    telegramSimulator(),
+    { platform: 'bare', faultOps: ['publish'], register() {} },
+  ]);
 });
 afterAll(async () => sandbox?.close());
 
@@ -25,31 +29,55 @@ const BOT = '/sandbox/telegram/bot123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const xrpc = (nsid: string) => `/sandbox/bluesky/xrpc/${nsid}`;
 
 async function blueskySession() {
-  const res = await call('POST', xrpc('com.atproto.server.createSession'), { identifier: 'ops.bsky.social', password: 'abcd-efgh-ijkl-mnop' });
+  const res = await call('POST', xrpc('com.atproto.server.createSession'), {
+    identifier: 'ops.bsky.social',
+    password: 'abcd-efgh-ijkl-mnop',
+  });
   expect(res.status).toBe(200);
   return { did: res.body.did as string, auth: { authorization: `Bearer ${res.body.accessJwt}` } };
 }
 
-const post = (did: string, text: string) => ({ repo: did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text, createdAt: new Date().toISOString() } });
+const post = (did: string, text: string) => ({
+  repo: did,
+  collection: 'app.bsky.feed.post',
+  record: { $type: 'app.bsky.feed.post', text, createdAt: new Date().toISOString() },
+});
 
 describe('sandbox control routes', () => {
   it('refuses an operation the simulator does not have, and says which it has', async () => {
     const res = await call('POST', '/sandbox/telegram/_faults', { kind: 'unavailable', count: 1, op: 'upload' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/telegram simulator has no upload operation \(it has publish, delete\)/);
-    expect((await call('POST', '/sandbox/telegram/_faults', { kind: 'unavailable', count: 1, op: 'bogus' })).status).toBe(400);
-    expect((await call('POST', '/sandbox/bluesky/_faults', { kind: 'unavailable', count: 1, op: 'review' })).status).toBe(400);
+    expect(
+      (await call('POST', '/sandbox/telegram/_faults', { kind: 'unavailable', count: 1, op: 'bogus' })).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/sandbox/bluesky/_faults', { kind: 'unavailable', count: 1, op: 'review' })).status,
+    ).toBe(400);
   });
 
-  it('answers _inbound 400 on a simulator without an inbox, and leaves a simulator\'s own _inbound alone', async () => {
-    const res = await call('POST', '/sandbox/bare/_inbound', { kind: 'comment', account: 'x', postId: 'p', text: 'hi' });
+  it("answers _inbound 400 on a simulator without an inbox, and leaves a simulator's own _inbound alone", async () => {
+    const res = await call('POST', '/sandbox/bare/_inbound', {
+      kind: 'comment',
+      account: 'x',
+      postId: 'p',
+      text: 'hi',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/bare simulator has no inbox/);
     // Telegram's own: a chat the bot knows takes the message; one it never met is a 400 naming it.
     await call('POST', '/sandbox/telegram/_chats', { id: -100123, type: 'supergroup', title: 'Known' });
-    const own = await call('POST', '/sandbox/telegram/_inbound', { kind: 'message', account: '-100123', text: 'hello' });
+    const own = await call('POST', '/sandbox/telegram/_inbound', {
+      kind: 'message',
+      account: '-100123',
+      text: 'hello',
+    });
     expect(own.status).toBe(200);
-    const unknown = await call('POST', '/sandbox/telegram/_inbound', { kind: 'message', account: '-100999', text: 'hello' });
+    const unknown = await call('POST', '/sandbox/telegram/_inbound', {
+      kind: 'message',
+      account: '-100999',
+      text: 'hello',
+    });
     expect([unknown.status, unknown.body.error]).toEqual([400, expect.stringContaining('-100999')]);
   });
 
@@ -65,10 +93,14 @@ describe('sandbox control routes', () => {
     // A publish is not an upload: it goes through.
     const created = await call('POST', xrpc('com.atproto.repo.createRecord'), post(did, 'first'), auth);
     expect(created.status).toBe(200);
-    const blob = await call('POST', xrpc('com.atproto.repo.uploadBlob'), Buffer.from('png'), { ...auth, 'content-type': 'image/png' });
+    const blob = await call('POST', xrpc('com.atproto.repo.uploadBlob'), Buffer.from('png'), {
+      ...auth,
+      'content-type': 'image/png',
+    });
     expect(blob).toMatchObject({ status: 503, body: { error: 'InternalServerError' } });
     const rkey = created.body.uri.split('/').pop();
-    const del = () => call('POST', xrpc('com.atproto.repo.deleteRecord'), { repo: did, collection: 'app.bsky.feed.post', rkey }, auth);
+    const del = () =>
+      call('POST', xrpc('com.atproto.repo.deleteRecord'), { repo: did, collection: 'app.bsky.feed.post', rkey }, auth);
     expect((await del()).status).toBe(400);
     expect((await call('GET', '/sandbox/bluesky/_inspect')).body.posts[0].deleted).toBeUndefined();
 
@@ -84,7 +116,10 @@ describe('sandbox control routes', () => {
 
   it('fails the token endpoint with op token', async () => {
     await call('POST', '/sandbox/bluesky/_faults', { kind: 'rate_limited', count: 1, op: 'token' });
-    const res = await call('POST', xrpc('com.atproto.server.createSession'), { identifier: 'ops.bsky.social', password: 'abcd-efgh-ijkl-mnop' });
+    const res = await call('POST', xrpc('com.atproto.server.createSession'), {
+      identifier: 'ops.bsky.social',
+      password: 'abcd-efgh-ijkl-mnop',
+    });
     expect(res).toMatchObject({ status: 429, body: { error: 'RateLimitExceeded' } });
     await blueskySession();
   });

@@ -30,15 +30,28 @@ beforeEach(async () => {
 });
 
 async function send(body: unknown, headers: Record<string, string> = bot, channel = GENERAL) {
-  const res = await fetch(`${base}/channels/${channel}/messages`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.text().then((t) => (t ? JSON.parse(t) : null))) as any };
+  const res = await fetch(`${base}/channels/${channel}/messages`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.text().then((t) => (t ? JSON.parse(t) : null))) as any,
+  };
 }
 
 const inspect = async () => (await sandboxCall(s, 'GET', '/sandbox/discord/_inspect')).posts as any[];
 
 describe('Discord simulator', () => {
   it('refuses a request that breaks the OpenAPI document with 50035 Invalid Form Body, naming the fields, and records nothing', async () => {
-    const res = await send({ content: 'typed wrong', tts: 'yes', embeds: { title: 'not a list' }, nonce: 'n'.repeat(26) });
+    const res = await send({
+      content: 'typed wrong',
+      tts: 'yes',
+      embeds: { title: 'not a list' },
+      nonce: 'n'.repeat(26),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
     expect(Object.keys(res.body.errors).sort()).toEqual(['embeds', 'nonce', 'tts']);
@@ -92,9 +105,20 @@ describe('Discord simulator', () => {
     expect((await send({ content: 'elsewhere' }, bot, '1300000000000000005')).status).toBe(200);
 
     const adapter = createDiscordAdapter(loadConfig({ SANDBOX_URL: s.url }))!;
-    const account = { accountId: 'a', platformUserId: GENERAL, username: 'general', accessToken: 'discord-guild:1200000000000000001', refreshToken: null, tokenExpiresAt: null, metadata: { guildId: '1200000000000000001', channelId: GENERAL, channelType: 0 } };
+    const account = {
+      accountId: 'a',
+      platformUserId: GENERAL,
+      username: 'general',
+      accessToken: 'discord-guild:1200000000000000001',
+      refreshToken: null,
+      tokenExpiresAt: null,
+      metadata: { guildId: '1200000000000000001', channelId: GENERAL, channelType: 0 },
+    };
     const error = await adapter
-      .publish({ account, content: 'throttled', media: [], threadItems: [], platformSpecificData: {}, idempotencyKey: 'k1' }, createPlatformIO({ now: () => new Date() }))
+      .publish(
+        { account, content: 'throttled', media: [], threadItems: [], platformSpecificData: {}, idempotencyKey: 'k1' },
+        createPlatformIO({ now: () => new Date() }),
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformError);
     expect((error as PlatformError).kind).toBe('rate_limited');
@@ -110,11 +134,15 @@ describe('Discord simulator', () => {
       // 55 channels, each its own route bucket: only the global limit can stop them.
       const statuses = [];
       for (let i = 0; i < 55; i++) {
-        const r = await fetch(`${frozen.url}/sandbox/discord/channels/${1400000000000000000n + BigInt(i)}`, { headers: { authorization: 'Bot global-test' } });
+        const r = await fetch(`${frozen.url}/sandbox/discord/channels/${1400000000000000000n + BigInt(i)}`, {
+          headers: { authorization: 'Bot global-test' },
+        });
         statuses.push({ status: r.status, global: r.headers.get('x-ratelimit-global'), body: (await r.json()) as any });
       }
       expect(statuses.slice(0, 50).every((r) => r.status === 404)).toBe(true);
-      expect(statuses.slice(50).map((r) => [r.status, r.global, r.body.global])).toEqual(Array(5).fill([429, 'true', true]));
+      expect(statuses.slice(50).map((r) => [r.status, r.global, r.body.global])).toEqual(
+        Array(5).fill([429, 'true', true]),
+      );
     } finally {
       await frozen.close();
     }
@@ -122,26 +150,55 @@ describe('Discord simulator', () => {
 
   it('installs the bot in either guild the consenting user owns, and refuses one they do not', async () => {
     const authorize = (guild?: string) =>
-      fetch(`${base}/oauth2/authorize?client_id=app&scope=bot&permissions=2048&response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/cb')}&state=s1${guild ? `&guild_id=${guild}` : ''}`, { redirect: 'manual' });
+      fetch(
+        `${base}/oauth2/authorize?client_id=app&scope=bot&permissions=2048&response_type=code&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/cb')}&state=s1${guild ? `&guild_id=${guild}` : ''}`,
+        { redirect: 'manual' },
+      );
     const first = new URL((await authorize()).headers.get('location')!);
     expect(first.searchParams.get('guild_id')).toBe('1200000000000000001');
     const second = new URL((await authorize('1200000000000000002')).headers.get('location')!);
-    expect(Object.fromEntries(second.searchParams)).toMatchObject({ state: 's1', guild_id: '1200000000000000002', permissions: '2048' });
+    expect(Object.fromEntries(second.searchParams)).toMatchObject({
+      state: 's1',
+      guild_id: '1200000000000000002',
+      permissions: '2048',
+    });
     expect((await authorize('1299999999999999999')).status).toBe(400);
     const token = await fetch(`${base}/oauth2/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('app:secret').toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: second.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9/cb' }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('app:secret').toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: second.searchParams.get('code')!,
+        redirect_uri: 'http://127.0.0.1:9/cb',
+      }),
     });
-    expect(await token.json()).toMatchObject({ token_type: 'Bearer', scope: 'bot', guild: { id: '1200000000000000002', name: 'Second Guild' } });
-    const channels = (await (await fetch(`${base}/guilds/1200000000000000002/channels`, { headers: bot })).json()) as any[];
-    expect(channels.map((c: any) => [c.name, c.type])).toEqual([['general', 0], ['news', 5], ['stage', 13]]);
+    expect(await token.json()).toMatchObject({
+      token_type: 'Bearer',
+      scope: 'bot',
+      guild: { id: '1200000000000000002', name: 'Second Guild' },
+    });
+    const channels = (await (
+      await fetch(`${base}/guilds/1200000000000000002/channels`, { headers: bot })
+    ).json()) as any[];
+    expect(channels.map((c: any) => [c.name, c.type])).toEqual([
+      ['general', 0],
+      ['news', 5],
+      ['stage', 13],
+    ]);
   });
 
   it('fails each of its operations as told, and refuses one it does not have', async () => {
     const sim = discordSimulator();
     expect(sim.faultOps).toEqual(['publish', 'upload', 'token', 'lookup', 'delete', 'destinations', 'message']);
-    for (const [kind, status] of [['rate_limited', 429], ['unavailable', 502], ['auth', 401], ['rejected', 403]] as const) {
+    for (const [kind, status] of [
+      ['rate_limited', 429],
+      ['unavailable', 502],
+      ['auth', 401],
+      ['rejected', 403],
+    ] as const) {
       await sandboxCall(s, 'POST', '/sandbox/discord/_faults', { kind, count: 1 });
       expect((await send({ content: `fault ${kind}` })).status).toBe(status);
     }
@@ -149,18 +206,33 @@ describe('Discord simulator', () => {
     expect((await fetch(`${base}/guilds/1200000000000000001/channels`, { headers: bot })).status).toBe(502);
     await sandboxCall(s, 'POST', '/sandbox/discord/_faults', { kind: 'rejected', count: 1, op: 'lookup' });
     expect((await fetch(`${base}/channels/${GENERAL}/messages`, { headers: bot })).status).toBe(403);
-    expect((await sandboxCall(s, 'POST', '/sandbox/discord/_faults', { kind: 'rejected', count: 1, op: 'review' })).error).toMatch(/no review operation/);
+    expect(
+      (await sandboxCall(s, 'POST', '/sandbox/discord/_faults', { kind: 'rejected', count: 1, op: 'review' })).error,
+    ).toMatch(/no review operation/);
     expect(await inspect()).toEqual([]);
   });
 
   it('takes inbound messages in a channel (by id or name) and to the bot, and refuses an unknown channel', async () => {
-    const created = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: '#general', text: 'hello bot' });
+    const created = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', {
+      kind: 'message',
+      account: '#general',
+      text: 'hello bot',
+    });
     expect(created.channelId).toBe(GENERAL);
     const listed = (await (await fetch(`${base}/channels/${GENERAL}/messages`, { headers: bot })).json()) as any[];
     expect(listed.map((m: any) => [m.content, m.author.username])).toEqual([['hello bot', 'alice']]);
-    const dm = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: 'dm', text: 'psst' });
+    const dm = await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', {
+      kind: 'message',
+      account: 'dm',
+      text: 'psst',
+    });
     expect(dm.channelId).toMatch(/^\d+$/);
-    expect((await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: 'nowhere', text: 'x' })).error).toMatch(/no channel nowhere/);
-    expect((await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'review', account: GENERAL })).error).toMatch(/only kind "message"/);
+    expect(
+      (await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'message', account: 'nowhere', text: 'x' }))
+        .error,
+    ).toMatch(/no channel nowhere/);
+    expect(
+      (await sandboxCall(s, 'POST', '/sandbox/discord/_inbound', { kind: 'review', account: GENERAL })).error,
+    ).toMatch(/only kind "message"/);
   });
 });

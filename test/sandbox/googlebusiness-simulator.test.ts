@@ -22,13 +22,26 @@ async function call(method: string, path: string, body?: unknown, auth = token) 
 }
 
 async function consent(): Promise<string> {
-  const q = new URLSearchParams({ client_id: 'cid', redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', scope: 'https://www.googleapis.com/auth/business.manage', access_type: 'offline', state: 's' });
+  const q = new URLSearchParams({
+    client_id: 'cid',
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    response_type: 'code',
+    scope: 'https://www.googleapis.com/auth/business.manage',
+    access_type: 'offline',
+    state: 's',
+  });
   const res = await fetch(`${base}/o/oauth2/v2/auth?${q}`, { redirect: 'manual' });
   const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
   const tok = (await fetch(`${base}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', client_id: 'cid', client_secret: 's' }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      client_id: 'cid',
+      client_secret: 's',
+    }),
   }).then((r) => r.json())) as any;
   expect(tok).toMatchObject({ token_type: 'Bearer', refresh_token: expect.any(String) });
   return tok.access_token;
@@ -42,12 +55,19 @@ beforeAll(async () => {
   base = `${sandbox.url}/sandbox/googlebusiness`;
   token = await consent();
   account = (await call('GET', '/v1/accounts')).body.accounts[0].name;
-  locations = (await call('GET', `/v1/${account}/locations?readMask=name,title`)).body.locations.map((l: any) => l.name);
+  locations = (await call('GET', `/v1/${account}/locations?readMask=name,title`)).body.locations.map(
+    (l: any) => l.name,
+  );
 });
 afterAll(() => sandbox?.close());
 
 const v4 = (loc: string) => `/v4/${account}/${loc}`;
-const post = (extra: Record<string, unknown> = {}) => ({ topicType: 'STANDARD', languageCode: 'en', summary: 'Fresh croissants', ...extra });
+const post = (extra: Record<string, unknown> = {}) => ({
+  topicType: 'STANDARD',
+  languageCode: 'en',
+  summary: 'Fresh croissants',
+  ...extra,
+});
 
 describe('Google Business simulator: accounts and locations (v1, discovery documents)', () => {
   it('lists the user one account and two locations, stable for the same login, with the read mask only', async () => {
@@ -68,17 +88,28 @@ describe('Google Business simulator: accounts and locations (v1, discovery docum
   });
 
   it('patches a location by update mask and reads it back', async () => {
-    const res = await call('PATCH', `/v1/${locations[1]}?updateMask=profile.description,websiteUri`, { profile: { description: 'Cards and gifts' }, websiteUri: 'https://gifts.example.com/' });
+    const res = await call('PATCH', `/v1/${locations[1]}?updateMask=profile.description,websiteUri`, {
+      profile: { description: 'Cards and gifts' },
+      websiteUri: 'https://gifts.example.com/',
+    });
     expect(res.status).toBe(200);
     const read = await call('GET', `/v1/${locations[1]}?readMask=profile,websiteUri`);
-    expect(read.body).toEqual({ profile: { description: 'Cards and gifts' }, websiteUri: 'https://gifts.example.com/' });
+    expect(read.body).toEqual({
+      profile: { description: 'Cards and gifts' },
+      websiteUri: 'https://gifts.example.com/',
+    });
   });
 
   it('sets and deletes attributes by attribute mask', async () => {
-    const set = await call('PATCH', `/v1/${locations[0]}/attributes?attributeMask=attributes/has_wifi`, { name: `${locations[0]}/attributes`, attributes: [{ name: 'attributes/has_wifi', valueType: 'BOOL', values: [true] }] });
+    const set = await call('PATCH', `/v1/${locations[0]}/attributes?attributeMask=attributes/has_wifi`, {
+      name: `${locations[0]}/attributes`,
+      attributes: [{ name: 'attributes/has_wifi', valueType: 'BOOL', values: [true] }],
+    });
     expect(set.status).toBe(200);
     expect(set.body.attributes.map((a: any) => a.name)).toContain('attributes/has_wifi');
-    const del = await call('PATCH', `/v1/${locations[0]}/attributes?attributeMask=attributes/has_wifi`, { attributes: [] });
+    const del = await call('PATCH', `/v1/${locations[0]}/attributes?attributeMask=attributes/has_wifi`, {
+      attributes: [],
+    });
     expect(del.body.attributes.map((a: any) => a.name)).not.toContain('attributes/has_wifi');
   });
 
@@ -90,25 +121,45 @@ describe('Google Business simulator: accounts and locations (v1, discovery docum
 
 describe('Google Business simulator: v4 local posts', () => {
   it('creates a post with a BOOK call to action and a photo, lists it, and deletes it (deleted stays in _inspect)', async () => {
-    const created = await call('POST', `${v4(locations[0])}/localPosts`, post({ callToAction: { actionType: 'BOOK', url: 'https://cafe.example.com/book' }, media: [{ mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/c.jpg' }] }));
+    const created = await call(
+      'POST',
+      `${v4(locations[0])}/localPosts`,
+      post({
+        callToAction: { actionType: 'BOOK', url: 'https://cafe.example.com/book' },
+        media: [{ mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/c.jpg' }],
+      }),
+    );
     expect(created.status).toBe(200);
     expect(created.body.name).toMatch(new RegExp(`^${account}/${locations[0]}/localPosts/\\d+$`));
     expect(created.body.searchUrl).toMatch(/^https:\/\/local\.google\.com\//);
     const listed = await call('GET', `${v4(locations[0])}/localPosts`);
     expect(listed.body.localPosts.map((p: any) => p.name)).toContain(created.body.name);
-    const inspected = (await fetch(`${base}/_inspect`).then((r) => r.json()) as any).posts.find((p: any) => p.id === created.body.name);
-    expect(inspected).toMatchObject({ destination: locations[0], text: 'Fresh croissants', media: [{ type: 'image', url: 'https://img.example.com/c.jpg' }] });
+    const inspected = ((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.find(
+      (p: any) => p.id === created.body.name,
+    );
+    expect(inspected).toMatchObject({
+      destination: locations[0],
+      text: 'Fresh croissants',
+      media: [{ type: 'image', url: 'https://img.example.com/c.jpg' }],
+    });
     expect((await call('DELETE', `/v4/${created.body.name}`)).status).toBe(200);
     expect((await call('GET', `/v4/${created.body.name}`)).status).toBe(404);
-    const after = (await fetch(`${base}/_inspect`).then((r) => r.json()) as any).posts.find((p: any) => p.id === created.body.name);
+    const after = ((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.find(
+      (p: any) => p.id === created.body.name,
+    );
     expect(after.deleted).toBe(true);
   });
 
   it('refuses a video, two photos, an http photo, a summary over 1500 characters and an unknown action type, recording nothing', async () => {
-    const before = (await fetch(`${base}/_inspect`).then((r) => r.json()) as any).posts.length;
+    const before = ((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.length;
     const bad = [
       post({ media: [{ mediaFormat: 'VIDEO', sourceUrl: 'https://img.example.com/v.mp4' }] }),
-      post({ media: [{ mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/1.jpg' }, { mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/2.jpg' }] }),
+      post({
+        media: [
+          { mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/1.jpg' },
+          { mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/2.jpg' },
+        ],
+      }),
       post({ media: [{ mediaFormat: 'PHOTO', sourceUrl: 'http://img.example.com/c.jpg' }] }),
       post({ summary: 'x'.repeat(1501) }),
       post({ callToAction: { actionType: 'VISIT', url: 'https://cafe.example.com/' } }),
@@ -120,11 +171,15 @@ describe('Google Business simulator: v4 local posts', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.error.status).toBe('INVALID_ARGUMENT');
     }
-    expect((await fetch(`${base}/_inspect`).then((r) => r.json()) as any).posts.length).toBe(before);
+    expect(((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.length).toBe(before);
   });
 
   it('fails the next publish as told by _faults {op: publish}', async () => {
-    await fetch(`${base}/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'rate_limited', count: 1 }) });
+    await fetch(`${base}/_faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'rate_limited', count: 1 }),
+    });
     const res = await call('POST', `${v4(locations[1])}/localPosts`, post());
     expect(res.status).toBe(429);
     expect(res.body.error.status).toBe('RESOURCE_EXHAUSTED');
@@ -136,7 +191,17 @@ describe('Google Business simulator: food menus, media, place actions', () => {
   const menus = [
     {
       labels: [{ displayName: 'Breakfast', languageCode: 'en' }],
-      sections: [{ labels: [{ displayName: 'Pastries' }], items: [{ labels: [{ displayName: 'Croissant' }], attributes: { price: { currencyCode: 'USD', units: '3', nanos: 500000000 } } }] }],
+      sections: [
+        {
+          labels: [{ displayName: 'Pastries' }],
+          items: [
+            {
+              labels: [{ displayName: 'Croissant' }],
+              attributes: { price: { currencyCode: 'USD', units: '3', nanos: 500000000 } },
+            },
+          ],
+        },
+      ],
     },
   ];
 
@@ -144,16 +209,32 @@ describe('Google Business simulator: food menus, media, place actions', () => {
     const put = await call('PATCH', `${v4(locations[0])}/foodMenus?updateMask=menus`, { menus });
     expect(put.status).toBe(200);
     expect((await call('GET', `${v4(locations[0])}/foodMenus`)).body.menus).toEqual(menus);
-    expect((await call('PATCH', `${v4(locations[0])}/foodMenus?updateMask=menus`, { menus: [{ labels: [], sections: [] }] })).status).toBe(400);
+    expect(
+      (await call('PATCH', `${v4(locations[0])}/foodMenus?updateMask=menus`, { menus: [{ labels: [], sections: [] }] }))
+        .status,
+    ).toBe(400);
     expect((await call('PATCH', `${v4(locations[0])}/foodMenus?updateMask=cuisines`, { menus })).status).toBe(400);
     expect((await call('PATCH', `${v4(locations[1])}/foodMenus?updateMask=menus`, { menus })).status).toBe(400);
   });
 
   it('adds, lists and deletes a photo', async () => {
-    const made = await call('POST', `${v4(locations[0])}/media`, { mediaFormat: 'PHOTO', locationAssociation: { category: 'EXTERIOR' }, sourceUrl: 'https://img.example.com/front.jpg' });
+    const made = await call('POST', `${v4(locations[0])}/media`, {
+      mediaFormat: 'PHOTO',
+      locationAssociation: { category: 'EXTERIOR' },
+      sourceUrl: 'https://img.example.com/front.jpg',
+    });
     expect(made.status).toBe(200);
-    expect((await call('GET', `${v4(locations[0])}/media`)).body.mediaItems.map((m: any) => m.name)).toContain(made.body.name);
-    expect((await call('POST', `${v4(locations[0])}/media`, { mediaFormat: 'PHOTO', sourceUrl: 'https://img.example.com/front.jpg' })).status).toBe(400);
+    expect((await call('GET', `${v4(locations[0])}/media`)).body.mediaItems.map((m: any) => m.name)).toContain(
+      made.body.name,
+    );
+    expect(
+      (
+        await call('POST', `${v4(locations[0])}/media`, {
+          mediaFormat: 'PHOTO',
+          sourceUrl: 'https://img.example.com/front.jpg',
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('DELETE', `/v4/${made.body.name}`)).status).toBe(200);
     expect((await call('GET', `${v4(locations[0])}/media`)).body.mediaItems).toEqual([]);
   });
@@ -163,7 +244,14 @@ describe('Google Business simulator: food menus, media, place actions', () => {
     const made = await call('POST', `/v1/${locations[0]}/placeActionLinks`, link);
     expect(made.status).toBe(200);
     expect((await call('POST', `/v1/${locations[0]}/placeActionLinks`, link)).status).toBe(409);
-    expect((await call('POST', `/v1/${locations[0]}/placeActionLinks`, { placeActionType: 'TAXI', uri: 'https://x.example.com' })).status).toBe(400);
+    expect(
+      (
+        await call('POST', `/v1/${locations[0]}/placeActionLinks`, {
+          placeActionType: 'TAXI',
+          uri: 'https://x.example.com',
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', `/v1/${locations[0]}/placeActionLinks`)).body.placeActionLinks).toHaveLength(1);
     expect((await call('DELETE', `/v1/${made.body.name}`)).status).toBe(200);
     expect((await call('GET', `/v1/${locations[0]}/placeActionLinks`)).body).toEqual({});

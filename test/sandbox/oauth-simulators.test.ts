@@ -17,7 +17,12 @@ describe('sandbox OAuth consent pages', () => {
     expect(platforms.length).toBeGreaterThan(0);
     for (const platform of platforms) {
       const t = await createTenant(h.env);
-      const { authUrl } = (await t.sdk.connect.getConnectUrl({ path: { platform: platform as any }, query: { profileId: t.profileId } as any })).data as any;
+      const { authUrl } = (
+        await t.sdk.connect.getConnectUrl({
+          path: { platform: platform as any },
+          query: { profileId: t.profileId } as any,
+        })
+      ).data as any;
       let res = await fetch(authUrl);
       expect(res.status, `${platform}: ${await res.clone().text()}`).toBe(200);
       // A user with several pages, boards or profiles gets Herald's selection page: take the first.
@@ -25,13 +30,20 @@ describe('sandbox OAuth consent pages', () => {
       const choice = /name="tempToken" value="([^"]+)"[\s\S]*?name="destinationId" value="([^"]+)"/.exec(page);
       if (choice) {
         const body = new URLSearchParams({ tempToken: choice[1], destinationId: choice[2] });
-        res = await fetch(new URL('choose', res.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+        res = await fetch(new URL('choose', res.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
         expect(res.status, `${platform}: ${await res.clone().text()}`).toBe(200);
       }
       const accounts = ((await t.sdk.accounts.listAccounts()).data as any).accounts;
       expect(accounts, platform).toEqual([expect.objectContaining({ platform, isActive: true })]);
       const logs = await h.env.request(t.apiKey, 'GET', '/v1/connections/logs');
-      expect(logs.body.logs.map((l: any) => l.eventType), platform).toEqual(['connect_success']);
+      expect(
+        logs.body.logs.map((l: any) => l.eventType),
+        platform,
+      ).toEqual(['connect_success']);
     }
   });
 });

@@ -20,7 +20,8 @@ const BASIC = `Basic ${Buffer.from('client-1:secret-1').toString('base64')}`;
 beforeAll(async () => {
   sandbox = await startSandbox([pinterestSimulator()]);
   images = http.createServer((req, res) => {
-    if (req.url === '/photo.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(1234, 1));
+    if (req.url === '/photo.png')
+      return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(1234, 1));
     if (req.url === '/page.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     res.writeHead(404).end();
   });
@@ -54,12 +55,28 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 
 /** Consent (auto-approved) and the code exchange, as an app with Basic client authentication. */
 async function connect(): Promise<Record<string, string>> {
-  const q = new URLSearchParams({ client_id: 'client-1', redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', scope: 'boards:read,pins:read,pins:write,user_accounts:read', state: 's1' });
+  const q = new URLSearchParams({
+    client_id: 'client-1',
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    response_type: 'code',
+    scope: 'boards:read,pins:read,pins:write,user_accounts:read',
+    state: 's1',
+  });
   const consent = await fetch(`${sandbox.url}${BASE}/oauth/?${q}`, { redirect: 'manual' });
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const token = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' }), { authorization: BASIC });
+  const token = await call(
+    'POST',
+    `${BASE}/v5/oauth/token`,
+    new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' }),
+    { authorization: BASIC },
+  );
   expect(token.status).toBe(200);
-  expect(token.body).toMatchObject({ token_type: 'bearer', response_type: 'authorization_code', expires_in: 2_592_000, refresh_token: expect.any(String) });
+  expect(token.body).toMatchObject({
+    token_type: 'bearer',
+    response_type: 'authorization_code',
+    expires_in: 2_592_000,
+    refresh_token: expect.any(String),
+  });
   return { authorization: `Bearer ${token.body.access_token}`, refresh: token.body.refresh_token };
 }
 
@@ -72,15 +89,35 @@ const inspect = async () => (await call('GET', `${BASE}/_inspect`)).body.posts a
 describe('Pinterest simulator', () => {
   it('authenticates the app with HTTP Basic only, refreshes with a new refresh token, and refuses a dead grant with code 283', async () => {
     const auth = await connect();
-    const bodyAuth = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh, client_id: 'client-1' }));
+    const bodyAuth = await call(
+      'POST',
+      `${BASE}/v5/oauth/token`,
+      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh, client_id: 'client-1' }),
+    );
     expect(bodyAuth).toMatchObject({ status: 401, body: { code: 2 } });
-    const refreshed = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh }), { authorization: BASIC });
+    const refreshed = await call(
+      'POST',
+      `${BASE}/v5/oauth/token`,
+      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh }),
+      { authorization: BASIC },
+    );
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body).toMatchObject({ response_type: 'refresh_token', refresh_token: expect.any(String), refresh_token_expires_in: 5_184_000 });
+    expect(refreshed.body).toMatchObject({
+      response_type: 'refresh_token',
+      refresh_token: expect.any(String),
+      refresh_token_expires_in: 5_184_000,
+    });
     expect(refreshed.body.refresh_token).not.toBe(auth.refresh);
-    const again = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh }), { authorization: BASIC });
+    const again = await call(
+      'POST',
+      `${BASE}/v5/oauth/token`,
+      new URLSearchParams({ grant_type: 'refresh_token', refresh_token: auth.refresh }),
+      { authorization: BASIC },
+    );
     expect(again).toEqual({ status: 401, body: { code: 283, message: 'The authorization grant is invalid' } });
-    const badGrant = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'password' }), { authorization: BASIC });
+    const badGrant = await call('POST', `${BASE}/v5/oauth/token`, new URLSearchParams({ grant_type: 'password' }), {
+      authorization: BASIC,
+    });
     expect(badGrant.status).toBe(400);
     expect(badGrant.body.message).toMatch(/grant_type/);
   });
@@ -88,10 +125,16 @@ describe('Pinterest simulator', () => {
   it('shows the consenting user with a numeric id and two boards, stable for the same login', async () => {
     const auth = await connect();
     const me = await call('GET', `${BASE}/v5/user_account`, undefined, auth);
-    expect(me.body).toMatchObject({ id: expect.stringMatching(/^\d+$/), username: 'sandbox_pinterest', board_count: 2 });
+    expect(me.body).toMatchObject({
+      id: expect.stringMatching(/^\d+$/),
+      username: 'sandbox_pinterest',
+      board_count: 2,
+    });
     const boards = (await call('GET', `${BASE}/v5/boards`, undefined, auth)).body.items;
     expect(boards).toHaveLength(2);
-    expect(boards.map((b: any) => b.id)).toEqual((await call('GET', `${BASE}/v5/boards`, undefined, await connect())).body.items.map((b: any) => b.id));
+    expect(boards.map((b: any) => b.id)).toEqual(
+      (await call('GET', `${BASE}/v5/boards`, undefined, await connect())).body.items.map((b: any) => b.id),
+    );
     expect((await call('GET', `${BASE}/v5/boards`)).body).toEqual({ code: 2, message: 'Authentication failed.' });
   });
 
@@ -101,7 +144,12 @@ describe('Pinterest simulator', () => {
     const image = { source_type: 'image_url', url: `${imageBase}/photo.png` };
     const cases: [string, string, unknown, RegExp][] = [
       ['POST', '/v5/pins', { board_id: 'my-board', media_source: image }, /'board_id' must match pattern/],
-      ['POST', '/v5/pins', { board_id: board, title: 't'.repeat(101), media_source: image }, /'title' must NOT have more than 100 characters/],
+      [
+        'POST',
+        '/v5/pins',
+        { board_id: board, title: 't'.repeat(101), media_source: image },
+        /'title' must NOT have more than 100 characters/,
+      ],
       ['POST', '/v5/pins', { board_id: board, media_source: { source_type: 'video_id' } }, /media_source/],
       ['POST', '/v5/pins', { board_id: board, media_source: { source_type: 'image_url', url: 42 } }, /media_source/],
       ['GET', '/v5/boards?page_size=500', undefined, /'page_size' must be <= 250/],
@@ -129,15 +177,34 @@ describe('Pinterest simulator', () => {
   it('creates an image pin by fetching its URL, on the board, and deletes it', async () => {
     const auth = await connect();
     const board = await boardId(auth);
-    const res = await call('POST', `${BASE}/v5/pins`, { board_id: board, title: 'Launch', description: 'Our launch', link: 'https://herald.example/launch', alt_text: 'a rocket', media_source: { source_type: 'image_url', url: `${imageBase}/photo.png` } }, auth);
+    const res = await call(
+      'POST',
+      `${BASE}/v5/pins`,
+      {
+        board_id: board,
+        title: 'Launch',
+        description: 'Our launch',
+        link: 'https://herald.example/launch',
+        alt_text: 'a rocket',
+        media_source: { source_type: 'image_url', url: `${imageBase}/photo.png` },
+      },
+      auth,
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^\d+$/), board_id: board, title: 'Launch', media: { media_type: 'image' } });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^\d+$/),
+      board_id: board,
+      title: 'Launch',
+      media: { media_type: 'image' },
+    });
     expect(await inspect()).toEqual([
       expect.objectContaining({
         id: res.body.id,
         text: 'Our launch',
         destination: board,
-        media: [{ type: 'image', url: `${imageBase}/photo.png`, mimeType: 'image/png', size: 1234, altText: 'a rocket' }],
+        media: [
+          { type: 'image', url: `${imageBase}/photo.png`, mimeType: 'image/png', size: 1234, altText: 'a rocket' },
+        ],
         extra: expect.objectContaining({ title: 'Launch', link: 'https://herald.example/launch' }),
       }),
     ]);
@@ -145,16 +212,43 @@ describe('Pinterest simulator', () => {
     expect(listed.body.items.map((p: any) => p.id)).toEqual([res.body.id]);
     expect((await call('DELETE', `${BASE}/v5/pins/${res.body.id}`, undefined, auth)).status).toBe(204);
     expect((await inspect())[0].deleted).toBe(true);
-    expect(await call('DELETE', `${BASE}/v5/pins/${res.body.id}`, undefined, auth)).toEqual({ status: 404, body: { code: 50, message: 'Pin not found.' } });
+    expect(await call('DELETE', `${BASE}/v5/pins/${res.body.id}`, undefined, auth)).toEqual({
+      status: 404,
+      body: { code: 50, message: 'Pin not found.' },
+    });
   });
 
   it('refuses a pin without media, on another board, or with an image it cannot fetch', async () => {
     const auth = await connect();
     const board = await boardId(auth);
-    expect(await call('POST', `${BASE}/v5/pins`, { board_id: board, title: 'no media' }, auth)).toMatchObject({ status: 400, body: { code: 1 } });
-    expect(await call('POST', `${BASE}/v5/pins`, { board_id: '12345', media_source: { source_type: 'image_url', url: `${imageBase}/photo.png` } }, auth)).toMatchObject({ status: 404, body: { code: 40 } });
-    expect(await call('POST', `${BASE}/v5/pins`, { board_id: board, media_source: { source_type: 'image_url', url: `${imageBase}/missing.png` } }, auth)).toMatchObject({ status: 400 });
-    expect(await call('POST', `${BASE}/v5/pins`, { board_id: board, media_source: { source_type: 'image_url', url: `${imageBase}/page.html` } }, auth)).toMatchObject({ status: 400 });
+    expect(await call('POST', `${BASE}/v5/pins`, { board_id: board, title: 'no media' }, auth)).toMatchObject({
+      status: 400,
+      body: { code: 1 },
+    });
+    expect(
+      await call(
+        'POST',
+        `${BASE}/v5/pins`,
+        { board_id: '12345', media_source: { source_type: 'image_url', url: `${imageBase}/photo.png` } },
+        auth,
+      ),
+    ).toMatchObject({ status: 404, body: { code: 40 } });
+    expect(
+      await call(
+        'POST',
+        `${BASE}/v5/pins`,
+        { board_id: board, media_source: { source_type: 'image_url', url: `${imageBase}/missing.png` } },
+        auth,
+      ),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await call(
+        'POST',
+        `${BASE}/v5/pins`,
+        { board_id: board, media_source: { source_type: 'image_url', url: `${imageBase}/page.html` } },
+        auth,
+      ),
+    ).toMatchObject({ status: 400 });
     expect(await inspect()).toEqual([]);
   });
 
@@ -164,7 +258,11 @@ describe('Pinterest simulator', () => {
     await call('POST', `${BASE}/_config`, { processingMs: 60_000 });
     const reg = await call('POST', `${BASE}/v5/media`, { media_type: 'video' }, auth);
     expect(reg.status).toBe(201);
-    expect(reg.body).toMatchObject({ media_id: expect.stringMatching(/^\d+$/), media_type: 'video', upload_url: expect.stringContaining('/pinterest-media-upload/') });
+    expect(reg.body).toMatchObject({
+      media_id: expect.stringMatching(/^\d+$/),
+      media_type: 'video',
+      upload_url: expect.stringContaining('/pinterest-media-upload/'),
+    });
     const upload = new URL(reg.body.upload_url).pathname;
     const form = (fields: Record<string, string>, withFile = true) => {
       const f = new FormData();
@@ -172,28 +270,73 @@ describe('Pinterest simulator', () => {
       if (withFile) f.append('file', new Blob([Buffer.alloc(4096, 2)], { type: 'video/mp4' }), 'clip.mp4');
       return f;
     };
-    const altered = await call('POST', upload, form({ ...reg.body.upload_parameters, key: `${reg.body.upload_parameters.key}x` }));
+    const altered = await call(
+      'POST',
+      upload,
+      form({ ...reg.body.upload_parameters, key: `${reg.body.upload_parameters.key}x` }),
+    );
     expect(altered.status).toBe(403);
-    const tampered = await call('POST', upload, form({ ...reg.body.upload_parameters, 'x-amz-signature': '0'.repeat(64) }));
+    const tampered = await call(
+      'POST',
+      upload,
+      form({ ...reg.body.upload_parameters, 'x-amz-signature': '0'.repeat(64) }),
+    );
     expect(tampered.body).toContain('SignatureDoesNotMatch');
     expect((await call('POST', upload, form(reg.body.upload_parameters, false))).status).toBe(400);
-    expect((await call('GET', `${BASE}/v5/media/${reg.body.media_id}`, undefined, auth)).body.status).toBe('registered');
+    expect((await call('GET', `${BASE}/v5/media/${reg.body.media_id}`, undefined, auth)).body.status).toBe(
+      'registered',
+    );
     expect((await call('POST', upload, form(reg.body.upload_parameters))).status).toBe(204);
-    expect((await call('GET', `${BASE}/v5/media/${reg.body.media_id}`, undefined, auth)).body).toEqual({ media_id: reg.body.media_id, media_type: 'video', status: 'processing' });
-    const early = await call('POST', `${BASE}/v5/pins`, { board_id: board, media_source: { source_type: 'video_id', media_id: reg.body.media_id, cover_image_key_frame_time: 1 } }, auth);
+    expect((await call('GET', `${BASE}/v5/media/${reg.body.media_id}`, undefined, auth)).body).toEqual({
+      media_id: reg.body.media_id,
+      media_type: 'video',
+      status: 'processing',
+    });
+    const early = await call(
+      'POST',
+      `${BASE}/v5/pins`,
+      {
+        board_id: board,
+        media_source: { source_type: 'video_id', media_id: reg.body.media_id, cover_image_key_frame_time: 1 },
+      },
+      auth,
+    );
     expect(early).toMatchObject({ status: 400, body: { message: expect.stringMatching(/processing/) } });
 
     await call('POST', `${BASE}/_config`, { processingMs: 0 });
     const reg2 = await call('POST', `${BASE}/v5/media`, { media_type: 'video' }, auth);
-    expect((await call('POST', new URL(reg2.body.upload_url).pathname, form(reg2.body.upload_parameters))).status).toBe(204);
-    expect((await call('GET', `${BASE}/v5/media/${reg2.body.media_id}`, undefined, auth)).body.status).toBe('succeeded');
-    const noCover = await call('POST', `${BASE}/v5/pins`, { board_id: board, media_source: { source_type: 'video_id', media_id: reg2.body.media_id } }, auth);
+    expect((await call('POST', new URL(reg2.body.upload_url).pathname, form(reg2.body.upload_parameters))).status).toBe(
+      204,
+    );
+    expect((await call('GET', `${BASE}/v5/media/${reg2.body.media_id}`, undefined, auth)).body.status).toBe(
+      'succeeded',
+    );
+    const noCover = await call(
+      'POST',
+      `${BASE}/v5/pins`,
+      { board_id: board, media_source: { source_type: 'video_id', media_id: reg2.body.media_id } },
+      auth,
+    );
     expect(noCover).toMatchObject({ status: 400, body: { message: expect.stringMatching(/cover_image/) } });
-    const pin = await call('POST', `${BASE}/v5/pins`, { board_id: board, title: 'Clip', media_source: { source_type: 'video_id', media_id: reg2.body.media_id, cover_image_key_frame_time: 2 } }, auth);
+    const pin = await call(
+      'POST',
+      `${BASE}/v5/pins`,
+      {
+        board_id: board,
+        title: 'Clip',
+        media_source: { source_type: 'video_id', media_id: reg2.body.media_id, cover_image_key_frame_time: 2 },
+      },
+      auth,
+    );
     expect(pin.status).toBe(201);
     expect(pin.body.media).toMatchObject({ media_type: 'video' });
     expect(await inspect()).toEqual([
-      expect.objectContaining({ id: pin.body.id, destination: board, media: [{ type: 'video', url: `media:${reg2.body.media_id}`, mimeType: 'video/mp4', size: 4096 }], extra: expect.objectContaining({ cover: { keyFrameTime: 2 } }) }),
+      expect.objectContaining({
+        id: pin.body.id,
+        destination: board,
+        media: [{ type: 'video', url: `media:${reg2.body.media_id}`, mimeType: 'video/mp4', size: 4096 }],
+        extra: expect.objectContaining({ cover: { keyFrameTime: 2 } }),
+      }),
     ]);
   });
 

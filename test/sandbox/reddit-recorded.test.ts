@@ -22,8 +22,14 @@ interface Interaction {
   response: { status: { code: number }; headers: Record<string, string[]>; body: { string?: string } | null };
 }
 
-const header = (headers: Record<string, string[]>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1][0] ?? null;
-const bodyText = (b: unknown) => (typeof b === 'string' ? b : b && typeof b === 'object' && 'string' in b ? String((b as { string: string }).string) : '');
+const header = (headers: Record<string, string[]>, name: string) =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1][0] ?? null;
+const bodyText = (b: unknown) =>
+  typeof b === 'string'
+    ? b
+    : b && typeof b === 'object' && 'string' in b
+      ? String((b as { string: string }).string)
+      : '';
 
 function cassette(name: string): Interaction[] {
   return JSON.parse(readFileSync(join(CASSETTES, `${name}.json`), 'utf8')).interactions;
@@ -37,7 +43,6 @@ function learnAll(): void {
     }
   }
 }
-
 
 /** Keys of things the simulator fills only in part (Reddit's have over a hundred). */
 const PARTIAL = /(children\[\]\.data|^\.data)$/;
@@ -63,7 +68,8 @@ function shapeDiff(recorded: unknown, ours: unknown, path = ''): string[] {
   if (recorded === null || ours === null) return [];
   if (Array.isArray(recorded)) {
     if (!Array.isArray(ours)) return [`${path}: array expected`];
-    if (recorded.length === 0 || ours.length === 0) return path.endsWith('errors') && ours.length !== recorded.length ? [`${path}: ${JSON.stringify(ours)}`] : [];
+    if (recorded.length === 0 || ours.length === 0)
+      return path.endsWith('errors') && ours.length !== recorded.length ? [`${path}: ${JSON.stringify(ours)}`] : [];
     // Tuples (error triples) and lists alike: element by element as far as both go.
     return shapeDiff(recorded[0], ours[0], `${path}[]`);
   }
@@ -100,10 +106,18 @@ beforeAll(async () => {
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
   const res = await fetch(`${base()}/api/v1/access_token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('rec:secret').toString('base64')}`, 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from('rec:secret').toString('base64')}`,
+      'user-agent': UA,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect }),
   });
-  tokenAnswer = { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Record<string, unknown> };
+  tokenAnswer = {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
   token = String(tokenAnswer.body.access_token);
 });
 afterAll(async () => sandbox?.close());
@@ -142,17 +156,24 @@ async function replay(name: string, sr: string, extraForm: Record<string, string
       } else if (body) body = swap(body);
       res = await fetch(`${base()}${path}`, {
         method: request.method,
-        headers: { authorization: `bearer ${token}`, 'user-agent': UA, ...(contentType ? { 'content-type': contentType } : {}) },
+        headers: {
+          authorization: `bearer ${token}`,
+          'user-agent': UA,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
         body,
       });
     }
     const text = await res.text();
     const recordedText = bodyText(response.body);
-    if (res.status !== response.status.code) problems.push(`${where}: status ${res.status}, recorded ${response.status.code} (${text.slice(0, 200)})`);
+    if (res.status !== response.status.code)
+      problems.push(`${where}: status ${res.status}, recorded ${response.status.code} (${text.slice(0, 200)})`);
     const recordedType = header(response.headers, 'content-type');
-    if (recordedType && res.headers.get('content-type') !== recordedType) problems.push(`${where}: content-type ${res.headers.get('content-type')}, recorded ${recordedType}`);
+    if (recordedType && res.headers.get('content-type') !== recordedType)
+      problems.push(`${where}: content-type ${res.headers.get('content-type')}, recorded ${recordedType}`);
     for (const h of ['x-ratelimit-remaining', 'x-ratelimit-used', 'x-ratelimit-reset', 'location']) {
-      if (header(response.headers, h) !== null && res.headers.get(h) === null) problems.push(`${where}: no ${h} header`);
+      if (header(response.headers, h) !== null && res.headers.get(h) === null)
+        problems.push(`${where}: no ${h} header`);
     }
     if (recordedText.startsWith('<?xml')) {
       expect(xmlElements(text), where).toEqual(xmlElements(recordedText));
@@ -166,7 +187,10 @@ async function replay(name: string, sr: string, extraForm: Record<string, string
       lease = { action: ours.args.action, fields: ours.args.fields, asset: ours.asset.asset_id };
       // The upload's Location (the submission's url) first: it contains the asset id.
       const recordedKey = recorded.args.fields.find((f: { name: string }) => f.name === 'key').value;
-      ids.set(`https://reddit-uploaded-media.s3-accelerate.amazonaws.com/${recordedKey}`, `${base()}/s3/${ours.asset.asset_id}`);
+      ids.set(
+        `https://reddit-uploaded-media.s3-accelerate.amazonaws.com/${recordedKey}`,
+        `${base()}/s3/${ours.asset.asset_id}`,
+      );
       ids.set(recorded.asset.asset_id, ours.asset.asset_id);
     }
     if (ours.json?.data?.id) lastPost = String(ours.json.data.id).replace(/^t3_/, '');
@@ -196,30 +220,51 @@ describe('the Reddit simulator answers in the shapes of the recorded traffic', (
   });
 
   it('TestSubreddit.test_submit__flair replays against flairrequired with one of its flair ids', async () => {
-    expect(await replay('TestSubreddit.test_submit__flair', 'flairrequired', { flair_id: SANDBOX_FLAIRS[0].id })).toEqual([]);
+    expect(
+      await replay('TestSubreddit.test_submit__flair', 'flairrequired', { flair_id: SANDBOX_FLAIRS[0].id }),
+    ).toEqual([]);
     const post = [...sandbox.state('reddit').posts].pop()!;
-    expect(post).toMatchObject({ destination: 'flairrequired', extra: { flairId: SANDBOX_FLAIRS[0].id, flairText: 'Test flair text' } });
+    expect(post).toMatchObject({
+      destination: 'flairrequired',
+      extra: { flairId: SANDBOX_FLAIRS[0].id, flairText: 'Test flair text' },
+    });
   });
 
   it('refuses what the recorded requests would be refused for: no flair in flairrequired, an upload URL never uploaded', async () => {
     const submit = (form: Record<string, string>) =>
       fetch(`${base()}/api/submit`, {
         method: 'POST',
-        headers: { authorization: `bearer ${token}`, 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ api_type: 'json', resubmit: 'True', sendreplies: 'True', title: 'Test Title', ...form }),
+        headers: {
+          authorization: `bearer ${token}`,
+          'user-agent': UA,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          api_type: 'json',
+          resubmit: 'True',
+          sendreplies: 'True',
+          title: 'Test Title',
+          ...form,
+        }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const before = sandbox.state('reddit').posts.length;
     expect(await submit({ kind: 'self', sr: 'flairrequired', text: 'x' })).toEqual({
       status: 200,
       body: { json: { errors: [['SUBMIT_VALIDATION_FLAIR_REQUIRED', 'Your post must contain post flair.', 'flair']] } },
     });
-    const image = await submit({ kind: 'image', sr: 'test', url: `${base()}/s3/${createHash('md5').update(randomBytes(4)).digest('hex').slice(0, 13)}` });
+    const image = await submit({
+      kind: 'image',
+      sr: 'test',
+      url: `${base()}/s3/${createHash('md5').update(randomBytes(4)).digest('hex').slice(0, 13)}`,
+    });
     expect(image.body.json.errors).toEqual([['BAD_URL', 'you should check that url', 'url']]);
     expect(sandbox.state('reddit').posts.length).toBe(before);
   });
 
   it('blocks a generic User-Agent and a token request without Basic client credentials', async () => {
-    const generic = await fetch(`${base()}/api/v1/me`, { headers: { authorization: `bearer ${token}`, 'user-agent': 'node' } });
+    const generic = await fetch(`${base()}/api/v1/me`, {
+      headers: { authorization: `bearer ${token}`, 'user-agent': 'node' },
+    });
     expect(generic.status).toBe(403);
     const noBasic = await fetch(`${base()}/api/v1/access_token`, {
       method: 'POST',

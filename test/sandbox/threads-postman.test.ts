@@ -48,10 +48,12 @@ afterAll(async () => {
 });
 
 /** Requests the simulator serves, and the shape of each answer (a pm test script). */
-const ID = "pm.expect(b.id).to.match(/^\\d+$/);";
+const ID = 'pm.expect(b.id).to.match(/^\\d+$/);';
 const ONLY = (keys: string[]) => `pm.expect(Object.keys(b)).to.have.members(${JSON.stringify(keys)});`;
-const SUBSET = (list: string) => `pm.expect(${list}.split(',').map(function (f) { return f.split('{')[0]; }).concat(['id'])).to.include.members(Object.keys(b));`;
-const LIST = (list: string) => `pm.expect(b.data).to.be.an('array'); b.data.forEach(function (x) { pm.expect(${list}.split(',').map(function (f) { return f.split('{')[0]; }).concat(['id'])).to.include.members(Object.keys(x)); pm.expect(x.id).to.match(/^\\d+$/); });`;
+const SUBSET = (list: string) =>
+  `pm.expect(${list}.split(',').map(function (f) { return f.split('{')[0]; }).concat(['id'])).to.include.members(Object.keys(b));`;
+const LIST = (list: string) =>
+  `pm.expect(b.data).to.be.an('array'); b.data.forEach(function (x) { pm.expect(${list}.split(',').map(function (f) { return f.split('{')[0]; }).concat(['id'])).to.include.members(Object.keys(x)); pm.expect(x.id).to.match(/^\\d+$/); });`;
 const SERVED: Record<string, string> = {
   'Exchange the Code For a Token': `${ONLY(['access_token', 'user_id'])} pm.collectionVariables.set('short_token', b.access_token);`,
   'Get Long-Lived Access Token': `${ONLY(['access_token', 'token_type', 'expires_in'])} pm.expect(b.expires_in).to.equal(5184000); pm.collectionVariables.set('long_token', b.access_token);`,
@@ -101,7 +103,10 @@ const UNSERVED = [
 function assertions(name: string): string[] {
   const served = SERVED[name];
   const lines = served
-    ? ["pm.test('status 200', function () { pm.response.to.have.status(200); });", `pm.test('answer shape', function () { var b = pm.response.json(); ${served} });`]
+    ? [
+        "pm.test('status 200', function () { pm.response.to.have.status(200); });",
+        `pm.test('answer shape', function () { var b = pm.response.json(); ${served} });`,
+      ]
     : [
         "pm.test('status 400', function () { pm.response.to.have.status(400); });",
         "pm.test(\"Graph's error shape\", function () { var b = pm.response.json(); pm.expect(Object.keys(b)).to.eql(['error']); pm.expect(b.error.message).to.be.a('string'); pm.expect(b.error.type).to.be.a('string'); pm.expect(b.error.code).to.be.a('number'); pm.expect(b.error.fbtrace_id).to.be.a('string'); });",
@@ -118,10 +123,15 @@ interface Execution {
 
 describe("Meta's Postman collection for the Threads API, run by newman", () => {
   it('every request answers with the status and shape added to it; what the simulator serves is published once', async () => {
-    const collection = JSON.parse(readFileSync(new URL('../fixtures/threads/threads-api.postman_collection.json', import.meta.url), 'utf8'));
+    const collection = JSON.parse(
+      readFileSync(new URL('../fixtures/threads/threads-api.postman_collection.json', import.meta.url), 'utf8'),
+    );
     const base = `${sandbox.url}/sandbox/threads`;
     const redirect = 'https://www.domain.com/login';
-    const consent = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: 'pm-app', redirect_uri: redirect, scope: 'threads_basic,threads_content_publish,threads_read_replies,threads_manage_replies', response_type: 'code', login_hint: 'newman' })}`, { redirect: 'manual' });
+    const consent = await fetch(
+      `${base}/oauth/authorize?${new URLSearchParams({ client_id: 'pm-app', redirect_uri: redirect, scope: 'threads_basic,threads_content_publish,threads_read_replies,threads_manage_replies', response_type: 'code', login_hint: 'newman' })}`,
+      { redirect: 'manual' },
+    );
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
 
     const set: Record<string, string> = {
@@ -143,8 +153,12 @@ describe("Meta's Postman collection for the Threads API, run by newman", () => {
       items.forEach((it) => {
         if (it.item) return walk(it.item);
         names.push(it.name);
-        if (it.name === 'Get Long-Lived Access Token') it.request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{short_token}}', type: 'string' }] };
-        it.event = [...(it.event ?? []), { listen: 'test', script: { type: 'text/javascript', exec: assertions(it.name) } }];
+        if (it.name === 'Get Long-Lived Access Token')
+          it.request.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{short_token}}', type: 'string' }] };
+        it.event = [
+          ...(it.event ?? []),
+          { listen: 'test', script: { type: 'text/javascript', exec: assertions(it.name) } },
+        ];
       });
     walk(collection.item);
     // Every request of the collection is either served or listed as not served.
@@ -152,7 +166,9 @@ describe("Meta's Postman collection for the Threads API, run by newman", () => {
 
     const executions: Execution[] = [];
     const summary = await new Promise<any>((resolve, reject) => {
-      const run = newman.run({ collection, reporters: [], timeout: 30_000 }, (error, s) => (error ? reject(error) : resolve(s)));
+      const run = newman.run({ collection, reporters: [], timeout: 30_000 }, (error, s) =>
+        error ? reject(error) : resolve(s),
+      );
       // A long-lived token refreshes once it is a day old.
       run.on('beforeItem', (_e: unknown, args: { item: { name: string } }) => {
         if (args.item.name === 'Refresh Access Token') offset += 2 * 86_400_000;
@@ -168,7 +184,9 @@ describe("Meta's Postman collection for the Threads API, run by newman", () => {
     }
     expect(executions.map((x) => x.name)).toEqual(names);
     expect(executions.filter((x) => x.failed.length)).toEqual([]);
-    expect(Object.fromEntries(executions.map((x) => [x.name, x.status]))).toEqual(Object.fromEntries(names.map((n) => [n, n in SERVED ? 200 : 400])));
+    expect(Object.fromEntries(executions.map((x) => [x.name, x.status]))).toEqual(
+      Object.fromEntries(names.map((n) => [n, n in SERVED ? 200 : 400])),
+    );
     expect(summary.run.failures).toEqual([]);
     // Each assertion ran: two per request.
     expect(summary.run.stats.assertions).toMatchObject({ total: names.length * 2, failed: 0 });

@@ -42,7 +42,10 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   const isBuffer = Buffer.isBuffer(body);
   const res = await fetch(sandbox.url + BASE + path, {
     method,
-    headers: body === undefined || isBuffer || typeof body === 'string' ? headers : { 'content-type': 'application/json; charset=UTF-8', ...headers },
+    headers:
+      body === undefined || isBuffer || typeof body === 'string'
+        ? headers
+        : { 'content-type': 'application/json; charset=UTF-8', ...headers },
     body: body === undefined ? undefined : isBuffer || typeof body === 'string' ? (body as any) : JSON.stringify(body),
   });
   const text = await res.text();
@@ -54,19 +57,46 @@ async function login(userId?: string): Promise<{ auth: Record<string, string>; o
   const verifier = 'v'.repeat(50);
   const challenge = createHash('sha256').update(verifier).digest('hex');
   const q = new URLSearchParams({
-    client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish,video.upload', redirect_uri: 'http://127.0.0.1/cb', state: 's',
-    code_challenge: challenge, code_challenge_method: 'S256', ...(userId ? { login_hint: userId } : {}),
+    client_key: 'ck',
+    response_type: 'code',
+    scope: 'user.info.basic,video.publish,video.upload',
+    redirect_uri: 'http://127.0.0.1/cb',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...(userId ? { login_hint: userId } : {}),
   });
   const consent = await fetch(`${sandbox.url}${BASE}/v2/auth/authorize/?${q}`, { redirect: 'manual' });
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const form = new URLSearchParams({ client_key: 'ck', client_secret: 'cs', code, grant_type: 'authorization_code', redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier });
-  const token = await call('POST', '/v2/oauth/token/', form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+  const form = new URLSearchParams({
+    client_key: 'ck',
+    client_secret: 'cs',
+    code,
+    grant_type: 'authorization_code',
+    redirect_uri: 'http://127.0.0.1/cb',
+    code_verifier: verifier,
+  });
+  const token = await call('POST', '/v2/oauth/token/', form.toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+  });
   expect(token.status).toBe(200);
   return { auth: { authorization: `Bearer ${token.body.access_token}` }, openId: token.body.open_id };
 }
 
-const postInfo = (extra: Record<string, unknown> = {}) => ({ title: 'hello #fyp', privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, disable_duet: false, disable_stitch: false, ...extra });
-const fileSource = (size: number, chunk = size, count = 1) => ({ source: 'FILE_UPLOAD', video_size: size, chunk_size: chunk, total_chunk_count: count });
+const postInfo = (extra: Record<string, unknown> = {}) => ({
+  title: 'hello #fyp',
+  privacy_level: 'PUBLIC_TO_EVERYONE',
+  disable_comment: false,
+  disable_duet: false,
+  disable_stitch: false,
+  ...extra,
+});
+const fileSource = (size: number, chunk = size, count = 1) => ({
+  source: 'FILE_UPLOAD',
+  video_size: size,
+  chunk_size: chunk,
+  total_chunk_count: count,
+});
 
 /** A buffer that reads as an MP4 of `seconds` (an `mvhd` box, version 0, timescale 1000). */
 function fakeMp4(size: number, seconds: number): Buffer {
@@ -104,37 +134,69 @@ describe('TikTok simulator: Login Kit', () => {
     const { auth, openId } = await login();
     expect(openId).toBe('tiktok-user-1');
     const info = await call('GET', '/v2/user/info/?fields=open_id,display_name,avatar_url', undefined, auth);
-    expect(info.body).toMatchObject({ data: { user: { open_id: openId, display_name: expect.any(String) } }, error: { code: 'ok' } });
+    expect(info.body).toMatchObject({
+      data: { user: { open_id: openId, display_name: expect.any(String) } },
+      error: { code: 'ok' },
+    });
     expect(info.body.data.user.union_id).toBeUndefined();
   });
 
   it('refuses a base64url PKCE challenge: TikTok wants the hex SHA-256 of the verifier', async () => {
     const verifier = 'w'.repeat(50);
     const q = new URLSearchParams({
-      client_key: 'ck', response_type: 'code', scope: 'user.info.basic', redirect_uri: 'http://127.0.0.1/cb', state: 's',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+      client_key: 'ck',
+      response_type: 'code',
+      scope: 'user.info.basic',
+      redirect_uri: 'http://127.0.0.1/cb',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
     });
     const consent = await fetch(`${sandbox.url}${BASE}/v2/auth/authorize/?${q}`, { redirect: 'manual' });
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const form = new URLSearchParams({ client_key: 'ck', client_secret: 'cs', code, grant_type: 'authorization_code', redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier });
-    const token = await call('POST', '/v2/oauth/token/', form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = new URLSearchParams({
+      client_key: 'ck',
+      client_secret: 'cs',
+      code,
+      grant_type: 'authorization_code',
+      redirect_uri: 'http://127.0.0.1/cb',
+      code_verifier: verifier,
+    });
+    const token = await call('POST', '/v2/oauth/token/', form.toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(token.status).toBe(400);
     expect(token.body).toMatchObject({ error: 'invalid_grant', log_id: expect.any(String) });
   });
 
   it('refuses a bad token with 401 access_token_invalid in the {data, error} envelope', async () => {
     const res = await call('POST', '/v2/post/publish/creator_info/query/', {}, { authorization: 'Bearer nope' });
-    expect(res).toMatchObject({ status: 401, body: { data: {}, error: { code: 'access_token_invalid', log_id: expect.any(String) } } });
+    expect(res).toMatchObject({
+      status: 401,
+      body: { data: {}, error: { code: 'access_token_invalid', log_id: expect.any(String) } },
+    });
   });
 });
 
 describe('TikTok simulator: creator info and post_info', () => {
   it('creator_info/query reports what POST /_config {creator} set, for one creator or all', async () => {
     const { auth, openId } = await login();
-    expect((await call('POST', '/v2/post/publish/creator_info/query/', {}, auth)).body.data.privacy_level_options).toContain('PUBLIC_TO_EVERYONE');
-    const set = await call('POST', '/_config', { creator: { privacy_level_options: ['SELF_ONLY'], duet_disabled: true }, openId });
-    expect(set.body.creators[openId]).toMatchObject({ privacy_level_options: ['SELF_ONLY'], duet_disabled: true, comment_disabled: false });
-    expect((await call('POST', '/v2/post/publish/creator_info/query/', {}, auth)).body.data).toMatchObject({ privacy_level_options: ['SELF_ONLY'], duet_disabled: true });
+    expect(
+      (await call('POST', '/v2/post/publish/creator_info/query/', {}, auth)).body.data.privacy_level_options,
+    ).toContain('PUBLIC_TO_EVERYONE');
+    const set = await call('POST', '/_config', {
+      creator: { privacy_level_options: ['SELF_ONLY'], duet_disabled: true },
+      openId,
+    });
+    expect(set.body.creators[openId]).toMatchObject({
+      privacy_level_options: ['SELF_ONLY'],
+      duet_disabled: true,
+      comment_disabled: false,
+    });
+    expect((await call('POST', '/v2/post/publish/creator_info/query/', {}, auth)).body.data).toMatchObject({
+      privacy_level_options: ['SELF_ONLY'],
+      duet_disabled: true,
+    });
     expect((await call('POST', '/_config', { creator: { privacy_level_options: ['NOBODY'] } })).status).toBe(400);
   });
 
@@ -148,29 +210,60 @@ describe('TikTok simulator: creator info and post_info', () => {
   it('refuses comments, duets or stitches the creator disabled', async () => {
     const { auth } = await login();
     await call('POST', '/_config', { creator: { comment_disabled: true, stitch_disabled: true } });
-    const comment = await initVideo(auth, { post_info: postInfo({ disable_stitch: true }), source_info: fileSource(1000) });
-    expect(comment.body.error).toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/disabled comments/) });
-    const stitch = await initVideo(auth, { post_info: postInfo({ disable_comment: true }), source_info: fileSource(1000) });
+    const comment = await initVideo(auth, {
+      post_info: postInfo({ disable_stitch: true }),
+      source_info: fileSource(1000),
+    });
+    expect(comment.body.error).toMatchObject({
+      code: 'invalid_params',
+      message: expect.stringMatching(/disabled comments/),
+    });
+    const stitch = await initVideo(auth, {
+      post_info: postInfo({ disable_comment: true }),
+      source_info: fileSource(1000),
+    });
     expect(stitch.body.error.message).toMatch(/disabled stitches/);
-    const ok = await initVideo(auth, { post_info: postInfo({ disable_comment: true, disable_stitch: true }), source_info: fileSource(1000) });
+    const ok = await initVideo(auth, {
+      post_info: postInfo({ disable_comment: true, disable_stitch: true }),
+      source_info: fileSource(1000),
+    });
     expect(ok.status).toBe(200);
   });
 
   it('refuses branded content that is private', async () => {
     const { auth } = await login();
-    const res = await initVideo(auth, { post_info: postInfo({ privacy_level: 'SELF_ONLY', brand_content_toggle: true }), source_info: fileSource(1000) });
-    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_params', message: expect.stringMatching(/cannot be private/) } } });
-    const organic = await initVideo(auth, { post_info: postInfo({ privacy_level: 'SELF_ONLY', brand_organic_toggle: true }), source_info: fileSource(1000) });
+    const res = await initVideo(auth, {
+      post_info: postInfo({ privacy_level: 'SELF_ONLY', brand_content_toggle: true }),
+      source_info: fileSource(1000),
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_params', message: expect.stringMatching(/cannot be private/) } },
+    });
+    const organic = await initVideo(auth, {
+      post_info: postInfo({ privacy_level: 'SELF_ONLY', brand_organic_toggle: true }),
+      source_info: fileSource(1000),
+    });
     expect(organic.status).toBe(200);
   });
 
   it('refuses a video title over 2,200 UTF-16 runes and a photo title over 90', async () => {
     const { auth } = await login();
-    expect((await initVideo(auth, { post_info: postInfo({ title: 'x'.repeat(2201) }), source_info: fileSource(1000) })).status).toBe(400);
-    const photo = await call('POST', '/v2/post/publish/content/init/', {
-      media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: postInfo({ title: 't'.repeat(91) }),
-      source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: [`${mediaBase}/a.jpeg`] },
-    }, auth);
+    expect(
+      (await initVideo(auth, { post_info: postInfo({ title: 'x'.repeat(2201) }), source_info: fileSource(1000) }))
+        .status,
+    ).toBe(400);
+    const photo = await call(
+      'POST',
+      '/v2/post/publish/content/init/',
+      {
+        media_type: 'PHOTO',
+        post_mode: 'DIRECT_POST',
+        post_info: postInfo({ title: 't'.repeat(91) }),
+        source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: [`${mediaBase}/a.jpeg`] },
+      },
+      auth,
+    );
     expect(photo.body.error.message).toMatch(/at most 90/);
   });
 });
@@ -207,7 +300,10 @@ describe('TikTok simulator: FILE_UPLOAD chunks', () => {
     const size = 12 * MB + 123;
     const video = fakeMp4(size, 5);
     const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(size, 5 * MB, 2) });
-    expect(init.body).toMatchObject({ data: { publish_id: expect.any(String), upload_url: expect.any(String) }, error: { code: 'ok' } });
+    expect(init.body).toMatchObject({
+      data: { publish_id: expect.any(String), upload_url: expect.any(String) },
+      error: { code: 'ok' },
+    });
     const url = init.body.data.upload_url;
     // Out of order: the second chunk first.
     const skipped = await put(url, video.subarray(5 * MB), `bytes ${5 * MB}-${size - 1}/${size}`);
@@ -221,7 +317,10 @@ describe('TikTok simulator: FILE_UPLOAD chunks', () => {
     expect(first.status).toBe(206);
     const last = await put(url, video.subarray(5 * MB), `bytes ${5 * MB}-${size - 1}/${size}`);
     expect(last.status).toBe(201);
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'PROCESSING_UPLOAD', uploaded_bytes: size });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'PROCESSING_UPLOAD',
+      uploaded_bytes: size,
+    });
   });
 
   it('refuses a chunk that is not chunk_size (every chunk but the last)', async () => {
@@ -236,7 +335,9 @@ describe('TikTok simulator: FILE_UPLOAD chunks', () => {
   it('refuses a chunk of another content type', async () => {
     const { auth } = await login();
     const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) });
-    expect((await put(init.body.data.upload_url, Buffer.alloc(1000), 'bytes 0-999/1000', 'image/png')).status).toBe(400);
+    expect((await put(init.body.data.upload_url, Buffer.alloc(1000), 'bytes 0-999/1000', 'image/png')).status).toBe(
+      400,
+    );
   });
 });
 
@@ -249,14 +350,24 @@ describe('TikTok simulator: processing and status', () => {
     expect((await call('GET', '/_inspect')).body.posts).toHaveLength(0);
     clock += 1000;
     const done = await status(auth, init.body.data.publish_id);
-    expect(done.body.data).toMatchObject({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [expect.any(Number)] });
+    expect(done.body.data).toMatchObject({
+      status: 'PUBLISH_COMPLETE',
+      publicaly_available_post_id: [expect.any(Number)],
+    });
     await status(auth, init.body.data.publish_id);
     const posts = (await call('GET', '/_inspect')).body.posts;
     expect(posts).toHaveLength(1);
     // The id is an int64 JSON number: its digits, exactly as sent (a double would round them).
     const id = /"publicaly_available_post_id":\[(\d+)\]/.exec(done.text)?.[1];
     expect(id).toMatch(/^\d{19}$/);
-    expect(posts[0]).toMatchObject({ id, text: 'hello #fyp', author: openId, destination: null, media: [{ type: 'video', size: 1000 }], extra: { is_aigc: true, durationSec: 4 } });
+    expect(posts[0]).toMatchObject({
+      id,
+      text: 'hello #fyp',
+      author: openId,
+      destination: null,
+      media: [{ type: 'video', size: 1000 }],
+      extra: { is_aigc: true, durationSec: 4 },
+    });
   });
 
   it('fails a video longer than the creator maximum with duration_check_failed', async () => {
@@ -265,50 +376,104 @@ describe('TikTok simulator: processing and status', () => {
     const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) });
     await put(init.body.data.upload_url, fakeMp4(1000, 11), 'bytes 0-999/1000');
     clock += 1000;
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'duration_check_failed' });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'duration_check_failed',
+    });
   });
 
   it('pulls a PULL_FROM_URL video from the URL given: PROCESSING_DOWNLOAD, then public', async () => {
     const { auth } = await login();
     files.set('/v.mp4', { body: fakeMp4(3000, 3), type: 'video/mp4' });
-    const init = await initVideo(auth, { post_info: postInfo(), source_info: { source: 'PULL_FROM_URL', video_url: `${mediaBase}/v.mp4` } });
+    const init = await initVideo(auth, {
+      post_info: postInfo(),
+      source_info: { source: 'PULL_FROM_URL', video_url: `${mediaBase}/v.mp4` },
+    });
     expect(init.body.data.upload_url).toBeUndefined();
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'PROCESSING_DOWNLOAD', downloaded_bytes: 3000 });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'PROCESSING_DOWNLOAD',
+      downloaded_bytes: 3000,
+    });
     clock += 1000;
     expect((await status(auth, init.body.data.publish_id)).body.data.status).toBe('PUBLISH_COMPLETE');
-    expect((await call('GET', '/_inspect')).body.posts[0]).toMatchObject({ media: [{ url: `${mediaBase}/v.mp4`, size: 3000 }], extra: { source: 'PULL_FROM_URL' } });
+    expect((await call('GET', '/_inspect')).body.posts[0]).toMatchObject({
+      media: [{ url: `${mediaBase}/v.mp4`, size: 3000 }],
+      extra: { source: 'PULL_FROM_URL' },
+    });
   });
 
   it('fails a URL it cannot download with video_pull_failed', async () => {
     const { auth } = await login();
-    const init = await initVideo(auth, { post_info: postInfo(), source_info: { source: 'PULL_FROM_URL', video_url: `${mediaBase}/missing.mp4` } });
+    const init = await initVideo(auth, {
+      post_info: postInfo(),
+      source_info: { source: 'PULL_FROM_URL', video_url: `${mediaBase}/missing.mp4` },
+    });
     clock += 1000;
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'video_pull_failed' });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'video_pull_failed',
+    });
   });
 
   it('posts a photo carousel from photo_images (JPEG or WebP only) with its cover index', async () => {
     const { auth } = await login();
     files.set('/p1.jpeg', { body: jpeg(), type: 'image/jpeg' });
     files.set('/p2.jpeg', { body: jpeg(3000), type: 'image/jpeg' });
-    const init = await call('POST', '/v2/post/publish/content/init/', {
-      media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: { title: 'two', description: 'two photos', privacy_level: 'SELF_ONLY', disable_comment: false, auto_add_music: true },
-      source_info: { source: 'PULL_FROM_URL', photo_cover_index: 1, photo_images: [`${mediaBase}/p1.jpeg`, `${mediaBase}/p2.jpeg`] },
-    }, auth);
+    const init = await call(
+      'POST',
+      '/v2/post/publish/content/init/',
+      {
+        media_type: 'PHOTO',
+        post_mode: 'DIRECT_POST',
+        post_info: {
+          title: 'two',
+          description: 'two photos',
+          privacy_level: 'SELF_ONLY',
+          disable_comment: false,
+          auto_add_music: true,
+        },
+        source_info: {
+          source: 'PULL_FROM_URL',
+          photo_cover_index: 1,
+          photo_images: [`${mediaBase}/p1.jpeg`, `${mediaBase}/p2.jpeg`],
+        },
+      },
+      auth,
+    );
     expect(init.status).toBe(200);
     clock += 1000;
     expect((await status(auth, init.body.data.publish_id)).body.data.status).toBe('PUBLISH_COMPLETE');
-    expect((await call('GET', '/_inspect')).body.posts[0]).toMatchObject({ text: 'two photos', media: [{ type: 'image', size: 2000 }, { type: 'image', size: 3000 }], extra: { photo_cover_index: 1, auto_add_music: true, mediaType: 'PHOTO' } });
+    expect((await call('GET', '/_inspect')).body.posts[0]).toMatchObject({
+      text: 'two photos',
+      media: [
+        { type: 'image', size: 2000 },
+        { type: 'image', size: 3000 },
+      ],
+      extra: { photo_cover_index: 1, auto_add_music: true, mediaType: 'PHOTO' },
+    });
   });
 
   it('fails a PNG photo with file_format_check_failed, and refuses a cover index out of range or FILE_UPLOAD photos', async () => {
     const { auth } = await login();
     files.set('/p.png', { body: Buffer.from('89504e470d0a1a0a0000', 'hex'), type: 'image/png' });
-    const body = (source: Record<string, unknown>) => ({ media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: postInfo({ title: 'png' }), source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: [`${mediaBase}/p.png`], ...source } });
-    expect((await call('POST', '/v2/post/publish/content/init/', body({ photo_cover_index: 1 }), auth)).body.error.message).toMatch(/photo_cover_index/);
-    expect((await call('POST', '/v2/post/publish/content/init/', body({ source: 'FILE_UPLOAD' }), auth)).body.error.message).toMatch(/PULL_FROM_URL/);
+    const body = (source: Record<string, unknown>) => ({
+      media_type: 'PHOTO',
+      post_mode: 'DIRECT_POST',
+      post_info: postInfo({ title: 'png' }),
+      source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: [`${mediaBase}/p.png`], ...source },
+    });
+    expect(
+      (await call('POST', '/v2/post/publish/content/init/', body({ photo_cover_index: 1 }), auth)).body.error.message,
+    ).toMatch(/photo_cover_index/);
+    expect(
+      (await call('POST', '/v2/post/publish/content/init/', body({ source: 'FILE_UPLOAD' }), auth)).body.error.message,
+    ).toMatch(/PULL_FROM_URL/);
     const init = await call('POST', '/v2/post/publish/content/init/', body({}), auth);
     clock += 1000;
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'file_format_check_failed' });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'file_format_check_failed',
+    });
   });
 
   it('sends an inbox upload to the creator: SEND_TO_USER_INBOX, nothing public', async () => {
@@ -325,9 +490,14 @@ describe('TikTok simulator: faults', () => {
   it('fails init, upload, processing and status fetch by op, in TikTok error codes', async () => {
     const { auth } = await login();
     await call('POST', '/_faults', { kind: 'rate_limited', count: 1 });
-    expect(await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) })).toMatchObject({ status: 429, body: { error: { code: 'rate_limit_exceeded' } } });
+    expect(await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) })).toMatchObject({
+      status: 429,
+      body: { error: { code: 'rate_limit_exceeded' } },
+    });
     await call('POST', '/_faults', { kind: 'rejected', count: 1 });
-    expect((await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) })).body.error.code).toBe('spam_risk_too_many_posts');
+    expect((await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) })).body.error.code).toBe(
+      'spam_risk_too_many_posts',
+    );
     const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) });
     await call('POST', '/_faults', { kind: 'unavailable', count: 1, op: 'upload' });
     expect((await put(init.body.data.upload_url, fakeMp4(1000, 2), 'bytes 0-999/1000')).status).toBe(500);
@@ -336,6 +506,9 @@ describe('TikTok simulator: faults', () => {
     clock += 1000;
     await call('POST', '/_faults', { kind: 'auth', count: 1, op: 'lookup' });
     expect((await status(auth, init.body.data.publish_id)).body.error.code).toBe('access_token_invalid');
-    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'internal' });
+    expect((await status(auth, init.body.data.publish_id)).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'internal',
+    });
   });
 });

@@ -45,7 +45,14 @@ async function consent(): Promise<string> {
   const tok = await fetch(`${base}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', client_id: 'cid', client_secret: 's', code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      client_id: 'cid',
+      client_secret: 's',
+      code_verifier: verifier,
+    }),
   }).then((r) => r.json() as Promise<any>);
   expect(tok).toMatchObject({ token_type: 'Bearer', expires_in: 3599, refresh_token: expect.any(String) });
   return tok.access_token;
@@ -85,12 +92,15 @@ const perCall = () => ({ rootUrl: googleRoot });
 const inspect = async () => (await sandboxCall(sandbox, 'GET', '/sandbox/youtube/_inspect')).posts as any[];
 
 async function googleError(p: Promise<unknown>): Promise<{ status: number; body: any }> {
-  const error: any = await p.then(() => null, (e: unknown) => e);
+  const error: any = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, 'the call should have failed').not.toBeNull();
   return { status: error.response?.status ?? error.status, body: error.response?.data };
 }
 
-describe('the YouTube simulator through Google\'s Node client', () => {
+describe("the YouTube simulator through Google's Node client", () => {
   it('lists the channel, uploads a video, sets its thumbnail, comments, finds it in the uploads playlist, deletes it', async () => {
     const yt = client();
     const channels = await yt.channels.list({ part: ['snippet', 'contentDetails'], mine: true });
@@ -102,21 +112,37 @@ describe('the YouTube simulator through Google\'s Node client', () => {
     const inserted = await yt.videos.insert(
       {
         part: ['snippet', 'status'],
-        requestBody: { snippet: { title: 'From the Node client', description: 'described', tags: ['a b', 'c'], categoryId: '22' }, status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false, containsSyntheticMedia: true } },
+        requestBody: {
+          snippet: { title: 'From the Node client', description: 'described', tags: ['a b', 'c'], categoryId: '22' },
+          status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
+        },
         media: { mimeType: 'video/mp4', body: Readable.from([bytes]) },
       },
       perCall(),
     );
     const id = inserted.data.id!;
-    expect(inserted.data).toMatchObject({ kind: 'youtube#video', snippet: { title: 'From the Node client', channelId: channel.id }, status: { privacyStatus: 'unlisted', containsSyntheticMedia: true } });
+    expect(inserted.data).toMatchObject({
+      kind: 'youtube#video',
+      snippet: { title: 'From the Node client', channelId: channel.id },
+      status: { privacyStatus: 'unlisted', containsSyntheticMedia: true },
+    });
 
     const listed = await yt.videos.list({ part: ['status', 'processingDetails'], id: [id] });
-    expect(listed.data.items![0]).toMatchObject({ status: { uploadStatus: 'processed' }, processingDetails: { processingStatus: 'succeeded' } });
+    expect(listed.data.items![0]).toMatchObject({
+      status: { uploadStatus: 'processed' },
+      processingDetails: { processingStatus: 'succeeded' },
+    });
 
-    const thumb = await yt.thumbnails.set({ videoId: id, media: { mimeType: 'image/png', body: Readable.from([pngBytes(5000)]) } }, perCall());
+    const thumb = await yt.thumbnails.set(
+      { videoId: id, media: { mimeType: 'image/png', body: Readable.from([pngBytes(5000)]) } },
+      perCall(),
+    );
     expect(thumb.data.items![0].default!.url).toContain(id);
 
-    const comment = await yt.commentThreads.insert({ part: ['snippet'], requestBody: { snippet: { videoId: id, topLevelComment: { snippet: { textOriginal: 'first!' } } } } });
+    const comment = await yt.commentThreads.insert({
+      part: ['snippet'],
+      requestBody: { snippet: { videoId: id, topLevelComment: { snippet: { textOriginal: 'first!' } } } },
+    });
     expect(comment.data.snippet!.topLevelComment!.snippet!.textOriginal).toBe('first!');
 
     const items = await yt.playlistItems.list({ part: ['snippet'], playlistId: uploads, maxResults: 50 });
@@ -129,47 +155,94 @@ describe('the YouTube simulator through Google\'s Node client', () => {
       deleted: true,
       destination: channel.id,
       media: [{ type: 'video', mimeType: 'video/mp4', size: bytes.length }],
-      extra: { title: 'From the Node client', tags: ['a b', 'c'], privacyStatus: 'unlisted', thumbnail: { mimeType: 'image/png', size: 5000 }, comments: [{ text: 'first!' }] },
+      extra: {
+        title: 'From the Node client',
+        tags: ['a b', 'c'],
+        privacyStatus: 'unlisted',
+        thumbnail: { mimeType: 'image/png', size: 5000 },
+        comments: [{ text: 'first!' }],
+      },
     });
   });
 
-  it('refuses what Google refuses, in Google\'s error shape: unknown fields, wrong types, the metadata rules', async () => {
+  it("refuses what Google refuses, in Google's error shape: unknown fields, wrong types, the metadata rules", async () => {
     const yt = client();
     const insert = (requestBody: any) =>
-      yt.videos.insert({ part: ['snippet', 'status'], requestBody, media: { mimeType: 'video/mp4', body: Readable.from([randomBytes(1000)]) } }, perCall());
+      yt.videos.insert(
+        {
+          part: ['snippet', 'status'],
+          requestBody,
+          media: { mimeType: 'video/mp4', body: Readable.from([randomBytes(1000)]) },
+        },
+        perCall(),
+      );
     const unknown = await googleError(insert({ snippet: { title: 't', hashtags: ['x'] } }));
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', errors: [{ reason: 'invalid' }] });
+    expect(unknown.body.error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      errors: [{ reason: 'invalid' }],
+    });
     expect(unknown.body.error.message).toContain('Unknown name "hashtags"');
     const type = await googleError(insert({ snippet: { title: 't' }, status: { selfDeclaredMadeForKids: 'no' } }));
-    expect(type.body.error.message).toContain("resource.status.self_declared_made_for_kids");
+    expect(type.body.error.message).toContain('resource.status.self_declared_made_for_kids');
     const cases: [any, string][] = [
       [{ snippet: { title: 'x'.repeat(101) } }, 'invalidTitle'],
       [{ snippet: { title: 'a <b>' } }, 'invalidTitle'],
       [{ snippet: { title: 't', description: 'é'.repeat(2501) } }, 'invalidDescription'],
       [{ snippet: { title: 't', categoryId: '99' } }, 'invalidCategoryId'],
-      [{ snippet: { title: 't' }, status: { privacyStatus: 'public', publishAt: new Date(Date.now() + 86_400_000).toISOString() } }, 'invalidPublishAt'],
+      [
+        {
+          snippet: { title: 't' },
+          status: { privacyStatus: 'public', publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+        },
+        'invalidPublishAt',
+      ],
       [{ snippet: { title: 't', tags: ['x'.repeat(501)] } }, 'invalidTags'],
     ];
     for (const [body, reason] of cases) {
       const e = await googleError(insert(body));
-      expect({ reason, status: e.status, got: e.body.error.errors[0].reason }).toEqual({ reason, status: 400, got: reason });
+      expect({ reason, status: e.status, got: e.body.error.errors[0].reason }).toEqual({
+        reason,
+        status: 400,
+        got: reason,
+      });
     }
     expect((await inspect()).filter((p) => p.extra.title === 't')).toEqual([]);
-    const noAuth = await googleError(youtube({ version: 'v3', rootUrl: googleRoot }).channels.list({ part: ['id'], mine: true }));
-    expect(noAuth.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED', errors: [{ reason: 'authError', domain: 'global' }] });
+    const noAuth = await googleError(
+      youtube({ version: 'v3', rootUrl: googleRoot }).channels.list({ part: ['id'], mine: true }),
+    );
+    expect(noAuth.body.error).toMatchObject({
+      code: 401,
+      status: 'UNAUTHENTICATED',
+      errors: [{ reason: 'authError', domain: 'global' }],
+    });
   });
 
   it('reports processing for processingMs, and a processing fault as failed', async () => {
     const yt = client();
     await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_config', { processingMs: 60_000 });
-    const up = (title: string) => yt.videos.insert({ part: ['snippet'], requestBody: { snippet: { title } }, media: { mimeType: 'video/mp4', body: Readable.from([randomBytes(1000)]) } }, perCall());
+    const up = (title: string) =>
+      yt.videos.insert(
+        {
+          part: ['snippet'],
+          requestBody: { snippet: { title } },
+          media: { mimeType: 'video/mp4', body: Readable.from([randomBytes(1000)]) },
+        },
+        perCall(),
+      );
     const slow = (await up('slow')).data.id!;
-    expect((await yt.videos.list({ part: ['processingDetails', 'status'], id: [slow] })).data.items![0]).toMatchObject({ status: { uploadStatus: 'uploaded' }, processingDetails: { processingStatus: 'processing' } });
+    expect((await yt.videos.list({ part: ['processingDetails', 'status'], id: [slow] })).data.items![0]).toMatchObject({
+      status: { uploadStatus: 'uploaded' },
+      processingDetails: { processingStatus: 'processing' },
+    });
     await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_config', { processingMs: 0 });
     await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_faults', { kind: 'rejected', count: 1, op: 'processing' });
     const bad = (await up('bad')).data.id!;
-    expect((await yt.videos.list({ part: ['processingDetails', 'status'], id: [bad] })).data.items![0]).toMatchObject({ status: { uploadStatus: 'failed', failureReason: 'codec' }, processingDetails: { processingStatus: 'failed' } });
+    expect((await yt.videos.list({ part: ['processingDetails', 'status'], id: [bad] })).data.items![0]).toMatchObject({
+      status: { uploadStatus: 'failed', failureReason: 'codec' },
+      processingDetails: { processingStatus: 'failed' },
+    });
   });
 });
 
@@ -178,13 +251,23 @@ describe('the resumable upload protocol', () => {
   async function session(total: number, title = `resumable ${randomBytes(3).toString('hex')}`): Promise<string> {
     const res = await fetch(`${base}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
       method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/json; charset=UTF-8', 'x-upload-content-length': String(total), 'x-upload-content-type': 'video/mp4' },
+      headers: {
+        ...auth(),
+        'content-type': 'application/json; charset=UTF-8',
+        'x-upload-content-length': String(total),
+        'x-upload-content-type': 'video/mp4',
+      },
       body: JSON.stringify({ snippet: { title }, status: { privacyStatus: 'private' } }),
     });
     expect(res.status).toBe(200);
     return res.headers.get('location')!;
   }
-  const put = (url: string, range: string, body?: Buffer) => fetch(url, { method: 'PUT', headers: { 'content-range': range, 'content-length': String(body?.length ?? 0) }, body });
+  const put = (url: string, range: string, body?: Buffer) =>
+    fetch(url, {
+      method: 'PUT',
+      headers: { 'content-range': range, 'content-length': String(body?.length ?? 0) },
+      body,
+    });
 
   it('answers 308 with Range between chunks, the status query, and 200 with the video at the last byte', async () => {
     const total = 2 * KiB256 + 1000;
@@ -243,7 +326,9 @@ function googlePython(): string {
     const probe = spawnSync(python, ['-c', 'import googleapiclient, httplib2'], { stdio: 'ignore' });
     if (!probe.error && probe.status === 0) return python;
   }
-  throw new Error('googleapiclient is not installed: this test needs it (Debian: apt-get install -y python3-googleapi)');
+  throw new Error(
+    'googleapiclient is not installed: this test needs it (Debian: apt-get install -y python3-googleapi)',
+  );
 }
 
 describe("the resumable upload through Google's Python client", () => {
@@ -274,7 +359,9 @@ describe("the resumable upload through Google's Python client", () => {
       expect(out.calls).toBe(4);
       const [video] = (await inspect()).filter((p) => p.extra.title === 'python client');
       expect(video).toMatchObject({ id: out.id, media: [{ type: 'video', size: 3 * KiB256 + 1234 }] });
-      expect(video.extra.receivedRanges).toEqual([0, 1, 2, 3].map((i) => ({ first: i * KiB256, last: Math.min((i + 1) * KiB256, 3 * KiB256 + 1234) - 1 })));
+      expect(video.extra.receivedRanges).toEqual(
+        [0, 1, 2, 3].map((i) => ({ first: i * KiB256, last: Math.min((i + 1) * KiB256, 3 * KiB256 + 1234) - 1 })),
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -286,7 +373,12 @@ describe("the resumable upload through Google's Python client", () => {
       const file = path.join(dir, 'v.mp4');
       const size = 4 * 2 * KiB256;
       fs.writeFileSync(file, randomBytes(size));
-      await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_faults', { op: 'upload', kind: 'unavailable', after: 2, count: 1 });
+      await sandboxCall(sandbox, 'POST', '/sandbox/youtube/_faults', {
+        op: 'upload',
+        kind: 'unavailable',
+        after: 2,
+        count: 1,
+      });
       const out = await upload(file, 2 * KiB256, 'python resume');
       expect(out.errors).toEqual([503]);
       const [video] = (await inspect()).filter((p) => p.extra.title === 'python resume');

@@ -29,7 +29,11 @@ const otherDir = () => {
 };
 const as = (settings: { dataDir?: string; env?: Record<string, string> }): AppContext => ({
   ...env.ctx,
-  config: { ...env.ctx.config, ...(settings.dataDir ? { dataDir: settings.dataDir } : {}), env: { ...env.ctx.config.env, ...settings.env } },
+  config: {
+    ...env.ctx.config,
+    ...(settings.dataDir ? { dataDir: settings.dataDir } : {}),
+    env: { ...env.ctx.config.env, ...settings.env },
+  },
 });
 
 describe('the media storage of processes sharing a database', () => {
@@ -49,6 +53,8 @@ describe('the media storage of processes sharing a database', () => {
     await expect(assertSharedStorage(as({ env: { ...bucket, MEDIA_STORAGE_CHANGED: '1' } }))).resolves.toBeUndefined();
     await expect(assertSharedStorage(as({ env: bucket }))).resolves.toBeUndefined();
     await expect(assertSharedStorage(env.ctx)).rejects.toThrow(/S3 bucket http:\/\/127\.0\.0\.1:9000\/herald-media/);
-    await expect(assertSharedStorage(as({ env: { ...bucket, S3_BUCKET: 'other-bucket' } }))).rejects.toBeInstanceOf(StorageMismatchError);
+    await expect(assertSharedStorage(as({ env: { ...bucket, S3_BUCKET: 'other-bucket' } }))).rejects.toBeInstanceOf(
+      StorageMismatchError,
+    );
   });
 });

@@ -33,9 +33,24 @@ describe('job stats for /health', () => {
       .insertInto('job')
       .values([job(at(-30)), job(at(-5)), job(at(0)), job(at(10)), job(at(60)), job(at(-90), at(-1))])
       .execute();
-    expect(await jobStats(env.ctx.db.kysely, now)).toEqual({ depth: 5, depthCapped: false, due: 3, oldestDueAt: at(-30) });
+    expect(await jobStats(env.ctx.db.kysely, now)).toEqual({
+      depth: 5,
+      depthCapped: false,
+      due: 3,
+      oldestDueAt: at(-30),
+    });
     expect(await jobStats(env.ctx.db.kysely, now, 5)).toMatchObject({ depth: 5, depthCapped: true, due: 3 });
-    expect(await jobStats(env.ctx.db.kysely, now, 3)).toMatchObject({ depth: 3, depthCapped: true, due: 3, oldestDueAt: at(-30) });
-    expect(await jobStats(env.ctx.db.kysely, new Date(at(-60)))).toEqual({ depth: 5, depthCapped: false, due: 0, oldestDueAt: null });
+    expect(await jobStats(env.ctx.db.kysely, now, 3)).toMatchObject({
+      depth: 3,
+      depthCapped: true,
+      due: 3,
+      oldestDueAt: at(-30),
+    });
+    expect(await jobStats(env.ctx.db.kysely, new Date(at(-60)))).toEqual({
+      depth: 5,
+      depthCapped: false,
+      due: 0,
+      oldestDueAt: null,
+    });
   });
 });

@@ -16,9 +16,12 @@ let db: Db;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-rows-'));
   db = await openDb({ dataDir: dir, databaseUrl: null, checkpointThread: false });
-  db.sqlite!.exec(`CREATE TABLE wide (id INTEGER PRIMARY KEY, name TEXT, "odd name" TEXT, "quote""d" TEXT, n REAL, b BLOB, z TEXT)`);
+  db.sqlite!.exec(
+    `CREATE TABLE wide (id INTEGER PRIMARY KEY, name TEXT, "odd name" TEXT, "quote""d" TEXT, n REAL, b BLOB, z TEXT)`,
+  );
   const insert = db.sqlite!.prepare('INSERT INTO wide VALUES (?, ?, ?, ?, ?, ?, ?)');
-  for (let i = 1; i <= 5; i++) insert.run(i, `name ${i}`, `odd ${i}`, `q ${i}`, i / 2, Buffer.from([i]), i % 2 ? null : 'z');
+  for (let i = 1; i <= 5; i++)
+    insert.run(i, `name ${i}`, `odd ${i}`, `q ${i}`, i / 2, Buffer.from([i]), i % 2 ? null : 'z');
 });
 afterAll(async () => {
   if (db) await db.close();
@@ -51,15 +54,24 @@ describe('SQLite rows as objects', () => {
   });
 
   it('RETURNING, streaming and hot statements read the same objects', async () => {
-    const returned = (await sql.raw<any>(`INSERT INTO wide (id, name) VALUES (6, 'six') RETURNING id, name, z`).execute(db.kysely)).rows;
+    const returned = (
+      await sql.raw<any>(`INSERT INTO wide (id, name) VALUES (6, 'six') RETURNING id, name, z`).execute(db.kysely)
+    ).rows;
     expect(returned).toEqual([{ id: 6, name: 'six', z: null }]);
     const streamed = [];
-    for await (const row of db.kysely.selectFrom('wide' as any).selectAll().orderBy('id').stream()) streamed.push(row);
+    for await (const row of db.kysely
+      .selectFrom('wide' as any)
+      .selectAll()
+      .orderBy('id')
+      .stream())
+      streamed.push(row);
     expect(streamed).toEqual(plain('SELECT * FROM wide ORDER BY id'));
     const viaHot = await db.transaction((tx) => hot(tx, 'SELECT * FROM wide WHERE id < ? ORDER BY id', [3]));
     expect(viaHot.rows).toEqual(plain('SELECT * FROM wide WHERE id < ? ORDER BY id', 3));
     expect(sqliteReader(db.sqlite!, 'SELECT id FROM wide WHERE id = ?').all(4)).toEqual([{ id: 4 }]);
-    expect(sqliteReader(db.sqlite!, 'SELECT * FROM wide WHERE id = ?').get(4)).toEqual(db.sqlite!.prepare('SELECT * FROM wide WHERE id = ?').get(4));
+    expect(sqliteReader(db.sqlite!, 'SELECT * FROM wide WHERE id = ?').get(4)).toEqual(
+      db.sqlite!.prepare('SELECT * FROM wide WHERE id = ?').get(4),
+    );
     expect(sqliteReader(db.sqlite!, 'SELECT * FROM wide WHERE id = ?').get(99)).toBeUndefined();
   });
 });

@@ -9,7 +9,9 @@ import { createTestEnv, dialect, type TestEnv } from '../helpers/context.js';
 let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
-  await sql`CREATE TABLE stmt_note (id TEXT PRIMARY KEY, status TEXT NOT NULL, body TEXT, n INTEGER NOT NULL DEFAULT 7)`.execute(env.ctx.db.kysely);
+  await sql`CREATE TABLE stmt_note (id TEXT PRIMARY KEY, status TEXT NOT NULL, body TEXT, n INTEGER NOT NULL DEFAULT 7)`.execute(
+    env.ctx.db.kysely,
+  );
 });
 afterAll(async () => env?.close());
 
@@ -48,9 +50,15 @@ describe('insertRows and hot', () => {
       { id: 'c', status: 'old', body: null, n: 3 },
       { id: 'd', status: 'new', body: 'z', n: 7 },
     ]);
-    const read = await hot<{ id: string }>(env.ctx.db.kysely, 'SELECT id FROM stmt_note WHERE status = ? AND n = ? ORDER BY id', ['old', 7]);
+    const read = await hot<{ id: string }>(
+      env.ctx.db.kysely,
+      'SELECT id FROM stmt_note WHERE status = ? AND n = ? ORDER BY id',
+      ['old', 7],
+    );
     expect(read.rows).toEqual([{ id: 'b' }]);
-    const updated = await env.ctx.db.transaction((tx) => hot(tx, 'UPDATE stmt_note SET body = ? WHERE status = ?', ['w', 'new']));
+    const updated = await env.ctx.db.transaction((tx) =>
+      hot(tx, 'UPDATE stmt_note SET body = ? WHERE status = ?', ['w', 'new']),
+    );
     expect(updated.changes).toBe(2);
   });
 });
@@ -74,6 +82,8 @@ describe('updateWhere', () => {
   });
 
   it('refuses a column name that is not a plain identifier', async () => {
-    await expect(updateWhere(env.ctx.db.kysely, table, { 'status = 1; --': 'x' }, { id: 'a' })).rejects.toThrow('not a column name');
+    await expect(updateWhere(env.ctx.db.kysely, table, { 'status = 1; --': 'x' }, { id: 'a' })).rejects.toThrow(
+      'not a column name',
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('db.transaction on SQLite', () => {
     await clear();
     const seen = await Promise.all([
       insert('first'),
-      g.env.ctx.db.transaction(async (tx) => (await sql<{ id: string }>`SELECT id FROM grouped_note`.execute(tx)).rows.map((r) => r.id)),
+      g.env.ctx.db.transaction(async (tx) =>
+        (await sql<{ id: string }>`SELECT id FROM grouped_note`.execute(tx)).rows.map((r) => r.id),
+      ),
     ]);
     expect(seen[1]).toEqual(['first']);
   });

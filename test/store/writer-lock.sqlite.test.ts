@@ -58,14 +58,17 @@ describe('SQLite writer lock', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const ids = async () => (await sql<{ id: string }>`SELECT id FROM note ORDER BY id`.execute(db.kysely)).rows.map((r) => r.id);
+  const ids = async () =>
+    (await sql<{ id: string }>`SELECT id FROM note ORDER BY id`.execute(db.kysely)).rows.map((r) => r.id);
 
   it('waits for another connection to release the lock with its event loop running, then writes', async () => {
     const { worker, next } = other(file);
     try {
       expect(await next()).toBe('holding');
       let settled = 0;
-      const inTransaction = db.transaction((tx) => sql`INSERT INTO note (id) VALUES ('in-transaction')`.execute(tx)).then(() => settled++);
+      const inTransaction = db
+        .transaction((tx) => sql`INSERT INTO note (id) VALUES ('in-transaction')`.execute(tx))
+        .then(() => settled++);
       const alone = sql`INSERT INTO note (id) VALUES ('alone')`.execute(db.kysely).then(() => settled++);
       // A timer fires while both wait: busy_timeout slept inside the call, so nothing ran until the
       // other connection let go, and it could not be told to (it failed after 5 s with SQLITE_BUSY).

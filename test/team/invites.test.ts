@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-
 /** An owner with profiles A and B. */
 async function team() {
   const owner = await env.createUser({ plan: 'build' });
@@ -41,24 +40,40 @@ describe('team invitations', () => {
     expect(inv.token).toMatch(/^inv_[0-9a-f]{48}$/);
     expect(inv).toMatchObject({ scope: 'profiles', invitedProfileIds: [a], expiresAt: '2026-01-12T12:00:00.000Z' });
     expect(inv.inviteUrl).toBe(`https://herald.example.test/v1/invite/${inv.token}`);
-    const rows = await env.ctx.db.kysely.selectFrom('invite').selectAll().where('token_hash', '=', sha256Hex(inv.token)).execute();
+    const rows = await env.ctx.db.kysely
+      .selectFrom('invite')
+      .selectAll()
+      .where('token_hash', '=', sha256Hex(inv.token))
+      .execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows[0])).not.toContain(inv.token);
   });
 
   it('accepting creates a member who sees only the invited profiles and what hangs under them', async () => {
     const { owner, client, a, b } = await team();
-    await client.queue.createQueueSlot({ body: { profileId: b, name: 'B queue', timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '10:00' }] } });
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    await client.queue.createQueueSlot({
+      body: { profileId: b, name: 'B queue', timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '10:00' }] },
+    });
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
 
     const mail = email();
     const res = await accept(token, mail);
     expect(res.status).toBe(201);
     expect(res.body.apiKey).toMatch(/^sk_[0-9a-f]{64}$/);
     expect(res.body.user).toMatchObject({ email: mail, role: 'member', isRoot: false, profileAccess: [a] });
-    const row = await env.ctx.db.kysely.selectFrom('user').selectAll().where('email', '=', mail).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('user')
+      .selectAll()
+      .where('email', '=', mail)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ role: 'member', tenant_id: owner.userId, profile_access: JSON.stringify([a]) });
-    const invite = await env.ctx.db.kysely.selectFrom('invite').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirstOrThrow();
+    const invite = await env.ctx.db.kysely
+      .selectFrom('invite')
+      .selectAll()
+      .where('token_hash', '=', sha256Hex(token))
+      .executeTakeFirstOrThrow();
     expect(invite).toMatchObject({ used_by: row.user_id, used_at: NOW });
 
     const member = await env.sdk(res.body.apiKey);
@@ -75,18 +90,36 @@ describe('team invitations', () => {
       () => member.queue.deleteQueueSlot({ query: { profileId: b } }),
     ];
     for (const call of outside) expect((await sdkError(call())).statusCode).toBe(404);
-    expect((await env.ctx.db.kysely.selectFrom('profile').select('name').where('profile_id', '=', b).executeTakeFirstOrThrow()).name).toBe('B');
-    expect(await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', '=', b).execute()).toHaveLength(1);
+    expect(
+      (
+        await env.ctx.db.kysely
+          .selectFrom('profile')
+          .select('name')
+          .where('profile_id', '=', b)
+          .executeTakeFirstOrThrow()
+      ).name,
+    ).toBe('B');
+    expect(
+      await env.ctx.db.kysely.selectFrom('queue').select('queue_id').where('profile_id', '=', b).execute(),
+    ).toHaveLength(1);
 
     // A restricted member cannot create profiles.
     const create = await sdkError(member.profiles.createProfile({ body: { name: 'C' } }));
     expect(create.statusCode).toBe(403);
-    expect(await env.ctx.db.kysely.selectFrom('profile').select('profile_id').where('tenant_id', '=', owner.userId).execute()).toHaveLength(2);
+    expect(
+      await env.ctx.db.kysely
+        .selectFrom('profile')
+        .select('profile_id')
+        .where('tenant_id', '=', owner.userId)
+        .execute(),
+    ).toHaveLength(2);
   });
 
   it('serves the invite link without using the invite, and shows its status', async () => {
     const { client, a } = await team();
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
     const link = await env.request(null, 'GET', `/v1/invite/${token}`);
     expect(link.status).toBe(200);
     expect(link.body).toEqual({
@@ -103,7 +136,9 @@ describe('team invitations', () => {
 
   it('is single use, even when two people accept at the same time', async () => {
     const { client, a } = await team();
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
     const results = await Promise.all([accept(token), accept(token), accept(token)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(results.find((r) => r.status === 409)!.body.code).toBe('invite_used');
@@ -138,16 +173,23 @@ describe('team invitations', () => {
   it('refuses invites to profiles the caller cannot see, and "all" from a restricted member', async () => {
     const { client, a, b } = await team();
     const other = await team();
-    const foreign = await sdkError(client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [other.a] } }));
+    const foreign = await sdkError(
+      client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [other.a] } }),
+    );
     expect(foreign.statusCode).toBe(403);
     const missing = await sdkError(client.invites.createInviteToken({ body: { scope: 'profiles' } }));
     expect(missing.statusCode).toBe(400);
     expect(missing.details?.fields).toHaveProperty('profileIds');
 
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
     const member = await env.sdk((await accept(token)).body.apiKey);
     expect((await sdkError(member.invites.createInviteToken({ body: { scope: 'all' } }))).statusCode).toBe(403);
-    expect((await sdkError(member.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a, b] } }))).statusCode).toBe(403);
+    expect(
+      (await sdkError(member.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a, b] } })))
+        .statusCode,
+    ).toBe(403);
     const ok = await member.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } });
     expect((ok.data as any).invitedProfileIds).toEqual([a]);
   });
@@ -166,21 +208,27 @@ describe('team invitations', () => {
     const { owner, client, a } = await team();
     // The CLI process runs on the real clock: issue the invite at real time.
     env.clock.set(new Date());
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
     env.clock.set(NOW);
     const mail = email();
     const cfg = env.config;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'invites', 'accept', token, '--email', mail, '--json'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: cfg.dataDir,
-        LOG_LEVEL: 'silent',
-        SECRET_KEY: cfg.secretKey!,
-        ...(cfg.databaseUrl ? { DATABASE_URL: cfg.databaseUrl, DATABASE_SCHEMA: cfg.databaseSchema! } : {}),
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'invites', 'accept', token, '--email', mail, '--json'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATA_DIR: cfg.dataDir,
+          LOG_LEVEL: 'silent',
+          SECRET_KEY: cfg.secretKey!,
+          ...(cfg.databaseUrl ? { DATABASE_URL: cfg.databaseUrl, DATABASE_SCHEMA: cfg.databaseSchema! } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -200,14 +248,22 @@ describe('team invitations', () => {
 describe('users', () => {
   it('lists the team with roles and profile access, and hides other tenants', async () => {
     const { owner, client, a } = await team();
-    const token = ((await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any).token;
+    const token = (
+      (await client.invites.createInviteToken({ body: { scope: 'profiles', profileIds: [a] } })).data as any
+    ).token;
     const accepted = (await accept(token)).body;
 
     const list = (await client.users.listUsers()).data as any;
     expect(list.currentUserId).toBe(owner.userId);
     expect(list.users).toHaveLength(2);
     expect(list.users[0]).toMatchObject({ _id: owner.userId, role: 'owner', isRoot: true, profileAccess: ['all'] });
-    expect(list.users[1]).toMatchObject({ _id: accepted.user._id, role: 'member', isRoot: false, profileAccess: [a], name: 'Member' });
+    expect(list.users[1]).toMatchObject({
+      _id: accepted.user._id,
+      role: 'member',
+      isRoot: false,
+      profileAccess: [a],
+      name: 'Member',
+    });
     expect(list.users[1].createdAt).toBe(NOW);
 
     const member = await env.sdk(accepted.apiKey);

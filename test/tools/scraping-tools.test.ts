@@ -45,7 +45,9 @@ describe('download, transcript and hashtag tools', () => {
     expect(noUrl.body).toMatchObject({ code: 'validation_error', details: { fields: expect.any(Object) } });
     const badAction = await env.request(apiKey, 'GET', '/v1/tools/tiktok/download?url=x&action=steal');
     expect(badAction.status).toBe(400);
-    const many = await env.request(apiKey, 'POST', '/v1/tools/instagram/hashtag-checker', { hashtags: Array.from({ length: 21 }, (_, i) => `t${i}`) });
+    const many = await env.request(apiKey, 'POST', '/v1/tools/instagram/hashtag-checker', {
+      hashtags: Array.from({ length: 21 }, (_, i) => `t${i}`),
+    });
     expect(many.status).toBe(400);
     expect((await env.request(apiKey, 'POST', '/v1/tools/instagram/hashtag-checker', {})).status).toBe(400);
     const unknown = await env.request(apiKey, 'GET', '/v1/tools/myspace/download?url=x');
@@ -54,7 +56,10 @@ describe('download, transcript and hashtag tools', () => {
   });
 
   it('leaves the validate tools to their own routes', async () => {
-    const res = await env.request(apiKey, 'POST', '/v1/tools/validate/post', { content: 'hi', platforms: [{ platform: 'telegram' }] });
+    const res = await env.request(apiKey, 'POST', '/v1/tools/validate/post', {
+      content: 'hi',
+      platforms: [{ platform: 'telegram' }],
+    });
     expect(res.status).toBe(200);
   });
 });

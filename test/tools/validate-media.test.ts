@@ -20,7 +20,8 @@ beforeAll(async () => {
   open = await createTestEnv({ env: { OUTBOUND_ALLOW_PRIVATE: '1' } });
   origin = http.createServer((req, res) => {
     hits++;
-    if (req.url === '/video.mp4') res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(200 * MB) });
+    if (req.url === '/video.mp4')
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(200 * MB) });
     else if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html', 'content-length': '5' });
     else res.writeHead(404, { 'content-length': '0' });
     res.end();
@@ -36,10 +37,17 @@ afterAll(async () => {
 
 async function upload(env: TestEnv, apiKey: string, bytes: Buffer): Promise<string> {
   const sdk = await env.sdk(apiKey);
-  const { uploadUrl, publicUrl } = (await sdk.media.getMediaPresignedUrl({ body: { filename: 'p.png', contentType: 'image/png', size: bytes.length } as any }))
-    .data as any;
+  const { uploadUrl, publicUrl } = (
+    await sdk.media.getMediaPresignedUrl({
+      body: { filename: 'p.png', contentType: 'image/png', size: bytes.length } as any,
+    })
+  ).data as any;
   const u = new URL(uploadUrl);
-  const put = await fetch((await env.listen()) + u.pathname + u.search, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
+  const put = await fetch((await env.listen()) + u.pathname + u.search, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/png' },
+    body: bytes,
+  });
   expect(put.status).toBeLessThan(300);
   return publicUrl;
 }
@@ -53,7 +61,12 @@ describe('POST /v1/tools/validate/media', () => {
     const res = (await sdk.validate.validateMedia({ body: { url } })).data as any;
     expect(res).toMatchObject({ valid: true, url, contentType: 'image/png', size: bytes.length, type: 'image' });
     expect(res.sizeFormatted).toMatch(/^\d+ (B|KB)$/);
-    expect(res.platformLimits.twitter).toEqual({ limit: 5 * MB, limitFormatted: '5.0 MB', withinLimit: true, errors: [] });
+    expect(res.platformLimits.twitter).toEqual({
+      limit: 5 * MB,
+      limitFormatted: '5.0 MB',
+      withinLimit: true,
+      errors: [],
+    });
     expect(Object.values(res.platformLimits).every((p: any) => p.withinLimit)).toBe(true);
 
     const other = await guarded.createUser();
@@ -76,16 +89,34 @@ describe('POST /v1/tools/validate/media', () => {
   it("checks an external URL's type and size (HEAD) against each platform's limits when the guard allows it", async () => {
     const { apiKey } = await open.createUser();
     const video = await open.request(apiKey, 'POST', '/v1/tools/validate/media', { url: `${originUrl}/video.mp4` });
-    expect(video.body).toMatchObject({ valid: true, contentType: 'video/mp4', size: 200 * MB, sizeFormatted: '200.0 MB', type: 'video' });
+    expect(video.body).toMatchObject({
+      valid: true,
+      contentType: 'video/mp4',
+      size: 200 * MB,
+      sizeFormatted: '200.0 MB',
+      type: 'video',
+    });
     // X takes videos up to 8 GB; Bluesky's limit is far below 200 MB, and an external video is never compressed.
     expect(video.body.platformLimits.twitter).toMatchObject({ withinLimit: true });
-    expect(video.body.platformLimits.bluesky).toMatchObject({ withinLimit: false, errors: [expect.stringContaining('bluesky accepts at most')] });
+    expect(video.body.platformLimits.bluesky).toMatchObject({
+      withinLimit: false,
+      errors: [expect.stringContaining('bluesky accepts at most')],
+    });
 
     const page = await open.request(apiKey, 'POST', '/v1/tools/validate/media', { url: `${originUrl}/page` });
-    expect(page.body).toMatchObject({ valid: false, type: 'unknown', contentType: 'text/html', error: expect.stringContaining('text/html') });
+    expect(page.body).toMatchObject({
+      valid: false,
+      type: 'unknown',
+      contentType: 'text/html',
+      error: expect.stringContaining('text/html'),
+    });
     expect(page.body).not.toHaveProperty('platformLimits');
     const missing = await open.request(apiKey, 'POST', '/v1/tools/validate/media', { url: `${originUrl}/gone.jpg` });
-    expect(missing.body).toEqual({ valid: false, url: `${originUrl}/gone.jpg`, error: 'The media URL answered HTTP 404' });
+    expect(missing.body).toEqual({
+      valid: false,
+      url: `${originUrl}/gone.jpg`,
+      error: 'The media URL answered HTTP 404',
+    });
   });
 
   it('answers bad input with a 400 envelope', async () => {
@@ -93,7 +124,11 @@ describe('POST /v1/tools/validate/media', () => {
     for (const body of [{}, { url: 42 }, { url: 'ftp://example.com/a.jpg' }, { url: 'not a url' }]) {
       const res = await guarded.request(apiKey, 'POST', '/v1/tools/validate/media', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toMatchObject({ error: expect.any(String), code: 'validation_error', details: { fields: expect.any(Object) } });
+      expect(res.body).toMatchObject({
+        error: expect.any(String),
+        code: 'validation_error',
+        details: { fields: expect.any(Object) },
+      });
     }
   });
 });

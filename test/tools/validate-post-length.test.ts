@@ -19,7 +19,10 @@ async function lengths(text: string): Promise<Record<string, { count: number; li
 
 /** Whether the post validation of POST /v1/posts (its dry run) refuses the text's length on `platform`. */
 async function creationRefusesLength(platform: string, text: string): Promise<boolean> {
-  const res = await env.request(apiKey, 'POST', '/v1/tools/validate/post', { content: text, platforms: [{ platform }] });
+  const res = await env.request(apiKey, 'POST', '/v1/tools/validate/post', {
+    content: text,
+    platforms: [{ platform }],
+  });
   expect(res.status).toBe(200);
   return res.body.errors.some((e: any) => e.rule === 'text_length' && e.field === 'platforms.0.content');
 }
@@ -66,7 +69,11 @@ describe('POST /v1/tools/validate/post-length', () => {
     for (const body of [{}, { text: 42 }, { text: ['a'] }]) {
       const res = await env.request(apiKey, 'POST', '/v1/tools/validate/post-length', body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: expect.any(String), code: 'validation_error', details: { fields: expect.any(Object) } });
+      expect(res.body).toMatchObject({
+        error: expect.any(String),
+        code: 'validation_error',
+        details: { fields: expect.any(Object) },
+      });
     }
   });
 });

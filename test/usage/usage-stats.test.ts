@@ -36,7 +36,11 @@ describe('GET /v1/usage-stats', () => {
     });
     for (let i = 0; i < 3; i++) {
       await client.posts.createPost({
-        body: { content: `post ${i}`, scheduledFor: '2026-01-25T10:00:00Z', platforms: [{ platform: 'bluesky', accountId: account.account_id }] } as any,
+        body: {
+          content: `post ${i}`,
+          scheduledFor: '2026-01-25T10:00:00Z',
+          platforms: [{ platform: 'bluesky', accountId: account.account_id }],
+        } as any,
       });
     }
     const used = (await client.usage.getUsageStats()).data as any;
@@ -57,10 +61,17 @@ describe('GET /v1/usage-stats', () => {
     const client = await env.sdk(owner.apiKey);
     await client.profiles.createProfile({ body: { name: 'Only' } });
     const stats = (await client.usage.getUsageStats()).data as any;
-    expect(stats).toMatchObject({ planName: 'Unlimited', limits: { uploads: -1, profiles: -1 }, usage: { profiles: 1 } });
+    expect(stats).toMatchObject({
+      planName: 'Unlimited',
+      limits: { uploads: -1, profiles: -1 },
+      usage: { profiles: 1 },
+    });
 
     const token = ((await client.invites.createInviteToken({ body: { scope: 'all' } })).data as any).token;
-    const accepted = await env.request(null, 'POST', '/v1/invite/accept', { token, email: `m-${randomHex(4)}@example.test` });
+    const accepted = await env.request(null, 'POST', '/v1/invite/accept', {
+      token,
+      email: `m-${randomHex(4)}@example.test`,
+    });
     const member = await env.sdk(accepted.body.apiKey);
     const seen = (await member.usage.getUsageStats()).data as any;
     expect(seen).toMatchObject({ planName: 'Unlimited', isInvitedUser: true, usage: { profiles: 1 } });

@@ -66,7 +66,11 @@ async function deliveryJobs(webhookId: string) {
 }
 
 async function webhookRow(webhookId: string) {
-  return env.ctx.db.kysely.selectFrom('webhook').selectAll().where('webhook_id', '=', webhookId).executeTakeFirstOrThrow();
+  return env.ctx.db.kysely
+    .selectFrom('webhook')
+    .selectAll()
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Advances past the longest possible wait before retry `failedAttempt + 1`. */
@@ -184,7 +188,9 @@ describe('webhook delivery', () => {
     expect(firstRetryAt).toBeLessThanOrEqual(RETRY_DELAYS_MS[0] * (1 + RETRY_JITTER));
     // Not due yet: nothing happens.
     await runner.tick();
-    expect(await env.ctx.db.kysely.selectFrom('webhook_log').selectAll().where('webhook_id', '=', hook._id).execute()).toHaveLength(1);
+    expect(
+      await env.ctx.db.kysely.selectFrom('webhook_log').selectAll().where('webhook_id', '=', hook._id).execute(),
+    ).toHaveLength(1);
 
     advancePastRetry(1);
     await runner.tick();
@@ -338,7 +344,11 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const { tenantId, apiKey } = await tenant();
     const other = await tenant();
-    const hook = await createHook(apiKey, { url: r.url, name: 'Logs hook', events: ['post.published', 'account.connected'] });
+    const hook = await createHook(apiKey, {
+      url: r.url,
+      name: 'Logs hook',
+      events: ['post.published', 'account.connected'],
+    });
     await createHook(other.apiKey, { url: r.url, events: ['post.published'] });
     await emit(tenantId, 'post.published', postData('p1'));
     await runner.tick();
@@ -405,7 +415,11 @@ describe('webhook delivery', () => {
     expect(await countRows()).toBe(1);
     const logs = (await env.request(apiKey, 'GET', '/v1/webhooks/logs')).body.logs;
     expect(logs.map((l: any) => l.requestPayload.post.id)).toEqual(['recent']);
-    const prune = await env.ctx.db.kysely.selectFrom('job').selectAll().where('key', '=', 'periodic:webhook-logs.prune').executeTakeFirstOrThrow();
+    const prune = await env.ctx.db.kysely
+      .selectFrom('job')
+      .selectAll()
+      .where('key', '=', 'periodic:webhook-logs.prune')
+      .executeTakeFirstOrThrow();
     expect(new Date(prune.run_at).getTime()).toBeGreaterThan(env.clock.now().getTime());
   });
 
@@ -455,9 +469,19 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(1);
     expect(r.received[0].json).toMatchObject({
       event: 'account.connected',
-      account: { accountId: account.account_id, profileId: profile._id, platform: 'bluesky', username: 'brand.bsky.social' },
+      account: {
+        accountId: account.account_id,
+        profileId: profile._id,
+        platform: 'bluesky',
+        username: 'brand.bsky.social',
+      },
     });
-    const ev = await env.ctx.db.kysely.selectFrom('event').selectAll().where('type', '=', 'account.connected').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+    const ev = await env.ctx.db.kysely
+      .selectFrom('event')
+      .selectAll()
+      .where('type', '=', 'account.connected')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
     expect(r.received[0].json.id).toBe(ev.event_id);
   });
 });

@@ -39,12 +39,17 @@ describe('isNonPublicAddress', () => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '::ffff:0:93.184.216.34', '2001:4860:4860::8888'])(
-    '%s is public',
-    (address) => {
-      expect(isNonPublicAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700::1111',
+    '::ffff:93.184.216.34',
+    '::ffff:0:93.184.216.34',
+    '2001:4860:4860::8888',
+  ])('%s is public', (address) => {
+    expect(isNonPublicAddress(address)).toBe(false);
+  });
 
   it('treats a host name as not public by itself', () => {
     expect(isNonPublicAddress('example.com')).toBe(true);
@@ -58,13 +63,19 @@ describe('assertPublicUrl', () => {
       addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('accepts an https host whose every address is public', async () => {
-    const res = await assertPublicUrl('https://hooks.example.com/x', { allowInsecure: false, lookup: resolvesTo('93.184.216.34', '2606:4700::1111') });
+    const res = await assertPublicUrl('https://hooks.example.com/x', {
+      allowInsecure: false,
+      lookup: resolvesTo('93.184.216.34', '2606:4700::1111'),
+    });
     expect(res.addresses).toHaveLength(2);
   });
 
   it('refuses a host when any one of its addresses is private', async () => {
     await expect(
-      assertPublicUrl('https://rebind.example.com/x', { allowInsecure: false, lookup: resolvesTo('93.184.216.34', '10.0.0.5') }),
+      assertPublicUrl('https://rebind.example.com/x', {
+        allowInsecure: false,
+        lookup: resolvesTo('93.184.216.34', '10.0.0.5'),
+      }),
     ).rejects.toThrow(/private/);
   });
 
@@ -72,7 +83,9 @@ describe('assertPublicUrl', () => {
     const fail: LookupAll = async () => {
       throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
     };
-    await expect(assertPublicUrl('https://nowhere.invalid/', { allowInsecure: false, lookup: fail })).rejects.toThrow(/could not be resolved/);
+    await expect(assertPublicUrl('https://nowhere.invalid/', { allowInsecure: false, lookup: fail })).rejects.toThrow(
+      /could not be resolved/,
+    );
     await expect(assertPublicUrl('http://93.184.216.34/', { allowInsecure: false })).rejects.toThrow(/https/);
   });
 

@@ -42,7 +42,12 @@ async function tenantWithHook(events: string[]) {
   const profileId = await seedProfile(env.ctx, userId);
   const bluesky = await seedAccount(env.ctx, userId, profileId, 'bluesky');
   const twitter = await seedAccount(env.ctx, userId, profileId, 'twitter');
-  const res = await env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: 'engine', url: receiver.url, events, secret: 'engine-secret' });
+  const res = await env.request(apiKey, 'POST', '/v1/webhooks/settings', {
+    name: 'engine',
+    url: receiver.url,
+    events,
+    secret: 'engine-secret',
+  });
   expect(res.status).toBe(200);
   return { userId, bluesky, twitter };
 }
@@ -50,7 +55,12 @@ async function tenantWithHook(events: string[]) {
 describe('post events through webhooks', () => {
   it('delivers post.published once, signed, agreeing with the post, after the engine publishes', async () => {
     const t = await tenantWithHook(['post.published', 'post.failed', 'post.partial']);
-    const { postId } = await seedPost(env.ctx, { tenantId: t.userId, content: 'hello webhooks', targets: [{ account: t.bluesky }], scheduledFor: env.clock.now() });
+    const { postId } = await seedPost(env.ctx, {
+      tenantId: t.userId,
+      content: 'hello webhooks',
+      targets: [{ account: t.bluesky }],
+      scheduledFor: env.clock.now(),
+    });
     await runner.drain();
 
     expect(sim.posts).toHaveLength(1);
@@ -60,9 +70,17 @@ describe('post events through webhooks', () => {
     expect(req.json.id).toBe(event.event_id);
     expect(req.json.event).toBe('post.published');
     expect(req.json.post).toMatchObject({ id: postId, content: 'hello webhooks', status: 'published' });
-    expect(req.json.post.platforms[0]).toMatchObject({ platform: 'bluesky', status: 'published', platformPostId: sim.posts[0].id });
+    expect(req.json.post.platforms[0]).toMatchObject({
+      platform: 'bluesky',
+      status: 'published',
+      platformPostId: sim.posts[0].id,
+    });
     expect(req.headers['x-herald-signature']).toBe(createHmac('sha256', 'engine-secret').update(req.raw).digest('hex'));
-    const post = await env.ctx.db.kysely.selectFrom('post').selectAll().where('post_id', '=', postId).executeTakeFirstOrThrow();
+    const post = await env.ctx.db.kysely
+      .selectFrom('post')
+      .selectAll()
+      .where('post_id', '=', postId)
+      .executeTakeFirstOrThrow();
     expect(post.status).toBe(req.json.post.status);
   });
 

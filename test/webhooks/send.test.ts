@@ -29,7 +29,12 @@ describe('sendWebhookRequest', () => {
     const res = await sendWebhookRequest({ url: `${base}/x`, body: '{}', headers: {}, allowInsecure: false });
     expect(res).toMatchObject({ ok: false, statusCode: null });
     expect(res.error).toMatch(/URL refused: must use https/);
-    const literal = await sendWebhookRequest({ url: 'https://127.0.0.1:1/x', body: '{}', headers: {}, allowInsecure: false });
+    const literal = await sendWebhookRequest({
+      url: 'https://127.0.0.1:1/x',
+      body: '{}',
+      headers: {},
+      allowInsecure: false,
+    });
     expect(literal.error).toMatch(/URL refused: .*private, loopback or link-local/);
     expect(seen.length).toBe(before);
   });
@@ -42,7 +47,13 @@ describe('sendWebhookRequest', () => {
   });
 
   it('gives up on a receiver that does not answer in time', async () => {
-    const res = await sendWebhookRequest({ url: `${base}/hang`, body: '{}', headers: {}, allowInsecure: true, timeoutMs: 300 });
+    const res = await sendWebhookRequest({
+      url: `${base}/hang`,
+      body: '{}',
+      headers: {},
+      allowInsecure: true,
+      timeoutMs: 300,
+    });
     expect(res.ok).toBe(false);
     expect(res.error).toMatch(/timed out/);
   });
@@ -53,7 +64,12 @@ describe('sendWebhookRequest', () => {
   });
 
   it('sends the body with its length and reads the answer', async () => {
-    const res = await sendWebhookRequest({ url: `${base}/ok`, body: '{"a":1}', headers: { 'x-a': 'b' }, allowInsecure: true });
+    const res = await sendWebhookRequest({
+      url: `${base}/ok`,
+      body: '{"a":1}',
+      headers: { 'x-a': 'b' },
+      allowInsecure: true,
+    });
     expect(res).toMatchObject({ ok: true, statusCode: 200, responseBody: 'ok', error: null });
   });
 });

@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-
 describe('webhook settings', () => {
   it('creates, lists, updates only the given fields, and deletes through the SDK; the secret is never returned', async () => {
     const { apiKey } = await env.createUser();
@@ -41,7 +40,11 @@ describe('webhook settings', () => {
     expect(webhook._id).toMatch(/^[0-9a-f]{24}$/);
     expect(webhook).not.toHaveProperty('secret');
     // Stored sealed, never in clear.
-    const row = await env.ctx.db.kysely.selectFrom('webhook').selectAll().where('webhook_id', '=', webhook._id).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('webhook')
+      .selectAll()
+      .where('webhook_id', '=', webhook._id)
+      .executeTakeFirstOrThrow();
     expect(row.secret).not.toContain('top-secret-value');
     expect(env.ctx.secrets.open(row.secret!)).toBe('top-secret-value');
 
@@ -60,7 +63,11 @@ describe('webhook settings', () => {
     // `webhookId` is accepted as the id too.
     const viaAlias = await client.webhooks.updateWebhookSettings({ body: { webhookId: webhook._id, isActive: false } });
     expect((viaAlias.data as any).webhook).toMatchObject({ name: 'Renamed', isActive: false });
-    const kept = await env.ctx.db.kysely.selectFrom('webhook').selectAll().where('webhook_id', '=', webhook._id).executeTakeFirstOrThrow();
+    const kept = await env.ctx.db.kysely
+      .selectFrom('webhook')
+      .selectAll()
+      .where('webhook_id', '=', webhook._id)
+      .executeTakeFirstOrThrow();
     expect(env.ctx.secrets.open(kept.secret!)).toBe('top-secret-value');
 
     await client.webhooks.deleteWebhookSettings({ query: { id: webhook._id } });
@@ -71,7 +78,8 @@ describe('webhook settings', () => {
 
   it('rejects bad settings with clear 400s naming the field', async () => {
     const { apiKey } = await env.createUser();
-    const post = (body: Record<string, unknown>) => env.request(apiKey, 'POST', '/v1/webhooks/settings', { url: PUBLIC_URL, ...body });
+    const post = (body: Record<string, unknown>) =>
+      env.request(apiKey, 'POST', '/v1/webhooks/settings', { url: PUBLIC_URL, ...body });
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ name: 'n'.repeat(51) }, 'name', /50/],
       [{ events: ['post.published', 'post.exploded'] }, 'events.1', /must be one of/],
@@ -111,10 +119,16 @@ describe('webhook settings', () => {
     // An update is validated the same way, and nothing was stored by any of the above.
     expect((await env.request(apiKey, 'GET', '/v1/webhooks/settings')).body.webhooks).toEqual([]);
     const ok = await post({ name: 'ok' });
-    const put = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { _id: ok.body.webhook._id, url: 'https://192.168.0.10/' });
+    const put = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', {
+      _id: ok.body.webhook._id,
+      url: 'https://192.168.0.10/',
+    });
     expect(put.status).toBe(400);
     expect(put.body.details.fields.url).toBeDefined();
-    const emptySecret = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { _id: ok.body.webhook._id, secret: '' });
+    const emptySecret = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', {
+      _id: ok.body.webhook._id,
+      secret: '',
+    });
     expect(emptySecret.status).toBe(400);
     expect(emptySecret.body.details.fields.secret).toEqual(['must not be empty']);
     const noId = await env.request(apiKey, 'PUT', '/v1/webhooks/settings', { name: 'x' });
@@ -139,23 +153,34 @@ describe('webhook settings', () => {
   it('keeps the limit under concurrent creates', async () => {
     const { apiKey } = await env.createUser();
     const results = await Promise.all(
-      Array.from({ length: 14 }, (_, i) => env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: `c${i}`, url: PUBLIC_URL })),
+      Array.from({ length: 14 }, (_, i) =>
+        env.request(apiKey, 'POST', '/v1/webhooks/settings', { name: `c${i}`, url: PUBLIC_URL }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
-    expect(results.filter((r) => r.status === 400).map((r) => r.body.code)).toEqual(Array(4).fill('webhook_limit_reached'));
+    expect(results.filter((r) => r.status === 400).map((r) => r.body.code)).toEqual(
+      Array(4).fill('webhook_limit_reached'),
+    );
     expect((await env.request(apiKey, 'GET', '/v1/webhooks/settings')).body.webhooks).toHaveLength(10);
   });
 
   it("answers 404 for another tenant's webhook on PUT, DELETE and test", async () => {
     const owner = await env.createUser();
     const stranger = await env.createUser();
-    const hook = (await env.request(owner.apiKey, 'POST', '/v1/webhooks/settings', { name: 'mine', url: PUBLIC_URL })).body.webhook;
+    const hook = (await env.request(owner.apiKey, 'POST', '/v1/webhooks/settings', { name: 'mine', url: PUBLIC_URL }))
+      .body.webhook;
     const client = await env.sdk(stranger.apiKey);
-    expect((await sdkError(client.webhooks.updateWebhookSettings({ body: { _id: hook._id, name: 'stolen' } }))).statusCode).toBe(404);
+    expect(
+      (await sdkError(client.webhooks.updateWebhookSettings({ body: { _id: hook._id, name: 'stolen' } }))).statusCode,
+    ).toBe(404);
     expect((await sdkError(client.webhooks.deleteWebhookSettings({ query: { id: hook._id } }))).statusCode).toBe(404);
     expect((await sdkError(client.webhooks.testWebhook({ body: { webhookId: hook._id } }))).statusCode).toBe(404);
     expect((await client.webhooks.getWebhookSettings()).data).toEqual({ webhooks: [] });
-    const row = await env.ctx.db.kysely.selectFrom('webhook').selectAll().where('webhook_id', '=', hook._id).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('webhook')
+      .selectAll()
+      .where('webhook_id', '=', hook._id)
+      .executeTakeFirstOrThrow();
     expect(row.name).toBe('mine');
   });
 
@@ -163,13 +188,18 @@ describe('webhook settings', () => {
     const { apiKey } = await env.createUser();
     const profile = (await env.request(apiKey, 'POST', '/v1/profiles', { name: 'P' })).body.profile;
     const scoped = (
-      await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'scoped', scope: 'profiles', profileIds: [profile._id] })
+      await env.request(apiKey, 'POST', '/v1/api-keys', {
+        name: 'scoped',
+        scope: 'profiles',
+        profileIds: [profile._id],
+      })
     ).body.apiKey.key;
     const res = await env.request(scoped, 'POST', '/v1/webhooks/settings', { url: PUBLIC_URL });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('webhooks_require_full_access');
     expect((await env.request(scoped, 'GET', '/v1/webhooks/logs')).status).toBe(403);
-    const readOnly = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey.key;
+    const readOnly = (await env.request(apiKey, 'POST', '/v1/api-keys', { name: 'ro', permission: 'read' })).body.apiKey
+      .key;
     expect((await env.request(readOnly, 'POST', '/v1/webhooks/settings', { url: PUBLIC_URL })).status).toBe(403);
     expect((await env.request(readOnly, 'GET', '/v1/webhooks/settings')).status).toBe(200);
   });

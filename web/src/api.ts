@@ -43,7 +43,12 @@ export function setKey(key: string | null): void {
 
 /** Turns an error answer into an ApiError; `body` is whatever the server sent. */
 export function toApiError(status: number, body: unknown, requestId: string | null): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown; code?: unknown; details?: { fields?: unknown } };
+  const b = (body && typeof body === 'object' ? body : {}) as {
+    error?: unknown;
+    message?: unknown;
+    code?: unknown;
+    details?: { fields?: unknown };
+  };
   const message =
     typeof b.error === 'string' && b.error
       ? b.error
@@ -117,7 +122,7 @@ export function uploadFile(url: string, file: File, onProgress: (fraction: numbe
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return onProgress(1), resolve();
+      if (xhr.status >= 200 && xhr.status < 300) return (onProgress(1), resolve());
       let body: unknown = null;
       try {
         body = JSON.parse(xhr.responseText);

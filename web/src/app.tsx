@@ -105,7 +105,9 @@ function SignIn({ onSignIn, error }: { onSignIn: (key: string) => Promise<void>;
   return (
     <main class="signin">
       <h1>Herald</h1>
-      <p>Sign in with an API key. It stays in this tab only (session storage) and is sent as the Authorization header.</p>
+      <p>
+        Sign in with an API key. It stays in this tab only (session storage) and is sent as the Authorization header.
+      </p>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
@@ -129,7 +131,13 @@ function SignIn({ onSignIn, error }: { onSignIn: (key: string) => Promise<void>;
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <ErrorBox error={error instanceof ApiError && error.status === 401 ? new ApiError('That API key was not accepted: ' + error.message, 401, error.code, error.requestId) : error} />
+      <ErrorBox
+        error={
+          error instanceof ApiError && error.status === 401
+            ? new ApiError('That API key was not accepted: ' + error.message, 401, error.code, error.requestId)
+            : error
+        }
+      />
     </main>
   );
 }

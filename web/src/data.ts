@@ -66,6 +66,7 @@ export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
 /** Browser time zone and the IANA zones the browser knows. */
 export const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 export function timeZones(): string[] {
-  const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  const list =
+    (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
   return list.includes('UTC') ? list : ['UTC', ...list];
 }

@@ -27,7 +27,10 @@ export async function takeEarlySession(key: string): Promise<any | null> {
  * The posts read early with the signed-in key, when their range holds [from, to) and the read succeeded
  * whole; else null.
  */
-export async function takeEarlyPosts(from: number, to: number): Promise<{ from: number; to: number; posts: any[] } | null> {
+export async function takeEarlyPosts(
+  from: number,
+  to: number,
+): Promise<{ from: number; to: number; posts: any[] } | null> {
   const e = early();
   const m = e?.month ?? null;
   if (e) e.month = null;

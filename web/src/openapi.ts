@@ -16,7 +16,16 @@ export function openapi(): Promise<any> {
   return doc;
 }
 
-const deref = (d: any, s: any): any => (s && typeof s.$ref === 'string' ? deref(d, s.$ref.replace('#/', '').split('/').reduce((o: any, k: string) => o?.[k], d)) : s);
+const deref = (d: any, s: any): any =>
+  s && typeof s.$ref === 'string'
+    ? deref(
+        d,
+        s.$ref
+          .replace('#/', '')
+          .split('/')
+          .reduce((o: any, k: string) => o?.[k], d),
+      )
+    : s;
 
 /**
  * The listing of a pending connection's destinations for a platform: the GET under

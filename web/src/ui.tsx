@@ -24,7 +24,9 @@ export function cannotWrite(s: Session): string | null {
   return s.permission === 'read' ? 'This API key is read-only' : null;
 }
 export function cannotManageAccount(s: Session): string | null {
-  return cannotWrite(s) ?? (s.scope !== 'full' ? 'This API key is limited to some profiles: use a full-scope key' : null);
+  return (
+    cannotWrite(s) ?? (s.scope !== 'full' ? 'This API key is limited to some profiles: use a full-scope key' : null)
+  );
 }
 
 export function ErrorBox({ error }: { error: unknown }) {
@@ -86,7 +88,15 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: () => setTick((t) => t + 1) };
 }
 
-export function Page({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+export function Page({
+  title,
+  actions,
+  children,
+}: {
+  title: string;
+  actions?: ComponentChildren;
+  children: ComponentChildren;
+}) {
   useEffect(() => {
     document.title = `${title} · Herald`;
   }, [title]);
@@ -104,13 +114,25 @@ export function Page({ title, actions, children }: { title: string; actions?: Co
 export function formatDate(iso: string | null | undefined, zone?: string): string {
   if (!iso) return '—';
   try {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(new Date(iso));
+    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(
+      new Date(iso),
+    );
   } catch {
     return iso;
   }
 }
 
-export const STATUSES = ['draft', 'scheduled', 'publishing', 'processing', 'published', 'partial', 'failed', 'unknown', 'cancelled'];
+export const STATUSES = [
+  'draft',
+  'scheduled',
+  'publishing',
+  'processing',
+  'published',
+  'partial',
+  'failed',
+  'unknown',
+  'cancelled',
+];
 
 export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge st-${status}`}>{status}</span>;

@@ -33,11 +33,19 @@ interface AccountDestinations {
   token: string;
 }
 
-async function accountDestinations(ctx: AppContext, caller: Principal, platform: Platform, accountId: string): Promise<AccountDestinations> {
+async function accountDestinations(
+  ctx: AppContext,
+  caller: Principal,
+  platform: Platform,
+  accountId: string,
+): Promise<AccountDestinations> {
   const row = await getVisibleAccount(ctx, caller, accountId);
   const of = destinationsOf(ctx, platform);
   if (row.platform !== platform) {
-    throw invalid(`not_${platform}_account`, `This endpoint applies to ${of.name} accounts only`, { platform, accountPlatform: row.platform });
+    throw invalid(`not_${platform}_account`, `This endpoint applies to ${of.name} accounts only`, {
+      platform,
+      accountPlatform: row.platform,
+    });
   }
   const wire = of.declaration.account;
   if (!wire) throw new AppError('internal', 'destinations_not_declared', `${of.name} declares no account selection`);
@@ -48,9 +56,17 @@ async function accountDestinations(ctx: AppContext, caller: Principal, platform:
 }
 
 /** GET of a platform's account listing (LinkedIn linkedin-organizations, Facebook facebook-page...). */
-export async function listAccountDestinations(ctx: AppContext, caller: Principal, platform: Platform, accountId: string) {
+export async function listAccountDestinations(
+  ctx: AppContext,
+  caller: Principal,
+  platform: Platform,
+  accountId: string,
+) {
   const { of, row, token } = await accountDestinations(ctx, caller, platform, accountId);
-  return { destinations: await listDestinations(ctx, of, token), metadata: JSON.parse(row.metadata) as Record<string, unknown> };
+  return {
+    destinations: await listDestinations(ctx, of, token),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
 }
 
 /** The user behind the account, for choosing the user themself: as the platform says, else as stored. */
@@ -83,10 +99,20 @@ export async function selectAccountDestination(
   const { of, wire, row, creds } = a;
   const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
   const destination = chosen === null ? null : await listedDestination(ctx, of, a.token, chosen, wire.select.notFound);
-  const tokens: TokenSet = { accessToken: creds.accessToken ?? a.token, refreshToken: creds.refreshToken, expiresAt: creds.tokenExpiresAt };
+  const tokens: TokenSet = {
+    accessToken: creds.accessToken ?? a.token,
+    refreshToken: creds.refreshToken,
+    expiresAt: creds.tokenExpiresAt,
+  };
   // The account keeps its platform identity; a destination only changes what it shows and posts to.
   const user = destination
-    ? { platformUserId: row.platform_user_id, username: row.username, displayName: row.display_name, profileUrl: row.profile_url, avatarUrl: row.avatar_url }
+    ? {
+        platformUserId: row.platform_user_id,
+        username: row.username,
+        displayName: row.display_name,
+        profileUrl: row.profile_url,
+        avatarUrl: row.avatar_url,
+      }
     : await accountUser(ctx, a);
   const selection = await runSelect(ctx, of, destination, { profile: user, tokens });
   const { profile } = selection;

@@ -52,7 +52,12 @@ function withSyncFailure(a: Assessment, failure: SyncFailure | undefined): Asses
     ...a,
     status: a.status === 'healthy' ? 'warning' : a.status,
     issues: [...a.issues, `The inbox sync fails since ${failure.since}: ${failure.error}`],
-    recommendations: [...a.recommendations, failure.code === 'auth' ? 'Reconnect the account' : 'Check the account on the platform; the inbox retries by itself'],
+    recommendations: [
+      ...a.recommendations,
+      failure.code === 'auth'
+        ? 'Reconnect the account'
+        : 'Check the account on the platform; the inbox retries by itself',
+    ],
   };
 }
 
@@ -79,26 +84,65 @@ function assess(row: AccountRow, now: Date): Assessment {
   if (row.is_active !== 1) {
     issues.push('The account was disconnected: its token expired or was revoked');
     recommendations.push('Reconnect the account');
-    return { status: 'error', tokenValid: false, needsReconnect: true, needsRefresh: false, expiresIn, issues, recommendations };
+    return {
+      status: 'error',
+      tokenValid: false,
+      needsReconnect: true,
+      needsRefresh: false,
+      expiresIn,
+      issues,
+      recommendations,
+    };
   }
   if (expired && !canRefresh) {
     issues.push('The access token expired and cannot be refreshed');
     recommendations.push('Reconnect the account');
-    return { status: 'error', tokenValid: false, needsReconnect: true, needsRefresh: false, expiresIn, issues, recommendations };
+    return {
+      status: 'error',
+      tokenValid: false,
+      needsReconnect: true,
+      needsRefresh: false,
+      expiresIn,
+      issues,
+      recommendations,
+    };
   }
   const needsRefresh = expiresIn !== null && expiresIn * 1000 < WARN_MS;
   if (expired) {
     issues.push('The access token expired; it will be refreshed before the next publish');
-    return { status: 'warning', tokenValid: false, needsReconnect: false, needsRefresh: true, expiresIn, issues, recommendations };
+    return {
+      status: 'warning',
+      tokenValid: false,
+      needsReconnect: false,
+      needsRefresh: true,
+      expiresIn,
+      issues,
+      recommendations,
+    };
   }
   if (needsRefresh && !canRefresh) {
     issues.push('The access token expires within 24 hours and cannot be refreshed');
     recommendations.push('Reconnect the account before the token expires');
-    return { status: 'warning', tokenValid: true, needsReconnect: false, needsRefresh, expiresIn, issues, recommendations };
+    return {
+      status: 'warning',
+      tokenValid: true,
+      needsReconnect: false,
+      needsRefresh,
+      expiresIn,
+      issues,
+      recommendations,
+    };
   }
-  return { status: 'healthy', tokenValid: true, needsReconnect: false, needsRefresh, expiresIn, issues, recommendations };
+  return {
+    status: 'healthy',
+    tokenValid: true,
+    needsReconnect: false,
+    needsRefresh,
+    expiresIn,
+    issues,
+    recommendations,
+  };
 }
-
 
 /** GET /v1/accounts/health */
 export async function accountsHealth(
@@ -108,10 +152,20 @@ export async function accountsHealth(
 ) {
   const now = ctx.clock.now();
   let profileIds = caller.profileIds;
-  if (query.profileId) profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
-  const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds, platform: query.platform });
+  if (query.profileId)
+    profileIds = profileIds === null || profileIds.includes(query.profileId) ? [query.profileId] : [];
+  const rows = await listAccountRows(ctx.db.kysely, {
+    tenantId: caller.tenantId,
+    profileIds,
+    platform: query.platform,
+  });
   const inbox = caller.addons.includes('inbox');
-  const failing = inbox ? await inboxSyncFailures(ctx, rows.filter((r) => r.is_active === 1).map((r) => r.account_id)) : new Map<string, SyncFailure>();
+  const failing = inbox
+    ? await inboxSyncFailures(
+        ctx,
+        rows.filter((r) => r.is_active === 1).map((r) => r.account_id),
+      )
+    : new Map<string, SyncFailure>();
   const assessed = rows
     .map((row) => {
       const inboxMissing = inbox ? missingInboxScopes(ctx, row) : [];
@@ -127,7 +181,8 @@ export async function accountHealth(ctx: AppContext, caller: Principal, accountI
   const row = await getVisibleAccount(ctx, caller, accountId);
   const inbox = caller.addons.includes('inbox');
   const inboxMissing = inbox ? missingInboxScopes(ctx, row) : [];
-  const failure = inbox && row.is_active === 1 ? (await inboxSyncFailures(ctx, [row.account_id])).get(row.account_id) : undefined;
+  const failure =
+    inbox && row.is_active === 1 ? (await inboxSyncFailures(ctx, [row.account_id])).get(row.account_id) : undefined;
   const assessment = withSyncFailure(withInbox(assess(row, ctx.clock.now()), inboxMissing), failure);
   return presentAccountHealth(row, assessment, analyticsReadiness(ctx, row), caller.addons, inboxMissing);
 }

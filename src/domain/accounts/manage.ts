@@ -1,7 +1,14 @@
 import { descriptorOf } from '../../platforms/catalogue.js';
 import type { AppContext } from '../../context.js';
 import { invalid, notFound } from '../../errors.js';
-import { deleteAccount as deleteAccountRow, findAccount, findAccountByIdentity, listAccounts as listAccountRows, updateAccount as updateAccountRow, type AccountRow } from '../../store/accounts.js';
+import {
+  deleteAccount as deleteAccountRow,
+  findAccount,
+  findAccountByIdentity,
+  listAccounts as listAccountRows,
+  updateAccount as updateAccountRow,
+  type AccountRow,
+} from '../../store/accounts.js';
 import { listProfiles } from '../profiles.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 import { presentListedAccount } from '../present/accounts.js';
@@ -30,7 +37,11 @@ export async function listAccounts(
   const byId = new Map(profiles.map((p) => [p.row.profile_id, p.row]));
   let ids = [...byId.keys()];
   if (query.profileId) ids = ids.filter((id) => id === query.profileId);
-  const rows = await listAccountRows(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: ids, platform: query.platform });
+  const rows = await listAccountRows(ctx.db.kysely, {
+    tenantId: caller.tenantId,
+    profileIds: ids,
+    platform: query.platform,
+  });
   const analytics = hasAnalyticsAccess(caller);
   return {
     // Every row's profile is in byId: rows were selected by those profile ids.
@@ -40,12 +51,18 @@ export async function listAccounts(
 }
 
 /** PUT /v1/accounts/{id}: the display fields a user may override. */
-export async function updateAccount(ctx: AppContext, caller: Principal, accountId: string, input: { username?: string; displayName?: string }) {
+export async function updateAccount(
+  ctx: AppContext,
+  caller: Principal,
+  accountId: string,
+  input: { username?: string; displayName?: string },
+) {
   const row = await getVisibleAccount(ctx, caller, accountId);
   const patch: Partial<AccountRow> = { updated_at: ctx.clock.now().toISOString() };
   if (input.username !== undefined) {
     const username = input.username.trim();
-    if (!username) throw invalid('validation_error', 'username must not be empty', { fields: { username: ['must not be empty'] } });
+    if (!username)
+      throw invalid('validation_error', 'username must not be empty', { fields: { username: ['must not be empty'] } });
     patch.username = username;
   }
   if (input.displayName !== undefined) patch.display_name = input.displayName.trim() || null;
@@ -78,7 +95,12 @@ export async function deleteAccount(ctx: AppContext, caller: Principal, accountI
 }
 
 /** Merges platform-reported changes (e.g. Telegram's migrated chat id) into an account's metadata. */
-export async function mergeAccountMetadata(ctx: AppContext, tenantId: string, accountId: string, patch: Record<string, unknown>): Promise<void> {
+export async function mergeAccountMetadata(
+  ctx: AppContext,
+  tenantId: string,
+  accountId: string,
+  patch: Record<string, unknown>,
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const row = await findAccount(tx, tenantId, accountId);
     if (!row) return;

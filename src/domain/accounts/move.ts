@@ -12,7 +12,12 @@ import { getVisibleAccount } from './manage.js';
  * identity is one account per profile. Posts keep their targets: the account id does not change, so
  * scheduled posts still publish through it.
  */
-export async function moveAccountToProfile(ctx: AppContext, caller: Principal, accountId: string, profileId: string): Promise<{ profileId: string }> {
+export async function moveAccountToProfile(
+  ctx: AppContext,
+  caller: Principal,
+  accountId: string,
+  profileId: string,
+): Promise<{ profileId: string }> {
   const row = await getVisibleAccount(ctx, caller, accountId);
   if (!canSeeProfile(caller, profileId)) {
     throw forbidden('profile_out_of_scope', "The target profile is outside this API key's profiles", { profileId });
@@ -24,11 +29,23 @@ export async function moveAccountToProfile(ctx: AppContext, caller: Principal, a
     // Re-read inside the transaction: a concurrent move or delete wins cleanly.
     const current = await findAccount(tx, caller.tenantId, accountId);
     if (!current) throw notFound('Account', 'account_not_found');
-    const twin = await findAccountByIdentity(tx, caller.tenantId, profileId, current.platform, current.platform_user_id);
+    const twin = await findAccountByIdentity(
+      tx,
+      caller.tenantId,
+      profileId,
+      current.platform,
+      current.platform_user_id,
+    );
     if (twin) {
-      throw conflict('account_exists_in_profile', 'The target profile already has this account connected', { profileId, existingAccountId: twin.account_id });
+      throw conflict('account_exists_in_profile', 'The target profile already has this account connected', {
+        profileId,
+        existingAccountId: twin.account_id,
+      });
     }
-    await updateAccountRow(tx, caller.tenantId, accountId, { profile_id: profileId, updated_at: ctx.clock.now().toISOString() });
+    await updateAccountRow(tx, caller.tenantId, accountId, {
+      profile_id: profileId,
+      updated_at: ctx.clock.now().toISOString(),
+    });
   });
   return { profileId };
 }

@@ -19,7 +19,12 @@ export const PLATFORM_POSTS_LIMIT = 25;
 const LISTING_SINCE = new Date('2011-01-01T00:00:00Z');
 
 const expired = (platform: string) =>
-  new AppError('unauthenticated', 'TOKEN_EXPIRED', `The ${platform} account's authorization expired and could not be refreshed; reconnect the account`, { platform });
+  new AppError(
+    'unauthenticated',
+    'TOKEN_EXPIRED',
+    `The ${platform} account's authorization expired and could not be refreshed; reconnect the account`,
+    { platform },
+  );
 
 /**
  * GET /v1/accounts/{id}/posts: the account's most recent posts read live from its platform (those made
@@ -27,15 +32,24 @@ const expired = (platform: string) =>
  * account posts answers 400 PLATFORM_LIMITATION. An expired token is refreshed first; a refresh that
  * cannot recover it is a 401 TOKEN_EXPIRED.
  */
-export async function listPlatformPosts(ctx: AppContext, caller: Principal, accountId: string): Promise<{ row: AccountRow; posts: ListedPost[] }> {
+export async function listPlatformPosts(
+  ctx: AppContext,
+  caller: Principal,
+  accountId: string,
+): Promise<{ row: AccountRow; posts: ListedPost[] }> {
   let row = await getVisibleAccount(ctx, caller, accountId);
   const descriptor = descriptorOf(row.platform);
   const adapter = ctx.platforms.get(row.platform as Platform);
   const name = descriptor?.name ?? row.platform;
-  if (!descriptor || !adapter) throw invalid('platform_not_configured', `${name} is not configured on this server`, { platform: row.platform });
+  if (!descriptor || !adapter)
+    throw invalid('platform_not_configured', `${name} is not configured on this server`, { platform: row.platform });
   const listPosts = adapter.analytics?.listPosts?.bind(adapter.analytics);
-  if (!listPosts) throw invalid('PLATFORM_LIMITATION', `${name}'s API does not list an account's posts`, { platform: row.platform });
-  const io = createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate } });
+  if (!listPosts)
+    throw invalid('PLATFORM_LIMITATION', `${name}'s API does not list an account's posts`, { platform: row.platform });
+  const io = createPlatformIO({
+    now: () => ctx.clock.now(),
+    outbound: { allowPrivate: ctx.config.outboundAllowPrivate },
+  });
 
   const refresh = async () => {
     const outcome = await refreshAccountTokens(ctx, row, { io }).catch((error) => {

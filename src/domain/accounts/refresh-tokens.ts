@@ -21,7 +21,8 @@ export async function refreshAccountTokens(
   account: AccountRow,
   opts: { io?: PlatformIO; onCall?: (call: CallRecord) => void } = {},
 ): Promise<RefreshOutcome> {
-  if (!isPlatform(account.platform)) throw new AppError('internal', 'unknown_platform', `unknown platform ${account.platform}`);
+  if (!isPlatform(account.platform))
+    throw new AppError('internal', 'unknown_platform', `unknown platform ${account.platform}`);
   const adapter = ctx.platforms.get(account.platform);
   if (!adapter?.refreshTokens) return 'not_supported';
   const io = opts.io ?? createPlatformIO({ now: () => ctx.clock.now(), onCall: opts.onCall });
@@ -35,7 +36,8 @@ export async function refreshAccountTokens(
       ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
       updated_at: now.toISOString(),
     });
-    if (tokens.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, tokens.accountMetadata);
+    if (tokens.accountMetadata)
+      await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, tokens.accountMetadata);
     return 'refreshed';
   } catch (error) {
     if (error instanceof PlatformError && error.kind === 'auth' && error.revoked) {
@@ -79,7 +81,12 @@ export async function withTokenRefresh<T>(
 }
 
 /** refreshAccountTokens, with a refresh the platform refused for good answered by the call's own `auth` error. */
-async function refreshOrFirstError(ctx: AppContext, account: AccountRow, io: PlatformIO, first: PlatformError): Promise<RefreshOutcome> {
+async function refreshOrFirstError(
+  ctx: AppContext,
+  account: AccountRow,
+  io: PlatformIO,
+  first: PlatformError,
+): Promise<RefreshOutcome> {
   try {
     return await refreshAccountTokens(ctx, account, { io });
   } catch (refreshError) {

@@ -26,7 +26,13 @@ export async function saveConnectedAccount(
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
-    const existing = await findAccountByIdentity(tx, input.tenantId, input.profileId, input.platform, input.profile.platformUserId);
+    const existing = await findAccountByIdentity(
+      tx,
+      input.tenantId,
+      input.profileId,
+      input.platform,
+      input.profile.platformUserId,
+    );
     const sealed = sealTokens(ctx, input.tokens, existing);
     let account: AccountRow;
     if (existing) {

@@ -30,7 +30,12 @@ export interface ToolInput {
 }
 
 /** The caller's account for a tool of `platform`: 404 as for any account, 400 when it is another platform's. */
-async function toolAccount(ctx: AppContext, caller: Principal, platform: PlatformDescriptor, accountId: string): Promise<AccountRow> {
+async function toolAccount(
+  ctx: AppContext,
+  caller: Principal,
+  platform: PlatformDescriptor,
+  accountId: string,
+): Promise<AccountRow> {
   const row = await getVisibleAccount(ctx, caller, accountId);
   if (row.platform !== platform.id) {
     throw invalid(`not_${platform.id}_account`, `This endpoint applies to ${platform.name} accounts only`, {
@@ -51,8 +56,14 @@ export async function runPlatformTool(
   if (tool.addon === 'analytics') assertAnalyticsAddon(caller);
   let row = input.accountId === null ? null : await toolAccount(ctx, caller, platform, input.accountId);
   const adapter = ctx.platforms.get(platform.id as Platform);
-  if (!adapter) throw invalid('platform_not_configured', `${platform.name} is not configured on this server`, { platform: platform.id });
-  const io = createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate } });
+  if (!adapter)
+    throw invalid('platform_not_configured', `${platform.name} is not configured on this server`, {
+      platform: platform.id,
+    });
+  const io = createPlatformIO({
+    now: () => ctx.clock.now(),
+    outbound: { allowPrivate: ctx.config.outboundAllowPrivate },
+  });
   const call = () =>
     tool.handler({
       adapter,
@@ -63,9 +74,11 @@ export async function runPlatformTool(
       io,
       // A URL that starts a connection is a write: a read-only key is told what is missing, not given one.
       reconnectUrl: async (extraScopes) =>
-        row && caller.permission !== 'read' ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl : null,
+        row && caller.permission !== 'read'
+          ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl
+          : null,
       connectDestination: async (target) => {
-        if (!row) throw new AppError('internal', 'tool_without_account', 'connectDestination needs the tool\'s account');
+        if (!row) throw new AppError('internal', 'tool_without_account', "connectDestination needs the tool's account");
         return connectDestination(ctx, caller, platform, row, target);
       },
     });
@@ -87,7 +100,8 @@ export async function runPlatformTool(
     if (error instanceof AppError) throw error;
     throw toolFailure(platform, toPlatformError(error));
   }
-  if (row && answer.accountMetadata) await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
+  if (row && answer.accountMetadata)
+    await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
   return answer.body;
 }
 
@@ -101,15 +115,30 @@ async function connectDestination(
 ): Promise<ConnectedAccount> {
   await assertOwnProfile(ctx, caller, target.profileId);
   if (target.onePerProfile) {
-    const present = (await listAccounts(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: [target.profileId], platform: platform.id })).filter((a) => a.disconnected_at === null);
+    const present = (
+      await listAccounts(ctx.db.kysely, {
+        tenantId: caller.tenantId,
+        profileIds: [target.profileId],
+        platform: platform.id,
+      })
+    ).filter((a) => a.disconnected_at === null);
     if (present.length) {
-      throw new AppError('conflict', `${platform.id}_already_connected`, `The profile already has a ${platform.name} account; switch its destination instead`, {
-        profileId: target.profileId,
-        accountId: present[0].account_id,
-      });
+      throw new AppError(
+        'conflict',
+        `${platform.id}_already_connected`,
+        `The profile already has a ${platform.name} account; switch its destination instead`,
+        {
+          profileId: target.profileId,
+          accountId: present[0].account_id,
+        },
+      );
     }
   }
-  const { account } = await connectWithAccount(ctx, caller, platform.id as Platform, { accountId: source.account_id, profileId: target.profileId, destinationId: target.destinationId });
+  const { account } = await connectWithAccount(ctx, caller, platform.id as Platform, {
+    accountId: source.account_id,
+    profileId: target.profileId,
+    destinationId: target.destinationId,
+  });
   return {
     accountId: account.account_id,
     platform: account.platform,

@@ -17,14 +17,21 @@ const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves'
 type Filters = { platform?: string; profileId?: string; source?: string };
 
 /** GET /v1/analytics/daily-metrics: per publishing day, posts, their platforms and summed metrics (default: the last 180 days). */
-export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Filters & { fromDate?: string; toDate?: string }) {
+export async function getDailyMetrics(
+  ctx: AppContext,
+  caller: Principal,
+  q: Filters & { fromDate?: string; toDate?: string },
+) {
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now();
   const from = parseDateParam(q.fromDate, 'fromDate') ?? new Date(now.getTime() - 180 * DAY_MS);
   const to = parseDateParam(q.toDate, 'toDate', true) ?? now;
   assertRange(from, to);
   const rows = await dailyTotals(ctx.db.kysely, metricsScope(caller, { ...q, from, to }));
-  const days = new Map<string, { date: string; postCount: number; platforms: Record<string, number>; metrics: MetricCounters }>();
+  const days = new Map<
+    string,
+    { date: string; postCount: number; platforms: Record<string, number>; metrics: MetricCounters }
+  >();
   const platforms = new Map<string, MetricCounters & { postCount: number }>();
   for (const r of rows) {
     const day = days.get(r.day) ?? { date: r.day, postCount: 0, platforms: {}, metrics: zero() };
@@ -42,7 +49,9 @@ export async function getDailyMetrics(ctx: AppContext, caller: Principal, q: Fil
   }
   return {
     dailyData: [...days.values()],
-    platformBreakdown: [...platforms.entries()].map(([platform, v]) => ({ platform, ...v })).sort((a, b) => b.postCount - a.postCount),
+    platformBreakdown: [...platforms.entries()]
+      .map(([platform, v]) => ({ platform, ...v }))
+      .sort((a, b) => b.postCount - a.postCount),
   };
 }
 
@@ -69,8 +78,25 @@ export async function getBestTime(ctx: AppContext, caller: Principal, q: Filters
   return {
     timezone: zone,
     slots: totals
-      .flatMap((t, i) => (t.posts ? [{ day_of_week: Math.floor(i / 24), hour: i % 24, avg_engagement: round1(t.engagement / t.posts), post_count: t.posts }] : []))
-      .sort((a, b) => b.avg_engagement - a.avg_engagement || b.post_count - a.post_count || a.day_of_week - b.day_of_week || a.hour - b.hour),
+      .flatMap((t, i) =>
+        t.posts
+          ? [
+              {
+                day_of_week: Math.floor(i / 24),
+                hour: i % 24,
+                avg_engagement: round1(t.engagement / t.posts),
+                post_count: t.posts,
+              },
+            ]
+          : [],
+      )
+      .sort(
+        (a, b) =>
+          b.avg_engagement - a.avg_engagement ||
+          b.post_count - a.post_count ||
+          a.day_of_week - b.day_of_week ||
+          a.hour - b.hour,
+      ),
   };
 }
 
@@ -101,7 +127,11 @@ function zoneOffsets(zone: string): (ms: number) => number {
 export async function getContentDecay(ctx: AppContext, caller: Principal, q: Filters) {
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now().getTime();
-  const sums = await decaySums(ctx.db.kysely, metricsScope(caller, q), DECAY_BUCKETS.map((b) => new Date(now - b.start).toISOString()));
+  const sums = await decaySums(
+    ctx.db.kysely,
+    metricsScope(caller, q),
+    DECAY_BUCKETS.map((b) => new Date(now - b.start).toISOString()),
+  );
   return {
     buckets: DECAY_BUCKETS.map((b, i) => {
       const n = Number(sums?.[`n${i}`] ?? 0);
@@ -129,7 +159,10 @@ export async function getPostingFrequency(ctx: AppContext, caller: Principal, q:
     w.base += Number(r.base ?? 0);
     weeks.set(key, w);
   }
-  const groups = new Map<string, { platform: string; posts_per_week: number; rates: number; perPost: number; weeks: number }>();
+  const groups = new Map<
+    string,
+    { platform: string; posts_per_week: number; rates: number; perPost: number; weeks: number }
+  >();
   for (const w of weeks.values()) {
     const key = `${w.platform}|${w.posts}`;
     const g = groups.get(key) ?? { platform: w.platform, posts_per_week: w.posts, rates: 0, perPost: 0, weeks: 0 };
@@ -151,5 +184,14 @@ export async function getPostingFrequency(ctx: AppContext, caller: Principal, q:
   };
 }
 
-const zero = (): MetricCounters => ({ impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, clicks: 0, views: 0 });
+const zero = (): MetricCounters => ({
+  impressions: 0,
+  reach: 0,
+  likes: 0,
+  comments: 0,
+  shares: 0,
+  saves: 0,
+  clicks: 0,
+  views: 0,
+});
 const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -2,7 +2,12 @@ import type { AppContext } from '../../context.js';
 import { backoffMs } from '../../lib/backoff.js';
 import { isPlatform } from '../../platforms/catalogue.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { PlatformError, type AnalyticsCapability, type AccountCredentials, type PlatformIO } from '../../platforms/types.js';
+import {
+  PlatformError,
+  type AnalyticsCapability,
+  type AccountCredentials,
+  type PlatformIO,
+} from '../../platforms/types.js';
 import {
   listDueTargets,
   recordAccountMetrics,
@@ -64,13 +69,24 @@ export async function collectAccount(ctx: AppContext, accountId: string, attempt
 }
 
 /** The account's due reads with its current tokens (`enabled`: the platform may be asked; else the schedules just move on). */
-async function collectWith(ctx: AppContext, account: AccountRow, analytics: AnalyticsCapability | undefined, enabled: boolean, io: PlatformIO, now: Date): Promise<void> {
+async function collectWith(
+  ctx: AppContext,
+  account: AccountRow,
+  analytics: AnalyticsCapability | undefined,
+  enabled: boolean,
+  io: PlatformIO,
+  now: Date,
+): Promise<void> {
   const credentials = accountCredentials(ctx, account);
   await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
   const due = await listDueTargets(ctx.db.kysely, account.account_id, now.toISOString(), TARGETS_PER_RUN);
   if (!analytics) {
     // Nothing to read on this platform: stop planning reads for these targets.
-    await setNextCollect(ctx.db.kysely, due.map((t) => t.target_id), null);
+    await setNextCollect(
+      ctx.db.kysely,
+      due.map((t) => t.target_id),
+      null,
+    );
     return;
   }
   const batch = Math.max(1, analytics.batchSize ?? 1);

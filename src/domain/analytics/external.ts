@@ -34,15 +34,28 @@ export async function syncExternalPosts(
   now: Date,
 ): Promise<number> {
   if (!analytics.listPosts) return 0;
-  const last = account.external_synced_at ? new Date(account.external_synced_at).getTime() - OVERLAP_MS : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
+  const last = account.external_synced_at
+    ? new Date(account.external_synced_at).getTime() - OVERLAP_MS
+    : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
   const listed = await analytics.listPosts(credentials, new Date(last), EXTERNAL_PER_SYNC, io);
   // In publish order: metrics_rollup's slots are locked in one order by every writer (collect.ts).
-  const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()].sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime());
+  const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()].sort(
+    (a, b) => a.publishedAt.getTime() - b.publishedAt.getTime(),
+  );
   let imported = 0;
   await ctx.db.transaction(async (tx) => {
-    const known = await knownPlatformPostIds(tx, account.account_id, unique.map((p) => p.platformPostId));
+    const known = await knownPlatformPostIds(
+      tx,
+      account.account_id,
+      unique.map((p) => p.platformPostId),
+    );
     for (const p of unique) {
-      if (known.has(p.platformPostId) || p.publishedAt.getTime() > now.getTime() - SETTLE_MS || Number.isNaN(p.publishedAt.getTime())) continue;
+      if (
+        known.has(p.platformPostId) ||
+        p.publishedAt.getTime() > now.getTime() - SETTLE_MS ||
+        Number.isNaN(p.publishedAt.getTime())
+      )
+        continue;
       await importPost(tx, account, p, now);
       imported++;
     }
@@ -51,7 +64,12 @@ export async function syncExternalPosts(
   return imported;
 }
 
-async function importPost(tx: Parameters<typeof insertExternalPost>[0], account: AccountRow, p: ListedPost, now: Date): Promise<void> {
+async function importPost(
+  tx: Parameters<typeof insertExternalPost>[0],
+  account: AccountRow,
+  p: ListedPost,
+  now: Date,
+): Promise<void> {
   const iso = now.toISOString();
   const published = p.publishedAt.toISOString();
   const media = p.media ? [{ type: p.media.type, url: p.media.url }] : [];

@@ -23,7 +23,13 @@ function periodOf(date: string, granularity: 'daily' | 'weekly' | 'monthly'): st
 export async function getFollowerStats(
   ctx: AppContext,
   caller: Principal,
-  q: { accountIds?: string; profileId?: string; fromDate?: string; toDate?: string; granularity?: 'daily' | 'weekly' | 'monthly' },
+  q: {
+    accountIds?: string;
+    profileId?: string;
+    fromDate?: string;
+    toDate?: string;
+    granularity?: 'daily' | 'weekly' | 'monthly';
+  },
 ) {
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now();
@@ -31,11 +37,23 @@ export async function getFollowerStats(
   const to = parseDateParam(q.toDate, 'toDate', true) ?? now;
   assertRange(from, to);
   const granularity = q.granularity ?? 'daily';
-  const wanted = q.accountIds ? new Set(q.accountIds.split(',').map((s) => s.trim()).filter(Boolean)) : null;
-  const accounts = (await listAccounts(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: caller.profileIds })).filter(
-    (a) => (!wanted || wanted.has(a.account_id)) && (!q.profileId || a.profile_id === q.profileId),
+  const wanted = q.accountIds
+    ? new Set(
+        q.accountIds
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+    : null;
+  const accounts = (
+    await listAccounts(ctx.db.kysely, { tenantId: caller.tenantId, profileIds: caller.profileIds })
+  ).filter((a) => (!wanted || wanted.has(a.account_id)) && (!q.profileId || a.profile_id === q.profileId));
+  const snapshots = await accountSnapshotsOf(
+    ctx.db.kysely,
+    accounts.map((a) => a.account_id),
+    from.toISOString(),
+    to.toISOString(),
   );
-  const snapshots = await accountSnapshotsOf(ctx.db.kysely, accounts.map((a) => a.account_id), from.toISOString(), to.toISOString());
   const byAccount = new Map<string, { date: string; followers: number }[]>();
   const counts = new Map<string, number>();
   for (const s of snapshots) {
@@ -44,7 +62,8 @@ export async function getFollowerStats(
     counts.set(s.account_id, (counts.get(s.account_id) ?? 0) + 1);
     const series = byAccount.get(s.account_id) ?? [];
     const date = periodOf(s.collected_at.slice(0, 10), granularity);
-    if (series.length && series[series.length - 1]!.date === date) series[series.length - 1]!.followers = Number(followers);
+    if (series.length && series[series.length - 1]!.date === date)
+      series[series.length - 1]!.followers = Number(followers);
     else series.push({ date, followers: Number(followers) });
     byAccount.set(s.account_id, series);
   }
@@ -57,7 +76,8 @@ export async function getFollowerStats(
       const row = a as typeof a & { followers_count?: number | null; followers_updated_at?: string | null };
       return {
         ...presentAccount(a, { hasAnalyticsAccess: true }),
-        currentFollowers: row.followers_count === null || row.followers_count === undefined ? null : Number(row.followers_count),
+        currentFollowers:
+          row.followers_count === null || row.followers_count === undefined ? null : Number(row.followers_count),
         lastUpdated: row.followers_updated_at ?? null,
         growth,
         growthPercentage: first ? Math.round((growth / first) * 10_000) / 100 : 0,

@@ -1,7 +1,13 @@
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { listAccounts } from '../../store/accounts.js';
-import { countPostsByStatus, lastSync, listTargetMetrics, targetMetricsOf, type TargetWithMetrics } from '../../store/analytics-read.js';
+import {
+  countPostsByStatus,
+  lastSync,
+  listTargetMetrics,
+  targetMetricsOf,
+  type TargetWithMetrics,
+} from '../../store/analytics-read.js';
 import { findPost } from '../../store/posts.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 import { presentAccount } from '../present/accounts.js';
@@ -45,7 +51,10 @@ async function getPostAnalytics(ctx: AppContext, caller: Principal, id: string) 
     content: post.content,
     scheduledFor: post.scheduled_for,
     publishedAt: post.published_at,
-    analytics: presentPostAnalytics(sumCounters(targets.map((t) => countersOf(t))), latest(targets.map((t) => t.collected_at))),
+    analytics: presentPostAnalytics(
+      sumCounters(targets.map((t) => countersOf(t))),
+      latest(targets.map((t) => t.collected_at)),
+    ),
     platformAnalytics: targets.map((t) => presentPlatformAnalytics(platformSource(t))),
     platform: first.platform,
     platformPostUrl: first.platform_post_url,
@@ -61,7 +70,12 @@ async function listAnalytics(ctx: AppContext, caller: Principal, q: AnalyticsQue
   const limit = q.limit ?? 50;
   const page = q.page ?? 1;
   const scope = metricsScope(caller, { platform: q.platform, profileId: q.profileId, from, to, source: q.source });
-  const { total, rows } = await listTargetMetrics(db, scope, { sortBy: q.sortBy ?? 'date', order: q.order ?? 'desc', limit, offset: (page - 1) * limit });
+  const { total, rows } = await listTargetMetrics(db, scope, {
+    sortBy: q.sortBy ?? 'date',
+    order: q.order ?? 'desc',
+    limit,
+    offset: (page - 1) * limit,
+  });
   const byStatus = await countPostsByStatus(db, caller.tenantId, caller.profileIds);
   const accounts = await listAccounts(db, { tenantId: caller.tenantId, profileIds: caller.profileIds });
   return {

@@ -6,7 +6,16 @@ import { engagementRateOf } from './metrics.js';
  * decided.
  */
 
-const ZERO: MetricCounters = { impressions: 0, reach: 0, likes: 0, comments: 0, shares: 0, saves: 0, clicks: 0, views: 0 };
+const ZERO: MetricCounters = {
+  impressions: 0,
+  reach: 0,
+  likes: 0,
+  comments: 0,
+  shares: 0,
+  saves: 0,
+  clicks: 0,
+  views: 0,
+};
 
 export function countersOf(row: Partial<Record<keyof MetricCounters, number | string | null>>): MetricCounters {
   const out = { ...ZERO };

@@ -5,7 +5,8 @@ import type { Principal } from '../principal.js';
 
 /** Every analytics route answers 402 without the add-on, as the hosted API does. */
 export function assertAnalyticsAddon(caller: Principal): void {
-  if (!caller.addons.includes('analytics')) throw new AppError('payment_required', 'analytics_addon_required', 'Analytics add-on required');
+  if (!caller.addons.includes('analytics'))
+    throw new AppError('payment_required', 'analytics_addon_required', 'Analytics add-on required');
 }
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,18 +19,24 @@ export function parseDateParam(value: string | undefined, field: string, end = f
   if (value === undefined || value === '') return undefined;
   const d = DAY_RE.test(value) ? new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`) : new Date(value);
   if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-    throw invalidFields(`Invalid ${field} format. Use YYYY-MM-DD.`, { [field]: ['must be a date (YYYY-MM-DD) or an ISO 8601 date-time'] });
+    throw invalidFields(`Invalid ${field} format. Use YYYY-MM-DD.`, {
+      [field]: ['must be a date (YYYY-MM-DD) or an ISO 8601 date-time'],
+    });
   }
   return d;
 }
 
 export function assertRange(from: Date, to: Date): void {
-  if (from.getTime() > to.getTime()) throw invalidFields('fromDate must not be after toDate', { fromDate: ['must not be after toDate'] });
+  if (from.getTime() > to.getTime())
+    throw invalidFields('fromDate must not be after toDate', { fromDate: ['must not be after toDate'] });
 }
 
 export function parseTimeZone(value: string | undefined): string {
   const zone = value || 'UTC';
-  if (!isValidTimeZone(zone)) throw invalidFields(`Unknown time zone "${zone}"`, { timezone: ['must be an IANA time zone such as Europe/Paris'] });
+  if (!isValidTimeZone(zone))
+    throw invalidFields(`Unknown time zone "${zone}"`, {
+      timezone: ['must be an IANA time zone such as Europe/Paris'],
+    });
   return zone;
 }
 

@@ -12,7 +12,11 @@ const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves'
  * read (cumulative totals, as the platforms report them). `postId`: a Herald post id, a target id or a
  * platform post id. Default range: the last 90 days.
  */
-export async function getPostTimeline(ctx: AppContext, caller: Principal, q: { postId: string; fromDate?: string; toDate?: string }) {
+export async function getPostTimeline(
+  ctx: AppContext,
+  caller: Principal,
+  q: { postId: string; fromDate?: string; toDate?: string },
+) {
   assertAnalyticsAddon(caller);
   const now = ctx.clock.now();
   const from = parseDateParam(q.fromDate, 'fromDate') ?? new Date(now.getTime() - 90 * DAY_MS);
@@ -25,11 +29,15 @@ export async function getPostTimeline(ctx: AppContext, caller: Principal, q: { p
     const byPlatformId = await findTargetByPlatformId(db, caller.tenantId, q.postId);
     if (byPlatformId) targets = await targetMetricsOf(db, caller.tenantId, { targetId: byPlatformId.target_id });
   }
-  if (!targets.length || !targets.every((t) => canSeeProfile(caller, t.profile_id))) throw notFound('Post', 'post_not_found');
+  if (!targets.length || !targets.every((t) => canSeeProfile(caller, t.profile_id)))
+    throw notFound('Post', 'post_not_found');
   const byId = new Map(targets.map((t) => [t.target_id, t]));
   const snapshots = await snapshotsOf(db, [...byId.keys()], from.toISOString(), to.toISOString());
   // Oldest first per target: the last snapshot of a day overwrites the earlier ones.
-  const rows = new Map<string, { date: string; platform: string; platformPostId: string | null } & Record<(typeof COUNTERS)[number], number>>();
+  const rows = new Map<
+    string,
+    { date: string; platform: string; platformPostId: string | null } & Record<(typeof COUNTERS)[number], number>
+  >();
   for (const s of snapshots) {
     const t = byId.get(s.target_id)!;
     const date = s.collected_at.slice(0, 10);
@@ -47,6 +55,8 @@ export async function getPostTimeline(ctx: AppContext, caller: Principal, q: { p
       views: Number(s.views),
     });
   }
-  const timeline = [...rows.values()].sort((a, b) => a.date.localeCompare(b.date) || a.platform.localeCompare(b.platform));
+  const timeline = [...rows.values()].sort(
+    (a, b) => a.date.localeCompare(b.date) || a.platform.localeCompare(b.platform),
+  );
   return { postId: q.postId, timeline };
 }

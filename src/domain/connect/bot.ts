@@ -35,7 +35,9 @@ function connectError(error: unknown, d: PlatformDescriptor): AppError {
   if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth')) {
     return invalid(`${d.id}_chat_unavailable`, `${d.name}: ${error.message}`);
   }
-  return new AppError('upstream', 'platform_unavailable', `${d.name} could not be reached; try again`, undefined, { cause: error });
+  return new AppError('upstream', 'platform_unavailable', `${d.name} could not be reached; try again`, undefined, {
+    cause: error,
+  });
 }
 
 /** Access codes look like `HERALD-7K3Q9X` (no 0/O/1/I to avoid misreading). */
@@ -55,7 +57,14 @@ export async function startBotCode(ctx: AppContext, caller: Principal, d: Platfo
   });
   const code = newCode();
   const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId, platform };
-  const { expiresAt } = await issueConnectToken(ctx, ctx.db.kysely, 'access_code', owner, { status: 'pending' } satisfies CodeData, { token: code });
+  const { expiresAt } = await issueConnectToken(
+    ctx,
+    ctx.db.kysely,
+    'access_code',
+    owner,
+    { status: 'pending' } satisfies CodeData,
+    { token: code },
+  );
   return {
     code,
     expiresAt: expiresAt.toISOString(),
@@ -78,7 +87,10 @@ export async function startBotCode(ctx: AppContext, caller: Principal, d: Platfo
 async function assertChatFree(ctx: AppContext, platform: string, chatId: string, tenantId: string): Promise<void> {
   const holders = await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId);
   if (holders.some((a) => a.tenant_id !== tenantId)) {
-    throw conflict('chat_connected_elsewhere', 'This chat is already connected to another account of this server; its owner must disconnect it first');
+    throw conflict(
+      'chat_connected_elsewhere',
+      'This chat is already connected to another account of this server; its owner must disconnect it first',
+    );
   }
 }
 
@@ -101,7 +113,10 @@ async function connectChat(
     await assertChatFree(ctx, platform, String(chat.id), owner.tenantId);
     const bot = await adapter.getMe(io(ctx));
     if (!(await adapter.canPost(chat, bot.id, io(ctx)))) {
-      throw invalid(`${platform}_bot_not_admin`, `@${bot.username} must be an administrator of this chat with permission to post`);
+      throw invalid(
+        `${platform}_bot_not_admin`,
+        `@${bot.username} must be an administrator of this chat with permission to post`,
+      );
     }
     await prove?.(String(chat.id));
   } catch (error) {
@@ -111,7 +126,11 @@ async function connectChat(
       platform,
       eventType: 'connect_failed',
       method: 'credentials',
-      error: { code: appError.code, message: appError.message, rawResponse: error instanceof PlatformError ? error.raw : null },
+      error: {
+        code: appError.code,
+        message: appError.message,
+        rawResponse: error instanceof PlatformError ? error.raw : null,
+      },
       startedMs,
     });
     throw appError;
@@ -128,7 +147,10 @@ async function connectChat(
       profileUrl: adapter.chatUrl(chat),
     },
     startedMs,
-    { method: 'credentials', metadata: { chatId: String(chat.id), chatType: chat.type, chatTitle: title, chatUsername: chat.username ?? null } },
+    {
+      method: 'credentials',
+      metadata: { chatId: String(chat.id), chatType: chat.type, chatTitle: title, chatUsername: chat.username ?? null },
+    },
   );
   return { account, chat, title };
 }
@@ -141,10 +163,17 @@ const CODE_IN_TEXT = /HERALD-[A-HJ-NP-Z2-9]{6}/gi;
  * that very chat (only an administrator can post in a channel; a group member who saw the code cannot
  * use it, since the code is the caller's). Returns the code's hash, consumed, or null.
  */
-async function postedCodeOf(ctx: AppContext, d: PlatformDescriptor, tenantId: string, chatId: string): Promise<string | null> {
-  const updates = await botConnect(ctx, d).connect.getUpdates(io(ctx)).catch((e) => {
-    throw connectError(e, d);
-  });
+async function postedCodeOf(
+  ctx: AppContext,
+  d: PlatformDescriptor,
+  tenantId: string,
+  chatId: string,
+): Promise<string | null> {
+  const updates = await botConnect(ctx, d)
+    .connect.getUpdates(io(ctx))
+    .catch((e) => {
+      throw connectError(e, d);
+    });
   const now = ctx.clock.now();
   for (const u of updates) {
     const m = u.channel_post ?? u.message;
@@ -166,27 +195,48 @@ async function postedCodeOf(ctx: AppContext, d: PlatformDescriptor, tenantId: st
  * proves nothing: either the chat is already this tenant's (a reconnect), or one of the tenant's access
  * codes (GET /v1/connect/{platform}) was posted in it. Otherwise 403 `chat_control_unproven`.
  */
-export async function connectBotChat(ctx: AppContext, caller: Principal, d: PlatformDescriptor, input: { chatId: string; profileId: string }) {
+export async function connectBotChat(
+  ctx: AppContext,
+  caller: Principal,
+  d: PlatformDescriptor,
+  input: { chatId: string; profileId: string },
+) {
   const { platform, connect: adapter } = botConnect(ctx, d);
   await assertOwnProfile(ctx, caller, input.profileId);
   const chatRef = input.chatId.trim();
   if (!adapter.isChatRef(chatRef)) {
-    throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', { fields: { chatId: ['must be a numeric id or @username'] } });
+    throw invalid('validation_error', 'chatId must be a numeric chat id or an @username', {
+      fields: { chatId: ['must be a numeric id or @username'] },
+    });
   }
   const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId };
   let proof: string | null = null;
   const { account, chat, title } = await connectChat(ctx, d, owner, chatRef, async (chatId) => {
-    const reconnect = (await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId)).some((a) => a.tenant_id === caller.tenantId);
+    const reconnect = (await listAccountsByPlatformUser(ctx.db.kysely, platform, chatId)).some(
+      (a) => a.tenant_id === caller.tenantId,
+    );
     if (reconnect) return;
     proof = await postedCodeOf(ctx, d, caller.tenantId, chatId);
     if (proof === null) {
-      throw forbidden('chat_control_unproven', `Prove that you control this chat: get an access code with GET /v1/connect/${platform}?profileId=..., send it in the chat, then call this again`, {
-        chatId,
-      });
+      throw forbidden(
+        'chat_control_unproven',
+        `Prove that you control this chat: get an access code with GET /v1/connect/${platform}?profileId=..., send it in the chat, then call this again`,
+        {
+          chatId,
+        },
+      );
     }
   });
   if (proof !== null) {
-    const done: CodeData = { status: 'connected', accountId: account.account_id, chatId: String(chat.id), chatTitle: title, chatType: chat.type, username: account.username, displayName: account.display_name ?? account.username };
+    const done: CodeData = {
+      status: 'connected',
+      accountId: account.account_id,
+      chatId: String(chat.id),
+      chatTitle: title,
+      chatType: chat.type,
+      username: account.username,
+      displayName: account.display_name ?? account.username,
+    };
     await updateConnectTokenData(ctx.db.kysely, proof as string, ctx.secrets.seal(JSON.stringify(done)));
   }
   return { message: `${d.name} chat connected`, account: presentBotAccount(account, chat.type) };
@@ -199,19 +249,23 @@ export async function connectBotChat(ctx: AppContext, caller: Principal, d: Plat
 export async function pollBotCode(ctx: AppContext, caller: Principal, d: PlatformDescriptor, code: string) {
   const hash = hashConnectToken(code.trim().toUpperCase());
   const row = await findConnectToken(ctx.db.kysely, 'access_code', hash);
-  if (!row || row.tenant_id !== caller.tenantId || row.platform !== d.id) throw notFound('Access code', 'code_not_found');
+  if (!row || row.tenant_id !== caller.tenantId || row.platform !== d.id)
+    throw notFound('Access code', 'code_not_found');
   const data = openConnectData<CodeData>(ctx, row);
   if (data.status === 'connected') return presentBotConnected(data, row.platform);
   const now = ctx.clock.now();
-  if (row.expires_at <= now.toISOString()) return { status: 'expired' as const, message: 'The access code expired; request a new one' };
+  if (row.expires_at <= now.toISOString())
+    return { status: 'expired' as const, message: 'The access code expired; request a new one' };
   const pending = {
     status: 'pending' as const,
     expiresAt: row.expires_at,
     expiresIn: Math.max(0, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 1000)),
   };
-  const updates = await botConnect(ctx, d).connect.getUpdates(io(ctx)).catch((e) => {
-    throw connectError(e, d);
-  });
+  const updates = await botConnect(ctx, d)
+    .connect.getUpdates(io(ctx))
+    .catch((e) => {
+      throw connectError(e, d);
+    });
   const needle = code.trim().toUpperCase();
   const hit = updates
     .map((u) => u.channel_post ?? u.message)
@@ -219,7 +273,12 @@ export async function pollBotCode(ctx: AppContext, caller: Principal, d: Platfor
   if (!hit) return pending;
   // NOTE: the code is consumed before connecting so two concurrent polls connect the chat once.
   if (!(await consumeConnectToken(ctx.db.kysely, hash, now))) return pending;
-  const { account, chat, title } = await connectChat(ctx, d, { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id }, String(hit.chat.id));
+  const { account, chat, title } = await connectChat(
+    ctx,
+    d,
+    { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id },
+    String(hit.chat.id),
+  );
   const done: CodeData = {
     status: 'connected',
     accountId: account.account_id,

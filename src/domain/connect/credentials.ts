@@ -29,9 +29,13 @@ export function profileIdFromState(caller: Principal, state: string): string {
   const userId = cut > 0 ? state.slice(0, cut) : '';
   const profileId = cut > 0 ? state.slice(cut + 1) : '';
   if (!HEX_ID.test(profileId) || (userId !== caller.userId && userId !== caller.tenantId)) {
-    throw invalidFields('state must be "{userId}-{profileId}" with your user id (GET /v1/users) and a profile id', {
-      state: ['must be {userId}-{profileId}'],
-    }, 'invalid_state');
+    throw invalidFields(
+      'state must be "{userId}-{profileId}" with your user id (GET /v1/users) and a profile id',
+      {
+        state: ['must be {userId}-{profileId}'],
+      },
+      'invalid_state',
+    );
   }
   return profileId;
 }
@@ -42,16 +46,40 @@ function loginError(error: unknown, d: PlatformDescriptor): AppError {
   if (error instanceof PlatformError) {
     const platformError = { code: error.platformCode, message: error.message, status: error.status };
     if (error.kind === 'auth') {
-      return new AppError('invalid', `${platform}_authentication_failed`, `${d.name} refused the handle or app password: ${error.message}`, { platform, platformError }, { cause: error });
+      return new AppError(
+        'invalid',
+        `${platform}_authentication_failed`,
+        `${d.name} refused the handle or app password: ${error.message}`,
+        { platform, platformError },
+        { cause: error },
+      );
     }
     if (error.kind === 'rejected') {
-      return new AppError('invalid', `${platform}_login_rejected`, `${d.name} refused the login: ${error.message}`, { platform, platformError }, { cause: error });
+      return new AppError(
+        'invalid',
+        `${platform}_login_rejected`,
+        `${d.name} refused the login: ${error.message}`,
+        { platform, platformError },
+        { cause: error },
+      );
     }
     if (error.kind === 'rate_limited') {
-      return new AppError('rate_limited', 'platform_rate_limited', `${d.name} is limiting logins for this account; try again later`, { platform, platformError }, { cause: error });
+      return new AppError(
+        'rate_limited',
+        'platform_rate_limited',
+        `${d.name} is limiting logins for this account; try again later`,
+        { platform, platformError },
+        { cause: error },
+      );
     }
   }
-  return new AppError('upstream', 'platform_unavailable', `${d.name} could not be reached; try again`, { platform }, { cause: error });
+  return new AppError(
+    'upstream',
+    'platform_unavailable',
+    `${d.name} could not be reached; try again`,
+    { platform },
+    { cause: error },
+  );
 }
 
 /**
@@ -73,7 +101,8 @@ export async function connectWithCredentials(
   const identifier = input.identifier.trim().replace(/^@/, '');
   if (!identifier) throw invalidFields('handle is required', { handle: ['is required'] });
   assertProfileVisible(caller, input.profileId);
-  if (!(await findProfile(ctx.db.kysely, caller.tenantId, input.profileId))) throw notFound('Profile', 'profile_not_found');
+  if (!(await findProfile(ctx.db.kysely, caller.tenantId, input.profileId)))
+    throw notFound('Profile', 'profile_not_found');
 
   const startedMs = performance.now();
   let last: CallRecord | null = null;
@@ -88,14 +117,21 @@ export async function connectWithCredentials(
       ...flow,
       eventType: 'connect_failed',
       method: 'credentials',
-      error: { code: appError.code, message: appError.message, rawResponse: (last as CallRecord | null)?.responsePreview ?? null },
+      error: {
+        code: appError.code,
+        message: appError.message,
+        rawResponse: (last as CallRecord | null)?.responsePreview ?? null,
+      },
       context: { isHeadlessMode: false, hasCustomRedirectUrl: false, isReconnection: false, isBYOK: false },
       metadata: { identifier, serviceUrl: login.serviceUrl },
       startedMs,
     });
     throw appError;
   }
-  return saveWithLog(ctx, flow, session.tokens, session.profile, startedMs, { method: 'credentials', accountType: 'personal' });
+  return saveWithLog(ctx, flow, session.tokens, session.profile, startedMs, {
+    method: 'credentials',
+    accountType: 'personal',
+  });
 }
 
 /** The connect answer's sentence, with the platform's note when it has one (Bluesky: direct messages need a privileged app password). */
@@ -106,13 +142,19 @@ export function connectedMessage(ctx: AppContext, d: PlatformDescriptor, created
 }
 
 /** Body of the spec's POST /v1/connect/{platform}: `handle` (or `identifier`), and `profileId` or the SDK `state`. */
-export function specConnectInput(caller: Principal, body: { profileId?: string; state?: string; handle?: string; identifier?: string; appPassword: string }): CredentialsConnectInput {
+export function specConnectInput(
+  caller: Principal,
+  body: { profileId?: string; state?: string; handle?: string; identifier?: string; appPassword: string },
+): CredentialsConnectInput {
   const profileId = body.profileId ?? (body.state ? profileIdFromState(caller, body.state) : null);
   const identifier = body.handle ?? body.identifier;
   const fields: Record<string, string[]> = {};
   if (!profileId) fields.profileId = ['is required'];
   if (!identifier) fields.handle = ['is required'];
   if (Object.keys(fields).length) throw invalidFields('profileId, handle and appPassword are required', fields);
-  if (!HEX_ID.test(profileId!)) throw invalid('validation_error', 'profileId is not a valid id', { fields: { profileId: ['must be a 24-character id'] } });
+  if (!HEX_ID.test(profileId!))
+    throw invalid('validation_error', 'profileId is not a valid id', {
+      fields: { profileId: ['must be a 24-character id'] },
+    });
   return { profileId: profileId!, identifier: identifier!, appPassword: body.appPassword };
 }

@@ -34,7 +34,12 @@ export function destinationsOf(ctx: AppContext, platform: Platform): Destination
   const declaration = descriptor?.capabilities.destinations;
   const group = ctx.platforms.get(platform)?.destinations;
   if (!descriptor || !declaration || !group) {
-    throw new AppError('invalid', 'platform_not_configured', `${descriptor?.name ?? platform} is not configured on this server`, { platform });
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      `${descriptor?.name ?? platform} is not configured on this server`,
+      { platform },
+    );
   }
   return { platform, descriptor, name: descriptor.name, declaration, group };
 }
@@ -48,10 +53,21 @@ export const destinationsIO = (ctx: AppContext): PlatformIO => createPlatformIO(
 export function destinationsFailure(of: DestinationsOf, error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof PlatformError) return toolFailure(of.descriptor, error);
-  return new AppError('upstream', 'platform_unavailable', `${of.name} ${of.group.kind}s could not be read; try again`, { platform: of.platform }, { cause: error });
+  return new AppError(
+    'upstream',
+    'platform_unavailable',
+    `${of.name} ${of.group.kind}s could not be read; try again`,
+    { platform: of.platform },
+    { cause: error },
+  );
 }
 
-export async function listDestinations(ctx: AppContext, of: DestinationsOf, accessToken: string, ids?: string[]): Promise<Destination[]> {
+export async function listDestinations(
+  ctx: AppContext,
+  of: DestinationsOf,
+  accessToken: string,
+  ids?: string[],
+): Promise<Destination[]> {
   try {
     return await of.group.list({ accessToken }, destinationsIO(ctx), ids?.length ? { ids } : undefined);
   } catch (error) {
@@ -60,10 +76,16 @@ export async function listDestinations(ctx: AppContext, of: DestinationsOf, acce
 }
 
 /** The id a body chose, or null for the user themself; 400 when the body is incomplete. */
-export function readChoice(of: DestinationsOf, choice: DestinationChoice, notFound: DestinationNotFound): string | null {
+export function readChoice(
+  of: DestinationsOf,
+  choice: DestinationChoice,
+  notFound: DestinationNotFound,
+): string | null {
   if ('invalid' in choice) throw invalid('validation_error', choice.invalid.message, { fields: choice.invalid.fields });
   if (choice.id === null && !of.group.personal) {
-    throw invalid('validation_error', `${notFound.field} is required`, { fields: { [notFound.field]: ['is required'] } });
+    throw invalid('validation_error', `${notFound.field} is required`, {
+      fields: { [notFound.field]: ['is required'] },
+    });
   }
   return choice.id;
 }
@@ -72,7 +94,13 @@ export function readChoice(of: DestinationsOf, choice: DestinationChoice, notFou
  * The chosen destination as the platform lists it for this token: never any id a body names. Its
  * `notFound` error (400 or 404) when the token's user cannot post there.
  */
-export async function listedDestination(ctx: AppContext, of: DestinationsOf, accessToken: string, id: string, notFound: DestinationNotFound): Promise<Destination> {
+export async function listedDestination(
+  ctx: AppContext,
+  of: DestinationsOf,
+  accessToken: string,
+  id: string,
+  notFound: DestinationNotFound,
+): Promise<Destination> {
   const found = (await listDestinations(ctx, of, accessToken)).find((d) => d.id === id);
   if (found) return found;
   const fields = { [notFound.field]: [`must be one of the ${of.group.kind}s listed for this ${of.name} user`] };
@@ -81,15 +109,25 @@ export async function listedDestination(ctx: AppContext, of: DestinationsOf, acc
 
 /** The ids of a comma list filter (LinkedIn `orgIds`), at most `max`. */
 export function filterIds(value: unknown, filter: { field: string; max: number }): string[] {
-  const ids = (typeof value === 'string' ? value : '').split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = (typeof value === 'string' ? value : '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (ids.length > filter.max) {
-    throw invalid('validation_error', `${filter.field} holds at most ${filter.max} ids`, { fields: { [filter.field]: [`must hold at most ${filter.max} ids`] } });
+    throw invalid('validation_error', `${filter.field} holds at most ${filter.max} ids`, {
+      fields: { [filter.field]: [`must hold at most ${filter.max} ids`] },
+    });
   }
   return ids;
 }
 
 /** Runs the platform's `select`, mapping its failures like a listing's. */
-export async function runSelect(ctx: AppContext, of: DestinationsOf, destination: Destination | null, user: DestinationUser): Promise<DestinationSelection> {
+export async function runSelect(
+  ctx: AppContext,
+  of: DestinationsOf,
+  destination: Destination | null,
+  user: DestinationUser,
+): Promise<DestinationSelection> {
   try {
     return await of.group.select(destination, user, destinationsIO(ctx));
   } catch (error) {

@@ -2,11 +2,25 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { createPlatformIO, type CallRecord } from '../../platforms/io.js';
-import { PlatformError, type Destination, type DestinationKind, type OAuthProvider, type Platform, type PlatformAdapter } from '../../platforms/types.js';
+import {
+  PlatformError,
+  type Destination,
+  type DestinationKind,
+  type OAuthProvider,
+  type Platform,
+  type PlatformAdapter,
+} from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { assertWriteAllowed, type Principal } from '../principal.js';
 import { writeConnectionLog } from './connection-log.js';
-import { appendParams, assertOwnProfile, saveWithLog, serializeTokens, type OAuthStateData, type TempConnectData } from './save.js';
+import {
+  appendParams,
+  assertOwnProfile,
+  saveWithLog,
+  serializeTokens,
+  type OAuthStateData,
+  type TempConnectData,
+} from './save.js';
 import { callbackUrl, oauthAdapterFor } from './platforms.js';
 import { destinationsOf, listDestinations, runSelect } from './destinations.js';
 import { descriptorOf } from '../../platforms/catalogue.js';
@@ -25,7 +39,9 @@ function parseRedirectUrl(value: string | undefined): string | null {
   } catch {
     // fall through
   }
-  throw invalid('validation_error', 'redirect_url must be an http(s) URL', { fields: { redirect_url: ['must be an http(s) URL'] } });
+  throw invalid('validation_error', 'redirect_url must be an http(s) URL', {
+    fields: { redirect_url: ['must be an http(s) URL'] },
+  });
 }
 
 /** GET /v1/connect/{platform}: a PKCE (S256) authorization URL and its one-time state (10 minutes). */
@@ -46,10 +62,20 @@ export async function startOAuthConnect(
   const owner = { tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId, platform };
   const state = await ctx.db.transaction(async (tx) => {
     const connect = await issueConnectToken(ctx, tx, 'connect_token', owner, { apiKeyId: caller.apiKeyId });
-    const data: OAuthStateData = { codeVerifier, redirectUrl, headless: input.headless === true, connectToken: connect.token };
+    const data: OAuthStateData = {
+      codeVerifier,
+      redirectUrl,
+      headless: input.headless === true,
+      connectToken: connect.token,
+    };
     return (await issueConnectToken(ctx, tx, 'oauth_state', owner, data)).token;
   });
-  const authUrl = oauth.authorizeUrl({ state, redirectUri: callbackUrl(ctx, platform), codeChallenge, ...(input.extraScopes?.length ? { extraScopes: input.extraScopes } : {}) });
+  const authUrl = oauth.authorizeUrl({
+    state,
+    redirectUri: callbackUrl(ctx, platform),
+    codeChallenge,
+    ...(input.extraScopes?.length ? { extraScopes: input.extraScopes } : {}),
+  });
   return { authUrl, state };
 }
 
@@ -95,15 +121,22 @@ export async function handleOAuthCallback(
   const { platform, adapter, oauth } = oauthAdapterFor(ctx, platformValue);
   if (!query.state) throw invalid('invalid_state', 'The state parameter is missing');
   const live = await peekConnectToken<OAuthStateData>(ctx, ctx.db.kysely, 'oauth_state', query.state);
-  if (!live || live.row.platform !== platform) throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
+  if (!live || live.row.platform !== platform)
+    throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
   const { data, row } = live;
   // Without a redirect_url there is nobody to hand a pending data token to: connect directly instead.
   const wire = descriptorOf(platform)?.capabilities.destinations?.connect;
-  const selection = data.headless && data.redirectUrl !== null && wire !== undefined && adapter.destinations !== undefined;
+  const selection =
+    data.headless && data.redirectUrl !== null && wire !== undefined && adapter.destinations !== undefined;
   if (data.headless && data.redirectUrl && !selection && query.code && !query.error) {
     return {
       type: 'code',
-      redirectUrl: appendParams(data.redirectUrl, { code: query.code, state: query.state, platform, profileId: row.profile_id }),
+      redirectUrl: appendParams(data.redirectUrl, {
+        code: query.code,
+        state: query.state,
+        platform,
+        profileId: row.profile_id,
+      }),
     };
   }
   const taken = await takeConnectToken<OAuthStateData>(ctx, ctx.db.kysely, 'oauth_state', query.state);
@@ -118,7 +151,10 @@ export async function handleOAuthCallback(
     state: data,
   };
   if (query.error || !query.code) {
-    const error = invalid('authorization_denied', query.error_description ?? query.error ?? 'The platform returned no authorization code');
+    const error = invalid(
+      'authorization_denied',
+      query.error_description ?? query.error ?? 'The platform returned no authorization code',
+    );
     await logFailure(ctx, flow, error, null, performance.now());
     return { type: 'failed', error, redirectUrl: data.redirectUrl };
   }
@@ -144,12 +180,22 @@ export async function exchangeCodeByApi(
   if (!live || live.row.tenant_id !== caller.tenantId || live.row.platform !== platform) {
     throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
   }
-  if (live.row.profile_id !== input.profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
+  if (live.row.profile_id !== input.profileId)
+    throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
   const taken = await takeConnectToken<OAuthStateData>(ctx, ctx.db.kysely, 'oauth_state', input.state);
   if (!taken) throw invalid('invalid_state', 'The connect state is unknown, expired or already used');
-  const flow = { platform, adapter, oauth, tenantId: caller.tenantId, userId: caller.userId, profileId: input.profileId, state: taken.data };
+  const flow = {
+    platform,
+    adapter,
+    oauth,
+    tenantId: caller.tenantId,
+    userId: caller.userId,
+    profileId: input.profileId,
+    state: taken.data,
+  };
   const outcome = await exchangeAndSave(ctx, flow, input.code, { page: false });
-  if (outcome.type !== 'connected') throw new AppError('internal', 'connect_incomplete', `The ${platform} connection did not complete`);
+  if (outcome.type !== 'connected')
+    throw new AppError('internal', 'connect_incomplete', `The ${platform} connection did not complete`);
   return { account: outcome.account, created: outcome.created };
 }
 
@@ -173,7 +219,13 @@ function flowContext(flow: ConnectFlow, isReconnection: boolean) {
   };
 }
 
-async function logFailure(ctx: AppContext, flow: ConnectFlow, error: AppError, last: CallRecord | null, startedMs: number) {
+async function logFailure(
+  ctx: AppContext,
+  flow: ConnectFlow,
+  error: AppError,
+  last: CallRecord | null,
+  startedMs: number,
+) {
   await writeConnectionLog(ctx, ctx.db.kysely, {
     tenantId: flow.tenantId,
     userId: flow.userId,
@@ -193,14 +245,29 @@ async function exchange(ctx: AppContext, flow: ConnectFlow, code: string) {
   let last: CallRecord | null = null;
   const io = createPlatformIO({ now: () => ctx.clock.now(), onCall: (c) => (last = c) });
   try {
-    const tokens = await flow.oauth.exchangeCode({ code, redirectUri: callbackUrl(ctx, flow.platform), codeVerifier: flow.state.codeVerifier }, io);
+    const tokens = await flow.oauth.exchangeCode(
+      { code, redirectUri: callbackUrl(ctx, flow.platform), codeVerifier: flow.state.codeVerifier },
+      io,
+    );
     const profile = await flow.oauth.fetchProfile(tokens, io);
     return { tokens, profile, io, startedMs };
   } catch (error) {
     const appError =
       error instanceof PlatformError && (error.kind === 'auth' || error.kind === 'rejected')
-        ? new AppError('invalid', 'invalid_authorization_code', `${flow.platform} refused the authorization code: ${error.message}`, undefined, { cause: error })
-        : new AppError('upstream', 'platform_unavailable', `${flow.platform} could not complete the connection; try again`, undefined, { cause: error });
+        ? new AppError(
+            'invalid',
+            'invalid_authorization_code',
+            `${flow.platform} refused the authorization code: ${error.message}`,
+            undefined,
+            { cause: error },
+          )
+        : new AppError(
+            'upstream',
+            'platform_unavailable',
+            `${flow.platform} could not complete the connection; try again`,
+            undefined,
+            { cause: error },
+          );
     await logFailure(ctx, flow, appError, last, startedMs);
     throw appError;
   }
@@ -222,7 +289,12 @@ export interface PageChoice {
  * token, POST /v1/connect/{platform}/choose finishes) and an API exchange starts on the first. The
  * account side switches it later.
  */
-async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string, opts: { page: boolean }): Promise<CallbackOutcome> {
+async function exchangeAndSave(
+  ctx: AppContext,
+  flow: ConnectFlow,
+  code: string,
+  opts: { page: boolean },
+): Promise<CallbackOutcome> {
   const { tokens, profile, startedMs } = await exchange(ctx, flow, code);
   const redirectUrl = flow.state.redirectUrl;
   const group = flow.adapter.destinations;
@@ -236,11 +308,26 @@ async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string,
     const [only] = destinations;
     if (!only) throw invalid('no_destinations', `This ${of.name} user has no ${group.kind}s to post to`);
     if (opts.page && destinations.length > 1) {
-      const tempToken = await issueTempToken(ctx, ctx.db.kysely, flow, { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken });
-      return { type: 'choose', choice: { platform: flow.platform, name: of.name, kind: group.kind, tempToken, destinations } };
+      const tempToken = await issueTempToken(ctx, ctx.db.kysely, flow, {
+        tokens: serializeTokens(tokens),
+        profile,
+        redirectUrl,
+        connectToken: flow.state.connectToken,
+      });
+      return {
+        type: 'choose',
+        choice: { platform: flow.platform, name: of.name, kind: group.kind, tempToken, destinations },
+      };
     }
     const selection = await runSelect(ctx, of, only, { profile, tokens });
-    const { account, created } = await saveWithLog(ctx, flow, selection.tokens ?? tokens, selection.profile, startedMs, { metadata: selection.metadata, accountType: group.kind });
+    const { account, created } = await saveWithLog(
+      ctx,
+      flow,
+      selection.tokens ?? tokens,
+      selection.profile,
+      startedMs,
+      { metadata: selection.metadata, accountType: group.kind },
+    );
     return { type: 'connected', account, created, redirectUrl };
   } catch (error) {
     if (error instanceof AppError) await logFailure(ctx, flow, error, null, startedMs);
@@ -249,17 +336,29 @@ async function exchangeAndSave(ctx: AppContext, flow: ConnectFlow, code: string,
 }
 
 /** Keeps a pending connection's tokens server-side (sealed) behind a temp token of its owner. */
-async function issueTempToken(ctx: AppContext, db: Parameters<typeof issueConnectToken>[1], flow: ConnectFlow, temp: TempConnectData): Promise<string> {
+async function issueTempToken(
+  ctx: AppContext,
+  db: Parameters<typeof issueConnectToken>[1],
+  flow: ConnectFlow,
+  temp: TempConnectData,
+): Promise<string> {
   const owner = { tenantId: flow.tenantId, userId: flow.userId, profileId: flow.profileId, platform: flow.platform };
   return (await issueConnectToken(ctx, db, 'temp_token', owner, temp)).token;
 }
 
 /** Headless flow of a platform with destinations: keep tokens server-side behind a temp token, hand over as declared. */
-async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: string, wire: ConnectDestinationsWire): Promise<CallbackOutcome> {
+async function exchangeToSelection(
+  ctx: AppContext,
+  flow: ConnectFlow,
+  code: string,
+  wire: ConnectDestinationsWire,
+): Promise<CallbackOutcome> {
   const { tokens, profile } = await exchange(ctx, flow, code);
   const redirectUrl = flow.state.redirectUrl!;
   const { step, pendingData } = wire.headless;
-  const destinations = pendingData ? await listDestinations(ctx, destinationsOf(ctx, flow.platform), tokens.accessToken) : [];
+  const destinations = pendingData
+    ? await listDestinations(ctx, destinationsOf(ctx, flow.platform), tokens.accessToken)
+    : [];
   const owner = { tenantId: flow.tenantId, userId: flow.userId, profileId: flow.profileId, platform: flow.platform };
   const userProfile = {
     id: profile.platformUserId,
@@ -268,7 +367,12 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
     profilePicture: profile.avatarUrl ?? null,
   };
   const params = await ctx.db.transaction(async (tx): Promise<Record<string, string>> => {
-    const tempToken = await issueTempToken(ctx, tx, flow, { tokens: serializeTokens(tokens), profile, redirectUrl, connectToken: flow.state.connectToken });
+    const tempToken = await issueTempToken(ctx, tx, flow, {
+      tokens: serializeTokens(tokens),
+      profile,
+      redirectUrl,
+      connectToken: flow.state.connectToken,
+    });
     const out: Record<string, string> = {};
     if (step) {
       Object.assign(out, {
@@ -290,7 +394,9 @@ async function exchangeToSelection(ctx: AppContext, flow: ConnectFlow, code: str
         // takes no API key: whoever holds the link would hold the account. The tokens stay sealed
         // server-side behind tempToken, which only the flow's owner can redeem.
         refreshToken: null,
-        expiresIn: tokens.expiresAt ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000)) : null,
+        expiresIn: tokens.expiresAt
+          ? Math.max(0, Math.round((tokens.expiresAt.getTime() - now.getTime()) / 1000))
+          : null,
         userProfile,
         selectionType: pendingData.selectionType,
         ...presentDestinationList(pendingData, destinations),

@@ -18,9 +18,14 @@ export function adapterFor(ctx: AppContext, platformValue: string): { platform: 
   const platform = parsePlatform(platformValue);
   const adapter = ctx.platforms.get(platform);
   if (!adapter) {
-    throw new AppError('invalid', 'platform_not_configured', `Connecting ${platform} accounts is not configured on this server`, {
-      platform,
-    });
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      `Connecting ${platform} accounts is not configured on this server`,
+      {
+        platform,
+      },
+    );
   }
   return { platform, adapter };
 }
@@ -29,7 +34,9 @@ export function adapterFor(ctx: AppContext, platformValue: string): { platform: 
 export function oauthAdapterFor(ctx: AppContext, platformValue: string) {
   const { platform, adapter } = adapterFor(ctx, platformValue);
   if (!adapter.oauth) {
-    throw invalid('oauth_not_supported', `${platform} does not connect through OAuth; use its own connect endpoint`, { platform });
+    throw invalid('oauth_not_supported', `${platform} does not connect through OAuth; use its own connect endpoint`, {
+      platform,
+    });
   }
   return { platform, adapter, oauth: adapter.oauth };
 }

@@ -46,7 +46,11 @@ export const deserializeTokens = (t: SerializedTokens): TokenSet => ({
   scopes: t.scopes,
 });
 
-export async function assertOwnProfile(ctx: AppContext, caller: Pick<Principal, 'tenantId' | 'profileIds'>, profileId: string) {
+export async function assertOwnProfile(
+  ctx: AppContext,
+  caller: Pick<Principal, 'tenantId' | 'profileIds'>,
+  profileId: string,
+) {
   assertProfileVisible(caller as Principal, profileId);
   const profile = await findProfile(ctx.db.kysely, caller.tenantId, profileId);
   if (!profile) throw notFound('Profile', 'profile_not_found');
@@ -68,7 +72,13 @@ export async function saveWithLog(
   startedMs: number,
   opts: { metadata?: Record<string, unknown>; method?: 'oauth' | 'credentials'; accountType?: string | null },
 ) {
-  const existing = await findAccountByIdentity(ctx.db.kysely, flow.tenantId, flow.profileId, flow.platform, profile.platformUserId);
+  const existing = await findAccountByIdentity(
+    ctx.db.kysely,
+    flow.tenantId,
+    flow.profileId,
+    flow.platform,
+    profile.platformUserId,
+  );
   const result = await saveConnectedAccount(ctx, {
     tenantId: flow.tenantId,
     profileId: flow.profileId,

@@ -5,7 +5,15 @@ import type { ConnectDestinationsWire, DestinationNotFound } from '../../platfor
 import type { Destination, PlatformProfile, TokenSet } from '../../platforms/types.js';
 import { findAccount, type AccountRow } from '../../store/accounts.js';
 import { accountCredentials } from '../accounts/save-account.js';
-import { destinationsOf, filterIds, listDestinations, listedDestination, readChoice, runSelect, type DestinationsOf } from './destinations.js';
+import {
+  destinationsOf,
+  filterIds,
+  listDestinations,
+  listedDestination,
+  readChoice,
+  runSelect,
+  type DestinationsOf,
+} from './destinations.js';
 import { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, type TempConnectData } from './save.js';
 import { listLiveConnectTokensOf } from '../../store/connect-tokens.js';
 import { openConnectData, peekConnectToken, takeConnectToken, type LiveToken } from './tokens.js';
@@ -46,25 +54,51 @@ interface PendingRef {
 
 /** Whether a call names an account to reuse rather than a pending connection. */
 function reusing(wire: ConnectDestinationsWire, ref: PendingRef): ref is PendingRef & { accountId: string } {
-  return wire.reuseAccount === true && typeof ref.accountId === 'string' && ref.accountId !== '' && !ref.tempToken && !ref.pendingDataToken;
+  return (
+    wire.reuseAccount === true &&
+    typeof ref.accountId === 'string' &&
+    ref.accountId !== '' &&
+    !ref.tempToken &&
+    !ref.pendingDataToken
+  );
 }
 
 /**
  * The tokens and the user of a connected account of this platform in the caller's scope, for listing and
  * connecting another of its destinations. An account out of scope is reported like a missing one.
  */
-async function reusedConnection(ctx: AppContext, caller: SelectionCaller, of: DestinationsOf, accountId: string): Promise<{ tokens: TokenSet; profile: PlatformProfile }> {
+async function reusedConnection(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  of: DestinationsOf,
+  accountId: string,
+): Promise<{ tokens: TokenSet; profile: PlatformProfile }> {
   const row = await findAccount(ctx.db.kysely, caller.tenantId, accountId);
-  if (!row || (caller.profileIds !== null && !caller.profileIds.includes(row.profile_id))) throw notFound('Account', 'account_not_found');
+  if (!row || (caller.profileIds !== null && !caller.profileIds.includes(row.profile_id)))
+    throw notFound('Account', 'account_not_found');
   if (row.platform !== of.platform) {
-    throw invalid(`not_${of.platform}_account`, `accountId must be a ${of.name} account`, { fields: { accountId: [`must be a ${of.name} account`] } });
+    throw invalid(`not_${of.platform}_account`, `accountId must be a ${of.name} account`, {
+      fields: { accountId: [`must be a ${of.name} account`] },
+    });
   }
   const account = accountCredentials(ctx, row);
   const accessToken = of.group.listingToken?.(account) ?? account.accessToken;
-  if (!accessToken) throw invalid('account_reauthorization_required', `The ${of.name} account has no token; reconnect it`);
+  if (!accessToken)
+    throw invalid('account_reauthorization_required', `The ${of.name} account has no token; reconnect it`);
   return {
-    tokens: { accessToken, refreshToken: account.refreshToken, expiresAt: account.tokenExpiresAt, scopes: account.scopes ?? null },
-    profile: { platformUserId: row.platform_user_id, username: row.username, displayName: row.display_name, avatarUrl: row.avatar_url, metadata: account.metadata },
+    tokens: {
+      accessToken,
+      refreshToken: account.refreshToken,
+      expiresAt: account.tokenExpiresAt,
+      scopes: account.scopes ?? null,
+    },
+    profile: {
+      platformUserId: row.platform_user_id,
+      username: row.username,
+      displayName: row.display_name,
+      avatarUrl: row.avatar_url,
+      metadata: account.metadata,
+    },
   };
 }
 
@@ -75,22 +109,36 @@ const invalidTempToken = () => invalid('invalid_temp_token', 'tempToken is inval
  * data token (Google Business). Another tenant's, or another platform's, is reported exactly like an
  * unknown one and is never consumed by that call.
  */
-async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef, byUser?: string) {
-  if (!ref.tempToken && !ref.pendingDataToken && byUser !== undefined) return pendingOfUser(ctx, caller, platform, ref, byUser);
+async function pendingConnection(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  platform: Platform,
+  ref: PendingRef,
+  byUser?: string,
+) {
+  if (!ref.tempToken && !ref.pendingDataToken && byUser !== undefined)
+    return pendingOfUser(ctx, caller, platform, ref, byUser);
   let tempToken = ref.tempToken;
   if (!tempToken && ref.pendingDataToken) {
-    const pending = await peekConnectToken<{ tempToken?: string }>(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
+    const pending = await peekConnectToken<{ tempToken?: string }>(
+      ctx,
+      ctx.db.kysely,
+      'pending_data',
+      ref.pendingDataToken,
+    );
     if (!pending || pending.row.tenant_id !== caller.tenantId || pending.row.platform !== platform) {
       throw invalid('invalid_pending_data_token', 'pendingDataToken is invalid or expired');
     }
     tempToken = pending.data.tempToken;
   }
-  if (!tempToken) throw invalid('validation_error', 'tempToken is required', { fields: { tempToken: ['is required'] } });
+  if (!tempToken)
+    throw invalid('validation_error', 'tempToken is required', { fields: { tempToken: ['is required'] } });
   const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', tempToken);
   if (!live || live.row.tenant_id !== caller.tenantId || live.row.platform !== platform) throw invalidTempToken();
   const profileId = ref.profileId ?? live.row.profile_id;
   await assertOwnProfile(ctx, caller, profileId);
-  if (live.row.profile_id !== profileId) throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
+  if (live.row.profile_id !== profileId)
+    throw invalid('profile_mismatch', 'profileId does not match the one the connect flow started with');
   return { tempToken, live };
 }
 
@@ -98,15 +146,31 @@ async function pendingConnection(ctx: AppContext, caller: SelectionCaller, platf
  * The caller's live pending connection of `profileId` whose user is `userId` (a wire's `pendingBy`):
  * another tenant's or profile's is never seen, and an unknown one reads like a bad temp token.
  */
-async function pendingOfUser(ctx: AppContext, caller: SelectionCaller, platform: Platform, ref: PendingRef, userId: string) {
-  if (!ref.profileId) throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
+async function pendingOfUser(
+  ctx: AppContext,
+  caller: SelectionCaller,
+  platform: Platform,
+  ref: PendingRef,
+  userId: string,
+) {
+  if (!ref.profileId)
+    throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
   await assertOwnProfile(ctx, caller, ref.profileId);
-  const rows = await listLiveConnectTokensOf(ctx.db.kysely, 'temp_token', { tenantId: caller.tenantId, profileId: ref.profileId, platform }, ctx.clock.now());
+  const rows = await listLiveConnectTokensOf(
+    ctx.db.kysely,
+    'temp_token',
+    { tenantId: caller.tenantId, profileId: ref.profileId, platform },
+    ctx.clock.now(),
+  );
   for (const row of rows) {
     const data = openConnectData<TempConnectData>(ctx, row);
-    if (data.profile.platformUserId === userId) return { tempToken: null, live: { row, data } as LiveToken<TempConnectData> };
+    if (data.profile.platformUserId === userId)
+      return { tempToken: null, live: { row, data } as LiveToken<TempConnectData> };
   }
-  throw invalid('no_pending_connection', 'No pending connection of this profile names that id: authorize the app for it first (GET /v1/connect/{platform})');
+  throw invalid(
+    'no_pending_connection',
+    'No pending connection of this profile names that id: authorize the app for it first (GET /v1/connect/{platform})',
+  );
 }
 
 function connectWire(of: DestinationsOf): ConnectDestinationsWire {
@@ -135,7 +199,13 @@ export async function listPendingDestinations(
     return { destinations: await listDestinations(ctx, of, tokens.accessToken, ids), user: profile };
   }
   const by = wire.select.pendingBy;
-  const { live } = await pendingConnection(ctx, caller, platform, ref, by && typeof query[by] === 'string' ? (query[by] as string) : undefined);
+  const { live } = await pendingConnection(
+    ctx,
+    caller,
+    platform,
+    ref,
+    by && typeof query[by] === 'string' ? (query[by] as string) : undefined,
+  );
   return { destinations: await listDestinations(ctx, of, live.data.tokens.accessToken, ids), user: live.data.profile };
 }
 
@@ -165,10 +235,20 @@ export async function selectPendingDestination(
   if (reusing(wire, ref)) return connectAnother(ctx, caller, of, chosen, ref, wire.select.notFound);
   if (wire.reuseAccount && !ref.tempToken && !ref.pendingDataToken) {
     const need = ['is required unless accountId is sent'];
-    throw invalid('validation_error', 'pendingDataToken or accountId is required', { fields: { pendingDataToken: need, accountId: ['is required unless pendingDataToken is sent'] } });
+    throw invalid('validation_error', 'pendingDataToken or accountId is required', {
+      fields: { pendingDataToken: need, accountId: ['is required unless pendingDataToken is sent'] },
+    });
   }
   const by = wire.select.pendingBy;
-  return finishSelection(ctx, caller, of, chosen, ref, wire.select.notFound, by && typeof body[by] === 'string' ? (body[by] as string) : undefined);
+  return finishSelection(
+    ctx,
+    caller,
+    of,
+    chosen,
+    ref,
+    wire.select.notFound,
+    by && typeof body[by] === 'string' ? (body[by] as string) : undefined,
+  );
 }
 
 /** Connects another destination with a connected account's tokens, as a new account of `profileId`. */
@@ -181,7 +261,8 @@ async function connectAnother(
   notFound: DestinationNotFound,
 ): Promise<SelectionResult> {
   const startedMs = performance.now();
-  if (!ref.profileId) throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
+  if (!ref.profileId)
+    throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
   await assertOwnProfile(ctx, caller, ref.profileId);
   const { tokens, profile } = await reusedConnection(ctx, caller, of, ref.accountId);
   const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
@@ -195,7 +276,12 @@ async function connectAnother(
     { metadata: selection.metadata, accountType: destination ? of.group.kind : 'personal' },
   );
   const redirectUrl = ref.redirect_url
-    ? appendParams(ref.redirect_url, { connected: of.platform, profileId: account.profile_id, accountId: account.account_id, username: account.username })
+    ? appendParams(ref.redirect_url, {
+        connected: of.platform,
+        profileId: account.profile_id,
+        accountId: account.account_id,
+        username: account.username,
+      })
     : null;
   return { account, destination, redirectUrl };
 }
@@ -214,7 +300,14 @@ export async function connectWithAccount(
 ): Promise<SelectionResult> {
   const of = destinationsOf(ctx, platform);
   const notFound = of.declaration.connect?.select.notFound ?? PAGE_NOT_FOUND;
-  return connectAnother(ctx, caller, of, input.destinationId, { accountId: input.accountId, profileId: input.profileId }, notFound);
+  return connectAnother(
+    ctx,
+    caller,
+    of,
+    input.destinationId,
+    { accountId: input.accountId, profileId: input.profileId },
+    notFound,
+  );
 }
 
 /** When Herald's own selection page names a destination the platform does not list for the user. */
@@ -229,11 +322,19 @@ const PAGE_NOT_FOUND: DestinationNotFound = {
  * POST /v1/connect/{platform}/choose, the form of Herald's selection page (standard mode, several
  * destinations): the temp token in the form is the only credential, the flow's owner the caller.
  */
-export async function chooseOnPage(ctx: AppContext, platform: Platform, form: { tempToken: string; destinationId: string }): Promise<SelectionResult> {
+export async function chooseOnPage(
+  ctx: AppContext,
+  platform: Platform,
+  form: { tempToken: string; destinationId: string },
+): Promise<SelectionResult> {
   const of = destinationsOf(ctx, platform);
   const live = await peekConnectToken<TempConnectData>(ctx, ctx.db.kysely, 'temp_token', form.tempToken);
   if (!live || live.row.platform !== platform) throw invalidTempToken();
-  const caller: SelectionCaller = { tenantId: live.row.tenant_id, userId: live.row.user_id, profileIds: [live.row.profile_id] };
+  const caller: SelectionCaller = {
+    tenantId: live.row.tenant_id,
+    userId: live.row.user_id,
+    profileIds: [live.row.profile_id],
+  };
   return finishSelection(ctx, caller, of, form.destinationId, { tempToken: form.tempToken }, PAGE_NOT_FOUND);
 }
 
@@ -255,7 +356,8 @@ async function finishSelection(
   const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
   const selection = await runSelect(ctx, of, destination, { profile: live.data.profile, tokens });
   // A connection named by its user (pendingBy) stays live until it expires: several destinations may be bound.
-  if (tempToken !== null && !(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken))) throw invalidTempToken();
+  if (tempToken !== null && !(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken)))
+    throw invalidTempToken();
   if (ref.pendingDataToken) await takeConnectToken(ctx, ctx.db.kysely, 'pending_data', ref.pendingDataToken);
   const { account } = await saveWithLog(
     ctx,
@@ -267,7 +369,12 @@ async function finishSelection(
   );
   const base = ref.redirect_url ?? live.data.redirectUrl;
   const redirectUrl = base
-    ? appendParams(base, { connected: platform, profileId: account.profile_id, accountId: account.account_id, username: account.username })
+    ? appendParams(base, {
+        connected: platform,
+        profileId: account.profile_id,
+        accountId: account.account_id,
+        username: account.username,
+      })
     : null;
   return { account, destination, redirectUrl };
 }

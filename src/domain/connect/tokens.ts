@@ -74,14 +74,24 @@ export function openConnectData<T>(ctx: AppContext, row: ConnectTokenRow): T {
 }
 
 /** A live record, not consumed (for tokens usable several times within their lifetime). */
-export async function peekConnectToken<T>(ctx: AppContext, db: Executor, kind: ConnectTokenKind, token: string): Promise<LiveToken<T> | null> {
+export async function peekConnectToken<T>(
+  ctx: AppContext,
+  db: Executor,
+  kind: ConnectTokenKind,
+  token: string,
+): Promise<LiveToken<T> | null> {
   if (!token) return null;
   const row = await findLiveConnectToken(db, kind, hashConnectToken(token), ctx.clock.now());
   return row ? { row, data: openConnectData<T>(ctx, row) } : null;
 }
 
 /** Reads and consumes a one-time record; null when unknown, expired or already used. */
-export async function takeConnectToken<T>(ctx: AppContext, db: Executor, kind: ConnectTokenKind, token: string): Promise<LiveToken<T> | null> {
+export async function takeConnectToken<T>(
+  ctx: AppContext,
+  db: Executor,
+  kind: ConnectTokenKind,
+  token: string,
+): Promise<LiveToken<T> | null> {
   const live = await peekConnectToken<T>(ctx, db, kind, token);
   if (!live) return null;
   const won = await consumeConnectToken(db, live.row.token_hash, ctx.clock.now());

@@ -2,7 +2,13 @@ import type { AppContext } from '../../context.js';
 import { AppError, forbidden, invalid } from '../../errors.js';
 import { descriptorOf } from '../../platforms/catalogue.js';
 import { createPlatformIO } from '../../platforms/io.js';
-import { toPlatformError, type AccountCredentials, type InboxCapability, type Platform, type PlatformIO } from '../../platforms/types.js';
+import {
+  toPlatformError,
+  type AccountCredentials,
+  type InboxCapability,
+  type Platform,
+  type PlatformIO,
+} from '../../platforms/types.js';
 import { listAccounts, type AccountRow } from '../../store/accounts.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { getVisibleAccount } from '../accounts/manage.js';
@@ -55,14 +61,22 @@ export async function inboxAccount(ctx: AppContext, caller: Principal, accountId
  * which the outbound guard refuses on loopback (SANDBOX=1) and which costs a round trip anyway.
  */
 export const platformIO = (ctx: AppContext): PlatformIO =>
-  createPlatformIO({ now: () => ctx.clock.now(), outbound: { allowPrivate: ctx.config.outboundAllowPrivate }, openMedia: mediaOpener(ctx) });
+  createPlatformIO({
+    now: () => ctx.clock.now(),
+    outbound: { allowPrivate: ctx.config.outboundAllowPrivate },
+    openMedia: mediaOpener(ctx),
+  });
 
 /**
  * Calls the platform for an inbox action with the account's credentials: one token refresh after an
  * `auth` answer (the platform refused the call, so repeating it cannot act twice), and a PlatformError as
  * the error envelope (refused 400, throttled 429, unreachable 502).
  */
-export async function callPlatform<T>(ctx: AppContext, row: AccountRow, fn: (account: AccountCredentials, io: PlatformIO) => Promise<T>): Promise<T> {
+export async function callPlatform<T>(
+  ctx: AppContext,
+  row: AccountRow,
+  fn: (account: AccountCredentials, io: PlatformIO) => Promise<T>,
+): Promise<T> {
   const io = platformIO(ctx);
   const descriptor = descriptorOf(row.platform)!;
   try {

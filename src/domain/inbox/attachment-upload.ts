@@ -38,10 +38,13 @@ interface Sniffed {
 /** The file's type from its first bytes (magic numbers), or null for anything Herald does not send. */
 export function sniffAttachment(bytes: Buffer): Sniffed | null {
   const at = (offset: number, text: string) => bytes.subarray(offset, offset + text.length).toString('latin1') === text;
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { contentType: 'image/jpeg', ext: 'jpg', kind: 'image', attachment: 'image' };
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return { contentType: 'image/jpeg', ext: 'jpg', kind: 'image', attachment: 'image' };
   if (at(0, '\x89PNG\r\n\x1a\n')) return { contentType: 'image/png', ext: 'png', kind: 'image', attachment: 'image' };
-  if (at(0, 'GIF87a') || at(0, 'GIF89a')) return { contentType: 'image/gif', ext: 'gif', kind: 'image', attachment: 'image' };
-  if (at(0, 'RIFF') && at(8, 'WEBP')) return { contentType: 'image/webp', ext: 'webp', kind: 'image', attachment: 'image' };
+  if (at(0, 'GIF87a') || at(0, 'GIF89a'))
+    return { contentType: 'image/gif', ext: 'gif', kind: 'image', attachment: 'image' };
+  if (at(0, 'RIFF') && at(8, 'WEBP'))
+    return { contentType: 'image/webp', ext: 'webp', kind: 'image', attachment: 'image' };
   if (at(4, 'ftyp')) {
     const brand = bytes.subarray(8, 12).toString('latin1');
     return brand === 'qt  '
@@ -54,15 +57,22 @@ export function sniffAttachment(bytes: Buffer): Sniffed | null {
 
 /** The attachment's type as the platform's rules see it; a 400 for a file Herald does not send. */
 export function attachmentKind(upload: UploadedAttachment): Sniffed {
-  if (upload.bytes.length === 0) throw invalid('attachment_empty', 'The attachment is empty', { fields: { attachment: ['is empty'] } });
+  if (upload.bytes.length === 0)
+    throw invalid('attachment_empty', 'The attachment is empty', { fields: { attachment: ['is empty'] } });
   if (upload.bytes.length > INBOX_ATTACHMENT_MAX_BYTES) {
-    throw invalid('file_too_large', `The attachment is larger than ${INBOX_ATTACHMENT_MAX_BYTES} bytes`, { maxSize: INBOX_ATTACHMENT_MAX_BYTES });
+    throw invalid('file_too_large', `The attachment is larger than ${INBOX_ATTACHMENT_MAX_BYTES} bytes`, {
+      maxSize: INBOX_ATTACHMENT_MAX_BYTES,
+    });
   }
   const sniffed = sniffAttachment(upload.bytes);
   if (!sniffed) {
-    throw invalid('unsupported_attachment', 'The attachment must be a JPEG, PNG, GIF or WebP image, an MP4 or MOV video, or a PDF', {
-      fields: { attachment: ['is not a JPEG, PNG, GIF, WebP, MP4, MOV or PDF file'] },
-    });
+    throw invalid(
+      'unsupported_attachment',
+      'The attachment must be a JPEG, PNG, GIF or WebP image, an MP4 or MOV video, or a PDF',
+      {
+        fields: { attachment: ['is not a JPEG, PNG, GIF, WebP, MP4, MOV or PDF file'] },
+      },
+    );
   }
   return sniffed;
 }
@@ -76,7 +86,10 @@ export async function storeInboxAttachment(
   tenantId: string,
   upload: UploadedAttachment,
   sniffed: Sniffed,
-): Promise<{ attachment: { type: InboxAttachment['type']; url: string; filename: string | null }; discard(): Promise<void> }> {
+): Promise<{
+  attachment: { type: InboxAttachment['type']; url: string; filename: string | null };
+  discard(): Promise<void>;
+}> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'herald-attachment-'));
   const file = path.join(dir, `attachment.${sniffed.ext}`);
   try {
@@ -86,7 +99,13 @@ export async function storeInboxAttachment(
       try {
         probe = await probeFile(ctx.config, sniffed.kind, file);
       } catch (error) {
-        throw new AppError('invalid', 'unreadable_media', `The attachment is not a readable ${sniffed.kind}`, { fields: { attachment: [`is not a readable ${sniffed.kind}`] } }, { cause: error });
+        throw new AppError(
+          'invalid',
+          'unreadable_media',
+          `The attachment is not a readable ${sniffed.kind}`,
+          { fields: { attachment: [`is not a readable ${sniffed.kind}`] } },
+          { cause: error },
+        );
       }
     }
     const storage = mediaStorage(ctx);

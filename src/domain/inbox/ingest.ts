@@ -4,8 +4,20 @@ import type { InboundComment, InboundMessage, InboundReview, InboxBatch } from '
 import type { AccountRow } from '../../store/accounts.js';
 import { inSavepoint, type Executor } from '../../store/db.js';
 import { cleanTextDeep } from '../../lib/text.js';
-import { countComment, ensureInboxPost, insertComment, type CommentRow, type InboxPostRow } from '../../store/inbox/comments.js';
-import { ensureConversation, insertMessage, touchConversation, type ConversationRow, type MessageRow } from '../../store/inbox/conversations.js';
+import {
+  countComment,
+  ensureInboxPost,
+  insertComment,
+  type CommentRow,
+  type InboxPostRow,
+} from '../../store/inbox/comments.js';
+import {
+  ensureConversation,
+  insertMessage,
+  touchConversation,
+  type ConversationRow,
+  type MessageRow,
+} from '../../store/inbox/conversations.js';
 import { findReview, insertReview, updateReview } from '../../store/inbox/reviews.js';
 import { commentEventData, messageEventData } from '../present/inbox-events.js';
 
@@ -26,7 +38,13 @@ export interface IngestCounts {
 
 const iso = (d: Date | null | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
 
-export async function ingestMessage(ctx: AppContext, tx: Executor, account: AccountRow, m: InboundMessage, now: Date): Promise<{ created: boolean; conversation: ConversationRow; message: MessageRow }> {
+export async function ingestMessage(
+  ctx: AppContext,
+  tx: Executor,
+  account: AccountRow,
+  m: InboundMessage,
+  now: Date,
+): Promise<{ created: boolean; conversation: ConversationRow; message: MessageRow }> {
   const at = now.toISOString();
   const sentAt = iso(m.sentAt) ?? at;
   const participant = m.participant ?? (m.direction === 'incoming' ? m.sender : null);
@@ -68,14 +86,31 @@ export async function ingestMessage(ctx: AppContext, tx: Executor, account: Acco
   };
   const created = await insertMessage(tx, message);
   if (!created) return { created, conversation, message };
-  await touchConversation(tx, conversation.conversation_id, { text: m.text, sentAt, incoming: m.direction === 'incoming' }, at);
+  await touchConversation(
+    tx,
+    conversation.conversation_id,
+    { text: m.text, sentAt, incoming: m.direction === 'incoming' },
+    at,
+  );
   if (m.direction === 'incoming') {
-    await ctx.events.emit(tx, account.tenant_id, 'message.received', messageEventData(account, conversation, message, m.sender), now);
+    await ctx.events.emit(
+      tx,
+      account.tenant_id,
+      'message.received',
+      messageEventData(account, conversation, message, m.sender),
+      now,
+    );
   }
   return { created, conversation, message };
 }
 
-export async function ingestComment(ctx: AppContext, tx: Executor, account: AccountRow, c: InboundComment, now: Date): Promise<{ created: boolean; post: InboxPostRow; comment: CommentRow }> {
+export async function ingestComment(
+  ctx: AppContext,
+  tx: Executor,
+  account: AccountRow,
+  c: InboundComment,
+  now: Date,
+): Promise<{ created: boolean; post: InboxPostRow; comment: CommentRow }> {
   const at = now.toISOString();
   const commentedAt = iso(c.createdAt) ?? at;
   const post = await ensureInboxPost(tx, {
@@ -128,7 +163,9 @@ export async function ingestComment(ctx: AppContext, tx: Executor, account: Acco
 
 async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview, now: Date): Promise<boolean> {
   const at = now.toISOString();
-  const reply = r.reply ? { reply_id: r.reply.id, reply_text: r.reply.text, reply_at: iso(r.reply.createdAt) ?? at } : { reply_id: null, reply_text: null, reply_at: null };
+  const reply = r.reply
+    ? { reply_id: r.reply.id, reply_text: r.reply.text, reply_at: iso(r.reply.createdAt) ?? at }
+    : { reply_id: null, reply_text: null, reply_at: null };
   const created = await insertReview(tx, {
     review_id: newId(now),
     tenant_id: account.tenant_id,
@@ -164,7 +201,11 @@ async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview,
  */
 export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: InboxBatch): Promise<IngestCounts> {
   const now = ctx.clock.now();
-  const clean = cleanTextDeep({ messages: batch.messages ?? [], comments: batch.comments ?? [], reviews: batch.reviews ?? [] });
+  const clean = cleanTextDeep({
+    messages: batch.messages ?? [],
+    comments: batch.comments ?? [],
+    reviews: batch.reviews ?? [],
+  });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
     const each = async (kind: 'message' | 'comment' | 'review', platformId: unknown, store: () => Promise<boolean>) => {
@@ -172,13 +213,21 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
         return await inSavepoint(tx, store);
       } catch (error) {
         counts.skipped = (counts.skipped ?? 0) + 1;
-        ctx.log.warn({ err: error, accountId: account.account_id, platform: account.platform, kind, platformId }, 'inbox item skipped: it cannot be stored');
+        ctx.log.warn(
+          { err: error, accountId: account.account_id, platform: account.platform, kind, platformId },
+          'inbox item skipped: it cannot be stored',
+        );
         return false;
       }
     };
-    for (const m of clean.messages) if (await each('message', m.messageId, async () => (await ingestMessage(ctx, tx, account, m, now)).created)) counts.messages++;
-    for (const c of clean.comments) if (await each('comment', c.commentId, async () => (await ingestComment(ctx, tx, account, c, now)).created)) counts.comments++;
-    for (const r of clean.reviews) if (await each('review', r.reviewId, () => ingestReview(tx, account, r, now))) counts.reviews++;
+    for (const m of clean.messages)
+      if (await each('message', m.messageId, async () => (await ingestMessage(ctx, tx, account, m, now)).created))
+        counts.messages++;
+    for (const c of clean.comments)
+      if (await each('comment', c.commentId, async () => (await ingestComment(ctx, tx, account, c, now)).created))
+        counts.comments++;
+    for (const r of clean.reviews)
+      if (await each('review', r.reviewId, () => ingestReview(tx, account, r, now))) counts.reviews++;
     return counts;
   });
 }

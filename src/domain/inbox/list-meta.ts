@@ -31,12 +31,26 @@ function toFailure(row: InboxSyncRow): SyncFailure {
  * those accounts are `failedAccounts`, with the last poll's error, until a poll works again.
  */
 export async function listMeta(ctx: AppContext, accounts: AccountRow[]) {
-  const failures = await inboxSyncFailures(ctx, accounts.map((a) => a.account_id));
+  const failures = await inboxSyncFailures(
+    ctx,
+    accounts.map((a) => a.account_id),
+  );
   const failedAccounts = accounts
     .filter((a) => failures.has(a.account_id))
     .map((a) => {
       const f = failures.get(a.account_id)!;
-      return { accountId: a.account_id, accountUsername: a.username ?? null, platform: a.platform, error: f.error, code: f.code };
+      return {
+        accountId: a.account_id,
+        accountUsername: a.username ?? null,
+        platform: a.platform,
+        error: f.error,
+        code: f.code,
+      };
     });
-  return { accountsQueried: accounts.length, accountsFailed: failedAccounts.length, failedAccounts, lastUpdated: ctx.clock.now().toISOString() };
+  return {
+    accountsQueried: accounts.length,
+    accountsFailed: failedAccounts.length,
+    failedAccounts,
+    lastUpdated: ctx.clock.now().toISOString(),
+  };
 }

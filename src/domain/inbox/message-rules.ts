@@ -24,16 +24,24 @@ export interface SendMessageInput {
 export function checkMessageFeatures(platform: string, features: MessageFeatures, input: SendMessageInput): void {
   const hasText = typeof input.message === 'string' && input.message.trim().length > 0;
   if (!hasText && !input.attachment && !input.template) {
-    throw invalidFields('Send a message, an attachment or a template', { message: ['message is required without an attachment or template'] });
+    throw invalidFields('Send a message, an attachment or a template', {
+      message: ['message is required without an attachment or template'],
+    });
   }
   if (input.quickReplies?.length && input.buttons?.length) {
-    throw invalidFields('quickReplies and buttons cannot be sent together', { buttons: ['mutually exclusive with quickReplies'] });
+    throw invalidFields('quickReplies and buttons cannot be sent together', {
+      buttons: ['mutually exclusive with quickReplies'],
+    });
   }
   if (input.messageTag && input.messagingType !== 'MESSAGE_TAG') {
-    throw invalidFields('messageTag needs messagingType MESSAGE_TAG', { messagingType: ['must be MESSAGE_TAG when messageTag is set'] });
+    throw invalidFields('messageTag needs messagingType MESSAGE_TAG', {
+      messagingType: ['must be MESSAGE_TAG when messageTag is set'],
+    });
   }
   if (input.messagingType === 'MESSAGE_TAG' && !input.messageTag) {
-    throw invalidFields('messagingType MESSAGE_TAG needs a messageTag', { messageTag: ['required with messagingType MESSAGE_TAG'] });
+    throw invalidFields('messagingType MESSAGE_TAG needs a messageTag', {
+      messageTag: ['required with messagingType MESSAGE_TAG'],
+    });
   }
   const asked: Array<[keyof MessageFeatures, boolean, string]> = [
     ['attachments', Boolean(input.attachment), 'attachments in direct messages'],
@@ -44,8 +52,10 @@ export function checkMessageFeatures(platform: string, features: MessageFeatures
   ];
   for (const [feature, used, what] of asked) if (used && !features[feature]) throw platformLimitation(platform, what);
   const types = features.attachments;
-  if (input.attachment && Array.isArray(types) && !types.includes(input.attachment.type)) throw platformLimitation(platform, `${input.attachment.type} attachments in direct messages`);
-  if (input.replyTo !== undefined && input.replyTo.trim() === '') throw invalid('validation_error', 'replyTo is empty', { fields: { replyTo: ['must be a message id'] } });
+  if (input.attachment && Array.isArray(types) && !types.includes(input.attachment.type))
+    throw platformLimitation(platform, `${input.attachment.type} attachments in direct messages`);
+  if (input.replyTo !== undefined && input.replyTo.trim() === '')
+    throw invalid('validation_error', 'replyTo is empty', { fields: { replyTo: ['must be a message id'] } });
 }
 
 /**
@@ -53,7 +63,13 @@ export function checkMessageFeatures(platform: string, features: MessageFeatures
  * since the participant last wrote (or they never did), only messagingType MESSAGE_TAG with one of the
  * platform's tags goes out; anything else is refused here, before the platform is called.
  */
-export function checkReplyWindow(platform: string, features: MessageFeatures, input: SendMessageInput, lastIncomingAt: Date | null, now: Date): void {
+export function checkReplyWindow(
+  platform: string,
+  features: MessageFeatures,
+  input: SendMessageInput,
+  lastIncomingAt: Date | null,
+  now: Date,
+): void {
   const window = features.replyWindow;
   if (!window) return;
   const open = lastIncomingAt !== null && now.getTime() - lastIncomingAt.getTime() < window.hours * 3_600_000;
@@ -62,6 +78,9 @@ export function checkReplyWindow(platform: string, features: MessageFeatures, in
   throw invalid(
     'outside_messaging_window',
     `The ${window.hours}-hour window to answer this conversation has closed: send it with messagingType MESSAGE_TAG and a messageTag (${window.tags.join(', ')})`,
-    { platform, fields: { messageTag: [`required after the ${window.hours}-hour window: one of ${window.tags.join(', ')}`] } },
+    {
+      platform,
+      fields: { messageTag: [`required after the ${window.hours}-hour window: one of ${window.tags.join(', ')}`] },
+    },
   );
 }

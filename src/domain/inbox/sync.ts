@@ -30,7 +30,10 @@ export async function syncInboxAccount(ctx: AppContext, accountId: string): Prom
   try {
     // As publishing does: an `auth` answer gets one token refresh, then one more try.
     let batch;
-    ({ account, batch } = await withTokenRefresh(ctx, account, io, async (row) => ({ account: row, batch: await sync(accountCredentials(ctx, row), cursor, io) })));
+    ({ account, batch } = await withTokenRefresh(ctx, account, io, async (row) => ({
+      account: row,
+      batch: await sync(accountCredentials(ctx, row), cursor, io),
+    })));
     const counts = await ingestBatch(ctx, account, batch);
     await saveInboxSync(ctx.db.kysely, accountId, {
       cursor: batch.cursor === undefined ? undefined : batch.cursor === null ? null : JSON.stringify(batch.cursor),
@@ -40,7 +43,10 @@ export async function syncInboxAccount(ctx: AppContext, accountId: string): Prom
     return { kind: 'synced', counts };
   } catch (error) {
     const failure = toPlatformError(error);
-    await saveInboxSync(ctx.db.kysely, accountId, { error: `${failure.kind}: ${failure.message}`.slice(0, 2000), now: ctx.clock.now().toISOString() });
+    await saveInboxSync(ctx.db.kysely, accountId, {
+      error: `${failure.kind}: ${failure.message}`.slice(0, 2000),
+      now: ctx.clock.now().toISOString(),
+    });
     return { kind: 'failed', error: failure, failures: (state?.failures ?? 0) + 1 };
   }
 }

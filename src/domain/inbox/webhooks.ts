@@ -35,7 +35,8 @@ async function accountsFor(ctx: AppContext, platform: string, match: AccountMatc
 }
 
 /** Platforms whose accounts are chats of the server's shared bot (anyone could name one: see connect/bot.ts). */
-const botChatPlatform = (platform: string) => CATALOGUE.some((d) => d.id === platform && d.capabilities.connect === 'bot');
+const botChatPlatform = (platform: string) =>
+  CATALOGUE.some((d) => d.id === platform && d.capabilities.connect === 'bot');
 
 /**
  * A bot chat belongs to the tenant that connected it first: what it receives goes to that tenant's
@@ -63,7 +64,11 @@ export type WebhookResponse = { status: number; contentType: string; body: strin
  * Handles one pushed request. A refused one (bad signature or secret) stores nothing; an accepted one
  * is stored for each connected account it names whose owner has the inbox add-on (others: nothing).
  */
-export async function receivePlatformWebhook(ctx: AppContext, platform: string, req: Omit<PlatformWebhookRequest, 'secret'>): Promise<WebhookResponse> {
+export async function receivePlatformWebhook(
+  ctx: AppContext,
+  platform: string,
+  req: Omit<PlatformWebhookRequest, 'secret'>,
+): Promise<WebhookResponse> {
   const webhook = isPlatform(platform) ? ctx.platforms.get(platform)?.inbox?.webhook : undefined;
   if (!webhook) throw notFound('Platform webhook', 'platform_webhook_not_found');
   const answer = webhook.receive({ ...req, secret: platformWebhookSecret(ctx, platform) });

@@ -8,7 +8,10 @@ import { UNREFERENCED_TTL_MS } from './types.js';
  * Deletes uploads that no post references 7 days after they were presigned (the file, every derived
  * copy, then the row). An upload a post uses is marked referenced and kept. Returns what was deleted.
  */
-export async function deleteUnreferencedMedia(ctx: AppContext, batch = 200): Promise<{ deleted: number; kept: number }> {
+export async function deleteUnreferencedMedia(
+  ctx: AppContext,
+  batch = 200,
+): Promise<{ deleted: number; kept: number }> {
   const now = ctx.clock.now();
   const before = new Date(now.getTime() - UNREFERENCED_TTL_MS).toISOString();
   const storage = mediaStorage(ctx);

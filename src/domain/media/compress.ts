@@ -19,14 +19,22 @@ export interface CompressTarget {
  * Re-encodes an image as JPEG until it fits: quality 85 then 70, then the picture is scaled down in
  * proportion to how far over it still is. Transparency is flattened on white (JPEG has none).
  */
-export async function compressImage(src: string, dest: string, target: CompressTarget): Promise<{ size: number; width: number; height: number }> {
+export async function compressImage(
+  src: string,
+  dest: string,
+  target: CompressTarget,
+): Promise<{ size: number; width: number; height: number }> {
   const meta = await sharp(src, { limitInputPixels: false }).metadata();
   let width = meta.width ?? 0;
   let height = meta.height ?? 0;
   if (target.maxLongSide || target.maxShortSide) {
     const long = Math.max(width, height);
     const short = Math.min(width, height);
-    const scale = Math.min(1, target.maxLongSide ? target.maxLongSide / long : 1, target.maxShortSide ? target.maxShortSide / short : 1);
+    const scale = Math.min(
+      1,
+      target.maxLongSide ? target.maxLongSide / long : 1,
+      target.maxShortSide ? target.maxShortSide / short : 1,
+    );
     width = Math.floor(width * scale);
     height = Math.floor(height * scale);
   }
@@ -62,7 +70,13 @@ export function canCompressVideo(config: Config): boolean {
  * Re-encodes a video as H.264/AAC MP4 at the bitrate that fits `maxBytes` over its duration (5% margin
  * for the container), with the moov atom first so platforms can start reading at once.
  */
-export async function compressVideo(config: Config, src: string, dest: string, durationSec: number, target: CompressTarget): Promise<{ size: number }> {
+export async function compressVideo(
+  config: Config,
+  src: string,
+  dest: string,
+  durationSec: number,
+  target: CompressTarget,
+): Promise<{ size: number }> {
   const { ffmpeg } = mediaTools(config);
   if (!hasTool(ffmpeg)) throw new Error('ffmpeg is not installed: the video cannot be compressed');
   const totalBps = Math.floor((target.maxBytes * 8 * 0.95) / Math.max(durationSec, 0.1));
@@ -70,7 +84,10 @@ export async function compressVideo(config: Config, src: string, dest: string, d
   let videoBps = Math.max(20_000, totalBps - audioBps);
   const scale =
     target.maxLongSide && target.maxShortSide
-      ? ['-vf', `scale='if(gt(iw,ih),min(iw,${target.maxLongSide}),-2)':'if(gt(iw,ih),-2,min(ih,${target.maxLongSide}))'`]
+      ? [
+          '-vf',
+          `scale='if(gt(iw,ih),min(iw,${target.maxLongSide}),-2)':'if(gt(iw,ih),-2,min(ih,${target.maxLongSide}))'`,
+        ]
       : [];
   let size = 0;
   // The encoder misses the bitrate a little (container overhead, short clips): up to three passes, each
@@ -78,9 +95,33 @@ export async function compressVideo(config: Config, src: string, dest: string, d
   for (let pass = 0; pass < 3; pass++) {
     await run(
       ffmpeg,
-      ['-v', 'error', '-y', '-i', src, ...scale, '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', String(videoBps),
-        '-maxrate', String(videoBps), '-bufsize', String(videoBps * 2), '-pix_fmt', 'yuv420p',
-        '-c:a', 'aac', '-b:a', String(audioBps), '-movflags', '+faststart', dest],
+      [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        src,
+        ...scale,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-b:v',
+        String(videoBps),
+        '-maxrate',
+        String(videoBps),
+        '-bufsize',
+        String(videoBps * 2),
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-b:a',
+        String(audioBps),
+        '-movflags',
+        '+faststart',
+        dest,
+      ],
       { maxBuffer: 4 * 1024 * 1024 },
     );
     size = (await fs.promises.stat(dest)).size;

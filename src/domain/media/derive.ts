@@ -20,7 +20,12 @@ export interface Derivative {
  * The compressed copy of an upload for one platform, made once and kept beside the original (which is
  * never changed). Key: `<token>/<platform>-<name>.<ext>`, so deleting the upload's folder removes it.
  */
-export async function derivedCopy(ctx: AppContext, row: MediaRow, platform: string, limits: KindLimits): Promise<Derivative> {
+export async function derivedCopy(
+  ctx: AppContext,
+  row: MediaRow,
+  platform: string,
+  limits: KindLimits,
+): Promise<Derivative> {
   const storage = mediaStorage(ctx);
   const known = (JSON.parse(row.derivatives) as Record<string, Derivative>)[platform];
   if (known && (await storage.stat(known.key))) return known;
@@ -40,10 +45,18 @@ export async function derivedCopy(ctx: AppContext, row: MediaRow, platform: stri
     if (isVideo) {
       const probe = row.probe ? (JSON.parse(row.probe) as MediaProbe) : null;
       if (!probe?.durationSec) throw new Error('the video duration is unknown, so it cannot be compressed to a size');
-      const { size } = await compressVideo(ctx.config, source.path, out, probe.durationSec, { maxBytes, maxLongSide: limits.maxLongSide, maxShortSide: limits.maxShortSide });
+      const { size } = await compressVideo(ctx.config, source.path, out, probe.durationSec, {
+        maxBytes,
+        maxLongSide: limits.maxLongSide,
+        maxShortSide: limits.maxShortSide,
+      });
       derivative = { key, size, contentType };
     } else {
-      const r = await compressImage(source.path, out, { maxBytes, maxLongSide: limits.maxLongSide, maxShortSide: limits.maxShortSide });
+      const r = await compressImage(source.path, out, {
+        maxBytes,
+        maxLongSide: limits.maxLongSide,
+        maxShortSide: limits.maxShortSide,
+      });
       derivative = { key, size: r.size, contentType, width: r.width, height: r.height };
     }
     await storage.putFile(key, out, contentType);
@@ -53,7 +66,10 @@ export async function derivedCopy(ctx: AppContext, row: MediaRow, platform: stri
   }
   // Re-read before writing: another platform's copy may have been recorded meanwhile.
   const fresh = await findMediaByKey(ctx.db.kysely, row.key);
-  const all = { ...(fresh ? (JSON.parse(fresh.derivatives) as Record<string, Derivative>) : {}), [platform]: derivative };
+  const all = {
+    ...(fresh ? (JSON.parse(fresh.derivatives) as Record<string, Derivative>) : {}),
+    [platform]: derivative,
+  };
   await setMediaDerivatives(ctx.db.kysely, row.media_id, JSON.stringify(all), ctx.clock.now().toISOString());
   return derivative;
 }

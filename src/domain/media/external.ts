@@ -39,13 +39,22 @@ export async function compressExternalImage(
     const cap = new Transform({
       transform(chunk: Buffer, _enc, done) {
         received += chunk.length;
-        done(received > MAX_EXTERNAL_DOWNLOAD ? new Error(`media URL ${url} is larger than ${MAX_EXTERNAL_DOWNLOAD} bytes`) : null, chunk);
+        done(
+          received > MAX_EXTERNAL_DOWNLOAD
+            ? new Error(`media URL ${url} is larger than ${MAX_EXTERNAL_DOWNLOAD} bytes`)
+            : null,
+          chunk,
+        );
       },
     });
     await pipeline(Readable.fromWeb(res.body as any), cap, fs.createWriteStream(src));
     const out = path.join(dir, 'out.jpg');
     const maxBytes = Math.min(limits.compressAbove ?? Infinity, limits.maxBytes ?? Infinity);
-    const r = await compressImage(src, out, { maxBytes, maxLongSide: limits.maxLongSide, maxShortSide: limits.maxShortSide });
+    const r = await compressImage(src, out, {
+      maxBytes,
+      maxLongSide: limits.maxLongSide,
+      maxShortSide: limits.maxShortSide,
+    });
     const key = `${randomHex(12)}/${platform}-external.jpg`;
     const storage = mediaStorage(ctx);
     await storage.putFile(key, out, 'image/jpeg');
@@ -63,7 +72,15 @@ export async function compressExternalImage(
       max_size: r.size,
       size: r.size,
       status: 'uploaded',
-      probe: JSON.stringify({ format: 'jpeg', width: r.width, height: r.height, durationSec: null, videoCodec: null, audioCodec: null, skipped: null }),
+      probe: JSON.stringify({
+        format: 'jpeg',
+        width: r.width,
+        height: r.height,
+        durationSec: null,
+        videoCodec: null,
+        audioCodec: null,
+        skipped: null,
+      }),
       derivatives: '{}',
       referenced: 0,
       upload_expires_at: new Date(now.getTime() + UPLOAD_URL_TTL_SEC * 1000).toISOString(),

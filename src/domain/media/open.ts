@@ -11,9 +11,13 @@ import { keyFromUrl } from './resolve.js';
  * permanent `rejected`, with the reason and the URL, never handed on to the platform.
  */
 export function mediaMissing(url: string): PlatformError {
-  return new PlatformError('rejected', `media ${url} is no longer in storage (deleted, or stored on another server's disk); upload it again`, {
-    platformCode: 'media_missing',
-  });
+  return new PlatformError(
+    'rejected',
+    `media ${url} is no longer in storage (deleted, or stored on another server's disk); upload it again`,
+    {
+      platformCode: 'media_missing',
+    },
+  );
 }
 
 /**
@@ -46,6 +50,9 @@ export function tenantUrlFetch(ctx: AppContext): OutboundFetch {
 }
 
 /** The `openMedia` of a PlatformIO: Herald's uploads from storage, anything else through the outbound guard. */
-export function mediaOpener(ctx: AppContext, doFetch: OutboundFetch = tenantUrlFetch(ctx)): (media: MediaRef) => Promise<OpenedMedia> {
+export function mediaOpener(
+  ctx: AppContext,
+  doFetch: OutboundFetch = tenantUrlFetch(ctx),
+): (media: MediaRef) => Promise<OpenedMedia> {
   return async (media) => (await openLocalMedia(ctx, media)) ?? openMediaOverHttp(media, doFetch);
 }

@@ -34,7 +34,9 @@ export async function prepareRequestMedia(
   try {
     uploads = await loadUploads(ctx, tenantId, keys);
   } catch (error) {
-    throw new PlatformError('unavailable', `media storage could not be read: ${(error as Error).message}`, { cause: error });
+    throw new PlatformError('unavailable', `media storage could not be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const psd = req.platformSpecificData;
   const limits = mediaLimits(platform, psd);
@@ -45,7 +47,8 @@ export async function prepareRequestMedia(
     let facts: MediaFacts;
     const row = key ? uploads.get(key) : undefined;
     if (key) {
-      if (!row || row.status !== 'uploaded') throw rejected(`media ${m.url} was never uploaded or belongs to another account`);
+      if (!row || row.status !== 'uploaded')
+        throw rejected(`media ${m.url} was never uploaded or belongs to another account`);
       // The row says uploaded; the bytes must still be there, or no platform can ever get them. Checked
       // here, before any adapter runs, so every platform fails it the same way (a platform that fetches
       // the URL itself would otherwise be handed a 404).
@@ -65,7 +68,9 @@ export async function prepareRequestMedia(
         try {
           d = await compressExternalImage(ctx, tenantId, platform, m.url, kindLimits!, doFetch);
         } catch (error) {
-          throw rejected(`media ${m.url} is above ${platform}'s limit and could not be compressed: ${(error as Error).message}`);
+          throw rejected(
+            `media ${m.url} is above ${platform}'s limit and could not be compressed: ${(error as Error).message}`,
+          );
         }
         return { ...m, url: mediaStorage(ctx).publicUrl(d.key), size: d.size, mimeType: d.contentType };
       }
@@ -76,7 +81,9 @@ export async function prepareRequestMedia(
       try {
         d = await derivedCopy(ctx, row, platform, kindLimits!);
       } catch (error) {
-        throw rejected(`media ${row.filename} is above ${platform}'s limit and could not be compressed: ${(error as Error).message}`);
+        throw rejected(
+          `media ${row.filename} is above ${platform}'s limit and could not be compressed: ${(error as Error).message}`,
+        );
       }
       return { ...m, url: mediaStorage(ctx).publicUrl(d.key), size: d.size, mimeType: d.contentType };
     }
@@ -99,7 +106,9 @@ async function assertStored(ctx: AppContext, key: string, url: string): Promise<
   try {
     stat = await mediaStorage(ctx).stat(key);
   } catch (error) {
-    throw new PlatformError('unavailable', `media storage could not be read: ${(error as Error).message}`, { cause: error });
+    throw new PlatformError('unavailable', `media storage could not be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (!stat) throw mediaMissing(url);
 }
@@ -118,12 +127,17 @@ async function fetchFacts(ctx: AppContext, m: MediaRef, doFetch: OutboundFetch):
     // neutral message as any other failure: no platform is handed an address Herald would not fetch.
     if (error instanceof OutboundFetchError && error.reason === 'refused') throw rejected(error.message);
     if (!(error instanceof ExternalMediaError)) {
-      ctx.log.warn({ url: m.url, err: error }, 'media URL could not be reached to check it; the platform will fetch it');
+      ctx.log.warn(
+        { url: m.url, err: error },
+        'media URL could not be reached to check it; the platform will fetch it',
+      );
       return null;
     }
     if (error.status >= 400 && error.status < 500 && error.status !== 429) {
       throw rejected(`media URL ${m.url} answered ${error.status}: platforms cannot fetch it`);
     }
-    throw new PlatformError('unavailable', `media URL ${m.url} answered ${error.status}; checking again later`, { status: error.status });
+    throw new PlatformError('unavailable', `media URL ${m.url} answered ${error.status}; checking again later`, {
+      status: error.status,
+    });
   }
 }

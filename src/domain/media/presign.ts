@@ -28,7 +28,11 @@ export interface PresignResult {
  * (the public URL needs no API key) and keeps the extension of the content type, so the type a file is
  * served with never depends on what the client named it.
  */
-export async function presignUpload(ctx: AppContext, principal: Principal, input: PresignInput): Promise<PresignResult> {
+export async function presignUpload(
+  ctx: AppContext,
+  principal: Principal,
+  input: PresignInput,
+): Promise<PresignResult> {
   const filename = (input.filename ?? '').trim();
   const rawType = bareContentType(input.contentType);
   if (!filename || !rawType) {

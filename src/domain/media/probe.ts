@@ -58,7 +58,15 @@ export async function probeVideo(config: Config, input: string): Promise<MediaPr
   );
   const data = JSON.parse(stdout) as {
     format?: { format_name?: string; duration?: string };
-    streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
+    streams?: {
+      codec_type?: string;
+      codec_name?: string;
+      width?: number;
+      height?: number;
+      duration?: string;
+      tags?: { rotate?: string };
+      side_data_list?: { rotation?: number }[];
+    }[];
   };
   const video = data.streams?.find((s) => s.codec_type === 'video');
   const audio = data.streams?.find((s) => s.codec_type === 'audio');
@@ -66,7 +74,9 @@ export async function probeVideo(config: Config, input: string): Promise<MediaPr
   let width = video?.width ?? null;
   let height = video?.height ?? null;
   // A phone video stored landscape with a 90° rotation plays portrait: limits apply to what is shown.
-  const rotation = Math.abs(Number(video?.tags?.rotate ?? video?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0));
+  const rotation = Math.abs(
+    Number(video?.tags?.rotate ?? video?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0),
+  );
   if (rotation === 90 || rotation === 270) [width, height] = [height, width];
   return {
     ...empty(),

@@ -51,8 +51,17 @@ export async function loadUploads(ctx: AppContext, tenantId: string, keys: strin
       if (stat) {
         const probe = await probeStored(ctx, row.type as MediaKind, row.key);
         const now = ctx.clock.now().toISOString();
-        await markMediaUploaded(ctx.db.kysely, row.key, { size: stat.size, probe: probe ? JSON.stringify(probe) : null, now });
-        Object.assign(row, { status: 'uploaded', size: stat.size, probe: probe ? JSON.stringify(probe) : null, uploaded_at: now });
+        await markMediaUploaded(ctx.db.kysely, row.key, {
+          size: stat.size,
+          probe: probe ? JSON.stringify(probe) : null,
+          now,
+        });
+        Object.assign(row, {
+          status: 'uploaded',
+          size: stat.size,
+          probe: probe ? JSON.stringify(probe) : null,
+          uploaded_at: now,
+        });
       }
     }
     byKey.set(row.key, row);
@@ -84,7 +93,18 @@ export async function externalFacts(url: string, declaredKind: MediaKind, doFetc
     contentType: type || null,
     size: Number.isFinite(size) ? size : null,
     // GIFs aside, an external image can be downloaded and compressed; videos are never downloaded.
-    probe: type === 'image/gif' ? { format: 'gif', width: null, height: null, durationSec: null, videoCodec: null, audioCodec: null, skipped: null } : null,
+    probe:
+      type === 'image/gif'
+        ? {
+            format: 'gif',
+            width: null,
+            height: null,
+            durationSec: null,
+            videoCodec: null,
+            audioCodec: null,
+            skipped: null,
+          }
+        : null,
     local: kind === 'image',
   };
 }
@@ -103,7 +123,11 @@ export class ExternalMediaError extends Error {
  * Herald's own uploads among a request's media URLs, loaded once (loadUploads) for every step that reads
  * them: the media rule checks the rows, creation reads the probes (durations, warnings). By storage key.
  */
-export async function loadRequestUploads(ctx: AppContext, tenantId: string, urls: string[]): Promise<Map<string, MediaRow>> {
+export async function loadRequestUploads(
+  ctx: AppContext,
+  tenantId: string,
+  urls: string[],
+): Promise<Map<string, MediaRow>> {
   const keys = urls.flatMap((url) => {
     const key = keyFromUrl(ctx, url);
     return key ? [key] : [];

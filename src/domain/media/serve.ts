@@ -21,7 +21,12 @@ export interface ServedFile {
  * Opens an upload (or a compressed derivative) for its public URL. Files appear in storage only once
  * complete (temp file + rename), so existence is enough: no database read on this hot path.
  */
-export async function openMediaFile(ctx: AppContext, key: string, rangeHeader: string | undefined, headOnly: boolean): Promise<ServedFile> {
+export async function openMediaFile(
+  ctx: AppContext,
+  key: string,
+  rangeHeader: string | undefined,
+  headOnly: boolean,
+): Promise<ServedFile> {
   if (!isSafeKey(key)) throw notFound('Media');
   const storage = mediaStorage(ctx);
   const stat = await storage.stat(key);

@@ -53,10 +53,15 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
 
   const sent = bareContentType(input.sentContentType);
   if (sent !== claims.contentType) {
-    throw new AppError('invalid', 'content_type_mismatch', `Content-Type must be ${claims.contentType} (got ${sent || 'none'})`, {
-      expected: claims.contentType,
-      received: sent || null,
-    });
+    throw new AppError(
+      'invalid',
+      'content_type_mismatch',
+      `Content-Type must be ${claims.contentType} (got ${sent || 'none'})`,
+      {
+        expected: claims.contentType,
+        received: sent || null,
+      },
+    );
   }
   if (input.contentLength !== undefined && Number(input.contentLength) > claims.maxSize) {
     throw new UploadTooLargeError(claims.maxSize);
@@ -66,10 +71,14 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
   if (row.status === 'uploaded') throw alreadyUploaded(input.key);
   const declared = row.declared_size;
   if (declared !== null && input.contentLength !== undefined && Number(input.contentLength) !== declared) {
-    throw invalid('size_mismatch', `Content-Length is ${input.contentLength} but ${declared} bytes were declared at presign`, {
-      expected: declared,
-      received: Number(input.contentLength),
-    });
+    throw invalid(
+      'size_mismatch',
+      `Content-Length is ${input.contentLength} but ${declared} bytes were declared at presign`,
+      {
+        expected: declared,
+        received: Number(input.contentLength),
+      },
+    );
   }
 
   const upload = await storage.receiveUpload(input.key, input.body, claims.maxSize);
@@ -77,7 +86,10 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
   // Checked before the rename: a short body never replaces what the key holds, not even for a moment.
   if (declared !== null && size !== declared) {
     await upload.discard();
-    throw invalid('size_mismatch', `Received ${size} bytes but ${declared} were declared at presign`, { expected: declared, received: size });
+    throw invalid('size_mismatch', `Received ${size} bytes but ${declared} were declared at presign`, {
+      expected: declared,
+      received: size,
+    });
   }
   let probe: MediaProbe | null;
   try {
@@ -99,7 +111,11 @@ export async function receiveLocalUpload(ctx: AppContext, input: LocalUploadInpu
 }
 
 function alreadyUploaded(key: string): AppError {
-  return conflict('upload_complete', 'This upload is complete and its file is served as immutable; request a new upload URL for other bytes', { key });
+  return conflict(
+    'upload_complete',
+    'This upload is complete and its file is served as immutable; request a new upload URL for other bytes',
+    { key },
+  );
 }
 
 /** What every PDF starts with (ISO 32000-1, 7.5.2: the header line `%PDF-1.n`). */

@@ -43,7 +43,11 @@ export interface PreparedPost {
  * the transaction writes anything; the post, its targets, their publish jobs, its recycling and the
  * `post.scheduled` event are written together or not at all.
  */
-export async function createPost(ctx: AppContext, caller: Principal, input: PostInput): Promise<{ view: PostView; message: string }> {
+export async function createPost(
+  ctx: AppContext,
+  caller: Principal,
+  input: PostInput,
+): Promise<{ view: PostView; message: string }> {
   const prepared = await preparePost(ctx, caller, input);
   return ctx.db.transaction((tx) => storePost(ctx, tx, caller, prepared));
 }
@@ -61,7 +65,9 @@ export async function preparePost(ctx: AppContext, caller: Principal, input: Pos
   const isDraft = decision.kind === 'draft';
   const platforms = input.platforms ?? [];
   if (!isDraft && platforms.length === 0) {
-    throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
+    throw invalidFields('platforms is required unless the post is a draft', {
+      platforms: ['at least one platform is required'],
+    });
   }
   const targets = normaliseTargets(platforms, { timezone, tiktokSettings: input.tiktokSettings });
   const content = input.content ?? '';
@@ -69,12 +75,15 @@ export async function preparePost(ctx: AppContext, caller: Principal, input: Pos
   // Drafts may be incomplete: they are validated when they are scheduled.
   let durations: Map<string, number> | undefined;
   if (!isDraft) {
-    const { issues, probes } = await validatePost({
-      content,
-      title: input.title ?? null,
-      mediaItems: media,
-      platforms: targets.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData })),
-    }, { ctx, tenantId: caller.tenantId });
+    const { issues, probes } = await validatePost(
+      {
+        content,
+        title: input.title ?? null,
+        mediaItems: media,
+        platforms: targets.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData })),
+      },
+      { ctx, tenantId: caller.tenantId },
+    );
     throwIfInvalid(issues);
     durations = uploadDurations(probes);
   }

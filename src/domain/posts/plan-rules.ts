@@ -13,7 +13,10 @@ export async function assertMonthlyPostQuota(tx: Executor, caller: Principal, no
   if (limit === null) return;
   const used = await countPostsSince(tx, caller.tenantId, startOfUtcMonth(now).toISOString());
   if (used >= limit) {
-    throw new AppError('limit', 'post_limit_reached', `Your plan allows ${limit} posts per month`, { limit, current: used });
+    throw new AppError('limit', 'post_limit_reached', `Your plan allows ${limit} posts per month`, {
+      limit,
+      current: used,
+    });
   }
 }
 

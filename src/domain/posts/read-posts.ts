@@ -1,7 +1,12 @@
 import type { AppContext } from '../../context.js';
 import { invalidFields } from '../../errors.js';
 import { parseScheduledTime } from '../../lib/time.js';
-import { listCalendarPosts as listCalendarRows, listPosts as listPostRows, listTargets, type PostSort } from '../../store/posts.js';
+import {
+  listCalendarPosts as listCalendarRows,
+  listPosts as listPostRows,
+  listTargets,
+  type PostSort,
+} from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
 import { assertProfileVisible, type Principal } from '../principal.js';
 import { loadPost, withAccounts } from './views.js';
@@ -34,11 +39,18 @@ function dateBound(value: string | undefined, field: string, end: boolean): stri
     const parsed = parseScheduledTime(value, 'UTC');
     if (parsed.ok) return parsed.date.toISOString();
   }
-  throw invalidFields(`${field} is not a date`, { [field]: ['must be YYYY-MM-DD or an ISO 8601 date-time'] }, 'invalid_date');
+  throw invalidFields(
+    `${field} is not a date`,
+    { [field]: ['must be YYYY-MM-DD or an ISO 8601 date-time'] },
+    'invalid_date',
+  );
 }
 
 /** The filters GET /v1/posts and GET /v1/posts/calendar share, within what the caller may see. */
-function postFilters(caller: Principal, q: { status?: string; platform?: string; profileId?: string; dateFrom?: string; dateTo?: string }) {
+function postFilters(
+  caller: Principal,
+  q: { status?: string; platform?: string; profileId?: string; dateFrom?: string; dateTo?: string },
+) {
   const profileId = q.profileId && q.profileId !== 'all' ? q.profileId : undefined;
   if (profileId) assertProfileVisible(caller, profileId);
   return {
@@ -64,10 +76,17 @@ export async function listPosts(ctx: AppContext, caller: Principal, q: ListPosts
     limit,
     offset: (page - 1) * limit,
   });
-  const targets = await listTargets(db, rows.map((r) => r.post_id));
+  const targets = await listTargets(
+    db,
+    rows.map((r) => r.post_id),
+  );
   const byPost = new Map<string, typeof targets>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
-  const views = await withAccounts(db, caller.tenantId, rows.map((post) => ({ post, targets: byPost.get(post.post_id) ?? [] })));
+  const views = await withAccounts(
+    db,
+    caller.tenantId,
+    rows.map((post) => ({ post, targets: byPost.get(post.post_id) ?? [] })),
+  );
   return { views, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
 }
 

@@ -24,7 +24,13 @@ export const SETTLED_NOT_PUBLISHED = 'not_published';
  * derived again, with the `post.published` / `post.partial` / `post.failed` event a publish would emit
  * when it changes (a draft only when something of it is now public). `ref` is the target's accountId, or its platform when the post has one target there.
  */
-export async function resolveTarget(ctx: AppContext, caller: Principal, postId: string, ref: string, input: ResolveInput): Promise<PostView> {
+export async function resolveTarget(
+  ctx: AppContext,
+  caller: Principal,
+  postId: string,
+  ref: string,
+  input: ResolveInput,
+): Promise<PostView> {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
@@ -52,7 +58,8 @@ export async function resolveTarget(ctx: AppContext, caller: Principal, postId: 
     // A cancelled post stays cancelled, and a draft stays a draft while nothing of it is public: the
     // person chose those. Otherwise the post follows its targets, as after a publish.
     const derived = derivePostStatus(updated);
-    const keep = post.status === 'cancelled' || (post.status === 'draft' && derived !== 'published' && derived !== 'partial');
+    const keep =
+      post.status === 'cancelled' || (post.status === 'draft' && derived !== 'published' && derived !== 'partial');
     let updatedPost = post;
     if (!keep) {
       await updatePostStatus(ctx, tx, post, now);
@@ -71,15 +78,24 @@ function pickTarget(targets: PostTargetRow[], ref: string): PostTargetRow {
   const unknown = matches.filter((t) => t.status === 'unknown');
   if (unknown.length === 0) {
     const t = matches[0];
-    throw conflict('target_not_unknown', `The ${t.platform} target is ${t.status}: only a target whose outcome is unknown can be resolved`, {
-      platform: t.platform,
-      status: t.status,
-    });
+    throw conflict(
+      'target_not_unknown',
+      `The ${t.platform} target is ${t.status}: only a target whose outcome is unknown can be resolved`,
+      {
+        platform: t.platform,
+        status: t.status,
+      },
+    );
   }
   if (unknown.length > 1) {
-    throw new AppError('invalid', 'ambiguous_target', `The post has ${unknown.length} ${ref} targets whose outcome is unknown: name one by its accountId`, {
-      accountIds: unknown.map((t) => t.account_id),
-    });
+    throw new AppError(
+      'invalid',
+      'ambiguous_target',
+      `The post has ${unknown.length} ${ref} targets whose outcome is unknown: name one by its accountId`,
+      {
+        accountIds: unknown.map((t) => t.account_id),
+      },
+    );
   }
   return unknown[0];
 }
@@ -90,5 +106,12 @@ function notPublishedPatch(target: PostTargetRow, iso: string): Partial<PostTarg
     `Settled as not published on ${target.platform} (checked on the platform after an unknown outcome). Retry the post to send it again.`,
     SETTLED_NOT_PUBLISHED,
   );
-  return { status: 'failed', error_message: f.message, error_category: f.category, error_source: 'user', error_code: f.code, updated_at: iso };
+  return {
+    status: 'failed',
+    error_message: f.message,
+    error_category: f.category,
+    error_source: 'user',
+    error_code: f.code,
+    updated_at: iso,
+  };
 }

@@ -20,22 +20,36 @@ export interface RetryOptions {
  * unknown ones). Published targets are left alone. A thread that stopped part way keeps its progress,
  * so the engine continues after its last reply.
  */
-export async function retryPost(ctx: AppContext, caller: Principal, postId: string, opts: RetryOptions = {}): Promise<{ view: PostView; message: string }> {
+export async function retryPost(
+  ctx: AppContext,
+  caller: Principal,
+  postId: string,
+  opts: RetryOptions = {},
+): Promise<{ view: PostView; message: string }> {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   return ctx.db.transaction(async (tx) => {
     const { post, targets } = await loadPostForUpdate(tx, caller, postId);
     assertNotPublishing(post, targets);
     if (post.status !== 'failed' && post.status !== 'partial') {
-      throw new AppError('invalid', 'post_not_failed', `Only failed or partially published posts can be retried; this one is ${post.status}`, {
-        status: post.status,
-      });
+      throw new AppError(
+        'invalid',
+        'post_not_failed',
+        `Only failed or partially published posts can be retried; this one is ${post.status}`,
+        {
+          status: post.status,
+        },
+      );
     }
     const unknown = unknownTargets(targets);
-    const again = targets.filter((t) => t.status === 'failed' || (opts.resendUnknown === true && t.status === 'unknown'));
+    const again = targets.filter(
+      (t) => t.status === 'failed' || (opts.resendUnknown === true && t.status === 'unknown'),
+    );
     if (again.length === 0) {
       if (unknown.length > 0) throw outcomeUnknownError(postId, unknown, 'Nothing was retried');
-      throw new AppError('invalid', 'post_not_failed', `The post is ${post.status} but has no failed target to retry`, { status: post.status });
+      throw new AppError('invalid', 'post_not_failed', `The post is ${post.status} but has no failed target to retry`, {
+        status: post.status,
+      });
     }
     const reset: Partial<PostTargetRow> = {
       status: 'pending',
@@ -46,7 +60,12 @@ export async function retryPost(ctx: AppContext, caller: Principal, postId: stri
       updated_at: iso,
     };
     for (const t of again) await updateTarget(tx, t.target_id, reset);
-    await armPublishJobs(tx, again.map((t) => t.target_id), now, now);
+    await armPublishJobs(
+      tx,
+      again.map((t) => t.target_id),
+      now,
+      now,
+    );
     const patch: Partial<PostRow> = { status: 'publishing', updated_at: iso };
     await updatePost(tx, caller.tenantId, postId, patch);
     const ids = new Set(again.map((t) => t.target_id));

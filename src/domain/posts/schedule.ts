@@ -34,7 +34,8 @@ export function resolveSchedule(input: ScheduleInput, now: Date): ScheduleDecisi
     const at = parseTime(input.scheduledFor, input.timezone, 'scheduledFor');
     return at.getTime() <= now.getTime() ? { kind: 'now', at: now } : { kind: 'at', at };
   }
-  if (input.queuedFromProfile) return { kind: 'queue', profileId: input.queuedFromProfile, queueId: input.queueId ?? null };
+  if (input.queuedFromProfile)
+    return { kind: 'queue', profileId: input.queuedFromProfile, queueId: input.queueId ?? null };
   return { kind: 'none' };
 }
 
@@ -44,14 +45,26 @@ export function parseTime(value: string, timezone: string | null | undefined, fi
   const parsed = parseScheduledTime(value, zone);
   if (parsed.ok) return parsed.date;
   if (parsed.reason === 'zone') {
-    throw invalidFields(`Unknown time zone: ${zone}`, { timezone: [`unknown IANA time zone ${zone}`] }, 'invalid_timezone');
+    throw invalidFields(
+      `Unknown time zone: ${zone}`,
+      { timezone: [`unknown IANA time zone ${zone}`] },
+      'invalid_timezone',
+    );
   }
-  throw invalidFields(`${field} is not an ISO 8601 date-time`, { [field]: ['must be an ISO 8601 date-time, e.g. 2026-01-15T10:00:00'] }, 'invalid_date');
+  throw invalidFields(
+    `${field} is not an ISO 8601 date-time`,
+    { [field]: ['must be an ISO 8601 date-time, e.g. 2026-01-15T10:00:00'] },
+    'invalid_date',
+  );
 }
 
 /** Validates a zone name given without a time (it is stored for later reads). */
 export function assertTimeZone(timezone: string | null | undefined): void {
   if (timezone && !isValidTimeZone(timezone)) {
-    throw invalidFields(`Unknown time zone: ${timezone}`, { timezone: [`unknown IANA time zone ${timezone}`] }, 'invalid_timezone');
+    throw invalidFields(
+      `Unknown time zone: ${timezone}`,
+      { timezone: [`unknown IANA time zone ${timezone}`] },
+      'invalid_timezone',
+    );
   }
 }

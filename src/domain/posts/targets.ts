@@ -36,12 +36,16 @@ export function normaliseTargets(
 ): ResolvedTarget[] {
   return inputs.map((input, i) => {
     const psd: Record<string, unknown> = {
-      ...(descriptorOf(input.platform)?.postSettings === 'tiktokSettings' && opts.tiktokSettings ? opts.tiktokSettings : {}),
+      ...(descriptorOf(input.platform)?.postSettings === 'tiktokSettings' && opts.tiktokSettings
+        ? opts.tiktokSettings
+        : {}),
       ...(input.platformSpecificData ?? {}),
     };
     if (input.threadItems !== undefined) psd.threadItems = input.threadItems;
     if (input.firstComment !== undefined) psd.firstComment = input.firstComment;
-    const scheduledFor = input.scheduledFor ? parseTime(input.scheduledFor, opts.timezone, `platforms.${i}.scheduledFor`) : null;
+    const scheduledFor = input.scheduledFor
+      ? parseTime(input.scheduledFor, opts.timezone, `platforms.${i}.scheduledFor`)
+      : null;
     return { input, platformSpecificData: psd, scheduledFor };
   });
 }
@@ -95,8 +99,13 @@ export async function checkTargetAccounts(
       seen.add(key);
       const check = opts.accountRules ? descriptorOf(account.platform)?.checkAccount : undefined;
       const media = t.input.customMedia ?? opts.media;
-      const mediaDurationsSec = media?.map((m) => (typeof m?.url === 'string' ? (opts.durations?.get(m.url) ?? null) : null));
-      for (const found of check?.({ platformSpecificData: t.platformSpecificData, media, mediaDurationsSec }, accountMetadata(account)) ?? []) {
+      const mediaDurationsSec = media?.map((m) =>
+        typeof m?.url === 'string' ? (opts.durations?.get(m.url) ?? null) : null,
+      );
+      for (const found of check?.(
+        { platformSpecificData: t.platformSpecificData, media, mediaDurationsSec },
+        accountMetadata(account),
+      ) ?? []) {
         (fields[`platforms.${i}.${found.field}`] ??= []).push(`${account.platform}: ${found.message} (${found.rule})`);
       }
     }
@@ -109,15 +118,35 @@ export async function checkTargetAccounts(
 /** What a new target row takes from its maker; the rest (ids, attempts, outcome columns) newTargetRow fills. */
 export type NewTargetFields = Pick<
   PostTargetRow,
-  'account_id' | 'profile_id' | 'platform' | 'position' | 'custom_content' | 'custom_media' | 'platform_specific_data' | 'scheduled_for' | 'status' | 'content_hash'
+  | 'account_id'
+  | 'profile_id'
+  | 'platform'
+  | 'position'
+  | 'custom_content'
+  | 'custom_media'
+  | 'platform_specific_data'
+  | 'scheduled_for'
+  | 'status'
+  | 'content_hash'
 >;
 
 /**
  * One new target row of `post`, nothing attempted yet: what creating a post, a recycled copy and an
  * imported external post (which then sets its outcome) all write.
  */
-export function newTargetRow(post: { post_id: string; tenant_id: string }, fields: NewTargetFields, now: Date): PostTargetRow {
-  return { ...fields, target_id: newId(now), post_id: post.post_id, tenant_id: post.tenant_id, attempts: 0, ...unattempted(now.toISOString()) };
+export function newTargetRow(
+  post: { post_id: string; tenant_id: string },
+  fields: NewTargetFields,
+  now: Date,
+): PostTargetRow {
+  return {
+    ...fields,
+    target_id: newId(now),
+    post_id: post.post_id,
+    tenant_id: post.tenant_id,
+    attempts: 0,
+    ...unattempted(now.toISOString()),
+  };
 }
 
 /** New target rows for a post (status `pending`). */

@@ -9,13 +9,17 @@ import { accountCredentials } from '../accounts/save-account.js';
 import type { Principal } from '../principal.js';
 import { loadPost } from './views.js';
 
-
 /**
  * Deletes the post's published copies on `platform` (threads that stopped part way included) through
  * the adapter, then marks those targets and the post `cancelled` (the post is kept). The platform call
  * happens outside any transaction.
  */
-export async function unpublishPost(ctx: AppContext, caller: Principal, postId: string, platform: Platform): Promise<void> {
+export async function unpublishPost(
+  ctx: AppContext,
+  caller: Principal,
+  postId: string,
+  platform: Platform,
+): Promise<void> {
   // Platforms whose posts can be deleted through their API (reference §8), as their descriptors declare.
   if (!descriptorOf(platform)?.capabilities.unpublish) {
     throw new AppError('invalid', 'unsupported_platform', `Posts on ${platform} cannot be unpublished through the API`);
@@ -24,9 +28,11 @@ export async function unpublishPost(ctx: AppContext, caller: Principal, postId: 
   const onPlatform = targets.filter((t) => t.platform === platform);
   if (onPlatform.length === 0) throw new AppError('invalid', 'not_on_platform', `The post has no ${platform} target`);
   // A thread that stopped part way is public too (its root and some replies) though not `published`.
-  const partThread = (t: (typeof onPlatform)[number]) => t.thread_progress !== null && (t.status === 'failed' || t.status === 'unknown');
+  const partThread = (t: (typeof onPlatform)[number]) =>
+    t.thread_progress !== null && (t.status === 'failed' || t.status === 'unknown');
   const published = onPlatform.filter((t) => t.platform_post_id && (t.status === 'published' || partThread(t)));
-  if (published.length === 0) throw new AppError('invalid', 'not_published', `The post is not published on ${platform}`);
+  if (published.length === 0)
+    throw new AppError('invalid', 'not_published', `The post is not published on ${platform}`);
   const adapter = ctx.platforms.get(platform);
   if (!adapter?.unpublish) {
     throw new AppError('invalid', 'unpublish_not_supported', `This server cannot unpublish from ${platform}`);
@@ -40,7 +46,13 @@ export async function unpublishPost(ctx: AppContext, caller: Principal, postId: 
       await adapter.unpublish(accountCredentials(ctx, account), t.platform_post_id!, io, thread);
     } catch (error) {
       if (error instanceof PlatformError) {
-        throw new AppError('upstream', 'platform_error', `${platform}: ${error.message}`, { platform, kind: error.kind }, { cause: error });
+        throw new AppError(
+          'upstream',
+          'platform_error',
+          `${platform}: ${error.message}`,
+          { platform, kind: error.kind },
+          { cause: error },
+        );
       }
       throw error;
     }

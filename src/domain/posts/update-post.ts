@@ -1,7 +1,16 @@
 import type { AppContext } from '../../context.js';
 import { AppError, conflict, invalidFields } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
-import { deleteTargets, insertTargets, leasedJobKeys, lockTenantPosts, updatePost as updatePostRow, updateTarget, type PostRow, type PostTargetRow } from '../../store/posts.js';
+import {
+  deleteTargets,
+  insertTargets,
+  leasedJobKeys,
+  lockTenantPosts,
+  updatePost as updatePostRow,
+  updateTarget,
+  type PostRow,
+  type PostTargetRow,
+} from '../../store/posts.js';
 import { postEventData } from '../present/post-event.js';
 import type { PostView } from '../present/posts.js';
 import { publishJobKey } from '../publishing/schedule.js';
@@ -81,7 +90,8 @@ export async function updatePost(
     }
     const [view] = await withAccounts(tx, caller.tenantId, [{ post: updated, targets }]);
     const next = plan.nextStatus;
-    const message = next === 'draft' || next === 'scheduled' || next === 'publishing' ? MESSAGES[next] : 'Post updated successfully';
+    const message =
+      next === 'draft' || next === 'scheduled' || next === 'publishing' ? MESSAGES[next] : 'Post updated successfully';
     return { view, message };
   });
 }
@@ -89,7 +99,9 @@ export async function updatePost(
 function assertEditable({ post, targets }: Loaded): void {
   assertNotPublishing(post, targets);
   if (!EDITABLE.includes(post.status)) {
-    throw new AppError('invalid', 'post_not_editable', `A ${post.status} post cannot be edited`, { status: post.status });
+    throw new AppError('invalid', 'post_not_editable', `A ${post.status} post cannot be edited`, {
+      status: post.status,
+    });
   }
 }
 
@@ -104,14 +116,23 @@ function planUpdate({ post }: Loaded, input: PostInput, now: Date): UpdatePlan {
     if (post.status === 'scheduled' && post.scheduled_for) decision = { kind: 'at', at: new Date(post.scheduled_for) };
   }
   const nextStatus =
-    decision.kind === 'draft' ? 'draft' : decision.kind === 'at' ? 'scheduled' : decision.kind === 'now' ? 'publishing' : post.status;
+    decision.kind === 'draft'
+      ? 'draft'
+      : decision.kind === 'at'
+        ? 'scheduled'
+        : decision.kind === 'now'
+          ? 'publishing'
+          : post.status;
   return {
     decision,
     nextStatus,
     timezone,
     content: input.content ?? post.content,
     media: input.mediaItems ?? (JSON.parse(post.media_items) as MediaItemInput[]),
-    requested: input.platforms !== undefined ? normaliseTargets(input.platforms, { timezone, tiktokSettings: input.tiktokSettings }) : null,
+    requested:
+      input.platforms !== undefined
+        ? normaliseTargets(input.platforms, { timezone, tiktokSettings: input.tiktokSettings })
+        : null,
   };
 }
 
@@ -119,7 +140,13 @@ function planUpdate({ post }: Loaded, input: PostInput, now: Date): UpdatePlan {
  * A post that will be published is validated as a whole, with the targets it will have. Answers what
  * validation probed of its uploads (null for a draft, which is not validated).
  */
-async function validateUpdate(ctx: AppContext, caller: Principal, current: Loaded, plan: UpdatePlan, input: PostInput): Promise<Map<string, MediaProbe> | null> {
+async function validateUpdate(
+  ctx: AppContext,
+  caller: Principal,
+  current: Loaded,
+  plan: UpdatePlan,
+  input: PostInput,
+): Promise<Map<string, MediaProbe> | null> {
   if (plan.nextStatus === 'draft') return null;
   const drafts: PostDraft['platforms'] = plan.requested
     ? plan.requested.map((t) => ({ ...t.input, platformSpecificData: t.platformSpecificData }))
@@ -129,9 +156,15 @@ async function validateUpdate(ctx: AppContext, caller: Principal, current: Loade
         customMedia: t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : null,
         platformSpecificData: JSON.parse(t.platform_specific_data) as Record<string, unknown>,
       }));
-  if (drafts.length === 0) throw invalidFields('platforms is required unless the post is a draft', { platforms: ['at least one platform is required'] });
+  if (drafts.length === 0)
+    throw invalidFields('platforms is required unless the post is a draft', {
+      platforms: ['at least one platform is required'],
+    });
   const title = input.title !== undefined ? input.title : current.post.title;
-  const { issues, probes } = await validatePost({ content: plan.content, title, mediaItems: plan.media, platforms: drafts }, { ctx, tenantId: caller.tenantId });
+  const { issues, probes } = await validatePost(
+    { content: plan.content, title, mediaItems: plan.media, platforms: drafts },
+    { ctx, tenantId: caller.tenantId },
+  );
   throwIfInvalid(issues);
   return probes;
 }
@@ -144,7 +177,13 @@ function assertUnchanged(read: Loaded, fresh: Loaded): void {
 }
 
 /** `platforms` given: the old targets and their jobs go, new `pending` targets take their place. */
-async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, plan: UpdatePlan, now: Date): Promise<PostTargetRow[]> {
+async function replaceTargets(
+  tx: Executor,
+  caller: Principal,
+  fresh: Loaded,
+  plan: UpdatePlan,
+  now: Date,
+): Promise<PostTargetRow[]> {
   // A thread that stopped part way is public already: replacing its target would post its root again.
   const partlyPublic = fresh.targets.find((t) => t.thread_progress !== null && t.platform_post_id !== null);
   if (partlyPublic) {
@@ -156,13 +195,26 @@ async function replaceTargets(tx: Executor, caller: Principal, fresh: Loaded, pl
   }
   // Replacing a target whose outcome is unknown would forget a post that may be public, and send it again.
   const unknown = unknownTargets(fresh.targets);
-  if (unknown.length > 0) throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
+  if (unknown.length > 0)
+    throw outcomeUnknownError(fresh.post.post_id, unknown, 'The platforms of this post cannot be replaced');
   const requested = plan.requested!;
-  const accounts = await checkTargetAccounts(tx, caller, requested, { accountRules: plan.nextStatus !== 'draft', media: plan.media, durations: plan.durations });
+  const accounts = await checkTargetAccounts(tx, caller, requested, {
+    accountRules: plan.nextStatus !== 'draft',
+    media: plan.media,
+    durations: plan.durations,
+  });
   await disarmTargets(tx, fresh.targets);
-  await deleteTargets(tx, fresh.targets.map((t) => t.target_id));
+  await deleteTargets(
+    tx,
+    fresh.targets.map((t) => t.target_id),
+  );
   const { post } = fresh;
-  const targets = targetRows({ post_id: post.post_id, tenant_id: post.tenant_id, content: plan.content, media: plan.media }, requested, accounts, now);
+  const targets = targetRows(
+    { post_id: post.post_id, tenant_id: post.tenant_id, content: plan.content, media: plan.media },
+    requested,
+    accounts,
+    now,
+  );
   await insertTargets(tx, targets);
   return targets;
 }
@@ -177,7 +229,13 @@ async function rehashTargets(tx: Executor, fresh: Loaded, plan: UpdatePlan, now:
     const tMedia = t.custom_media ? (JSON.parse(t.custom_media) as MediaItemInput[]) : plan.media;
     const patch: Partial<PostTargetRow> = { content_hash: contentHash(psd, text, tMedia), updated_at: iso };
     if (rescheduling && t.status === 'failed') {
-      Object.assign(patch, { status: 'pending', error_message: null, error_category: null, error_source: null, error_code: null });
+      Object.assign(patch, {
+        status: 'pending',
+        error_message: null,
+        error_category: null,
+        error_source: null,
+        error_code: null,
+      });
     }
     return { ...t, ...patch };
   });
@@ -209,7 +267,13 @@ function postPatch(post: PostRow, input: PostInput, plan: UpdatePlan, now: Date)
 }
 
 /** The publish jobs follow the new time (pending targets), or go when the post becomes a draft. */
-async function rearm(tx: Executor, plan: UpdatePlan, targets: PostTargetRow[], input: PostInput, now: Date): Promise<void> {
+async function rearm(
+  tx: Executor,
+  plan: UpdatePlan,
+  targets: PostTargetRow[],
+  input: PostInput,
+  now: Date,
+): Promise<void> {
   const { decision } = plan;
   if (decision.kind === 'at' || decision.kind === 'now') {
     const due = targets.filter((t) => t.status === 'pending');
@@ -217,14 +281,27 @@ async function rearm(tx: Executor, plan: UpdatePlan, targets: PostTargetRow[], i
     // it would wait for nothing, forever (and a publishing one would refuse every later change).
     if (due.length === 0) {
       const unknown = unknownTargets(targets);
-      if (unknown.length > 0) throw outcomeUnknownError(targets[0].post_id, unknown, 'The post cannot be scheduled again yet');
-      throw conflict('nothing_to_publish', 'The post has no target left to publish: every target is published or cancelled', {
-        statuses: targets.map((t) => ({ platform: t.platform, status: t.status })),
-      });
+      if (unknown.length > 0)
+        throw outcomeUnknownError(targets[0].post_id, unknown, 'The post cannot be scheduled again yet');
+      throw conflict(
+        'nothing_to_publish',
+        'The post has no target left to publish: every target is published or cancelled',
+        {
+          statuses: targets.map((t) => ({ platform: t.platform, status: t.status })),
+        },
+      );
     }
     await armTargets(tx, due, decision.at, now, { ignoreOwnTimes: input.publishNow === true });
     // A job a worker has already claimed cannot be moved: the publish is under way.
-    if ((await leasedJobKeys(tx, targets.map((t) => publishJobKey(t.target_id)), now.toISOString())).length > 0) {
+    if (
+      (
+        await leasedJobKeys(
+          tx,
+          targets.map((t) => publishJobKey(t.target_id)),
+          now.toISOString(),
+        )
+      ).length > 0
+    ) {
       throw conflict('post_publishing', 'The post is being published right now; try again when it has finished');
     }
   } else if (plan.nextStatus === 'draft') {

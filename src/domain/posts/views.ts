@@ -38,11 +38,20 @@ export async function loadPostForUpdate(
 }
 
 /** Attaches the accounts the targets point at (for `platforms[].accountId`) and the posts' recycling. */
-export async function withAccounts(db: Executor, tenantId: string, posts: Array<{ post: PostRow; targets: PostTargetRow[] }>): Promise<PostView[]> {
+export async function withAccounts(
+  db: Executor,
+  tenantId: string,
+  posts: Array<{ post: PostRow; targets: PostTargetRow[] }>,
+): Promise<PostView[]> {
   const ids = [...new Set(posts.flatMap((p) => p.targets.map((t) => t.account_id)))];
   const accounts = new Map((await findAccounts(db, tenantId, ids)).map((a) => [a.account_id, a]));
   const postIds = posts.map((p) => p.post.post_id);
   const recycling = new Map((await listRecycling(db, postIds)).map((r) => [r.post_id, r]));
   const sources = await recycledSources(db, postIds);
-  return posts.map((p) => ({ ...p, accounts, recycling: recycling.get(p.post.post_id), recycledFromPostId: sources.get(p.post.post_id) }));
+  return posts.map((p) => ({
+    ...p,
+    accounts,
+    recycling: recycling.get(p.post.post_id),
+    recycledFromPostId: sources.get(p.post.post_id),
+  }));
 }

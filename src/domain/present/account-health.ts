@@ -11,7 +11,10 @@ const canFetch = (a: Assessment, r: AnalyticsReadiness, addons: string[]) =>
   a.status !== 'error' && addons.includes('analytics') && r.supported && r.missing.length === 0;
 
 /** GET /v1/accounts/health: one entry per account and the counts by status. */
-export function presentAccountsHealth(assessed: { row: AccountRow; assessment: Assessment; analytics: AnalyticsReadiness }[], addons: string[]) {
+export function presentAccountsHealth(
+  assessed: { row: AccountRow; assessment: Assessment; analytics: AnalyticsReadiness }[],
+  addons: string[],
+) {
   const accounts = assessed.map(({ row, assessment: a, analytics: r }) => ({
     accountId: row.account_id,
     platform: row.platform,
@@ -40,14 +43,25 @@ export function presentAccountsHealth(assessed: { row: AccountRow; assessment: A
 }
 
 /** GET /v1/accounts/{id}/health */
-export function presentAccountHealth(row: AccountRow, a: Assessment, r: AnalyticsReadiness, addons: string[], inboxMissing: string[] = []) {
+export function presentAccountHealth(
+  row: AccountRow,
+  a: Assessment,
+  r: AnalyticsReadiness,
+  addons: string[],
+  inboxMissing: string[] = [],
+) {
   return {
     accountId: row.account_id,
     platform: row.platform,
     username: row.username,
     displayName: row.display_name ?? row.username,
     status: a.status,
-    tokenStatus: { valid: a.tokenValid, expiresAt: row.token_expires_at, expiresIn: a.expiresIn, needsRefresh: a.needsRefresh },
+    tokenStatus: {
+      valid: a.tokenValid,
+      expiresAt: row.token_expires_at,
+      expiresIn: a.expiresIn,
+      needsRefresh: a.needsRefresh,
+    },
     permissions: {
       posting: scopesOf(row),
       analytics: r.required.filter((s) => !r.missing.includes(s)),

@@ -1,4 +1,8 @@
-import type { AccountDestinationsWire, ConnectDestinationsWire, DestinationListWire } from '../../platforms/destinations.js';
+import type {
+  AccountDestinationsWire,
+  ConnectDestinationsWire,
+  DestinationListWire,
+} from '../../platforms/destinations.js';
 import type { Destination } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { presentAccount } from './accounts.js';
@@ -9,7 +13,10 @@ import { presentAccount } from './accounts.js';
  */
 
 /** `{[key]: item[]}` of a listing, each destination as the platform's wire shows it. */
-export function presentDestinationList(wire: DestinationListWire, destinations: Destination[]): Record<string, Record<string, unknown>[]> {
+export function presentDestinationList(
+  wire: DestinationListWire,
+  destinations: Destination[],
+): Record<string, Record<string, unknown>[]> {
   return { [wire.key]: destinations.map((d) => wire.present(d)) };
 }
 
@@ -39,12 +46,18 @@ export function presentConnectSelection(
 }
 
 /** GET of an account listing: the list and, where the platform shows it, the current choice. */
-export function presentAccountDestinations(wire: AccountDestinationsWire, result: { destinations: Destination[]; metadata: Record<string, unknown> }) {
+export function presentAccountDestinations(
+  wire: AccountDestinationsWire,
+  result: { destinations: Destination[]; metadata: Record<string, unknown> },
+) {
   return { ...presentDestinationList(wire.list, result.destinations), ...wire.list.current?.present(result.metadata) };
 }
 
 /** PUT of an account selection: `{message, account}` or `{message, [key]: {id, name}}`. */
-export function presentAccountSelection(wire: AccountDestinationsWire, result: { account: AccountRow; destination: Destination | null }) {
+export function presentAccountSelection(
+  wire: AccountDestinationsWire,
+  result: { account: AccountRow; destination: Destination | null },
+) {
   const respond = wire.select.respond;
   if (respond.with === 'account') return { message: wire.select.message, account: presentAccount(result.account) };
   const d = result.destination;

@@ -8,7 +8,12 @@ import type { InboxPerson } from '../../platforms/types.js';
  * WebhookPayloadComment). Ids are the ones the inbox API takes: the platform's, with the account.
  */
 
-export function messageEventData(account: AccountRow, conversation: ConversationRow, message: MessageRow, sender: InboxPerson) {
+export function messageEventData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  sender: InboxPerson,
+) {
   return {
     message: {
       id: message.platform_message_id,
@@ -18,7 +23,12 @@ export function messageEventData(account: AccountRow, conversation: Conversation
       direction: message.direction,
       text: message.text,
       attachments: JSON.parse(message.attachments),
-      sender: { id: sender.id, name: sender.name ?? null, username: sender.username ?? null, picture: sender.picture ?? null },
+      sender: {
+        id: sender.id,
+        name: sender.name ?? null,
+        username: sender.username ?? null,
+        picture: sender.picture ?? null,
+      },
       sentAt: message.sent_at,
       isRead: false,
     },
@@ -31,7 +41,12 @@ export function messageEventData(account: AccountRow, conversation: Conversation
       participantPicture: conversation.participant_picture,
       status: conversation.status,
     },
-    account: { id: account.account_id, platform: account.platform, username: account.username, displayName: account.display_name ?? account.username },
+    account: {
+      id: account.account_id,
+      platform: account.platform,
+      username: account.username,
+      displayName: account.display_name ?? account.username,
+    },
   };
 }
 
@@ -43,7 +58,12 @@ export function commentEventData(account: AccountRow, post: InboxPostRow, commen
       platformPostId: post.platform_post_id,
       platform: account.platform,
       text: comment.text,
-      author: { id: comment.author_id, username: comment.author_username, name: comment.author_name, picture: comment.author_picture },
+      author: {
+        id: comment.author_id,
+        username: comment.author_username,
+        name: comment.author_name,
+        picture: comment.author_picture,
+      },
       createdAt: comment.commented_at,
       isReply: comment.parent_platform_id !== null,
       parentCommentId: comment.parent_platform_id,

@@ -38,7 +38,9 @@ export function presentConversationDetail(row: ListedConversation) {
     lastMessage: row.last_message ?? '',
     lastMessageAt: row.last_message_at,
     updatedTime: row.updated_at,
-    participants: row.participant_id ? [{ id: row.participant_id, name: row.participant_name ?? row.participant_username ?? '' }] : [],
+    participants: row.participant_id
+      ? [{ id: row.participant_id, name: row.participant_name ?? row.participant_username ?? '' }]
+      : [],
     instagramProfile: null,
   };
 }
@@ -80,8 +82,17 @@ export function presentInboxPost(row: ListedInboxPost) {
 }
 
 /** One comment with the stored replies to it (one level: a reply's own replies are listed by asking for it). */
-export function presentComment(row: CommentRow, platform: string, inbox: InboxCapability | null, replies: CommentRow[] = []) {
-  return { ...commentFields(row, platform, inbox), replyCount: replies.length, replies: replies.map((r) => ({ ...commentFields(r, platform, inbox), replies: [] as unknown[] })) };
+export function presentComment(
+  row: CommentRow,
+  platform: string,
+  inbox: InboxCapability | null,
+  replies: CommentRow[] = [],
+) {
+  return {
+    ...commentFields(row, platform, inbox),
+    replyCount: replies.length,
+    replies: replies.map((r) => ({ ...commentFields(r, platform, inbox), replies: [] as unknown[] })),
+  };
 }
 
 function commentFields(row: CommentRow, platform: string, inbox: InboxCapability | null) {
@@ -92,7 +103,13 @@ function commentFields(row: CommentRow, platform: string, inbox: InboxCapability
     id: row.platform_comment_id,
     message: row.text,
     createdTime: row.commented_at,
-    from: { id: row.author_id ?? '', name: row.author_name ?? row.author_username ?? '', username: row.author_username ?? '', picture: row.author_picture, isOwner: own },
+    from: {
+      id: row.author_id ?? '',
+      name: row.author_name ?? row.author_username ?? '',
+      username: row.author_username ?? '',
+      picture: row.author_picture,
+      isOwner: own,
+    },
     likeCount: row.like_count,
     replyCount: 0,
     platform,
@@ -122,7 +139,9 @@ export function presentReview(row: ListedReview) {
     text: row.text ?? '',
     created: row.reviewed_at,
     hasReply: row.reply_id !== null,
-    reply: row.reply_id ? { id: row.reply_id, text: row.reply_text ?? '', created: row.reply_at ?? row.reviewed_at } : null,
+    reply: row.reply_id
+      ? { id: row.reply_id, text: row.reply_text ?? '', created: row.reply_at ?? row.reviewed_at }
+      : null,
     reviewUrl: row.url,
   };
 }

@@ -18,7 +18,9 @@ const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(tex
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 function presentFirstComment(r: FirstCommentResult) {
-  return r.status === 'posted' ? { status: r.status, commentId: opt(r.commentId) } : { status: r.status, errorMessage: r.errorMessage };
+  return r.status === 'posted'
+    ? { status: r.status, commentId: opt(r.commentId) }
+    : { status: r.status, errorMessage: r.errorMessage };
 }
 
 function presentAccount(accountId: string, platform: string, account: AccountTable | undefined) {
@@ -48,7 +50,9 @@ function presentTarget(t: PostTargetTable, accounts: Map<string, AccountTable>) 
     errorMessage: opt(t.error_message),
     errorCategory: opt(t.error_category),
     errorSource: opt(t.error_source),
-    firstCommentResult: t.first_comment_result ? presentFirstComment(JSON.parse(t.first_comment_result) as FirstCommentResult) : undefined,
+    firstCommentResult: t.first_comment_result
+      ? presentFirstComment(JSON.parse(t.first_comment_result) as FirstCommentResult)
+      : undefined,
   };
 }
 

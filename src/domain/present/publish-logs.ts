@@ -59,7 +59,12 @@ export function presentLogDetail(
         }
       : row.post_id,
     accountId: account
-      ? { _id: account.account_id, platform: account.platform, username: account.username, displayName: account.display_name ?? account.username }
+      ? {
+          _id: account.account_id,
+          platform: account.platform,
+          username: account.username,
+          displayName: account.display_name ?? account.username,
+        }
       : row.account_id,
     metadata: parse(row.metadata),
   };

@@ -60,8 +60,15 @@ export class CallLog {
     calls.forEach((call, i) => {
       const last = i === calls.length - 1;
       const failedCall = call.error !== null || call.statusCode === null || call.statusCode >= 400;
-      const rowAction = !last && action !== 'token_refresh' && MEDIA_ENDPOINT.test(call.endpoint) ? 'media_upload' : action;
-      const status: LogStatus = last ? (outcome.error || (commentError && failedCall) ? 'failed' : 'success') : failedCall ? 'failed' : 'success';
+      const rowAction =
+        !last && action !== 'token_refresh' && MEDIA_ENDPOINT.test(call.endpoint) ? 'media_upload' : action;
+      const status: LogStatus = last
+        ? outcome.error || (commentError && failedCall)
+          ? 'failed'
+          : 'success'
+        : failedCall
+          ? 'failed'
+          : 'success';
       this.rows.push(
         this.row(rowAction, status, attempt, {
           statusCode: call.statusCode,
@@ -69,7 +76,12 @@ export class CallLog {
           durationMs: call.durationMs,
           rawRequest: call.requestPreview,
           response: last
-            ? this.response(outcome.result ?? null, outcome.error ?? null, call.responsePreview ?? call.error, commentError)
+            ? this.response(
+                outcome.result ?? null,
+                outcome.error ?? null,
+                call.responsePreview ?? call.error,
+                commentError,
+              )
             : this.response(null, null, call.responsePreview ?? call.error),
           metadata: outcome.metadata,
         }),
@@ -82,7 +94,12 @@ export class CallLog {
     action: LogAction,
     status: LogStatus,
     attempt: number,
-    extra: { statusCode?: number | null; endpoint?: string | null; response?: Record<string, unknown>; metadata?: Record<string, unknown> } = {},
+    extra: {
+      statusCode?: number | null;
+      endpoint?: string | null;
+      response?: Record<string, unknown>;
+      metadata?: Record<string, unknown>;
+    } = {},
   ): void {
     this.rows.push(
       this.row(action, status, attempt, {
@@ -103,7 +120,12 @@ export class CallLog {
     return rows;
   }
 
-  private response(result: PublishResult | null, error: PlatformError | null, raw: string | null, note: string | null = null) {
+  private response(
+    result: PublishResult | null,
+    error: PlatformError | null,
+    raw: string | null,
+    note: string | null = null,
+  ) {
     return {
       platformPostId: result?.platformPostId ?? null,
       platformPostUrl: result?.platformPostUrl ?? null,

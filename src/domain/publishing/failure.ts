@@ -53,7 +53,11 @@ export function failureFromPlatformError(error: PlatformError): TargetFailure {
       if (code === 'media_missing') return failure('user_content', error.message, code);
       return failure(code === 'thread_reply_unknown' ? 'unknown' : 'platform_rejected', error.message, code);
     case 'rate_limited':
-      return failure('platform_rate_limit', `Still rate limited by the platform after several retries: ${error.message}`, code);
+      return failure(
+        'platform_rate_limit',
+        `Still rate limited by the platform after several retries: ${error.message}`,
+        code,
+      );
     case 'unavailable':
       return failure('platform_error', `The platform stayed unavailable after several retries: ${error.message}`, code);
     case 'ambiguous':

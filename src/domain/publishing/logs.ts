@@ -79,7 +79,12 @@ export async function getLog(ctx: AppContext, principal: Principal, logId: strin
   const post = await findPostOfTenant(ctx.db.kysely, principal.tenantId, log.post_id);
   const targets = post ? await listPostTargets(ctx.db.kysely, post.post_id) : [];
   const account = await findAccountById(ctx.db.kysely, log.account_id);
-  return { log, post: post ?? null, targets, account: account && account.tenant_id === principal.tenantId ? account : null };
+  return {
+    log,
+    post: post ?? null,
+    targets,
+    account: account && account.tenant_id === principal.tenantId ? account : null,
+  };
 }
 
 export type { PublishLogRow };

@@ -28,7 +28,8 @@ export type PostOutcomeStatus = 'publishing' | 'published' | 'failed' | 'partial
 export function derivePostStatus(targets: Pick<TargetRow, 'status'>[]): PostOutcomeStatus | null {
   const live = targets.filter((t) => t.status !== 'cancelled');
   if (live.length === 0) return null;
-  if (live.some((t) => t.status === 'pending' || t.status === 'publishing' || t.status === 'processing')) return 'publishing';
+  if (live.some((t) => t.status === 'pending' || t.status === 'publishing' || t.status === 'processing'))
+    return 'publishing';
   const published = live.filter((t) => t.status === 'published').length;
   if (published === live.length) return 'published';
   return published === 0 ? 'failed' : 'partial';
@@ -38,7 +39,9 @@ export function derivePostStatus(targets: Pick<TargetRow, 'status'>[]): PostOutc
  * What happens to the job row, in the same transaction as the target change: finished (and, with `then`,
  * the next job of the target armed: the processing check), or rescheduled with a new payload.
  */
-export type JobNext = { finish: true; then?: NewJob & { key: string } } | { retryAt: Date; payload: unknown; error: string };
+export type JobNext =
+  | { finish: true; then?: NewJob & { key: string } }
+  | { retryAt: Date; payload: unknown; error: string };
 
 export interface TargetChange {
   postId: string;
@@ -85,13 +88,21 @@ export async function commitTargetChange(
  * terminal one. `post` is the row the caller read under the post lock (`lockPost`); the conditional
  * update on its status makes the event happen once per outcome, whichever target finishes last.
  */
-export async function updatePostStatus(ctx: AppContext, tx: Transaction<Database>, post: PostRow, now: Date): Promise<void> {
+export async function updatePostStatus(
+  ctx: AppContext,
+  tx: Transaction<Database>,
+  post: PostRow,
+  now: Date,
+): Promise<void> {
   const postId = post.post_id;
   const targets = await listPostTargets(tx, postId);
   const status = derivePostStatus(targets);
   if (!status || status === post.status) return;
   const iso = now.toISOString();
-  const publishedAt = status === 'published' || status === 'partial' ? (post.published_at ?? latestPublishedAt(targets) ?? iso) : post.published_at;
+  const publishedAt =
+    status === 'published' || status === 'partial'
+      ? (post.published_at ?? latestPublishedAt(targets) ?? iso)
+      : post.published_at;
   const moved = await movePost(tx, postId, post.status, { status, published_at: publishedAt, updated_at: iso });
   if (!moved || status === 'publishing') return;
   const updated = { ...post, status, published_at: publishedAt, updated_at: iso };

@@ -34,10 +34,18 @@ const mediaList = (value: unknown): MediaRef[] => (Array.isArray(value) ? value.
  * platformSpecificData, and the decrypted account. The idempotency key is the target id: stable across
  * attempts and processes. `resume` is what earlier attempts of a thread already posted.
  */
-export function buildPublishRequest(ctx: AppContext, post: PostRow, target: TargetRow, account: AccountTable): PublishRequest {
+export function buildPublishRequest(
+  ctx: AppContext,
+  post: PostRow,
+  target: TargetRow,
+  account: AccountTable,
+): PublishRequest {
   const psd = parseJson<Record<string, unknown>>(target.platform_specific_data, {});
   let content = target.custom_content ?? post.content;
-  let media = target.custom_media !== null ? mediaList(parseJson(target.custom_media, [])) : mediaList(parseJson(post.media_items, []));
+  let media =
+    target.custom_media !== null
+      ? mediaList(parseJson(target.custom_media, []))
+      : mediaList(parseJson(post.media_items, []));
   let threadItems: ThreadItem[] = [];
   const thread = Array.isArray(psd.threadItems) ? (psd.threadItems as any[]) : [];
   if (thread.length > 0) {

@@ -47,11 +47,20 @@ export async function resolvePostQueue(
   let queue: QueueRow | undefined;
   if (queueId) {
     queue = await findQueue(tx, caller.tenantId, profileId, queueId);
-    if (!queue) throw invalidFields('queueId is not a queue of this profile', { queueId: ['is not a queue of queuedFromProfile'] }, 'queue_not_found');
+    if (!queue)
+      throw invalidFields(
+        'queueId is not a queue of this profile',
+        { queueId: ['is not a queue of queuedFromProfile'] },
+        'queue_not_found',
+      );
   } else {
     [queue] = await listProfileQueues(tx, caller.tenantId, profileId);
     if (!queue) {
-      throw invalidFields('This profile has no queue: create one with POST /v1/queue/slots', { queuedFromProfile: ['has no queue'] }, 'queue_not_found');
+      throw invalidFields(
+        'This profile has no queue: create one with POST /v1/queue/slots',
+        { queuedFromProfile: ['has no queue'] },
+        'queue_not_found',
+      );
     }
   }
   if (!queue.active) throw new AppError('invalid', 'queue_inactive', `Queue "${queue.name}" is not active`);
@@ -83,7 +92,13 @@ export async function claimNextSlot(
     if (++scanned > MAX_SLOTS_SCANNED) break;
     const iso = slot.toISOString();
     if (opts.used?.has(iso) || (taken.has(iso) && !opts.movable?.has(iso))) continue;
-    const claim = { queue_id: queue.queue_id, slot_at: iso, claim_id: newId(now), tenant_id: queue.tenant_id, created_at: nowIso };
+    const claim = {
+      queue_id: queue.queue_id,
+      slot_at: iso,
+      claim_id: newId(now),
+      tenant_id: queue.tenant_id,
+      created_at: nowIso,
+    };
     if (await insertSlotClaim(tx, claim)) return slot;
     const existing = await findSlotClaim(tx, queue.queue_id, iso);
     if (existing && !(await isSlotHeld(tx, queue.queue_id, iso))) {
@@ -91,7 +106,9 @@ export async function claimNextSlot(
       if (await insertSlotClaim(tx, claim)) return slot;
     }
   }
-  throw new AppError('invalid', 'queue_no_free_slot', `Queue "${queue.name}" has no free slot`, { queueId: queue.queue_id });
+  throw new AppError('invalid', 'queue_no_free_slot', `Queue "${queue.name}" has no free slot`, {
+    queueId: queue.queue_id,
+  });
 }
 
 /**
@@ -108,7 +125,13 @@ export async function assignQueueSlot(
   const queue = await resolvePostQueue(tx, caller, input.profileId, input.queueId);
   await lockQueue(tx, queue.queue_id);
   const scheduledFor = await claimNextSlot(tx, queue, now);
-  return { profileId: queue.profile_id, queueId: queue.queue_id, queueName: queue.name, timezone: queue.timezone, scheduledFor };
+  return {
+    profileId: queue.profile_id,
+    queueId: queue.queue_id,
+    queueName: queue.name,
+    timezone: queue.timezone,
+    scheduledFor,
+  };
 }
 
 /**

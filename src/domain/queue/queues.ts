@@ -43,7 +43,12 @@ function checkSchedule(input: { timezone: string; name?: string }): void {
 }
 
 /** `queueId` when given (404 when not this profile's), else the default queue (or undefined). */
-async function pickQueue(db: Executor, caller: Principal, profileId: string, queueId?: string): Promise<QueueRow | undefined> {
+async function pickQueue(
+  db: Executor,
+  caller: Principal,
+  profileId: string,
+  queueId?: string,
+): Promise<QueueRow | undefined> {
   if (queueId) {
     const queue = await findQueue(db, caller.tenantId, profileId, queueId);
     if (!queue) throw notFound('Queue', 'queue_not_found');
@@ -142,7 +147,13 @@ export async function updateQueue(db: Db, caller: Principal, input: QueueInput, 
  * Deletes one queue (or, without `queueId`, all of the profile's). Deleting the default promotes the
  * oldest remaining queue. Posts already queued keep their time.
  */
-export async function deleteQueue(db: Db, caller: Principal, profileId: string, queueId: string | undefined, now: Date) {
+export async function deleteQueue(
+  db: Db,
+  caller: Principal,
+  profileId: string,
+  queueId: string | undefined,
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     await assertProfile(tx, caller, profileId);
     const queues = await listProfileQueues(tx, caller.tenantId, profileId);
@@ -151,7 +162,9 @@ export async function deleteQueue(db: Db, caller: Principal, profileId: string, 
     for (const q of doomed) await deleteQueueRow(tx, q.queue_id);
     const remaining = queues.filter((q) => !doomed.includes(q));
     if (doomed.some((q) => q.is_default) && remaining.length) {
-      const next = [...remaining].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.queue_id.localeCompare(b.queue_id))[0];
+      const next = [...remaining].sort(
+        (a, b) => a.created_at.localeCompare(b.created_at) || a.queue_id.localeCompare(b.queue_id),
+      )[0];
       await updateQueueRow(tx, next.queue_id, { is_default: 1, updated_at: now.toISOString() });
     }
     return { deletedCount: doomed.length };
@@ -159,7 +172,14 @@ export async function deleteQueue(db: Db, caller: Principal, profileId: string, 
 }
 
 /** The next `count` slot times of the queue (given or default), whether taken or not. */
-export async function previewQueue(db: Db, caller: Principal, profileId: string, queueId: string | undefined, count: number, now: Date) {
+export async function previewQueue(
+  db: Db,
+  caller: Principal,
+  profileId: string,
+  queueId: string | undefined,
+  count: number,
+  now: Date,
+) {
   await assertProfile(db.kysely, caller, profileId);
   const queue = await pickQueue(db.kysely, caller, profileId, queueId);
   if (!queue) throw notFound('Queue schedule', 'queue_not_found');
@@ -167,7 +187,13 @@ export async function previewQueue(db: Db, caller: Principal, profileId: string,
 }
 
 /** The next slot a queued post would get now (informational: it does not reserve it). */
-export async function nextFreeSlot(db: Db, caller: Principal, profileId: string, queueId: string | undefined, now: Date) {
+export async function nextFreeSlot(
+  db: Db,
+  caller: Principal,
+  profileId: string,
+  queueId: string | undefined,
+  now: Date,
+) {
   await assertProfile(db.kysely, caller, profileId);
   const queue = await pickQueue(db.kysely, caller, profileId, queueId);
   if (!queue) throw notFound('Queue schedule', 'queue_not_found');

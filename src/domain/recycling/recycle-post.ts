@@ -18,12 +18,16 @@ import { configOf, rotationStart } from './state.js';
  * `post.recycled`, and moves this job to the next cycle or deletes it. A worker killed before the commit
  * leaves nothing, and its successor makes the same cycle; after the commit, the row says the cycle is done.
  */
-export async function runRecycleJob(ctx: AppContext, job: { jobId: string; workerId: string; postId: string }): Promise<void> {
+export async function runRecycleJob(
+  ctx: AppContext,
+  job: { jobId: string; workerId: string; postId: string },
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const source = await lockPost(tx, job.postId);
     const row = source ? await findRecycling(tx, job.postId) : undefined;
-    if (!source || !row || row.active !== 1 || row.next_recycle_at === null) return finishJob(tx, job.jobId, job.workerId);
+    if (!source || !row || row.active !== 1 || row.next_recycle_at === null)
+      return finishJob(tx, job.jobId, job.workerId);
     // An unpublished source (cancelled) is not posted again.
     if (source.status === 'cancelled') {
       await updateRecycling(tx, source.post_id, { active: 0, next_recycle_at: null, updated_at: now.toISOString() });
@@ -31,7 +35,8 @@ export async function runRecycleJob(ctx: AppContext, job: { jobId: string; worke
     }
     const due = new Date(row.next_recycle_at);
     // A PUT moved the rotation while this job was claimed: follow the row.
-    if (due.getTime() > now.getTime()) return rescheduleJobWithPayload(tx, job.jobId, job.workerId, due, { postId: job.postId }, null);
+    if (due.getTime() > now.getTime())
+      return rescheduleJobWithPayload(tx, job.jobId, job.workerId, due, { postId: job.postId }, null);
 
     const config = configOf(row);
     const cycle = row.recycle_count + 1;
@@ -52,7 +57,13 @@ export async function runRecycleJob(ctx: AppContext, job: { jobId: string; worke
     });
     if (made) {
       const data = postEventData(made.post, made.targets);
-      await ctx.events.emit(tx, source.tenant_id, 'post.recycled', { post: { ...data.post, recycledFromPostId: source.post_id } }, now);
+      await ctx.events.emit(
+        tx,
+        source.tenant_id,
+        'post.recycled',
+        { post: { ...data.post, recycledFromPostId: source.post_id } },
+        now,
+      );
     }
     if (over) await finishJob(tx, job.jobId, job.workerId);
     else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next, { postId: job.postId }, null);
@@ -72,7 +83,15 @@ async function makeCopy(
   now: Date,
 ): Promise<{ post: PostRow; targets: PostTargetRow[] } | null> {
   const sourceTargets = await listPostTargets(tx, source.post_id);
-  const accounts = new Set((await findAccounts(tx, source.tenant_id, sourceTargets.map((t) => t.account_id))).map((a) => a.account_id));
+  const accounts = new Set(
+    (
+      await findAccounts(
+        tx,
+        source.tenant_id,
+        sourceTargets.map((t) => t.account_id),
+      )
+    ).map((a) => a.account_id),
+  );
   const kept = sourceTargets.filter((t) => accounts.has(t.account_id) && t.status !== 'cancelled');
   if (kept.length === 0) return null;
   const iso = now.toISOString();

@@ -3,8 +3,21 @@ import { descriptorOf } from '../../platforms/catalogue.js';
 import type { Executor } from '../../store/db.js';
 import { cancelJob, upsertJob } from '../../store/jobs.js';
 import type { PostRow, PostTargetRow } from '../../store/posts.js';
-import { countActiveRecyclingByAccount, findRecycling, saveRecycling, updateRecycling, type RecyclingRow } from '../../store/recycling.js';
-import { expired, MAX_ACTIVE_PER_ACCOUNT, mergeRecycling, nextSlotAfter, type RecyclingConfig, type RecyclingInput } from './config.js';
+import {
+  countActiveRecyclingByAccount,
+  findRecycling,
+  saveRecycling,
+  updateRecycling,
+  type RecyclingRow,
+} from '../../store/recycling.js';
+import {
+  expired,
+  MAX_ACTIVE_PER_ACCOUNT,
+  mergeRecycling,
+  nextSlotAfter,
+  type RecyclingConfig,
+  type RecyclingInput,
+} from './config.js';
 
 /*
  * A post's recycling state, changed in the caller's transaction together with the post: on create, on
@@ -14,14 +27,24 @@ import { expired, MAX_ACTIVE_PER_ACCOUNT, mergeRecycling, nextSlotAfter, type Re
 
 export const RECYCLE_TASK = 'post.recycle';
 export const recycleJobKey = (postId: string) => `${RECYCLE_TASK}:${postId}`;
-export const recycleJob = (postId: string, runAt: Date) => ({ task: RECYCLE_TASK, key: recycleJobKey(postId), payload: { postId }, runAt, maxAttempts: 25 });
+export const recycleJob = (postId: string, runAt: Date) => ({
+  task: RECYCLE_TASK,
+  key: recycleJobKey(postId),
+  payload: { postId },
+  runAt,
+  maxAttempts: 25,
+});
 
 const PUBLISHED = ['published', 'partial'];
 
 export const configOf = (row: RecyclingRow): RecyclingConfig => JSON.parse(row.config) as RecyclingConfig;
 
 /** Where the rotation counts from: startDate, else the post's time, else when it was published. */
-export function rotationStart(config: RecyclingConfig, post: Pick<PostRow, 'scheduled_for' | 'published_at'>, now: Date): Date {
+export function rotationStart(
+  config: RecyclingConfig,
+  post: Pick<PostRow, 'scheduled_for' | 'published_at'>,
+  now: Date,
+): Date {
   const at = config.startDate ?? post.scheduled_for ?? post.published_at;
   return at ? new Date(at) : now;
 }
@@ -95,10 +118,14 @@ export async function startRecycling(tx: Executor, post: PostRow, now: Date): Pr
 
 /** Platforms whose descriptor says `recycling: false` (copies of the same upload are refused there) cannot recycle. */
 function assertRecyclable(targets: PostTargetRow[]): void {
-  const refused = [...new Set(targets.map((t) => t.platform))].filter((p) => descriptorOf(p)?.capabilities.recycling === false);
+  const refused = [...new Set(targets.map((t) => t.platform))].filter(
+    (p) => descriptorOf(p)?.capabilities.recycling === false,
+  );
   if (refused.length === 0) return;
   const names = refused.map((p) => descriptorOf(p)?.name ?? p).join(', ');
-  throw invalidFields(`Recycling is not available for ${names} posts`, { recycling: [`not available for ${names}: remove those platforms or turn recycling off`] });
+  throw invalidFields(`Recycling is not available for ${names} posts`, {
+    recycling: [`not available for ${names}: remove those platforms or turn recycling off`],
+  });
 }
 
 async function assertAccountLimit(tx: Executor, post: PostRow, targets: PostTargetRow[]): Promise<void> {
@@ -107,11 +134,16 @@ async function assertAccountLimit(tx: Executor, post: PostRow, targets: PostTarg
   for (const accountId of accountIds) {
     const current = counts.get(accountId) ?? 0;
     if (current >= MAX_ACTIVE_PER_ACCOUNT) {
-      throw new AppError('limit', 'recycling_limit_reached', `An account can have at most ${MAX_ACTIVE_PER_ACCOUNT} posts with active recycling`, {
-        accountId,
-        limit: MAX_ACTIVE_PER_ACCOUNT,
-        current,
-      });
+      throw new AppError(
+        'limit',
+        'recycling_limit_reached',
+        `An account can have at most ${MAX_ACTIVE_PER_ACCOUNT} posts with active recycling`,
+        {
+          accountId,
+          limit: MAX_ACTIVE_PER_ACCOUNT,
+          current,
+        },
+      );
     }
   }
 }

@@ -33,9 +33,14 @@ export async function createInvite(db: Db, caller: Principal, input: CreateInvit
     }
   } else {
     profileIds = [...new Set(input.profileIds ?? [])];
-    if (profileIds.length === 0) throw invalidFields('profileIds is required when scope is "profiles"', { profileIds: ['is required when scope is profiles'] });
+    if (profileIds.length === 0)
+      throw invalidFields('profileIds is required when scope is "profiles"', {
+        profileIds: ['is required when scope is profiles'],
+      });
     const owned = new Set((await listProfiles(db.kysely, caller.tenantId, profileIds)).map((p) => p.profile_id));
-    const refused = profileIds.filter((id) => !owned.has(id) || (caller.profileIds !== null && !caller.profileIds.includes(id)));
+    const refused = profileIds.filter(
+      (id) => !owned.has(id) || (caller.profileIds !== null && !caller.profileIds.includes(id)),
+    );
     if (refused.length) {
       throw forbidden('profile_not_owned', 'One or more profiles not found or not owned', { profileIds: refused });
     }
@@ -75,9 +80,14 @@ export interface AcceptInviteInput {
  * Turns an invitation into a member of the inviter's tenant with the invited profile access, and a
  * first API key (returned once). Unknown tokens are 404, used ones 409, expired ones 400.
  */
-export async function acceptInvite(db: Db, input: AcceptInviteInput, now: Date): Promise<{ user: UserRow; apiKey: string }> {
+export async function acceptInvite(
+  db: Db,
+  input: AcceptInviteInput,
+  now: Date,
+): Promise<{ user: UserRow; apiKey: string }> {
   const email = input.email?.trim().toLowerCase();
-  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw invalidFields(`Not an email address: "${input.email}"`, { email: ['must be an email address'] });
+  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email))
+    throw invalidFields(`Not an email address: "${input.email}"`, { email: ['must be an email address'] });
   const tokenHash = sha256Hex(String(input.token ?? '').trim());
   return db.transaction(async (tx) => {
     const invite = await findInviteByHash(tx, tokenHash);
@@ -86,7 +96,8 @@ export async function acceptInvite(db: Db, input: AcceptInviteInput, now: Date):
     if (invite.expires_at <= now.toISOString()) throw invalid('invite_expired', 'This invite has expired');
     const owner = await findUser(tx, invite.tenant_id);
     if (!owner) throw notFound('Invite', 'invite_not_found');
-    if (await findUserByEmail(tx, email)) throw new AppError('conflict', 'email_taken', `A user with email ${email} exists`);
+    if (await findUserByEmail(tx, email))
+      throw new AppError('conflict', 'email_taken', `A user with email ${email} exists`);
     const iso = now.toISOString();
     const user: UserRow = {
       user_id: newId(now),
@@ -110,7 +121,12 @@ export async function acceptInvite(db: Db, input: AcceptInviteInput, now: Date):
     if (!(await markInviteUsed(tx, invite.invite_id, user.user_id, iso))) {
       throw conflict('invite_used', 'This invite has already been used');
     }
-    const { key } = await issueApiKey(tx, { userId: user.user_id, tenantId: user.tenant_id }, { name: 'Default key' }, now);
+    const { key } = await issueApiKey(
+      tx,
+      { userId: user.user_id, tenantId: user.tenant_id },
+      { name: 'Default key' },
+      now,
+    );
     return { user, apiKey: key };
   });
 }

@@ -19,7 +19,8 @@ const WHAT: Record<ScrapingTool, string> = {
  */
 export function refuseScrapingTool(platform: string, tool: ScrapingTool): never {
   const descriptor = descriptorOf(platform);
-  if (!descriptor) throw new AppError('not_found', 'tool_not_found', `There is no ${tool} tool for "${platform}"`, { platform, tool });
+  if (!descriptor)
+    throw new AppError('not_found', 'tool_not_found', `There is no ${tool} tool for "${platform}"`, { platform, tool });
   throw new AppError(
     'not_implemented',
     'scraping_not_supported',

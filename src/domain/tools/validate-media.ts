@@ -44,22 +44,41 @@ export async function validateMedia(ctx: AppContext, tenantId: string, url: stri
     if (key) {
       const row = (await loadUploads(ctx, tenantId, [key])).get(key);
       if (!row) return { valid: false, url, error: 'This media URL is not an upload of this account' };
-      if (row.status !== 'uploaded') return { valid: false, url, error: 'The file was never uploaded: PUT it to the uploadUrl first' };
+      if (row.status !== 'uploaded')
+        return { valid: false, url, error: 'The file was never uploaded: PUT it to the uploadUrl first' };
       facts = rowFacts(row);
     } else {
       facts = await externalFacts(url, 'document', tenantUrlFetch(ctx));
     }
   } catch (error) {
     if (error instanceof OutboundFetchError) return { valid: false, url, error: error.message };
-    if (error instanceof ExternalMediaError) return { valid: false, url, error: `The media URL answered HTTP ${error.status}` };
+    if (error instanceof ExternalMediaError)
+      return { valid: false, url, error: `The media URL answered HTTP ${error.status}` };
     throw error;
   }
   const contentType = bareContentType(facts.contentType);
   const known = lookup(MEDIA_TYPES, contentType)?.type;
   const type: 'image' | 'video' | 'unknown' = known === 'image' || known === 'video' ? known : 'unknown';
-  const base = { url, contentType: contentType || undefined, size: facts.size, sizeFormatted: facts.size === null ? undefined : formatBytes(facts.size), type };
-  if (type === 'unknown') return { valid: false, ...base, error: `Unsupported content type ${contentType || '(none)'}: expected an image or a video` };
-  return { valid: true, ...base, ...(facts.size === null ? {} : { platformLimits: platformChecks(ctx, { ...facts, kind: type as 'image' | 'video' }) }) };
+  const base = {
+    url,
+    contentType: contentType || undefined,
+    size: facts.size,
+    sizeFormatted: facts.size === null ? undefined : formatBytes(facts.size),
+    type,
+  };
+  if (type === 'unknown')
+    return {
+      valid: false,
+      ...base,
+      error: `Unsupported content type ${contentType || '(none)'}: expected an image or a video`,
+    };
+  return {
+    valid: true,
+    ...base,
+    ...(facts.size === null
+      ? {}
+      : { platformLimits: platformChecks(ctx, { ...facts, kind: type as 'image' | 'video' }) }),
+  };
 }
 
 function platformChecks(ctx: AppContext, facts: MediaFacts): Record<string, PlatformMediaCheck> {

@@ -44,7 +44,12 @@ export function deliveryBody(event: DeliveryEvent): string {
 }
 
 /** Sends one attempt of `event` to `webhook`. */
-export async function sendDelivery(ctx: AppContext, webhook: WebhookRow, event: DeliveryEvent, body: string): Promise<SendResult> {
+export async function sendDelivery(
+  ctx: AppContext,
+  webhook: WebhookRow,
+  event: DeliveryEvent,
+  body: string,
+): Promise<SendResult> {
   let secret: string | null = null;
   if (webhook.secret !== null) {
     try {

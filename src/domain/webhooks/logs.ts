@@ -14,7 +14,11 @@ export interface WebhookLogQuery {
 }
 
 /** Newest first. Entries past retention are hidden even before the cleanup job removes them. */
-export async function listTenantWebhookLogs(ctx: AppContext, caller: Principal, query: WebhookLogQuery): Promise<WebhookLogRow[]> {
+export async function listTenantWebhookLogs(
+  ctx: AppContext,
+  caller: Principal,
+  query: WebhookLogQuery,
+): Promise<WebhookLogRow[]> {
   assertFullAccess(caller);
   return listWebhookLogs(ctx.db.kysely, caller.tenantId, {
     limit: query.limit ?? 50,

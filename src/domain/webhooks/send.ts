@@ -27,7 +27,11 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     if (err) return callback(err, '', 0);
     const list = addresses as dns.LookupAddress[];
     if (list.length === 0 || list.some((a) => isNonPublicAddress(a.address))) {
-      return callback(new UnsafeAddressError('resolves to a private, loopback or link-local address', 'private'), '', 0);
+      return callback(
+        new UnsafeAddressError('resolves to a private, loopback or link-local address', 'private'),
+        '',
+        0,
+      );
     }
     if ((options as dns.LookupOptions).all) return (callback as any)(null, list);
     callback(null, list[0].address, list[0].family);
@@ -99,7 +103,9 @@ export async function sendWebhookRequest(opts: {
         }
       });
       res.on('end', done);
-      res.on('error', (error) => finish({ ok: false, statusCode: status, responseBody: '', error: describeError(error) }));
+      res.on('error', (error) =>
+        finish({ ok: false, statusCode: status, responseBody: '', error: describeError(error) }),
+      );
     });
     req.end(opts.body);
   });

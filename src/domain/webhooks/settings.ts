@@ -35,7 +35,10 @@ export interface WebhookInput {
  */
 export function assertFullAccess(caller: Principal): void {
   if (caller.profileIds !== null) {
-    throw forbidden('webhooks_require_full_access', 'Webhooks receive events of every profile; use a key with access to all profiles');
+    throw forbidden(
+      'webhooks_require_full_access',
+      'Webhooks receive events of every profile; use a key with access to all profiles',
+    );
   }
 }
 
@@ -72,7 +75,11 @@ export async function createWebhook(ctx: AppContext, caller: Principal, input: W
     // Counted under the tenant's lock in the transaction that inserts: concurrent creates cannot pass 10.
     await lockTenantForWebhooks(tx, caller.tenantId);
     if ((await countWebhooks(tx, caller.tenantId)) >= MAX_WEBHOOKS) {
-      throw invalidFields(`At most ${MAX_WEBHOOKS} webhooks per user`, { webhooks: [`at most ${MAX_WEBHOOKS} per user`] }, 'webhook_limit_reached');
+      throw invalidFields(
+        `At most ${MAX_WEBHOOKS} webhooks per user`,
+        { webhooks: [`at most ${MAX_WEBHOOKS} per user`] },
+        'webhook_limit_reached',
+      );
     }
     await insertWebhook(tx, row);
   });
@@ -94,7 +101,8 @@ export async function updateTenantWebhook(
   if (input.url !== undefined) patch.url = await validateUrl(input.url, ctx.config.webhookAllowInsecure);
   if (input.name !== undefined) patch.name = validateName(input.name);
   if (input.events !== undefined) patch.events = JSON.stringify(validateEvents(input.events));
-  if (input.customHeaders !== undefined) patch.custom_headers = JSON.stringify(validateCustomHeaders(input.customHeaders));
+  if (input.customHeaders !== undefined)
+    patch.custom_headers = JSON.stringify(validateCustomHeaders(input.customHeaders));
   if (input.secret !== undefined) patch.secret = ctx.secrets.seal(validateSecret(input.secret));
   if (input.isActive !== undefined) {
     patch.is_active = input.isActive ? 1 : 0;
@@ -111,7 +119,11 @@ export async function updateTenantWebhook(
   return updated;
 }
 
-export async function deleteTenantWebhook(ctx: AppContext, caller: Principal, webhookId: string | undefined): Promise<void> {
+export async function deleteTenantWebhook(
+  ctx: AppContext,
+  caller: Principal,
+  webhookId: string | undefined,
+): Promise<void> {
   assertFullAccess(caller);
   if (!webhookId) throw invalidFields('id (or webhookId) is required', { id: ['is required'] });
   const deleted = await ctx.db.transaction(async (tx) => {
@@ -122,7 +134,11 @@ export async function deleteTenantWebhook(ctx: AppContext, caller: Principal, we
   if (!deleted) throw notFound('Webhook', 'webhook_not_found');
 }
 
-export async function getTenantWebhook(ctx: AppContext, caller: Principal, webhookId: string | undefined): Promise<WebhookRow> {
+export async function getTenantWebhook(
+  ctx: AppContext,
+  caller: Principal,
+  webhookId: string | undefined,
+): Promise<WebhookRow> {
   assertFullAccess(caller);
   if (!webhookId) throw invalidFields('webhookId is required', { webhookId: ['is required'] });
   const row = await findWebhook(ctx.db.kysely, caller.tenantId, webhookId);

@@ -8,7 +8,12 @@ import { createHmac } from 'node:crypto';
  *   "<webhook-id>.<webhook-timestamp>.<body>">`, so a receiver can also refuse old (replayed) requests.
  * NOTE: the Standard Webhooks key is the secret's UTF-8 bytes; a `whsec_` secret is not base64-decoded.
  */
-export function signatureHeaders(secret: string | null, eventId: string, timestampSec: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  secret: string | null,
+  eventId: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'webhook-id': eventId,
     'webhook-timestamp': String(timestampSec),

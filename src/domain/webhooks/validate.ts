@@ -45,7 +45,9 @@ export function validateName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw invalidFields('name must not be empty', { name: ['must not be empty'] });
   if (trimmed.length > MAX_NAME_LENGTH) {
-    throw invalidFields(`name must be at most ${MAX_NAME_LENGTH} characters`, { name: [`must be at most ${MAX_NAME_LENGTH} characters`] });
+    throw invalidFields(`name must be at most ${MAX_NAME_LENGTH} characters`, {
+      name: [`must be at most ${MAX_NAME_LENGTH} characters`],
+    });
   }
   return trimmed;
 }
@@ -76,7 +78,8 @@ export function validateCustomHeaders(headers: Record<string, string>): Record<s
     }
     if (seen.has(lower)) add('is given twice (header names are case-insensitive)');
     seen.add(lower);
-    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) add('value must be printable ASCII without line breaks');
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+      add('value must be printable ASCII without line breaks');
     else if (value.length > MAX_HEADER_VALUE_LENGTH) add(`value must be at most ${MAX_HEADER_VALUE_LENGTH} characters`);
   }
   if (Object.keys(problems).length) {
@@ -110,7 +113,9 @@ export function validateSecret(secret: string): string {
     throw invalidFields('secret must not be empty: omit it for unsigned deliveries', { secret: ['must not be empty'] });
   }
   if (secret.length > MAX_SECRET_LENGTH) {
-    throw invalidFields(`secret must be at most ${MAX_SECRET_LENGTH} characters`, { secret: [`must be at most ${MAX_SECRET_LENGTH} characters`] });
+    throw invalidFields(`secret must be at most ${MAX_SECRET_LENGTH} characters`, {
+      secret: [`must be at most ${MAX_SECRET_LENGTH} characters`],
+    });
   }
   return secret;
 }

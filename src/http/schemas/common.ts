@@ -11,7 +11,8 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-export const Id = (description?: string) => Type.String({ pattern: ID_PATTERN, ...(description ? { description } : {}) });
+export const Id = (description?: string) =>
+  Type.String({ pattern: ID_PATTERN, ...(description ? { description } : {}) });
 
 /** A path id: any string is accepted so a malformed id is a 404 (never a 400 that leaks the format). */
 export const PathId = Type.String({ minLength: 1, maxLength: 64 });

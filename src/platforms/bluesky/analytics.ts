@@ -19,7 +19,13 @@ const FEED_PAGE = 100;
 
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-async function listAuthorPosts(access: BlueskyAccountAccess, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+async function listAuthorPosts(
+  access: BlueskyAccountAccess,
+  account: AccountCredentials,
+  since: Date,
+  limit: number,
+  io: PlatformIO,
+): Promise<ListedPost[]> {
   const out: ListedPost[] = [];
   let cursor: string | undefined;
   do {
@@ -33,7 +39,8 @@ async function listAuthorPosts(access: BlueskyAccountAccess, account: AccountCre
     const feed: any[] = Array.isArray(page?.feed) ? page.feed : [];
     for (const item of feed) {
       // A repost of someone's post is in the feed with a `reason`: not the account's own post.
-      if (item?.reason || typeof item?.post?.uri !== 'string' || item.post.author?.did !== access.did(account)) continue;
+      if (item?.reason || typeof item?.post?.uri !== 'string' || item.post.author?.did !== access.did(account))
+        continue;
       const record = item.post.record ?? {};
       const published = new Date(record.createdAt ?? item.post.indexedAt);
       // The feed is newest first (by indexing time): the first older post ends the listing.
@@ -60,16 +67,32 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
       const out = new Map<string, PostMetrics>();
       for (let i = 0; i < targets.length; i += GET_POSTS_MAX) {
         const uris = targets.slice(i, i + GET_POSTS_MAX).map((t) => t.platformPostId);
-        const body: any = await xrpc(io, { service: access.service(account), nsid: 'app.bsky.feed.getPosts', method: 'GET', token: access.token(account), params: { uris } });
+        const body: any = await xrpc(io, {
+          service: access.service(account),
+          nsid: 'app.bsky.feed.getPosts',
+          method: 'GET',
+          token: access.token(account),
+          params: { uris },
+        });
         // A deleted post is simply absent from `posts`.
         for (const p of Array.isArray(body?.posts) ? body.posts : []) {
-          out.set(String(p.uri), { likes: n(p.likeCount), comments: n(p.replyCount), shares: n(p.repostCount) + n(p.quoteCount) });
+          out.set(String(p.uri), {
+            likes: n(p.likeCount),
+            comments: n(p.replyCount),
+            shares: n(p.repostCount) + n(p.quoteCount),
+          });
         }
       }
       return out;
     },
     async readAccountMetrics(account, io) {
-      const body: any = await xrpc(io, { service: access.service(account), nsid: 'app.bsky.actor.getProfile', method: 'GET', token: access.token(account), params: { actor: access.did(account) } });
+      const body: any = await xrpc(io, {
+        service: access.service(account),
+        nsid: 'app.bsky.actor.getProfile',
+        method: 'GET',
+        token: access.token(account),
+        params: { actor: access.did(account) },
+      });
       return { followers: typeof body?.followersCount === 'number' ? body.followersCount : null };
     },
     listPosts: (account, since, limit, io) => listAuthorPosts(access, account, since, limit, io),

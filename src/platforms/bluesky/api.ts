@@ -39,10 +39,16 @@ export const BLUESKY_HTTP: PlatformHttp = {
   resetHeader: 'ratelimit-reset',
   describe: ({ body, status }) => {
     const name = typeof body?.error === 'string' ? body.error : null;
-    return { message: typeof body?.message === 'string' && body.message ? body.message : (name ?? `Bluesky answered HTTP ${status}`), platformCode: name };
+    return {
+      message:
+        typeof body?.message === 'string' && body.message ? body.message : (name ?? `Bluesky answered HTTP ${status}`),
+      platformCode: name,
+    };
   },
   classify: (answer, { message, platformCode }) =>
-    platformCode && TOKEN_ERRORS.has(platformCode) ? new PlatformError('auth', message, answerFields(answer, platformCode)) : null,
+    platformCode && TOKEN_ERRORS.has(platformCode)
+      ? new PlatformError('auth', message, answerFields(answer, platformCode))
+      : null,
 };
 
 export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> {
@@ -63,7 +69,14 @@ export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> 
     body = call.bytes.body;
   }
   const endpoint = `${call.service}/xrpc/${call.nsid}`;
-  const res = await platformRequest(io, BLUESKY_HTTP, { method: call.method, url, headers, body, creates: call.creates, endpoint });
+  const res = await platformRequest(io, BLUESKY_HTTP, {
+    method: call.method,
+    url,
+    headers,
+    body,
+    creates: call.creates,
+    endpoint,
+  });
   return res.body as T;
 }
 
@@ -71,7 +84,14 @@ export function networkError(error: unknown, endpoint: string, creates: boolean)
   return networkFailure(error, { endpoint, creates, platform: 'Bluesky PDS' });
 }
 
-export function mapXrpcError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
+export function mapXrpcError(
+  status: number,
+  headers: Headers,
+  body: any,
+  raw: string,
+  endpoint: string,
+  now: Date,
+): PlatformError {
   return classifyAnswer(BLUESKY_HTTP, { status, headers, body, raw, endpoint, now, creates: false });
 }
 

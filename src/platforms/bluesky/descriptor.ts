@@ -19,8 +19,20 @@ export const bluesky: PlatformDescriptor<'bluesky'> = {
     // 5,000 points an hour and 35,000 a day per DID; a CREATE (createRecord) is 3 points. The PDS's
     // per-IP limit (3,000 requests / 5 min, same page) is per PDS host, and accounts live on many hosts:
     // it is not an app budget; a 429 from a host pauses the account by its ratelimit-reset.
-    { scope: 'account', limit: 5000, windowMs: HOUR, cost: 3, cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits' },
-    { scope: 'account', limit: 35000, windowMs: DAY, cost: 3, cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits' },
+    {
+      scope: 'account',
+      limit: 5000,
+      windowMs: HOUR,
+      cost: 3,
+      cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits',
+    },
+    {
+      scope: 'account',
+      limit: 35000,
+      windowMs: DAY,
+      cost: 3,
+      cite: 'https://docs.bsky.app/docs/advanced-guides/rate-limits',
+    },
   ],
   createAdapter: blueskyAdapterFromConfig,
   tools: BLUESKY_TOOLS,

@@ -65,7 +65,10 @@ export function byteOffset(text: string, index: number): number {
  * Builds the facets of a text. `resolveHandle` turns a handle into a DID (null when it does not exist:
  * the mention then stays plain text, as the Bluesky app does).
  */
-export async function buildFacets(text: string, resolveHandle: (handle: string) => Promise<string | null>): Promise<Facet[]> {
+export async function buildFacets(
+  text: string,
+  resolveHandle: (handle: string) => Promise<string | null>,
+): Promise<Facet[]> {
   const facets: Facet[] = [];
   const dids = new Map<string, string | null>();
   for (const span of detectSpans(text)) {

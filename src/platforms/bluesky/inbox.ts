@@ -1,4 +1,13 @@
-import { PlatformError, type AccountCredentials, type CommentRef, type InboundComment, type InboundMessage, type InboxBatch, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type CommentRef,
+  type InboundComment,
+  type InboundMessage,
+  type InboxBatch,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { parseAtUri, xrpc, type XrpcCall } from './api.js';
 
 const POST = 'app.bsky.feed.post';
@@ -72,7 +81,11 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
   const call = <T>(io: PlatformIO, account: AccountCredentials, c: Omit<XrpcCall, 'service' | 'token'>) =>
     xrpc<T>(io, { service: access.service(account), token: access.token(account), ...c });
 
-  const chat = async <T>(io: PlatformIO, account: AccountCredentials, c: Omit<XrpcCall, 'service' | 'token' | 'headers'>): Promise<T> => {
+  const chat = async <T>(
+    io: PlatformIO,
+    account: AccountCredentials,
+    c: Omit<XrpcCall, 'service' | 'token' | 'headers'>,
+  ): Promise<T> => {
     try {
       return await call<T>(io, account, { ...c, headers: { 'atproto-proxy': access.chatService } });
     } catch (error) {
@@ -87,14 +100,21 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
     }
   };
 
-  const person = (a: Author) => ({ id: a.did, name: a.displayName || a.handle, username: a.handle, picture: a.avatar ?? null });
+  const person = (a: Author) => ({
+    id: a.did,
+    name: a.displayName || a.handle,
+    username: a.handle,
+    picture: a.avatar ?? null,
+  });
 
   /** The account's post a notification is about, or null when it is not under one of its posts. */
   function commentOf(account: AccountCredentials, n: Notification): InboundComment | null {
     const me = access.did(account);
     const mine = (uri: string | undefined) => (uri ? parseAtUri(uri)?.repo === me : false);
     const reply = n.record.reply;
-    const quoted: StrongRef | undefined = n.record.embed?.record?.uri ? n.record.embed.record : n.record.embed?.record?.record;
+    const quoted: StrongRef | undefined = n.record.embed?.record?.uri
+      ? n.record.embed.record
+      : n.record.embed?.record?.record;
     let root: StrongRef | null = null;
     if (reply && mine(reply.root.uri)) root = reply.root;
     else if (reply && mine(reply.parent.uri)) root = reply.parent;
@@ -112,12 +132,21 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
       createdAt: Number.isFinite(createdAt.getTime()) ? createdAt : new Date(n.indexedAt),
       url: `https://bsky.app/profile/${n.author.handle}/post/${parseAtUri(n.uri)?.rkey ?? ''}`,
       post: { permalink: access.postUrl(account, root.uri), extra: { uri: root.uri, cid: root.cid } },
-      extra: { cid: n.cid, rootUri: root.uri, rootCid: root.cid, ...(reply ? { parentUri: reply.parent.uri, parentCid: reply.parent.cid } : {}) },
+      extra: {
+        cid: n.cid,
+        rootUri: root.uri,
+        rootCid: root.cid,
+        ...(reply ? { parentUri: reply.parent.uri, parentCid: reply.parent.cid } : {}),
+      },
     };
   }
 
   /** Notifications newer than `since`, newest first, a few pages at most. */
-  async function syncComments(account: AccountCredentials, since: string, io: PlatformIO): Promise<{ comments: InboundComment[]; newest: string | null }> {
+  async function syncComments(
+    account: AccountCredentials,
+    since: string,
+    io: PlatformIO,
+  ): Promise<{ comments: InboundComment[]; newest: string | null }> {
     const comments: InboundComment[] = [];
     let newest: string | null = null;
     let cursor: string | undefined;
@@ -145,13 +174,21 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
   }
 
   /** Messages in conversations whose rev moved past the stored one (revs only grow). */
-  async function syncMessages(account: AccountCredentials, revs: Record<string, string>, io: PlatformIO): Promise<{ messages: InboundMessage[]; revs: Record<string, string> }> {
+  async function syncMessages(
+    account: AccountCredentials,
+    revs: Record<string, string>,
+    io: PlatformIO,
+  ): Promise<{ messages: InboundMessage[]; revs: Record<string, string> }> {
     const me = access.did(account);
     const messages: InboundMessage[] = [];
     const next = { ...revs };
     let cursor: string | undefined;
     for (let page = 0; page < PAGES; page++) {
-      const res = await chat<{ convos: ConvoView[]; cursor?: string }>(io, account, { nsid: 'chat.bsky.convo.listConvos', method: 'GET', params: { limit: 50, cursor } });
+      const res = await chat<{ convos: ConvoView[]; cursor?: string }>(io, account, {
+        nsid: 'chat.bsky.convo.listConvos',
+        method: 'GET',
+        params: { limit: 50, cursor },
+      });
       let unchanged = false;
       for (const convo of res.convos ?? []) {
         const seen = revs[convo.id];
@@ -202,7 +239,10 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
 
   const rkeyOfLike = (ref: CommentRef) => {
     const parsed = parseAtUri(String(ref.extra.likeUri ?? ''));
-    if (!parsed || parsed.collection !== LIKE) throw new PlatformError('rejected', `likeUri is not a Bluesky like record (at://<did>/${LIKE}/<rkey>)`, { platformCode: 'invalid_like_uri' });
+    if (!parsed || parsed.collection !== LIKE)
+      throw new PlatformError('rejected', `likeUri is not a Bluesky like record (at://<did>/${LIKE}/<rkey>)`, {
+        platformCode: 'invalid_like_uri',
+      });
     return parsed;
   };
 
@@ -226,40 +266,77 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
         const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
         // The thread's root: what Herald stored with the comment, else the post row (or the caller's rootUri/rootCid).
         const rootCid = str(req.extra.rootCid) ?? str(req.post.cid);
-        if (!rootCid) throw new PlatformError('rejected', "the post's cid is unknown: pass rootCid (and rootUri)", { platformCode: 'missing_root_cid' });
+        if (!rootCid)
+          throw new PlatformError('rejected', "the post's cid is unknown: pass rootCid (and rootUri)", {
+            platformCode: 'missing_root_cid',
+          });
         const root: StrongRef = { uri: str(req.extra.rootUri) ?? str(req.post.uri) ?? req.postId, cid: rootCid };
         let parent: StrongRef = root;
         if (req.commentId) {
           const cid = typeof req.extra.cid === 'string' ? req.extra.cid : null;
-          if (!cid) throw new PlatformError('rejected', "the comment's cid is unknown: pass parentCid", { platformCode: 'missing_parent_cid' });
+          if (!cid)
+            throw new PlatformError('rejected', "the comment's cid is unknown: pass parentCid", {
+              platformCode: 'missing_parent_cid',
+            });
           parent = { uri: req.commentId, cid };
         }
         const res = await call<StrongRef>(io, account, {
           nsid: 'com.atproto.repo.createRecord',
           method: 'POST',
-          json: { repo: access.did(account), collection: POST, record: { $type: POST, text: req.text, createdAt: io.now().toISOString(), reply: { root, parent } } },
+          json: {
+            repo: access.did(account),
+            collection: POST,
+            record: { $type: POST, text: req.text, createdAt: io.now().toISOString(), reply: { root, parent } },
+          },
           creates: true,
         });
         return { commentId: res.uri, extra: { cid: res.cid, rootUri: root.uri, rootCid: root.cid } };
       },
       async delete(account, ref, io) {
         const parsed = parseAtUri(ref.commentId);
-        if (!parsed || parsed.collection !== POST) throw new PlatformError('rejected', `not a Bluesky post uri: ${ref.commentId}`, { platformCode: 'invalid_uri' });
-        if (parsed.repo !== access.did(account)) throw new PlatformError('rejected', "Bluesky only lets an account delete its own replies; someone else's reply cannot be removed", { platformCode: 'not_own_record' });
-        await call(io, account, { nsid: 'com.atproto.repo.deleteRecord', method: 'POST', json: { repo: parsed.repo, collection: POST, rkey: parsed.rkey } });
+        if (!parsed || parsed.collection !== POST)
+          throw new PlatformError('rejected', `not a Bluesky post uri: ${ref.commentId}`, {
+            platformCode: 'invalid_uri',
+          });
+        if (parsed.repo !== access.did(account))
+          throw new PlatformError(
+            'rejected',
+            "Bluesky only lets an account delete its own replies; someone else's reply cannot be removed",
+            { platformCode: 'not_own_record' },
+          );
+        await call(io, account, {
+          nsid: 'com.atproto.repo.deleteRecord',
+          method: 'POST',
+          json: { repo: parsed.repo, collection: POST, rkey: parsed.rkey },
+        });
       },
       async like(account, ref, io) {
         const res = await call<StrongRef>(io, account, {
           nsid: 'com.atproto.repo.createRecord',
           method: 'POST',
-          json: { repo: access.did(account), collection: LIKE, record: { $type: LIKE, subject: { uri: ref.commentId, cid: String(ref.extra.cid) }, createdAt: io.now().toISOString() } },
+          json: {
+            repo: access.did(account),
+            collection: LIKE,
+            record: {
+              $type: LIKE,
+              subject: { uri: ref.commentId, cid: String(ref.extra.cid) },
+              createdAt: io.now().toISOString(),
+            },
+          },
         });
         return { likeUri: res.uri };
       },
       async unlike(account, ref, io) {
         const like = rkeyOfLike(ref);
-        if (like.repo !== access.did(account)) throw new PlatformError('rejected', 'likeUri is not a like of this account', { platformCode: 'not_own_record' });
-        await call(io, account, { nsid: 'com.atproto.repo.deleteRecord', method: 'POST', json: { repo: like.repo, collection: LIKE, rkey: like.rkey } });
+        if (like.repo !== access.did(account))
+          throw new PlatformError('rejected', 'likeUri is not a like of this account', {
+            platformCode: 'not_own_record',
+          });
+        await call(io, account, {
+          nsid: 'com.atproto.repo.deleteRecord',
+          method: 'POST',
+          json: { repo: like.repo, collection: LIKE, rkey: like.rkey },
+        });
       },
     },
     /**
@@ -268,7 +345,8 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
      * still syncs comments.
      */
     async sync(account, cursor, io): Promise<InboxBatch> {
-      const since = typeof cursor?.since === 'string' ? cursor.since : new Date(io.now().getTime() - FIRST_POLL_MS).toISOString();
+      const since =
+        typeof cursor?.since === 'string' ? cursor.since : new Date(io.now().getTime() - FIRST_POLL_MS).toISOString();
       const revs = (cursor?.revs ?? {}) as Record<string, string>;
       const { comments, newest } = await syncComments(account, since, io);
       let messages: InboundMessage[] = [];

@@ -105,7 +105,8 @@ function checkParts(parts: Part[]): void {
     const where = i === 0 ? 'the post' : `thread item ${i}`;
     const tooLong = textError(TEXT, p.text, where);
     if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'text_too_long' });
-    if (!p.text.trim() && !p.media.length) throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
+    if (!p.text.trim() && !p.media.length)
+      throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
     checkMedia(p.media, where);
   });
 }
@@ -114,12 +115,23 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
   const serviceUrl = opts.serviceUrl.replace(/\/+$/, '');
   const pdsPolicy: PdsPolicy = opts.pds ?? { allowPrivate: false };
   /** Where each account's PDS is and its session: what the inbox and analytics read with. */
-  const access: BlueskyAccountAccess = { service: (account) => pds(account, serviceUrl), did, token, postUrl, chatService: opts.chatService ?? CHAT_SERVICE };
+  const access: BlueskyAccountAccess = {
+    service: (account) => pds(account, serviceUrl),
+    did,
+    token,
+    postUrl,
+    chatService: opts.chatService ?? CHAT_SERVICE,
+  };
 
   /** @handle -> DID through the PDS (com.atproto.identity.resolveHandle); unknown handles stay plain text. */
   const resolver = (io: PlatformIO, service: string) => async (handle: string) => {
     try {
-      const res = await xrpc<{ did: string }>(io, { service, nsid: 'com.atproto.identity.resolveHandle', method: 'GET', params: { handle } });
+      const res = await xrpc<{ did: string }>(io, {
+        service,
+        nsid: 'com.atproto.identity.resolveHandle',
+        method: 'GET',
+        params: { handle },
+      });
       return typeof res?.did === 'string' ? res.did : null;
     } catch (error) {
       // 400 "Unable to resolve handle": not a person. Anything else (PDS down, throttled) stops the publish.
@@ -128,7 +140,14 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     }
   };
 
-  async function buildRecord(io: PlatformIO, account: AccountCredentials, part: Part, reply: { root: StrongRef; parent: StrongRef } | null, now: Date, langs: string[] | null) {
+  async function buildRecord(
+    io: PlatformIO,
+    account: AccountCredentials,
+    part: Part,
+    reply: { root: StrongRef; parent: StrongRef } | null,
+    now: Date,
+    langs: string[] | null,
+  ) {
     const service = pds(account, serviceUrl);
     const facets = await buildFacets(part.text, resolver(io, service));
     let embed: object | null = await mediaEmbed(io, service, token(account), part.media);
@@ -149,7 +168,11 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
     };
   }
 
-  async function createPost(io: PlatformIO, account: AccountCredentials, record: Record<string, unknown>): Promise<StrongRef> {
+  async function createPost(
+    io: PlatformIO,
+    account: AccountCredentials,
+    record: Record<string, unknown>,
+  ): Promise<StrongRef> {
     // NOTE: the abort signal means the job lost its lease; another worker may be checking this target.
     if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending (lease lost)');
     const res = await xrpc<StrongRef>(io, {
@@ -177,7 +200,8 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
         APP_PASSWORD_RE.test(secret)
           ? null
           : {
-              message: 'appPassword must be a Bluesky app password (xxxx-xxxx-xxxx-xxxx, from Settings > Privacy and security > App passwords), not the main password',
+              message:
+                'appPassword must be a Bluesky app password (xxxx-xxxx-xxxx-xxxx, from Settings > Privacy and security > App passwords), not the main password',
               field: 'must match xxxx-xxxx-xxxx-xxxx (an app password, never the main password)',
             },
     },
@@ -188,12 +212,16 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
      * again); the next attempt gets it as `req.resume` and continues after the last reply.
      */
     async publish(req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
-      const parts: Part[] = [{ text: req.content, media: req.media }, ...req.threadItems.map((t) => ({ text: t.content, media: t.media }))];
+      const parts: Part[] = [
+        { text: req.content, media: req.media },
+        ...req.threadItems.map((t) => ({ text: t.content, media: t.media })),
+      ];
       checkParts(parts);
       const account = req.account;
       const resume = req.resume ?? null;
       const rootCid = typeof resume?.state?.cid === 'string' ? resume.state.cid : null;
-      if (resume && !rootCid) throw new PlatformError('rejected', "cannot continue this thread: the root post's cid was not kept");
+      if (resume && !rootCid)
+        throw new PlatformError('rejected', "cannot continue this thread: the root post's cid was not kept");
       const root: StrongRef = resume
         ? { uri: resume.platformPostId, cid: rootCid! }
         : await createPost(io, account, await buildRecord(io, account, parts[0], null, io.now(), postLangs(req)));
@@ -205,7 +233,18 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
         state: { cid: root.cid },
       });
       await postReplies(req, io, { root, replies, progress }, async (item, parent) =>
-        createPost(io, account, await buildRecord(io, account, { text: item.content, media: item.media }, { root, parent }, io.now(), postLangs(req))),
+        createPost(
+          io,
+          account,
+          await buildRecord(
+            io,
+            account,
+            { text: item.content, media: item.media },
+            { root, parent },
+            io.now(),
+            postLangs(req),
+          ),
+        ),
       );
       return {
         platformPostId: root.uri,

@@ -77,7 +77,8 @@ export async function linkCard(io: PlatformIO, uri: string, opts: LinkCardOption
   } catch {
     // Unreachable page: a plain card below.
   }
-  const thumb = image && opts.uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), opts.uploadThumb) : null;
+  const thumb =
+    image && opts.uploadThumb ? await fetchThumb(io, new URL(image, uri).toString(), opts.uploadThumb) : null;
   return {
     $type: 'app.bsky.embed.external',
     external: {

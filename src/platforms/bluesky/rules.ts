@@ -44,10 +44,14 @@ export const langsCheck = described(langsProblem, {
 export const PLATFORM_SPECIFIC_DATA = { threadItems: threadItemsCheck, langs: langsCheck };
 
 export function checkTarget(t: TargetDraft): RuleIssue[] {
-  const issues: RuleIssue[] = [...formatRule(t, 'image', ['jpeg', 'png', 'webp', 'gif']), ...formatRule(t, 'video', ['mp4'])];
+  const issues: RuleIssue[] = [
+    ...formatRule(t, 'image', ['jpeg', 'png', 'webp', 'gif']),
+    ...formatRule(t, 'video', ['mp4']),
+  ];
   const c = countKinds(t.media);
   const images = c.image + c.gif;
-  if (images > MAX_IMAGES) issues.push(issue('mediaItems', 'media_count', `at most ${MAX_IMAGES} images (got ${images})`));
+  if (images > MAX_IMAGES)
+    issues.push(issue('mediaItems', 'media_count', `at most ${MAX_IMAGES} images (got ${images})`));
   if (c.video > 1) issues.push(issue('mediaItems', 'media_count', `at most 1 video (got ${c.video})`));
   if (c.video && images) issues.push(issue('mediaItems', 'media_mix', 'images and a video cannot be combined'));
   if (c.document) issues.push(issue('mediaItems', 'media_type', 'documents are not supported'));

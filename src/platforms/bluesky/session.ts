@@ -40,7 +40,9 @@ export interface PdsPolicy {
  * (the webhook and media guard's address rules, lib/net.ts); the configured service is the operator's.
  */
 async function pdsOf(s: SessionResponse, service: string, policy: PdsPolicy): Promise<string> {
-  const entry = s.didDoc?.service?.find((x) => x.id?.endsWith('#atproto_pds') || x.type === 'AtprotoPersonalDataServer');
+  const entry = s.didDoc?.service?.find(
+    (x) => x.id?.endsWith('#atproto_pds') || x.type === 'AtprotoPersonalDataServer',
+  );
   const endpoint = entry?.serviceEndpoint;
   if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) return service;
   const pds = endpoint.replace(/\/+$/, '');
@@ -116,10 +118,18 @@ export async function createSession(
 export async function refreshSession(io: PlatformIO, service: string, refreshJwt: string | null): Promise<TokenSet> {
   if (!refreshJwt) throw new PlatformError('auth', 'the Bluesky account has no session to refresh', { revoked: true });
   try {
-    const s = await xrpc<SessionResponse>(io, { service, nsid: 'com.atproto.server.refreshSession', method: 'POST', token: refreshJwt });
+    const s = await xrpc<SessionResponse>(io, {
+      service,
+      nsid: 'com.atproto.server.refreshSession',
+      method: 'POST',
+      token: refreshJwt,
+    });
     return tokensOf(s);
   } catch (error) {
-    if (error instanceof PlatformError && (error.kind === 'auth' || (error.kind === 'rejected' && error.status === 400))) {
+    if (
+      error instanceof PlatformError &&
+      (error.kind === 'auth' || (error.kind === 'rejected' && error.status === 400))
+    ) {
       throw new PlatformError('auth', `Bluesky session ended: ${error.message}`, {
         status: error.status,
         platformCode: error.platformCode,

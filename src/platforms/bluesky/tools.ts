@@ -11,19 +11,24 @@ import { MAX_LANGS } from './rules.js';
  */
 
 const Langs = Type.Union([
-  Type.Array(Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }), { minItems: 1, maxItems: MAX_LANGS }),
+  Type.Array(Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }), {
+    minItems: 1,
+    maxItems: MAX_LANGS,
+  }),
   Type.Null(),
 ]);
 const Settings = Type.Object({ defaultLangs: Langs });
 
-const langsOf = (metadata: Record<string, unknown>): string[] | null => (Array.isArray(metadata.defaultLangs) ? metadata.defaultLangs.map(String) : null);
+const langsOf = (metadata: Record<string, unknown>): string[] | null =>
+  Array.isArray(metadata.defaultLangs) ? metadata.defaultLangs.map(String) : null;
 
 const getSettings = platformTool()({
   method: 'GET',
   path: 'bluesky-settings',
   tags: ['Bluesky'],
   summary: 'Get Bluesky account settings',
-  description: "The account's default post languages (defaultLangs), applied at publish when a post's platformSpecificData.langs is absent; null when none is set.",
+  description:
+    "The account's default post languages (defaultLangs), applied at publish when a post's platformSpecificData.langs is absent; null when none is set.",
   response: Settings,
   async handler({ account }) {
     return { body: { defaultLangs: langsOf(account!.metadata) } };

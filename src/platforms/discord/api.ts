@@ -34,12 +34,20 @@ export const DISCORD_HTTP: PlatformHttp = {
     const body = answer.body as ErrorBody;
     const base = answerFields(answer, platformCode);
     if (answer.status === 429) {
-      const seconds = typeof body?.retry_after === 'number' ? body.retry_after : Number(answer.headers.get('x-ratelimit-reset-after') ?? answer.headers.get('retry-after') ?? NaN);
+      const seconds =
+        typeof body?.retry_after === 'number'
+          ? body.retry_after
+          : Number(answer.headers.get('x-ratelimit-reset-after') ?? answer.headers.get('retry-after') ?? NaN);
       const scope = body?.global ? 'global' : (answer.headers.get('x-ratelimit-scope') ?? 'route');
-      return new PlatformError('rate_limited', `${message} (${scope} rate limit)`, { ...base, retryAfterMs: Number.isFinite(seconds) ? Math.ceil(seconds * 1000) : null });
+      return new PlatformError('rate_limited', `${message} (${scope} rate limit)`, {
+        ...base,
+        retryAfterMs: Number.isFinite(seconds) ? Math.ceil(seconds * 1000) : null,
+      });
     }
-    if (body === null && answer.status < 500) return new PlatformError(answer.creates ? 'ambiguous' : 'unavailable', 'Discord: unreadable answer', base);
-    if (body?.code !== undefined && GONE.has(body.code)) return new PlatformError('auth', message, { ...base, revoked: true });
+    if (body === null && answer.status < 500)
+      return new PlatformError(answer.creates ? 'ambiguous' : 'unavailable', 'Discord: unreadable answer', base);
+    if (body?.code !== undefined && GONE.has(body.code))
+      return new PlatformError('auth', message, { ...base, revoked: true });
     return null;
   },
 };
@@ -62,7 +70,10 @@ export interface DiscordCall {
 export async function callDiscord<T>(apiRoot: string, botToken: string, io: PlatformIO, call: DiscordCall): Promise<T> {
   const qs = Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined);
   const url = `${apiRoot}${call.path}${qs.length ? `?${new URLSearchParams(qs.map(([k, v]): [string, string] => [k, String(v)]))}` : ''}`;
-  const headers: Record<string, string> = { authorization: `Bot ${botToken}`, 'user-agent': 'DiscordBot (https://github.com/herald, 1)' };
+  const headers: Record<string, string> = {
+    authorization: `Bot ${botToken}`,
+    'user-agent': 'DiscordBot (https://github.com/herald, 1)',
+  };
   if (call.json !== undefined) headers['content-type'] = 'application/json';
   if (call.reason) headers['x-audit-log-reason'] = encodeURIComponent(call.reason);
   const res = await platformRequest(io, DISCORD_HTTP, {
@@ -76,7 +87,11 @@ export async function callDiscord<T>(apiRoot: string, botToken: string, io: Plat
   });
   if (res.status === 204) return null as T;
   if (res.body === null) {
-    throw new PlatformError(call.creates ? 'ambiguous' : 'unavailable', `Discord ${call.method} ${call.loggedPath ?? call.path}: unreadable answer`, { status: res.status, endpoint: `${apiRoot}${call.loggedPath ?? call.path}`, raw: res.raw.slice(0, 2000) });
+    throw new PlatformError(
+      call.creates ? 'ambiguous' : 'unavailable',
+      `Discord ${call.method} ${call.loggedPath ?? call.path}: unreadable answer`,
+      { status: res.status, endpoint: `${apiRoot}${call.loggedPath ?? call.path}`, raw: res.raw.slice(0, 2000) },
+    );
   }
   return res.body as T;
 }

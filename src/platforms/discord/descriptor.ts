@@ -13,17 +13,36 @@ export const discord: PlatformDescriptor<'discord'> = {
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,
   mediaLimits,
-  accountMetadata: ['guildId', 'guildName', 'channelId', 'channelName', 'channelType', 'webhookUsername', 'webhookAvatarUrl'],
+  accountMetadata: [
+    'guildId',
+    'guildName',
+    'channelId',
+    'channelName',
+    'channelType',
+    'webhookUsername',
+    'webhookAvatarUrl',
+  ],
   scopes: ['bot'],
   capabilities: { connect: 'oauth2', destinations: DISCORD_DESTINATIONS, unpublish: true, lookup: true },
   tools: DISCORD_TOOLS,
   limits: [
     // https://discord.com/developers/docs/topics/rate-limits#global-rate-limit: a bot makes at most 50
     // requests a second in all.
-    { scope: 'app', limit: 50, windowMs: SECOND, cite: 'https://discord.com/developers/docs/topics/rate-limits#global-rate-limit' },
+    {
+      scope: 'app',
+      limit: 50,
+      windowMs: SECOND,
+      cite: 'https://discord.com/developers/docs/topics/rate-limits#global-rate-limit',
+    },
     // https://discord.com/developers/docs/topics/rate-limits: per-route buckets, sent in X-RateLimit-*;
     // creating messages in one channel is 5 per 5 seconds (the bucket Discord answers for the route).
-    { scope: 'destination', limit: 5, windowMs: 5 * SECOND, destination: channelOf, cite: 'https://discord.com/developers/docs/topics/rate-limits' },
+    {
+      scope: 'destination',
+      limit: 5,
+      windowMs: 5 * SECOND,
+      destination: channelOf,
+      cite: 'https://discord.com/developers/docs/topics/rate-limits',
+    },
   ],
   createAdapter: createDiscordAdapter,
 };

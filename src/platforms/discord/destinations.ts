@@ -15,10 +15,16 @@ const Snowflake = Type.String({ minLength: 15, maxLength: 21, pattern: '^\\d+$' 
 
 const channel = Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() });
 
-const present = (d: Destination) => ({ id: d.id, name: String(d.details.name ?? ''), type: Number(d.details.type ?? 0) });
+const present = (d: Destination) => ({
+  id: d.id,
+  name: String(d.details.name ?? ''),
+  type: Number(d.details.type ?? 0),
+});
 
 const choose = (body: Record<string, unknown>): DestinationChoice =>
-  typeof body.channelId === 'string' && body.channelId ? { id: body.channelId } : { invalid: { message: 'channelId is required', fields: { channelId: ['is required'] } } };
+  typeof body.channelId === 'string' && body.channelId
+    ? { id: body.channelId }
+    : { invalid: { message: 'channelId is required', fields: { channelId: ['is required'] } } };
 
 export const DISCORD_DESTINATIONS: DestinationsDeclaration = {
   kind: 'channel',
@@ -46,11 +52,20 @@ export const DISCORD_DESTINATIONS: DestinationsDeclaration = {
       }),
       pendingBy: 'guildId',
       choose,
-      notFound: { code: 'channel_not_found', status: 400, field: 'channelId', message: 'channelId is not a text, announcement or forum channel of that Discord server' },
+      notFound: {
+        code: 'channel_not_found',
+        status: 400,
+        field: 'channelId',
+        message: 'channelId is not a text, announcement or forum channel of that Discord server',
+      },
       message: 'Discord channel connected successfully',
       account: {
         properties: { guildId: Type.String(), channelId: Type.String(), channelName: Type.String() },
-        present: (d) => ({ guildId: String(d?.details.guildId ?? ''), channelId: d?.id ?? '', channelName: String(d?.details.name ?? '') }),
+        present: (d) => ({
+          guildId: String(d?.details.guildId ?? ''),
+          channelId: d?.id ?? '',
+          channelName: String(d?.details.name ?? ''),
+        }),
       },
     },
     headless: { step: 'select_channel' },

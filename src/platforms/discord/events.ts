@@ -23,7 +23,8 @@ const Entity = Type.Union([
 const Event = Type.Object({}, { additionalProperties: true });
 
 function future(c: Call, iso: string, field: string): string {
-  if (Date.parse(iso) <= c.io.now().getTime()) throw invalidFields(`${field} must be in the future`, { [field]: ['must be in the future'] });
+  if (Date.parse(iso) <= c.io.now().getTime())
+    throw invalidFields(`${field} must be in the future`, { [field]: ['must be in the future'] });
   return new Date(iso).toISOString();
 }
 
@@ -37,7 +38,15 @@ export const eventTools: PlatformTool[] = [
     response: Type.Object({ data: Type.Array(Event) }),
     async handler(c) {
       const q = c.query as { withUserCount?: boolean };
-      return { body: { data: await c.adapter.call(c.io, { method: 'GET', path: `/guilds/${ownGuild(c)}/scheduled-events`, query: { with_user_count: q.withUserCount } }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, {
+            method: 'GET',
+            path: `/guilds/${ownGuild(c)}/scheduled-events`,
+            query: { with_user_count: q.withUserCount },
+          }),
+        },
+      };
     },
   }),
   tool({
@@ -55,9 +64,16 @@ export const eventTools: PlatformTool[] = [
     }),
     response: Type.Object({ data: Event }),
     async handler(c) {
-      const b = c.body as { name: string; description?: string; startsAt: string; entity: { type: keyof typeof ENTITY; location?: string; channelId?: string; endsAt?: string }; imageDataUri?: string };
+      const b = c.body as {
+        name: string;
+        description?: string;
+        startsAt: string;
+        entity: { type: keyof typeof ENTITY; location?: string; channelId?: string; endsAt?: string };
+        imageDataUri?: string;
+      };
       const start = future(c, b.startsAt, 'startsAt');
-      if (b.entity.endsAt && Date.parse(b.entity.endsAt) <= Date.parse(start)) throw invalidFields('entity.endsAt must be after startsAt', { 'entity.endsAt': ['must be after startsAt'] });
+      if (b.entity.endsAt && Date.parse(b.entity.endsAt) <= Date.parse(start))
+        throw invalidFields('entity.endsAt must be after startsAt', { 'entity.endsAt': ['must be after startsAt'] });
       const data = await c.adapter.call(c.io, {
         method: 'POST',
         path: `/guilds/${ownGuild(c)}/scheduled-events`,
@@ -68,7 +84,9 @@ export const eventTools: PlatformTool[] = [
           entity_type: ENTITY[b.entity.type],
           ...(b.description ? { description: b.description } : {}),
           ...(b.entity.endsAt ? { scheduled_end_time: new Date(b.entity.endsAt).toISOString() } : {}),
-          ...(b.entity.type === 'external' ? { entity_metadata: { location: b.entity.location } } : { channel_id: b.entity.channelId }),
+          ...(b.entity.type === 'external'
+            ? { entity_metadata: { location: b.entity.location } }
+            : { channel_id: b.entity.channelId }),
           ...(b.imageDataUri ? { image: b.imageDataUri } : {}),
         },
       });
@@ -82,7 +100,14 @@ export const eventTools: PlatformTool[] = [
     summary: 'Get a Discord scheduled event',
     response: Type.Object({ data: Event }),
     async handler(c) {
-      return { body: { data: await c.adapter.call(c.io, { method: 'GET', path: `/guilds/${ownGuild(c)}/scheduled-events/${c.params.eventId}` }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, {
+            method: 'GET',
+            path: `/guilds/${ownGuild(c)}/scheduled-events/${c.params.eventId}`,
+          }),
+        },
+      };
     },
   }),
   tool({
@@ -102,7 +127,15 @@ export const eventTools: PlatformTool[] = [
     }),
     response: Type.Object({ data: Event }),
     async handler(c) {
-      const b = c.body as { name?: string; description?: string; startsAt?: string; endsAt?: string; location?: string; status?: keyof typeof STATUS; imageDataUri?: string };
+      const b = c.body as {
+        name?: string;
+        description?: string;
+        startsAt?: string;
+        endsAt?: string;
+        location?: string;
+        status?: keyof typeof STATUS;
+        imageDataUri?: string;
+      };
       const data = await c.adapter.call(c.io, {
         method: 'PATCH',
         path: `/guilds/${ownGuild(c)}/scheduled-events/${c.params.eventId}`,
@@ -126,9 +159,11 @@ export const eventTools: PlatformTool[] = [
     summary: 'Delete a Discord scheduled event',
     response: Type.Object({ success: Type.Boolean(), deleted: Type.String() }),
     async handler(c) {
-      await c.adapter.call(c.io, { method: 'DELETE', path: `/guilds/${ownGuild(c)}/scheduled-events/${c.params.eventId}` });
+      await c.adapter.call(c.io, {
+        method: 'DELETE',
+        path: `/guilds/${ownGuild(c)}/scheduled-events/${c.params.eventId}`,
+      });
       return { body: { success: true, deleted: c.params.eventId } };
     },
   }),
 ];
-

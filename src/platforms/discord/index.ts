@@ -1,7 +1,20 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
-import { PlatformError, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type PublishResult } from '../types.js';
-import { callDiscord, snowflakeAt, type DiscordCall, type DiscordChannel, type DiscordGuild, type DiscordMessage } from './api.js';
+import {
+  PlatformError,
+  type DestinationsCapability,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishResult,
+} from '../types.js';
+import {
+  callDiscord,
+  snowflakeAt,
+  type DiscordCall,
+  type DiscordChannel,
+  type DiscordGuild,
+  type DiscordMessage,
+} from './api.js';
 import { discordOAuth, guildGrant, guildIcon, guildOfGrant } from './oauth.js';
 import { identityOf, messageUrl, parsePostRef, publishTarget, type Call } from './publish.js';
 import { POSTABLE_CHANNEL_TYPES } from './rules.js';
@@ -34,8 +47,10 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
   const authorizeUrl = `${platformBaseUrl(config, 'discord', 'https://discord.com', 'AUTH')}/oauth2/authorize`;
   const call: Call = (io, c) => callDiscord(apiRoot, botToken, io, c);
   let bot: { id: string; username: string } | null = null;
-  const me = async (io: PlatformIO) => (bot ??= await call<{ id: string; username: string }>(io, { method: 'GET', path: '/users/@me' }));
-  const guildOf = (guildId: string, io: PlatformIO) => call<DiscordGuild>(io, { method: 'GET', path: `/guilds/${guildId}` });
+  const me = async (io: PlatformIO) =>
+    (bot ??= await call<{ id: string; username: string }>(io, { method: 'GET', path: '/users/@me' }));
+  const guildOf = (guildId: string, io: PlatformIO) =>
+    call<DiscordGuild>(io, { method: 'GET', path: `/guilds/${guildId}` });
   const postableChannels = async (guildId: string, io: PlatformIO) =>
     (await call<DiscordChannel[]>(io, { method: 'GET', path: `/guilds/${guildId}/channels` }))
       .filter((c) => (POSTABLE_CHANNEL_TYPES as readonly number[]).includes(c.type))
@@ -57,11 +72,26 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
         }));
     },
     async select(d, user) {
-      if (!d) throw new PlatformError('rejected', 'a Discord account is one channel: choose one', { platformCode: 'channel_required' });
+      if (!d)
+        throw new PlatformError('rejected', 'a Discord account is one channel: choose one', {
+          platformCode: 'channel_required',
+        });
       return {
-        metadata: { guildId: d.details.guildId, guildName: d.details.guildName, channelId: d.id, channelName: d.details.name, channelType: d.details.type },
+        metadata: {
+          guildId: d.details.guildId,
+          guildName: d.details.guildName,
+          channelId: d.id,
+          channelName: d.details.name,
+          channelType: d.details.type,
+        },
         // One account per channel: the channel is the account's platform identity.
-        profile: { platformUserId: d.id, username: String(d.details.name), displayName: d.name, avatarUrl: d.picture ?? null, profileUrl: `https://discord.com/channels/${d.details.guildId}/${d.id}` },
+        profile: {
+          platformUserId: d.id,
+          username: String(d.details.name),
+          displayName: d.name,
+          avatarUrl: d.picture ?? null,
+          profileUrl: `https://discord.com/channels/${d.details.guildId}/${d.id}`,
+        },
         tokens: { ...user.tokens, accessToken: guildGrant(String(d.details.guildId)) },
       };
     },
@@ -83,23 +113,41 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
      */
     async findPublished(req, since, io) {
       const account = req.account;
-      const channelId = typeof req.platformSpecificData.channelId === 'string' ? req.platformSpecificData.channelId : String(account.metadata.channelId);
+      const channelId =
+        typeof req.platformSpecificData.channelId === 'string'
+          ? req.platformSpecificData.channelId
+          : String(account.metadata.channelId);
       const self = await me(io);
-      const recent = await call<DiscordMessage[]>(io, { method: 'GET', path: `/channels/${channelId}/messages`, query: { after: snowflakeAt(new Date(since.getTime() - 60_000)), limit: 100 } });
+      const recent = await call<DiscordMessage[]>(io, {
+        method: 'GET',
+        path: `/channels/${channelId}/messages`,
+        query: { after: snowflakeAt(new Date(since.getTime() - 60_000)), limit: 100 },
+      });
       // The bot's own messages, or those of a webhook under the account's identity (a webhook message's author is the webhook).
       const identity = identityOf(req);
-      const ours = (m: DiscordMessage) => m.author?.id === self.id || (identity !== null && m.webhook_id !== undefined && m.author?.username === (identity.username ?? m.author.username));
-      const found = recent.find((m) => ours(m) && m.content === (req.content ?? '') && Date.parse(m.timestamp) >= since.getTime() - 60_000);
+      const ours = (m: DiscordMessage) =>
+        m.author?.id === self.id ||
+        (identity !== null &&
+          m.webhook_id !== undefined &&
+          m.author?.username === (identity.username ?? m.author.username));
+      const found = recent.find(
+        (m) => ours(m) && m.content === (req.content ?? '') && Date.parse(m.timestamp) >= since.getTime() - 60_000,
+      );
       if (!found) return null;
       const own = channelId === String(account.metadata.channelId);
-      return { platformPostId: own ? found.id : `${channelId}/${found.id}`, platformPostUrl: messageUrl(String(account.metadata.guildId), channelId, found.id), extra: { channelId } };
+      return {
+        platformPostId: own ? found.id : `${channelId}/${found.id}`,
+        platformPostUrl: messageUrl(String(account.metadata.guildId), channelId, found.id),
+        extra: { channelId },
+      };
     },
     /** Deletes the message (https://discord.com/developers/docs/resources/message#delete-message); a thread's replies go with its thread. */
     async unpublish(account, platformPostId, io, thread) {
       const { channelId, messageId } = parsePostRef(account, platformPostId);
       const threadId = thread?.state?.threadId as string | undefined;
       // NOTE: deleting a message does not delete the thread started from it; the thread (and its replies) is deleted as a channel.
-      if (threadId && threadId !== channelId) await call(io, { method: 'DELETE', path: `/channels/${threadId}` }).catch(ignoreUnknown);
+      if (threadId && threadId !== channelId)
+        await call(io, { method: 'DELETE', path: `/channels/${threadId}` }).catch(ignoreUnknown);
       await call(io, { method: 'DELETE', path: `/channels/${channelId}/messages/${messageId}` });
     },
   };

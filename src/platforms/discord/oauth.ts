@@ -16,7 +16,9 @@ import { DISCORD_HTTP, type DiscordGuild } from './api.js';
  * VIEW_CHANNEL, SEND_MESSAGES, MANAGE_MESSAGES (pins, deleting), EMBED_LINKS, ATTACH_FILES,
  * READ_MESSAGE_HISTORY (lookup), MANAGE_ROLES, MANAGE_EVENTS, CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS.
  */
-export const BOT_PERMISSIONS = [10n, 11n, 13n, 14n, 15n, 16n, 28n, 33n, 35n, 38n].reduce((acc, bit) => acc | (1n << bit), 0n).toString();
+export const BOT_PERMISSIONS = [10n, 11n, 13n, 14n, 15n, 16n, 28n, 33n, 35n, 38n]
+  .reduce((acc, bit) => acc | (1n << bit), 0n)
+  .toString();
 
 const GRANT_PREFIX = 'discord-guild:';
 
@@ -31,7 +33,13 @@ export function guildOfGrant(token: string | null | undefined): string {
   return token.slice(GRANT_PREFIX.length);
 }
 
-export function discordOAuth(opts: { authorizeUrl: string; apiRoot: string; clientId: string; clientSecret: string; guildOf: (guildId: string, io: PlatformIO) => Promise<DiscordGuild> }): OAuthProvider {
+export function discordOAuth(opts: {
+  authorizeUrl: string;
+  apiRoot: string;
+  clientId: string;
+  clientSecret: string;
+  guildOf: (guildId: string, io: PlatformIO) => Promise<DiscordGuild>;
+}): OAuthProvider {
   return {
     authorizeUrl({ state, redirectUri }) {
       const u = new URL(opts.authorizeUrl);
@@ -50,18 +58,32 @@ export function discordOAuth(opts: { authorizeUrl: string; apiRoot: string; clie
       const res = await platformRequest(io, DISCORD_HTTP, {
         method: 'POST',
         url: `${opts.apiRoot}/oauth2/token`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${opts.clientId}:${opts.clientSecret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${opts.clientId}:${opts.clientSecret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
       });
       const guild = res.body?.guild as DiscordGuild | undefined;
       if (typeof res.body?.access_token !== 'string' || !guild?.id) {
-        throw new PlatformError('rejected', 'Discord answered the code without a guild: the bot was not added to a server', { status: res.status, platformCode: 'discord_no_guild', raw: res.raw.slice(0, 2000) });
+        throw new PlatformError(
+          'rejected',
+          'Discord answered the code without a guild: the bot was not added to a server',
+          { status: res.status, platformCode: 'discord_no_guild', raw: res.raw.slice(0, 2000) },
+        );
       }
       // NOTE: the user's own token (scope `bot` only) reads nothing; it is not kept.
-      return { accessToken: guildGrant(guild.id), refreshToken: null, expiresAt: null, scopes: String(res.body.scope ?? 'bot').split(' ') };
+      return {
+        accessToken: guildGrant(guild.id),
+        refreshToken: null,
+        expiresAt: null,
+        scopes: String(res.body.scope ?? 'bot').split(' '),
+      };
     },
     async refresh() {
-      throw new PlatformError('auth', 'a Discord guild grant has no refresh; connect the server again', { revoked: true });
+      throw new PlatformError('auth', 'a Discord guild grant has no refresh; connect the server again', {
+        revoked: true,
+      });
     },
     async fetchProfile(tokens: TokenSet, io) {
       const guild = await opts.guildOf(guildOfGrant(tokens.accessToken), io);

@@ -25,7 +25,8 @@ export const POSTABLE_CHANNEL_TYPES = [0, 5, 15] as const;
 export const ANNOUNCEMENT_CHANNEL = 5;
 export const FORUM_CHANNEL = 15;
 
-const snowflake: FieldCheck = (v) => (typeof v === 'string' && /^\d{15,21}$/.test(v) ? null : 'must be a Discord snowflake id (15-21 digits)');
+const snowflake: FieldCheck = (v) =>
+  typeof v === 'string' && /^\d{15,21}$/.test(v) ? null : 'must be a Discord snowflake id (15-21 digits)';
 
 const embed = object({
   title: str(256),
@@ -53,7 +54,11 @@ export const PLATFORM_SPECIFIC_DATA = {
   crosspost: bool,
   forumThreadName: str(THREAD_NAME_MAX),
   forumAppliedTags: arrayOf(snowflake, 5),
-  threadFromMessage: object({ name: str(THREAD_NAME_MAX), autoArchiveDuration: oneOfNumbers(ARCHIVE_DURATIONS), rateLimitPerUser: int(0, 21600) }),
+  threadFromMessage: object({
+    name: str(THREAD_NAME_MAX),
+    autoArchiveDuration: oneOfNumbers(ARCHIVE_DURATIONS),
+    rateLimitPerUser: int(0, 21600),
+  }),
   tts: bool,
   webhookUsername: str(80),
   webhookAvatarUrl: httpUrl,
@@ -79,8 +84,12 @@ export function checkTarget(t: TargetDraft): RuleIssue[] {
   const issues: RuleIssue[] = [];
   if (t.media.length > MAX_FILES) issues.push(issue('mediaItems', 'media_count', `at most ${MAX_FILES} attachments`));
   const embeds = Array.isArray(psd.embeds) ? (psd.embeds as Array<Record<string, unknown>>) : [];
-  if (embedCharacters(embeds) > EMBED_TOTAL) issues.push(issue('platformSpecificData.embeds', 'embed_length', `embeds hold at most ${EMBED_TOTAL} characters together`));
-  if (psd.poll !== undefined && t.media.length > 0) issues.push(issue('platformSpecificData.poll', 'poll_media', 'a poll cannot be sent with attachments'));
+  if (embedCharacters(embeds) > EMBED_TOTAL)
+    issues.push(
+      issue('platformSpecificData.embeds', 'embed_length', `embeds hold at most ${EMBED_TOTAL} characters together`),
+    );
+  if (psd.poll !== undefined && t.media.length > 0)
+    issues.push(issue('platformSpecificData.poll', 'poll_media', 'a poll cannot be sent with attachments'));
   if (!t.content.trim() && t.media.length === 0 && embeds.length === 0 && psd.poll === undefined) {
     issues.push(issue('content', 'empty', 'a Discord message needs text, an attachment, an embed or a poll'));
   }

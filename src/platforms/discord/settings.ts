@@ -59,7 +59,9 @@ export const settingsTools: PlatformTool[] = [
     method: 'GET',
     path: 'discord-channels',
     summary: "The text, announcement and forum channels of the account's Discord server",
-    response: Type.Object({ channels: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() })) }),
+    response: Type.Object({
+      channels: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() })),
+    }),
     async handler({ adapter, account, io }) {
       const channels = await adapter.postableChannels(String(account!.metadata.guildId), io);
       return { body: { channels: channels.map((c) => ({ id: c.id, name: c.name ?? '', type: c.type })) } };
@@ -81,7 +83,9 @@ export const settingsTools: PlatformTool[] = [
     body: Type.Object(
       {
         webhookUsername: Type.Optional(Type.String({ maxLength: 200 })),
-        webhookAvatarUrl: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'uri', maxLength: 2000 })])),
+        webhookAvatarUrl: Type.Optional(
+          Type.Union([Type.Literal(''), Type.String({ format: 'uri', maxLength: 2000 })]),
+        ),
         channelId: Type.Optional(Snowflake),
       },
       { minProperties: 1 },
@@ -100,12 +104,17 @@ export const settingsTools: PlatformTool[] = [
         const channels = await adapter.postableChannels(String(account!.metadata.guildId), io);
         const target = channels.find((c) => c.id === b.channelId);
         if (!target) {
-          throw invalidFields('channelId is not a text, announcement or forum channel of this Discord server', { channelId: [`must be a channel of type ${POSTABLE_CHANNEL_TYPES.join(', ')} in the server`] });
+          throw invalidFields('channelId is not a text, announcement or forum channel of this Discord server', {
+            channelId: [`must be a channel of type ${POSTABLE_CHANNEL_TYPES.join(', ')} in the server`],
+          });
         }
         Object.assign(meta, { channelId: target.id, channelName: target.name ?? '', channelType: target.type });
       }
       const merged = { ...account!.metadata, ...meta };
-      return { body: { message: 'Discord settings updated', account: presentSettings(account!, merged) }, accountMetadata: meta };
+      return {
+        body: { message: 'Discord settings updated', account: presentSettings(account!, merged) },
+        accountMetadata: meta,
+      };
     },
   }),
 ];

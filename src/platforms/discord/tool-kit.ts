@@ -15,7 +15,8 @@ export type Call = ToolCall<DiscordAdapter, any, any>;
 /** The account's guild; 403 for another guild's id in the path. */
 export function ownGuild(c: Call): string {
   const guildId = String(c.account!.metadata.guildId);
-  if (c.params.guildId !== undefined && c.params.guildId !== guildId) throw forbidden('guild_mismatch', 'guildId is not the Discord server this account is connected to');
+  if (c.params.guildId !== undefined && c.params.guildId !== guildId)
+    throw forbidden('guild_mismatch', 'guildId is not the Discord server this account is connected to');
   return guildId;
 }
 
@@ -23,9 +24,13 @@ export function ownGuild(c: Call): string {
 export async function ownChannel(c: Call): Promise<DiscordChannel> {
   const meta = c.account!.metadata;
   const channelId = c.params.channelId;
-  if (channelId === String(meta.channelId)) return { id: channelId, type: Number(meta.channelType ?? 0), guild_id: String(meta.guildId) };
+  if (channelId === String(meta.channelId))
+    return { id: channelId, type: Number(meta.channelType ?? 0), guild_id: String(meta.guildId) };
   const channel = await c.adapter.call<DiscordChannel>(c.io, { method: 'GET', path: `/channels/${channelId}` });
-  if (channel.guild_id !== String(meta.guildId)) throw forbidden('channel_mismatch', 'channelId is not a channel of the Discord server this account is connected to');
+  if (channel.guild_id !== String(meta.guildId))
+    throw forbidden(
+      'channel_mismatch',
+      'channelId is not a channel of the Discord server this account is connected to',
+    );
   return channel;
 }
-

@@ -28,7 +28,10 @@ const messageTools: PlatformTool[] = [
     response: Success,
     async handler(c) {
       await ownChannel(c);
-      await c.adapter.call(c.io, { method: 'DELETE', path: `/channels/${c.params.channelId}/messages/${c.params.messageId}` });
+      await c.adapter.call(c.io, {
+        method: 'DELETE',
+        path: `/channels/${c.params.channelId}/messages/${c.params.messageId}`,
+      });
       return { body: { success: true } };
     },
   }),
@@ -41,8 +44,12 @@ const messageTools: PlatformTool[] = [
     async handler(c) {
       const channel = await ownChannel(c);
       // Discord's own error for a channel that is not an announcement channel says little: refused before it.
-      if (channel.type !== ANNOUNCEMENT_CHANNEL) throw invalid('not_announcement_channel', 'Only messages of an announcement channel can be crossposted');
-      const data = await c.adapter.call<Record<string, unknown>>(c.io, { method: 'POST', path: `/channels/${c.params.channelId}/messages/${c.params.messageId}/crosspost` });
+      if (channel.type !== ANNOUNCEMENT_CHANNEL)
+        throw invalid('not_announcement_channel', 'Only messages of an announcement channel can be crossposted');
+      const data = await c.adapter.call<Record<string, unknown>>(c.io, {
+        method: 'POST',
+        path: `/channels/${c.params.channelId}/messages/${c.params.messageId}/crosspost`,
+      });
       return { body: { data } };
     },
   }),
@@ -63,8 +70,16 @@ const messageTools: PlatformTool[] = [
       const b = c.body as { name: string; messageId?: string; autoArchiveDuration?: number };
       const archive = b.autoArchiveDuration ? { auto_archive_duration: b.autoArchiveDuration } : {};
       const thread = b.messageId
-        ? await c.adapter.call<DiscordChannel>(c.io, { method: 'POST', path: `/channels/${c.params.channelId}/messages/${b.messageId}/threads`, json: { name: b.name, ...archive } })
-        : await c.adapter.call<DiscordChannel>(c.io, { method: 'POST', path: `/channels/${c.params.channelId}/threads`, json: { name: b.name, type: 11, ...archive } });
+        ? await c.adapter.call<DiscordChannel>(c.io, {
+            method: 'POST',
+            path: `/channels/${c.params.channelId}/messages/${b.messageId}/threads`,
+            json: { name: b.name, ...archive },
+          })
+        : await c.adapter.call<DiscordChannel>(c.io, {
+            method: 'POST',
+            path: `/channels/${c.params.channelId}/threads`,
+            json: { name: b.name, type: 11, ...archive },
+          });
       return { body: { data: { id: thread.id, name: thread.name ?? b.name } } };
     },
   }),
@@ -77,7 +92,11 @@ const messageTools: PlatformTool[] = [
     async handler(c) {
       await ownChannel(c);
       // https://discord.com/developers/docs/resources/message#get-channel-pins (50 pins at most per channel).
-      const pins = await c.adapter.call<{ items: Array<{ message: DiscordMessage }> }>(c.io, { method: 'GET', path: `/channels/${c.params.channelId}/messages/pins`, query: { limit: 50 } });
+      const pins = await c.adapter.call<{ items: Array<{ message: DiscordMessage }> }>(c.io, {
+        method: 'GET',
+        path: `/channels/${c.params.channelId}/messages/pins`,
+        query: { limit: 50 },
+      });
       return { body: { data: pins.items.map((i) => i.message as unknown as Record<string, unknown>) } };
     },
   }),
@@ -87,11 +106,26 @@ const messageTools: PlatformTool[] = [
       path: '/discord/channels/:channelId/pins/:messageId',
       account: 'query',
       summary: method === 'PUT' ? 'Pin a Discord message' : 'Unpin a Discord message',
-      response: Type.Object({ success: Type.Boolean(), operation: Type.String(), channelId: Type.String(), messageId: Type.String() }),
+      response: Type.Object({
+        success: Type.Boolean(),
+        operation: Type.String(),
+        channelId: Type.String(),
+        messageId: Type.String(),
+      }),
       async handler(c) {
         await ownChannel(c);
-        await c.adapter.call(c.io, { method, path: `/channels/${c.params.channelId}/messages/pins/${c.params.messageId}` });
-        return { body: { success: true, operation: method === 'PUT' ? 'message_pinned' : 'message_unpinned', channelId: c.params.channelId, messageId: c.params.messageId } };
+        await c.adapter.call(c.io, {
+          method,
+          path: `/channels/${c.params.channelId}/messages/pins/${c.params.messageId}`,
+        });
+        return {
+          body: {
+            success: true,
+            operation: method === 'PUT' ? 'message_pinned' : 'message_unpinned',
+            channelId: c.params.channelId,
+            messageId: c.params.messageId,
+          },
+        };
       },
     }),
   ),
@@ -108,7 +142,12 @@ const messageTools: PlatformTool[] = [
       attachments: Type.Optional(
         Type.Array(
           Type.Object({
-            type: Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('gif'), Type.Literal('document')]),
+            type: Type.Union([
+              Type.Literal('image'),
+              Type.Literal('video'),
+              Type.Literal('gif'),
+              Type.Literal('document'),
+            ]),
             url: Type.String({ format: 'uri', maxLength: 2000 }),
             filename: Type.Optional(Type.String({ maxLength: 200 })),
             mimeType: Type.Optional(Type.String({ maxLength: 100 })),
@@ -128,12 +167,32 @@ const messageTools: PlatformTool[] = [
       account: Type.Object({ id: Type.String(), username: Type.String(), displayName: Type.String() }),
     }),
     async handler(c) {
-      const b = c.body as { userId: string; content?: string; embeds?: Record<string, unknown>[]; attachments?: MediaRef[]; tts?: boolean };
-      if (!b.content && !b.embeds?.length && !b.attachments?.length) throw invalidFields('One of content, embeds or attachments is required', { content: ['is required without embeds or attachments'] });
-      if (b.content && [...b.content].length > 2000) throw invalidFields('content is limited to 2,000 characters', { content: ['must be at most 2000 characters'] });
+      const b = c.body as {
+        userId: string;
+        content?: string;
+        embeds?: Record<string, unknown>[];
+        attachments?: MediaRef[];
+        tts?: boolean;
+      };
+      if (!b.content && !b.embeds?.length && !b.attachments?.length)
+        throw invalidFields('One of content, embeds or attachments is required', {
+          content: ['is required without embeds or attachments'],
+        });
+      if (b.content && [...b.content].length > 2000)
+        throw invalidFields('content is limited to 2,000 characters', { content: ['must be at most 2000 characters'] });
       // https://discord.com/developers/docs/resources/user#create-dm: the DM channel of the bot and the user.
-      const dm = await c.adapter.call<DiscordChannel>(c.io, { method: 'POST', path: '/users/@me/channels', json: { recipient_id: b.userId } });
-      const sent = await sendMessage(c.adapter.call as never, c.io, dm.id, messageBody(b.content ?? '', { embeds: b.embeds, tts: b.tts }, null), b.attachments ?? []);
+      const dm = await c.adapter.call<DiscordChannel>(c.io, {
+        method: 'POST',
+        path: '/users/@me/channels',
+        json: { recipient_id: b.userId },
+      });
+      const sent = await sendMessage(
+        c.adapter.call as never,
+        c.io,
+        dm.id,
+        messageBody(b.content ?? '', { embeds: b.embeds, tts: b.tts }, null),
+        b.attachments ?? [],
+      );
       const account = c.account as AccountCredentials;
       return {
         body: {
@@ -142,7 +201,11 @@ const messageTools: PlatformTool[] = [
           url: `https://discord.com/channels/@me/${dm.id}/${sent.id}`,
           timestamp: sent.timestamp,
           recipient: { userId: b.userId, platform: 'discord' },
-          account: { id: account.accountId, username: account.username, displayName: `${String(account.metadata.guildName ?? '')} - #${String(account.metadata.channelName ?? account.username)}` },
+          account: {
+            id: account.accountId,
+            username: account.username,
+            displayName: `${String(account.metadata.guildName ?? '')} - #${String(account.metadata.channelName ?? account.username)}`,
+          },
         },
       };
     },
@@ -170,7 +233,13 @@ const RoleBody = {
   permissions: Type.Optional(Type.String({ pattern: '^\\d{1,20}$' })),
 };
 const Member = Raw;
-const RoleChange = Type.Object({ success: Type.Boolean(), operation: Type.String(), guildId: Type.String(), userId: Type.String(), roleId: Type.String() });
+const RoleChange = Type.Object({
+  success: Type.Boolean(),
+  operation: Type.String(),
+  guildId: Type.String(),
+  userId: Type.String(),
+  roleId: Type.String(),
+});
 
 const guildTools: PlatformTool[] = [
   tool({
@@ -191,7 +260,11 @@ const guildTools: PlatformTool[] = [
     body: Type.Object(RoleBody),
     response: Type.Object({ data: Role }),
     async handler(c) {
-      return { body: { data: await c.adapter.call(c.io, { method: 'POST', path: `/guilds/${ownGuild(c)}/roles`, json: c.body }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, { method: 'POST', path: `/guilds/${ownGuild(c)}/roles`, json: c.body }),
+        },
+      };
     },
   }),
   tool({
@@ -202,7 +275,15 @@ const guildTools: PlatformTool[] = [
     body: Type.Object({ ...RoleBody, name: Type.Optional(RoleBody.name) }, { minProperties: 1 }),
     response: Type.Object({ data: Role }),
     async handler(c) {
-      return { body: { data: await c.adapter.call(c.io, { method: 'PATCH', path: `/guilds/${ownGuild(c)}/roles/${c.params.roleId}`, json: c.body }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, {
+            method: 'PATCH',
+            path: `/guilds/${ownGuild(c)}/roles/${c.params.roleId}`,
+            json: c.body,
+          }),
+        },
+      };
     },
   }),
   tool({
@@ -221,15 +302,30 @@ const guildTools: PlatformTool[] = [
     path: '/discord/guilds/:guildId/members',
     account: 'query',
     summary: 'List Discord guild members (cursor-paginated)',
-    querystring: Type.Object({ after: Type.Optional(Snowflake), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
-    response: Type.Object({ data: Type.Array(Member), pagination: Type.Object({ nextCursor: Type.Union([Type.String(), Type.Null()]), hasMore: Type.Boolean() }) }),
+    querystring: Type.Object({
+      after: Type.Optional(Snowflake),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    }),
+    response: Type.Object({
+      data: Type.Array(Member),
+      pagination: Type.Object({ nextCursor: Type.Union([Type.String(), Type.Null()]), hasMore: Type.Boolean() }),
+    }),
     async handler(c) {
       const q = c.query as { after?: string; limit?: number };
       const limit = q.limit ?? 100;
       // https://discord.com/developers/docs/resources/guild#list-guild-members: `after` is the highest user id of the previous page.
-      const data = await c.adapter.call<Array<{ user?: { id: string } }>>(c.io, { method: 'GET', path: `/guilds/${ownGuild(c)}/members`, query: { limit, after: q.after } });
+      const data = await c.adapter.call<Array<{ user?: { id: string } }>>(c.io, {
+        method: 'GET',
+        path: `/guilds/${ownGuild(c)}/members`,
+        query: { limit, after: q.after },
+      });
       const hasMore = data.length === limit;
-      return { body: { data: data as Record<string, unknown>[], pagination: { nextCursor: hasMore ? (data[data.length - 1]?.user?.id ?? null) : null, hasMore } } };
+      return {
+        body: {
+          data: data as Record<string, unknown>[],
+          pagination: { nextCursor: hasMore ? (data[data.length - 1]?.user?.id ?? null) : null, hasMore },
+        },
+      };
     },
   }),
   tool({
@@ -237,11 +333,22 @@ const guildTools: PlatformTool[] = [
     path: '/discord/guilds/:guildId/members/search',
     account: 'query',
     summary: 'Search Discord guild members by username or nickname prefix',
-    querystring: Type.Object({ query: Type.String({ minLength: 1, maxLength: 100 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+    querystring: Type.Object({
+      query: Type.String({ minLength: 1, maxLength: 100 }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    }),
     response: Type.Object({ data: Type.Array(Member) }),
     async handler(c) {
       const q = c.query as { query: string; limit?: number };
-      return { body: { data: await c.adapter.call(c.io, { method: 'GET', path: `/guilds/${ownGuild(c)}/members/search`, query: { query: q.query, limit: q.limit ?? 25 } }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, {
+            method: 'GET',
+            path: `/guilds/${ownGuild(c)}/members/search`,
+            query: { query: q.query, limit: q.limit ?? 25 },
+          }),
+        },
+      };
     },
   }),
   tool({
@@ -251,7 +358,14 @@ const guildTools: PlatformTool[] = [
     summary: 'Get a Discord guild member',
     response: Type.Object({ data: Member }),
     async handler(c) {
-      return { body: { data: await c.adapter.call(c.io, { method: 'GET', path: `/guilds/${ownGuild(c)}/members/${c.params.userId}` }) } };
+      return {
+        body: {
+          data: await c.adapter.call(c.io, {
+            method: 'GET',
+            path: `/guilds/${ownGuild(c)}/members/${c.params.userId}`,
+          }),
+        },
+      };
     },
   }),
   ...(['PUT', 'DELETE'] as const).map((method) =>
@@ -264,13 +378,24 @@ const guildTools: PlatformTool[] = [
       async handler(c) {
         const guildId = ownGuild(c);
         // The @everyone role has the guild's id and belongs to every member.
-        if (c.params.roleId === guildId) throw invalid('everyone_role', 'The @everyone role cannot be assigned or removed');
-        await c.adapter.call(c.io, { method, path: `/guilds/${guildId}/members/${c.params.userId}/roles/${c.params.roleId}` });
-        return { body: { success: true, operation: method === 'PUT' ? 'role_assigned' : 'role_removed', guildId, userId: c.params.userId, roleId: c.params.roleId } };
+        if (c.params.roleId === guildId)
+          throw invalid('everyone_role', 'The @everyone role cannot be assigned or removed');
+        await c.adapter.call(c.io, {
+          method,
+          path: `/guilds/${guildId}/members/${c.params.userId}/roles/${c.params.roleId}`,
+        });
+        return {
+          body: {
+            success: true,
+            operation: method === 'PUT' ? 'role_assigned' : 'role_removed',
+            guildId,
+            userId: c.params.userId,
+            roleId: c.params.roleId,
+          },
+        };
       },
     }),
   ),
 ];
 
 export const DISCORD_TOOLS: PlatformTool[] = [...settingsTools, ...messageTools, ...guildTools, ...eventTools];
-

@@ -1,5 +1,12 @@
 import { insightValues, unixSeconds, unlessGone } from '../graph/insights.js';
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AnalyticsCapability,
+  type ListedPost,
+  type PlatformIO,
+  type PostMetrics,
+} from '../types.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 
 /*
@@ -16,22 +23,33 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
  */
 
 /** The metrics asked of a Page post, and of a video. */
-export const POST_METRICS = ['post_impressions', 'post_impressions_unique', 'post_clicks', 'post_reactions_by_type_total'];
+export const POST_METRICS = [
+  'post_impressions',
+  'post_impressions_unique',
+  'post_clicks',
+  'post_reactions_by_type_total',
+];
 export const VIDEO_METRICS = ['total_video_views', 'total_video_impressions', 'total_video_impressions_unique'];
 
 function page(account: AccountCredentials): { pageId: string; token: string } {
   const pageId = typeof account.metadata.pageId === 'string' ? account.metadata.pageId : null;
-  if (!pageId || !account.accessToken) throw new PlatformError('auth', 'the Facebook account has no Page selected with its token; choose the Page again');
+  if (!pageId || !account.accessToken)
+    throw new PlatformError('auth', 'the Facebook account has no Page selected with its token; choose the Page again');
   return { pageId, token: account.accessToken };
 }
 
 export function facebookAnalytics(opts: FacebookOptions): AnalyticsCapability {
   const base = graphBase(opts);
-  const get = (io: PlatformIO, path: string, token: string) => graph(io, { method: 'GET', url: `${base}/${path}`, token });
+  const get = (io: PlatformIO, path: string, token: string) =>
+    graph(io, { method: 'GET', url: `${base}/${path}`, token });
 
   async function postMetrics(io: PlatformIO, id: string, token: string): Promise<PostMetrics> {
-    const insights = insightValues((await get(io, `${encodeURIComponent(id)}/insights?metric=${POST_METRICS.join(',')}`, token)).body);
-    const counts = (await get(io, `${encodeURIComponent(id)}?fields=shares,comments.summary(true),reactions.summary(true)`, token)).body ?? {};
+    const insights = insightValues(
+      (await get(io, `${encodeURIComponent(id)}/insights?metric=${POST_METRICS.join(',')}`, token)).body,
+    );
+    const counts =
+      (await get(io, `${encodeURIComponent(id)}?fields=shares,comments.summary(true),reactions.summary(true)`, token))
+        .body ?? {};
     return {
       impressions: insights.post_impressions ?? 0,
       reach: insights.post_impressions_unique ?? 0,
@@ -43,8 +61,14 @@ export function facebookAnalytics(opts: FacebookOptions): AnalyticsCapability {
   }
 
   async function videoMetrics(io: PlatformIO, id: string, token: string): Promise<PostMetrics> {
-    const insights = insightValues((await get(io, `${encodeURIComponent(id)}/video_insights?metric=${VIDEO_METRICS.join(',')}`, token)).body);
-    return { views: insights.total_video_views ?? 0, impressions: insights.total_video_impressions ?? 0, reach: insights.total_video_impressions_unique ?? 0 };
+    const insights = insightValues(
+      (await get(io, `${encodeURIComponent(id)}/video_insights?metric=${VIDEO_METRICS.join(',')}`, token)).body,
+    );
+    return {
+      views: insights.total_video_views ?? 0,
+      impressions: insights.total_video_impressions ?? 0,
+      reach: insights.total_video_impressions_unique ?? 0,
+    };
   }
 
   return {
@@ -68,7 +92,11 @@ export function facebookAnalytics(opts: FacebookOptions): AnalyticsCapability {
     },
     async listPosts(account, since, limit, io) {
       const { pageId, token } = page(account);
-      const q = new URLSearchParams({ fields: 'id,message,created_time,permalink_url,full_picture', since: unixSeconds(since), limit: String(Math.min(100, limit)) });
+      const q = new URLSearchParams({
+        fields: 'id,message,created_time,permalink_url,full_picture',
+        since: unixSeconds(since),
+        limit: String(Math.min(100, limit)),
+      });
       const body = (await get(io, `${encodeURIComponent(pageId)}/published_posts?${q}`, token)).body ?? {};
       return ((body.data ?? []) as any[]).slice(0, limit).map(
         (p): ListedPost => ({

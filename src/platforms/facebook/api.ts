@@ -26,7 +26,8 @@ export const FACEBOOK_HTTP: PlatformHttp = graphHttp({
 });
 
 /** One Graph call with the token in `Authorization: OAuth` (never in the URL, which logs keep) and a JSON body. */
-export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> => graphRequest(io, FACEBOOK_HTTP, call);
+export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> =>
+  graphRequest(io, FACEBOOK_HTTP, call);
 
 /** `https://graph.facebook.com/v24.0` */
 export const graphBase = (opts: FacebookOptions) => `${opts.apiUrl}/${opts.version}`;

@@ -14,23 +14,35 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   id: 'facebook',
   name: 'Facebook',
   text: [MESSAGE],
-  platformSpecificData: { contentType: oneOf('story', 'reel'), title: str(255), firstComment: str(8000), pageId: str() },
+  platformSpecificData: {
+    contentType: oneOf('story', 'reel'),
+    title: str(255),
+    firstComment: str(8000),
+    pageId: str(),
+  },
   check(t) {
     const psd = t.platformSpecificData;
     const issues: RuleIssue[] = [];
     const c = countKinds(t.media);
     const images = c.image + c.gif;
-    if (images && c.video) issues.push(issue('mediaItems', 'media_mix', 'a Facebook post cannot mix images and videos'));
+    if (images && c.video)
+      issues.push(issue('mediaItems', 'media_mix', 'a Facebook post cannot mix images and videos'));
     if (c.document) issues.push(issue('mediaItems', 'media_type', 'documents are not supported'));
     if (psd.contentType === 'story') {
-      if (t.media.length !== 1) issues.push(issue('mediaItems', 'story_media', 'a story needs exactly one image or video'));
-      if (psd.firstComment) issues.push(issue('platformSpecificData.firstComment', 'story_first_comment', 'first comments do not work with stories'));
+      if (t.media.length !== 1)
+        issues.push(issue('mediaItems', 'story_media', 'a story needs exactly one image or video'));
+      if (psd.firstComment)
+        issues.push(
+          issue('platformSpecificData.firstComment', 'story_first_comment', 'first comments do not work with stories'),
+        );
       issues.push(...formatRule(t, 'image', ['jpeg', 'png']), ...formatRule(t, 'video', ['mp4', 'mov']));
     } else if (psd.contentType === 'reel') {
-      if (c.video !== 1 || t.media.length !== 1) issues.push(issue('mediaItems', 'reel_media', 'a reel needs exactly one video'));
+      if (c.video !== 1 || t.media.length !== 1)
+        issues.push(issue('mediaItems', 'reel_media', 'a reel needs exactly one video'));
       issues.push(...formatRule(t, 'video', ['mp4', 'mov']));
     } else {
-      if (psd.title !== undefined) issues.push(issue('platformSpecificData.title', 'reel_title', 'title applies to reels only'));
+      if (psd.title !== undefined)
+        issues.push(issue('platformSpecificData.title', 'reel_title', 'title applies to reels only'));
       if (images > 10) issues.push(issue('mediaItems', 'media_count', `at most 10 images (got ${images})`));
       if (c.video > 1) issues.push(issue('mediaItems', 'media_count', `at most 1 video (got ${c.video})`));
       issues.push(...formatRule(t, 'image', ['jpeg', 'png', 'gif', 'webp']), ...formatRule(t, 'video', ['mp4', 'mov']));
@@ -51,7 +63,13 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   accountMetadata: ['pageId', 'pageName'],
   accountIdKey: 'pageId',
   scopes: FACEBOOK_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: FACEBOOK_DESTINATIONS, unpublish: true, lookup: true, processing: true },
+  capabilities: {
+    connect: 'oauth2',
+    destinations: FACEBOOK_DESTINATIONS,
+    unpublish: true,
+    lookup: true,
+    processing: true,
+  },
   // https://developers.facebook.com/docs/graph-api/overview/rate-limiting: a Page's limit is 4,800 calls
   // times its engaged users per 24 hours, a figure only the platform knows (X-Business-Use-Case-Usage);
   // no fixed budget to declare: its throttling codes (4, 17, 32, 613) pause the account by their hint.

@@ -16,8 +16,18 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 const str = (d: Destination, key: string) => (typeof d.details[key] === 'string' ? (d.details[key] as string) : null);
 const int = (d: Destination, key: string) => (typeof d.details[key] === 'number' ? (d.details[key] as number) : null);
 
-const connectNotFound: DestinationNotFound = { code: 'page_not_found', status: 404, field: 'pageId', message: 'Selected page not found in available pages' };
-const accountNotFound: DestinationNotFound = { code: 'page_not_available', status: 400, field: 'selectedPageId', message: 'Page not in available pages' };
+const connectNotFound: DestinationNotFound = {
+  code: 'page_not_found',
+  status: 404,
+  field: 'pageId',
+  message: 'Selected page not found in available pages',
+};
+const accountNotFound: DestinationNotFound = {
+  code: 'page_not_available',
+  status: 400,
+  field: 'selectedPageId',
+  message: 'Page not in available pages',
+};
 
 export const FACEBOOK_DESTINATIONS: DestinationsDeclaration = {
   kind: 'page',
@@ -25,7 +35,10 @@ export const FACEBOOK_DESTINATIONS: DestinationsDeclaration = {
     list: {
       path: '/connect/facebook/select-page',
       summary: 'Facebook Pages of a pending connection (X-Connect-Token or API key)',
-      query: Type.Object({ profileId: Type.String({ minLength: 1, maxLength: 64 }), tempToken: Type.String({ minLength: 1, maxLength: 200 }) }),
+      query: Type.Object({
+        profileId: Type.String({ minLength: 1, maxLength: 64 }),
+        tempToken: Type.String({ minLength: 1, maxLength: 200 }),
+      }),
       key: 'pages',
       item: Type.Object({
         id: Type.String(),
@@ -35,7 +48,13 @@ export const FACEBOOK_DESTINATIONS: DestinationsDeclaration = {
         category: Nullable(Type.String()),
         tasks: Type.Array(Type.String()),
       }),
-      present: (d) => ({ id: d.id, name: d.name, username: d.username ?? null, category: str(d, 'category'), tasks: Array.isArray(d.details.tasks) ? d.details.tasks : [] }),
+      present: (d) => ({
+        id: d.id,
+        name: d.name,
+        username: d.username ?? null,
+        category: str(d, 'category'),
+        tasks: Array.isArray(d.details.tasks) ? d.details.tasks : [],
+      }),
     },
     select: {
       path: '/connect/facebook/select-page',
@@ -50,7 +69,10 @@ export const FACEBOOK_DESTINATIONS: DestinationsDeclaration = {
       choose: (body) => ({ id: String(body.pageId) }),
       notFound: connectNotFound,
       message: 'Facebook page connected successfully',
-      account: { properties: { selectedPageName: Nullable(Type.String()) }, present: (d) => ({ selectedPageName: d?.name ?? null }) },
+      account: {
+        properties: { selectedPageName: Nullable(Type.String()) },
+        present: (d) => ({ selectedPageName: d?.name ?? null }),
+      },
     },
     headless: { step: 'select_page' },
   },
@@ -59,8 +81,20 @@ export const FACEBOOK_DESTINATIONS: DestinationsDeclaration = {
       path: 'facebook-page',
       summary: 'Facebook Pages the connected user manages, and the one selected',
       key: 'pages',
-      item: Type.Object({ id: Type.String(), name: Type.String(), username: Nullable(Type.String()), category: Nullable(Type.String()), fan_count: Nullable(Type.Integer()) }),
-      present: (d) => ({ id: d.id, name: d.name, username: d.username ?? null, category: str(d, 'category'), fan_count: int(d, 'fan_count') }),
+      item: Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        username: Nullable(Type.String()),
+        category: Nullable(Type.String()),
+        fan_count: Nullable(Type.Integer()),
+      }),
+      present: (d) => ({
+        id: d.id,
+        name: d.name,
+        username: d.username ?? null,
+        category: str(d, 'category'),
+        fan_count: int(d, 'fan_count'),
+      }),
       // Herald lists from Facebook on every call: nothing is served from a cache.
       current: {
         properties: { selectedPageId: Nullable(Type.String()), cached: Type.Boolean() },

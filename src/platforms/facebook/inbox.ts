@@ -1,5 +1,14 @@
 import { metaWebhook } from '../graph/webhook.js';
-import type { AccountCredentials, InboundComment, InboundMessage, InboundReview, InboxAttachment, InboxCapability, OutgoingMessage, PlatformIO } from '../types.js';
+import type {
+  AccountCredentials,
+  InboundComment,
+  InboundMessage,
+  InboundReview,
+  InboxAttachment,
+  InboxCapability,
+  OutgoingMessage,
+  PlatformIO,
+} from '../types.js';
 import { FACEBOOK_HTTP, graph, graphBase, type FacebookOptions } from './api.js';
 import type { PageAccess } from './publish.js';
 
@@ -23,7 +32,8 @@ type Page = (account: AccountCredentials, io: PlatformIO) => Promise<PageAccess>
 const FIRST_LOOKBACK_MS = 24 * 3_600_000;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
-const time = (v: unknown): Date => (typeof v === 'number' ? new Date(v < 1e12 ? v * 1000 : v) : new Date(String(v ?? '').replace(/\+0000$/, 'Z')));
+const time = (v: unknown): Date =>
+  typeof v === 'number' ? new Date(v < 1e12 ? v * 1000 : v) : new Date(String(v ?? '').replace(/\+0000$/, 'Z'));
 
 function attachmentType(t: unknown): InboxAttachment['type'] {
   return t === 'image' || t === 'video' || t === 'audio' || t === 'file' ? t : 'file';
@@ -42,7 +52,9 @@ function fromMessaging(pageId: string, ev: any): InboundMessage | null {
     sender: { id: String(ev.sender?.id) },
     participant: { id: other },
     text: typeof m.text === 'string' ? m.text : null,
-    attachments: (Array.isArray(m.attachments) ? m.attachments : []).filter((a: any) => a?.payload?.url).map((a: any) => ({ type: attachmentType(a.type), url: String(a.payload.url) })),
+    attachments: (Array.isArray(m.attachments) ? m.attachments : [])
+      .filter((a: any) => a?.payload?.url)
+      .map((a: any) => ({ type: attachmentType(a.type), url: String(a.payload.url) })),
     sentAt: time(ev.timestamp),
   };
 }
@@ -58,12 +70,30 @@ function fromThread(pageId: string, psid: string, m: any): InboundMessage {
     sender: { id: String(m.from?.id ?? ''), name: m.from?.name ?? null },
     participant: mine ? null : { id: psid, name: m.from?.name ?? null },
     text: typeof m.message === 'string' && m.message ? m.message : null,
-    attachments: atts.map((a) => ({ type: a.image_data ? 'image' : a.video_data ? 'video' : 'file', url: String(a.image_data?.url ?? a.video_data?.url ?? a.file_url ?? '') })).filter((a) => a.url) as InboxAttachment[],
+    attachments: atts
+      .map((a) => ({
+        type: a.image_data ? 'image' : a.video_data ? 'video' : 'file',
+        url: String(a.image_data?.url ?? a.video_data?.url ?? a.file_url ?? ''),
+      }))
+      .filter((a) => a.url) as InboxAttachment[],
     sentAt: time(m.created_time),
   };
 }
 
-function comment(pageId: string, postId: string, c: { id: string; parentId: string | null; from: any; message: string; createdAt: Date; url?: string | null; likeCount?: number; hidden?: boolean }): InboundComment {
+function comment(
+  pageId: string,
+  postId: string,
+  c: {
+    id: string;
+    parentId: string | null;
+    from: any;
+    message: string;
+    createdAt: Date;
+    url?: string | null;
+    likeCount?: number;
+    hidden?: boolean;
+  },
+): InboundComment {
   return {
     postId,
     commentId: c.id,
@@ -78,7 +108,13 @@ function comment(pageId: string, postId: string, c: { id: string; parentId: stri
   };
 }
 
-function review(r: { storyId: string; reviewer: any; text: string | null; recommendation: unknown; createdAt: Date }): InboundReview {
+function review(r: {
+  storyId: string;
+  reviewer: any;
+  text: string | null;
+  recommendation: unknown;
+  createdAt: Date;
+}): InboundReview {
   return {
     reviewId: r.storyId,
     reviewer: { id: r.reviewer?.id ? String(r.reviewer.id) : null, name: r.reviewer?.name ?? null },
@@ -94,7 +130,11 @@ function review(r: { storyId: string; reviewer: any; text: string | null; recomm
 /** Herald's message as the Send API's `message`. */
 export function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
   const button = (b: NonNullable<OutgoingMessage['buttons']>[number]) =>
-    b.type === 'url' ? { type: 'web_url', url: b.url, title: b.title } : b.type === 'phone' ? { type: 'phone_number', title: b.title, payload: b.phone } : { type: 'postback', title: b.title, payload: b.payload ?? b.title };
+    b.type === 'url'
+      ? { type: 'web_url', url: b.url, title: b.title }
+      : b.type === 'phone'
+        ? { type: 'phone_number', title: b.title, payload: b.phone }
+        : { type: 'postback', title: b.title, payload: b.payload ?? b.title };
   if (m.template) {
     const elements = m.template.elements.map((e: any) => ({
       title: e.title,
@@ -104,9 +144,28 @@ export function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
     }));
     return { attachment: { type: 'template', payload: { template_type: 'generic', elements } } };
   }
-  if (m.buttons?.length) return { attachment: { type: 'template', payload: { template_type: 'button', text: m.text ?? '', buttons: m.buttons.map(button) } } };
-  const quick = m.quickReplies?.length ? { quick_replies: m.quickReplies.map((q) => ({ content_type: 'text', title: q.title, payload: q.payload, ...(q.imageUrl ? { image_url: q.imageUrl } : {}) })) } : {};
-  if (m.attachment) return { attachment: { type: m.attachment.type, payload: { url: m.attachment.url, is_reusable: false } }, ...quick };
+  if (m.buttons?.length)
+    return {
+      attachment: {
+        type: 'template',
+        payload: { template_type: 'button', text: m.text ?? '', buttons: m.buttons.map(button) },
+      },
+    };
+  const quick = m.quickReplies?.length
+    ? {
+        quick_replies: m.quickReplies.map((q) => ({
+          content_type: 'text',
+          title: q.title,
+          payload: q.payload,
+          ...(q.imageUrl ? { image_url: q.imageUrl } : {}),
+        })),
+      }
+    : {};
+  if (m.attachment)
+    return {
+      attachment: { type: m.attachment.type, payload: { url: m.attachment.url, is_reusable: false } },
+      ...quick,
+    };
   return { text: m.text ?? '', ...quick };
 }
 
@@ -120,7 +179,16 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
     // replying to, hiding, liking and deleting comments (pages_manage_engagement), webhooks (pages_manage_metadata).
     scopes: () => ['pages_messaging', 'pages_read_user_content', 'pages_manage_engagement', 'pages_manage_metadata'],
     conversations: {
-      features: { attachments: true, quickReplies: true, buttons: true, templates: true, replyWindow: { hours: 24, tags: ['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'] } },
+      features: {
+        attachments: true,
+        quickReplies: true,
+        buttons: true,
+        templates: true,
+        replyWindow: {
+          hours: 24,
+          tags: ['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'],
+        },
+      },
       async send(account, m, io) {
         const p = await page(account, io);
         const res = await graph(io, {
@@ -141,7 +209,13 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
     comments: {
       async reply(account, req, io) {
         const p = await page(account, io);
-        const res = await graph(io, { method: 'POST', url: `${base}/${encodeURIComponent(req.commentId ?? req.postId)}/comments`, token: p.token, json: { message: req.text }, creates: true });
+        const res = await graph(io, {
+          method: 'POST',
+          url: `${base}/${encodeURIComponent(req.commentId ?? req.postId)}/comments`,
+          token: p.token,
+          json: { message: req.text },
+          creates: true,
+        });
         return { commentId: String(res.body?.id ?? '') };
       },
       async delete(account, ref, io) {
@@ -150,7 +224,12 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
       },
       async hide(account, ref, hidden, io) {
         const p = await page(account, io);
-        await graph(io, { method: 'POST', url: `${base}/${encodeURIComponent(ref.commentId)}`, token: p.token, json: { is_hidden: hidden } });
+        await graph(io, {
+          method: 'POST',
+          url: `${base}/${encodeURIComponent(ref.commentId)}`,
+          token: p.token,
+          json: { is_hidden: hidden },
+        });
       },
       async like(account, ref, io) {
         const p = await page(account, io);
@@ -159,12 +238,22 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
       },
       async unlike(account, ref, io) {
         const p = await page(account, io);
-        await graph(io, { method: 'DELETE', url: `${base}/${encodeURIComponent(ref.commentId)}/likes`, token: p.token });
+        await graph(io, {
+          method: 'DELETE',
+          url: `${base}/${encodeURIComponent(ref.commentId)}/likes`,
+          token: p.token,
+        });
       },
       /** https://developers.facebook.com/docs/messenger-platform/discovery/private-replies */
       async privateReply(account, ref, text, io) {
         const p = await page(account, io);
-        const res = await graph(io, { method: 'POST', url: `${base}/${p.pageId}/messages`, token: p.token, json: { recipient: { comment_id: ref.commentId }, message: { text } }, creates: true });
+        const res = await graph(io, {
+          method: 'POST',
+          url: `${base}/${p.pageId}/messages`,
+          token: p.token,
+          json: { recipient: { comment_id: ref.commentId }, message: { text } },
+          creates: true,
+        });
         return { messageId: String(res.body?.message_id ?? '') };
       },
     },
@@ -172,7 +261,13 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
       /** A reply to a recommendation is a comment on its open_graph_story (the review's id here). */
       async reply(account, req, io) {
         const p = await page(account, io);
-        const res = await graph(io, { method: 'POST', url: `${base}/${encodeURIComponent(req.reviewId)}/comments`, token: p.token, json: { message: req.text }, creates: true });
+        const res = await graph(io, {
+          method: 'POST',
+          url: `${base}/${encodeURIComponent(req.reviewId)}/comments`,
+          token: p.token,
+          json: { message: req.text },
+          creates: true,
+        });
         return { replyId: String(res.body?.id ?? '') };
       },
       /** The reply is a comment of the Page's: deleting it removes the reply. */
@@ -185,36 +280,76 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
     async sync(account, cursor, io) {
       const p = await page(account, io);
       const now = io.now();
-      const since = typeof cursor?.since === 'number' ? cursor.since : seconds(new Date(now.getTime() - FIRST_LOOKBACK_MS));
+      const since =
+        typeof cursor?.since === 'number' ? cursor.since : seconds(new Date(now.getTime() - FIRST_LOOKBACK_MS));
       const after = (d: Date) => seconds(d) >= since;
       const messages: InboundMessage[] = [];
-      const threads = await get(io, p.token, `${p.pageId}/conversations`, { platform: 'messenger', fields: 'id,updated_time,participants', since: String(since), limit: '50' });
+      const threads = await get(io, p.token, `${p.pageId}/conversations`, {
+        platform: 'messenger',
+        fields: 'id,updated_time,participants',
+        since: String(since),
+        limit: '50',
+      });
       for (const t of threads) {
         const psid = ((t.participants?.data ?? []) as any[]).map((x) => String(x.id)).find((id) => id !== p.pageId);
         if (!psid) continue;
-        const list = await get(io, p.token, `${encodeURIComponent(String(t.id))}/messages`, { fields: 'id,created_time,from,to,message,attachments', limit: '50' });
+        const list = await get(io, p.token, `${encodeURIComponent(String(t.id))}/messages`, {
+          fields: 'id,created_time,from,to,message,attachments',
+          limit: '50',
+        });
         for (const m of list) {
           const msg = fromThread(p.pageId, psid, m);
           if (after(msg.sentAt)) messages.push({ ...msg, extra: { threadId: String(t.id) } });
         }
       }
       const comments: InboundComment[] = [];
-      const posts = await get(io, p.token, `${p.pageId}/published_posts`, { fields: 'id,message,created_time,permalink_url', limit: '25' });
+      const posts = await get(io, p.token, `${p.pageId}/published_posts`, {
+        fields: 'id,message,created_time,permalink_url',
+        limit: '25',
+      });
       for (const post of posts) {
-        const list = await get(io, p.token, `${encodeURIComponent(String(post.id))}/comments`, { fields: 'id,message,created_time,from,parent,like_count,is_hidden,permalink_url', filter: 'stream', limit: '100' });
+        const list = await get(io, p.token, `${encodeURIComponent(String(post.id))}/comments`, {
+          fields: 'id,message,created_time,from,parent,like_count,is_hidden,permalink_url',
+          filter: 'stream',
+          limit: '100',
+        });
         for (const c of list) {
           const at = time(c.created_time);
           if (!after(at)) continue;
           comments.push({
-            ...comment(p.pageId, String(post.id), { id: String(c.id), parentId: c.parent?.id ? String(c.parent.id) : null, from: c.from, message: String(c.message ?? ''), createdAt: at, url: c.permalink_url, likeCount: c.like_count, hidden: c.is_hidden }),
-            post: { content: post.message ?? null, permalink: post.permalink_url ?? null, postedAt: time(post.created_time) },
+            ...comment(p.pageId, String(post.id), {
+              id: String(c.id),
+              parentId: c.parent?.id ? String(c.parent.id) : null,
+              from: c.from,
+              message: String(c.message ?? ''),
+              createdAt: at,
+              url: c.permalink_url,
+              likeCount: c.like_count,
+              hidden: c.is_hidden,
+            }),
+            post: {
+              content: post.message ?? null,
+              permalink: post.permalink_url ?? null,
+              postedAt: time(post.created_time),
+            },
           });
         }
       }
-      const ratings = await get(io, p.token, `${p.pageId}/ratings`, { fields: 'created_time,recommendation_type,review_text,reviewer,open_graph_story', limit: '100' });
+      const ratings = await get(io, p.token, `${p.pageId}/ratings`, {
+        fields: 'created_time,recommendation_type,review_text,reviewer,open_graph_story',
+        limit: '100',
+      });
       const reviews = ratings
         .filter((r: any) => r.open_graph_story?.id && after(time(r.created_time)))
-        .map((r: any) => review({ storyId: String(r.open_graph_story.id), reviewer: r.reviewer, text: r.review_text ?? null, recommendation: r.recommendation_type, createdAt: time(r.created_time) }));
+        .map((r: any) =>
+          review({
+            storyId: String(r.open_graph_story.id),
+            reviewer: r.reviewer,
+            text: r.review_text ?? null,
+            recommendation: r.recommendation_type,
+            createdAt: time(r.created_time),
+          }),
+        );
       // The next poll starts a minute back: an item written while this one ran is found then (kept once).
       return { messages, comments, reviews, cursor: { since: seconds(now) - 60 } };
     },
@@ -227,17 +362,35 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
       http: FACEBOOK_HTTP,
       entry(entry) {
         const pageId = String(entry.id ?? '');
-        const messages = ((entry.messaging ?? []) as any[]).map((ev) => fromMessaging(pageId, ev)).filter((m): m is InboundMessage => m !== null);
+        const messages = ((entry.messaging ?? []) as any[])
+          .map((ev) => fromMessaging(pageId, ev))
+          .filter((m): m is InboundMessage => m !== null);
         const comments: InboundComment[] = [];
         const reviews: InboundReview[] = [];
         for (const change of (entry.changes ?? []) as any[]) {
           const v = change?.value ?? {};
           if (change?.field === 'feed' && v.item === 'comment' && v.verb === 'add' && v.comment_id && v.post_id) {
             const parentId = v.parent_id && v.parent_id !== v.post_id ? String(v.parent_id) : null;
-            comments.push(comment(pageId, String(v.post_id), { id: String(v.comment_id), parentId, from: v.from, message: String(v.message ?? ''), createdAt: time(v.created_time) }));
+            comments.push(
+              comment(pageId, String(v.post_id), {
+                id: String(v.comment_id),
+                parentId,
+                from: v.from,
+                message: String(v.message ?? ''),
+                createdAt: time(v.created_time),
+              }),
+            );
           }
           if (change?.field === 'ratings' && v.item === 'rating' && v.verb === 'add' && v.open_graph_story_id) {
-            reviews.push(review({ storyId: String(v.open_graph_story_id), reviewer: { id: v.reviewer_id, name: v.reviewer_name }, text: v.review_text ?? null, recommendation: v.recommendation_type, createdAt: time(v.created_time) }));
+            reviews.push(
+              review({
+                storyId: String(v.open_graph_story_id),
+                reviewer: { id: v.reviewer_id, name: v.reviewer_name },
+                text: v.review_text ?? null,
+                recommendation: v.recommendation_type,
+                createdAt: time(v.created_time),
+              }),
+            );
           }
         }
         if (!messages.length && !comments.length && !reviews.length) return [];

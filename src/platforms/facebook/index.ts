@@ -1,6 +1,16 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
-import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type ProcessingHandle, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type Destination,
+  type PlatformAdapter,
+  type PlatformIO,
+  type ProcessingHandle,
+  type ProcessingStarted,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { facebookAnalytics } from './analytics.js';
 import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
@@ -46,38 +56,82 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
   async function pageAccess(account: AccountCredentials, io: PlatformIO, wanted?: unknown): Promise<PageAccess> {
     const selected = typeof account.metadata.pageId === 'string' ? account.metadata.pageId : null;
     const pageId = typeof wanted === 'string' && wanted ? wanted : selected;
-    if (!pageId) throw new PlatformError('rejected', 'no Facebook Page is selected for this account: choose one with PUT /v1/accounts/{accountId}/facebook-page', { platformCode: 'page_not_selected' });
+    if (!pageId)
+      throw new PlatformError(
+        'rejected',
+        'no Facebook Page is selected for this account: choose one with PUT /v1/accounts/{accountId}/facebook-page',
+        { platformCode: 'page_not_selected' },
+      );
     if (pageId === selected && account.accessToken) return { pageId, token: account.accessToken };
     const user = userToken(account);
-    if (!user) throw new PlatformError('auth', 'the Facebook account has no user token to reach another Page; reconnect it');
-    const res = await graph(io, { method: 'GET', url: `${base}/${encodeURIComponent(pageId)}?fields=id,access_token`, token: user });
-    if (typeof res.body?.access_token !== 'string') throw new PlatformError('rejected', `the connected Facebook user does not manage Page ${pageId}`, { platformCode: 'page_not_available' });
+    if (!user)
+      throw new PlatformError('auth', 'the Facebook account has no user token to reach another Page; reconnect it');
+    const res = await graph(io, {
+      method: 'GET',
+      url: `${base}/${encodeURIComponent(pageId)}?fields=id,access_token`,
+      token: user,
+    });
+    if (typeof res.body?.access_token !== 'string')
+      throw new PlatformError('rejected', `the connected Facebook user does not manage Page ${pageId}`, {
+        platformCode: 'page_not_available',
+      });
     return { pageId, token: res.body.access_token };
   }
 
   async function finishVideo(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<PublishResult> {
     const page = await pageAccess(req.account, io, handle.pageId);
     const videoId = String(handle.videoId);
-    const res = await graph(io, { method: 'GET', url: `${base}/${videoId}?fields=id,permalink_url,post_id`, token: page.token });
+    const res = await graph(io, {
+      method: 'GET',
+      url: `${base}/${videoId}?fields=id,permalink_url,post_id`,
+      token: page.token,
+    });
     const link = res.body?.permalink_url as string | undefined;
-    const url = link ? (link.startsWith('http') ? link : `https://www.facebook.com${link}`) : `https://www.facebook.com/${page.pageId}/videos/${videoId}`;
-    const result: PublishResult = { platformPostId: videoId, platformPostUrl: url, extra: { pageId: page.pageId, kind: handle.kind } };
+    const url = link
+      ? link.startsWith('http')
+        ? link
+        : `https://www.facebook.com${link}`
+      : `https://www.facebook.com/${page.pageId}/videos/${videoId}`;
+    const result: PublishResult = {
+      platformPostId: videoId,
+      platformPostUrl: url,
+      extra: { pageId: page.pageId, kind: handle.kind },
+    };
     if (handle.kind !== 'story') {
-      const comment = await firstComment(opts, io, page, videoId, req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined));
+      const comment = await firstComment(
+        opts,
+        io,
+        page,
+        videoId,
+        req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined),
+      );
       if (comment) result.firstComment = comment;
     }
     return result;
   }
 
   /** A video, reel or video story is uploaded; one look at its processing, then the post or a wait. */
-  async function afterUpload(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO, page: PageAccess): Promise<PublishResult | ProcessingStarted> {
-    const state = await videoState(opts, io, page, String(handle.videoId)).catch(() => ({ state: 'processing' as const, waitMs: 10_000 }));
-    if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+  async function afterUpload(
+    handle: ProcessingHandle,
+    req: PublishRequest,
+    io: PlatformIO,
+    page: PageAccess,
+  ): Promise<PublishResult | ProcessingStarted> {
+    const state = await videoState(opts, io, page, String(handle.videoId)).catch(() => ({
+      state: 'processing' as const,
+      waitMs: 10_000,
+    }));
+    if (state.state === 'failed')
+      throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
     if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
     return finishVideo(handle, req, io);
   }
 
-  async function feedVideo(req: PublishRequest, io: PlatformIO, page: PageAccess): Promise<PublishResult | ProcessingStarted> {
+  async function feedVideo(
+    req: PublishRequest,
+    io: PlatformIO,
+    page: PageAccess,
+  ): Promise<PublishResult | ProcessingStarted> {
     checkText(req);
     const h = await uploadResumable(opts, io, req.media[0], userToken(req.account) ?? page.token);
     const title = typeof req.platformSpecificData.title === 'string' ? req.platformSpecificData.title : undefined;
@@ -88,17 +142,31 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       json: { fbuploader_video_file_chunk: h, description: req.content, ...(title ? { title } : {}), published: true },
       creates: true,
     });
-    if (!res.body?.id) throw new PlatformError('ambiguous', 'Facebook answered the video without its id', { raw: res.raw.slice(0, 2000) });
+    if (!res.body?.id)
+      throw new PlatformError('ambiguous', 'Facebook answered the video without its id', {
+        raw: res.raw.slice(0, 2000),
+      });
     return afterUpload({ videoId: String(res.body.id), pageId: page.pageId, kind: 'video' }, req, io, page);
   }
 
   /** Reels and video stories: start, rupload, finish (https://developers.facebook.com/docs/video-api/guides/reels-publishing). */
-  async function phased(req: PublishRequest, io: PlatformIO, page: PageAccess, edge: 'video_reels' | 'video_stories'): Promise<PublishResult | ProcessingStarted> {
+  async function phased(
+    req: PublishRequest,
+    io: PlatformIO,
+    page: PageAccess,
+    edge: 'video_reels' | 'video_stories',
+  ): Promise<PublishResult | ProcessingStarted> {
     if (edge === 'video_reels') checkText(req);
-    const start = await graph(io, { method: 'POST', url: `${base}/${page.pageId}/${edge}`, token: page.token, json: { upload_phase: 'start' } });
+    const start = await graph(io, {
+      method: 'POST',
+      url: `${base}/${page.pageId}/${edge}`,
+      token: page.token,
+      json: { upload_phase: 'start' },
+    });
     const videoId = String(start.body?.video_id ?? '');
     const uploadUrl = String(start.body?.upload_url ?? '');
-    if (!videoId || !uploadUrl) throw new PlatformError('unavailable', `Facebook started no ${edge} upload`, { raw: start.raw.slice(0, 2000) });
+    if (!videoId || !uploadUrl)
+      throw new PlatformError('unavailable', `Facebook started no ${edge} upload`, { raw: start.raw.slice(0, 2000) });
     await uploadRupload(opts, io, req.media[0], uploadUrl, page.token);
     const title = typeof req.platformSpecificData.title === 'string' ? req.platformSpecificData.title : undefined;
     const finish = await graph(io, {
@@ -106,12 +174,25 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       url: `${base}/${page.pageId}/${edge}`,
       token: page.token,
       // A story shows no text (spec): only the reel carries the description and title.
-      json: edge === 'video_reels' ? { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: req.content, ...(title ? { title } : {}) } : { upload_phase: 'finish', video_id: videoId },
+      json:
+        edge === 'video_reels'
+          ? {
+              upload_phase: 'finish',
+              video_id: videoId,
+              video_state: 'PUBLISHED',
+              description: req.content,
+              ...(title ? { title } : {}),
+            }
+          : { upload_phase: 'finish', video_id: videoId },
       creates: true,
     });
     if (edge === 'video_stories') {
       const postId = String(finish.body?.post_id ?? videoId);
-      return { platformPostId: postId, platformPostUrl: `https://www.facebook.com/stories/${page.pageId}`, extra: { pageId: page.pageId, videoId, kind: 'story' } };
+      return {
+        platformPostId: postId,
+        platformPostUrl: `https://www.facebook.com/stories/${page.pageId}`,
+        extra: { pageId: page.pageId, videoId, kind: 'story' },
+      };
     }
     return afterUpload({ videoId, pageId: page.pageId, kind: 'reel' }, req, io, page);
   }
@@ -130,20 +211,34 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       const images = req.media.filter((m) => m.type === 'image' || m.type === 'gif');
       const videos = req.media.filter((m) => m.type === 'video');
       // Validation refuses these at creation; the adapter holds the same line for a post that slipped by.
-      if (images.length && videos.length) throw new PlatformError('rejected', 'a Facebook post cannot mix images and videos', { platformCode: 'media_mix' });
+      if (images.length && videos.length)
+        throw new PlatformError('rejected', 'a Facebook post cannot mix images and videos', {
+          platformCode: 'media_mix',
+        });
       const page = await pageAccess(req.account, io, psd.pageId);
       if (psd.contentType === 'story') {
-        if (req.media.length !== 1) throw new PlatformError('rejected', 'a story needs exactly one image or video', { platformCode: 'story_media' });
+        if (req.media.length !== 1)
+          throw new PlatformError('rejected', 'a story needs exactly one image or video', {
+            platformCode: 'story_media',
+          });
         return videos.length ? phased(req, io, page, 'video_stories') : photoStory(opts, io, page, req.media[0]);
       }
       if (psd.contentType === 'reel') {
-        if (videos.length !== 1 || req.media.length !== 1) throw new PlatformError('rejected', 'a reel needs exactly one video', { platformCode: 'reel_media' });
+        if (videos.length !== 1 || req.media.length !== 1)
+          throw new PlatformError('rejected', 'a reel needs exactly one video', { platformCode: 'reel_media' });
         return phased(req, io, page, 'video_reels');
       }
-      if (videos.length > 1) throw new PlatformError('rejected', 'a Facebook post takes one video', { platformCode: 'media_count' });
+      if (videos.length > 1)
+        throw new PlatformError('rejected', 'a Facebook post takes one video', { platformCode: 'media_count' });
       if (videos.length) return feedVideo(req, io, page);
       const result = await feedPost(opts, io, page, req);
-      const comment = await firstComment(opts, io, page, result.platformPostId, req.firstComment ?? (psd.firstComment as string | undefined));
+      const comment = await firstComment(
+        opts,
+        io,
+        page,
+        result.platformPostId,
+        req.firstComment ?? (psd.firstComment as string | undefined),
+      );
       return comment ? { ...result, firstComment: comment } : result;
     },
 
@@ -159,13 +254,22 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       /** `GET /me/accounts` with the user's token: each Page with its own token (sealed with the account when chosen). */
       async list(tokens, io, o) {
         const fields = 'id,name,username,category,fan_count,picture,access_token,instagram_business_account';
-        const res = await graph(io, { method: 'GET', url: `${base}/me/accounts?fields=${fields}&limit=100`, token: tokens.accessToken });
+        const res = await graph(io, {
+          method: 'GET',
+          url: `${base}/me/accounts?fields=${fields}&limit=100`,
+          token: tokens.accessToken,
+        });
         const pages: Destination[] = (res.body?.data ?? []).map((p: any) => ({
           id: String(p.id),
           name: String(p.name ?? p.id),
           username: p.username ?? null,
           picture: pictureOf(p),
-          details: { category: p.category ?? null, fan_count: typeof p.fan_count === 'number' ? p.fan_count : null, tasks: Array.isArray(p.tasks) ? p.tasks : [], instagramBusinessAccountId: p.instagram_business_account?.id ?? null },
+          details: {
+            category: p.category ?? null,
+            fan_count: typeof p.fan_count === 'number' ? p.fan_count : null,
+            tasks: Array.isArray(p.tasks) ? p.tasks : [],
+            instagramBusinessAccountId: p.instagram_business_account?.id ?? null,
+          },
           tokens: typeof p.access_token === 'string' ? { accessToken: p.access_token, expiresAt: null } : undefined,
         }));
         return o?.ids ? pages.filter((p) => o.ids!.includes(p.id)) : pages;
@@ -180,7 +284,12 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
        */
       async select(page, user, io) {
         if (!page) throw new PlatformError('rejected', 'a Facebook account posts to one of its Pages');
-        if (!page.tokens) throw new PlatformError('rejected', `Facebook gave no token for Page ${page.id}: the user must have a task on it that allows posting`, { platformCode: 'page_token_missing' });
+        if (!page.tokens)
+          throw new PlatformError(
+            'rejected',
+            `Facebook gave no token for Page ${page.id}: the user must have a task on it that allows posting`,
+            { platformCode: 'page_token_missing' },
+          );
         const pageWebhooks = await graph(io, {
           method: 'POST',
           url: `${base}/${encodeURIComponent(page.id)}/subscribed_apps`,
@@ -192,7 +301,13 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
           () => false,
         );
         return {
-          metadata: { pageId: page.id, pageName: page.name, pageUsername: page.username ?? null, pageCategory: page.details.category ?? null, pageWebhooks },
+          metadata: {
+            pageId: page.id,
+            pageName: page.name,
+            pageUsername: page.username ?? null,
+            pageCategory: page.details.category ?? null,
+            pageWebhooks,
+          },
           profile: {
             ...user.profile,
             username: page.username ?? page.name,
@@ -200,7 +315,11 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
             avatarUrl: page.picture ?? null,
             profileUrl: `https://www.facebook.com/${page.username ?? page.id}`,
           },
-          tokens: { accessToken: page.tokens.accessToken, refreshToken: user.tokens.refreshToken ?? user.tokens.accessToken, expiresAt: null },
+          tokens: {
+            accessToken: page.tokens.accessToken,
+            refreshToken: user.tokens.refreshToken ?? user.tokens.accessToken,
+            expiresAt: null,
+          },
         };
       },
       listingToken: userToken,
@@ -219,25 +338,48 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       const after = since.getTime() - 300_000;
       const sinceSec = String(Math.floor(after / 1000));
       const video = req.media.some((m) => m.type === 'video');
-      const kind = psd.contentType === 'story' ? 'story' : psd.contentType === 'reel' ? 'reel' : video ? 'video' : 'feed';
+      const kind =
+        psd.contentType === 'story' ? 'story' : psd.contentType === 'reel' ? 'reel' : video ? 'video' : 'feed';
       const list = async (edge: string, fields: string, extra: Record<string, string> = {}) => {
         const q = new URLSearchParams({ fields, limit: '100', ...extra });
         const res = await graph(io, { method: 'GET', url: `${base}/${page.pageId}/${edge}?${q}`, token: page.token });
         return (Array.isArray(res.body?.data) ? res.body.data : []) as Record<string, any>[];
       };
       const at = (t: unknown) => (typeof t === 'number' ? t * 1000 : Date.parse(String(t ?? '')));
-      const url = (link: unknown, fallback: string) => (typeof link === 'string' && link ? (link.startsWith('http') ? link : `https://www.facebook.com${link}`) : fallback);
+      const url = (link: unknown, fallback: string) =>
+        typeof link === 'string' && link
+          ? link.startsWith('http')
+            ? link
+            : `https://www.facebook.com${link}`
+          : fallback;
       if (kind === 'story') {
-        const stories = (await list('stories', 'post_id,status,creation_time,media_type,url', { since: sinceSec })).filter((s) => !(at(s.creation_time) < after));
+        const stories = (
+          await list('stories', 'post_id,status,creation_time,media_type,url', { since: sinceSec })
+        ).filter((s) => !(at(s.creation_time) < after));
         const wanted = video ? 'video' : 'photo';
         const found = stories.filter((s) => String(s.media_type ?? '').toLowerCase() === wanted);
         if (found.length !== 1) return null;
-        return { platformPostId: String(found[0].post_id), platformPostUrl: url(found[0].url, `https://www.facebook.com/stories/${page.pageId}`), extra: { pageId: page.pageId, kind: 'story' } };
+        return {
+          platformPostId: String(found[0].post_id),
+          platformPostUrl: url(found[0].url, `https://www.facebook.com/stories/${page.pageId}`),
+          extra: { pageId: page.pageId, kind: 'story' },
+        };
       }
       const items =
         kind === 'feed'
-          ? (await list('published_posts', 'id,message,created_time,permalink_url', { since: sinceSec })).map((p) => ({ id: String(p.id), text: p.message ?? '', at: at(p.created_time), link: p.permalink_url }))
-          : (await list(kind === 'reel' ? 'video_reels' : 'videos', 'id,description,created_time,permalink_url', kind === 'reel' ? { since: sinceSec } : { type: 'uploaded' })).map((v) => ({
+          ? (await list('published_posts', 'id,message,created_time,permalink_url', { since: sinceSec })).map((p) => ({
+              id: String(p.id),
+              text: p.message ?? '',
+              at: at(p.created_time),
+              link: p.permalink_url,
+            }))
+          : (
+              await list(
+                kind === 'reel' ? 'video_reels' : 'videos',
+                'id,description,created_time,permalink_url',
+                kind === 'reel' ? { since: sinceSec } : { type: 'uploaded' },
+              )
+            ).map((v) => ({
               id: String(v.id),
               text: v.description ?? '',
               at: at(v.created_time),

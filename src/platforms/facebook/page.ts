@@ -29,7 +29,10 @@ export interface PageSubscription {
 
 function page(account: AccountCredentials): { pageId: string; token: string } {
   const pageId = typeof account.metadata.pageId === 'string' ? account.metadata.pageId : null;
-  if (!pageId || !account.accessToken) throw new PlatformError('rejected', 'no Facebook Page is selected for this account', { platformCode: 'page_not_selected' });
+  if (!pageId || !account.accessToken)
+    throw new PlatformError('rejected', 'no Facebook Page is selected for this account', {
+      platformCode: 'page_not_selected',
+    });
   return { pageId, token: account.accessToken };
 }
 
@@ -38,8 +41,15 @@ export function facebookPage(opts: FacebookOptions) {
 
   async function subscription(account: AccountCredentials, io: PlatformIO): Promise<PageSubscription> {
     const p = page(account);
-    const res = await graph(io, { method: 'GET', url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`, token: p.token });
-    const apps = (Array.isArray(res.body?.data) ? res.body.data : []) as { id?: unknown; subscribed_fields?: unknown }[];
+    const res = await graph(io, {
+      method: 'GET',
+      url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`,
+      token: p.token,
+    });
+    const apps = (Array.isArray(res.body?.data) ? res.body.data : []) as {
+      id?: unknown;
+      subscribed_fields?: unknown;
+    }[];
     // The Page token lists only this app's installation; the id check keeps it so if Meta lists more.
     const mine = apps.find((a) => opts.appId === null || String(a.id) === opts.appId) ?? null;
     const fields = mine && Array.isArray(mine.subscribed_fields) ? mine.subscribed_fields.map(String) : [];
@@ -52,24 +62,40 @@ export function facebookPage(opts: FacebookOptions) {
     /** Re-installs the app for the full field set, then reads back what Meta granted. */
     async resubscribe(account: AccountCredentials, io: PlatformIO): Promise<PageSubscription> {
       const p = page(account);
-      await graph(io, { method: 'POST', url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`, token: p.token, json: { subscribed_fields: PAGE_WEBHOOK_FIELDS.join(',') } });
+      await graph(io, {
+        method: 'POST',
+        url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`,
+        token: p.token,
+        json: { subscribed_fields: PAGE_WEBHOOK_FIELDS.join(',') },
+      });
       return subscription(account, io);
     },
 
-    async reactions(account: AccountCredentials, postId: string, io: PlatformIO): Promise<{ total: number; breakdown: ReactionBreakdown }> {
+    async reactions(
+      account: AccountCredentials,
+      postId: string,
+      io: PlatformIO,
+    ): Promise<{ total: number; breakdown: ReactionBreakdown }> {
       const p = page(account);
       const breakdown = Object.fromEntries(REACTION_KINDS.map((k) => [k, 0])) as ReactionBreakdown;
       let total = 0;
       let after: string | null = null;
       for (let n = 0; n < MAX_REACTION_PAGES; n++) {
         const q = new URLSearchParams({ fields: 'type', limit: '100', ...(after ? { after } : {}) });
-        const res = await graph(io, { method: 'GET', url: `${base}/${encodeURIComponent(postId)}/reactions?${q}`, token: p.token });
+        const res = await graph(io, {
+          method: 'GET',
+          url: `${base}/${encodeURIComponent(postId)}/reactions?${q}`,
+          token: p.token,
+        });
         for (const r of (Array.isArray(res.body?.data) ? res.body.data : []) as { type?: unknown }[]) {
           total += 1;
           const kind = String(r.type ?? '').toLowerCase();
           if ((REACTION_KINDS as readonly string[]).includes(kind)) breakdown[kind as keyof ReactionBreakdown] += 1;
         }
-        after = res.body?.paging?.next && typeof res.body?.paging?.cursors?.after === 'string' ? res.body.paging.cursors.after : null;
+        after =
+          res.body?.paging?.next && typeof res.body?.paging?.cursors?.after === 'string'
+            ? res.body.paging.cursors.after
+            : null;
         if (!after) break;
       }
       return { total, breakdown };

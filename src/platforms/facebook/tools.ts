@@ -25,7 +25,7 @@ function present(s: PageSubscription) {
     ? null
     : s.appSubscribed
       ? 'The Page is not subscribed to leadgen: lead ads submitted on it do not arrive in real time; every other subscribed field still does.'
-      : "The Page has not installed the app: none of its webhooks arrive. POST this route to re-subscribe it.";
+      : 'The Page has not installed the app: none of its webhooks arrive. POST this route to re-subscribe it.';
   return { pageId: s.pageId, appSubscribed: s.appSubscribed, leadgen, subscribedFields: s.subscribedFields, warning };
 }
 
@@ -46,11 +46,15 @@ const resubscribe = platformTool<FacebookAdapter>()({
   path: 'webhook-subscription',
   tags: ['Facebook'],
   summary: "Re-subscribe a Facebook Page to the app's webhooks",
-  description: 'Re-sends the full field set to Meta and answers the subscription read back afterwards: what Meta granted, not what was asked.',
+  description:
+    'Re-sends the full field set to Meta and answers the subscription read back afterwards: what Meta granted, not what was asked.',
   response: Type.Object({ resubscribed: Type.Boolean(), ...Subscription }),
   async handler({ adapter, account, io }) {
     const after = await adapter.page.resubscribe(account!, io);
-    return { body: { resubscribed: after.appSubscribed, ...present(after) }, accountMetadata: { pageWebhooks: after.appSubscribed } };
+    return {
+      body: { resubscribed: after.appSubscribed, ...present(after) },
+      accountMetadata: { pageWebhooks: after.appSubscribed },
+    };
   },
 });
 
@@ -60,7 +64,14 @@ const reactions = platformTool<FacebookAdapter>()({
   tags: ['Facebook'],
   summary: 'Get Facebook post reactions',
   description: 'A count per reaction type and the total, for a post of the Page.',
-  querystring: Type.Object({ postId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[0-9]+(_[0-9]+)?$', description: 'The Facebook post id' }) }),
+  querystring: Type.Object({
+    postId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[0-9]+(_[0-9]+)?$',
+      description: 'The Facebook post id',
+    }),
+  }),
   response: Type.Object({
     accountId: Type.String(),
     platform: Type.String(),
@@ -81,7 +92,15 @@ const reactions = platformTool<FacebookAdapter>()({
   async handler({ adapter, account, query, io }) {
     const { total, breakdown } = await adapter.page.reactions(account!, query.postId, io);
     return {
-      body: { accountId: account!.accountId, platform: 'facebook', username: account!.username, postId: query.postId, total, breakdown, lastUpdated: io.now().toISOString() },
+      body: {
+        accountId: account!.accountId,
+        platform: 'facebook',
+        username: account!.username,
+        postId: query.postId,
+        total,
+        breakdown,
+        lastUpdated: io.now().toISOString(),
+      },
     };
   },
 });

@@ -15,10 +15,18 @@ import { FACEBOOK_HTTP, graph, graphBase, type FacebookOptions } from './api.js'
 /** rupload answers `{debug_info: {type, message, retriable}}` rather than Graph's error. */
 const RUPLOAD_HTTP: PlatformHttp = {
   name: 'Facebook rupload',
-  describe: ({ body, status }) => ({ message: body?.debug_info?.message ?? body?.error?.message ?? `rupload answered HTTP ${status}`, platformCode: body?.debug_info?.type ?? null }),
+  describe: ({ body, status }) => ({
+    message: body?.debug_info?.message ?? body?.error?.message ?? `rupload answered HTTP ${status}`,
+    platformCode: body?.debug_info?.type ?? null,
+  }),
   classify: (answer, described) => {
-    if (answer.body?.error) return FACEBOOK_HTTP.classify!(answer, FACEBOOK_HTTP.describe(answer)) ?? classifyAnswer({ ...FACEBOOK_HTTP, classify: undefined }, answer);
-    if (answer.body?.debug_info?.retriable === true && answer.status !== 429) return new PlatformError('unavailable', described.message, answerFields(answer, described.platformCode));
+    if (answer.body?.error)
+      return (
+        FACEBOOK_HTTP.classify!(answer, FACEBOOK_HTTP.describe(answer)) ??
+        classifyAnswer({ ...FACEBOOK_HTTP, classify: undefined }, answer)
+      );
+    if (answer.body?.debug_info?.retriable === true && answer.status !== 429)
+      return new PlatformError('unavailable', described.message, answerFields(answer, described.platformCode));
     return null;
   },
 };
@@ -35,9 +43,16 @@ async function openChunks(io: PlatformIO, media: MediaRef, chunkBytes: number): 
   const type = opened.contentType.startsWith('video/') ? opened.contentType : 'video/mp4';
   if (opened.size === null) {
     const whole = await readAtMost(new Response(opened.stream as any), 1024 * 1024 * 1024);
-    if (whole.truncated) throw new PlatformError('rejected', 'the video is over 1 GiB and its size is unknown', { platformCode: 'media_size_unknown' });
+    if (whole.truncated)
+      throw new PlatformError('rejected', 'the video is over 1 GiB and its size is unknown', {
+        platformCode: 'media_size_unknown',
+      });
     let at = 0;
-    return { size: whole.bytes.length, type, next: async () => (at >= whole.bytes.length ? null : whole.bytes.subarray(at, (at += chunkBytes))) };
+    return {
+      size: whole.bytes.length,
+      type,
+      next: async () => (at >= whole.bytes.length ? null : whole.bytes.subarray(at, (at += chunkBytes))),
+    };
   }
   const iterator = (opened.stream as AsyncIterable<Buffer | Uint8Array | string>)[Symbol.asyncIterator]();
   let pending = Buffer.alloc(0);
@@ -60,12 +75,22 @@ async function openChunks(io: PlatformIO, media: MediaRef, chunkBytes: number): 
 }
 
 /** The Resumable Upload API: the file handle `h` for `fbuploader_video_file_chunk`. */
-export async function uploadResumable(opts: FacebookOptions, io: PlatformIO, media: MediaRef, token: string): Promise<string> {
+export async function uploadResumable(
+  opts: FacebookOptions,
+  io: PlatformIO,
+  media: MediaRef,
+  token: string,
+): Promise<string> {
   const file = await openChunks(io, media, opts.chunkBytes);
-  const q = new URLSearchParams({ file_name: media.filename ?? 'video.mp4', file_length: String(file.size), file_type: file.type });
+  const q = new URLSearchParams({
+    file_name: media.filename ?? 'video.mp4',
+    file_length: String(file.size),
+    file_type: file.type,
+  });
   const session = await graph(io, { method: 'POST', url: `${graphBase(opts)}/${opts.appId}/uploads?${q}`, token });
   const sessionId = String(session.body?.id ?? '');
-  if (!sessionId.startsWith('upload:')) throw new PlatformError('unavailable', 'Facebook opened no upload session', { raw: session.raw.slice(0, 2000) });
+  if (!sessionId.startsWith('upload:'))
+    throw new PlatformError('unavailable', 'Facebook opened no upload session', { raw: session.raw.slice(0, 2000) });
   let offset = 0;
   for (let chunk = await file.next(); chunk; chunk = await file.next()) {
     const start = offset;
@@ -92,11 +117,19 @@ export async function uploadResumable(opts: FacebookOptions, io: PlatformIO, med
       }
     }
   }
-  throw new PlatformError('unavailable', 'Facebook took every byte of the video but gave no file handle', { endpoint: '/upload' });
+  throw new PlatformError('unavailable', 'Facebook took every byte of the video but gave no file handle', {
+    endpoint: '/upload',
+  });
 }
 
 /** rupload: every byte to the `upload_url` of a reel's or story's start phase. */
-export async function uploadRupload(opts: FacebookOptions, io: PlatformIO, media: MediaRef, uploadUrl: string, token: string): Promise<void> {
+export async function uploadRupload(
+  opts: FacebookOptions,
+  io: PlatformIO,
+  media: MediaRef,
+  uploadUrl: string,
+  token: string,
+): Promise<void> {
   const file = await openChunks(io, media, opts.chunkBytes);
   let offset = 0;
   for (let chunk = await file.next(); chunk; chunk = await file.next()) {
@@ -104,7 +137,12 @@ export async function uploadRupload(opts: FacebookOptions, io: PlatformIO, media
       method: 'POST',
       url: uploadUrl,
       endpoint: '/video-upload',
-      headers: { authorization: `OAuth ${token}`, offset: String(offset), file_size: String(file.size), 'content-type': 'application/octet-stream' },
+      headers: {
+        authorization: `OAuth ${token}`,
+        offset: String(offset),
+        file_size: String(file.size),
+        'content-type': 'application/octet-stream',
+      },
       body: chunk,
     });
     offset += chunk.length;

@@ -38,17 +38,29 @@ export const GBP_HTTP: PlatformHttp = {
   describe: ({ body, status }) => {
     const err = body?.error;
     const detail = err?.details?.[0]?.errorDetails?.[0];
-    const message = typeof err?.message === 'string' ? (detail?.field ? `${err.message} (${detail.field}: ${detail.message})` : err.message) : `Google Business answered HTTP ${status}`;
+    const message =
+      typeof err?.message === 'string'
+        ? detail?.field
+          ? `${err.message} (${detail.field}: ${detail.message})`
+          : err.message
+        : `Google Business answered HTTP ${status}`;
     return { message, platformCode: err?.status ?? null };
   },
   classify(answer, { message, platformCode }) {
     const fields = answerFields(answer, platformCode);
     if (answer.status === 429) {
       const after = Number(answer.headers.get('retry-after'));
-      return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 60_000 });
+      return new PlatformError('rate_limited', message, {
+        ...fields,
+        retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 60_000,
+      });
     }
     if (answer.status === 403 && /insufficient/i.test(message)) {
-      return new PlatformError('auth', `${message}: reconnect the Google Business account to grant the business.manage scope`, fields);
+      return new PlatformError(
+        'auth',
+        `${message}: reconnect the Google Business account to grant the business.manage scope`,
+        fields,
+      );
     }
     return null;
   },
@@ -62,7 +74,13 @@ export function token(account: AccountCredentials): string {
 /** One API call with a bearer token and an optional JSON body. */
 export function gbpRequest(
   io: PlatformIO,
-  call: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; token: string; json?: unknown; creates?: boolean },
+  call: {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    token: string;
+    json?: unknown;
+    creates?: boolean;
+  },
 ): Promise<PlatformResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
   let body: string | undefined;

@@ -14,7 +14,11 @@ import type { GoogleBusinessAdapter } from './index.js';
  */
 
 const Str = Type.String();
-const Envelope = Type.Object({ error: Str, code: Str, details: Type.Optional(Type.Object({}, { additionalProperties: true })) });
+const Envelope = Type.Object({
+  error: Str,
+  code: Str,
+  details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
 
 const assignLocation = platformTool<GoogleBusinessAdapter>()({
   method: 'POST',
@@ -45,10 +49,16 @@ const assignLocation = platformTool<GoogleBusinessAdapter>()({
       // Where Google lists the location: it must be under the Google account the caller named.
       const where = await adapter.resolveLocation(account!, locationId, io);
       if (where.account !== body.googleAccountId) {
-        throw invalidFields(`location ${locationId} is under ${where.account}, not ${body.googleAccountId}`, { googleAccountId: ['must be the Google account that holds the location'] });
+        throw invalidFields(`location ${locationId} is under ${where.account}, not ${body.googleAccountId}`, {
+          googleAccountId: ['must be the Google account that holds the location'],
+        });
       }
     }
-    const made = await connectDestination({ profileId: body.profileId, destinationId: locationId, onePerProfile: true });
+    const made = await connectDestination({
+      profileId: body.profileId,
+      destinationId: locationId,
+      onePerProfile: true,
+    });
     return {
       body: {
         message: 'Google Business location assigned successfully',

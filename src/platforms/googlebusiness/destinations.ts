@@ -21,7 +21,14 @@ const item = Type.Object({
   address: Type.String(),
   category: Type.String(),
 });
-const present = (d: Destination) => ({ id: d.id, name: d.name, accountId: str(d, 'accountId'), accountName: str(d, 'accountName'), address: str(d, 'address'), category: str(d, 'category') });
+const present = (d: Destination) => ({
+  id: d.id,
+  name: d.name,
+  accountId: str(d, 'accountId'),
+  accountName: str(d, 'accountName'),
+  address: str(d, 'address'),
+  category: str(d, 'category'),
+});
 
 const choose =
   (field: string) =>
@@ -54,7 +61,12 @@ export const GOOGLEBUSINESS_DESTINATIONS: DestinationsDeclaration = {
         redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000 })),
       }),
       choose: choose('locationId'),
-      notFound: { code: 'location_not_found', status: 404, field: 'locationId', message: 'Selected location not found in available locations' },
+      notFound: {
+        code: 'location_not_found',
+        status: 404,
+        field: 'locationId',
+        message: 'Selected location not found in available locations',
+      },
       message: 'Google Business location connected successfully',
       account: {
         properties: { selectedLocationName: Type.String(), selectedLocationId: Type.String() },
@@ -84,7 +96,12 @@ export const GOOGLEBUSINESS_DESTINATIONS: DestinationsDeclaration = {
       summary: 'Switch which GBP location is active for the account',
       body: Type.Object({ selectedLocationId: Type.String({ minLength: 1, maxLength: 100 }) }),
       choose: choose('selectedLocationId'),
-      notFound: { code: 'location_not_available', status: 400, field: 'selectedLocationId', message: 'Location not in available locations' },
+      notFound: {
+        code: 'location_not_available',
+        status: 400,
+        field: 'selectedLocationId',
+        message: 'Location not in available locations',
+      },
       message: 'Google Business location updated successfully',
       respond: { with: 'selected', key: 'selectedLocation' },
     },

@@ -1,4 +1,10 @@
-import { PlatformError, type AccountCredentials, type InboundReview, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundReview,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { bareLocationId, gbpRequest, token, type GoogleBusinessOptions } from './api.js';
 
 /** Pages of 50 reviews one poll reads at most. */
@@ -37,8 +43,16 @@ export async function readReviewsPage(
   location: string,
   page: { pageSize?: number; pageToken?: string | null; orderBy?: string },
 ): Promise<ReviewsPage> {
-  const q = new URLSearchParams({ pageSize: String(page.pageSize ?? 50), ...(page.orderBy ? { orderBy: page.orderBy } : {}), ...(page.pageToken ? { pageToken: page.pageToken } : {}) });
-  const res = await gbpRequest(io, { method: 'GET', url: `${opts.apiUrl}/v4/${location}/reviews?${q}`, token: accessToken });
+  const q = new URLSearchParams({
+    pageSize: String(page.pageSize ?? 50),
+    ...(page.orderBy ? { orderBy: page.orderBy } : {}),
+    ...(page.pageToken ? { pageToken: page.pageToken } : {}),
+  });
+  const res = await gbpRequest(io, {
+    method: 'GET',
+    url: `${opts.apiUrl}/v4/${location}/reviews?${q}`,
+    token: accessToken,
+  });
   const b = res.body ?? {};
   return {
     reviews: (b.reviews ?? []) as ReviewJson[],
@@ -52,7 +66,12 @@ export async function readReviewsPage(
 function locationPath(account: AccountCredentials): string {
   const a = String(account.metadata.googleAccountId ?? '').replace(/^accounts\//, '');
   const l = bareLocationId(String(account.metadata.locationId ?? ''));
-  if (!a || !l) throw new PlatformError('rejected', 'the Google Business account has no location selected: choose one with PUT /v1/accounts/{id}/gmb-locations', { platformCode: 'location_required' });
+  if (!a || !l)
+    throw new PlatformError(
+      'rejected',
+      'the Google Business account has no location selected: choose one with PUT /v1/accounts/{id}/gmb-locations',
+      { platformCode: 'location_required' },
+    );
   return `accounts/${a}/locations/${l}`;
 }
 
@@ -75,11 +94,21 @@ export function googleBusinessInbox(opts: GoogleBusinessOptions): InboxCapabilit
     const id = r.reviewId ?? r.name.split('/').pop()!;
     return {
       reviewId: id,
-      reviewer: { id: null, name: r.reviewer?.isAnonymous ? null : (r.reviewer?.displayName ?? null), picture: r.reviewer?.profilePhotoUrl ?? null },
+      reviewer: {
+        id: null,
+        name: r.reviewer?.isAnonymous ? null : (r.reviewer?.displayName ?? null),
+        picture: r.reviewer?.profilePhotoUrl ?? null,
+      },
       rating: STARS[r.starRating ?? ''] ?? null,
       text: r.comment ?? null,
       createdAt: new Date(r.createTime ?? Date.now()),
-      reply: r.reviewReply?.comment ? { id: `${r.name}/reply`, text: r.reviewReply.comment, createdAt: new Date(r.reviewReply.updateTime ?? r.updateTime ?? Date.now()) } : null,
+      reply: r.reviewReply?.comment
+        ? {
+            id: `${r.name}/reply`,
+            text: r.reviewReply.comment,
+            createdAt: new Date(r.reviewReply.updateTime ?? r.updateTime ?? Date.now()),
+          }
+        : null,
       extra: { name: r.name },
     };
   }
@@ -88,11 +117,20 @@ export function googleBusinessInbox(opts: GoogleBusinessOptions): InboxCapabilit
     reviews: {
       async reply(account, req, io) {
         const name = reviewName(account, req.reviewId, req.extra);
-        await gbpRequest(io, { method: 'PUT', url: `${v4}/${name}/reply`, token: token(account), json: { comment: req.text } });
+        await gbpRequest(io, {
+          method: 'PUT',
+          url: `${v4}/${name}/reply`,
+          token: token(account),
+          json: { comment: req.text },
+        });
         return { replyId: `${name}/reply` };
       },
       async deleteReply(account, req, io) {
-        await gbpRequest(io, { method: 'DELETE', url: `${v4}/${reviewName(account, req.reviewId, req.extra)}/reply`, token: token(account) });
+        await gbpRequest(io, {
+          method: 'DELETE',
+          url: `${v4}/${reviewName(account, req.reviewId, req.extra)}/reply`,
+          token: token(account),
+        });
       },
     },
 
@@ -103,7 +141,11 @@ export function googleBusinessInbox(opts: GoogleBusinessOptions): InboxCapabilit
       let newest = since;
       let pageToken: string | null = null;
       for (let pages = 0; pages < MAX_PAGES; pages++) {
-        const res = await readReviewsPage(opts, io, token(account), path, { pageSize: 50, orderBy: 'updateTime desc', pageToken });
+        const res = await readReviewsPage(opts, io, token(account), path, {
+          pageSize: 50,
+          orderBy: 'updateTime desc',
+          pageToken,
+        });
         let older = false;
         for (const r of res.reviews) {
           const updated = [r.updateTime ?? '', r.reviewReply?.updateTime ?? ''].reduce((a, b) => (b > a ? b : a));

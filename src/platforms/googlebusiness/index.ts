@@ -1,7 +1,15 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { textRuleError } from '../rules/text.js';
-import { PlatformError, type AccountCredentials, type Destination, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type Destination,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { bareLocationId, gbpRequest, token, type GoogleBusinessOptions } from './api.js';
 import { googleBusinessInbox } from './inbox.js';
 import { GOOGLEBUSINESS_DEFAULT_SCOPES, googleBusinessOAuth, listAccounts } from './oauth.js';
@@ -40,17 +48,28 @@ export interface ResolvedLocation {
 export interface GoogleBusinessAdapter extends PlatformAdapter {
   readonly options: GoogleBusinessOptions;
   /** The account's selected location, or `locationId` (`locations/<n>` or `<n>`) when it is one the user manages. */
-  resolveLocation(account: AccountCredentials, locationId: string | null | undefined, io: PlatformIO): Promise<ResolvedLocation>;
+  resolveLocation(
+    account: AccountCredentials,
+    locationId: string | null | undefined,
+    io: PlatformIO,
+  ): Promise<ResolvedLocation>;
 }
 
 /** Fields every listing reads (Business Information locations.list needs a read mask). */
 const READ_MASK = 'name,title,storefrontAddress,categories,websiteUri,metadata';
 
-const resolved = (account: string, locationId: string): ResolvedLocation => ({ account, locationId, v4: `${account}/locations/${locationId}`, v1: `locations/${locationId}` });
+const resolved = (account: string, locationId: string): ResolvedLocation => ({
+  account,
+  locationId,
+  v4: `${account}/locations/${locationId}`,
+  v1: `locations/${locationId}`,
+});
 
 function address(a: any): string {
   if (!a) return '';
-  return [...(a.addressLines ?? []), a.locality, a.administrativeArea, a.postalCode, a.regionCode].filter(Boolean).join(', ');
+  return [...(a.addressLines ?? []), a.locality, a.administrativeArea, a.postalCode, a.regionCode]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): GoogleBusinessAdapter {
@@ -63,7 +82,11 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
       let pageToken = '';
       do {
         const q = new URLSearchParams({ readMask: READ_MASK, pageSize: '100', ...(pageToken ? { pageToken } : {}) });
-        const res = await gbpRequest(io, { method: 'GET', url: `${opts.infoUrl}/v1/${acct.name}/locations?${q}`, token: accessToken });
+        const res = await gbpRequest(io, {
+          method: 'GET',
+          url: `${opts.infoUrl}/v1/${acct.name}/locations?${q}`,
+          token: accessToken,
+        });
         for (const loc of res.body?.locations ?? []) {
           const id = bareLocationId(String(loc.name));
           out.push({
@@ -88,14 +111,29 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
     return out;
   }
 
-  async function resolveLocation(account: AccountCredentials, locationId: string | null | undefined, io: PlatformIO): Promise<ResolvedLocation> {
+  async function resolveLocation(
+    account: AccountCredentials,
+    locationId: string | null | undefined,
+    io: PlatformIO,
+  ): Promise<ResolvedLocation> {
     const selected = typeof account.metadata.locationId === 'string' ? account.metadata.locationId : null;
     const wanted = locationId ? bareLocationId(locationId) : selected;
-    if (!wanted) throw new PlatformError('rejected', 'the Google Business account has no location selected: choose one with PUT /v1/accounts/{id}/gmb-locations', { platformCode: 'location_required' });
-    if (wanted === selected && typeof account.metadata.googleAccountId === 'string') return resolved(account.metadata.googleAccountId, wanted);
+    if (!wanted)
+      throw new PlatformError(
+        'rejected',
+        'the Google Business account has no location selected: choose one with PUT /v1/accounts/{id}/gmb-locations',
+        { platformCode: 'location_required' },
+      );
+    if (wanted === selected && typeof account.metadata.googleAccountId === 'string')
+      return resolved(account.metadata.googleAccountId, wanted);
     // Another location of the same user (the same account may post to several): its account from the listing.
     const found = (await listLocations(token(account), io)).find((d) => d.id === wanted);
-    if (!found) throw new PlatformError('rejected', `location ${wanted} is not one this Google account manages (GET /v1/accounts/{id}/gmb-locations lists them)`, { platformCode: 'location_not_found' });
+    if (!found)
+      throw new PlatformError(
+        'rejected',
+        `location ${wanted} is not one this Google account manages (GET /v1/accounts/{id}/gmb-locations lists them)`,
+        { platformCode: 'location_not_found' },
+      );
     return resolved(String(found.details.accountId), wanted);
   }
 
@@ -103,8 +141,14 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
   function localPost(req: PublishRequest): Record<string, unknown> {
     const tooLong = textRuleError(TEXT, req.content, 'the post text');
     if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'summary' });
-    if (req.media.some((m) => m.type !== 'image')) throw new PlatformError('rejected', 'a Google Business post takes one JPEG or PNG image and no video', { platformCode: 'media_type' });
-    if (req.media.length > 1) throw new PlatformError('rejected', 'a Google Business post takes at most one image', { platformCode: 'media_count' });
+    if (req.media.some((m) => m.type !== 'image'))
+      throw new PlatformError('rejected', 'a Google Business post takes one JPEG or PNG image and no video', {
+        platformCode: 'media_type',
+      });
+    if (req.media.length > 1)
+      throw new PlatformError('rejected', 'a Google Business post takes at most one image', {
+        platformCode: 'media_count',
+      });
     const image = req.media[0];
     const problem = image ? imageUrlProblem(image.url) : null;
     if (problem) throw new PlatformError('rejected', problem, { platformCode: 'media_url' });
@@ -115,7 +159,9 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
       ...(typeof psd.languageCode === 'string' ? { languageCode: psd.languageCode } : {}),
       summary: req.content,
       topicType: 'STANDARD',
-      ...(cta ? { callToAction: { actionType: cta.type, ...(cta.type !== 'CALL' && cta.url ? { url: cta.url } : {}) } } : {}),
+      ...(cta
+        ? { callToAction: { actionType: cta.type, ...(cta.type !== 'CALL' && cta.url ? { url: cta.url } : {}) } }
+        : {}),
       ...(image ? { media: [{ mediaFormat: 'PHOTO', sourceUrl: image.url }] } : {}),
     };
   }
@@ -133,10 +179,18 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
       return;
     }
     if (res.status >= 300 && res.status < 400) {
-      throw new PlatformError('rejected', `the image URL redirects (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); Google Business does not follow redirects: use the final URL`, { platformCode: 'media_url_redirect' });
+      throw new PlatformError(
+        'rejected',
+        `the image URL redirects (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); Google Business does not follow redirects: use the final URL`,
+        { platformCode: 'media_url_redirect' },
+      );
     }
     if (res.status === 401 || res.status === 403) {
-      throw new PlatformError('rejected', `the image URL asks for authentication (HTTP ${res.status}); Google Business fetches it without credentials: make it public`, { platformCode: 'media_url_auth' });
+      throw new PlatformError(
+        'rejected',
+        `the image URL asks for authentication (HTTP ${res.status}); Google Business fetches it without credentials: make it public`,
+        { platformCode: 'media_url_auth' },
+      );
     }
   }
 
@@ -156,16 +210,28 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
       const body = localPost(req);
       if (req.media[0]) await checkImageUrl(req.media[0].url, io);
       const where = await resolveLocation(req.account, req.platformSpecificData.locationId as string | undefined, io);
-      const res = await gbpRequest(io, { method: 'POST', url: `${opts.apiUrl}/v4/${where.v4}/localPosts`, token: token(req.account), json: body, creates: true });
+      const res = await gbpRequest(io, {
+        method: 'POST',
+        url: `${opts.apiUrl}/v4/${where.v4}/localPosts`,
+        token: token(req.account),
+        json: body,
+        creates: true,
+      });
       return result(res.body);
     },
 
     /** After an unknown outcome: the location's posts (newest first), matched on the exact text, made since the attempt began. */
     async findPublished(req, since, io) {
       const where = await resolveLocation(req.account, req.platformSpecificData.locationId as string | undefined, io);
-      const res = await gbpRequest(io, { method: 'GET', url: `${opts.apiUrl}/v4/${where.v4}/localPosts?pageSize=100`, token: token(req.account) });
+      const res = await gbpRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/v4/${where.v4}/localPosts?pageSize=100`,
+        token: token(req.account),
+      });
       const floor = since.getTime() - 5 * 60_000;
-      const match = (res.body?.localPosts ?? []).find((p: any) => (p.summary ?? '') === req.content && Date.parse(p.createTime ?? '') >= floor);
+      const match = (res.body?.localPosts ?? []).find(
+        (p: any) => (p.summary ?? '') === req.content && Date.parse(p.createTime ?? '') >= floor,
+      );
       return match ? result(match) : null;
     },
 
@@ -183,16 +249,30 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
         return o?.ids ? all.filter((d) => o.ids!.includes(d.id)) : all;
       },
       async select(destination, user) {
-        if (!destination) throw new PlatformError('rejected', 'a Google Business account posts to one of its locations');
+        if (!destination)
+          throw new PlatformError('rejected', 'a Google Business account posts to one of its locations');
         return {
-          metadata: { locationId: destination.id, locationName: destination.name, googleAccountId: destination.details.accountId, accountName: destination.details.accountName },
-          profile: { ...user.profile, username: destination.name, displayName: destination.name, profileUrl: (destination.details.mapsUri as string | null) ?? null },
+          metadata: {
+            locationId: destination.id,
+            locationName: destination.name,
+            googleAccountId: destination.details.accountId,
+            accountName: destination.details.accountName,
+          },
+          profile: {
+            ...user.profile,
+            username: destination.name,
+            displayName: destination.name,
+            profileUrl: (destination.details.mapsUri as string | null) ?? null,
+          },
         };
       },
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the Google Business account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the Google Business account has no refresh token; reconnect it', {
+          revoked: true,
+        });
       return oauth.refresh(account.refreshToken, io);
     },
   };

@@ -19,16 +19,30 @@ const tool = platformTool<GoogleBusinessAdapter>();
 // The hosted wire writes times as "HH:MM"; Google's TimeOfDay is {hours, minutes}.
 const toTime = (hhmm: unknown) => {
   const m = /^(\d{1,2}):(\d{2})$/.exec(String(hhmm ?? ''));
-  if (!m) throw new PlatformError('rejected', `a time must be HH:MM (got ${JSON.stringify(hhmm)})`, { platformCode: 'invalid_time' });
+  if (!m)
+    throw new PlatformError('rejected', `a time must be HH:MM (got ${JSON.stringify(hhmm)})`, {
+      platformCode: 'invalid_time',
+    });
   return { hours: Number(m[1]), minutes: Number(m[2]) };
 };
-const fromTime = (t: any) => (t ? `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}` : undefined);
+const fromTime = (t: any) =>
+  t ? `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}` : undefined;
 const mapPeriods = (periods: any[] | undefined, f: (t: any) => any) =>
-  periods?.map((p) => ({ ...p, ...(p.openTime !== undefined ? { openTime: f(p.openTime) } : {}), ...(p.closeTime !== undefined ? { closeTime: f(p.closeTime) } : {}) }));
+  periods?.map((p) => ({
+    ...p,
+    ...(p.openTime !== undefined ? { openTime: f(p.openTime) } : {}),
+    ...(p.closeTime !== undefined ? { closeTime: f(p.closeTime) } : {}),
+  }));
 
 const Period = Type.Object({ openDay: Opt(Str), openTime: Opt(Str), closeDay: Opt(Str), closeTime: Opt(Str) });
 const DateParts = Type.Object({ year: Opt(Type.Integer()), month: Opt(Type.Integer()), day: Opt(Type.Integer()) });
-const SpecialPeriod = Type.Object({ startDate: Opt(DateParts), endDate: Opt(DateParts), openTime: Opt(Str), closeTime: Opt(Str), closed: Opt(Type.Boolean()) });
+const SpecialPeriod = Type.Object({
+  startDate: Opt(DateParts),
+  endDate: Opt(DateParts),
+  openTime: Opt(Str),
+  closeTime: Opt(Str),
+  closed: Opt(Type.Boolean()),
+});
 const Details = {
   regularHours: Opt(Type.Object({ periods: Opt(Type.Array(Period)) })),
   specialHours: Opt(Type.Object({ specialHourPeriods: Opt(Type.Array(SpecialPeriod)) })),
@@ -49,7 +63,11 @@ const getDetails = tool({
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const mask = query.readMask ?? DETAIL_FIELDS.join(',');
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.infoUrl}/v1/${where.v1}?readMask=${encodeURIComponent(mask)}`, token: token(account!) });
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.infoUrl}/v1/${where.v1}?readMask=${encodeURIComponent(mask)}`,
+      token: token(account!),
+    });
     const loc = res.body ?? {};
     return {
       body: {
@@ -58,7 +76,9 @@ const getDetails = tool({
         locationId: where.locationId,
         ...(loc.title !== undefined ? { title: loc.title } : {}),
         ...(loc.regularHours ? { regularHours: { periods: mapPeriods(loc.regularHours.periods, fromTime) } } : {}),
-        ...(loc.specialHours ? { specialHours: { specialHourPeriods: mapPeriods(loc.specialHours.specialHourPeriods, fromTime) } } : {}),
+        ...(loc.specialHours
+          ? { specialHours: { specialHourPeriods: mapPeriods(loc.specialHours.specialHourPeriods, fromTime) } }
+          : {}),
         ...(loc.profile ? { profile: loc.profile } : {}),
         ...(loc.websiteUri !== undefined ? { websiteUri: loc.websiteUri } : {}),
         ...(loc.phoneNumbers ? { phoneNumbers: loc.phoneNumbers } : {}),
@@ -82,9 +102,16 @@ const putDetails = tool({
     const location = {
       ...fields,
       ...(fields.regularHours ? { regularHours: { periods: mapPeriods(fields.regularHours.periods, toTime) } } : {}),
-      ...(fields.specialHours ? { specialHours: { specialHourPeriods: mapPeriods(fields.specialHours.specialHourPeriods, toTime) } } : {}),
+      ...(fields.specialHours
+        ? { specialHours: { specialHourPeriods: mapPeriods(fields.specialHours.specialHourPeriods, toTime) } }
+        : {}),
     };
-    await gbpRequest(io, { method: 'PATCH', url: `${adapter.options.infoUrl}/v1/${where.v1}?updateMask=${encodeURIComponent(updateMask)}`, token: token(account!), json: location });
+    await gbpRequest(io, {
+      method: 'PATCH',
+      url: `${adapter.options.infoUrl}/v1/${where.v1}?updateMask=${encodeURIComponent(updateMask)}`,
+      token: token(account!),
+      json: location,
+    });
     return { body: { success: true, accountId: account!.accountId, locationId: where.locationId } };
   },
 });
@@ -106,12 +133,28 @@ const listMedia = tool({
   path: 'gmb-media',
   tags: ['GMB Media'],
   summary: 'List location media',
-  querystring: Type.Object({ locationId: LocationId, pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100 })), pageToken: Opt(Type.String({ maxLength: 500 })) }),
-  response: Type.Object({ ...Where, mediaItems: Type.Array(MediaItem), nextPageToken: Opt(Str), totalMediaItemsCount: Type.Integer() }),
+  querystring: Type.Object({
+    locationId: LocationId,
+    pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100 })),
+    pageToken: Opt(Type.String({ maxLength: 500 })),
+  }),
+  response: Type.Object({
+    ...Where,
+    mediaItems: Type.Array(MediaItem),
+    nextPageToken: Opt(Str),
+    totalMediaItemsCount: Type.Integer(),
+  }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const q = new URLSearchParams({ ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}), ...(query.pageToken ? { pageToken: query.pageToken } : {}) });
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.apiUrl}/v4/${where.v4}/media?${q}`, token: token(account!) });
+    const q = new URLSearchParams({
+      ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}),
+      ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+    });
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.apiUrl}/v4/${where.v4}/media?${q}`,
+      token: token(account!),
+    });
     const items = res.body?.mediaItems ?? [];
     return {
       body: {
@@ -137,19 +180,49 @@ const createMedia = tool({
     sourceUrl: Type.String({ minLength: 1, maxLength: 2000 }),
     mediaFormat: Opt(Type.Union([Type.Literal('PHOTO'), Type.Literal('VIDEO')])),
     description: Opt(Type.String({ maxLength: 1000 })),
-    category: Opt(Type.Union(['COVER', 'PROFILE', 'LOGO', 'EXTERIOR', 'INTERIOR', 'FOOD_AND_DRINK', 'MENU', 'PRODUCT', 'TEAMS', 'ADDITIONAL'].map((c) => Type.Literal(c)))),
+    category: Opt(
+      Type.Union(
+        [
+          'COVER',
+          'PROFILE',
+          'LOGO',
+          'EXTERIOR',
+          'INTERIOR',
+          'FOOD_AND_DRINK',
+          'MENU',
+          'PRODUCT',
+          'TEAMS',
+          'ADDITIONAL',
+        ].map((c) => Type.Literal(c)),
+      ),
+    ),
   }),
   response: Type.Object({ success: Type.Boolean(), name: Str, mediaFormat: Str, googleUrl: Str }),
   async handler({ adapter, account, query, body, io }) {
-    if (!/^https:\/\//.test(body.sourceUrl)) throw new PlatformError('rejected', 'Google fetches the photo itself: sourceUrl must be a public https URL', { platformCode: 'media_url' });
+    if (!/^https:\/\//.test(body.sourceUrl))
+      throw new PlatformError('rejected', 'Google fetches the photo itself: sourceUrl must be a public https URL', {
+        platformCode: 'media_url',
+      });
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const res = await gbpRequest(io, {
       method: 'POST',
       url: `${adapter.options.apiUrl}/v4/${where.v4}/media`,
       token: token(account!),
-      json: { mediaFormat: body.mediaFormat ?? 'PHOTO', locationAssociation: { category: body.category ?? 'ADDITIONAL' }, sourceUrl: body.sourceUrl, ...(body.description ? { description: body.description } : {}) },
+      json: {
+        mediaFormat: body.mediaFormat ?? 'PHOTO',
+        locationAssociation: { category: body.category ?? 'ADDITIONAL' },
+        sourceUrl: body.sourceUrl,
+        ...(body.description ? { description: body.description } : {}),
+      },
     });
-    return { body: { success: true, name: String(res.body?.name ?? ''), mediaFormat: String(res.body?.mediaFormat ?? ''), googleUrl: String(res.body?.googleUrl ?? '') } };
+    return {
+      body: {
+        success: true,
+        name: String(res.body?.name ?? ''),
+        mediaFormat: String(res.body?.mediaFormat ?? ''),
+        googleUrl: String(res.body?.googleUrl ?? ''),
+      },
+    };
   },
 });
 
@@ -159,12 +232,19 @@ const deleteMedia = tool({
   path: 'gmb-media',
   tags: ['GMB Media'],
   summary: 'Delete a location photo',
-  querystring: Type.Object({ locationId: LocationId, mediaId: Type.String({ minLength: 1, maxLength: 300, pattern: '^[A-Za-z0-9_/-]+$' }) }),
+  querystring: Type.Object({
+    locationId: LocationId,
+    mediaId: Type.String({ minLength: 1, maxLength: 300, pattern: '^[A-Za-z0-9_/-]+$' }),
+  }),
   response: Type.Object({ success: Type.Boolean(), deleted: Type.Boolean(), mediaId: Str }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const id = query.mediaId.replace(/^.*\/media\//, '');
-    await gbpRequest(io, { method: 'DELETE', url: `${adapter.options.apiUrl}/v4/${where.v4}/media/${encodeURIComponent(id)}`, token: token(account!) });
+    await gbpRequest(io, {
+      method: 'DELETE',
+      url: `${adapter.options.apiUrl}/v4/${where.v4}/media/${encodeURIComponent(id)}`,
+      token: token(account!),
+    });
     return { body: { success: true, deleted: true, mediaId: query.mediaId } };
   },
 });
@@ -188,8 +268,19 @@ const getAttributes = tool({
   response: Type.Object({ ...Where, attributes: Type.Array(Attribute) }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.infoUrl}/v1/${where.v1}/attributes`, token: token(account!) });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, attributes: (res.body?.attributes ?? []).map(bareAttr) } };
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.infoUrl}/v1/${where.v1}/attributes`,
+      token: token(account!),
+    });
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        attributes: (res.body?.attributes ?? []).map(bareAttr),
+      },
+    };
   },
 });
 
@@ -200,25 +291,56 @@ const putAttributes = tool({
   tags: ['GMB Attributes'],
   summary: 'Update attributes',
   querystring: Type.Object({ locationId: LocationId }),
-  body: Type.Object({ attributes: Type.Array(Attribute, { maxItems: 200 }), attributeMask: Type.String({ minLength: 1, maxLength: 4000 }) }),
+  body: Type.Object({
+    attributes: Type.Array(Attribute, { maxItems: 200 }),
+    attributeMask: Type.String({ minLength: 1, maxLength: 4000 }),
+  }),
   response: Type.Object({ ...Where, attributes: Type.Array(Attribute) }),
   async handler({ adapter, account, query, body, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const mask = body.attributeMask.split(',').map((n) => n.trim()).filter(Boolean).map((n) => (n.startsWith('attributes/') ? n : `attributes/${n}`));
-    const attributes = body.attributes.map((a) => ({ ...a, name: a.name.startsWith('attributes/') ? a.name : `attributes/${a.name}` }));
+    const mask = body.attributeMask
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)
+      .map((n) => (n.startsWith('attributes/') ? n : `attributes/${n}`));
+    const attributes = body.attributes.map((a) => ({
+      ...a,
+      name: a.name.startsWith('attributes/') ? a.name : `attributes/${a.name}`,
+    }));
     const res = await gbpRequest(io, {
       method: 'PATCH',
       url: `${adapter.options.infoUrl}/v1/${where.v1}/attributes?attributeMask=${encodeURIComponent(mask.join(','))}`,
       token: token(account!),
       json: { name: `${where.v1}/attributes`, attributes },
     });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, attributes: (res.body?.attributes ?? []).map(bareAttr) } };
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        attributes: (res.body?.attributes ?? []).map(bareAttr),
+      },
+    };
   },
 });
 
-const PLACE_ACTION_TYPES = ['APPOINTMENT', 'ONLINE_APPOINTMENT', 'DINING_RESERVATION', 'FOOD_ORDERING', 'FOOD_DELIVERY', 'FOOD_TAKEOUT', 'SHOP_ONLINE'];
+const PLACE_ACTION_TYPES = [
+  'APPOINTMENT',
+  'ONLINE_APPOINTMENT',
+  'DINING_RESERVATION',
+  'FOOD_ORDERING',
+  'FOOD_DELIVERY',
+  'FOOD_TAKEOUT',
+  'SHOP_ONLINE',
+];
 const Link = Type.Object({ name: Str, uri: Str, placeActionType: Str, createTime: Opt(Str), updateTime: Opt(Str) });
-const link = (l: any) => ({ name: String(l.name), uri: String(l.uri), placeActionType: String(l.placeActionType), createTime: l.createTime, updateTime: l.updateTime });
+const link = (l: any) => ({
+  name: String(l.name),
+  uri: String(l.uri),
+  placeActionType: String(l.placeActionType),
+  createTime: l.createTime,
+  updateTime: l.updateTime,
+});
 
 /** GET gmb-place-actions: locations.placeActionLinks.list. */
 const listPlaceActions = tool({
@@ -226,12 +348,23 @@ const listPlaceActions = tool({
   path: 'gmb-place-actions',
   tags: ['GMB Place Actions'],
   summary: 'List place action links',
-  querystring: Type.Object({ locationId: LocationId, pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100 })), pageToken: Opt(Type.String({ maxLength: 500 })) }),
+  querystring: Type.Object({
+    locationId: LocationId,
+    pageSize: Opt(Type.Integer({ minimum: 1, maximum: 100 })),
+    pageToken: Opt(Type.String({ maxLength: 500 })),
+  }),
   response: Type.Object({ ...Where, placeActionLinks: Type.Array(Link), nextPageToken: Opt(Str) }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const q = new URLSearchParams({ ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}), ...(query.pageToken ? { pageToken: query.pageToken } : {}) });
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks?${q}`, token: token(account!) });
+    const q = new URLSearchParams({
+      ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}),
+      ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+    });
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks?${q}`,
+      token: token(account!),
+    });
     return {
       body: {
         success: true,
@@ -251,12 +384,27 @@ const createPlaceAction = tool({
   tags: ['GMB Place Actions'],
   summary: 'Create a place action link',
   querystring: Type.Object({ locationId: LocationId }),
-  body: Type.Object({ uri: Type.String({ minLength: 1, maxLength: 2000 }), placeActionType: Type.Union(PLACE_ACTION_TYPES.map((t) => Type.Literal(t))) }),
+  body: Type.Object({
+    uri: Type.String({ minLength: 1, maxLength: 2000 }),
+    placeActionType: Type.Union(PLACE_ACTION_TYPES.map((t) => Type.Literal(t))),
+  }),
   response: Type.Object({ success: Type.Boolean(), name: Str, uri: Str, placeActionType: Str }),
   async handler({ adapter, account, query, body, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'POST', url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks`, token: token(account!), json: { uri: body.uri, placeActionType: body.placeActionType } });
-    return { body: { success: true, name: String(res.body?.name ?? ''), uri: String(res.body?.uri ?? body.uri), placeActionType: String(res.body?.placeActionType ?? body.placeActionType) } };
+    const res = await gbpRequest(io, {
+      method: 'POST',
+      url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks`,
+      token: token(account!),
+      json: { uri: body.uri, placeActionType: body.placeActionType },
+    });
+    return {
+      body: {
+        success: true,
+        name: String(res.body?.name ?? ''),
+        uri: String(res.body?.uri ?? body.uri),
+        placeActionType: String(res.body?.placeActionType ?? body.placeActionType),
+      },
+    };
   },
 });
 
@@ -266,13 +414,30 @@ const deletePlaceAction = tool({
   path: 'gmb-place-actions',
   tags: ['GMB Place Actions'],
   summary: 'Delete a place action link',
-  querystring: Type.Object({ name: Type.String({ pattern: '^locations/[0-9]+/placeActionLinks/[A-Za-z0-9_-]+$', maxLength: 200 }) }),
+  querystring: Type.Object({
+    name: Type.String({ pattern: '^locations/[0-9]+/placeActionLinks/[A-Za-z0-9_-]+$', maxLength: 200 }),
+  }),
   response: Type.Object({ success: Type.Boolean(), deleted: Type.Boolean(), name: Str }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.name.split('/placeActionLinks/')[0], io);
-    await gbpRequest(io, { method: 'DELETE', url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks/${query.name.split('/placeActionLinks/')[1]}`, token: token(account!) });
+    await gbpRequest(io, {
+      method: 'DELETE',
+      url: `${adapter.options.placeActionsUrl}/v1/${where.v1}/placeActionLinks/${query.name.split('/placeActionLinks/')[1]}`,
+      token: token(account!),
+    });
     return { body: { success: true, deleted: true, name: query.name } };
   },
 });
 
-export const LOCATION_TOOLS = [getDetails, putDetails, listMedia, createMedia, deleteMedia, getAttributes, putAttributes, listPlaceActions, createPlaceAction, deletePlaceAction];
+export const LOCATION_TOOLS = [
+  getDetails,
+  putDetails,
+  listMedia,
+  createMedia,
+  deleteMedia,
+  getAttributes,
+  putAttributes,
+  listPlaceActions,
+  createPlaceAction,
+  deletePlaceAction,
+];

@@ -41,7 +41,10 @@ function date(value: string | undefined, name: string): string | undefined {
   // A month or day out of range is no date at all (`new Date` is then invalid and toISOString throws).
   const parsed = DATE.test(value) ? new Date(`${value}T00:00:00Z`) : null;
   if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
-    throw invalid('invalid_date_format', `${name} must be a date as YYYY-MM-DD`, { field: name, example: '2026-01-31' });
+    throw invalid('invalid_date_format', `${name} must be a date as YYYY-MM-DD`, {
+      field: name,
+      example: '2026-01-31',
+    });
   }
   return value;
 }
@@ -53,9 +56,9 @@ const performance = platformTool<GoogleBusinessAdapter>()({
   path: 'gmb-performance',
   addon: 'analytics',
   tags: ['Analytics'],
-  summary: 'Get a Google Business location\'s daily performance metrics',
+  summary: "Get a Google Business location's daily performance metrics",
   description:
-    'Reads the Business Profile Performance API live (fetchMultiDailyMetricsTimeSeries) for the account\'s location, or `locationId`. ' +
+    "Reads the Business Profile Performance API live (fetchMultiDailyMetricsTimeSeries) for the account's location, or `locationId`. " +
     '`metrics` is a comma-separated list of its DailyMetric names (default all), `startDate`/`endDate` YYYY-MM-DD (default the last 30 days, end included).',
   querystring: Type.Object({
     locationId: Type.Optional(Type.String({ pattern: '^(locations/)?[0-9]+$', maxLength: 40 })),
@@ -75,30 +78,55 @@ const performance = platformTool<GoogleBusinessAdapter>()({
   }),
   async handler({ adapter, account, query, io }) {
     const acc = account!;
-    const asked = query.metrics ? [...new Set(query.metrics.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean))] : [...DAILY_METRICS];
+    const asked = query.metrics
+      ? [
+          ...new Set(
+            query.metrics
+              .split(',')
+              .map((m) => m.trim().toUpperCase())
+              .filter(Boolean),
+          ),
+        ]
+      : [...DAILY_METRICS];
     const unknown = asked.filter((m) => !(DAILY_METRICS as readonly string[]).includes(m));
     if (unknown.length || !asked.length) {
-      throw invalid('invalid_metrics', `Invalid metrics: ${unknown.join(', ') || '(none)'}. Valid options: ${DAILY_METRICS.join(', ')}`, { validOptions: [...DAILY_METRICS] });
+      throw invalid(
+        'invalid_metrics',
+        `Invalid metrics: ${unknown.join(', ') || '(none)'}. Valid options: ${DAILY_METRICS.join(', ')}`,
+        { validOptions: [...DAILY_METRICS] },
+      );
     }
     const now = io.now();
     const endDate = date(query.endDate, 'endDate') ?? now.toISOString().slice(0, 10);
-    const startDate = date(query.startDate, 'startDate') ?? new Date(Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
+    const startDate =
+      date(query.startDate, 'startDate') ??
+      new Date(Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
     const days = (Date.parse(endDate) - Date.parse(startDate)) / DAY_MS;
     if (days < 0) throw invalid('invalid_date_range', 'startDate must be on or before endDate', { startDate, endDate });
-    if (days >= MAX_DAYS) throw invalid('invalid_date_range', `the range may cover at most ${MAX_DAYS} days`, { startDate, endDate });
+    if (days >= MAX_DAYS)
+      throw invalid('invalid_date_range', `the range may cover at most ${MAX_DAYS} days`, { startDate, endDate });
 
     const where = await adapter.resolveLocation(acc, query.locationId, io);
     const q = new URLSearchParams();
     for (const m of asked) q.append('dailyMetrics', m);
-    for (const [which, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+    for (const [which, value] of [
+      ['startDate', startDate],
+      ['endDate', endDate],
+    ] as const) {
       const [y, mo, d] = value.split('-').map(Number);
       q.set(`dailyRange.${which}.year`, String(y));
       q.set(`dailyRange.${which}.month`, String(mo));
       q.set(`dailyRange.${which}.day`, String(d));
     }
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.performanceUrl}/v1/${where.v1}:fetchMultiDailyMetricsTimeSeries?${q}`, token: token(acc) });
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.performanceUrl}/v1/${where.v1}:fetchMultiDailyMetricsTimeSeries?${q}`,
+      token: token(acc),
+    });
 
-    const metrics: Record<string, { total: number; daily: { date: string; value: number }[] }> = Object.fromEntries(asked.map((m) => [m, { total: 0, daily: [] }]));
+    const metrics: Record<string, { total: number; daily: { date: string; value: number }[] }> = Object.fromEntries(
+      asked.map((m) => [m, { total: 0, daily: [] }]),
+    );
     for (const multi of res.body?.multiDailyMetricTimeSeries ?? []) {
       for (const s of multi?.dailyMetricTimeSeries ?? []) {
         const entry = metrics[String(s?.dailyMetric)];

@@ -26,7 +26,8 @@ const LocationId = Opt(Type.String({ pattern: '^(locations/)?[0-9]+$', maxLength
 const MAX_REPLY_BYTES = 4096;
 const tool = platformTool<GoogleBusinessAdapter>();
 
-const reviewUrl = (adapter: GoogleBusinessAdapter, v4: string, reviewId: string) => `${adapter.options.apiUrl}/v4/${v4}/reviews/${encodeURIComponent(reviewId)}`;
+const reviewUrl = (adapter: GoogleBusinessAdapter, v4: string, reviewId: string) =>
+  `${adapter.options.apiUrl}/v4/${v4}/reviews/${encodeURIComponent(reviewId)}`;
 
 /** GET gmb-reviews/{reviewId}: reviews.get on the selected location or `?locationId`. */
 const getReview = tool({
@@ -39,8 +40,19 @@ const getReview = tool({
   async handler({ adapter, account, query, params, io }) {
     const reviewId = checkedReviewId(params.reviewId);
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'GET', url: reviewUrl(adapter, where.v4, reviewId), token: token(account!) });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, review: presentReview(res.body as ReviewJson) } };
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: reviewUrl(adapter, where.v4, reviewId),
+      token: token(account!),
+    });
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        review: presentReview(res.body as ReviewJson),
+      },
+    };
   },
 });
 
@@ -54,10 +66,19 @@ const replyToReview = tool({
   response: Type.Object({ success: Type.Boolean(), reviewId: Str, platform: Str }),
   async handler({ adapter, account, body, params, io }) {
     const reviewId = checkedReviewId(params.reviewId);
-    if (!body.comment.trim()) throw new PlatformError('rejected', 'the reply comment must not be blank', { platformCode: 'comment' });
-    if (Buffer.byteLength(body.comment) > MAX_REPLY_BYTES) throw new PlatformError('rejected', `a review reply is at most ${MAX_REPLY_BYTES} bytes`, { platformCode: 'comment' });
+    if (!body.comment.trim())
+      throw new PlatformError('rejected', 'the reply comment must not be blank', { platformCode: 'comment' });
+    if (Buffer.byteLength(body.comment) > MAX_REPLY_BYTES)
+      throw new PlatformError('rejected', `a review reply is at most ${MAX_REPLY_BYTES} bytes`, {
+        platformCode: 'comment',
+      });
     const where = await adapter.resolveLocation(account!, null, io);
-    await gbpRequest(io, { method: 'PUT', url: `${reviewUrl(adapter, where.v4, reviewId)}/reply`, token: token(account!), json: { comment: body.comment } });
+    await gbpRequest(io, {
+      method: 'PUT',
+      url: `${reviewUrl(adapter, where.v4, reviewId)}/reply`,
+      token: token(account!),
+      json: { comment: body.comment },
+    });
     return { body: { success: true, reviewId, platform: 'googlebusiness' } };
   },
 });
@@ -72,7 +93,11 @@ const deleteReviewReply = tool({
   async handler({ adapter, account, params, io }) {
     const reviewId = checkedReviewId(params.reviewId);
     const where = await adapter.resolveLocation(account!, null, io);
-    await gbpRequest(io, { method: 'DELETE', url: `${reviewUrl(adapter, where.v4, reviewId)}/reply`, token: token(account!) });
+    await gbpRequest(io, {
+      method: 'DELETE',
+      url: `${reviewUrl(adapter, where.v4, reviewId)}/reply`,
+      token: token(account!),
+    });
     return { body: { success: true, message: 'Reply deleted', platform: 'googlebusiness' } };
   },
 });
@@ -101,14 +126,23 @@ const batchGetReviews = tool({
   async handler({ adapter, account, body, io }) {
     const owners = new Set(body.locationNames.map((n) => n.split('/locations/')[0]));
     if (owners.size > 1) {
-      throw new PlatformError('rejected', `locationNames must all belong to one Google account (got ${[...owners].join(', ')}): send one batch per account`, { platformCode: 'location_names' });
+      throw new PlatformError(
+        'rejected',
+        `locationNames must all belong to one Google account (got ${[...owners].join(', ')}): send one batch per account`,
+        { platformCode: 'location_names' },
+      );
     }
     const [owner] = owners;
     const res = await gbpRequest(io, {
       method: 'POST',
       url: `${adapter.options.apiUrl}/v4/${owner}/locations:batchGetReviews`,
       token: token(account!),
-      json: { locationNames: body.locationNames, pageSize: body.pageSize ?? 50, orderBy: body.orderBy ?? 'updateTime desc', ...(body.pageToken ? { pageToken: body.pageToken } : {}) },
+      json: {
+        locationNames: body.locationNames,
+        pageSize: body.pageSize ?? 50,
+        orderBy: body.orderBy ?? 'updateTime desc',
+        ...(body.pageToken ? { pageToken: body.pageToken } : {}),
+      },
     });
     const items = (res.body?.locationReviews ?? []) as { name: string; review: ReviewJson }[];
     return {
@@ -116,15 +150,25 @@ const batchGetReviews = tool({
         success: true,
         accountId: account!.accountId,
         // Google's review object as it is (reviewId, name, starRating, reviewer, reviewReply...), as the hosted API passes it on.
-        locationReviews: items.map((i) => ({ name: String(i.name), review: { ...i.review } as Record<string, unknown> })),
-        ...(typeof res.body?.nextPageToken === 'string' && res.body.nextPageToken ? { nextPageToken: res.body.nextPageToken } : {}),
+        locationReviews: items.map((i) => ({
+          name: String(i.name),
+          review: { ...i.review } as Record<string, unknown>,
+        })),
+        ...(typeof res.body?.nextPageToken === 'string' && res.body.nextPageToken
+          ? { nextPageToken: res.body.nextPageToken }
+          : {}),
       },
     };
   },
 });
 
 function checkedReviewId(id: string | undefined): string {
-  if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new PlatformError('rejected', 'reviewId is the review id portion (letters, digits, - and _), not the full resource name', { platformCode: 'review_id' });
+  if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id))
+    throw new PlatformError(
+      'rejected',
+      'reviewId is the review id portion (letters, digits, - and _), not the full resource name',
+      { platformCode: 'review_id' },
+    );
   return id;
 }
 

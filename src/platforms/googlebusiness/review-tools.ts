@@ -18,7 +18,11 @@ const Time = Type.String({ format: 'date-time' });
 export const Review = Type.Object({
   id: Str,
   name: Str,
-  reviewer: Type.Object({ displayName: Str, profilePhotoUrl: Type.Union([Str, Type.Null()]), isAnonymous: Type.Boolean() }),
+  reviewer: Type.Object({
+    displayName: Str,
+    profilePhotoUrl: Type.Union([Str, Type.Null()]),
+    isAnonymous: Type.Boolean(),
+  }),
   rating: Opt(Type.Integer({ minimum: 1, maximum: 5 })),
   starRating: Opt(Str),
   comment: Opt(Str),
@@ -34,12 +38,22 @@ export function presentReview(r: ReviewJson): Static<typeof Review> {
   return {
     id: r.reviewId ?? r.name.split('/').pop()!,
     name: r.name,
-    reviewer: { displayName: r.reviewer?.displayName ?? (anonymous ? 'Anonymous' : ''), profilePhotoUrl: r.reviewer?.profilePhotoUrl ?? null, isAnonymous: anonymous },
+    reviewer: {
+      displayName: r.reviewer?.displayName ?? (anonymous ? 'Anonymous' : ''),
+      profilePhotoUrl: r.reviewer?.profilePhotoUrl ?? null,
+      isAnonymous: anonymous,
+    },
     ...(rating ? { rating, starRating: r.starRating } : {}),
     ...(r.comment !== undefined ? { comment: r.comment } : {}),
     ...(r.createTime ? { createTime: r.createTime } : {}),
     ...(r.updateTime ? { updateTime: r.updateTime } : {}),
-    reviewReply: r.reviewReply?.comment !== undefined ? { comment: r.reviewReply.comment, ...(r.reviewReply.updateTime ? { updateTime: r.reviewReply.updateTime } : {}) } : null,
+    reviewReply:
+      r.reviewReply?.comment !== undefined
+        ? {
+            comment: r.reviewReply.comment,
+            ...(r.reviewReply.updateTime ? { updateTime: r.reviewReply.updateTime } : {}),
+          }
+        : null,
   };
 }
 
@@ -64,7 +78,10 @@ const getReviews = platformTool<GoogleBusinessAdapter>()({
   }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const page = await readReviewsPage(adapter.options, io, token(account!), where.v4, { pageSize: query.pageSize ?? 50, pageToken: query.pageToken });
+    const page = await readReviewsPage(adapter.options, io, token(account!), where.v4, {
+      pageSize: query.pageSize ?? 50,
+      pageToken: query.pageToken,
+    });
     const reviews = page.reviews.map(presentReview);
     return {
       body: {

@@ -8,23 +8,37 @@ export const TEXT = characters(1500);
 
 const CTA_TYPES = ['LEARN_MORE', 'BOOK', 'ORDER', 'SHOP', 'SIGN_UP', 'CALL'];
 
-const callToAction: FieldCheck = described((v) => {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object {type, url}';
-  const { type, url, ...rest } = v as Record<string, unknown>;
-  if (Object.keys(rest).length) return `has an unknown field ${Object.keys(rest)[0]}`;
-  const typeError = oneOf(...CTA_TYPES)(type);
-  if (typeError) return `type ${typeError}`;
-  // CALL dials the location's phone number (Google wants no url for it); every other action opens `url`.
-  if (type !== 'CALL' && url === undefined) return 'url is required';
-  return url === undefined ? null : httpUrl(url) && `url ${httpUrl(url)}`;
-}, { type: 'object', properties: { type: { type: 'string', enum: CTA_TYPES }, url: { type: 'string', format: 'uri' } }, required: ['type'], additionalProperties: false });
+const callToAction: FieldCheck = described(
+  (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object {type, url}';
+    const { type, url, ...rest } = v as Record<string, unknown>;
+    if (Object.keys(rest).length) return `has an unknown field ${Object.keys(rest)[0]}`;
+    const typeError = oneOf(...CTA_TYPES)(type);
+    if (typeError) return `type ${typeError}`;
+    // CALL dials the location's phone number (Google wants no url for it); every other action opens `url`.
+    if (type !== 'CALL' && url === undefined) return 'url is required';
+    return url === undefined ? null : httpUrl(url) && `url ${httpUrl(url)}`;
+  },
+  {
+    type: 'object',
+    properties: { type: { type: 'string', enum: CTA_TYPES }, url: { type: 'string', format: 'uri' } },
+    required: ['type'],
+    additionalProperties: false,
+  },
+);
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   // Metadata of the post only: Google detects the language when it is absent.
-  languageCode: described((v) => (typeof v === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v) ? null : 'must be a BCP 47 code'), { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }),
+  languageCode: described(
+    (v) => (typeof v === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v) ? null : 'must be a BCP 47 code'),
+    { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+  ),
   callToAction,
   // Another location of the same account; the same account may appear in several targets with different ones.
-  locationId: described((v) => (typeof v === 'string' && /^locations\/[0-9]+$/.test(v) ? null : 'must look like locations/<number>'), { type: 'string', pattern: '^locations/[0-9]+$' }),
+  locationId: described(
+    (v) => (typeof v === 'string' && /^locations\/[0-9]+$/.test(v) ? null : 'must look like locations/<number>'),
+    { type: 'string', pattern: '^locations/[0-9]+$' },
+  ),
 };
 
 /**
@@ -40,8 +54,10 @@ export function imageUrlProblem(url: string): string | null {
   } catch {
     return 'the image URL is not a URL';
   }
-  if (u.protocol !== 'https:') return 'Google Business fetches the image itself: its URL must be public https (http:// is refused)';
-  if (u.username || u.password) return 'Google Business fetches the image without credentials: the URL must not carry a user or password';
+  if (u.protocol !== 'https:')
+    return 'Google Business fetches the image itself: its URL must be public https (http:// is refused)';
+  if (u.username || u.password)
+    return 'Google Business fetches the image without credentials: the URL must not carry a user or password';
   return null;
 }
 

@@ -22,21 +22,45 @@ const Str = Type.String();
 const LocationId = Opt(Type.String({ pattern: '^(locations/)?[0-9]+$', maxLength: 40 }));
 const tool = platformTool<GoogleBusinessAdapter>();
 
-const Money = Type.Object({ currencyCode: Opt(Type.String({ pattern: '^[A-Z]{3}$' })), units: Opt(Type.String({ pattern: '^-?[0-9]{1,18}$' })), nanos: Opt(Type.Integer({ minimum: -999_999_999, maximum: 999_999_999 })) });
+const Money = Type.Object({
+  currencyCode: Opt(Type.String({ pattern: '^[A-Z]{3}$' })),
+  units: Opt(Type.String({ pattern: '^-?[0-9]{1,18}$' })),
+  nanos: Opt(Type.Integer({ minimum: -999_999_999, maximum: 999_999_999 })),
+});
 const ServiceOut = Type.Object({
   structuredServiceItem: Opt(Type.Object({ serviceTypeId: Opt(Str), description: Opt(Str) })),
-  freeFormServiceItem: Opt(Type.Object({ category: Opt(Str), label: Opt(Type.Object({ displayName: Opt(Str), description: Opt(Str), languageCode: Opt(Str) })) })),
+  freeFormServiceItem: Opt(
+    Type.Object({
+      category: Opt(Str),
+      label: Opt(Type.Object({ displayName: Opt(Str), description: Opt(Str), languageCode: Opt(Str) })),
+    }),
+  ),
   price: Opt(Money),
 });
 /** Google's limits: a structured description is at most 300 characters; labels "140 characters or less" (name), 250 (description). */
 const ServiceIn = Type.Object(
   {
-    structuredServiceItem: Opt(Type.Object({ serviceTypeId: Type.String({ minLength: 1, maxLength: 200 }), description: Opt(Type.String({ maxLength: 300 })) }, { additionalProperties: false })),
+    structuredServiceItem: Opt(
+      Type.Object(
+        {
+          serviceTypeId: Type.String({ minLength: 1, maxLength: 200 }),
+          description: Opt(Type.String({ maxLength: 300 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     freeFormServiceItem: Opt(
       Type.Object(
         {
           category: Type.String({ minLength: 1, maxLength: 200 }),
-          label: Type.Object({ displayName: Type.String({ minLength: 1, maxLength: 140 }), description: Opt(Type.String({ maxLength: 250 })), languageCode: Opt(Type.String({ maxLength: 35 })) }, { additionalProperties: false }),
+          label: Type.Object(
+            {
+              displayName: Type.String({ minLength: 1, maxLength: 140 }),
+              description: Opt(Type.String({ maxLength: 250 })),
+              languageCode: Opt(Type.String({ maxLength: 35 })),
+            },
+            { additionalProperties: false },
+          ),
         },
         { additionalProperties: false },
       ),
@@ -58,8 +82,19 @@ const getServices = tool({
   response: Type.Object({ success: Type.Boolean(), accountId: Str, locationId: Str, services: Type.Array(ServiceOut) }),
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.infoUrl}/v1/${where.v1}?readMask=serviceItems`, token: token(account!) });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, services: servicesOf(res.body) } };
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.infoUrl}/v1/${where.v1}?readMask=serviceItems`,
+      token: token(account!),
+    });
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        services: servicesOf(res.body),
+      },
+    };
   },
 });
 
@@ -73,15 +108,24 @@ const putServices = tool({
   body: Type.Object({ serviceItems: Type.Array(ServiceIn, { maxItems: 500 }) }),
   response: Type.Object({ success: Type.Boolean(), services: Type.Array(ServiceOut) }),
   async handler({ adapter, account, query, body, io }) {
-    const wrong = body.serviceItems.flatMap((s, i) => (Boolean(s.structuredServiceItem) === Boolean(s.freeFormServiceItem) ? [`serviceItems.${i}`] : []));
+    const wrong = body.serviceItems.flatMap((s, i) =>
+      Boolean(s.structuredServiceItem) === Boolean(s.freeFormServiceItem) ? [`serviceItems.${i}`] : [],
+    );
     if (wrong.length) {
       throw invalidFields(
         'Each service item needs exactly one of structuredServiceItem or freeFormServiceItem',
-        Object.fromEntries(wrong.map((f) => [f, ['must have exactly one of structuredServiceItem or freeFormServiceItem']])),
+        Object.fromEntries(
+          wrong.map((f) => [f, ['must have exactly one of structuredServiceItem or freeFormServiceItem']]),
+        ),
       );
     }
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'PATCH', url: `${adapter.options.infoUrl}/v1/${where.v1}?updateMask=serviceItems`, token: token(account!), json: { serviceItems: body.serviceItems } });
+    const res = await gbpRequest(io, {
+      method: 'PATCH',
+      url: `${adapter.options.infoUrl}/v1/${where.v1}?updateMask=serviceItems`,
+      token: token(account!),
+      json: { serviceItems: body.serviceItems },
+    });
     return { body: { success: true, services: servicesOf(res.body) } };
   },
 });
@@ -110,13 +154,27 @@ const getAttributeMetadata = tool({
     pageSize: Opt(Type.Integer({ minimum: 1, maximum: 200 })),
     pageToken: Opt(Type.String({ minLength: 1, maxLength: 2000 })),
   }),
-  response: Type.Object({ success: Type.Boolean(), accountId: Str, locationId: Opt(Str), attributeMetadata: Type.Array(AttributeMetadata), nextPageToken: Opt(Str) }),
+  response: Type.Object({
+    success: Type.Boolean(),
+    accountId: Str,
+    locationId: Opt(Str),
+    attributeMetadata: Type.Array(AttributeMetadata),
+    nextPageToken: Opt(Str),
+  }),
   async handler({ adapter, account, query, io }) {
     if (query.categoryName && query.locationId) {
-      throw invalidFields('locationId and categoryName are mutually exclusive', { categoryName: ['cannot be combined with locationId'] });
+      throw invalidFields('locationId and categoryName are mutually exclusive', {
+        categoryName: ['cannot be combined with locationId'],
+      });
     }
-    if (query.categoryName && !query.regionCode) throw invalidFields('regionCode is required with categoryName', { regionCode: ['is required with categoryName'] });
-    const q = new URLSearchParams({ ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}), ...(query.pageToken ? { pageToken: query.pageToken } : {}) });
+    if (query.categoryName && !query.regionCode)
+      throw invalidFields('regionCode is required with categoryName', {
+        regionCode: ['is required with categoryName'],
+      });
+    const q = new URLSearchParams({
+      ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}),
+      ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+    });
     let locationId: string | undefined;
     if (query.categoryName) {
       q.set('categoryName', query.categoryName);
@@ -128,20 +186,34 @@ const getAttributeMetadata = tool({
       q.set('parent', where.v1);
       locationId = where.locationId;
     }
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.infoUrl}/v1/attributes?${q}`, token: token(account!) });
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.infoUrl}/v1/attributes?${q}`,
+      token: token(account!),
+    });
     return {
       body: {
         success: true,
         accountId: account!.accountId,
         ...(locationId ? { locationId } : {}),
         attributeMetadata: res.body?.attributeMetadata ?? [],
-        ...(typeof res.body?.nextPageToken === 'string' && res.body.nextPageToken ? { nextPageToken: res.body.nextPageToken } : {}),
+        ...(typeof res.body?.nextPageToken === 'string' && res.body.nextPageToken
+          ? { nextPageToken: res.body.nextPageToken }
+          : {}),
       },
     };
   },
 });
 
-const PLACE_ACTION_TYPES = ['APPOINTMENT', 'ONLINE_APPOINTMENT', 'DINING_RESERVATION', 'FOOD_ORDERING', 'FOOD_DELIVERY', 'FOOD_TAKEOUT', 'SHOP_ONLINE'];
+const PLACE_ACTION_TYPES = [
+  'APPOINTMENT',
+  'ONLINE_APPOINTMENT',
+  'DINING_RESERVATION',
+  'FOOD_ORDERING',
+  'FOOD_DELIVERY',
+  'FOOD_TAKEOUT',
+  'SHOP_ONLINE',
+];
 
 /** PATCH gmb-place-actions: placeActionLinks.patch of the link `name` (of the account's location, or `?locationId`). */
 const patchPlaceAction = tool({
@@ -158,11 +230,16 @@ const patchPlaceAction = tool({
   response: Type.Object({ success: Type.Boolean(), name: Str, uri: Str, placeActionType: Str }),
   async handler({ adapter, account, query, body, io }) {
     const mask = (['uri', 'placeActionType'] as const).filter((k) => body[k] !== undefined);
-    if (!mask.length) throw invalidFields('Send uri, placeActionType or both', { uri: ['at least one of uri or placeActionType is required'] });
+    if (!mask.length)
+      throw invalidFields('Send uri, placeActionType or both', {
+        uri: ['at least one of uri or placeActionType is required'],
+      });
     const [linkLocation, linkId] = body.name.split('/placeActionLinks/');
     const where = await adapter.resolveLocation(account!, query.locationId ?? linkLocation, io);
     if (where.v1 !== linkLocation) {
-      throw invalidFields(`the link ${body.name} is not one of location ${where.locationId}`, { name: ['must be a link of the location'] });
+      throw invalidFields(`the link ${body.name} is not one of location ${where.locationId}`, {
+        name: ['must be a link of the location'],
+      });
     }
     const res = await gbpRequest(io, {
       method: 'PATCH',
@@ -170,7 +247,14 @@ const patchPlaceAction = tool({
       token: token(account!),
       json: Object.fromEntries(mask.map((k) => [k, body[k]])),
     });
-    return { body: { success: true, name: String(res.body?.name ?? body.name), uri: String(res.body?.uri ?? ''), placeActionType: String(res.body?.placeActionType ?? '') } };
+    return {
+      body: {
+        success: true,
+        name: String(res.body?.name ?? body.name),
+        uri: String(res.body?.uri ?? ''),
+        placeActionType: String(res.body?.placeActionType ?? ''),
+      },
+    };
   },
 });
 

@@ -18,8 +18,16 @@ import { ASSIGN_TOOLS } from './assign-tool.js';
  */
 
 const Opt = <T extends TSchema>(s: T) => Type.Optional(s);
-const Label = Type.Object({ displayName: Type.String({ minLength: 1, maxLength: 140 }), description: Opt(Type.String({ maxLength: 1000 })), languageCode: Opt(Type.String({ maxLength: 35 })) });
-const Money = Type.Object({ currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }), units: Type.String({ pattern: '^-?[0-9]+$' }), nanos: Opt(Type.Integer()) });
+const Label = Type.Object({
+  displayName: Type.String({ minLength: 1, maxLength: 140 }),
+  description: Opt(Type.String({ maxLength: 1000 })),
+  languageCode: Opt(Type.String({ maxLength: 35 })),
+});
+const Money = Type.Object({
+  currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }),
+  units: Type.String({ pattern: '^-?[0-9]+$' }),
+  nanos: Opt(Type.Integer()),
+});
 const ItemAttributes = Type.Object({
   price: Opt(Money),
   spiciness: Opt(Type.String()),
@@ -29,13 +37,30 @@ const ItemAttributes = Type.Object({
   preparationMethods: Opt(Type.Array(Type.String())),
   mediaKeys: Opt(Type.Array(Type.String())),
 });
-const Item = Type.Object({ labels: Type.Array(Label, { minItems: 1 }), attributes: Opt(ItemAttributes), options: Opt(Type.Array(Type.Object({ labels: Opt(Type.Array(Label)), attributes: Opt(ItemAttributes) }))) });
+const Item = Type.Object({
+  labels: Type.Array(Label, { minItems: 1 }),
+  attributes: Opt(ItemAttributes),
+  options: Opt(Type.Array(Type.Object({ labels: Opt(Type.Array(Label)), attributes: Opt(ItemAttributes) }))),
+});
 const Section = Type.Object({ labels: Type.Array(Label, { minItems: 1 }), items: Opt(Type.Array(Item)) });
 /** The seed's FoodMenu (late-openapi-1.0.1.yaml components.schemas.FoodMenu), Google's v4 FoodMenu. */
-const FoodMenu = Type.Object({ labels: Type.Array(Label, { minItems: 1 }), sections: Opt(Type.Array(Section)), cuisines: Opt(Type.Array(Type.String())), sourceUrl: Opt(Type.String()) });
+const FoodMenu = Type.Object({
+  labels: Type.Array(Label, { minItems: 1 }),
+  sections: Opt(Type.Array(Section)),
+  cuisines: Opt(Type.Array(Type.String())),
+  sourceUrl: Opt(Type.String()),
+});
 
-const LocationQuery = Type.Object({ locationId: Opt(Type.String({ pattern: '^(locations/)?[0-9]+$', maxLength: 40 })) });
-const MenusAnswer = Type.Object({ success: Type.Boolean(), accountId: Type.String(), locationId: Type.String(), name: Type.String(), menus: Type.Array(FoodMenu) });
+const LocationQuery = Type.Object({
+  locationId: Opt(Type.String({ pattern: '^(locations/)?[0-9]+$', maxLength: 40 })),
+});
+const MenusAnswer = Type.Object({
+  success: Type.Boolean(),
+  accountId: Type.String(),
+  locationId: Type.String(),
+  name: Type.String(),
+  menus: Type.Array(FoodMenu),
+});
 
 const tool = platformTool<GoogleBusinessAdapter>();
 
@@ -49,8 +74,20 @@ const getFoodMenus = tool({
   response: MenusAnswer,
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'GET', url: `${adapter.options.apiUrl}/v4/${where.v4}/foodMenus`, token: token(account!) });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, name: String(res.body?.name ?? `${where.v4}/foodMenus`), menus: res.body?.menus ?? [] } };
+    const res = await gbpRequest(io, {
+      method: 'GET',
+      url: `${adapter.options.apiUrl}/v4/${where.v4}/foodMenus`,
+      token: token(account!),
+    });
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        name: String(res.body?.name ?? `${where.v4}/foodMenus`),
+        menus: res.body?.menus ?? [],
+      },
+    };
   },
 });
 
@@ -64,11 +101,18 @@ const putFoodMenus = tool({
   tags: ['GMB Food Menus'],
   summary: 'Update food menus',
   querystring: LocationQuery,
-  body: Type.Object({ menus: Type.Array(FoodMenu, { maxItems: 100 }), updateMask: Opt(Type.String({ maxLength: 200 })) }),
+  body: Type.Object({
+    menus: Type.Array(FoodMenu, { maxItems: 100 }),
+    updateMask: Opt(Type.String({ maxLength: 200 })),
+  }),
   response: MenusAnswer,
   async handler({ adapter, account, query, body, io }) {
     if (body.updateMask !== undefined && body.updateMask.split(',').some((p) => p.trim() !== 'menus')) {
-      throw new PlatformError('rejected', 'updateMask may only name "menus", the one field of a location\'s food menus', { platformCode: 'invalid_update_mask' });
+      throw new PlatformError(
+        'rejected',
+        'updateMask may only name "menus", the one field of a location\'s food menus',
+        { platformCode: 'invalid_update_mask' },
+      );
     }
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const mask = body.updateMask ? `?updateMask=${encodeURIComponent(body.updateMask)}` : '';
@@ -78,9 +122,27 @@ const putFoodMenus = tool({
       token: token(account!),
       json: { name: `${where.v4}/foodMenus`, menus: body.menus },
     });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, name: String(res.body?.name ?? `${where.v4}/foodMenus`), menus: res.body?.menus ?? [] } };
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        name: String(res.body?.name ?? `${where.v4}/foodMenus`),
+        menus: res.body?.menus ?? [],
+      },
+    };
   },
 });
 
 /** Google Business's own routes (platforms/tools.ts). */
-export const GOOGLEBUSINESS_TOOLS = [getFoodMenus, putFoodMenus, ...LOCATION_TOOLS, ...REVIEW_TOOLS, ...REVIEW_ID_TOOLS, ...SERVICES_TOOLS, ...VERIFICATION_TOOLS, ...ASSIGN_TOOLS, ...PERFORMANCE_TOOLS];
+export const GOOGLEBUSINESS_TOOLS = [
+  getFoodMenus,
+  putFoodMenus,
+  ...LOCATION_TOOLS,
+  ...REVIEW_TOOLS,
+  ...REVIEW_ID_TOOLS,
+  ...SERVICES_TOOLS,
+  ...VERIFICATION_TOOLS,
+  ...ASSIGN_TOOLS,
+  ...PERFORMANCE_TOOLS,
+];

@@ -57,17 +57,21 @@ const getVerifications = tool({
   async handler({ adapter, account, query, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const base = `${adapter.options.verificationsUrl}/v1/${where.v1}`;
-    const state = (await gbpRequest(io, { method: 'GET', url: `${base}/VoiceOfMerchantState`, token: token(account!) })).body ?? {};
+    const state =
+      (await gbpRequest(io, { method: 'GET', url: `${base}/VoiceOfMerchantState`, token: token(account!) })).body ?? {};
     const all: any[] = [];
     let pageToken = '';
     for (let page = 0; page < MAX_PAGES; page++) {
       const q = new URLSearchParams({ pageSize: '100', ...(pageToken ? { pageToken } : {}) });
-      const res = (await gbpRequest(io, { method: 'GET', url: `${base}/verifications?${q}`, token: token(account!) })).body ?? {};
+      const res =
+        (await gbpRequest(io, { method: 'GET', url: `${base}/verifications?${q}`, token: token(account!) })).body ?? {};
       all.push(...(res.verifications ?? []));
       pageToken = typeof res.nextPageToken === 'string' ? res.nextPageToken : '';
       if (!pageToken) break;
     }
-    const verifications = all.map(verificationOf).sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
+    const verifications = all
+      .map(verificationOf)
+      .sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
     return {
       body: {
         success: true,
@@ -93,7 +97,10 @@ const fetchOptions = tool({
   summary: 'Fetch verification options',
   querystring: Type.Object({ locationId: LocationId }),
   body: Type.Object({ languageCode: Language, context: Context }),
-  response: Type.Object({ ...Where, options: Type.Array(Type.Object({ verificationMethod: Opt(Method), phoneNumber: Opt(Str) })) }),
+  response: Type.Object({
+    ...Where,
+    options: Type.Array(Type.Object({ verificationMethod: Opt(Method), phoneNumber: Opt(Str) })),
+  }),
   async handler({ adapter, account, query, body, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     const res = await gbpRequest(io, {
@@ -104,7 +111,10 @@ const fetchOptions = tool({
     });
     const options = ((res.body?.options ?? []) as any[])
       .filter((o) => (METHODS as readonly string[]).includes(o?.verificationMethod))
-      .map((o) => ({ verificationMethod: o.verificationMethod, ...(typeof o.phoneNumber === 'string' ? { phoneNumber: o.phoneNumber } : {}) }));
+      .map((o) => ({
+        verificationMethod: o.verificationMethod,
+        ...(typeof o.phoneNumber === 'string' ? { phoneNumber: o.phoneNumber } : {}),
+      }));
     return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, options } };
   },
 });
@@ -121,17 +131,26 @@ const startVerification = tool({
     languageCode: Opt(Language),
     phoneNumber: Opt(Type.String({ minLength: 3, maxLength: 40 })),
     emailAddress: Opt(Type.String({ format: 'email', maxLength: 320 })),
-    mailerContact: Opt(Type.Union([Type.String({ maxLength: 200 }), Type.Object({}, { additionalProperties: true, maxProperties: 20 })])),
+    mailerContact: Opt(
+      Type.Union([Type.String({ maxLength: 200 }), Type.Object({}, { additionalProperties: true, maxProperties: 20 })]),
+    ),
     context: Context,
   }),
   response: Type.Object({ ...Where, verification: Verification }),
   async handler({ adapter, account, query, body, io }) {
     // Google's VerifyLocationRequest: the input of the chosen method is required for it.
-    if ((body.method === 'PHONE_CALL' || body.method === 'SMS') && !body.phoneNumber) throw invalidFields(`phoneNumber is required for ${body.method}`, { phoneNumber: [`is required for ${body.method}`] });
-    if (body.method === 'EMAIL' && !body.emailAddress) throw invalidFields('emailAddress is required for EMAIL', { emailAddress: ['is required for EMAIL'] });
+    if ((body.method === 'PHONE_CALL' || body.method === 'SMS') && !body.phoneNumber)
+      throw invalidFields(`phoneNumber is required for ${body.method}`, {
+        phoneNumber: [`is required for ${body.method}`],
+      });
+    if (body.method === 'EMAIL' && !body.emailAddress)
+      throw invalidFields('emailAddress is required for EMAIL', { emailAddress: ['is required for EMAIL'] });
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     // Google's mailerContact is the contact name; the hosted wire also lets it be an object with one.
-    const contact = typeof body.mailerContact === 'object' ? String((body.mailerContact as any).name ?? (body.mailerContact as any).contactName ?? '') : body.mailerContact;
+    const contact =
+      typeof body.mailerContact === 'object'
+        ? String((body.mailerContact as any).name ?? (body.mailerContact as any).contactName ?? '')
+        : body.mailerContact;
     const res = await gbpRequest(io, {
       method: 'POST',
       url: `${adapter.options.verificationsUrl}/v1/${where.v1}:verify`,
@@ -145,7 +164,14 @@ const startVerification = tool({
         ...(body.context ? { context: body.context } : {}),
       },
     });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, verification: verificationOf(res.body?.verification) } };
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        verification: verificationOf(res.body?.verification),
+      },
+    };
   },
 });
 
@@ -160,10 +186,25 @@ const completeVerification = tool({
   response: Type.Object({ ...Where, verification: Verification }),
   async handler({ adapter, account, query, body, params, io }) {
     const id = params.verificationId ?? '';
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw invalidFields('verificationId is the last segment of a verification name', { verificationId: ['must be the last segment of a verification name'] });
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id))
+      throw invalidFields('verificationId is the last segment of a verification name', {
+        verificationId: ['must be the last segment of a verification name'],
+      });
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const res = await gbpRequest(io, { method: 'POST', url: `${adapter.options.verificationsUrl}/v1/${where.v1}/verifications/${id}:complete`, token: token(account!), json: { pin: body.pin } });
-    return { body: { success: true, accountId: account!.accountId, locationId: where.locationId, verification: verificationOf(res.body?.verification) } };
+    const res = await gbpRequest(io, {
+      method: 'POST',
+      url: `${adapter.options.verificationsUrl}/v1/${where.v1}/verifications/${id}:complete`,
+      token: token(account!),
+      json: { pin: body.pin },
+    });
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        locationId: where.locationId,
+        verification: verificationOf(res.body?.verification),
+      },
+    };
   },
 });
 

@@ -19,7 +19,12 @@ function regainMs(headers: Headers): number | null {
     if (!raw) continue;
     try {
       const parsed = JSON.parse(raw) as Record<string, { estimated_time_to_regain_access?: number }[]>;
-      const minutes = Math.max(0, ...Object.values(parsed).flat().map((u) => Number(u.estimated_time_to_regain_access) || 0));
+      const minutes = Math.max(
+        0,
+        ...Object.values(parsed)
+          .flat()
+          .map((u) => Number(u.estimated_time_to_regain_access) || 0),
+      );
       if (minutes > 0) return minutes * 60_000;
     } catch {
       // A header we cannot read says nothing.
@@ -36,7 +41,12 @@ export interface GraphHttpNames {
   /** The setting that picks the Graph version (FACEBOOK_GRAPH_VERSION). */
   versionSetting: string;
   /** Codes of this platform's own, classified before Graph's common ones (null: go on). */
-  classify?(code: number, subcode: number, message: string, fields: ReturnType<typeof answerFields>): PlatformError | null;
+  classify?(
+    code: number,
+    subcode: number,
+    message: string,
+    fields: ReturnType<typeof answerFields>,
+  ): PlatformError | null;
 }
 
 /**
@@ -54,8 +64,14 @@ export function graphHttp(names: GraphHttpNames): PlatformHttp {
     name: names.name,
     describe: ({ body, status }) => {
       const err = body?.error;
-      const message = typeof err?.error_user_msg === 'string' && err.error_user_msg ? `${err.message} (${err.error_user_msg})` : (err?.message ?? body?.debug_info?.message ?? `${names.name} answered HTTP ${status}`);
-      const code = err?.code !== undefined ? `${err.code}${err.error_subcode ? `/${err.error_subcode}` : ''}` : (body?.debug_info?.type ?? null);
+      const message =
+        typeof err?.error_user_msg === 'string' && err.error_user_msg
+          ? `${err.message} (${err.error_user_msg})`
+          : (err?.message ?? body?.debug_info?.message ?? `${names.name} answered HTTP ${status}`);
+      const code =
+        err?.code !== undefined
+          ? `${err.code}${err.error_subcode ? `/${err.error_subcode}` : ''}`
+          : (body?.debug_info?.type ?? null);
       return { message, platformCode: code };
     },
     classify(answer, { message, platformCode }) {
@@ -66,14 +82,27 @@ export function graphHttp(names: GraphHttpNames): PlatformHttp {
       if (!err) return null;
       const own = names.classify?.(code, subcode, message, fields);
       if (own) return own;
-      if (code === 190 || code === 102) return new PlatformError('auth', message, { ...fields, revoked: REVOKED_SUBCODES.has(subcode) });
-      if (code === 10 || (code >= 200 && code <= 299) || subcode === 1404078) return new PlatformError('auth', `${message}: ${names.reconnect}`, fields);
+      if (code === 190 || code === 102)
+        return new PlatformError('auth', message, { ...fields, revoked: REVOKED_SUBCODES.has(subcode) });
+      if (code === 10 || (code >= 200 && code <= 299) || subcode === 1404078)
+        return new PlatformError('auth', `${message}: ${names.reconnect}`, fields);
       if (THROTTLED.has(code) || subcode === 1390008) {
         const after = Number(answer.headers.get('retry-after'));
-        return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: regainMs(answer.headers) ?? (Number.isFinite(after) && after > 0 ? after * 1000 : code === 4 ? 3_600_000 : 60_000) });
+        return new PlatformError('rate_limited', message, {
+          ...fields,
+          retryAfterMs:
+            regainMs(answer.headers) ??
+            (Number.isFinite(after) && after > 0 ? after * 1000 : code === 4 ? 3_600_000 : 60_000),
+        });
       }
-      if (code === 2635) return new PlatformError('rejected', `${message}: set ${names.versionSetting} to a Graph API version Meta serves (for example v24.0)`, fields);
-      if (code === 1 || code === 2 || err.is_transient === true) return new PlatformError('unavailable', message, fields);
+      if (code === 2635)
+        return new PlatformError(
+          'rejected',
+          `${message}: set ${names.versionSetting} to a Graph API version Meta serves (for example v24.0)`,
+          fields,
+        );
+      if (code === 1 || code === 2 || err.is_transient === true)
+        return new PlatformError('unavailable', message, fields);
       return null;
     },
   };
@@ -92,7 +121,10 @@ export interface GraphCall {
 
 /** One Graph call with the token in `Authorization: OAuth` (never in the URL, which logs keep) and a JSON body. */
 export function graphRequest(io: PlatformIO, http: PlatformHttp, call: GraphCall): Promise<PlatformResponse> {
-  const headers: Record<string, string> = { ...(call.token ? { authorization: `OAuth ${call.token}` } : {}), ...call.headers };
+  const headers: Record<string, string> = {
+    ...(call.token ? { authorization: `OAuth ${call.token}` } : {}),
+    ...call.headers,
+  };
   let body: string | Uint8Array | FormData | undefined = call.body ?? call.form;
   if (call.json !== undefined) {
     headers['content-type'] = 'application/json';

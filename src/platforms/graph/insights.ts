@@ -10,7 +10,8 @@ import { PlatformError } from '../types.js';
 function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).reduce<number>((n, v) => n + numberOf(v), 0);
+  if (value && typeof value === 'object')
+    return Object.values(value as Record<string, unknown>).reduce<number>((n, v) => n + numberOf(v), 0);
   return 0;
 }
 
@@ -22,7 +23,8 @@ export function insightValues(body: unknown): Record<string, number> {
   for (const item of data as { name?: unknown; values?: { value?: unknown }[]; total_value?: { value?: unknown } }[]) {
     if (typeof item?.name !== 'string') continue;
     if (item.total_value) out[item.name] = numberOf(item.total_value.value);
-    else if (Array.isArray(item.values) && item.values.length) out[item.name] = numberOf(item.values[item.values.length - 1]?.value);
+    else if (Array.isArray(item.values) && item.values.length)
+      out[item.name] = numberOf(item.values[item.values.length - 1]?.value);
   }
   return out;
 }

@@ -26,35 +26,70 @@ export interface GraphLoginOptions {
 
 function requireApp(opts: GraphLoginOptions): { appId: string; appSecret: string } {
   if (!opts.appId || !opts.appSecret) {
-    throw new AppError('invalid', 'platform_not_configured', `${opts.name} is not configured on this server: set ${opts.settings}_APP_ID and ${opts.settings}_APP_SECRET`);
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      `${opts.name} is not configured on this server: set ${opts.settings}_APP_ID and ${opts.settings}_APP_SECRET`,
+    );
   }
   return { appId: opts.appId, appSecret: opts.appSecret };
 }
 
 /** `GET /oauth/access_token`: the code or the long-lived exchange. Graph answers errors in its own shape. */
-async function tokenCall(opts: GraphLoginOptions, http: PlatformHttp, io: PlatformIO, params: Record<string, string>): Promise<TokenSet> {
+async function tokenCall(
+  opts: GraphLoginOptions,
+  http: PlatformHttp,
+  io: PlatformIO,
+  params: Record<string, string>,
+): Promise<TokenSet> {
   const { appId, appSecret } = requireApp(opts);
   const q = new URLSearchParams({ client_id: appId, client_secret: appSecret, ...params });
-  const res = await graphRequest(io, http, { method: 'GET', url: `${opts.apiUrl}/${opts.version}/oauth/access_token?${q}`, token: '' }).catch((error: unknown) => {
+  const res = await graphRequest(io, http, {
+    method: 'GET',
+    url: `${opts.apiUrl}/${opts.version}/oauth/access_token?${q}`,
+    token: '',
+  }).catch((error: unknown) => {
     // The token endpoint never creates a post: a lost answer is worth another try, not a disconnect.
-    if (error instanceof PlatformError && error.kind === 'ambiguous') throw new PlatformError('unavailable', error.message, { cause: error });
+    if (error instanceof PlatformError && error.kind === 'ambiguous')
+      throw new PlatformError('unavailable', error.message, { cause: error });
     // A used, expired or foreign code is a dead grant (Graph: code 100, subcodes 36007/36008/36009).
     if (error instanceof PlatformError && error.kind === 'rejected' && /^100\/3600/.test(error.platformCode ?? '')) {
-      throw new PlatformError('auth', error.message, { status: error.status, platformCode: error.platformCode, endpoint: error.endpoint, raw: error.raw, revoked: true });
+      throw new PlatformError('auth', error.message, {
+        status: error.status,
+        platformCode: error.platformCode,
+        endpoint: error.endpoint,
+        raw: error.raw,
+        revoked: true,
+      });
     }
     throw error;
   });
   const token = res.body?.access_token;
-  if (typeof token !== 'string') throw new PlatformError('rejected', `${opts.name} answered the token exchange without an access token`, { status: res.status, raw: res.raw.slice(0, 2000) });
+  if (typeof token !== 'string')
+    throw new PlatformError('rejected', `${opts.name} answered the token exchange without an access token`, {
+      status: res.status,
+      raw: res.raw.slice(0, 2000),
+    });
   const expiresIn = Number(res.body.expires_in);
-  return { accessToken: token, refreshToken: null, expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null, scopes: null };
+  return {
+    accessToken: token,
+    refreshToken: null,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null,
+    scopes: null,
+  };
 }
 
 export function graphLogin(opts: GraphLoginOptions, http: PlatformHttp): OAuthProvider {
   return {
     authorizeUrl({ state, redirectUri, scopes }) {
       const { appId } = requireApp(opts);
-      const q = new URLSearchParams({ client_id: appId, redirect_uri: redirectUri, state, response_type: 'code', scope: (scopes ?? opts.scopes).join(',') });
+      const q = new URLSearchParams({
+        client_id: appId,
+        redirect_uri: redirectUri,
+        state,
+        response_type: 'code',
+        scope: (scopes ?? opts.scopes).join(','),
+      });
       return `${opts.authUrl}/${opts.version}/dialog/oauth?${q}`;
     },
     /**
@@ -71,7 +106,11 @@ export function graphLogin(opts: GraphLoginOptions, http: PlatformHttp): OAuthPr
       return tokenCall(opts, http, io, { grant_type: 'fb_exchange_token', fb_exchange_token: userToken });
     },
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
-      const res = await graphRequest(io, http, { method: 'GET', url: `${opts.apiUrl}/${opts.version}/me?fields=id,name,picture`, token: tokens.accessToken });
+      const res = await graphRequest(io, http, {
+        method: 'GET',
+        url: `${opts.apiUrl}/${opts.version}/me?fields=id,name,picture`,
+        token: tokens.accessToken,
+      });
       const me = res.body ?? {};
       if (!me.id) throw new PlatformError('rejected', `${opts.name} did not say who the user is`, { endpoint: '/me' });
       return {

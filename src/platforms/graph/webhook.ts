@@ -1,6 +1,13 @@
 import { hmacSha256Hex, safeEqual } from '../../lib/crypto.js';
 import type { PlatformHttp } from '../http.js';
-import { PlatformError, type AccountMatch, type InboxBatch, type InboxWebhook, type PlatformWebhookAnswer, type PlatformWebhookRequest } from '../types.js';
+import {
+  PlatformError,
+  type AccountMatch,
+  type InboxBatch,
+  type InboxWebhook,
+  type PlatformWebhookAnswer,
+  type PlatformWebhookRequest,
+} from '../types.js';
 import { graphRequest } from './http.js';
 
 /*
@@ -60,9 +67,18 @@ export function metaWebhook(opts: MetaWebhookOptions): InboxWebhook {
   return {
     receive(req): PlatformWebhookAnswer {
       if (req.method === 'GET') return handshake(req);
-      if (!opts.appSecret) return { kind: 'refused', status: 403, message: 'The app secret is not configured, so no notification can be verified' };
+      if (!opts.appSecret)
+        return {
+          kind: 'refused',
+          status: 403,
+          message: 'The app secret is not configured, so no notification can be verified',
+        };
       if (!metaSignatureValid(opts.appSecret, req.rawBody, req.headers['x-hub-signature-256'])) {
-        return { kind: 'refused', status: 401, message: 'X-Hub-Signature-256 is missing or does not match the body signed with the app secret' };
+        return {
+          kind: 'refused',
+          status: 401,
+          message: 'X-Hub-Signature-256 is missing or does not match the body signed with the app secret',
+        };
       }
       let payload: { object?: unknown; entry?: unknown };
       try {
@@ -71,17 +87,26 @@ export function metaWebhook(opts: MetaWebhookOptions): InboxWebhook {
         return { kind: 'refused', status: 400, message: 'The notification is not JSON' };
       }
       if (payload.object !== opts.object || !Array.isArray(payload.entry)) return { kind: 'accepted', deliveries: [] };
-      const deliveries = payload.entry.filter((e): e is Record<string, unknown> => Boolean(e) && typeof e === 'object').flatMap((e) => opts.entry(e));
+      const deliveries = payload.entry
+        .filter((e): e is Record<string, unknown> => Boolean(e) && typeof e === 'object')
+        .flatMap((e) => opts.entry(e));
       return { kind: 'accepted', deliveries };
     },
     async register(callbackUrl, secret, io) {
-      if (!opts.appId || !opts.appSecret) throw new PlatformError('rejected', 'the app id and secret are needed to subscribe to Meta webhooks');
+      if (!opts.appId || !opts.appSecret)
+        throw new PlatformError('rejected', 'the app id and secret are needed to subscribe to Meta webhooks');
       await graphRequest(io, opts.http, {
         method: 'POST',
         url: `${opts.graphBase}/${encodeURIComponent(opts.appId)}/subscriptions`,
         // The app access token (https://developers.facebook.com/docs/facebook-login/guides/access-tokens#apptokens).
         token: `${opts.appId}|${opts.appSecret}`,
-        json: { object: opts.object, callback_url: callbackUrl, verify_token: secret, fields: opts.fields.join(','), include_values: true },
+        json: {
+          object: opts.object,
+          callback_url: callbackUrl,
+          verify_token: secret,
+          fields: opts.fields.join(','),
+          include_values: true,
+        },
       });
     },
   };

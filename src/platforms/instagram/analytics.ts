@@ -14,16 +14,22 @@ import type { IgAccess } from './publish.js';
 
 export const MEDIA_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'];
 
-export function instagramAnalytics(opts: InstagramOptions, access: (account: AccountCredentials) => IgAccess): AnalyticsCapability {
+export function instagramAnalytics(
+  opts: InstagramOptions,
+  access: (account: AccountCredentials) => IgAccess,
+): AnalyticsCapability {
   const base = graphBase(opts);
-  const get = (io: PlatformIO, path: string, token: string) => graph(io, { method: 'GET', url: `${base}/${path}`, token });
+  const get = (io: PlatformIO, path: string, token: string) =>
+    graph(io, { method: 'GET', url: `${base}/${path}`, token });
   return {
     batchSize: 25,
     async readPostMetrics(account, targets, io) {
       const a = access(account);
       const out = new Map<string, PostMetrics>();
       for (const t of targets) {
-        const res = await unlessGone(() => get(io, `${encodeURIComponent(t.platformPostId)}/insights?metric=${MEDIA_METRICS.join(',')}`, a.token));
+        const res = await unlessGone(() =>
+          get(io, `${encodeURIComponent(t.platformPostId)}/insights?metric=${MEDIA_METRICS.join(',')}`, a.token),
+        );
         if (!res) continue;
         const v = insightValues(res.body);
         out.set(t.platformPostId, {
@@ -45,7 +51,11 @@ export function instagramAnalytics(opts: InstagramOptions, access: (account: Acc
     },
     async listPosts(account, since, limit, io) {
       const a = access(account);
-      const q = new URLSearchParams({ fields: 'id,caption,media_type,media_url,permalink,timestamp', since: unixSeconds(since), limit: String(Math.min(100, limit)) });
+      const q = new URLSearchParams({
+        fields: 'id,caption,media_type,media_url,permalink,timestamp',
+        since: unixSeconds(since),
+        limit: String(Math.min(100, limit)),
+      });
       const body = (await get(io, `${encodeURIComponent(a.igUserId)}/media?${q}`, a.token)).body ?? {};
       return ((body.data ?? []) as any[]).slice(0, limit).map(
         (m): ListedPost => ({
@@ -53,7 +63,10 @@ export function instagramAnalytics(opts: InstagramOptions, access: (account: Acc
           platformPostUrl: typeof m.permalink === 'string' ? m.permalink : null,
           content: typeof m.caption === 'string' ? m.caption : '',
           publishedAt: new Date(m.timestamp),
-          media: typeof m.media_url === 'string' ? { type: m.media_type === 'VIDEO' ? 'video' : 'image', url: m.media_url } : null,
+          media:
+            typeof m.media_url === 'string'
+              ? { type: m.media_type === 'VIDEO' ? 'video' : 'image', url: m.media_url }
+              : null,
         }),
       );
     },

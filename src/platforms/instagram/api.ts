@@ -39,10 +39,23 @@ export interface InstagramOptions {
  * professional account linked to a Page; `instagram_manage_comments` posts the first comment and
  * moderates comments, `instagram_manage_messages` reads and answers direct messages (the inbox).
  */
-export const INSTAGRAM_DEFAULT_SCOPES = ['instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages', 'pages_show_list', 'pages_read_engagement', 'business_management'];
+export const INSTAGRAM_DEFAULT_SCOPES = [
+  'instagram_basic',
+  'instagram_content_publish',
+  'instagram_manage_comments',
+  'instagram_manage_messages',
+  'pages_show_list',
+  'pages_read_engagement',
+  'business_management',
+];
 
 /** Instagram Login's own permissions (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login). */
-export const INSTAGRAM_LOGIN_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages'];
+export const INSTAGRAM_LOGIN_SCOPES = [
+  'instagram_business_basic',
+  'instagram_business_content_publish',
+  'instagram_business_manage_comments',
+  'instagram_business_manage_messages',
+];
 
 export function instagramOptions(config: Config): InstagramOptions {
   const scopes = config.env.INSTAGRAM_SCOPES;
@@ -54,7 +67,12 @@ export function instagramOptions(config: Config): InstagramOptions {
   return {
     login,
     apiUrl: platformBaseUrl(config, 'instagram', ig ? 'https://graph.instagram.com' : 'https://graph.facebook.com'),
-    authUrl: platformBaseUrl(config, 'instagram', ig ? 'https://www.instagram.com' : 'https://www.facebook.com', 'AUTH'),
+    authUrl: platformBaseUrl(
+      config,
+      'instagram',
+      ig ? 'https://www.instagram.com' : 'https://www.facebook.com',
+      'AUTH',
+    ),
     tokenUrl: platformBaseUrl(config, 'instagram', 'https://api.instagram.com', 'TOKEN'),
     version: config.env.INSTAGRAM_GRAPH_VERSION || 'v24.0',
     appId: platformSetting(config, 'instagram', 'APP_ID', (ig ? null : config.env.FACEBOOK_APP_ID) || sandboxApp),
@@ -74,28 +92,41 @@ export function instagramOptions(config: Config): InstagramOptions {
  */
 export const INSTAGRAM_HTTP: PlatformHttp = graphHttp({
   name: 'Instagram',
-  reconnect: 'reconnect the Instagram account with Facebook Login and grant Herald the Instagram permissions on its Page',
+  reconnect:
+    'reconnect the Instagram account with Facebook Login and grant Herald the Instagram permissions on its Page',
   versionSetting: 'INSTAGRAM_GRAPH_VERSION',
   classify(code, subcode, message, fields) {
     if (code === 9 || subcode === 2207042) {
-      return new PlatformError('rate_limited', `${message}: the Instagram account reached the most posts Instagram takes through the API in 24 hours`, { ...fields, retryAfterMs: 3_600_000 });
+      return new PlatformError(
+        'rate_limited',
+        `${message}: the Instagram account reached the most posts Instagram takes through the API in 24 hours`,
+        { ...fields, retryAfterMs: 3_600_000 },
+      );
     }
-    if (code === 9007 && subcode === 2207027) return new PlatformError('unavailable', `${message}: the media is not ready to publish yet`, fields);
+    if (code === 9007 && subcode === 2207027)
+      return new PlatformError('unavailable', `${message}: the media is not ready to publish yet`, fields);
     if (code === 9004 || subcode === 2207052) {
-      return new PlatformError('rejected', `${message}: Instagram downloads the media itself, so its URL must be public (set PUBLIC_URL to an address Instagram reaches)`, fields);
+      return new PlatformError(
+        'rejected',
+        `${message}: Instagram downloads the media itself, so its URL must be public (set PUBLIC_URL to an address Instagram reaches)`,
+        fields,
+      );
     }
     return null;
   },
 });
 
-export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> => graphRequest(io, INSTAGRAM_HTTP, call);
+export const graph = (io: PlatformIO, call: GraphCall): Promise<PlatformResponse> =>
+  graphRequest(io, INSTAGRAM_HTTP, call);
 
 /**
  * One rupload request (the resumable video upload): the token in `Authorization: OAuth`, the bytes as
  * the body, errors read as Graph's (rupload answers `{debug_info}` or Graph's error shape).
  */
-export const graphUpload = (io: PlatformIO, call: { method: 'POST'; url: string; headers: Record<string, string>; body: Uint8Array }): Promise<PlatformResponse> =>
-  platformRequest(io, INSTAGRAM_HTTP, { ...call, endpoint: '/ig-api-upload' });
+export const graphUpload = (
+  io: PlatformIO,
+  call: { method: 'POST'; url: string; headers: Record<string, string>; body: Uint8Array },
+): Promise<PlatformResponse> => platformRequest(io, INSTAGRAM_HTTP, { ...call, endpoint: '/ig-api-upload' });
 
 /** `https://graph.facebook.com/v24.0` */
 export const graphBase = (opts: InstagramOptions) => `${opts.apiUrl}/${opts.version}`;

@@ -1,5 +1,14 @@
 import { metaWebhook, type MetaDelivery } from '../graph/webhook.js';
-import { PlatformError, type AccountCredentials, type InboundComment, type InboundMessage, type InboxAttachment, type InboxCapability, type InboxPerson, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundComment,
+  type InboundMessage,
+  type InboxAttachment,
+  type InboxCapability,
+  type InboxPerson,
+  type PlatformIO,
+} from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.js';
 
 /*
@@ -63,7 +72,12 @@ function attachmentOf(a: IgAttachmentWire): InboxAttachment | null {
   if (a.file_url) return { type: a.type === 'audio' ? 'audio' : 'file', url: a.file_url };
   const url = a.payload?.url;
   if (!url) return null;
-  const type = a.type === 'image' || a.type === 'video' || a.type === 'audio' ? a.type : a.type === 'share' || a.type === 'ig_reel' ? 'share' : 'file';
+  const type =
+    a.type === 'image' || a.type === 'video' || a.type === 'audio'
+      ? a.type
+      : a.type === 'share' || a.type === 'ig_reel'
+        ? 'share'
+        : 'file';
   return { type, url };
 }
 
@@ -72,19 +86,49 @@ export interface IgInboxAccess {
   token: string;
 }
 
-export function instagramInbox(opts: InstagramOptions, access: (account: AccountCredentials) => IgInboxAccess): InboxCapability {
+export function instagramInbox(
+  opts: InstagramOptions,
+  access: (account: AccountCredentials) => IgInboxAccess,
+): InboxCapability {
   const base = graphBase(opts);
-  const url = (path: string, q: Record<string, string> = {}) => `${base}/${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`;
-  const person = (p: { id?: string; username?: string } | undefined): InboxPerson => ({ id: p?.id ?? null, username: p?.username ?? null, name: p?.username ?? null });
+  const url = (path: string, q: Record<string, string> = {}) =>
+    `${base}/${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`;
+  const person = (p: { id?: string; username?: string } | undefined): InboxPerson => ({
+    id: p?.id ?? null,
+    username: p?.username ?? null,
+    name: p?.username ?? null,
+  });
 
-  async function send(a: IgInboxAccess, io: PlatformIO, recipient: Record<string, string>, message: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-    const res = await graph(io, { method: 'POST', url: url(`${a.igUserId}/messages`), token: a.token, json: { recipient, message, ...extra }, creates: true });
+  async function send(
+    a: IgInboxAccess,
+    io: PlatformIO,
+    recipient: Record<string, string>,
+    message: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ) {
+    const res = await graph(io, {
+      method: 'POST',
+      url: url(`${a.igUserId}/messages`),
+      token: a.token,
+      json: { recipient, message, ...extra },
+      creates: true,
+    });
     const id = res.body?.message_id;
-    if (typeof id !== 'string' || !id) throw new PlatformError('ambiguous', 'Instagram accepted the message but answered no message_id', { endpoint: '/messages', status: res.status });
+    if (typeof id !== 'string' || !id)
+      throw new PlatformError('ambiguous', 'Instagram accepted the message but answered no message_id', {
+        endpoint: '/messages',
+        status: res.status,
+      });
     return id;
   }
 
-  function comment(a: IgInboxAccess, postId: string, c: IgCommentWire, post: InboundComment['post'], parentId: string | null): InboundComment {
+  function comment(
+    a: IgInboxAccess,
+    postId: string,
+    c: IgCommentWire,
+    post: InboundComment['post'],
+    parentId: string | null,
+  ): InboundComment {
     const own = c.from?.id === a.igUserId;
     return {
       postId,
@@ -104,9 +148,17 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
   function entry(e: Record<string, unknown>): MetaDelivery[] {
     const igUserId = String(e.id ?? '');
     if (!igUserId) return [];
-    const account = { metadata: (m: Record<string, unknown>, platformUserId: string) => m.igUserId === igUserId || (m.igUserId === undefined && platformUserId === igUserId) };
+    const account = {
+      metadata: (m: Record<string, unknown>, platformUserId: string) =>
+        m.igUserId === igUserId || (m.igUserId === undefined && platformUserId === igUserId),
+    };
     const messages: InboundMessage[] = [];
-    for (const m of (Array.isArray(e.messaging) ? e.messaging : []) as Array<{ sender?: { id?: string }; recipient?: { id?: string }; timestamp?: number; message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: IgAttachmentWire[] } }>) {
+    for (const m of (Array.isArray(e.messaging) ? e.messaging : []) as Array<{
+      sender?: { id?: string };
+      recipient?: { id?: string };
+      timestamp?: number;
+      message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: IgAttachmentWire[] };
+    }>) {
       if (!m.message?.mid || !m.sender?.id || !m.recipient?.id) continue;
       const outgoing = m.message.is_echo === true || m.sender.id === igUserId;
       const other = outgoing ? m.recipient.id : m.sender.id;
@@ -122,7 +174,16 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
       });
     }
     const comments: InboundComment[] = [];
-    for (const change of (Array.isArray(e.changes) ? e.changes : []) as Array<{ field?: string; value?: { id?: string; text?: string; parent_id?: string; from?: { id?: string; username?: string }; media?: { id?: string } } }>) {
+    for (const change of (Array.isArray(e.changes) ? e.changes : []) as Array<{
+      field?: string;
+      value?: {
+        id?: string;
+        text?: string;
+        parent_id?: string;
+        from?: { id?: string; username?: string };
+        media?: { id?: string };
+      };
+    }>) {
       const v = change.value;
       if (change.field !== 'comments' || !v?.id || !v.media?.id) continue;
       comments.push({
@@ -136,25 +197,46 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
         createdAt: new Date((Number(e.time) || 0) * 1000),
       });
     }
-    return messages.length || comments.length ? [{ account, batch: { ...(messages.length ? { messages } : {}), ...(comments.length ? { comments } : {}) } }] : [];
+    return messages.length || comments.length
+      ? [{ account, batch: { ...(messages.length ? { messages } : {}), ...(comments.length ? { comments } : {}) } }]
+      : [];
   }
 
   return {
-    scopes: () => (opts.login === 'instagram' ? ['instagram_business_manage_messages', 'instagram_business_manage_comments'] : ['instagram_manage_messages', 'instagram_manage_comments']),
+    scopes: () =>
+      opts.login === 'instagram'
+        ? ['instagram_business_manage_messages', 'instagram_business_manage_comments']
+        : ['instagram_manage_messages', 'instagram_manage_comments'],
     conversations: {
       features: { attachments: ['image', 'video', 'audio'], quickReplies: true },
       async send(account, m, io) {
         const a = access(account);
         const quick = m.quickReplies ?? [];
         if (quick.length > QUICK_REPLIES_MAX || quick.some((q) => [...q.title].length > QUICK_REPLY_TITLE_MAX)) {
-          throw new PlatformError('rejected', `Instagram takes at most ${QUICK_REPLIES_MAX} quick replies, each title at most ${QUICK_REPLY_TITLE_MAX} characters`, { platformCode: 'quick_replies' });
+          throw new PlatformError(
+            'rejected',
+            `Instagram takes at most ${QUICK_REPLIES_MAX} quick replies, each title at most ${QUICK_REPLY_TITLE_MAX} characters`,
+            { platformCode: 'quick_replies' },
+          );
         }
-        const quickReplies = quick.length ? { quick_replies: quick.map((q) => ({ content_type: 'text', title: q.title, payload: q.payload })) } : {};
+        const quickReplies = quick.length
+          ? { quick_replies: quick.map((q) => ({ content_type: 'text', title: q.title, payload: q.payload })) }
+          : {};
         const tag = m.messageTag ? { messaging_type: 'MESSAGE_TAG', tag: m.messageTag } : {};
         const recipient = { id: m.conversationId };
         // An attachment is a message of its own on Instagram; the text (with the quick replies) follows it.
         let id: string | null = null;
-        if (m.attachment) id = await send(a, io, recipient, { attachment: { type: m.attachment.type, payload: { url: m.attachment.url } }, ...(m.text ? {} : quickReplies) }, tag);
+        if (m.attachment)
+          id = await send(
+            a,
+            io,
+            recipient,
+            {
+              attachment: { type: m.attachment.type, payload: { url: m.attachment.url } },
+              ...(m.text ? {} : quickReplies),
+            },
+            tag,
+          );
         if (m.text) id = await send(a, io, recipient, { text: m.text, ...quickReplies }, tag);
         return { messageId: id!, sentAt: io.now() };
       },
@@ -163,16 +245,37 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
     comments: {
       async reply(account, req, io) {
         const a = access(account);
-        const path = req.commentId ? `${encodeURIComponent(req.commentId)}/replies` : `${encodeURIComponent(req.postId)}/comments`;
-        const res = await graph(io, { method: 'POST', url: url(path), token: a.token, json: { message: req.text }, creates: true });
-        if (typeof res.body?.id !== 'string') throw new PlatformError('ambiguous', 'Instagram accepted the comment but answered no id', { endpoint: path, status: res.status });
+        const path = req.commentId
+          ? `${encodeURIComponent(req.commentId)}/replies`
+          : `${encodeURIComponent(req.postId)}/comments`;
+        const res = await graph(io, {
+          method: 'POST',
+          url: url(path),
+          token: a.token,
+          json: { message: req.text },
+          creates: true,
+        });
+        if (typeof res.body?.id !== 'string')
+          throw new PlatformError('ambiguous', 'Instagram accepted the comment but answered no id', {
+            endpoint: path,
+            status: res.status,
+          });
         return { commentId: res.body.id };
       },
       async delete(account, ref, io) {
-        await graph(io, { method: 'DELETE', url: url(encodeURIComponent(ref.commentId)), token: access(account).token });
+        await graph(io, {
+          method: 'DELETE',
+          url: url(encodeURIComponent(ref.commentId)),
+          token: access(account).token,
+        });
       },
       async hide(account, ref, hidden, io) {
-        await graph(io, { method: 'POST', url: url(encodeURIComponent(ref.commentId)), token: access(account).token, json: { hide: hidden } });
+        await graph(io, {
+          method: 'POST',
+          url: url(encodeURIComponent(ref.commentId)),
+          token: access(account).token,
+          json: { hide: hidden },
+        });
       },
       async privateReply(account, ref, text, io) {
         const a = access(account);
@@ -195,10 +298,19 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
       const messages: InboundMessage[] = [];
       const threads = await graph(io, {
         method: 'GET',
-        url: url(`${a.igUserId}/conversations`, { platform: 'instagram', fields: `id,updated_time,participants,messages{${MESSAGE_FIELDS}}`, limit: '25' }),
+        url: url(`${a.igUserId}/conversations`, {
+          platform: 'instagram',
+          fields: `id,updated_time,participants,messages{${MESSAGE_FIELDS}}`,
+          limit: '25',
+        }),
         token: a.token,
       });
-      for (const t of (threads.body?.data ?? []) as Array<{ id: string; updated_time?: string; participants?: { data?: Array<{ id?: string; username?: string }> }; messages?: { data?: IgMessageWire[] } }>) {
+      for (const t of (threads.body?.data ?? []) as Array<{
+        id: string;
+        updated_time?: string;
+        participants?: { data?: Array<{ id?: string; username?: string }> };
+        messages?: { data?: IgMessageWire[] };
+      }>) {
         if (t.updated_time && Date.parse(t.updated_time) < since) continue;
         const other = (t.participants?.data ?? []).find((p) => p.id && p.id !== a.igUserId);
         if (!other?.id) continue;
@@ -222,10 +334,27 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
       }
 
       const comments: InboundComment[] = [];
-      const media = await graph(io, { method: 'GET', url: url(`${a.igUserId}/media`, { fields: 'id,caption,permalink,timestamp', limit: String(MEDIA_PER_POLL) }), token: a.token });
-      for (const m of (media.body?.data ?? []) as Array<{ id: string; caption?: string; permalink?: string; timestamp?: string }>) {
-        const post = { content: m.caption ?? null, permalink: m.permalink ?? null, postedAt: m.timestamp ? new Date(m.timestamp) : null };
-        const res = await graph(io, { method: 'GET', url: url(`${encodeURIComponent(m.id)}/comments`, { fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}` }), token: a.token });
+      const media = await graph(io, {
+        method: 'GET',
+        url: url(`${a.igUserId}/media`, { fields: 'id,caption,permalink,timestamp', limit: String(MEDIA_PER_POLL) }),
+        token: a.token,
+      });
+      for (const m of (media.body?.data ?? []) as Array<{
+        id: string;
+        caption?: string;
+        permalink?: string;
+        timestamp?: string;
+      }>) {
+        const post = {
+          content: m.caption ?? null,
+          permalink: m.permalink ?? null,
+          postedAt: m.timestamp ? new Date(m.timestamp) : null,
+        };
+        const res = await graph(io, {
+          method: 'GET',
+          url: url(`${encodeURIComponent(m.id)}/comments`, { fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}` }),
+          token: a.token,
+        });
         for (const c of (res.body?.data ?? []) as IgCommentWire[]) {
           if (seen(c.timestamp)) comments.push(comment(a, m.id, c, post, null));
           for (const r of c.replies?.data ?? []) if (seen(r.timestamp)) comments.push(comment(a, m.id, r, post, c.id));
@@ -234,6 +363,14 @@ export function instagramInbox(opts: InstagramOptions, access: (account: Account
       return { messages, comments, cursor: { since: newest } };
     },
 
-    webhook: metaWebhook({ object: 'instagram', fields: ['messages', 'comments'], appId: opts.appId, appSecret: opts.appSecret, graphBase: base, http: INSTAGRAM_HTTP, entry }),
+    webhook: metaWebhook({
+      object: 'instagram',
+      fields: ['messages', 'comments'],
+      appId: opts.appId,
+      appSecret: opts.appSecret,
+      graphBase: base,
+      http: INSTAGRAM_HTTP,
+      entry,
+    }),
   };
 }

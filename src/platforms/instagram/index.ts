@@ -1,12 +1,30 @@
 import type { Config } from '../../config.js';
 import { graphLogin } from '../graph/login.js';
-import { PlatformError, type AccountCredentials, type Destination, type DestinationsCapability, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type Destination,
+  type DestinationsCapability,
+  type PlatformAdapter,
+  type PlatformIO,
+  type ProcessingStarted,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
 import { instagramAnalytics } from './analytics.js';
 import { instagramInbox } from './inbox.js';
 import { iceBreakers } from './settings.js';
 import { instagramLoginOAuth } from './login.js';
-import { carousel, checkQuota, handleState, makeContainers, publishContainer, type IgAccess, type IgHandle } from './publish.js';
+import {
+  carousel,
+  checkQuota,
+  handleState,
+  makeContainers,
+  publishContainer,
+  type IgAccess,
+  type IgHandle,
+} from './publish.js';
 
 /** The user's long-lived token, kept beside the Page token (see `select`): lists the accounts again. */
 const userToken = (account: AccountCredentials) => account.refreshToken ?? account.accessToken;
@@ -21,12 +39,19 @@ const userToken = (account: AccountCredentials) => account.refreshToken ?? accou
  */
 export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter {
   const base = graphBase(opts);
-  const oauth = opts.login === 'instagram' ? instagramLoginOAuth(opts) : graphLogin({ ...opts, name: 'Instagram', settings: 'INSTAGRAM' }, INSTAGRAM_HTTP);
+  const oauth =
+    opts.login === 'instagram'
+      ? instagramLoginOAuth(opts)
+      : graphLogin({ ...opts, name: 'Instagram', settings: 'INSTAGRAM' }, INSTAGRAM_HTTP);
 
   function access(account: AccountCredentials): IgAccess {
     const igUserId = account.metadata.igUserId ?? (opts.login === 'instagram' ? account.platformUserId : undefined);
     if (typeof igUserId !== 'string' || !igUserId) {
-      throw new PlatformError('rejected', 'no Instagram account is selected for this connection: reconnect it and choose the Instagram account', { platformCode: 'profile_not_selected' });
+      throw new PlatformError(
+        'rejected',
+        'no Instagram account is selected for this connection: reconnect it and choose the Instagram account',
+        { platformCode: 'profile_not_selected' },
+      );
     }
     if (!account.accessToken) throw new PlatformError('auth', 'the Instagram account has no token; reconnect it');
     return { igUserId, token: account.accessToken };
@@ -39,9 +64,13 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
     if (!containerId) {
       containerId = await carousel(opts, io, a, req, handle.children ?? []);
       const state = await handleState(opts, io, a, { ...handle, containerId });
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       // Rare (a carousel container is ready at once): the next attempt makes another one, nothing is posted twice.
-      if (state.state === 'processing') throw new PlatformError('unavailable', 'Instagram is still preparing the carousel', { retryAfterMs: state.waitMs });
+      if (state.state === 'processing')
+        throw new PlatformError('unavailable', 'Instagram is still preparing the carousel', {
+          retryAfterMs: state.waitMs,
+        });
     }
     return publishContainer(opts, io, a, req, handle, containerId);
   }
@@ -53,19 +82,36 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
      * then that account (`GET /{ig-user}`). The Page's token is handed on to publish with.
      */
     async list(tokens, io, o) {
-      const res = await graph(io, { method: 'GET', url: `${base}/me/accounts?fields=id,name,access_token,instagram_business_account&limit=100`, token: tokens.accessToken });
-      const pages = ((res.body?.data ?? []) as any[]).filter((p) => p.instagram_business_account?.id && (!o?.ids || o.ids.includes(String(p.instagram_business_account.id))));
+      const res = await graph(io, {
+        method: 'GET',
+        url: `${base}/me/accounts?fields=id,name,access_token,instagram_business_account&limit=100`,
+        token: tokens.accessToken,
+      });
+      const pages = ((res.body?.data ?? []) as any[]).filter(
+        (p) => p.instagram_business_account?.id && (!o?.ids || o.ids.includes(String(p.instagram_business_account.id))),
+      );
       const out: Destination[] = [];
       for (const p of pages) {
         const igId = String(p.instagram_business_account.id);
         const token = typeof p.access_token === 'string' ? p.access_token : tokens.accessToken;
-        const ig = (await graph(io, { method: 'GET', url: `${base}/${igId}?fields=id,username,name,profile_picture_url,followers_count`, token })).body ?? {};
+        const ig =
+          (
+            await graph(io, {
+              method: 'GET',
+              url: `${base}/${igId}?fields=id,username,name,profile_picture_url,followers_count`,
+              token,
+            })
+          ).body ?? {};
         out.push({
           id: igId,
           name: String(ig.name ?? ig.username ?? igId),
           username: ig.username ?? null,
           picture: ig.profile_picture_url ?? null,
-          details: { pageId: String(p.id), pageName: p.name ?? null, followers_count: typeof ig.followers_count === 'number' ? ig.followers_count : null },
+          details: {
+            pageId: String(p.id),
+            pageName: p.name ?? null,
+            followers_count: typeof ig.followers_count === 'number' ? ig.followers_count : null,
+          },
           tokens: typeof p.access_token === 'string' ? { accessToken: p.access_token, expiresAt: null } : undefined,
         });
       }
@@ -73,10 +119,21 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
     },
     /** The Page's token publishes (it does not expire); the user's long-lived token stays beside it to list again. */
     async select(profile, user) {
-      if (!profile) throw new PlatformError('rejected', 'an Instagram connection posts as one Instagram professional account');
-      if (!profile.tokens) throw new PlatformError('rejected', `Facebook gave no token for the Page of Instagram account ${profile.username ?? profile.id}`, { platformCode: 'page_token_missing' });
+      if (!profile)
+        throw new PlatformError('rejected', 'an Instagram connection posts as one Instagram professional account');
+      if (!profile.tokens)
+        throw new PlatformError(
+          'rejected',
+          `Facebook gave no token for the Page of Instagram account ${profile.username ?? profile.id}`,
+          { platformCode: 'page_token_missing' },
+        );
       return {
-        metadata: { igUserId: profile.id, igUsername: profile.username ?? null, pageId: profile.details.pageId ?? null, pageName: profile.details.pageName ?? null },
+        metadata: {
+          igUserId: profile.id,
+          igUsername: profile.username ?? null,
+          pageId: profile.details.pageId ?? null,
+          pageName: profile.details.pageName ?? null,
+        },
         profile: {
           ...user.profile,
           username: profile.username ?? profile.name,
@@ -84,7 +141,11 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
           avatarUrl: profile.picture ?? null,
           profileUrl: `https://www.instagram.com/${profile.username ?? ''}`,
         },
-        tokens: { accessToken: profile.tokens.accessToken, refreshToken: user.tokens.refreshToken ?? user.tokens.accessToken, expiresAt: null },
+        tokens: {
+          accessToken: profile.tokens.accessToken,
+          refreshToken: user.tokens.refreshToken ?? user.tokens.accessToken,
+          expiresAt: null,
+        },
       };
     },
     listingToken: userToken,
@@ -94,22 +155,40 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
   const ownProfile: DestinationsCapability = {
     kind: 'profile',
     async list(tokens, io, o) {
-      const me = (await graph(io, { method: 'GET', url: `${base}/me?fields=id,username,name,profile_picture_url,followers_count`, token: tokens.accessToken })).body ?? {};
+      const me =
+        (
+          await graph(io, {
+            method: 'GET',
+            url: `${base}/me?fields=id,username,name,profile_picture_url,followers_count`,
+            token: tokens.accessToken,
+          })
+        ).body ?? {};
       if (!me.id) return [];
       const one: Destination = {
         id: String(me.id),
         name: String(me.name ?? me.username ?? me.id),
         username: me.username ?? null,
         picture: me.profile_picture_url ?? null,
-        details: { pageId: null, pageName: null, followers_count: typeof me.followers_count === 'number' ? me.followers_count : null },
+        details: {
+          pageId: null,
+          pageName: null,
+          followers_count: typeof me.followers_count === 'number' ? me.followers_count : null,
+        },
       };
       return o?.ids && !o.ids.includes(one.id) ? [] : [one];
     },
     async select(profile, user) {
-      if (!profile) throw new PlatformError('rejected', 'an Instagram connection posts as one Instagram professional account');
+      if (!profile)
+        throw new PlatformError('rejected', 'an Instagram connection posts as one Instagram professional account');
       return {
         metadata: { igUserId: profile.id, igUsername: profile.username ?? null },
-        profile: { ...user.profile, username: profile.username ?? profile.name, displayName: profile.name, avatarUrl: profile.picture ?? null, profileUrl: `https://www.instagram.com/${profile.username ?? ''}` },
+        profile: {
+          ...user.profile,
+          username: profile.username ?? profile.name,
+          displayName: profile.name,
+          avatarUrl: profile.picture ?? null,
+          profileUrl: `https://www.instagram.com/${profile.username ?? ''}`,
+        },
       };
     },
   };
@@ -124,7 +203,8 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
       await checkQuota(opts, io, a);
       const handle = await makeContainers(opts, io, a, req);
       const state = await handleState(opts, io, a, handle);
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
       return finish(handle, req, io);
     },
@@ -138,14 +218,30 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
       const a = access(req.account);
       const story = req.platformSpecificData.contentType === 'story';
       const after = since.getTime() - 300_000;
-      const q = new URLSearchParams({ fields: 'id,caption,timestamp,permalink', limit: '100', ...(story ? {} : { since: String(Math.floor(after / 1000)) }) });
-      const res = await graph(io, { method: 'GET', url: `${base}/${a.igUserId}/${story ? 'stories' : 'media'}?${q}`, token: a.token });
-      const items: { id: string; caption?: string; timestamp?: string; permalink?: string }[] = Array.isArray(res.body?.data) ? res.body.data : [];
+      const q = new URLSearchParams({
+        fields: 'id,caption,timestamp,permalink',
+        limit: '100',
+        ...(story ? {} : { since: String(Math.floor(after / 1000)) }),
+      });
+      const res = await graph(io, {
+        method: 'GET',
+        url: `${base}/${a.igUserId}/${story ? 'stories' : 'media'}?${q}`,
+        token: a.token,
+      });
+      const items: { id: string; caption?: string; timestamp?: string; permalink?: string }[] = Array.isArray(
+        res.body?.data,
+      )
+        ? res.body.data
+        : [];
       const recent = items.filter((m) => !m.timestamp || Date.parse(m.timestamp) >= after);
       const matches = story ? recent : recent.filter((m) => (m.caption ?? '') === req.content);
       const [match] = matches;
       if (!match || (story && matches.length !== 1)) return null;
-      return { platformPostId: String(match.id), platformPostUrl: match.permalink ?? null, extra: { igUserId: a.igUserId, kind: story ? 'story' : 'media' } };
+      return {
+        platformPostId: String(match.id),
+        platformPostUrl: match.permalink ?? null,
+        extra: { igUserId: a.igUserId, kind: story ? 'story' : 'media' },
+      };
     },
 
     processing: {
@@ -157,7 +253,12 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
     analytics: instagramAnalytics(opts, access),
     inbox: instagramInbox(opts, access),
     settings: { 'instagram-ice-breakers': iceBreakers(opts, access) },
-    ...(opts.login === 'instagram' ? { refreshTokens: (account: AccountCredentials, io: PlatformIO) => oauth.refresh!(account.accessToken ?? account.refreshToken ?? '', io) } : {}),
+    ...(opts.login === 'instagram'
+      ? {
+          refreshTokens: (account: AccountCredentials, io: PlatformIO) =>
+            oauth.refresh!(account.accessToken ?? account.refreshToken ?? '', io),
+        }
+      : {}),
   };
 }
 

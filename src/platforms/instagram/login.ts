@@ -17,47 +17,79 @@ import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.j
 const LOGIN_HTTP: PlatformHttp = {
   name: 'Instagram',
   describe: (answer) =>
-    typeof answer.body?.error_message === 'string' ? { message: answer.body.error_message, platformCode: String(answer.body.code ?? answer.body.error_type ?? '') || null } : INSTAGRAM_HTTP.describe(answer),
+    typeof answer.body?.error_message === 'string'
+      ? {
+          message: answer.body.error_message,
+          platformCode: String(answer.body.code ?? answer.body.error_type ?? '') || null,
+        }
+      : INSTAGRAM_HTTP.describe(answer),
   classify(answer, described) {
-    if (typeof answer.body?.error_message === 'string' && answer.status === 400) return new PlatformError('auth', described.message, { ...answerFields(answer, described.platformCode), revoked: true });
+    if (typeof answer.body?.error_message === 'string' && answer.status === 400)
+      return new PlatformError('auth', described.message, {
+        ...answerFields(answer, described.platformCode),
+        revoked: true,
+      });
     return INSTAGRAM_HTTP.classify!(answer, described);
   },
 };
 
 function requireApp(opts: InstagramOptions): { appId: string; appSecret: string } {
   if (!opts.appId || !opts.appSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Instagram is not configured on this server: set INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET (the Instagram app id and secret of your Meta app)');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'Instagram is not configured on this server: set INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET (the Instagram app id and secret of your Meta app)',
+    );
   }
   return { appId: opts.appId, appSecret: opts.appSecret };
 }
 
 /** A token call never creates a post: a lost answer is retried, not a disconnect. */
 function transient(error: unknown): never {
-  if (error instanceof PlatformError && error.kind === 'ambiguous') throw new PlatformError('unavailable', error.message, { cause: error });
+  if (error instanceof PlatformError && error.kind === 'ambiguous')
+    throw new PlatformError('unavailable', error.message, { cause: error });
   throw error;
 }
 
 function longLived(io: PlatformIO, body: any, raw: string): TokenSet {
-  if (typeof body?.access_token !== 'string') throw new PlatformError('rejected', 'Instagram answered without an access token', { raw: raw.slice(0, 2000) });
+  if (typeof body?.access_token !== 'string')
+    throw new PlatformError('rejected', 'Instagram answered without an access token', { raw: raw.slice(0, 2000) });
   const expiresIn = Number(body.expires_in);
-  const expiresAt = Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null;
+  const expiresAt =
+    Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(io.now().getTime() + expiresIn * 1000) : null;
   return { accessToken: body.access_token, refreshToken: body.access_token, expiresAt, scopes: null };
 }
 
 export function instagramLoginOAuth(opts: InstagramOptions): OAuthProvider {
   const tokenGet = async (io: PlatformIO, path: string, params: Record<string, string>) => {
-    const res = await platformRequest(io, LOGIN_HTTP, { method: 'GET', url: `${opts.apiUrl}${path}?${new URLSearchParams(params)}`, endpoint: path }).catch(transient);
+    const res = await platformRequest(io, LOGIN_HTTP, {
+      method: 'GET',
+      url: `${opts.apiUrl}${path}?${new URLSearchParams(params)}`,
+      endpoint: path,
+    }).catch(transient);
     return longLived(io, res.body, res.raw);
   };
   return {
     authorizeUrl({ state, redirectUri, scopes }) {
       const { appId } = requireApp(opts);
-      const q = new URLSearchParams({ client_id: appId, redirect_uri: redirectUri, response_type: 'code', scope: (scopes ?? opts.scopes).join(','), state });
+      const q = new URLSearchParams({
+        client_id: appId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: (scopes ?? opts.scopes).join(','),
+        state,
+      });
       return `${opts.authUrl}/oauth/authorize?${q}`;
     },
     async exchangeCode({ code, redirectUri }, io) {
       const { appId, appSecret } = requireApp(opts);
-      const form = new URLSearchParams({ client_id: appId, client_secret: appSecret, grant_type: 'authorization_code', redirect_uri: redirectUri, code: code.replace(/#_$/, '') });
+      const form = new URLSearchParams({
+        client_id: appId,
+        client_secret: appSecret,
+        grant_type: 'authorization_code',
+        redirect_uri: redirectUri,
+        code: code.replace(/#_$/, ''),
+      });
       const res = await platformRequest(io, LOGIN_HTTP, {
         method: 'POST',
         url: `${opts.tokenUrl}/oauth/access_token`,
@@ -67,15 +99,26 @@ export function instagramLoginOAuth(opts: InstagramOptions): OAuthProvider {
       }).catch(transient);
       // The answer is `{data: [{access_token, user_id, permissions}]}` (older apps: the object alone).
       const short = res.body?.data?.[0] ?? res.body;
-      if (typeof short?.access_token !== 'string') throw new PlatformError('rejected', 'Instagram answered the code exchange without an access token', { raw: res.raw.slice(0, 2000) });
-      return tokenGet(io, '/access_token', { grant_type: 'ig_exchange_token', client_secret: appSecret, access_token: short.access_token });
+      if (typeof short?.access_token !== 'string')
+        throw new PlatformError('rejected', 'Instagram answered the code exchange without an access token', {
+          raw: res.raw.slice(0, 2000),
+        });
+      return tokenGet(io, '/access_token', {
+        grant_type: 'ig_exchange_token',
+        client_secret: appSecret,
+        access_token: short.access_token,
+      });
     },
     /** The stored refresh token is the long-lived token itself: 60 new days. */
     refresh(token, io) {
       return tokenGet(io, '/refresh_access_token', { grant_type: 'ig_refresh_token', access_token: token });
     },
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
-      const res = await graph(io, { method: 'GET', url: `${graphBase(opts)}/me?fields=id,username,name,profile_picture_url`, token: tokens.accessToken });
+      const res = await graph(io, {
+        method: 'GET',
+        url: `${graphBase(opts)}/me?fields=id,username,name,profile_picture_url`,
+        token: tokens.accessToken,
+      });
       const me = res.body ?? {};
       if (!me.id) throw new PlatformError('rejected', 'Instagram did not say who the account is', { endpoint: '/me' });
       return {

@@ -17,32 +17,51 @@ import type { IgInboxAccess } from './inbox.js';
 const MAX = 4;
 const QUESTION_MAX = 80;
 
-export function iceBreakers(opts: InstagramOptions, access: (account: AccountCredentials) => IgInboxAccess): AccountSetting {
+export function iceBreakers(
+  opts: InstagramOptions,
+  access: (account: AccountCredentials) => IgInboxAccess,
+): AccountSetting {
   const base = graphBase(opts);
   return {
     check(items) {
       const problems: Record<string, string[]> = {};
       items.forEach((item, i) => {
-        if (typeof item.question !== 'string' || !item.question.trim() || [...item.question].length > QUESTION_MAX) problems[`ice_breakers[${i}].question`] = [`must be 1-${QUESTION_MAX} characters`];
-        if (typeof item.payload !== 'string' || !item.payload) problems[`ice_breakers[${i}].payload`] = ['must be a non-empty string'];
+        if (typeof item.question !== 'string' || !item.question.trim() || [...item.question].length > QUESTION_MAX)
+          problems[`ice_breakers[${i}].question`] = [`must be 1-${QUESTION_MAX} characters`];
+        if (typeof item.payload !== 'string' || !item.payload)
+          problems[`ice_breakers[${i}].payload`] = ['must be a non-empty string'];
       });
       return problems;
     },
     async get(account, io) {
       const a = access(account);
-      const res = await graph(io, { method: 'GET', url: `${base}/${a.igUserId}/messenger_profile?fields=ice_breakers`, token: a.token });
-      const locales: { locale?: string; call_to_actions?: Record<string, unknown>[] }[] = res.body?.data?.[0]?.ice_breakers ?? [];
+      const res = await graph(io, {
+        method: 'GET',
+        url: `${base}/${a.igUserId}/messenger_profile?fields=ice_breakers`,
+        token: a.token,
+      });
+      const locales: { locale?: string; call_to_actions?: Record<string, unknown>[] }[] =
+        res.body?.data?.[0]?.ice_breakers ?? [];
       const chosen = locales.find((l) => (l.locale ?? 'default') === 'default') ?? locales[0];
       return Array.isArray(chosen?.call_to_actions) ? chosen.call_to_actions : [];
     },
     async set(account, items, io) {
       const a = access(account);
       const call_to_actions = items.map((i) => ({ question: i.question, payload: i.payload }));
-      await graph(io, { method: 'POST', url: `${base}/${a.igUserId}/messenger_profile`, token: a.token, json: { ice_breakers: [{ locale: 'default', call_to_actions }] } });
+      await graph(io, {
+        method: 'POST',
+        url: `${base}/${a.igUserId}/messenger_profile`,
+        token: a.token,
+        json: { ice_breakers: [{ locale: 'default', call_to_actions }] },
+      });
     },
     async clear(account, io) {
       const a = access(account);
-      await graph(io, { method: 'DELETE', url: `${base}/${a.igUserId}/messenger_profile?fields=${encodeURIComponent('["ice_breakers"]')}`, token: a.token });
+      await graph(io, {
+        method: 'DELETE',
+        url: `${base}/${a.igUserId}/messenger_profile?fields=${encodeURIComponent('["ice_breakers"]')}`,
+        token: a.token,
+      });
     },
   };
 }

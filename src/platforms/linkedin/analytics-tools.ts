@@ -12,21 +12,43 @@ import type { LinkedInAdapter } from './index.js';
 
 const URN = /^urn:li:(share|ugcPost):\d+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const NAMES: Record<MemberQueryType, string> = { IMPRESSION: 'impressions', MEMBERS_REACHED: 'reach', REACTION: 'reactions', COMMENT: 'comments', RESHARE: 'shares' };
-const LABELS: Record<string, string> = { LIKE: 'Like', PRAISE: 'Celebrate', EMPATHY: 'Love', INTEREST: 'Insightful', APPRECIATION: 'Support', ENTERTAINMENT: 'Funny' };
+const NAMES: Record<MemberQueryType, string> = {
+  IMPRESSION: 'impressions',
+  MEMBERS_REACHED: 'reach',
+  REACTION: 'reactions',
+  COMMENT: 'comments',
+  RESHARE: 'shares',
+};
+const LABELS: Record<string, string> = {
+  LIKE: 'Like',
+  PRAISE: 'Celebrate',
+  EMPATHY: 'Love',
+  INTEREST: 'Insightful',
+  APPRECIATION: 'Support',
+  ENTERTAINMENT: 'Funny',
+};
 
-const rate = (engaged: number, impressions: number) => (impressions > 0 ? Math.round((engaged / impressions) * 10_000) / 100 : 0);
+const rate = (engaged: number, impressions: number) =>
+  impressions > 0 ? Math.round((engaged / impressions) * 10_000) / 100 : 0;
 
 function postUrn(urn: string | undefined): string {
-  if (!urn) throw invalid('missing_urn', 'Missing required parameter: urn', { example: 'urn:li:share:7123456789012345678 or urn:li:ugcPost:7123456789012345678' });
-  if (!URN.test(urn)) throw invalid('invalid_urn', 'Invalid URN format. Must be urn:li:share:ID or urn:li:ugcPost:ID', { providedUrn: urn });
+  if (!urn)
+    throw invalid('missing_urn', 'Missing required parameter: urn', {
+      example: 'urn:li:share:7123456789012345678 or urn:li:ugcPost:7123456789012345678',
+    });
+  if (!URN.test(urn))
+    throw invalid('invalid_urn', 'Invalid URN format. Must be urn:li:share:ID or urn:li:ugcPost:ID', {
+      providedUrn: urn,
+    });
   return urn;
 }
 
 function date(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw invalid('invalid_date_format', 'Invalid date format. Use YYYY-MM-DD format.', { example: { startDate: '2024-01-01', endDate: '2024-01-31' } });
+    throw invalid('invalid_date_format', 'Invalid date format. Use YYYY-MM-DD format.', {
+      example: { startDate: '2024-01-01', endDate: '2024-01-31' },
+    });
   }
   return value;
 }
@@ -60,16 +82,30 @@ const aggregate = platformTool<LinkedInAdapter>()({
   async handler({ adapter, account, query, io }) {
     const acc = account!;
     if (organizationOf(acc)) {
-      throw invalid('organization_not_supported', 'Aggregate analytics only available for LinkedIn personal accounts. Organization accounts can use per-post analytics via /v1/analytics.');
+      throw invalid(
+        'organization_not_supported',
+        'Aggregate analytics only available for LinkedIn personal accounts. Organization accounts can use per-post analytics via /v1/analytics.',
+      );
     }
     const aggregation = (query.aggregation ?? 'TOTAL').toUpperCase();
     if (aggregation !== 'TOTAL' && aggregation !== 'DAILY') {
-      throw invalid('invalid_aggregation', 'Invalid aggregation type. Must be one of: TOTAL, DAILY', { validOptions: ['TOTAL', 'DAILY'] });
+      throw invalid('invalid_aggregation', 'Invalid aggregation type. Must be one of: TOTAL, DAILY', {
+        validOptions: ['TOTAL', 'DAILY'],
+      });
     }
-    const asked = query.metrics ? query.metrics.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean) : [...MEMBER_QUERY_TYPES];
+    const asked = query.metrics
+      ? query.metrics
+          .split(',')
+          .map((m) => m.trim().toUpperCase())
+          .filter(Boolean)
+      : [...MEMBER_QUERY_TYPES];
     const unknown = asked.filter((m) => !(MEMBER_QUERY_TYPES as readonly string[]).includes(m));
     if (unknown.length) {
-      throw invalid('invalid_metrics', `Invalid metrics: ${unknown.join(', ')}. Valid options: ${MEMBER_QUERY_TYPES.join(', ')}`, { validOptions: [...MEMBER_QUERY_TYPES] });
+      throw invalid(
+        'invalid_metrics',
+        `Invalid metrics: ${unknown.join(', ')}. Valid options: ${MEMBER_QUERY_TYPES.join(', ')}`,
+        { validOptions: [...MEMBER_QUERY_TYPES] },
+      );
     }
     const now = io.now();
     const today = now.toISOString().slice(0, 10);
@@ -80,10 +116,14 @@ const aggregate = platformTool<LinkedInAdapter>()({
       start = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
       end ??= today;
     }
-    if (start && end && start >= end) throw invalid('invalid_date_format', 'startDate must be before endDate (endDate is exclusive)');
+    if (start && end && start >= end)
+      throw invalid('invalid_date_format', 'startDate must be before endDate (endDate is exclusive)');
     const dateRange = start && end ? { start, end } : null;
     // MEMBERS_REACHED has no daily form on LinkedIn.
-    const skipped = aggregation === 'DAILY' && asked.includes('MEMBERS_REACHED') ? ['MEMBERS_REACHED (not supported with DAILY aggregation)'] : [];
+    const skipped =
+      aggregation === 'DAILY' && asked.includes('MEMBERS_REACHED')
+        ? ['MEMBERS_REACHED (not supported with DAILY aggregation)']
+        : [];
     const types = asked.filter((m) => !(aggregation === 'DAILY' && m === 'MEMBERS_REACHED')) as MemberQueryType[];
     const analytics: Record<string, number | { date: string; count: number }[]> = {};
     for (const queryType of types) {
@@ -151,9 +191,22 @@ const post = platformTool<LinkedInAdapter>()({
       });
     }
     if (!m) {
-      throw new AppError('not_found', 'post_not_found', 'Post not found. The URN may be invalid or the post may have been deleted.', { postUrn: urn });
+      throw new AppError(
+        'not_found',
+        'post_not_found',
+        'Post not found. The URN may be invalid or the post may have been deleted.',
+        { postUrn: urn },
+      );
     }
-    const v = { impressions: m.impressions ?? 0, reach: m.reach ?? 0, likes: m.likes ?? 0, comments: m.comments ?? 0, shares: m.shares ?? 0, clicks: m.clicks ?? 0, views: m.views ?? 0 };
+    const v = {
+      impressions: m.impressions ?? 0,
+      reach: m.reach ?? 0,
+      likes: m.likes ?? 0,
+      comments: m.comments ?? 0,
+      shares: m.shares ?? 0,
+      clicks: m.clicks ?? 0,
+      views: m.views ?? 0,
+    };
     return {
       body: {
         accountId: acc.accountId,
@@ -193,7 +246,11 @@ const reactions = platformTool<LinkedInAdapter>()({
         from: Type.Object({ urn: Type.String(), profileUrl: Type.Optional(Type.String()) }),
       }),
     ),
-    pagination: Type.Object({ hasMore: Type.Boolean(), cursor: Type.Union([Type.String(), Type.Null()]), total: Type.Union([Type.Integer(), Type.Null()]) }),
+    pagination: Type.Object({
+      hasMore: Type.Boolean(),
+      cursor: Type.Union([Type.String(), Type.Null()]),
+      total: Type.Union([Type.Integer(), Type.Null()]),
+    }),
     lastUpdated: Type.String(),
   }),
   async handler({ adapter, account, query, io }) {
@@ -201,7 +258,10 @@ const reactions = platformTool<LinkedInAdapter>()({
     const urn = postUrn(query.urn);
     if (!organizationOf(acc)) {
       // LinkedIn keeps member reactions behind a closed permission (r_member_social_feed).
-      throw invalid('PLATFORM_LIMITATION', 'Reactions are only available for LinkedIn organization (company page) accounts');
+      throw invalid(
+        'PLATFORM_LIMITATION',
+        'Reactions are only available for LinkedIn organization (company page) accounts',
+      );
     }
     const start = Number(query.cursor ?? 0);
     const count = query.limit ?? 25;

@@ -1,4 +1,11 @@
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AnalyticsCapability,
+  type ListedPost,
+  type PlatformIO,
+  type PostMetrics,
+} from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 import { fromLittleText } from './text.js';
 
@@ -60,7 +67,12 @@ export interface MemberAnalyticsQuery {
 }
 
 /** One memberCreatorPostAnalytics call: the total, or the count per day (`YYYY-MM-DD`). */
-export async function memberAnalytics(opts: LinkedInOptions, account: AccountCredentials, q: MemberAnalyticsQuery, io: PlatformIO) {
+export async function memberAnalytics(
+  opts: LinkedInOptions,
+  account: AccountCredentials,
+  q: MemberAnalyticsQuery,
+  io: PlatformIO,
+) {
   const target = q.entity ? `q=entity&entity=${entityParam(q.entity)}` : 'q=me';
   const range = q.dateRange ? `&dateRange=${dateRangeParam(q.dateRange.start, q.dateRange.end)}` : '';
   const url = `${opts.apiUrl}/rest/memberCreatorPostAnalytics?${target}&queryType=${q.queryType}&aggregation=${q.aggregation}${range}`;
@@ -70,14 +82,23 @@ export async function memberAnalytics(opts: LinkedInOptions, account: AccountCre
     .filter((e) => e.dateRange?.start)
     .map((e) => {
       const s = e.dateRange.start;
-      return { date: `${s.year}-${String(s.month).padStart(2, '0')}-${String(s.day).padStart(2, '0')}`, count: n(e.count) };
+      return {
+        date: `${s.year}-${String(s.month).padStart(2, '0')}-${String(s.day).padStart(2, '0')}`,
+        count: n(e.count),
+      };
     });
   return { total: elements.reduce((sum, e) => sum + n(e.count), 0), days };
 }
 
 /** A member post's numbers, one query type a call (LinkedIn has no multi-metric form). */
-export async function memberPostMetrics(opts: LinkedInOptions, account: AccountCredentials, urn: string, io: PlatformIO): Promise<PostMetrics> {
-  const get = async (queryType: MemberQueryType) => (await memberAnalytics(opts, account, { queryType, aggregation: 'TOTAL', entity: urn }, io)).total;
+export async function memberPostMetrics(
+  opts: LinkedInOptions,
+  account: AccountCredentials,
+  urn: string,
+  io: PlatformIO,
+): Promise<PostMetrics> {
+  const get = async (queryType: MemberQueryType) =>
+    (await memberAnalytics(opts, account, { queryType, aggregation: 'TOTAL', entity: urn }, io)).total;
   return {
     impressions: await get('IMPRESSION'),
     reach: await get('MEMBERS_REACHED'),
@@ -88,7 +109,13 @@ export async function memberPostMetrics(opts: LinkedInOptions, account: AccountC
 }
 
 /** A page's posts' lifetime statistics, keyed by post URN. */
-export async function organizationPostMetrics(opts: LinkedInOptions, account: AccountCredentials, org: string, urns: string[], io: PlatformIO) {
+export async function organizationPostMetrics(
+  opts: LinkedInOptions,
+  account: AccountCredentials,
+  org: string,
+  urns: string[],
+  io: PlatformIO,
+) {
   const shares = urns.filter((u) => u.startsWith('urn:li:share:'));
   const ugc = urns.filter((u) => !u.startsWith('urn:li:share:'));
   const list = (xs: string[]) => `List(${xs.map(enc).join(',')})`;
@@ -113,12 +140,22 @@ export async function organizationPostMetrics(opts: LinkedInOptions, account: Ac
 }
 
 /** One page of a post's reactions (newest first). */
-export async function postReactions(opts: LinkedInOptions, account: AccountCredentials, urn: string, page: { start: number; count: number }, io: PlatformIO) {
+export async function postReactions(
+  opts: LinkedInOptions,
+  account: AccountCredentials,
+  urn: string,
+  page: { start: number; count: number },
+  io: PlatformIO,
+) {
   const url = `${opts.apiUrl}/rest/reactions/(entity:${enc(urn)})?q=entity&sort=(value:REVERSE_CHRONOLOGICAL)&start=${page.start}&count=${page.count}`;
   const res = await liRequest(opts, io, { method: 'GET', url, token: token(account) });
   const elements: any[] = Array.isArray(res.body?.elements) ? res.body.elements : [];
   return {
-    reactions: elements.map((e) => ({ reactionType: String(e.reactionType), actor: String(e.created?.actor ?? e.actor ?? ''), at: n(e.created?.time) })),
+    reactions: elements.map((e) => ({
+      reactionType: String(e.reactionType),
+      actor: String(e.created?.actor ?? e.actor ?? ''),
+      at: n(e.created?.time),
+    })),
     total: typeof res.body?.paging?.total === 'number' ? res.body.paging.total : null,
   };
 }
@@ -132,7 +169,13 @@ const POSTS_PAGE = 100;
  * older post. Drafts are left out; a reshare without commentary lists as empty text.
  * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
  */
-async function listAuthorPosts(opts: LinkedInOptions, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+async function listAuthorPosts(
+  opts: LinkedInOptions,
+  account: AccountCredentials,
+  since: Date,
+  limit: number,
+  io: PlatformIO,
+): Promise<ListedPost[]> {
   const author = organizationOf(account) ?? `urn:li:person:${account.platformUserId}`;
   const out: ListedPost[] = [];
   for (let start = 0; ; start += POSTS_PAGE) {
@@ -178,10 +221,18 @@ export function linkedInAnalytics(opts: LinkedInOptions): AnalyticsCapability {
     async readAccountMetrics(account, io) {
       const org = organizationOf(account);
       if (org) {
-        const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/networkSizes/${enc(org)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`, token: token(account) });
+        const res = await liRequest(opts, io, {
+          method: 'GET',
+          url: `${opts.apiUrl}/rest/networkSizes/${enc(org)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`,
+          token: token(account),
+        });
         return { followers: typeof res.body?.firstDegreeSize === 'number' ? res.body.firstDegreeSize : null };
       }
-      const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/memberFollowersCount?q=me`, token: token(account) });
+      const res = await liRequest(opts, io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/rest/memberFollowersCount?q=me`,
+        token: token(account),
+      });
       const count = res.body?.elements?.[0]?.memberFollowersCount;
       return { followers: typeof count === 'number' ? count : null };
     },
@@ -196,8 +247,18 @@ export function linkedInAnalytics(opts: LinkedInOptions): AnalyticsCapability {
 export interface LinkedInInsights {
   member(account: AccountCredentials, q: MemberAnalyticsQuery, io: PlatformIO): ReturnType<typeof memberAnalytics>;
   memberPost(account: AccountCredentials, urn: string, io: PlatformIO): Promise<PostMetrics>;
-  organizationPosts(account: AccountCredentials, org: string, urns: string[], io: PlatformIO): Promise<Map<string, PostMetrics>>;
-  reactions(account: AccountCredentials, urn: string, page: { start: number; count: number }, io: PlatformIO): ReturnType<typeof postReactions>;
+  organizationPosts(
+    account: AccountCredentials,
+    org: string,
+    urns: string[],
+    io: PlatformIO,
+  ): Promise<Map<string, PostMetrics>>;
+  reactions(
+    account: AccountCredentials,
+    urn: string,
+    page: { start: number; count: number },
+    io: PlatformIO,
+  ): ReturnType<typeof postReactions>;
 }
 
 export function linkedInInsights(opts: LinkedInOptions): LinkedInInsights {

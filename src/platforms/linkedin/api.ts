@@ -55,8 +55,14 @@ export const LINKEDIN_HTTP: PlatformHttp = {
       const revoked = String(body?.serviceErrorCode) === '65601' || body?.code === 'REVOKED_ACCESS_TOKEN';
       return new PlatformError('auth', message, { ...answerFields(answer, platformCode), revoked });
     }
-    if (status === 426) return new PlatformError('rejected', `LinkedIn-Version is no longer supported: ${message}`, answerFields(answer, 'NONEXISTENT_VERSION'));
-    if (status === 422 && /duplicate/i.test(message)) return new PlatformError('rejected', message, answerFields(answer, 'duplicate'));
+    if (status === 426)
+      return new PlatformError(
+        'rejected',
+        `LinkedIn-Version is no longer supported: ${message}`,
+        answerFields(answer, 'NONEXISTENT_VERSION'),
+      );
+    if (status === 422 && /duplicate/i.test(message))
+      return new PlatformError('rejected', message, answerFields(answer, 'duplicate'));
     return null;
   },
 };
@@ -76,7 +82,14 @@ export async function liRequest(opts: LinkedInOptions, io: PlatformIO, call: LiC
     headers['content-type'] = 'application/json';
     body = JSON.stringify(call.json);
   }
-  const res = await platformRequest(io, LINKEDIN_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates, endpoint: call.url });
+  const res = await platformRequest(io, LINKEDIN_HTTP, {
+    method: call.method,
+    url: call.url,
+    headers,
+    body,
+    creates: call.creates,
+    endpoint: call.url,
+  });
   return { status: res.status, headers: res.headers, body: res.body };
 }
 

@@ -16,13 +16,29 @@ export const linkedin: PlatformDescriptor<'linkedin'> = {
   accountMetadata: ['accountType', 'personUrn', 'organizationUrn', 'organization'],
   accountIdKey: 'organizationUrn',
   scopes: LINKEDIN_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: LINKEDIN_DESTINATIONS, unpublish: true, lookup: true, processing: true },
+  capabilities: {
+    connect: 'oauth2',
+    destinations: LINKEDIN_DESTINATIONS,
+    unpublish: true,
+    lookup: true,
+    processing: true,
+  },
   limits: [
     // https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits: daily member and
     // application limits, reset at midnight UTC; Share on LinkedIn documents 150 posts a day per member and
     // 100,000 a day per application.
-    { scope: 'account', limit: 150, windowMs: DAY, cite: 'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits' },
-    { scope: 'app', limit: 100_000, windowMs: DAY, cite: 'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits' },
+    {
+      scope: 'account',
+      limit: 150,
+      windowMs: DAY,
+      cite: 'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits',
+    },
+    {
+      scope: 'app',
+      limit: 100_000,
+      windowMs: DAY,
+      cite: 'https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits',
+    },
   ],
   tools: LINKEDIN_TOOLS,
   createAdapter: linkedInAdapterFromConfig,

@@ -27,7 +27,12 @@ function choose(body: Record<string, unknown>): DestinationChoice {
   }
   const id = org.id.replace(ORG_URN, '');
   if (org.urn !== undefined && org.urn !== `urn:li:organization:${id}`) {
-    return { invalid: { message: 'selectedOrganization.urn does not match its id', fields: { 'selectedOrganization.urn': [`must be urn:li:organization:${id}`] } } };
+    return {
+      invalid: {
+        message: 'selectedOrganization.urn does not match its id',
+        fields: { 'selectedOrganization.urn': [`must be urn:li:organization:${id}`] },
+      },
+    };
   }
   return { id };
 }
@@ -97,7 +102,10 @@ export const LINKEDIN_DESTINATIONS: DestinationsDeclaration = {
       choose,
       notFound,
       message: 'LinkedIn account connected',
-      account: { properties: { accountType: Type.String() }, present: (d) => ({ accountType: d ? 'organization' : 'personal' }) },
+      account: {
+        properties: { accountType: Type.String() },
+        present: (d) => ({ accountType: d ? 'organization' : 'personal' }),
+      },
       extra: {
         properties: { bulkRefresh: Type.Object({ updatedCount: Type.Integer(), errors: Type.Integer() }) },
         value: { bulkRefresh: { updatedCount: 0, errors: 0 } },
@@ -108,7 +116,12 @@ export const LINKEDIN_DESTINATIONS: DestinationsDeclaration = {
       pendingData: {
         selectionType: 'organizations',
         key: 'organizations',
-        item: Type.Object({ id: Type.String(), urn: Type.String(), name: Type.String(), vanityName: Nullable(Type.String()) }),
+        item: Type.Object({
+          id: Type.String(),
+          urn: Type.String(),
+          name: Type.String(),
+          vanityName: Nullable(Type.String()),
+        }),
         present: (d) => ({ id: d.id, urn: str(d, 'urn'), name: d.name, vanityName: d.username ?? null }),
       },
     },
@@ -126,7 +139,14 @@ export const LINKEDIN_DESTINATIONS: DestinationsDeclaration = {
         vanityName: Nullable(Type.String()),
         logoUrl: Nullable(Type.String()),
       }),
-      present: (d) => ({ id: d.id, urn: str(d, 'urn'), name: d.name, localizedName: d.name, vanityName: d.username ?? null, logoUrl: d.picture ?? null }),
+      present: (d) => ({
+        id: d.id,
+        urn: str(d, 'urn'),
+        name: d.name,
+        localizedName: d.name,
+        vanityName: d.username ?? null,
+        logoUrl: d.picture ?? null,
+      }),
     },
     select: {
       path: 'linkedin-organization',

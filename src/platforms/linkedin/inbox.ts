@@ -1,4 +1,10 @@
-import { PlatformError, type AccountCredentials, type InboundComment, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundComment,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 
 /*
@@ -62,14 +68,24 @@ const commentIdOf = (urn: string) => /,([^,()]+)\)$/.exec(urn)?.[1] ?? null;
 export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
   // Rest.li 2.0 wants URNs in paths and keys fully encoded, parentheses too (encodeURIComponent keeps them).
   const enc = (urn: string) => encodeURIComponent(urn).replace(/\(/g, '%28').replace(/\)/g, '%29');
-  const call = (account: AccountCredentials, io: PlatformIO, method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown) =>
-    liRequest(opts, io, { method, url: `${opts.apiUrl}${path}`, token: token(account), json });
+  const call = (
+    account: AccountCredentials,
+    io: PlatformIO,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    json?: unknown,
+  ) => liRequest(opts, io, { method, url: `${opts.apiUrl}${path}`, token: token(account), json });
 
   /** Every comment of a thread (a post, or a comment's replies), up to MAX_PAGES pages. */
   async function thread(account: AccountCredentials, urn: string, io: PlatformIO): Promise<LiCommentJson[]> {
     const out: LiCommentJson[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await call(account, io, 'GET', `/rest/socialActions/${enc(urn)}/comments?start=${page * PAGE}&count=${PAGE}`);
+      const res = await call(
+        account,
+        io,
+        'GET',
+        `/rest/socialActions/${enc(urn)}/comments?start=${page * PAGE}&count=${PAGE}`,
+      );
       const elements = (res.body?.elements ?? []) as LiCommentJson[];
       out.push(...elements);
       const total = Number(res.body?.paging?.total ?? NaN);
@@ -78,7 +94,12 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
     return out;
   }
 
-  function toInbound(c: LiCommentJson, me: string, post: { urn: string; text: string | null; at: number | null }, parent: LiCommentJson | null): InboundComment | null {
+  function toInbound(
+    c: LiCommentJson,
+    me: string,
+    post: { urn: string; text: string | null; at: number | null },
+    parent: LiCommentJson | null,
+  ): InboundComment | null {
     const urn = c.commentUrn ?? c.$URN ?? null;
     const id = c.id ?? (urn ? commentIdOf(urn) : null);
     if (!id || !urn) return null;
@@ -93,19 +114,29 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
       createdAt: new Date(c.created?.time ?? Date.now()),
       url: `https://www.linkedin.com/feed/update/${post.urn}?commentUrn=${enc(urn)}`,
       likeCount: c.likesSummary?.totalLikes ?? 0,
-      post: { content: post.text, permalink: `https://www.linkedin.com/feed/update/${post.urn}`, postedAt: post.at ? new Date(post.at) : null },
+      post: {
+        content: post.text,
+        permalink: `https://www.linkedin.com/feed/update/${post.urn}`,
+        postedAt: post.at ? new Date(post.at) : null,
+      },
       // The thread a delete goes through: the parent comment for a reply, else the post.
       extra: { urn, thread: parent ? (parent.commentUrn ?? parent.$URN) : post.urn, actor: c.actor ?? null },
     };
   }
 
   return {
-    scopes: (metadata) => (typeof metadata.organizationUrn === 'string' && metadata.organizationUrn ? ['r_organization_social', 'w_organization_social'] : ['r_member_social', 'w_member_social']),
+    scopes: (metadata) =>
+      typeof metadata.organizationUrn === 'string' && metadata.organizationUrn
+        ? ['r_organization_social', 'w_organization_social']
+        : ['r_member_social', 'w_member_social'],
     comments: {
       async reply(account, req, io) {
         const me = accountUrn(account);
         const parentUrn = typeof req.extra.urn === 'string' ? req.extra.urn : null;
-        if (req.commentId && !parentUrn) throw new PlatformError('rejected', 'the comment being answered is not one Herald has read from LinkedIn', { platformCode: 'unknown_comment' });
+        if (req.commentId && !parentUrn)
+          throw new PlatformError('rejected', 'the comment being answered is not one Herald has read from LinkedIn', {
+            platformCode: 'unknown_comment',
+          });
         const target = req.commentId ? parentUrn! : req.postId;
         const res = await call(account, io, 'POST', `/rest/socialActions/${enc(target)}/comments`, {
           actor: me,
@@ -115,19 +146,35 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
         });
         const urn = res.headers.get('x-restli-id') ?? res.body?.commentUrn ?? res.body?.$URN ?? null;
         const id = res.body?.id ?? (urn ? commentIdOf(urn) : null);
-        if (!id) throw new PlatformError('ambiguous', 'LinkedIn accepted the comment without naming it', { endpoint: '/rest/socialActions/{urn}/comments' });
+        if (!id)
+          throw new PlatformError('ambiguous', 'LinkedIn accepted the comment without naming it', {
+            endpoint: '/rest/socialActions/{urn}/comments',
+          });
         return { commentId: String(id), extra: { urn, thread: target, actor: me } };
       },
       async delete(account, ref, io) {
         const thread = typeof ref.extra.thread === 'string' ? ref.extra.thread : ref.postId;
-        await call(account, io, 'DELETE', `/rest/socialActions/${enc(thread)}/comments/${enc(ref.commentId)}?actor=${enc(accountUrn(account))}`);
+        await call(
+          account,
+          io,
+          'DELETE',
+          `/rest/socialActions/${enc(thread)}/comments/${enc(ref.commentId)}?actor=${enc(accountUrn(account))}`,
+        );
       },
       async like(account, ref, io) {
-        await call(account, io, 'POST', `/rest/reactions?actor=${enc(accountUrn(account))}`, { root: commentUrnOf(ref), reactionType: 'LIKE' });
+        await call(account, io, 'POST', `/rest/reactions?actor=${enc(accountUrn(account))}`, {
+          root: commentUrnOf(ref),
+          reactionType: 'LIKE',
+        });
         return {};
       },
       async unlike(account, ref, io) {
-        await call(account, io, 'DELETE', `/rest/reactions/(actor:${enc(accountUrn(account))},entity:${enc(commentUrnOf(ref))})`);
+        await call(
+          account,
+          io,
+          'DELETE',
+          `/rest/reactions/(actor:${enc(accountUrn(account))},entity:${enc(commentUrnOf(ref))})`,
+        );
       },
     },
 
@@ -135,9 +182,18 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
       const me = accountUrn(account);
       const since = typeof cursor?.since === 'number' ? cursor.since : io.now().getTime() - FIRST_LOOK_BACK_MS;
       let newest = typeof cursor?.since === 'number' ? cursor.since : null;
-      const posts = await call(account, io, 'GET', `/rest/posts?q=author&author=${enc(me)}&count=${MAX_POSTS}&sortBy=LAST_MODIFIED`);
+      const posts = await call(
+        account,
+        io,
+        'GET',
+        `/rest/posts?q=author&author=${enc(me)}&count=${MAX_POSTS}&sortBy=LAST_MODIFIED`,
+      );
       const comments: InboundComment[] = [];
-      const keep = (c: LiCommentJson, post: { urn: string; text: string | null; at: number | null }, parent: LiCommentJson | null) => {
+      const keep = (
+        c: LiCommentJson,
+        post: { urn: string; text: string | null; at: number | null },
+        parent: LiCommentJson | null,
+      ) => {
         const at = c.created?.time ?? 0;
         // Same-millisecond comments are taken again: storing is idempotent, missing one is not.
         if (at < since) return;
@@ -163,5 +219,7 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
 
 function commentUrnOf(ref: { commentId: string; extra: Record<string, unknown> }): string {
   if (typeof ref.extra.urn === 'string' && ref.extra.urn) return ref.extra.urn;
-  throw new PlatformError('rejected', 'the comment is not one Herald has read from LinkedIn', { platformCode: 'unknown_comment' });
+  throw new PlatformError('rejected', 'the comment is not one Herald has read from LinkedIn', {
+    platformCode: 'unknown_comment',
+  });
 }

@@ -46,7 +46,8 @@ function token(account: AccountCredentials): string {
 export function authorUrn(req: PublishRequest): string {
   const explicit = req.platformSpecificData.organizationUrn ?? req.account.metadata.organizationUrn;
   if (typeof explicit === 'string' && explicit) {
-    if (!/^urn:li:organization:\d+$/.test(explicit)) throw new PlatformError('rejected', `organizationUrn "${explicit}" is not urn:li:organization:<id>`);
+    if (!/^urn:li:organization:\d+$/.test(explicit))
+      throw new PlatformError('rejected', `organizationUrn "${explicit}" is not urn:li:organization:<id>`);
     return explicit;
   }
   return `urn:li:person:${req.account.platformUserId}`;
@@ -76,16 +77,23 @@ async function linkTitle(io: PlatformIO, url: string): Promise<string> {
 
 function checkMedia(req: PublishRequest): void {
   const kinds = new Set(req.media.map((m) => (m.type === 'gif' ? 'image' : m.type)));
-  if (kinds.size > 1) throw new PlatformError('rejected', 'a LinkedIn post carries images, or one video, or one document, not a mix');
+  if (kinds.size > 1)
+    throw new PlatformError('rejected', 'a LinkedIn post carries images, or one video, or one document, not a mix');
   const n = req.media.length;
-  if (kinds.has('image') && n > MAX_IMAGES) throw new PlatformError('rejected', `a LinkedIn post carries at most ${MAX_IMAGES} images`);
-  if ((kinds.has('video') || kinds.has('document')) && n > 1) throw new PlatformError('rejected', 'a LinkedIn post carries one video or one document');
+  if (kinds.has('image') && n > MAX_IMAGES)
+    throw new PlatformError('rejected', `a LinkedIn post carries at most ${MAX_IMAGES} images`);
+  if ((kinds.has('video') || kinds.has('document')) && n > 1)
+    throw new PlatformError('rejected', 'a LinkedIn post carries one video or one document');
 }
 
 /** The LinkedIn adapter: the capability groups, and what LinkedIn's own routes (tools.ts) call. */
 export interface LinkedInAdapter extends PlatformAdapter {
   /** Resolves a profile/company URL or vanity name to a mention (GET /v1/accounts/{id}/linkedin-mentions). */
-  resolveMention(account: AccountCredentials, query: { url: string; displayName?: string | null }, io: PlatformIO): Promise<MentionResolution>;
+  resolveMention(
+    account: AccountCredentials,
+    query: { url: string; displayName?: string | null },
+    io: PlatformIO,
+  ): Promise<MentionResolution>;
   /** Post, member and reaction reads behind the LinkedIn analytics routes. */
   insights: LinkedInInsights;
 }
@@ -97,7 +105,11 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
     return { media: { id: urn, ...(req.title ? { title: req.title } : {}) } };
   }
 
-  async function buildContent(req: PublishRequest, io: PlatformIO, author: string): Promise<Record<string, unknown> | null> {
+  async function buildContent(
+    req: PublishRequest,
+    io: PlatformIO,
+    author: string,
+  ): Promise<Record<string, unknown> | null> {
     const t = token(req.account);
     if (req.media.length === 0) {
       // LinkedIn does not scrape links posted through the API: the card is an explicit article.
@@ -121,7 +133,12 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
   }
 
   /** Creates the post (and its first comment, best effort) with `content` already uploaded. */
-  async function createPost(req: PublishRequest, io: PlatformIO, author: string, content: Record<string, unknown> | null): Promise<PublishResult> {
+  async function createPost(
+    req: PublishRequest,
+    io: PlatformIO,
+    author: string,
+    content: Record<string, unknown> | null,
+  ): Promise<PublishResult> {
     const { commentary } = toLittleText(req.content);
     const body: Record<string, unknown> = {
       author,
@@ -133,10 +150,20 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
       ...(content ? { content } : {}),
     };
     if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
-    const res = await liRequest(opts, io, { method: 'POST', url: `${opts.apiUrl}/rest/posts`, token: token(req.account), json: body, creates: true });
+    const res = await liRequest(opts, io, {
+      method: 'POST',
+      url: `${opts.apiUrl}/rest/posts`,
+      token: token(req.account),
+      json: body,
+      creates: true,
+    });
     // 201 with an empty body: the post URN is in the x-restli-id header.
     const urn = res.headers.get('x-restli-id');
-    if (!urn) throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', { endpoint: '/rest/posts', status: res.status });
+    if (!urn)
+      throw new PlatformError('ambiguous', 'LinkedIn accepted the post but sent no x-restli-id', {
+        endpoint: '/rest/posts',
+        status: res.status,
+      });
     const result: PublishResult = { platformPostId: urn, platformPostUrl: postUrl(urn) };
 
     // The first comment is best effort: the post is out, so a failure here must not fail the target (and
@@ -176,7 +203,8 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
       const video = req.media[0]?.type === 'video' ? String((content?.media as { id: string }).id) : null;
       if (video) {
         const state = await videoStatus(opts, io, token(req.account), video);
-        if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+        if (state.state === 'failed')
+          throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
         if (state.state === 'processing') return { processing: { handle: { video }, waitMs: state.waitMs } };
       }
       return createPost(req, io, author, content);
@@ -208,12 +236,17 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
     },
 
     async unpublish(account, platformPostId, io) {
-      await liRequest(opts, io, { method: 'DELETE', url: `${opts.apiUrl}/rest/posts/${encodeURIComponent(platformPostId)}`, token: token(account) });
+      await liRequest(opts, io, {
+        method: 'DELETE',
+        url: `${opts.apiUrl}/rest/posts/${encodeURIComponent(platformPostId)}`,
+        token: token(account),
+      });
     },
 
     async refreshTokens(account, io) {
       // Only apps granted programmatic refresh get refresh tokens; the others must reconnect every 60 days.
-      if (!account.refreshToken) throw new PlatformError('auth', 'the LinkedIn account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the LinkedIn account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
 

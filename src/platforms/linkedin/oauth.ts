@@ -16,7 +16,11 @@ export const LINKEDIN_DEFAULT_SCOPES = [
 
 function requireClient(opts: LinkedInOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'LinkedIn is not configured on this server: set LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'LinkedIn is not configured on this server: set LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
@@ -61,9 +65,16 @@ export function linkedInOAuth(opts: LinkedInOptions): OAuthProvider {
     },
     /** OpenID userinfo: `sub` is the member id of `urn:li:person:{sub}`. */
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
-      const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/v2/userinfo`, token: tokens.accessToken });
+      const res = await liRequest(opts, io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/v2/userinfo`,
+        token: tokens.accessToken,
+      });
       const user = res.body;
-      if (!user?.sub) throw new PlatformError('unavailable', 'LinkedIn returned no member for /v2/userinfo', { endpoint: '/v2/userinfo' });
+      if (!user?.sub)
+        throw new PlatformError('unavailable', 'LinkedIn returned no member for /v2/userinfo', {
+          endpoint: '/v2/userinfo',
+        });
       const name = user.name ?? ([user.given_name, user.family_name].filter(Boolean).join(' ') || null);
       return {
         platformUserId: String(user.sub),
@@ -72,7 +83,12 @@ export function linkedInOAuth(opts: LinkedInOptions): OAuthProvider {
         displayName: name,
         profileUrl: null,
         avatarUrl: user.picture ?? null,
-        metadata: { personUrn: `urn:li:person:${user.sub}`, email: user.email ?? null, accountType: 'personal', organizationUrn: null },
+        metadata: {
+          personUrn: `urn:li:person:${user.sub}`,
+          email: user.email ?? null,
+          accountType: 'personal',
+          organizationUrn: null,
+        },
       };
     },
   };

@@ -1,4 +1,10 @@
-import { PlatformError, type AccountCredentials, type Destination, type DestinationsCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type Destination,
+  type DestinationsCapability,
+  type PlatformIO,
+} from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
 
 /** Spec "LinkedIn mention result". */
@@ -45,20 +51,31 @@ function present(org: any): LinkedInOrganization {
  * Company pages the member administers: `organizationAcls` (role ADMINISTRATOR, state APPROVED), then
  * each organization's details. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role
  */
-export async function listOrganizations(opts: LinkedInOptions, io: PlatformIO, token: string, only?: string[]): Promise<LinkedInOrganization[]> {
+export async function listOrganizations(
+  opts: LinkedInOptions,
+  io: PlatformIO,
+  token: string,
+  only?: string[],
+): Promise<LinkedInOrganization[]> {
   const acls = await liRequest(opts, io, {
     method: 'GET',
     url: `${opts.apiUrl}/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`,
     token,
   });
-  let ids: string[] = (acls.body?.elements ?? []).map((e: { organization?: string }) => orgId(String(e.organization ?? ''))).filter(Boolean);
+  let ids: string[] = (acls.body?.elements ?? [])
+    .map((e: { organization?: string }) => orgId(String(e.organization ?? '')))
+    .filter(Boolean);
   if (only?.length) {
     const wanted = new Set(only.map(orgId));
     ids = ids.filter((id) => wanted.has(id));
   }
   const out: LinkedInOrganization[] = [];
   for (const id of [...new Set(ids)]) {
-    const res = await liRequest(opts, io, { method: 'GET', url: `${opts.apiUrl}/rest/organizations/${encodeURIComponent(id)}`, token });
+    const res = await liRequest(opts, io, {
+      method: 'GET',
+      url: `${opts.apiUrl}/rest/organizations/${encodeURIComponent(id)}`,
+      token,
+    });
     out.push(present(res.body));
   }
   return out;
@@ -96,7 +113,8 @@ export function linkedInDestinations(opts: LinkedInOptions): DestinationsCapabil
       return (await listOrganizations(opts, io, tokens.accessToken, filter?.ids)).map(destination);
     },
     async select(org, { profile: member }) {
-      if (!org) return { metadata: { accountType: 'personal', organizationUrn: null, organization: null }, profile: member };
+      if (!org)
+        return { metadata: { accountType: 'personal', organizationUrn: null, organization: null }, profile: member };
       const urn = String(org.details.urn);
       const vanityName = org.username ?? null;
       return {
@@ -120,7 +138,9 @@ export function linkedInDestinations(opts: LinkedInOptions): DestinationsCapabil
 /** The vanity name and kind in a profile URL, company URL or bare vanity name. */
 export function parseLinkedInUrl(input: string): { kind: 'person' | 'organization' | 'unknown'; vanity: string } {
   const trimmed = input.trim().replace(/\/+$/, '');
-  const m = /(?:^|\/\/|\.)linkedin\.com\/(in|company|school|showcase)\/([^/?#]+)/i.exec(trimmed) ?? /^(?:www\.)?linkedin\.com\/(in|company|school|showcase)\/([^/?#]+)/i.exec(trimmed);
+  const m =
+    /(?:^|\/\/|\.)linkedin\.com\/(in|company|school|showcase)\/([^/?#]+)/i.exec(trimmed) ??
+    /^(?:www\.)?linkedin\.com\/(in|company|school|showcase)\/([^/?#]+)/i.exec(trimmed);
   if (m) return { kind: m[1].toLowerCase() === 'in' ? 'person' : 'organization', vanity: decodeURIComponent(m[2]) };
   return { kind: 'unknown', vanity: trimmed.replace(/^@/, '') };
 }
@@ -140,7 +160,8 @@ export async function resolveMention(
   const token = account.accessToken;
   if (!token) throw new PlatformError('auth', 'the LinkedIn account has no access token');
   const { kind, vanity } = parseLinkedInUrl(query.url);
-  if (!vanity || !/^[\w\-%.]+$/u.test(vanity)) throw new PlatformError('rejected', `"${query.url}" is not a LinkedIn profile or company URL`);
+  if (!vanity || !/^[\w\-%.]+$/u.test(vanity))
+    throw new PlatformError('rejected', `"${query.url}" is not a LinkedIn profile or company URL`);
 
   if (kind !== 'person') {
     const res = await liRequest(opts, io, {
@@ -152,21 +173,30 @@ export async function resolveMention(
     if (org) {
       const o = present(org);
       const name = query.displayName || o.name;
-      return { urn: o.urn, type: 'organization', displayName: name, mentionFormat: `@[${name}](${o.urn})`, vanityName: o.vanityName ?? vanity };
+      return {
+        urn: o.urn,
+        type: 'organization',
+        displayName: name,
+        mentionFormat: `@[${name}](${o.urn})`,
+        vanityName: o.vanityName ?? vanity,
+      };
     }
-    if (kind === 'organization') throw new PlatformError('rejected', `no LinkedIn organization "${vanity}"`, { status: 404 });
+    if (kind === 'organization')
+      throw new PlatformError('rejected', `no LinkedIn organization "${vanity}"`, { status: 404 });
   }
 
   const selected = typeof account.metadata.organizationUrn === 'string' ? account.metadata.organizationUrn : null;
   const orgUrn = selected ?? (await listOrganizations(opts, io, token))[0]?.urn ?? null;
-  if (!orgUrn) throw new PlatformError('rejected', 'person mentions need the LinkedIn account to administer a company page');
+  if (!orgUrn)
+    throw new PlatformError('rejected', 'person mentions need the LinkedIn account to administer a company page');
   const res = await liRequest(opts, io, {
     method: 'GET',
     url: `${opts.apiUrl}/rest/peopleTypeahead?q=organizationFollowers&organization=${encodeURIComponent(orgUrn)}&keywords=${encodeURIComponent(vanity)}`,
     token,
   });
   const person = res.body?.elements?.[0];
-  if (!person?.member) throw new PlatformError('rejected', `no LinkedIn member "${vanity}" among the page's followers`, { status: 404 });
+  if (!person?.member)
+    throw new PlatformError('rejected', `no LinkedIn member "${vanity}" among the page's followers`, { status: 404 });
   const derived = [person.firstName, person.lastName].filter(Boolean).join(' ') || vanity;
   const name = query.displayName || derived;
   return {
@@ -174,6 +204,8 @@ export async function resolveMention(
     type: 'person',
     displayName: name,
     mentionFormat: `@[${name}](${person.member})`,
-    warning: query.displayName ? null : 'displayName was not given: the mention is only clickable when its text matches the member name exactly',
+    warning: query.displayName
+      ? null
+      : 'displayName was not given: the mention is only clickable when its text matches the member name exactly',
   };
 }

@@ -13,7 +13,11 @@ export const TEXT: TextRule = { unit: 'characters (UTF-16 units)', limit: 3000, 
 export const MAX_IMAGES = 20;
 
 export const PLATFORM_SPECIFIC_DATA = {
-  organizationUrn: described((v: unknown) => (typeof v === 'string' && /^urn:li:organization:\d+$/.test(v) ? null : 'must be urn:li:organization:<id>'), { type: 'string', pattern: '^urn:li:organization:\\d+$' }),
+  organizationUrn: described(
+    (v: unknown) =>
+      typeof v === 'string' && /^urn:li:organization:\d+$/.test(v) ? null : 'must be urn:li:organization:<id>',
+    { type: 'string', pattern: '^urn:li:organization:\\d+$' },
+  ),
   firstComment: str(1250),
   disableLinkPreview: bool,
   documentTitle: str(400),

@@ -24,7 +24,9 @@ const mentions = platformTool<LinkedInAdapter>()({
     warning: Type.Optional(NullableString),
   }),
   async handler({ adapter, account, query, io }) {
-    return { body: await adapter.resolveMention(account!, { url: query.url, displayName: query.displayName ?? null }, io) };
+    return {
+      body: await adapter.resolveMention(account!, { url: query.url, displayName: query.displayName ?? null }, io),
+    };
   },
 });
 

@@ -1,4 +1,11 @@
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AnalyticsCapability,
+  type ListedPost,
+  type PlatformIO,
+  type PostMetrics,
+} from '../types.js';
 import { pinRequest, pinUrl, token, type PinterestOptions } from './api.js';
 
 /*
@@ -12,7 +19,15 @@ import { pinRequest, pinUrl, token, type PinterestOptions } from './api.js';
  * - its pins: `GET /v5/pins` (the pins the user created; repins are left out), for external posts.
  */
 
-export const PIN_METRIC_TYPES = ['IMPRESSION', 'SAVE', 'PIN_CLICK', 'OUTBOUND_CLICK', 'VIDEO_MRC_VIEW', 'TOTAL_COMMENTS', 'TOTAL_REACTIONS'];
+export const PIN_METRIC_TYPES = [
+  'IMPRESSION',
+  'SAVE',
+  'PIN_CLICK',
+  'OUTBOUND_CLICK',
+  'VIDEO_MRC_VIEW',
+  'TOTAL_COMMENTS',
+  'TOTAL_REACTIONS',
+];
 /** start_date "cannot be more than 90 days back from today" (the operation's parameter description). */
 const MAX_LOOKBACK_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -39,13 +54,26 @@ function toMetrics(body: any): PostMetrics {
 }
 
 export function pinterestAnalytics(opts: PinterestOptions): AnalyticsCapability {
-  async function readPin(account: AccountCredentials, pinId: string, publishedAt: Date, io: PlatformIO): Promise<PostMetrics | null> {
+  async function readPin(
+    account: AccountCredentials,
+    pinId: string,
+    publishedAt: Date,
+    io: PlatformIO,
+  ): Promise<PostMetrics | null> {
     const today = io.now().getTime();
     // From the day the pin was made (as far back as Pinterest allows) to today, UTC: its whole life so far.
     const start = ymd(Math.max(publishedAt.getTime(), today - MAX_LOOKBACK_DAYS * DAY_MS));
-    const q = new URLSearchParams({ start_date: start, end_date: ymd(today), metric_types: PIN_METRIC_TYPES.join(',') });
+    const q = new URLSearchParams({
+      start_date: start,
+      end_date: ymd(today),
+      metric_types: PIN_METRIC_TYPES.join(','),
+    });
     try {
-      const res = await pinRequest(opts, io, { method: 'GET', path: `/pins/${encodeURIComponent(pinId)}/analytics?${q}`, token: token(account) });
+      const res = await pinRequest(opts, io, {
+        method: 'GET',
+        path: `/pins/${encodeURIComponent(pinId)}/analytics?${q}`,
+        token: token(account),
+      });
       return toMetrics(res.body);
     } catch (error) {
       // A deleted pin is 404 "Pin not found.": left out of the map.
@@ -108,7 +136,13 @@ function utc(v: unknown): Date {
 
 /** The pin's image as listed (its largest size); a video pin's listing has only a cover, not the video. */
 function mediaOf(media: any): ListedPost['media'] {
-  const images = media?.images && typeof media.images === 'object' ? Object.values(media.images as Record<string, { url?: string }>) : [];
-  const url = images.map((i) => i?.url).filter((u): u is string => typeof u === 'string' && !!u).pop();
+  const images =
+    media?.images && typeof media.images === 'object'
+      ? Object.values(media.images as Record<string, { url?: string }>)
+      : [];
+  const url = images
+    .map((i) => i?.url)
+    .filter((u): u is string => typeof u === 'string' && !!u)
+    .pop();
   return url ? { type: 'image', url } : null;
 }

@@ -42,7 +42,14 @@ export function token(account: AccountCredentials): string {
 export function pinRequest(
   opts: PinterestOptions,
   io: PlatformIO,
-  call: { method: 'GET' | 'POST' | 'DELETE'; path: string; token: string; json?: unknown; creates?: boolean; maxBytes?: number },
+  call: {
+    method: 'GET' | 'POST' | 'DELETE';
+    path: string;
+    token: string;
+    json?: unknown;
+    creates?: boolean;
+    maxBytes?: number;
+  },
 ): Promise<PlatformResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
   if (call.json !== undefined) headers['content-type'] = 'application/json';

@@ -1,4 +1,10 @@
-import { PlatformError, type AccountCredentials, type Destination, type DestinationsCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type Destination,
+  type DestinationsCapability,
+  type PlatformIO,
+} from '../types.js';
 import { pinRequest, token, type PinterestOptions } from './api.js';
 
 /** Pages of boards read at most (250 each): a user with more than 2,500 boards sees the first 2,500. */
@@ -65,13 +71,27 @@ export async function createBoard(
   board: { name: string; description?: string; privacy?: 'PUBLIC' | 'PROTECTED' | 'SECRET' },
   io: PlatformIO,
 ): Promise<CreatedBoard> {
-  const json = { name: board.name, ...(board.description !== undefined ? { description: board.description } : {}), ...(board.privacy ? { privacy: board.privacy } : {}) };
+  const json = {
+    name: board.name,
+    ...(board.description !== undefined ? { description: board.description } : {}),
+    ...(board.privacy ? { privacy: board.privacy } : {}),
+  };
   const res = await pinRequest(opts, io, { method: 'POST', path: '/boards', token: token(account), json });
   const id = res.body?.id;
-  if (typeof id !== 'string') throw new PlatformError('ambiguous', 'Pinterest accepted the board but returned no id', { endpoint: '/v5/boards' });
+  if (typeof id !== 'string')
+    throw new PlatformError('ambiguous', 'Pinterest accepted the board but returned no id', { endpoint: '/v5/boards' });
   const name = String(res.body.name ?? board.name);
   // Pinterest has no board URL field; a board's address is /<owner>/<board slug>/.
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   const owner = typeof res.body.owner?.username === 'string' ? res.body.owner.username : account.username;
-  return { id, name, description: String(res.body.description ?? ''), privacy: String(res.body.privacy ?? board.privacy ?? 'PUBLIC'), url: `https://www.pinterest.com/${owner}/${slug}/` };
+  return {
+    id,
+    name,
+    description: String(res.body.description ?? ''),
+    privacy: String(res.body.privacy ?? board.privacy ?? 'PUBLIC'),
+    url: `https://www.pinterest.com/${owner}/${slug}/`,
+  };
 }

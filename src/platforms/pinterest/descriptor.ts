@@ -16,11 +16,22 @@ export const pinterest: PlatformDescriptor<'pinterest'> = {
   mediaLimits,
   accountMetadata: ['defaultBoardId', 'defaultBoardName'],
   scopes: PINTEREST_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: PINTEREST_DESTINATIONS, unpublish: true, lookup: true, processing: true },
+  capabilities: {
+    connect: 'oauth2',
+    destinations: PINTEREST_DESTINATIONS,
+    unpublish: true,
+    lookup: true,
+    processing: true,
+  },
   limits: [
     // https://developers.pinterest.com/docs/reference/rate-limits/: Standard access allows 100 requests a
     // second per user per app across all endpoints (per-category limits, per minute, come on top).
-    { scope: 'account', limit: 100, windowMs: SECOND, cite: 'https://developers.pinterest.com/docs/reference/rate-limits/' },
+    {
+      scope: 'account',
+      limit: 100,
+      windowMs: SECOND,
+      cite: 'https://developers.pinterest.com/docs/reference/rate-limits/',
+    },
   ],
   createAdapter: pinterestAdapterFromConfig,
   tools: PINTEREST_TOOLS,

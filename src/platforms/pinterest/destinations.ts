@@ -36,7 +36,9 @@ const notFound: DestinationNotFound = {
 const chooseBoard =
   (field: string) =>
   (body: Record<string, unknown>): DestinationChoice =>
-    typeof body[field] === 'string' && body[field] ? { id: body[field] as string } : { invalid: { message: `${field} is required`, fields: { [field]: ['is required'] } } };
+    typeof body[field] === 'string' && body[field]
+      ? { id: body[field] as string }
+      : { invalid: { message: `${field} is required`, fields: { [field]: ['is required'] } } };
 
 export const PINTEREST_DESTINATIONS: DestinationsDeclaration = {
   kind: 'board',
@@ -69,7 +71,10 @@ export const PINTEREST_DESTINATIONS: DestinationsDeclaration = {
       choose: chooseBoard('boardId'),
       notFound,
       message: 'Pinterest connected successfully with default board',
-      account: { properties: { defaultBoardName: Type.String() }, present: (d) => ({ defaultBoardName: d?.name ?? '' }) },
+      account: {
+        properties: { defaultBoardName: Type.String() },
+        present: (d) => ({ defaultBoardName: d?.name ?? '' }),
+      },
     },
     headless: { step: 'select_board' },
   },
@@ -89,7 +94,11 @@ export const PINTEREST_DESTINATIONS: DestinationsDeclaration = {
         defaultBoardName: Type.Optional(Type.String({ maxLength: 200 })),
       }),
       choose: chooseBoard('defaultBoardId'),
-      notFound: { ...notFound, field: 'defaultBoardId', message: 'defaultBoardId is not a board this Pinterest user can pin to' },
+      notFound: {
+        ...notFound,
+        field: 'defaultBoardId',
+        message: 'defaultBoardId is not a board this Pinterest user can pin to',
+      },
       message: 'Default Pinterest board updated successfully',
       respond: { with: 'account' },
     },

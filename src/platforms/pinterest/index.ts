@@ -36,7 +36,11 @@ export function pinterestOptions(config: Config): PinterestOptions {
 
 /** The Pinterest adapter, with the board creation its tool (tools.ts) makes. */
 export interface PinterestAdapter extends PlatformAdapter {
-  createBoard(account: AccountCredentials, board: { name: string; description?: string; privacy?: 'PUBLIC' | 'PROTECTED' | 'SECRET' }, io: PlatformIO): Promise<CreatedBoard>;
+  createBoard(
+    account: AccountCredentials,
+    board: { name: string; description?: string; privacy?: 'PUBLIC' | 'PROTECTED' | 'SECRET' },
+    io: PlatformIO,
+  ): Promise<CreatedBoard>;
 }
 
 export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter {
@@ -60,12 +64,30 @@ export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter
   }
 
   /** POST /v5/pins: the one call that makes the pin public. */
-  async function createPin(req: PublishRequest, io: PlatformIO, source: Record<string, unknown>): Promise<PublishResult> {
+  async function createPin(
+    req: PublishRequest,
+    io: PlatformIO,
+    source: Record<string, unknown>,
+  ): Promise<PublishResult> {
     if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
-    const res = await pinRequest(opts, io, { method: 'POST', path: '/pins', token: token(req.account), json: { ...pinFields(req), media_source: source }, creates: true });
+    const res = await pinRequest(opts, io, {
+      method: 'POST',
+      path: '/pins',
+      token: token(req.account),
+      json: { ...pinFields(req), media_source: source },
+      creates: true,
+    });
     const id = res.body?.id;
-    if (!id) throw new PlatformError('ambiguous', 'Pinterest created the pin but sent no id', { endpoint: '/v5/pins', status: res.status });
-    return { platformPostId: String(id), platformPostUrl: pinUrl(String(id)), extra: { boardId: String(res.body.board_id ?? boardOf(req)) } };
+    if (!id)
+      throw new PlatformError('ambiguous', 'Pinterest created the pin but sent no id', {
+        endpoint: '/v5/pins',
+        status: res.status,
+      });
+    return {
+      platformPostId: String(id),
+      platformPostUrl: pinUrl(String(id)),
+      extra: { boardId: String(res.body.board_id ?? boardOf(req)) },
+    };
   }
 
   return {
@@ -87,7 +109,8 @@ export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter
       const state = await videoState(opts, io, token(req.account), mediaId)
         // The video is uploaded: a failed look is only a reason to look again later.
         .catch((): ProcessingState => ({ state: 'processing', waitMs: PROCESSING_CHECK_MS }));
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle: { mediaId }, waitMs: state.waitMs } };
       return createPin(req, io, videoSource(req, mediaId));
     },
@@ -104,13 +127,22 @@ export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter
     /** The board's newest pins, matched on the exact description and title Herald sends, since the attempt began. */
     async findPublished(req, since, io) {
       const board = boardOf(req);
-      const res = await pinRequest(opts, io, { method: 'GET', path: `/boards/${encodeURIComponent(board)}/pins?page_size=100`, token: token(req.account) });
+      const res = await pinRequest(opts, io, {
+        method: 'GET',
+        path: `/boards/${encodeURIComponent(board)}/pins?page_size=100`,
+        token: token(req.account),
+      });
       const title = pinTitle(req);
       const floor = since.getTime() - 5 * 60_000;
       const match = (res.body?.items ?? []).find(
-        (p: any) => (p.description ?? '') === req.content && (p.title ?? null) === title && Date.parse(p.created_at ?? '') >= floor,
+        (p: any) =>
+          (p.description ?? '') === req.content &&
+          (p.title ?? null) === title &&
+          Date.parse(p.created_at ?? '') >= floor,
       );
-      return match ? { platformPostId: String(match.id), platformPostUrl: pinUrl(String(match.id)), extra: { boardId: board } } : null;
+      return match
+        ? { platformPostId: String(match.id), platformPostUrl: pinUrl(String(match.id)), extra: { boardId: board } }
+        : null;
     },
 
     destinations: pinterestBoards(opts),
@@ -119,11 +151,16 @@ export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter
     analytics: pinterestAnalytics(opts),
 
     async unpublish(account, platformPostId, io) {
-      await pinRequest(opts, io, { method: 'DELETE', path: `/pins/${encodeURIComponent(platformPostId)}`, token: token(account) });
+      await pinRequest(opts, io, {
+        method: 'DELETE',
+        path: `/pins/${encodeURIComponent(platformPostId)}`,
+        token: token(account),
+      });
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the Pinterest account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the Pinterest account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
   };

@@ -17,9 +17,13 @@ export function boardOf(req: PublishRequest): string {
   const fallback = req.account.metadata.defaultBoardId;
   const board = typeof psd === 'string' && psd ? psd : typeof fallback === 'string' && fallback ? fallback : null;
   if (!board) {
-    throw new PlatformError('rejected', 'no Pinterest board: set platformSpecificData.boardId, or a default board (PUT /v1/accounts/{accountId}/pinterest-boards)', {
-      platformCode: 'board_required',
-    });
+    throw new PlatformError(
+      'rejected',
+      'no Pinterest board: set platformSpecificData.boardId, or a default board (PUT /v1/accounts/{accountId}/pinterest-boards)',
+      {
+        platformCode: 'board_required',
+      },
+    );
   }
   return board;
 }
@@ -44,15 +48,25 @@ export function pinFields(req: PublishRequest): Record<string, unknown> {
 }
 
 /** The media of a pin: images (1 to 5), or one video. A pin without media is refused before any call. */
-export function pinMedia(req: PublishRequest): { kind: 'images'; images: MediaRef[] } | { kind: 'video'; video: MediaRef } {
-  if (req.media.length === 0) throw new PlatformError('rejected', 'a Pinterest pin needs an image or a video', { platformCode: 'media_required' });
+export function pinMedia(
+  req: PublishRequest,
+): { kind: 'images'; images: MediaRef[] } | { kind: 'video'; video: MediaRef } {
+  if (req.media.length === 0)
+    throw new PlatformError('rejected', 'a Pinterest pin needs an image or a video', {
+      platformCode: 'media_required',
+    });
   const videos = req.media.filter((m) => m.type === 'video');
   if (videos.length > 0) {
-    if (req.media.length > 1) throw new PlatformError('rejected', 'a Pinterest video pin takes one video and nothing else', { platformCode: 'media_mix' });
+    if (req.media.length > 1)
+      throw new PlatformError('rejected', 'a Pinterest video pin takes one video and nothing else', {
+        platformCode: 'media_mix',
+      });
     return { kind: 'video', video: videos[0] };
   }
-  if (req.media.some((m) => m.type !== 'image' && m.type !== 'gif')) throw new PlatformError('rejected', 'Pinterest pins take images or one video', { platformCode: 'media_type' });
-  if (req.media.length > 5) throw new PlatformError('rejected', 'a Pinterest pin takes at most 5 images', { platformCode: 'media_count' });
+  if (req.media.some((m) => m.type !== 'image' && m.type !== 'gif'))
+    throw new PlatformError('rejected', 'Pinterest pins take images or one video', { platformCode: 'media_type' });
+  if (req.media.length > 5)
+    throw new PlatformError('rejected', 'a Pinterest pin takes at most 5 images', { platformCode: 'media_count' });
   return { kind: 'images', images: req.media };
 }
 

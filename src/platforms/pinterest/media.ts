@@ -25,27 +25,50 @@ const s3Code = (xml: string) => /<Code>([^<]+)<\/Code>/.exec(xml)?.[1] ?? null;
  * The multipart form S3 expects: every upload parameter as given, then the file, last (S3 ignores the
  * fields after it). Streamed with its length (S3 refuses a form POST without Content-Length).
  */
-function formBody(fields: Record<string, string>, file: { stream: NodeJS.ReadableStream; size: number; contentType: string }) {
+function formBody(
+  fields: Record<string, string>,
+  file: { stream: NodeJS.ReadableStream; size: number; contentType: string },
+) {
   const boundary = `----herald${randomBytes(12).toString('hex')}`;
   const head = Object.entries(fields)
     .map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
     .join('');
-  const prefix = Buffer.from(`${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="video"\r\ncontent-type: ${file.contentType}\r\n\r\n`);
+  const prefix = Buffer.from(
+    `${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="video"\r\ncontent-type: ${file.contentType}\r\n\r\n`,
+  );
   const suffix = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* parts() {
     yield prefix;
-    for await (const chunk of file.stream as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for await (const chunk of file.stream as AsyncIterable<Buffer | string>)
+      yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     yield suffix;
   }
-  return { boundary, length: prefix.length + file.size + suffix.length, body: Readable.toWeb(Readable.from(parts())) as ReadableStream<Uint8Array> };
+  return {
+    boundary,
+    length: prefix.length + file.size + suffix.length,
+    body: Readable.toWeb(Readable.from(parts())) as ReadableStream<Uint8Array>,
+  };
 }
 
 /** Registers the video, uploads its bytes to the returned form; answers the media id. */
-export async function uploadVideo(opts: PinterestOptions, io: PlatformIO, token: string, media: MediaRef): Promise<string> {
-  const registered = await pinRequest(opts, io, { method: 'POST', path: '/media', token, json: { media_type: 'video' } });
+export async function uploadVideo(
+  opts: PinterestOptions,
+  io: PlatformIO,
+  token: string,
+  media: MediaRef,
+): Promise<string> {
+  const registered = await pinRequest(opts, io, {
+    method: 'POST',
+    path: '/media',
+    token,
+    json: { media_type: 'video' },
+  });
   const mediaId = String(registered.body?.media_id ?? '');
   const uploadUrl = registered.body?.upload_url;
-  if (!mediaId || typeof uploadUrl !== 'string') throw new PlatformError('unavailable', 'Pinterest registered the video without an upload form', { endpoint: '/v5/media' });
+  if (!mediaId || typeof uploadUrl !== 'string')
+    throw new PlatformError('unavailable', 'Pinterest registered the video without an upload form', {
+      endpoint: '/v5/media',
+    });
   const fields: Record<string, string> = registered.body.upload_parameters ?? {};
 
   const opened = await io.openMedia(media);
@@ -61,7 +84,10 @@ export async function uploadVideo(opts: PinterestOptions, io: PlatformIO, token:
   try {
     res = await io.fetch(uploadUrl, {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${form.boundary}`, 'content-length': String(form.length) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${form.boundary}`,
+        'content-length': String(form.length),
+      },
       body: form.body,
       duplex: 'half',
     } as RequestInit);
@@ -78,26 +104,48 @@ export async function uploadVideo(opts: PinterestOptions, io: PlatformIO, token:
   const message = `the video upload was refused: ${/<Message>([^<]+)<\/Message>/.exec(raw)?.[1] ?? `HTTP ${res.status}`}`;
   const fieldsOut = { status: res.status, endpoint, raw: raw.slice(0, 2000), platformCode: code };
   // S3 throttles with 503 SlowDown; other 5xx are transient; 4xx (policy, signature, size) are final.
-  if (code === 'SlowDown' || res.status === 429) throw new PlatformError('rate_limited', message, { ...fieldsOut, retryAfterMs: 5_000 });
+  if (code === 'SlowDown' || res.status === 429)
+    throw new PlatformError('rate_limited', message, { ...fieldsOut, retryAfterMs: 5_000 });
   if (res.status >= 500) throw new PlatformError('unavailable', message, fieldsOut);
   throw new PlatformError('rejected', message, fieldsOut);
 }
 
 /** GET /v5/media/{id}: `registered` and `processing` wait, `succeeded` is ready, `failed` is final. */
-export async function videoState(opts: PinterestOptions, io: PlatformIO, token: string, mediaId: string): Promise<ProcessingState> {
+export async function videoState(
+  opts: PinterestOptions,
+  io: PlatformIO,
+  token: string,
+  mediaId: string,
+): Promise<ProcessingState> {
   const res = await pinRequest(opts, io, { method: 'GET', path: `/media/${encodeURIComponent(mediaId)}`, token });
   const status = res.body?.status;
   if (status === 'succeeded') return { state: 'ready' };
-  if (status === 'failed') return { state: 'failed', reason: 'Pinterest could not process the video', platformCode: 'media_failed' };
+  if (status === 'failed')
+    return { state: 'failed', reason: 'Pinterest could not process the video', platformCode: 'media_failed' };
   return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }
 
 /** One of Herald's own images as `image_base64`: JPEG or PNG, at most 20 MB. */
-export async function imageBase64(io: PlatformIO, media: MediaRef): Promise<{ source_type: 'image_base64'; content_type: string; data: string }> {
+export async function imageBase64(
+  io: PlatformIO,
+  media: MediaRef,
+): Promise<{ source_type: 'image_base64'; content_type: string; data: string }> {
   const opened = await io.openMedia(media);
-  const type = (opened.contentType || media.mimeType || '').split(';')[0].trim().toLowerCase().replace('image/jpg', 'image/jpeg');
-  if (!BASE64_TYPES.has(type)) throw new PlatformError('rejected', `Pinterest takes JPEG or PNG images sent as bytes, not ${type || 'this file'}`, { platformCode: 'media_type' });
+  const type = (opened.contentType || media.mimeType || '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase()
+    .replace('image/jpg', 'image/jpeg');
+  if (!BASE64_TYPES.has(type))
+    throw new PlatformError(
+      'rejected',
+      `Pinterest takes JPEG or PNG images sent as bytes, not ${type || 'this file'}`,
+      { platformCode: 'media_type' },
+    );
   const read = await readAtMost(new Response(opened.stream as any), MAX_IMAGE_BYTES);
-  if (read.truncated) throw new PlatformError('rejected', 'the image is over 20 MB, the most Pinterest takes', { platformCode: 'media_too_large' });
+  if (read.truncated)
+    throw new PlatformError('rejected', 'the image is over 20 MB, the most Pinterest takes', {
+      platformCode: 'media_too_large',
+    });
   return { source_type: 'image_base64', content_type: type, data: read.bytes.toString('base64') };
 }

@@ -4,11 +4,21 @@ import { PlatformError, type OAuthProvider, type PlatformIO, type PlatformProfil
 import { pinRequest, type PinterestOptions } from './api.js';
 
 /** Read the account, read and create boards, read and write pins. https://developers.pinterest.com/docs/getting-started/scopes/ */
-export const PINTEREST_DEFAULT_SCOPES = ['user_accounts:read', 'boards:read', 'boards:write', 'pins:read', 'pins:write'];
+export const PINTEREST_DEFAULT_SCOPES = [
+  'user_accounts:read',
+  'boards:read',
+  'boards:write',
+  'pins:read',
+  'pins:write',
+];
 
 function requireClient(opts: PinterestOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Pinterest is not configured on this server: set PINTEREST_CLIENT_ID and PINTEREST_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'Pinterest is not configured on this server: set PINTEREST_CLIENT_ID and PINTEREST_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
@@ -60,7 +70,10 @@ export function pinterestOAuth(opts: PinterestOptions): OAuthProvider {
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
       const res = await pinRequest(opts, io, { method: 'GET', path: '/user_account', token: tokens.accessToken });
       const user = res.body;
-      if (!user?.id || !user.username) throw new PlatformError('unavailable', 'Pinterest returned no user for /v5/user_account', { endpoint: '/v5/user_account' });
+      if (!user?.id || !user.username)
+        throw new PlatformError('unavailable', 'Pinterest returned no user for /v5/user_account', {
+          endpoint: '/v5/user_account',
+        });
       return {
         platformUserId: String(user.id),
         username: String(user.username),

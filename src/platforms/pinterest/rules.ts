@@ -13,7 +13,10 @@ export const DESCRIPTION: TextRule = characters(800);
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   title: str(100),
-  boardId: described((v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a numeric board id'), { type: 'string', pattern: '^\\d+$' }),
+  boardId: described((v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a numeric board id'), {
+    type: 'string',
+    pattern: '^\\d+$',
+  }),
   link: described((v) => str(2048)(v) ?? httpUrl(v), { type: 'string', format: 'uri', maxLength: 2048 }),
   coverImageUrl: httpUrl,
   coverImageKeyFrameTime: int(0),
@@ -30,4 +33,7 @@ export const checkTarget: TargetRule = (t) => {
 };
 
 /** Images up to 20 MB; videos up to 2 GB, 4 seconds to 15 minutes (https://help.pinterest.com/en/business/article/video-pins). */
-export const mediaLimits = () => ({ image: { maxBytes: 20 * MB }, video: { maxBytes: 2 * GB, minDurationSec: 4, maxDurationSec: 15 * 60 } });
+export const mediaLimits = () => ({
+  image: { maxBytes: 20 * MB },
+  video: { maxBytes: 2 * GB, minDurationSec: 4, maxDurationSec: 15 * 60 },
+});

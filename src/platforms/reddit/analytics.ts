@@ -30,7 +30,12 @@ export function redditAnalytics(opts: RedditOptions, windows: RateWindows): Anal
       const out = new Map<string, PostMetrics>();
       if (!targets.length) return out;
       const ids = targets.map((t) => `t3_${bare(t.platformPostId)}`).join(',');
-      const res = await rdRequest(opts, windows, io, { method: 'GET', path: `/api/info?id=${encodeURIComponent(ids)}&raw_json=1`, token: token(account), endpoint: '/api/info' });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'GET',
+        path: `/api/info?id=${encodeURIComponent(ids)}&raw_json=1`,
+        token: token(account),
+        endpoint: '/api/info',
+      });
       const wanted = new Map(targets.map((t) => [bare(t.platformPostId), t.platformPostId]));
       for (const child of res.body?.data?.children ?? []) {
         const p = child?.data;
@@ -42,7 +47,12 @@ export function redditAnalytics(opts: RedditOptions, windows: RateWindows): Anal
       return out;
     },
     async readAccountMetrics(account, io) {
-      const res = await rdRequest(opts, windows, io, { method: 'GET', path: '/api/v1/me?raw_json=1', token: token(account), endpoint: '/api/v1/me' });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'GET',
+        path: '/api/v1/me?raw_json=1',
+        token: token(account),
+        endpoint: '/api/v1/me',
+      });
       const subs = res.body?.subreddit?.subscribers;
       return { followers: typeof subs === 'number' ? subs : null };
     },
@@ -50,7 +60,12 @@ export function redditAnalytics(opts: RedditOptions, windows: RateWindows): Anal
       const out: ListedPost[] = [];
       let after: string | null = null;
       for (let page = 0; page < LIST_PAGES && out.length < limit; page++) {
-        const q = new URLSearchParams({ sort: 'new', limit: String(LIST_PAGE), raw_json: '1', ...(after ? { after } : {}) });
+        const q = new URLSearchParams({
+          sort: 'new',
+          limit: String(LIST_PAGE),
+          raw_json: '1',
+          ...(after ? { after } : {}),
+        });
         const res = await rdRequest(opts, windows, io, {
           method: 'GET',
           path: `/user/${encodeURIComponent(account.username)}/submitted?${q}`,

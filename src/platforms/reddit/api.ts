@@ -32,12 +32,21 @@ export const REDDIT_HTTP: PlatformHttp = {
   describe: ({ body, status }) => {
     const reason = typeof body?.reason === 'string' ? body.reason : null;
     const explanation = typeof body?.explanation === 'string' ? body.explanation : null;
-    const message = explanation ?? (reason ? `Reddit refused: ${reason}` : typeof body?.message === 'string' ? `Reddit answered ${status} ${body.message}` : `Reddit answered HTTP ${status}`);
+    const message =
+      explanation ??
+      (reason
+        ? `Reddit refused: ${reason}`
+        : typeof body?.message === 'string'
+          ? `Reddit answered ${status} ${body.message}`
+          : `Reddit answered HTTP ${status}`);
     return { message, platformCode: reason ?? (typeof body?.error === 'string' ? body.error : null) };
   },
   classify(answer, { message, platformCode }) {
     if (answer.status === 429) {
-      return new PlatformError('rate_limited', message, { ...answerFields(answer, platformCode), retryAfterMs: resetWaitMs(answer.headers) ?? 60_000 });
+      return new PlatformError('rate_limited', message, {
+        ...answerFields(answer, platformCode),
+        retryAfterMs: resetWaitMs(answer.headers) ?? 60_000,
+      });
     }
     // A blocked User-Agent is the operator's to fix, not the account's.
     if (answer.status === 403 && platformCode === 'user_agent') {
@@ -70,10 +79,14 @@ export class RateWindows {
       return;
     }
     if (w.remaining < 1) {
-      throw new PlatformError('rate_limited', "Reddit's rate-limit window for this account is spent (X-Ratelimit-Remaining: 0)", {
-        retryAfterMs: w.resetAt - now.getTime(),
-        platformCode: 'ratelimit_window',
-      });
+      throw new PlatformError(
+        'rate_limited',
+        "Reddit's rate-limit window for this account is spent (X-Ratelimit-Remaining: 0)",
+        {
+          retryAfterMs: w.resetAt - now.getTime(),
+          platformCode: 'ratelimit_window',
+        },
+      );
     }
   }
 
@@ -100,7 +113,11 @@ export async function rdRequest(
   call: Omit<PlatformCall, 'url'> & { path: string; token: string; form?: Record<string, string>; json?: unknown },
 ): Promise<PlatformResponse> {
   windows.check(call.token, io.now());
-  const headers: Record<string, string> = { authorization: `bearer ${call.token}`, 'user-agent': opts.userAgent, ...call.headers };
+  const headers: Record<string, string> = {
+    authorization: `bearer ${call.token}`,
+    'user-agent': opts.userAgent,
+    ...call.headers,
+  };
   let body = call.body;
   if (call.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -109,14 +126,25 @@ export async function rdRequest(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(call.json);
   }
-  const res = await platformRequest(io, REDDIT_HTTP, { ...call, url: `${opts.apiUrl}${call.path}`, endpoint: call.endpoint ?? call.path.split('?')[0], headers, body });
+  const res = await platformRequest(io, REDDIT_HTTP, {
+    ...call,
+    url: `${opts.apiUrl}${call.path}`,
+    endpoint: call.endpoint ?? call.path.split('?')[0],
+    headers,
+    body,
+  });
   windows.record(call.token, res.headers, io.now());
   return res;
 }
 
 /** A public JSON read on www.reddit.com (no token): `/r/{sr}/about.json`. */
 export function publicRequest(opts: RedditOptions, io: PlatformIO, path: string): Promise<PlatformResponse> {
-  return platformRequest(io, REDDIT_HTTP, { method: 'GET', url: `${opts.authUrl}${path}`, endpoint: path, headers: { 'user-agent': opts.userAgent } });
+  return platformRequest(io, REDDIT_HTTP, {
+    method: 'GET',
+    url: `${opts.authUrl}${path}`,
+    endpoint: path,
+    headers: { 'user-agent': opts.userAgent },
+  });
 }
 
 /** A subreddit name as Reddit's paths take it: no `r/` prefix. */

@@ -23,7 +23,12 @@ export const reddit: PlatformDescriptor<'reddit'> = {
   limits: [
     // https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki: 100 queries a
     // minute per OAuth client id, averaged over a 10-minute window.
-    { scope: 'app', limit: 1000, windowMs: 10 * MINUTE, cite: 'https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki' },
+    {
+      scope: 'app',
+      limit: 1000,
+      windowMs: 10 * MINUTE,
+      cite: 'https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki',
+    },
   ],
   tools: REDDIT_TOOLS,
   createAdapter: redditAdapterFromConfig,

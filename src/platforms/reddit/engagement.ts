@@ -25,9 +25,18 @@ export function fullname(thingId: string): string {
 
 export function redditEngagement(opts: RedditOptions, windows: RateWindows) {
   return {
-    async subredditRules(account: AccountCredentials, name: string, io: PlatformIO): Promise<{ rules: SubredditRule[]; siteRules: string[] }> {
+    async subredditRules(
+      account: AccountCredentials,
+      name: string,
+      io: PlatformIO,
+    ): Promise<{ rules: SubredditRule[]; siteRules: string[] }> {
       const sr = encodeURIComponent(bareSubreddit(name));
-      const res = await rdRequest(opts, windows, io, { method: 'GET', path: `/r/${sr}/about/rules?raw_json=1`, token: token(account), endpoint: '/r/{sr}/about/rules' });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'GET',
+        path: `/r/${sr}/about/rules?raw_json=1`,
+        token: token(account),
+        endpoint: '/r/{sr}/about/rules',
+      });
       const rules = (Array.isArray(res.body?.rules) ? res.body.rules : []) as any[];
       return {
         rules: rules.map((r) => ({
@@ -44,19 +53,40 @@ export function redditEngagement(opts: RedditOptions, windows: RateWindows) {
 
     /** Reddit answers `{}`; a refused vote (archived post, unknown thing) is an HTTP error. */
     async vote(account: AccountCredentials, thingId: string, direction: 1 | 0 | -1, io: PlatformIO): Promise<void> {
-      await rdRequest(opts, windows, io, { method: 'POST', path: '/api/vote', token: token(account), form: { id: fullname(thingId), dir: String(direction) } });
+      await rdRequest(opts, windows, io, {
+        method: 'POST',
+        path: '/api/vote',
+        token: token(account),
+        form: { id: fullname(thingId), dir: String(direction) },
+      });
     },
 
     /** Refusals come as HTTP 200 with `json.errors` (like submit). */
-    async selectFlair(account: AccountCredentials, p: { subreddit: string; postId: string; flairTemplateId: string; text?: string }, io: PlatformIO): Promise<void> {
+    async selectFlair(
+      account: AccountCredentials,
+      p: { subreddit: string; postId: string; flairTemplateId: string; text?: string },
+      io: PlatformIO,
+    ): Promise<void> {
       const sr = bareSubreddit(p.subreddit);
-      const form: Record<string, string> = { api_type: 'json', link: `t3_${p.postId.replace(/^t3_/, '')}`, flair_template_id: p.flairTemplateId };
+      const form: Record<string, string> = {
+        api_type: 'json',
+        link: `t3_${p.postId.replace(/^t3_/, '')}`,
+        flair_template_id: p.flairTemplateId,
+      };
       if (p.text !== undefined) form.text = p.text;
-      const res = await rdRequest(opts, windows, io, { method: 'POST', path: `/r/${encodeURIComponent(sr)}/api/selectflair`, token: token(account), form, endpoint: '/r/{sr}/api/selectflair' });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'POST',
+        path: `/r/${encodeURIComponent(sr)}/api/selectflair`,
+        token: token(account),
+        form,
+        endpoint: '/r/{sr}/api/selectflair',
+      });
       const refused = refusal(res.body, { subreddit: sr }, '/r/{sr}/api/selectflair');
       if (refused) throw refused;
       if (res.body?.json === undefined && res.body && typeof res.body === 'object' && Object.keys(res.body).length) {
-        throw new PlatformError('ambiguous', 'Reddit answered the flair change in an unknown shape', { endpoint: '/r/{sr}/api/selectflair' });
+        throw new PlatformError('ambiguous', 'Reddit answered the flair change in an unknown shape', {
+          endpoint: '/r/{sr}/api/selectflair',
+        });
       }
     },
   };

@@ -1,5 +1,12 @@
 import type { PlatformResponse } from '../http.js';
-import { PlatformError, type AccountCredentials, type InboundComment, type InboundMessage, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundComment,
+  type InboundMessage,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { rdRequest, token, type RateWindows, type RedditOptions } from './api.js';
 import { refusal } from './submit.js';
 
@@ -31,8 +38,12 @@ const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase()
 const postOf = (context: unknown) => /\/comments\/([a-z0-9]+)\//i.exec(String(context ?? ''))?.[1] ?? null;
 
 export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCapability {
-  const post = (account: AccountCredentials, path: string, form: Record<string, string>, io: PlatformIO): Promise<PlatformResponse> =>
-    rdRequest(opts, windows, io, { method: 'POST', path, token: token(account), form });
+  const post = (
+    account: AccountCredentials,
+    path: string,
+    form: Record<string, string>,
+    io: PlatformIO,
+  ): Promise<PlatformResponse> => rdRequest(opts, windows, io, { method: 'POST', path, token: token(account), form });
 
   /** POST /api/comment: the new thing's data, or the refusal in `json.errors` (HTTP 200) as a PlatformError. */
   async function comment(account: AccountCredentials, thingId: string, text: string, io: PlatformIO): Promise<any> {
@@ -40,18 +51,29 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
     const refused = refusal(res.body, { subreddit: '' }, '/api/comment');
     if (refused) throw refused;
     const data = res.body?.json?.data?.things?.[0]?.data;
-    if (!data?.id) throw new PlatformError('ambiguous', 'Reddit accepted the reply without naming it', { endpoint: '/api/comment' });
+    if (!data?.id)
+      throw new PlatformError('ambiguous', 'Reddit accepted the reply without naming it', { endpoint: '/api/comment' });
     return data;
   }
 
   /** A listing's things newer than `since` (epoch seconds; null: the first page only), and the newest time seen. */
-  async function poll(account: AccountCredentials, where: 'inbox' | 'sent', since: number | null, io: PlatformIO): Promise<{ things: Array<{ kind: string; data: any }>; newest: number | null }> {
+  async function poll(
+    account: AccountCredentials,
+    where: 'inbox' | 'sent',
+    since: number | null,
+    io: PlatformIO,
+  ): Promise<{ things: Array<{ kind: string; data: any }>; newest: number | null }> {
     const things: Array<{ kind: string; data: any }> = [];
     let newest = since;
     let after: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
       const q = new URLSearchParams({ limit: '100', raw_json: '1', ...(after ? { after } : {}) });
-      const res = await rdRequest(opts, windows, io, { method: 'GET', path: `/message/${where}?${q}`, token: token(account), endpoint: `/message/${where}` });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'GET',
+        path: `/message/${where}?${q}`,
+        token: token(account),
+        endpoint: `/message/${where}`,
+      });
       const children = (res.body?.data?.children ?? []) as Array<{ kind: string; data: any }>;
       let reachedSeen = false;
       for (const child of children) {
@@ -77,7 +99,11 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       conversationId,
       messageId: String(d.id),
       direction: outgoing ? 'outgoing' : 'incoming',
-      sender: { id: d.author_fullname ? strip(d.author_fullname) : (d.author ?? null), name: d.author ?? null, username: d.author ?? null },
+      sender: {
+        id: d.author_fullname ? strip(d.author_fullname) : (d.author ?? null),
+        name: d.author ?? null,
+        username: d.author ?? null,
+      },
       participant: outgoing ? { id: null, name: d.dest ?? null, username: d.dest ?? null } : null,
       text: d.body ?? null,
       subject: d.subject ?? null,
@@ -95,7 +121,11 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       commentId: String(d.id),
       parentId: String(d.parent_id ?? '').startsWith('t1_') ? strip(d.parent_id) : null,
       direction: same(d.author, account.username) ? 'outgoing' : 'incoming',
-      author: { id: d.author_fullname ? strip(d.author_fullname) : null, name: d.author ?? null, username: d.author ?? null },
+      author: {
+        id: d.author_fullname ? strip(d.author_fullname) : null,
+        name: d.author ?? null,
+        username: d.author ?? null,
+      },
       text: d.body ?? '',
       createdAt: new Date(Number(d.created_utc) * 1000),
       url: d.context ? `https://www.reddit.com${String(d.context).split('?')[0]}` : null,
@@ -112,7 +142,11 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       async send(account, m, io) {
         // Replying to the message being answered, else to the thread's first message: Reddit keeps both in the thread.
         const data = await comment(account, `t4_${m.replyTo ?? m.conversationId}`, m.text ?? '', io);
-        return { messageId: String(data.id), sentAt: data.created_utc ? new Date(Number(data.created_utc) * 1000) : io.now(), extra: { name: data.name ?? `t4_${data.id}` } };
+        return {
+          messageId: String(data.id),
+          sentAt: data.created_utc ? new Date(Number(data.created_utc) * 1000) : io.now(),
+          extra: { name: data.name ?? `t4_${data.id}` },
+        };
       },
     },
     comments: {
@@ -123,7 +157,10 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       async delete(account, ref, io) {
         // Reddit answers `{}` to a delete of someone else's comment and deletes nothing: refused here, not a silent no-op.
         if (typeof ref.extra.author === 'string' && !same(ref.extra.author, account.username)) {
-          throw new PlatformError('rejected', "Reddit deletes only the account's own comments", { status: 403, platformCode: 'NOT_AUTHOR' });
+          throw new PlatformError('rejected', "Reddit deletes only the account's own comments", {
+            status: 403,
+            platformCode: 'NOT_AUTHOR',
+          });
         }
         await post(account, '/api/del', { id: `t1_${ref.commentId}` }, io);
       },

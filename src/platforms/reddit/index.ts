@@ -1,8 +1,24 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
-import { PlatformError, type AccountCredentials, type PlatformAdapter, type PlatformIO, type ProcessingStarted, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type PlatformAdapter,
+  type PlatformIO,
+  type ProcessingStarted,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { redditAnalytics } from './analytics.js';
-import { bareSubreddit, publicRequest, RateWindows, rdRequest, token, USER_AGENT_FORMAT, type RedditOptions } from './api.js';
+import {
+  bareSubreddit,
+  publicRequest,
+  RateWindows,
+  rdRequest,
+  token,
+  USER_AGENT_FORMAT,
+  type RedditOptions,
+} from './api.js';
 import { redditEngagement, type RedditEngagement } from './engagement.js';
 import { redditInbox } from './inbox.js';
 import { uploadMedia } from './media.js';
@@ -67,7 +83,12 @@ export interface RedditAdapter extends PlatformAdapter {
   /** A subreddit by the public JSON (no account): null when it is private, banned or missing. */
   lookupSubreddit(name: string, io: PlatformIO): Promise<SubredditInfo | null>;
   /** A Listing of posts: `/search` (or `/r/{sr}/search`), or a feed `/{sort}` (or `/r/{sr}/{sort}`). */
-  listing(account: AccountCredentials, path: string, query: Record<string, string | number | undefined>, io: PlatformIO): Promise<{ posts: any[]; after: string | null }>;
+  listing(
+    account: AccountCredentials,
+    path: string,
+    query: Record<string, string | number | undefined>,
+    io: PlatformIO,
+  ): Promise<{ posts: any[]; after: string | null }>;
 }
 
 export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
@@ -77,19 +98,35 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
     rdRequest(opts, windows, io, { method: 'GET', path, token: token(account), endpoint });
 
   /** The media post `req` made, from the submitted listing; null while Reddit has not listed it. */
-  async function findMediaPost(req: PublishRequest, sub: Submission, since: Date, assetId: string | undefined, io: PlatformIO): Promise<PublishResult | null> {
+  async function findMediaPost(
+    req: PublishRequest,
+    sub: Submission,
+    since: Date,
+    assetId: string | undefined,
+    io: PlatformIO,
+  ): Promise<PublishResult | null> {
     const found = (await submitted(opts, windows, io, req.account)).find((p) => matches(p, req, sub, since, assetId));
     return found ? resultOf(found) : null;
   }
 
-  async function publishMedia(req: PublishRequest, sub: Submission, io: PlatformIO): Promise<PublishResult | ProcessingStarted> {
+  async function publishMedia(
+    req: PublishRequest,
+    sub: Submission,
+    io: PlatformIO,
+  ): Promise<PublishResult | ProcessingStarted> {
     const started = io.now();
     const media = req.media[0];
     const asset = await uploadMedia(opts, windows, io, token(req.account), media);
     const extra: Record<string, string> = { url: asset.url };
     // A video submission needs a poster image: the item's thumbnail, else a placeholder (as PRAW does).
     if (sub.kind === 'video') {
-      const poster = await uploadMedia(opts, windows, io, token(req.account), media.thumbnail ? { type: 'image', url: media.thumbnail } : null);
+      const poster = await uploadMedia(
+        opts,
+        windows,
+        io,
+        token(req.account),
+        media.thumbnail ? { type: 'image', url: media.thumbnail } : null,
+      );
       extra.video_poster_url = poster.url;
     }
     await submitForm(opts, windows, io, req, sub, extra);
@@ -110,9 +147,17 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
       const sub = submissionOf(req);
       if (sub.kind === 'gallery') return submitGallery(opts, windows, io, req, sub);
       if (sub.kind === 'image' || sub.kind === 'video') return publishMedia(req, sub, io);
-      const data = await submitForm(opts, windows, io, req, sub, sub.kind === 'link' ? { url: String(req.platformSpecificData.url) } : { text: req.content });
+      const data = await submitForm(
+        opts,
+        windows,
+        io,
+        req,
+        sub,
+        sub.kind === 'link' ? { url: String(req.platformSpecificData.url) } : { text: req.content },
+      );
       const id = String(data.id ?? data.name ?? '').replace(/^t3_/, '');
-      if (!id) throw new PlatformError('ambiguous', 'Reddit accepted the post without naming it', { endpoint: '/api/submit' });
+      if (!id)
+        throw new PlatformError('ambiguous', 'Reddit accepted the post without naming it', { endpoint: '/api/submit' });
       return { platformPostId: id, platformPostUrl: typeof data.url === 'string' ? data.url : null };
     },
 
@@ -121,13 +166,26 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
         const since = new Date(String(handle.since));
         if (await findMediaPost(req, submissionOf(req), since, String(handle.assetId), io)) return { state: 'ready' };
         if (io.now().getTime() - since.getTime() > LISTING_GIVE_UP_MS) {
-          return { state: 'failed', reason: 'Reddit accepted the media post but never listed it (its processing failed on Reddit)', platformCode: 'media_not_listed' };
+          return {
+            state: 'failed',
+            reason: 'Reddit accepted the media post but never listed it (its processing failed on Reddit)',
+            platformCode: 'media_not_listed',
+          };
         }
         return { state: 'processing', waitMs: LISTING_CHECK_MS };
       },
       async finish(handle, req, io) {
-        const found = await findMediaPost(req, submissionOf(req), new Date(String(handle.since)), String(handle.assetId), io);
-        if (!found) throw new PlatformError('unavailable', 'the media post is no longer listed on Reddit', { platformCode: 'media_not_listed' });
+        const found = await findMediaPost(
+          req,
+          submissionOf(req),
+          new Date(String(handle.since)),
+          String(handle.assetId),
+          io,
+        );
+        if (!found)
+          throw new PlatformError('unavailable', 'the media post is no longer listed on Reddit', {
+            platformCode: 'media_not_listed',
+          });
         return found;
       },
     },
@@ -141,11 +199,17 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
 
     /** POST /api/del: Reddit answers `{}` whether or not the post was there. */
     async unpublish(account, platformPostId, io) {
-      await rdRequest(opts, windows, io, { method: 'POST', path: '/api/del', token: token(account), form: { id: `t3_${platformPostId.replace(/^t3_/, '')}` } });
+      await rdRequest(opts, windows, io, {
+        method: 'POST',
+        path: '/api/del',
+        token: token(account),
+        form: { id: `t3_${platformPostId.replace(/^t3_/, '')}` },
+      });
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the Reddit account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the Reddit account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
 
@@ -158,7 +222,11 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
       const sr = encodeURIComponent(bareSubreddit(name));
       const res = await get(account, `/r/${sr}/about?raw_json=1`, io, '/r/{sr}/about');
       // Reddit answers a search page (a Listing), not a 404, for some missing names.
-      if (res.body?.kind !== 't5') throw new PlatformError('rejected', `r/${bareSubreddit(name)} does not exist`, { status: 404, platformCode: 'SUBREDDIT_NOEXIST' });
+      if (res.body?.kind !== 't5')
+        throw new PlatformError('rejected', `r/${bareSubreddit(name)} does not exist`, {
+          status: 404,
+          platformCode: 'SUBREDDIT_NOEXIST',
+        });
       return subredditInfo(res.body.data);
     },
 
@@ -166,23 +234,33 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
       const sr = encodeURIComponent(bareSubreddit(name));
       const req = await get(account, `/api/v1/${sr}/post_requirements`, io, '/api/v1/{sr}/post_requirements');
       const flairs = await get(account, `/r/${sr}/api/link_flair_v2`, io, '/r/{sr}/api/link_flair_v2');
-      return { flairRequired: req.body?.is_flair_required === true, flairs: Array.isArray(flairs.body) ? flairs.body : [] };
+      return {
+        flairRequired: req.body?.is_flair_required === true,
+        flairs: Array.isArray(flairs.body) ? flairs.body : [],
+      };
     },
 
     async lookupSubreddit(name, io) {
-      const res = await publicRequest(opts, io, `/r/${encodeURIComponent(bareSubreddit(name))}/about.json`).catch((error: unknown) => {
-        // Private (403) and missing or banned (404) subreddits are "does not exist" to a caller.
-        if (error instanceof PlatformError && (error.status === 403 || error.status === 404)) return null;
-        throw error;
-      });
-      return res && res.body?.kind === 't5' && res.body.data?.subreddit_type !== 'private' ? subredditInfo(res.body.data) : null;
+      const res = await publicRequest(opts, io, `/r/${encodeURIComponent(bareSubreddit(name))}/about.json`).catch(
+        (error: unknown) => {
+          // Private (403) and missing or banned (404) subreddits are "does not exist" to a caller.
+          if (error instanceof PlatformError && (error.status === 403 || error.status === 404)) return null;
+          throw error;
+        },
+      );
+      return res && res.body?.kind === 't5' && res.body.data?.subreddit_type !== 'private'
+        ? subredditInfo(res.body.data)
+        : null;
     },
 
     async listing(account, path, query, io) {
       const q = new URLSearchParams({ raw_json: '1' });
       for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
       const res = await get(account, `${path}?${q}`, io, path.replace(/^\/r\/[^/]+/, '/r/{sr}'));
-      return { posts: (res.body?.data?.children ?? []).map((c: any) => c?.data).filter(Boolean), after: res.body?.data?.after ?? null };
+      return {
+        posts: (res.body?.data?.children ?? []).map((c: any) => c?.data).filter(Boolean),
+        after: res.body?.data?.after ?? null,
+      };
     },
   };
 }
@@ -191,7 +269,9 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
 export function redditAdapterFromConfig(config: Config): PlatformAdapter {
   const opts = redditOptions(config);
   if (!USER_AGENT_FORMAT.test(opts.userAgent)) {
-    throw new Error(`REDDIT_USER_AGENT must read "<platform>:<app id>:<version> (by /u/<reddit username>)", as Reddit requires; got "${opts.userAgent}"`);
+    throw new Error(
+      `REDDIT_USER_AGENT must read "<platform>:<app id>:<version> (by /u/<reddit username>)", as Reddit requires; got "${opts.userAgent}"`,
+    );
   }
   return createRedditAdapter(opts);
 }

@@ -9,11 +9,25 @@ import { rdRequest, type RateWindows, type RedditOptions } from './api.js';
  * listing, which finds media posts), `flair` (link_flair_v2), `mysubreddits` (the subscriptions), and
  * for the inbox `privatemessages` (/message/*, replies to messages) and `vote` (liking a comment).
  */
-export const REDDIT_DEFAULT_SCOPES = ['identity', 'submit', 'edit', 'read', 'history', 'flair', 'mysubreddits', 'privatemessages', 'vote'];
+export const REDDIT_DEFAULT_SCOPES = [
+  'identity',
+  'submit',
+  'edit',
+  'read',
+  'history',
+  'flair',
+  'mysubreddits',
+  'privatemessages',
+  'vote',
+];
 
 function requireClient(opts: RedditOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Reddit is not configured on this server: set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'Reddit is not configured on this server: set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }

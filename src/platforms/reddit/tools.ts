@@ -44,8 +44,15 @@ const postOf = (p: any) => ({
 /** The subreddit's rules fetched now, merged into the account's cache (keyed by lowercase name). */
 async function cacheRules(adapter: RedditAdapter, account: AccountCredentials, name: string, io: PlatformIO) {
   const rules = await adapter.rules(account, name, io);
-  const cached = (account.metadata.subredditRules && typeof account.metadata.subredditRules === 'object' ? account.metadata.subredditRules : {}) as Record<string, unknown>;
-  const subredditRules = { ...cached, [name.toLowerCase()]: { flairRequired: rules.flairRequired, flairIds: rules.flairs.map((f: any) => String(f.id)) } };
+  const cached = (
+    account.metadata.subredditRules && typeof account.metadata.subredditRules === 'object'
+      ? account.metadata.subredditRules
+      : {}
+  ) as Record<string, unknown>;
+  const subredditRules = {
+    ...cached,
+    [name.toLowerCase()]: { flairRequired: rules.flairRequired, flairIds: rules.flairs.map((f: any) => String(f.id)) },
+  };
   return { flairs: rules.flairs, subredditRules };
 }
 
@@ -56,7 +63,15 @@ const listSubreddits = platformTool<RedditAdapter>()({
   tags: ['Connect'],
   summary: 'List Reddit subreddits',
   response: Type.Object({
-    subreddits: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), title: Type.String(), url: Type.String(), over18: Type.Boolean() })),
+    subreddits: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        title: Type.String(),
+        url: Type.String(),
+        over18: Type.Boolean(),
+      }),
+    ),
     defaultSubreddit: Type.Union([Type.String(), Type.Null()]),
   }),
   async handler({ adapter, account, io }) {
@@ -94,7 +109,9 @@ const listFlairs = platformTool<RedditAdapter>()({
   summary: 'List subreddit flairs',
   querystring: Type.Object({ subreddit: SubredditName }),
   response: Type.Object({
-    flairs: Type.Array(Type.Object({ id: Type.String(), text: Type.String(), textColor: Type.String(), backgroundColor: Type.String() })),
+    flairs: Type.Array(
+      Type.Object({ id: Type.String(), text: Type.String(), textColor: Type.String(), backgroundColor: Type.String() }),
+    ),
   }),
   async handler({ adapter, account, query, io }) {
     const { flairs, subredditRules } = await cacheRules(adapter, account!, bareSubreddit(query.subreddit), io);
@@ -142,7 +159,21 @@ const validateSubreddit = platformTool<RedditAdapter>()({
     const found = /^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name) ? await adapter.lookupSubreddit(name, io) : null;
     if (!found) return { body: { exists: false, error: `r/${name} does not exist, or is private or banned` } };
     const { title, description, subscribers, over18, type, allowImages, allowVideos } = found;
-    return { body: { exists: true, subreddit: { name: found.name, title, description, subscribers, isNSFW: over18, type, allowImages, allowVideos } } };
+    return {
+      body: {
+        exists: true,
+        subreddit: {
+          name: found.name,
+          title,
+          description,
+          subscribers,
+          isNSFW: over18,
+          type,
+          allowImages,
+          allowVideos,
+        },
+      },
+    };
   },
 });
 
@@ -157,7 +188,12 @@ const search = platformTool<RedditAdapter>()({
     subreddit: Type.Optional(SubredditName),
     q: Type.String({ minLength: 1, maxLength: 512 }),
     restrict_sr: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
-    sort: Type.Optional(Type.Union(['relevance', 'hot', 'top', 'new', 'comments'].map((s) => Type.Literal(s)), { default: 'new' })),
+    sort: Type.Optional(
+      Type.Union(
+        ['relevance', 'hot', 'top', 'new', 'comments'].map((s) => Type.Literal(s)),
+        { default: 'new' },
+      ),
+    ),
     limit: Type.Optional(Limit),
     after: Type.Optional(Type.String({ maxLength: 100 })),
   }),
@@ -166,7 +202,19 @@ const search = platformTool<RedditAdapter>()({
     const sr = query.subreddit ? bareSubreddit(query.subreddit) : null;
     const path = sr ? `/r/${encodeURIComponent(sr)}/search` : '/search';
     const restrict = sr ? (query.restrict_sr ?? '1') : undefined;
-    const page = await adapter.listing(account!, path, { q: query.q, restrict_sr: restrict, sort: query.sort ?? 'new', limit: query.limit ?? 25, after: query.after, type: 'link' }, io);
+    const page = await adapter.listing(
+      account!,
+      path,
+      {
+        q: query.q,
+        restrict_sr: restrict,
+        sort: query.sort ?? 'new',
+        limit: query.limit ?? 25,
+        after: query.after,
+        type: 'link',
+      },
+      io,
+    );
     return { body: { posts: page.posts.map(postOf), after: page.after } };
   },
 });
@@ -180,7 +228,12 @@ const feed = platformTool<RedditAdapter>()({
   summary: 'Get subreddit feed',
   querystring: Type.Object({
     subreddit: Type.Optional(SubredditName),
-    sort: Type.Optional(Type.Union(['hot', 'new', 'top', 'rising'].map((s) => Type.Literal(s)), { default: 'hot' })),
+    sort: Type.Optional(
+      Type.Union(
+        ['hot', 'new', 'top', 'rising'].map((s) => Type.Literal(s)),
+        { default: 'hot' },
+      ),
+    ),
     limit: Type.Optional(Limit),
     after: Type.Optional(Type.String({ maxLength: 100 })),
     t: Type.Optional(Type.Union(['hour', 'day', 'week', 'month', 'year', 'all'].map((s) => Type.Literal(s)))),
@@ -190,7 +243,12 @@ const feed = platformTool<RedditAdapter>()({
     const sort = query.sort ?? 'hot';
     const sr = query.subreddit ? bareSubreddit(query.subreddit) : null;
     const path = sr ? `/r/${encodeURIComponent(sr)}/${sort}` : `/${sort}`;
-    const page = await adapter.listing(account!, path, { limit: query.limit ?? 25, after: query.after, t: sort === 'top' ? query.t : undefined }, io);
+    const page = await adapter.listing(
+      account!,
+      path,
+      { limit: query.limit ?? 25, after: query.after, t: sort === 'top' ? query.t : undefined },
+      io,
+    );
     return { body: { posts: page.posts.map(postOf), after: page.after } };
   },
 });
@@ -216,7 +274,10 @@ const subredditRules = platformTool<RedditAdapter>()({
   }),
   async handler({ adapter, account, params, io }) {
     const name = bareSubreddit(params.subreddit);
-    if (!/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name)) throw invalid('validation_error', 'subreddit is not a subreddit name', { fields: { subreddit: ['is not a subreddit name'] } });
+    if (!/^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/.test(name))
+      throw invalid('validation_error', 'subreddit is not a subreddit name', {
+        fields: { subreddit: ['is not a subreddit name'] },
+      });
     return { body: await adapter.engagement.subredditRules(account!, name, io) };
   },
 });
@@ -230,9 +291,15 @@ const vote = platformTool<RedditAdapter>()({
   path: 'reddit-vote',
   tags: ['Reddit'],
   summary: 'Vote on a Reddit post or comment',
-  description: 'Cast (1, -1) or clear (0) the account\'s vote. Only in direct response to an action of the account owner: Reddit forbids automated voting.',
+  description:
+    "Cast (1, -1) or clear (0) the account's vote. Only in direct response to an action of the account owner: Reddit forbids automated voting.",
   body: Type.Object({
-    thingId: Type.String({ minLength: 1, maxLength: 20, pattern: '^(t[13]_)?[a-z0-9]{1,13}$', description: 't3_ post or t1_ comment fullname; a bare id is a post' }),
+    thingId: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      pattern: '^(t[13]_)?[a-z0-9]{1,13}$',
+      description: 't3_ post or t1_ comment fullname; a bare id is a post',
+    }),
     direction: Type.Union([Type.Literal(1), Type.Literal(0), Type.Literal(-1)]),
   }),
   response: Type.Object({ success: Type.Boolean() }),
@@ -248,7 +315,8 @@ const setPostFlair = platformTool<RedditAdapter>()({
   path: 'reddit-flairs',
   tags: ['Reddit'],
   summary: 'Set Reddit post flair',
-  description: 'The subreddit must let users pick their own post flair; the template ids are those GET on this path lists.',
+  description:
+    'The subreddit must let users pick their own post flair; the template ids are those GET on this path lists.',
   body: Type.Object({
     subreddit: SubredditName,
     postId: Type.String({ minLength: 1, maxLength: 20, pattern: '^(t3_)?[a-z0-9]{1,13}$' }),
@@ -262,4 +330,14 @@ const setPostFlair = platformTool<RedditAdapter>()({
   },
 });
 
-export const REDDIT_TOOLS = [listSubreddits, setDefaultSubreddit, listFlairs, validateSubreddit, search, feed, subredditRules, vote, setPostFlair];
+export const REDDIT_TOOLS = [
+  listSubreddits,
+  setDefaultSubreddit,
+  listFlairs,
+  validateSubreddit,
+  search,
+  feed,
+  subredditRules,
+  vote,
+  setPostFlair,
+];

@@ -8,16 +8,44 @@ import type { RuleIssue, TargetDraft } from './types.js';
  */
 
 const EXT_FORMAT: Record<string, string> = {
-  jpg: 'jpeg', jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif', heic: 'heic',
-  mp4: 'mp4', m4v: 'mp4', mov: 'mov', webm: 'webm', avi: 'avi', mpeg: 'mpeg', pdf: 'pdf',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  gif: 'gif',
+  heic: 'heic',
+  mp4: 'mp4',
+  m4v: 'mp4',
+  mov: 'mov',
+  webm: 'webm',
+  avi: 'avi',
+  mpeg: 'mpeg',
+  pdf: 'pdf',
 };
 const MIME_FORMAT: Record<string, string> = {
-  'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
-  'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/mpeg': 'mpeg', 'application/pdf': 'pdf',
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+  'video/mpeg': 'mpeg',
+  'application/pdf': 'pdf',
 };
 const FORMAT_TYPE: Record<string, MediaType> = {
-  jpeg: 'image', png: 'image', webp: 'image', heic: 'image', gif: 'gif',
-  mp4: 'video', mov: 'video', webm: 'video', avi: 'video', mpeg: 'video', pdf: 'document',
+  jpeg: 'image',
+  png: 'image',
+  webp: 'image',
+  heic: 'image',
+  gif: 'gif',
+  mp4: 'video',
+  mov: 'video',
+  webm: 'video',
+  avi: 'video',
+  mpeg: 'video',
+  pdf: 'document',
 };
 
 /** The file format from the MIME type, else the URL's extension; null when neither says. */
@@ -31,7 +59,10 @@ export function mediaFormat(item: MediaItemInput): string | null {
     // not a URL: the common rule reports it
   }
   const ext = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
-  return (ext && lookup(EXT_FORMAT, ext)) || (item.filename ? (lookup(EXT_FORMAT, item.filename.split('.').pop()!.toLowerCase()) ?? null) : null);
+  return (
+    (ext && lookup(EXT_FORMAT, ext)) ||
+    (item.filename ? (lookup(EXT_FORMAT, item.filename.split('.').pop()!.toLowerCase()) ?? null) : null)
+  );
 }
 
 /** The item's kind: its declared `type`, else inferred from the format. A GIF declared `image` counts as a GIF. */
@@ -51,7 +82,13 @@ export function countKinds(media: MediaItemInput[]) {
 }
 
 /** Text length rule. */
-export function textLimit(text: string, count: number, limit: number, unit = 'characters', field = 'content'): RuleIssue[] {
+export function textLimit(
+  text: string,
+  count: number,
+  limit: number,
+  unit = 'characters',
+  field = 'content',
+): RuleIssue[] {
   return count > limit
     ? [{ field, rule: 'text_length', message: `text is ${count} ${unit}; the limit is ${limit}` }]
     : [];
@@ -65,7 +102,11 @@ export function formatRule(t: TargetDraft, kind: MediaType, allowed: string[]): 
     const f = mediaFormat(m);
     const sameKind = k === kind || (kind === 'image' && k === 'gif' && allowed.includes('gif'));
     if (sameKind && f && !allowed.includes(f)) {
-      issues.push({ field: `mediaItems.${i}`, rule: 'media_format', message: `${f} is not accepted for ${kind}s (allowed: ${allowed.join(', ')})` });
+      issues.push({
+        field: `mediaItems.${i}`,
+        rule: 'media_format',
+        message: `${f} is not accepted for ${kind}s (allowed: ${allowed.join(', ')})`,
+      });
     }
   });
   return issues;
@@ -91,11 +132,21 @@ export function described(check: FieldCheck, schema: FieldSchema): FieldCheck {
 export const fieldSchema = (check: FieldCheck): FieldSchema => schemas.get(check) ?? {};
 
 export const str = (max?: number): FieldCheck =>
-  described((v) => (typeof v !== 'string' ? 'must be a string' : max !== undefined && [...v].length > max ? `must be at most ${max} characters` : null), {
-    type: 'string',
-    ...(max !== undefined ? { maxLength: max } : {}),
-  });
-export const bool: FieldCheck = described((v) => (typeof v === 'boolean' ? null : 'must be a boolean'), { type: 'boolean' });
+  described(
+    (v) =>
+      typeof v !== 'string'
+        ? 'must be a string'
+        : max !== undefined && [...v].length > max
+          ? `must be at most ${max} characters`
+          : null,
+    {
+      type: 'string',
+      ...(max !== undefined ? { maxLength: max } : {}),
+    },
+  );
+export const bool: FieldCheck = described((v) => (typeof v === 'boolean' ? null : 'must be a boolean'), {
+  type: 'boolean',
+});
 export const int = (min = 0, max?: number): FieldCheck =>
   described(
     (v) =>
@@ -105,16 +156,22 @@ export const int = (min = 0, max?: number): FieldCheck =>
     { type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) },
   );
 export const oneOf = (...values: string[]): FieldCheck =>
-  described((v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of: ${values.join(', ')}`), { type: 'string', enum: values });
-export const httpUrl: FieldCheck = described((v) => {
-  if (typeof v !== 'string') return 'must be a URL';
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? null : 'must be an http(s) URL';
-  } catch {
-    return 'must be a URL';
-  }
-}, { type: 'string', format: 'uri' });
+  described((v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of: ${values.join(', ')}`), {
+    type: 'string',
+    enum: values,
+  });
+export const httpUrl: FieldCheck = described(
+  (v) => {
+    if (typeof v !== 'string') return 'must be a URL';
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? null : 'must be an http(s) URL';
+    } catch {
+      return 'must be a URL';
+    }
+  },
+  { type: 'string', format: 'uri' },
+);
 export const arrayOf = (item: FieldCheck, max?: number): FieldCheck =>
   described(
     (v) => {
@@ -158,11 +215,20 @@ export function platformDataSchema(fields: Readonly<Record<string, FieldCheck>>)
   };
 }
 
-const mediaItemCheck = object({
-  type: oneOf('image', 'video', 'gif', 'document'),
-  url: httpUrl,
-  title: str(), filename: str(), size: int(0), mimeType: str(), thumbnail: httpUrl, instagramThumbnail: httpUrl, altText: str(),
-}, ['url']);
+const mediaItemCheck = object(
+  {
+    type: oneOf('image', 'video', 'gif', 'document'),
+    url: httpUrl,
+    title: str(),
+    filename: str(),
+    size: int(0),
+    mimeType: str(),
+    thumbnail: httpUrl,
+    instagramThumbnail: httpUrl,
+    altText: str(),
+  },
+  ['url'],
+);
 /** `threadItems`: replies after the root, each `{content, mediaItems}`. */
 export const threadItemsCheck = arrayOf(object({ content: str(), mediaItems: arrayOf(mediaItemCheck) }), 100);
 
@@ -186,7 +252,11 @@ export function checkFields(psd: Record<string, unknown>, known: Record<string, 
 export function threadTexts(t: TargetDraft): string[] {
   const items = t.platformSpecificData.threadItems;
   if (!Array.isArray(items)) return [];
-  return items.map((x) => (x && typeof x === 'object' && typeof (x as { content?: unknown }).content === 'string' ? (x as { content: string }).content : ''));
+  return items.map((x) =>
+    x && typeof x === 'object' && typeof (x as { content?: unknown }).content === 'string'
+      ? (x as { content: string }).content
+      : '',
+  );
 }
 
 export function hashtagLimit(text: string, max: number): RuleIssue[] {

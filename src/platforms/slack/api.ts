@@ -27,38 +27,70 @@ export interface SlackAnswer {
  * token Slack does not know), not_authed, app uninstalled. `token_expired` (token rotation,
  * https://api.slack.com/authentication/rotation) is an auth failure that a refresh cures.
  */
-const DEAD_GRANT = new Set(['token_revoked', 'account_inactive', 'invalid_auth', 'not_authed', 'app_uninstalled', 'team_disabled', 'org_login_required']);
-const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited_by_upstream']);
+const DEAD_GRANT = new Set([
+  'token_revoked',
+  'account_inactive',
+  'invalid_auth',
+  'not_authed',
+  'app_uninstalled',
+  'team_disabled',
+  'org_login_required',
+]);
+const TRANSIENT = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'ratelimited_by_upstream',
+]);
 
-export function slackError(error: string, opts: { status: number; endpoint: string; raw: string; creates: boolean; retryAfterMs?: number | null }): PlatformError {
+export function slackError(
+  error: string,
+  opts: { status: number; endpoint: string; raw: string; creates: boolean; retryAfterMs?: number | null },
+): PlatformError {
   const base = { status: opts.status, endpoint: opts.endpoint, raw: opts.raw.slice(0, 2000), platformCode: error };
   const message = `Slack: ${error}`;
-  if (error === 'ratelimited' || error === 'rate_limited') return new PlatformError('rate_limited', message, { ...base, retryAfterMs: opts.retryAfterMs ?? null });
+  if (error === 'ratelimited' || error === 'rate_limited')
+    return new PlatformError('rate_limited', message, { ...base, retryAfterMs: opts.retryAfterMs ?? null });
   if (error === 'token_expired') return new PlatformError('auth', message, base);
   if (DEAD_GRANT.has(error)) return new PlatformError('auth', message, { ...base, revoked: true });
   // NOTE: a transient error of a call that creates may come after Slack stored the message.
-  if (TRANSIENT.has(error)) return new PlatformError(opts.creates && error !== 'request_timeout' ? 'ambiguous' : 'unavailable', message, base);
+  if (TRANSIENT.has(error))
+    return new PlatformError(opts.creates && error !== 'request_timeout' ? 'ambiguous' : 'unavailable', message, base);
   return new PlatformError('rejected', message, base);
 }
 
 export const SLACK_HTTP: PlatformHttp = {
   name: 'Slack',
-  describe: ({ body, status }) => ({ message: `Slack: ${(body as SlackAnswer | null)?.error ?? `HTTP ${status}`}`, platformCode: (body as SlackAnswer | null)?.error ?? String(status) }),
+  describe: ({ body, status }) => ({
+    message: `Slack: ${(body as SlackAnswer | null)?.error ?? `HTTP ${status}`}`,
+    platformCode: (body as SlackAnswer | null)?.error ?? String(status),
+  }),
   classify(answer, { message, platformCode }) {
     const error = (answer.body as SlackAnswer | null)?.error;
     // A 429 is the common reading (Retry-After); a 4xx that names a Slack error reads like the 200 one.
     if (answer.status !== 429 && answer.status < 500 && typeof error === 'string') {
-      return slackError(error, { status: answer.status, endpoint: answer.endpoint, raw: answer.raw, creates: answer.creates });
+      return slackError(error, {
+        status: answer.status,
+        endpoint: answer.endpoint,
+        raw: answer.raw,
+        creates: answer.creates,
+      });
     }
     if (answer.status < 500 && answer.status !== 429 && answer.body === null) {
-      return new PlatformError(answer.creates ? 'ambiguous' : 'unavailable', message, answerFields(answer, platformCode));
+      return new PlatformError(
+        answer.creates ? 'ambiguous' : 'unavailable',
+        message,
+        answerFields(answer, platformCode),
+      );
     }
     return null;
   },
 };
 
 export function botToken(account: AccountCredentials): string {
-  if (!account.accessToken) throw new PlatformError('auth', 'the Slack account has no bot token; reconnect it', { revoked: true });
+  if (!account.accessToken)
+    throw new PlatformError('auth', 'the Slack account has no bot token; reconnect it', { revoked: true });
   return account.accessToken;
 }
 
@@ -71,7 +103,13 @@ export async function slackCall<T extends SlackAnswer = SlackAnswer>(
   opts: Pick<SlackOptions, 'apiUrl'>,
   io: PlatformIO,
   method: string,
-  call: { token?: string; params?: Record<string, string | number | boolean | undefined>; json?: Record<string, unknown>; creates?: boolean; basic?: string },
+  call: {
+    token?: string;
+    params?: Record<string, string | number | boolean | undefined>;
+    json?: Record<string, unknown>;
+    creates?: boolean;
+    basic?: string;
+  },
 ): Promise<T> {
   const endpoint = `${opts.apiUrl}/api/${method}`;
   const headers: Record<string, string> = {};
@@ -87,13 +125,24 @@ export async function slackCall<T extends SlackAnswer = SlackAnswer>(
     for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) form.set(k, String(v));
     body = form;
   }
-  const res = await platformRequest(io, SLACK_HTTP, { method: 'POST', url: endpoint, endpoint, headers, body, creates: call.creates === true });
+  const res = await platformRequest(io, SLACK_HTTP, {
+    method: 'POST',
+    url: endpoint,
+    endpoint,
+    headers,
+    body,
+    creates: call.creates === true,
+  });
   const answer = res.body as T | null;
   if (answer?.ok === true) return answer;
   if (answer && typeof answer.error === 'string') {
     throw slackError(answer.error, { status: res.status, endpoint, raw: res.raw, creates: call.creates === true });
   }
-  throw new PlatformError(call.creates ? 'ambiguous' : 'unavailable', `Slack ${method}: unreadable answer`, { status: res.status, endpoint, raw: res.raw.slice(0, 2000) });
+  throw new PlatformError(call.creates ? 'ambiguous' : 'unavailable', `Slack ${method}: unreadable answer`, {
+    status: res.status,
+    endpoint,
+    raw: res.raw.slice(0, 2000),
+  });
 }
 
 /** A message's link: `<workspace url>archives/<channel>/p<ts without the dot>`. */

@@ -53,9 +53,16 @@ export function slackChannels(opts: SlackOptions): DestinationsCapability {
       const isPrivate = chosen.details.isPrivate === true;
       if (chosen.details.isMember !== true) {
         if (isPrivate) {
-          throw new PlatformError('rejected', `the app is not in the private channel #${chosen.name}: invite it there first (/invite @app), then connect again`, { platformCode: 'not_in_channel' });
+          throw new PlatformError(
+            'rejected',
+            `the app is not in the private channel #${chosen.name}: invite it there first (/invite @app), then connect again`,
+            { platformCode: 'not_in_channel' },
+          );
         }
-        await slackCall(opts, io, 'conversations.join', { token: user.tokens.accessToken, params: { channel: chosen.id } });
+        await slackCall(opts, io, 'conversations.join', {
+          token: user.tokens.accessToken,
+          params: { channel: chosen.id },
+        });
       }
       const team = user.profile.metadata ?? {};
       return {
@@ -74,7 +81,8 @@ export function slackChannels(opts: SlackOptions): DestinationsCapability {
           platformUserId: chosen.id,
           username: chosen.name,
           displayName: chosen.name,
-          profileUrl: typeof team.teamUrl === 'string' ? `${team.teamUrl.replace(/\/+$/, '')}/archives/${chosen.id}` : null,
+          profileUrl:
+            typeof team.teamUrl === 'string' ? `${team.teamUrl.replace(/\/+$/, '')}/archives/${chosen.id}` : null,
           avatarUrl: (team.teamIcon as string | null | undefined) ?? null,
         },
       };

@@ -14,7 +14,15 @@ export const slack: PlatformDescriptor<'slack'> = {
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,
   mediaLimits,
-  accountMetadata: ['channelId', 'channelName', 'channelType', 'teamId', 'teamName', 'defaultUsername', 'defaultIconUrl'],
+  accountMetadata: [
+    'channelId',
+    'channelName',
+    'channelType',
+    'teamId',
+    'teamName',
+    'defaultUsername',
+    'defaultIconUrl',
+  ],
   scopes: SLACK_DEFAULT_SCOPES,
   capabilities: { connect: 'oauth2', destinations: SLACK_DESTINATIONS, unpublish: true, lookup: true },
   tools: SLACK_TOOLS,
@@ -22,7 +30,13 @@ export const slack: PlatformDescriptor<'slack'> = {
     // https://api.slack.com/methods/chat.postMessage#rate_limiting: about one message a second in a
     // channel, with short bursts tolerated: paced as 60 a minute, and a burst Slack refuses is answered
     // 429 with Retry-After, which pauses the channel until then.
-    { scope: 'destination', limit: 60, windowMs: MINUTE, destination: channelOf, cite: 'https://api.slack.com/methods/chat.postMessage#rate_limiting' },
+    {
+      scope: 'destination',
+      limit: 60,
+      windowMs: MINUTE,
+      destination: channelOf,
+      cite: 'https://api.slack.com/methods/chat.postMessage#rate_limiting',
+    },
   ],
   createAdapter: slackAdapterFromConfig,
 };

@@ -16,14 +16,26 @@ import type { Destination } from '../types.js';
 const ChannelId = Type.String({ minLength: 1, maxLength: 32, pattern: '^[CG][A-Z0-9]+$' });
 const Token = Type.String({ minLength: 1, maxLength: 200 });
 
-const channel = Type.Object({ id: Type.String(), name: Type.String(), isPrivate: Type.Boolean(), isMember: Type.Boolean() });
+const channel = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  isPrivate: Type.Boolean(),
+  isMember: Type.Boolean(),
+});
 
-const present = (d: Destination) => ({ id: d.id, name: d.name, isPrivate: d.details.isPrivate === true, isMember: d.details.isMember === true });
+const present = (d: Destination) => ({
+  id: d.id,
+  name: d.name,
+  isPrivate: d.details.isPrivate === true,
+  isMember: d.details.isMember === true,
+});
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 const choose = (body: Record<string, unknown>): DestinationChoice =>
-  typeof body.channelId === 'string' && body.channelId ? { id: body.channelId } : { invalid: { message: 'channelId is required', fields: { channelId: ['is required'] } } };
+  typeof body.channelId === 'string' && body.channelId
+    ? { id: body.channelId }
+    : { invalid: { message: 'channelId is required', fields: { channelId: ['is required'] } } };
 
 export const SLACK_DESTINATIONS: DestinationsDeclaration = {
   kind: 'channel',
@@ -43,13 +55,21 @@ export const SLACK_DESTINATIONS: DestinationsDeclaration = {
       present,
       answer: {
         schema: Type.Object({
-          team: Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), icon: Type.Union([Type.String(), Type.Null()]) }),
+          team: Type.Object({
+            id: Type.String(),
+            name: Type.Union([Type.String(), Type.Null()]),
+            icon: Type.Union([Type.String(), Type.Null()]),
+          }),
           channels: Type.Array(channel),
         }),
         present: (destinations, user) => {
           const m = user.metadata ?? {};
           return {
-            team: { id: text(m.teamId) ?? user.platformUserId, name: text(m.teamName) ?? user.displayName ?? user.username, icon: text(m.teamIcon) ?? user.avatarUrl ?? null },
+            team: {
+              id: text(m.teamId) ?? user.platformUserId,
+              name: text(m.teamName) ?? user.displayName ?? user.username,
+              icon: text(m.teamIcon) ?? user.avatarUrl ?? null,
+            },
             channels: destinations.map(present),
           };
         },
@@ -66,11 +86,20 @@ export const SLACK_DESTINATIONS: DestinationsDeclaration = {
         redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000 })),
       }),
       choose,
-      notFound: { code: 'channel_not_found', status: 400, field: 'channelId', message: 'channelId is not a channel of this Slack workspace the app can see' },
+      notFound: {
+        code: 'channel_not_found',
+        status: 400,
+        field: 'channelId',
+        message: 'channelId is not a channel of this Slack workspace the app can see',
+      },
       message: 'Slack channel connected successfully',
       account: {
         properties: { channelId: Type.String(), channelName: Type.String(), channelType: Type.String() },
-        present: (d) => ({ channelId: d?.id ?? '', channelName: d?.name ?? '', channelType: d?.details.isPrivate === true ? 'private' : 'public' }),
+        present: (d) => ({
+          channelId: d?.id ?? '',
+          channelName: d?.name ?? '',
+          channelType: d?.details.isPrivate === true ? 'private' : 'public',
+        }),
       },
     },
     headless: { pendingData: { selectionType: 'channels', key: 'channels', item: channel, present } },

@@ -14,10 +14,21 @@ import { slackCall, type SlackOptions } from './api.js';
 
 const UPLOAD_HTTP: PlatformHttp = {
   name: 'Slack file upload',
-  describe: ({ raw, status }) => ({ message: `Slack file upload: ${raw.slice(0, 200) || `HTTP ${status}`}`, platformCode: String(status) }),
+  describe: ({ raw, status }) => ({
+    message: `Slack file upload: ${raw.slice(0, 200) || `HTTP ${status}`}`,
+    platformCode: String(status),
+  }),
 };
 
-const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'application/pdf': 'pdf' };
+const EXT: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'application/pdf': 'pdf',
+};
 
 function filenameOf(m: MediaRef, contentType: string, index: number): string {
   if (m.filename) return m.filename;
@@ -38,12 +49,20 @@ export interface UploadedFile {
 }
 
 /** Steps 1 and 2 for one media item: the file exists on Slack, shared nowhere yet. */
-export async function uploadFile(opts: SlackOptions, io: PlatformIO, token: string, m: MediaRef, index: number): Promise<UploadedFile> {
+export async function uploadFile(
+  opts: SlackOptions,
+  io: PlatformIO,
+  token: string,
+  m: MediaRef,
+  index: number,
+): Promise<UploadedFile> {
   let opened;
   try {
     opened = await io.openMedia(m);
   } catch (error) {
-    throw new PlatformError('rejected', `the media ${m.url} could not be read: ${(error as Error).message}`, { cause: error });
+    throw new PlatformError('rejected', `the media ${m.url} could not be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const bytes = await readAll(opened.stream);
   const filename = filenameOf(m, opened.contentType, index);
@@ -52,10 +71,18 @@ export async function uploadFile(opts: SlackOptions, io: PlatformIO, token: stri
     params: { filename, length: bytes.length, ...(m.altText ? { alt_txt: m.altText } : {}) },
   });
   if (typeof slot.upload_url !== 'string' || typeof slot.file_id !== 'string') {
-    throw new PlatformError('unavailable', 'Slack files.getUploadURLExternal answered without an upload URL', { endpoint: 'files.getUploadURLExternal' });
+    throw new PlatformError('unavailable', 'Slack files.getUploadURLExternal answered without an upload URL', {
+      endpoint: 'files.getUploadURLExternal',
+    });
   }
   if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before the upload');
-  await platformRequest(io, UPLOAD_HTTP, { method: 'POST', url: slot.upload_url, endpoint: 'files.slack.com/upload', headers: { 'content-type': opened.contentType }, body: bytes });
+  await platformRequest(io, UPLOAD_HTTP, {
+    method: 'POST',
+    url: slot.upload_url,
+    endpoint: 'files.slack.com/upload',
+    headers: { 'content-type': opened.contentType },
+    body: bytes,
+  });
   return { id: slot.file_id, title: filename };
 }
 

@@ -2,7 +2,15 @@ import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { textRuleError } from '../rules/text.js';
 import { postReplies } from '../thread.js';
-import { PlatformError, type AccountCredentials, type MediaRef, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type MediaRef,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { botToken, messageUrl, slackCall, type SlackOptions } from './api.js';
 import { slackChannels } from './channels.js';
 import { shareFiles, uploadFile } from './files.js';
@@ -31,7 +39,8 @@ export interface SlackAdapter extends PlatformAdapter<PublishResult> {
 
 function channelOf(account: AccountCredentials): string {
   const channel = account.metadata.channelId ?? account.platformUserId;
-  if (typeof channel !== 'string' || !channel) throw new PlatformError('rejected', 'the Slack account names no channel; connect a channel');
+  if (typeof channel !== 'string' || !channel)
+    throw new PlatformError('rejected', 'the Slack account names no channel; connect a channel');
   return channel;
 }
 
@@ -64,17 +73,30 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
    * Slack shares them asynchronously, so the message is looked for a few times. Null when it never
    * showed: the file id then stands for the post (unpublish deletes the file).
    */
-  async function shareMessage(io: PlatformIO, token: string, channel: string, fileId: string, threadTs: string | undefined, since: number): Promise<string | null> {
+  async function shareMessage(
+    io: PlatformIO,
+    token: string,
+    channel: string,
+    fileId: string,
+    threadTs: string | undefined,
+    since: number,
+  ): Promise<string | null> {
     for (const wait of SHARE_LOOKS) {
       if (wait) await new Promise((r) => setTimeout(r, wait));
-      const found = (await recentMessages(opts, io, token, { channel, threadTs, oldest: since }).catch(() => [])).find((m) => m.files?.some((f) => f.id === fileId));
+      const found = (await recentMessages(opts, io, token, { channel, threadTs, oldest: since }).catch(() => [])).find(
+        (m) => m.files?.some((f) => f.id === fileId),
+      );
       if (found) return found.ts;
     }
     return null;
   }
 
   /** One message: text (and blocks) by chat.postMessage, or files with the text as their comment. */
-  async function post(req: PublishRequest, io: PlatformIO, part: { text: string; media: MediaRef[]; threadTs?: string; root: boolean }): Promise<Posted> {
+  async function post(
+    req: PublishRequest,
+    io: PlatformIO,
+    part: { text: string; media: MediaRef[]; threadTs?: string; root: boolean },
+  ): Promise<Posted> {
     const token = botToken(req.account);
     const channel = channelOf(req.account);
     const psd = req.platformSpecificData ?? {};
@@ -95,7 +117,8 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
       const issues = blockIssues(blocks);
       if (issues.length) throw new PlatformError('rejected', issues[0].message, { platformCode: 'invalid_blocks' });
     }
-    if (!text.trim() && !blocks) throw new PlatformError('rejected', 'a Slack message needs text, blocks or files', { platformCode: 'no_text' });
+    if (!text.trim() && !blocks)
+      throw new PlatformError('rejected', 'a Slack message needs text, blocks or files', { platformCode: 'no_text' });
     if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
     const sent = await slackCall(opts, io, 'chat.postMessage', {
       token,
@@ -109,7 +132,10 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
         ...(psd.unfurlMedia !== undefined ? { unfurl_media: psd.unfurlMedia === true } : {}),
         ...identity(req.account, psd),
         // The idempotency key rides along as message metadata, so a lookup finds exactly this post.
-        metadata: JSON.stringify({ event_type: METADATA_EVENT, event_payload: { idempotency_key: req.idempotencyKey, root: part.root } }),
+        metadata: JSON.stringify({
+          event_type: METADATA_EVENT,
+          event_payload: { idempotency_key: req.idempotencyKey, root: part.root },
+        }),
       },
     });
     const ts = String(sent.ts);
@@ -120,7 +146,12 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
     const payload = m.metadata?.event_type === METADATA_EVENT ? m.metadata.event_payload : undefined;
     if (payload) return payload.idempotency_key === req.idempotencyKey && payload.root !== false;
     // A file share carries no metadata: the same comment text with files, by a bot.
-    return req.media.length > 0 && Boolean(m.files?.length) && Boolean(m.bot_id) && (m.text ?? '') === escapeMrkdwn(req.content);
+    return (
+      req.media.length > 0 &&
+      Boolean(m.files?.length) &&
+      Boolean(m.bot_id) &&
+      (m.text ?? '') === escapeMrkdwn(req.content)
+    );
   }
 
   return {
@@ -142,8 +173,14 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
         : await post(req, io, { text: req.content, media: req.media, threadTs: given, root: true });
       const threadTs = given ?? root.id;
       const replies: Posted[] = req.resume ? req.resume.replies.map((r) => ({ id: r.id, url: r.url ?? null })) : [];
-      const progress = () => ({ platformPostId: root.id, platformPostUrl: root.url, replies: replies.map((r) => ({ id: r.id, url: r.url })) });
-      await postReplies(req, io, { root, replies, progress }, (item) => post(req, io, { text: item.content, media: item.media, threadTs, root: false }));
+      const progress = () => ({
+        platformPostId: root.id,
+        platformPostUrl: root.url,
+        replies: replies.map((r) => ({ id: r.id, url: r.url })),
+      });
+      await postReplies(req, io, { root, replies, progress }, (item) =>
+        post(req, io, { text: item.content, media: item.media, threadTs, root: false }),
+      );
       return {
         platformPostId: root.id,
         platformPostUrl: root.url,
@@ -157,8 +194,16 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
       const psd = req.platformSpecificData ?? {};
       const threadTs = typeof psd.threadTs === 'string' && psd.threadTs ? psd.threadTs : undefined;
       const oldest = since.getTime() / 1000 - 60;
-      const found = (await recentMessages(opts, io, botToken(req.account), { channel, threadTs, oldest })).find((m) => matches(req, m));
-      return found ? { platformPostId: found.ts, platformPostUrl: messageUrl(req.account.metadata.teamUrl, channel, found.ts), extra: { channelId: channel } } : null;
+      const found = (await recentMessages(opts, io, botToken(req.account), { channel, threadTs, oldest })).find((m) =>
+        matches(req, m),
+      );
+      return found
+        ? {
+            platformPostId: found.ts,
+            platformPostUrl: messageUrl(req.account.metadata.teamUrl, channel, found.ts),
+            extra: { channelId: channel },
+          }
+        : null;
     },
 
     /**
@@ -175,7 +220,13 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
           else await slackCall(opts, io, 'chat.delete', { token, params: { channel, ts: id } });
         } catch (error) {
           // Already gone is what was asked.
-          if (!(error instanceof PlatformError && (error.platformCode === 'message_not_found' || error.platformCode === 'file_deleted'))) throw error;
+          if (
+            !(
+              error instanceof PlatformError &&
+              (error.platformCode === 'message_not_found' || error.platformCode === 'file_deleted')
+            )
+          )
+            throw error;
         }
       };
       for (const reply of [...(thread?.replies ?? [])].reverse()) await remove(reply.id);

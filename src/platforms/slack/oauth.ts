@@ -22,13 +22,24 @@ export const SLACK_DEFAULT_SCOPES = [
 
 function requireClient(opts: SlackOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Slack is not configured on this server: set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'Slack is not configured on this server: set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
 
 /** Errors of oauth.v2.access that mean the code or refresh token is dead (https://api.slack.com/methods/oauth.v2.access#errors). */
-const DEAD_CODE = new Set(['invalid_code', 'code_already_used', 'invalid_refresh_token', 'invalid_grant_type', 'token_revoked', 'bad_redirect_uri']);
+const DEAD_CODE = new Set([
+  'invalid_code',
+  'code_already_used',
+  'invalid_refresh_token',
+  'invalid_grant_type',
+  'token_revoked',
+  'bad_redirect_uri',
+]);
 
 /**
  * POST oauth.v2.access (form; the app authenticates with HTTP Basic). The answer is the bot token
@@ -40,16 +51,29 @@ async function tokenRequest(opts: SlackOptions, io: PlatformIO, params: Record<s
   const { clientId, clientSecret } = requireClient(opts);
   let answer: SlackAnswer;
   try {
-    answer = await slackCall(opts, io, 'oauth.v2.access', { params, basic: Buffer.from(`${clientId}:${clientSecret}`).toString('base64') });
+    answer = await slackCall(opts, io, 'oauth.v2.access', {
+      params,
+      basic: Buffer.from(`${clientId}:${clientSecret}`).toString('base64'),
+    });
   } catch (error) {
     // A token request is never ambiguous: nothing is published by it.
     if (error instanceof PlatformError && error.platformCode && DEAD_CODE.has(error.platformCode)) {
-      throw new PlatformError('auth', error.message, { status: error.status, endpoint: error.endpoint, raw: error.raw, platformCode: error.platformCode, revoked: true });
+      throw new PlatformError('auth', error.message, {
+        status: error.status,
+        endpoint: error.endpoint,
+        raw: error.raw,
+        platformCode: error.platformCode,
+        revoked: true,
+      });
     }
-    if (error instanceof PlatformError && error.kind === 'ambiguous') throw new PlatformError('unavailable', error.message, { endpoint: error.endpoint, cause: error });
+    if (error instanceof PlatformError && error.kind === 'ambiguous')
+      throw new PlatformError('unavailable', error.message, { endpoint: error.endpoint, cause: error });
     throw error;
   }
-  if (typeof answer.access_token !== 'string') throw new PlatformError('rejected', 'Slack oauth.v2.access answered without an access token', { endpoint: 'oauth.v2.access' });
+  if (typeof answer.access_token !== 'string')
+    throw new PlatformError('rejected', 'Slack oauth.v2.access answered without an access token', {
+      endpoint: 'oauth.v2.access',
+    });
   const expiresIn = Number(answer.expires_in);
   return {
     accessToken: answer.access_token,
@@ -94,7 +118,13 @@ export function slackOAuth(opts: SlackOptions): OAuthProvider {
         displayName: teamName,
         profileUrl: typeof who.url === 'string' ? who.url : null,
         avatarUrl: team?.icon?.image_132 ?? null,
-        metadata: { teamId: who.team_id, teamName, teamUrl: who.url ?? null, teamIcon: team?.icon?.image_132 ?? null, botUserId: who.user_id ?? null },
+        metadata: {
+          teamId: who.team_id,
+          teamName,
+          teamUrl: who.url ?? null,
+          teamIcon: team?.icon?.image_132 ?? null,
+          botUserId: who.user_id ?? null,
+        },
       };
     },
   };

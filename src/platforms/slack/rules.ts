@@ -51,13 +51,22 @@ export const PLATFORM_SPECIFIC_DATA = {
 export function blockIssues(blocks: unknown): RuleIssue[] {
   if (!Array.isArray(blocks)) return [];
   const issues: RuleIssue[] = [];
-  if (blocks.length > MAX_BLOCKS) issues.push(issue('platformSpecificData.blocks', 'max_blocks', `Slack takes at most ${MAX_BLOCKS} blocks per message`));
+  if (blocks.length > MAX_BLOCKS)
+    issues.push(
+      issue('platformSpecificData.blocks', 'max_blocks', `Slack takes at most ${MAX_BLOCKS} blocks per message`),
+    );
   blocks.forEach((b, i) => {
     const text = (b as { text?: { text?: unknown } })?.text?.text;
     const type = (b as { type?: unknown })?.type;
     const limit = type === 'section' ? SECTION_TEXT_LIMIT : type === 'header' ? HEADER_TEXT_LIMIT : null;
     if (limit !== null && typeof text === 'string' && codePointLength(text) > limit) {
-      issues.push(issue(`platformSpecificData.blocks[${i}].text.text`, 'block_text_length', `a ${type} block's text is at most ${limit} characters`));
+      issues.push(
+        issue(
+          `platformSpecificData.blocks[${i}].text.text`,
+          'block_text_length',
+          `a ${type} block's text is at most ${limit} characters`,
+        ),
+      );
     }
   });
   return issues;
@@ -65,7 +74,8 @@ export function blockIssues(blocks: unknown): RuleIssue[] {
 
 export function checkTarget(t: TargetDraft): RuleIssue[] {
   const issues = blockIssues(t.platformSpecificData.blocks);
-  if (t.media.length > MAX_FILES) issues.push(issue('mediaItems', 'media_count', `at most ${MAX_FILES} files per Slack message`));
+  if (t.media.length > MAX_FILES)
+    issues.push(issue('mediaItems', 'media_count', `at most ${MAX_FILES} files per Slack message`));
   if (!t.content.trim() && t.media.length === 0 && !Array.isArray(t.platformSpecificData.blocks)) {
     issues.push(issue('content', 'required', 'a Slack message needs text, blocks or files'));
   }

@@ -33,12 +33,20 @@ export function slackMembers(opts: SlackOptions) {
     let cursor: string | undefined;
     // users.list pages with a cursor (Tier 2): at most 10 pages of 200 are read for one answer.
     for (let page = 0; page < 10 && out.length < q.limit; page++) {
-      const answer = await slackCall(opts, io, 'users.list', { token: botToken(account), params: { limit: 200, cursor } });
+      const answer = await slackCall(opts, io, 'users.list', {
+        token: botToken(account),
+        params: { limit: 200, cursor },
+      });
       for (const u of (answer.members ?? []) as SlackUser[]) {
         if (u.deleted || u.is_bot || u.id === SLACKBOT) continue;
         const name = u.profile?.display_name || u.profile?.real_name || u.real_name || u.name;
         if (needle && !name.toLowerCase().includes(needle) && !u.name.toLowerCase().includes(needle)) continue;
-        out.push({ id: u.id, name, username: u.name ?? null, picture: u.profile?.image_192 ?? u.profile?.image_72 ?? null });
+        out.push({
+          id: u.id,
+          name,
+          username: u.name ?? null,
+          picture: u.profile?.image_192 ?? u.profile?.image_72 ?? null,
+        });
       }
       cursor = answer.response_metadata?.next_cursor || undefined;
       if (!cursor) break;
@@ -81,7 +89,8 @@ function presentSettings(account: AccountCredentials, metadata: Record<string, u
 
 function checkSettings(body: { defaultUsername?: string; defaultIconUrl?: string }) {
   const problems: Record<string, string[]> = {};
-  if (body.defaultUsername !== undefined && [...body.defaultUsername].length > 80) problems.defaultUsername = ['must be at most 80 characters'];
+  if (body.defaultUsername !== undefined && [...body.defaultUsername].length > 80)
+    problems.defaultUsername = ['must be at most 80 characters'];
   if (body.defaultIconUrl) {
     let ok = false;
     try {
@@ -91,7 +100,8 @@ function checkSettings(body: { defaultUsername?: string; defaultIconUrl?: string
     }
     if (!ok) problems.defaultIconUrl = ['must be an http(s) URL, or empty to clear it'];
   }
-  if (Object.keys(problems).length) throw invalidFields(`Slack settings: ${Object.keys(problems).join(', ')} invalid`, problems);
+  if (Object.keys(problems).length)
+    throw invalidFields(`Slack settings: ${Object.keys(problems).join(', ')} invalid`, problems);
 }
 
 export const SLACK_TOOLS = [
@@ -99,23 +109,34 @@ export const SLACK_TOOLS = [
     method: 'GET',
     path: 'slack-members',
     summary: 'List Slack workspace members',
-    description: 'Members of the connected workspace a direct message can go to: bots, deactivated members and Slackbot are left out.',
+    description:
+      'Members of the connected workspace a direct message can go to: bots, deactivated members and Slackbot are left out.',
     querystring: Type.Object({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
       query: Type.Optional(Type.String({ maxLength: 200 })),
     }),
     response: Type.Object({
-      members: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), username: Nullable(Type.String()), picture: Nullable(Type.String()) })),
+      members: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          name: Type.String(),
+          username: Nullable(Type.String()),
+          picture: Nullable(Type.String()),
+        }),
+      ),
     }),
     async handler({ adapter, account, query, io }) {
-      return { body: { members: await adapter.members(account!, { limit: query.limit ?? 200, query: query.query }, io) } };
+      return {
+        body: { members: await adapter.members(account!, { limit: query.limit ?? 200, query: query.query }, io) },
+      };
     },
   }),
   platformTool()({
     method: 'GET',
     path: 'slack-settings',
     summary: 'Get Slack account settings',
-    description: 'The connected channel and the default message identity (name and icon shown as the author of every post).',
+    description:
+      'The connected channel and the default message identity (name and icon shown as the author of every post).',
     response: Type.Object({ account: SettingsAccount }),
     async handler({ account }) {
       return { body: { account: presentSettings(account!, account!.metadata) } };
@@ -125,8 +146,12 @@ export const SLACK_TOOLS = [
     method: 'PATCH',
     path: 'slack-settings',
     summary: 'Update Slack account settings',
-    description: 'Sets or clears (empty string) the default author name and icon; platformSpecificData.username and iconUrl still override them per post.',
-    body: Type.Object({ defaultUsername: Type.Optional(Type.String({ maxLength: 200 })), defaultIconUrl: Type.Optional(Type.String({ maxLength: 2000 })) }),
+    description:
+      'Sets or clears (empty string) the default author name and icon; platformSpecificData.username and iconUrl still override them per post.',
+    body: Type.Object({
+      defaultUsername: Type.Optional(Type.String({ maxLength: 200 })),
+      defaultIconUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    }),
     response: Type.Object({ message: Type.String(), account: SettingsAccount }),
     async handler({ account, body }) {
       checkSettings(body);
@@ -134,10 +159,12 @@ export const SLACK_TOOLS = [
       if (body.defaultUsername !== undefined) changed.defaultUsername = body.defaultUsername.trim() || null;
       if (body.defaultIconUrl !== undefined) changed.defaultIconUrl = body.defaultIconUrl.trim() || null;
       return {
-        body: { message: 'Slack settings updated', account: presentSettings(account!, { ...account!.metadata, ...changed }) },
+        body: {
+          message: 'Slack settings updated',
+          account: presentSettings(account!, { ...account!.metadata, ...changed }),
+        },
         accountMetadata: changed,
       };
     },
   }),
 ];
-

@@ -28,7 +28,10 @@ const NAMES: Partial<Record<keyof PostMetrics, string[]>> = {
 
 function profileOf(account: AccountCredentials): string {
   const id = account.metadata.publicProfileId;
-  if (typeof id !== 'string' || !id) throw new PlatformError('rejected', 'the Snapchat account has no public profile selected', { platformCode: 'public_profile_required' });
+  if (typeof id !== 'string' || !id)
+    throw new PlatformError('rejected', 'the Snapchat account has no public profile selected', {
+      platformCode: 'public_profile_required',
+    });
   return id;
 }
 
@@ -39,7 +42,8 @@ function fieldTotals(asset: any): Map<string, number> {
     for (const f of Array.isArray(bucket?.fields) ? bucket.fields : []) {
       const name = f?.field?.field_name ?? f?.field_name;
       const stats: any[] = Array.isArray(f?.stats) ? f.stats : [];
-      const stat = stats.find((s) => s?.dimension_breakdown === undefined || s?.dimension_breakdown === 'DEFAULT') ?? stats[0];
+      const stat =
+        stats.find((s) => s?.dimension_breakdown === undefined || s?.dimension_breakdown === 'DEFAULT') ?? stats[0];
       const value = Number(stat?.value);
       if (typeof name === 'string' && Number.isFinite(value)) out.set(name, (out.get(name) ?? 0) + value);
     }
@@ -67,7 +71,11 @@ export function snapchatAnalytics(opts: SnapchatOptions): AnalyticsCapability {
       // A target's kind (story, saved story, spotlight) is not among what a read gets: each type is asked.
       for (const assetType of ASSET_TYPES) {
         if (out.size === wanted.size) break;
-        const res = await snapRequest(io, { method: 'GET', url: `${profilePath(profile)}/stats?assetType=${assetType}&granularity=LIFETIME`, token: token(account) });
+        const res = await snapRequest(io, {
+          method: 'GET',
+          url: `${profilePath(profile)}/stats?assetType=${assetType}&granularity=LIFETIME`,
+          token: token(account),
+        });
         for (const asset of Array.isArray(res.body?.assets) ? res.body.assets : []) {
           const id = String(asset?.asset_id ?? asset?.id ?? '');
           if (!wanted.has(id) || (asset.sub_request_status && asset.sub_request_status !== 'SUCCESS')) continue;

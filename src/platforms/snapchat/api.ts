@@ -26,12 +26,19 @@ export interface SnapchatOptions {
 export const SNAPCHAT_HTTP: PlatformHttp = {
   name: 'Snapchat',
   describe: ({ body, status }) => ({
-    message: body?.display_message ?? body?.debug_message ?? body?.error_description ?? `Snapchat answered HTTP ${status}`,
+    message:
+      body?.display_message ?? body?.debug_message ?? body?.error_description ?? `Snapchat answered HTTP ${status}`,
     platformCode: body?.error_code ?? body?.error ?? null,
   }),
   classify(answer, { message, platformCode }) {
     if (platformCode === 'MEDIA_PROCESSING') {
-      return new PlatformError('unavailable', message, { status: answer.status, endpoint: answer.endpoint, raw: answer.raw.slice(0, 2000), platformCode, retryAfterMs: 10_000 });
+      return new PlatformError('unavailable', message, {
+        status: answer.status,
+        endpoint: answer.endpoint,
+        raw: answer.raw.slice(0, 2000),
+        platformCode,
+        retryAfterMs: 10_000,
+      });
     }
     return null;
   },
@@ -45,7 +52,15 @@ export function token(account: AccountCredentials): string {
 /** One Public Profile API call with a bearer token and a JSON or multipart body. */
 export function snapRequest(
   io: PlatformIO,
-  call: { method: 'GET' | 'POST'; url: string; token: string; json?: unknown; form?: FormData; creates?: boolean; timeoutMs?: number },
+  call: {
+    method: 'GET' | 'POST';
+    url: string;
+    token: string;
+    json?: unknown;
+    form?: FormData;
+    creates?: boolean;
+    timeoutMs?: number;
+  },
 ): Promise<PlatformResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}` };
   let body: string | FormData | undefined = call.form;
@@ -53,7 +68,14 @@ export function snapRequest(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(call.json);
   }
-  return platformRequest(io, SNAPCHAT_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates, timeoutMs: call.timeoutMs });
+  return platformRequest(io, SNAPCHAT_HTTP, {
+    method: call.method,
+    url: call.url,
+    headers,
+    body,
+    creates: call.creates,
+    timeoutMs: call.timeoutMs,
+  });
 }
 
 /** Where a post can be seen: the profile's page (stories, saved stories) or the spotlight's own page. */

@@ -36,7 +36,13 @@ export const SNAPCHAT_DESTINATIONS: DestinationsDeclaration = {
       }),
       key: 'publicProfiles',
       item: profileItem,
-      present: (d) => ({ id: d.id, display_name: d.name, username: d.username ?? null, profile_image_url: d.picture ?? null, subscriber_count: num(d, 'subscriber_count') }),
+      present: (d) => ({
+        id: d.id,
+        display_name: d.name,
+        username: d.username ?? null,
+        profile_image_url: d.picture ?? null,
+        subscriber_count: num(d, 'subscriber_count'),
+      }),
     },
     select: {
       path: '/connect/snapchat/select-profile',
@@ -64,7 +70,10 @@ export const SNAPCHAT_DESTINATIONS: DestinationsDeclaration = {
         message: 'selectedPublicProfile is not a public profile this Snapchat user can post to',
       },
       message: 'Snapchat connected successfully with public profile',
-      account: { properties: { publicProfileName: Type.String() }, present: (d) => ({ publicProfileName: d?.name ?? '' }) },
+      account: {
+        properties: { publicProfileName: Type.String() },
+        present: (d) => ({ publicProfileName: d?.name ?? '' }),
+      },
     },
     headless: { step: 'select_public_profile' },
   },

@@ -41,7 +41,11 @@ export function snapchatOptions(config: Config): SnapchatOptions {
 function profileOf(req: PublishRequest): string {
   const id = req.account.metadata.publicProfileId;
   if (typeof id !== 'string' || !id) {
-    throw new PlatformError('rejected', 'the Snapchat account has no public profile selected: connect it again and choose one', { platformCode: 'public_profile_required' });
+    throw new PlatformError(
+      'rejected',
+      'the Snapchat account has no public profile selected: connect it again and choose one',
+      { platformCode: 'public_profile_required' },
+    );
   }
   return id;
 }
@@ -49,7 +53,11 @@ function profileOf(req: PublishRequest): string {
 /** The checks validation makes (rules.ts), again, before anything is uploaded. */
 function checkRequest(req: PublishRequest): SnapContentType {
   const type = contentTypeOf(req.platformSpecificData);
-  const problem = mediaProblem(countKinds(req.media.map((m) => ({ type: m.type, url: m.url, mimeType: m.mimeType ?? undefined }))), req.media.length, type);
+  const problem = mediaProblem(
+    countKinds(req.media.map((m) => ({ type: m.type, url: m.url, mimeType: m.mimeType ?? undefined }))),
+    req.media.length,
+    type,
+  );
   if (problem) throw new PlatformError('rejected', problem.message, { platformCode: problem.rule });
   const tooLong = textRuleError(TEXT, req.content, type === 'spotlight' ? 'the spotlight description' : 'the text');
   if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'text_length' });
@@ -60,7 +68,12 @@ function checkRequest(req: PublishRequest): SnapContentType {
 function stateOf(media: any): ProcessingState {
   const status = media?.media_status;
   if (status === 'READY') return { state: 'ready' };
-  if (status === 'FAILED') return { state: 'failed', reason: `Snapchat could not process the media: ${media.failure_reason ?? 'unknown reason'}`, platformCode: media.failure_reason ?? 'MEDIA_FAILED' };
+  if (status === 'FAILED')
+    return {
+      state: 'failed',
+      reason: `Snapchat could not process the media: ${media.failure_reason ?? 'unknown reason'}`,
+      platformCode: media.failure_reason ?? 'MEDIA_FAILED',
+    };
   return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }
 
@@ -69,7 +82,11 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
   const profilePath = (id: string) => `${opts.apiUrl}/v1/public_profiles/${encodeURIComponent(id)}`;
 
   async function readMedia(req: PublishRequest, io: PlatformIO, handle: ProcessingHandle): Promise<any> {
-    const res = await snapRequest(io, { method: 'GET', url: `${profilePath(String(handle.profileId))}/media/${encodeURIComponent(String(handle.mediaId))}`, token: token(req.account) });
+    const res = await snapRequest(io, {
+      method: 'GET',
+      url: `${profilePath(String(handle.profileId))}/media/${encodeURIComponent(String(handle.mediaId))}`,
+      token: token(req.account),
+    });
     return res.body?.media?.[0]?.media ?? null;
   }
 
@@ -79,23 +96,44 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
     const mediaId = String(handle.mediaId);
     const type = contentTypeOf(req.platformSpecificData);
     const where = profileUrl(req.account.metadata.publicProfileUsername as string | undefined);
-    const post = (path: string, json: unknown) => snapRequest(io, { method: 'POST', url: `${profilePath(profileId)}/${path}`, token: token(req.account), json, creates: true });
+    const post = (path: string, json: unknown) =>
+      snapRequest(io, {
+        method: 'POST',
+        url: `${profilePath(profileId)}/${path}`,
+        token: token(req.account),
+        json,
+        creates: true,
+      });
     if (type === 'spotlight') {
-      const res = await post('spotlights', { media_id: mediaId, description: req.content, locale: opts.locale, skip_save_to_profile: false });
+      const res = await post('spotlights', {
+        media_id: mediaId,
+        description: req.content,
+        locale: opts.locale,
+        skip_save_to_profile: false,
+      });
       const id = String(res.body?.spotlight_id ?? '');
-      if (!id) throw new PlatformError('ambiguous', 'Snapchat answered the spotlight without its id', { endpoint: '/v1/public_profiles/{id}/spotlights' });
+      if (!id)
+        throw new PlatformError('ambiguous', 'Snapchat answered the spotlight without its id', {
+          endpoint: '/v1/public_profiles/{id}/spotlights',
+        });
       return { platformPostId: id, platformPostUrl: spotlightUrl(id), extra: { contentType: type, mediaId } };
     }
     if (type === 'saved_story') {
       const title = savedStoryTitle(req.title ?? null, req.content);
       const res = await post('saved_stories', { saved_stories: [{ title, snap_sources: [{ media_id: mediaId }] }] });
       const id = String(res.body?.saved_stories?.[0]?.saved_story?.id ?? '');
-      if (!id) throw new PlatformError('ambiguous', 'Snapchat answered the saved story without its id', { endpoint: '/v1/public_profiles/{id}/saved_stories' });
+      if (!id)
+        throw new PlatformError('ambiguous', 'Snapchat answered the saved story without its id', {
+          endpoint: '/v1/public_profiles/{id}/saved_stories',
+        });
       return { platformPostId: id, platformPostUrl: where, extra: { contentType: type, mediaId, title } };
     }
     const res = await post('stories', { media_id: mediaId });
     const id = String(res.body?.story_id ?? '');
-    if (!id) throw new PlatformError('ambiguous', 'Snapchat answered the story without its id', { endpoint: '/v1/public_profiles/{id}/stories' });
+    if (!id)
+      throw new PlatformError('ambiguous', 'Snapchat answered the story without its id', {
+        endpoint: '/v1/public_profiles/{id}/stories',
+      });
     return { platformPostId: id, platformPostUrl: where, extra: { contentType: type, mediaId } };
   }
 
@@ -120,7 +158,8 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
         .then(stateOf)
         // The media exists: a failed look is only a reason to look again later.
         .catch((): ProcessingState => ({ state: 'processing', waitMs: PROCESSING_CHECK_MS }));
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
       return finish(req, io, handle);
     },
@@ -138,12 +177,20 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
       kind: 'profile',
       /** The public profiles of every organization the token's user belongs to. */
       async list(tokens, io, o) {
-        const orgs = await snapRequest(io, { method: 'GET', url: `${opts.apiUrl}/v1/me/organizations`, token: tokens.accessToken });
+        const orgs = await snapRequest(io, {
+          method: 'GET',
+          url: `${opts.apiUrl}/v1/me/organizations`,
+          token: tokens.accessToken,
+        });
         const out: Destination[] = [];
         for (const entry of orgs.body?.organizations ?? []) {
           const org = entry?.organization?.id;
           if (!org) continue;
-          const res = await snapRequest(io, { method: 'GET', url: `${opts.apiUrl}/v1/organizations/${encodeURIComponent(org)}/public_profiles`, token: tokens.accessToken });
+          const res = await snapRequest(io, {
+            method: 'GET',
+            url: `${opts.apiUrl}/v1/organizations/${encodeURIComponent(org)}/public_profiles`,
+            token: tokens.accessToken,
+          });
           for (const item of res.body?.public_profiles ?? []) {
             const p = item?.public_profile;
             if (!p?.id || (o?.ids && !o.ids.includes(String(p.id)))) continue;
@@ -153,7 +200,11 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
               name: p.display_name ?? p.snap_user_name ?? String(p.id),
               username: p.snap_user_name ?? null,
               picture: p.logo_urls?.manage_profile_logo_url ?? p.logo_urls?.original_logo_url ?? null,
-              details: { subscriber_count: Number.isFinite(count) ? count : null, organization_id: p.organization_id ?? org, profile_tier: p.profile_tier ?? null },
+              details: {
+                subscriber_count: Number.isFinite(count) ? count : null,
+                organization_id: p.organization_id ?? org,
+                profile_tier: p.profile_tier ?? null,
+              },
             });
           }
         }
@@ -162,7 +213,11 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
       async select(destination, user) {
         if (!destination) throw new PlatformError('rejected', 'a Snapchat account posts as one of its public profiles');
         return {
-          metadata: { publicProfileId: destination.id, publicProfileName: destination.name, publicProfileUsername: destination.username ?? null },
+          metadata: {
+            publicProfileId: destination.id,
+            publicProfileName: destination.name,
+            publicProfileUsername: destination.username ?? null,
+          },
           profile: {
             ...user.profile,
             username: destination.username ?? user.profile.username,
@@ -175,7 +230,8 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the Snapchat account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the Snapchat account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
   };

@@ -15,7 +15,12 @@ import { snapRequest, type SnapchatOptions } from './api.js';
 export const MAX_PART_BYTES = 32 * 1024 * 1024;
 
 /** The encrypted stream cut into parts of `partBytes` (the last one shorter). */
-async function* encryptedParts(stream: NodeJS.ReadableStream, key: Buffer, iv: Buffer, partBytes: number): AsyncGenerator<Buffer> {
+async function* encryptedParts(
+  stream: NodeJS.ReadableStream,
+  key: Buffer,
+  iv: Buffer,
+  partBytes: number,
+): AsyncGenerator<Buffer> {
   const cipher = createCipheriv('aes-256-cbc', key, iv);
   let held: Buffer[] = [];
   let size = 0;
@@ -42,7 +47,11 @@ async function* encryptedParts(stream: NodeJS.ReadableStream, key: Buffer, iv: B
 }
 
 /** Uploads one media item to the public profile: its Snap media id. Throws PlatformError. */
-export async function uploadMedia(opts: SnapchatOptions, io: PlatformIO, call: { profileId: string; media: MediaRef; token: string; name: string }): Promise<string> {
+export async function uploadMedia(
+  opts: SnapchatOptions,
+  io: PlatformIO,
+  call: { profileId: string; media: MediaRef; token: string; name: string },
+): Promise<string> {
   const key = randomBytes(32);
   const iv = randomBytes(16);
   const type = call.media.type === 'video' ? 'VIDEO' : 'IMAGE';
@@ -54,7 +63,11 @@ export async function uploadMedia(opts: SnapchatOptions, io: PlatformIO, call: {
   });
   const { media_id: mediaId, add_path: addPath, finalize_path: finalizePath } = created.body ?? {};
   if (typeof mediaId !== 'string' || typeof addPath !== 'string' || typeof finalizePath !== 'string') {
-    throw new PlatformError('unavailable', 'Snapchat answered Create Media without media_id, add_path and finalize_path', { endpoint: '/v1/public_profiles/{id}/media', raw: created.raw.slice(0, 2000) });
+    throw new PlatformError(
+      'unavailable',
+      'Snapchat answered Create Media without media_id, add_path and finalize_path',
+      { endpoint: '/v1/public_profiles/{id}/media', raw: created.raw.slice(0, 2000) },
+    );
   }
   // The paths are relative to the API host.
   const at = (path: string) => `${opts.apiUrl}${path.startsWith('/') ? '' : '/'}${path}`;

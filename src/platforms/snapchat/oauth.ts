@@ -11,7 +11,11 @@ export const SNAPCHAT_DEFAULT_SCOPES = ['snapchat-profile-api'];
 
 function requireClient(opts: SnapchatOptions): { clientId: string; clientSecret: string } {
   if (!opts.clientId || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'Snapchat is not configured on this server: set SNAPCHAT_CLIENT_ID and SNAPCHAT_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'Snapchat is not configured on this server: set SNAPCHAT_CLIENT_ID and SNAPCHAT_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
@@ -37,7 +41,13 @@ export function snapchatOAuth(opts: SnapchatOptions): OAuthProvider {
     // Snap's authorization code flow documents no PKCE: the client secret protects the exchange.
     authorizeUrl({ state, redirectUri, scopes }) {
       const { clientId } = requireClient(opts);
-      const q = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', scope: (scopes ?? opts.scopes).join(' '), state });
+      const q = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: (scopes ?? opts.scopes).join(' '),
+        state,
+      });
       return `${opts.authUrl}/login/oauth2/authorize?${q}`;
     },
     exchangeCode({ code, redirectUri }, io) {
@@ -50,7 +60,8 @@ export function snapchatOAuth(opts: SnapchatOptions): OAuthProvider {
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
       const res = await snapRequest(io, { method: 'GET', url: `${opts.apiUrl}/v1/me`, token: tokens.accessToken });
       const me = res.body?.me;
-      if (!me?.id) throw new PlatformError('unavailable', 'Snapchat returned no user for /v1/me', { endpoint: '/v1/me' });
+      if (!me?.id)
+        throw new PlatformError('unavailable', 'Snapchat returned no user for /v1/me', { endpoint: '/v1/me' });
       const name: string = me.display_name ?? me.snapchat_username ?? String(me.id);
       return {
         platformUserId: String(me.id),

@@ -20,15 +20,25 @@ export const TEXT: TextRule = characters(160);
 /** A saved story's title. */
 export const TITLE_MAX = 45;
 
-export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = { contentType: oneOf('story', 'saved_story', 'spotlight') };
+export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
+  contentType: oneOf('story', 'saved_story', 'spotlight'),
+};
 
 export function contentTypeOf(psd: Record<string, unknown>): SnapContentType {
   return psd.contentType === 'saved_story' || psd.contentType === 'spotlight' ? psd.contentType : 'story';
 }
 
 /** What is wrong with a target's media for `type`, or null: the one rule validation and the adapter share. */
-export function mediaProblem(kinds: { image: number; video: number; gif: number; document: number }, total: number, type: SnapContentType): { rule: string; message: string } | null {
-  if (total !== 1 || kinds.image + kinds.video !== 1) return { rule: 'media_required', message: 'Snapchat needs exactly one image or video (no text-only posts, GIFs or documents)' };
+export function mediaProblem(
+  kinds: { image: number; video: number; gif: number; document: number },
+  total: number,
+  type: SnapContentType,
+): { rule: string; message: string } | null {
+  if (total !== 1 || kinds.image + kinds.video !== 1)
+    return {
+      rule: 'media_required',
+      message: 'Snapchat needs exactly one image or video (no text-only posts, GIFs or documents)',
+    };
   if (type === 'spotlight' && kinds.video !== 1) return { rule: 'spotlight_media', message: 'a spotlight is a video' };
   return null;
 }
@@ -49,6 +59,12 @@ export const mediaLimits = () => ({
 
 /** A saved story's title: the target's title, else the text's first line, cut to 45 characters. */
 export function savedStoryTitle(title: string | null | undefined, content: string): string {
-  const source = title?.trim() || content.split('\n').find((l) => l.trim())?.trim() || 'Saved Story';
+  const source =
+    title?.trim() ||
+    content
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ||
+    'Saved Story';
   return [...source].slice(0, TITLE_MAX).join('');
 }

@@ -35,11 +35,21 @@ export class ChatMigratedError extends PlatformError {
     endpoint: string,
     raw: string,
   ) {
-    super('rejected', `chat migrated to ${newChatId}`, { status: 400, platformCode: 'migrate_to_chat_id', endpoint, raw });
+    super('rejected', `chat migrated to ${newChatId}`, {
+      status: 400,
+      platformCode: 'migrate_to_chat_id',
+      endpoint,
+      raw,
+    });
   }
 }
 
-type BotAnswer = { ok?: boolean; error_code?: number; description?: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } } | null;
+type BotAnswer = {
+  ok?: boolean;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+} | null;
 
 /**
  * How the Bot API reports errors: `{ok: false, error_code, description, parameters}`.
@@ -61,11 +71,15 @@ export const TELEGRAM_HTTP: PlatformHttp = {
     if (body === null && answer.status < 500) {
       return new PlatformError(answer.creates ? 'ambiguous' : 'unavailable', 'Telegram: unreadable answer', base);
     }
-    if (body?.parameters?.migrate_to_chat_id !== undefined) return new ChatMigratedError(String(body.parameters.migrate_to_chat_id), answer.endpoint, answer.raw);
+    if (body?.parameters?.migrate_to_chat_id !== undefined)
+      return new ChatMigratedError(String(body.parameters.migrate_to_chat_id), answer.endpoint, answer.raw);
     const code = body?.error_code ?? answer.status;
     if (code === 429) {
       const after = body?.parameters?.retry_after;
-      return new PlatformError('rate_limited', message, { ...base, retryAfterMs: after !== undefined ? after * 1000 : null });
+      return new PlatformError('rate_limited', message, {
+        ...base,
+        retryAfterMs: after !== undefined ? after * 1000 : null,
+      });
     }
     if (code === 401 || code === 403) return new PlatformError('auth', message, { ...base, revoked: true });
     return null;
@@ -94,5 +108,9 @@ export async function callBotApi<T>(
   const body = res.body as (BotAnswer & { result?: T }) | null;
   if (body?.ok) return body.result as T;
   // A 2xx that is not a Bot API success.
-  throw new PlatformError(opts.sendsContent ? 'ambiguous' : 'unavailable', `Telegram ${method}: unreadable answer`, { status: res.status, endpoint, raw: res.raw.slice(0, 5000) });
+  throw new PlatformError(opts.sendsContent ? 'ambiguous' : 'unavailable', `Telegram ${method}: unreadable answer`, {
+    status: res.status,
+    endpoint,
+    raw: res.raw.slice(0, 5000),
+  });
 }

@@ -18,8 +18,19 @@ export const telegram: PlatformDescriptor<'telegram'> = {
     // https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this: about 30 messages
     // a second in all for one bot, no more than one a second to one chat, and 20 a minute to one group.
     // The destination is the chat (an account here is a chat; two tenants may connect the same one).
-    { scope: 'app', limit: 30, windowMs: SECOND, cite: 'https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this' },
-    { scope: 'destination', limit: 1, windowMs: SECOND, destination: chatOf, cite: 'https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this' },
+    {
+      scope: 'app',
+      limit: 30,
+      windowMs: SECOND,
+      cite: 'https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this',
+    },
+    {
+      scope: 'destination',
+      limit: 1,
+      windowMs: SECOND,
+      destination: chatOf,
+      cite: 'https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this',
+    },
     {
       scope: 'destination',
       limit: 20,

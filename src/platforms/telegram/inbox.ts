@@ -6,7 +6,9 @@ type Call = <T>(method: string, params: Record<string, unknown>, io: PlatformIO,
 
 interface InboundUpdate {
   update_id?: number;
-  message?: TelegramMessage & { from?: { id: number; is_bot?: boolean; first_name?: string; last_name?: string; username?: string } };
+  message?: TelegramMessage & {
+    from?: { id: number; is_bot?: boolean; first_name?: string; last_name?: string; username?: string };
+  };
   channel_post?: TelegramMessage;
 }
 
@@ -15,9 +17,17 @@ function replyMarkup(markup: Record<string, unknown> | undefined): Record<string
   if (!markup) return undefined;
   const rows = (markup.keyboard as Array<Array<{ text: string; callbackData?: string; url?: string }>>) ?? [];
   if (markup.type === 'reply_keyboard') {
-    return { keyboard: rows.map((r) => r.map((b) => ({ text: b.text }))), one_time_keyboard: markup.oneTime !== false, resize_keyboard: true };
+    return {
+      keyboard: rows.map((r) => r.map((b) => ({ text: b.text }))),
+      one_time_keyboard: markup.oneTime !== false,
+      resize_keyboard: true,
+    };
   }
-  return { inline_keyboard: rows.map((r) => r.map((b) => ({ text: b.text, ...(b.url ? { url: b.url } : { callback_data: b.callbackData ?? b.text }) }))) };
+  return {
+    inline_keyboard: rows.map((r) =>
+      r.map((b) => ({ text: b.text, ...(b.url ? { url: b.url } : { callback_data: b.callbackData ?? b.text }) })),
+    ),
+  };
 }
 
 /** The Bot API method and field that send each attachment type by URL. */
@@ -41,14 +51,20 @@ export function telegramInbox(call: Call): InboxCapability {
       // https://core.telegram.org/bots/api#sendphoto, #sendvideo, #senddocument. Audio is not sent yet.
       features: { replyMarkup: true, attachments: ['image', 'video', 'file'] },
       async send(_account, m, io) {
-        const media = m.attachment ? ATTACHMENT_METHODS[m.attachment.type as keyof typeof ATTACHMENT_METHODS] : undefined;
+        const media = m.attachment
+          ? ATTACHMENT_METHODS[m.attachment.type as keyof typeof ATTACHMENT_METHODS]
+          : undefined;
         const sent = await call<TelegramMessage>(
           media ? media.method : 'sendMessage',
           {
             chat_id: m.conversationId,
-            ...(media && m.attachment ? { [media.field]: m.attachment.url, ...(m.text ? { caption: m.text } : {}) } : { text: m.text ?? '' }),
+            ...(media && m.attachment
+              ? { [media.field]: m.attachment.url, ...(m.text ? { caption: m.text } : {}) }
+              : { text: m.text ?? '' }),
             ...(m.replyMarkup ? { reply_markup: replyMarkup(m.replyMarkup) } : {}),
-            ...(m.replyTo ? { reply_parameters: { message_id: Number(m.replyTo), allow_sending_without_reply: true } } : {}),
+            ...(m.replyTo
+              ? { reply_parameters: { message_id: Number(m.replyTo), allow_sending_without_reply: true } }
+              : {}),
           },
           io,
           true,
@@ -56,13 +72,27 @@ export function telegramInbox(call: Call): InboxCapability {
         return { messageId: String(sent.message_id), sentAt: new Date(sent.date * 1000) };
       },
       async edit(_account, req, io) {
-        await call('editMessageText', { chat_id: req.conversationId, message_id: Number(req.messageId), text: req.text, ...(req.replyMarkup ? { reply_markup: replyMarkup(req.replyMarkup) } : {}) }, io);
+        await call(
+          'editMessageText',
+          {
+            chat_id: req.conversationId,
+            message_id: Number(req.messageId),
+            text: req.text,
+            ...(req.replyMarkup ? { reply_markup: replyMarkup(req.replyMarkup) } : {}),
+          },
+          io,
+        );
       },
     },
     webhook: {
       receive(req): PlatformWebhookAnswer {
         const given = req.headers['x-telegram-bot-api-secret-token'];
-        if (!given || !safeEqual(given, req.secret)) return { kind: 'refused', status: 401, message: 'X-Telegram-Bot-Api-Secret-Token does not match the secret Herald registered' };
+        if (!given || !safeEqual(given, req.secret))
+          return {
+            kind: 'refused',
+            status: 401,
+            message: 'X-Telegram-Bot-Api-Secret-Token does not match the secret Herald registered',
+          };
         let update: InboundUpdate;
         try {
           update = JSON.parse(req.rawBody.toString('utf8')) as InboundUpdate;
@@ -79,16 +109,33 @@ export function telegramInbox(call: Call): InboxCapability {
           conversationId: String(msg.chat.id),
           messageId: String(msg.message_id),
           direction: incoming ? 'incoming' : 'outgoing',
-          sender: { id: from ? String(from.id) : String(msg.chat.id), name, username: from?.username ?? msg.chat.username ?? null },
-          participant: incoming ? { id: String(msg.chat.id), name: msg.chat.title ?? name, username: msg.chat.username ?? from?.username ?? null } : null,
+          sender: {
+            id: from ? String(from.id) : String(msg.chat.id),
+            name,
+            username: from?.username ?? msg.chat.username ?? null,
+          },
+          participant: incoming
+            ? {
+                id: String(msg.chat.id),
+                name: msg.chat.title ?? name,
+                username: msg.chat.username ?? from?.username ?? null,
+              }
+            : null,
           text: msg.text ?? msg.caption ?? null,
           sentAt: new Date(msg.date * 1000),
           conversationUrl: msg.chat.username ? `https://t.me/${msg.chat.username}` : null,
         };
-        return { kind: 'accepted', deliveries: [{ account: { platformUserId: String(msg.chat.id) }, batch: { messages: [message] } }] };
+        return {
+          kind: 'accepted',
+          deliveries: [{ account: { platformUserId: String(msg.chat.id) }, batch: { messages: [message] } }],
+        };
       },
       async register(callbackUrl, secret, io) {
-        await call('setWebhook', { url: callbackUrl, secret_token: secret, allowed_updates: ['message', 'channel_post'] }, io);
+        await call(
+          'setWebhook',
+          { url: callbackUrl, secret_token: secret, allowed_updates: ['message', 'channel_post'] },
+          io,
+        );
       },
     },
   };

@@ -1,6 +1,16 @@
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
-import { PlatformError, type AccountCredentials, type BotChatMember as TelegramChatMember, type BotConnect, type BotIdentity as TelegramBot, type PlatformAdapter, type PlatformIO, type PublishRequest, type PublishResult } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type BotChatMember as TelegramChatMember,
+  type BotConnect,
+  type BotIdentity as TelegramBot,
+  type PlatformAdapter,
+  type PlatformIO,
+  type PublishRequest,
+  type PublishResult,
+} from '../types.js';
 import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
 import { telegramInbox } from './inbox.js';
 import { telegramCommands } from './settings.js';
@@ -36,20 +46,35 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
     const media = req.media ?? [];
     if (media.length === 0) {
       if (!text.trim()) throw new PlatformError('rejected', 'Telegram needs text or media');
-      if (TEXT.count(text) > TEXT.limit) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
+      if (TEXT.count(text) > TEXT.limit)
+        throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
       return [await call<TelegramMessage>('sendMessage', { chat_id: chatId, text, ...textOptions(psd) }, io, true)];
     }
     const opts = telegramOptions(psd);
     // A caption holds 1024 characters; longer text follows the media as its own message.
     const caption = text && TEXT.count(text) <= CAPTION_LIMIT ? text : undefined;
     const trailingText = text && TEXT.count(text) > CAPTION_LIMIT ? text : null;
-    if (trailingText && TEXT.count(trailingText) > TEXT.limit) throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
+    if (trailingText && TEXT.count(trailingText) > TEXT.limit)
+      throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
     const sent: TelegramMessage[] = [];
     if (media.length === 1) {
       const m = media[0];
       const [method, field] =
-        m.type === 'image' ? ['sendPhoto', 'photo'] : m.type === 'video' ? ['sendVideo', 'video'] : m.type === 'gif' ? ['sendAnimation', 'animation'] : ['sendDocument', 'document'];
-      sent.push(await call<TelegramMessage>(method, { chat_id: chatId, [field]: m.url, ...(caption ? { caption } : {}), ...opts }, io, true));
+        m.type === 'image'
+          ? ['sendPhoto', 'photo']
+          : m.type === 'video'
+            ? ['sendVideo', 'video']
+            : m.type === 'gif'
+              ? ['sendAnimation', 'animation']
+              : ['sendDocument', 'document'];
+      sent.push(
+        await call<TelegramMessage>(
+          method,
+          { chat_id: chatId, [field]: m.url, ...(caption ? { caption } : {}), ...opts },
+          io,
+          true,
+        ),
+      );
     } else {
       const items: InputMedia[] = media.map((m) => ({ type: inputMediaType(m), media: m.url }));
       const docs = items.filter((i) => i.type === 'document').length;
@@ -66,11 +91,26 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
           sent.push(await call<TelegramMessage>(method, { chat_id: chatId, [one.type]: one.media, ...opts }, io, true));
         } else {
           const { parse_mode: _pm, ...groupOpts } = opts;
-          sent.push(...(await call<TelegramMessage[]>('sendMediaGroup', { chat_id: chatId, media: album, ...groupOpts }, io, true)));
+          sent.push(
+            ...(await call<TelegramMessage[]>(
+              'sendMediaGroup',
+              { chat_id: chatId, media: album, ...groupOpts },
+              io,
+              true,
+            )),
+          );
         }
       }
     }
-    if (trailingText) sent.push(await call<TelegramMessage>('sendMessage', { chat_id: chatId, text: trailingText, ...textOptions(psd) }, io, true));
+    if (trailingText)
+      sent.push(
+        await call<TelegramMessage>(
+          'sendMessage',
+          { chat_id: chatId, text: trailingText, ...textOptions(psd) },
+          io,
+          true,
+        ),
+      );
     return sent;
   }
 
@@ -111,7 +151,10 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
       const bot = await call<TelegramBot>('getMe', {}, io);
       const member = await call<TelegramChatMember>('getChatMember', { chat_id: chatId, user_id: bot.id }, io);
       if (member.status === 'left' || member.status === 'kicked') {
-        throw new PlatformError('auth', `the bot is no longer a member of chat ${chatId}`, { revoked: true, platformCode: member.status });
+        throw new PlatformError('auth', `the bot is no longer a member of chat ${chatId}`, {
+          revoked: true,
+          platformCode: member.status,
+        });
       }
       // NOTE: there is no user token; the bot token lives in the configuration, never on the account.
       return { accessToken: account.accessToken ?? '', refreshToken: null, expiresAt: null };
@@ -129,7 +172,11 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
       // to post; in groups any member may post. https://core.telegram.org/bots/api#chatmemberadministrator
       async canPost(chat, botId, io) {
         if (chat.type === 'private') return true;
-        const member = await call<TelegramChatMember>('getChatMember', { chat_id: String(chat.id), user_id: botId }, io);
+        const member = await call<TelegramChatMember>(
+          'getChatMember',
+          { chat_id: String(chat.id), user_id: botId },
+          io,
+        );
         return (
           member.status === 'creator' ||
           (member.status === 'administrator' && (chat.type !== 'channel' || member.can_post_messages !== false)) ||

@@ -23,7 +23,10 @@ export function telegramOptions(psd: Record<string, unknown>): TelegramOptions {
 }
 
 export function textOptions(psd: Record<string, unknown>): TelegramOptions {
-  return { ...telegramOptions(psd), ...(psd.disableWebPagePreview === true ? { link_preview_options: { is_disabled: true } } : {}) };
+  return {
+    ...telegramOptions(psd),
+    ...(psd.disableWebPagePreview === true ? { link_preview_options: { is_disabled: true } } : {}),
+  };
 }
 
 export type InputMedia = { type: 'photo' | 'video' | 'document'; media: string; caption?: string; parse_mode?: string };

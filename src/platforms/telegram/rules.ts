@@ -29,5 +29,9 @@ export function checkTarget(t: TargetDraft): RuleIssue[] {
 
 /** Uploaded by Herald (multipart): photos 10 MB, other files 50 MB. */
 export function mediaLimits(): PlatformMediaLimits {
-  return { image: { maxBytes: 10 * MB, maxWidthPlusHeight: 10_000 }, video: { maxBytes: 50 * MB }, document: { maxBytes: 50 * MB } };
+  return {
+    image: { maxBytes: 10 * MB, maxWidthPlusHeight: 10_000 },
+    video: { maxBytes: 50 * MB },
+    document: { maxBytes: 50 * MB },
+  };
 }

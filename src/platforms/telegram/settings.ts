@@ -18,7 +18,8 @@ export function telegramCommands(call: Call, chatOf: (account: AccountCredential
     check(items) {
       const problems: Record<string, string[]> = {};
       items.forEach((c, i) => {
-        if (typeof c.command !== 'string' || !COMMAND.test(c.command.replace(/^\//, ''))) problems[`commands[${i}].command`] = ['must be 1-32 characters of a-z, 0-9 and _'];
+        if (typeof c.command !== 'string' || !COMMAND.test(c.command.replace(/^\//, '')))
+          problems[`commands[${i}].command`] = ['must be 1-32 characters of a-z, 0-9 and _'];
         const d = typeof c.description === 'string' ? c.description.trim() : '';
         if (!d || [...d].length > 256) problems[`commands[${i}].description`] = ['must be 1-256 characters'];
       });
@@ -28,7 +29,10 @@ export function telegramCommands(call: Call, chatOf: (account: AccountCredential
       return call<Record<string, unknown>[]>('getMyCommands', { scope: scope(account) }, io);
     },
     async set(account, items, io) {
-      const commands = items.map((c) => ({ command: String(c.command).replace(/^\//, ''), description: String(c.description).trim() }));
+      const commands = items.map((c) => ({
+        command: String(c.command).replace(/^\//, ''),
+        description: String(c.description).trim(),
+      }));
       await call('setMyCommands', { commands, scope: scope(account) }, io);
     },
     async clear(account, io) {

@@ -19,7 +19,14 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
     async readPostMetrics(account, targets, io) {
       const out = new Map<string, PostMetrics>();
       for (const t of targets) {
-        const res = await unlessGone(() => thRequest(io, opts, { method: 'GET', path: `/${encodeURIComponent(t.platformPostId)}/insights`, token: token(account), params: { metric: THREAD_METRICS.join(',') } }));
+        const res = await unlessGone(() =>
+          thRequest(io, opts, {
+            method: 'GET',
+            path: `/${encodeURIComponent(t.platformPostId)}/insights`,
+            token: token(account),
+            params: { metric: THREAD_METRICS.join(',') },
+          }),
+        );
         if (!res) continue;
         const v = insightValues(res.body);
         out.set(t.platformPostId, {
@@ -32,7 +39,12 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
       return out;
     },
     async readAccountMetrics(account, io) {
-      const res = await thRequest(io, opts, { method: 'GET', path: `/${encodeURIComponent(account.platformUserId)}/threads_insights`, token: token(account), params: { metric: 'followers_count' } });
+      const res = await thRequest(io, opts, {
+        method: 'GET',
+        path: `/${encodeURIComponent(account.platformUserId)}/threads_insights`,
+        token: token(account),
+        params: { metric: 'followers_count' },
+      });
       const v = insightValues(res.body);
       return { followers: v.followers_count ?? null };
     },
@@ -41,7 +53,11 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
         method: 'GET',
         path: `/${encodeURIComponent(account.platformUserId)}/threads`,
         token: token(account),
-        params: { fields: 'id,text,media_type,media_url,permalink,timestamp,is_quote_post', since: unixSeconds(since), limit: String(Math.min(100, limit)) },
+        params: {
+          fields: 'id,text,media_type,media_url,permalink,timestamp,is_quote_post',
+          since: unixSeconds(since),
+          limit: String(Math.min(100, limit)),
+        },
       });
       return ((res.body?.data ?? []) as any[]).slice(0, limit).map(
         (m): ListedPost => ({
@@ -49,7 +65,10 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
           platformPostUrl: postUrl(account.username, String(m.id), m.permalink),
           content: typeof m.text === 'string' ? m.text : '',
           publishedAt: new Date(m.timestamp),
-          media: typeof m.media_url === 'string' ? { type: m.media_type === 'VIDEO' ? 'video' : 'image', url: m.media_url } : null,
+          media:
+            typeof m.media_url === 'string'
+              ? { type: m.media_type === 'VIDEO' ? 'video' : 'image', url: m.media_url }
+              : null,
         }),
       );
     },

@@ -30,7 +30,12 @@ function regainMs(headers: Headers): number {
   if (raw) {
     try {
       const usage = JSON.parse(raw) as Record<string, { estimated_time_to_regain_access?: number }[]>;
-      const minutes = Math.max(0, ...Object.values(usage).flat().map((u) => Number(u.estimated_time_to_regain_access) || 0));
+      const minutes = Math.max(
+        0,
+        ...Object.values(usage)
+          .flat()
+          .map((u) => Number(u.estimated_time_to_regain_access) || 0),
+      );
       if (minutes > 0) return minutes * 60_000;
     } catch {
       // A header that is not JSON says nothing.
@@ -53,7 +58,8 @@ export const THREADS_HTTP: PlatformHttp = {
   describe: ({ body, status }) => {
     const err = body?.error;
     const message = typeof err?.message === 'string' ? err.message : `Threads answered HTTP ${status}`;
-    const code = err?.code != null ? String(err.code) + (err.error_subcode != null ? `/${err.error_subcode}` : '') : null;
+    const code =
+      err?.code != null ? String(err.code) + (err.error_subcode != null ? `/${err.error_subcode}` : '') : null;
     return { message: err?.error_user_msg ? `${message}: ${err.error_user_msg}` : message, platformCode: code };
   },
   classify(answer, { message, platformCode }) {
@@ -62,13 +68,20 @@ export const THREADS_HTTP: PlatformHttp = {
     const code = Number(err.code);
     const subcode = Number(err.error_subcode);
     const fields = answerFields(answer, platformCode);
-    if (code === 190 || code === 102) return new PlatformError('auth', message, { ...fields, revoked: DEAD_SUBCODES.has(subcode) });
+    if (code === 190 || code === 102)
+      return new PlatformError('auth', message, { ...fields, revoked: DEAD_SUBCODES.has(subcode) });
     // A permission the user did not grant (threads_read_replies, threads_manage_replies): reconnecting
     // with it is the remedy.
     if (code === 10) return new PlatformError('auth', `${message}: reconnect the Threads account and grant it`, fields);
-    if (subcode === 2207042) return new PlatformError('rate_limited', `${message} (Threads allows 250 posts and 1,000 replies in 24 hours)`, { ...fields, retryAfterMs: 3_600_000 });
-    if (THROTTLED.has(code) || (code >= 80001 && code <= 80014)) return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: regainMs(answer.headers) });
-    if (code === 1 || code === 2 || err.is_transient === true || (code === 24 && subcode === 4279009)) return new PlatformError('unavailable', message, fields);
+    if (subcode === 2207042)
+      return new PlatformError('rate_limited', `${message} (Threads allows 250 posts and 1,000 replies in 24 hours)`, {
+        ...fields,
+        retryAfterMs: 3_600_000,
+      });
+    if (THROTTLED.has(code) || (code >= 80001 && code <= 80014))
+      return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: regainMs(answer.headers) });
+    if (code === 1 || code === 2 || err.is_transient === true || (code === 24 && subcode === 4279009))
+      return new PlatformError('unavailable', message, fields);
     return null;
   },
 };
@@ -85,7 +98,14 @@ export function token(account: AccountCredentials): string {
 export function thRequest(
   io: PlatformIO,
   opts: ThreadsOptions,
-  call: { method: 'GET' | 'POST' | 'DELETE'; path: string; token: string; params?: Record<string, string | undefined>; creates?: boolean; versioned?: boolean },
+  call: {
+    method: 'GET' | 'POST' | 'DELETE';
+    path: string;
+    token: string;
+    params?: Record<string, string | undefined>;
+    creates?: boolean;
+    versioned?: boolean;
+  },
 ): Promise<PlatformResponse> {
   const prefix = call.versioned === false ? '' : `/${opts.version}`;
   const url = new URL(`${opts.apiUrl}${prefix}${call.path}`);

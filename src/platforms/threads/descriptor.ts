@@ -20,7 +20,12 @@ export const threads: PlatformDescriptor<'threads'> = {
   limits: [
     // https://developers.facebook.com/docs/threads/overview#rate-limiting: 250 API-published posts per
     // profile in a moving 24 hours.
-    { scope: 'account', limit: 250, windowMs: DAY, cite: 'https://developers.facebook.com/docs/threads/overview#rate-limiting' },
+    {
+      scope: 'account',
+      limit: 250,
+      windowMs: DAY,
+      cite: 'https://developers.facebook.com/docs/threads/overview#rate-limiting',
+    },
   ],
   createAdapter: threadsAdapterFromConfig,
 };

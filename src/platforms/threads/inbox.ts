@@ -42,11 +42,20 @@ export function threadsInbox(opts: ThreadsOptions): InboxCapability {
     comments: {
       async reply(account, req, io) {
         const tok = token(account);
-        const creationId = await createContainer(io, opts, tok, { text: req.text, media: [], replyTo: req.commentId ?? req.postId });
+        const creationId = await createContainer(io, opts, tok, {
+          text: req.text,
+          media: [],
+          replyTo: req.commentId ?? req.postId,
+        });
         return { commentId: await publishContainer(io, opts, tok, creationId) };
       },
       async hide(account, ref, hidden, io) {
-        await thRequest(io, opts, { method: 'POST', path: `/${encodeURIComponent(ref.commentId)}/manage_reply`, token: token(account), params: { hide: String(hidden) } });
+        await thRequest(io, opts, {
+          method: 'POST',
+          path: `/${encodeURIComponent(ref.commentId)}/manage_reply`,
+          token: token(account),
+          params: { hide: String(hidden) },
+        });
       },
     },
 
@@ -60,8 +69,16 @@ export function threadsInbox(opts: ThreadsOptions): InboxCapability {
       });
       const comments: InboundComment[] = [];
       let newest = typeof cursor?.since === 'number' ? cursor.since : since;
-      for (const t of (threads.body?.data ?? []) as Array<{ id: string; text?: string; permalink?: string; timestamp?: string }>) {
-        const res = await get(io, account, `/${encodeURIComponent(t.id)}/conversation`, { fields: REPLY_FIELDS, reverse: 'false' });
+      for (const t of (threads.body?.data ?? []) as Array<{
+        id: string;
+        text?: string;
+        permalink?: string;
+        timestamp?: string;
+      }>) {
+        const res = await get(io, account, `/${encodeURIComponent(t.id)}/conversation`, {
+          fields: REPLY_FIELDS,
+          reverse: 'false',
+        });
         for (const r of (res.body?.data ?? []) as ThreadsReplyWire[]) {
           const at = r.timestamp ? Date.parse(r.timestamp) : NaN;
           if (!Number.isFinite(at) || at < since) continue;
@@ -72,12 +89,18 @@ export function threadsInbox(opts: ThreadsOptions): InboxCapability {
             commentId: r.id,
             parentId: r.replied_to?.id && r.replied_to.id !== t.id ? r.replied_to.id : null,
             direction: own ? 'outgoing' : 'incoming',
-            author: own ? { id: account.platformUserId, username: account.username } : { id: null, username: r.username ?? null, name: r.username ?? null },
+            author: own
+              ? { id: account.platformUserId, username: account.username }
+              : { id: null, username: r.username ?? null, name: r.username ?? null },
             text: r.text ?? '',
             createdAt: new Date(at),
             url: r.permalink ?? null,
             extra: { hideStatus: r.hide_status ?? null },
-            post: { content: t.text ?? null, permalink: t.permalink ?? null, postedAt: t.timestamp ? new Date(t.timestamp) : null },
+            post: {
+              content: t.text ?? null,
+              permalink: t.permalink ?? null,
+              postedAt: t.timestamp ? new Date(t.timestamp) : null,
+            },
           });
         }
       }

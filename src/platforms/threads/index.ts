@@ -41,7 +41,9 @@ interface PendingReply {
 
 function pendingOf(state: Record<string, unknown> | undefined): PendingReply | null {
   const p = state?.pending as Partial<PendingReply> | undefined;
-  return p && typeof p.index === 'number' && typeof p.creationId === 'string' ? { index: p.index, creationId: p.creationId } : null;
+  return p && typeof p.index === 'number' && typeof p.creationId === 'string'
+    ? { index: p.index, creationId: p.creationId }
+    : null;
 }
 
 export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
@@ -56,8 +58,12 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
   async function thread(req: PublishRequest, io: PlatformIO, rootId: string | null): Promise<PublishResult> {
     const tok = token(req.account);
     const resume = req.resume ?? null;
-    const root = resume ? { id: resume.platformPostId, url: resume.platformPostUrl } : { id: rootId!, url: await permalinkOf(io, opts, tok, rootId!) };
-    const replies: { id: string; url: string | null }[] = resume ? resume.replies.map((r) => ({ id: r.id, url: r.url ?? null })) : [];
+    const root = resume
+      ? { id: resume.platformPostId, url: resume.platformPostUrl }
+      : { id: rootId!, url: await permalinkOf(io, opts, tok, rootId!) };
+    const replies: { id: string; url: string | null }[] = resume
+      ? resume.replies.map((r) => ({ id: r.id, url: r.url ?? null }))
+      : [];
     let pending = pendingOf(resume?.state);
     const progress = () => ({
       platformPostId: root.id,
@@ -69,12 +75,20 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
       const index = replies.length;
       let creationId = pending?.index === index ? pending.creationId : null;
       if (!creationId) {
-        creationId = await createContainer(io, opts, tok, { text: item.content, media: item.media, replyTo: parent.id });
+        creationId = await createContainer(io, opts, tok, {
+          text: item.content,
+          media: item.media,
+          replyTo: parent.id,
+        });
         pending = { index, creationId };
       }
       const state = await containerState(io, opts, tok, creationId, FIRST_CHECK_MS);
       if (state.state === 'processing') {
-        throw new PlatformError('rate_limited', `Threads is still processing the media of reply ${index + 1}; the thread continues with it`, { retryAfterMs: state.waitMs, platformCode: 'IN_PROGRESS' });
+        throw new PlatformError(
+          'rate_limited',
+          `Threads is still processing the media of reply ${index + 1}; the thread continues with it`,
+          { retryAfterMs: state.waitMs, platformCode: 'IN_PROGRESS' },
+        );
       }
       if (state.state === 'failed') {
         pending = null;
@@ -85,7 +99,8 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
       return { id, url: await permalinkOf(io, opts, tok, id) };
     });
     const result: PublishResult = { platformPostId: root.id, platformPostUrl: root.url };
-    if (req.threadItems.length) result.extra = { threadIds: replies.map((r) => r.id), threadUrls: replies.map((r) => r.url) };
+    if (req.threadItems.length)
+      result.extra = { threadIds: replies.map((r) => r.id), threadUrls: replies.map((r) => r.url) };
     return result;
   }
 
@@ -104,8 +119,12 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
       if (req.resume) return thread(req, io, null);
       const tok = token(req.account);
       const creationId = await createContainer(io, opts, tok, { text: req.content, media: req.media });
-      const state = await containerState(io, opts, tok, creationId, FIRST_CHECK_MS).catch(() => ({ state: 'processing' as const, waitMs: FIRST_CHECK_MS }));
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      const state = await containerState(io, opts, tok, creationId, FIRST_CHECK_MS).catch(() => ({
+        state: 'processing' as const,
+        waitMs: FIRST_CHECK_MS,
+      }));
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle: { creationId }, waitMs: state.waitMs } };
       return thread(req, io, await publishContainer(io, opts, tok, creationId));
     },
@@ -127,9 +146,15 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
         method: 'GET',
         path: '/me/threads',
         token: token(req.account),
-        params: { fields: 'id,text,timestamp,permalink', since: String(Math.floor(since.getTime() / 1000) - 300), limit: '100' },
+        params: {
+          fields: 'id,text,timestamp,permalink',
+          since: String(Math.floor(since.getTime() / 1000) - 300),
+          limit: '100',
+        },
       });
-      const data: { id: string; text?: string; permalink?: string }[] = Array.isArray(res.body?.data) ? res.body.data : [];
+      const data: { id: string; text?: string; permalink?: string }[] = Array.isArray(res.body?.data)
+        ? res.body.data
+        : [];
       const match = data.find((p) => (p.text ?? '') === req.content);
       return match ? { platformPostId: String(match.id), platformPostUrl: match.permalink ?? null } : null;
     },
@@ -139,7 +164,8 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
      * A reply already gone is skipped. https://developers.facebook.com/docs/threads/posts/delete-posts
      */
     async unpublish(account, platformPostId, io, progress) {
-      const del = (id: string) => thRequest(io, opts, { method: 'DELETE', path: `/${encodeURIComponent(id)}`, token: token(account) });
+      const del = (id: string) =>
+        thRequest(io, opts, { method: 'DELETE', path: `/${encodeURIComponent(id)}`, token: token(account) });
       for (const reply of [...(progress?.replies ?? [])].reverse()) {
         await del(reply.id).catch((error: unknown) => {
           if (!(error instanceof PlatformError && error.platformCode === '100/33')) throw error;
@@ -151,7 +177,8 @@ export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
     /** The long-lived token renews itself (th_refresh_token); there is no separate refresh token. */
     async refreshTokens(account, io) {
       const current = account.accessToken ?? account.refreshToken;
-      if (!current) throw new PlatformError('auth', 'the Threads account has no token; reconnect it', { revoked: true });
+      if (!current)
+        throw new PlatformError('auth', 'the Threads account has no token; reconnect it', { revoked: true });
       return oauth.refresh(current, io);
     },
   };

@@ -32,9 +32,13 @@ export const PLATFORM_SPECIFIC_DATA = { threadItems: threadItemsCheck };
 function mediaIssues(media: { type?: unknown; url?: unknown }[], field: string): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const kinds = countKinds(media as never);
-  if (media.length > MAX_MEDIA) issues.push(issue(field, 'media_count', `at most ${MAX_MEDIA} media items (got ${media.length})`));
+  if (media.length > MAX_MEDIA)
+    issues.push(issue(field, 'media_count', `at most ${MAX_MEDIA} media items (got ${media.length})`));
   if (kinds.document) issues.push(issue(field, 'media_type', 'documents are not supported'));
-  if (kinds.gif) issues.push(issue(field, 'media_type', 'GIF files are not supported: Threads takes JPEG or PNG images and MP4 or MOV videos'));
+  if (kinds.gif)
+    issues.push(
+      issue(field, 'media_type', 'GIF files are not supported: Threads takes JPEG or PNG images and MP4 or MOV videos'),
+    );
   return issues;
 }
 
@@ -50,18 +54,38 @@ export const checkTarget: TargetRule = (t) => {
   return issues;
 };
 
-export const mediaLimits = (): PlatformMediaLimits => ({ image: { maxBytes: 8 * MB }, video: { maxBytes: 1 * GB, maxDurationSec: 5 * 60 } });
+export const mediaLimits = (): PlatformMediaLimits => ({
+  image: { maxBytes: 8 * MB },
+  video: { maxBytes: 1 * GB, maxDurationSec: 5 * 60 },
+});
 
 /** The adapter's own check of what it sends (the same rules as validation): text length and media kinds. */
 export function checkPublishable(req: PublishRequest): void {
-  const posts: { text: string; media: MediaRef[] }[] = [{ text: req.content, media: req.media }, ...req.threadItems.map((i) => ({ text: i.content, media: i.media }))];
+  const posts: { text: string; media: MediaRef[] }[] = [
+    { text: req.content, media: req.media },
+    ...req.threadItems.map((i) => ({ text: i.content, media: i.media })),
+  ];
   for (const [i, p] of posts.entries()) {
     const where = i === 0 ? 'the post' : `thread item ${i}`;
     const length = threadsLength(p.text);
-    if (length > TEXT.limit) throw new PlatformError('rejected', `${where} is ${length} characters as Threads counts them; the limit is ${TEXT.limit}`, { platformCode: 'text_length' });
-    if (!p.text && p.media.length === 0) throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
-    if (p.media.length > MAX_MEDIA) throw new PlatformError('rejected', `${where} has ${p.media.length} media items; a carousel holds at most ${MAX_MEDIA}`, { platformCode: 'media_count' });
+    if (length > TEXT.limit)
+      throw new PlatformError(
+        'rejected',
+        `${where} is ${length} characters as Threads counts them; the limit is ${TEXT.limit}`,
+        { platformCode: 'text_length' },
+      );
+    if (!p.text && p.media.length === 0)
+      throw new PlatformError('rejected', `${where} has neither text nor media`, { platformCode: 'empty_post' });
+    if (p.media.length > MAX_MEDIA)
+      throw new PlatformError(
+        'rejected',
+        `${where} has ${p.media.length} media items; a carousel holds at most ${MAX_MEDIA}`,
+        { platformCode: 'media_count' },
+      );
     const other = p.media.find((m) => m.type !== 'image' && m.type !== 'video');
-    if (other) throw new PlatformError('rejected', `Threads takes images and videos, not ${other.type} files`, { platformCode: 'media_type' });
+    if (other)
+      throw new PlatformError('rejected', `Threads takes images and videos, not ${other.type} files`, {
+        platformCode: 'media_type',
+      });
   }
 }

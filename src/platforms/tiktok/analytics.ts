@@ -35,17 +35,31 @@ export function tikTokAnalytics(opts: TikTokOptions): AnalyticsCapability {
       const out = new Map<string, PostMetrics>();
       for (let i = 0; i < targets.length; i += BATCH) {
         const ids = targets.slice(i, i + BATCH).map((t) => t.platformPostId);
-        const res = await post(account, `/v2/video/query/?fields=${METRIC_FIELDS}`, { filters: { video_ids: ids } }, io);
+        const res = await post(
+          account,
+          `/v2/video/query/?fields=${METRIC_FIELDS}`,
+          { filters: { video_ids: ids } },
+          io,
+        );
         // A deleted (or no longer the creator's) video is simply not in `videos`.
         for (const v of (res.body?.data?.videos ?? []) as any[]) {
           // NOTE: ids are read as TikTok sends them (strings); a number would have lost digits past 2^53.
-          out.set(String(v.id), { views: n(v.view_count), likes: n(v.like_count), comments: n(v.comment_count), shares: n(v.share_count) });
+          out.set(String(v.id), {
+            views: n(v.view_count),
+            likes: n(v.like_count),
+            comments: n(v.comment_count),
+            shares: n(v.share_count),
+          });
         }
       }
       return out;
     },
     async readAccountMetrics(account, io) {
-      const res = await ttRequest(io, { method: 'GET', url: `${opts.apiUrl}/v2/user/info/?fields=open_id,follower_count`, token: token(account) });
+      const res = await ttRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/v2/user/info/?fields=open_id,follower_count`,
+        token: token(account),
+      });
       const followers = res.body?.data?.user?.follower_count;
       return { followers: typeof followers === 'number' ? followers : null };
     },
@@ -67,8 +81,14 @@ export function tikTokAnalytics(opts: TikTokOptions): AnalyticsCapability {
           const id = String(v.id);
           out.push({
             platformPostId: id,
-            platformPostUrl: typeof v.share_url === 'string' && v.share_url ? v.share_url : videoUrl(account.username, id),
-            content: typeof v.video_description === 'string' && v.video_description ? v.video_description : typeof v.title === 'string' ? v.title : '',
+            platformPostUrl:
+              typeof v.share_url === 'string' && v.share_url ? v.share_url : videoUrl(account.username, id),
+            content:
+              typeof v.video_description === 'string' && v.video_description
+                ? v.video_description
+                : typeof v.title === 'string'
+                  ? v.title
+                  : '',
             publishedAt: at,
             // The listing has the cover image, not the video: no media is recorded.
             media: null,

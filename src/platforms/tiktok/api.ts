@@ -35,13 +35,24 @@ export const TIKTOK_HTTP: PlatformHttp = {
     return { message: code ? `${text} (${code})` : text, platformCode: code };
   },
   classify(answer, { message, platformCode }) {
-    if (platformCode === 'access_token_invalid' || platformCode === 'scope_not_authorized' || platformCode === 'scope_permission_missed') {
+    if (
+      platformCode === 'access_token_invalid' ||
+      platformCode === 'scope_not_authorized' ||
+      platformCode === 'scope_permission_missed'
+    ) {
       return new PlatformError('auth', message, answerFields(answer, platformCode));
     }
     if (platformCode === 'rate_limit_exceeded' && answer.status !== 429) {
-      return new PlatformError('rate_limited', message, { ...answerFields(answer, platformCode), retryAfterMs: 60_000 });
+      return new PlatformError('rate_limited', message, {
+        ...answerFields(answer, platformCode),
+        retryAfterMs: 60_000,
+      });
     }
-    if (answer.status === 429) return new PlatformError('rate_limited', message, { ...answerFields(answer, platformCode), retryAfterMs: 60_000 });
+    if (answer.status === 429)
+      return new PlatformError('rate_limited', message, {
+        ...answerFields(answer, platformCode),
+        retryAfterMs: 60_000,
+      });
     return null;
   },
 };
@@ -65,15 +76,28 @@ export async function ttRequest(
     headers['content-type'] = 'application/json; charset=UTF-8';
     body = JSON.stringify(call.json);
   }
-  const res = await platformRequest(io, TIKTOK_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates });
+  const res = await platformRequest(io, TIKTOK_HTTP, {
+    method: call.method,
+    url: call.url,
+    headers,
+    body,
+    creates: call.creates,
+  });
   const code = res.body?.error?.code;
   if (code !== undefined && code !== 'ok') {
     const message = `${res.body.error.message || 'TikTok refused the request'} (${code})`;
-    throw new PlatformError('rejected', message, { status: res.status, endpoint: call.url.split('?')[0], platformCode: String(code), raw: res.raw.slice(0, 2000) });
+    throw new PlatformError('rejected', message, {
+      status: res.status,
+      endpoint: call.url.split('?')[0],
+      platformCode: String(code),
+      raw: res.raw.slice(0, 2000),
+    });
   }
   return res;
 }
 
 /** A public video's address: TikTok resolves the id under any handle, the creator's is the canonical one. */
-export const videoUrl = (username: string, id: string) => `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${id}`;
-export const photoUrl = (username: string, id: string) => `https://www.tiktok.com/@${encodeURIComponent(username)}/photo/${id}`;
+export const videoUrl = (username: string, id: string) =>
+  `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${id}`;
+export const photoUrl = (username: string, id: string) =>
+  `https://www.tiktok.com/@${encodeURIComponent(username)}/photo/${id}`;

@@ -22,7 +22,12 @@ export interface CreatorInfo {
 
 /** The creator's current options (POST /v2/post/publish/creator_info/query/). */
 export async function queryCreator(opts: TikTokOptions, io: PlatformIO, accessToken: string): Promise<CreatorInfo> {
-  const res = await ttRequest(io, { method: 'POST', url: `${opts.apiUrl}/v2/post/publish/creator_info/query/`, token: accessToken, json: {} });
+  const res = await ttRequest(io, {
+    method: 'POST',
+    url: `${opts.apiUrl}/v2/post/publish/creator_info/query/`,
+    token: accessToken,
+    json: {},
+  });
   const d = res.body?.data ?? {};
   const max = Number(d.max_video_post_duration_sec);
   return {
@@ -57,7 +62,11 @@ export interface CreatorConflict {
  * which must then be allowed); an interaction the creator disabled cannot be turned on (`allowComment`,
  * `allowDuet`, `allowStitch` set to true); duets and stitches concern videos only.
  */
-export function creatorConflicts(psd: Record<string, unknown>, creator: CreatorInfo, kind: 'video' | 'photo'): CreatorConflict[] {
+export function creatorConflicts(
+  psd: Record<string, unknown>,
+  creator: CreatorInfo,
+  kind: 'video' | 'photo',
+): CreatorConflict[] {
   const out: CreatorConflict[] = [];
   const options = creator.privacyLevelOptions;
   const level = typeof psd.privacyLevel === 'string' ? psd.privacyLevel : null;
@@ -71,7 +80,12 @@ export function creatorConflicts(psd: Record<string, unknown>, creator: CreatorI
     });
   }
   const disabled = (flag: boolean, key: string, what: string) => {
-    if (flag && psd[key] === true) out.push({ field: `platformSpecificData.${key}`, code: `${what}_disabled`, message: `this TikTok creator has turned ${what}s off: ${key} cannot be true` });
+    if (flag && psd[key] === true)
+      out.push({
+        field: `platformSpecificData.${key}`,
+        code: `${what}_disabled`,
+        message: `this TikTok creator has turned ${what}s off: ${key} cannot be true`,
+      });
   };
   disabled(creator.commentDisabled, 'allowComment', 'comment');
   if (kind === 'video') {
@@ -84,5 +98,9 @@ export function creatorConflicts(psd: Record<string, unknown>, creator: CreatorI
 /** The same conflicts as one refusal at publish time, in TikTok's words (its code first). */
 export function assertCreatorAllows(psd: Record<string, unknown>, creator: CreatorInfo, kind: 'video' | 'photo'): void {
   const [first] = creatorConflicts(psd, creator, kind);
-  if (first) throw new PlatformError('rejected', `${first.message} (${first.code})`, { platformCode: first.code, endpoint: '/v2/post/publish/creator_info/query/' });
+  if (first)
+    throw new PlatformError('rejected', `${first.message} (${first.code})`, {
+      platformCode: first.code,
+      endpoint: '/v2/post/publish/creator_info/query/',
+    });
 }

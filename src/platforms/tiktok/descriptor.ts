@@ -25,8 +25,18 @@ export const tiktok: PlatformDescriptor<'tiktok'> = {
     // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post: each user access token
     // may call /v2/post/publish/video/init/ 6 times a minute; creators post about 15 times a day through
     // Direct Post (https://developers.tiktok.com/doc/content-sharing-guidelines).
-    { scope: 'account', limit: 6, windowMs: MINUTE, cite: 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post' },
-    { scope: 'account', limit: 15, windowMs: DAY, cite: 'https://developers.tiktok.com/doc/content-sharing-guidelines' },
+    {
+      scope: 'account',
+      limit: 6,
+      windowMs: MINUTE,
+      cite: 'https://developers.tiktok.com/doc/content-posting-api-reference-direct-post',
+    },
+    {
+      scope: 'account',
+      limit: 15,
+      windowMs: DAY,
+      cite: 'https://developers.tiktok.com/doc/content-sharing-guidelines',
+    },
   ],
   createAdapter: tikTokAdapterFromConfig,
 };

@@ -27,7 +27,9 @@ const PROCESSING_CHECK_MS = 10_000;
 export function tikTokOptions(config: Config): TikTokOptions {
   const scopes = config.env.TIKTOK_SCOPES;
   const chunkMb = Number(config.env.TIKTOK_UPLOAD_CHUNK_MB || 10);
-  const chunkBytes = Number.isFinite(chunkMb) ? Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.floor(chunkMb * 1024 * 1024))) : 10 * 1024 * 1024;
+  const chunkBytes = Number.isFinite(chunkMb)
+    ? Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.floor(chunkMb * 1024 * 1024)))
+    : 10 * 1024 * 1024;
   return {
     apiUrl: platformBaseUrl(config, 'tiktok', 'https://open.tiktokapis.com'),
     authUrl: platformBaseUrl(config, 'tiktok', 'https://www.tiktok.com', 'AUTH'),
@@ -68,14 +70,19 @@ function firstPostId(raw: string, data: any): string | null {
 function stateOf(s: Status): ProcessingState {
   if (s.status === 'PUBLISH_COMPLETE' || s.status === 'SEND_TO_USER_INBOX') return { state: 'ready' };
   if (s.status === 'FAILED') {
-    return { state: 'failed', reason: `TikTok could not publish the post: ${s.failReason ?? 'no reason given'}`, platformCode: s.failReason ?? 'FAILED' };
+    return {
+      state: 'failed',
+      reason: `TikTok could not publish the post: ${s.failReason ?? 'no reason given'}`,
+      platformCode: s.failReason ?? 'FAILED',
+    };
   }
   return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }
 
 function resultOf(h: Handle, s: Status): PublishResult {
   // A draft sent to the creator's inbox, or a post not (yet) public, has no post id: the publish id stands for it.
-  if (!s.postId) return { platformPostId: h.publishId, platformPostUrl: null, extra: { publishId: h.publishId, status: s.status } };
+  if (!s.postId)
+    return { platformPostId: h.publishId, platformPostUrl: null, extra: { publishId: h.publishId, status: s.status } };
   const url = h.kind === 'photo' ? photoUrl(h.username, s.postId) : videoUrl(h.username, s.postId);
   return { platformPostId: s.postId, platformPostUrl: url, extra: { publishId: h.publishId } };
 }
@@ -90,7 +97,12 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
 
   /** POST /v2/post/publish/status/fetch/ (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */
   async function fetchStatus(io: PlatformIO, account: AccountCredentials, publishId: string): Promise<Status> {
-    const res = await ttRequest(io, { method: 'POST', url: `${opts.apiUrl}/v2/post/publish/status/fetch/`, token: token(account), json: { publish_id: publishId } });
+    const res = await ttRequest(io, {
+      method: 'POST',
+      url: `${opts.apiUrl}/v2/post/publish/status/fetch/`,
+      token: token(account),
+      json: { publish_id: publishId },
+    });
     const d = res.body?.data ?? {};
     return {
       status: String(d.status ?? ''),
@@ -102,10 +114,22 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
 
   /** An init (video/init, inbox/video/init, content/init): its publish id and upload URL. */
   async function init(io: PlatformIO, req: PublishRequest, path: string, body: unknown, creates: boolean) {
-    const res = await ttRequest(io, { method: 'POST', url: `${opts.apiUrl}${path}`, token: token(req.account), json: body, creates });
+    const res = await ttRequest(io, {
+      method: 'POST',
+      url: `${opts.apiUrl}${path}`,
+      token: token(req.account),
+      json: body,
+      creates,
+    });
     const publishId = res.body?.data?.publish_id;
-    if (typeof publishId !== 'string' || !publishId) throw new PlatformError(creates ? 'ambiguous' : 'unavailable', `TikTok answered ${path} without a publish_id`, { endpoint: path });
-    return { publishId, uploadUrl: typeof res.body.data.upload_url === 'string' ? (res.body.data.upload_url as string) : null };
+    if (typeof publishId !== 'string' || !publishId)
+      throw new PlatformError(creates ? 'ambiguous' : 'unavailable', `TikTok answered ${path} without a publish_id`, {
+        endpoint: path,
+      });
+    return {
+      publishId,
+      uploadUrl: typeof res.body.data.upload_url === 'string' ? (res.body.data.upload_url as string) : null,
+    };
   }
 
   async function openVideo(io: PlatformIO, media: MediaRef) {
@@ -113,7 +137,11 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
       throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
     });
     const size = opened.size ?? media.size ?? null;
-    if (!size || size <= 0) throw new PlatformError('rejected', `the size of ${media.url} is unknown: TikTok's FILE_UPLOAD announces it first`);
+    if (!size || size <= 0)
+      throw new PlatformError(
+        'rejected',
+        `the size of ${media.url} is unknown: TikTok's FILE_UPLOAD announces it first`,
+      );
     return { ...opened, size };
   }
 
@@ -125,17 +153,37 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
     const path = draft ? '/v2/post/publish/inbox/video/init/' : '/v2/post/publish/video/init/';
     const postInfo = draft ? {} : { post_info: videoPostInfo(req, creator) };
     if (opts.videoSource === 'PULL_FROM_URL') {
-      return (await init(io, req, path, { ...postInfo, source_info: { source: 'PULL_FROM_URL', video_url: media.url } }, true)).publishId;
+      return (
+        await init(io, req, path, { ...postInfo, source_info: { source: 'PULL_FROM_URL', video_url: media.url } }, true)
+      ).publishId;
     }
     const video = await openVideo(io, media);
     try {
       const plan = chunkPlan(video.size, opts.chunkBytes);
       // NOTE: a FILE_UPLOAD init that got no answer is not ambiguous: without its upload_url the bytes
       // never reach TikTok, so that publish can never become a post, and a new attempt is safe.
-      const started = await init(io, req, path, { ...postInfo, source_info: { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunks } }, false);
-      if (!started.uploadUrl) throw new PlatformError('unavailable', 'TikTok answered the FILE_UPLOAD init without an upload_url', { endpoint: path });
+      const started = await init(
+        io,
+        req,
+        path,
+        {
+          ...postInfo,
+          source_info: {
+            source: 'FILE_UPLOAD',
+            video_size: plan.videoSize,
+            chunk_size: plan.chunkSize,
+            total_chunk_count: plan.totalChunks,
+          },
+        },
+        false,
+      );
+      if (!started.uploadUrl)
+        throw new PlatformError('unavailable', 'TikTok answered the FILE_UPLOAD init without an upload_url', {
+          endpoint: path,
+        });
       const sent = await sendChunks(io, started.uploadUrl, video.stream, plan, chunkType(media, video.contentType));
-      if (sent.lastAnswerLost) await settleLostChunk(io, req.account, started.publishId, plan.videoSize, sent.lastAnswerLost);
+      if (sent.lastAnswerLost)
+        await settleLostChunk(io, req.account, started.publishId, plan.videoSize, sent.lastAnswerLost);
       return started.publishId;
     } finally {
       (video.stream as { destroy?: () => void }).destroy?.();
@@ -147,19 +195,34 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
    * status says: all bytes received (or past the upload) goes on as a publish; fewer is an upload that
    * can never complete (safe to start over); no answer at all stays unknown.
    */
-  async function settleLostChunk(io: PlatformIO, account: AccountCredentials, publishId: string, size: number, lost: PlatformError): Promise<void> {
+  async function settleLostChunk(
+    io: PlatformIO,
+    account: AccountCredentials,
+    publishId: string,
+    size: number,
+    lost: PlatformError,
+  ): Promise<void> {
     const status = await fetchStatus(io, account, publishId).catch((error: unknown) => {
-      throw new PlatformError('ambiguous', `the answer to the last chunk was lost and TikTok's status could not be read: ${(error as Error).message}`, { cause: lost });
+      throw new PlatformError(
+        'ambiguous',
+        `the answer to the last chunk was lost and TikTok's status could not be read: ${(error as Error).message}`,
+        { cause: lost },
+      );
     });
     if (status.status === 'PROCESSING_UPLOAD' && status.uploadedBytes < size) {
-      throw new PlatformError('unavailable', `the last chunk did not reach TikTok (${status.uploadedBytes} of ${size} bytes)`, { cause: lost });
+      throw new PlatformError(
+        'unavailable',
+        `the last chunk did not reach TikTok (${status.uploadedBytes} of ${size} bytes)`,
+        { cause: lost },
+      );
     }
   }
 
   /** A photo carousel: content/init with the images' URLs (TikTok pulls them; PULL_FROM_URL is the only source for photos). */
   async function postPhotos(req: PublishRequest, io: PlatformIO, creator: CreatorInfo): Promise<string> {
     const draft = req.platformSpecificData.draft === true;
-    const cover = typeof req.platformSpecificData.photoCoverIndex === 'number' ? req.platformSpecificData.photoCoverIndex : 0;
+    const cover =
+      typeof req.platformSpecificData.photoCoverIndex === 'number' ? req.platformSpecificData.photoCoverIndex : 0;
     const body = {
       post_info: photoPostInfo(req, creator),
       source_info: { source: 'PULL_FROM_URL', photo_cover_index: cover, photo_images: req.media.map((m) => m.url) },
@@ -182,19 +245,32 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {
       const photo = isPhotoTarget(req);
       if (!photo && (req.media.length !== 1 || req.media[0].type !== 'video')) {
-        throw new PlatformError('rejected', 'a TikTok post is one video or a carousel of photos', { platformCode: 'media_required' });
+        throw new PlatformError('rejected', 'a TikTok post is one video or a carousel of photos', {
+          platformCode: 'media_required',
+        });
       }
       const tooLong = textRuleError(CAPTION, req.content, 'the caption');
       if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'invalid_params' });
       const creator = await queryCreator(opts, io, token(req.account));
-      if (req.platformSpecificData.draft !== true) assertCreatorAllows(req.platformSpecificData, creator, photo ? 'photo' : 'video');
+      if (req.platformSpecificData.draft !== true)
+        assertCreatorAllows(req.platformSpecificData, creator, photo ? 'photo' : 'video');
       const publishId = photo ? await postPhotos(req, io, creator) : await postVideo(req, io, creator);
-      const handle: Handle = { publishId, kind: photo ? 'photo' : 'video', username: creator.username ?? req.account.username };
-      const status = await fetchStatus(io, req.account, publishId).catch((): Status => ({ status: 'PROCESSING_UPLOAD', failReason: null, postId: null, uploadedBytes: 0 }));
+      const handle: Handle = {
+        publishId,
+        kind: photo ? 'photo' : 'video',
+        username: creator.username ?? req.account.username,
+      };
+      const status = await fetchStatus(io, req.account, publishId).catch(
+        (): Status => ({ status: 'PROCESSING_UPLOAD', failReason: null, postId: null, uploadedBytes: 0 }),
+      );
       const state = stateOf(status);
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
-      return { ...resultOf(handle, status), accountMetadata: { creatorInfo: { ...creator, checkedAt: io.now().toISOString() } } };
+      return {
+        ...resultOf(handle, status),
+        accountMetadata: { creatorInfo: { ...creator, checkedAt: io.now().toISOString() } },
+      };
     },
 
     processing: {
@@ -204,8 +280,12 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
       async finish(handle, req, io) {
         const status = await fetchStatus(io, req.account, String(handle.publishId));
         const state = stateOf(status);
-        if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
-        if (state.state === 'processing') throw new PlatformError('unavailable', 'TikTok is still processing the post', { platformCode: status.status });
+        if (state.state === 'failed')
+          throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+        if (state.state === 'processing')
+          throw new PlatformError('unavailable', 'TikTok is still processing the post', {
+            platformCode: status.status,
+          });
         return resultOf(handle as Handle, status);
       },
     },
@@ -214,7 +294,8 @@ export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
 
     /** Tokens (refresh tokens rotate), and the creator's posting options as they are now. */
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the TikTok account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the TikTok account has no refresh token; reconnect it', { revoked: true });
       const tokens = await oauth.refresh(account.refreshToken, io);
       // Best effort: the tokens are what the refresh is for.
       const metadata = await creatorMetadata(opts, io, tokens.accessToken).catch(() => null);

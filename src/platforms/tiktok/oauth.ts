@@ -9,11 +9,21 @@ import { queryCreator } from './creator.js';
  * with their counts (video.list) and follower count (user.info.stats).
  * https://developers.tiktok.com/doc/tiktok-api-scopes
  */
-export const TIKTOK_DEFAULT_SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list', 'user.info.stats'];
+export const TIKTOK_DEFAULT_SCOPES = [
+  'user.info.basic',
+  'video.publish',
+  'video.upload',
+  'video.list',
+  'user.info.stats',
+];
 
 function requireClient(opts: TikTokOptions): { clientKey: string; clientSecret: string } {
   if (!opts.clientKey || !opts.clientSecret) {
-    throw new AppError('invalid', 'platform_not_configured', 'TikTok is not configured on this server: set TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'TikTok is not configured on this server: set TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET',
+    );
   }
   return { clientKey: opts.clientKey, clientSecret: opts.clientSecret };
 }
@@ -36,7 +46,11 @@ function tokenRequest(opts: TikTokOptions, io: PlatformIO, params: Record<string
 }
 
 /** The creator's options as account metadata (`creatorInfo`): what creation-time checks read. */
-export async function creatorMetadata(opts: TikTokOptions, io: PlatformIO, accessToken: string): Promise<Record<string, unknown>> {
+export async function creatorMetadata(
+  opts: TikTokOptions,
+  io: PlatformIO,
+  accessToken: string,
+): Promise<Record<string, unknown>> {
   const creator = await queryCreator(opts, io, accessToken);
   return { creatorInfo: { ...creator, checkedAt: io.now().toISOString() } };
 }
@@ -62,7 +76,12 @@ export function tikTokOAuth(opts: TikTokOptions): OAuthProvider {
       return `${opts.authUrl}/v2/auth/authorize/?${q}`;
     },
     exchangeCode({ code, redirectUri, codeVerifier }, io) {
-      return tokenRequest(opts, io, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+      return tokenRequest(opts, io, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      });
     },
     refresh(refreshToken, io) {
       return tokenRequest(opts, io, { grant_type: 'refresh_token', refresh_token: refreshToken });
@@ -72,10 +91,16 @@ export function tikTokOAuth(opts: TikTokOptions): OAuthProvider {
      * then creator_info/query for the handle and the posting options kept in the account's metadata.
      */
     async fetchProfile(tokens, io): Promise<PlatformProfile> {
-      const res = await ttRequest(io, { method: 'GET', url: `${opts.apiUrl}/v2/user/info/?fields=open_id,union_id,avatar_url,display_name`, token: tokens.accessToken });
+      const res = await ttRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/v2/user/info/?fields=open_id,union_id,avatar_url,display_name`,
+        token: tokens.accessToken,
+      });
       const user = res.body?.data?.user;
       if (typeof user?.open_id !== 'string' || !user.open_id) {
-        throw new PlatformError('rejected', 'TikTok answered the user info without an open_id', { endpoint: '/v2/user/info/' });
+        throw new PlatformError('rejected', 'TikTok answered the user info without an open_id', {
+          endpoint: '/v2/user/info/',
+        });
       }
       const metadata = await creatorMetadata(opts, io, tokens.accessToken);
       const creator = metadata.creatorInfo as { username: string | null; avatarUrl: string | null };

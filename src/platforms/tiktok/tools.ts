@@ -31,7 +31,12 @@ const PRIVACY_LABELS: Record<string, string> = {
   SELF_ONLY: 'Only me',
 };
 
-const Toggle = Type.Object({ enabled: Type.Boolean(), required: Type.Boolean(), default: Type.Boolean(), label: Type.String() });
+const Toggle = Type.Object({
+  enabled: Type.Boolean(),
+  required: Type.Boolean(),
+  default: Type.Boolean(),
+  label: Type.String(),
+});
 
 const toggle = (disabled: boolean, label: string) => ({ enabled: !disabled, required: true, default: false, label });
 
@@ -46,9 +51,15 @@ const getCreatorInfo = tool({
     privacyLevels: Type.Array(Type.Object({ value: Type.String(), label: Type.String() })),
     postingLimits: Type.Object({
       maxVideoDurationSec: Type.Optional(Type.Number()),
-      interactionSettings: Type.Object({ allow_comment: Toggle, allow_duet: Type.Union([Toggle, Type.Null()]), allow_stitch: Type.Union([Toggle, Type.Null()]) }),
+      interactionSettings: Type.Object({
+        allow_comment: Toggle,
+        allow_duet: Type.Union([Toggle, Type.Null()]),
+        allow_stitch: Type.Union([Toggle, Type.Null()]),
+      }),
     }),
-    commercialContentTypes: Type.Array(Type.Object({ value: Type.String(), label: Type.String(), requires: Type.Array(Type.String()) })),
+    commercialContentTypes: Type.Array(
+      Type.Object({ value: Type.String(), label: Type.String(), requires: Type.Array(Type.String()) }),
+    ),
   }),
   async handler({ adapter, account, query, io }) {
     let info: CreatorInfo | null;
@@ -68,7 +79,9 @@ const getCreatorInfo = tool({
         privacyLevels: info.privacyLevelOptions.map((value) => ({ value, label: PRIVACY_LABELS[value] ?? value })),
         postingLimits: {
           // Photo posts have no duration; duets and stitches apply to videos only.
-          ...(info.maxVideoPostDurationSec !== null && !photo ? { maxVideoDurationSec: info.maxVideoPostDurationSec } : {}),
+          ...(info.maxVideoPostDurationSec !== null && !photo
+            ? { maxVideoDurationSec: info.maxVideoPostDurationSec }
+            : {}),
           interactionSettings: {
             allow_comment: toggle(info.commentDisabled, 'Allow comments'),
             allow_duet: photo ? null : toggle(info.duetDisabled, 'Allow Duet'),
@@ -87,7 +100,11 @@ const getCreatorInfo = tool({
 });
 
 const limitation = (what: string) =>
-  invalid('PLATFORM_LIMITATION', `${what} is a TikTok API for Business call, for accounts connected through the TikTok for Business app; this TikTok account is connected through Login Kit, whose token that API does not accept`, { platform: 'tiktok' });
+  invalid(
+    'PLATFORM_LIMITATION',
+    `${what} is a TikTok API for Business call, for accounts connected through the TikTok for Business app; this TikTok account is connected through Login Kit, whose token that API does not accept`,
+    { platform: 'tiktok' },
+  );
 
 const listCommercialMusic = tool({
   method: 'GET',
@@ -107,7 +124,11 @@ const searchLocations = tool({
   tags: ['TikTok'],
   summary: 'Search TikTok location tags',
   querystring: Type.Object({ query: Type.String({ minLength: 1, maxLength: 200 }) }),
-  response: Type.Object({ locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), address: Type.Optional(Type.String()) })) }),
+  response: Type.Object({
+    locations: Type.Array(
+      Type.Object({ id: Type.String(), name: Type.String(), address: Type.Optional(Type.String()) }),
+    ),
+  }),
   async handler() {
     throw limitation('Location tag search');
   },

@@ -77,13 +77,21 @@ export async function sendChunks(
       const last = i === plan.totalChunks - 1;
       const length = last ? plan.videoSize - offset : plan.chunkSize;
       const bytes = await take(it, carry, length);
-      if (bytes.length < length) throw new PlatformError('rejected', `the video is shorter than its announced size (${offset + bytes.length} of ${plan.videoSize} bytes)`);
+      if (bytes.length < length)
+        throw new PlatformError(
+          'rejected',
+          `the video is shorter than its announced size (${offset + bytes.length} of ${plan.videoSize} bytes)`,
+        );
       let res: Response;
       let raw: string;
       try {
         res = await io.fetch(uploadUrl, {
           method: 'PUT',
-          headers: { 'content-type': contentType, 'content-length': String(length), 'content-range': `bytes ${offset}-${offset + length - 1}/${plan.videoSize}` },
+          headers: {
+            'content-type': contentType,
+            'content-length': String(length),
+            'content-range': `bytes ${offset}-${offset + length - 1}/${plan.videoSize}`,
+          },
           body: bytes,
           ...(io.signal ? { signal: io.signal } : {}),
         });
@@ -94,7 +102,15 @@ export async function sendChunks(
         throw failure;
       }
       if (res.status !== 206 && res.status !== 201 && res.status !== 200) {
-        throw classifyAnswer(TIKTOK_HTTP, { status: res.status, headers: res.headers, body: parseJsonOrNull(raw), raw, endpoint, now: io.now(), creates: false });
+        throw classifyAnswer(TIKTOK_HTTP, {
+          status: res.status,
+          headers: res.headers,
+          body: parseJsonOrNull(raw),
+          raw,
+          endpoint,
+          now: io.now(),
+          creates: false,
+        });
       }
       offset += length;
     }

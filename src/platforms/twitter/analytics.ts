@@ -1,4 +1,11 @@
-import { PlatformError, type AccountCredentials, type AnalyticsCapability, type ListedPost, type PlatformIO, type PostMetrics } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AnalyticsCapability,
+  type ListedPost,
+  type PlatformIO,
+  type PostMetrics,
+} from '../types.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
 /** Post lookup takes at most 100 ids a call (`ids` maxItems in X's OpenAPI). */
@@ -40,7 +47,13 @@ const xTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
  * thread Herald published among them) and reposts are excluded: they are not posts of the account's own.
  * https://docs.x.com/x-api/users/get-posts
  */
-async function listUserPosts(opts: TwitterOptions, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
+async function listUserPosts(
+  opts: TwitterOptions,
+  account: AccountCredentials,
+  since: Date,
+  limit: number,
+  io: PlatformIO,
+): Promise<ListedPost[]> {
   const out: ListedPost[] = [];
   let next: string | null = null;
   do {
@@ -55,7 +68,9 @@ async function listUserPosts(opts: TwitterOptions, account: AccountCredentials, 
     });
     const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${q}`;
     const body: any = (await xRequest(io, { method: 'GET', url, token: token(account) })).body ?? {};
-    const media = new Map<string, any>((Array.isArray(body.includes?.media) ? body.includes.media : []).map((m: any) => [String(m.media_key), m]));
+    const media = new Map<string, any>(
+      (Array.isArray(body.includes?.media) ? body.includes.media : []).map((m: any) => [String(m.media_key), m]),
+    );
     for (const t of Array.isArray(body.data) ? body.data : []) {
       const first = media.get(String(t.attachments?.media_keys?.[0]));
       const shown: unknown = first ? (first.type === 'photo' ? first.url : first.preview_image_url) : null;
@@ -74,7 +89,13 @@ async function listUserPosts(opts: TwitterOptions, account: AccountCredentials, 
 
 /** Post metrics through `GET /2/tweets?ids=...`, followers through `GET /2/users/me?user.fields=public_metrics`. */
 export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
-  async function lookup(account: AccountCredentials, ids: string[], fields: string, io: PlatformIO, out: Map<string, PostMetrics>) {
+  async function lookup(
+    account: AccountCredentials,
+    ids: string[],
+    fields: string,
+    io: PlatformIO,
+    out: Map<string, PostMetrics>,
+  ) {
     if (!ids.length) return;
     const url = `${opts.apiUrl}/2/tweets?ids=${ids.map(encodeURIComponent).join(',')}&tweet.fields=${fields}`;
     const res = await xRequest(io, { method: 'GET', url, token: token(account) });
@@ -86,14 +107,22 @@ export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
     async readPostMetrics(account, targets, io) {
       const out = new Map<string, PostMetrics>();
       const now = io.now().getTime();
-      const recent = targets.filter((t) => now - t.publishedAt.getTime() < PRIVATE_WINDOW_MS).map((t) => t.platformPostId);
-      const older = targets.filter((t) => now - t.publishedAt.getTime() >= PRIVATE_WINDOW_MS).map((t) => t.platformPostId);
+      const recent = targets
+        .filter((t) => now - t.publishedAt.getTime() < PRIVATE_WINDOW_MS)
+        .map((t) => t.platformPostId);
+      const older = targets
+        .filter((t) => now - t.publishedAt.getTime() >= PRIVATE_WINDOW_MS)
+        .map((t) => t.platformPostId);
       await lookup(account, recent, 'public_metrics,non_public_metrics,organic_metrics', io, out);
       await lookup(account, older, 'public_metrics', io, out);
       return out;
     },
     async readAccountMetrics(account, io) {
-      const res = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/users/me?user.fields=public_metrics`, token: token(account) });
+      const res = await xRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/2/users/me?user.fields=public_metrics`,
+        token: token(account),
+      });
       const followers = res.body?.data?.public_metrics?.followers_count;
       return { followers: typeof followers === 'number' ? followers : null };
     },

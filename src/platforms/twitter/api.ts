@@ -43,7 +43,9 @@ export const X_HTTP: PlatformHttp = {
   }),
   // 403 duplicate content is final, and named so (a re-send never helps).
   classify: (answer, { message }) =>
-    answer.status === 403 && /duplicate/i.test(message) ? new PlatformError('rejected', message, answerFields(answer, 'duplicate')) : null,
+    answer.status === 403 && /duplicate/i.test(message)
+      ? new PlatformError('rejected', message, answerFields(answer, 'duplicate'))
+      : null,
 };
 
 /** One authenticated X API v2 call; any non-2xx becomes a PlatformError of the right kind. */
@@ -56,7 +58,14 @@ export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> 
   } else if (call.form) {
     body = call.form;
   }
-  const res = await platformRequest(io, X_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates, endpoint: call.url });
+  const res = await platformRequest(io, X_HTTP, {
+    method: call.method,
+    url: call.url,
+    headers,
+    body,
+    creates: call.creates,
+    endpoint: call.url,
+  });
   return { status: res.status, headers: res.headers, body: res.body };
 }
 
@@ -80,6 +89,13 @@ function xMessage(body: any, status: number): string {
  * - 403 duplicate content / policy, 400 validation: final.
  * - 5xx: transient. https://docs.x.com/x-api/fundamentals/response-codes-and-errors
  */
-export function mapXError(status: number, headers: Headers, body: any, raw: string, endpoint: string, now: Date): PlatformError {
+export function mapXError(
+  status: number,
+  headers: Headers,
+  body: any,
+  raw: string,
+  endpoint: string,
+  now: Date,
+): PlatformError {
   return classifyAnswer(X_HTTP, { status, headers, body, raw, endpoint, now, creates: false });
 }

@@ -61,7 +61,9 @@ function token(account: AccountCredentials): string {
 function view(t: any, users: Map<string, any>): XTweetView {
   const u = users.get(String(t.author_id)) ?? {};
   const m = t.public_metrics ?? {};
-  const replied = Array.isArray(t.referenced_tweets) ? t.referenced_tweets.find((r: any) => r?.type === 'replied_to') : null;
+  const replied = Array.isArray(t.referenced_tweets)
+    ? t.referenced_tweets.find((r: any) => r?.type === 'replied_to')
+    : null;
   return {
     id: String(t.id),
     text: String(t.text ?? ''),
@@ -84,7 +86,8 @@ function view(t: any, users: Map<string, any>): XTweetView {
   };
 }
 
-const usersOf = (body: any) => new Map<string, any>(((body?.includes?.users ?? []) as any[]).map((u) => [String(u.id), u]));
+const usersOf = (body: any) =>
+  new Map<string, any>(((body?.includes?.users ?? []) as any[]).map((u) => [String(u.id), u]));
 
 export function twitterEngagement(opts: TwitterOptions) {
   const me = (account: AccountCredentials) => `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}`;
@@ -94,8 +97,17 @@ export function twitterEngagement(opts: TwitterOptions) {
     try {
       return await xRequest(io, call);
     } catch (error) {
-      if (error instanceof PlatformError && error.status === 403 && /scope|client-forbidden/i.test(`${error.message} ${error.platformCode}`)) {
-        throw new PlatformError('rejected', `the X account did not grant ${scope}: reconnect it to allow this`, { status: 403, platformCode: 'missing_scope', endpoint: error.endpoint, cause: error });
+      if (
+        error instanceof PlatformError &&
+        error.status === 403 &&
+        /scope|client-forbidden/i.test(`${error.message} ${error.platformCode}`)
+      ) {
+        throw new PlatformError('rejected', `the X account did not grant ${scope}: reconnect it to allow this`, {
+          status: 403,
+          platformCode: 'missing_scope',
+          endpoint: error.endpoint,
+          cause: error,
+        });
       }
       throw error;
     }
@@ -103,23 +115,52 @@ export function twitterEngagement(opts: TwitterOptions) {
 
   return {
     async retweet(account: AccountCredentials, tweetId: string, io: PlatformIO): Promise<boolean> {
-      const res = await write(io, { method: 'POST', url: `${me(account)}/retweets`, token: token(account), json: { tweet_id: tweetId } }, 'tweet.write');
+      const res = await write(
+        io,
+        { method: 'POST', url: `${me(account)}/retweets`, token: token(account), json: { tweet_id: tweetId } },
+        'tweet.write',
+      );
       return res.body?.data?.retweeted === true;
     },
     async unretweet(account: AccountCredentials, tweetId: string, io: PlatformIO): Promise<boolean> {
-      const res = await write(io, { method: 'DELETE', url: `${me(account)}/retweets/${encodeURIComponent(tweetId)}`, token: token(account) }, 'tweet.write');
+      const res = await write(
+        io,
+        { method: 'DELETE', url: `${me(account)}/retweets/${encodeURIComponent(tweetId)}`, token: token(account) },
+        'tweet.write',
+      );
       return res.body?.data?.retweeted === true;
     },
     async bookmark(account: AccountCredentials, tweetId: string, io: PlatformIO): Promise<boolean> {
-      const res = await write(io, { method: 'POST', url: `${me(account)}/bookmarks`, token: token(account), json: { tweet_id: tweetId } }, 'bookmark.write');
+      const res = await write(
+        io,
+        { method: 'POST', url: `${me(account)}/bookmarks`, token: token(account), json: { tweet_id: tweetId } },
+        'bookmark.write',
+      );
       return res.body?.data?.bookmarked === true;
     },
     async unbookmark(account: AccountCredentials, tweetId: string, io: PlatformIO): Promise<boolean> {
-      const res = await write(io, { method: 'DELETE', url: `${me(account)}/bookmarks/${encodeURIComponent(tweetId)}`, token: token(account) }, 'bookmark.write');
+      const res = await write(
+        io,
+        { method: 'DELETE', url: `${me(account)}/bookmarks/${encodeURIComponent(tweetId)}`, token: token(account) },
+        'bookmark.write',
+      );
       return res.body?.data?.bookmarked === true;
     },
-    async follow(account: AccountCredentials, targetUserId: string, io: PlatformIO): Promise<{ following: boolean; pendingFollow: boolean }> {
-      const res = await write(io, { method: 'POST', url: `${me(account)}/following`, token: token(account), json: { target_user_id: targetUserId } }, 'follows.write');
+    async follow(
+      account: AccountCredentials,
+      targetUserId: string,
+      io: PlatformIO,
+    ): Promise<{ following: boolean; pendingFollow: boolean }> {
+      const res = await write(
+        io,
+        {
+          method: 'POST',
+          url: `${me(account)}/following`,
+          token: token(account),
+          json: { target_user_id: targetUserId },
+        },
+        'follows.write',
+      );
       return { following: res.body?.data?.following === true, pendingFollow: res.body?.data?.pending_follow === true };
     },
     async unfollow(account: AccountCredentials, targetUserId: string, io: PlatformIO): Promise<boolean> {
@@ -128,14 +169,24 @@ export function twitterEngagement(opts: TwitterOptions) {
       return res.body?.data?.following === true;
     },
     async search(account: AccountCredentials, q: XSearchQuery, io: PlatformIO): Promise<XSearchPage> {
-      const params = new URLSearchParams({ query: q.query, max_results: String(q.limit), 'tweet.fields': TWEET_FIELDS, expansions: 'author_id', 'user.fields': USER_FIELDS });
+      const params = new URLSearchParams({
+        query: q.query,
+        max_results: String(q.limit),
+        'tweet.fields': TWEET_FIELDS,
+        expansions: 'author_id',
+        'user.fields': USER_FIELDS,
+      });
       if (q.cursor) params.set('next_token', q.cursor);
       if (q.startTime) params.set('start_time', q.startTime);
       if (q.endTime) params.set('end_time', q.endTime);
       if (q.sinceId) params.set('since_id', q.sinceId);
       if (q.untilId) params.set('until_id', q.untilId);
       if (q.sortOrder) params.set('sort_order', q.sortOrder);
-      const res = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/tweets/search/recent?${params}`, token: token(account) });
+      const res = await xRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/2/tweets/search/recent?${params}`,
+        token: token(account),
+      });
       const users = usersOf(res.body);
       const meta = res.body?.meta ?? {};
       return {
@@ -147,12 +198,23 @@ export function twitterEngagement(opts: TwitterOptions) {
       };
     },
     async lookup(account: AccountCredentials, tweetId: string, io: PlatformIO): Promise<XTweetView> {
-      const params = new URLSearchParams({ 'tweet.fields': TWEET_FIELDS, expansions: 'author_id', 'user.fields': USER_FIELDS });
-      const res = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(tweetId)}?${params}`, token: token(account) });
+      const params = new URLSearchParams({
+        'tweet.fields': TWEET_FIELDS,
+        expansions: 'author_id',
+        'user.fields': USER_FIELDS,
+      });
+      const res = await xRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(tweetId)}?${params}`,
+        token: token(account),
+      });
       // X answers 200 with only `errors` for a post it cannot show (deleted, protected).
       if (!res.body?.data) {
         const detail = res.body?.errors?.[0]?.detail;
-        throw new PlatformError('rejected', typeof detail === 'string' ? detail : `X has no post ${tweetId}`, { status: 404, platformCode: 'not_found' });
+        throw new PlatformError('rejected', typeof detail === 'string' ? detail : `X has no post ${tweetId}`, {
+          status: 404,
+          platformCode: 'not_found',
+        });
       }
       return view(res.body.data, usersOf(res.body));
     },

@@ -1,4 +1,11 @@
-import { PlatformError, type AccountCredentials, type InboundComment, type InboundMessage, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundComment,
+  type InboundMessage,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { xRequest, type TwitterOptions, type XCall, type XResponse } from './api.js';
 import { uploadMedia } from './media.js';
 
@@ -44,7 +51,8 @@ const token = (account: AccountCredentials) => {
 /** Compares snowflake ids (numeric strings longer than a double holds). */
 const newer = (a: string, b: string | null | undefined) => !b || BigInt(a) > BigInt(b);
 
-const people = (body: any): Map<string, XUserJson> => new Map(((body?.includes?.users ?? []) as XUserJson[]).map((u) => [u.id, u]));
+const people = (body: any): Map<string, XUserJson> =>
+  new Map(((body?.includes?.users ?? []) as XUserJson[]).map((u) => [u.id, u]));
 
 const person = (id: string, users: Map<string, XUserJson>) => {
   const u = users.get(id);
@@ -60,15 +68,27 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
     try {
       return await xRequest(io, req);
     } catch (error) {
-      if (error instanceof PlatformError && error.status === 403 && /scope|client-forbidden/i.test(`${error.message} ${error.platformCode}`)) {
-        throw new PlatformError('rejected', `the X account did not grant ${scope} (${what}): reconnect it to allow this`, { status: 403, platformCode: 'missing_scope', endpoint: error.endpoint, cause: error });
+      if (
+        error instanceof PlatformError &&
+        error.status === 403 &&
+        /scope|client-forbidden/i.test(`${error.message} ${error.platformCode}`)
+      ) {
+        throw new PlatformError(
+          'rejected',
+          `the X account did not grant ${scope} (${what}): reconnect it to allow this`,
+          { status: 403, platformCode: 'missing_scope', endpoint: error.endpoint, cause: error },
+        );
       }
       throw error;
     }
   }
 
   /** DM events newer than `since` (null: the first page only), oldest first; and the newest id seen. */
-  async function pollMessages(account: AccountCredentials, since: string | null, io: PlatformIO): Promise<{ messages: InboundMessage[]; newest: string | null }> {
+  async function pollMessages(
+    account: AccountCredentials,
+    since: string | null,
+    io: PlatformIO,
+  ): Promise<{ messages: InboundMessage[]; newest: string | null }> {
     const messages: InboundMessage[] = [];
     let newest = since;
     let pageToken: string | null = null;
@@ -85,7 +105,10 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
         }
         if (newer(e.id, newest)) newest = e.id;
         const outgoing = e.sender_id === account.platformUserId;
-        const other = String(e.dm_conversation_id).split('-').find((id) => id !== account.platformUserId) ?? null;
+        const other =
+          String(e.dm_conversation_id)
+            .split('-')
+            .find((id) => id !== account.platformUserId) ?? null;
         messages.push({
           conversationId: e.dm_conversation_id,
           messageId: e.id,
@@ -93,7 +116,11 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
           sender: person(e.sender_id, users),
           participant: other ? person(other, users) : null,
           text: e.text ?? null,
-          attachments: ((e.attachments?.media_keys ?? []) as string[]).map((key) => ({ type: 'image' as const, url: `https://x.com/messages/media/${key}`, id: key })),
+          attachments: ((e.attachments?.media_keys ?? []) as string[]).map((key) => ({
+            type: 'image' as const,
+            url: `https://x.com/messages/media/${key}`,
+            id: key,
+          })),
           sentAt: new Date(e.created_at),
           conversationUrl: `https://x.com/messages/${e.dm_conversation_id}`,
         });
@@ -105,7 +132,11 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
   }
 
   /** Replies mentioning the account since `sinceId` (null: the last day), and the newest id seen. */
-  async function pollComments(account: AccountCredentials, sinceId: string | null, io: PlatformIO): Promise<{ comments: InboundComment[]; newest: string | null }> {
+  async function pollComments(
+    account: AccountCredentials,
+    sinceId: string | null,
+    io: PlatformIO,
+  ): Promise<{ comments: InboundComment[]; newest: string | null }> {
     const comments: InboundComment[] = [];
     let newest = sinceId;
     const from = sinceId
@@ -118,7 +149,9 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       const users = people(res.body);
       for (const t of (res.body?.data ?? []) as any[]) {
         if (newer(t.id, newest)) newest = t.id;
-        const repliedTo = ((t.referenced_tweets ?? []) as Array<{ type: string; id: string }>).find((r) => r.type === 'replied_to')?.id;
+        const repliedTo = ((t.referenced_tweets ?? []) as Array<{ type: string; id: string }>).find(
+          (r) => r.type === 'replied_to',
+        )?.id;
         // A mention that answers nothing is not a comment on one of the account's posts.
         if (!repliedTo || !t.conversation_id) continue;
         const author = person(t.author_id, users);
@@ -151,11 +184,30 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       async send(account, m, io) {
         // A one-to-one conversation id is both user ids; a group's is one number. Either takes this route.
         const url = `${opts.apiUrl}/2/dm_conversations/${encodeURIComponent(m.conversationId)}/messages`;
-        const media = m.attachment ? await uploadMedia(opts, token(account), { type: 'image', url: m.attachment.url, filename: m.attachment.filename ?? null }, io, 'dm') : null;
-        const json = { ...(m.text || !media ? { text: m.text ?? '' } : {}), ...(media ? { attachments: [{ media_id: media.id }] } : {}) };
-        const res = await call(io, { method: 'POST', url, token: token(account), json, creates: true }, 'dm.write', 'sending direct messages');
+        const media = m.attachment
+          ? await uploadMedia(
+              opts,
+              token(account),
+              { type: 'image', url: m.attachment.url, filename: m.attachment.filename ?? null },
+              io,
+              'dm',
+            )
+          : null;
+        const json = {
+          ...(m.text || !media ? { text: m.text ?? '' } : {}),
+          ...(media ? { attachments: [{ media_id: media.id }] } : {}),
+        };
+        const res = await call(
+          io,
+          { method: 'POST', url, token: token(account), json, creates: true },
+          'dm.write',
+          'sending direct messages',
+        );
         const id = res.body?.data?.dm_event_id;
-        if (typeof id !== 'string') throw new PlatformError('ambiguous', 'X accepted the message but returned no dm_event_id', { endpoint: '/2/dm_conversations/{id}/messages' });
+        if (typeof id !== 'string')
+          throw new PlatformError('ambiguous', 'X accepted the message but returned no dm_event_id', {
+            endpoint: '/2/dm_conversations/{id}/messages',
+          });
         return { messageId: id, sentAt: io.now() };
       },
     },
@@ -169,23 +221,41 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
           creates: true,
         });
         const id = res.body?.data?.id;
-        if (typeof id !== 'string') throw new PlatformError('ambiguous', 'X accepted the reply but returned no id', { endpoint: '/2/tweets' });
+        if (typeof id !== 'string')
+          throw new PlatformError('ambiguous', 'X accepted the reply but returned no id', { endpoint: '/2/tweets' });
         return { commentId: id, extra: { authorId: account.platformUserId } };
       },
       async delete(account, ref, io) {
         // X deletes only the account's own posts; someone else's reply can be hidden, not deleted.
         if (typeof ref.extra.authorId === 'string' && ref.extra.authorId !== account.platformUserId) {
-          throw new PlatformError('rejected', "X deletes only the account's own replies; hide this one instead", { status: 403, platformCode: 'not_own_reply' });
+          throw new PlatformError('rejected', "X deletes only the account's own replies; hide this one instead", {
+            status: 403,
+            platformCode: 'not_own_reply',
+          });
         }
-        await xRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(ref.commentId)}`, token: token(account) });
+        await xRequest(io, {
+          method: 'DELETE',
+          url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(ref.commentId)}`,
+          token: token(account),
+        });
       },
       async hide(account, ref, hidden, io) {
         const url = `${opts.apiUrl}/2/tweets/${encodeURIComponent(ref.commentId)}/hidden`;
-        await call(io, { method: 'PUT', url, token: token(account), json: { hidden } }, 'tweet.moderate.write', 'hiding replies');
+        await call(
+          io,
+          { method: 'PUT', url, token: token(account), json: { hidden } },
+          'tweet.moderate.write',
+          'hiding replies',
+        );
       },
       async like(account, ref, io) {
         const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/likes`;
-        await call(io, { method: 'POST', url, token: token(account), json: { tweet_id: ref.commentId } }, 'like.write', 'liking posts');
+        await call(
+          io,
+          { method: 'POST', url, token: token(account), json: { tweet_id: ref.commentId } },
+          'like.write',
+          'liking posts',
+        );
         return {};
       },
       async unlike(account, ref, io) {
@@ -208,7 +278,11 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
         dm = { messages: [], newest: dmSince, refused: 'missing_scope: dm.read' };
       }
       const mentions = await pollComments(account, mentionsSince, io);
-      return { messages: dm.messages, comments: mentions.comments, cursor: { dm: dm.refused ?? dm.newest, mentions: mentions.newest } };
+      return {
+        messages: dm.messages,
+        comments: mentions.comments,
+        cursor: { dm: dm.refused ?? dm.newest, mentions: mentions.newest },
+      };
     },
   };
 }

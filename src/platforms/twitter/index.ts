@@ -48,7 +48,11 @@ function postUrl(account: AccountCredentials, id: string): string {
 
 /** Text with URLs blanked: X rewrites links to t.co, so a read-back compares the rest. */
 function comparable(text: string): string {
-  return text.normalize('NFC').replace(/https?:\/\/\S+/g, '<url>').replace(/\s+/g, ' ').trim();
+  return text
+    .normalize('NFC')
+    .replace(/https?:\/\/\S+/g, '<url>')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Validates what can be validated before the first call, so nothing is half-sent. */
@@ -73,7 +77,8 @@ function checkRequest(req: PublishRequest): { replySettings: string | null; repl
     throw new PlatformError('rejected', `replySettings must be one of ${REPLY_SETTINGS.join(', ')}`);
   }
   const replyTo = psd.replyToTweetId == null ? null : String(psd.replyToTweetId);
-  if (replyTo && !/^\d{1,19}$/.test(replyTo)) throw new PlatformError('rejected', 'replyToTweetId must be a numeric post id');
+  if (replyTo && !/^\d{1,19}$/.test(replyTo))
+    throw new PlatformError('rejected', 'replyToTweetId must be a numeric post id');
   return { replySettings, replyTo };
 }
 
@@ -90,7 +95,11 @@ interface XMediaPlan {
 
 function asPlan(handle: ProcessingHandle): XMediaPlan {
   const ids = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
-  return { root: ids(handle.root), items: Array.isArray(handle.items) ? handle.items.map(ids) : [], pending: ids(handle.pending) };
+  return {
+    root: ids(handle.root),
+    items: Array.isArray(handle.items) ? handle.items.map(ids) : [],
+    pending: ids(handle.pending),
+  };
 }
 
 /** The X adapter, with the engagement calls its tools (tools.ts) make. */
@@ -101,17 +110,33 @@ export interface TwitterAdapter extends PlatformAdapter {
 export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
   const oauth = twitterOAuth(opts);
 
-  async function createTweet(io: PlatformIO, account: AccountCredentials, text: string, mediaIds: string[], replyTo: string | null, replySettings: string | null): Promise<string> {
+  async function createTweet(
+    io: PlatformIO,
+    account: AccountCredentials,
+    text: string,
+    mediaIds: string[],
+    replyTo: string | null,
+    replySettings: string | null,
+  ): Promise<string> {
     const body: Record<string, unknown> = { text };
     if (mediaIds.length) body.media = { media_ids: mediaIds };
     if (replyTo) body.reply = { in_reply_to_tweet_id: replyTo };
     if (replySettings) body.reply_settings = replySettings;
     if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before sending');
-    const res = await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/tweets`, token: token(account), json: body, creates: true });
+    const res = await xRequest(io, {
+      method: 'POST',
+      url: `${opts.apiUrl}/2/tweets`,
+      token: token(account),
+      json: body,
+      creates: true,
+    });
     const id = res.body?.data?.id;
     if (typeof id !== 'string') {
       // Accepted (2xx) but unreadable: the post probably exists.
-      throw new PlatformError('ambiguous', 'X accepted the post but returned no id', { endpoint: '/2/tweets', status: res.status });
+      throw new PlatformError('ambiguous', 'X accepted the post but returned no id', {
+        endpoint: '/2/tweets',
+        status: res.status,
+      });
     }
     return id;
   }
@@ -147,7 +172,9 @@ export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
   async function postAll(req: PublishRequest, io: PlatformIO, plan: XMediaPlan): Promise<PublishResult> {
     const { replySettings, replyTo } = checkRequest(req);
     const resume = req.resume ?? null;
-    const rootId = resume ? resume.platformPostId : await createTweet(io, req.account, req.content, plan.root, replyTo, replySettings);
+    const rootId = resume
+      ? resume.platformPostId
+      : await createTweet(io, req.account, req.content, plan.root, replyTo, replySettings);
     const replyIds = resume ? resume.replies.map((r) => r.id) : [];
     const progress = () => ({
       platformPostId: rootId,
@@ -155,14 +182,25 @@ export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
       replies: replyIds.map((id) => ({ id, url: postUrl(req.account, id) })),
     });
     await postReplies(req, io, { root: rootId, replies: replyIds, progress }, (item, previous) =>
-      createTweet(io, req.account, item.content, plan.items[req.threadItems.indexOf(item)] ?? [], previous, replySettings),
+      createTweet(
+        io,
+        req.account,
+        item.content,
+        plan.items[req.threadItems.indexOf(item)] ?? [],
+        previous,
+        replySettings,
+      ),
     );
     const extra: Record<string, unknown> = {};
     if (req.threadItems.length) {
       extra.threadIds = replyIds;
       extra.threadUrls = replyIds.map((id) => postUrl(req.account, id));
     }
-    return { platformPostId: rootId, platformPostUrl: postUrl(req.account, rootId), ...(Object.keys(extra).length ? { extra } : {}) };
+    return {
+      platformPostId: rootId,
+      platformPostUrl: postUrl(req.account, rootId),
+      ...(Object.keys(extra).length ? { extra } : {}),
+    };
   }
 
   return {
@@ -210,14 +248,21 @@ export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
       const want = comparable(req.content);
       const tweets: { id: string; text: string }[] = Array.isArray(res.body?.data) ? res.body.data : [];
       // Oldest match: the first attempt's post.
-      const match = tweets.filter((t) => comparable(t.text ?? '') === want).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))[0];
+      const match = tweets
+        .filter((t) => comparable(t.text ?? '') === want)
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))[0];
       return match ? { platformPostId: match.id, platformPostUrl: postUrl(req.account, match.id) } : null;
     },
 
     /** Deletes the post; for a thread, its replies first (X leaves replies up when the root goes). */
     async unpublish(account, platformPostId, io, thread) {
       const replies = thread?.platformPostId === platformPostId ? thread.replies.map((r) => r.id).reverse() : [];
-      const remove = (id: string) => xRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(id)}`, token: token(account) });
+      const remove = (id: string) =>
+        xRequest(io, {
+          method: 'DELETE',
+          url: `${opts.apiUrl}/2/tweets/${encodeURIComponent(id)}`,
+          token: token(account),
+        });
       for (const id of replies) {
         // A reply someone already deleted is fine: it is gone either way.
         await remove(id).catch((error) => {
@@ -228,7 +273,8 @@ export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the X account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the X account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
   };

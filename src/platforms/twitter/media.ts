@@ -7,7 +7,15 @@ const SEGMENT_BYTES = 1024 * 1024;
 /** The wait suggested when X says a medium is processing but gives no `check_after_secs`. */
 const DEFAULT_CHECK_AFTER_SECS = 5;
 
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff', 'image/pjpeg']);
+const IMAGE_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/bmp',
+  'image/tiff',
+  'image/pjpeg',
+]);
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/mp2t']);
 
 /** Media rules of a post: up to 4 images, or 1 GIF, or 1 video. https://docs.x.com/x-api/media/quickstart/best-practices */
@@ -15,7 +23,8 @@ export function checkTweetMedia(media: MediaRef[]): void {
   if (media.length === 0) return;
   if (media.some((m) => m.type === 'document')) throw new PlatformError('rejected', 'X posts cannot carry documents');
   const videos = media.filter((m) => m.type === 'video' || m.type === 'gif').length;
-  if (videos > 0 && media.length > 1) throw new PlatformError('rejected', 'an X post carries either up to 4 images or one video/GIF');
+  if (videos > 0 && media.length > 1)
+    throw new PlatformError('rejected', 'an X post carries either up to 4 images or one video/GIF');
   if (media.length > 4) throw new PlatformError('rejected', 'an X post carries at most 4 images');
 }
 
@@ -23,7 +32,8 @@ function mediaType(media: MediaRef, contentType: string): string {
   let type = (media.mimeType || contentType || '').split(';')[0].trim().toLowerCase();
   if (type === 'image/jpg') type = 'image/jpeg';
   const known = media.type === 'video' ? VIDEO_TYPES : IMAGE_TYPES;
-  if (!known.has(type)) throw new PlatformError('rejected', `X does not accept ${media.type} of type "${type || 'unknown'}"`);
+  if (!known.has(type))
+    throw new PlatformError('rejected', `X does not accept ${media.type} of type "${type || 'unknown'}"`);
   return type;
 }
 
@@ -55,7 +65,6 @@ async function* segments(stream: NodeJS.ReadableStream, size: number): AsyncGene
   if (pendingBytes > 0) yield Buffer.concat(pending);
 }
 
-
 /** An uploaded medium: its id, and whether X is still processing it (videos, GIFs). */
 export interface UploadedMedia {
   id: string;
@@ -67,7 +76,11 @@ export interface UploadedMedia {
 function processingState(info: any): ProcessingState {
   if (!info || info.state === 'succeeded') return { state: 'ready' };
   if (info.state === 'failed') {
-    return { state: 'failed', reason: `X could not process the media: ${info.error?.message ?? 'processing failed'}`, platformCode: info.error?.name ?? null };
+    return {
+      state: 'failed',
+      reason: `X could not process the media: ${info.error?.message ?? 'processing failed'}`,
+      platformCode: info.error?.name ?? null,
+    };
   }
   const secs = Number(info.check_after_secs);
   return { state: 'processing', waitMs: (Number.isFinite(secs) && secs >= 0 ? secs : DEFAULT_CHECK_AFTER_SECS) * 1000 };
@@ -78,7 +91,13 @@ function processingState(info: any): ProcessingState {
  * GIF is then processed by X: the answer says so, and the caller asks `mediaStatus` until it is ready
  * (never waiting inside this call). https://docs.x.com/x-api/media/quickstart/media-upload-chunked
  */
-export async function uploadMedia(opts: TwitterOptions, token: string, media: MediaRef, io: PlatformIO, use: 'tweet' | 'dm' = 'tweet'): Promise<UploadedMedia> {
+export async function uploadMedia(
+  opts: TwitterOptions,
+  token: string,
+  media: MediaRef,
+  io: PlatformIO,
+  use: 'tweet' | 'dm' = 'tweet',
+): Promise<UploadedMedia> {
   const opened = await io.openMedia(media).catch((error: Error) => {
     throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
   });
@@ -99,7 +118,10 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
     json: { media_type: type, total_bytes: size, media_category: category(media, type, use) },
   });
   const id = String(init.body?.data?.id ?? '');
-  if (!/^\d+$/.test(id)) throw new PlatformError('unavailable', 'X media initialize returned no id', { endpoint: '/2/media/upload/initialize' });
+  if (!/^\d+$/.test(id))
+    throw new PlatformError('unavailable', 'X media initialize returned no id', {
+      endpoint: '/2/media/upload/initialize',
+    });
 
   let index = 0;
   for await (const segment of segments(stream, SEGMENT_BYTES)) {
@@ -113,7 +135,11 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
 
   const fin = await xRequest(io, { method: 'POST', url: `${opts.apiUrl}/2/media/upload/${id}/finalize`, token });
   const state = processingState(fin.body?.data?.processing_info);
-  if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { endpoint: '/2/media/upload', platformCode: state.platformCode ?? null });
+  if (state.state === 'failed')
+    throw new PlatformError('rejected', state.reason, {
+      endpoint: '/2/media/upload',
+      platformCode: state.platformCode ?? null,
+    });
 
   if (media.altText && media.type !== 'video') {
     await xRequest(io, {
@@ -127,7 +153,16 @@ export async function uploadMedia(opts: TwitterOptions, token: string, media: Me
 }
 
 /** How X's processing of one uploaded medium is going: `GET /2/media/upload?command=STATUS`. */
-export async function mediaStatus(opts: TwitterOptions, token: string, id: string, io: PlatformIO): Promise<ProcessingState> {
-  const status = await xRequest(io, { method: 'GET', url: `${opts.apiUrl}/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`, token });
+export async function mediaStatus(
+  opts: TwitterOptions,
+  token: string,
+  id: string,
+  io: PlatformIO,
+): Promise<ProcessingState> {
+  const status = await xRequest(io, {
+    method: 'GET',
+    url: `${opts.apiUrl}/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`,
+    token,
+  });
   return processingState(status.body?.data?.processing_info);
 }

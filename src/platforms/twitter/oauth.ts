@@ -8,11 +8,27 @@ import { xRequest, type TwitterOptions } from './api.js';
  * the inbox: direct messages (dm.read, dm.write), likes (like.write) and hiding replies
  * (tweet.moderate.write).
  */
-export const TWITTER_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write', 'dm.read', 'dm.write', 'like.write', 'tweet.moderate.write', 'bookmark.write', 'follows.write'];
+export const TWITTER_SCOPES = [
+  'tweet.read',
+  'tweet.write',
+  'users.read',
+  'offline.access',
+  'media.write',
+  'dm.read',
+  'dm.write',
+  'like.write',
+  'tweet.moderate.write',
+  'bookmark.write',
+  'follows.write',
+];
 
 function requireClient(opts: TwitterOptions): { clientId: string; clientSecret: string | null } {
   if (!opts.clientId) {
-    throw new AppError('invalid', 'platform_not_configured', 'X is not configured on this server: set TWITTER_CLIENT_ID and TWITTER_CLIENT_SECRET');
+    throw new AppError(
+      'invalid',
+      'platform_not_configured',
+      'X is not configured on this server: set TWITTER_CLIENT_ID and TWITTER_CLIENT_SECRET',
+    );
   }
   return { clientId: opts.clientId, clientSecret: opts.clientSecret };
 }
@@ -38,7 +54,8 @@ async function tokenRequest(opts: TwitterOptions, io: PlatformIO, params: Record
     // invalid.") rather than the RFC's invalid_grant; both mean the grant is gone.
     isDeadGrant: (status, body) =>
       status === 400 &&
-      (body?.error === 'invalid_grant' || (body?.error === 'invalid_request' && /token|code/i.test(String(body?.error_description ?? '')))),
+      (body?.error === 'invalid_grant' ||
+        (body?.error === 'invalid_request' && /token|code/i.test(String(body?.error_description ?? '')))),
   });
 }
 
@@ -58,7 +75,12 @@ export function twitterOAuth(opts: TwitterOptions): OAuthProvider {
       return `${opts.authUrl}/i/oauth2/authorize?${q}`;
     },
     exchangeCode({ code, redirectUri, codeVerifier }, io) {
-      return tokenRequest(opts, io, { code, grant_type: 'authorization_code', redirect_uri: redirectUri, code_verifier: codeVerifier });
+      return tokenRequest(opts, io, {
+        code,
+        grant_type: 'authorization_code',
+        redirect_uri: redirectUri,
+        code_verifier: codeVerifier,
+      });
     },
     refresh(refreshToken, io) {
       return tokenRequest(opts, io, { grant_type: 'refresh_token', refresh_token: refreshToken });
@@ -70,7 +92,8 @@ export function twitterOAuth(opts: TwitterOptions): OAuthProvider {
         token: tokens.accessToken,
       });
       const user = res.body?.data;
-      if (!user?.id || !user?.username) throw new PlatformError('unavailable', 'X returned no user for /2/users/me', { endpoint: '/2/users/me' });
+      if (!user?.id || !user?.username)
+        throw new PlatformError('unavailable', 'X returned no user for /2/users/me', { endpoint: '/2/users/me' });
       return {
         platformUserId: String(user.id),
         username: String(user.username),

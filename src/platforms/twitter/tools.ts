@@ -20,7 +20,13 @@ const Tweet = Type.Object({
   conversationId: Type.String(),
   inReplyToTweetId: Type.Union([Type.String(), Type.Null()]),
   lang: Type.String(),
-  author: Type.Object({ id: Type.String(), username: Type.String(), displayName: Type.String(), avatar: Type.String(), verifiedType: Type.String() }),
+  author: Type.Object({
+    id: Type.String(),
+    username: Type.String(),
+    displayName: Type.String(),
+    avatar: Type.String(),
+    verifiedType: Type.String(),
+  }),
   likeCount: Type.Integer(),
   replyCount: Type.Integer(),
   retweetCount: Type.Integer(),
@@ -28,8 +34,18 @@ const Tweet = Type.Object({
   platform: Type.String(),
 });
 
-const RetweetAnswer = Type.Object({ status: Type.String(), tweetId: Type.String(), retweeted: Type.Boolean(), platform: Type.String() });
-const BookmarkAnswer = Type.Object({ status: Type.String(), tweetId: Type.String(), bookmarked: Type.Boolean(), platform: Type.String() });
+const RetweetAnswer = Type.Object({
+  status: Type.String(),
+  tweetId: Type.String(),
+  retweeted: Type.Boolean(),
+  platform: Type.String(),
+});
+const BookmarkAnswer = Type.Object({
+  status: Type.String(),
+  tweetId: Type.String(),
+  bookmarked: Type.Boolean(),
+  platform: Type.String(),
+});
 const FollowAnswer = Type.Object({
   status: Type.String(),
   targetUserId: Type.String(),
@@ -72,7 +88,8 @@ const bookmark = platformTool<TwitterAdapter>()({
   account: 'body',
   tags: Tags,
   summary: 'Bookmark a tweet',
-  description: 'Needs the bookmark.write scope: an account connected before Herald asked for it is refused until reconnected.',
+  description:
+    'Needs the bookmark.write scope: an account connected before Herald asked for it is refused until reconnected.',
   body: Type.Object({ tweetId: TweetId }),
   response: BookmarkAnswer,
   async handler({ adapter, account, body, io }) {
@@ -101,13 +118,25 @@ const follow = platformTool<TwitterAdapter>()({
   account: 'body',
   tags: Tags,
   summary: 'Follow a user',
-  description: 'A protected account gets a follow request instead (`pending_follow: true`). Needs the follows.write scope.',
+  description:
+    'A protected account gets a follow request instead (`pending_follow: true`). Needs the follows.write scope.',
   body: Type.Object({ targetUserId: UserId }),
   response: FollowAnswer,
   async handler({ adapter, account, body, io }) {
-    if (body.targetUserId === account!.platformUserId) throw invalid('validation_error', 'An account cannot follow itself', { fields: { targetUserId: ['is the account itself'] } });
+    if (body.targetUserId === account!.platformUserId)
+      throw invalid('validation_error', 'An account cannot follow itself', {
+        fields: { targetUserId: ['is the account itself'] },
+      });
     const { following, pendingFollow } = await adapter.engagement.follow(account!, body.targetUserId, io);
-    return { body: { status: 'success', targetUserId: body.targetUserId, following, pending_follow: pendingFollow, platform: 'twitter' } };
+    return {
+      body: {
+        status: 'success',
+        targetUserId: body.targetUserId,
+        following,
+        pending_follow: pendingFollow,
+        platform: 'twitter',
+      },
+    };
   },
 });
 
@@ -131,7 +160,8 @@ const search = platformTool<TwitterAdapter>()({
   account: 'query',
   tags: Tags,
   summary: 'Search recent tweets',
-  description: "Public posts of the last 7 days matching an X search query, passed to X unchanged (X's operators work).",
+  description:
+    "Public posts of the last 7 days matching an X search query, passed to X unchanged (X's operators work).",
   querystring: Type.Object({
     query: Type.String({ minLength: 1, maxLength: 512 }),
     limit: Type.Integer({ minimum: 10, maximum: 100, default: 10, description: 'X requires at least 10' }),
@@ -170,7 +200,10 @@ const search = platformTool<TwitterAdapter>()({
 export function tweetIdOf(value: string): string | null {
   const v = value.trim();
   if (/^\d{1,19}$/.test(v)) return v;
-  const m = /^https?:\/\/(?:www\.|mobile\.)?(?:x|twitter)\.com\/(?:[A-Za-z0-9_]{1,15}|i(?:\/web)?)\/status(?:es)?\/(\d{1,19})(?:[/?#].*)?$/.exec(v);
+  const m =
+    /^https?:\/\/(?:www\.|mobile\.)?(?:x|twitter)\.com\/(?:[A-Za-z0-9_]{1,15}|i(?:\/web)?)\/status(?:es)?\/(\d{1,19})(?:[/?#].*)?$/.exec(
+      v,
+    );
   return m ? m[1] : null;
 }
 
@@ -188,9 +221,13 @@ const getTweet = platformTool<TwitterAdapter>()({
   response: Type.Object({ status: Type.String(), tweet: Tweet }),
   async handler({ adapter, account, query, io }) {
     const given = query.tweetId ?? query.id;
-    if (given === undefined) throw invalid('validation_error', 'tweetId is required', { fields: { tweetId: ['is required'] } });
+    if (given === undefined)
+      throw invalid('validation_error', 'tweetId is required', { fields: { tweetId: ['is required'] } });
     const id = tweetIdOf(given);
-    if (!id) throw invalid('validation_error', 'tweetId must be a numeric post id or a post URL', { fields: { tweetId: ['is not a post id or URL'] } });
+    if (!id)
+      throw invalid('validation_error', 'tweetId must be a numeric post id or a post URL', {
+        fields: { tweetId: ['is not a post id or URL'] },
+      });
     return { body: { status: 'success', tweet: await adapter.engagement.lookup(account!, id, io) } };
   },
 });

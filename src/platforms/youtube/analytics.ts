@@ -12,15 +12,37 @@ const PAGE = 50;
  * A video not yet public has no `videoPublishedAt` and is skipped.
  * https://developers.google.com/youtube/v3/guides/implementation/videos#retrieve-uploads
  */
-async function listUploads(opts: YouTubeOptions, account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]> {
-  const channels = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/channels?part=contentDetails&mine=true`, token: token(account) });
+async function listUploads(
+  opts: YouTubeOptions,
+  account: AccountCredentials,
+  since: Date,
+  limit: number,
+  io: PlatformIO,
+): Promise<ListedPost[]> {
+  const channels = await ytRequest(io, {
+    method: 'GET',
+    url: `${opts.apiUrl}/youtube/v3/channels?part=contentDetails&mine=true`,
+    token: token(account),
+  });
   const uploads = channels.body?.items?.[0]?.contentDetails?.relatedPlaylists?.uploads;
   if (typeof uploads !== 'string' || !uploads) return [];
   const out: ListedPost[] = [];
   let pageToken: string | null = null;
   do {
-    const q: URLSearchParams = new URLSearchParams({ part: 'snippet,contentDetails', playlistId: uploads, maxResults: String(PAGE), ...(pageToken ? { pageToken } : {}) });
-    const body: any = (await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/playlistItems?${q}`, token: token(account) })).body ?? {};
+    const q: URLSearchParams = new URLSearchParams({
+      part: 'snippet,contentDetails',
+      playlistId: uploads,
+      maxResults: String(PAGE),
+      ...(pageToken ? { pageToken } : {}),
+    });
+    const body: any =
+      (
+        await ytRequest(io, {
+          method: 'GET',
+          url: `${opts.apiUrl}/youtube/v3/playlistItems?${q}`,
+          token: token(account),
+        })
+      ).body ?? {};
     for (const item of Array.isArray(body.items) ? body.items : []) {
       const id = item.contentDetails?.videoId ?? item.snippet?.resourceId?.videoId;
       const published = item.contentDetails?.videoPublishedAt;
@@ -32,7 +54,10 @@ async function listUploads(opts: YouTubeOptions, account: AccountCredentials, si
         platformPostId: id,
         platformPostUrl: watchUrl(id),
         // Herald's YouTube posts carry the description as content and the title beside it.
-        content: typeof snippet.description === 'string' && snippet.description ? snippet.description : String(snippet.title ?? ''),
+        content:
+          typeof snippet.description === 'string' && snippet.description
+            ? snippet.description
+            : String(snippet.title ?? ''),
         publishedAt: new Date(published),
         media: typeof thumbnail === 'string' ? { type: 'image', url: thumbnail } : null,
       });
@@ -54,16 +79,28 @@ export function youTubeAnalytics(opts: YouTubeOptions): AnalyticsCapability {
     batchSize: 50,
     async readPostMetrics(account, targets, io) {
       const ids = targets.map((t) => t.platformPostId).join(',');
-      const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/videos?part=statistics&id=${encodeURIComponent(ids)}`, token: token(account) });
+      const res = await ytRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/youtube/v3/videos?part=statistics&id=${encodeURIComponent(ids)}`,
+        token: token(account),
+      });
       const out = new Map<string, PostMetrics>();
       for (const item of res.body?.items ?? []) {
         const st = item.statistics ?? {};
-        out.set(String(item.id), { views: Number(st.viewCount ?? 0), likes: Number(st.likeCount ?? 0), comments: Number(st.commentCount ?? 0) });
+        out.set(String(item.id), {
+          views: Number(st.viewCount ?? 0),
+          likes: Number(st.likeCount ?? 0),
+          comments: Number(st.commentCount ?? 0),
+        });
       }
       return out;
     },
     async readAccountMetrics(account, io) {
-      const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/channels?part=statistics&mine=true`, token: token(account) });
+      const res = await ytRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/youtube/v3/channels?part=statistics&mine=true`,
+        token: token(account),
+      });
       const st = res.body?.items?.[0]?.statistics;
       // A channel may hide its subscriber count: then there is no number to report.
       const subscribers = st && !st.hiddenSubscriberCount ? Number(st.subscriberCount ?? 0) : null;

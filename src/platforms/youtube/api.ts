@@ -46,20 +46,31 @@ export const YOUTUBE_HTTP: PlatformHttp = {
     const err = body?.error;
     const reason = err?.errors?.[0]?.reason ?? err?.status ?? null;
     // Google's quota message carries an HTML link; the reason says it plainly.
-    const message = typeof err?.message === 'string' ? err.message.replace(/<[^>]+>/g, '') : `YouTube answered HTTP ${status}`;
+    const message =
+      typeof err?.message === 'string' ? err.message.replace(/<[^>]+>/g, '') : `YouTube answered HTTP ${status}`;
     return { message, platformCode: reason };
   },
   classify(answer, { message, platformCode }) {
     const fields = answerFields(answer, platformCode);
     if (platformCode && DAILY_QUOTA.has(platformCode)) {
-      return new PlatformError('rate_limited', `${message} (YouTube's daily quota resets at midnight Pacific time)`, { ...fields, retryAfterMs: untilQuotaReset(answer.now) });
+      return new PlatformError('rate_limited', `${message} (YouTube's daily quota resets at midnight Pacific time)`, {
+        ...fields,
+        retryAfterMs: untilQuotaReset(answer.now),
+      });
     }
     if (platformCode && THROTTLED.has(platformCode)) {
       const after = Number(answer.headers.get('retry-after'));
-      return new PlatformError('rate_limited', message, { ...fields, retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 60_000 });
+      return new PlatformError('rate_limited', message, {
+        ...fields,
+        retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 60_000,
+      });
     }
     if (answer.status === 403 && platformCode === 'insufficientPermissions') {
-      return new PlatformError('auth', `${message}: reconnect the YouTube account to grant the scopes Herald needs`, fields);
+      return new PlatformError(
+        'auth',
+        `${message}: reconnect the YouTube account to grant the scopes Herald needs`,
+        fields,
+      );
     }
     return null;
   },
@@ -73,7 +84,15 @@ export function token(account: AccountCredentials): string {
 /** One Data API call with a bearer token and an optional JSON body. */
 export function ytRequest(
   io: PlatformIO,
-  call: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; token: string; json?: unknown; headers?: Record<string, string>; body?: Uint8Array; creates?: boolean },
+  call: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    token: string;
+    json?: unknown;
+    headers?: Record<string, string>;
+    body?: Uint8Array;
+    creates?: boolean;
+  },
 ): Promise<PlatformResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.token}`, ...call.headers };
   let body: string | Uint8Array | undefined = call.body;
@@ -81,7 +100,13 @@ export function ytRequest(
     headers['content-type'] = 'application/json; charset=UTF-8';
     body = JSON.stringify(call.json);
   }
-  return platformRequest(io, YOUTUBE_HTTP, { method: call.method, url: call.url, headers, body, creates: call.creates });
+  return platformRequest(io, YOUTUBE_HTTP, {
+    method: call.method,
+    url: call.url,
+    headers,
+    body,
+    creates: call.creates,
+  });
 }
 
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;

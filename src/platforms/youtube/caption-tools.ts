@@ -41,7 +41,14 @@ export function parseSrt(srt: string): { start: number; end: number; text: strin
     const start = seconds(from);
     const end = seconds(to);
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
-    cues.push({ start, end, text: lines.slice(at + 1).join(' ').trim() });
+    cues.push({
+      start,
+      end,
+      text: lines
+        .slice(at + 1)
+        .join(' ')
+        .trim(),
+    });
   }
   return cues;
 }
@@ -52,7 +59,11 @@ function chooseTrack(tracks: Track[], language: string | undefined): Track | nul
   const sorted = [...tracks].sort((a, b) => rank(a) - rank(b));
   if (!language) return sorted[0] ?? null;
   const want = language.toLowerCase();
-  return sorted.find((t) => t.language.toLowerCase() === want) ?? sorted.find((t) => t.language.toLowerCase().startsWith(`${want}-`)) ?? null;
+  return (
+    sorted.find((t) => t.language.toLowerCase() === want) ??
+    sorted.find((t) => t.language.toLowerCase().startsWith(`${want}-`)) ??
+    null
+  );
 }
 
 const notFound = (message: string) => new AppError('not_found', 'caption_not_found', message);
@@ -79,16 +90,26 @@ const getCaptions = tool({
     text: Type.String(),
     cues: Type.Optional(Type.Array(Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String() }))),
     srt: Type.Optional(Type.String()),
-    availableTracks: Type.Array(Type.Object({ trackId: Type.String(), language: Type.String(), trackKind: TrackKind, name: Type.String() })),
+    availableTracks: Type.Array(
+      Type.Object({ trackId: Type.String(), language: Type.String(), trackKind: TrackKind, name: Type.String() }),
+    ),
   }),
   async handler({ adapter, account, query, io }) {
     const base = `${adapter.options.apiUrl}/youtube/v3/captions`;
     let listed;
     try {
-      listed = await ytRequest(io, { method: 'GET', url: `${base}?part=snippet&videoId=${encodeURIComponent(query.videoId)}`, token: token(account!) });
+      listed = await ytRequest(io, {
+        method: 'GET',
+        url: `${base}?part=snippet&videoId=${encodeURIComponent(query.videoId)}`,
+        token: token(account!),
+      });
     } catch (error) {
       // YouTube: 404 videoNotFound, 403 forbidden for another channel's video. Both mean "not yours" here.
-      if (error instanceof PlatformError && error.kind === 'rejected' && (error.status === 404 || error.status === 403)) {
+      if (
+        error instanceof PlatformError &&
+        error.kind === 'rejected' &&
+        (error.status === 404 || error.status === 403)
+      ) {
         throw notFound(`Video ${query.videoId} is not a video of this YouTube channel`);
       }
       throw error;
@@ -100,8 +121,17 @@ const getCaptions = tool({
       name: String(c.snippet?.name ?? ''),
     }));
     const track = chooseTrack(tracks, query.language);
-    if (!track) throw notFound(query.language ? `Video ${query.videoId} has no ${query.language} caption track` : `Video ${query.videoId} has no caption track yet`);
-    const res = await ytRequest(io, { method: 'GET', url: `${base}/${encodeURIComponent(track.trackId)}?tfmt=srt`, token: token(account!) });
+    if (!track)
+      throw notFound(
+        query.language
+          ? `Video ${query.videoId} has no ${query.language} caption track`
+          : `Video ${query.videoId} has no caption track yet`,
+      );
+    const res = await ytRequest(io, {
+      method: 'GET',
+      url: `${base}/${encodeURIComponent(track.trackId)}?tfmt=srt`,
+      token: token(account!),
+    });
     const srt = res.raw;
     const cues = parseSrt(srt);
     return {

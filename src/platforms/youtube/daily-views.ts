@@ -14,7 +14,16 @@ export interface DailyViews {
   shares: number;
 }
 
-const METRICS = ['views', 'estimatedMinutesWatched', 'averageViewDuration', 'subscribersGained', 'subscribersLost', 'likes', 'comments', 'shares'] as const;
+const METRICS = [
+  'views',
+  'estimatedMinutesWatched',
+  'averageViewDuration',
+  'subscribersGained',
+  'subscribersLost',
+  'likes',
+  'comments',
+  'shares',
+] as const;
 
 /**
  * A video's numbers by day through the YouTube Analytics API: `reports.query` with `ids=channel==MINE`,
@@ -36,7 +45,11 @@ export async function queryDailyViews(
     filters: `video==${q.videoId}`,
     sort: 'day',
   });
-  const res = await ytRequest(io, { method: 'GET', url: `${opts.analyticsUrl}/v2/reports?${params}`, token: token(account) });
+  const res = await ytRequest(io, {
+    method: 'GET',
+    url: `${opts.analyticsUrl}/v2/reports?${params}`,
+    token: token(account),
+  });
   const headers: string[] = (res.body?.columnHeaders ?? []).map((h: { name: string }) => h.name);
   const rows: unknown[][] = Array.isArray(res.body?.rows) ? res.body.rows : [];
   return rows.map((row) => {

@@ -18,7 +18,14 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   scopes: YOUTUBE_DEFAULT_SCOPES,
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.
   // The hosted contract's RecyclingConfig excludes YouTube from recycling.
-  capabilities: { connect: 'oauth2', destinations: { kind: 'channel' }, unpublish: true, lookup: true, processing: true, recycling: false },
+  capabilities: {
+    connect: 'oauth2',
+    destinations: { kind: 'channel' },
+    unpublish: true,
+    lookup: true,
+    processing: true,
+    recycling: false,
+  },
   limits: [
     // https://developers.google.com/youtube/v3/determine_quota_cost: videos.insert has a bucket of its
     // own, 100 calls a day per project by default (it used to cost 1,600 of the 10,000 daily units;

@@ -1,4 +1,10 @@
-import { PlatformError, type AccountCredentials, type InboundComment, type InboxCapability, type PlatformIO } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type InboundComment,
+  type InboxCapability,
+  type PlatformIO,
+} from '../types.js';
 import { token, watchUrl, ytRequest, type YouTubeOptions } from './api.js';
 
 /** Pages of commentThreads one poll reads at most (100 threads a page, 1 quota unit each). */
@@ -56,7 +62,12 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
       commentId: c.id,
       parentId: c.snippet.parentId ?? null,
       direction: author === channelId ? 'outgoing' : 'incoming',
-      author: { id: author, name: c.snippet.authorDisplayName ?? null, username: null, picture: c.snippet.authorProfileImageUrl ?? null },
+      author: {
+        id: author,
+        name: c.snippet.authorDisplayName ?? null,
+        username: null,
+        picture: c.snippet.authorProfileImageUrl ?? null,
+      },
       text: c.snippet.textOriginal ?? c.snippet.textDisplay ?? '',
       createdAt: new Date(c.snippet.publishedAt ?? Date.now()),
       url: `${watchUrl(videoId)}&lc=${encodeURIComponent(c.id)}`,
@@ -66,7 +77,12 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
     };
   }
 
-  async function moderate(account: AccountCredentials, commentId: string, status: 'heldForReview' | 'published' | 'rejected', io: PlatformIO) {
+  async function moderate(
+    account: AccountCredentials,
+    commentId: string,
+    status: 'heldForReview' | 'published' | 'rejected',
+    io: PlatformIO,
+  ) {
     await ytRequest(io, {
       method: 'POST',
       url: `${api}/comments/setModerationStatus?id=${encodeURIComponent(commentId)}&moderationStatus=${status}`,
@@ -80,7 +96,13 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
     comments: {
       async reply(account, req, io) {
         const res = req.commentId
-          ? await ytRequest(io, { method: 'POST', url: `${api}/comments?part=snippet`, token: token(account), json: { snippet: { parentId: req.commentId, textOriginal: req.text } }, creates: true })
+          ? await ytRequest(io, {
+              method: 'POST',
+              url: `${api}/comments?part=snippet`,
+              token: token(account),
+              json: { snippet: { parentId: req.commentId, textOriginal: req.text } },
+              creates: true,
+            })
           : await ytRequest(io, {
               method: 'POST',
               url: `${api}/commentThreads?part=snippet`,
@@ -94,7 +116,11 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
       },
       async delete(account, ref, io) {
         if (ref.extra.authorChannelId === channelIdOf(account)) {
-          await ytRequest(io, { method: 'DELETE', url: `${api}/comments?id=${encodeURIComponent(ref.commentId)}`, token: token(account) });
+          await ytRequest(io, {
+            method: 'DELETE',
+            url: `${api}/comments?id=${encodeURIComponent(ref.commentId)}`,
+            token: token(account),
+          });
         } else await moderate(account, ref.commentId, 'rejected', io);
       },
       async hide(account, ref, hidden, io) {
@@ -104,7 +130,8 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
 
     async sync(account, cursor, io) {
       const channelId = channelIdOf(account);
-      const since = typeof cursor?.since === 'string' ? Date.parse(cursor.since) : io.now().getTime() - FIRST_LOOK_BACK_MS;
+      const since =
+        typeof cursor?.since === 'string' ? Date.parse(cursor.since) : io.now().getTime() - FIRST_LOOK_BACK_MS;
       const comments: InboundComment[] = [];
       let newest = typeof cursor?.since === 'string' ? cursor.since : null;
       let pageToken: string | undefined;

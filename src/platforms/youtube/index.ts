@@ -49,40 +49,69 @@ export function youTubeOptions(config: Config): YouTubeOptions {
 
 function theVideo(req: PublishRequest): MediaRef {
   const videos = req.media.filter((m) => m.type === 'video');
-  if (videos.length !== 1 || req.media.length !== 1) throw new PlatformError('rejected', 'a YouTube post is exactly one video', { platformCode: 'media_required' });
+  if (videos.length !== 1 || req.media.length !== 1)
+    throw new PlatformError('rejected', 'a YouTube post is exactly one video', { platformCode: 'media_required' });
   return videos[0];
 }
 
 /** The processing state of an uploaded video, from `videos.list?part=processingDetails,status`. */
 function stateOf(video: any): ProcessingState {
   const upload = video?.status?.uploadStatus;
-  if (!video) return { state: 'failed', reason: 'the video is no longer on YouTube (deleted while it was processing)', platformCode: 'videoNotFound' };
+  if (!video)
+    return {
+      state: 'failed',
+      reason: 'the video is no longer on YouTube (deleted while it was processing)',
+      platformCode: 'videoNotFound',
+    };
   if (upload === 'processed') return { state: 'ready' };
   if (upload === 'failed' || upload === 'rejected' || upload === 'deleted') {
-    const why = video.status.failureReason ?? video.status.rejectionReason ?? video.processingDetails?.processingFailureReason ?? upload;
-    return { state: 'failed', reason: `YouTube could not process the video: ${why}`, platformCode: upload === 'rejected' ? `rejected:${why}` : `failed:${why}` };
+    const why =
+      video.status.failureReason ??
+      video.status.rejectionReason ??
+      video.processingDetails?.processingFailureReason ??
+      upload;
+    return {
+      state: 'failed',
+      reason: `YouTube could not process the video: ${why}`,
+      platformCode: upload === 'rejected' ? `rejected:${why}` : `failed:${why}`,
+    };
   }
   const left = Number(video.processingDetails?.processingProgress?.timeLeftMs);
-  return { state: 'processing', waitMs: Number.isFinite(left) && left > 0 ? Math.min(left, 5 * 60_000) : PROCESSING_CHECK_MS };
+  return {
+    state: 'processing',
+    waitMs: Number.isFinite(left) && left > 0 ? Math.min(left, 5 * 60_000) : PROCESSING_CHECK_MS,
+  };
 }
 
 /** The YouTube adapter, with the Analytics API report the daily-views route reads. */
 export interface YouTubeAdapter extends PlatformAdapter {
   /** Where the adapter sends requests (the tools call the Data API with them). */
   readonly options: YouTubeOptions;
-  dailyViews(account: AccountCredentials, q: { videoId: string; startDate: string; endDate: string }, io: PlatformIO): Promise<DailyViews[]>;
+  dailyViews(
+    account: AccountCredentials,
+    q: { videoId: string; startDate: string; endDate: string },
+    io: PlatformIO,
+  ): Promise<DailyViews[]>;
 }
 
 export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
   const oauth = youTubeOAuth(opts);
 
   async function readVideo(req: PublishRequest, io: PlatformIO, videoId: string): Promise<any> {
-    const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/videos?part=processingDetails,status&id=${encodeURIComponent(videoId)}`, token: token(req.account) });
+    const res = await ytRequest(io, {
+      method: 'GET',
+      url: `${opts.apiUrl}/youtube/v3/videos?part=processingDetails,status&id=${encodeURIComponent(videoId)}`,
+      token: token(req.account),
+    });
     return res.body?.items?.[0] ?? null;
   }
 
   /** thumbnails.set with the video's `thumbnail` (a URL): best effort, the video is out either way. */
-  async function setThumbnail(req: PublishRequest, io: PlatformIO, videoId: string): Promise<Record<string, unknown> | null> {
+  async function setThumbnail(
+    req: PublishRequest,
+    io: PlatformIO,
+    videoId: string,
+  ): Promise<Record<string, unknown> | null> {
     const url = req.media[0]?.thumbnail;
     if (!url) return null;
     try {
@@ -105,7 +134,11 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
   }
 
   /** commentThreads.insert under the video: best effort, never sent twice by Herald. */
-  async function postComment(req: PublishRequest, io: PlatformIO, videoId: string): Promise<FirstCommentResult | undefined> {
+  async function postComment(
+    req: PublishRequest,
+    io: PlatformIO,
+    videoId: string,
+  ): Promise<FirstCommentResult | undefined> {
     const text = req.firstComment ?? (req.platformSpecificData.firstComment as string | undefined);
     if (!text) return undefined;
     try {
@@ -152,7 +185,8 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
         .then(stateOf)
         // The video exists: a failed look is only a reason to look again later.
         .catch((): ProcessingState => ({ state: 'processing', waitMs: PROCESSING_CHECK_MS }));
-      if (state.state === 'failed') throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
+      if (state.state === 'failed')
+        throw new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? null });
       if (state.state === 'processing') return { processing: { handle, waitMs: state.waitMs } };
       return finish(req, io, handle.videoId as string);
     },
@@ -173,7 +207,11 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
     async findPublished(req, since, io) {
       let playlist = req.account.metadata.uploadsPlaylistId as string | null | undefined;
       if (!playlist) {
-        const ch = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/channels?part=contentDetails&mine=true`, token: token(req.account) });
+        const ch = await ytRequest(io, {
+          method: 'GET',
+          url: `${opts.apiUrl}/youtube/v3/channels?part=contentDetails&mine=true`,
+          token: token(req.account),
+        });
         playlist = ch.body?.items?.[0]?.contentDetails?.relatedPlaylists?.uploads ?? null;
         if (!playlist) return null;
       }
@@ -185,7 +223,10 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
       const title = videoTitle(req);
       const floor = since.getTime() - 5 * 60_000;
       const match = (res.body?.items ?? []).find(
-        (i: any) => i.snippet?.title === title && (i.snippet?.description ?? '') === req.content && Date.parse(i.snippet?.publishedAt ?? '') >= floor,
+        (i: any) =>
+          i.snippet?.title === title &&
+          (i.snippet?.description ?? '') === req.content &&
+          Date.parse(i.snippet?.publishedAt ?? '') >= floor,
       );
       const id = match?.snippet?.resourceId?.videoId;
       return id ? { platformPostId: String(id), platformPostUrl: watchUrl(String(id)) } : null;
@@ -208,8 +249,17 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
       async select(destination, user) {
         if (!destination) throw new PlatformError('rejected', 'a YouTube account posts to its channel');
         return {
-          metadata: { channelId: destination.id, channelTitle: destination.name, uploadsPlaylistId: destination.details.uploadsPlaylistId ?? null },
-          profile: { ...user.profile, displayName: destination.name, username: destination.username ?? user.profile.username, avatarUrl: destination.picture ?? null },
+          metadata: {
+            channelId: destination.id,
+            channelTitle: destination.name,
+            uploadsPlaylistId: destination.details.uploadsPlaylistId ?? null,
+          },
+          profile: {
+            ...user.profile,
+            displayName: destination.name,
+            username: destination.username ?? user.profile.username,
+            avatarUrl: destination.picture ?? null,
+          },
         };
       },
     },
@@ -223,11 +273,16 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
     },
 
     async unpublish(account, platformPostId, io) {
-      await ytRequest(io, { method: 'DELETE', url: `${opts.apiUrl}/youtube/v3/videos?id=${encodeURIComponent(platformPostId)}`, token: token(account) });
+      await ytRequest(io, {
+        method: 'DELETE',
+        url: `${opts.apiUrl}/youtube/v3/videos?id=${encodeURIComponent(platformPostId)}`,
+        token: token(account),
+      });
     },
 
     async refreshTokens(account, io) {
-      if (!account.refreshToken) throw new PlatformError('auth', 'the YouTube account has no refresh token; reconnect it', { revoked: true });
+      if (!account.refreshToken)
+        throw new PlatformError('auth', 'the YouTube account has no refresh token; reconnect it', { revoked: true });
       return oauth.refresh(account.refreshToken, io);
     },
   };

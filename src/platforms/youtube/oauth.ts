@@ -17,21 +17,38 @@ export const YOUTUBE_ANALYTICS_SCOPE = 'https://www.googleapis.com/auth/yt-analy
 
 export function youTubeOAuth(opts: YouTubeOptions): OAuthProvider {
   /** The Google account's channel (`channels?part=snippet,contentDetails&mine=true`): YouTube's one destination. */
-  return googleOAuth({ ...opts, name: 'YouTube', envPrefix: 'YOUTUBE' }, async (tokens, io): Promise<PlatformProfile> => {
-    const res = await ytRequest(io, { method: 'GET', url: `${opts.apiUrl}/youtube/v3/channels?part=snippet,contentDetails&mine=true`, token: tokens.accessToken });
-    const channel = res.body?.items?.[0];
-    if (!channel?.id) {
-      throw new PlatformError('rejected', 'this Google account has no YouTube channel: create one on youtube.com, then connect again', { platformCode: 'youtubeSignupRequired', endpoint: '/youtube/v3/channels' });
-    }
-    const title: string = channel.snippet?.title ?? channel.id;
-    const handle: string | null = channel.snippet?.customUrl ?? null;
-    return {
-      platformUserId: channel.id,
-      username: handle ? handle.replace(/^@/, '') : title,
-      displayName: title,
-      profileUrl: handle ? `https://www.youtube.com/${handle.startsWith('@') ? handle : `@${handle}`}` : `https://www.youtube.com/channel/${channel.id}`,
-      avatarUrl: channel.snippet?.thumbnails?.default?.url ?? null,
-      metadata: { channelId: channel.id, channelTitle: title, uploadsPlaylistId: channel.contentDetails?.relatedPlaylists?.uploads ?? null },
-    };
-  });
+  return googleOAuth(
+    { ...opts, name: 'YouTube', envPrefix: 'YOUTUBE' },
+    async (tokens, io): Promise<PlatformProfile> => {
+      const res = await ytRequest(io, {
+        method: 'GET',
+        url: `${opts.apiUrl}/youtube/v3/channels?part=snippet,contentDetails&mine=true`,
+        token: tokens.accessToken,
+      });
+      const channel = res.body?.items?.[0];
+      if (!channel?.id) {
+        throw new PlatformError(
+          'rejected',
+          'this Google account has no YouTube channel: create one on youtube.com, then connect again',
+          { platformCode: 'youtubeSignupRequired', endpoint: '/youtube/v3/channels' },
+        );
+      }
+      const title: string = channel.snippet?.title ?? channel.id;
+      const handle: string | null = channel.snippet?.customUrl ?? null;
+      return {
+        platformUserId: channel.id,
+        username: handle ? handle.replace(/^@/, '') : title,
+        displayName: title,
+        profileUrl: handle
+          ? `https://www.youtube.com/${handle.startsWith('@') ? handle : `@${handle}`}`
+          : `https://www.youtube.com/channel/${channel.id}`,
+        avatarUrl: channel.snippet?.thumbnails?.default?.url ?? null,
+        metadata: {
+          channelId: channel.id,
+          channelTitle: title,
+          uploadsPlaylistId: channel.contentDetails?.relatedPlaylists?.uploads ?? null,
+        },
+      };
+    },
+  );
 }

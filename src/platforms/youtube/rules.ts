@@ -20,15 +20,25 @@ export function tagsLength(tags: string[]): number {
   return tags.reduce((n, t) => n + [...t].length + (/\s/.test(t) ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 }
 
-const tags: FieldCheck = described((v) => {
-  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || !t.trim())) return 'must be an array of non-empty strings';
-  if (v.some((t) => /[<>]/.test(t))) return 'must not contain < or >';
-  return tagsLength(v) > 500 ? 'must be at most 500 characters in all (a tag with a space counts its quotes, and tags a comma each)' : null;
-}, { type: 'array', items: { type: 'string', minLength: 1 } });
+const tags: FieldCheck = described(
+  (v) => {
+    if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || !t.trim()))
+      return 'must be an array of non-empty strings';
+    if (v.some((t) => /[<>]/.test(t))) return 'must not contain < or >';
+    return tagsLength(v) > 500
+      ? 'must be at most 500 characters in all (a tag with a space counts its quotes, and tags a comma each)'
+      : null;
+  },
+  { type: 'array', items: { type: 'string', minLength: 1 } },
+);
 
 const dateTime: FieldCheck = described(
   (v) =>
-    typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO 8601 date-time with a zone',
+    typeof v === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+    !Number.isNaN(Date.parse(v))
+      ? null
+      : 'must be an ISO 8601 date-time with a zone',
   { type: 'string', format: 'date-time' },
 );
 
@@ -38,7 +48,10 @@ export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   madeForKids: bool,
   firstComment: str(10000),
   containsSyntheticMedia: bool,
-  categoryId: described((v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a YouTube video category id, e.g. "22"'), { type: 'string', pattern: '^\\d+$' }),
+  categoryId: described(
+    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? null : 'must be a YouTube video category id, e.g. "22"'),
+    { type: 'string', pattern: '^\\d+$' },
+  ),
   tags,
   publishAt: dateTime,
 };
@@ -46,14 +59,28 @@ export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
 export const checkTarget: TargetRule = (t) => {
   const issues: RuleIssue[] = [];
   const c = countKinds(t.media);
-  if (c.video !== 1 || t.media.length !== 1) issues.push(issue('mediaItems', 'media_required', 'YouTube needs exactly one video'));
-  if (/[<>]/.test(t.content)) issues.push(issue('content', 'invalid_characters', 'a YouTube description must not contain < or >'));
+  if (c.video !== 1 || t.media.length !== 1)
+    issues.push(issue('mediaItems', 'media_required', 'YouTube needs exactly one video'));
+  if (/[<>]/.test(t.content))
+    issues.push(issue('content', 'invalid_characters', 'a YouTube description must not contain < or >'));
   const psd = t.platformSpecificData;
   if (psd.publishAt !== undefined && psd.visibility !== 'private') {
-    issues.push(issue('platformSpecificData.publishAt', 'publish_at_needs_private', 'publishAt schedules a private video: set visibility to "private"'));
+    issues.push(
+      issue(
+        'platformSpecificData.publishAt',
+        'publish_at_needs_private',
+        'publishAt schedules a private video: set visibility to "private"',
+      ),
+    );
   }
   if (psd.madeForKids === true && psd.firstComment) {
-    issues.push(issue('platformSpecificData.firstComment', 'comments_disabled', 'YouTube turns comments off on videos made for kids'));
+    issues.push(
+      issue(
+        'platformSpecificData.firstComment',
+        'comments_disabled',
+        'YouTube turns comments off on videos made for kids',
+      ),
+    );
   }
   return issues;
 };
@@ -69,7 +96,9 @@ export function warnings(_t: unknown, shapes: MediaShape[]): string[] {
   const [shape] = shapes;
   if (shapes.length !== 1 || !shape?.width || !shape.height || shape.durationSec === null) return [];
   if (shape.height >= shape.width && shape.durationSec <= 180) {
-    return [`this ${shape.width}x${shape.height} video of ${shape.durationSec.toFixed(1)} s is vertical or square and at most 3 minutes: YouTube will publish it as a Short`];
+    return [
+      `this ${shape.width}x${shape.height} video of ${shape.durationSec.toFixed(1)} s is vertical or square and at most 3 minutes: YouTube will publish it as a Short`,
+    ];
   }
   return [];
 }

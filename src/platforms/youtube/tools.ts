@@ -18,7 +18,9 @@ function day(value: string | undefined, field: string, fallback: Date): string {
   if (value === undefined || value === '') return fallback.toISOString().slice(0, 10);
   const parsed = new Date(`${value}T00:00:00Z`);
   if (!DATE.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
-    throw invalid('invalid_date', `Invalid ${field} format. Use YYYY-MM-DD.`, { fields: { [field]: ['must be a date (YYYY-MM-DD)'] } });
+    throw invalid('invalid_date', `Invalid ${field} format. Use YYYY-MM-DD.`, {
+      fields: { [field]: ['must be a date (YYYY-MM-DD)'] },
+    });
   }
   return value;
 }
@@ -31,7 +33,11 @@ const ScopeStatus = Type.Object({
 
 /** The hosted API's 412 when the account never granted yt-analytics.readonly. */
 async function scopeMissing(reconnectUrl: (extra: readonly string[]) => Promise<string | null>): Promise<AppError> {
-  const scopeStatus = { hasAnalyticsScope: false, requiresReauthorization: true, reauthorizeUrl: await reconnectUrl([YOUTUBE_ANALYTICS_SCOPE]) };
+  const scopeStatus = {
+    hasAnalyticsScope: false,
+    requiresReauthorization: true,
+    reauthorizeUrl: await reconnectUrl([YOUTUBE_ANALYTICS_SCOPE]),
+  };
   return new AppError(
     'precondition_failed',
     'youtube_analytics_scope_missing',
@@ -92,9 +98,14 @@ const dailyViews = platformTool<YouTubeAdapter>()({
     const now = io.now();
     const startDate = day(query.startDate, 'startDate', new Date(now.getTime() - DEFAULT_START_DAYS * DAY_MS));
     const endDate = day(query.endDate, 'endDate', new Date(now.getTime() - DEFAULT_END_DAYS * DAY_MS));
-    if (startDate > endDate) throw invalid('invalid_date_range', 'startDate must not be after endDate', { fields: { startDate: ['must not be after endDate'] } });
+    if (startDate > endDate)
+      throw invalid('invalid_date_range', 'startDate must not be after endDate', {
+        fields: { startDate: ['must not be after endDate'] },
+      });
     if (Date.parse(endDate) - Date.parse(startDate) >= MAX_DAYS * DAY_MS) {
-      throw invalid('invalid_date_range', `The date range is at most ${MAX_DAYS} days`, { fields: { startDate: [`must be within ${MAX_DAYS} days of endDate`] } });
+      throw invalid('invalid_date_range', `The date range is at most ${MAX_DAYS} days`, {
+        fields: { startDate: [`must be within ${MAX_DAYS} days of endDate`] },
+      });
     }
     if (!account!.scopes?.includes(YOUTUBE_ANALYTICS_SCOPE)) throw await scopeMissing(reconnectUrl);
     let days;
@@ -102,7 +113,8 @@ const dailyViews = platformTool<YouTubeAdapter>()({
       days = await adapter.dailyViews(account!, { videoId: query.videoId, startDate, endDate }, io);
     } catch (error) {
       // The grant lost the scope since it was stored (revoked on the Google account page).
-      if (error instanceof PlatformError && error.platformCode === 'insufficientPermissions') throw await scopeMissing(reconnectUrl);
+      if (error instanceof PlatformError && error.platformCode === 'insufficientPermissions')
+        throw await scopeMissing(reconnectUrl);
       throw error;
     }
     // Newest day first, as the hosted API lists them.

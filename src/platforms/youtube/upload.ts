@@ -67,7 +67,11 @@ export class MediaReader {
     this.trim(start);
     while (this.heldStart + this.heldLength < end) {
       const next = await this.iterator!.next();
-      if (next.done) throw new PlatformError('rejected', `the video is shorter than its announced size (${this.heldStart + this.heldLength} bytes)`);
+      if (next.done)
+        throw new PlatformError(
+          'rejected',
+          `the video is shorter than its announced size (${this.heldStart + this.heldLength} bytes)`,
+        );
       const piece = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
       this.held.push(piece);
       this.heldLength += piece.length;
@@ -113,7 +117,10 @@ export async function uploadVideo(opts: YouTubeOptions, io: PlatformIO, target: 
         return await sendBytes(io, url, reader, size, opts.chunkBytes);
       } catch (error) {
         if (!(error instanceof SessionExpired) || session >= MAX_SESSIONS) {
-          if (error instanceof SessionExpired) throw new PlatformError('unavailable', 'YouTube expired the upload session twice', { platformCode: 'session_expired' });
+          if (error instanceof SessionExpired)
+            throw new PlatformError('unavailable', 'YouTube expired the upload session twice', {
+              platformCode: 'session_expired',
+            });
           throw error;
         }
         // The expired session made no video (nothing is published): a new one starts from byte 0.
@@ -129,13 +136,28 @@ async function openVideo(io: PlatformIO, media: MediaRef) {
     throw new PlatformError('rejected', `media ${media.url} could not be read: ${error.message}`, { cause: error });
   });
   const size = opened.size ?? media.size ?? null;
-  if (!size || size <= 0) throw new PlatformError('rejected', `the size of ${media.url} is unknown: YouTube's resumable upload needs it first`);
-  const contentType = media.mimeType && media.mimeType.startsWith('video/') ? media.mimeType : opened.contentType.startsWith('video/') ? opened.contentType : 'video/*';
+  if (!size || size <= 0)
+    throw new PlatformError(
+      'rejected',
+      `the size of ${media.url} is unknown: YouTube's resumable upload needs it first`,
+    );
+  const contentType =
+    media.mimeType && media.mimeType.startsWith('video/')
+      ? media.mimeType
+      : opened.contentType.startsWith('video/')
+        ? opened.contentType
+        : 'video/*';
   return { stream: opened.stream, size, contentType };
 }
 
 /** POST .../videos?uploadType=resumable: the session URI. Nothing exists on YouTube yet, so a lost answer is `unavailable`. */
-async function startSession(opts: YouTubeOptions, io: PlatformIO, t: UploadTarget, size: number, contentType: string): Promise<string> {
+async function startSession(
+  opts: YouTubeOptions,
+  io: PlatformIO,
+  t: UploadTarget,
+  size: number,
+  contentType: string,
+): Promise<string> {
   if (io.signal?.aborted) throw new PlatformError('unavailable', 'publish cancelled before the upload started');
   const res = await ytRequest(io, {
     method: 'POST',
@@ -145,14 +167,27 @@ async function startSession(opts: YouTubeOptions, io: PlatformIO, t: UploadTarge
     headers: { 'x-upload-content-length': String(size), 'x-upload-content-type': contentType },
   });
   const location = res.headers.get('location');
-  if (!location) throw new PlatformError('unavailable', 'YouTube opened an upload session without a Location', { endpoint: '/upload/youtube/v3/videos', status: res.status });
+  if (!location)
+    throw new PlatformError('unavailable', 'YouTube opened an upload session without a Location', {
+      endpoint: '/upload/youtube/v3/videos',
+      status: res.status,
+    });
   return location;
 }
 
-type PutAnswer = { kind: 'done'; video: any } | { kind: 'incomplete'; offset: number } | { kind: 'failed'; error: PlatformError };
+type PutAnswer =
+  | { kind: 'done'; video: any }
+  | { kind: 'incomplete'; offset: number }
+  | { kind: 'failed'; error: PlatformError };
 
 /** One PUT to the session: a chunk, or the status query when `body` is null. */
-async function put(io: PlatformIO, url: string, range: string, body: Buffer | null, lastChunk: boolean): Promise<PutAnswer> {
+async function put(
+  io: PlatformIO,
+  url: string,
+  range: string,
+  body: Buffer | null,
+  lastChunk: boolean,
+): Promise<PutAnswer> {
   const endpoint = '/upload/youtube/v3/videos (session)';
   let res: Response;
   let raw: string;
@@ -172,7 +207,15 @@ async function put(io: PlatformIO, url: string, range: string, body: Buffer | nu
   }
   if (res.status === 200 || res.status === 201) {
     const video = parseJsonOrNull(raw);
-    if (!video?.id) return { kind: 'failed', error: new PlatformError('ambiguous', 'YouTube ended the upload without a video id', { status: res.status, endpoint, raw: raw.slice(0, 2000) }) };
+    if (!video?.id)
+      return {
+        kind: 'failed',
+        error: new PlatformError('ambiguous', 'YouTube ended the upload without a video id', {
+          status: res.status,
+          endpoint,
+          raw: raw.slice(0, 2000),
+        }),
+      };
     return { kind: 'done', video };
   }
   if (res.status === 308) {
@@ -180,16 +223,31 @@ async function put(io: PlatformIO, url: string, range: string, body: Buffer | nu
     return { kind: 'incomplete', offset: m ? Number(m[1]) + 1 : 0 };
   }
   if (res.status === 404 || res.status === 410) throw new SessionExpired();
-  const error = classifyAnswer(YOUTUBE_HTTP, { status: res.status, headers: res.headers, body: parseJsonOrNull(raw), raw, endpoint, now: io.now(), creates: lastChunk });
+  const error = classifyAnswer(YOUTUBE_HTTP, {
+    status: res.status,
+    headers: res.headers,
+    body: parseJsonOrNull(raw),
+    raw,
+    endpoint,
+    now: io.now(),
+    creates: lastChunk,
+  });
   return { kind: 'failed', error };
 }
 
-async function sendBytes(io: PlatformIO, url: string, reader: MediaReader, size: number, chunkBytes: number): Promise<any> {
+async function sendBytes(
+  io: PlatformIO,
+  url: string,
+  reader: MediaReader,
+  size: number,
+  chunkBytes: number,
+): Promise<any> {
   let offset = 0;
   let failures = 0;
   let lastSent = false;
   for (;;) {
-    if (io.signal?.aborted) throw new PlatformError(lastSent ? 'ambiguous' : 'unavailable', 'publish cancelled during the upload');
+    if (io.signal?.aborted)
+      throw new PlatformError(lastSent ? 'ambiguous' : 'unavailable', 'publish cancelled during the upload');
     const end = Math.min(size, offset + chunkBytes);
     const bytes = await reader.slice(offset, end);
     lastSent = end === size;
@@ -203,12 +261,20 @@ async function sendBytes(io: PlatformIO, url: string, reader: MediaReader, size:
     // Only server trouble and lost connections are resumed; a refusal (4xx, quota) ends the upload.
     const { error } = answer;
     if (error.kind !== 'unavailable' && error.kind !== 'ambiguous') throw error;
-    if (++failures > MAX_CHUNK_FAILURES) throw lastSent && error.kind === 'ambiguous' ? error : new PlatformError('unavailable', error.message, { cause: error });
+    if (++failures > MAX_CHUNK_FAILURES)
+      throw lastSent && error.kind === 'ambiguous'
+        ? error
+        : new PlatformError('unavailable', error.message, { cause: error });
     const status = await statusQuery(io, url, size);
     if (status.kind === 'done') return status.video;
     if (status.kind === 'failed') {
       // Nobody can tell whether the last chunk made the video: never re-sent blindly.
-      if (lastSent && error.kind === 'ambiguous') throw new PlatformError('ambiguous', `the answer to the last chunk was lost and YouTube's status query failed: ${status.error.message}`, { cause: status.error });
+      if (lastSent && error.kind === 'ambiguous')
+        throw new PlatformError(
+          'ambiguous',
+          `the answer to the last chunk was lost and YouTube's status query failed: ${status.error.message}`,
+          { cause: status.error },
+        );
       throw status.error;
     }
     offset = status.offset;
@@ -221,7 +287,8 @@ async function statusQuery(io: PlatformIO, url: string, size: number): Promise<P
   for (let n = 0; n < 3; n++) {
     if (n > 0) await new Promise((r) => setTimeout(r, 250 * n));
     answer = await put(io, url, `bytes */${size}`, null, false);
-    if (answer.kind !== 'failed' || (answer.error.kind !== 'unavailable' && answer.error.kind !== 'ambiguous')) return answer;
+    if (answer.kind !== 'failed' || (answer.error.kind !== 'unavailable' && answer.error.kind !== 'ambiguous'))
+      return answer;
   }
   return answer;
 }

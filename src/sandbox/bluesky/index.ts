@@ -65,7 +65,17 @@ interface SimData {
 function data(state: SimulatorState): SimData {
   let d = state.data.get('bluesky') as SimData | undefined;
   if (!d) {
-    d = { access: new Map(), refresh: new Map(), expired: new Set(), blobs: new Map(), records: new Map(), handles: new Map(), chat: new ChatState(), seenAt: new Map(), lastTid: 0 };
+    d = {
+      access: new Map(),
+      refresh: new Map(),
+      expired: new Set(),
+      blobs: new Map(),
+      records: new Map(),
+      handles: new Map(),
+      chat: new ChatState(),
+      seenAt: new Map(),
+      lastTid: 0,
+    };
     state.data.set('bluesky', d);
   }
   return d;
@@ -155,7 +165,10 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       /** Throws an injected fault as the PDS answers it; returns whether the caller must hang up (`ambiguous`). */
       const applyFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean => {
         if (fault === 'rate_limited') {
-          reply.header('ratelimit-limit', '5000').header('ratelimit-remaining', '0').header('ratelimit-policy', '5000;w=3600');
+          reply
+            .header('ratelimit-limit', '5000')
+            .header('ratelimit-remaining', '0')
+            .header('ratelimit-policy', '5000;w=3600');
           reply.header('ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 60));
           throw new SimError(429, 'RateLimitExceeded', 'Rate Limit Exceeded');
         }
@@ -187,7 +200,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         };
       };
 
-      const bearer = (request: FastifyRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? null;
+      const bearer = (request: FastifyRequest) =>
+        /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? null;
 
       const session = (request: FastifyRequest): Session => {
         const token = bearer(request);
@@ -196,7 +210,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         const s = d.access.get(token);
         if (!s) throw new SimError(400, 'InvalidToken', 'Token could not be verified');
         const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp as number;
-        if (d.expired.has(token) || exp * 1000 < Date.now()) throw new SimError(400, 'ExpiredToken', 'Token has expired');
+        if (d.expired.has(token) || exp * 1000 < Date.now())
+          throw new SimError(400, 'ExpiredToken', 'Token has expired');
         return s;
       };
 
@@ -218,9 +233,23 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         const blobInfo = (blob: any) => data(state).blobs.get(blob?.ref?.$link) ?? null;
         let media: InspectedPost['media'] = [];
         if (embed?.$type === 'app.bsky.embed.images') {
-          media = embed.images.map((i: any) => ({ type: 'image', url: i.image.ref.$link, mimeType: i.image.mimeType, size: blobInfo(i.image)?.size, altText: i.alt }));
+          media = embed.images.map((i: any) => ({
+            type: 'image',
+            url: i.image.ref.$link,
+            mimeType: i.image.mimeType,
+            size: blobInfo(i.image)?.size,
+            altText: i.alt,
+          }));
         } else if (embed?.$type === 'app.bsky.embed.video') {
-          media = [{ type: 'video', url: embed.video.ref.$link, mimeType: embed.video.mimeType, size: blobInfo(embed.video)?.size, altText: embed.alt }];
+          media = [
+            {
+              type: 'video',
+              url: embed.video.ref.$link,
+              mimeType: embed.video.mimeType,
+              size: blobInfo(embed.video)?.size,
+              altText: embed.alt,
+            },
+          ];
         }
         return {
           id: rec.uri,
@@ -242,7 +271,12 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
 
       const storePost = (did: string, record: Record<string, any>) => {
         const rkey = nextTid(data(state));
-        const rec: StoredRecord = { uri: `at://${did}/app.bsky.feed.post/${rkey}`, rkey, cid: cidOf(JSON.stringify(record) + rkey), value: record };
+        const rec: StoredRecord = {
+          uri: `at://${did}/app.bsky.feed.post/${rkey}`,
+          rkey,
+          cid: cidOf(JSON.stringify(record) + rkey),
+          value: record,
+        };
         records(did).push(rec);
         return { rec };
       };
@@ -251,15 +285,20 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       const checkLikeRecord = (record: any) => {
         const bad = (m: string) => new SimError(400, 'InvalidRequest', `Invalid app.bsky.feed.like record: ${m}`);
         if (!record || record.$type !== 'app.bsky.feed.like') throw bad('$type must be app.bsky.feed.like');
-        if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt))) throw bad('Record/createdAt must be a valid datetime');
+        if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt)))
+          throw bad('Record/createdAt must be a valid datetime');
         const found = typeof record.subject?.uri === 'string' ? findRecord(record.subject.uri) : undefined;
-        if (!found || found.cid !== record.subject.cid) throw bad('Record/subject must reference an existing post (uri and cid)');
+        if (!found || found.cid !== record.subject.cid)
+          throw bad('Record/subject must reference an existing post (uri and cid)');
       };
 
       const didOf = (actor: string) => (actor.startsWith('did:') ? actor : didForHandle(actor.replace(/^@/, '')));
       const handleOf = (did: string) => data(state).handles.get(did) ?? `${did.slice(8, 16)}.bsky.sandbox`;
       const author = (did: string) => ({ did, handle: handleOf(did) });
-      const allPosts = () => [...data(state).records.entries()].flatMap(([did, list]) => list.filter((r) => r.uri.includes('/app.bsky.feed.post/')).map((r) => ({ did, r })));
+      const allPosts = () =>
+        [...data(state).records.entries()].flatMap(([did, list]) =>
+          list.filter((r) => r.uri.includes('/app.bsky.feed.post/')).map((r) => ({ did, r })),
+        );
 
       /** PostViews with counts from the sandbox metrics (likes, comments as replies, shares as reposts). */
       const postView = (did: string, r: StoredRecord) => {
@@ -280,11 +319,16 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       /** Why a post by someone else notifies `me` (as chat/notifications.ts computes it on a real PDS). */
       const reasonFor = (me: string, v: Record<string, any>): { reason: string; subject?: string } | null => {
         if (v.reply && (repoOf(v.reply.parent?.uri) === me || repoOf(v.reply.root?.uri) === me)) {
-          return { reason: 'reply', subject: repoOf(v.reply.parent.uri) === me ? v.reply.parent.uri : v.reply.root.uri };
+          return {
+            reason: 'reply',
+            subject: repoOf(v.reply.parent.uri) === me ? v.reply.parent.uri : v.reply.root.uri,
+          };
         }
         const quoted: string | undefined = v.embed?.record?.uri ?? v.embed?.record?.record?.uri;
         if (quoted && repoOf(quoted) === me) return { reason: 'quote', subject: quoted };
-        const mentioned = (v.facets ?? []).some((f: any) => (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me));
+        const mentioned = (v.facets ?? []).some((f: any) =>
+          (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
+        );
         return mentioned ? { reason: 'mention' } : null;
       };
 
@@ -318,12 +362,18 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       /** Chat reaches the chat service only through the PDS's proxy: without `atproto-proxy` the PDS has no such method. */
       const chatSession = (request: FastifyRequest) => {
         const s = session(request);
-        if (!request.headers['atproto-proxy']) throw new SimError(501, 'MethodNotImplemented', 'chat.bsky.* needs the atproto-proxy header naming the chat service');
+        if (!request.headers['atproto-proxy'])
+          throw new SimError(
+            501,
+            'MethodNotImplemented',
+            'chat.bsky.* needs the atproto-proxy header naming the chat service',
+          );
         return s;
       };
       const limitOf = (q: Record<string, string>, max: number, dflt: number) => {
         const n = q.limit === undefined ? dflt : Number(q.limit);
-        if (!Number.isInteger(n) || n < 1 || n > max) throw new SimError(400, 'InvalidRequest', `limit must be an integer between 1 and ${max}`);
+        if (!Number.isInteger(n) || n < 1 || n > max)
+          throw new SimError(400, 'InvalidRequest', `limit must be an integer between 1 and ${max}`);
         return n;
       };
       const listOf = (v: unknown) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
@@ -334,12 +384,19 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const hang = applyFault(reply, state.faults.take('token'), 'Invalid identifier or password');
           const body = (request.body ?? {}) as { identifier?: unknown; password?: unknown };
           const identifier = typeof body.identifier === 'string' ? body.identifier.replace(/^@/, '').toLowerCase() : '';
-          if (!identifier || typeof body.password !== 'string') throw new SimError(400, 'InvalidRequest', 'Input must have the properties "identifier", "password"');
+          if (!identifier || typeof body.password !== 'string')
+            throw new SimError(400, 'InvalidRequest', 'Input must have the properties "identifier", "password"');
           chargeSession(state.limits, reply, identifier);
           // Any handle is accepted with a well-formed app password; a main password (any other shape) is refused.
-          if (!APP_PASSWORD.test(body.password)) throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
-          const handle = identifier.startsWith('did:') ? `${identifier.slice(8, 16)}.bsky.sandbox` : identifier.includes('@') ? `${identifier.split('@')[0]}.bsky.sandbox` : identifier;
-          if (!HANDLE.test(handle) || handle.endsWith('.invalid')) throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
+          if (!APP_PASSWORD.test(body.password))
+            throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
+          const handle = identifier.startsWith('did:')
+            ? `${identifier.slice(8, 16)}.bsky.sandbox`
+            : identifier.includes('@')
+              ? `${identifier.split('@')[0]}.bsky.sandbox`
+              : identifier;
+          if (!HANDLE.test(handle) || handle.endsWith('.invalid'))
+            throw new SimError(401, 'AuthenticationRequired', 'Invalid identifier or password');
           const session = issue(identifier.startsWith('did:') ? identifier : didForHandle(handle), handle);
           return hang ? 'hangup' : session;
         },
@@ -361,15 +418,19 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         },
         'com.atproto.identity.resolveHandle': (request) => {
           const handle = String((request.query as Record<string, string>).handle ?? '').toLowerCase();
-          if (!HANDLE.test(handle) || handle.endsWith('.invalid')) throw new SimError(400, 'InvalidRequest', 'Unable to resolve handle');
+          if (!HANDLE.test(handle) || handle.endsWith('.invalid'))
+            throw new SimError(400, 'InvalidRequest', 'Unable to resolve handle');
           return { did: didForHandle(handle) };
         },
         'com.atproto.repo.uploadBlob': (request, reply) => {
           session(request);
           const hang = applyFault(reply, state.faults.take('upload'), 'Blob was rejected by the sandbox');
           const body = request.body;
-          if (!Buffer.isBuffer(body) || body.length === 0) throw new SimError(400, 'InvalidRequest', 'Request body is empty');
-          const mimeType = String(request.headers['content-type'] ?? '*/*').split(';')[0].trim();
+          if (!Buffer.isBuffer(body) || body.length === 0)
+            throw new SimError(400, 'InvalidRequest', 'Request body is empty');
+          const mimeType = String(request.headers['content-type'] ?? '*/*')
+            .split(';')[0]
+            .trim();
           const cid = cidOf(body);
           data(state).blobs.set(cid, { mimeType, size: body.length });
           if (hang) return 'hangup';
@@ -378,16 +439,32 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         'com.atproto.repo.createRecord': (request, reply) => {
           const s = session(request);
           const body = (request.body ?? {}) as { repo?: string; collection?: string; record?: any; rkey?: string };
-          if (body.repo !== s.did && body.repo !== s.handle) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
+          if (body.repo !== s.did && body.repo !== s.handle)
+            throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           if (body.collection === 'app.bsky.feed.like') {
             checkLikeRecord(body.record);
             chargeWrite(state.limits, reply, s.did, WRITE_COST.create);
             const rkey = nextTid(data(state));
-            const rec: StoredRecord = { uri: `at://${s.did}/app.bsky.feed.like/${rkey}`, rkey, cid: cidOf(JSON.stringify(body.record) + rkey), value: body.record };
+            const rec: StoredRecord = {
+              uri: `at://${s.did}/app.bsky.feed.like/${rkey}`,
+              rkey,
+              cid: cidOf(JSON.stringify(body.record) + rkey),
+              value: body.record,
+            };
             records(s.did).push(rec);
-            return { uri: rec.uri, cid: rec.cid, commit: { cid: cidOf(rec.uri), rev: rkey }, validationStatus: 'valid' };
+            return {
+              uri: rec.uri,
+              cid: rec.cid,
+              commit: { cid: cidOf(rec.uri), rev: rkey },
+              validationStatus: 'valid',
+            };
           }
-          if (body.collection !== 'app.bsky.feed.post') throw new SimError(400, 'InvalidRequest', `the sandbox only stores app.bsky.feed.post and app.bsky.feed.like (got ${body.collection})`);
+          if (body.collection !== 'app.bsky.feed.post')
+            throw new SimError(
+              400,
+              'InvalidRequest',
+              `the sandbox only stores app.bsky.feed.post and app.bsky.feed.like (got ${body.collection})`,
+            );
           checkPostRecord(body.record, data(state).blobs, findRecord);
           chargeWrite(state.limits, reply, s.did, WRITE_COST.create);
           const hang = applyFault(reply, state.faults.take('publish'), 'Record was rejected by the sandbox');
@@ -402,7 +479,12 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const q = request.query as Record<string, string>;
           const repo = q.repo?.startsWith('did:') ? q.repo : didForHandle(q.repo ?? '');
           const rec = records(repo).find((r) => r.rkey === q.rkey && r.uri.includes(`/${q.collection}/`));
-          if (!rec) throw new SimError(400, 'RecordNotFound', `Could not locate record: at://${repo}/${q.collection}/${q.rkey}`);
+          if (!rec)
+            throw new SimError(
+              400,
+              'RecordNotFound',
+              `Could not locate record: at://${repo}/${q.collection}/${q.rkey}`,
+            );
           return { uri: rec.uri, cid: rec.cid, value: rec.value };
         },
         'com.atproto.repo.listRecords': (request, reply) => {
@@ -414,7 +496,10 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           list = q.reverse === 'true' ? list : [...list].reverse();
           if (q.cursor) list = list.filter((r) => (q.reverse === 'true' ? r.rkey > q.cursor : r.rkey < q.cursor));
           const page = list.slice(0, limit);
-          return { records: page.map((r) => ({ uri: r.uri, cid: r.cid, value: r.value })), ...(page.length === limit ? { cursor: page.at(-1)!.rkey } : {}) };
+          return {
+            records: page.map((r) => ({ uri: r.uri, cid: r.cid, value: r.value })),
+            ...(page.length === limit ? { cursor: page.at(-1)!.rkey } : {}),
+          };
         },
         'app.bsky.notification.listNotifications': (request) => {
           const me = session(request).did;
@@ -423,7 +508,12 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const reasons = listOf(q.reasons);
           const items = allPosts()
             .filter(({ did }) => did !== me)
-            .map(({ did, r }) => ({ did, r, why: reasonFor(me, r.value), at: new Date(Date.parse(r.value.createdAt) || 0).toISOString() }))
+            .map(({ did, r }) => ({
+              did,
+              r,
+              why: reasonFor(me, r.value),
+              at: new Date(Date.parse(r.value.createdAt) || 0).toISOString(),
+            }))
             .filter((i) => i.why && (!reasons.length || reasons.includes(i.why.reason)))
             .sort((x, y) => (x.at === y.at ? (x.r.uri < y.r.uri ? 1 : -1) : x.at < y.at ? 1 : -1));
           const offset = Number(q.cursor ?? 0) || 0;
@@ -454,7 +544,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         'app.bsky.feed.getPosts': (request) => {
           session(request);
           const uris = listOf((request.query as Record<string, unknown>).uris);
-          if (!uris.length || uris.length > 25) throw new SimError(400, 'InvalidRequest', 'uris must hold 1 to 25 at:// URIs');
+          if (!uris.length || uris.length > 25)
+            throw new SimError(400, 'InvalidRequest', 'uris must hold 1 to 25 at:// URIs');
           const posts = uris.flatMap((uri) => {
             const r = findRecord(uri);
             return r && uri.includes('/app.bsky.feed.post/') ? [postView(repoOf(uri)!, r)] : [];
@@ -466,7 +557,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const q = request.query as Record<string, string>;
           if (!q.actor) throw new SimError(400, 'InvalidRequest', 'Params must have the property "actor"');
           const did = didOf(q.actor);
-          if (!data(state).records.has(did) && !data(state).handles.has(did)) throw new SimError(400, 'InvalidRequest', 'Profile not found');
+          if (!data(state).records.has(did) && !data(state).handles.has(did))
+            throw new SimError(400, 'InvalidRequest', 'Profile not found');
           const limit = limitOf(q, 100, 50);
           const filter = q.filter ?? 'posts_with_replies';
           const own = records(did)
@@ -486,7 +578,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const actor = String((request.query as Record<string, string>).actor ?? '');
           if (!actor) throw new SimError(400, 'InvalidRequest', 'Params must have the property "actor"');
           const did = didOf(actor);
-          if (!data(state).records.has(did) && !data(state).handles.has(did)) throw new SimError(400, 'InvalidRequest', 'Profile not found');
+          if (!data(state).records.has(did) && !data(state).handles.has(did))
+            throw new SimError(400, 'InvalidRequest', 'Profile not found');
           return lexiconChecked('app.bsky.actor.getProfile', {
             ...author(did),
             followersCount: subscribersOf(state, did),
@@ -498,20 +591,30 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const me = chatSession(request).did;
           const q = request.query as Record<string, string>;
           const limit = limitOf(q, 100, 50);
-          const mine = [...chatState().convos.values()].filter((c) => c.members.includes(me) && c.messages.length).sort((a, b) => (a.rev < b.rev ? 1 : -1));
+          const mine = [...chatState().convos.values()]
+            .filter((c) => c.members.includes(me) && c.messages.length)
+            .sort((a, b) => (a.rev < b.rev ? 1 : -1));
           const after = q.cursor ? mine.filter((c) => c.rev < q.cursor) : mine;
           const page = after.slice(0, limit);
-          return lexiconChecked('chat.bsky.convo.listConvos', { convos: page.map((c) => convoView(c, me)), ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}) });
+          return lexiconChecked('chat.bsky.convo.listConvos', {
+            convos: page.map((c) => convoView(c, me)),
+            ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}),
+          });
         },
         'chat.bsky.convo.getConvo': (request) => {
           const me = chatSession(request).did;
-          return lexiconChecked('chat.bsky.convo.getConvo', { convo: convoView(member((request.query as Record<string, string>).convoId, me), me) });
+          return lexiconChecked('chat.bsky.convo.getConvo', {
+            convo: convoView(member((request.query as Record<string, string>).convoId, me), me),
+          });
         },
         'chat.bsky.convo.getConvoForMembers': (request) => {
           const me = chatSession(request).did;
           const members = listOf((request.query as Record<string, unknown>).members);
-          if (!members.length || members.length > 10) throw new SimError(400, 'InvalidRequest', 'members must hold 1 to 10 DIDs');
-          return lexiconChecked('chat.bsky.convo.getConvoForMembers', { convo: convoView(chatState().convoFor([me, ...members.map(didOf)]), me) });
+          if (!members.length || members.length > 10)
+            throw new SimError(400, 'InvalidRequest', 'members must hold 1 to 10 DIDs');
+          return lexiconChecked('chat.bsky.convo.getConvoForMembers', {
+            convo: convoView(chatState().convoFor([me, ...members.map(didOf)]), me),
+          });
         },
         'chat.bsky.convo.getMessages': (request) => {
           const me = chatSession(request).did;
@@ -521,14 +624,21 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const newestFirst = [...c.messages].reverse();
           const after = q.cursor ? newestFirst.filter((m) => m.rev < q.cursor) : newestFirst;
           const page = after.slice(0, limit);
-          return lexiconChecked('chat.bsky.convo.getMessages', { messages: page.map(messageView), ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}) });
+          return lexiconChecked('chat.bsky.convo.getMessages', {
+            messages: page.map(messageView),
+            ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}),
+          });
         },
         'chat.bsky.convo.sendMessage': (request) => {
           const me = chatSession(request).did;
           const input = lexiconChecked('chat.bsky.convo.sendMessage', request.body as any, 'input');
           const c = member(input.convoId, me);
-          if (input.message.embed) throw new SimError(400, 'InvalidRequest', 'Only text messages are supported by this chat service');
-          return lexiconChecked('chat.bsky.convo.sendMessage', messageView(chatState().send(c, me, input.message.text)));
+          if (input.message.embed)
+            throw new SimError(400, 'InvalidRequest', 'Only text messages are supported by this chat service');
+          return lexiconChecked(
+            'chat.bsky.convo.sendMessage',
+            messageView(chatState().send(c, me, input.message.text)),
+          );
         },
         'chat.bsky.convo.updateRead': (request) => {
           const me = chatSession(request).did;
@@ -543,7 +653,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const s = session(request);
           const hang = applyFault(reply, state.faults.take('delete'), 'The record cannot be deleted');
           const body = (request.body ?? {}) as { repo?: string; collection?: string; rkey?: string };
-          if (body.repo !== s.did) throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
+          if (body.repo !== s.did)
+            throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           chargeWrite(state.limits, reply, s.did, WRITE_COST.delete);
           const list = records(s.did);
           const idx = list.findIndex((r) => r.rkey === body.rkey && r.uri.includes(`/${body.collection}/`));
@@ -571,41 +682,72 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       });
 
       app.post('/_inbound', async (request, reply) => {
-        const b = (request.body ?? {}) as { kind?: unknown; account?: unknown; from?: unknown; text?: unknown; postId?: unknown; parentId?: unknown };
+        const b = (request.body ?? {}) as {
+          kind?: unknown;
+          account?: unknown;
+          from?: unknown;
+          text?: unknown;
+          postId?: unknown;
+          parentId?: unknown;
+        };
         if (typeof b.account !== 'string' || !b.account || typeof b.text !== 'string' || !b.text) {
-          return reply.status(400).send({ error: 'InvalidRequest', message: 'account (DID or handle) and text are required' });
+          return reply
+            .status(400)
+            .send({ error: 'InvalidRequest', message: 'account (DID or handle) and text are required' });
         }
         // A `from` that is neither a DID nor a valid handle would be stored as a chat member whose
         // profile view no lexicon accepts, and every later listing of the conversation would fail.
         if (b.from !== undefined && !isActor(b.from)) {
-          return reply.status(400).send({ error: 'InvalidRequest', message: `from must be a DID or a valid handle (got ${JSON.stringify(b.from)})` });
+          return reply.status(400).send({
+            error: 'InvalidRequest',
+            message: `from must be a DID or a valid handle (got ${JSON.stringify(b.from)})`,
+          });
         }
         const d = data(state);
         const account = didOf(b.account);
         // SANDBOX.md: the account is one the simulator knows (it signed in), by DID or handle; else a 400 naming it.
-        if (!d.handles.has(account)) return reply.status(400).send({ error: 'InvalidRequest', message: `unknown account ${JSON.stringify(b.account)}: no account with that DID or handle has signed in` });
+        if (!d.handles.has(account))
+          return reply.status(400).send({
+            error: 'InvalidRequest',
+            message: `unknown account ${JSON.stringify(b.account)}: no account with that DID or handle has signed in`,
+          });
         const fromActor = (b.from as string | undefined) ?? VISITOR;
         const from = didOf(fromActor);
-        if (from === account) return reply.status(400).send({ error: 'InvalidRequest', message: 'from must be another account than account' });
-        if (!fromActor.startsWith('did:') && !d.handles.has(from)) d.handles.set(from, fromActor.replace(/^@/, '').toLowerCase());
+        if (from === account)
+          return reply
+            .status(400)
+            .send({ error: 'InvalidRequest', message: 'from must be another account than account' });
+        if (!fromActor.startsWith('did:') && !d.handles.has(from))
+          d.handles.set(from, fromActor.replace(/^@/, '').toLowerCase());
         if (b.kind === 'message') {
           const { convo, message } = d.chat.inbound(from, account, b.text);
           return { id: message.id, convoId: convo.id };
         }
-        if (b.kind !== 'comment') return reply.status(400).send({ error: 'InvalidRequest', message: 'kind must be "message" or "comment"' });
+        if (b.kind !== 'comment')
+          return reply.status(400).send({ error: 'InvalidRequest', message: 'kind must be "message" or "comment"' });
         const root = typeof b.postId === 'string' ? findRecord(b.postId) : undefined;
         if (!root || repoOf(root.uri) !== account || !root.uri.includes('/app.bsky.feed.post/')) {
-          return reply.status(404).send({ error: 'NotFound', message: "postId must be the at:// URI of one of the account's posts" });
+          return reply
+            .status(404)
+            .send({ error: 'NotFound', message: "postId must be the at:// URI of one of the account's posts" });
         }
         const thread = root.value.reply?.root ?? { uri: root.uri, cid: root.cid };
         let parent = { uri: root.uri, cid: root.cid };
         if (b.parentId !== undefined) {
           const p = typeof b.parentId === 'string' ? findRecord(b.parentId) : undefined;
           const pRoot = p?.value.reply?.root?.uri;
-          if (!p || (pRoot !== thread.uri && p.uri !== thread.uri)) return reply.status(404).send({ error: 'NotFound', message: 'parentId must be a reply in the thread of postId' });
+          if (!p || (pRoot !== thread.uri && p.uri !== thread.uri))
+            return reply
+              .status(404)
+              .send({ error: 'NotFound', message: 'parentId must be a reply in the thread of postId' });
           parent = { uri: p.uri, cid: p.cid };
         }
-        const { rec } = storePost(from, { $type: 'app.bsky.feed.post', text: b.text, createdAt: new Date(now()).toISOString(), reply: { root: thread, parent } });
+        const { rec } = storePost(from, {
+          $type: 'app.bsky.feed.post',
+          text: b.text,
+          createdAt: new Date(now()).toISOString(),
+          reply: { root: thread, parent },
+        });
         return { uri: rec.uri, cid: rec.cid, author: author(from) };
       });
 

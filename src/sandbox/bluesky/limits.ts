@@ -37,7 +37,10 @@ function charge(limits: RateLimiter, reply: FastifyReply, charges: [LimitRule, s
     headers(reply, verdict.refused);
     throw new SimError(429, 'RateLimitExceeded', 'Rate Limit Exceeded');
   }
-  const tightest = verdict.statuses.reduce<LimitStatus | null>((a, b) => (!a || b.remaining < a.remaining ? b : a), null);
+  const tightest = verdict.statuses.reduce<LimitStatus | null>(
+    (a, b) => (!a || b.remaining < a.remaining ? b : a),
+    null,
+  );
   if (tightest) headers(reply, tightest);
 }
 

@@ -9,7 +9,8 @@ export class SimError extends Error {
   }
 }
 
-const invalid = (message: string) => new SimError(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: ${message}`);
+const invalid = (message: string) =>
+  new SimError(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: ${message}`);
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export const graphemes = (text: string) => [...segmenter.segment(text)].length;
@@ -17,7 +18,13 @@ export const graphemes = (text: string) => [...segmenter.segment(text)].length;
 const FACET_TYPES = ['app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#mention', 'app.bsky.richtext.facet#tag'];
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
-function checkBlob(blob: any, blobs: Map<string, { mimeType: string; size: number }>, where: string, maxSize: number, accept: (m: string) => boolean) {
+function checkBlob(
+  blob: any,
+  blobs: Map<string, { mimeType: string; size: number }>,
+  where: string,
+  maxSize: number,
+  accept: (m: string) => boolean,
+) {
   if (blob?.$type !== 'blob' || typeof blob?.ref?.$link !== 'string') throw invalid(`${where} must be a blob ref`);
   const known = blobs.get(blob.ref.$link);
   if (!known) throw new SimError(400, 'InvalidRequest', `Could not find blob: ${blob.ref.$link}`);
@@ -35,32 +42,48 @@ export function checkPostRecord(
   blobs: Map<string, { mimeType: string; size: number }>,
   findRecord: (uri: string) => { cid: string } | undefined,
 ): void {
-  if (!record || typeof record !== 'object') throw new SimError(400, 'InvalidRequest', 'Input must have the property "record"');
+  if (!record || typeof record !== 'object')
+    throw new SimError(400, 'InvalidRequest', 'Input must have the property "record"');
   if (record.$type !== 'app.bsky.feed.post') throw invalid('$type must be app.bsky.feed.post');
   if (typeof record.text !== 'string') throw invalid('Record must have the property "text"');
-  if (graphemes(record.text) > 300 || Buffer.byteLength(record.text) > 3000) throw invalid('Record/text must not be longer than 300 graphemes');
-  if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt))) throw invalid('Record/createdAt must be a valid datetime');
+  if (graphemes(record.text) > 300 || Buffer.byteLength(record.text) > 3000)
+    throw invalid('Record/text must not be longer than 300 graphemes');
+  if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt)))
+    throw invalid('Record/createdAt must be a valid datetime');
   // app.bsky.feed.post `langs`: at most 3 items of format `language` (BCP-47).
   if (record.langs !== undefined) {
-    if (!Array.isArray(record.langs) || record.langs.length > 3) throw invalid('Record/langs must not have more than 3 elements');
+    if (!Array.isArray(record.langs) || record.langs.length > 3)
+      throw invalid('Record/langs must not have more than 3 elements');
     record.langs.forEach((l: unknown, i: number) => {
-      if (typeof l !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(l)) throw invalid(`Record/langs/${i} must be a well-formed BCP-47 language tag`);
+      if (typeof l !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(l))
+        throw invalid(`Record/langs/${i} must be a well-formed BCP-47 language tag`);
     });
   }
   const bytes = Buffer.byteLength(record.text, 'utf8');
   for (const [i, f] of (record.facets ?? []).entries()) {
     const { byteStart, byteEnd } = f?.index ?? {};
-    if (!Number.isInteger(byteStart) || !Number.isInteger(byteEnd) || byteStart < 0 || byteEnd <= byteStart || byteEnd > bytes) {
+    if (
+      !Number.isInteger(byteStart) ||
+      !Number.isInteger(byteEnd) ||
+      byteStart < 0 ||
+      byteEnd <= byteStart ||
+      byteEnd > bytes
+    ) {
       throw invalid(`Record/facets/${i}/index is outside the text`);
     }
-    if (!Array.isArray(f.features) || !f.features.length || !f.features.every((x: any) => FACET_TYPES.includes(x?.$type))) {
+    if (
+      !Array.isArray(f.features) ||
+      !f.features.length ||
+      !f.features.every((x: any) => FACET_TYPES.includes(x?.$type))
+    ) {
       throw invalid(`Record/facets/${i}/features must be links, mentions or tags`);
     }
   }
   const embed = record.embed;
   if (embed) {
     if (embed.$type === 'app.bsky.embed.images') {
-      if (!Array.isArray(embed.images) || embed.images.length < 1 || embed.images.length > 4) throw invalid('Record/embed/images must have 1 to 4 items');
+      if (!Array.isArray(embed.images) || embed.images.length < 1 || embed.images.length > 4)
+        throw invalid('Record/embed/images must have 1 to 4 items');
       embed.images.forEach((img: any, i: number) => {
         if (typeof img?.alt !== 'string') throw invalid(`Record/embed/images/${i} must have the property "alt"`);
         checkBlob(img.image, blobs, `Record/embed/images/${i}/image`, 1_000_000, (m) => IMAGE_TYPES.includes(m));
@@ -80,7 +103,8 @@ export function checkPostRecord(
     for (const key of ['root', 'parent'] as const) {
       const ref = record.reply[key];
       const found = typeof ref?.uri === 'string' ? findRecord(ref.uri) : undefined;
-      if (!found || found.cid !== ref.cid) throw invalid(`Record/reply/${key} must reference an existing post (uri and cid)`);
+      if (!found || found.cid !== ref.cid)
+        throw invalid(`Record/reply/${key} must reference an existing post (uri and cid)`);
     }
   }
 }

@@ -4,7 +4,13 @@ import type { SimulatorState } from '../types.js';
 
 /** Discord's error answers (https://discord.com/developers/docs/reference#error-messages) and the armed faults. */
 
-export function discordError(reply: FastifyReply, status: number, code: number, message: string, errors?: Record<string, unknown>) {
+export function discordError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  errors?: Record<string, unknown>,
+) {
   return reply.status(status).send({ code, message, ...(errors ? { errors } : {}) });
 }
 
@@ -21,4 +27,3 @@ export function sendFault(state: SimulatorState, op: FaultOp, reply: FastifyRepl
   else discordError(reply, 403, 50013, 'Missing Permissions');
   return 'sent';
 }
-

@@ -7,7 +7,19 @@ import { documentPath, discordOpenApi, invalidFormBody } from './openapi.js';
 import { RateLimiter } from './rate-limits.js';
 import { discordError, sendFault } from './errors.js';
 import { registerGuildRoutes } from './guilds.js';
-import { BOT, BOT_ID, channelJson, guildJson, messageJson, snowflake, userJson, webhookJson, worldOf, type SimChannel, type SimMessage } from './store.js';
+import {
+  BOT,
+  BOT_ID,
+  channelJson,
+  guildJson,
+  messageJson,
+  snowflake,
+  userJson,
+  webhookJson,
+  worldOf,
+  type SimChannel,
+  type SimMessage,
+} from './store.js';
 
 /*
  * Discord REST API v10 on loopback: the bot-authorization OAuth2 flow (the consenting user owns two
@@ -53,7 +65,9 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
         // https://discord.com/developers/docs/reference#authentication: `Authorization: Bot <token>`; a
         // webhook's execution is authorized by its token in the path instead.
         const webhookCall = route.includes('/webhooks/:webhook_id/:webhook_token');
-        const auth = webhookCall ? ['', `webhook:${(request.params as { webhook_id: string }).webhook_id}`] : /^Bot\s+(\S+)$/.exec(request.headers.authorization ?? '');
+        const auth = webhookCall
+          ? ['', `webhook:${(request.params as { webhook_id: string }).webhook_id}`]
+          : /^Bot\s+(\S+)$/.exec(request.headers.authorization ?? '');
         if (!auth) return discordError(reply, 401, 0, '401: Unauthorized');
         if (spec.has(request.method, path)) {
           const problems = spec.operation(request.method, path).validate({
@@ -66,7 +80,14 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
         if (state.config.rateLimits) {
           const params = request.params as Record<string, string>;
           // Windows run on the simulator's clock (a test's fake clock moves them).
-          const limited = limiter.check(reply, auth[1], request.method, route, params.channel_id ?? params.guild_id ?? params.webhook_id ?? '', now().getTime());
+          const limited = limiter.check(
+            reply,
+            auth[1],
+            request.method,
+            route,
+            params.channel_id ?? params.guild_id ?? params.webhook_id ?? '',
+            now().getTime(),
+          );
           if (limited) return reply.status(429).send(limited);
         }
       });
@@ -78,12 +99,19 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
         // The document describes no server errors (a 502 fault): only 2xx and 4xx answers are checked.
         if (reply.statusCode >= 500) return payload;
         // 4XX answers share one documented shape, keyed `4XX` in the document.
-        const check = spec.response(request.method, path, reply.statusCode) ?? spec.response(request.method, path, '4XX' as unknown as number);
+        const check =
+          spec.response(request.method, path, reply.statusCode) ??
+          spec.response(request.method, path, '4XX' as unknown as number);
         const body = text === '' ? undefined : JSON.parse(text);
-        const problems = check ? check(body) : [{ parameter: 'response', message: `HTTP ${reply.statusCode} is not documented` }];
+        const problems = check
+          ? check(body)
+          : [{ parameter: 'response', message: `HTTP ${reply.statusCode} is not documented` }];
         if (problems.length === 0) return payload;
         reply.code(500).header('content-type', 'application/json; charset=utf-8');
-        return JSON.stringify({ code: 0, message: `The Discord simulator answered outside the OpenAPI document (HTTP ${reply.statusCode} of ${request.method} ${path}): ${problems.map((p) => `${p.parameter} ${p.message}`).join('; ')}` });
+        return JSON.stringify({
+          code: 0,
+          message: `The Discord simulator answered outside the OpenAPI document (HTTP ${reply.statusCode} of ${request.method} ${path}): ${problems.map((p) => `${p.parameter} ${p.message}`).join('; ')}`,
+        });
       });
 
       registerOAuth(app, state);
@@ -125,16 +153,40 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
       registerGuildRoutes(app, state, now);
 
       app.post('/_inbound', async (request, reply) => {
-        const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; from?: { id?: string; username?: string } };
-        if (b.kind !== 'message') return reply.status(400).send({ error: `Discord has no ${b.kind ?? 'such'} items here: only kind "message" (a message in a channel, or a DM to the bot)` });
-        if (!b.account || !b.text) return reply.status(400).send({ error: 'account (a channel id or name, or "dm") and text are required' });
+        const b = (request.body ?? {}) as {
+          kind?: string;
+          account?: string;
+          text?: string;
+          from?: { id?: string; username?: string };
+        };
+        if (b.kind !== 'message')
+          return reply.status(400).send({
+            error: `Discord has no ${b.kind ?? 'such'} items here: only kind "message" (a message in a channel, or a DM to the bot)`,
+          });
+        if (!b.account || !b.text)
+          return reply.status(400).send({ error: 'account (a channel id or name, or "dm") and text are required' });
         const w = world();
-        const channel = b.account === 'dm' ? null : ([...w.channels.values()].find((c) => c.id === b.account || c.name === b.account!.replace(/^#/, '')) ?? null);
-        if (b.account !== 'dm' && !channel) return reply.status(400).send({ error: `no channel ${b.account} in the simulated guilds` });
+        const channel =
+          b.account === 'dm'
+            ? null
+            : ([...w.channels.values()].find((c) => c.id === b.account || c.name === b.account!.replace(/^#/, '')) ??
+              null);
+        if (b.account !== 'dm' && !channel)
+          return reply.status(400).send({ error: `no channel ${b.account} in the simulated guilds` });
         const from = b.from?.id ?? '1100000000000000003';
         const channelId = channel?.id ?? w.dms.get(from) ?? snowflake(w, now());
         if (!channel) w.dms.set(from, channelId);
-        const m: SimMessage = { id: snowflake(w, now()), channel_id: channelId, content: b.text, timestamp: now().toISOString(), author: from, attachments: [], embeds: [], tts: false, flags: 0 };
+        const m: SimMessage = {
+          id: snowflake(w, now()),
+          channel_id: channelId,
+          content: b.text,
+          timestamp: now().toISOString(),
+          author: from,
+          attachments: [],
+          embeds: [],
+          tts: false,
+          flags: 0,
+        };
         w.messages.set(m.id, m);
         return { id: m.id, channelId };
       });
@@ -170,11 +222,16 @@ function registerOAuth(app: FastifyInstance, state: SimulatorState): void {
   app.get('/oauth2/authorize', async (request, reply) => {
     const q = request.query as Record<string, string | undefined>;
     const missing = ['client_id', 'redirect_uri', 'response_type', 'scope'].filter((k) => !q[k]);
-    if (missing.length) return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
-    if (!q.scope!.split(' ').includes('bot')) return reply.status(400).send({ error: 'invalid_scope', error_description: 'this sandbox installs bots: scope must include bot' });
+    if (missing.length)
+      return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
+    if (!q.scope!.split(' ').includes('bot'))
+      return reply
+        .status(400)
+        .send({ error: 'invalid_scope', error_description: 'this sandbox installs bots: scope must include bot' });
     const w = worldOf(state);
     const guildId = q.guild_id ?? [...w.guilds.keys()][0];
-    if (!w.guilds.has(guildId)) return reply.status(400).send({ error: 'invalid_request', error_description: 'the user does not own guild_id' });
+    if (!w.guilds.has(guildId))
+      return reply.status(400).send({ error: 'invalid_request', error_description: 'the user does not own guild_id' });
     const code = randomBytes(15).toString('base64url');
     w.codes.set(code, { guildId, redirectUri: q.redirect_uri!, clientId: q.client_id!, used: false });
     const target = new URL(q.redirect_uri!);
@@ -190,14 +247,23 @@ function registerOAuth(app: FastifyInstance, state: SimulatorState): void {
     if (fault === 'sent') return reply;
     const body = formBody(request);
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const clientId = body.client_id ?? (basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined);
+    const clientId =
+      body.client_id ?? (basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] : undefined);
     if (!clientId) return reply.status(401).send({ error: 'invalid_client' });
     if (body.grant_type !== 'authorization_code') return reply.status(400).send({ error: 'unsupported_grant_type' });
     const w = worldOf(state);
     const rec = body.code ? w.codes.get(body.code) : undefined;
-    if (!rec || rec.used || rec.redirectUri !== body.redirect_uri || rec.clientId !== clientId) return reply.status(400).send({ error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
+    if (!rec || rec.used || rec.redirectUri !== body.redirect_uri || rec.clientId !== clientId)
+      return reply.status(400).send({ error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
     rec.used = true;
-    const answer = { access_token: randomBytes(15).toString('base64url'), token_type: 'Bearer', expires_in: 604800, refresh_token: randomBytes(15).toString('base64url'), scope: 'bot', guild: guildJson(w.guilds.get(rec.guildId)!) };
+    const answer = {
+      access_token: randomBytes(15).toString('base64url'),
+      token_type: 'Bearer',
+      expires_in: 604800,
+      refresh_token: randomBytes(15).toString('base64url'),
+      scope: 'bot',
+      guild: guildJson(w.guilds.get(rec.guildId)!),
+    };
     if (fault === 'ambiguous') return hangUp(reply);
     return answer;
   });
@@ -205,19 +271,33 @@ function registerOAuth(app: FastifyInstance, state: SimulatorState): void {
 
 function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now: () => Date): void {
   const world = () => worldOf(state);
-  const channelOf = (request: FastifyRequest) => world().channels.get((request.params as { channel_id: string }).channel_id) ?? dmChannel(request);
+  const channelOf = (request: FastifyRequest) =>
+    world().channels.get((request.params as { channel_id: string }).channel_id) ?? dmChannel(request);
   const dmChannel = (request: FastifyRequest) => {
     const id = (request.params as { channel_id: string }).channel_id;
-    return [...world().dms.values()].includes(id) ? ({ id, type: 1, name: '', guild_id: '', position: 0 } as SimChannel) : undefined;
+    return [...world().dms.values()].includes(id)
+      ? ({ id, type: 1, name: '', guild_id: '', position: 0 } as SimChannel)
+      : undefined;
   };
 
   /** Creates a message from a validated body; null when it is refused (the reply is sent). */
-  const create = (reply: Reply, channelId: string, body: Record<string, any>, files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>, threadOf?: string, webhook?: SimMessage['webhook']): SimMessage | null => {
+  const create = (
+    reply: Reply,
+    channelId: string,
+    body: Record<string, any>,
+    files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>,
+    threadOf?: string,
+    webhook?: SimMessage['webhook'],
+  ): SimMessage | null => {
     const content = typeof body.content === 'string' ? body.content : '';
     // https://discord.com/developers/docs/resources/message#create-message: content up to 2,000 characters
     // (the document allows 4,000, a limit of Nitro users, not of bots).
     if ([...content].length > CONTENT_LIMIT) {
-      discordError(reply, 400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${CONTENT_LIMIT} or fewer in length.` }] } });
+      discordError(reply, 400, 50035, 'Invalid Form Body', {
+        content: {
+          _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${CONTENT_LIMIT} or fewer in length.` }],
+        },
+      });
       return null;
     }
     if (!content && !body.embeds?.length && !files.length && !body.poll && !body.sticker_ids?.length) {
@@ -233,10 +313,14 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
       }
     }
     const w = world();
-    const nonceKey = body.enforce_nonce && body.nonce !== undefined && body.nonce !== null ? `${channelId}:${String(body.nonce)}` : null;
+    const nonceKey =
+      body.enforce_nonce && body.nonce !== undefined && body.nonce !== null
+        ? `${channelId}:${String(body.nonce)}`
+        : null;
     if (nonceKey) {
       const seen = w.nonces.get(nonceKey);
-      if (seen && now().getTime() - seen.at < NONCE_WINDOW_MS && w.messages.get(seen.id)) return w.messages.get(seen.id)!;
+      if (seen && now().getTime() - seen.at < NONCE_WINDOW_MS && w.messages.get(seen.id))
+        return w.messages.get(seen.id)!;
     }
     const id = snowflake(w, now());
     const attachments = files.map((f, i) => {
@@ -244,9 +328,29 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
       const filename = declared.find((a) => Number(a.id) === index)?.filename ?? f.filename;
       const aid = snowflake(w, now());
       const url = `https://cdn.discordapp.com/attachments/${channelId}/${aid}/${filename}`;
-      return { id: aid, filename, size: f.data.length, url, proxy_url: url.replace('cdn.', 'media.'), ...(f.contentType ? { content_type: f.contentType } : {}) };
+      return {
+        id: aid,
+        filename,
+        size: f.data.length,
+        url,
+        proxy_url: url.replace('cdn.', 'media.'),
+        ...(f.contentType ? { content_type: f.contentType } : {}),
+      };
     });
-    const m: SimMessage = { id, channel_id: channelId, content, timestamp: now().toISOString(), author: BOT_ID, attachments, embeds: body.embeds ?? [], tts: body.tts === true, nonce: body.nonce ?? null, flags: 0, ...(threadOf ? { thread: threadOf } : {}), ...(webhook ? { webhook } : {}) };
+    const m: SimMessage = {
+      id,
+      channel_id: channelId,
+      content,
+      timestamp: now().toISOString(),
+      author: BOT_ID,
+      attachments,
+      embeds: body.embeds ?? [],
+      tts: body.tts === true,
+      nonce: body.nonce ?? null,
+      flags: 0,
+      ...(threadOf ? { thread: threadOf } : {}),
+      ...(webhook ? { webhook } : {}),
+    };
     w.messages.set(id, m);
     if (nonceKey) w.nonces.set(nonceKey, { id, at: now().getTime() });
     const channel = w.channels.get(channelId);
@@ -255,12 +359,28 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
       state.posts.push({
         id,
         text: content,
-        media: attachments.map((a) => ({ type: (a.content_type ?? '').startsWith('video/') ? 'video' : (a.content_type ?? '').startsWith('image/') ? 'image' : 'document', url: a.url, mimeType: a.content_type, size: a.size })),
+        media: attachments.map((a) => ({
+          type: (a.content_type ?? '').startsWith('video/')
+            ? 'video'
+            : (a.content_type ?? '').startsWith('image/')
+              ? 'image'
+              : 'document',
+          url: a.url,
+          mimeType: a.content_type,
+          size: a.size,
+        })),
         replyTo: channel?.thread ? channelId : null,
         author: webhook ? webhook.id : BOT_ID,
         createdAt: m.timestamp,
         destination: parent,
-        extra: { channelId, ...(channel?.thread ? { threadId: channelId } : {}), ...(webhook ? { username: webhook.username, avatarUrl: webhook.avatar_url } : {}), embeds: m.embeds.length, ...(body.poll ? { poll: true } : {}), nonce: m.nonce },
+        extra: {
+          channelId,
+          ...(channel?.thread ? { threadId: channelId } : {}),
+          ...(webhook ? { username: webhook.username, avatarUrl: webhook.avatar_url } : {}),
+          embeds: m.embeds.length,
+          ...(body.poll ? { poll: true } : {}),
+          nonce: m.nonce,
+        },
       });
     }
     return m;
@@ -269,7 +389,8 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   app.post('/channels/:channel_id/messages', async (request, reply) => {
     const channel = channelOf(request);
     if (!channel) return discordError(reply, 404, 10003, 'Unknown Channel');
-    if (channel.type === 15 || channel.type === 2 || channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
+    if (channel.type === 15 || channel.type === 2 || channel.type === 4)
+      return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
     const { body, files } = messageParts(request);
     if (files.length) {
       const upload = sendFault(state, 'upload', reply);
@@ -291,10 +412,20 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     const q = request.query as { after?: string; before?: string; limit?: string };
     const limit = Math.min(100, Number(q.limit ?? 50));
     let list = [...world().messages.values()].filter((m) => m.channel_id === channel.id && !m.deleted);
-    if (q.after) list = list.filter((m) => BigInt(m.id) > BigInt(q.after!)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).slice(0, limit);
-    else list = list.filter((m) => !q.before || BigInt(m.id) < BigInt(q.before)).sort((a, b) => (BigInt(a.id) > BigInt(b.id) ? -1 : 1)).slice(0, limit);
+    if (q.after)
+      list = list
+        .filter((m) => BigInt(m.id) > BigInt(q.after!))
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+        .slice(0, limit);
+    else
+      list = list
+        .filter((m) => !q.before || BigInt(m.id) < BigInt(q.before))
+        .sort((a, b) => (BigInt(a.id) > BigInt(b.id) ? -1 : 1))
+        .slice(0, limit);
     // https://discord.com/developers/docs/resources/message#get-channel-messages: newest first.
-    return list.sort((a, b) => (BigInt(a.id) > BigInt(b.id) ? -1 : 1)).map((m) => messageJson({ ...m, nonce: null }, world()));
+    return list
+      .sort((a, b) => (BigInt(a.id) > BigInt(b.id) ? -1 : 1))
+      .map((m) => messageJson({ ...m, nonce: null }, world()));
   });
 
   app.delete('/channels/:channel_id/messages/:message_id', async (request, reply) => {
@@ -312,7 +443,8 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     const { message_id } = request.params as { channel_id: string; message_id: string };
     const channel = channelOf(request);
     const m = world().messages.get(message_id);
-    if (!channel || !m || m.deleted || m.channel_id !== channel.id) return discordError(reply, 404, 10008, 'Unknown Message');
+    if (!channel || !m || m.deleted || m.channel_id !== channel.id)
+      return discordError(reply, 404, 10008, 'Unknown Message');
     if (channel.type !== 5) return discordError(reply, 400, 40033, 'This message has already been crossposted.');
     if (m.flags & 1) return discordError(reply, 400, 40033, 'This message has already been crossposted.');
     m.flags |= 1; // CROSSPOSTED
@@ -321,13 +453,28 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     return messageJson(m, world());
   });
 
-  const startThread = (reply: Reply, parent: { id: string; guild_id: string }, id: string, name: string, archive: number | undefined, type: number) => {
+  const startThread = (
+    reply: Reply,
+    parent: { id: string; guild_id: string },
+    id: string,
+    name: string,
+    archive: number | undefined,
+    type: number,
+  ) => {
     const w = world();
     if (w.channels.has(id)) {
       discordError(reply, 400, 160004, 'A thread has already been created for this message');
       return null;
     }
-    const thread = { id, type, name, guild_id: parent.guild_id, position: 0, parent_id: parent.id, thread: { archive: archive ?? 4320, owner: BOT_ID } };
+    const thread = {
+      id,
+      type,
+      name,
+      guild_id: parent.guild_id,
+      position: 0,
+      parent_id: parent.id,
+      thread: { archive: archive ?? 4320, owner: BOT_ID },
+    };
     w.channels.set(id, thread);
     return thread;
   };
@@ -336,7 +483,8 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     const channel = channelOf(request);
     const { message_id } = request.params as { message_id: string };
     const m = world().messages.get(message_id);
-    if (!channel || !m || m.deleted || m.channel_id !== channel.id) return discordError(reply, 404, 10008, 'Unknown Message');
+    if (!channel || !m || m.deleted || m.channel_id !== channel.id)
+      return discordError(reply, 404, 10008, 'Unknown Message');
     const b = request.body as { name: string; auto_archive_duration?: number };
     // A thread started from a message has the message's id (https://discord.com/developers/docs/topics/threads).
     const thread = startThread(reply, channel, m.id, b.name, b.auto_archive_duration, channel.type === 5 ? 10 : 11);
@@ -346,11 +494,19 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   app.post('/channels/:channel_id/threads', async (request, reply) => {
     const channel = channelOf(request);
     if (!channel) return discordError(reply, 404, 10003, 'Unknown Channel');
-    const b = request.body as { name: string; auto_archive_duration?: number; type?: number; message?: Record<string, unknown> };
+    const b = request.body as {
+      name: string;
+      auto_archive_duration?: number;
+      type?: number;
+      message?: Record<string, unknown>;
+    };
     if (channel.type === 15) {
       const fault = sendFault(state, 'publish', reply);
       if (fault === 'sent') return reply;
-      if (!b.message) return discordError(reply, 400, 50035, 'Invalid Form Body', { message: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } });
+      if (!b.message)
+        return discordError(reply, 400, 50035, 'Invalid Form Body', {
+          message: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
+        });
       const thread = startThread(reply, channel, snowflake(world(), now()), b.name, b.auto_archive_duration, 11);
       if (!thread) return reply;
       const first = create(reply, thread.id, b.message, [], thread.id);
@@ -361,15 +517,27 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
       if (fault === 'ambiguous') return hangUp(reply);
       return reply.status(201).send({ ...channelJson(thread), message: messageJson(first, world()) });
     }
-    const thread = startThread(reply, channel, snowflake(world(), now()), b.name, b.auto_archive_duration, b.type ?? 12);
+    const thread = startThread(
+      reply,
+      channel,
+      snowflake(world(), now()),
+      b.name,
+      b.auto_archive_duration,
+      b.type ?? 12,
+    );
     return thread ? reply.status(201).send(channelJson(thread)) : reply;
   });
 
   app.get('/channels/:channel_id/messages/pins', async (request, reply) => {
     const channel = channelOf(request);
     if (!channel) return discordError(reply, 404, 10003, 'Unknown Channel');
-    const pins = [...world().messages.values()].filter((m) => m.channel_id === channel.id && m.pinnedAt && !m.deleted).sort((a, b) => (a.pinnedAt! < b.pinnedAt! ? 1 : -1));
-    return { items: pins.map((m) => ({ pinned_at: m.pinnedAt, message: messageJson({ ...m, nonce: null }, world()) })), has_more: false };
+    const pins = [...world().messages.values()]
+      .filter((m) => m.channel_id === channel.id && m.pinnedAt && !m.deleted)
+      .sort((a, b) => (a.pinnedAt! < b.pinnedAt! ? 1 : -1));
+    return {
+      items: pins.map((m) => ({ pinned_at: m.pinnedAt, message: messageJson({ ...m, nonce: null }, world()) })),
+      has_more: false,
+    };
   });
 
   for (const method of ['PUT', 'DELETE'] as const) {
@@ -382,7 +550,9 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
         if (!m || m.deleted || m.channel_id !== channel_id) return discordError(reply, 404, 10008, 'Unknown Message');
         if (method === 'PUT' && !m.pinnedAt) {
           // https://discord.com/developers/docs/resources/message#pin-message: at most 50 pins per channel.
-          const pinned = [...world().messages.values()].filter((x) => x.channel_id === channel_id && x.pinnedAt && !x.deleted).length;
+          const pinned = [...world().messages.values()].filter(
+            (x) => x.channel_id === channel_id && x.pinnedAt && !x.deleted,
+          ).length;
           if (pinned >= 50) return discordError(reply, 400, 30003, 'Maximum number of pins reached (50)');
           m.pinnedAt = now().toISOString();
         }
@@ -404,8 +574,17 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     if (!channel || channel.thread) return discordError(reply, 404, 10003, 'Unknown Channel');
     const { name } = request.body as { name: string };
     // https://discord.com/developers/docs/resources/webhook#create-webhook: a name without "clyde" or "discord".
-    if (/clyde|discord/i.test(name)) return discordError(reply, 400, 50035, 'Invalid Form Body', { name: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS', message: 'Username cannot contain "discord"' }] } });
-    const hook = { id: snowflake(world(), now()), token: randomBytes(24).toString('base64url'), channel_id: channel.id, guild_id: channel.guild_id, name };
+    if (/clyde|discord/i.test(name))
+      return discordError(reply, 400, 50035, 'Invalid Form Body', {
+        name: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS', message: 'Username cannot contain "discord"' }] },
+      });
+    const hook = {
+      id: snowflake(world(), now()),
+      token: randomBytes(24).toString('base64url'),
+      channel_id: channel.id,
+      guild_id: channel.guild_id,
+      name,
+    };
     world().webhooks.set(hook.id, hook);
     return webhookJson(hook, true);
   });
@@ -417,14 +596,19 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
     let channelId = hook.channel_id;
     if (q.thread_id) {
       const thread = world().channels.get(q.thread_id);
-      if (!thread?.thread || thread.parent_id !== hook.channel_id) return discordError(reply, 400, 10003, 'Unknown Channel');
+      if (!thread?.thread || thread.parent_id !== hook.channel_id)
+        return discordError(reply, 400, 10003, 'Unknown Channel');
       channelId = thread.id;
     }
     const { body, files } = messageParts(request);
     if (files.length && sendFault(state, 'upload', reply) === 'sent') return reply;
     const fault = sendFault(state, 'publish', reply);
     if (fault === 'sent') return reply;
-    const m = create(reply, channelId, body, files, q.thread_id, { id: hook.id, username: typeof body.username === 'string' && body.username ? body.username : hook.name, avatar_url: body.avatar_url ?? null });
+    const m = create(reply, channelId, body, files, q.thread_id, {
+      id: hook.id,
+      username: typeof body.username === 'string' && body.username ? body.username : hook.name,
+      avatar_url: body.avatar_url ?? null,
+    });
     if (!m) return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     return String(q.wait) === 'true' ? messageJson(m, world()) : reply.status(204).send();
@@ -433,7 +617,9 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   app.post('/users/@me/channels', async (request, reply) => {
     const { recipient_id } = request.body as { recipient_id?: string };
     const w = world();
-    const user = recipient_id ? [...w.guilds.values()].flatMap((g) => g.members).find((m) => m.user.id === recipient_id) : undefined;
+    const user = recipient_id
+      ? [...w.guilds.values()].flatMap((g) => g.members).find((m) => m.user.id === recipient_id)
+      : undefined;
     // The bot can only open a DM with a user it shares a guild with.
     if (!user) return discordError(reply, 400, 50007, 'Cannot send messages to this user');
     let id = w.dms.get(recipient_id!);
@@ -446,11 +632,19 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
 }
 
 /** A message body: JSON, or a multipart form's `payload_json` and its `files[n]` parts. */
-function messageParts(request: FastifyRequest): { body: Record<string, any>; files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }> } {
+function messageParts(request: FastifyRequest): {
+  body: Record<string, any>;
+  files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>;
+} {
   const type = String(request.headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) return { body: (request.body ?? {}) as Record<string, any>, files: [] };
   const parts = parseMultipart(request.body as Buffer, type) ?? [];
-  const body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}') as Record<string, any>;
-  const files = parts.filter((p) => p.filename !== null).map((p) => ({ name: p.name, filename: p.filename!, data: p.data, contentType: p.contentType }));
+  const body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}') as Record<
+    string,
+    any
+  >;
+  const files = parts
+    .filter((p) => p.filename !== null)
+    .map((p) => ({ name: p.name, filename: p.filename!, data: p.data, contentType: p.contentType }));
   return { body, files };
 }

@@ -12,7 +12,18 @@ let shared: OpenApiDocument | null = null;
 /** Parsed once per process (1.2 MB) and shared by every simulator instance. */
 export function discordOpenApi(): OpenApiDocument {
   shared ??= new OpenApiDocument(
-    prepare(JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/discord-openapi.json', 'src/sandbox/discord/openapi/discord-openapi.json'), 'utf8'))),
+    prepare(
+      JSON.parse(
+        readFileSync(
+          locateDocument(
+            import.meta.url,
+            './openapi/discord-openapi.json',
+            'src/sandbox/discord/openapi/discord-openapi.json',
+          ),
+          'utf8',
+        ),
+      ),
+    ),
     'discord-openapi.json',
     (name) => `Unknown query parameter ${name}`,
   );
@@ -40,7 +51,15 @@ function prepare(doc: any): any {
         delete node.format;
         node.pattern ??= '^(0|[1-9][0-9]*)$';
       }
-      if (node.format === 'nonce' || node.format === 'int53' || node.format === 'uint32' || node.format === 'int8' || node.format === 'int16' || node.format === 'uint8') delete node.format;
+      if (
+        node.format === 'nonce' ||
+        node.format === 'int53' ||
+        node.format === 'uint32' ||
+        node.format === 'int8' ||
+        node.format === 'int16' ||
+        node.format === 'uint8'
+      )
+        delete node.format;
       delete node.contentEncoding;
       for (const v of Object.values(node)) walk(v);
     }
@@ -51,7 +70,15 @@ function prepare(doc: any): any {
   // "BASE_TYPE_CHOICES", https://discord.com/developers/docs/reference#error-messages), as this simulator
   // does. That one schema takes either.
   const inner = doc.components?.schemas?.InnerErrors;
-  if (inner?.properties?._errors) inner.properties._errors = { type: 'array', items: { type: 'object', properties: { code: { type: ['string', 'integer'] }, message: { type: 'string' } }, required: ['code', 'message'] } };
+  if (inner?.properties?._errors)
+    inner.properties._errors = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { code: { type: ['string', 'integer'] }, message: { type: 'string' } },
+        required: ['code', 'message'],
+      },
+    };
   return doc;
 }
 
@@ -60,10 +87,17 @@ function prepare(doc: any): any {
  * (https://discord.com/developers/docs/reference#error-messages): code 50035 with the problems nested by
  * field, each `{_errors: [{code, message}]}`.
  */
-export function invalidFormBody(problems: ValidationProblem[]): { code: number; message: string; errors: Record<string, unknown> } {
+export function invalidFormBody(problems: ValidationProblem[]): {
+  code: number;
+  message: string;
+  errors: Record<string, unknown>;
+} {
   const errors: Record<string, any> = {};
   for (const p of problems) {
-    const path = p.parameter.replace(/^body\.?/, '').split('.').filter(Boolean);
+    const path = p.parameter
+      .replace(/^body\.?/, '')
+      .split('.')
+      .filter(Boolean);
     let node = errors;
     for (const key of path.length ? path : ['_body']) node = node[key] ??= {};
     (node._errors ??= []).push({ code: errorCode(p.message), message: p.message });

@@ -49,11 +49,21 @@ export class RateLimiter {
    * Counts one request; sets the headers. Returns the 429 body when over a limit (nothing is counted
    * then), or null.
    */
-  check(reply: FastifyReply, bot: string, method: string, route: string, major: string, now = Date.now()): { code: number; message: string; retry_after: number; global: boolean } | null {
+  check(
+    reply: FastifyReply,
+    bot: string,
+    method: string,
+    route: string,
+    major: string,
+    now = Date.now(),
+  ): { code: number; message: string; retry_after: number; global: boolean } | null {
     const g = this.take(this.global, bot, { limit: GLOBAL_PER_SECOND, windowMs: 1_000 }, now);
     if (!g.ok) {
       const after = Math.max(0.001, (g.window.start + 1_000 - now) / 1000);
-      reply.header('retry-after', String(Math.ceil(after))).header('x-ratelimit-global', 'true').header('x-ratelimit-scope', 'global');
+      reply
+        .header('retry-after', String(Math.ceil(after)))
+        .header('x-ratelimit-global', 'true')
+        .header('x-ratelimit-scope', 'global');
       return { code: 0, message: 'You are being rate limited.', retry_after: Number(after.toFixed(3)), global: true };
     }
     const rule = ruleOf(method, route);

@@ -27,7 +27,14 @@ export interface SimMessage {
   content: string;
   timestamp: string;
   author: string;
-  attachments: Array<{ id: string; filename: string; size: number; url: string; proxy_url: string; content_type?: string }>;
+  attachments: Array<{
+    id: string;
+    filename: string;
+    size: number;
+    url: string;
+    proxy_url: string;
+    content_type?: string;
+  }>;
   embeds: unknown[];
   tts: boolean;
   nonce?: string | number | null;
@@ -38,11 +45,49 @@ export interface SimMessage {
   /** Sent through a webhook: its id, and the name and avatar the message shows. */
   webhook?: { id: string; username: string; avatar_url: string | null };
 }
-export interface SimWebhook { id: string; token: string; channel_id: string; guild_id: string; name: string }
-export interface SimRole { id: string; name: string; color: number; position: number; permissions: string; managed: boolean; mentionable: boolean; hoist: boolean }
-export interface SimMember { user: { id: string; username: string; global_name: string | null }; nick: string | null; roles: string[]; joined_at: string }
-export interface SimEvent { id: string; guild_id: string; name: string; description: string | null; channel_id: string | null; start: string; end: string | null; status: number; entity_type: number; location: string | null; image: string | null }
-export interface SimGuild { id: string; name: string; icon: string | null; roles: SimRole[]; members: SimMember[] }
+export interface SimWebhook {
+  id: string;
+  token: string;
+  channel_id: string;
+  guild_id: string;
+  name: string;
+}
+export interface SimRole {
+  id: string;
+  name: string;
+  color: number;
+  position: number;
+  permissions: string;
+  managed: boolean;
+  mentionable: boolean;
+  hoist: boolean;
+}
+export interface SimMember {
+  user: { id: string; username: string; global_name: string | null };
+  nick: string | null;
+  roles: string[];
+  joined_at: string;
+}
+export interface SimEvent {
+  id: string;
+  guild_id: string;
+  name: string;
+  description: string | null;
+  channel_id: string | null;
+  start: string;
+  end: string | null;
+  status: number;
+  entity_type: number;
+  location: string | null;
+  image: string | null;
+}
+export interface SimGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  roles: SimRole[];
+  members: SimMember[];
+}
 
 export interface DiscordWorld {
   guilds: Map<string, SimGuild>;
@@ -64,24 +109,79 @@ export function snowflake(world: DiscordWorld, now: Date): string {
   return String(((BigInt(now.getTime()) - EPOCH) << 22n) | BigInt(world.seq));
 }
 
-const member = (id: string, username: string, roles: string[] = []): SimMember => ({ user: { id, username, global_name: username[0].toUpperCase() + username.slice(1) }, nick: null, roles, joined_at: '2025-01-01T00:00:00.000000+00:00' });
-const role = (id: string, name: string, position: number, over: Partial<SimRole> = {}): SimRole => ({ id, name, color: 0, position, permissions: '1071698660929', managed: false, mentionable: false, hoist: false, ...over });
+const member = (id: string, username: string, roles: string[] = []): SimMember => ({
+  user: { id, username, global_name: username[0].toUpperCase() + username.slice(1) },
+  nick: null,
+  roles,
+  joined_at: '2025-01-01T00:00:00.000000+00:00',
+});
+const role = (id: string, name: string, position: number, over: Partial<SimRole> = {}): SimRole => ({
+  id,
+  name,
+  color: 0,
+  position,
+  permissions: '1071698660929',
+  managed: false,
+  mentionable: false,
+  hoist: false,
+  ...over,
+});
 
 function seed(): DiscordWorld {
-  const world: DiscordWorld = { guilds: new Map(), channels: new Map(), messages: new Map(), events: new Map(), dms: new Map(), webhooks: new Map(), nonces: new Map(), codes: new Map(), seq: 0 };
+  const world: DiscordWorld = {
+    guilds: new Map(),
+    channels: new Map(),
+    messages: new Map(),
+    events: new Map(),
+    dms: new Map(),
+    webhooks: new Map(),
+    nonces: new Map(),
+    codes: new Map(),
+    seq: 0,
+  };
   const guilds: Array<[string, string, Array<[string, number, string]>]> = [
-    ['1200000000000000001', 'Sandbox Guild', [['1300000000000000001', 0, 'general'], ['1300000000000000002', 5, 'announcements'], ['1300000000000000003', 15, 'forum'], ['1300000000000000004', 2, 'voice'], ['1300000000000000005', 0, 'random']]],
-    ['1200000000000000002', 'Second Guild', [['1300000000000000011', 0, 'general'], ['1300000000000000012', 5, 'news'], ['1300000000000000013', 13, 'stage']]],
+    [
+      '1200000000000000001',
+      'Sandbox Guild',
+      [
+        ['1300000000000000001', 0, 'general'],
+        ['1300000000000000002', 5, 'announcements'],
+        ['1300000000000000003', 15, 'forum'],
+        ['1300000000000000004', 2, 'voice'],
+        ['1300000000000000005', 0, 'random'],
+      ],
+    ],
+    [
+      '1200000000000000002',
+      'Second Guild',
+      [
+        ['1300000000000000011', 0, 'general'],
+        ['1300000000000000012', 5, 'news'],
+        ['1300000000000000013', 13, 'stage'],
+      ],
+    ],
   ];
   for (const [id, name, channels] of guilds) {
     world.guilds.set(id, {
       id,
       name,
       icon: null,
-      roles: [role(id, '@everyone', 0), role(`${id.slice(0, -3)}901`, 'Herald', 2, { managed: true }), role(`${id.slice(0, -3)}902`, 'Moderator', 1, { color: 3447003, hoist: true })],
-      members: [member(OWNER_ID, 'owner'), member(BOT_ID, 'herald'), member('1100000000000000003', 'alice'), member('1100000000000000004', 'albert'), member('1100000000000000005', 'bob')],
+      roles: [
+        role(id, '@everyone', 0),
+        role(`${id.slice(0, -3)}901`, 'Herald', 2, { managed: true }),
+        role(`${id.slice(0, -3)}902`, 'Moderator', 1, { color: 3447003, hoist: true }),
+      ],
+      members: [
+        member(OWNER_ID, 'owner'),
+        member(BOT_ID, 'herald'),
+        member('1100000000000000003', 'alice'),
+        member('1100000000000000004', 'albert'),
+        member('1100000000000000005', 'bob'),
+      ],
     });
-    channels.forEach(([cid, type, cname], i) => world.channels.set(cid, { id: cid, type, name: cname, guild_id: id, position: i }));
+    channels.forEach(([cid, type, cname], i) =>
+      world.channels.set(cid, { id: cid, type, name: cname, guild_id: id, position: i }),
+    );
   }
   return world;
 }
@@ -169,16 +269,36 @@ export function channelJson(c: SimChannel) {
       name: c.name,
       parent_id: c.parent_id ?? null,
       owner_id: c.thread.owner,
-      thread_metadata: { archived: false, archive_timestamp: null, auto_archive_duration: c.thread.archive, locked: false },
+      thread_metadata: {
+        archived: false,
+        archive_timestamp: null,
+        auto_archive_duration: c.thread.archive,
+        locked: false,
+      },
       message_count: 0,
       member_count: 1,
       total_message_sent: 0,
     };
   }
-  return { id: c.id, type: c.type, flags: 0, guild_id: c.guild_id, name: c.name, position: c.position, parent_id: c.parent_id ?? null, permission_overwrites: [] };
+  return {
+    id: c.id,
+    type: c.type,
+    flags: 0,
+    guild_id: c.guild_id,
+    name: c.name,
+    position: c.position,
+    parent_id: c.parent_id ?? null,
+    permission_overwrites: [],
+  };
 }
 
-export const roleJson = (r: SimRole) => ({ ...r, colors: { primary_color: r.color, secondary_color: null, tertiary_color: null }, icon: null, unicode_emoji: null, flags: 0 });
+export const roleJson = (r: SimRole) => ({
+  ...r,
+  colors: { primary_color: r.color, secondary_color: null, tertiary_color: null },
+  icon: null,
+  unicode_emoji: null,
+  flags: 0,
+});
 
 export const memberJson = (m: SimMember) => ({
   avatar: null,

@@ -29,7 +29,9 @@ interface SimMessage {
   from: { id: string; name: string };
   to: { data: { id: string; name: string }[] };
   message: string;
-  attachments?: { data: { mime_type?: string; image_data?: { url: string }; file_url?: string; video_data?: { url: string } }[] };
+  attachments?: {
+    data: { mime_type?: string; image_data?: { url: string }; file_url?: string; video_data?: { url: string } }[];
+  };
 }
 
 interface Thread {
@@ -61,14 +63,20 @@ function ratings(state: SimulatorState): Map<string, Rating[]> {
   return m;
 }
 
-const threadsOf = (state: SimulatorState, pageId: string) => [...world(state).objects.values()].filter((o) => o.type === 'UnifiedThread' && o.ownerId === pageId && !o.deleted);
-const threadFor = (state: SimulatorState, pageId: string, psid: string) => threadsOf(state, pageId).find((o) => (o.data as unknown as Thread).psid === psid);
+const threadsOf = (state: SimulatorState, pageId: string) =>
+  [...world(state).objects.values()].filter((o) => o.type === 'UnifiedThread' && o.ownerId === pageId && !o.deleted);
+const threadFor = (state: SimulatorState, pageId: string, psid: string) =>
+  threadsOf(state, pageId).find((o) => (o.data as unknown as Thread).psid === psid);
 
 function ownsNode(call: GraphCall, ownerId: string): boolean {
   return call.token.kind === 'page' && call.token.pageId === ownerId;
 }
 
-const refuse = (call: GraphCall) => graphError(call.reply, 400, { message: '(#200) Permissions error: use the Page access token of the Page that owns this object', code: 200 });
+const refuse = (call: GraphCall) =>
+  graphError(call.reply, 400, {
+    message: '(#200) Permissions error: use the Page access token of the Page that owns this object',
+    code: 200,
+  });
 
 /**
  * Sends Meta's refusal and answers true unless the call carries the Page token of `ownerId` with
@@ -76,7 +84,11 @@ const refuse = (call: GraphCall) => graphError(call.reply, 400, { message: '(#20
  * Messenger, 10 for reading visitors' content, 200 for managing it.
  * https://developers.facebook.com/docs/permissions (pages_messaging, pages_read_user_content, pages_manage_engagement)
  */
-function refused(call: GraphCall, ownerId: string, permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement' | 'pages_manage_metadata'): boolean {
+function refused(
+  call: GraphCall,
+  ownerId: string,
+  permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement' | 'pages_manage_metadata',
+): boolean {
   if (!ownsNode(call, ownerId)) {
     refuse(call);
     return true;
@@ -84,7 +96,9 @@ function refused(call: GraphCall, ownerId: string, permission: 'pages_messaging'
   if (call.token.scopes.includes(permission)) return false;
   const code = permission === 'pages_messaging' ? 230 : permission === 'pages_read_user_content' ? 10 : 200;
   const message =
-    code === 10 ? `(#10) This endpoint requires the '${permission}' permission` : `(#${code}) Requires ${permission} permission to manage the object`;
+    code === 10
+      ? `(#10) This endpoint requires the '${permission}' permission`
+      : `(#${code}) Requires ${permission} permission to manage the object`;
   graphError(call.reply, 400, { message, code });
   return true;
 }
@@ -99,7 +113,13 @@ function thread(state: SimulatorState, pageId: string, who: { id: string; name: 
   const found = threadFor(state, pageId, who.id);
   if (found) return found;
   const data: Thread = { psid: who.id, name: who.name, messages: [], lastUserAt: null };
-  return addObject(state, { id: `t_${newId(state)}`, type: 'UnifiedThread', ownerId: pageId, createdAt: now, data: data as unknown as Record<string, unknown> });
+  return addObject(state, {
+    id: `t_${newId(state)}`,
+    type: 'UnifiedThread',
+    ownerId: pageId,
+    createdAt: now,
+    data: data as unknown as Record<string, unknown>,
+  });
 }
 
 function threadJson(o: GraphObject, pageName: string) {
@@ -108,7 +128,12 @@ function threadJson(o: GraphObject, pageName: string) {
   return {
     id: o.id,
     updated_time: last?.created_time ?? iso(o.createdAt),
-    participants: { data: [{ id: t.psid, name: t.name }, { id: o.ownerId, name: pageName }] },
+    participants: {
+      data: [
+        { id: t.psid, name: t.name },
+        { id: o.ownerId, name: pageName },
+      ],
+    },
     link: `/${o.ownerId}/inbox/${o.id}`,
     message_count: t.messages.length,
     unread_count: 0,
@@ -119,16 +144,29 @@ function threadJson(o: GraphObject, pageName: string) {
 /** The text a Send API `message` shows in `_inspect`, and its parts. */
 function checkSendMessage(call: GraphCall, message: Record<string, any>): string | null {
   const qr = message.quick_replies;
-  if (qr !== undefined && (!Array.isArray(qr) || qr.length > 13)) return '(#100) Param message[quick_replies] must have at most 13 items';
+  if (qr !== undefined && (!Array.isArray(qr) || qr.length > 13))
+    return '(#100) Param message[quick_replies] must have at most 13 items';
   const payload = message.attachment?.payload;
   if (message.attachment?.type === 'template') {
-    if (payload?.template_type === 'button' && (!Array.isArray(payload.buttons) || payload.buttons.length < 1 || payload.buttons.length > 3)) return '(#100) Param message[attachment][payload][buttons] must have 1-3 buttons';
-    if (payload?.template_type === 'generic' && (!Array.isArray(payload.elements) || payload.elements.length < 1 || payload.elements.length > 10)) return '(#100) Param message[attachment][payload][elements] must have 1-10 elements';
+    if (
+      payload?.template_type === 'button' &&
+      (!Array.isArray(payload.buttons) || payload.buttons.length < 1 || payload.buttons.length > 3)
+    )
+      return '(#100) Param message[attachment][payload][buttons] must have 1-3 buttons';
+    if (
+      payload?.template_type === 'generic' &&
+      (!Array.isArray(payload.elements) || payload.elements.length < 1 || payload.elements.length > 10)
+    )
+      return '(#100) Param message[attachment][payload][elements] must have 1-10 elements';
   } else if (message.attachment) {
-    if (!['image', 'video', 'audio', 'file'].includes(message.attachment.type)) return '(#100) Param message[attachment][type] must be one of image, video, audio, file, template';
-    if (typeof payload?.url !== 'string' && typeof payload?.attachment_id !== 'string') return '(#100) Param message[attachment][payload][url] is required';
-  } else if (typeof message.text !== 'string' || !message.text) return '(#100) Param message must include text or an attachment';
-  if (typeof message.text === 'string' && [...message.text].length > 2000) return '(#100) Param message[text] must be at most 2000 characters';
+    if (!['image', 'video', 'audio', 'file'].includes(message.attachment.type))
+      return '(#100) Param message[attachment][type] must be one of image, video, audio, file, template';
+    if (typeof payload?.url !== 'string' && typeof payload?.attachment_id !== 'string')
+      return '(#100) Param message[attachment][payload][url] is required';
+  } else if (typeof message.text !== 'string' || !message.text)
+    return '(#100) Param message must include text or an attachment';
+  if (typeof message.text === 'string' && [...message.text].length > 2000)
+    return '(#100) Param message[text] must be at most 2000 characters';
   void call;
   return null;
 }
@@ -147,7 +185,8 @@ const send: GraphHandler = (call) => {
   if (refused(call, node.id, 'pages_messaging')) return call.reply;
   const recipient = parse(params.recipient) as { id?: string; comment_id?: string } | undefined;
   const message = parse(params.message) as Record<string, any> | undefined;
-  if (!recipient || (!recipient.id && !recipient.comment_id)) return invalidParam(call.reply, '(#100) Param recipient must include id or comment_id');
+  if (!recipient || (!recipient.id && !recipient.comment_id))
+    return invalidParam(call.reply, '(#100) Param recipient must include id or comment_id');
   if (!message || typeof message !== 'object') return invalidParam(call.reply, '(#100) Param message is required');
   const problem = checkSendMessage(call, message);
   if (problem) return invalidParam(call.reply, problem);
@@ -158,14 +197,18 @@ const send: GraphHandler = (call) => {
   if (recipient.comment_id) {
     // https://developers.facebook.com/docs/messenger-platform/discovery/private-replies: one private reply per comment, within 7 days.
     const comment = world(state).objects.get(recipient.comment_id);
-    if (!comment || comment.type !== 'Comment' || comment.ownerId !== node.id || comment.deleted) return invalidParam(call.reply, '(#100) No matching comment for recipient.comment_id');
-    if (comment.data.privateReplied) return graphError(call.reply, 400, { message: '(#10900) Activity already replied to', code: 10900 });
-    if (now - comment.createdAt > 7 * 24 * 3_600_000) return graphError(call.reply, 400, { message: '(#10903) This activity cannot be replied to', code: 10903 });
+    if (!comment || comment.type !== 'Comment' || comment.ownerId !== node.id || comment.deleted)
+      return invalidParam(call.reply, '(#100) No matching comment for recipient.comment_id');
+    if (comment.data.privateReplied)
+      return graphError(call.reply, 400, { message: '(#10900) Activity already replied to', code: 10900 });
+    if (now - comment.createdAt > 7 * 24 * 3_600_000)
+      return graphError(call.reply, 400, { message: '(#10903) This activity cannot be replied to', code: 10903 });
     comment.data.privateReplied = true;
     target = thread(state, node.id, comment.data.from as { id: string; name: string }, now);
   } else {
     const found = threadFor(state, node.id, recipient.id!);
-    if (!found) return graphError(call.reply, 400, { message: '(#100) No matching user found', code: 100, subcode: 2018001 });
+    if (!found)
+      return graphError(call.reply, 400, { message: '(#100) No matching user found', code: 100, subcode: 2018001 });
     target = found;
     const t = found.data as unknown as Thread;
     const tag = typeof params.tag === 'string' ? params.tag : null;
@@ -173,7 +216,8 @@ const send: GraphHandler = (call) => {
     const open = t.lastUserAt !== null && now - t.lastUserAt < WINDOW_MS;
     if (!open && !(type === 'MESSAGE_TAG' && tag && TAGS.includes(tag))) {
       return graphError(call.reply, 400, {
-        message: '(#10) This message is sent outside of allowed window. Learn more about the new policy here: https://developers.facebook.com/docs/messenger-platform/policy-overview',
+        message:
+          '(#10) This message is sent outside of allowed window. Learn more about the new policy here: https://developers.facebook.com/docs/messenger-platform/policy-overview',
         code: 10,
         subcode: 2018278,
       });
@@ -181,9 +225,18 @@ const send: GraphHandler = (call) => {
   }
   const t = target.data as unknown as Thread;
   const id = mid();
-  const text = typeof message.text === 'string' ? message.text : message.attachment?.payload?.text ?? '';
-  t.messages.push({ id, created_time: iso(now), from: { id: page.id, name: page.name }, to: { data: [{ id: t.psid, name: t.name }] }, message: text });
-  const media = message.attachment && message.attachment.type !== 'template' ? [{ type: String(message.attachment.type), url: String(message.attachment.payload?.url ?? '') }] : [];
+  const text = typeof message.text === 'string' ? message.text : (message.attachment?.payload?.text ?? '');
+  t.messages.push({
+    id,
+    created_time: iso(now),
+    from: { id: page.id, name: page.name },
+    to: { data: [{ id: t.psid, name: t.name }] },
+    message: text,
+  });
+  const media =
+    message.attachment && message.attachment.type !== 'template'
+      ? [{ type: String(message.attachment.type), url: String(message.attachment.payload?.url ?? '') }]
+      : [];
   record(state, {
     id,
     text,
@@ -191,7 +244,13 @@ const send: GraphHandler = (call) => {
     author: page.id,
     destination: t.psid,
     createdAt: now,
-    extra: { kind: 'message', recipient, messagingType: params.messaging_type ?? null, tag: params.tag ?? null, message },
+    extra: {
+      kind: 'message',
+      recipient,
+      messagingType: params.messaging_type ?? null,
+      tag: params.tag ?? null,
+      message,
+    },
   });
   return { recipient_id: t.psid, message_id: id };
 };
@@ -232,18 +291,43 @@ const listComments: GraphHandler = (call) => {
   if (refused(call, o.ownerId, 'pages_read_user_content')) return call.reply;
   const postId = o.type === 'Comment' ? String(o.data.post) : o.id;
   const data = [...world(call.state).objects.values()]
-    .filter((c) => c.type === 'Comment' && !c.deleted && c.data.post === postId && (o.type !== 'Comment' || c.data.parentComment === o.id))
+    .filter(
+      (c) =>
+        c.type === 'Comment' &&
+        !c.deleted &&
+        c.data.post === postId &&
+        (o.type !== 'Comment' || c.data.parentComment === o.id),
+    )
     .sort((a, b) => a.createdAt - b.createdAt)
     .map(commentJson);
   return { data };
 };
 
 /** A comment under `post`, by `from` (someone, or the Page), as Graph ids it: `{post-number}_{comment-number}`. */
-export function addComment(state: SimulatorState, post: GraphObject, from: { id: string; name: string }, text: string, now: number, parentComment: string | null = null): GraphObject {
+export function addComment(
+  state: SimulatorState,
+  post: GraphObject,
+  from: { id: string; name: string },
+  text: string,
+  now: number,
+  parentComment: string | null = null,
+): GraphObject {
   const id = `${post.id.split('_').pop()}_${newId(state)}`;
-  const c = addObject(state, { id, type: 'Comment', ownerId: post.ownerId, createdAt: now, data: { message: text, post: post.id, from, parentComment, likes: [] } });
+  const c = addObject(state, {
+    id,
+    type: 'Comment',
+    ownerId: post.ownerId,
+    createdAt: now,
+    data: { message: text, post: post.id, from, parentComment, likes: [] },
+  });
   const inspected = state.posts.find((p) => p.id === post.id || p.extra?.videoId === post.id);
-  if (inspected) (inspected.extra!.comments as unknown[]).push({ id, text, from: from.id, ...(parentComment ? { parentId: parentComment } : {}) });
+  if (inspected)
+    (inspected.extra!.comments as unknown[]).push({
+      id,
+      text,
+      from: from.id,
+      ...(parentComment ? { parentId: parentComment } : {}),
+    });
   return c;
 }
 
@@ -267,7 +351,8 @@ const updateComment: GraphHandler = (call) => {
   if (refused(call, o.ownerId, 'pages_manage_engagement')) return call.reply;
   const p = call.params;
   if (p.is_hidden !== undefined) {
-    if ((o.data.from as { id: string }).id === o.ownerId) return graphError(call.reply, 400, { message: "(#100) The Page's own comments cannot be hidden", code: 100 });
+    if ((o.data.from as { id: string }).id === o.ownerId)
+      return graphError(call.reply, 400, { message: "(#100) The Page's own comments cannot be hidden", code: 100 });
     o.data.hidden = p.is_hidden === true || p.is_hidden === 'true' || p.is_hidden === '1';
   }
   if (typeof p.message === 'string') o.data.message = p.message;
@@ -308,7 +393,9 @@ const listRatings: GraphHandler = (call) => {
 const installApp: GraphHandler = (call) => {
   if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
   const given = call.params.subscribed_fields;
-  const fields = (Array.isArray(given) ? given.map(String) : String(given ?? '').split(',')).map((f) => f.trim()).filter(Boolean);
+  const fields = (Array.isArray(given) ? given.map(String) : String(given ?? '').split(','))
+    .map((f) => f.trim())
+    .filter(Boolean);
   pageInstalls(call.state).set(call.node.id, [...new Set(fields)]);
   return { success: true };
 };
@@ -317,7 +404,9 @@ const listInstalls: GraphHandler = (call) => {
   const fields = pageInstalls(call.state).get(call.node.id);
   // NOTE: sent as is. The codegen specs give Application no `subscribed_fields`, but this edge answers it
   // beside the app's id and name (the reference's example), and the core would strip it as undefined.
-  return call.reply.send({ data: fields ? [{ id: call.token.clientId, name: 'Herald Sandbox App', subscribed_fields: fields }] : [] });
+  return call.reply.send({
+    data: fields ? [{ id: call.token.clientId, name: 'Herald Sandbox App', subscribed_fields: fields }] : [],
+  });
 };
 const uninstallApp: GraphHandler = (call) => {
   if (refused(call, call.node.id, 'pages_manage_metadata')) return call.reply;
@@ -349,13 +438,18 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
     const b = (request.body ?? {}) as Record<string, any>;
     const w = world(state);
     const page = w.pages.get(String(b.account)) ?? [...w.pages.values()].find((p) => p.username === b.account);
-    if (!page) return reply.status(400).send({ error: `account must be a Page id or username the simulator knows (got ${String(b.account)})` });
-    const at = typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt)) ? Date.parse(b.createdAt) : now();
+    if (!page)
+      return reply
+        .status(400)
+        .send({ error: `account must be a Page id or username the simulator knows (got ${String(b.account)})` });
+    const at =
+      typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt)) ? Date.parse(b.createdAt) : now();
     const who = person(page.id, b.from);
     const text = typeof b.text === 'string' ? b.text : '';
     const time = Math.floor(at / 1000);
     if (b.kind === 'message') {
-      if (!text && !b.attachment) return reply.status(400).send({ error: 'a message needs text or attachment {type, url}' });
+      if (!text && !b.attachment)
+        return reply.status(400).send({ error: 'a message needs text or attachment {type, url}' });
       const t = thread(state, page.id, who, at);
       const data = t.data as unknown as Thread;
       const id = mid();
@@ -366,33 +460,105 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
         from: who,
         to: { data: [{ id: page.id, name: page.name }] },
         message: text,
-        ...(att?.url ? { attachments: { data: [att.type === 'image' ? { mime_type: 'image/jpeg', image_data: { url: att.url } } : { file_url: att.url }] } } : {}),
+        ...(att?.url
+          ? {
+              attachments: {
+                data: [
+                  att.type === 'image'
+                    ? { mime_type: 'image/jpeg', image_data: { url: att.url } }
+                    : { file_url: att.url },
+                ],
+              },
+            }
+          : {}),
       });
       data.lastUserAt = Math.max(data.lastUserAt ?? 0, at);
-      const event = { sender: { id: who.id }, recipient: { id: page.id }, timestamp: at, message: { mid: id, text: text || undefined, ...(att?.url ? { attachments: [{ type: att.type ?? 'file', payload: { url: att.url } }] } : {}) } };
-      const webhookStatus = await deliverMetaWebhook(state, 'page', 'messages', [{ id: page.id, time, messaging: [event] }]);
+      const event = {
+        sender: { id: who.id },
+        recipient: { id: page.id },
+        timestamp: at,
+        message: {
+          mid: id,
+          text: text || undefined,
+          ...(att?.url ? { attachments: [{ type: att.type ?? 'file', payload: { url: att.url } }] } : {}),
+        },
+      };
+      const webhookStatus = await deliverMetaWebhook(state, 'page', 'messages', [
+        { id: page.id, time, messaging: [event] },
+      ]);
       return { id, conversationId: t.id, senderId: who.id, webhookStatus };
     }
     if (b.kind === 'comment') {
       if (!text) return reply.status(400).send({ error: 'a comment needs text' });
       let post = typeof b.postId === 'string' ? w.objects.get(b.postId) : undefined;
-      if (b.postId !== undefined && (!post || post.deleted || post.ownerId !== page.id)) return reply.status(400).send({ error: `postId ${String(b.postId)} is not a live post of Page ${page.id}` });
+      if (b.postId !== undefined && (!post || post.deleted || post.ownerId !== page.id))
+        return reply.status(400).send({ error: `postId ${String(b.postId)} is not a live post of Page ${page.id}` });
       // Without postId: a post the Page made elsewhere.
-      post ??= addObject(state, { id: `${page.id}_${newId(state)}`, type: 'PagePost', ownerId: page.id, createdAt: at, data: { message: 'A post made outside Herald' } });
+      post ??= addObject(state, {
+        id: `${page.id}_${newId(state)}`,
+        type: 'PagePost',
+        ownerId: page.id,
+        createdAt: at,
+        data: { message: 'A post made outside Herald' },
+      });
       const parent = typeof b.parentId === 'string' ? w.objects.get(b.parentId) : undefined;
-      const c = addComment(state, post, who, text, at, parent?.type === 'Comment' ? ((parent.data.parentComment as string | null) ?? parent.id) : null);
-      const value = { from: who, post: { id: post.id }, message: text, post_id: post.id, comment_id: c.id, created_time: time, item: 'comment', parent_id: (c.data.parentComment as string | null) ?? post.id, verb: 'add' };
-      const webhookStatus = await deliverMetaWebhook(state, 'page', 'feed', [{ id: page.id, time, changes: [{ field: 'feed', value }] }]);
+      const c = addComment(
+        state,
+        post,
+        who,
+        text,
+        at,
+        parent?.type === 'Comment' ? ((parent.data.parentComment as string | null) ?? parent.id) : null,
+      );
+      const value = {
+        from: who,
+        post: { id: post.id },
+        message: text,
+        post_id: post.id,
+        comment_id: c.id,
+        created_time: time,
+        item: 'comment',
+        parent_id: (c.data.parentComment as string | null) ?? post.id,
+        verb: 'add',
+      };
+      const webhookStatus = await deliverMetaWebhook(state, 'page', 'feed', [
+        { id: page.id, time, changes: [{ field: 'feed', value }] },
+      ]);
       return { id: c.id, postId: post.id, webhookStatus };
     }
     if (b.kind === 'review') {
-      const story = addObject(state, { id: `${page.id}_${newId(state)}`, type: 'PagePost', ownerId: page.id, createdAt: at, data: { message: text, rating: true } });
-      const rec: Rating = { reviewerId: who.id, reviewerName: who.name, text, recommendation: b.rating === 'negative' || (typeof b.rating === 'number' && b.rating < 3) ? 'negative' : 'positive', storyId: story.id, createdAt: at };
+      const story = addObject(state, {
+        id: `${page.id}_${newId(state)}`,
+        type: 'PagePost',
+        ownerId: page.id,
+        createdAt: at,
+        data: { message: text, rating: true },
+      });
+      const rec: Rating = {
+        reviewerId: who.id,
+        reviewerName: who.name,
+        text,
+        recommendation:
+          b.rating === 'negative' || (typeof b.rating === 'number' && b.rating < 3) ? 'negative' : 'positive',
+        storyId: story.id,
+        createdAt: at,
+      };
       const list = ratings(state).get(page.id) ?? [];
       list.push(rec);
       ratings(state).set(page.id, list);
-      const value = { reviewer_id: who.id, reviewer_name: who.name, review_text: text, recommendation_type: rec.recommendation, open_graph_story_id: story.id, created_time: time, item: 'rating', verb: 'add' };
-      const webhookStatus = await deliverMetaWebhook(state, 'page', 'ratings', [{ id: page.id, time, changes: [{ field: 'ratings', value }] }]);
+      const value = {
+        reviewer_id: who.id,
+        reviewer_name: who.name,
+        review_text: text,
+        recommendation_type: rec.recommendation,
+        open_graph_story_id: story.id,
+        created_time: time,
+        item: 'rating',
+        verb: 'add',
+      };
+      const webhookStatus = await deliverMetaWebhook(state, 'page', 'ratings', [
+        { id: page.id, time, changes: [{ field: 'ratings', value }] },
+      ]);
       return { id: story.id, webhookStatus };
     }
     return reply.status(400).send({ error: 'kind must be message, comment or review (Facebook has no mentions here)' });

@@ -30,7 +30,18 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
     platform: 'facebook',
     now,
     insights: true,
-    faultOps: ['publish', 'upload', 'processing', 'token', 'delete', 'comment', 'destinations', 'lookup', 'insights', 'message'],
+    faultOps: [
+      'publish',
+      'upload',
+      'processing',
+      'token',
+      'delete',
+      'comment',
+      'destinations',
+      'lookup',
+      'insights',
+      'message',
+    ],
     register(app: FastifyInstance, state: SimulatorState) {
       registerRupload(app, state, now);
       registerInbound(app, state, now);

@@ -68,7 +68,8 @@ export const VIDEO_METRICS: Record<string, (m: SandboxMetrics) => unknown> = {
 function metricNames(value: unknown, known: Record<string, unknown>): { names: string[]; bad: string | null } {
   let names: string[] = [];
   if (Array.isArray(value)) names = value.map(String);
-  else if (typeof value === 'string') names = value.trim().startsWith('[') ? (JSON.parse(value) as unknown[]).map(String) : value.split(',');
+  else if (typeof value === 'string')
+    names = value.trim().startsWith('[') ? (JSON.parse(value) as unknown[]).map(String) : value.split(',');
   names = names.map((n) => n.trim()).filter(Boolean);
   return { names, bad: names.find((n) => !(n in known)) ?? null };
 }
@@ -82,7 +83,8 @@ function insights(table: Record<string, (m: SandboxMetrics) => unknown>): GraphH
     } catch {
       parsed = { names: [], bad: String(call.params.metric) };
     }
-    if (parsed.bad !== null || !parsed.names.length) return graphError(call.reply, 400, { message: '(#100) The value must be a valid insights metric', code: 100 });
+    if (parsed.bad !== null || !parsed.names.length)
+      return graphError(call.reply, 400, { message: '(#100) The value must be a valid insights metric', code: 100 });
     const fault = call.state.faults.take('insights');
     if (sendGraphFault(call.reply, fault)) return call.reply;
     const m = metricsFor(call.state, o.id, o.createdAt, call.now);
@@ -128,6 +130,14 @@ export function externalPagePost(state: SimulatorState, pageId: string, message:
   if (!world(state).pages.has(pageId)) throw new Error(`no Page ${pageId} in the Facebook simulator`);
   const id = `${pageId}_${newId(state)}`;
   addObject(state, { id, type: 'PagePost', ownerId: pageId, createdAt: at, data: { message, link: null } });
-  record(state, { id, text: message, media: [], author: pageId, destination: pageId, createdAt: at, extra: { kind: 'feed', external: true } });
+  record(state, {
+    id,
+    text: message,
+    media: [],
+    author: pageId,
+    destination: pageId,
+    createdAt: at,
+    extra: { kind: 'feed', external: true },
+  });
   return id;
 }

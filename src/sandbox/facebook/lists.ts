@@ -14,13 +14,17 @@ import { world, type GraphObject } from '../graph/world.js';
  */
 
 function bounds(call: GraphCall): (createdAt: number) => boolean {
-  const t = (v: unknown) => (v === undefined || v === '' ? null : /^\d+$/.test(String(v)) ? Number(v) * 1000 : Date.parse(String(v)));
+  const t = (v: unknown) =>
+    v === undefined || v === '' ? null : /^\d+$/.test(String(v)) ? Number(v) * 1000 : Date.parse(String(v));
   const since = t(call.params.since);
   const until = t(call.params.until);
   return (at) => (since === null || at >= since) && (until === null || at <= until);
 }
 
-function listing(select: (o: GraphObject) => boolean, present: (o: GraphObject, call: GraphCall) => Record<string, unknown>): GraphHandler {
+function listing(
+  select: (o: GraphObject) => boolean,
+  present: (o: GraphObject, call: GraphCall) => Record<string, unknown>,
+): GraphHandler {
   return (call) => {
     const fault = call.state.faults.take('lookup');
     if (sendGraphFault(call.reply, fault)) return call.reply;
@@ -40,14 +44,23 @@ const postUrl = (id: string) => {
   return `https://www.facebook.com/${page}/posts/${post ?? page}`;
 };
 
-const post = (o: GraphObject) => ({ id: o.id, message: (o.data.message as string) || undefined, created_time: new Date(o.createdAt).toISOString(), permalink_url: postUrl(o.id), is_published: true });
+const post = (o: GraphObject) => ({
+  id: o.id,
+  message: (o.data.message as string) || undefined,
+  created_time: new Date(o.createdAt).toISOString(),
+  permalink_url: postUrl(o.id),
+  is_published: true,
+});
 
 const video = (o: GraphObject) => ({
   id: o.id,
   description: (o.data.description as string) || undefined,
   title: (o.data.title as string | null) ?? undefined,
   created_time: new Date(o.createdAt).toISOString(),
-  permalink_url: o.data.kind === 'reel' ? `https://www.facebook.com/reel/${o.id}` : `https://www.facebook.com/${o.ownerId}/videos/${o.id}`,
+  permalink_url:
+    o.data.kind === 'reel'
+      ? `https://www.facebook.com/reel/${o.id}`
+      : `https://www.facebook.com/${o.ownerId}/videos/${o.id}`,
   published: o.data.published === true,
 });
 
@@ -63,7 +76,13 @@ const story = (o: GraphObject) => ({
 export const LIST_HANDLERS: Record<string, GraphHandler> = {
   // A rating's open_graph_story is no post of the Page's feed.
   'GET Page published_posts': listing((o) => o.type === 'PagePost' && !o.data.story && !o.data.rating, post),
-  'GET Page videos': listing((o) => o.type === 'AdVideo' && o.data.kind === 'video' && o.data.published === true, video),
-  'GET Page video_reels': listing((o) => o.type === 'AdVideo' && o.data.kind === 'reel' && o.data.published === true, video),
+  'GET Page videos': listing(
+    (o) => o.type === 'AdVideo' && o.data.kind === 'video' && o.data.published === true,
+    video,
+  ),
+  'GET Page video_reels': listing(
+    (o) => o.type === 'AdVideo' && o.data.kind === 'reel' && o.data.published === true,
+    video,
+  ),
   'GET Page stories': listing((o) => o.type === 'PagePost' && o.data.story === true, story),
 };

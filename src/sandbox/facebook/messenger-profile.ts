@@ -24,7 +24,8 @@ export const messengerProfileOf = (state: SimulatorState, pageId: string) => pro
 function menuProblem(menu: unknown): string | null {
   const menus = typeof menu === 'string' ? (JSON.parse(menu) as unknown) : menu;
   if (!Array.isArray(menus)) return '(#100) persistent_menu must be an array';
-  if (!menus.some((m) => (m?.locale ?? 'default') === 'default')) return '(#100) persistent_menu must include a menu with locale default';
+  if (!menus.some((m) => (m?.locale ?? 'default') === 'default'))
+    return '(#100) persistent_menu must include a menu with locale default';
   const check = (actions: unknown, max: number, nested: boolean): string | null => {
     if (!Array.isArray(actions) || !actions.length) return '(#100) call_to_actions must be a non-empty array';
     if (actions.length > max) return `(#100) call_to_actions must have at most ${max} items`;
@@ -36,7 +37,8 @@ function menuProblem(menu: unknown): string | null {
         if (nested) return '(#100) nested menus can only be one level deep';
         const p = check(a.call_to_actions, 5, true);
         if (p) return p;
-      } else if (a.type !== 'postback' && a.type !== 'web_url') return `(#100) Invalid call_to_actions type ${String(a.type)}`;
+      } else if (a.type !== 'postback' && a.type !== 'web_url')
+        return `(#100) Invalid call_to_actions type ${String(a.type)}`;
     }
     return null;
   };
@@ -49,7 +51,9 @@ function menuProblem(menu: unknown): string | null {
 
 const fieldsOf = (v: unknown): string[] => {
   const parsed = typeof v === 'string' && v.trim().startsWith('[') ? (JSON.parse(v) as unknown) : v;
-  return (Array.isArray(parsed) ? parsed : String(parsed ?? '').split(',')).map((f) => String(f).trim().toLowerCase()).filter(Boolean);
+  return (Array.isArray(parsed) ? parsed : String(parsed ?? '').split(','))
+    .map((f) => String(f).trim().toLowerCase())
+    .filter(Boolean);
 };
 
 const read: GraphHandler = (call: GraphCall) => {
@@ -66,15 +70,28 @@ const write: GraphHandler = (call) => {
   if (refused) return refused;
   const p = call.params;
   const set: Record<string, unknown> = {};
-  for (const key of ['persistent_menu', 'ice_breakers', 'get_started', 'whitelisted_domains', 'commands', 'description', 'account_linking_url']) {
+  for (const key of [
+    'persistent_menu',
+    'ice_breakers',
+    'get_started',
+    'whitelisted_domains',
+    'commands',
+    'description',
+    'account_linking_url',
+  ]) {
     if (p[key] === undefined) continue;
     try {
-      set[key] = typeof p[key] === 'string' && /^[[{]/.test(String(p[key]).trim()) ? JSON.parse(String(p[key])) : p[key];
+      set[key] =
+        typeof p[key] === 'string' && /^[[{]/.test(String(p[key]).trim()) ? JSON.parse(String(p[key])) : p[key];
     } catch {
       return invalidParam(call.reply, `(#100) Param ${key} must be JSON`);
     }
   }
-  if (!Object.keys(set).length) return invalidParam(call.reply, '(#100) Requires one of the params: persistent_menu, ice_breakers, get_started, ...');
+  if (!Object.keys(set).length)
+    return invalidParam(
+      call.reply,
+      '(#100) Requires one of the params: persistent_menu, ice_breakers, get_started, ...',
+    );
   if (set.persistent_menu !== undefined) {
     const problem = menuProblem(set.persistent_menu);
     if (problem) return invalidParam(call.reply, problem);
@@ -90,7 +107,8 @@ const remove: GraphHandler = (call) => {
   const refused = pageTokenRefused(call);
   if (refused) return refused;
   const fields = fieldsOf(call.params.fields);
-  if (!fields.length) return graphError(call.reply, 400, { message: '(#100) The parameter fields is required', code: 100 });
+  if (!fields.length)
+    return graphError(call.reply, 400, { message: '(#100) The parameter fields is required', code: 100 });
   const profile = { ...(profiles(call.state).get(call.node.id) ?? {}) };
   for (const f of fields) delete profile[f];
   profiles(call.state).set(call.node.id, profile);

@@ -24,18 +24,36 @@ const feed: GraphHandler = (call) => {
   if (refused) return refused;
   const { params, state, node, now } = call;
   const attached = params.attached_media === undefined ? [] : attachedIds(params.attached_media);
-  if (!attached) return graphError(call.reply, 400, { message: '(#100) param attached_media must be an array of objects with media_fbid', code: 100 });
+  if (!attached)
+    return graphError(call.reply, 400, {
+      message: '(#100) param attached_media must be an array of objects with media_fbid',
+      code: 100,
+    });
   const objects = world(state).objects;
   const photos = attached.map((id) => objects.get(id));
-  const bad = photos.findIndex((p) => !p || p.deleted || p.type !== 'Photo' || p.ownerId !== node.id || p.data.published || p.data.attached);
-  if (bad >= 0) return graphError(call.reply, 400, { message: `(#100) attached_media[${bad}] is not an unpublished photo of this Page`, code: 100 });
-  if (!params.message && !params.link && !attached.length) return graphError(call.reply, 400, { message: '(#100) Missing message or attachment', code: 100 });
-  if (params.published !== undefined && !truthy(params.published)) return graphError(call.reply, 400, { message: '(#100) Unpublished feed posts are not simulated', code: 100 });
+  const bad = photos.findIndex(
+    (p) => !p || p.deleted || p.type !== 'Photo' || p.ownerId !== node.id || p.data.published || p.data.attached,
+  );
+  if (bad >= 0)
+    return graphError(call.reply, 400, {
+      message: `(#100) attached_media[${bad}] is not an unpublished photo of this Page`,
+      code: 100,
+    });
+  if (!params.message && !params.link && !attached.length)
+    return graphError(call.reply, 400, { message: '(#100) Missing message or attachment', code: 100 });
+  if (params.published !== undefined && !truthy(params.published))
+    return graphError(call.reply, 400, { message: '(#100) Unpublished feed posts are not simulated', code: 100 });
   const fault = state.faults.take('publish');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   for (const p of photos) p!.data.attached = true;
   const id = `${node.id}_${newId(state)}`;
-  addObject(state, { id, type: 'PagePost', ownerId: node.id, createdAt: now, data: { message: params.message ?? '', link: params.link ?? null } });
+  addObject(state, {
+    id,
+    type: 'PagePost',
+    ownerId: node.id,
+    createdAt: now,
+    data: { message: params.message ?? '', link: params.link ?? null },
+  });
   record(state, {
     id,
     text: String(params.message ?? ''),
@@ -57,11 +75,30 @@ const photos: GraphHandler = async (call) => {
   if (sendGraphFault(call.reply, fault)) return call.reply;
   const bytes = await photoBytes(call);
   if (!('size' in bytes)) return bytes;
-  const photo = addObject(state, { type: 'Photo', ownerId: node.id, createdAt: now, data: { published, size: bytes.size, mimeType: bytes.type, url: bytes.url ?? null } });
+  const photo = addObject(state, {
+    type: 'Photo',
+    ownerId: node.id,
+    createdAt: now,
+    data: { published, size: bytes.size, mimeType: bytes.type, url: bytes.url ?? null },
+  });
   if (!published) return settleAmbiguous(call.reply, fault, { id: photo.id });
   const postId = `${node.id}_${photo.id}`;
-  addObject(state, { id: postId, type: 'PagePost', ownerId: node.id, createdAt: now, data: { message: params.message ?? params.caption ?? '', photoId: photo.id } });
-  record(state, { id: postId, text: String(params.message ?? params.caption ?? ''), media: [{ type: 'image', mimeType: bytes.type, size: bytes.size }], author: node.id, destination: node.id, createdAt: now, extra: { kind: 'photo' } });
+  addObject(state, {
+    id: postId,
+    type: 'PagePost',
+    ownerId: node.id,
+    createdAt: now,
+    data: { message: params.message ?? params.caption ?? '', photoId: photo.id },
+  });
+  record(state, {
+    id: postId,
+    text: String(params.message ?? params.caption ?? ''),
+    media: [{ type: 'image', mimeType: bytes.type, size: bytes.size }],
+    author: node.id,
+    destination: node.id,
+    createdAt: now,
+    extra: { kind: 'photo' },
+  });
   return settleAmbiguous(call.reply, fault, { id: photo.id, post_id: postId });
 };
 
@@ -71,14 +108,31 @@ const photoStory: GraphHandler = (call) => {
   const { params, state, node, now } = call;
   const photo = world(state).objects.get(String(params.photo_id ?? ''));
   if (!photo || photo.deleted || photo.type !== 'Photo' || photo.ownerId !== node.id || photo.data.published) {
-    return graphError(call.reply, 400, { message: '(#100) photo_id must be an unpublished photo of this Page', code: 100 });
+    return graphError(call.reply, 400, {
+      message: '(#100) photo_id must be an unpublished photo of this Page',
+      code: 100,
+    });
   }
   const fault = state.faults.take('publish');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   photo.data.attached = true;
   const postId = `${node.id}_${photo.id}`;
-  addObject(state, { id: postId, type: 'PagePost', ownerId: node.id, createdAt: now, data: { story: true, photoId: photo.id } });
-  record(state, { id: postId, text: '', media: [{ type: 'image', mimeType: String(photo.data.mimeType), size: Number(photo.data.size) }], author: node.id, destination: node.id, createdAt: now, extra: { kind: 'story' } });
+  addObject(state, {
+    id: postId,
+    type: 'PagePost',
+    ownerId: node.id,
+    createdAt: now,
+    data: { story: true, photoId: photo.id },
+  });
+  record(state, {
+    id: postId,
+    text: '',
+    media: [{ type: 'image', mimeType: String(photo.data.mimeType), size: Number(photo.data.size) }],
+    author: node.id,
+    destination: node.id,
+    createdAt: now,
+    extra: { kind: 'story' },
+  });
   return settleAmbiguous(call.reply, fault, { success: true, post_id: postId });
 };
 
@@ -86,11 +140,16 @@ const comment: GraphHandler = (call) => {
   const { params, state, node, now, token } = call;
   const object = node.object!;
   if (token.kind !== 'page' || token.pageId !== object.ownerId) {
-    return graphError(call.reply, 400, { message: '(#200) Permissions error: comment as the Page with its Page access token', code: 200 });
+    return graphError(call.reply, 400, {
+      message: '(#200) Permissions error: comment as the Page with its Page access token',
+      code: 200,
+    });
   }
   const text = typeof params.message === 'string' ? params.message : '';
-  if (!text && !params.attachment_url && !params.attachment_id) return graphError(call.reply, 400, { message: '(#100) Missing message or attachment', code: 100 });
-  if (object.data.story) return graphError(call.reply, 400, { message: '(#100) Stories cannot be commented on', code: 100 });
+  if (!text && !params.attachment_url && !params.attachment_id)
+    return graphError(call.reply, 400, { message: '(#100) Missing message or attachment', code: 100 });
+  if (object.data.story)
+    return graphError(call.reply, 400, { message: '(#100) Stories cannot be commented on', code: 100 });
   const fault = state.faults.take('comment');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   const page = world(state).pages.get(object.ownerId);
@@ -101,7 +160,8 @@ const comment: GraphHandler = (call) => {
 const remove: GraphHandler = (call) => {
   const { state, node, token } = call;
   const object = node.object!;
-  if (token.kind !== 'page' || token.pageId !== object.ownerId) return graphError(call.reply, 400, { message: '(#200) Permissions error', code: 200 });
+  if (token.kind !== 'page' || token.pageId !== object.ownerId)
+    return graphError(call.reply, 400, { message: '(#200) Permissions error', code: 200 });
   const fault = state.faults.take('delete');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   object.deleted = true;
@@ -111,7 +171,13 @@ const remove: GraphHandler = (call) => {
 
 const readPost: GraphHandler = (call: GraphCall) => {
   const o = call.node.object!;
-  return { id: o.id, message: o.data.message ?? undefined, created_time: new Date(o.createdAt).toISOString(), permalink_url: postUrl(o.id), is_published: true };
+  return {
+    id: o.id,
+    message: o.data.message ?? undefined,
+    created_time: new Date(o.createdAt).toISOString(),
+    permalink_url: postUrl(o.id),
+    is_published: true,
+  };
 };
 
 export const POST_HANDLERS: Record<string, GraphHandler> = {

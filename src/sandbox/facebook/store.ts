@@ -11,14 +11,18 @@ export const MESSAGE_LIMIT = 63_206;
 export function pageTokenRefused(call: GraphCall): FastifyReply | null {
   if (call.token.kind === 'page' && call.token.pageId === call.node.id) return null;
   return graphError(call.reply, 400, {
-    message: '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission',
+    message:
+      '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission',
     code: 200,
   });
 }
 
 export function tooLong(call: GraphCall, text: unknown): FastifyReply | null {
   if (typeof text !== 'string' || [...text].length <= MESSAGE_LIMIT) return null;
-  return graphError(call.reply, 400, { message: `(#100) Param message must be at most ${MESSAGE_LIMIT} characters long`, code: 100 });
+  return graphError(call.reply, 400, {
+    message: `(#100) Param message must be at most ${MESSAGE_LIMIT} characters long`,
+    code: 100,
+  });
 }
 
 export function addObject(state: SimulatorState, o: Omit<GraphObject, 'id'> & { id?: string }): GraphObject {
@@ -28,8 +32,15 @@ export function addObject(state: SimulatorState, o: Omit<GraphObject, 'id'> & { 
 }
 
 /** Records a public item for `_inspect`. */
-export function record(state: SimulatorState, item: Omit<InspectedPost, 'createdAt' | 'extra'> & { createdAt: number; extra?: Record<string, unknown> }): InspectedPost {
-  const post: InspectedPost = { ...item, createdAt: new Date(item.createdAt).toISOString(), extra: { comments: [], ...item.extra } };
+export function record(
+  state: SimulatorState,
+  item: Omit<InspectedPost, 'createdAt' | 'extra'> & { createdAt: number; extra?: Record<string, unknown> },
+): InspectedPost {
+  const post: InspectedPost = {
+    ...item,
+    createdAt: new Date(item.createdAt).toISOString(),
+    extra: { comments: [], ...item.extra },
+  };
   state.posts.push(post);
   return post;
 }
@@ -52,7 +63,9 @@ export function attachedIds(value: unknown): string[] | null {
 }
 
 /** A photo's bytes: the `source` file, or what `url` serves (Graph fetches it itself). */
-export async function photoBytes(call: GraphCall): Promise<{ size: number; type: string; url?: string } | FastifyReply> {
+export async function photoBytes(
+  call: GraphCall,
+): Promise<{ size: number; type: string; url?: string } | FastifyReply> {
   const file = call.files.get('source');
   if (file) return { size: file.bytes.length, type: file.type || 'image/jpeg' };
   const url = typeof call.params.url === 'string' ? call.params.url : null;

@@ -8,7 +8,8 @@ import { Discovery, readDiscovery } from '../discovery.js';
  * (../discovery.ts).
  */
 
-const at = (file: string) => () => readDiscovery(import.meta.url, `./discovery/${file}`, `../../../src/sandbox/googlebusiness/discovery/${file}`);
+const at = (file: string) => () =>
+  readDiscovery(import.meta.url, `./discovery/${file}`, `../../../src/sandbox/googlebusiness/discovery/${file}`);
 
 export const ACCOUNT_MANAGEMENT = new Discovery(at('mybusinessaccountmanagement-v1.json'));
 export const BUSINESS_INFORMATION = new Discovery(at('mybusinessbusinessinformation-v1.json'));

@@ -4,7 +4,17 @@ import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { ACCOUNT_MANAGEMENT, BUSINESS_INFORMATION, requiredQuery } from './discovery.js';
 import { checkPlaceActionLink, checkServiceItems } from './rules.js';
-import { accountIdOf, gbpError, locationFor, locationsOf, maskPaths, pick, sendFault, userFor, type GbpLocation } from './store.js';
+import {
+  accountIdOf,
+  gbpError,
+  locationFor,
+  locationsOf,
+  maskPaths,
+  pick,
+  sendFault,
+  userFor,
+  type GbpLocation,
+} from './store.js';
 import { registerPerformance } from './performance.js';
 import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
@@ -57,7 +67,12 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
       registerGoogleBusinessLimits(app, state, oauth);
 
       /** The query parameters the discovery method requires; false when one is missing (400 answered). */
-      const hasRequired = (request: FastifyRequest, reply: FastifyReply, api: typeof ACCOUNT_MANAGEMENT, method: string): boolean => {
+      const hasRequired = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        api: typeof ACCOUNT_MANAGEMENT,
+        method: string,
+      ): boolean => {
         const q = request.query as Record<string, string>;
         const missing = requiredQuery(api, method).find((k) => !q[k]);
         if (missing) gbpError(reply, 400, `Request contains an invalid argument: ${missing} is required.`, missing);
@@ -73,11 +88,21 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         if (fault === 'ambiguous') return hangUp(reply);
         const id = accountIdOf(user);
         return accounts('ListAccountsResponse', {
-          accounts: [{ name: `accounts/${id}`, accountName: user.name, type: 'PERSONAL', role: 'PRIMARY_OWNER', verificationState: 'UNVERIFIED', vettedState: 'NOT_VETTED' }],
+          accounts: [
+            {
+              name: `accounts/${id}`,
+              accountName: user.name,
+              type: 'PERSONAL',
+              role: 'PRIMARY_OWNER',
+              verificationState: 'UNVERIFIED',
+              vettedState: 'NOT_VETTED',
+            },
+          ],
         });
       });
 
-      const locationResource = (loc: GbpLocation, mask: string[]) => pick({ name: `locations/${loc.id}`, ...loc.resource }, mask);
+      const locationResource = (loc: GbpLocation, mask: string[]) =>
+        pick({ name: `locations/${loc.id}`, ...loc.resource }, mask);
 
       // accounts.locations.list (readMask required)
       app.get('/v1/accounts/:a/locations', async (request, reply) => {
@@ -93,7 +118,10 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const unknown = mask.find((p) => !BUSINESS_INFORMATION.document.schemas.Location.properties[p.split('.')[0]]);
         if (unknown) return gbpError(reply, 400, `Invalid field mask: ${unknown}`, 'read_mask');
         const locations = locationsOf(state, user);
-        return info('ListLocationsResponse', { locations: locations.map((l) => locationResource(l, mask)), totalSize: locations.length });
+        return info('ListLocationsResponse', {
+          locations: locations.map((l) => locationResource(l, mask)),
+          totalSize: locations.length,
+        });
       });
 
       app.get('/v1/locations/:l', async (request, reply) => {
@@ -119,7 +147,11 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const mask = maskPaths((request.query as Record<string, string>).updateMask);
         const body = request.body as Record<string, any>;
         // Read-only fields (metadata, name) cannot be in the mask.
-        const bad = mask.find((p) => ['name', 'metadata'].includes(p.split('.')[0]) || !BUSINESS_INFORMATION.document.schemas.Location.properties[p.split('.')[0]]);
+        const bad = mask.find(
+          (p) =>
+            ['name', 'metadata'].includes(p.split('.')[0]) ||
+            !BUSINESS_INFORMATION.document.schemas.Location.properties[p.split('.')[0]],
+        );
         if (bad) return gbpError(reply, 400, `Invalid field mask path: ${bad}`, 'update_mask');
         const validateOnly = (request.query as Record<string, string>).validateOnly === 'true';
         if (!validateOnly) {
@@ -133,7 +165,10 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         return info('Location', locationResource(loc, Object.keys({ name: 1, ...loc.resource })));
       });
 
-      const attributesOf = (loc: GbpLocation) => ({ name: `locations/${loc.id}/attributes`, attributes: loc.attributes });
+      const attributesOf = (loc: GbpLocation) => ({
+        name: `locations/${loc.id}/attributes`,
+        attributes: loc.attributes,
+      });
 
       app.get('/v1/locations/:l/attributes', async (request, reply) => {
         const user = userFor(request, reply, oauth);
@@ -155,7 +190,9 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const mask = maskPaths((request.query as Record<string, string>).attributeMask);
         const bad = mask.find((p) => !/^attributes\/[a-z0-9_]+$/.test(p));
         if (bad) return gbpError(reply, 400, `Invalid attribute mask: ${bad}`, 'attribute_mask');
-        const given = ((request.body as { attributes?: Record<string, any>[] }).attributes ?? []).filter((a) => mask.includes(a.name));
+        const given = ((request.body as { attributes?: Record<string, any>[] }).attributes ?? []).filter((a) =>
+          mask.includes(a.name),
+        );
         loc.attributes = [...loc.attributes.filter((a) => !mask.includes(a.name)), ...structuredClone(given)];
         return info('Attributes', attributesOf(loc));
       });

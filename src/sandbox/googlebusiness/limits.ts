@@ -13,12 +13,22 @@ import { gbpError } from './store.js';
  * the simulator enforces no number on it.
  */
 
-const perMinute = (api: string): LimitRule => ({ name: `${api}-project-minute`, limit: 300, windowMs: 60_000, kind: 'sliding' });
+const perMinute = (api: string): LimitRule => ({
+  name: `${api}-project-minute`,
+  limit: 300,
+  windowMs: 60_000,
+  kind: 'sliding',
+});
 export const BUSINESS_INFORMATION = perMinute('business-information');
 export const ACCOUNT_MANAGEMENT = perMinute('account-management');
 export const PERFORMANCE = perMinute('performance');
 export const PLACE_ACTIONS = perMinute('place-actions');
-export const EDITS_PER_PROFILE: LimitRule = { name: 'edits-profile-minute', limit: 10, windowMs: 60_000, kind: 'sliding' };
+export const EDITS_PER_PROFILE: LimitRule = {
+  name: 'edits-profile-minute',
+  limit: 10,
+  windowMs: 60_000,
+  kind: 'sliding',
+};
 
 function apiOf(route: string): LimitRule | null {
   const path = route.slice(route.indexOf(' ') + 1);
@@ -39,12 +49,18 @@ export function registerGoogleBusinessLimits(app: FastifyInstance, state: Simula
       if (!project || !api) return [];
       const charges: LimitCharge[] = [[api, project]];
       // An edit: a PATCH of the location or its attributes (Business Information API).
-      if (api === BUSINESS_INFORMATION && request.method === 'PATCH') charges.push([EDITS_PER_PROFILE, (request.params as { l: string }).l]);
+      if (api === BUSINESS_INFORMATION && request.method === 'PATCH')
+        charges.push([EDITS_PER_PROFILE, (request.params as { l: string }).l]);
       return charges;
     },
     refuse(reply, refused) {
-      const what = refused.rule === EDITS_PER_PROFILE ? "'Edits per minute per Business Profile'" : "'Requests per minute'";
-      gbpError(reply, 429, `Quota exceeded for quota metric 'Requests' and limit ${what} of service 'mybusinessbusinessinformation.googleapis.com'.`);
+      const what =
+        refused.rule === EDITS_PER_PROFILE ? "'Edits per minute per Business Profile'" : "'Requests per minute'";
+      gbpError(
+        reply,
+        429,
+        `Quota exceeded for quota metric 'Requests' and limit ${what} of service 'mybusinessbusinessinformation.googleapis.com'.`,
+      );
     },
   });
 }

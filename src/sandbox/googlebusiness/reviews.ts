@@ -52,13 +52,20 @@ export function reviewsOf(state: SimulatorState): Map<string, GbpReview> {
   return reviews;
 }
 
-const replyResource = (r: NonNullable<GbpReview['reply']>) => ({ comment: r.comment, updateTime: new Date(r.updatedAt).toISOString() });
+const replyResource = (r: NonNullable<GbpReview['reply']>) => ({
+  comment: r.comment,
+  updateTime: new Date(r.updatedAt).toISOString(),
+});
 
 function reviewResource(r: GbpReview) {
   return {
     name: `accounts/${r.accountId}/locations/${r.locationId}/reviews/${r.id}`,
     reviewId: r.id,
-    reviewer: { profilePhotoUrl: `https://lh3.googleusercontent.com/a/${r.id.slice(0, 12)}=s120`, displayName: r.reviewer, isAnonymous: false },
+    reviewer: {
+      profilePhotoUrl: `https://lh3.googleusercontent.com/a/${r.id.slice(0, 12)}=s120`,
+      displayName: r.reviewer,
+      isAnonymous: false,
+    },
     starRating: STARS[r.rating],
     ...(r.comment ? { comment: r.comment } : {}),
     createTime: new Date(r.createdAt).toISOString(),
@@ -98,16 +105,25 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
     if (!loc) return reply;
     const q = request.query as Record<string, string>;
     const size = q.pageSize === undefined ? 50 : Number(q.pageSize);
-    if (!Number.isInteger(size) || size < 1 || size > 50) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
+    if (!Number.isInteger(size) || size < 1 || size > 50)
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
     const orderBy = q.orderBy ?? 'updateTime desc';
-    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy)) return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
+    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy))
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
     const offset = offsetOf(q.pageToken);
     if (offset === null) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_token');
     const fault = state.faults.take('review');
     if (sendFault(reply, fault)) return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     const all = [...reviewsOf(state).values()].filter((r) => r.locationId === loc.id);
-    all.sort((x, y) => (orderBy === 'updateTime desc' ? y.updatedAt - x.updatedAt : orderBy === 'rating' ? x.rating - y.rating : y.rating - x.rating) || (x.id < y.id ? -1 : 1));
+    all.sort(
+      (x, y) =>
+        (orderBy === 'updateTime desc'
+          ? y.updatedAt - x.updatedAt
+          : orderBy === 'rating'
+            ? x.rating - y.rating
+            : y.rating - x.rating) || (x.id < y.id ? -1 : 1),
+    );
     const page = all.slice(offset, offset + size);
     const average = all.length ? Math.round((all.reduce((s, r) => s + r.rating, 0) / all.length) * 10) / 10 : 0;
     return {
@@ -133,11 +149,15 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
     const review = reviewOf(request, reply);
     if (!review) return reply;
     const body = request.body as Record<string, unknown> | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
     const unknown = Object.keys(body).find((k) => !ALLOWED_REPLY.has(k));
-    if (unknown) return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
-    if (typeof body.comment !== 'string' || !body.comment.trim()) return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
-    if (Buffer.byteLength(body.comment) > MAX_REPLY_BYTES) return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
+    if (unknown)
+      return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+    if (typeof body.comment !== 'string' || !body.comment.trim())
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
+    if (Buffer.byteLength(body.comment) > MAX_REPLY_BYTES)
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'comment');
     const fault = state.faults.take('review');
     if (sendFault(reply, fault)) return reply;
     review.reply = { comment: body.comment, updatedAt: now() };
@@ -157,12 +177,27 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
   });
 
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; rating?: number; text?: string; reviewer?: { name?: string } };
-    if (b.kind !== 'review') return reply.status(400).send({ error: `Google Business has no ${b.kind ?? 'such'} items Herald reads: only kind "review" (a customer's review of a location)` });
-    if (!Number.isInteger(b.rating) || b.rating! < 1 || b.rating! > 5) return reply.status(400).send({ error: 'rating must be an integer from 1 to 5' });
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      rating?: number;
+      text?: string;
+      reviewer?: { name?: string };
+    };
+    if (b.kind !== 'review')
+      return reply.status(400).send({
+        error: `Google Business has no ${b.kind ?? 'such'} items Herald reads: only kind "review" (a customer's review of a location)`,
+      });
+    if (!Number.isInteger(b.rating) || b.rating! < 1 || b.rating! > 5)
+      return reply.status(400).send({ error: 'rating must be an integer from 1 to 5' });
     const id = String(b.account ?? '').replace(/^locations\//, '');
-    const loc = gbpStore(state).locations.get(id) ?? [...gbpStore(state).locations.values()].find((l) => l.resource.title === b.account);
-    if (!loc) return reply.status(400).send({ error: `no location ${b.account ?? ''} (account is the location id, locations/{id} or its title)` });
+    const loc =
+      gbpStore(state).locations.get(id) ??
+      [...gbpStore(state).locations.values()].find((l) => l.resource.title === b.account);
+    if (!loc)
+      return reply
+        .status(400)
+        .send({ error: `no location ${b.account ?? ''} (account is the location id, locations/{id} or its title)` });
     const at = now();
     const review: GbpReview = {
       id: `AbFvOq${randomBytes(18).toString('base64url')}`,
@@ -180,13 +215,19 @@ export function registerReviews(app: FastifyInstance, state: SimulatorState, oau
   });
 }
 
-
 const BATCH_FIELDS = new Set(['locationNames', 'pageSize', 'pageToken', 'orderBy', 'ignoreRatingOnlyReviews']);
 /** Google caps a batch at 200 location names (v4 reference: "limited to a batch size of 200 location_names per call"). */
 const MAX_BATCH_LOCATIONS = 200;
 
 function sortReviews(all: GbpReview[], orderBy: string): GbpReview[] {
-  return all.sort((x, y) => (orderBy === 'updateTime desc' ? y.updatedAt - x.updatedAt : orderBy === 'rating' ? x.rating - y.rating : y.rating - x.rating) || (x.id < y.id ? -1 : 1));
+  return all.sort(
+    (x, y) =>
+      (orderBy === 'updateTime desc'
+        ? y.updatedAt - x.updatedAt
+        : orderBy === 'rating'
+          ? x.rating - y.rating
+          : y.rating - x.rating) || (x.id < y.id ? -1 : 1),
+  );
 }
 
 /** accounts.locations.batchGetReviews: the reviews of several locations of one account, one flat page. */
@@ -197,22 +238,34 @@ function registerBatchGet(app: FastifyInstance, state: SimulatorState, oauth: OA
     if (!user) return reply;
     const { a } = request.params as { a: string };
     const body = request.body as Record<string, unknown> | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
     const unknown = Object.keys(body).find((k) => !BATCH_FIELDS.has(k));
-    if (unknown) return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
+    if (unknown)
+      return gbpError(reply, 400, `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
     const names = body.locationNames;
-    if (!Array.isArray(names) || !names.length || names.some((n) => typeof n !== 'string')) return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
-    if (names.length > MAX_BATCH_LOCATIONS) return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
+    if (!Array.isArray(names) || !names.length || names.some((n) => typeof n !== 'string'))
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
+    if (names.length > MAX_BATCH_LOCATIONS)
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'location_names');
     const size = body.pageSize === undefined ? 50 : Number(body.pageSize);
-    if (!Number.isInteger(size) || size < 1 || size > 50) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
+    if (!Number.isInteger(size) || size < 1 || size > 50)
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
     const orderBy = typeof body.orderBy === 'string' ? body.orderBy : 'updateTime desc';
-    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy)) return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
+    if (!['updateTime desc', 'rating', 'rating desc'].includes(orderBy))
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'order_by');
     const offset = offsetOf(typeof body.pageToken === 'string' ? body.pageToken : undefined);
     if (offset === null) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_token');
     const ids: string[] = [];
     for (const name of names as string[]) {
       const m = /^accounts\/([0-9]+)\/locations\/([0-9]+)$/.exec(name);
-      if (!m) return gbpError(reply, 400, `Request contains an invalid argument: ${name} is not a location name.`, 'location_names');
+      if (!m)
+        return gbpError(
+          reply,
+          400,
+          `Request contains an invalid argument: ${name} is not a location name.`,
+          'location_names',
+        );
       if (m[1] !== a) return gbpError(reply, 403, 'The caller does not have permission');
       const loc = locationFor(state, reply, user, m[2], a);
       if (!loc) return reply;
@@ -221,10 +274,22 @@ function registerBatchGet(app: FastifyInstance, state: SimulatorState, oauth: OA
     const fault = state.faults.take('review');
     if (sendFault(reply, fault)) return reply;
     if (fault === 'ambiguous') return hangUp(reply);
-    const all = sortReviews([...reviewsOf(state).values()].filter((r) => ids.includes(r.locationId) && !(body.ignoreRatingOnlyReviews === true && !r.comment)), orderBy);
+    const all = sortReviews(
+      [...reviewsOf(state).values()].filter(
+        (r) => ids.includes(r.locationId) && !(body.ignoreRatingOnlyReviews === true && !r.comment),
+      ),
+      orderBy,
+    );
     const page = all.slice(offset, offset + size);
     return {
-      ...(page.length ? { locationReviews: page.map((r) => ({ name: `accounts/${r.accountId}/locations/${r.locationId}`, review: reviewResource(r) })) } : {}),
+      ...(page.length
+        ? {
+            locationReviews: page.map((r) => ({
+              name: `accounts/${r.accountId}/locations/${r.locationId}`,
+              review: reviewResource(r),
+            })),
+          }
+        : {}),
       ...(offset + size < all.length ? { nextPageToken: tokenAt(offset + size) } : {}),
     };
   });

@@ -74,11 +74,22 @@ export function locationsOf(state: SimulatorState, user: OAuthUser): GbpLocation
           storeCode: `STORE-${i + 1}`,
           phoneNumbers: { primaryPhone: `+1 415-555-01${String(10 + i)}` },
           categories: {
-            primaryCategory: restaurant ? { name: 'categories/gcid:cafe', displayName: 'Cafe' } : { name: 'categories/gcid:gift_shop', displayName: 'Gift shop' },
+            primaryCategory: restaurant
+              ? { name: 'categories/gcid:cafe', displayName: 'Cafe' }
+              : { name: 'categories/gcid:gift_shop', displayName: 'Gift shop' },
           },
-          storefrontAddress: { regionCode: 'US', languageCode: 'en', postalCode: '94103', administrativeArea: 'CA', locality: 'San Francisco', addressLines: [`${100 + i} Market St`] },
+          storefrontAddress: {
+            regionCode: 'US',
+            languageCode: 'en',
+            postalCode: '94103',
+            administrativeArea: 'CA',
+            locality: 'San Francisco',
+            addressLines: [`${100 + i} Market St`],
+          },
           websiteUri: `https://${restaurant ? 'cafe' : 'shop'}.example.com/`,
-          regularHours: { periods: [{ openDay: 'MONDAY', openTime: { hours: 8 }, closeDay: 'MONDAY', closeTime: { hours: 18 } }] },
+          regularHours: {
+            periods: [{ openDay: 'MONDAY', openTime: { hours: 8 }, closeDay: 'MONDAY', closeTime: { hours: 18 } }],
+          },
           profile: { description: restaurant ? 'Coffee and pastries.' : 'Gifts and cards.' },
           metadata: {
             canOperateLocalPost: true,
@@ -117,20 +128,39 @@ const STATUS: Record<number, string> = {
  * https://developers.google.com/my-business/reference/rest/v4/ErrorCode).
  */
 export function gbpError(reply: FastifyReply, code: number, message: string, field?: string): FastifyReply {
-  const details = field ? [{ '@type': 'type.googleapis.com/google.mybusiness.v4.ValidationError', errorDetails: [{ code: 3, field, message }] }] : undefined;
-  return reply.status(code).send({ error: { code, message, status: STATUS[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
+  const details = field
+    ? [
+        {
+          '@type': 'type.googleapis.com/google.mybusiness.v4.ValidationError',
+          errorDetails: [{ code: 3, field, message }],
+        },
+      ]
+    : undefined;
+  return reply
+    .status(code)
+    .send({ error: { code, message, status: STATUS[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
 }
 
 /** The user behind the bearer token, or a 401 answered. */
 export function userFor(request: FastifyRequest, reply: FastifyReply, oauth: OAuthSim): OAuthUser | null {
   const user = oauth.userFor(request.headers.authorization);
   if (user) return user;
-  gbpError(reply, 401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+  gbpError(
+    reply,
+    401,
+    'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+  );
   return null;
 }
 
 /** The location `id` when `user` manages it (and under `accountId` when given); otherwise 404 or 403 answered. */
-export function locationFor(state: SimulatorState, reply: FastifyReply, user: OAuthUser, id: string, accountId?: string): GbpLocation | null {
+export function locationFor(
+  state: SimulatorState,
+  reply: FastifyReply,
+  user: OAuthUser,
+  id: string,
+  accountId?: string,
+): GbpLocation | null {
   const mine = locationsOf(state, user);
   const loc = gbpStore(state).locations.get(id);
   if (!loc) {
@@ -146,7 +176,12 @@ export function locationFor(state: SimulatorState, reply: FastifyReply, user: OA
 
 /** Answers an injected fault as Google does; false for none or `ambiguous` (the caller acts, then hangs up). */
 export function sendFault(reply: FastifyReply, fault: FaultKind | null): boolean {
-  if (fault === 'rate_limited') gbpError(reply, 429, "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusiness.googleapis.com'.");
+  if (fault === 'rate_limited')
+    gbpError(
+      reply,
+      429,
+      "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusiness.googleapis.com'.",
+    );
   else if (fault === 'unavailable') gbpError(reply, 503, 'The service is currently unavailable.');
   else if (fault === 'auth') gbpError(reply, 401, 'Request had invalid authentication credentials.');
   else if (fault === 'rejected') gbpError(reply, 400, 'Request contains an invalid argument.');
@@ -155,7 +190,11 @@ export function sendFault(reply: FastifyReply, fault: FaultKind | null): boolean
 }
 
 /** A field mask (`title,profile.description`) as its paths. */
-export const maskPaths = (mask: unknown) => String(mask ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+export const maskPaths = (mask: unknown) =>
+  String(mask ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
 
 /** `source` restricted to the top-level fields of `mask` (a read mask). */
 export function pick(source: Record<string, any>, mask: string[]): Record<string, any> {

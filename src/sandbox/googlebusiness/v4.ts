@@ -14,7 +14,10 @@ import { gbpError, gbpStore, locationFor, maskPaths, sendFault, userFor, type Gb
 
 type Params = { a: string; l: string; p?: string; m?: string };
 
-const newPostId = () => BigInt(`0x${randomBytes(8).toString('hex')}`).toString().slice(0, 19);
+const newPostId = () =>
+  BigInt(`0x${randomBytes(8).toString('hex')}`)
+    .toString()
+    .slice(0, 19);
 
 export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
   const store = () => gbpStore(state);
@@ -39,7 +42,14 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
       // LocalPostState: PROCESSING while Google reviews the post, then LIVE.
       state: now() < post.liveAt ? 'PROCESSING' : 'LIVE',
       ...(post.body.media?.length
-        ? { media: post.body.media.map((m: any, i: number) => ({ name: `${name}/media/${i + 1}`, mediaFormat: m.mediaFormat, sourceUrl: m.sourceUrl, googleUrl: `https://lh3.googleusercontent.com/p/${post.id}-${i + 1}` })) }
+        ? {
+            media: post.body.media.map((m: any, i: number) => ({
+              name: `${name}/media/${i + 1}`,
+              mediaFormat: m.mediaFormat,
+              sourceUrl: m.sourceUrl,
+              googleUrl: `https://lh3.googleusercontent.com/p/${post.id}-${i + 1}`,
+            })),
+          }
         : {}),
       searchUrl: `https://local.google.com/place?id=${post.locationId}&use=posts&lpsid=${post.id}`,
       topicType: post.body.topicType,
@@ -55,17 +65,33 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (sendFault(reply, fault)) return reply;
     const body = request.body as Record<string, any>;
     const at = now();
-    const post: GbpPost = { id: newPostId(), accountId: loc.accountId, locationId: loc.id, body, createdAt: at, liveAt: at + state.config.processingMs, deleted: false };
+    const post: GbpPost = {
+      id: newPostId(),
+      accountId: loc.accountId,
+      locationId: loc.id,
+      body,
+      createdAt: at,
+      liveAt: at + state.config.processingMs,
+      deleted: false,
+    };
     store().posts.set(post.id, post);
     const resource = postResource(post);
     state.posts.push({
       id: resource.name,
       text: body.summary ?? '',
-      media: (body.media ?? []).map((m: any) => ({ type: m.mediaFormat === 'PHOTO' ? 'image' : 'video', url: m.sourceUrl })),
+      media: (body.media ?? []).map((m: any) => ({
+        type: m.mediaFormat === 'PHOTO' ? 'image' : 'video',
+        url: m.sourceUrl,
+      })),
       author: loc.accountId,
       createdAt: resource.createTime,
       destination: `locations/${loc.id}`,
-      extra: { topicType: body.topicType, callToAction: body.callToAction ?? null, languageCode: body.languageCode ?? null, searchUrl: resource.searchUrl },
+      extra: {
+        topicType: body.topicType,
+        callToAction: body.callToAction ?? null,
+        languageCode: body.languageCode ?? null,
+        searchUrl: resource.searchUrl,
+      },
     });
     if (fault === 'ambiguous') return hangUp(reply);
     return resource;
@@ -78,7 +104,9 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (sendFault(reply, fault)) return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     const size = Math.min(100, Math.max(1, Number((request.query as Record<string, string>).pageSize ?? 20)));
-    const posts = [...store().posts.values()].filter((p) => p.locationId === loc.id && !p.deleted).sort((x, y) => y.createdAt - x.createdAt);
+    const posts = [...store().posts.values()]
+      .filter((p) => p.locationId === loc.id && !p.deleted)
+      .sort((x, y) => y.createdAt - x.createdAt);
     return { localPosts: posts.slice(0, size).map(postResource) };
   });
 
@@ -86,7 +114,8 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     const loc = locationOf(request, reply);
     if (!loc) return reply;
     const post = store().posts.get((request.params as Params).p!);
-    if (!post || post.deleted || post.locationId !== loc.id) return gbpError(reply, 404, 'Requested entity was not found.');
+    if (!post || post.deleted || post.locationId !== loc.id)
+      return gbpError(reply, 404, 'Requested entity was not found.');
     return postResource(post);
   });
 
@@ -94,7 +123,8 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     const loc = locationOf(request, reply);
     if (!loc) return reply;
     const post = store().posts.get((request.params as Params).p!);
-    if (!post || post.deleted || post.locationId !== loc.id) return gbpError(reply, 404, 'Requested entity was not found.');
+    if (!post || post.deleted || post.locationId !== loc.id)
+      return gbpError(reply, 404, 'Requested entity was not found.');
     const fault = state.faults.take('delete');
     if (sendFault(reply, fault)) return reply;
     post.deleted = true;
@@ -108,14 +138,19 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
   app.get('/v4/accounts/:a/locations/:l/foodMenus', async (request, reply) => {
     const loc = locationOf(request, reply);
     if (!loc) return reply;
-    if (!loc.resource.metadata.canHaveFoodMenus) return gbpError(reply, 400, 'The location is not eligible for food menus.');
-    return { name: `accounts/${loc.accountId}/locations/${loc.id}/foodMenus`, ...(loc.menus.length ? { menus: loc.menus } : {}) };
+    if (!loc.resource.metadata.canHaveFoodMenus)
+      return gbpError(reply, 400, 'The location is not eligible for food menus.');
+    return {
+      name: `accounts/${loc.accountId}/locations/${loc.id}/foodMenus`,
+      ...(loc.menus.length ? { menus: loc.menus } : {}),
+    };
   });
 
   app.patch('/v4/accounts/:a/locations/:l/foodMenus', async (request, reply) => {
     const loc = locationOf(request, reply);
     if (!loc) return reply;
-    if (!loc.resource.metadata.canHaveFoodMenus) return gbpError(reply, 400, 'The location is not eligible for food menus.');
+    if (!loc.resource.metadata.canHaveFoodMenus)
+      return gbpError(reply, 400, 'The location is not eligible for food menus.');
     // updateMask: the fields to update; FoodMenus has one (`menus`). Without a mask the whole resource is replaced.
     const mask = maskPaths((request.query as Record<string, string>).updateMask);
     const bad = mask.find((p) => p !== 'menus');
@@ -123,7 +158,10 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     const problem = checkFoodMenus(request.body);
     if (problem) return gbpError(reply, 400, problem.message, problem.field);
     loc.menus = structuredClone((request.body as { menus: Record<string, any>[] }).menus);
-    return { name: `accounts/${loc.accountId}/locations/${loc.id}/foodMenus`, ...(loc.menus.length ? { menus: loc.menus } : {}) };
+    return {
+      name: `accounts/${loc.accountId}/locations/${loc.id}/foodMenus`,
+      ...(loc.menus.length ? { menus: loc.menus } : {}),
+    };
   });
 
   app.get('/v4/accounts/:a/locations/:l/media', async (request, reply) => {

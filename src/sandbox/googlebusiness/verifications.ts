@@ -49,7 +49,17 @@ export function verificationsOf(state: SimulatorState, loc: GbpLocation): GbpVer
   }
   let list = all.get(loc.id);
   if (!list) {
-    list = loc.resource.storeCode === 'STORE-1' ? [{ name: `locations/${loc.id}/verifications/${digits(`verification:${loc.id}`, 13)}`, method: 'ADDRESS', state: 'COMPLETED', createTime: '2024-01-15T10:00:00Z' }] : [];
+    list =
+      loc.resource.storeCode === 'STORE-1'
+        ? [
+            {
+              name: `locations/${loc.id}/verifications/${digits(`verification:${loc.id}`, 13)}`,
+              method: 'ADDRESS',
+              state: 'COMPLETED',
+              createTime: '2024-01-15T10:00:00Z',
+            },
+          ]
+        : [];
     all.set(loc.id, list);
   }
   return list;
@@ -60,7 +70,14 @@ const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object'
 function optionsFor(loc: GbpLocation) {
   const phone = String(loc.resource.phoneNumbers?.primaryPhone ?? '');
   return [
-    { verificationMethod: 'ADDRESS', addressData: { business: String(loc.resource.title ?? ''), address: loc.resource.storefrontAddress, expectedDeliveryDaysRegion: 14 } },
+    {
+      verificationMethod: 'ADDRESS',
+      addressData: {
+        business: String(loc.resource.title ?? ''),
+        address: loc.resource.storefrontAddress,
+        expectedDeliveryDaysRegion: 14,
+      },
+    },
     { verificationMethod: 'PHONE_CALL', phoneNumber: phone },
     { verificationMethod: 'SMS', phoneNumber: phone },
     { verificationMethod: 'EMAIL', emailData: { domain: EMAIL_DOMAIN, user: 'owner', isUserNameEditable: true } },
@@ -74,7 +91,12 @@ function offsetOf(token: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
-export function registerVerifications(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+export function registerVerifications(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  now: () => number,
+): void {
   const locationOf = (request: FastifyRequest, reply: FastifyReply): GbpLocation | null => {
     const user = userFor(request, reply, oauth);
     if (!user) return null;
@@ -102,7 +124,13 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
     if (fault === 'ambiguous') return hangUp(reply);
     const list = verificationsOf(state, loc);
     const verified = list.some((v) => v.state === 'COMPLETED');
-    return verified ? { hasVoiceOfMerchant: true, hasBusinessAuthority: true } : { hasVoiceOfMerchant: false, hasBusinessAuthority: false, verify: { hasPendingVerification: list.some((v) => v.state === 'PENDING') } };
+    return verified
+      ? { hasVoiceOfMerchant: true, hasBusinessAuthority: true }
+      : {
+          hasVoiceOfMerchant: false,
+          hasBusinessAuthority: false,
+          verify: { hasPendingVerification: list.some((v) => v.state === 'PENDING') },
+        };
   });
 
   app.get('/v1/locations/:l/verifications', async (request, reply) => {
@@ -110,12 +138,16 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
     if (!loc) return reply;
     const q = request.query as Record<string, string>;
     const size = q.pageSize === undefined ? 100 : Number(q.pageSize);
-    if (!Number.isInteger(size) || size < 1 || size > 100) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
+    if (!Number.isInteger(size) || size < 1 || size > 100)
+      return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_size');
     const offset = offsetOf(q.pageToken);
     if (offset === null) return gbpError(reply, 400, 'Request contains an invalid argument.', 'page_token');
     const list = verificationsOf(state, loc);
     const page = list.slice(offset, offset + size);
-    return { ...(page.length ? { verifications: page } : {}), ...(offset + size < list.length ? { nextPageToken: pageToken(offset + size) } : {}) };
+    return {
+      ...(page.length ? { verifications: page } : {}),
+      ...(offset + size < list.length ? { nextPageToken: pageToken(offset + size) } : {}),
+    };
   });
 
   app.post('/v1/locations/:l(^\\d+)::fetchVerificationOptions', async (request, reply) => {
@@ -123,8 +155,15 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
     if (!loc) return reply;
     const body = bodyOf(request, reply, ['languageCode', 'context']);
     if (!body) return reply;
-    if (typeof body.languageCode !== 'string' || !body.languageCode) return gbpError(reply, 400, 'Request contains an invalid argument: language_code is required.', 'language_code');
-    if (body.context !== undefined) return gbpError(reply, 400, 'Request contains an invalid argument: context can only be set for CUSTOMER_LOCATION_ONLY businesses.', 'context');
+    if (typeof body.languageCode !== 'string' || !body.languageCode)
+      return gbpError(reply, 400, 'Request contains an invalid argument: language_code is required.', 'language_code');
+    if (body.context !== undefined)
+      return gbpError(
+        reply,
+        400,
+        'Request contains an invalid argument: context can only be set for CUSTOMER_LOCATION_ONLY businesses.',
+        'context',
+      );
     return { options: optionsFor(loc) };
   });
 
@@ -133,19 +172,54 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
     if (!loc) return reply;
     const body = bodyOf(request, reply, VERIFY_FIELDS);
     if (!body) return reply;
-    if (!METHODS.includes(body.method)) return gbpError(reply, 400, 'Request contains an invalid argument: method is required.', 'method');
-    if (body.context !== undefined) return gbpError(reply, 400, 'Request contains an invalid argument: context can only be set for CUSTOMER_LOCATION_ONLY businesses.', 'context');
+    if (!METHODS.includes(body.method))
+      return gbpError(reply, 400, 'Request contains an invalid argument: method is required.', 'method');
+    if (body.context !== undefined)
+      return gbpError(
+        reply,
+        400,
+        'Request contains an invalid argument: context can only be set for CUSTOMER_LOCATION_ONLY businesses.',
+        'context',
+      );
     const option = optionsFor(loc).find((o) => o.verificationMethod === body.method);
-    if (!option) return gbpError(reply, 400, `Request contains an invalid argument: ${body.method} verification is not available for this location.`, 'method');
+    if (!option)
+      return gbpError(
+        reply,
+        400,
+        `Request contains an invalid argument: ${body.method} verification is not available for this location.`,
+        'method',
+      );
     if ((body.method === 'PHONE_CALL' || body.method === 'SMS') && body.phoneNumber !== option.phoneNumber) {
-      return gbpError(reply, 400, 'Request contains an invalid argument: phone_number must be one of the eligible options.', 'phone_number');
+      return gbpError(
+        reply,
+        400,
+        'Request contains an invalid argument: phone_number must be one of the eligible options.',
+        'phone_number',
+      );
     }
-    if (body.method === 'EMAIL' && !(typeof body.emailAddress === 'string' && new RegExp(`^[^@\\s]+@${EMAIL_DOMAIN.replace('.', '\\.')}$`).test(body.emailAddress))) {
-      return gbpError(reply, 400, `Request contains an invalid argument: email_address must be on ${EMAIL_DOMAIN}.`, 'email_address');
+    if (
+      body.method === 'EMAIL' &&
+      !(
+        typeof body.emailAddress === 'string' &&
+        new RegExp(`^[^@\\s]+@${EMAIL_DOMAIN.replace('.', '\\.')}$`).test(body.emailAddress)
+      )
+    ) {
+      return gbpError(
+        reply,
+        400,
+        `Request contains an invalid argument: email_address must be on ${EMAIL_DOMAIN}.`,
+        'email_address',
+      );
     }
-    if (body.mailerContact !== undefined && typeof body.mailerContact !== 'string') return gbpError(reply, 400, 'Invalid value at \'mailer_contact\': expected a string.', 'mailer_contact');
+    if (body.mailerContact !== undefined && typeof body.mailerContact !== 'string')
+      return gbpError(reply, 400, "Invalid value at 'mailer_contact': expected a string.", 'mailer_contact');
     const at = now();
-    const verification: GbpVerification = { name: `locations/${loc.id}/verifications/0T${digits(`verification:${loc.id}:${at}:${Math.random()}`, 13)}`, method: body.method, state: 'PENDING', createTime: new Date(at).toISOString() };
+    const verification: GbpVerification = {
+      name: `locations/${loc.id}/verifications/0T${digits(`verification:${loc.id}:${at}:${Math.random()}`, 13)}`,
+      method: body.method,
+      state: 'PENDING',
+      createTime: new Date(at).toISOString(),
+    };
     verificationsOf(state, loc).push(verification);
     return { verification };
   });
@@ -155,12 +229,21 @@ export function registerVerifications(app: FastifyInstance, state: SimulatorStat
     if (!loc) return reply;
     const body = bodyOf(request, reply, ['pin']);
     if (!body) return reply;
-    if (typeof body.pin !== 'string' || !body.pin) return gbpError(reply, 400, 'Request contains an invalid argument: pin is required.', 'pin');
+    if (typeof body.pin !== 'string' || !body.pin)
+      return gbpError(reply, 400, 'Request contains an invalid argument: pin is required.', 'pin');
     const name = `locations/${loc.id}/verifications/${(request.params as { v: string }).v}`;
     const verification = verificationsOf(state, loc).find((v) => v.name === name);
     if (!verification) return gbpError(reply, 404, 'Requested entity was not found.');
-    if (verification.state !== 'PENDING') return reply.status(400).send({ error: { code: 400, message: 'Precondition check failed: the verification is not PENDING.', status: 'FAILED_PRECONDITION' } });
-    if (body.pin !== verificationPin(name)) return gbpError(reply, 400, 'Request contains an invalid argument: the PIN is incorrect.', 'pin');
+    if (verification.state !== 'PENDING')
+      return reply.status(400).send({
+        error: {
+          code: 400,
+          message: 'Precondition check failed: the verification is not PENDING.',
+          status: 'FAILED_PRECONDITION',
+        },
+      });
+    if (body.pin !== verificationPin(name))
+      return gbpError(reply, 400, 'Request contains an invalid argument: the PIN is incorrect.', 'pin');
     verification.state = 'COMPLETED';
     return { verification };
   });

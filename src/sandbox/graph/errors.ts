@@ -37,10 +37,16 @@ export function graphError(reply: FastifyReply, status: number, e: GraphErrorFie
 }
 
 /** `(#100)` with Graph's invalid-parameter code. */
-export const invalidParam = (reply: FastifyReply, message: string, subcode?: number) => graphError(reply, 400, { message, code: 100, subcode });
+export const invalidParam = (reply: FastifyReply, message: string, subcode?: number) =>
+  graphError(reply, 400, { message, code: 100, subcode });
 
 export const expiredToken = (reply: FastifyReply) =>
-  graphError(reply, 400, { message: 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', code: 190, subcode: 460 });
+  graphError(reply, 400, {
+    message:
+      'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+    code: 190,
+    subcode: 460,
+  });
 
 /**
  * An armed fault (POST /_faults) answered as Graph does. `ambiguous` is not answered here: the caller
@@ -50,17 +56,35 @@ export function sendGraphFault(reply: FastifyReply, fault: FaultKind | null): bo
   switch (fault) {
     case 'rate_limited':
       // Page-level throttling (code 32) with the usage header Graph sends beside it.
-      reply.header('x-business-use-case-usage', JSON.stringify({ sandbox: [{ type: 'pages', call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 1 }] }));
+      reply.header(
+        'x-business-use-case-usage',
+        JSON.stringify({
+          sandbox: [
+            { type: 'pages', call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 1 },
+          ],
+        }),
+      );
       graphError(reply, 400, { message: '(#32) Page request limit reached', code: 32, isTransient: true });
       return true;
     case 'unavailable':
-      graphError(reply, 500, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, isTransient: true });
+      graphError(reply, 500, {
+        message: 'An unexpected error has occurred. Please retry your request later.',
+        code: 2,
+        isTransient: true,
+      });
       return true;
     case 'rejected':
-      graphError(reply, 400, { message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed', code: 368 });
+      graphError(reply, 400, {
+        message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed',
+        code: 368,
+      });
       return true;
     case 'auth':
-      graphError(reply, 400, { message: 'Error validating access token: Session has expired.', code: 190, subcode: 463 });
+      graphError(reply, 400, {
+        message: 'Error validating access token: Session has expired.',
+        code: 190,
+        subcode: 463,
+      });
       return true;
     default:
       return false;

@@ -62,7 +62,12 @@ export interface GraphCoreOptions {
    */
   own?: {
     /** The token's holder, or the reply already sent (Graph's code 190 when it is missing or dead). */
-    authenticate(request: FastifyRequest, given: string | undefined, reply: FastifyReply, now: number): GraphToken | FastifyReply;
+    authenticate(
+      request: FastifyRequest,
+      given: string | undefined,
+      reply: FastifyReply,
+      now: number,
+    ): GraphToken | FastifyReply;
     resolveNode(state: SimulatorState, id: string, token: GraphToken): GraphNode | null;
     /** Versions served (`v1.0`) and the one an unversioned path gets. */
     versions: string[];
@@ -81,7 +86,9 @@ export function bearer(request: FastifyRequest, params: Record<string, unknown>)
 }
 
 /** Query and body merged: JSON objects as they are, forms and multipart fields as strings, files apart. */
-export async function readParams(request: FastifyRequest): Promise<{ params: Record<string, unknown>; files: GraphCall['files'] }> {
+export async function readParams(
+  request: FastifyRequest,
+): Promise<{ params: Record<string, unknown>; files: GraphCall['files'] }> {
   const params: Record<string, unknown> = { ...(request.query as Record<string, unknown>) };
   const files: GraphCall['files'] = new Map();
   const body = request.body as unknown;
@@ -105,7 +112,10 @@ export async function readParams(request: FastifyRequest): Promise<{ params: Rec
 function resolveNode(state: SimulatorState, id: string, token: GraphToken, opts: GraphCoreOptions): GraphNode | null {
   const w = world(state);
   if (id === 'me' && token.kind === 'instagram') return { id: token.igUserId!, type: 'IGUser' };
-  if (id === 'me') return token.kind === 'page' ? { id: token.pageId!, type: 'Page', page: w.pages.get(token.pageId!) } : { id: token.userId, type: 'User' };
+  if (id === 'me')
+    return token.kind === 'page'
+      ? { id: token.pageId!, type: 'Page', page: w.pages.get(token.pageId!) }
+      : { id: token.userId, type: 'User' };
   if (w.users.has(id)) return { id, type: 'User' };
   const page = w.pages.get(id);
   if (page) return { id, type: 'Page', page };
@@ -119,10 +129,17 @@ const DEFAULT_FIELDS = ['id', 'name', 'message', 'created_time'];
 
 /** What an insights item answers when the call names no fields: all of it, as on Graph. */
 export const INSIGHTS_FIELDS = ['id', 'name', 'period', 'values', 'total_value', 'title', 'description'];
-const DEFAULT_FIELDS_BY_TYPE: Record<string, string[]> = { InsightsResult: INSIGHTS_FIELDS, InstagramInsightsResult: INSIGHTS_FIELDS };
+const DEFAULT_FIELDS_BY_TYPE: Record<string, string[]> = {
+  InsightsResult: INSIGHTS_FIELDS,
+  InstagramInsightsResult: INSIGHTS_FIELDS,
+};
 
 /** Only the requested fields (Graph answers `id` always), else the node's default ones. */
-function pick(item: Record<string, unknown>, fields: string[], defaults: string[] = DEFAULT_FIELDS): Record<string, unknown> {
+function pick(
+  item: Record<string, unknown>,
+  fields: string[],
+  defaults: string[] = DEFAULT_FIELDS,
+): Record<string, unknown> {
   const wanted = fields.length ? ['id', ...fields] : defaults;
   return Object.fromEntries(Object.entries(item).filter(([k, v]) => wanted.includes(k) && v !== undefined));
 }
@@ -142,8 +159,10 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
   const versions = own?.versions ?? GRAPH_VERSIONS;
   const defaultVersion = own?.defaultVersion ?? DEFAULT_GRAPH_VERSION;
   const errorType = own?.errorType;
-  const invalid = (reply: FastifyReply, message: string) => graphError(reply, 400, { message, code: 100, type: errorType });
-  const defaults = (type: string | null) => (own ? (own.defaultFields?.[type ?? ''] ?? ['id']) : (DEFAULT_FIELDS_BY_TYPE[type ?? ''] ?? DEFAULT_FIELDS));
+  const invalid = (reply: FastifyReply, message: string) =>
+    graphError(reply, 400, { message, code: 100, type: errorType });
+  const defaults = (type: string | null) =>
+    own ? (own.defaultFields?.[type ?? ''] ?? ['id']) : (DEFAULT_FIELDS_BY_TYPE[type ?? ''] ?? DEFAULT_FIELDS);
   if (!own) {
     app.post('/_oauth/revoke', async (request) => {
       revokeAll(state, ((request.body ?? {}) as { userId?: string }).userId);
@@ -151,30 +170,41 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
     });
     app.post('/_oauth/users', async (request, reply) => {
       const u = (request.body ?? {}) as { id?: string; username?: string; name?: string };
-      if (!u.id) return reply.status(400).send({ error: 'id is required (the login; login_hint=<id> on the dialog picks it)' });
+      if (!u.id)
+        return reply.status(400).send({ error: 'id is required (the login; login_hint=<id> on the dialog picks it)' });
       return { ok: true, user: userFor(state, u.id, u.name ?? u.username) };
     });
   }
 
   const route = async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = (request.params as { '*': string; version: string });
+    const raw = request.params as { '*': string; version: string };
     let version = raw.version;
     let rest = raw['*'] ?? '';
     if (!/^v\d+\.\d+$/.test(version)) {
       rest = `${version}/${rest}`;
       version = defaultVersion;
     } else if (!versions.includes(version)) {
-      return graphError(reply, 400, { message: `(#2635) Graph API version ${version} does not exist or is no longer available; available versions: ${versions.join(', ')}`, code: 2635, type: errorType });
+      return graphError(reply, 400, {
+        message: `(#2635) Graph API version ${version} does not exist or is no longer available; available versions: ${versions.join(', ')}`,
+        code: 2635,
+        type: errorType,
+      });
     }
     const parts = rest.split('/').filter(Boolean);
     const now = opts.now();
-    if (!own && request.method === 'GET' && parts[0] === 'dialog' && parts[1] === 'oauth') return dialog(state, request.query as Record<string, string>, reply, now);
+    if (!own && request.method === 'GET' && parts[0] === 'dialog' && parts[1] === 'oauth')
+      return dialog(state, request.query as Record<string, string>, reply, now);
     const unlisted = await opts.unlisted?.(parts, request, reply, now);
     if (unlisted !== undefined) return unlisted;
     const { params, files } = await readParams(request).catch(() => ({ params: null, files: new Map() }));
     if (!params) return invalid(reply, '(#100) The request body could not be parsed');
     if (!own && parts[0] === 'oauth' && parts[1] === 'access_token') return accessToken(state, params, reply, now);
-    if (parts.length < 1 || parts.length > 2) return graphError(reply, 400, { message: `Unknown path components: /${parts.slice(2).join('/')}`, code: 2500, type: errorType });
+    if (parts.length < 1 || parts.length > 2)
+      return graphError(reply, 400, {
+        message: `Unknown path components: /${parts.slice(2).join('/')}`,
+        code: 2500,
+        type: errorType,
+      });
     let token: GraphToken | null;
     if (own) {
       const who = own.authenticate(request, bearer(request, params), reply, now);
@@ -184,8 +214,14 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
       token = liveToken(state, bearer(request, params), now);
       if (!token) {
         const given = bearer(request, params);
-        if (!given) return graphError(reply, 400, { message: 'An active access token must be used to query information about the current user.', code: 2500 });
-        return world(state).tokens.has(given) ? expiredToken(reply) : graphError(reply, 400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
+        if (!given)
+          return graphError(reply, 400, {
+            message: 'An active access token must be used to query information about the current user.',
+            code: 2500,
+          });
+        return world(state).tokens.has(given)
+          ? expiredToken(reply)
+          : graphError(reply, 400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
       }
     }
     // Meta's Platform and Pages rate limits (graph/limits.ts); Threads keeps its own (`own`).
@@ -208,7 +244,12 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
     const body = answer as Record<string, unknown>;
     if (method === 'GET' && !edge) return checkAnswer(node.type, pick(body, fields, defaults(node.type)));
     if (method === 'GET' && Array.isArray(body.data)) {
-      return { ...body, data: (body.data as Record<string, unknown>[]).map((item) => checkAnswer(spec.return ?? '', pick(item, fields, defaults(spec.return)))) };
+      return {
+        ...body,
+        data: (body.data as Record<string, unknown>[]).map((item) =>
+          checkAnswer(spec.return ?? '', pick(item, fields, defaults(spec.return))),
+        ),
+      };
     }
     return method === 'POST' ? checkAnswer(spec.return ?? '', body, true) : body;
   };

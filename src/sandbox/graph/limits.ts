@@ -28,8 +28,18 @@ export const PAGE_CALLS_PER_ENGAGED_USER = 4_800;
 /** Engaged users of a sandbox Page in 24 hours: the consenting user. */
 export const SANDBOX_ENGAGED_USERS = 1;
 
-const appRule = (users: number): LimitRule => ({ name: 'graph-app-hour', limit: CALLS_PER_USER_PER_HOUR * users, windowMs: HOUR_MS, kind: 'sliding' });
-const pageRule: LimitRule = { name: 'graph-page-buc-day', limit: PAGE_CALLS_PER_ENGAGED_USER * SANDBOX_ENGAGED_USERS, windowMs: DAY_MS, kind: 'sliding' };
+const appRule = (users: number): LimitRule => ({
+  name: 'graph-app-hour',
+  limit: CALLS_PER_USER_PER_HOUR * users,
+  windowMs: HOUR_MS,
+  kind: 'sliding',
+});
+const pageRule: LimitRule = {
+  name: 'graph-page-buc-day',
+  limit: PAGE_CALLS_PER_ENGAGED_USER * SANDBOX_ENGAGED_USERS,
+  windowMs: DAY_MS,
+  kind: 'sliding',
+};
 
 const percent = (used: number, limit: number) => Math.min(100, Math.floor((used * 100) / limit));
 
@@ -45,7 +55,13 @@ export function withinGraphLimits(state: SimulatorState, token: GraphToken, repl
     const verdict = state.limits.take([[pageRule, token.pageId]]);
     const s = verdict.ok ? verdict.statuses[0] : verdict.refused;
     if (s) {
-      const usage = { type: 'pages', call_count: percent(verdict.ok ? s.used : s.limit, s.limit), total_cputime: 0, total_time: 0, estimated_time_to_regain_access: verdict.ok ? 0 : Math.ceil(s.retryAfterMs / 60_000) };
+      const usage = {
+        type: 'pages',
+        call_count: percent(verdict.ok ? s.used : s.limit, s.limit),
+        total_cputime: 0,
+        total_time: 0,
+        estimated_time_to_regain_access: verdict.ok ? 0 : Math.ceil(s.retryAfterMs / 60_000),
+      };
       reply.header('x-business-use-case-usage', JSON.stringify({ [token.pageId]: [usage] }));
     }
     if (verdict.ok) return true;
@@ -56,7 +72,15 @@ export function withinGraphLimits(state: SimulatorState, token: GraphToken, repl
     const rule = appRule(usersOf(state, token.clientId));
     const verdict = state.limits.take([[rule, token.clientId]]);
     const s = verdict.ok ? verdict.statuses[0] : verdict.refused;
-    if (s) reply.header('x-app-usage', JSON.stringify({ call_count: percent(verdict.ok ? s.used : s.limit, s.limit), total_cputime: 0, total_time: 0 }));
+    if (s)
+      reply.header(
+        'x-app-usage',
+        JSON.stringify({
+          call_count: percent(verdict.ok ? s.used : s.limit, s.limit),
+          total_cputime: 0,
+          total_time: 0,
+        }),
+      );
     if (verdict.ok) return true;
     graphError(reply, 400, { message: '(#4) Application request limit reached', code: 4, isTransient: true });
     return false;

@@ -37,10 +37,17 @@ function codes(state: SimulatorState): Map<string, CodeRecord> {
 }
 
 /** The dialog: a redirect back with a code, or 400 when a required param is missing. */
-export function dialog(state: SimulatorState, q: Record<string, string | undefined>, reply: FastifyReply, now: number): FastifyReply {
+export function dialog(
+  state: SimulatorState,
+  q: Record<string, string | undefined>,
+  reply: FastifyReply,
+  now: number,
+): FastifyReply {
   const missing = ['client_id', 'redirect_uri'].filter((k) => !q[k]);
-  if (missing.length) return graphError(reply, 400, { message: `(#100) The parameter ${missing[0]} is required`, code: 100 });
-  if (q.response_type && q.response_type !== 'code') return graphError(reply, 400, { message: '(#100) response_type must be code for a server-side login', code: 100 });
+  if (missing.length)
+    return graphError(reply, 400, { message: `(#100) The parameter ${missing[0]} is required`, code: 100 });
+  if (q.response_type && q.response_type !== 'code')
+    return graphError(reply, 400, { message: '(#100) response_type must be code for a server-side login', code: 100 });
   const user: GraphUser = userFor(state, q.login_hint || `sandbox_${state.platform}`);
   const code = `AQ${randomBytes(24).toString('base64url')}`;
   codes(state).set(code, {
@@ -59,7 +66,12 @@ export function dialog(state: SimulatorState, q: Record<string, string | undefin
 }
 
 /** `/oauth/access_token`: the code exchange or the long-lived exchange. */
-export function accessToken(state: SimulatorState, p: Record<string, unknown>, reply: FastifyReply, now: number): unknown {
+export function accessToken(
+  state: SimulatorState,
+  p: Record<string, unknown>,
+  reply: FastifyReply,
+  now: number,
+): unknown {
   const fault = state.faults.take('token');
   if (sendGraphFault(reply, fault)) return reply;
   const s = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : undefined);
@@ -69,26 +81,52 @@ export function accessToken(state: SimulatorState, p: Record<string, unknown>, r
   if (s('grant_type') === 'fb_exchange_token') {
     const short = liveToken(state, s('fb_exchange_token'), now);
     if (!short || short.kind !== 'user' || short.clientId !== clientId) {
-      return graphError(reply, 400, { message: 'Error validating access token: The session is invalid because the user logged out.', code: 190, subcode: 467 });
+      return graphError(reply, 400, {
+        message: 'Error validating access token: The session is invalid because the user logged out.',
+        code: 190,
+        subcode: 467,
+      });
     }
-    const long = issueToken(state, { kind: 'user', userId: short.userId, clientId, expiresAt: now + LONG_TTL_SEC * 1000, longLived: true, scopes: short.scopes });
+    const long = issueToken(state, {
+      kind: 'user',
+      userId: short.userId,
+      clientId,
+      expiresAt: now + LONG_TTL_SEC * 1000,
+      longLived: true,
+      scopes: short.scopes,
+    });
     return settleAmbiguous(reply, fault, { access_token: long.token, token_type: 'bearer', expires_in: LONG_TTL_SEC });
   }
   const code = s('code');
   const rec = code ? codes(state).get(code) : undefined;
-  if (!rec || rec.expiresAt <= now) return graphError(reply, 400, { message: 'Invalid verification code format.', code: 100, subcode: 36007 });
-  if (rec.used) return graphError(reply, 400, { message: 'This authorization code has been used.', code: 100, subcode: 36009 });
+  if (!rec || rec.expiresAt <= now)
+    return graphError(reply, 400, { message: 'Invalid verification code format.', code: 100, subcode: 36007 });
+  if (rec.used)
+    return graphError(reply, 400, { message: 'This authorization code has been used.', code: 100, subcode: 36009 });
   if (rec.redirectUri !== s('redirect_uri')) {
-    return graphError(reply, 400, { message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', code: 100, subcode: 36008 });
+    return graphError(reply, 400, {
+      message:
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+      code: 100,
+      subcode: 36008,
+    });
   }
-  if (rec.clientId !== clientId) return graphError(reply, 400, { message: 'Error validating verification code.', code: 100, subcode: 36008 });
+  if (rec.clientId !== clientId)
+    return graphError(reply, 400, { message: 'Error validating verification code.', code: 100, subcode: 36008 });
   if (rec.challenge) {
     const verifier = s('code_verifier');
     const computed = verifier ? createHash('sha256').update(verifier).digest('base64url') : '';
     if (computed !== rec.challenge) return graphError(reply, 400, { message: 'Invalid code verifier.', code: 100 });
   }
   rec.used = true;
-  const t = issueToken(state, { kind: 'user', userId: rec.userId, clientId, expiresAt: now + SHORT_TTL_SEC * 1000, longLived: false, scopes: rec.scopes });
+  const t = issueToken(state, {
+    kind: 'user',
+    userId: rec.userId,
+    clientId,
+    expiresAt: now + SHORT_TTL_SEC * 1000,
+    longLived: false,
+    scopes: rec.scopes,
+  });
   return settleAmbiguous(reply, fault, { access_token: t.token, token_type: 'bearer', expires_in: SHORT_TTL_SEC });
 }
 

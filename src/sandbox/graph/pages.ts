@@ -9,7 +9,9 @@ import { pagesOf, pageTokenFor, world, type GraphPage } from './world.js';
  * account posts).
  */
 
-const picture = (id: string) => ({ data: { url: `https://graph.facebook.com/${id}/picture`, is_silhouette: false, height: 50, width: 50 } });
+const picture = (id: string) => ({
+  data: { url: `https://graph.facebook.com/${id}/picture`, is_silhouette: false, height: 50, width: 50 },
+});
 
 /**
  * A Page as `/me/accounts` and `GET /{page}` show it; the token only to whoever may have it. NOTE: Graph
@@ -32,13 +34,22 @@ function pageFields(page: GraphPage, token?: string): Record<string, unknown> {
 
 const me: GraphHandler = (call) => {
   const user = world(call.state).users.get(call.node.id)!;
-  return { id: user.id, name: user.name, picture: picture(user.id), link: `https://www.facebook.com/app_scoped_user_id/${user.id}` };
+  return {
+    id: user.id,
+    name: user.name,
+    picture: picture(user.id),
+    link: `https://www.facebook.com/app_scoped_user_id/${user.id}`,
+  };
 };
 
 /** `GET /me/accounts`: the user's Pages with a Page token each (https://developers.facebook.com/docs/pages-api/getting-started). */
 const accounts: GraphHandler = (call) => {
   const { token, node, state } = call;
-  if (token.kind !== 'user' || token.userId !== node.id) return graphError(call.reply, 400, { message: '(#100) accounts is only available to the user with a user access token', code: 100 });
+  if (token.kind !== 'user' || token.userId !== node.id)
+    return graphError(call.reply, 400, {
+      message: '(#100) accounts is only available to the user with a user access token',
+      code: 100,
+    });
   const fault = state.faults.take('destinations');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   const data = pagesOf(state, node.id).map((p) => pageFields(p, pageTokenFor(state, token, p.id).token));
@@ -49,8 +60,10 @@ const accounts: GraphHandler = (call) => {
 const readPage: GraphHandler = (call) => {
   const { token, node, state } = call;
   const page = node.page!;
-  const allowed = (token.kind === 'user' && token.userId === page.ownerId) || (token.kind === 'page' && token.pageId === page.id);
-  const pageToken = token.kind === 'page' ? token.token : allowed ? pageTokenFor(state, token, page.id).token : undefined;
+  const allowed =
+    (token.kind === 'user' && token.userId === page.ownerId) || (token.kind === 'page' && token.pageId === page.id);
+  const pageToken =
+    token.kind === 'page' ? token.token : allowed ? pageTokenFor(state, token, page.id).token : undefined;
   // followers_count: sandbox/metrics.ts (`_metrics {postId: <page id>, metrics: {followers}}` sets it).
   return { ...pageFields(page, allowed ? pageToken : undefined), followers_count: subscribersOf(state, page.id) };
 };

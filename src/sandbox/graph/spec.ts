@@ -61,7 +61,10 @@ const COMPLETED_BY: Record<string, string> = { IGUser: 'IGUserForIGOnlyAPI' };
 
 function load(name: string): Specs {
   // From src (tsx, vitest) the file sits beside this module; from dist it stays in src.
-  const found = [new URL(`./specs/${name}`, import.meta.url), new URL(`../../../src/sandbox/graph/specs/${name}`, import.meta.url)]
+  const found = [
+    new URL(`./specs/${name}`, import.meta.url),
+    new URL(`../../../src/sandbox/graph/specs/${name}`, import.meta.url),
+  ]
     .map((u) => fileURLToPath(u))
     .find((p) => existsSync(p));
   if (!found) throw new Error(`the Graph API specs (src/sandbox/graph/specs/${name}) are missing`);
@@ -71,7 +74,10 @@ function load(name: string): Specs {
 function specs(): Specs {
   if (cached) return cached;
   const all = SPEC_FILES.map(load);
-  cached = { nodes: Object.assign({}, ...all.map((s) => s.nodes)), enums: Object.assign({}, ...all.map((s) => s.enums)) };
+  cached = {
+    nodes: Object.assign({}, ...all.map((s) => s.nodes)),
+    enums: Object.assign({}, ...all.map((s) => s.enums)),
+  };
   return cached;
 }
 
@@ -132,7 +138,12 @@ export function typeProblem(name: string, type: string, value: unknown): string 
     const v = parsed(value);
     // A list<string> (or of an enum) also comes comma-separated (`children=1,2`), and so does every
     // insights edge's `metric` (`metric=post_impressions,post_clicks`), whatever its spec type.
-    const commaList = list?.[1] === 'string' || list?.[1] === 'unsigned int' || list?.[1] === 'int' || (!!list && list[1] in specs().enums) || name === 'metric';
+    const commaList =
+      list?.[1] === 'string' ||
+      list?.[1] === 'unsigned int' ||
+      list?.[1] === 'int' ||
+      (!!list && list[1] in specs().enums) ||
+      name === 'metric';
     const items = Array.isArray(v) ? v : typeof v === 'string' && commaList ? v.split(',') : null;
     if (!items) return `(#100) Param ${name} must be an array.`;
     if (!list) return null;
@@ -152,15 +163,26 @@ export function typeProblem(name: string, type: string, value: unknown): string 
     case 'string':
       return typeof value === 'string' || typeof value === 'number' ? null : `(#100) Param ${name} must be a string.`;
     case 'bool':
-      return typeof value === 'boolean' || value === 'true' || value === 'false' || value === '1' || value === '0' ? null : `(#100) Param ${name} must be a boolean.`;
+      return typeof value === 'boolean' || value === 'true' || value === 'false' || value === '1' || value === '0'
+        ? null
+        : `(#100) Param ${name} must be a boolean.`;
     case 'int':
-      return Number.isInteger(value) || (typeof value === 'string' && INT.test(value)) ? null : `(#100) Param ${name} must be an integer.`;
+      return Number.isInteger(value) || (typeof value === 'string' && INT.test(value))
+        ? null
+        : `(#100) Param ${name} must be an integer.`;
     case 'unsigned int':
-      return (Number.isInteger(value) && (value as number) >= 0) || (typeof value === 'string' && /^\d+$/.test(value)) ? null : `(#100) Param ${name} must be a non-negative integer.`;
+      return (Number.isInteger(value) && (value as number) >= 0) || (typeof value === 'string' && /^\d+$/.test(value))
+        ? null
+        : `(#100) Param ${name} must be a non-negative integer.`;
     case 'float':
-      return typeof value === 'number' || (typeof value === 'string' && FLOAT.test(value)) ? null : `(#100) Param ${name} must be a number.`;
+      return typeof value === 'number' || (typeof value === 'string' && FLOAT.test(value))
+        ? null
+        : `(#100) Param ${name} must be a number.`;
     case 'datetime':
-      return Number.isInteger(value) || (typeof value === 'string' && (INT.test(value) || !Number.isNaN(Date.parse(value)))) ? null : `(#100) Param ${name} must be a valid datetime.`;
+      return Number.isInteger(value) ||
+        (typeof value === 'string' && (INT.test(value) || !Number.isNaN(Date.parse(value))))
+        ? null
+        : `(#100) Param ${name} must be a valid datetime.`;
     case 'map': {
       const v = parsed(value);
       return v && typeof v === 'object' && !Array.isArray(v) ? null : `(#100) Param ${name} must be a JSON object.`;
@@ -227,7 +249,16 @@ export function fieldsProblem(type: string, fields: string[]): string | null {
  * Send API, `{result}` of the Messenger Profile API): the codegen specs type these
  * answers as the node, which has no such fields.
  */
-const CREATION_FIELDS = new Set(['id', 'post_id', 'success', 'video_id', 'upload_url', 'recipient_id', 'message_id', 'result']);
+const CREATION_FIELDS = new Set([
+  'id',
+  'post_id',
+  'success',
+  'video_id',
+  'upload_url',
+  'recipient_id',
+  'message_id',
+  'result',
+]);
 
 /**
  * Holds an answer to the node's fields: an undefined field is a simulator bug, so it throws (the test that
@@ -237,7 +268,8 @@ export function checkAnswer(type: string, answer: Record<string, unknown>, creat
   const node = nodeSpec(type);
   if (!node) return answer;
   for (const key of Object.keys(answer)) {
-    if (!readable(node, key) && !(creation && CREATION_FIELDS.has(key))) throw new Error(`Graph simulator answered field ${key}, which node ${type} does not define`);
+    if (!readable(node, key) && !(creation && CREATION_FIELDS.has(key)))
+      throw new Error(`Graph simulator answered field ${key}, which node ${type} does not define`);
   }
   return answer;
 }

@@ -30,42 +30,76 @@ function subscriptions(state: SimulatorState): Map<string, MetaSubscription> {
   return subs;
 }
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v.map(String)
+    : typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
 
 export const SUBSCRIPTION_HANDLERS: Record<string, GraphHandler> = {
   async 'POST Application subscriptions'(call) {
     if (call.token.kind !== 'app' || !call.token.appSecret) {
-      return graphError(call.reply, 400, { message: '(#15) This method must be called with an app access_token.', code: 15 });
+      return graphError(call.reply, 400, {
+        message: '(#15) This method must be called with an app access_token.',
+        code: 15,
+      });
     }
     const p = call.params;
     const callbackUrl = typeof p.callback_url === 'string' ? p.callback_url : '';
-    if (!/^https?:\/\//.test(callbackUrl)) return graphError(call.reply, 400, { message: '(#100) Param callback_url must be a valid URL', code: 100 });
+    if (!/^https?:\/\//.test(callbackUrl))
+      return graphError(call.reply, 400, { message: '(#100) Param callback_url must be a valid URL', code: 100 });
     const verifyToken = typeof p.verify_token === 'string' ? p.verify_token : '';
     const challenge = String(randomInt(1_000_000_000));
-    const q = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.challenge': challenge, 'hub.verify_token': verifyToken });
+    const q = new URLSearchParams({
+      'hub.mode': 'subscribe',
+      'hub.challenge': challenge,
+      'hub.verify_token': verifyToken,
+    });
     let answered = '';
     try {
-      const res = await fetch(`${callbackUrl}${callbackUrl.includes('?') ? '&' : '?'}${q}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${callbackUrl}${callbackUrl.includes('?') ? '&' : '?'}${q}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       answered = res.ok ? (await res.text()).trim() : `HTTP ${res.status}`;
     } catch (e) {
       answered = (e as Error).message;
     }
     if (answered !== challenge) {
-      return graphError(call.reply, 400, { message: `(#2201) response does not match challenge, expected value="${challenge}", received="${answered.slice(0, 100)}"`, code: 2201 });
+      return graphError(call.reply, 400, {
+        message: `(#2201) response does not match challenge, expected value="${challenge}", received="${answered.slice(0, 100)}"`,
+        code: 2201,
+      });
     }
     const object = String(p.object);
-    subscriptions(call.state).set(`${call.token.clientId}|${object}`, { appId: call.token.clientId, appSecret: call.token.appSecret, object, callbackUrl, verifyToken, fields: list(p.fields) });
+    subscriptions(call.state).set(`${call.token.clientId}|${object}`, {
+      appId: call.token.clientId,
+      appSecret: call.token.appSecret,
+      object,
+      callbackUrl,
+      verifyToken,
+      fields: list(p.fields),
+    });
     return { success: true };
   },
   'GET Application subscriptions'(call) {
     const data = [...subscriptions(call.state).values()]
       .filter((s) => s.appId === call.token.clientId)
-      .map((s) => ({ object: s.object, callback_url: s.callbackUrl, active: true, fields: s.fields.map((name) => ({ name, version: call.version })) }));
+      .map((s) => ({
+        object: s.object,
+        callback_url: s.callbackUrl,
+        active: true,
+        fields: s.fields.map((name) => ({ name, version: call.version })),
+      }));
     return { data };
   },
   'DELETE Application subscriptions'(call) {
     const object = typeof call.params.object === 'string' ? call.params.object : null;
-    for (const [key, s] of subscriptions(call.state)) if (s.appId === call.token.clientId && (!object || s.object === object)) subscriptions(call.state).delete(key);
+    for (const [key, s] of subscriptions(call.state))
+      if (s.appId === call.token.clientId && (!object || s.object === object)) subscriptions(call.state).delete(key);
     return { success: true };
   },
 };
@@ -88,7 +122,12 @@ export function pageInstalls(state: SimulatorState): Map<string, string[]> {
   return m;
 }
 
-export async function deliverMetaWebhook(state: SimulatorState, object: string, field: string, entry: Record<string, unknown>[]): Promise<number | null> {
+export async function deliverMetaWebhook(
+  state: SimulatorState,
+  object: string,
+  field: string,
+  entry: Record<string, unknown>[],
+): Promise<number | null> {
   let status: number | null = null;
   // A Page's updates go out only when the Page installed the app for that field.
   if (object === 'page') entry = entry.filter((e) => pageInstalls(state).get(String(e.id))?.includes(field));
@@ -99,7 +138,10 @@ export async function deliverMetaWebhook(state: SimulatorState, object: string, 
     try {
       const res = await fetch(sub.callbackUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', sub.appSecret).update(body).digest('hex')}` },
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', sub.appSecret).update(body).digest('hex')}`,
+        },
         body,
         signal: AbortSignal.timeout(10_000),
       });

@@ -151,7 +151,18 @@ export function pageTokenFor(state: SimulatorState, user: GraphToken, pageId: st
 export function liveToken(state: SimulatorState, token: string | undefined, now: number): GraphToken | null {
   // The app access token is the app id and secret themselves (any secret: the simulator keeps no app registry).
   const app = token ? /^(\d{5,20})\|(.+)$/.exec(token) : null;
-  if (app) return { token: token!, kind: 'app', userId: '', clientId: app[1], expiresAt: null, longLived: true, scopes: [], revoked: false, appSecret: app[2] };
+  if (app)
+    return {
+      token: token!,
+      kind: 'app',
+      userId: '',
+      clientId: app[1],
+      expiresAt: null,
+      longLived: true,
+      scopes: [],
+      revoked: false,
+      appSecret: app[2],
+    };
   const t = token ? world(state).tokens.get(token) : undefined;
   if (!t || t.revoked || (t.expiresAt !== null && t.expiresAt <= now)) return null;
   return t;

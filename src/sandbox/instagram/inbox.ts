@@ -41,7 +41,8 @@ function igAccount(state: SimulatorState, ref: string): GraphPage | undefined {
   return [...world(state).pages.values()].find((p) => p.igUserId === ref || p.igUsername === ref);
 }
 
-const refused = (call: GraphCall) => graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
+const refused = (call: GraphCall) =>
+  graphError(call.reply, 400, { message: '(#10) Application does not have permission for this action', code: 10 });
 
 /**
  * Sends Meta's refusal and answers true unless the token acts for `ownerId` and was granted the
@@ -55,11 +56,16 @@ function refusedFor(call: GraphCall, ownerId: string, what: 'messages' | 'commen
     return true;
   }
   const granted = call.token.scopes;
-  if (granted.includes(`instagram_manage_${what}`) || granted.includes(`instagram_business_manage_${what}`)) return false;
-  graphError(call.reply, 400, { message: `(#10) This endpoint requires the 'instagram_manage_${what}' permission`, code: 10 });
+  if (granted.includes(`instagram_manage_${what}`) || granted.includes(`instagram_business_manage_${what}`))
+    return false;
+  graphError(call.reply, 400, {
+    message: `(#10) This endpoint requires the 'instagram_manage_${what}' permission`,
+    code: 10,
+  });
   return true;
 }
-const invalidParam = (call: GraphCall, message: string, subcode?: number) => graphError(call.reply, 400, { message: `(#100) ${message}`, code: 100, subcode });
+const invalidParam = (call: GraphCall, message: string, subcode?: number) =>
+  graphError(call.reply, 400, { message: `(#100) ${message}`, code: 100, subcode });
 
 const objects = (state: SimulatorState, type: string, match: (o: GraphObject) => boolean) =>
   [...world(state).objects.values()].filter((o) => o.type === type && !o.deleted && match(o));
@@ -68,11 +74,26 @@ const objects = (state: SimulatorState, type: string, match: (o: GraphObject) =>
 const messageId = (state: SimulatorState) => Buffer.from(`ig_message_${newId(state)}`).toString('base64url');
 
 /** The thread between the IG user and `other` (created on first use). */
-function threadWith(state: SimulatorState, igUserId: string, other: { id: string; username: string }, now: number): GraphObject {
-  const found = objects(state, 'UnifiedThread', (o) => o.ownerId === igUserId && (o.data.participant as { id: string }).id === other.id)[0];
+function threadWith(
+  state: SimulatorState,
+  igUserId: string,
+  other: { id: string; username: string },
+  now: number,
+): GraphObject {
+  const found = objects(
+    state,
+    'UnifiedThread',
+    (o) => o.ownerId === igUserId && (o.data.participant as { id: string }).id === other.id,
+  )[0];
   if (found) return found;
   const id = Buffer.from(`ig_thread_${newId(state)}`).toString('base64url');
-  const thread: GraphObject = { id, type: 'UnifiedThread', ownerId: igUserId, createdAt: now, data: { participant: other, messages: [] as IgMessage[] } };
+  const thread: GraphObject = {
+    id,
+    type: 'UnifiedThread',
+    ownerId: igUserId,
+    createdAt: now,
+    data: { participant: other, messages: [] as IgMessage[] },
+  };
   world(state).objects.set(id, thread);
   return thread;
 }
@@ -85,7 +106,19 @@ function messageWire(m: IgMessage): Record<string, unknown> {
     from: m.from,
     to: { data: [m.to] },
     message: m.text ?? '',
-    ...(a ? { attachments: { data: [a.type === 'image' ? { image_data: { url: a.url } } : a.type === 'video' ? { video_data: { url: a.url } } : { file_url: a.url }] } } : {}),
+    ...(a
+      ? {
+          attachments: {
+            data: [
+              a.type === 'image'
+                ? { image_data: { url: a.url } }
+                : a.type === 'video'
+                  ? { video_data: { url: a.url } }
+                  : { file_url: a.url },
+            ],
+          },
+        }
+      : {}),
   };
 }
 
@@ -101,7 +134,9 @@ function threadWire(state: SimulatorState, t: GraphObject): Record<string, unkno
 }
 
 function commentWire(state: SimulatorState, c: GraphObject): Record<string, unknown> {
-  const replies = objects(state, 'IGComment', (o) => o.data.parentId === c.id).sort((a, b) => a.createdAt - b.createdAt);
+  const replies = objects(state, 'IGComment', (o) => o.data.parentId === c.id).sort(
+    (a, b) => a.createdAt - b.createdAt,
+  );
   const from = c.data.from as { id: string; username: string };
   return {
     id: c.id,
@@ -118,8 +153,21 @@ function commentWire(state: SimulatorState, c: GraphObject): Record<string, unkn
 }
 
 /** A comment of `author` under `mediaId` (a reply when `parentId`), where the reads find it. */
-export function addComment(state: SimulatorState, media: GraphObject, author: { id: string; username: string }, text: string, parentId: string | null, now: number): GraphObject {
-  const c: GraphObject = { id: newId(state), type: 'IGComment', ownerId: media.ownerId, createdAt: now, data: { mediaId: media.id, parentId, text, from: author, hidden: false } };
+export function addComment(
+  state: SimulatorState,
+  media: GraphObject,
+  author: { id: string; username: string },
+  text: string,
+  parentId: string | null,
+  now: number,
+): GraphObject {
+  const c: GraphObject = {
+    id: newId(state),
+    type: 'IGComment',
+    ownerId: media.ownerId,
+    createdAt: now,
+    data: { mediaId: media.id, parentId, text, from: author, hidden: false },
+  };
   world(state).objects.set(c.id, c);
   return c;
 }
@@ -159,9 +207,18 @@ const object = (v: unknown): Record<string, any> | null => {
 
 const listConversations: GraphHandler = (call) => {
   if (refusedFor(call, call.node.id, 'messages')) return call.reply;
-  if (call.params.platform !== undefined && String(call.params.platform).toLowerCase() !== 'instagram') return invalidParam(call, 'platform must be instagram for an Instagram account');
-  const threads = objects(call.state, 'UnifiedThread', (o) => o.ownerId === call.node.id && (!call.params.user_id || (o.data.participant as { id: string }).id === call.params.user_id));
-  const data = threads.map((t) => threadWire(call.state, t)).sort((a, b) => String(b.updated_time).localeCompare(String(a.updated_time)));
+  if (call.params.platform !== undefined && String(call.params.platform).toLowerCase() !== 'instagram')
+    return invalidParam(call, 'platform must be instagram for an Instagram account');
+  const threads = objects(
+    call.state,
+    'UnifiedThread',
+    (o) =>
+      o.ownerId === call.node.id &&
+      (!call.params.user_id || (o.data.participant as { id: string }).id === call.params.user_id),
+  );
+  const data = threads
+    .map((t) => threadWire(call.state, t))
+    .sort((a, b) => String(b.updated_time).localeCompare(String(a.updated_time)));
   return { data, paging: { cursors: { before: 'QVFIU', after: 'QVFIU' } } };
 };
 
@@ -177,35 +234,72 @@ const send: GraphHandler = (call) => {
   const page = igAccount(state, node.id)!;
   const recipient = object(call.params.recipient);
   const message = object(call.params.message);
-  if (!recipient || (!recipient.id && !recipient.comment_id)) return invalidParam(call, 'param recipient must be an object with id or comment_id');
+  if (!recipient || (!recipient.id && !recipient.comment_id))
+    return invalidParam(call, 'param recipient must be an object with id or comment_id');
   if (!message) return invalidParam(call, 'param message must be an object');
   const text = typeof message.text === 'string' ? message.text : null;
   const attachment = message.attachment ? object(message.attachment) : null;
   if (!text && !attachment) return invalidParam(call, 'message needs text or an attachment');
-  if (text && [...text].length > 1000) return invalidParam(call, 'The message text is longer than 1000 characters', 2018047);
-  if (attachment && (!ATTACHMENT_TYPES.includes(String(attachment.type)) || typeof attachment.payload?.url !== 'string')) {
-    return invalidParam(call, `attachment type must be one of ${ATTACHMENT_TYPES.join(', ')} with payload.url`, 2018047);
+  if (text && [...text].length > 1000)
+    return invalidParam(call, 'The message text is longer than 1000 characters', 2018047);
+  if (
+    attachment &&
+    (!ATTACHMENT_TYPES.includes(String(attachment.type)) || typeof attachment.payload?.url !== 'string')
+  ) {
+    return invalidParam(
+      call,
+      `attachment type must be one of ${ATTACHMENT_TYPES.join(', ')} with payload.url`,
+      2018047,
+    );
   }
   const quick = message.quick_replies === undefined ? [] : asList(message.quick_replies);
-  if (!quick || quick.length > 13 || quick.some((q: any) => q?.content_type !== 'text' || typeof q.title !== 'string' || [...q.title].length > 20 || typeof q.payload !== 'string')) {
-    return invalidParam(call, 'quick_replies: at most 13, each {content_type: "text", title (20 characters at most), payload}');
+  if (
+    !quick ||
+    quick.length > 13 ||
+    quick.some(
+      (q: any) =>
+        q?.content_type !== 'text' ||
+        typeof q.title !== 'string' ||
+        [...q.title].length > 20 ||
+        typeof q.payload !== 'string',
+    )
+  ) {
+    return invalidParam(
+      call,
+      'quick_replies: at most 13, each {content_type: "text", title (20 characters at most), payload}',
+    );
   }
   let to: { id: string; username: string };
   let commentId: string | null = null;
   if (recipient.comment_id) {
     const c = world(state).objects.get(String(recipient.comment_id));
-    if (!c || c.type !== 'IGComment' || c.deleted || c.ownerId !== node.id) return invalidParam(call, 'recipient.comment_id is not a comment on this account\'s media');
-    if (c.data.privateReplyId) return graphError(call.reply, 400, { message: '(#10900) Activity already replied to', code: 10900 });
-    if (now - c.createdAt > PRIVATE_REPLY_WINDOW_MS) return graphError(call.reply, 400, { message: '(#10900) The comment is older than 7 days', code: 10900 });
+    if (!c || c.type !== 'IGComment' || c.deleted || c.ownerId !== node.id)
+      return invalidParam(call, "recipient.comment_id is not a comment on this account's media");
+    if (c.data.privateReplyId)
+      return graphError(call.reply, 400, { message: '(#10900) Activity already replied to', code: 10900 });
+    if (now - c.createdAt > PRIVATE_REPLY_WINDOW_MS)
+      return graphError(call.reply, 400, { message: '(#10900) The comment is older than 7 days', code: 10900 });
     to = c.data.from as { id: string; username: string };
     commentId = c.id;
   } else {
-    const t = objects(state, 'UnifiedThread', (o) => o.ownerId === node.id && (o.data.participant as { id: string }).id === String(recipient.id))[0];
+    const t = objects(
+      state,
+      'UnifiedThread',
+      (o) => o.ownerId === node.id && (o.data.participant as { id: string }).id === String(recipient.id),
+    )[0];
     // Instagram only delivers to someone who wrote to the account first.
-    if (!t) return graphError(call.reply, 400, { message: '(#100) No matching user found', code: 100, subcode: 2018001 });
+    if (!t)
+      return graphError(call.reply, 400, { message: '(#100) No matching user found', code: 100, subcode: 2018001 });
     to = t.data.participant as { id: string; username: string };
   }
-  const m: IgMessage = { id: messageId(state), createdAt: now, from: { id: page.igUserId, username: page.igUsername }, to, text, attachment: attachment ? { type: String(attachment.type), url: String(attachment.payload.url) } : null };
+  const m: IgMessage = {
+    id: messageId(state),
+    createdAt: now,
+    from: { id: page.igUserId, username: page.igUsername },
+    to,
+    text,
+    attachment: attachment ? { type: String(attachment.type), url: String(attachment.payload.url) } : null,
+  };
   (threadWith(state, node.id, to, now).data.messages as IgMessage[]).push(m);
   if (commentId) world(state).objects.get(commentId)!.data.privateReplyId = m.id;
   state.posts.push({
@@ -228,13 +322,16 @@ const readProfile: GraphHandler = (call) => {
 
 const setProfile: GraphHandler = (call) => {
   if (refusedFor(call, call.node.id, 'messages')) return call.reply;
-  if (call.params.persistent_menu !== undefined) return invalidParam(call, 'persistent_menu is not supported on Instagram through this API');
+  if (call.params.persistent_menu !== undefined)
+    return invalidParam(call, 'persistent_menu is not supported on Instagram through this API');
   const items = asList(call.params.ice_breakers);
   if (!items) return invalidParam(call, 'ice_breakers is required');
   for (const item of items as IceBreaker[]) {
     const ctas = item?.call_to_actions;
-    if (!Array.isArray(ctas) || ctas.length < 1 || ctas.length > 4) return invalidParam(call, 'ice_breakers: each locale takes 1 to 4 call_to_actions', 2018145);
-    if (ctas.some((c) => typeof c?.question !== 'string' || !c.question || typeof c.payload !== 'string' || !c.payload)) return invalidParam(call, 'ice_breakers: every call_to_action needs a question and a payload');
+    if (!Array.isArray(ctas) || ctas.length < 1 || ctas.length > 4)
+      return invalidParam(call, 'ice_breakers: each locale takes 1 to 4 call_to_actions', 2018145);
+    if (ctas.some((c) => typeof c?.question !== 'string' || !c.question || typeof c.payload !== 'string' || !c.payload))
+      return invalidParam(call, 'ice_breakers: every call_to_action needs a question and a payload');
   }
   iceBreakers(call.state).set(call.node.id, items as IceBreaker[]);
   return { result: 'success' };
@@ -250,7 +347,9 @@ const clearProfile: GraphHandler = (call) => {
 const listComments: GraphHandler = (call) => {
   const m = call.node.object!;
   if (refusedFor(call, m.ownerId, 'comments')) return call.reply;
-  const data = objects(call.state, 'IGComment', (o) => o.data.mediaId === m.id && !o.data.parentId).sort((a, b) => b.createdAt - a.createdAt);
+  const data = objects(call.state, 'IGComment', (o) => o.data.mediaId === m.id && !o.data.parentId).sort(
+    (a, b) => b.createdAt - a.createdAt,
+  );
   return { data: data.map((c) => commentWire(call.state, c)) };
 };
 
@@ -262,7 +361,11 @@ const readComment: GraphHandler = (call) => {
 const listCommentReplies: GraphHandler = (call) => {
   const c = call.node.object!;
   if (refusedFor(call, c.ownerId, 'comments')) return call.reply;
-  return { data: objects(call.state, 'IGComment', (o) => o.data.parentId === c.id).sort((a, b) => a.createdAt - b.createdAt).map((r) => commentWire(call.state, r)) };
+  return {
+    data: objects(call.state, 'IGComment', (o) => o.data.parentId === c.id)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((r) => commentWire(call.state, r)),
+  };
 };
 
 const replyToComment: GraphHandler = (call) => {
@@ -317,16 +420,35 @@ const personOf = (from: { id?: string; username?: string } | undefined) => {
 /** `POST /_inbound` for Instagram: a direct message to the account, or a comment under one of its media. */
 export function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; from?: { id?: string; username?: string }; postId?: string; replyTo?: string; attachment?: { type?: string; url?: string } };
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      text?: string;
+      from?: { id?: string; username?: string };
+      postId?: string;
+      replyTo?: string;
+      attachment?: { type?: string; url?: string };
+    };
     const page = igAccount(state, String(b.account ?? ''));
     // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
-    if (!page) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: no Instagram account with that id or username` });
+    if (!page)
+      return reply.status(400).send({
+        error: `unknown account ${JSON.stringify(b.account ?? null)}: no Instagram account with that id or username`,
+      });
     const at = now();
     const person = personOf(b.from);
     if (b.kind === 'message') {
-      if (!b.text && !b.attachment?.url) return reply.status(400).send({ error: 'text or attachment {type, url} is required' });
+      if (!b.text && !b.attachment?.url)
+        return reply.status(400).send({ error: 'text or attachment {type, url} is required' });
       const attachment = b.attachment?.url ? { type: b.attachment.type ?? 'image', url: b.attachment.url } : null;
-      const m: IgMessage = { id: messageId(state), createdAt: at, from: person, to: { id: page.igUserId, username: page.igUsername }, text: b.text ?? null, attachment };
+      const m: IgMessage = {
+        id: messageId(state),
+        createdAt: at,
+        from: person,
+        to: { id: page.igUserId, username: page.igUsername },
+        text: b.text ?? null,
+        attachment,
+      };
       (threadWith(state, page.igUserId, person, at).data.messages as IgMessage[]).push(m);
       const webhookStatus = await deliverMetaWebhook(state, 'instagram', 'messages', [
         {
@@ -337,7 +459,11 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
               sender: { id: person.id },
               recipient: { id: page.igUserId },
               timestamp: at,
-              message: { mid: m.id, ...(m.text ? { text: m.text } : {}), ...(attachment ? { attachments: [{ type: attachment.type, payload: { url: attachment.url } }] } : {}) },
+              message: {
+                mid: m.id,
+                ...(m.text ? { text: m.text } : {}),
+                ...(attachment ? { attachments: [{ type: attachment.type, payload: { url: attachment.url } }] } : {}),
+              },
             },
           ],
         },
@@ -346,17 +472,30 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
     }
     if (b.kind === 'comment') {
       const media = world(state).objects.get(String(b.postId ?? ''));
-      if (!media || media.type !== 'IGMedia' || media.ownerId !== page.igUserId) return reply.status(404).send({ error: 'postId must be a media of the account' });
+      if (!media || media.type !== 'IGMedia' || media.ownerId !== page.igUserId)
+        return reply.status(404).send({ error: 'postId must be a media of the account' });
       if (!b.text) return reply.status(400).send({ error: 'text is required' });
       const parent = b.replyTo ? world(state).objects.get(b.replyTo) : null;
-      if (b.replyTo && (!parent || parent.type !== 'IGComment' || parent.data.mediaId !== media.id)) return reply.status(404).send({ error: 'replyTo must be a comment under postId' });
+      if (b.replyTo && (!parent || parent.type !== 'IGComment' || parent.data.mediaId !== media.id))
+        return reply.status(404).send({ error: 'replyTo must be a comment under postId' });
       const top = parent?.data.parentId ? String(parent.data.parentId) : (parent?.id ?? null);
       const c = addComment(state, media, person, b.text, top, at);
       const webhookStatus = await deliverMetaWebhook(state, 'instagram', 'comments', [
         {
           id: page.igUserId,
           time: Math.floor(at / 1000),
-          changes: [{ field: 'comments', value: { from: person, media: { id: media.id, media_product_type: 'FEED' }, id: c.id, ...(top ? { parent_id: top } : {}), text: b.text } }],
+          changes: [
+            {
+              field: 'comments',
+              value: {
+                from: person,
+                media: { id: media.id, media_product_type: 'FEED' },
+                id: c.id,
+                ...(top ? { parent_id: top } : {}),
+                text: b.text,
+              },
+            },
+          ],
         },
       ]);
       return { id: c.id, from: person, webhookStatus };

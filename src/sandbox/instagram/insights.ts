@@ -32,7 +32,10 @@ const insights: GraphHandler = (call: GraphCall) => {
   const fault = call.state.faults.take('insights');
   if (sendGraphFault(call.reply, fault)) return call.reply;
   const m = metricsFor(call.state, o.id, o.createdAt, call.now);
-  const names = String(call.params.metric).split(',').map((n) => n.trim()).filter(Boolean);
+  const names = String(call.params.metric)
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const data = names.map((name) => ({
     id: `${o.id}/insights/${name}/lifetime`,
     name,
@@ -51,8 +54,22 @@ export const INSIGHTS_HANDLERS: Record<string, GraphHandler> = { 'GET IGMedia in
  * IMAGE media listed by `GET /{ig-user}/media`.
  */
 export function externalIgMedia(state: SimulatorState, igUserId: string, caption: string, at: number): string {
-  const media: GraphObject = { id: newId(state), type: 'IGMedia', ownerId: igUserId, createdAt: at, data: { kind: 'IMAGE', caption } };
+  const media: GraphObject = {
+    id: newId(state),
+    type: 'IGMedia',
+    ownerId: igUserId,
+    createdAt: at,
+    data: { kind: 'IMAGE', caption },
+  };
   world(state).objects.set(media.id, media);
-  state.posts.push({ id: media.id, text: caption, media: [], author: igUserId, destination: igUserId, createdAt: new Date(at).toISOString(), extra: { kind: 'IMAGE', comments: [], external: true } });
+  state.posts.push({
+    id: media.id,
+    text: caption,
+    media: [],
+    author: igUserId,
+    destination: igUserId,
+    createdAt: new Date(at).toISOString(),
+    extra: { kind: 'IMAGE', comments: [], external: true },
+  });
   return media.id;
 }

@@ -47,16 +47,30 @@ function issued(state: SimulatorState): Map<string, number> {
   return m;
 }
 
-const oauthError = (reply: FastifyReply, message: string, code = 400) => reply.status(400).send({ error_type: 'OAuthException', code, error_message: message });
+const oauthError = (reply: FastifyReply, message: string, code = 400) =>
+  reply.status(400).send({ error_type: 'OAuthException', code, error_message: message });
 
-function authorize(state: SimulatorState, q: Record<string, string | undefined>, reply: FastifyReply, now: number): FastifyReply {
+function authorize(
+  state: SimulatorState,
+  q: Record<string, string | undefined>,
+  reply: FastifyReply,
+  now: number,
+): FastifyReply {
   const missing = ['client_id', 'redirect_uri', 'scope'].filter((k) => !q[k]);
   if (missing.length) return oauthError(reply, `Invalid request: ${missing[0]} is required`);
   if (q.response_type !== 'code') return oauthError(reply, 'Invalid response_type: must be code');
   const user = userFor(state, q.login_hint || `sandbox_${state.platform}`);
   const [page] = pagesOf(state, user.id);
   const code = `AQ${randomBytes(24).toString('base64url')}`;
-  codes(state).set(code, { userId: user.id, igUserId: page.igUserId, clientId: q.client_id!, redirectUri: q.redirect_uri!, scopes: q.scope!.split(/[ ,]+/).filter(Boolean), used: false, expiresAt: now + 10 * 60_000 });
+  codes(state).set(code, {
+    userId: user.id,
+    igUserId: page.igUserId,
+    clientId: q.client_id!,
+    redirectUri: q.redirect_uri!,
+    scopes: q.scope!.split(/[ ,]+/).filter(Boolean),
+    used: false,
+    expiresAt: now + 10 * 60_000,
+  });
   const target = new URL(q.redirect_uri!);
   target.searchParams.set('code', code);
   if (q.state) target.searchParams.set('state', q.state);
@@ -70,35 +84,90 @@ function exchangeCode(state: SimulatorState, p: Record<string, unknown>, reply: 
   const missing = ['client_id', 'client_secret', 'redirect_uri', 'code'].find((k) => !s(k));
   if (missing) return oauthError(reply, `Missing required field ${missing}`, 400);
   const rec = codes(state).get(s('code')!.replace(/#_$/, ''));
-  if (!rec || rec.expiresAt <= now || rec.used || rec.clientId !== s('client_id') || rec.redirectUri !== s('redirect_uri')) {
-    return oauthError(reply, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
+  if (
+    !rec ||
+    rec.expiresAt <= now ||
+    rec.used ||
+    rec.clientId !== s('client_id') ||
+    rec.redirectUri !== s('redirect_uri')
+  ) {
+    return oauthError(
+      reply,
+      'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+    );
   }
   rec.used = true;
-  const t = issueToken(state, { kind: 'instagram', userId: rec.userId, igUserId: rec.igUserId, clientId: rec.clientId, expiresAt: now + SHORT_TTL_MS, longLived: false, scopes: rec.scopes });
-  return settleAmbiguous(reply, fault, { data: [{ access_token: t.token, user_id: rec.igUserId, permissions: rec.scopes.join(',') }] });
+  const t = issueToken(state, {
+    kind: 'instagram',
+    userId: rec.userId,
+    igUserId: rec.igUserId,
+    clientId: rec.clientId,
+    expiresAt: now + SHORT_TTL_MS,
+    longLived: false,
+    scopes: rec.scopes,
+  });
+  return settleAmbiguous(reply, fault, {
+    data: [{ access_token: t.token, user_id: rec.igUserId, permissions: rec.scopes.join(',') }],
+  });
 }
 
-function longLived(state: SimulatorState, p: Record<string, unknown>, reply: FastifyReply, now: number, grant: 'ig_exchange_token' | 'ig_refresh_token'): unknown {
+function longLived(
+  state: SimulatorState,
+  p: Record<string, unknown>,
+  reply: FastifyReply,
+  now: number,
+  grant: 'ig_exchange_token' | 'ig_refresh_token',
+): unknown {
   const fault = state.faults.take('token');
   if (sendGraphFault(reply, fault)) return reply;
-  if (p.grant_type !== grant) return graphError(reply, 400, { message: `(#100) grant_type must be ${grant}`, code: 100 });
-  if (grant === 'ig_exchange_token' && typeof p.client_secret !== 'string') return graphError(reply, 400, { message: '(#100) The parameter client_secret is required', code: 100 });
+  if (p.grant_type !== grant)
+    return graphError(reply, 400, { message: `(#100) grant_type must be ${grant}`, code: 100 });
+  if (grant === 'ig_exchange_token' && typeof p.client_secret !== 'string')
+    return graphError(reply, 400, { message: '(#100) The parameter client_secret is required', code: 100 });
   const given = typeof p.access_token === 'string' ? p.access_token : undefined;
   const t = liveToken(state, given, now);
-  if (!t || t.kind !== 'instagram') return graphError(reply, 400, { message: 'Error validating access token: Session has expired or is invalid', code: 190, subcode: 463 });
-  if (grant === 'ig_exchange_token' && t.longLived) return graphError(reply, 400, { message: '(#100) The access token is already long-lived', code: 100 });
+  if (!t || t.kind !== 'instagram')
+    return graphError(reply, 400, {
+      message: 'Error validating access token: Session has expired or is invalid',
+      code: 190,
+      subcode: 463,
+    });
+  if (grant === 'ig_exchange_token' && t.longLived)
+    return graphError(reply, 400, { message: '(#100) The access token is already long-lived', code: 100 });
   if (grant === 'ig_refresh_token' && (!t.longLived || now - (issued(state).get(t.token) ?? now) < DAY_MS)) {
-    return graphError(reply, 400, { message: '(#100) A long-lived token can be refreshed once it is at least 24 hours old', code: 100 });
+    return graphError(reply, 400, {
+      message: '(#100) A long-lived token can be refreshed once it is at least 24 hours old',
+      code: 100,
+    });
   }
-  const long = issueToken(state, { kind: 'instagram', userId: t.userId, igUserId: t.igUserId, clientId: t.clientId, expiresAt: now + LONG_TTL_MS, longLived: true, scopes: t.scopes });
+  const long = issueToken(state, {
+    kind: 'instagram',
+    userId: t.userId,
+    igUserId: t.igUserId,
+    clientId: t.clientId,
+    expiresAt: now + LONG_TTL_MS,
+    longLived: true,
+    scopes: t.scopes,
+  });
   issued(state).set(long.token, now);
-  return settleAmbiguous(reply, fault, { access_token: long.token, token_type: 'bearer', expires_in: LONG_TTL_MS / 1000 });
+  return settleAmbiguous(reply, fault, {
+    access_token: long.token,
+    token_type: 'bearer',
+    expires_in: LONG_TTL_MS / 1000,
+  });
 }
 
 /** The Instagram Login paths, answered before the Graph router (`unlisted`); undefined for any other path. */
-export async function instagramLogin(state: SimulatorState, parts: string[], request: FastifyRequest, reply: FastifyReply, now: number): Promise<unknown> {
+export async function instagramLogin(
+  state: SimulatorState,
+  parts: string[],
+  request: FastifyRequest,
+  reply: FastifyReply,
+  now: number,
+): Promise<unknown> {
   const path = parts.join('/');
-  if (request.method === 'GET' && path === 'oauth/authorize') return authorize(state, request.query as Record<string, string>, reply, now);
+  if (request.method === 'GET' && path === 'oauth/authorize')
+    return authorize(state, request.query as Record<string, string>, reply, now);
   if (request.method === 'GET' && (path === 'access_token' || path === 'refresh_access_token')) {
     const { params } = await readParams(request);
     return longLived(state, params, reply, now, path === 'access_token' ? 'ig_exchange_token' : 'ig_refresh_token');
@@ -111,8 +180,16 @@ export async function instagramLogin(state: SimulatorState, parts: string[], req
 }
 
 /** Whether a token may act for the IG user: its Page's owner, its Page, or itself through Instagram Login. */
-export function actsFor(state: SimulatorState, token: { kind: string; userId: string; pageId?: string; igUserId?: string }, igUserId: string): boolean {
+export function actsFor(
+  state: SimulatorState,
+  token: { kind: string; userId: string; pageId?: string; igUserId?: string },
+  igUserId: string,
+): boolean {
   const page = [...world(state).pages.values()].find((p) => p.igUserId === igUserId);
   if (!page) return false;
-  return (token.kind === 'user' && token.userId === page.ownerId) || (token.kind === 'page' && token.pageId === page.id) || (token.kind === 'instagram' && token.igUserId === igUserId);
+  return (
+    (token.kind === 'user' && token.userId === page.ownerId) ||
+    (token.kind === 'page' && token.pageId === page.id) ||
+    (token.kind === 'instagram' && token.igUserId === igUserId)
+  );
 }

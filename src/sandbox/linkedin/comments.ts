@@ -47,14 +47,23 @@ export function presentComment(store: LiStore, c: LiComment) {
   };
 }
 
-export function registerLinkedInComments(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, rest: Rest, sendFault: SendFault, now: () => Date): void {
+export function registerLinkedInComments(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  rest: Rest,
+  sendFault: SendFault,
+  now: () => Date,
+): void {
   const granted = (request: FastifyRequest, ...scopes: string[]) => {
     const have = oauth.scopesFor(request.headers.authorization) ?? [];
     return scopes.some((s) => have.includes(s) || have.includes(`${s}_feed`));
   };
-  const denied = (reply: FastifyReply, what: string) => liError(reply, 403, `Not enough permissions to access: ${what}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+  const denied = (reply: FastifyReply, what: string) =>
+    liError(reply, 403, `Not enough permissions to access: ${what}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
   const mayWrite = (request: FastifyRequest, user: OAuthUser, actor: string) =>
-    canActAs(liStore(state), user, actor) && granted(request, isOrg(actor) ? 'w_organization_social' : 'w_member_social');
+    canActAs(liStore(state), user, actor) &&
+    granted(request, isOrg(actor) ? 'w_organization_social' : 'w_member_social');
 
   /** The post a thread URN belongs to (a post, or a live comment of one), and the parent comment. */
   const threadOf = (urn: string): { post: LiPost; parent: LiComment | null } | null => {
@@ -68,7 +77,16 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
   const addComment = (actor: string, post: LiPost, parent: LiComment | null, text: string): LiComment => {
     const store = liStore(state);
     const id = nextLiId(store);
-    const c: LiComment = { id, urn: `urn:li:comment:(${post.urn},${id})`, actor, object: post.urn, parentComment: parent?.urn ?? null, text, createdAt: now().getTime(), deleted: false };
+    const c: LiComment = {
+      id,
+      urn: `urn:li:comment:(${post.urn},${id})`,
+      actor,
+      object: post.urn,
+      parentComment: parent?.urn ?? null,
+      text,
+      createdAt: now().getTime(),
+      deleted: false,
+    };
     store.comments.set(c.urn, c);
     return c;
   };
@@ -76,15 +94,24 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
   app.post<{ Params: { urn: string } }>('/rest/socialActions/:urn/comments', async (request, reply) => {
     const user = rest(request, reply);
     if (!user) return reply;
-    const body = request.body as { actor?: string; object?: string; message?: { text?: string }; parentComment?: string };
+    const body = request.body as {
+      actor?: string;
+      object?: string;
+      message?: { text?: string };
+      parentComment?: string;
+    };
     const thread = threadOf(request.params.urn);
     if (!thread) return liError(reply, 404, `${request.params.urn} not found`);
     const { post, parent } = thread;
-    if (!body?.actor || !body.message?.text) return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
+    if (!body?.actor || !body.message?.text)
+      return liError(reply, 422, 'ERROR :: /actor, /message/text :: fields are required');
     if (body.object && body.object !== post.urn) return liError(reply, 400, 'object does not match the path');
-    if (parent && body.parentComment !== parent.urn) return liError(reply, 400, 'parentComment must be the comment named in the path', { code: 'ILLEGAL_ARGUMENT' });
-    if (!parent && body.parentComment) return liError(reply, 400, 'parentComment must be the comment named in the path', { code: 'ILLEGAL_ARGUMENT' });
-    if ([...body.message.text].length > COMMENT_MAX) return liError(reply, 422, `ERROR :: /message/text :: length must be at most ${COMMENT_MAX}`);
+    if (parent && body.parentComment !== parent.urn)
+      return liError(reply, 400, 'parentComment must be the comment named in the path', { code: 'ILLEGAL_ARGUMENT' });
+    if (!parent && body.parentComment)
+      return liError(reply, 400, 'parentComment must be the comment named in the path', { code: 'ILLEGAL_ARGUMENT' });
+    if ([...body.message.text].length > COMMENT_MAX)
+      return liError(reply, 422, `ERROR :: /message/text :: length must be at most ${COMMENT_MAX}`);
     if (!mayWrite(request, user, body.actor)) return denied(reply, `comment as ${body.actor}`);
     const fault = state.faults.take('comment');
     if (sendFault(reply, fault, 'Comment rejected: it violates the content policy')) return reply;
@@ -92,10 +119,19 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     const inspected = state.posts.find((p) => p.id === post.urn);
     if (inspected) {
       const comments = (inspected.extra?.comments as unknown[]) ?? [];
-      inspected.extra = { ...inspected.extra, comments: [...comments, { id: c.urn, actor: c.actor, text: c.text, ...(c.parentComment ? { parentComment: c.parentComment } : {}) }] };
+      inspected.extra = {
+        ...inspected.extra,
+        comments: [
+          ...comments,
+          { id: c.urn, actor: c.actor, text: c.text, ...(c.parentComment ? { parentComment: c.parentComment } : {}) },
+        ],
+      };
     }
     if (fault === 'ambiguous') return hangUp(reply);
-    return reply.status(201).header('x-restli-id', c.urn).send(presentComment(liStore(state), c));
+    return reply
+      .status(201)
+      .header('x-restli-id', c.urn)
+      .send(presentComment(liStore(state), c));
   });
 
   app.get<{ Params: { urn: string } }>('/rest/socialActions/:urn/comments', async (request, reply) => {
@@ -105,39 +141,56 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     if (!thread) return liError(reply, 404, `${request.params.urn} not found`);
     const owner = thread.post.author;
     const scope = isOrg(owner) ? 'r_organization_social' : 'r_member_social';
-    if (!canActAs(liStore(state), user, owner) || !granted(request, scope)) return denied(reply, `comments of ${thread.post.urn} (${scope})`);
+    if (!canActAs(liStore(state), user, owner) || !granted(request, scope))
+      return denied(reply, `comments of ${thread.post.urn} (${scope})`);
     const q = request.query as Record<string, string>;
     const start = Number(q.start ?? 0);
     const count = Number(q.count ?? 10);
     if (!Number.isInteger(start) || start < 0 || !Number.isInteger(count) || count < 0 || count > 100) {
-      return liError(reply, 400, 'start must be a non-negative integer and count at most 100', { code: 'ILLEGAL_ARGUMENT' });
+      return liError(reply, 400, 'start must be a non-negative integer and count at most 100', {
+        code: 'ILLEGAL_ARGUMENT',
+      });
     }
     const fault = state.faults.take('comment');
     if (sendFault(reply, fault, 'The request was refused')) return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     const store = liStore(state);
     const all = [...store.comments.values()]
-      .filter((c) => !c.deleted && (thread.parent ? c.parentComment === thread.parent.urn : c.object === thread.post.urn && !c.parentComment))
+      .filter(
+        (c) =>
+          !c.deleted &&
+          (thread.parent ? c.parentComment === thread.parent.urn : c.object === thread.post.urn && !c.parentComment),
+      )
       .sort((a, b) => a.createdAt - b.createdAt);
-    return { paging: { start, count, total: all.length, links: [] }, elements: all.slice(start, start + count).map((c) => presentComment(store, c)) };
+    return {
+      paging: { start, count, total: all.length, links: [] },
+      elements: all.slice(start, start + count).map((c) => presentComment(store, c)),
+    };
   });
 
-  app.delete<{ Params: { urn: string; id: string } }>('/rest/socialActions/:urn/comments/:id', async (request, reply) => {
-    const user = rest(request, reply);
-    if (!user) return reply;
-    const actor = (request.query as Record<string, string>).actor;
-    if (!actor) return liError(reply, 400, 'actor is required', { code: 'ILLEGAL_ARGUMENT' });
-    const store = liStore(state);
-    const c = [...store.comments.values()].find((x) => x.id === request.params.id && (x.parentComment ?? x.object) === request.params.urn);
-    if (!c || c.deleted) return liError(reply, 404, `Comment ${request.params.id} not found under ${request.params.urn}`);
-    const post = store.posts.get(c.object);
-    if (!mayWrite(request, user, actor) || (actor !== c.actor && actor !== post?.author)) return denied(reply, `delete comment ${c.id} as ${actor}`);
-    const fault = state.faults.take('delete');
-    if (sendFault(reply, fault, 'The comment cannot be deleted')) return reply;
-    c.deleted = true;
-    if (fault === 'ambiguous') return hangUp(reply);
-    return reply.status(204).send();
-  });
+  app.delete<{ Params: { urn: string; id: string } }>(
+    '/rest/socialActions/:urn/comments/:id',
+    async (request, reply) => {
+      const user = rest(request, reply);
+      if (!user) return reply;
+      const actor = (request.query as Record<string, string>).actor;
+      if (!actor) return liError(reply, 400, 'actor is required', { code: 'ILLEGAL_ARGUMENT' });
+      const store = liStore(state);
+      const c = [...store.comments.values()].find(
+        (x) => x.id === request.params.id && (x.parentComment ?? x.object) === request.params.urn,
+      );
+      if (!c || c.deleted)
+        return liError(reply, 404, `Comment ${request.params.id} not found under ${request.params.urn}`);
+      const post = store.posts.get(c.object);
+      if (!mayWrite(request, user, actor) || (actor !== c.actor && actor !== post?.author))
+        return denied(reply, `delete comment ${c.id} as ${actor}`);
+      const fault = state.faults.take('delete');
+      if (sendFault(reply, fault, 'The comment cannot be deleted')) return reply;
+      c.deleted = true;
+      if (fault === 'ambiguous') return hangUp(reply);
+      return reply.status(204).send();
+    },
+  );
 
   app.post('/rest/reactions', async (request, reply) => {
     const user = rest(request, reply);
@@ -145,7 +198,12 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     const actor = (request.query as Record<string, string>).actor;
     const body = request.body as { root?: string; reactionType?: string };
     if (!actor) return liError(reply, 400, 'actor is required', { code: 'ILLEGAL_ARGUMENT' });
-    if (!body?.root || !REACTIONS.includes(String(body.reactionType))) return liError(reply, 422, `ERROR :: /root, /reactionType :: root is required and reactionType one of ${REACTIONS.join(', ')}`);
+    if (!body?.root || !REACTIONS.includes(String(body.reactionType)))
+      return liError(
+        reply,
+        422,
+        `ERROR :: /root, /reactionType :: root is required and reactionType one of ${REACTIONS.join(', ')}`,
+      );
     const store = liStore(state);
     const target = store.comments.get(body.root) ?? store.posts.get(body.root);
     if (!target || target.deleted) return liError(reply, 404, `${body.root} not found`);
@@ -158,7 +216,12 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     return reply
       .status(201)
       .header('x-restli-id', `urn:li:reaction:(${actor},${body.root})`)
-      .send({ root: body.root, reactionType: body.reactionType, created: { actor, time: at }, lastModified: { actor, time: at } });
+      .send({
+        root: body.root,
+        reactionType: body.reactionType,
+        created: { actor, time: at },
+        lastModified: { actor, time: at },
+      });
   });
 
   // `/rest/reactions/(actor:<encoded urn>,entity:<encoded urn>)`: read from the raw path, where the URNs
@@ -167,7 +230,10 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
     const user = rest(request, reply);
     if (!user) return reply;
     const m = /\/rest\/reactions\/\(actor:([^,()]+),entity:([^,()]+)\)(?:\?|$)/.exec(request.raw.url ?? '');
-    if (!m) return liError(reply, 400, 'The key must be (actor:<urn>,entity:<urn>) with both URNs encoded', { code: 'ILLEGAL_ARGUMENT' });
+    if (!m)
+      return liError(reply, 400, 'The key must be (actor:<urn>,entity:<urn>) with both URNs encoded', {
+        code: 'ILLEGAL_ARGUMENT',
+      });
     const [actor, entity] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
     const store = liStore(state);
     if (!store.reactions.has(`${actor}|${entity}`)) return liError(reply, 404, `No reaction of ${actor} on ${entity}`);
@@ -188,22 +254,38 @@ export function registerLinkedInComments(app: FastifyInstance, state: SimulatorS
    * comment's id and URN.
    */
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; postId?: string; text?: string; parentId?: string; from?: string };
-    if (b.kind !== 'comment') return reply.status(400).send({ error: `LinkedIn has no ${b.kind ?? 'such'} items here: kind is "comment" (LinkedIn's messaging API is closed to apps)` });
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      postId?: string;
+      text?: string;
+      parentId?: string;
+      from?: string;
+    };
+    if (b.kind !== 'comment')
+      return reply.status(400).send({
+        error: `LinkedIn has no ${b.kind ?? 'such'} items here: kind is "comment" (LinkedIn's messaging API is closed to apps)`,
+      });
     const store = liStore(state);
     const urn = accountUrn(store, oauth.users(), String(b.account ?? ''));
-    if (!urn) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: not a member or organization id, URN or name of this simulator` });
+    if (!urn)
+      return reply.status(400).send({
+        error: `unknown account ${JSON.stringify(b.account ?? null)}: not a member or organization id, URN or name of this simulator`,
+      });
     const post = b.postId ? store.posts.get(b.postId) : undefined;
-    if (!post || post.deleted) return reply.status(400).send({ error: 'postId must be the URN of a live post of this simulator' });
+    if (!post || post.deleted)
+      return reply.status(400).send({ error: 'postId must be the URN of a live post of this simulator' });
     if (post.author !== urn) return reply.status(400).send({ error: `post ${post.urn} is not by ${urn}` });
     if (!b.text) return reply.status(400).send({ error: 'text is required' });
     const from = b.from ?? 'urn:li:person:sandboxFriend1';
-    if (!/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(from)) return reply.status(400).send({ error: 'from must be a person or organization URN' });
+    if (!/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(from))
+      return reply.status(400).send({ error: 'from must be a person or organization URN' });
     if (from === urn) return reply.status(400).send({ error: 'from must be someone other than the account' });
     let parent: LiComment | null = null;
     if (b.parentId) {
       parent = store.comments.get(b.parentId) ?? [...store.comments.values()].find((c) => c.id === b.parentId) ?? null;
-      if (!parent || parent.deleted || parent.object !== post.urn) return reply.status(400).send({ error: 'parentId must name a live comment of that post' });
+      if (!parent || parent.deleted || parent.object !== post.urn)
+        return reply.status(400).send({ error: 'parentId must name a live comment of that post' });
     }
     const c = addComment(from, post, parent, b.text);
     return { ok: true, id: c.id, urn: c.urn };

@@ -52,11 +52,23 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
       };
 
       /** Answers an injected fault as LinkedIn does; false for none or `ambiguous` (the caller acts, then hangs up). */
-      const sendFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string, code = 'UNPROCESSABLE_ENTITY'): boolean => {
+      const sendFault = (
+        reply: FastifyReply,
+        fault: FaultKind | null,
+        rejection: string,
+        code = 'UNPROCESSABLE_ENTITY',
+      ): boolean => {
         if (fault === 'rate_limited') {
-          liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
+          liError(reply, 429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', {
+            code: 'TOO_MANY_REQUESTS',
+            serviceErrorCode: 101,
+          });
         } else if (fault === 'unavailable') liError(reply, 503, 'Service Unavailable');
-        else if (fault === 'auth') liError(reply, 401, 'The token used in the request has been revoked by the user', { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN' });
+        else if (fault === 'auth')
+          liError(reply, 401, 'The token used in the request has been revoked by the user', {
+            serviceErrorCode: 65601,
+            code: 'REVOKED_ACCESS_TOKEN',
+          });
         else if (fault === 'rejected') liError(reply, 422, rejection, { code });
         else return false;
         return true;
@@ -94,27 +106,52 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
           // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api:
           // after finalizeUpload the video is PROCESSING, then AVAILABLE (or PROCESSING_FAILED).
           asset.status = 'PROCESSING';
-          asset.processing = { readyAt: now().getTime() + state.config.processingMs, fails: state.faults.take('processing') !== null };
+          asset.processing = {
+            readyAt: now().getTime() + state.config.processingMs,
+            fails: state.faults.take('processing') !== null,
+          };
           return reply.status(200).send();
         }
-        if (action !== 'initializeUpload') return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
+        if (action !== 'initializeUpload')
+          return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
         const init = request.body?.initializeUploadRequest;
-        if (!init || typeof init.owner !== 'string') return liError(reply, 422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found');
-        if (!canActAs(store, user, init.owner)) return liError(reply, 403, `Not enough permissions to upload as ${init.owner}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+        if (!init || typeof init.owner !== 'string')
+          return liError(reply, 422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found');
+        if (!canActAs(store, user, init.owner))
+          return liError(reply, 403, `Not enough permissions to upload as ${init.owner}`, {
+            code: 'ACCESS_DENIED',
+            serviceErrorCode: 100,
+          });
         const uploadFault = state.faults.take('upload');
         if (sendFault(reply, uploadFault, 'The upload was refused')) return reply;
         if (uploadFault === 'ambiguous') return hangUp(reply);
         const id = `D4E${randomBytes(9).toString('base64url')}`;
         const urn = `urn:li:${kind}:${id}`;
-        const asset: LiAsset = { urn, kind, owner: init.owner, status: 'WAITING_UPLOAD', size: 0, mimeType: null, parts: [] };
+        const asset: LiAsset = {
+          urn,
+          kind,
+          owner: init.owner,
+          status: 'WAITING_UPLOAD',
+          size: 0,
+          mimeType: null,
+          parts: [],
+        };
         store.assets.set(urn, asset);
         const expires = now().getTime() + 86_400_000;
         if (kind !== 'video') {
-          return { value: { uploadUrlExpiresAt: expires, uploadUrl: `${state.baseUrl()}/dms-uploads/${encodeURIComponent(urn)}`, [kind]: urn } };
+          return {
+            value: {
+              uploadUrlExpiresAt: expires,
+              uploadUrl: `${state.baseUrl()}/dms-uploads/${encodeURIComponent(urn)}`,
+              [kind]: urn,
+            },
+          };
         }
         const size = Number(init.fileSizeBytes);
-        if (!Number.isInteger(size) || size <= 0) return liError(reply, 422, 'ERROR :: /initializeUploadRequest/fileSizeBytes :: must be a positive integer');
-        for (let first = 0; first < size; first += VIDEO_PART) asset.parts.push({ firstByte: first, lastByte: Math.min(size, first + VIDEO_PART) - 1, etag: null });
+        if (!Number.isInteger(size) || size <= 0)
+          return liError(reply, 422, 'ERROR :: /initializeUploadRequest/fileSizeBytes :: must be a positive integer');
+        for (let first = 0; first < size; first += VIDEO_PART)
+          asset.parts.push({ firstByte: first, lastByte: Math.min(size, first + VIDEO_PART) - 1, etag: null });
         asset.size = size;
         return {
           value: {
@@ -147,7 +184,8 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         }
         const part = asset.parts[Number(request.params.part)];
         if (!part) return liError(reply, 400, 'No such upload part');
-        if (bytes.length !== part.lastByte - part.firstByte + 1) return liError(reply, 400, `Part ${request.params.part} must be ${part.lastByte - part.firstByte + 1} bytes`);
+        if (bytes.length !== part.lastByte - part.firstByte + 1)
+          return liError(reply, 400, `Part ${request.params.part} must be ${part.lastByte - part.firstByte + 1} bytes`);
         part.etag = `/ambry-video/part-${randomBytes(6).toString('hex')}`;
         return reply.status(200).header('etag', part.etag).send();
       });
@@ -163,7 +201,9 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
             id: asset.urn,
             status: asset.status,
             owner: asset.owner,
-            ...(asset.status === 'PROCESSING_FAILED' ? { processingFailureReason: 'The video could not be transcoded' } : {}),
+            ...(asset.status === 'PROCESSING_FAILED'
+              ? { processingFailureReason: 'The video could not be transcoded' }
+              : {}),
           };
         });
       }
@@ -176,17 +216,31 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         const problem = validatePost(body, store, now().getTime());
         if (problem) return liError(reply, 422, problem);
         if (!canActAs(store, user, body.author)) {
-          return liError(reply, 403, `Not enough permissions to post as ${body.author}`, { code: 'ACCESS_DENIED', serviceErrorCode: 100 });
+          return liError(reply, 403, `Not enough permissions to post as ${body.author}`, {
+            code: 'ACCESS_DENIED',
+            serviceErrorCode: 100,
+          });
         }
         const fault = state.faults.take('publish');
         if (fault !== 'rejected' && sendFault(reply, fault, '')) return reply;
-        const duplicate = [...store.posts.values()].find((p) => !p.deleted && p.author === body.author && p.commentary === body.commentary);
+        const duplicate = [...store.posts.values()].find(
+          (p) => !p.deleted && p.author === body.author && p.commentary === body.commentary,
+        );
         if (fault === 'rejected' || duplicate) {
-          return liError(reply, 422, `Content is a duplicate of ${duplicate?.urn ?? 'urn:li:share:0'}`, { code: 'DUPLICATE_POST' });
+          return liError(reply, 422, `Content is a duplicate of ${duplicate?.urn ?? 'urn:li:share:0'}`, {
+            code: 'DUPLICATE_POST',
+          });
         }
         const urn = `urn:li:share:${nextLiId(store)}`;
         const createdAt = now().getTime();
-        store.posts.set(urn, { urn, author: body.author, commentary: body.commentary, createdAt, body, deleted: false });
+        store.posts.set(urn, {
+          urn,
+          author: body.author,
+          commentary: body.commentary,
+          createdAt,
+          body,
+          deleted: false,
+        });
         state.posts.push(inspectPost(urn, body, store, createdAt));
         if (fault === 'ambiguous') return hangUp(reply);
         return reply.status(201).header('x-restli-id', urn).send();
@@ -201,24 +255,47 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         const user = rest(request, reply);
         if (!user) return reply;
         const q = request.query as Record<string, string>;
-        if (q.q !== 'author' || !q.author) return liError(reply, 400, 'q=author and author are required', { code: 'ILLEGAL_ARGUMENT' });
-        const bad = (name: string, max: number) => q[name] !== undefined && (!/^\d+$/.test(q[name]) || Number(q[name]) > max);
+        if (q.q !== 'author' || !q.author)
+          return liError(reply, 400, 'q=author and author are required', { code: 'ILLEGAL_ARGUMENT' });
+        const bad = (name: string, max: number) =>
+          q[name] !== undefined && (!/^\d+$/.test(q[name]) || Number(q[name]) > max);
         if (bad('start', Number.MAX_SAFE_INTEGER) || bad('count', 100)) {
-          return liError(reply, 400, `Invalid paging parameters start=${q.start ?? ''} count=${q.count ?? ''}: count must be 0 to 100, start not negative`, { code: 'ILLEGAL_ARGUMENT' });
+          return liError(
+            reply,
+            400,
+            `Invalid paging parameters start=${q.start ?? ''} count=${q.count ?? ''}: count must be 0 to 100, start not negative`,
+            { code: 'ILLEGAL_ARGUMENT' },
+          );
         }
-        if (q.sortBy !== undefined && !['CREATED', 'LAST_MODIFIED'].includes(q.sortBy)) return liError(reply, 400, `Invalid sortBy ${q.sortBy}`, { code: 'ILLEGAL_ARGUMENT' });
+        if (q.sortBy !== undefined && !['CREATED', 'LAST_MODIFIED'].includes(q.sortBy))
+          return liError(reply, 400, `Invalid sortBy ${q.sortBy}`, { code: 'ILLEGAL_ARGUMENT' });
         const store = liStore(state);
-        if (!canActAs(store, user, q.author)) return liError(reply, 403, `Not enough permissions to read posts of ${q.author}`, { code: 'ACCESS_DENIED' });
+        if (!canActAs(store, user, q.author))
+          return liError(reply, 403, `Not enough permissions to read posts of ${q.author}`, { code: 'ACCESS_DENIED' });
         const fault = state.faults.take('lookup');
         if (sendFault(reply, fault, 'The request was refused')) return reply;
         if (fault === 'ambiguous') return hangUp(reply);
         const start = Number(q.start ?? 0);
         const count = Number(q.count ?? 10);
-        const all = [...store.posts.values()].filter((p) => !p.deleted && p.author === q.author).sort((a, b) => b.createdAt - a.createdAt);
-        const elements = all.slice(start, start + count).map((p) => ({ ...p.body, id: p.urn, createdAt: p.createdAt, publishedAt: p.createdAt, lastModifiedAt: p.createdAt }));
+        const all = [...store.posts.values()]
+          .filter((p) => !p.deleted && p.author === q.author)
+          .sort((a, b) => b.createdAt - a.createdAt);
+        const elements = all.slice(start, start + count).map((p) => ({
+          ...p.body,
+          id: p.urn,
+          createdAt: p.createdAt,
+          publishedAt: p.createdAt,
+          lastModifiedAt: p.createdAt,
+        }));
         const links =
           start + count < all.length
-            ? [{ type: 'application/json', rel: 'next', href: `/rest/posts?author=${encodeURIComponent(q.author)}&count=${count}&q=author&start=${start + count}` }]
+            ? [
+                {
+                  type: 'application/json',
+                  rel: 'next',
+                  href: `/rest/posts?author=${encodeURIComponent(q.author)}&count=${count}&q=author&start=${start + count}`,
+                },
+              ]
             : [];
         return { elements, paging: { start, count, links, total: all.length } };
       });
@@ -229,7 +306,8 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         const store = liStore(state);
         const post = store.posts.get(request.params.urn);
         if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
-        if (!canActAs(store, user, post.author)) return liError(reply, 403, 'Not enough permissions to delete this post', { code: 'ACCESS_DENIED' });
+        if (!canActAs(store, user, post.author))
+          return liError(reply, 403, 'Not enough permissions to delete this post', { code: 'ACCESS_DENIED' });
         const fault = state.faults.take('delete');
         if (sendFault(reply, fault, 'The post cannot be deleted')) return reply;
         post.deleted = true;
@@ -247,7 +325,8 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
 
 function inspectPost(urn: string, body: Record<string, any>, store: ReturnType<typeof liStore>, createdAt: number) {
   const content = body.content ?? {};
-  const refs: { id: string; altText?: string; title?: string }[] = content.multiImage?.images ?? (content.media ? [content.media] : []);
+  const refs: { id: string; altText?: string; title?: string }[] =
+    content.multiImage?.images ?? (content.media ? [content.media] : []);
   const media = refs.map((r) => {
     const asset = store.assets.get(r.id)!;
     return {
@@ -259,7 +338,9 @@ function inspectPost(urn: string, body: Record<string, any>, store: ReturnType<t
     };
   });
   const text = String(body.commentary).replace(/\\(.)/g, '$1');
-  const mentions = [...String(body.commentary).matchAll(/@\[((?:\\.|[^\]])+)\]\((urn:li:(?:person|organization):[A-Za-z0-9_-]+)\)/g)].map((m) => ({
+  const mentions = [
+    ...String(body.commentary).matchAll(/@\[((?:\\.|[^\]])+)\]\((urn:li:(?:person|organization):[A-Za-z0-9_-]+)\)/g),
+  ].map((m) => ({
     name: m[1].replace(/\\(.)/g, '$1'),
     urn: m[2],
   }));

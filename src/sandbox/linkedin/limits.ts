@@ -16,8 +16,18 @@ import { liError } from './store.js';
  * until midnight UTC.
  */
 
-export const POSTS_PER_MEMBER: LimitRule = { name: 'posts-member-day', limit: 150, windowMs: 86_400_000, resetAt: nextMidnightUtc };
-export const POSTS_PER_APP: LimitRule = { name: 'posts-app-day', limit: 100_000, windowMs: 86_400_000, resetAt: nextMidnightUtc };
+export const POSTS_PER_MEMBER: LimitRule = {
+  name: 'posts-member-day',
+  limit: 150,
+  windowMs: 86_400_000,
+  resetAt: nextMidnightUtc,
+};
+export const POSTS_PER_APP: LimitRule = {
+  name: 'posts-app-day',
+  limit: 100_000,
+  windowMs: 86_400_000,
+  resetAt: nextMidnightUtc,
+};
 
 export function registerLinkedInLimits(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim): void {
   enforceLimits(app, state, {
@@ -33,7 +43,10 @@ export function registerLinkedInLimits(app: FastifyInstance, state: SimulatorSta
     },
     refuse(reply, refused) {
       const scope = refused.rule === POSTS_PER_APP ? 'APPLICATION' : 'MEMBER';
-      liError(reply, 429, `Resource level throttle ${scope} DAY limit for calls to this resource is reached.`, { code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
+      liError(reply, 429, `Resource level throttle ${scope} DAY limit for calls to this resource is reached.`, {
+        code: 'TOO_MANY_REQUESTS',
+        serviceErrorCode: 101,
+      });
     },
   });
 }

@@ -18,7 +18,12 @@ function presentOrg(org: LiOrganization) {
 }
 
 /** Organization access control, organization lookup (by id and vanity name) and People Typeahead. */
-export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorState, rest: Rest, sendFault: SendFault): void {
+export function registerLinkedInLookups(
+  app: FastifyInstance,
+  state: SimulatorState,
+  rest: Rest,
+  sendFault: SendFault,
+): void {
   app.get('/rest/organizationAcls', async (request, reply) => {
     const user = rest(request, reply);
     if (!user) return reply;
@@ -31,7 +36,12 @@ export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorSt
       .filter((o) => o.admins.includes(user.id))
       .filter(() => !q.role || q.role === 'ADMINISTRATOR')
       .filter(() => !q.state || q.state === 'APPROVED')
-      .map((o) => ({ roleAssignee: `urn:li:person:${user.id}`, role: 'ADMINISTRATOR', state: 'APPROVED', organization: `urn:li:organization:${o.id}` }));
+      .map((o) => ({
+        roleAssignee: `urn:li:person:${user.id}`,
+        role: 'ADMINISTRATOR',
+        state: 'APPROVED',
+        organization: `urn:li:organization:${o.id}`,
+      }));
     return { elements, paging: { start: 0, count: elements.length, links: [] } };
   });
 
@@ -47,7 +57,8 @@ export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorSt
     const user = rest(request, reply);
     if (!user) return reply;
     const q = request.query as Record<string, string>;
-    if (q.q !== 'vanityName' || !q.vanityName) return liError(reply, 400, 'q=vanityName and vanityName are required', { code: 'ILLEGAL_ARGUMENT' });
+    if (q.q !== 'vanityName' || !q.vanityName)
+      return liError(reply, 400, 'q=vanityName and vanityName are required', { code: 'ILLEGAL_ARGUMENT' });
     const elements = [...liStore(state).organizations.values()]
       .filter((o) => o.vanityName.toLowerCase() === q.vanityName.toLowerCase())
       .map(presentOrg);
@@ -60,14 +71,19 @@ export function registerLinkedInLookups(app: FastifyInstance, state: SimulatorSt
     const q = request.query as Record<string, string>;
     const orgId = /^urn:li:organization:(\d+)$/.exec(q.organization ?? '')?.[1];
     if (q.q !== 'organizationFollowers' || !orgId || !q.keywords) {
-      return liError(reply, 400, 'q=organizationFollowers, organization and keywords are required', { code: 'ILLEGAL_ARGUMENT' });
+      return liError(reply, 400, 'q=organizationFollowers, organization and keywords are required', {
+        code: 'ILLEGAL_ARGUMENT',
+      });
     }
     const store = liStore(state);
-    if (!store.organizations.get(orgId)?.admins.includes(user.id)) return liError(reply, 403, 'Not an administrator of the organization', { code: 'ACCESS_DENIED' });
+    if (!store.organizations.get(orgId)?.admins.includes(user.id))
+      return liError(reply, 403, 'Not an administrator of the organization', { code: 'ACCESS_DENIED' });
     const k = q.keywords.toLowerCase();
     const elements = store.people
       .filter((p) => p.follows.includes(orgId))
-      .filter((p) => p.vanityName === k || p.firstName.toLowerCase().startsWith(k) || p.lastName.toLowerCase().startsWith(k))
+      .filter(
+        (p) => p.vanityName === k || p.firstName.toLowerCase().startsWith(k) || p.lastName.toLowerCase().startsWith(k),
+      )
       .slice(0, 10)
       .map((p) => ({ member: p.member, firstName: p.firstName, lastName: p.lastName, headline: '' }));
     return { elements };

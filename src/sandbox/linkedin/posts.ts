@@ -21,19 +21,25 @@ function err(path: string, reason: string): string {
 export function validatePost(body: Record<string, any> | null, store: LiStore, nowMs: number): string | null {
   if (!body || typeof body !== 'object') return err('/', 'a JSON body is required');
   for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
-    if (body[field] === undefined || body[field] === null) return err(`/${field}`, 'field is required but not found and has no default value');
+    if (body[field] === undefined || body[field] === null)
+      return err(`/${field}`, 'field is required but not found and has no default value');
   }
   if (typeof body.author !== 'string' || !/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(body.author)) {
     return err('/author', `"${body.author}" is not a person or organization URN`);
   }
   if (typeof body.commentary !== 'string') return err('/commentary', 'must be a string');
   // The limit is on the text as shown (escapes removed), in UTF-16 units (LinkedIn's API runs on Java strings).
-  if (body.commentary.replace(/\\(.)/g, '$1').length > 3000) return err('/commentary', 'length exceeds 3000 characters');
-  if (UNESCAPED.test(body.commentary.replace(MENTION, ''))) return err('/commentary', 'reserved little-text character is not escaped');
-  if (!VISIBILITY.includes(body.visibility)) return err('/visibility', `"${body.visibility}" is not one of ${VISIBILITY.join(', ')}`);
+  if (body.commentary.replace(/\\(.)/g, '$1').length > 3000)
+    return err('/commentary', 'length exceeds 3000 characters');
+  if (UNESCAPED.test(body.commentary.replace(MENTION, '')))
+    return err('/commentary', 'reserved little-text character is not escaped');
+  if (!VISIBILITY.includes(body.visibility))
+    return err('/visibility', `"${body.visibility}" is not one of ${VISIBILITY.join(', ')}`);
   const d = body.distribution;
-  if (typeof d !== 'object' || !FEED.includes(d.feedDistribution)) return err('/distribution/feedDistribution', `must be one of ${FEED.join(', ')}`);
-  if (d.targetEntities !== undefined && !Array.isArray(d.targetEntities)) return err('/distribution/targetEntities', 'must be an array');
+  if (typeof d !== 'object' || !FEED.includes(d.feedDistribution))
+    return err('/distribution/feedDistribution', `must be one of ${FEED.join(', ')}`);
+  if (d.targetEntities !== undefined && !Array.isArray(d.targetEntities))
+    return err('/distribution/targetEntities', 'must be an array');
   if (d.thirdPartyDistributionChannels !== undefined && !Array.isArray(d.thirdPartyDistributionChannels)) {
     return err('/distribution/thirdPartyDistributionChannels', 'must be an array');
   }
@@ -59,19 +65,23 @@ export function validatePost(body: Record<string, any> | null, store: LiStore, n
   if (content.media) {
     const problem = asset(content.media.id, '/content/media/id', ['image', 'video', 'document']);
     if (problem) return problem;
-    if (store.assets.get(content.media.id)!.kind === 'document' && !content.media.title) return err('/content/media/title', 'a document needs a title');
+    if (store.assets.get(content.media.id)!.kind === 'document' && !content.media.title)
+      return err('/content/media/title', 'a document needs a title');
   }
   if (content.multiImage) {
     const images = content.multiImage.images;
-    if (!Array.isArray(images) || images.length < 2 || images.length > 20) return err('/content/multiImage/images', 'must hold 2 to 20 images');
+    if (!Array.isArray(images) || images.length < 2 || images.length > 20)
+      return err('/content/multiImage/images', 'must hold 2 to 20 images');
     for (const [i, img] of images.entries()) {
       const problem = asset(img?.id, `/content/multiImage/images/${i}/id`, ['image']);
       if (problem) return problem;
     }
   }
   if (content.article) {
-    if (typeof content.article.source !== 'string' || !/^https?:\/\//.test(content.article.source)) return err('/content/article/source', 'must be a URL');
-    if (typeof content.article.title !== 'string' || !content.article.title) return err('/content/article/title', 'field is required');
+    if (typeof content.article.source !== 'string' || !/^https?:\/\//.test(content.article.source))
+      return err('/content/article/source', 'must be a URL');
+    if (typeof content.article.title !== 'string' || !content.article.title)
+      return err('/content/article/title', 'field is required');
   }
   return null;
 }
@@ -83,9 +93,25 @@ export function validatePost(body: Record<string, any> | null, store: LiStore, n
 export function externalLinkedInPost(state: SimulatorState, author: string, commentary: string, at: number): string {
   const store = liStore(state);
   const urn = `urn:li:share:${nextLiId(store)}`;
-  const body = { author, commentary, visibility: 'PUBLIC', distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] }, lifecycleState: 'PUBLISHED', isReshareDisabledByAuthor: false };
+  const body = {
+    author,
+    commentary,
+    visibility: 'PUBLIC',
+    distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+    lifecycleState: 'PUBLISHED',
+    isReshareDisabledByAuthor: false,
+  };
   store.posts.set(urn, { urn, author, commentary, createdAt: at, body, deleted: false });
   const organization = author.startsWith('urn:li:organization:') ? author : null;
-  state.posts.push({ id: urn, text: commentary, media: [], replyTo: null, author, destination: organization, createdAt: new Date(at).toISOString(), extra: { commentary, external: true } });
+  state.posts.push({
+    id: urn,
+    text: commentary,
+    media: [],
+    replyTo: null,
+    author,
+    destination: organization,
+    createdAt: new Date(at).toISOString(),
+    extra: { commentary, external: true },
+  });
   return urn;
 }

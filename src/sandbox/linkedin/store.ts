@@ -110,7 +110,11 @@ export function nextLiId(store: LiStore): string {
 }
 
 /** Adds a company page administered by `adminIds` (tests of organization selection). */
-export function addLinkedInOrganization(state: SimulatorState, org: Omit<LiOrganization, 'admins'>, adminIds: string[]): void {
+export function addLinkedInOrganization(
+  state: SimulatorState,
+  org: Omit<LiOrganization, 'admins'>,
+  adminIds: string[],
+): void {
   liStore(state).organizations.set(org.id, { ...org, admins: [...adminIds] });
 }
 
@@ -126,7 +130,9 @@ export function liError(reply: FastifyReply, status: number, message: string, ex
 export function checkRestHeaders(request: FastifyRequest, reply: FastifyReply, now: Date): boolean {
   const version = request.headers['linkedin-version'];
   if (typeof version !== 'string' || !version) {
-    liError(reply, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
+    liError(reply, 400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', {
+      code: 'VERSION_MISSING',
+    });
     return false;
   }
   const m = /^(\d{4})(\d{2})(?:\.(\d{2}))?$/.exec(version);

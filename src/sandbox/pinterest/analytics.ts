@@ -23,7 +23,14 @@ import { nextPinId, pinError, pinJson, pinStore, pinterestUserId, sendPinFault, 
 
 const DAY = 86_400_000;
 const MAX_LOOKBACK_DAYS = 90;
-const VIDEO_ONLY = new Set(['VIDEO_MRC_VIEW', 'VIDEO_10S_VIEW', 'QUARTILE_95_PERCENT_VIEW', 'VIDEO_V50_WATCH_TIME', 'VIDEO_START', 'VIDEO_AVG_WATCH_TIME']);
+const VIDEO_ONLY = new Set([
+  'VIDEO_MRC_VIEW',
+  'VIDEO_10S_VIEW',
+  'QUARTILE_95_PERCENT_VIEW',
+  'VIDEO_V50_WATCH_TIME',
+  'VIDEO_START',
+  'VIDEO_AVG_WATCH_TIME',
+]);
 const LIFETIME = new Set(['TOTAL_COMMENTS', 'TOTAL_REACTIONS']);
 
 /** One metric type's value from the sandbox's numbers of a pin. */
@@ -81,7 +88,16 @@ export function externalPin(state: SimulatorState, ownerId: string, boardId: str
     deleted: false,
   };
   store.pins.set(pin.id, pin);
-  state.posts.push({ id: pin.id, text, media: [], replyTo: null, author: ownerId, createdAt: pin.createdAt, destination: boardId, extra: { external: true } });
+  state.posts.push({
+    id: pin.id,
+    text,
+    media: [],
+    replyTo: null,
+    author: ownerId,
+    createdAt: pin.createdAt,
+    destination: boardId,
+    extra: { external: true },
+  });
   return pin.id;
 }
 
@@ -99,14 +115,26 @@ export function scopedReader(spec: OpenApiDocument, oauth: OAuthSim, user: User)
     const needed = security.find((s) => s.pinterest_oauth2)?.pinterest_oauth2 ?? [];
     const granted = oauth.scopesFor(request.headers.authorization) ?? [];
     if (needed.some((s) => !granted.includes(s))) {
-      pinError(reply, 401, 3, 'Your token does not have sufficient permissions to perform this operation. Please ensure your token is authorized with the correct set of scopes.');
+      pinError(
+        reply,
+        401,
+        3,
+        'Your token does not have sufficient permissions to perform this operation. Please ensure your token is authorized with the correct set of scopes.',
+      );
       return null;
     }
     return u;
   };
 }
 
-export function registerPinterestAnalytics(app: FastifyInstance, state: SimulatorState, spec: OpenApiDocument, oauth: OAuthSim, user: User, now: () => Date): void {
+export function registerPinterestAnalytics(
+  app: FastifyInstance,
+  state: SimulatorState,
+  spec: OpenApiDocument,
+  oauth: OAuthSim,
+  user: User,
+  now: () => Date,
+): void {
   const reader = scopedReader(spec, oauth, user);
   /** Runs the fault of `op`; true when an answer was sent. */
   const faulted = (reply: FastifyReply, op: 'insights' | 'lookup'): boolean => {
@@ -132,8 +160,10 @@ export function registerPinterestAnalytics(app: FastifyInstance, state: Simulato
     const invalid = (why: string) => pinError(reply, 400, 400, `Invalid pins analytics parameters: ${why}`);
     if (Number.isNaN(start) || Number.isNaN(end)) return invalid('start_date and end_date must be real dates');
     if (start > end) return invalid('start_date must be on or before end_date');
-    if (start < dayStart(nowMs) - MAX_LOOKBACK_DAYS * DAY) return invalid(`start_date cannot be more than ${MAX_LOOKBACK_DAYS} days back from today`);
-    if (end > start + MAX_LOOKBACK_DAYS * DAY) return invalid(`end_date cannot be more than ${MAX_LOOKBACK_DAYS} days past start_date`);
+    if (start < dayStart(nowMs) - MAX_LOOKBACK_DAYS * DAY)
+      return invalid(`start_date cannot be more than ${MAX_LOOKBACK_DAYS} days back from today`);
+    if (end > start + MAX_LOOKBACK_DAYS * DAY)
+      return invalid(`end_date cannot be more than ${MAX_LOOKBACK_DAYS} days past start_date`);
     if (q.split_field && q.split_field !== 'NO_SPLIT') return invalid('only NO_SPLIT is served by this sandbox');
     if (faulted(reply, 'insights')) return reply;
 
@@ -151,7 +181,9 @@ export function registerPinterestAnalytics(app: FastifyInstance, state: Simulato
     else {
       const a = grownMetrics(pin.id, created, Math.min(from, to));
       const b = grownMetrics(pin.id, created, to);
-      summary = Object.fromEntries(Object.keys(b).map((k) => [k, Math.max(0, b[k as keyof SandboxMetrics] - a[k as keyof SandboxMetrics])])) as SandboxMetrics;
+      summary = Object.fromEntries(
+        Object.keys(b).map((k) => [k, Math.max(0, b[k as keyof SandboxMetrics] - a[k as keyof SandboxMetrics])]),
+      ) as SandboxMetrics;
     }
     const daily = [];
     for (let d = start; d <= end; d += DAY) {
@@ -163,7 +195,9 @@ export function registerPinterestAnalytics(app: FastifyInstance, state: Simulato
       const dayTo = Math.min(d + DAY, nowMs);
       const a = grownMetrics(pin.id, created, Math.min(dayFrom, dayTo));
       const b = grownMetrics(pin.id, created, dayTo);
-      const m = Object.fromEntries(Object.keys(b).map((k) => [k, Math.max(0, b[k as keyof SandboxMetrics] - a[k as keyof SandboxMetrics])])) as SandboxMetrics;
+      const m = Object.fromEntries(
+        Object.keys(b).map((k) => [k, Math.max(0, b[k as keyof SandboxMetrics] - a[k as keyof SandboxMetrics])]),
+      ) as SandboxMetrics;
       daily.push({ date: ymd(d), data_status: d > nowMs ? 'PROCESSING' : 'READY', metrics: pick(periodic, m) });
     }
     return {
@@ -184,8 +218,13 @@ export function registerPinterestAnalytics(app: FastifyInstance, state: Simulato
     const start = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString('utf8')) || 0 : 0;
     const id = pinterestUserId(u);
     // Every pin the user made, newest first. NOTE: the sandbox has no repins, so `pin_filter` changes nothing.
-    const all = [...pinStore(state).pins.values()].filter((p) => p.ownerId === id && !p.deleted).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const all = [...pinStore(state).pins.values()]
+      .filter((p) => p.ownerId === id && !p.deleted)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
     const page = all.slice(start, start + size);
-    return { items: page.map((p) => pinJson(p, u.username)), bookmark: start + size < all.length ? Buffer.from(String(start + size)).toString('base64url') : null };
+    return {
+      items: page.map((p) => pinJson(p, u.username)),
+      bookmark: start + size < all.length ? Buffer.from(String(start + size)).toString('base64url') : null,
+    };
   });
 }

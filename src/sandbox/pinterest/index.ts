@@ -8,7 +8,18 @@ import { registerPinterestBoards } from './boards.js';
 import { documentPath, pinterestOpenApi } from './openapi.js';
 import { createPin } from './pins.js';
 import { checkFormUpload, s3Error, uploadParameters } from './s3-form.js';
-import { boardJson, boardsOf, nextPinId, pinError, pinJson, pinStore, pinterestUserId, pinUser, sendPinFault, settleMedia } from './store.js';
+import {
+  boardJson,
+  boardsOf,
+  nextPinId,
+  pinError,
+  pinJson,
+  pinStore,
+  pinterestUserId,
+  pinUser,
+  sendPinFault,
+  settleMedia,
+} from './store.js';
 import { registerPinterestLimits } from './limits.js';
 
 export { pinterestUserId } from './store.js';
@@ -49,12 +60,16 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
           body,
         });
         if (problems.length > 0) {
-          const detail = problems.map((p) => `${p.parameter === 'body' ? 'body' : `'${p.parameter.replace(/^body\./, '')}'`} ${p.message}`).join('; ');
+          const detail = problems
+            .map((p) => `${p.parameter === 'body' ? 'body' : `'${p.parameter.replace(/^body\./, '')}'`} ${p.message}`)
+            .join('; ');
           return pinError(reply, 400, 1, `Invalid request: ${detail}`);
         }
         // https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/:
         // the token endpoint authenticates the app with HTTP Basic (security `basic` in the document).
-        const security = spec.doc.paths[path][request.method.toLowerCase()].security as Record<string, unknown>[] | undefined;
+        const security = spec.doc.paths[path][request.method.toLowerCase()].security as
+          | Record<string, unknown>[]
+          | undefined;
         if (security?.some((s) => 'basic' in s) && !/^Basic\s+\S+/i.test(request.headers.authorization ?? '')) {
           return pinError(reply, 401, 2, 'Authentication failed.');
         }
@@ -68,11 +83,16 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         const check = spec.response(request.method, path, reply.statusCode);
         let body: unknown = text === '' ? undefined : text;
         if (json && text) body = JSON.parse(text);
-        const problems = check ? check(body) : [{ parameter: 'response', message: `HTTP ${reply.statusCode} is not documented` }];
+        const problems = check
+          ? check(body)
+          : [{ parameter: 'response', message: `HTTP ${reply.statusCode} is not documented` }];
         if (problems.length === 0) return payload;
         reply.code(500).header('content-type', 'application/json; charset=utf-8');
         const detail = problems.map((p) => `${p.parameter} ${p.message}`).join('; ');
-        return JSON.stringify({ code: 0, message: `The Pinterest simulator answered outside the OpenAPI document (HTTP ${reply.statusCode} of ${request.method} ${path}): ${detail}` });
+        return JSON.stringify({
+          code: 0,
+          message: `The Pinterest simulator answered outside the OpenAPI document (HTTP ${reply.statusCode} of ${request.method} ${path}): ${detail}`,
+        });
       });
 
       const oauth: OAuthSim = registerOAuthRoutes(app, state, {
@@ -90,7 +110,9 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         // A dead grant: 401 {code: 283} (pinterest/pinterest-python-sdk#114).
         invalidGrantStatus: 401,
         errorBody: (error, description) =>
-          error === 'invalid_grant' ? { code: 283, message: 'The authorization grant is invalid' } : { code: error === 'rate_limited' ? 8 : 1, message: description },
+          error === 'invalid_grant'
+            ? { code: 283, message: 'The authorization grant is invalid' }
+            : { code: error === 'rate_limited' ? 8 : 1, message: description },
       });
       registerPinterestLimits(app, state, oauth);
 
@@ -132,18 +154,25 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         const q = request.query as { page_size?: string; bookmark?: string; privacy?: string };
         const size = Number(q.page_size ?? 25);
         const start = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString('utf8')) || 0 : 0;
-        const all = boardsOf(pinStore(state), u).filter((b) => !q.privacy || q.privacy === 'ALL' || b.privacy === q.privacy);
+        const all = boardsOf(pinStore(state), u).filter(
+          (b) => !q.privacy || q.privacy === 'ALL' || b.privacy === q.privacy,
+        );
         const page = all.slice(start, start + size);
         const more = start + size < all.length;
-        return { items: page.map((b) => boardJson(b, u.username)), bookmark: more ? Buffer.from(String(start + size)).toString('base64url') : null };
+        return {
+          items: page.map((b) => boardJson(b, u.username)),
+          bookmark: more ? Buffer.from(String(start + size)).toString('base64url') : null,
+        };
       });
 
       app.get<{ Params: { board_id: string } }>('/v5/boards/:board_id/pins', async (request, reply) => {
         const u = user(request, reply);
         if (!u) return reply;
         const store = pinStore(state);
-        const board = boardsOf(store, u).find((b) => b.id === request.params.board_id) ?? store.boards.get(request.params.board_id);
-        if (!board || (board.ownerId !== pinterestUserId(u) && board.privacy !== 'PUBLIC')) return pinError(reply, 404, 40, 'Board not found.');
+        const board =
+          boardsOf(store, u).find((b) => b.id === request.params.board_id) ?? store.boards.get(request.params.board_id);
+        if (!board || (board.ownerId !== pinterestUserId(u) && board.privacy !== 'PUBLIC'))
+          return pinError(reply, 404, 40, 'Board not found.');
         const fault = state.faults.take('lookup');
         if (sendPinFault(reply, fault, 'Pins cannot be listed.')) return reply;
         if (fault === 'ambiguous') return hangUp(reply);
@@ -168,22 +197,47 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         const id = nextPinId(store);
         const ownerId = pinterestUserId(u);
         const fields = uploadParameters(id, ownerId, now());
-        store.media.set(id, { id, ownerId, fields, status: 'registered', readyAt: null, fails: false, size: 0, contentType: null });
-        return reply.status(201).send({ media_id: id, media_type: 'video', upload_url: `${state.baseUrl()}/pinterest-media-upload/`, upload_parameters: fields });
+        store.media.set(id, {
+          id,
+          ownerId,
+          fields,
+          status: 'registered',
+          readyAt: null,
+          fails: false,
+          size: 0,
+          contentType: null,
+        });
+        return reply.status(201).send({
+          media_id: id,
+          media_type: 'video',
+          upload_url: `${state.baseUrl()}/pinterest-media-upload/`,
+          upload_parameters: fields,
+        });
       });
 
       app.post('/pinterest-media-upload/', async (request, reply) => {
         const type = String(request.headers['content-type'] ?? '');
-        const parts = Buffer.isBuffer(request.body) && type.startsWith('multipart/form-data') ? parseMultipart(request.body, type) : null;
-        if (!parts) return s3Error(reply, 412, 'PreconditionFailed', 'Bucket POST must be of the enclosure-type multipart/form-data');
+        const parts =
+          Buffer.isBuffer(request.body) && type.startsWith('multipart/form-data')
+            ? parseMultipart(request.body, type)
+            : null;
+        if (!parts)
+          return s3Error(
+            reply,
+            412,
+            'PreconditionFailed',
+            'Bucket POST must be of the enclosure-type multipart/form-data',
+          );
         const key = parts.find((p) => p.name === 'key')?.data.toString('utf8');
         const media = [...pinStore(state).media.values()].find((m) => m.fields.key === key);
         if (!media) return s3Error(reply, 403, 'AccessDenied', 'Access Denied');
         const fault = state.faults.take('upload');
         // S3 throttles with 503 SlowDown (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
         if (fault === 'rate_limited') return s3Error(reply, 503, 'SlowDown', 'Please reduce your request rate.');
-        if (fault === 'unavailable') return s3Error(reply, 500, 'InternalError', 'We encountered an internal error. Please try again.');
-        if (fault === 'rejected' || fault === 'auth') return s3Error(reply, 403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
+        if (fault === 'unavailable')
+          return s3Error(reply, 500, 'InternalError', 'We encountered an internal error. Please try again.');
+        if (fault === 'rejected' || fault === 'auth')
+          return s3Error(reply, 403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
         const refused = checkFormUpload(parts, media.fields, now());
         if (refused) return s3Error(reply, ...refused);
         const file = parts.find((p) => p.name === 'file')!;
@@ -216,7 +270,8 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         if (!u) return reply;
         const pin = pinStore(state).pins.get(request.params.pin_id);
         if (!pin || pin.deleted) return pinError(reply, 404, 50, 'Pin not found.');
-        if (pin.ownerId !== pinterestUserId(u)) return pinError(reply, 403, 29, 'You are not permitted to access that resource.');
+        if (pin.ownerId !== pinterestUserId(u))
+          return pinError(reply, 403, 29, 'You are not permitted to access that resource.');
         const fault = state.faults.take('delete');
         if (sendPinFault(reply, fault, 'The Pin cannot be deleted.')) return reply;
         pin.deleted = true;

@@ -23,6 +23,11 @@ export function registerPinterestLimits(app: FastifyInstance, state: SimulatorSt
       return client && user ? [[PER_USER_PER_APP, `${client}:${user.id}`]] : [];
     },
     refuse: (reply) =>
-      void pinError(reply, 429, 8, 'This request exceeded a rate limit. This can happen if the client exceeds one of the published rate limits within a short time window.'),
+      void pinError(
+        reply,
+        429,
+        8,
+        'This request exceeded a rate limit. This can happen if the client exceeds one of the published rate limits within a short time window.',
+      ),
   });
 }

@@ -12,7 +12,18 @@ let shared: OpenApiDocument | null = null;
 /** The document is parsed once per process (2 MB) and shared by every simulator instance. */
 export function pinterestOpenApi(): OpenApiDocument {
   shared ??= new OpenApiDocument(
-    enumChoicesAsAnyOf(JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/pinterest-openapi.json', 'src/sandbox/pinterest/openapi/pinterest-openapi.json'), 'utf8'))),
+    enumChoicesAsAnyOf(
+      JSON.parse(
+        readFileSync(
+          locateDocument(
+            import.meta.url,
+            './openapi/pinterest-openapi.json',
+            'src/sandbox/pinterest/openapi/pinterest-openapi.json',
+          ),
+          'utf8',
+        ),
+      ),
+    ),
     'pinterest-openapi.json',
     (name) => `Unexpected parameter: ${name}`,
   );

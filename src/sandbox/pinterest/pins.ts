@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthUser } from '../oauth.js';
 import { hangUp, type InspectedPost, type SimulatorState } from '../types.js';
-import { boardsOf, nextPinId, pinError, pinJson, pinStore, pinterestUserId, sendPinFault, settleMedia, type PinRecord } from './store.js';
+import {
+  boardsOf,
+  nextPinId,
+  pinError,
+  pinJson,
+  pinStore,
+  pinterestUserId,
+  sendPinFault,
+  settleMedia,
+  type PinRecord,
+} from './store.js';
 
 /*
  * POST /v5/pins beyond what the OpenAPI document checks (the validation hook has already run):
@@ -32,7 +42,8 @@ async function fetchImage(url: string): Promise<Fetched> {
     const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim();
     const bytes = res.ok ? Buffer.from(await res.arrayBuffer()) : null;
     if (!res.ok || !bytes) return { ok: false, message: `Sorry we could not fetch the image (HTTP ${res.status}).` };
-    if (!contentType.startsWith('image/')) return { ok: false, message: `Sorry, the url ${url} does not point to an image.` };
+    if (!contentType.startsWith('image/'))
+      return { ok: false, message: `Sorry, the url ${url} does not point to an image.` };
     if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, message: 'Image file size is too large.' };
     return { ok: true, url, contentType, size: bytes.length };
   } catch {
@@ -40,7 +51,13 @@ async function fetchImage(url: string): Promise<Fetched> {
   }
 }
 
-export async function createPin(request: FastifyRequest, reply: FastifyReply, state: SimulatorState, user: OAuthUser, now: () => Date) {
+export async function createPin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: SimulatorState,
+  user: OAuthUser,
+  now: () => Date,
+) {
   const store = pinStore(state);
   const body = (request.body ?? {}) as PinBody;
   // The document leaves both optional; Pinterest refuses a pin without a board or media.
@@ -56,16 +73,33 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
     const upload = store.media.get(String(source.media_id));
     if (!upload || upload.ownerId !== pinterestUserId(user)) return pinError(reply, 404, 404, 'Media not found.');
     settleMedia(upload, now().getTime());
-    if (upload.status !== 'succeeded') return pinError(reply, 400, 1, `Media upload ${upload.id} is ${upload.status}, not succeeded.`);
+    if (upload.status !== 'succeeded')
+      return pinError(reply, 400, 1, `Media upload ${upload.id} is ${upload.status}, not succeeded.`);
     // A video pin needs a cover: an image URL, a key frame time, or the image itself.
-    const hasCover = source.cover_image_url || source.cover_image_key_frame_time !== undefined || (source.cover_image_data && source.cover_image_content_type);
-    if (!hasCover) return pinError(reply, 400, 1, 'Invalid request: cover_image_url or cover_image_content_type and cover_image_data, or cover_image_key_frame_time, is required.');
+    const hasCover =
+      source.cover_image_url ||
+      source.cover_image_key_frame_time !== undefined ||
+      (source.cover_image_data && source.cover_image_content_type);
+    if (!hasCover)
+      return pinError(
+        reply,
+        400,
+        1,
+        'Invalid request: cover_image_url or cover_image_content_type and cover_image_data, or cover_image_key_frame_time, is required.',
+      );
     const cover = {
       ...(source.cover_image_url ? { url: String(source.cover_image_url) } : {}),
       ...(source.cover_image_key_frame_time !== undefined ? { keyFrameTime: source.cover_image_key_frame_time } : {}),
     };
     media = { kind: 'video', urls: [], mediaId: upload.id, cover };
-    inspected = [{ type: 'video', url: `media:${upload.id}`, ...(upload.contentType ? { mimeType: upload.contentType } : {}), size: upload.size }];
+    inspected = [
+      {
+        type: 'video',
+        url: `media:${upload.id}`,
+        ...(upload.contentType ? { mimeType: upload.contentType } : {}),
+        size: upload.size,
+      },
+    ];
   } else {
     const urls: string[] =
       source.source_type === 'image_url'
@@ -74,7 +108,12 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
           ? (source.items as { url: string }[]).map((i) => i.url)
           : [];
     if (source.source_type === 'multiple_image_base64' || source.source_type === 'pin_url') {
-      return pinError(reply, 400, 1, `Invalid request: source_type ${source.source_type} is not served by this sandbox.`);
+      return pinError(
+        reply,
+        400,
+        1,
+        `Invalid request: source_type ${source.source_type} is not served by this sandbox.`,
+      );
     }
     // Pinterest fetches the images while creating the pin: the simulator's `upload` operation.
     const uploadFault = state.faults.take('upload');
@@ -85,7 +124,12 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
       const bytes = Buffer.from(String(source.data), 'base64');
       if (bytes.length === 0) return pinError(reply, 400, 1, 'Invalid request: the image data is empty.');
       if (bytes.length > MAX_IMAGE_BYTES) return pinError(reply, 400, 1, 'Image file size is too large.');
-      inspected.push({ type: 'image', url: `base64:${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`, mimeType: String(source.content_type), size: bytes.length });
+      inspected.push({
+        type: 'image',
+        url: `base64:${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`,
+        mimeType: String(source.content_type),
+        size: bytes.length,
+      });
     }
     for (const url of urls) {
       const got = await fetchImage(url);
@@ -106,7 +150,9 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
     link: body.link ?? null,
     altText: body.alt_text ?? null,
     media,
-    createdAt: now().toISOString().replace(/\.\d+Z$/, 'Z'),
+    createdAt: now()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z'),
     deleted: false,
   };
   store.pins.set(pin.id, pin);
@@ -118,7 +164,13 @@ export async function createPin(request: FastifyRequest, reply: FastifyReply, st
     author: user.username,
     createdAt: pin.createdAt,
     destination: board.id,
-    extra: { title: pin.title, link: pin.link, boardName: board.name, ...(media.cover ? { cover: media.cover } : {}), ...(media.mediaId ? { mediaId: media.mediaId } : {}) },
+    extra: {
+      title: pin.title,
+      link: pin.link,
+      boardName: board.name,
+      ...(media.cover ? { cover: media.cover } : {}),
+      ...(media.mediaId ? { mediaId: media.mediaId } : {}),
+    },
   });
   // The pin exists; the client never hears about it.
   if (fault === 'ambiguous') return hangUp(reply);

@@ -17,7 +17,10 @@ const SECRET = randomBytes(32);
 /** The form fields of one upload, signed for an hour. */
 export function uploadParameters(mediaId: string, ownerId: string, now: Date): Record<string, string> {
   const key = `uploads/${ownerId.slice(-2)}/${mediaId.slice(-2)}/${ownerId}:video:${mediaId}`;
-  const date = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const date = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const credential = `ASIASANDBOXPINTEREST/${date.slice(0, 8)}/us-east-1/s3/aws4_request`;
   const policy = Buffer.from(
     JSON.stringify({
@@ -52,21 +55,40 @@ export function s3Error(reply: FastifyReply, status: number, code: string, messa
 }
 
 /** Checks a form post against the fields issued for it. Null when it is good, else S3's [status, code, message]. */
-export function checkFormUpload(parts: FormPart[], issued: Record<string, string>, now: Date): [number, string, string] | null {
+export function checkFormUpload(
+  parts: FormPart[],
+  issued: Record<string, string>,
+  now: Date,
+): [number, string, string] | null {
   const fileAt = parts.findIndex((p) => p.name === 'file');
   if (fileAt < 0) return [400, 'InvalidArgument', 'POST requires exactly one file upload per request.'];
   // Fields after the file are not read by S3.
   const fields = new Map(parts.slice(0, fileAt).map((p) => [p.name.toLowerCase(), p.data.toString('utf8')]));
-  if (!fields.has('key')) return [400, 'InvalidArgument', "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields."];
+  if (!fields.has('key'))
+    return [
+      400,
+      'InvalidArgument',
+      "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields.",
+    ];
   if (!fields.has('policy') || !fields.has('x-amz-signature')) return [403, 'AccessDenied', 'Access Denied'];
   const signature = createHmac('sha256', SECRET).update(fields.get('policy')!).digest('hex');
   if (fields.get('x-amz-signature') !== signature) {
-    return [403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.'];
+    return [
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    ];
   }
   const policy = JSON.parse(Buffer.from(fields.get('policy')!, 'base64').toString('utf8')) as { expiration: string };
-  if (Date.parse(policy.expiration) <= now.getTime()) return [403, 'AccessDenied', 'Invalid according to Policy: Policy expired.'];
+  if (Date.parse(policy.expiration) <= now.getTime())
+    return [403, 'AccessDenied', 'Invalid according to Policy: Policy expired.'];
   for (const [name, value] of Object.entries(issued)) {
-    if (fields.get(name.toLowerCase()) !== value) return [403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: ["eq", "$${name}", "${value}"]`];
+    if (fields.get(name.toLowerCase()) !== value)
+      return [
+        403,
+        'AccessDenied',
+        `Invalid according to Policy: Policy Condition failed: ["eq", "$${name}", "${value}"]`,
+      ];
   }
   const size = parts[fileAt].data.length;
   if (size > MAX_BYTES) return [400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size'];

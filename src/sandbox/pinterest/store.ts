@@ -67,7 +67,7 @@ export function nextPinId(store: PinterestStore): string {
 /** The Pinterest user id of a sandbox login: numeric (`^\d+$` in the document), stable for the same login. */
 export function pinterestUserId(user: OAuthUser): string {
   const n = BigInt(`0x${createHash('sha256').update(user.id).digest('hex').slice(0, 15)}`);
-  return (n % 900_000_000_000_000_000n + 100_000_000_000_000_000n).toString();
+  return ((n % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString();
 }
 
 /**
@@ -85,7 +85,14 @@ export function boardsOf(store: PinterestStore, user: OAuthUser): PinBoard[] {
     ];
     seeds.forEach(([name, description], i) => {
       const id = (549_000_000_000_000_000n + base * 10n + BigInt(i + 1)).toString();
-      store.boards.set(id, { id, ownerId, name, description, privacy: 'PUBLIC', createdAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString() });
+      store.boards.set(id, {
+        id,
+        ownerId,
+        name,
+        description,
+        privacy: 'PUBLIC',
+        createdAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+      });
     });
     own = [...store.boards.values()].filter((b) => b.ownerId === ownerId);
   }
@@ -109,14 +116,21 @@ export function pinUser(request: FastifyRequest, reply: FastifyReply, oauth: OAu
 
 /** The media's processing settled at `nowMs`: a video past its processing time is `succeeded` or `failed`. */
 export function settleMedia(media: PinMediaUpload, nowMs: number): PinMediaUpload {
-  if (media.status === 'processing' && media.readyAt !== null && nowMs >= media.readyAt) media.status = media.fails ? 'failed' : 'succeeded';
+  if (media.status === 'processing' && media.readyAt !== null && nowMs >= media.readyAt)
+    media.status = media.fails ? 'failed' : 'succeeded';
   return media;
 }
 
 /** Pinterest's answer to an injected fault; false for none or `ambiguous` (the caller acts, then hangs up). */
 export function sendPinFault(reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean {
   // Pinterest documents no code for these; 8 (rate limit) and 3 (service unavailable) are the simulator's.
-  if (fault === 'rate_limited') pinError(reply, 429, 8, 'This request exceeded a rate limit. This can happen if the client exceeds one of the published rate limits within a short time window.');
+  if (fault === 'rate_limited')
+    pinError(
+      reply,
+      429,
+      8,
+      'This request exceeded a rate limit. This can happen if the client exceeds one of the published rate limits within a short time window.',
+    );
   else if (fault === 'unavailable') pinError(reply, 503, 3, 'Service unavailable.');
   else if (fault === 'auth') pinError(reply, 401, 2, 'Authentication failed.');
   else if (fault === 'rejected') pinError(reply, 400, 1, rejection);
@@ -143,7 +157,13 @@ export function boardJson(board: PinBoard, owner: string) {
 export function pinJson(pin: PinRecord, owner: string) {
   const media =
     pin.media.kind === 'video'
-      ? { media_type: 'video', cover_image_url: String(pin.media.cover?.url ?? ''), duration: null, height: null, width: null }
+      ? {
+          media_type: 'video',
+          cover_image_url: String(pin.media.cover?.url ?? ''),
+          duration: null,
+          height: null,
+          width: null,
+        }
       : { media_type: 'image' };
   return {
     id: pin.id,
@@ -164,4 +184,3 @@ export function pinJson(pin: PinRecord, owner: string) {
     creative_type: pin.media.kind === 'video' ? 'VIDEO' : 'REGULAR',
   };
 }
-

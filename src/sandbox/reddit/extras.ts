@@ -17,12 +17,32 @@ import { apiUser, httpError, JSON_TYPE, submitErrors } from './wire.js';
  */
 
 /** The sandbox subreddits' rules (`test` has two, `flairrequired` one); other subreddits have none. */
-const RULES: Record<string, { kind: 'link' | 'comment' | 'all'; short_name: string; description: string; violation_reason: string }[]> = {
+const RULES: Record<
+  string,
+  { kind: 'link' | 'comment' | 'all'; short_name: string; description: string; violation_reason: string }[]
+> = {
   test: [
-    { kind: 'link', short_name: 'Test posts only', description: 'Posts here must be tests of a client or bot.', violation_reason: 'Not a test post' },
-    { kind: 'all', short_name: 'Be civil', description: 'No harassment or personal attacks.', violation_reason: 'Incivility' },
+    {
+      kind: 'link',
+      short_name: 'Test posts only',
+      description: 'Posts here must be tests of a client or bot.',
+      violation_reason: 'Not a test post',
+    },
+    {
+      kind: 'all',
+      short_name: 'Be civil',
+      description: 'No harassment or personal attacks.',
+      violation_reason: 'Incivility',
+    },
   ],
-  flairrequired: [{ kind: 'link', short_name: 'Flair your post', description: 'Every post needs one of the flairs.', violation_reason: 'Missing flair' }],
+  flairrequired: [
+    {
+      kind: 'link',
+      short_name: 'Flair your post',
+      description: 'Every post needs one of the flairs.',
+      violation_reason: 'Missing flair',
+    },
+  ],
 };
 
 /** Reddit's content policy, as `site_rules` lists it. */
@@ -31,9 +51,16 @@ const SITE_RULES = ['Spam', 'Personal and confidential information', 'Threatenin
 /** When the sandbox subreddits' rules were created (a fixed moment, so answers are stable). */
 const RULES_CREATED_UTC = 1_600_000_000;
 
-export function registerRedditExtras(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
+export function registerRedditExtras(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  limit: LimitRule,
+  now: () => Date,
+): void {
   const store = () => rdStore(state);
-  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) => apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
+  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) =>
+    apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
 
   for (const path of ['/r/:sr/about/rules', '/r/:sr/about/rules/', '/r/:sr/about/rules.json']) {
     app.get<{ Params: { sr: string } }>(path, async (request, reply) => {
@@ -47,7 +74,11 @@ export function registerRedditExtras(app: FastifyInstance, state: SimulatorState
         created_utc: RULES_CREATED_UTC + priority,
         priority,
       }));
-      return reply.type(JSON_TYPE).send({ rules, site_rules: SITE_RULES, site_rules_flow: SITE_RULES.map((reasonText) => ({ reasonTextToShow: reasonText, reasonText })) });
+      return reply.type(JSON_TYPE).send({
+        rules,
+        site_rules: SITE_RULES,
+        site_rules_flow: SITE_RULES.map((reasonText) => ({ reasonTextToShow: reasonText, reasonText })),
+      });
     });
   }
 
@@ -62,10 +93,15 @@ export function registerRedditExtras(app: FastifyInstance, state: SimulatorState
     }
     if (post.authorId !== u.id) return httpError(reply, 403);
     const template = post.subreddit.flairs.find((f) => f.id === body.flair_template_id);
-    if (!template) return submitErrors(reply, [['BAD_FLAIR_TEMPLATE_ID', 'that flair template id is not valid', 'flair_template_id']]);
+    if (!template)
+      return submitErrors(reply, [
+        ['BAD_FLAIR_TEMPLATE_ID', 'that flair template id is not valid', 'flair_template_id'],
+      ]);
     const text = body.text !== undefined && body.text !== '' ? String(body.text) : null;
-    if (text !== null && !template.text_editable) return submitErrors(reply, [['FLAIR_NOT_EDITABLE', 'this flair cannot be edited', 'text']]);
-    if (text !== null && text.length > 64) return submitErrors(reply, [['TOO_LONG', 'this is too long (max: 64)', 'text']]);
+    if (text !== null && !template.text_editable)
+      return submitErrors(reply, [['FLAIR_NOT_EDITABLE', 'this flair cannot be edited', 'text']]);
+    if (text !== null && text.length > 64)
+      return submitErrors(reply, [['TOO_LONG', 'this is too long (max: 64)', 'text']]);
     post.flairId = template.id;
     post.flairText = text ?? template.text;
     const inspected = state.posts.find((p) => p.id === post.id && p.extra?.name === `t3_${post.id}`);

@@ -51,7 +51,13 @@ function messageData(m: RdMessage, unread: boolean): Record<string, unknown> {
   };
 }
 
-function commentData(store: RdStore, c: RdComment, dest: string | null, unread: boolean | null, viewerId: string): Record<string, unknown> {
+function commentData(
+  store: RdStore,
+  c: RdComment,
+  dest: string | null,
+  unread: boolean | null,
+  viewerId: string,
+): Record<string, unknown> {
   const vote = store.votes.get(`${viewerId}:t1_${c.id}`);
   const post = store.posts.get(c.postId)!;
   const link = permalink(post);
@@ -103,7 +109,10 @@ function parentAuthor(store: RdStore, c: RdComment): string | null {
 }
 
 /** A mixed Listing of inbox things, newest first, paged by `after` or `before` (fullnames). */
-function inboxListing(children: Array<{ kind: string; data: Record<string, unknown>; at: number }>, q: Record<string, string>) {
+function inboxListing(
+  children: Array<{ kind: string; data: Record<string, unknown>; at: number }>,
+  q: Record<string, string>,
+) {
   const items = children.sort((a, b) => b.at - a.at || String(b.data.name).localeCompare(String(a.data.name)));
   const limit = pageSize(q.limit);
   let start = 0;
@@ -131,9 +140,16 @@ function inboxListing(children: Array<{ kind: string; data: Record<string, unkno
   };
 }
 
-export function registerRedditInbox(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
+export function registerRedditInbox(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  limit: LimitRule,
+  now: () => Date,
+): void {
   const store = () => rdStore(state);
-  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) => apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
+  const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) =>
+    apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
   const readBy = (u: OAuthUser) => {
     const set = store().read.get(u.id) ?? new Set<string>();
     store().read.set(u.id, set);
@@ -144,10 +160,16 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
   const inbox = (u: OAuthUser) => {
     const s = store();
     const read = readBy(u);
-    const messages = [...s.messages.values()].filter((m) => same(m.dest, u.username)).map((m) => ({ kind: 't4', data: messageData(m, !read.has(`t4_${m.id}`)), at: m.createdAt }));
+    const messages = [...s.messages.values()]
+      .filter((m) => same(m.dest, u.username))
+      .map((m) => ({ kind: 't4', data: messageData(m, !read.has(`t4_${m.id}`)), at: m.createdAt }));
     const replies = [...s.comments.values()]
       .filter((c) => !c.deleted && c.authorId !== u.id && same(parentAuthor(s, c) ?? '', u.username))
-      .map((c) => ({ kind: 't1', data: commentData(s, c, u.username, !read.has(`t1_${c.id}`), u.id), at: c.createdAt }));
+      .map((c) => ({
+        kind: 't1',
+        data: commentData(s, c, u.username, !read.has(`t1_${c.id}`), u.id),
+        at: c.createdAt,
+      }));
     return [...messages, ...replies];
   };
 
@@ -162,7 +184,9 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
         const q = request.query as Record<string, string>;
         let children;
         if (where === 'sent') {
-          children = [...store().messages.values()].filter((m) => m.authorId === u.id).map((m) => ({ kind: 't4', data: messageData(m, false), at: m.createdAt }));
+          children = [...store().messages.values()]
+            .filter((m) => m.authorId === u.id)
+            .map((m) => ({ kind: 't4', data: messageData(m, false), at: m.createdAt }));
         } else {
           children = inbox(u).filter((c) => where === 'inbox' || c.data.new === true);
           // `mark=true` marks what the page shows as read (https://www.reddit.com/dev/api#GET_message_{where}).
@@ -174,18 +198,61 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
   }
 
   const addComment = (u: OAuthUser, postId: string, parentId: string, body: string): RdComment => {
-    const c: RdComment = { id: nextRdId(store()), postId, parentId, author: u.username, authorId: u.id, body, createdAt: now().getTime(), deleted: false };
+    const c: RdComment = {
+      id: nextRdId(store()),
+      postId,
+      parentId,
+      author: u.username,
+      authorId: u.id,
+      body,
+      createdAt: now().getTime(),
+      deleted: false,
+    };
     store().comments.set(c.id, c);
     // Reddit counts a comment's author as its first upvote.
     store().votes.set(`${u.id}:t1_${c.id}`, 1);
-    state.posts.push({ id: c.id, text: body, media: [], replyTo: parentId, author: u.username, createdAt: new Date(c.createdAt).toISOString(), destination: store().posts.get(postId)?.subreddit.name ?? null, extra: { kind: 'comment', name: `t1_${c.id}`, postId } });
+    state.posts.push({
+      id: c.id,
+      text: body,
+      media: [],
+      replyTo: parentId,
+      author: u.username,
+      createdAt: new Date(c.createdAt).toISOString(),
+      destination: store().posts.get(postId)?.subreddit.name ?? null,
+      extra: { kind: 'comment', name: `t1_${c.id}`, postId },
+    });
     return c;
   };
 
-  const addMessage = (u: OAuthUser, dest: string, subject: string, body: string, parent: RdMessage | null): RdMessage => {
-    const m: RdMessage = { id: nextRdId(store()), author: u.username, authorId: u.id, dest, subject, body, createdAt: now().getTime(), firstMessage: parent ? (parent.firstMessage ?? parent.id) : null, parentId: parent ? `t4_${parent.id}` : null };
+  const addMessage = (
+    u: OAuthUser,
+    dest: string,
+    subject: string,
+    body: string,
+    parent: RdMessage | null,
+  ): RdMessage => {
+    const m: RdMessage = {
+      id: nextRdId(store()),
+      author: u.username,
+      authorId: u.id,
+      dest,
+      subject,
+      body,
+      createdAt: now().getTime(),
+      firstMessage: parent ? (parent.firstMessage ?? parent.id) : null,
+      parentId: parent ? `t4_${parent.id}` : null,
+    };
     store().messages.set(m.id, m);
-    state.posts.push({ id: m.id, text: body, media: [], replyTo: m.parentId, author: u.username, createdAt: new Date(m.createdAt).toISOString(), destination: dest, extra: { kind: 'message', name: `t4_${m.id}`, subject, firstMessage: m.firstMessage } });
+    state.posts.push({
+      id: m.id,
+      text: body,
+      media: [],
+      replyTo: m.parentId,
+      author: u.username,
+      createdAt: new Date(m.createdAt).toISOString(),
+      destination: dest,
+      extra: { kind: 'message', name: `t4_${m.id}`, subject, firstMessage: m.firstMessage },
+    });
     return m;
   };
 
@@ -199,17 +266,25 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
       const body = formBody(request);
       const text = String(body.text ?? '');
       if (!text.trim()) return submitErrors(reply, [['NO_TEXT', 'we need something here', 'text']]);
-      if ([...text].length > BODY_MAX) return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${BODY_MAX})`, 'text']]);
+      if ([...text].length > BODY_MAX)
+        return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${BODY_MAX})`, 'text']]);
       const s = store();
       const fault = state.faults.take(thing.startsWith('t4_') ? 'message' : 'comment');
       if (sendFault(reply, fault, ['THREAD_LOCKED', 'Comments are locked.', 'parent'])) return reply;
       let thingOut: { kind: string; data: Record<string, unknown> };
       if (thing.startsWith('t4_')) {
         const parent = s.messages.get(thing.slice(3));
-        if (!parent || (parent.authorId !== u.id && !same(parent.dest, u.username))) return submitErrors(reply, [['NO_THING_ID', 'invalid thing id', 'parent']]);
+        if (!parent || (parent.authorId !== u.id && !same(parent.dest, u.username)))
+          return submitErrors(reply, [['NO_THING_ID', 'invalid thing id', 'parent']]);
         const root = parent.firstMessage ? s.messages.get(parent.firstMessage)! : parent;
         const other = parent.authorId === u.id ? parent.dest : parent.author;
-        const m = addMessage(u, other, root.subject.startsWith('re: ') ? root.subject : `re: ${root.subject}`, text, parent);
+        const m = addMessage(
+          u,
+          other,
+          root.subject.startsWith('re: ') ? root.subject : `re: ${root.subject}`,
+          text,
+          parent,
+        );
         thingOut = { kind: 't4', data: messageData(m, false) };
       } else {
         const parentComment = thing.startsWith('t1_') ? s.comments.get(thing.slice(3)) : undefined;
@@ -233,14 +308,22 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
     const errors: [string, string, string][] = [];
     const to = String(body.to ?? '').replace(/^\/?u\//i, '');
     if (!to) errors.push(['NO_USER', 'please enter a username', 'to']);
-    else if (!oauth.users().some((x) => same(x.username, to))) errors.push(['USER_DOESNT_EXIST', "that user doesn't exist", 'to']);
+    else if (!oauth.users().some((x) => same(x.username, to)))
+      errors.push(['USER_DOESNT_EXIST', "that user doesn't exist", 'to']);
     if (!String(body.subject ?? '').trim()) errors.push(['NO_SUBJECT', 'please enter a subject', 'subject']);
-    else if ([...String(body.subject)].length > SUBJECT_MAX) errors.push(['TOO_LONG', `this is too long (max: ${SUBJECT_MAX})`, 'subject']);
+    else if ([...String(body.subject)].length > SUBJECT_MAX)
+      errors.push(['TOO_LONG', `this is too long (max: ${SUBJECT_MAX})`, 'subject']);
     if (!String(body.text ?? '').trim()) errors.push(['NO_TEXT', 'we need something here', 'text']);
     if (errors.length) return submitErrors(reply, errors);
     const fault = state.faults.take('message');
     if (sendFault(reply, fault, ['USER_BLOCKED', "you can't send to a user that you have blocked", 'to'])) return reply;
-    addMessage(u, oauth.users().find((x) => same(x.username, to))!.username, String(body.subject), String(body.text), null);
+    addMessage(
+      u,
+      oauth.users().find((x) => same(x.username, to))!.username,
+      String(body.subject),
+      String(body.text),
+      null,
+    );
     if (fault === 'ambiguous') return hangUp(reply);
     return reply.type(JSON_TYPE).send({ json: { errors: [] } });
   });
@@ -252,8 +335,13 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
     const body = formBody(request);
     const dir = Number(body.dir);
     const id = String(body.id ?? '');
-    if (![1, 0, -1].includes(dir) || body.dir === undefined) return httpError(reply, 400, { explanation: 'dir must be 1, 0 or -1' });
-    const exists = id.startsWith('t1_') ? store().comments.has(id.slice(3)) : id.startsWith('t3_') ? store().posts.has(id.slice(3)) : false;
+    if (![1, 0, -1].includes(dir) || body.dir === undefined)
+      return httpError(reply, 400, { explanation: 'dir must be 1, 0 or -1' });
+    const exists = id.startsWith('t1_')
+      ? store().comments.has(id.slice(3))
+      : id.startsWith('t3_')
+        ? store().posts.has(id.slice(3))
+        : false;
     if (!exists) return httpError(reply, 400, { explanation: 'id must be the fullname of a link or comment' });
     if (sendFault(reply, state.faults.take('comment'), ['USER_BLOCKED', 'you cannot vote on this', 'id'])) return reply;
     if (dir === 0) store().votes.delete(`${u.id}:${id}`);
@@ -268,13 +356,33 @@ export function registerRedditInbox(app: FastifyInstance, state: SimulatorState,
    * username (default `sandbox_friend`). Answers the new thing's id and fullname.
    */
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; subject?: string; postId?: string; parentId?: string; from?: string };
-    if (b.kind !== 'message' && b.kind !== 'comment') return reply.status(400).send({ error: `Reddit has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
-    const account = oauth.users().find((x) => x.id === String(b.account ?? '') || same(x.username, String(b.account ?? '')));
-    if (!account) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator` });
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      text?: string;
+      subject?: string;
+      postId?: string;
+      parentId?: string;
+      from?: string;
+    };
+    if (b.kind !== 'message' && b.kind !== 'comment')
+      return reply
+        .status(400)
+        .send({ error: `Reddit has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
+    const account = oauth
+      .users()
+      .find((x) => x.id === String(b.account ?? '') || same(x.username, String(b.account ?? '')));
+    if (!account)
+      return reply.status(400).send({
+        error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator`,
+      });
     if (!b.text) return reply.status(400).send({ error: 'text is required' });
     const fromName = b.from ?? 'sandbox_friend';
-    const from = oauth.users().find((x) => same(x.username, fromName)) ?? { id: `f${Buffer.from(fromName).toString('hex').slice(0, 8)}`, username: fromName, name: fromName };
+    const from = oauth.users().find((x) => same(x.username, fromName)) ?? {
+      id: `f${Buffer.from(fromName).toString('hex').slice(0, 8)}`,
+      username: fromName,
+      name: fromName,
+    };
     if (from.id === account.id) return reply.status(400).send({ error: 'from must be someone other than the account' });
     if (b.kind === 'message') {
       const m = addMessage(from, account.username, b.subject ?? 'Hello', b.text, null);

@@ -8,7 +8,17 @@ import { registerRedditInfo } from './info.js';
 import { registerRedditMedia } from './media.js';
 import { registerRedditPosts, sendFault } from './posts.js';
 import { findSubreddit, rdStore, type RdPost } from './store.js';
-import { apiUser, clientWindow, httpError, JSON_TYPE, linkData, listing, pageSize, subredditData, USER_AGENT_FORMAT } from './wire.js';
+import {
+  apiUser,
+  clientWindow,
+  httpError,
+  JSON_TYPE,
+  linkData,
+  listing,
+  pageSize,
+  subredditData,
+  USER_AGENT_FORMAT,
+} from './wire.js';
 
 export { SANDBOX_FLAIRS } from './store.js';
 
@@ -21,8 +31,25 @@ export interface RedditSimulatorOptions {
 
 /** Reddit's OAuth scopes (https://www.reddit.com/api/v1/scopes). */
 const SCOPES = new Set([
-  'identity', 'edit', 'flair', 'history', 'modconfig', 'modflair', 'modlog', 'modposts', 'modwiki', 'mysubreddits',
-  'privatemessages', 'read', 'report', 'save', 'submit', 'subscribe', 'vote', 'wikiedit', 'wikiread',
+  'identity',
+  'edit',
+  'flair',
+  'history',
+  'modconfig',
+  'modflair',
+  'modlog',
+  'modposts',
+  'modwiki',
+  'mysubreddits',
+  'privatemessages',
+  'read',
+  'report',
+  'save',
+  'submit',
+  'subscribe',
+  'vote',
+  'wikiedit',
+  'wikiread',
 ]);
 
 /**
@@ -46,7 +73,10 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         const path = request.url.slice(`/sandbox/reddit`.length).split('?')[0];
         if (path.startsWith('/_') || path === '/api/v1/authorize' || path === '/s3') return;
         if (!USER_AGENT_FORMAT.test(String(request.headers['user-agent'] ?? ''))) {
-          return httpError(reply, 403, { reason: 'user_agent', explanation: 'User-Agent must be <platform>:<app ID>:<version string> (by /u/<reddit username>)' });
+          return httpError(reply, 403, {
+            reason: 'user_agent',
+            explanation: 'User-Agent must be <platform>:<app ID>:<version string> (by /u/<reddit username>)',
+          });
         }
         // The token endpoint takes HTTP Basic client credentials only.
         if (path === '/api/v1/access_token' && !/^Basic\s+\S+$/i.test(request.headers.authorization ?? '')) {
@@ -56,15 +86,21 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       });
       // Reddit spells its JSON type `charset=UTF-8` (the shared OAuth routes answer Fastify's default).
       app.addHook('onSend', async (_request, reply, payload) => {
-        if (String(reply.getHeader('content-type') ?? '').toLowerCase() === 'application/json; charset=utf-8') reply.header('content-type', JSON_TYPE);
+        if (String(reply.getHeader('content-type') ?? '').toLowerCase() === 'application/json; charset=utf-8')
+          reply.header('content-type', JSON_TYPE);
         return payload;
       });
       app.addHook('preHandler', async (request, reply) => {
         if (!request.url.includes('/api/v1/authorize')) return;
         const q = request.query as Record<string, string | undefined>;
-        if (q.duration !== 'temporary' && q.duration !== 'permanent') return reply.status(400).type('text/html').send('<p>invalid duration parameter</p>');
+        if (q.duration !== 'temporary' && q.duration !== 'permanent')
+          return reply.status(400).type('text/html').send('<p>invalid duration parameter</p>');
         const unknown = (q.scope ?? '').split(/[ ,]+/).filter((s) => s && !SCOPES.has(s));
-        if (unknown.length) return reply.status(400).type('text/html').send(`<p>invalid scope requested: ${unknown.join(', ')}</p>`);
+        if (unknown.length)
+          return reply
+            .status(400)
+            .type('text/html')
+            .send(`<p>invalid scope requested: ${unknown.join(', ')}</p>`);
       });
 
       const oauth = registerOAuthRoutes(app, state, {
@@ -75,7 +111,8 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
         accessTokenTtlSec: 86_400,
         rotateRefreshTokens: false,
       });
-      const user = (request: FastifyRequest, reply: FastifyReply) => apiUser(state, oauth, request, reply, limit, now().getTime());
+      const user = (request: FastifyRequest, reply: FastifyReply) =>
+        apiUser(state, oauth, request, reply, limit, now().getTime());
       const store = () => rdStore(state);
       const both = (path: string) => [path, `${path}/`];
       const listed = (p: RdPost) => !p.deleted && p.readyAt <= now().getTime();
@@ -97,7 +134,13 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
           has_verified_email: true,
           over_18: false,
           // The profile's followers: what `POST /_metrics {postId: <user id>, metrics: {followers}}` set, else a number from the id.
-          subreddit: { display_name: `u_${u.username}`, display_name_prefixed: `u/${u.username}`, title: u.name, url: `/user/${u.username}/`, subscribers: subscribersOf(state, u.id) },
+          subreddit: {
+            display_name: `u_${u.username}`,
+            display_name_prefixed: `u/${u.username}`,
+            title: u.name,
+            url: `/user/${u.username}/`,
+            subscribers: subscribersOf(state, u.id),
+          },
         });
       });
 
@@ -133,7 +176,15 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
           const sr = findSubreddit(store(), request.params.sr);
           if (!sr) return httpError(reply, 404);
           return reply.type(JSON_TYPE).send(
-            sr.flairs.map((f) => ({ ...f, type: 'text', mod_only: false, allowable_content: 'all', max_emojis: 10, richtext: [], css_class: '' })),
+            sr.flairs.map((f) => ({
+              ...f,
+              type: 'text',
+              mod_only: false,
+              allowable_content: 'all',
+              max_emojis: 10,
+              richtext: [],
+              css_class: '',
+            })),
           );
         });
       }
@@ -190,10 +241,14 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       const search = async (request: FastifyRequest<{ Params: { sr?: string } }>, reply: FastifyReply) => {
         if (!user(request, reply)) return reply;
         const q = request.query as Record<string, string>;
-        const restrict = request.params.sr && q.restrict_sr !== '0' && q.restrict_sr !== 'false' ? request.params.sr : undefined;
+        const restrict =
+          request.params.sr && q.restrict_sr !== '0' && q.restrict_sr !== 'false' ? request.params.sr : undefined;
         const { sr, items } = posts(restrict);
         if (restrict && !sr) return httpError(reply, 404);
-        const words = String(q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const words = String(q.q ?? '')
+          .toLowerCase()
+          .split(/\s+/)
+          .filter(Boolean);
         const found = items.filter((p) => words.every((w) => `${p.title} ${p.selftext}`.toLowerCase().includes(w)));
         found.sort((a, b) => b.createdAt - a.createdAt);
         return reply.type(JSON_TYPE).send(listing('t3', found.map(link), pageSize(q.limit), q.after ?? null));

@@ -43,8 +43,12 @@ export function registerRedditInfo(
       if (sendFault(reply, fault, ['BAD_REQUEST', 'bad request', 'id'])) return reply;
       if (fault === 'ambiguous') return hangUp(reply);
       const q = request.query as Record<string, string | undefined>;
-      const ids = String(q.id ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      if (ids.length > MAX_IDS) return httpError(reply, 400, { reason: 'TOO_MANY_THING_IDS', explanation: 'you provided too many ids' });
+      const ids = String(q.id ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (ids.length > MAX_IDS)
+        return httpError(reply, 400, { reason: 'TOO_MANY_THING_IDS', explanation: 'you provided too many ids' });
       const posts = rdStore(state).posts;
       const items = ids
         .filter((f) => f.startsWith('t3_'))
@@ -60,7 +64,12 @@ export function registerRedditInfo(
  * A post the user made on Reddit itself, outside Herald (for the external posts sync): a text post in
  * r/test, created at `at` (epoch ms). Answers its id.
  */
-export function externalSubmission(state: SimulatorState, user: { id: string; username: string }, title: string, at: number): string {
+export function externalSubmission(
+  state: SimulatorState,
+  user: { id: string; username: string },
+  title: string,
+  at: number,
+): string {
   const store = rdStore(state);
   const post: RdPost = {
     id: nextRdId(store),
@@ -81,6 +90,15 @@ export function externalSubmission(state: SimulatorState, user: { id: string; us
     deleted: false,
   };
   store.posts.set(post.id, post);
-  state.posts.push({ id: post.id, text: '', media: [], author: user.username, destination: 'test', createdAt: new Date(at).toISOString(), replyTo: null, extra: { kind: 'self', title, external: true } });
+  state.posts.push({
+    id: post.id,
+    text: '',
+    media: [],
+    author: user.username,
+    destination: 'test',
+    createdAt: new Date(at).toISOString(),
+    replyTo: null,
+    extra: { kind: 'self', title, external: true },
+  });
   return post.id;
 }

@@ -34,10 +34,18 @@ function s3Error(reply: FastifyReply, status: number, code: string, message: str
   return reply
     .status(status)
     .type('application/xml')
-    .send(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomBytes(8).toString('hex').toUpperCase()}</RequestId></Error>`);
+    .send(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomBytes(8).toString('hex').toUpperCase()}</RequestId></Error>`,
+    );
 }
 
-export function registerRedditMedia(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
+export function registerRedditMedia(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  limit: LimitRule,
+  now: () => Date,
+): void {
   const bucketPath = '/s3';
 
   const lease = async (request: any, reply: FastifyReply) => {
@@ -45,8 +53,13 @@ export function registerRedditMedia(app: FastifyInstance, state: SimulatorState,
     if (!user) return reply;
     const body = formBody(request);
     const ext = MIME_EXT[body.mimetype ?? ''];
-    if (!body.filepath || !body.mimetype) return httpError(reply, 400, { fields: ['filepath', 'mimetype'], explanation: 'filepath and mimetype are required' });
-    if (!ext) return httpError(reply, 400, { fields: ['mimetype'], explanation: `unsupported mimetype ${body.mimetype}` });
+    if (!body.filepath || !body.mimetype)
+      return httpError(reply, 400, {
+        fields: ['filepath', 'mimetype'],
+        explanation: 'filepath and mimetype are required',
+      });
+    if (!ext)
+      return httpError(reply, 400, { fields: ['mimetype'], explanation: `unsupported mimetype ${body.mimetype}` });
     const fault = state.faults.take('upload');
     if (fault === 'rate_limited') {
       reply.header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', '60');
@@ -54,9 +67,16 @@ export function registerRedditMedia(app: FastifyInstance, state: SimulatorState,
     }
     if (fault === 'unavailable') return serverBusy(reply);
     if (fault === 'auth') return httpError(reply, 401);
-    if (fault === 'rejected') return httpError(reply, 400, { fields: ['mimetype'], explanation: 'this file type is not allowed here' });
+    if (fault === 'rejected')
+      return httpError(reply, 400, { fields: ['mimetype'], explanation: 'this file type is not allowed here' });
     const id = assetId();
-    rdStore(state).assets.set(id, { id, owner: user.id, filepath: body.filepath, mimetype: body.mimetype, uploaded: null });
+    rdStore(state).assets.set(id, {
+      id,
+      owner: user.id,
+      filepath: body.filepath,
+      mimetype: body.mimetype,
+      uploaded: null,
+    });
     if (fault === 'ambiguous') return hangUp(reply);
     const date = now().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
     const host = new URL(state.baseUrl()).host;
@@ -71,14 +91,27 @@ export function registerRedditMedia(app: FastifyInstance, state: SimulatorState,
       ['x-amz-security-token', randomBytes(48).toString('base64')],
       ['x-amz-date', date],
       ['x-amz-meta-ext', ext],
-      ['policy', Buffer.from(JSON.stringify({ conditions: [{ bucket: 'reddit-uploaded-media' }, { key: id }] })).toString('base64')],
+      [
+        'policy',
+        Buffer.from(JSON.stringify({ conditions: [{ bucket: 'reddit-uploaded-media' }, { key: id }] })).toString(
+          'base64',
+        ),
+      ],
       ['x-amz-credential', `ASIASANDBOX${id.slice(0, 6).toUpperCase()}/${date.slice(0, 8)}/us-east-1/s3/aws4_request`],
       ['Content-Type', body.mimetype],
     ];
     return reply.type(JSON_TYPE).send({
       // Scheme-relative, as Reddit sends it: the client prefixes the scheme.
-      args: { action: `//${host}${new URL(state.baseUrl()).pathname}${bucketPath}`, fields: fields.map(([name, value]) => ({ name, value })) },
-      asset: { asset_id: id, processing_state: 'incomplete', payload: { filepath: body.filepath }, websocket_url: `wss://${host}/ws/${id}?m=${randomBytes(12).toString('base64url')}` },
+      args: {
+        action: `//${host}${new URL(state.baseUrl()).pathname}${bucketPath}`,
+        fields: fields.map(([name, value]) => ({ name, value })),
+      },
+      asset: {
+        asset_id: id,
+        processing_state: 'incomplete',
+        payload: { filepath: body.filepath },
+        websocket_url: `wss://${host}/ws/${id}?m=${randomBytes(12).toString('base64url')}`,
+      },
     });
   };
   app.post('/api/media/asset.json', lease);
@@ -86,19 +119,60 @@ export function registerRedditMedia(app: FastifyInstance, state: SimulatorState,
   app.post(bucketPath, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : null;
     const parts = raw ? parseMultipart(raw, String(request.headers['content-type'] ?? '')) : null;
-    if (!parts) return s3Error(reply, 400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.');
-    const field = (name: string) => parts.find((p) => p.name.toLowerCase() === name.toLowerCase() && p.filename === null)?.data.toString('utf8');
+    if (!parts)
+      return s3Error(
+        reply,
+        400,
+        'MalformedPOSTRequest',
+        'The body of your POST request is not well-formed multipart/form-data.',
+      );
+    const field = (name: string) =>
+      parts.find((p) => p.name.toLowerCase() === name.toLowerCase() && p.filename === null)?.data.toString('utf8');
     const asset = rdStore(state).assets.get(field('key') ?? '');
-    if (!asset) return s3Error(reply, 403, 'AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]');
+    if (!asset)
+      return s3Error(
+        reply,
+        403,
+        'AccessDenied',
+        'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]',
+      );
     const file = parts.find((p) => p.name === 'file');
     // S3 ignores every field after `file`, so the policy's fields must come before it.
-    if (!file || parts[parts.length - 1] !== file) return s3Error(reply, 400, 'InvalidArgument', 'POST requires exactly one file upload per request, as the last field.');
-    for (const name of ['x-amz-algorithm', 'x-amz-credential', 'x-amz-date', 'x-amz-signature', 'policy', 'acl', 'success_action_status', 'Content-Type']) {
-      if (!field(name)) return s3Error(reply, 403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: missing ${name}`);
+    if (!file || parts[parts.length - 1] !== file)
+      return s3Error(
+        reply,
+        400,
+        'InvalidArgument',
+        'POST requires exactly one file upload per request, as the last field.',
+      );
+    for (const name of [
+      'x-amz-algorithm',
+      'x-amz-credential',
+      'x-amz-date',
+      'x-amz-signature',
+      'policy',
+      'acl',
+      'success_action_status',
+      'Content-Type',
+    ]) {
+      if (!field(name))
+        return s3Error(
+          reply,
+          403,
+          'AccessDenied',
+          `Invalid according to Policy: Policy Condition failed: missing ${name}`,
+        );
     }
-    if (field('Content-Type') !== asset.mimetype) return s3Error(reply, 403, 'AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", ...]');
+    if (field('Content-Type') !== asset.mimetype)
+      return s3Error(
+        reply,
+        403,
+        'AccessDenied',
+        'Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", ...]',
+      );
     const max = asset.mimetype.startsWith('video/') ? MAX_VIDEO : MAX_IMAGE;
-    if (file.data.length === 0 || file.data.length > max) return s3Error(reply, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+    if (file.data.length === 0 || file.data.length > max)
+      return s3Error(reply, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
     asset.uploaded = { size: file.data.length, contentType: asset.mimetype };
     const etag = `"${createHash('md5').update(file.data).digest('hex')}"`;
     const location = `${state.baseUrl()}${bucketPath}/${asset.id}`;
@@ -107,7 +181,9 @@ export function registerRedditMedia(app: FastifyInstance, state: SimulatorState,
       .header('location', location)
       .header('etag', etag)
       .type('application/xml')
-      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Bucket>reddit-uploaded-media</Bucket><Key>${asset.id}</Key><ETag>${etag}</ETag></PostResponse>`);
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${location}</Location><Bucket>reddit-uploaded-media</Bucket><Key>${asset.id}</Key><ETag>${etag}</ETag></PostResponse>`,
+      );
   });
 }
 

@@ -34,7 +34,12 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** What every kind of submission must have: a subreddit the user may post in, a title, a flair where one is required. */
-function commonErrors(sr: RdSubreddit | null, srName: string | undefined, title: string | undefined, flairId: string | undefined): SubmitError[] {
+function commonErrors(
+  sr: RdSubreddit | null,
+  srName: string | undefined,
+  title: string | undefined,
+  flairId: string | undefined,
+): SubmitError[] {
   const errors: SubmitError[] = [];
   if (!srName) errors.push(['SUBREDDIT_REQUIRED', 'you must specify a subreddit', 'sr']);
   else if (!sr) errors.push(['SUBREDDIT_NOEXIST', "that subreddit doesn't exist", 'sr']);
@@ -65,12 +70,30 @@ export function sendFault(reply: FastifyReply, fault: FaultKind | null, rejectio
   return true;
 }
 
-export function registerRedditPosts(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, limit: LimitRule, now: () => Date): void {
+export function registerRedditPosts(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  limit: LimitRule,
+  now: () => Date,
+): void {
   const store = () => rdStore(state);
 
-  const record = (user: OAuthUser, fields: Omit<RdPost, 'id' | 'author' | 'authorId' | 'createdAt' | 'readyAt' | 'deleted'>, readyInMs = 0): RdPost => {
+  const record = (
+    user: OAuthUser,
+    fields: Omit<RdPost, 'id' | 'author' | 'authorId' | 'createdAt' | 'readyAt' | 'deleted'>,
+    readyInMs = 0,
+  ): RdPost => {
     const at = now().getTime();
-    const post: RdPost = { ...fields, id: nextRdId(store()), author: user.username, authorId: user.id, createdAt: at, readyAt: at + readyInMs, deleted: false };
+    const post: RdPost = {
+      ...fields,
+      id: nextRdId(store()),
+      author: user.username,
+      authorId: user.id,
+      createdAt: at,
+      readyAt: at + readyInMs,
+      deleted: false,
+    };
     store().posts.set(post.id, post);
     state.posts.push(inspected(post));
     return post;
@@ -81,14 +104,16 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
     if (!user) return reply;
     const body = formBody(request);
     // Without api_type=json, /api/submit answers in its old jQuery format.
-    if (body.api_type !== 'json') return reply.type(JSON_TYPE).send({ jquery: [[0, 1, 'call', ['body']]], success: false });
+    if (body.api_type !== 'json')
+      return reply.type(JSON_TYPE).send({ jquery: [[0, 1, 'call', ['body']]], success: false });
     const sr = findSubreddit(store(), body.sr);
     const kind = body.kind as RdPost['kind'];
     const errors = commonErrors(sr, body.sr, body.title, body.flair_id);
     let assets: RdPost['assets'] = [];
     if (kind === 'self') {
       if (sr?.submissionType === 'link') errors.push(['NO_SELFS', "that subreddit doesn't allow text posts", 'sr']);
-      if (codePoints(body.text ?? '') > SELF_MAX) errors.push(['TOO_LONG', `this is too long (max: ${SELF_MAX})`, 'text']);
+      if (codePoints(body.text ?? '') > SELF_MAX)
+        errors.push(['TOO_LONG', `this is too long (max: ${SELF_MAX})`, 'text']);
     } else if (kind === 'link') {
       if (sr?.submissionType === 'self') errors.push(['NO_LINKS', 'that subreddit only allows text posts', 'sr']);
       if (!body.url) errors.push(['NO_URL', 'a url is required', 'url']);
@@ -97,7 +122,8 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
       const media = kind === 'image' ? 'image' : 'video';
       const asset = assetOfUrl(state, body.url ?? '');
       if (sr?.submissionType === 'self') errors.push(['NO_LINKS', 'that subreddit only allows text posts', 'sr']);
-      if (sr && !(media === 'image' ? sr.allowImages : sr.allowVideos)) errors.push(['NO_IMAGES', "that subreddit doesn't allow this kind of media", 'sr']);
+      if (sr && !(media === 'image' ? sr.allowImages : sr.allowVideos))
+        errors.push(['NO_IMAGES', "that subreddit doesn't allow this kind of media", 'sr']);
       if (!usableAsset(asset, user, media)) errors.push(['BAD_URL', 'you should check that url', 'url']);
       else assets = [{ asset: asset! }];
       // A video submission needs an uploaded poster image (PRAW uploads one when none is given).
@@ -129,7 +155,12 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
     );
     if (fault === 'ambiguous') return hangUp(reply);
     if (kind === 'self' || kind === 'link') {
-      return reply.type(JSON_TYPE).send({ json: { errors: [], data: { url: `https://www.reddit.com${permalink(post)}`, id: post.id, name: `t3_${post.id}` } } });
+      return reply.type(JSON_TYPE).send({
+        json: {
+          errors: [],
+          data: { url: `https://www.reddit.com${permalink(post)}`, id: post.id, name: `t3_${post.id}` },
+        },
+      });
     }
     // Media submissions are created once Reddit has processed the upload: the answer names no post, only
     // where to watch (recorded test_submit_image: `user_submitted_page` and `websocket_url`).
@@ -165,7 +196,8 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
         errors.push(['MEDIA_ID_INVALID', `media_id ${String(item?.media_id)} was not uploaded`, 'items']);
         break;
       }
-      if (item.outbound_url && !isHttpUrl(item.outbound_url)) errors.push(['BAD_URL', 'you should check that url', 'outbound_url']);
+      if (item.outbound_url && !isHttpUrl(item.outbound_url))
+        errors.push(['BAD_URL', 'you should check that url', 'outbound_url']);
       assets.push({ asset: asset!, caption: item.caption || undefined, outboundUrl: item.outbound_url || undefined });
     }
     if (errors.length) return submitErrors(reply, errors);
@@ -186,7 +218,9 @@ export function registerRedditPosts(app: FastifyInstance, state: SimulatorState,
     });
     if (fault === 'ambiguous') return hangUp(reply);
     // NOTE: the gallery answer's `id` is the fullname (`t3_huw6vs`), unlike /api/submit's (recorded test_submit_gallery).
-    return reply.type(JSON_TYPE).send({ json: { errors: [], data: { url: `https://www.reddit.com${permalink(post)}`, id: `t3_${post.id}` } } });
+    return reply
+      .type(JSON_TYPE)
+      .send({ json: { errors: [], data: { url: `https://www.reddit.com${permalink(post)}`, id: `t3_${post.id}` } } });
   });
 
   app.post('/api/del', async (request, reply) => {
@@ -232,7 +266,15 @@ function inspected(post: RdPost): InspectedPost {
       flairText: post.flairText,
       nsfw: post.nsfw,
       spoiler: post.spoiler,
-      ...(post.kind === 'gallery' ? { items: post.assets.map((a) => ({ mediaId: a.asset.id, caption: a.caption ?? '', outboundUrl: a.outboundUrl ?? '' })) } : {}),
+      ...(post.kind === 'gallery'
+        ? {
+            items: post.assets.map((a) => ({
+              mediaId: a.asset.id,
+              caption: a.caption ?? '',
+              outboundUrl: a.outboundUrl ?? '',
+            })),
+          }
+        : {}),
     },
   };
 }

@@ -17,7 +17,13 @@ export interface RdSubreddit {
   allowVideos: boolean;
   allowGalleries: boolean;
   flairRequired: boolean;
-  flairs: { id: string; text: string; text_color: 'dark' | 'light'; background_color: string; text_editable: boolean }[];
+  flairs: {
+    id: string;
+    text: string;
+    text_color: 'dark' | 'light';
+    background_color: string;
+    text_editable: boolean;
+  }[];
 }
 
 /** A media asset leased by `POST /api/media/asset.json`, then uploaded to the S3 form action. */
@@ -114,8 +120,20 @@ function subreddit(name: string, over: Partial<RdSubreddit>): RdSubreddit {
  * refuses a post without one of its flair templates.
  */
 export const SANDBOX_FLAIRS = [
-  { id: '6f1e3c1a-5b0e-11e7-9d4b-0e6b4a1d2c3f', text: 'Discussion', text_color: 'dark' as const, background_color: '#edeff1', text_editable: false },
-  { id: '7a2b4d2c-5b0e-11e7-8f3a-0e6b4a1d2c40', text: 'News', text_color: 'light' as const, background_color: '#ff4500', text_editable: false },
+  {
+    id: '6f1e3c1a-5b0e-11e7-9d4b-0e6b4a1d2c3f',
+    text: 'Discussion',
+    text_color: 'dark' as const,
+    background_color: '#edeff1',
+    text_editable: false,
+  },
+  {
+    id: '7a2b4d2c-5b0e-11e7-8f3a-0e6b4a1d2c40',
+    text: 'News',
+    text_color: 'light' as const,
+    background_color: '#ff4500',
+    text_editable: false,
+  },
 ];
 
 export function rdStore(state: SimulatorState): RdStore {
@@ -124,7 +142,15 @@ export function rdStore(state: SimulatorState): RdStore {
     store = {
       subreddits: new Map([
         ['test', subreddit('test', { id: '2qh23', title: 'Testing' })],
-        ['flairrequired', subreddit('flairrequired', { id: '3b9k1', title: 'Flair required', flairRequired: true, flairs: SANDBOX_FLAIRS })],
+        [
+          'flairrequired',
+          subreddit('flairrequired', {
+            id: '3b9k1',
+            title: 'Flair required',
+            flairRequired: true,
+            flairs: SANDBOX_FLAIRS,
+          }),
+        ],
       ]),
       assets: new Map(),
       posts: new Map(),

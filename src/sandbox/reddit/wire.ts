@@ -32,13 +32,23 @@ export function clientWindow(requestsPerWindow = 1000): LimitRule {
 }
 
 export function httpError(reply: FastifyReply, status: number, extra: Record<string, unknown> = {}): FastifyReply {
-  const message = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests' }[status] ?? 'Error';
-  return reply.status(status).type(JSON_TYPE).send({ ...extra, message, error: status });
+  const message =
+    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests' }[status] ??
+    'Error';
+  return reply
+    .status(status)
+    .type(JSON_TYPE)
+    .send({ ...extra, message, error: status });
 }
 
 /** The 5xx page Reddit's load balancers answer (HTML, not JSON). */
 export function serverBusy(reply: FastifyReply): FastifyReply {
-  return reply.status(503).type('text/html; charset=UTF-8').send('<html><body><h1>all of our servers are busy right now</h1><p>please try again in a minute</p></body></html>');
+  return reply
+    .status(503)
+    .type('text/html; charset=UTF-8')
+    .send(
+      '<html><body><h1>all of our servers are busy right now</h1><p>please try again in a minute</p></body></html>',
+    );
 }
 
 /** `{json: {errors: [[code, message, field]]}}` with HTTP 200, as /api/submit refuses. */
@@ -47,11 +57,20 @@ export function submitErrors(reply: FastifyReply, errors: [string, string, strin
 }
 
 /** Counts the call in its OAuth client's window and sets the `x-ratelimit-*` headers; false (429 sent) when the window is spent. */
-export function countCall(state: SimulatorState, clientId: string, reply: FastifyReply, rule: LimitRule, nowMs: number): boolean {
+export function countCall(
+  state: SimulatorState,
+  clientId: string,
+  reply: FastifyReply,
+  rule: LimitRule,
+  nowMs: number,
+): boolean {
   const verdict = state.limits.take([[rule, clientId]]);
   if (!verdict.ok) {
     const s = verdict.refused;
-    reply.header('x-ratelimit-used', String(s.used)).header('x-ratelimit-remaining', '0').header('x-ratelimit-reset', String(seconds(s.retryAfterMs)));
+    reply
+      .header('x-ratelimit-used', String(s.used))
+      .header('x-ratelimit-remaining', '0')
+      .header('x-ratelimit-reset', String(seconds(s.retryAfterMs)));
     httpError(reply, 429);
     return false;
   }
@@ -143,13 +162,18 @@ export function linkData(post: RdPost, counters: RdCounters): Record<string, unk
   const first = post.assets[0]?.asset;
   const mediaUrl = first ? `https://${MEDIA_HOST}/${first.id}.${first.filepath.split('.').pop()}` : null;
   const isSelf = post.kind === 'self';
-  const url = isSelf ? `https://www.reddit.com${permalink(post)}` : post.kind === 'gallery' ? `https://www.reddit.com/gallery/${post.id}` : (mediaUrl ?? post.url);
+  const url = isSelf
+    ? `https://www.reddit.com${permalink(post)}`
+    : post.kind === 'gallery'
+      ? `https://www.reddit.com/gallery/${post.id}`
+      : (mediaUrl ?? post.url);
   return {
     id: post.id,
     name: `t3_${post.id}`,
     title: post.title,
     selftext: post.selftext,
-    selftext_html: isSelf && post.selftext ? `<!-- SC_OFF --><div class="md"><p>${post.selftext}</p></div><!-- SC_ON -->` : null,
+    selftext_html:
+      isSelf && post.selftext ? `<!-- SC_OFF --><div class="md"><p>${post.selftext}</p></div><!-- SC_ON -->` : null,
     author: post.deleted ? '[deleted]' : post.author,
     author_fullname: `t2_${post.authorId}`,
     subreddit: post.subreddit.name,
@@ -160,11 +184,22 @@ export function linkData(post: RdPost, counters: RdCounters): Record<string, unk
     permalink: permalink(post),
     url,
     url_overridden_by_dest: isSelf ? undefined : url,
-    domain: isSelf ? `self.${post.subreddit.name}` : mediaUrl ? MEDIA_HOST : new URL(post.url || 'https://www.reddit.com').hostname,
+    domain: isSelf
+      ? `self.${post.subreddit.name}`
+      : mediaUrl
+        ? MEDIA_HOST
+        : new URL(post.url || 'https://www.reddit.com').hostname,
     is_self: isSelf,
     is_video: post.kind === 'video',
     is_reddit_media_domain: mediaUrl !== null,
-    post_hint: post.kind === 'image' ? 'image' : post.kind === 'link' ? 'link' : post.kind === 'video' ? 'hosted:video' : undefined,
+    post_hint:
+      post.kind === 'image'
+        ? 'image'
+        : post.kind === 'link'
+          ? 'link'
+          : post.kind === 'video'
+            ? 'hosted:video'
+            : undefined,
     link_flair_text: post.flairText,
     link_flair_type: 'text',
     link_flair_text_color: post.flairId ? 'dark' : null,
@@ -192,7 +227,12 @@ export function linkData(post: RdPost, counters: RdCounters): Record<string, unk
 }
 
 /** A Listing of things, as Reddit pages them (`after` is the fullname of the last item when more follow). */
-export function listing(kind: 't3' | 't5', items: Record<string, unknown>[], limit: number, after: string | null): Record<string, unknown> {
+export function listing(
+  kind: 't3' | 't5',
+  items: Record<string, unknown>[],
+  limit: number,
+  after: string | null,
+): Record<string, unknown> {
   let start = 0;
   if (after) {
     const i = items.findIndex((x) => x.name === after);

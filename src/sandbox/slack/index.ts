@@ -40,12 +40,14 @@ const REJECTED: Partial<Record<FaultOp, string>> = {
 /** Every argument of a call: the query and the body (a form, or JSON whose non-strings count as their JSON). */
 function argumentsOf(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
+  for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>))
+    if (typeof v === 'string') out[k] = v;
   const body = request.body as unknown;
   if (Buffer.isBuffer(body) || typeof body === 'string') {
     for (const [k, v] of new URLSearchParams(body.toString())) out[k] = v;
   } else if (body && typeof body === 'object') {
-    for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (v !== undefined && v !== null) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    for (const [k, v] of Object.entries(body as Record<string, unknown>))
+      if (v !== undefined && v !== null) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   return out;
 }
@@ -68,7 +70,8 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
     configure(body, state) {
       const store = slackStore(state);
       // rateLimits is the sandbox core's setting (state.config), like every simulator's.
-      if (body.tokenRotation !== undefined && typeof body.tokenRotation !== 'boolean') return { error: 'tokenRotation must be a boolean' };
+      if (body.tokenRotation !== undefined && typeof body.tokenRotation !== 'boolean')
+        return { error: 'tokenRotation must be a boolean' };
       if (typeof body.tokenRotation === 'boolean') store.settings.tokenRotation = body.tokenRotation;
       return { ...store.settings };
     },
@@ -79,7 +82,13 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
       /** Sends an answer after checking it against the method's documented schema. */
       const answer = (reply: FastifyReply, method: string, status: number, body: Record<string, unknown>) => {
         const problems = spec.has(method) ? spec.method(method).answer(body) : [];
-        if (problems.length) return reply.status(500).send({ ok: false, error: 'fatal_error', simulator_bug: `answer of ${method} violates the Slack OpenAPI document`, problems });
+        if (problems.length)
+          return reply.status(500).send({
+            ok: false,
+            error: 'fatal_error',
+            simulator_bug: `answer of ${method} violates the Slack OpenAPI document`,
+            problems,
+          });
         return reply.status(status).send(body);
       };
 
@@ -89,14 +98,19 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
         handler: async (request, reply) => {
           const method = (request.params as { method: string }).method;
           const store = slackStore(state);
-          if (!methods.has(method) || !spec.has(method)) return reply.status(404).send({ ok: false, error: 'unknown_method' });
+          if (!methods.has(method) || !spec.has(method))
+            return reply.status(404).send({ ok: false, error: 'unknown_method' });
           const check = spec.method(method);
           const args = argumentsOf(request);
           const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
           const token = bearer ?? args.token;
           delete args.token;
           // https://api.slack.com/web#posting_json: a JSON body must carry the token in the header.
-          if (!bearer && String(request.headers['content-type'] ?? '').startsWith('application/json') && check.needsToken) {
+          if (
+            !bearer &&
+            String(request.headers['content-type'] ?? '').startsWith('application/json') &&
+            check.needsToken
+          ) {
             return answer(reply, method, 200, { ok: false, error: 'not_authed' });
           }
           const problems = check.validate(args);
@@ -104,27 +118,47 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
             return answer(reply, method, 200, {
               ok: false,
               error: 'invalid_arguments',
-              response_metadata: { messages: problems.map((p) => `[ERROR] ${p.parameter ? `${p.parameter}: ` : ''}${p.message}`) },
+              response_metadata: {
+                messages: problems.map((p) => `[ERROR] ${p.parameter ? `${p.parameter}: ` : ''}${p.message}`),
+              },
             });
           }
           let team: string | null = null;
           if (check.needsToken) {
             const grant = token ? store.tokens.get(token) : undefined;
-            const error = !token ? 'not_authed' : !grant ? 'invalid_auth' : grant.revoked ? 'token_revoked' : grant.expiresAt !== null && grant.expiresAt <= now().getTime() ? 'token_expired' : null;
+            const error = !token
+              ? 'not_authed'
+              : !grant
+                ? 'invalid_auth'
+                : grant.revoked
+                  ? 'token_revoked'
+                  : grant.expiresAt !== null && grant.expiresAt <= now().getTime()
+                    ? 'token_expired'
+                    : null;
             if (error) return answer(reply, method, 200, { ok: false, error });
             team = grant!.team;
           }
           if (state.config.rateLimits && team) {
             const wait = store.limits.take(method, team, args.channel ?? args.channel_id ?? null, now().getTime());
-            if (wait > 0) return answer(reply.header('retry-after', String(wait)), method, 429, { ok: false, error: 'ratelimited' });
+            if (wait > 0)
+              return answer(reply.header('retry-after', String(wait)), method, 429, {
+                ok: false,
+                error: 'ratelimited',
+              });
           }
           const op = FAULT_OP[method];
           const fault = op ? state.faults.take(op) : null;
           // A fault throttles like a method's exhausted minute window (Tier 1-4): Retry-After 30.
-          if (fault === 'rate_limited') return answer(reply.header('retry-after', '30'), method, 429, { ok: false, error: 'ratelimited' });
+          if (fault === 'rate_limited')
+            return answer(reply.header('retry-after', '30'), method, 429, { ok: false, error: 'ratelimited' });
           if (fault === 'unavailable') return answer(reply, method, 503, { ok: false, error: 'service_unavailable' });
-          if (fault === 'auth') return answer(reply, method, 200, { ok: false, error: op === 'token' ? 'invalid_refresh_token' : 'invalid_auth' });
-          if (fault === 'rejected') return answer(reply, method, 200, { ok: false, error: REJECTED[op!] ?? 'invalid_arguments' });
+          if (fault === 'auth')
+            return answer(reply, method, 200, {
+              ok: false,
+              error: op === 'token' ? 'invalid_refresh_token' : 'invalid_auth',
+            });
+          if (fault === 'rejected')
+            return answer(reply, method, 200, { ok: false, error: REJECTED[op!] ?? 'invalid_arguments' });
           let body: Record<string, unknown>;
           try {
             body = await methods.call(method, { args, team, ws: team ? workspaceOf(store, team) : null, request });
@@ -143,12 +177,21 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
         const store: SlackStore = slackStore(state);
         const file = store.files.get((request.params as { fileId: string }).fileId);
         const fault = state.faults.take('upload');
-        if (fault === 'rate_limited') return reply.status(429).header('retry-after', '7').type('text/plain').send('rate limited');
+        if (fault === 'rate_limited')
+          return reply.status(429).header('retry-after', '7').type('text/plain').send('rate limited');
         if (fault === 'unavailable') return reply.status(503).type('text/plain').send('upload service unavailable');
-        if (fault === 'rejected' || fault === 'auth') return reply.status(400).type('text/plain').send('upload refused');
-        if (!file || file.received !== null) return reply.status(404).type('text/plain').send('upload url unknown or used');
-        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? ''));
-        if (bytes.length !== file.length) return reply.status(400).type('text/plain').send(`length ${bytes.length} does not match the ${file.length} declared`);
+        if (fault === 'rejected' || fault === 'auth')
+          return reply.status(400).type('text/plain').send('upload refused');
+        if (!file || file.received !== null)
+          return reply.status(404).type('text/plain').send('upload url unknown or used');
+        const bytes = Buffer.isBuffer(request.body)
+          ? request.body
+          : Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? ''));
+        if (bytes.length !== file.length)
+          return reply
+            .status(400)
+            .type('text/plain')
+            .send(`length ${bytes.length} does not match the ${file.length} declared`);
         file.received = bytes.length;
         file.mimetype = String(request.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
         if (fault === 'ambiguous') return hangUp(reply);

@@ -1,7 +1,17 @@
 import { markDeleted, type InspectedPost, type SimulatorState } from '../types.js';
 import { SlackError, type MethodCall } from './call.js';
 import { exchangeToken } from './oauth.js';
-import { conversationJson, fileId, messageJson, nextTs, slackStore, userJson, type SimChannel, type SimMessage, type SimWorkspace } from './store.js';
+import {
+  conversationJson,
+  fileId,
+  messageJson,
+  nextTs,
+  slackStore,
+  userJson,
+  type SimChannel,
+  type SimMessage,
+  type SimWorkspace,
+} from './store.js';
 
 /*
  * The Web API methods Herald calls, each as Slack documents it (https://api.slack.com/methods/<name>):
@@ -56,7 +66,12 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
     for (const b of blocks) {
       const block = b as { type?: unknown; text?: { text?: unknown } };
       if (!block || typeof block.type !== 'string') throw new SlackError('invalid_blocks');
-      if (block.type === 'section' && typeof block.text?.text === 'string' && codePoints(block.text.text) > SECTION_TEXT) throw new SlackError('invalid_blocks');
+      if (
+        block.type === 'section' &&
+        typeof block.text?.text === 'string' &&
+        codePoints(block.text.text) > SECTION_TEXT
+      )
+        throw new SlackError('invalid_blocks');
     }
     return blocks;
   }
@@ -107,12 +122,24 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
     }),
     'team.info': ({ ws, args }) => {
       if (args.team && args.team !== ws.id) throw new SlackError('team_not_found');
-      return { team: { id: ws.id, name: ws.name, domain: ws.domain, email_domain: '', icon: { image_132: `https://avatars.slack-edge.test/${ws.id}-132.png`, image_default: false } } };
+      return {
+        team: {
+          id: ws.id,
+          name: ws.name,
+          domain: ws.domain,
+          email_domain: '',
+          icon: { image_132: `https://avatars.slack-edge.test/${ws.id}-132.png`, image_default: false },
+        },
+      };
     },
     'conversations.list': ({ ws, args }) => {
       const types = (args.types ?? 'public_channel').split(',');
-      const channels = ws.channels.filter((c) => (c.isPrivate ? types.includes('private_channel') && c.botMember : types.includes('public_channel')));
-      const start = args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').replace('offset:', '')) : 0;
+      const channels = ws.channels.filter((c) =>
+        c.isPrivate ? types.includes('private_channel') && c.botMember : types.includes('public_channel'),
+      );
+      const start = args.cursor
+        ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').replace('offset:', ''))
+        : 0;
       if (!Number.isInteger(start) || start < 0) throw new SlackError('invalid_cursor');
       const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 100)));
       const page = channels.slice(start, start + limit);
@@ -133,7 +160,12 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
       if (!text && !blocks && !args.attachments) throw new SlackError('no_text');
       if (codePoints(text) > TEXT_LIMIT) throw new SlackError('msg_too_long');
       const metadata = jsonArg(args.metadata, 'invalid_metadata_format') as SimMessage['metadata'] | undefined;
-      if (metadata !== undefined && (typeof metadata?.event_type !== 'string' || typeof metadata.event_payload !== 'object' || metadata.event_payload === null)) {
+      if (
+        metadata !== undefined &&
+        (typeof metadata?.event_type !== 'string' ||
+          typeof metadata.event_payload !== 'object' ||
+          metadata.event_payload === null)
+      ) {
         throw new SlackError('invalid_metadata_format');
       }
       const m = record(
@@ -174,7 +206,9 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
       const page = newest.slice(0, limit);
       const metadata = bool(args.include_all_metadata, false);
       return {
-        messages: page.map((m) => messageJson(ws, m, { metadata, replies: all.filter((r) => r.threadTs === m.ts && r.ts !== m.ts) })),
+        messages: page.map((m) =>
+          messageJson(ws, m, { metadata, replies: all.filter((r) => r.threadTs === m.ts && r.ts !== m.ts) }),
+        ),
         has_more: newest.length > page.length,
         pin_count: 0,
         channel_actions_ts: null,
@@ -190,40 +224,67 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
       const replies = all.filter((m) => m.threadTs === parent.ts && m.ts !== parent.ts);
       const metadata = bool(args.include_all_metadata, false);
       const listed = [
-        { ...messageJson(ws, parent, { metadata }), thread_ts: parent.ts, reply_count: replies.length, subscribed: false },
+        {
+          ...messageJson(ws, parent, { metadata }),
+          thread_ts: parent.ts,
+          reply_count: replies.length,
+          subscribed: false,
+        },
         ...replies.filter((m) => inRange(m, args)).map((m) => messageJson(ws, m, { metadata })),
       ];
       return { messages: listed, has_more: false };
     },
     'users.list': ({ ws, args }) => {
-      const start = args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').replace('offset:', '')) : 0;
+      const start = args.cursor
+        ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').replace('offset:', ''))
+        : 0;
       if (!Number.isInteger(start) || start < 0) throw new SlackError('invalid_cursor');
       const limit = Math.min(1000, Math.max(1, Number(args.limit ?? 200)));
       const page = ws.users.slice(start, start + limit);
       const next = start + limit < ws.users.length ? Buffer.from(`offset:${start + limit}`).toString('base64') : '';
-      return { members: page.map((u) => userJson(ws, u, 1_700_000_000)), cache_ts: Math.floor(now().getTime() / 1000), response_metadata: { next_cursor: next } };
+      return {
+        members: page.map((u) => userJson(ws, u, 1_700_000_000)),
+        cache_ts: Math.floor(now().getTime() / 1000),
+        response_metadata: { next_cursor: next },
+      };
     },
     'files.getUploadURLExternal': ({ ws, args }) => {
       const length = Number(args.length);
       if (!Number.isInteger(length) || length <= 0 || length > FILE_LIMIT) throw new SlackError('invalid_length');
       if (!args.filename?.trim()) throw new SlackError('invalid_filename');
       const id = fileId();
-      store().files.set(id, { id, team: ws.id, filename: args.filename, length, received: null, mimetype: 'application/octet-stream', shared: false });
+      store().files.set(id, {
+        id,
+        team: ws.id,
+        filename: args.filename,
+        length,
+        received: null,
+        mimetype: 'application/octet-stream',
+        shared: false,
+      });
       return { upload_url: `${state.baseUrl()}/upload/v1/${id}`, file_id: id };
     },
     'files.completeUploadExternal': ({ ws, args }) => {
       const list = jsonArg(args.files, 'invalid_arguments');
-      if (!Array.isArray(list) || list.length === 0 || list.length > 10 || list.some((f) => typeof (f as { id?: unknown })?.id !== 'string')) throw new SlackError('invalid_arguments');
+      if (
+        !Array.isArray(list) ||
+        list.length === 0 ||
+        list.length > 10 ||
+        list.some((f) => typeof (f as { id?: unknown })?.id !== 'string')
+      )
+        throw new SlackError('invalid_arguments');
       const files = (list as { id: string; title?: string }[]).map((f) => {
         const file = store().files.get(f.id);
-        if (!file || file.team !== ws.id || file.received === null || file.shared || file.deleted) throw new SlackError('file_not_found');
+        if (!file || file.team !== ws.id || file.received === null || file.shared || file.deleted)
+          throw new SlackError('file_not_found');
         return { file, title: f.title ?? file.filename };
       });
       const comment = args.initial_comment ?? '';
       if (codePoints(comment) > TEXT_LIMIT) throw new SlackError('msg_too_long');
       if (args.channel_id) {
         const c = postable(ws, args.channel_id);
-        if (args.thread_ts && !visible(c.id).some((m) => m.ts === args.thread_ts)) throw new SlackError('invalid_arguments');
+        if (args.thread_ts && !visible(c.id).some((m) => m.ts === args.thread_ts))
+          throw new SlackError('invalid_arguments');
         for (const { file } of files) file.shared = true;
         record(
           ws,
@@ -235,10 +296,20 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
             user: ws.botUserId,
             botId: ws.botId,
             ...(args.thread_ts ? { threadTs: args.thread_ts } : {}),
-            files: files.map(({ file, title }) => ({ id: file.id, name: file.filename, title, mimetype: file.mimetype, size: file.length })),
+            files: files.map(({ file, title }) => ({
+              id: file.id,
+              name: file.filename,
+              title,
+              mimetype: file.mimetype,
+              size: file.length,
+            })),
           },
           files.map(({ file }) => ({
-            type: file.mimetype.startsWith('image/') ? 'image' : file.mimetype.startsWith('video/') ? 'video' : 'document',
+            type: file.mimetype.startsWith('image/')
+              ? 'image'
+              : file.mimetype.startsWith('video/')
+                ? 'video'
+                : 'document',
             mimeType: file.mimetype,
             size: file.length,
             url: `https://files.slack.test/${file.id}/${encodeURIComponent(file.filename)}`,

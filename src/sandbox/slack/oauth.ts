@@ -41,14 +41,20 @@ export function exchangeToken(state: SimulatorState, now: () => Date, call: Meth
     const code = store.codes.get(args.code ?? '');
     if (!code) throw new SlackError('invalid_code');
     if (code.used) throw new SlackError('code_already_used');
-    if (args.redirect_uri !== undefined && args.redirect_uri !== code.redirectUri) throw new SlackError('bad_redirect_uri');
+    if (args.redirect_uri !== undefined && args.redirect_uri !== code.redirectUri)
+      throw new SlackError('bad_redirect_uri');
     code.used = true;
     ({ team, scope } = code);
   }
   const ws = workspaceOf(store, team);
   const rotating = store.settings.tokenRotation;
   const accessToken = randomToken(`xoxb-${ws.id}-`);
-  store.tokens.set(accessToken, { team, scope, revoked: false, expiresAt: rotating ? now().getTime() + ROTATION_TTL_SEC * 1000 : null });
+  store.tokens.set(accessToken, {
+    team,
+    scope,
+    revoked: false,
+    expiresAt: rotating ? now().getTime() + ROTATION_TTL_SEC * 1000 : null,
+  });
   const refresh = rotating ? randomToken('xoxe-1-') : null;
   if (refresh) store.refreshTokens.set(refresh, { team, scope, revoked: false, expiresAt: null });
   return {
@@ -69,8 +75,13 @@ export function registerSlackOAuth(app: FastifyInstance, state: SimulatorState, 
   app.get('/oauth/v2/authorize', async (request, reply) => {
     const q = request.query as Record<string, string | undefined>;
     const missing = ['client_id', 'redirect_uri', 'state'].filter((k) => !q[k]);
-    if (missing.length) return reply.status(400).type('text/plain').send(`Slack could not install the app: missing ${missing.join(', ')}`);
-    if (!q.scope && !q.user_scope) return reply.status(400).type('text/plain').send('Slack could not install the app: invalid_scope');
+    if (missing.length)
+      return reply
+        .status(400)
+        .type('text/plain')
+        .send(`Slack could not install the app: missing ${missing.join(', ')}`);
+    if (!q.scope && !q.user_scope)
+      return reply.status(400).type('text/plain').send('Slack could not install the app: invalid_scope');
     const store = slackStore(state);
     const ws = store.workspaces.find((w) => w.id === q.team) ?? store.workspaces[0];
     const code = randomToken(`${ws.id}.code.`);
@@ -83,7 +94,8 @@ export function registerSlackOAuth(app: FastifyInstance, state: SimulatorState, 
   app.post('/_oauth/revoke', async (request) => {
     const { team } = (request.body ?? {}) as { team?: string };
     const store = slackStore(state);
-    for (const g of [...store.tokens.values(), ...store.refreshTokens.values()]) if (!team || g.team === team) g.revoked = true;
+    for (const g of [...store.tokens.values(), ...store.refreshTokens.values()])
+      if (!team || g.team === team) g.revoked = true;
     return { ok: true };
   });
   app.post('/_oauth/faults', async (request, reply) => {

@@ -50,7 +50,14 @@ const COMMON_ERRORS = [
  * (https://api.slack.com/methods/chat.postMessage#errors).
  */
 const NEWER_ERRORS: Record<string, string[]> = {
-  '/chat.postMessage': ['invalid_blocks', 'invalid_blocks_format', 'invalid_metadata_format', 'invalid_metadata_schema', 'metadata_too_large', 'restricted_action'],
+  '/chat.postMessage': [
+    'invalid_blocks',
+    'invalid_blocks_format',
+    'invalid_metadata_format',
+    'invalid_metadata_schema',
+    'metadata_too_large',
+    'restricted_action',
+  ],
   '/conversations.list': ['invalid_cursor'],
   '/users.list': ['invalid_cursor'],
   '/files.delete': ['file_not_found', 'file_deleted'],
@@ -73,7 +80,12 @@ const errorSchema = (errors: string[]) => ({
   type: 'object',
   additionalProperties: false,
   required: ['ok', 'error'],
-  properties: { ok: { $ref: '#/definitions/defs_ok_false' }, error: { type: 'string', enum: errors }, needed: { type: 'string' }, provided: { type: 'string' } },
+  properties: {
+    ok: { $ref: '#/definitions/defs_ok_false' },
+    error: { type: 'string', enum: errors },
+    needed: { type: 'string' },
+    provided: { type: 'string' },
+  },
 });
 
 const NEWER_METHODS: Record<string, any> = {
@@ -92,7 +104,11 @@ const NEWER_METHODS: Record<string, any> = {
             type: 'object',
             additionalProperties: false,
             required: ['ok', 'upload_url', 'file_id'],
-            properties: { ok: { $ref: '#/definitions/defs_ok_true' }, upload_url: { type: 'string', format: 'uri' }, file_id: { $ref: '#/definitions/defs_file_id' } },
+            properties: {
+              ok: { $ref: '#/definitions/defs_ok_true' },
+              upload_url: { type: 'string', format: 'uri' },
+              file_id: { $ref: '#/definitions/defs_file_id' },
+            },
           },
         },
         default: { schema: errorSchema(['invalid_length', 'invalid_filename']) },
@@ -118,11 +134,28 @@ const NEWER_METHODS: Record<string, any> = {
             required: ['ok', 'files'],
             properties: {
               ok: { $ref: '#/definitions/defs_ok_true' },
-              files: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { $ref: '#/definitions/defs_file_id' }, title: { type: 'string' } } } },
+              files: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['id'],
+                  properties: { id: { $ref: '#/definitions/defs_file_id' }, title: { type: 'string' } },
+                },
+              },
             },
           },
         },
-        default: { schema: errorSchema(['file_not_found', 'invalid_channel', 'channel_not_found', 'not_in_channel', 'is_archived', 'file_upload_size_restricted', 'msg_too_long']) },
+        default: {
+          schema: errorSchema([
+            'file_not_found',
+            'invalid_channel',
+            'channel_not_found',
+            'not_in_channel',
+            'is_archived',
+            'file_upload_size_restricted',
+            'msg_too_long',
+          ]),
+        },
       },
     },
   },
@@ -162,7 +195,10 @@ function corrected(doc: any): any {
   };
   messageFields(doc.paths, defs.objs_message);
   for (const side of ['public', 'private']) {
-    defs.objs_file.properties.shares.properties[side] = { type: 'object', additionalProperties: { type: 'array', items: { type: 'object' } } };
+    defs.objs_file.properties.shares.properties[side] = {
+      type: 'object',
+      additionalProperties: { type: 'array', items: { type: 'object' } },
+    };
   }
   delete doc.paths['/conversations.history'].get.responses['200'].schema.properties.messages.minItems;
   for (const [path, params] of Object.entries(NEWER_PARAMS)) {
@@ -176,9 +212,14 @@ function corrected(doc: any): any {
       const schema = op.responses?.default?.schema;
       if (!schema) continue;
       const errorEnum = schema.properties?.error?.enum;
-      if (Array.isArray(errorEnum)) for (const e of [...COMMON_ERRORS, ...(NEWER_ERRORS[path] ?? [])]) if (!errorEnum.includes(e)) errorEnum.push(e);
+      if (Array.isArray(errorEnum))
+        for (const e of [...COMMON_ERRORS, ...(NEWER_ERRORS[path] ?? [])])
+          if (!errorEnum.includes(e)) errorEnum.push(e);
       if (schema.additionalProperties === false) {
-        schema.properties.response_metadata = { type: 'object', properties: { messages: { type: 'array', items: { type: 'string' } } } };
+        schema.properties.response_metadata = {
+          type: 'object',
+          properties: { messages: { type: 'array', items: { type: 'string' } } },
+        };
       }
     }
   }
@@ -263,7 +304,16 @@ let shared: SlackOpenApi | null = null;
 /** Parsed once per process (1 MB) and shared by every simulator instance. */
 export function slackOpenApi(): SlackOpenApi {
   shared ??= new SlackOpenApi(
-    JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/slack-web-openapi-v2.json', 'src/sandbox/slack/openapi/slack-web-openapi-v2.json'), 'utf8')),
+    JSON.parse(
+      readFileSync(
+        locateDocument(
+          import.meta.url,
+          './openapi/slack-web-openapi-v2.json',
+          'src/sandbox/slack/openapi/slack-web-openapi-v2.json',
+        ),
+        'utf8',
+      ),
+    ),
   );
   return shared;
 }

@@ -87,7 +87,13 @@ export interface SlackStore {
   oauthFault: { kind: 'unavailable' | 'invalid_grant' | null; count: number };
 }
 
-const channel = (id: string, name: string, isPrivate: boolean, botMember: boolean): SimChannel => ({ id, name, isPrivate, botMember, created: 1_700_000_000 });
+const channel = (id: string, name: string, isPrivate: boolean, botMember: boolean): SimChannel => ({
+  id,
+  name,
+  isPrivate,
+  botMember,
+  created: 1_700_000_000,
+});
 
 function people(suffix: string): SimUser[] {
   return [
@@ -121,7 +127,10 @@ export function workspaces(): SimWorkspace[] {
       domain: 'herald-partners',
       botUserId: 'U0HERALDB2',
       botId: 'B0HERALD002',
-      channels: [channel('C0ANNOUNCE2', 'announcements', false, true), channel('G0PARTNER02', 'partners-private', true, true)],
+      channels: [
+        channel('C0ANNOUNCE2', 'announcements', false, true),
+        channel('G0PARTNER02', 'partners-private', true, true),
+      ],
       users: people('2'),
     },
   ];
@@ -204,9 +213,21 @@ export function messageJson(ws: SimWorkspace, m: SimMessage, opts: { metadata: b
     ...(m.botId ? { bot_id: m.botId } : {}),
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
     ...(m.threadTs && m.threadTs !== m.ts ? { parent_user_id: ws.botUserId } : {}),
-    ...(replies.length ? { thread_ts: m.ts, reply_count: replies.length, subscribed: false, latest_reply: replies[replies.length - 1].ts } : {}),
+    ...(replies.length
+      ? {
+          thread_ts: m.ts,
+          reply_count: replies.length,
+          subscribed: false,
+          latest_reply: replies[replies.length - 1].ts,
+        }
+      : {}),
     ...(m.blocks ? { blocks: m.blocks } : {}),
-    ...(m.files ? { files: m.files.map((f) => ({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size })), upload: false } : {}),
+    ...(m.files
+      ? {
+          files: m.files.map((f) => ({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size })),
+          upload: false,
+        }
+      : {}),
     ...(m.username ? { username: m.username } : {}),
     ...(m.iconUrl ? { icons: { image_64: m.iconUrl } } : {}),
     ...(opts.metadata && m.metadata ? { metadata: m.metadata } : {}),

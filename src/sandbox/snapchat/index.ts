@@ -4,9 +4,29 @@ import { followersSet } from '../metrics.js';
 import { registerOAuthRoutes, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, type Simulator, type SimulatorState } from '../types.js';
-import { checkCreateMedia, checkPart, checkPostable, checkSavedStory, checkSpotlight, finalizeFile, MEDIA_TTL_MS, type Refusal } from './rules.js';
+import {
+  checkCreateMedia,
+  checkPart,
+  checkPostable,
+  checkSavedStory,
+  checkSpotlight,
+  finalizeFile,
+  MEDIA_TTL_MS,
+  type Refusal,
+} from './rules.js';
 import { registerSnapStats } from './stats.js';
-import { organizationOf, profileEntity, profilesOf, sendFault, snapError, snapOk, snapStore, statusOf, type SnapMedia, type SnapProfile } from './store.js';
+import {
+  organizationOf,
+  profileEntity,
+  profilesOf,
+  sendFault,
+  snapError,
+  snapOk,
+  snapStore,
+  statusOf,
+  type SnapMedia,
+  type SnapProfile,
+} from './store.js';
 import { registerSnapchatLimits } from './limits.js';
 
 export interface SnapchatSimulatorOptions {
@@ -49,7 +69,10 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       registerSnapchatLimits(app, state, oauth);
       const store = () => snapStore(state);
       // A profile's subscribers: what `POST /_metrics {postId: <profile id>, metrics: {followers}}` set, else its own number.
-      const withSubscribers = (p: SnapProfile): SnapProfile => ({ ...p, subscriberCount: followersSet(state, p.id) ?? p.subscriberCount });
+      const withSubscribers = (p: SnapProfile): SnapProfile => ({
+        ...p,
+        subscriberCount: followersSet(state, p.id) ?? p.subscriberCount,
+      });
 
       /** The token's user, or a 401 in Snap's shape. */
       const userOf = (request: FastifyRequest, reply: FastifyReply): OAuthUser | null => {
@@ -58,7 +81,10 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         return user;
       };
       /** The user and one of their profiles named in the path, or a 401/403/404 answered. */
-      const ownProfile = (request: FastifyRequest, reply: FastifyReply): { user: OAuthUser; profile: SnapProfile } | null => {
+      const ownProfile = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+      ): { user: OAuthUser; profile: SnapProfile } | null => {
         const user = userOf(request, reply);
         if (!user) return null;
         const id = (request.params as { profileId: string }).profileId;
@@ -70,7 +96,12 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       };
       const jsonBody = (request: FastifyRequest, reply: FastifyReply): Record<string, unknown> | null => {
         const body = request.body;
-        if (!String(request.headers['content-type'] ?? '').startsWith('application/json') || !body || typeof body !== 'object' || Buffer.isBuffer(body)) {
+        if (
+          !String(request.headers['content-type'] ?? '').startsWith('application/json') ||
+          !body ||
+          typeof body !== 'object' ||
+          Buffer.isBuffer(body)
+        ) {
           snapError(reply, 400, 'E1001', 'the body must be a JSON object (Content-Type: application/json)');
           return null;
         }
@@ -82,7 +113,14 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       app.get('/v1/me', async (request, reply) => {
         const user = userOf(request, reply);
         if (!user) return reply;
-        return snapOk({ me: { id: user.id, display_name: user.name, snapchat_username: user.username, organization_id: organizationOf(user) } });
+        return snapOk({
+          me: {
+            id: user.id,
+            display_name: user.name,
+            snapchat_username: user.username,
+            organization_id: organizationOf(user),
+          },
+        });
       });
 
       // https://developers.snap.com/api/marketing-api/Ads-API/organizations: GET /v1/me/organizations.
@@ -94,16 +132,25 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       });
 
       // Profiles page, "Get Profiles by Organization ID": the profiles the user may act for.
-      app.get<{ Params: { organizationId: string } }>('/v1/organizations/:organizationId/public_profiles', async (request, reply) => {
-        const user = userOf(request, reply);
-        if (!user) return reply;
-        if (request.params.organizationId !== organizationOf(user)) return snapError(reply, 403, 'E3002', 'Authorization permission denied for this organization');
-        const fault = state.faults.take('destinations');
-        if (sendFault(reply, fault, { code: 'E3002', message: 'Authorization permission denied' })) return reply;
-        const answer = snapOk({ public_profiles: profilesOf(user).map((p) => ({ sub_request_status: 'SUCCESS', public_profile: profileEntity(withSubscribers(p)) })) });
-        if (fault === 'ambiguous') return hangUp(reply);
-        return answer;
-      });
+      app.get<{ Params: { organizationId: string } }>(
+        '/v1/organizations/:organizationId/public_profiles',
+        async (request, reply) => {
+          const user = userOf(request, reply);
+          if (!user) return reply;
+          if (request.params.organizationId !== organizationOf(user))
+            return snapError(reply, 403, 'E3002', 'Authorization permission denied for this organization');
+          const fault = state.faults.take('destinations');
+          if (sendFault(reply, fault, { code: 'E3002', message: 'Authorization permission denied' })) return reply;
+          const answer = snapOk({
+            public_profiles: profilesOf(user).map((p) => ({
+              sub_request_status: 'SUCCESS',
+              public_profile: profileEntity(withSubscribers(p)),
+            })),
+          });
+          if (fault === 'ambiguous') return hangUp(reply);
+          return answer;
+        },
+      );
 
       // Profiles page, "Get My Profile": the user's own Public Profile.
       app.get('/v1/public_profiles/my_profile', async (request, reply) => {
@@ -116,7 +163,11 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       app.get<{ Params: { profileId: string } }>('/v1/public_profiles/:profileId', async (request, reply) => {
         const own = ownProfile(request, reply);
         if (!own) return reply;
-        return snapOk({ public_profiles: [{ sub_request_status: 'SUCCESS', public_profile: profileEntity(withSubscribers(own.profile)) }] });
+        return snapOk({
+          public_profiles: [
+            { sub_request_status: 'SUCCESS', public_profile: profileEntity(withSubscribers(own.profile)) },
+          ],
+        });
       });
 
       registerSnapStats(app, state, { ownProfile, subscribers: (p) => withSubscribers(p).subscriberCount, now });
@@ -131,21 +182,45 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         if ('code' in checked) return refuse(reply, checked);
         const fault = state.faults.take('upload');
         if (sendFault(reply, fault, { code: 'E2001', message: 'media creation refused' })) return reply;
-        const media: SnapMedia = { id: randomUUID(), profileId: own.profile.id, ...checked, parts: new Map(), createdAt: now(), finalizedAt: null, file: null, failReason: null, postedAs: null };
+        const media: SnapMedia = {
+          id: randomUUID(),
+          profileId: own.profile.id,
+          ...checked,
+          parts: new Map(),
+          createdAt: now(),
+          finalizedAt: null,
+          file: null,
+          failReason: null,
+          postedAs: null,
+        };
         store().media.set(media.id, media);
         const base = `/v1/public_profiles/${own.profile.id}/media/${media.id}`;
-        return snapOk({ media_id: media.id, add_path: `${base}/multipart-upload-part`, finalize_path: `${base}/multipart-upload-finalize` });
+        return snapOk({
+          media_id: media.id,
+          add_path: `${base}/multipart-upload-part`,
+          finalize_path: `${base}/multipart-upload-finalize`,
+        });
       });
 
       /** The media of the path, the profile's and still live (ASSETS: 24 hours), or an answer sent. */
-      const mediaOf = (request: FastifyRequest, reply: FastifyReply, profile: SnapProfile, id: string): SnapMedia | null => {
+      const mediaOf = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        profile: SnapProfile,
+        id: string,
+      ): SnapMedia | null => {
         const media = store().media.get(id);
         if (!media || media.profileId !== profile.id) {
           snapError(reply, 404, 'E2002', `media ${id} not found for this public profile`);
           return null;
         }
         if (now() > media.createdAt + MEDIA_TTL_MS) {
-          snapError(reply, 400, 'MEDIA_EXPIRED', 'the media expired: a media object stays active for 24 hours after creation');
+          snapError(
+            reply,
+            400,
+            'MEDIA_EXPIRED',
+            'the media expired: a media object stays active for 24 hours after creation',
+          );
           return null;
         }
         return media;
@@ -153,7 +228,10 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       /** The multipart form of an upload call, or a 400 answered. */
       const formOf = (request: FastifyRequest, reply: FastifyReply) => {
         const type = String(request.headers['content-type'] ?? '');
-        const parts = type.startsWith('multipart/form-data') && Buffer.isBuffer(request.body) ? parseMultipart(request.body, type) : null;
+        const parts =
+          type.startsWith('multipart/form-data') && Buffer.isBuffer(request.body)
+            ? parseMultipart(request.body, type)
+            : null;
         if (!parts) {
           snapError(reply, 400, 'E1001', 'the body must be multipart/form-data');
           return null;
@@ -175,68 +253,97 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
         return media && form ? { media, form } : null;
       };
 
-      app.post<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-part', async (request, reply) => {
-        const call = uploadCall(request, reply);
-        if (!call) return reply;
-        const { media, form } = call;
-        const checked = checkPart(form.fields, form.file);
-        if ('code' in checked) return refuse(reply, checked);
-        if (media.finalizedAt !== null) return snapError(reply, 400, 'E2007', 'the media upload was finalized already');
-        const fault = state.faults.take('upload');
-        if (sendFault(reply, fault, { code: 'E2001', message: 'the part was refused' })) return reply;
-        media.parts.set(checked.partNumber, Buffer.from(form.file!));
-        if (fault === 'ambiguous') return hangUp(reply);
-        return snapOk({});
-      });
+      app.post<{ Params: { profileId: string; mediaId: string } }>(
+        '/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-part',
+        async (request, reply) => {
+          const call = uploadCall(request, reply);
+          if (!call) return reply;
+          const { media, form } = call;
+          const checked = checkPart(form.fields, form.file);
+          if ('code' in checked) return refuse(reply, checked);
+          if (media.finalizedAt !== null)
+            return snapError(reply, 400, 'E2007', 'the media upload was finalized already');
+          const fault = state.faults.take('upload');
+          if (sendFault(reply, fault, { code: 'E2001', message: 'the part was refused' })) return reply;
+          media.parts.set(checked.partNumber, Buffer.from(form.file!));
+          if (fault === 'ambiguous') return hangUp(reply);
+          return snapOk({});
+        },
+      );
 
-      app.post<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-finalize', async (request, reply) => {
-        const call = uploadCall(request, reply);
-        if (!call) return reply;
-        const { media, form } = call;
-        if (form.fields.get('action') !== 'FINALIZE') return snapError(reply, 400, 'E1001', 'action must be FINALIZE on the finalize path');
-        if (media.finalizedAt !== null) return snapOk({});
-        const fault = state.faults.take('upload');
-        if (sendFault(reply, fault, { code: 'E2001', message: 'the upload was refused' })) return reply;
-        const file = finalizeFile(media);
-        if ('code' in file) return refuse(reply, file);
-        media.file = file;
-        media.parts.clear();
-        media.finalizedAt = now();
-        // `POST /_faults {op: 'processing'}`: Snap's processing of this media ends in an error.
-        if (state.faults.take('processing')) media.failReason = 'TRANSCODING_FAILED';
-        if (fault === 'ambiguous') return hangUp(reply);
-        return snapOk({});
-      });
+      app.post<{ Params: { profileId: string; mediaId: string } }>(
+        '/v1/public_profiles/:profileId/media/:mediaId/multipart-upload-finalize',
+        async (request, reply) => {
+          const call = uploadCall(request, reply);
+          if (!call) return reply;
+          const { media, form } = call;
+          if (form.fields.get('action') !== 'FINALIZE')
+            return snapError(reply, 400, 'E1001', 'action must be FINALIZE on the finalize path');
+          if (media.finalizedAt !== null) return snapOk({});
+          const fault = state.faults.take('upload');
+          if (sendFault(reply, fault, { code: 'E2001', message: 'the upload was refused' })) return reply;
+          const file = finalizeFile(media);
+          if ('code' in file) return refuse(reply, file);
+          media.file = file;
+          media.parts.clear();
+          media.finalizedAt = now();
+          // `POST /_faults {op: 'processing'}`: Snap's processing of this media ends in an error.
+          if (state.faults.take('processing')) media.failReason = 'TRANSCODING_FAILED';
+          if (fault === 'ambiguous') return hangUp(reply);
+          return snapOk({});
+        },
+      );
 
       // The media entity with its `media_status` (the Marketing API's media shape: PENDING_UPLOAD until the
       // upload is finalized, then PROCESSING for `processingMs`, then READY, or FAILED with a reason).
-      app.get<{ Params: { profileId: string; mediaId: string } }>('/v1/public_profiles/:profileId/media/:mediaId', async (request, reply) => {
-        const media = pathMedia(request, reply);
-        if (!media) return reply;
-        const status = statusOf(media, now(), state.config.processingMs);
-        const entity = {
-          id: media.id,
-          public_profile_id: media.profileId,
-          type: media.type,
-          name: media.name,
-          media_status: status,
-          ...(status === 'FAILED' ? { failure_reason: media.failReason } : {}),
-          ...(media.file ? { file_size_in_bytes: media.file.size, duration_in_seconds: media.file.durationSec } : {}),
-          expires_at: new Date(media.createdAt + MEDIA_TTL_MS).toISOString(),
-        };
-        return snapOk({ media: [{ sub_request_status: 'SUCCESS', media: entity }] });
-      });
+      app.get<{ Params: { profileId: string; mediaId: string } }>(
+        '/v1/public_profiles/:profileId/media/:mediaId',
+        async (request, reply) => {
+          const media = pathMedia(request, reply);
+          if (!media) return reply;
+          const status = statusOf(media, now(), state.config.processingMs);
+          const entity = {
+            id: media.id,
+            public_profile_id: media.profileId,
+            type: media.type,
+            name: media.name,
+            media_status: status,
+            ...(status === 'FAILED' ? { failure_reason: media.failReason } : {}),
+            ...(media.file ? { file_size_in_bytes: media.file.size, duration_in_seconds: media.file.durationSec } : {}),
+            expires_at: new Date(media.createdAt + MEDIA_TTL_MS).toISOString(),
+          };
+          return snapOk({ media: [{ sub_request_status: 'SUCCESS', media: entity }] });
+        },
+      );
 
       /** A media that can be posted now as `kind`, or an answer sent. */
-      const postable = (request: FastifyRequest, reply: FastifyReply, profile: SnapProfile, mediaId: string, kind: Kind): SnapMedia | null => {
+      const postable = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        profile: SnapProfile,
+        mediaId: string,
+        kind: Kind,
+      ): SnapMedia | null => {
         const media = mediaOf(request, reply, profile, mediaId);
         if (!media) return null;
         const status = statusOf(media, now(), state.config.processingMs);
         let refusal: Refusal | null = null;
-        if (status === 'PENDING_UPLOAD') refusal = { status: 400, code: 'MEDIA_NOT_UPLOADED', message: 'the media upload was not finalized' };
-        else if (status === 'PROCESSING') refusal = { status: 400, code: 'MEDIA_PROCESSING', message: 'the media is still processing: post it once it is READY' };
-        else if (status === 'FAILED') refusal = { status: 400, code: 'MEDIA_FAILED', message: `the media failed processing (${media.failReason})` };
-        else if (media.postedAs) refusal = { status: 400, code: 'MEDIA_POSTING_ALREADY_IN_PROGRESS', message: `the media was posted already (${media.postedAs})` };
+        if (status === 'PENDING_UPLOAD')
+          refusal = { status: 400, code: 'MEDIA_NOT_UPLOADED', message: 'the media upload was not finalized' };
+        else if (status === 'PROCESSING')
+          refusal = {
+            status: 400,
+            code: 'MEDIA_PROCESSING',
+            message: 'the media is still processing: post it once it is READY',
+          };
+        else if (status === 'FAILED')
+          refusal = { status: 400, code: 'MEDIA_FAILED', message: `the media failed processing (${media.failReason})` };
+        else if (media.postedAs)
+          refusal = {
+            status: 400,
+            code: 'MEDIA_POSTING_ALREADY_IN_PROGRESS',
+            message: `the media was posted already (${media.postedAs})`,
+          };
         else refusal = checkPostable(media.file!, kind);
         if (refusal) {
           refuse(reply, refusal);
@@ -246,7 +353,15 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
       };
 
       /** Records the post once the call is accepted: a post is public when its creation call succeeds. */
-      const record = (user: OAuthUser, profile: SnapProfile, media: SnapMedia, kind: Kind, id: string, text: string, extra: Record<string, unknown>) => {
+      const record = (
+        user: OAuthUser,
+        profile: SnapProfile,
+        media: SnapMedia,
+        kind: Kind,
+        id: string,
+        text: string,
+        extra: Record<string, unknown>,
+      ) => {
         media.postedAs = id;
         const f = media.file!;
         state.posts.push({
@@ -257,11 +372,31 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
           author: user.id,
           destination: profile.id,
           createdAt: new Date(now()).toISOString(),
-          extra: { contentType: kind, mediaId: media.id, mediaName: media.name, sha256: f.sha256, durationSec: f.durationSec, width: f.width, height: f.height, ...extra },
+          extra: {
+            contentType: kind,
+            mediaId: media.id,
+            mediaName: media.name,
+            sha256: f.sha256,
+            durationSec: f.durationSec,
+            width: f.width,
+            height: f.height,
+            ...extra,
+          },
         });
       };
 
-      const post = (kind: Kind, create: (body: Record<string, unknown>) => Refusal | { mediaId: string; text: string; extra: Record<string, unknown>; answer(id: string): Record<string, unknown> }) =>
+      const post =
+        (
+          kind: Kind,
+          create: (body: Record<string, unknown>) =>
+            | Refusal
+            | {
+                mediaId: string;
+                text: string;
+                extra: Record<string, unknown>;
+                answer(id: string): Record<string, unknown>;
+              },
+        ) =>
         async (request: FastifyRequest<{ Params: { profileId: string } }>, reply: FastifyReply) => {
           const own = ownProfile(request, reply);
           if (!own) return reply;
@@ -272,7 +407,8 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
           const media = postable(request, reply, own.profile, checked.mediaId, kind);
           if (!media) return reply;
           const fault = state.faults.take('publish');
-          if (sendFault(reply, fault, { code: 'E2020', message: `the ${kind.replace('_', ' ')} was refused` })) return reply;
+          if (sendFault(reply, fault, { code: 'E2020', message: `the ${kind.replace('_', ' ')} was refused` }))
+            return reply;
           const id = randomUUID();
           record(own.user, own.profile, media, kind, id, checked.text, checked.extra);
           if (fault === 'ambiguous') return hangUp(reply);
@@ -299,7 +435,9 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
             mediaId: c.mediaId,
             text: c.title,
             extra: { title: c.title },
-            answer: (id) => ({ saved_stories: [{ sub_request_status: 'SUCCESS', saved_story: { id, title: c.title } }] }),
+            answer: (id) => ({
+              saved_stories: [{ sub_request_status: 'SUCCESS', saved_story: { id, title: c.title } }],
+            }),
           };
         }),
       );

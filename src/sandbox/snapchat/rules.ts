@@ -49,7 +49,9 @@ function base64Of(value: unknown, bytes: number): Buffer | null {
  * ASSETS, Create Media: `type` (VIDEO or IMAGE), `name` (human readable), `key` (the 32 byte AES key,
  * base64) and `iv` (the 16 byte initial vector, base64), all required.
  */
-export function checkCreateMedia(body: Record<string, unknown>): Refusal | { type: 'VIDEO' | 'IMAGE'; name: string; key: Buffer; iv: Buffer } {
+export function checkCreateMedia(
+  body: Record<string, unknown>,
+): Refusal | { type: 'VIDEO' | 'IMAGE'; name: string; key: Buffer; iv: Buffer } {
   if (body.type !== 'VIDEO' && body.type !== 'IMAGE') return invalid('type is required and must be VIDEO or IMAGE');
   if (typeof body.name !== 'string' || !body.name.trim()) return invalid('name is required');
   const key = base64Of(body.key, 32);
@@ -68,7 +70,8 @@ export function checkPart(fields: Map<string, string>, file: Buffer | null): Ref
   const n = Number(fields.get('part_number'));
   if (!Number.isInteger(n) || n < 1) return invalid('part_number must be an integer >= 1');
   if (!file || file.length === 0) return invalid('file is required');
-  if (file.length > MAX_PART_BYTES) return invalid(`a part is at most 32 MB (this one is ${file.length} bytes): split the encrypted file`);
+  if (file.length > MAX_PART_BYTES)
+    return invalid(`a part is at most 32 MB (this one is ${file.length} bytes): split the encrypted file`);
   return { partNumber: n };
 }
 
@@ -99,11 +102,15 @@ export function finalizeFile(media: SnapMedia): Refusal | FileFacts {
     const decipher = createDecipheriv('aes-256-cbc', media.key, media.iv);
     plain = Buffer.concat([decipher.update(encrypted), decipher.final()]);
   } catch {
-    return invalid('the uploaded file does not decrypt with the media key and IV (AES-256-CBC, PKCS#7 padding)', 'E2004');
+    return invalid(
+      'the uploaded file does not decrypt with the media key and IV (AES-256-CBC, PKCS#7 padding)',
+      'E2004',
+    );
   }
   const format = fileFormat(plain);
   if (media.type === 'VIDEO' && format !== 'mp4') return invalid('a VIDEO media must be an MP4 file', 'E2005');
-  if (media.type === 'IMAGE' && format !== 'jpeg' && format !== 'png') return invalid('an IMAGE media must be a JPEG or PNG file', 'E2005');
+  if (media.type === 'IMAGE' && format !== 'jpeg' && format !== 'png')
+    return invalid('an IMAGE media must be a JPEG or PNG file', 'E2005');
   if (media.type === 'IMAGE' && plain.length > MAX_IMAGE_BYTES) return invalid('an image is at most 20 MB', 'E2006');
   if (media.type === 'VIDEO' && plain.length > MAX_VIDEO_BYTES) return invalid('a video is at most 500 MB', 'E2006');
   const dims = media.type === 'VIDEO' ? mp4Dimensions(plain) : null;
@@ -126,10 +133,16 @@ export function checkPostable(file: FileFacts, kind: 'story' | 'saved_story' | '
   if (kind === 'spotlight' && !video) return invalid('a spotlight is a video: this media is an image', 'E2010');
   if (!video) return null;
   if (file.durationSec === null || file.durationSec < MIN_VIDEO_SEC || file.durationSec > MAX_VIDEO_SEC) {
-    return invalid(`a video lasts ${MIN_VIDEO_SEC} to ${MAX_VIDEO_SEC} seconds (this one: ${file.durationSec ?? 'unknown'})`, 'E2011');
+    return invalid(
+      `a video lasts ${MIN_VIDEO_SEC} to ${MAX_VIDEO_SEC} seconds (this one: ${file.durationSec ?? 'unknown'})`,
+      'E2011',
+    );
   }
   if (file.width === null || file.height === null || file.width < MIN_WIDTH || file.height < MIN_HEIGHT) {
-    return invalid(`a video is at least ${MIN_WIDTH} x ${MIN_HEIGHT} (this one: ${file.width ?? '?'} x ${file.height ?? '?'})`, 'E2012');
+    return invalid(
+      `a video is at least ${MIN_WIDTH} x ${MIN_HEIGHT} (this one: ${file.width ?? '?'} x ${file.height ?? '?'})`,
+      'E2012',
+    );
   }
   return null;
 }
@@ -137,12 +150,14 @@ export function checkPostable(file: FileFacts, kind: 'story' | 'saved_story' | '
 /** ASSETS, saved stories: `{saved_stories: [{title, snap_sources: [{media_id}]}]}`; LIMITS: title <= 45. */
 export function checkSavedStory(body: Record<string, unknown>): Refusal | { title: string; mediaId: string } {
   const list = body.saved_stories;
-  if (!Array.isArray(list) || list.length !== 1 || !list[0] || typeof list[0] !== 'object') return invalid('saved_stories must hold one saved story');
+  if (!Array.isArray(list) || list.length !== 1 || !list[0] || typeof list[0] !== 'object')
+    return invalid('saved_stories must hold one saved story');
   const item = list[0] as Record<string, unknown>;
   if (typeof item.title !== 'string' || !item.title.trim()) return invalid('saved_stories[0].title is required');
   if ([...item.title].length > MAX_TITLE) return invalid(`saved_stories[0].title is at most ${MAX_TITLE} characters`);
   const sources = item.snap_sources;
-  if (!Array.isArray(sources) || sources.length !== 1 || typeof sources[0]?.media_id !== 'string') return invalid('saved_stories[0].snap_sources must hold one {media_id}');
+  if (!Array.isArray(sources) || sources.length !== 1 || typeof sources[0]?.media_id !== 'string')
+    return invalid('saved_stories[0].snap_sources must hold one {media_id}');
   return { title: item.title, mediaId: sources[0].media_id };
 }
 
@@ -150,14 +165,24 @@ export function checkSavedStory(body: Record<string, unknown>): Refusal | { titl
  * ASSETS, spotlights: `media_id` (required), `description` (LIMITS: <= 160 characters, hashtags included),
  * `locale` (such as en_US; required for a spotlight, unlike a story) and `skip_save_to_profile` (boolean).
  */
-export function checkSpotlight(body: Record<string, unknown>): Refusal | { mediaId: string; description: string; locale: string; skipSaveToProfile: boolean } {
+export function checkSpotlight(
+  body: Record<string, unknown>,
+): Refusal | { mediaId: string; description: string; locale: string; skipSaveToProfile: boolean } {
   if (typeof body.media_id !== 'string' || !body.media_id) return invalid('media_id is required');
   const description = body.description ?? '';
   if (typeof description !== 'string') return invalid('description must be a string');
-  if ([...description].length > MAX_DESCRIPTION) return invalid(`description is at most ${MAX_DESCRIPTION} characters, hashtags included`);
-  if (typeof body.locale !== 'string' || !/^[a-z]{2}_[A-Z]{2}$/.test(body.locale)) return invalid('locale is required, e.g. en_US');
-  if (body.skip_save_to_profile !== undefined && typeof body.skip_save_to_profile !== 'boolean') return invalid('skip_save_to_profile must be a boolean');
-  return { mediaId: body.media_id, description, locale: body.locale, skipSaveToProfile: body.skip_save_to_profile === true };
+  if ([...description].length > MAX_DESCRIPTION)
+    return invalid(`description is at most ${MAX_DESCRIPTION} characters, hashtags included`);
+  if (typeof body.locale !== 'string' || !/^[a-z]{2}_[A-Z]{2}$/.test(body.locale))
+    return invalid('locale is required, e.g. en_US');
+  if (body.skip_save_to_profile !== undefined && typeof body.skip_save_to_profile !== 'boolean')
+    return invalid('skip_save_to_profile must be a boolean');
+  return {
+    mediaId: body.media_id,
+    description,
+    locale: body.locale,
+    skipSaveToProfile: body.skip_save_to_profile === true,
+  };
 }
 
 /** MP4 (an `ftyp` box first), JPEG or PNG from the first bytes; null for anything else. */

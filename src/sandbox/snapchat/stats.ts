@@ -52,7 +52,10 @@ function dayTime(value: string | undefined): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-const fieldEntry = (name: string, value: number) => ({ field: { field_name: name }, stats: [{ dimension_breakdown: 'DEFAULT', value }] });
+const fieldEntry = (name: string, value: number) => ({
+  field: { field_name: name },
+  stats: [{ dimension_breakdown: 'DEFAULT', value }],
+});
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function registerSnapStats(app: FastifyInstance, state: SimulatorState, deps: StatsDeps): void {
@@ -63,20 +66,32 @@ export function registerSnapStats(app: FastifyInstance, state: SimulatorState, d
     const assetType = (q.assetType ?? 'PROFILE') as AssetType;
     if (!ASSET_TYPES.includes(assetType)) return invalid(reply, `assetType must be one of ${ASSET_TYPES.join(', ')}`);
     const known = assetType === 'PROFILE' ? PROFILE_FIELDS : Object.keys(FIELDS[assetType]);
-    const asked = q.fields ? q.fields.split(',').map((f) => f.trim()).filter(Boolean) : known;
+    const asked = q.fields
+      ? q.fields
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : known;
     const unknown = asked.filter((f) => !known.includes(f));
-    if (unknown.length) return invalid(reply, `field(s) ${unknown.join(', ')} not available for asset type ${assetType}`);
+    if (unknown.length)
+      return invalid(reply, `field(s) ${unknown.join(', ')} not available for asset type ${assetType}`);
     const granularity = q.granularity ?? 'LIFETIME';
-    if (!['DAY', 'TOTAL', 'LIFETIME'].includes(granularity)) return invalid(reply, 'granularity must be one of DAY, TOTAL, LIFETIME');
+    if (!['DAY', 'TOTAL', 'LIFETIME'].includes(granularity))
+      return invalid(reply, 'granularity must be one of DAY, TOTAL, LIFETIME');
     if (q.breakdownDimensions) return invalid(reply, 'breakdownDimensions are not simulated by the Herald sandbox');
     const nowMs = deps.now();
     let range: { start: number; end: number } | null = null;
     if (granularity !== 'LIFETIME') {
       const start = dayTime(q.startTime);
       const end = dayTime(q.endTime);
-      if (start === null || end === null) return invalid(reply, 'startTime and endTime are required unless granularity is LIFETIME, in UTC as yyyy-mm-ddT00:00:00');
+      if (start === null || end === null)
+        return invalid(
+          reply,
+          'startTime and endTime are required unless granularity is LIFETIME, in UTC as yyyy-mm-ddT00:00:00',
+        );
       const oldest = Math.floor(nowMs / DAY_MS) * DAY_MS - 90 * DAY_MS;
-      if (start < oldest || end < oldest || start > nowMs + DAY_MS || end > nowMs + DAY_MS) return invalid(reply, 'startTime and endTime must be within the past 90 days');
+      if (start < oldest || end < oldest || start > nowMs + DAY_MS || end > nowMs + DAY_MS)
+        return invalid(reply, 'startTime and endTime must be within the past 90 days');
       if (end - start <= 0) return invalid(reply, 'endTime - startTime must be greater than 0');
       range = { start, end };
     }
@@ -88,11 +103,19 @@ export function registerSnapStats(app: FastifyInstance, state: SimulatorState, d
       // Subscribers are a count at a time, not a sum: every bucket carries the current number.
       const value = deps.subscribers(own.profile);
       const buckets = range ? windows(range, granularity) : [{ start: nowMs, end: nowMs }];
-      const timeseries = buckets.map((b) => ({ start_time: iso(b.start), end_time: iso(b.end), fields: asked.map((f) => fieldEntry(f, value)) }));
-      return snapOk({ assets: [{ sub_request_status: 'SUCCESS', asset_id: own.profile.id, asset_type: 'PROFILE', timeseries }] });
+      const timeseries = buckets.map((b) => ({
+        start_time: iso(b.start),
+        end_time: iso(b.end),
+        fields: asked.map((f) => fieldEntry(f, value)),
+      }));
+      return snapOk({
+        assets: [{ sub_request_status: 'SUCCESS', asset_id: own.profile.id, asset_type: 'PROFILE', timeseries }],
+      });
     }
     const fields = FIELDS[assetType];
-    const posts = state.posts.filter((p) => p.destination === own.profile.id && KIND[String(p.extra?.contentType)] === assetType);
+    const posts = state.posts.filter(
+      (p) => p.destination === own.profile.id && KIND[String(p.extra?.contentType)] === assetType,
+    );
     const assets = posts.map((p) => {
       const created = Date.parse(p.createdAt);
       const values = (from: number, to: number): SandboxMetrics => {
@@ -105,7 +128,11 @@ export function registerSnapStats(app: FastifyInstance, state: SimulatorState, d
       const buckets = range ? windows(range, granularity) : [{ start: created, end: nowMs }];
       const timeseries = buckets.map((b) => {
         const m = values(b.start, b.end);
-        return { start_time: iso(b.start), end_time: iso(b.end), fields: asked.map((f) => fieldEntry(f, m[fields[f]!])) };
+        return {
+          start_time: iso(b.start),
+          end_time: iso(b.end),
+          fields: asked.map((f) => fieldEntry(f, m[fields[f]!])),
+        };
       });
       return { sub_request_status: 'SUCCESS', asset_id: p.id, asset_type: assetType, timeseries };
     });

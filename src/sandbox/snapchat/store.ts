@@ -29,7 +29,14 @@ export interface SnapMedia {
   createdAt: number;
   finalizedAt: number | null;
   /** What FINALIZE decrypted and read from the file. */
-  file: { size: number; mimeType: string; sha256: string; durationSec: number | null; width: number | null; height: number | null } | null;
+  file: {
+    size: number;
+    mimeType: string;
+    sha256: string;
+    durationSec: number | null;
+    width: number | null;
+    height: number | null;
+  } | null;
   /** Set at FINALIZE when a `processing` fault was armed: processing ends in this error. */
   failReason: string | null;
   /** The post made with it: a media is posted once. */
@@ -60,8 +67,22 @@ export const organizationOf = (user: OAuthUser) => stableUuid(`org:${user.id}`);
 export function profilesOf(user: OAuthUser): SnapProfile[] {
   const organizationId = organizationOf(user);
   return [
-    { id: stableUuid(`profile:${user.id}:1`), organizationId, displayName: user.name, snapUserName: user.username.toLowerCase(), subscriberCount: 15000, owner: user.id },
-    { id: stableUuid(`profile:${user.id}:2`), organizationId, displayName: `${user.name} Studio`, snapUserName: `${user.username.toLowerCase()}_studio`, subscriberCount: 5000, owner: user.id },
+    {
+      id: stableUuid(`profile:${user.id}:1`),
+      organizationId,
+      displayName: user.name,
+      snapUserName: user.username.toLowerCase(),
+      subscriberCount: 15000,
+      owner: user.id,
+    },
+    {
+      id: stableUuid(`profile:${user.id}:2`),
+      organizationId,
+      displayName: `${user.name} Studio`,
+      snapUserName: `${user.username.toLowerCase()}_studio`,
+      subscriberCount: 5000,
+      owner: user.id,
+    },
   ];
 }
 
@@ -90,18 +111,32 @@ export function profileEntity(p: SnapProfile): Record<string, unknown> {
 }
 
 /** A successful answer: `request_status` and `request_id` beside the payload, as every Marketing API answer. */
-export const snapOk = (payload: Record<string, unknown>) => ({ request_status: 'SUCCESS', request_id: randomUUID(), ...payload });
+export const snapOk = (payload: Record<string, unknown>) => ({
+  request_status: 'SUCCESS',
+  request_id: randomUUID(),
+  ...payload,
+});
 
 /**
  * The Marketing API's error shape: `{request_status: "ERROR", request_id, debug_message, display_message,
  * error_code}` (https://developers.snap.com/api/marketing-api/Ads-API/errors).
  */
 export function snapError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.status(status).send({ request_status: 'ERROR', request_id: randomUUID(), debug_message: message, display_message: message, error_code: code });
+  return reply.status(status).send({
+    request_status: 'ERROR',
+    request_id: randomUUID(),
+    debug_message: message,
+    display_message: message,
+    error_code: code,
+  });
 }
 
 /** An injected fault in Snap's words; false for none or `ambiguous` (the caller acts, then hangs up). */
-export function sendFault(reply: FastifyReply, fault: FaultKind | null, rejection: { code: string; message: string }): boolean {
+export function sendFault(
+  reply: FastifyReply,
+  fault: FaultKind | null,
+  rejection: { code: string; message: string },
+): boolean {
   if (fault === 'rate_limited') snapError(reply, 429, 'E1302', 'Too many requests: rate limit exceeded');
   else if (fault === 'unavailable') snapError(reply, 503, 'E9001', 'Service temporarily unavailable');
   else if (fault === 'auth') snapError(reply, 401, 'E3003', 'Unauthorized: the access token is invalid or expired');

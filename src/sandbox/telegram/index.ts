@@ -45,11 +45,18 @@ interface SimData {
 type Update = SimData['updates'][number];
 
 /** POSTs one update to the webhook; a 2xx marks it delivered. Answers the status, or null when unreachable. */
-async function pushUpdate(d: SimData, webhook: NonNullable<SimData['webhook']>, update: Update): Promise<number | null> {
+async function pushUpdate(
+  d: SimData,
+  webhook: NonNullable<SimData['webhook']>,
+  update: Update,
+): Promise<number | null> {
   try {
     const res = await fetch(webhook.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(webhook.secret ? { 'x-telegram-bot-api-secret-token': webhook.secret } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(webhook.secret ? { 'x-telegram-bot-api-secret-token': webhook.secret } : {}),
+      },
       body: JSON.stringify(update),
     });
     await res.text();
@@ -88,7 +95,15 @@ const bad = (description: string) => new BotError(400, `Bad Request: ${descripti
 function data(state: SimulatorState): SimData {
   let d = state.data.get('telegram') as SimData | undefined;
   if (!d) {
-    d = { chats: new Map(), updates: [], nextUpdate: 1, nextMessage: new Map(), revoked: new Set(), commands: new Map(), pushed: new Set() };
+    d = {
+      chats: new Map(),
+      updates: [],
+      nextUpdate: 1,
+      nextMessage: new Map(),
+      revoked: new Set(),
+      commands: new Map(),
+      pushed: new Set(),
+    };
     state.data.set('telegram', d);
   }
   return d;
@@ -113,7 +128,10 @@ function jsonParam(v: unknown): unknown {
 
 /** A BotCommandScope as a key (https://core.telegram.org/bots/api#botcommandscope); a chat scope needs a known chat. */
 function scopeKey(d: SimData, raw: unknown): string {
-  const scope = (raw === undefined ? { type: 'default' } : jsonParam(raw)) as { type?: unknown; chat_id?: unknown } | null;
+  const scope = (raw === undefined ? { type: 'default' } : jsonParam(raw)) as {
+    type?: unknown;
+    chat_id?: unknown;
+  } | null;
   const type = String(scope?.type ?? '');
   if (['default', 'all_private_chats', 'all_group_chats', 'all_chat_administrators'].includes(type)) return type;
   if (type === 'chat' || type === 'chat_administrators') return `${type}:${resolveChat(d, scope?.chat_id).id}`;
@@ -144,14 +162,22 @@ function resolveChat(d: SimData, raw: unknown): SimChat {
 }
 
 function chatJson(c: SimChat) {
-  return { id: c.id, type: c.type, ...(c.title ? { title: c.title } : {}), ...(c.username ? { username: c.username } : {}), ...(c.type === 'private' ? { first_name: 'Sandbox user' } : {}) };
+  return {
+    id: c.id,
+    type: c.type,
+    ...(c.title ? { title: c.title } : {}),
+    ...(c.username ? { username: c.username } : {}),
+    ...(c.type === 'private' ? { first_name: 'Sandbox user' } : {}),
+  };
 }
 
 /** A chat the bot may post to (migration and membership are checked like the real API does). */
 function postableChat(d: SimData, raw: unknown): SimChat {
   const chat = resolveChat(d, raw);
   if (chat.migrateTo !== undefined) {
-    throw new BotError(400, 'Bad Request: group chat was upgraded to a supergroup chat', { migrate_to_chat_id: chat.migrateTo });
+    throw new BotError(400, 'Bad Request: group chat was upgraded to a supergroup chat', {
+      migrate_to_chat_id: chat.migrateTo,
+    });
   }
   if (chat.botStatus === 'kicked') throw new BotError(403, 'Forbidden: bot was kicked from the channel chat');
   return chat;
@@ -165,7 +191,12 @@ function parseParams(request: FastifyRequest): Record<string, unknown> {
   return { ...query, ...body };
 }
 
-function checkText(p: Record<string, unknown>, field: 'text' | 'caption', max: number, required: boolean): string | undefined {
+function checkText(
+  p: Record<string, unknown>,
+  field: 'text' | 'caption',
+  max: number,
+  required: boolean,
+): string | undefined {
   const value = p[field];
   if (value === undefined || value === null) {
     if (required) throw bad(`message ${field} is empty`);
@@ -187,7 +218,8 @@ function checkParseMode(p: Record<string, unknown>): string | undefined {
 function checkMediaRef(value: unknown, field: string): string {
   if (typeof value !== 'string' || !value) throw bad(`there is no ${field} in the request`);
   if (value.startsWith('attach://')) throw bad('multipart uploads are not supported by the sandbox; send media by URL');
-  if (!/^https?:\/\//.test(value) && !/^[A-Za-z0-9_-]{20,}$/.test(value)) throw bad(`wrong remote file identifier specified: ${field}`);
+  if (!/^https?:\/\//.test(value) && !/^[A-Za-z0-9_-]{20,}$/.test(value))
+    throw bad(`wrong remote file identifier specified: ${field}`);
   return value;
 }
 
@@ -206,9 +238,21 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
         const d = data(state);
         const id = (d.nextMessage.get(chat.id) ?? 0) + 1;
         d.nextMessage.set(chat.id, id);
-        return { message_id: id, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), ...(chat.type === 'channel' ? {} : { from: BOT }), ...extra };
+        return {
+          message_id: id,
+          date: Math.floor(Date.now() / 1000),
+          chat: chatJson(chat),
+          ...(chat.type === 'channel' ? {} : { from: BOT }),
+          ...extra,
+        };
       };
-      const record = (first: { message_id: number }, chat: SimChat, text: string, media: InspectedPost['media'], extra: Record<string, unknown>) => {
+      const record = (
+        first: { message_id: number },
+        chat: SimChat,
+        text: string,
+        media: InspectedPost['media'],
+        extra: Record<string, unknown>,
+      ) => {
         state.posts.push({
           id: String(first.message_id),
           text,
@@ -242,19 +286,27 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
       };
 
       type Handler = (p: Record<string, unknown>, reply: FastifyReply) => unknown;
-      const sendMedia = (method: string, field: string, type: string): Handler => (p, reply) => {
-        const d = data(state);
-        const chat = postableChat(d, p.chat_id);
-        const url = checkMediaRef(p[field], field);
-        const caption = checkText(p, 'caption', 1024, false);
-        const parseMode = checkParseMode(p);
-        flood(chat);
-        const hang = applyFault(reply);
-        const msg = message(chat, { [field === 'photo' ? 'photo' : field]: field === 'photo' ? [{ file_id: `file_${Date.now()}`, width: 1280, height: 720 }] : { file_id: `file_${Date.now()}` }, ...(caption ? { caption } : {}) });
-        record(msg, chat, caption ?? '', [{ type, url }], { method, parseMode: parseMode ?? null });
-        if (hang) return hang;
-        return msg;
-      };
+      const sendMedia =
+        (method: string, field: string, type: string): Handler =>
+        (p, reply) => {
+          const d = data(state);
+          const chat = postableChat(d, p.chat_id);
+          const url = checkMediaRef(p[field], field);
+          const caption = checkText(p, 'caption', 1024, false);
+          const parseMode = checkParseMode(p);
+          flood(chat);
+          const hang = applyFault(reply);
+          const msg = message(chat, {
+            [field === 'photo' ? 'photo' : field]:
+              field === 'photo'
+                ? [{ file_id: `file_${Date.now()}`, width: 1280, height: 720 }]
+                : { file_id: `file_${Date.now()}` },
+            ...(caption ? { caption } : {}),
+          });
+          record(msg, chat, caption ?? '', [{ type, url }], { method, parseMode: parseMode ?? null });
+          if (hang) return hang;
+          return msg;
+        };
 
       const methods: Record<string, Handler> = {
         getMe: () => BOT,
@@ -264,7 +316,11 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
           if (p.user_id === undefined) throw bad('user_id is empty');
           if (chat.botStatus === 'kicked') throw new BotError(403, 'Forbidden: bot was kicked from the channel chat');
           const status = chat.botStatus ?? 'administrator';
-          return { user: { ...BOT, id: Number(p.user_id) }, status, ...(status === 'administrator' ? { can_post_messages: true, can_be_edited: false } : {}) };
+          return {
+            user: { ...BOT, id: Number(p.user_id) },
+            status,
+            ...(status === 'administrator' ? { can_post_messages: true, can_be_edited: false } : {}),
+          };
         },
         getUpdates: (p) => {
           const d = data(state);
@@ -280,7 +336,8 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
           const hang = applyFault(reply);
           const msg = message(chat, { text });
           const preview = p.link_preview_options as { is_disabled?: boolean } | undefined;
-          const replyTo = (p.reply_parameters as { message_id?: unknown } | undefined)?.message_id ?? p.reply_to_message_id;
+          const replyTo =
+            (p.reply_parameters as { message_id?: unknown } | undefined)?.message_id ?? p.reply_to_message_id;
           record(msg, chat, text, [], {
             method: 'sendMessage',
             parseMode: parseMode ?? null,
@@ -308,38 +365,49 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
           if (!Array.isArray(media)) throw bad('media must be an array');
           if (media.length < 2 || media.length > 10) throw bad('media must include 2-10 items');
           const types = media.map((m: any) => m?.type);
-          if (types.some((t) => !['photo', 'video', 'document', 'audio'].includes(t))) throw bad('unsupported media type in the album');
+          if (types.some((t) => !['photo', 'video', 'document', 'audio'].includes(t)))
+            throw bad('unsupported media type in the album');
           const kinds = new Set(types.map((t) => (t === 'photo' || t === 'video' ? 'visual' : t)));
           if (kinds.size > 1) throw bad('documents and audio can only be grouped with their own kind');
           media.forEach((m: any, i: number) => {
             checkMediaRef(m.media, `media #${i}`);
             checkText(m, 'caption', 1024, false);
-            if (m.parse_mode !== undefined && !PARSE_MODES.includes(m.parse_mode)) throw bad(`unsupported parse_mode "${m.parse_mode}"`);
+            if (m.parse_mode !== undefined && !PARSE_MODES.includes(m.parse_mode))
+              throw bad(`unsupported parse_mode "${m.parse_mode}"`);
           });
           flood(chat, media.length);
           const hang = applyFault(reply);
           const group = `album_${Date.now()}`;
-          const msgs = media.map((m: any) => message(chat, { media_group_id: group, ...(m.caption ? { caption: m.caption } : {}) }));
+          const msgs = media.map((m: any) =>
+            message(chat, { media_group_id: group, ...(m.caption ? { caption: m.caption } : {}) }),
+          );
           const caption = (media.find((m: any) => m.caption) as any)?.caption ?? '';
           record(
             msgs[0],
             chat,
             caption,
             media.map((m: any) => ({ type: m.type === 'photo' ? 'image' : m.type, url: m.media })),
-            { method: 'sendMediaGroup', parseMode: (media[0] as any).parse_mode ?? null, messageIds: msgs.map((m) => m.message_id) },
+            {
+              method: 'sendMediaGroup',
+              parseMode: (media[0] as any).parse_mode ?? null,
+              messageIds: msgs.map((m) => m.message_id),
+            },
           );
           return hang ?? msgs;
         },
         // https://core.telegram.org/bots/api#setwebhook: an HTTPS URL in production; any URL here (loopback tests).
         setWebhook: (p) => {
-          if (typeof p.url !== 'string' || !/^https?:\/\//.test(p.url)) throw bad('bad webhook: an HTTPS URL must be provided for webhook');
+          if (typeof p.url !== 'string' || !/^https?:\/\//.test(p.url))
+            throw bad('bad webhook: an HTTPS URL must be provided for webhook');
           const secret = p.secret_token === undefined ? null : String(p.secret_token);
-          if (secret !== null && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw bad('secret token contains unallowed characters');
+          if (secret !== null && !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
+            throw bad('secret token contains unallowed characters');
           const d = data(state);
           d.webhook = { url: p.url, secret };
           // Telegram then delivers the updates that were waiting (unless drop_pending_updates), after
           // answering this call: https://core.telegram.org/bots/api#setwebhook
-          if (p.drop_pending_updates === true || p.drop_pending_updates === 'true') for (const u of d.updates) d.pushed.add(u.update_id);
+          if (p.drop_pending_updates === true || p.drop_pending_updates === 'true')
+            for (const u of d.updates) d.pushed.add(u.update_id);
           else setImmediate(() => void deliverPending(d));
           return true;
         },
@@ -350,12 +418,21 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
         // https://core.telegram.org/bots/api#setmycommands: 1-100 commands, each 1-32 of a-z 0-9 _, a 1-256 description.
         setMyCommands: (p) => {
           const commands = jsonParam(p.commands);
-          if (!Array.isArray(commands) || commands.length > 100) throw bad('commands must be an array of at most 100 BotCommand');
+          if (!Array.isArray(commands) || commands.length > 100)
+            throw bad('commands must be an array of at most 100 BotCommand');
           for (const c of commands as { command?: unknown; description?: unknown }[]) {
-            if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) throw bad('BOT_COMMAND_INVALID');
-            if (typeof c.description !== 'string' || c.description.trim().length < 1 || [...c.description].length > 256) throw bad('command description is empty or too long');
+            if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command))
+              throw bad('BOT_COMMAND_INVALID');
+            if (typeof c.description !== 'string' || c.description.trim().length < 1 || [...c.description].length > 256)
+              throw bad('command description is empty or too long');
           }
-          data(state).commands.set(scopeKey(data(state), p.scope), (commands as { command: string; description: string }[]).map((c) => ({ command: c.command, description: c.description })));
+          data(state).commands.set(
+            scopeKey(data(state), p.scope),
+            (commands as { command: string; description: string }[]).map((c) => ({
+              command: c.command,
+              description: c.description,
+            })),
+          );
           return true;
         },
         getMyCommands: (p) => data(state).commands.get(scopeKey(data(state), p.scope)) ?? [],
@@ -363,21 +440,42 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
           data(state).commands.delete(scopeKey(data(state), p.scope));
           return true;
         },
-        getWebhookInfo: () => ({ url: data(state).webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 }),
+        getWebhookInfo: () => ({
+          url: data(state).webhook?.url ?? '',
+          has_custom_certificate: false,
+          pending_update_count: 0,
+        }),
         // https://core.telegram.org/bots/api#editmessagetext: only the bot's own messages.
         editMessageText: (p) => {
           const chat = resolveChat(data(state), p.chat_id);
           const text = checkText(p, 'text', 4096, true)!;
-          const post = state.posts.find((x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted);
+          const post = state.posts.find(
+            (x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted,
+          );
           if (!post) throw bad('message to edit not found');
-          if (post.text === text && p.reply_markup === undefined) throw bad('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+          if (post.text === text && p.reply_markup === undefined)
+            throw bad(
+              'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+            );
           post.text = text;
-          post.extra = { ...post.extra, edited: true, ...(p.reply_markup !== undefined ? { replyMarkup: p.reply_markup } : {}) };
-          return { message_id: Number(p.message_id), date: Math.floor(Date.parse(post.createdAt) / 1000), edit_date: Math.floor(Date.now() / 1000), chat: chatJson(chat), text };
+          post.extra = {
+            ...post.extra,
+            edited: true,
+            ...(p.reply_markup !== undefined ? { replyMarkup: p.reply_markup } : {}),
+          };
+          return {
+            message_id: Number(p.message_id),
+            date: Math.floor(Date.parse(post.createdAt) / 1000),
+            edit_date: Math.floor(Date.now() / 1000),
+            chat: chatJson(chat),
+            text,
+          };
         },
         deleteMessage: (p, reply) => {
           const chat = resolveChat(data(state), p.chat_id);
-          const idx = state.posts.findIndex((x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted);
+          const idx = state.posts.findIndex(
+            (x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted,
+          );
           if (idx < 0) throw bad('message to delete not found');
           const hang = applyFault(reply, 'delete');
           state.posts[idx].deleted = true;
@@ -385,10 +483,14 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
         },
       };
 
-      const handle = async (request: FastifyRequest<{ Params: { token: string; method: string } }>, reply: FastifyReply) => {
+      const handle = async (
+        request: FastifyRequest<{ Params: { token: string; method: string } }>,
+        reply: FastifyReply,
+      ) => {
         const { token, method } = request.params;
         try {
-          if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(token) || data(state).revoked.has(token)) throw new BotError(401, 'Unauthorized');
+          if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(token) || data(state).revoked.has(token))
+            throw new BotError(401, 'Unauthorized');
           const fn = methods[method];
           if (!fn) throw new BotError(404, 'Not Found');
           bot = token;
@@ -400,9 +502,12 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
           return reply.send({ ok: true, result });
         } catch (error) {
           if (!(error instanceof BotError)) throw error;
-          return reply
-            .status(error.code)
-            .send({ ok: false, error_code: error.code, description: error.description, ...(error.parameters ? { parameters: error.parameters } : {}) });
+          return reply.status(error.code).send({
+            ok: false,
+            error_code: error.code,
+            description: error.description,
+            ...(error.parameters ? { parameters: error.parameters } : {}),
+          });
         }
       };
       app.get('/bot:token/:method', handle);
@@ -418,35 +523,77 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
         return { ok: true, chat };
       });
       app.post('/_updates', async (request, reply) => {
-        const b = (request.body ?? {}) as { chatId?: string | number; text?: string; chatType?: SimChat['type']; title?: string };
+        const b = (request.body ?? {}) as {
+          chatId?: string | number;
+          text?: string;
+          chatType?: SimChat['type'];
+          title?: string;
+        };
         if (b.chatId === undefined || !b.text) return reply.status(400).send({ error: 'chatId and text are required' });
         const d = data(state);
         const chat = resolveChat(d, b.chatId);
         if (b.chatType) chat.type = b.chatType;
         if (b.title) chat.title = b.title;
-        const msg = { message_id: (d.nextMessage.get(chat.id) ?? 0) + 1, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), text: b.text };
+        const msg = {
+          message_id: (d.nextMessage.get(chat.id) ?? 0) + 1,
+          date: Math.floor(Date.now() / 1000),
+          chat: chatJson(chat),
+          text: b.text,
+        };
         d.nextMessage.set(chat.id, msg.message_id);
-        d.updates.push({ update_id: d.nextUpdate++, ...(chat.type === 'channel' ? { channel_post: msg } : { message: msg }) });
+        d.updates.push({
+          update_id: d.nextUpdate++,
+          ...(chat.type === 'channel' ? { channel_post: msg } : { message: msg }),
+        });
         return { ok: true };
       });
       app.post('/_inbound', async (request, reply) => {
-        const b = (request.body ?? {}) as { kind?: string; account?: string | number; text?: string; from?: { id?: number; first_name?: string; username?: string } };
-        if (b.kind !== 'message') return reply.status(400).send({ error: `Telegram has no ${b.kind ?? 'such'} items: only kind "message" (a message in the chat)` });
-        if (b.account === undefined || !b.text) return reply.status(400).send({ error: 'account (the chat id or username) and text are required' });
+        const b = (request.body ?? {}) as {
+          kind?: string;
+          account?: string | number;
+          text?: string;
+          from?: { id?: number; first_name?: string; username?: string };
+        };
+        if (b.kind !== 'message')
+          return reply
+            .status(400)
+            .send({ error: `Telegram has no ${b.kind ?? 'such'} items: only kind "message" (a message in the chat)` });
+        if (b.account === undefined || !b.text)
+          return reply.status(400).send({ error: 'account (the chat id or username) and text are required' });
         const d = data(state);
         // SANDBOX.md: the chat id, or the chat's username with or without the @ (Herald shows it without);
         // a chat the bot has never seen is a 400 that names it.
         const key = String(b.account);
         const chat = d.chats.get(key) ?? (key.startsWith('@') ? undefined : d.chats.get(`@${key}`));
-        if (!chat) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account)}: no chat with that id or username has met the bot` });
-        const from = { id: b.from?.id ?? 7_000_001, is_bot: false, first_name: b.from?.first_name ?? 'Sandbox User', ...(b.from?.username ? { username: b.from.username } : { username: 'sandbox_user' }) };
-        const msg = { message_id: (d.nextMessage.get(chat.id) ?? 0) + 1, date: Math.floor(Date.now() / 1000), chat: chatJson(chat), from, text: b.text };
+        if (!chat)
+          return reply.status(400).send({
+            error: `unknown account ${JSON.stringify(b.account)}: no chat with that id or username has met the bot`,
+          });
+        const from = {
+          id: b.from?.id ?? 7_000_001,
+          is_bot: false,
+          first_name: b.from?.first_name ?? 'Sandbox User',
+          ...(b.from?.username ? { username: b.from.username } : { username: 'sandbox_user' }),
+        };
+        const msg = {
+          message_id: (d.nextMessage.get(chat.id) ?? 0) + 1,
+          date: Math.floor(Date.now() / 1000),
+          chat: chatJson(chat),
+          from,
+          text: b.text,
+        };
         d.nextMessage.set(chat.id, msg.message_id);
         const update = { update_id: d.nextUpdate++, message: msg };
         d.updates.push(update);
         // Without a webhook the update waits, as on Telegram, and goes out once one is set (setWebhook).
         const delivered = d.webhook ? await pushUpdate(d, d.webhook, update) : null;
-        return { ok: true, id: String(msg.message_id), chatId: String(chat.id), updateId: update.update_id, webhookStatus: delivered };
+        return {
+          ok: true,
+          id: String(msg.message_id),
+          chatId: String(chat.id),
+          updateId: update.update_id,
+          webhookStatus: delivered,
+        };
       });
       app.post('/_revoke-token', async (request) => {
         const { token } = (request.body ?? {}) as { token?: string };

@@ -6,7 +6,22 @@ import { fetchMedia } from './media.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { registerThreadsOAuth, type ThreadsAuth } from './oauth.js';
 import { containerProblem } from './rules.js';
-import { graphError, graphTime, loseAnswer, newId, newShortcode, paramError, permalink, sendFault, stringParams, thStore, userFor, type ThContainer, type ThPost, type ThUser } from './store.js';
+import {
+  graphError,
+  graphTime,
+  loseAnswer,
+  newId,
+  newShortcode,
+  paramError,
+  permalink,
+  sendFault,
+  stringParams,
+  thStore,
+  userFor,
+  type ThContainer,
+  type ThPost,
+  type ThUser,
+} from './store.js';
 
 export interface ThreadsSimulatorOptions {
   /** Clock for processing, token lifetimes and publish times. Default: real time. */
@@ -18,7 +33,12 @@ const CONTAINER_TTL_MS = 86_400_000;
 /** Posts and replies an account may publish in 24 hours (threads_publishing_limit). */
 const QUOTA = { posts: 250, replies: 1000 };
 
-const MEDIA_TYPE_OUT: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL_ALBUM' };
+const MEDIA_TYPE_OUT: Record<string, string> = {
+  TEXT: 'TEXT_POST',
+  IMAGE: 'IMAGE',
+  VIDEO: 'VIDEO',
+  CAROUSEL: 'CAROUSEL_ALBUM',
+};
 
 /**
  * The Threads API (graph.threads.net) on loopback, on the shared Graph core (src/sandbox/graph): OAuth
@@ -54,7 +74,10 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
           versions: ['v1.0'],
           defaultVersion: 'v1.0',
           errorType: 'THApiException',
-          defaultFields: { ThreadsPublishingLimit: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'], ThreadsInsights: INSIGHTS_FIELDS },
+          defaultFields: {
+            ThreadsPublishingLimit: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'],
+            ThreadsInsights: INSIGHTS_FIELDS,
+          },
           authenticate: (_request, given, reply, at) => tokenOf(auth, given, reply, at) ?? reply,
           resolveNode: (s, id, token) => resolveNode(s, id, token),
         },
@@ -72,30 +95,84 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
  */
 function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; postId?: string; text?: string; from?: { username?: string; name?: string }; replyTo?: string };
-    if (b.kind !== 'comment') return reply.status(400).send({ error: 'Threads has only replies: kind must be "comment"' });
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      postId?: string;
+      text?: string;
+      from?: { username?: string; name?: string };
+      replyTo?: string;
+    };
+    if (b.kind !== 'comment')
+      return reply.status(400).send({ error: 'Threads has only replies: kind must be "comment"' });
     const store = thStore(state);
     const owner = [...store.users.values()].find((u) => u.id === b.account || u.username === b.account);
     // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
-    if (!owner) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: no Threads user with that id or username` });
+    if (!owner)
+      return reply.status(400).send({
+        error: `unknown account ${JSON.stringify(b.account ?? null)}: no Threads user with that id or username`,
+      });
     const parent = store.posts.get(String(b.replyTo ?? b.postId ?? ''));
-    if (!parent || parent.deleted || store.posts.get(parent.rootId)?.owner !== owner.id) return reply.status(404).send({ error: 'postId (or replyTo) must be a thread of the account, or a reply under one' });
+    if (!parent || parent.deleted || store.posts.get(parent.rootId)?.owner !== owner.id)
+      return reply
+        .status(404)
+        .send({ error: 'postId (or replyTo) must be a thread of the account, or a reply under one' });
     if (typeof b.text !== 'string' || !b.text) return reply.status(400).send({ error: 'text is required' });
     const author = userFor(store, b.from?.username ?? 'sandbox_replier', b.from?.name);
     const at = now();
     const id = newId(store, '18');
     const containerId = newId(store, '17');
-    store.containers.set(containerId, { id: containerId, owner: author.id, mediaType: 'TEXT', text: b.text, media: null, children: [], isCarouselItem: false, replyTo: parent.id, replyControl: null, createdAt: at, readyAt: at, fails: false, publishedId: id });
-    store.posts.set(id, { id, owner: author.id, containerId, mediaType: 'TEXT', text: b.text, shortcode: newShortcode(), replyTo: parent.id, rootId: parent.rootId, children: [], createdAt: at, deleted: false });
+    store.containers.set(containerId, {
+      id: containerId,
+      owner: author.id,
+      mediaType: 'TEXT',
+      text: b.text,
+      media: null,
+      children: [],
+      isCarouselItem: false,
+      replyTo: parent.id,
+      replyControl: null,
+      createdAt: at,
+      readyAt: at,
+      fails: false,
+      publishedId: id,
+    });
+    store.posts.set(id, {
+      id,
+      owner: author.id,
+      containerId,
+      mediaType: 'TEXT',
+      text: b.text,
+      shortcode: newShortcode(),
+      replyTo: parent.id,
+      rootId: parent.rootId,
+      children: [],
+      createdAt: at,
+      deleted: false,
+    });
     return { id, username: author.username, timestamp: graphTime(at) };
   });
 }
 
 /** The Threads token as the core's token: the user it acts for. */
-function tokenOf(auth: ThreadsAuth, given: string | undefined, reply: Parameters<ThreadsAuth['userOfToken']>[1], _now: number): GraphToken | null {
+function tokenOf(
+  auth: ThreadsAuth,
+  given: string | undefined,
+  reply: Parameters<ThreadsAuth['userOfToken']>[1],
+  _now: number,
+): GraphToken | null {
   const found = auth.userOfToken(given ?? null, reply);
   if (!found) return null;
-  return { token: given!, kind: 'user', userId: found.user.id, clientId: '', expiresAt: found.expiresAt, longLived: found.kind === 'long', scopes: found.scopes, revoked: false };
+  return {
+    token: given!,
+    kind: 'user',
+    userId: found.user.id,
+    clientId: '',
+    expiresAt: found.expiresAt,
+    longLived: found.kind === 'long',
+    scopes: found.scopes,
+    revoked: false,
+  };
 }
 
 /** `me` and the token's own user, its containers, and threads that are not deleted; nothing else exists for the token. */
@@ -119,7 +196,11 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const failed = c.fails ? c : children.find((ch) => ch.fails);
     const ready = Math.max(c.readyAt, ...children.map((ch) => ch.readyAt));
     if (now() < ready) return { status: 'IN_PROGRESS' };
-    if (failed) return { status: 'ERROR', error_message: failed.mediaType === 'VIDEO' ? 'FAILED_PROCESSING_VIDEO' : 'FAILED_PROCESSING_IMAGE' };
+    if (failed)
+      return {
+        status: 'ERROR',
+        error_message: failed.mediaType === 'VIDEO' ? 'FAILED_PROCESSING_VIDEO' : 'FAILED_PROCESSING_IMAGE',
+      };
     if (now() - c.createdAt > CONTAINER_TTL_MS) return { status: 'EXPIRED' };
     return { status: 'FINISHED' };
   };
@@ -144,14 +225,27 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
       has_replies: [...store().posts.values()].some((p) => p.replyTo === post.id && !p.deleted),
       is_reply: post.replyTo !== null,
       is_reply_owned_by_me: post.replyTo !== null && post.owner === viewer,
-      ...(post.replyTo ? { root_post: { id: post.rootId }, replied_to: { id: post.replyTo }, hide_status: post.hidden ? 'HIDDEN' : 'NOT_HUSHED' } : {}),
+      ...(post.replyTo
+        ? {
+            root_post: { id: post.rootId },
+            replied_to: { id: post.replyTo },
+            hide_status: post.hidden ? 'HIDDEN' : 'NOT_HUSHED',
+          }
+        : {}),
       ...(c.media?.altText ? { alt_text: c.media.altText } : {}),
     };
   };
 
   const readUser: GraphHandler = (call) => {
     const user = userOf(call);
-    return { id: user.id, username: user.username, name: user.name, threads_profile_picture_url: `https://scontent.cdninstagram.com/v/t51/${user.id}.jpg`, threads_biography: '', is_verified: false };
+    return {
+      id: user.id,
+      username: user.username,
+      name: user.name,
+      threads_profile_picture_url: `https://scontent.cdninstagram.com/v/t51/${user.id}.jpg`,
+      threads_biography: '',
+      is_verified: false,
+    };
   };
 
   const createContainer: GraphHandler = async (call) => {
@@ -163,17 +257,30 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const children = (p.children ?? '').split(',').filter(Boolean);
     for (const id of children) {
       const child = store().containers.get(id);
-      if (!child || child.owner !== user.id || !child.isCarouselItem) return paramError(reply, `Param children: ${id} is not a carousel item container of this user`, 4279007);
-      if ([...store().containers.values()].some((c) => c.children.includes(id))) return paramError(reply, `Param children: ${id} is already in a carousel`, 4279007);
+      if (!child || child.owner !== user.id || !child.isCarouselItem)
+        return paramError(reply, `Param children: ${id} is not a carousel item container of this user`, 4279007);
+      if ([...store().containers.values()].some((c) => c.children.includes(id)))
+        return paramError(reply, `Param children: ${id} is already in a carousel`, 4279007);
     }
     if (p.reply_to_id) {
       const parent = store().posts.get(p.reply_to_id);
-      if (!parent || parent.deleted) return graphError(reply, 400, 100, `(#100) The post ${p.reply_to_id} to reply to does not exist or was deleted`, { subcode: 4279005 });
+      if (!parent || parent.deleted)
+        return graphError(
+          reply,
+          400,
+          100,
+          `(#100) The post ${p.reply_to_id} to reply to does not exist or was deleted`,
+          { subcode: 4279005 },
+        );
     }
     const type = p.media_type.toUpperCase() as ThContainer['mediaType'];
     let media: ThContainer['media'] = null;
     if (type === 'IMAGE' || type === 'VIDEO') {
-      const fetched = await fetchMedia(type === 'IMAGE' ? 'image' : 'video', (type === 'IMAGE' ? p.image_url : p.video_url)!, p.alt_text);
+      const fetched = await fetchMedia(
+        type === 'IMAGE' ? 'image' : 'video',
+        (type === 'IMAGE' ? p.image_url : p.video_url)!,
+        p.alt_text,
+      );
       if ('problem' in fetched) return paramError(reply, fetched.problem, fetched.subcode);
       media = fetched;
     }
@@ -203,21 +310,39 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const user = userOf(call);
     const { reply } = call;
     const c = store().containers.get(String(call.params.creation_id));
-    if (!c || c.owner !== user.id) return graphError(reply, 400, 24, 'The requested resource does not exist', { subcode: 4279009 });
-    if (c.isCarouselItem) return paramError(reply, 'A carousel item container is published through its CAROUSEL container');
+    if (!c || c.owner !== user.id)
+      return graphError(reply, 400, 24, 'The requested resource does not exist', { subcode: 4279009 });
+    if (c.isCarouselItem)
+      return paramError(reply, 'A carousel item container is published through its CAROUSEL container');
     const status = statusOf(c);
-    if (status.status === 'PUBLISHED') return graphError(reply, 400, 100, '(#100) This container was already published', { subcode: 4279010 });
-    if (status.status === 'IN_PROGRESS') return graphError(reply, 400, 24, 'The media is not ready to be published. Please wait a moment.', { subcode: 4279009 });
-    if (status.status !== 'FINISHED') return graphError(reply, 400, 24, `The container cannot be published: ${status.error_message ?? status.status}`, { subcode: 4279009 });
+    if (status.status === 'PUBLISHED')
+      return graphError(reply, 400, 100, '(#100) This container was already published', { subcode: 4279010 });
+    if (status.status === 'IN_PROGRESS')
+      return graphError(reply, 400, 24, 'The media is not ready to be published. Please wait a moment.', {
+        subcode: 4279009,
+      });
+    if (status.status !== 'FINISHED')
+      return graphError(reply, 400, 24, `The container cannot be published: ${status.error_message ?? status.status}`, {
+        subcode: 4279009,
+      });
     const parent = c.replyTo ? store().posts.get(c.replyTo) : null;
-    if (c.replyTo && (!parent || parent.deleted)) return graphError(reply, 400, 100, `(#100) The post ${c.replyTo} to reply to does not exist or was deleted`, { subcode: 4279005 });
+    if (c.replyTo && (!parent || parent.deleted))
+      return graphError(reply, 400, 100, `(#100) The post ${c.replyTo} to reply to does not exist or was deleted`, {
+        subcode: 4279005,
+      });
     const fault = state.faults.take('publish');
     if (sendFault(reply, fault)) return reply;
     const since = now() - 86_400_000;
-    const recent = [...store().posts.values()].filter((x) => x.owner === user.id && x.createdAt > since && (x.replyTo !== null) === (c.replyTo !== null));
+    const recent = [...store().posts.values()].filter(
+      (x) => x.owner === user.id && x.createdAt > since && (x.replyTo !== null) === (c.replyTo !== null),
+    );
     // https://developers.facebook.com/docs/threads/overview/#rate-limiting: 250 posts and 1,000 replies per
     // profile in a 24-hour moving period (`_config {rateLimits: false}` lifts it).
-    if (state.config.rateLimits && recent.length >= (c.replyTo ? QUOTA.replies : QUOTA.posts)) return graphError(reply, 400, 4, '(#4) The publishing limit for 24 hours was reached', { type: 'OAuthException', subcode: 2207042 });
+    if (state.config.rateLimits && recent.length >= (c.replyTo ? QUOTA.replies : QUOTA.posts))
+      return graphError(reply, 400, 4, '(#4) The publishing limit for 24 hours was reached', {
+        type: 'OAuthException',
+        subcode: 2207042,
+      });
     const id = newId(store(), '18');
     const post: ThPost = {
       id,
@@ -245,7 +370,13 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const inspected: InspectedPost = {
       id,
       text: c.text,
-      media: media.map((m) => ({ type: m.type, url: m.url, mimeType: m.mimeType, size: m.size, ...(m.altText ? { altText: m.altText } : {}) })),
+      media: media.map((m) => ({
+        type: m.type,
+        url: m.url,
+        mimeType: m.mimeType,
+        size: m.size,
+        ...(m.altText ? { altText: m.altText } : {}),
+      })),
       replyTo: c.replyTo,
       author: user.username,
       createdAt: new Date(post.createdAt).toISOString(),
@@ -275,11 +406,23 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const since = q.since ? Number(q.since) * 1000 : -Infinity;
     const until = q.until ? Number(q.until) * 1000 : Infinity;
     const posts = [...store().posts.values()]
-      .filter((x) => x.owner === user.id && !x.deleted && x.replyTo === null && x.createdAt >= since && x.createdAt <= until)
+      .filter(
+        (x) => x.owner === user.id && !x.deleted && x.replyTo === null && x.createdAt >= since && x.createdAt <= until,
+      )
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, limit);
     const data = posts.map((x) => postNode(x, user.id));
-    return { data, paging: data.length ? { cursors: { before: Buffer.from(posts[0].id).toString('base64url'), after: Buffer.from(posts.at(-1)!.id).toString('base64url') } } : {} };
+    return {
+      data,
+      paging: data.length
+        ? {
+            cursors: {
+              before: Buffer.from(posts[0].id).toString('base64url'),
+              after: Buffer.from(posts.at(-1)!.id).toString('base64url'),
+            },
+          }
+        : {},
+    };
   };
 
   const publishingLimit: GraphHandler = (call) => {
@@ -303,9 +446,18 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
    * calls to the reply endpoints, threads_manage_replies for POST ones.
    * https://developers.facebook.com/docs/threads/retrieve-and-manage-replies
    */
-  const lacks = (call: Parameters<GraphHandler>[0], permission: 'threads_read_replies' | 'threads_manage_replies'): boolean => {
+  const lacks = (
+    call: Parameters<GraphHandler>[0],
+    permission: 'threads_read_replies' | 'threads_manage_replies',
+  ): boolean => {
     if (call.token.scopes.includes(permission)) return false;
-    graphError(call.reply, 400, 10, `(#10) Application does not have permission for this action: ${permission} is required`, { type: 'OAuthException' });
+    graphError(
+      call.reply,
+      400,
+      10,
+      `(#10) Application does not have permission for this action: ${permission} is required`,
+      { type: 'OAuthException' },
+    );
     return true;
   };
 
@@ -315,17 +467,27 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
       if (lacks(call, 'threads_read_replies')) return call.reply;
       const post = store().posts.get(call.node.id)!;
       const all = [...store().posts.values()].filter((x) => !x.deleted && x.id !== post.id);
-      const replies = edge === 'replies' ? all.filter((x) => x.replyTo === post.id) : all.filter((x) => x.rootId === post.rootId && x.replyTo !== null && x.createdAt >= post.createdAt);
-      return { data: replies.sort((a, b) => a.createdAt - b.createdAt).map((x) => postNode(x, call.token.userId)), paging: {} };
+      const replies =
+        edge === 'replies'
+          ? all.filter((x) => x.replyTo === post.id)
+          : all.filter((x) => x.rootId === post.rootId && x.replyTo !== null && x.createdAt >= post.createdAt);
+      return {
+        data: replies.sort((a, b) => a.createdAt - b.createdAt).map((x) => postNode(x, call.token.userId)),
+        paging: {},
+      };
     };
 
   const readPost: GraphHandler = (call) => postNode(store().posts.get(call.node.id)!, call.token.userId);
 
-  const readContainer: GraphHandler = (call) => ({ id: call.node.id, ...statusOf(store().containers.get(call.node.id)!) });
+  const readContainer: GraphHandler = (call) => ({
+    id: call.node.id,
+    ...statusOf(store().containers.get(call.node.id)!),
+  });
 
   const remove: GraphHandler = (call) => {
     const post = store().posts.get(call.node.id)!;
-    if (post.owner !== call.token.userId) return graphError(call.reply, 400, 10, '(#10) Only the author can delete this post', { type: 'OAuthException' });
+    if (post.owner !== call.token.userId)
+      return graphError(call.reply, 400, 10, '(#10) Only the author can delete this post', { type: 'OAuthException' });
     const fault = state.faults.take('delete');
     if (sendFault(call.reply, fault)) return call.reply;
     post.deleted = true;
@@ -343,7 +505,10 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     const post = store().posts.get(call.node.id)!;
     const root = store().posts.get(post.rootId);
     if (!post.replyTo) return paramError(call.reply, 'Only a reply can be hidden');
-    if (!root || root.owner !== call.token.userId) return graphError(call.reply, 400, 10, '(#10) Only the author of the thread can hide its replies', { type: 'OAuthException' });
+    if (!root || root.owner !== call.token.userId)
+      return graphError(call.reply, 400, 10, '(#10) Only the author of the thread can hide its replies', {
+        type: 'OAuthException',
+      });
     post.hidden = String(call.params.hide) === 'true' || String(call.params.hide) === '1';
     return { success: true };
   };

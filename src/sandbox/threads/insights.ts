@@ -25,12 +25,26 @@ const MEDIA_VALUES: Record<string, (m: SandboxMetrics) => number> = {
   clicks: (m) => m.clicks,
 };
 
-const names = (call: GraphCall) => String(stringParams(call.params).metric ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-const item = (id: string, name: string, value: Record<string, unknown>) => ({ id: `${id}/insights/${name}/lifetime`, name, period: 'lifetime', ...value, title: name, description: `Lifetime: ${name}` });
+const names = (call: GraphCall) =>
+  String(stringParams(call.params).metric ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+const item = (id: string, name: string, value: Record<string, unknown>) => ({
+  id: `${id}/insights/${name}/lifetime`,
+  name,
+  period: 'lifetime',
+  ...value,
+  title: name,
+  description: `Lifetime: ${name}`,
+});
 
 const mediaInsights: GraphHandler = (call) => {
   const post = thStore(call.state).posts.get(call.node.id)!;
-  if (post.owner !== call.token.userId) return graphError(call.reply, 400, 10, '(#10) Application does not have permission for this action', { type: 'THApiException' });
+  if (post.owner !== call.token.userId)
+    return graphError(call.reply, 400, 10, '(#10) Application does not have permission for this action', {
+      type: 'THApiException',
+    });
   const fault = call.state.faults.take('insights');
   if (sendFault(call.reply, fault)) return call.reply;
   const m = metricsFor(call.state, post.id, post.createdAt, call.now);
@@ -40,14 +54,18 @@ const mediaInsights: GraphHandler = (call) => {
 const userInsights: GraphHandler = (call) => {
   const userId = call.node.id;
   const wanted = names(call);
-  if (wanted.includes('follower_demographics') && !stringParams(call.params).breakdown) return paramError(call.reply, 'A breakdown is required for follower_demographics');
+  if (wanted.includes('follower_demographics') && !stringParams(call.params).breakdown)
+    return paramError(call.reply, 'A breakdown is required for follower_demographics');
   const fault = call.state.faults.take('insights');
   if (sendFault(call.reply, fault)) return call.reply;
   const posts = [...thStore(call.state).posts.values()].filter((p) => p.owner === userId && !p.deleted);
   const data = wanted.map((n) => {
     if (n === 'followers_count') return item(userId, n, { total_value: { value: subscribersOf(call.state, userId) } });
     if (n === 'follower_demographics') return item(userId, n, { total_value: { breakdowns: [] } });
-    const total = posts.reduce((sum, p) => sum + MEDIA_VALUES[n]!(metricsFor(call.state, p.id, p.createdAt, call.now)), 0);
+    const total = posts.reduce(
+      (sum, p) => sum + MEDIA_VALUES[n]!(metricsFor(call.state, p.id, p.createdAt, call.now)),
+      0,
+    );
     return item(userId, n, { total_value: { value: total } });
   });
   return { data };
@@ -63,9 +81,44 @@ export function externalThread(state: SimulatorState, userId: string, text: stri
   const store = thStore(state);
   const id = newId(store, '18');
   const containerId = newId(store, '17');
-  store.containers.set(containerId, { id: containerId, owner: userId, mediaType: 'TEXT', text, media: null, children: [], isCarouselItem: false, replyTo: null, replyControl: null, createdAt: at, readyAt: at, fails: false, publishedId: id });
-  const post: ThPost = { id, owner: userId, containerId, mediaType: 'TEXT', text, shortcode: newShortcode(), replyTo: null, rootId: id, children: [], createdAt: at, deleted: false };
+  store.containers.set(containerId, {
+    id: containerId,
+    owner: userId,
+    mediaType: 'TEXT',
+    text,
+    media: null,
+    children: [],
+    isCarouselItem: false,
+    replyTo: null,
+    replyControl: null,
+    createdAt: at,
+    readyAt: at,
+    fails: false,
+    publishedId: id,
+  });
+  const post: ThPost = {
+    id,
+    owner: userId,
+    containerId,
+    mediaType: 'TEXT',
+    text,
+    shortcode: newShortcode(),
+    replyTo: null,
+    rootId: id,
+    children: [],
+    createdAt: at,
+    deleted: false,
+  };
   store.posts.set(id, post);
-  state.posts.push({ id, text, media: [], replyTo: null, author: userId, createdAt: new Date(at).toISOString(), destination: null, extra: { mediaType: 'TEXT', external: true } });
+  state.posts.push({
+    id,
+    text,
+    media: [],
+    replyTo: null,
+    author: userId,
+    createdAt: new Date(at).toISOString(),
+    destination: null,
+    extra: { mediaType: 'TEXT', external: true },
+  });
   return id;
 }

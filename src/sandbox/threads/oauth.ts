@@ -46,7 +46,14 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
 
   const issue = (user: ThUser, kind: ThToken['kind'], ttlSec: number, scopes: string[]) => {
     const token = newToken(kind);
-    store().tokens.set(token, { user, kind, issuedAt: now(), expiresAt: now() + ttlSec * 1000, revoked: false, scopes });
+    store().tokens.set(token, {
+      user,
+      kind,
+      issuedAt: now(),
+      expiresAt: now() + ttlSec * 1000,
+      revoked: false,
+      scopes,
+    });
     return token;
   };
 
@@ -54,8 +61,17 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
   const live = (token: string | null, reply: FastifyReply): ThToken | null => {
     const t = token ? store().tokens.get(token) : undefined;
     if (!t) return (graphError(reply, 400, 190, 'Invalid OAuth access token - Cannot parse access token'), null);
-    if (t.revoked) return (graphError(reply, 400, 190, 'Error validating access token: The user has not authorized application.', { subcode: 460 }), null);
-    if (t.expiresAt <= now()) return (graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 }), null);
+    if (t.revoked)
+      return (
+        graphError(reply, 400, 190, 'Error validating access token: The user has not authorized application.', {
+          subcode: 460,
+        }),
+        null
+      );
+    if (t.expiresAt <= now())
+      return (
+        graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 }), null
+      );
     return t;
   };
 
@@ -68,12 +84,23 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     const legacy = store().tokenFault;
     if (legacy.count > 0) {
       legacy.count--;
-      if (legacy.kind === 'unavailable') return (graphError(reply, 500, 2, 'Service temporarily unavailable', { type: 'OAuthException' }), true);
-      return (graphError(reply, 400, 190, 'Error validating access token: The user has not authorized application.', { subcode: 460 }), true);
+      if (legacy.kind === 'unavailable')
+        return (graphError(reply, 500, 2, 'Service temporarily unavailable', { type: 'OAuthException' }), true);
+      return (
+        graphError(reply, 400, 190, 'Error validating access token: The user has not authorized application.', {
+          subcode: 460,
+        }),
+        true
+      );
     }
-    if (fault === 'rate_limited') return (graphError(reply, 400, 4, '(#4) Application request limit reached', { type: 'OAuthException' }), true);
-    if (fault === 'unavailable') return (graphError(reply, 500, 2, 'Service temporarily unavailable', { type: 'OAuthException' }), true);
-    if (fault === 'auth' || fault === 'rejected') return (graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 }), true);
+    if (fault === 'rate_limited')
+      return (graphError(reply, 400, 4, '(#4) Application request limit reached', { type: 'OAuthException' }), true);
+    if (fault === 'unavailable')
+      return (graphError(reply, 500, 2, 'Service temporarily unavailable', { type: 'OAuthException' }), true);
+    if (fault === 'auth' || fault === 'rejected')
+      return (
+        graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 }), true
+      );
     return fault === 'ambiguous' ? 'ambiguous' : false;
   };
 
@@ -84,10 +111,18 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     if (q.response_type !== 'code') return graphError(reply, 400, 100, '(#100) response_type must be code');
     const scopes = q.scope!.split(',');
     // threads_basic is required for every Threads endpoint.
-    if (!scopes.includes('threads_basic')) return graphError(reply, 400, 100, '(#100) The threads_basic permission is required');
+    if (!scopes.includes('threads_basic'))
+      return graphError(reply, 400, 100, '(#100) The threads_basic permission is required');
     const user = userFor(store(), q.login_hint || 'threads-user-1');
     const code = `AQ${randomBytes(24).toString('base64url')}`;
-    store().codes.set(code, { user, clientId: q.client_id!, redirectUri: q.redirect_uri!, used: false, expiresAt: now() + 10 * 60_000, scopes });
+    store().codes.set(code, {
+      user,
+      clientId: q.client_id!,
+      redirectUri: q.redirect_uri!,
+      used: false,
+      expiresAt: now() + 10 * 60_000,
+      scopes,
+    });
     const target = new URL(q.redirect_uri!);
     target.searchParams.set('code', code);
     if (q.state) target.searchParams.set('state', q.state);
@@ -100,19 +135,36 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
     handler: async (request, reply) => {
       const p = params(request);
       if (p.grant_type === 'client_credentials') {
-        if (!p.client_id || !p.client_secret) return graphError(reply, 400, 101, 'Error validating application. Missing client_id or client_secret.', { type: 'OAuthException' });
+        if (!p.client_id || !p.client_secret)
+          return graphError(reply, 400, 101, 'Error validating application. Missing client_id or client_secret.', {
+            type: 'OAuthException',
+          });
         return { access_token: `TH|${p.client_id}|${randomBytes(12).toString('hex')}`, token_type: 'bearer' };
       }
-      if (request.method !== 'POST') return graphError(reply, 400, 100, '(#100) The authorization code must be exchanged with POST');
+      if (request.method !== 'POST')
+        return graphError(reply, 400, 100, '(#100) The authorization code must be exchanged with POST');
       const faulted = tokenFault(reply);
       if (faulted === true) return reply;
       const missing = ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'].filter((k) => !p[k]);
-      if (missing.length) return graphError(reply, 400, 100, `(#100) Missing required parameter: ${missing.join(', ')}`);
+      if (missing.length)
+        return graphError(reply, 400, 100, `(#100) Missing required parameter: ${missing.join(', ')}`);
       if (p.grant_type !== 'authorization_code') return graphError(reply, 400, 100, '(#100) Unsupported grant_type');
       const rec = store().codes.get(p.code);
-      if (!rec || rec.used || rec.expiresAt <= now()) return graphError(reply, 400, 100, 'Invalid verification code format.', { type: 'OAuthException', subcode: 36007 });
-      if (rec.redirectUri !== p.redirect_uri) return graphError(reply, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', { type: 'OAuthException' });
-      if (rec.clientId !== p.client_id) return graphError(reply, 400, 101, 'Error validating client secret.', { type: 'OAuthException' });
+      if (!rec || rec.used || rec.expiresAt <= now())
+        return graphError(reply, 400, 100, 'Invalid verification code format.', {
+          type: 'OAuthException',
+          subcode: 36007,
+        });
+      if (rec.redirectUri !== p.redirect_uri)
+        return graphError(
+          reply,
+          400,
+          100,
+          'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+          { type: 'OAuthException' },
+        );
+      if (rec.clientId !== p.client_id)
+        return graphError(reply, 400, 101, 'Error validating client secret.', { type: 'OAuthException' });
       rec.used = true;
       const answer = { access_token: issue(rec.user, 'short', SHORT_LIVED_SEC, rec.scopes), user_id: rec.user.id };
       if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
@@ -122,35 +174,48 @@ export function registerThreadsOAuth(app: FastifyInstance, state: SimulatorState
 
   app.get('/access_token', async (request, reply) => {
     const p = params(request);
-    if (p.grant_type !== 'th_exchange_token') return graphError(reply, 400, 100, '(#100) grant_type must be th_exchange_token');
+    if (p.grant_type !== 'th_exchange_token')
+      return graphError(reply, 400, 100, '(#100) grant_type must be th_exchange_token');
     if (!p.client_secret) return graphError(reply, 400, 100, '(#100) Missing required parameter: client_secret');
     const faulted = tokenFault(reply);
     if (faulted === true) return reply;
     const t = live(bearer(request), reply);
     if (!t) return reply;
-    if (t.kind !== 'short') return graphError(reply, 400, 100, '(#100) Only a short-lived token can be exchanged for a long-lived one');
-    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
+    if (t.kind !== 'short')
+      return graphError(reply, 400, 100, '(#100) Only a short-lived token can be exchanged for a long-lived one');
+    const answer = {
+      access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes),
+      token_type: 'bearer',
+      expires_in: LONG_LIVED_SEC,
+    };
     if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
     return answer;
   });
 
   app.get('/refresh_access_token', async (request, reply) => {
     const p = params(request);
-    if (p.grant_type !== 'th_refresh_token') return graphError(reply, 400, 100, '(#100) grant_type must be th_refresh_token');
+    if (p.grant_type !== 'th_refresh_token')
+      return graphError(reply, 400, 100, '(#100) grant_type must be th_refresh_token');
     const faulted = tokenFault(reply);
     if (faulted === true) return reply;
     const t = live(bearer(request), reply);
     if (!t) return reply;
     if (t.kind !== 'long') return graphError(reply, 400, 100, '(#100) Only a long-lived token can be refreshed');
-    if (now() - t.issuedAt < REFRESH_MIN_AGE_MS) return graphError(reply, 400, 100, '(#100) A long-lived token can be refreshed once it is at least 24 hours old');
-    const answer = { access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes), token_type: 'bearer', expires_in: LONG_LIVED_SEC };
+    if (now() - t.issuedAt < REFRESH_MIN_AGE_MS)
+      return graphError(reply, 400, 100, '(#100) A long-lived token can be refreshed once it is at least 24 hours old');
+    const answer = {
+      access_token: issue(t.user, 'long', LONG_LIVED_SEC, t.scopes),
+      token_type: 'bearer',
+      expires_in: LONG_LIVED_SEC,
+    };
     if (faulted === 'ambiguous' && loseAnswer(reply, 'ambiguous')) return reply;
     return answer;
   });
 
   app.post('/_oauth/revoke', async (request) => {
     const { userId } = (request.body ?? {}) as { userId?: string };
-    for (const t of store().tokens.values()) if (!userId || t.user.login === userId || t.user.id === userId) t.revoked = true;
+    for (const t of store().tokens.values())
+      if (!userId || t.user.login === userId || t.user.id === userId) t.revoked = true;
     return { ok: true };
   });
   app.post('/_oauth/faults', async (request, reply) => {

@@ -47,13 +47,21 @@ export function containerProblem(p: Record<string, string>): { message: string; 
   if (type === 'VIDEO' && !p.video_url) return { message: 'Param video_url is required for a VIDEO container' };
   if (type !== 'IMAGE' && p.image_url) return { message: 'Param image_url is only for IMAGE containers' };
   if (type !== 'VIDEO' && p.video_url) return { message: 'Param video_url is only for VIDEO containers' };
-  if (carouselItem && type !== 'IMAGE' && type !== 'VIDEO') return { message: 'Only IMAGE and VIDEO containers can be carousel items' };
-  if (carouselItem && (p.reply_to_id || p.reply_control)) return { message: 'A carousel item cannot carry reply_to_id or reply_control: the carousel does' };
+  if (carouselItem && type !== 'IMAGE' && type !== 'VIDEO')
+    return { message: 'Only IMAGE and VIDEO containers can be carousel items' };
+  if (carouselItem && (p.reply_to_id || p.reply_control))
+    return { message: 'A carousel item cannot carry reply_to_id or reply_control: the carousel does' };
   if (type === 'CAROUSEL') {
     const n = (p.children ?? '').split(',').filter(Boolean).length;
-    if (n < CAROUSEL_MIN || n > CAROUSEL_MAX) return { message: `Param children must list ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel item containers`, subcode: 4279007 };
+    if (n < CAROUSEL_MIN || n > CAROUSEL_MAX)
+      return {
+        message: `Param children must list ${CAROUSEL_MIN} to ${CAROUSEL_MAX} carousel item containers`,
+        subcode: 4279007,
+      };
   } else if (p.children) return { message: 'Param children is only for CAROUSEL containers' };
-  if (p.alt_text !== undefined && p.alt_text.length > ALT_TEXT_MAX) return { message: `Param alt_text must be at most ${ALT_TEXT_MAX} characters long` };
-  for (const id of ['reply_to_id', 'quote_post_id', 'location_id']) if (p[id] !== undefined && !/^\d+$/.test(p[id])) return { message: `Param ${id} must be a valid ID` };
+  if (p.alt_text !== undefined && p.alt_text.length > ALT_TEXT_MAX)
+    return { message: `Param alt_text must be at most ${ALT_TEXT_MAX} characters long` };
+  for (const id of ['reply_to_id', 'quote_post_id', 'location_id'])
+    if (p[id] !== undefined && !/^\d+$/.test(p[id])) return { message: `Param ${id} must be a valid ID` };
   return null;
 }

@@ -75,7 +75,10 @@ export interface ThPost {
 export interface ThStore {
   users: Map<string, ThUser>;
   tokens: Map<string, ThToken>;
-  codes: Map<string, { user: ThUser; clientId: string; redirectUri: string; used: boolean; expiresAt: number; scopes: string[] }>;
+  codes: Map<
+    string,
+    { user: ThUser; clientId: string; redirectUri: string; used: boolean; expiresAt: number; scopes: string[] }
+  >;
   containers: Map<string, ThContainer>;
   posts: Map<string, ThPost>;
   /** `POST /_oauth/faults`: the next token endpoint calls answer 500 or as a dead grant. */
@@ -86,7 +89,15 @@ export interface ThStore {
 export function thStore(state: SimulatorState): ThStore {
   let store = state.data.get('threads') as ThStore | undefined;
   if (!store) {
-    store = { users: new Map(), tokens: new Map(), codes: new Map(), containers: new Map(), posts: new Map(), tokenFault: { kind: null, count: 0 }, seq: 0 };
+    store = {
+      users: new Map(),
+      tokens: new Map(),
+      codes: new Map(),
+      containers: new Map(),
+      posts: new Map(),
+      tokenFault: { kind: null, count: 0 },
+      seq: 0,
+    };
     state.data.set('threads', store);
   }
   return store;
@@ -96,8 +107,15 @@ export function thStore(state: SimulatorState): ThStore {
 export function userFor(store: ThStore, login: string, name?: string): ThUser {
   let user = store.users.get(login);
   if (!user) {
-    const digits = BigInt(`0x${createHash('sha256').update(login).digest('hex').slice(0, 13)}`).toString().padStart(16, '0');
-    user = { login, id: `2${digits}`.slice(0, 17), username: login.toLowerCase().replace(/[^a-z0-9._]/g, '_'), name: name ?? `Sandbox ${login}` };
+    const digits = BigInt(`0x${createHash('sha256').update(login).digest('hex').slice(0, 13)}`)
+      .toString()
+      .padStart(16, '0');
+    user = {
+      login,
+      id: `2${digits}`.slice(0, 17),
+      username: login.toLowerCase().replace(/[^a-z0-9._]/g, '_'),
+      name: name ?? `Sandbox ${login}`,
+    };
     store.users.set(login, user);
   }
   return user;
@@ -109,24 +127,38 @@ export function newId(store: ThStore, prefix: '17' | '18'): string {
   return `${prefix}${String(Date.now()).slice(-9)}${String(store.seq).padStart(6, '0')}`;
 }
 
-export const newToken = (kind: ThToken['kind']) => `TH${kind === 'app' ? '|app|' : ''}${randomBytes(24).toString('base64url')}`;
+export const newToken = (kind: ThToken['kind']) =>
+  `TH${kind === 'app' ? '|app|' : ''}${randomBytes(24).toString('base64url')}`;
 export const newShortcode = () => randomBytes(8).toString('base64url').slice(0, 11);
 
 /** Graph's timestamp format: `2024-09-12T23:17:39+0000`. */
 export const graphTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-export const permalink = (username: string, shortcode: string) => `https://www.threads.net/@${username}/post/${shortcode}`;
+export const permalink = (username: string, shortcode: string) =>
+  `https://www.threads.net/@${username}/post/${shortcode}`;
 
 /**
  * Graph's error body (the core's, graph/errors.ts): `{error: {message, type, code, error_subcode?,
  * fbtrace_id}}`, type THApiException except for token errors (OAuthException), as Threads answers.
  */
-export function graphError(reply: FastifyReply, status: number, code: number, message: string, opts: { type?: string; subcode?: number } = {}) {
-  return coreGraphError(reply, status, { message, code, type: opts.type ?? (code === 190 ? 'OAuthException' : 'THApiException'), subcode: opts.subcode });
+export function graphError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  opts: { type?: string; subcode?: number } = {},
+) {
+  return coreGraphError(reply, status, {
+    message,
+    code,
+    type: opts.type ?? (code === 190 ? 'OAuthException' : 'THApiException'),
+    subcode: opts.subcode,
+  });
 }
 
 /** `(#100) ...`: a parameter Graph refuses. */
-export const paramError = (reply: FastifyReply, message: string, subcode?: number) => graphError(reply, 400, 100, `(#100) ${message}`, { subcode });
+export const paramError = (reply: FastifyReply, message: string, subcode?: number) =>
+  graphError(reply, 400, 100, `(#100) ${message}`, { subcode });
 
 /**
  * Answers a fault of the five kinds in Graph's own words (true when answered): throttling is code 4
@@ -134,10 +166,16 @@ export const paramError = (reply: FastifyReply, message: string, subcode?: numbe
  * 100 with subcode 2207051 (the account is restricted).
  */
 export function sendFault(reply: FastifyReply, fault: FaultKind | null): boolean {
-  if (fault === 'rate_limited') graphError(reply, 400, 4, '(#4) Application request limit reached', { type: 'OAuthException' });
-  else if (fault === 'unavailable') graphError(reply, 500, 2, 'An unexpected error has occurred. Please retry your request later.', { type: 'OAuthException' });
-  else if (fault === 'auth') graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 });
-  else if (fault === 'rejected') graphError(reply, 400, 100, 'This account is restricted from posting.', { subcode: 2207051 });
+  if (fault === 'rate_limited')
+    graphError(reply, 400, 4, '(#4) Application request limit reached', { type: 'OAuthException' });
+  else if (fault === 'unavailable')
+    graphError(reply, 500, 2, 'An unexpected error has occurred. Please retry your request later.', {
+      type: 'OAuthException',
+    });
+  else if (fault === 'auth')
+    graphError(reply, 400, 190, 'Error validating access token: Session has expired.', { subcode: 463 });
+  else if (fault === 'rejected')
+    graphError(reply, 400, 100, 'This account is restricted from posting.', { subcode: 2207051 });
   else return false;
   return true;
 }
@@ -155,7 +193,8 @@ export function loseAnswer(reply: FastifyReply, fault: FaultKind | null): boolea
  */
 export function params(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (v !== undefined) out[k] = String(v);
+  for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>))
+    if (v !== undefined) out[k] = String(v);
   const body = request.body as unknown;
   let fromBody: Record<string, unknown> = {};
   if (Buffer.isBuffer(body)) {
@@ -163,7 +202,8 @@ export function params(request: FastifyRequest): Record<string, string> {
     fromBody = text.trim().startsWith('{') ? safeJson(text) : Object.fromEntries(new URLSearchParams(text));
   } else if (typeof body === 'string') fromBody = Object.fromEntries(new URLSearchParams(body));
   else if (body && typeof body === 'object') fromBody = body as Record<string, unknown>;
-  for (const [k, v] of Object.entries(fromBody)) if (v !== undefined && v !== null) out[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  for (const [k, v] of Object.entries(fromBody))
+    if (v !== undefined && v !== null) out[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return out;
 }
 
@@ -172,7 +212,12 @@ export function stringParams(p: Record<string, unknown>): Record<string, string>
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(p)) {
     if (v === undefined || v === null) continue;
-    out[k] = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    out[k] =
+      Array.isArray(v) && v.every((x) => typeof x !== 'object')
+        ? v.join(',')
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
   }
   return out;
 }

@@ -23,7 +23,21 @@ import { ttError, ttOk, ttStore } from './store.js';
 
 /** The Video Object's fields (the query and list pages). */
 export const VIDEO_FIELDS = [
-  'id', 'create_time', 'cover_image_url', 'share_url', 'video_description', 'duration', 'height', 'width', 'title', 'embed_html', 'embed_link', 'like_count', 'comment_count', 'share_count', 'view_count',
+  'id',
+  'create_time',
+  'cover_image_url',
+  'share_url',
+  'video_description',
+  'duration',
+  'height',
+  'width',
+  'title',
+  'embed_html',
+  'embed_link',
+  'like_count',
+  'comment_count',
+  'share_count',
+  'view_count',
 ];
 /** User Object fields that need user.info.stats. */
 export const STATS_FIELDS = ['follower_count', 'following_count', 'likes_count', 'video_count'];
@@ -35,13 +49,24 @@ type SendFault = (reply: FastifyReply, fault: FaultKind | null) => boolean;
 
 /** The creator's public videos, newest first. */
 function videosOf(state: SimulatorState, openId: string): InspectedPost[] {
-  return state.posts.filter((p) => p.author === openId && !p.deleted).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  return state.posts
+    .filter((p) => p.author === openId && !p.deleted)
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }
 
 /** A video posted in the TikTok app (outside Herald): what video/list then lists. */
 export function externalTikTokVideo(state: SimulatorState, openId: string, text: string, at: number): string {
   const id = String(ttStore(state).nextPostId++);
-  state.posts.push({ id, text, media: [{ type: 'video' }], replyTo: null, author: openId, destination: null, createdAt: new Date(at).toISOString(), extra: { mediaType: 'VIDEO', external: true } });
+  state.posts.push({
+    id,
+    text,
+    media: [{ type: 'video' }],
+    replyTo: null,
+    author: openId,
+    destination: null,
+    createdAt: new Date(at).toISOString(),
+    extra: { mediaType: 'VIDEO', external: true },
+  });
   return id;
 }
 
@@ -56,26 +81,53 @@ export function userStats(state: SimulatorState, openId: string, nowMs: number):
   };
 }
 
-export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, creator: Creator, sendFault: SendFault, now: () => Date): void {
+export function registerTikTokAnalytics(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  creator: Creator,
+  sendFault: SendFault,
+  now: () => Date,
+): void {
   /**
    * What both video routes check, in TikTok's order: the creator, whose token holds video.list; the
    * `fields` query parameter; a JSON object body. Null once TikTok's error has been sent.
    */
-  const videoRequest = (request: FastifyRequest, reply: FastifyReply): { user: OAuthUser; fields: string[]; body: Record<string, any> } | null => {
+  const videoRequest = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): { user: OAuthUser; fields: string[]; body: Record<string, any> } | null => {
     const user = creator(request, reply);
     if (!user) return null;
     if (!(oauth.scopesFor(request.headers.authorization) ?? []).includes('video.list')) {
-      ttError(reply, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request (video.list).');
+      ttError(
+        reply,
+        401,
+        'scope_not_authorized',
+        'The user did not authorize the scope required for completing this request (video.list).',
+      );
       return null;
     }
-    const fields = String((request.query as Record<string, string>).fields ?? '').split(',').filter(Boolean);
+    const fields = String((request.query as Record<string, string>).fields ?? '')
+      .split(',')
+      .filter(Boolean);
     const unknown = fields.filter((f) => !VIDEO_FIELDS.includes(f));
     if (fields.length === 0 || unknown.length) {
-      ttError(reply, 400, 'invalid_params', fields.length ? `Invalid fields: ${unknown.join(',')}` : 'fields is required');
+      ttError(
+        reply,
+        400,
+        'invalid_params',
+        fields.length ? `Invalid fields: ${unknown.join(',')}` : 'fields is required',
+      );
       return null;
     }
     const body = request.body;
-    if (!String(request.headers['content-type'] ?? '').startsWith('application/json') || !body || typeof body !== 'object' || Buffer.isBuffer(body)) {
+    if (
+      !String(request.headers['content-type'] ?? '').startsWith('application/json') ||
+      !body ||
+      typeof body !== 'object' ||
+      Buffer.isBuffer(body)
+    ) {
       ttError(reply, 400, 'invalid_params', 'the body must be a JSON object (Content-Type: application/json)');
       return null;
     }
@@ -120,11 +172,14 @@ export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorSt
     if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => typeof id !== 'string' || !/^\d+$/.test(id))) {
       return ttError(reply, 400, 'invalid_params', 'filters.video_ids must be a non-empty list of video id strings');
     }
-    if (ids.length > MAX_IDS) return ttError(reply, 400, 'invalid_params', `filters.video_ids can include up to ${MAX_IDS} video ids`);
+    if (ids.length > MAX_IDS)
+      return ttError(reply, 400, 'invalid_params', `filters.video_ids can include up to ${MAX_IDS} video ids`);
     if (faulted(reply, 'insights')) return reply;
     const own = new Map(videosOf(state, user.id).map((v) => [v.id, v]));
     const nowMs = now().getTime();
-    const videos = [...new Set(ids as string[])].filter((id) => own.has(id)).map((id) => videoJson(own.get(id)!, fields, user, nowMs));
+    const videos = [...new Set(ids as string[])]
+      .filter((id) => own.has(id))
+      .map((id) => videoJson(own.get(id)!, fields, user, nowMs));
     return ttOk({ videos });
   });
 
@@ -133,8 +188,10 @@ export function registerTikTokAnalytics(app: FastifyInstance, state: SimulatorSt
     if (!checked) return reply;
     const { user, fields, body } = checked;
     const max = body.max_count ?? 10;
-    if (!Number.isInteger(max) || max < 1 || max > MAX_COUNT) return ttError(reply, 400, 'invalid_params', `max_count must be an integer from 1 to ${MAX_COUNT}`);
-    if (body.cursor !== undefined && (!Number.isInteger(body.cursor) || body.cursor < 0)) return ttError(reply, 400, 'invalid_params', 'cursor must be a UTC Unix timestamp in milliseconds');
+    if (!Number.isInteger(max) || max < 1 || max > MAX_COUNT)
+      return ttError(reply, 400, 'invalid_params', `max_count must be an integer from 1 to ${MAX_COUNT}`);
+    if (body.cursor !== undefined && (!Number.isInteger(body.cursor) || body.cursor < 0))
+      return ttError(reply, 400, 'invalid_params', 'cursor must be a UTC Unix timestamp in milliseconds');
     if (faulted(reply, 'lookup')) return reply;
     const before = body.cursor ?? Number.MAX_SAFE_INTEGER;
     const all = videosOf(state, user.id).filter((v) => Date.parse(v.createdAt) < before);

@@ -6,7 +6,15 @@ import { hangUp, type Simulator, type SimulatorState } from '../types.js';
 import { registerTikTokAnalytics, STATS_FIELDS, userStats } from './analytics.js';
 import { configureCreators } from './config.js';
 import { registerTikTokLimits } from './limits.js';
-import { checkChunk, checkPhotoInit, checkPostInfo, checkVideoSource, MAX_PHOTO_BYTES, mp4DurationSec, photoFormat } from './rules.js';
+import {
+  checkChunk,
+  checkPhotoInit,
+  checkPostInfo,
+  checkVideoSource,
+  MAX_PHOTO_BYTES,
+  mp4DurationSec,
+  photoFormat,
+} from './rules.js';
 import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
 export { DEFAULT_CREATOR, type CreatorOptions } from './store.js';
@@ -60,7 +68,8 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
       /** The token's user, or a 401 `access_token_invalid` (https://developers.tiktok.com/doc/tiktok-api-v2-error-handling). */
       const creator = (request: FastifyRequest, reply: FastifyReply): OAuthUser | null => {
         const user = oauth.userFor(request.headers.authorization);
-        if (!user) ttError(reply, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+        if (!user)
+          ttError(reply, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
         return user;
       };
       /** JSON bodies: `Content-Type: application/json; charset=UTF-8` (every Content Posting API page). */
@@ -78,10 +87,19 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
       };
       /** An injected fault in TikTok's words; false for none or `ambiguous` (the caller acts, then hangs up). */
       const sendFault = (reply: FastifyReply, fault: FaultKind | null): boolean => {
-        if (fault === 'rate_limited') ttError(reply, 429, 'rate_limit_exceeded', 'API rate limit was exceeded. Please try again later.');
-        else if (fault === 'unavailable') ttError(reply, 500, 'internal_error', 'Something went wrong. Please try again later.');
-        else if (fault === 'auth') ttError(reply, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-        else if (fault === 'rejected') ttError(reply, 403, 'spam_risk_too_many_posts', 'The daily post cap from the API is reached for the current user.');
+        if (fault === 'rate_limited')
+          ttError(reply, 429, 'rate_limit_exceeded', 'API rate limit was exceeded. Please try again later.');
+        else if (fault === 'unavailable')
+          ttError(reply, 500, 'internal_error', 'Something went wrong. Please try again later.');
+        else if (fault === 'auth')
+          ttError(reply, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+        else if (fault === 'rejected')
+          ttError(
+            reply,
+            403,
+            'spam_risk_too_many_posts',
+            'The daily post cap from the API is reached for the current user.',
+          );
         else return false;
         return true;
       };
@@ -91,12 +109,19 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
       app.get('/v2/user/info/', async (request, reply) => {
         const user = creator(request, reply);
         if (!user) return reply;
-        const fields = String((request.query as Record<string, string>).fields ?? '').split(',').filter(Boolean);
+        const fields = String((request.query as Record<string, string>).fields ?? '')
+          .split(',')
+          .filter(Boolean);
         if (fields.length === 0) return ttError(reply, 400, 'invalid_params', 'fields is required');
         // The stats fields need user.info.stats: asked without it, TikTok refuses the call.
         const stats = fields.filter((f) => STATS_FIELDS.includes(f));
         if (stats.length && !(oauth.scopesFor(request.headers.authorization) ?? []).includes('user.info.stats')) {
-          return ttError(reply, 400, 'scope_permission_missed', `Access token is invalid, some fields need additional scopes: ${stats.join(',')} (user.info.stats)`);
+          return ttError(
+            reply,
+            400,
+            'scope_permission_missed',
+            `Access token is invalid, some fields need additional scopes: ${stats.join(',')} (user.info.stats)`,
+          );
         }
         const all: Record<string, unknown> = {
           open_id: user.id,
@@ -125,8 +150,25 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
       });
 
       /** A new publish: it exists (and counts) once init answered, as on TikTok. */
-      const newPublish = (user: OAuthUser, p: Omit<TtPublish, 'publishId' | 'openId' | 'media' | 'arrivedAt' | 'failReason' | 'postId' | 'createdAt' | 'settled'>): TtPublish => {
-        const pub: TtPublish = { loseLastAnswer: false, ...p, publishId: `v_pub_file~v2-1.${randomBytes(9).toString('hex')}`, openId: user.id, media: [], arrivedAt: null, failReason: null, postId: null, createdAt: now().getTime(), settled: false };
+      const newPublish = (
+        user: OAuthUser,
+        p: Omit<
+          TtPublish,
+          'publishId' | 'openId' | 'media' | 'arrivedAt' | 'failReason' | 'postId' | 'createdAt' | 'settled'
+        >,
+      ): TtPublish => {
+        const pub: TtPublish = {
+          loseLastAnswer: false,
+          ...p,
+          publishId: `v_pub_file~v2-1.${randomBytes(9).toString('hex')}`,
+          openId: user.id,
+          media: [],
+          arrivedAt: null,
+          failReason: null,
+          postId: null,
+          createdAt: now().getTime(),
+          settled: false,
+        };
         ttStore(state).publishes.set(pub.publishId, pub);
         return pub;
       };
@@ -145,7 +187,11 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           for (const url of urls) {
             const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
             if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-            pub.media.push({ url, bytes: Buffer.from(await res.arrayBuffer()), mimeType: res.headers.get('content-type') });
+            pub.media.push({
+              url,
+              bytes: Buffer.from(await res.arrayBuffer()),
+              mimeType: res.headers.get('content-type'),
+            });
           }
           arrived(pub);
         } catch {
@@ -160,7 +206,10 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         if (!body) return reply;
         // The inbox upload (https://developers.tiktok.com/doc/content-posting-api-reference-upload-video)
         // takes source_info only; the creator sets the rest in the app.
-        const refusal = (mode === 'DIRECT_POST' ? checkPostInfo(body.post_info, creatorOf(ttStore(state), user.id), 'video') : null) ?? checkVideoSource(body.source_info);
+        const refusal =
+          (mode === 'DIRECT_POST'
+            ? checkPostInfo(body.post_info, creatorOf(ttStore(state), user.id), 'video')
+            : null) ?? checkVideoSource(body.source_info);
         if (refusal) return ttError(reply, refusal.status, refusal.code, refusal.message);
         const fault = state.faults.take('publish');
         if (sendFault(reply, fault)) return reply;
@@ -171,7 +220,17 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           source: s.source,
           postInfo: body.post_info ?? {},
           ...(s.source === 'FILE_UPLOAD'
-            ? { upload: { videoSize: s.video_size, chunkSize: s.chunk_size, totalChunks: s.total_chunk_count, received: 0, chunks: 0, parts: [], mimeType: null } }
+            ? {
+                upload: {
+                  videoSize: s.video_size,
+                  chunkSize: s.chunk_size,
+                  totalChunks: s.total_chunk_count,
+                  received: 0,
+                  chunks: 0,
+                  parts: [],
+                  mimeType: null,
+                },
+              }
             : {}),
         });
         if (s.source === 'PULL_FROM_URL') await pull(pub, [s.video_url]);
@@ -179,7 +238,10 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         // posted), so an ambiguous publish loses the answer to that chunk, as the YouTube simulator does.
         if (fault === 'ambiguous' && pub.upload) pub.loseLastAnswer = true;
         else if (fault === 'ambiguous') return hangUp(reply);
-        return ttOk({ publish_id: pub.publishId, ...(pub.upload ? { upload_url: `${state.baseUrl()}/upload/${encodeURIComponent(pub.publishId)}` } : {}) });
+        return ttOk({
+          publish_id: pub.publishId,
+          ...(pub.upload ? { upload_url: `${state.baseUrl()}/upload/${encodeURIComponent(pub.publishId)}` } : {}),
+        });
       };
       // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
       app.post('/v2/post/publish/video/init/', videoInit('DIRECT_POST'));
@@ -190,7 +252,12 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         const pub = ttStore(state).publishes.get(request.params.publishId);
         if (!pub?.upload) return ttError(reply, 404, 'invalid_params', 'upload_url not found or expired');
         const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const checked = checkChunk(pub.upload, request.headers['content-range'], request.headers['content-type'], bytes.length);
+        const checked = checkChunk(
+          pub.upload,
+          request.headers['content-range'],
+          request.headers['content-type'],
+          bytes.length,
+        );
         if ('code' in checked) return ttError(reply, checked.status, checked.code, checked.message);
         const fault = state.faults.take('upload');
         if (fault === 'rejected') return ttError(reply, 400, 'invalid_file_upload', 'The file upload was refused.');
@@ -207,7 +274,10 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           arrived(pub);
         }
         if (fault === 'ambiguous' || (complete && pub.loseLastAnswer)) return hangUp(reply);
-        return reply.status(complete ? 201 : 206).header('content-range', `bytes 0-${u.received - 1}/${u.videoSize}`).send();
+        return reply
+          .status(complete ? 201 : 206)
+          .header('content-range', `bytes 0-${u.received - 1}/${u.videoSize}`)
+          .send();
       });
 
       // https://developers.tiktok.com/doc/content-posting-api-reference-photo-post
@@ -216,11 +286,20 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         if (!user) return reply;
         const body = jsonBody(request, reply);
         if (!body) return reply;
-        const refusal = checkPhotoInit(body) ?? (body.post_mode === 'DIRECT_POST' ? checkPostInfo(body.post_info, creatorOf(ttStore(state), user.id), 'photo') : null);
+        const refusal =
+          checkPhotoInit(body) ??
+          (body.post_mode === 'DIRECT_POST'
+            ? checkPostInfo(body.post_info, creatorOf(ttStore(state), user.id), 'photo')
+            : null);
         if (refusal) return ttError(reply, refusal.status, refusal.code, refusal.message);
         const fault = state.faults.take('publish');
         if (sendFault(reply, fault)) return reply;
-        const pub = newPublish(user, { kind: 'photo', mode: body.post_mode, source: 'PULL_FROM_URL', postInfo: { ...(body.post_info ?? {}), photo_cover_index: body.source_info.photo_cover_index } });
+        const pub = newPublish(user, {
+          kind: 'photo',
+          mode: body.post_mode,
+          source: 'PULL_FROM_URL',
+          postInfo: { ...(body.post_info ?? {}), photo_cover_index: body.source_info.photo_cover_index },
+        });
         await pull(pub, body.source_info.photo_images);
         if (fault === 'ambiguous') return hangUp(reply);
         return ttOk({ publish_id: pub.publishId });
@@ -247,7 +326,9 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           downloaded_bytes: pub.source === 'PULL_FROM_URL' ? pub.media.reduce((n, m) => n + m.bytes.length, 0) : 0,
         });
         if (fault === 'ambiguous') return hangUp(reply);
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer).replace(JSON.stringify(POST_ID_MARK), pub.postId ?? ''));
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(answer).replace(JSON.stringify(POST_ID_MARK), pub.postId ?? ''));
       });
     },
   };
@@ -281,7 +362,12 @@ function settle(state: SimulatorState, pub: TtPublish, nowMs: number): PublishSt
     state.posts.push({
       id: pub.postId,
       text: String(pub.kind === 'photo' ? (info.description ?? info.title ?? '') : (info.title ?? '')),
-      media: pub.media.map((m) => ({ type: pub.kind === 'video' ? 'video' : 'image', ...(m.url ? { url: m.url } : {}), ...(m.mimeType ? { mimeType: m.mimeType } : {}), size: m.bytes.length })),
+      media: pub.media.map((m) => ({
+        type: pub.kind === 'video' ? 'video' : 'image',
+        ...(m.url ? { url: m.url } : {}),
+        ...(m.mimeType ? { mimeType: m.mimeType } : {}),
+        size: m.bytes.length,
+      })),
       replyTo: null,
       author: pub.openId,
       destination: null,

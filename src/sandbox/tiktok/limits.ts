@@ -15,9 +15,21 @@ import { ttError } from './store.js';
  * Beyond either, "HTTP status 429 and error code rate_limit_exceeded" in TikTok's envelope; no wait hint.
  */
 
-export const INIT_PER_TOKEN: LimitRule = { name: 'video-init-token-minute', limit: 6, windowMs: 60_000, kind: 'sliding' };
-const perApp = (route: string): LimitRule => ({ name: `${route}-app-minute`, limit: 600, windowMs: 60_000, kind: 'sliding' });
-const READS = new Map(['GET /v2/user/info/', 'POST /v2/video/query/', 'POST /v2/video/list/'].map((r) => [r, perApp(r)]));
+export const INIT_PER_TOKEN: LimitRule = {
+  name: 'video-init-token-minute',
+  limit: 6,
+  windowMs: 60_000,
+  kind: 'sliding',
+};
+const perApp = (route: string): LimitRule => ({
+  name: `${route}-app-minute`,
+  limit: 600,
+  windowMs: 60_000,
+  kind: 'sliding',
+});
+const READS = new Map(
+  ['GET /v2/user/info/', 'POST /v2/video/query/', 'POST /v2/video/list/'].map((r) => [r, perApp(r)]),
+);
 const INITS = new Set(['POST /v2/post/publish/video/init/', 'POST /v2/post/publish/inbox/video/init/']);
 
 export function registerTikTokLimits(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim): void {
@@ -33,6 +45,7 @@ export function registerTikTokLimits(app: FastifyInstance, state: SimulatorState
       if (read) charges.push([read, client]);
       return charges;
     },
-    refuse: (reply) => void ttError(reply, 429, 'rate_limit_exceeded', 'API rate limit was exceeded. Please try again later.'),
+    refuse: (reply) =>
+      void ttError(reply, 429, 'rate_limit_exceeded', 'API rate limit was exceeded. Please try again later.'),
   });
 }

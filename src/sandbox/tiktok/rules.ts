@@ -46,15 +46,26 @@ export function checkPostInfo(info: unknown, creator: CreatorOptions, kind: 'vid
       message: `privacy_level ${p.privacy_level} is not one of the creator's options (${creator.privacy_level_options.join(', ')})`,
     };
   }
-  for (const key of ['disable_comment', 'disable_duet', 'disable_stitch', 'brand_content_toggle', 'brand_organic_toggle', 'is_aigc', 'auto_add_music']) {
+  for (const key of [
+    'disable_comment',
+    'disable_duet',
+    'disable_stitch',
+    'brand_content_toggle',
+    'brand_organic_toggle',
+    'is_aigc',
+    'auto_add_music',
+  ]) {
     if (p[key] !== undefined && typeof p[key] !== 'boolean') return invalid(`post_info.${key} must be a boolean`);
   }
   // creator_info: "comment_disabled / duet_disabled / stitch_disabled: ... the corresponding interaction
   // must be disabled"; a post that turns on what the creator turned off is refused.
-  if (creator.comment_disabled && p.disable_comment !== true) return invalid('the creator has disabled comments: disable_comment must be true');
+  if (creator.comment_disabled && p.disable_comment !== true)
+    return invalid('the creator has disabled comments: disable_comment must be true');
   if (kind === 'video') {
-    if (creator.duet_disabled && p.disable_duet !== true) return invalid('the creator has disabled duets: disable_duet must be true');
-    if (creator.stitch_disabled && p.disable_stitch !== true) return invalid('the creator has disabled stitches: disable_stitch must be true');
+    if (creator.duet_disabled && p.disable_duet !== true)
+      return invalid('the creator has disabled duets: disable_duet must be true');
+    if (creator.stitch_disabled && p.disable_stitch !== true)
+      return invalid('the creator has disabled stitches: disable_stitch must be true');
   }
   // Branded content (a paid partnership) must be visible to others: "branded content cannot be set to
   // private" (https://developers.tiktok.com/doc/content-sharing-guidelines, commercial content disclosure).
@@ -63,14 +74,19 @@ export function checkPostInfo(info: unknown, creator: CreatorOptions, kind: 'vid
   }
   if (kind === 'video') {
     // Video title: at most 2,200 UTF-16 runes (direct post page, post_info.title).
-    if (p.title !== undefined && (typeof p.title !== 'string' || utf16(p.title) > 2200)) return invalid('post_info.title must be a string of at most 2200 UTF-16 runes');
-    if (p.video_cover_timestamp_ms !== undefined && (!isInt(p.video_cover_timestamp_ms) || p.video_cover_timestamp_ms < 0)) {
+    if (p.title !== undefined && (typeof p.title !== 'string' || utf16(p.title) > 2200))
+      return invalid('post_info.title must be a string of at most 2200 UTF-16 runes');
+    if (
+      p.video_cover_timestamp_ms !== undefined &&
+      (!isInt(p.video_cover_timestamp_ms) || p.video_cover_timestamp_ms < 0)
+    ) {
       return invalid('post_info.video_cover_timestamp_ms must be a non-negative integer');
     }
   } else {
     // Photo title at most 90 UTF-16 runes, description at most 4,000
     // (https://developers.tiktok.com/doc/content-posting-api-reference-photo-post, Post Info Object).
-    if (p.title !== undefined && (typeof p.title !== 'string' || utf16(p.title) > 90)) return invalid('post_info.title must be a string of at most 90 UTF-16 runes');
+    if (p.title !== undefined && (typeof p.title !== 'string' || utf16(p.title) > 90))
+      return invalid('post_info.title must be a string of at most 90 UTF-16 runes');
     if (p.description !== undefined && (typeof p.description !== 'string' || utf16(p.description) > 4000)) {
       return invalid('post_info.description must be a string of at most 4000 UTF-16 runes');
     }
@@ -91,7 +107,8 @@ export function checkVideoSource(info: unknown): Refusal | null {
   if (!info || typeof info !== 'object') return invalid('source_info is required');
   const s = info as Record<string, unknown>;
   if (s.source === 'PULL_FROM_URL') {
-    if (typeof s.video_url !== 'string' || !/^https?:\/\//.test(s.video_url)) return invalid('source_info.video_url must be an http(s) URL');
+    if (typeof s.video_url !== 'string' || !/^https?:\/\//.test(s.video_url))
+      return invalid('source_info.video_url must be an http(s) URL');
     return null;
   }
   if (s.source !== 'FILE_UPLOAD') return invalid('source_info.source must be FILE_UPLOAD or PULL_FROM_URL');
@@ -101,11 +118,15 @@ export function checkVideoSource(info: unknown): Refusal | null {
   }
   if (size > MAX_VIDEO_BYTES) return invalid('the video is larger than 4 GB');
   if (size < MIN_CHUNK) {
-    if (chunk !== size || count !== 1) return invalid('a video under 5 MB is uploaded whole: chunk_size must equal video_size and total_chunk_count be 1');
+    if (chunk !== size || count !== 1)
+      return invalid(
+        'a video under 5 MB is uploaded whole: chunk_size must equal video_size and total_chunk_count be 1',
+      );
     return null;
   }
   if (chunk < MIN_CHUNK || chunk > MAX_CHUNK) return invalid('chunk_size must be between 5 MB and 64 MB');
-  if (count !== Math.floor(size / chunk)) return invalid(`total_chunk_count must be video_size / chunk_size rounded down (${Math.floor(size / chunk)})`);
+  if (count !== Math.floor(size / chunk))
+    return invalid(`total_chunk_count must be video_size / chunk_size rounded down (${Math.floor(size / chunk)})`);
   if (count > MAX_CHUNKS) return invalid('at most 1000 chunks');
   if (size - (count - 1) * chunk > MAX_FINAL_CHUNK) return invalid('the final chunk would be larger than 128 MB');
   return null;
@@ -118,13 +139,16 @@ export function checkVideoSource(info: unknown): Refusal | null {
  */
 export function checkPhotoInit(body: Record<string, any>): Refusal | null {
   if (body.media_type !== 'PHOTO') return invalid('media_type must be PHOTO');
-  if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD') return invalid('post_mode must be DIRECT_POST or MEDIA_UPLOAD');
+  if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD')
+    return invalid('post_mode must be DIRECT_POST or MEDIA_UPLOAD');
   const s = body.source_info;
   if (!s || typeof s !== 'object') return invalid('source_info is required');
   if (s.source !== 'PULL_FROM_URL') return invalid('photos can only be sent with source PULL_FROM_URL');
   const images = s.photo_images;
-  if (!Array.isArray(images) || images.length === 0 || images.length > MAX_PHOTOS) return invalid(`photo_images must list 1 to ${MAX_PHOTOS} URLs`);
-  if (images.some((u: unknown) => typeof u !== 'string' || !/^https?:\/\//.test(u))) return invalid('each photo_images entry must be an http(s) URL');
+  if (!Array.isArray(images) || images.length === 0 || images.length > MAX_PHOTOS)
+    return invalid(`photo_images must list 1 to ${MAX_PHOTOS} URLs`);
+  if (images.some((u: unknown) => typeof u !== 'string' || !/^https?:\/\//.test(u)))
+    return invalid('each photo_images entry must be an http(s) URL');
   if (!isInt(s.photo_cover_index) || s.photo_cover_index < 0 || s.photo_cover_index >= images.length) {
     return invalid('photo_cover_index must be the index of one of photo_images');
   }
@@ -143,20 +167,32 @@ export function checkChunk(
   contentType: string | undefined,
   length: number,
 ): Refusal | { first: number; last: number } {
-  if (!['video/mp4', 'video/quicktime', 'video/webm'].includes(String(contentType ?? '').split(';')[0].trim())) {
+  if (
+    !['video/mp4', 'video/quicktime', 'video/webm'].includes(
+      String(contentType ?? '')
+        .split(';')[0]
+        .trim(),
+    )
+  ) {
     return invalid('Content-Type must be video/mp4, video/quicktime or video/webm');
   }
   const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(contentRange ?? '');
   if (!m) return invalid('Content-Range must be bytes {first}-{last}/{total}');
   const [first, last, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (total !== upload.videoSize) return invalid(`Content-Range total ${total} is not the video_size ${upload.videoSize} given at init`);
+  if (total !== upload.videoSize)
+    return invalid(`Content-Range total ${total} is not the video_size ${upload.videoSize} given at init`);
   if (upload.chunks >= upload.totalChunks) return invalid('every chunk was already uploaded');
-  if (first !== upload.received) return invalid(`chunks are uploaded sequentially: the next chunk starts at byte ${upload.received}, not ${first}`);
+  if (first !== upload.received)
+    return invalid(`chunks are uploaded sequentially: the next chunk starts at byte ${upload.received}, not ${first}`);
   if (last < first || last >= total) return invalid('Content-Range last byte is out of range');
-  if (last - first + 1 !== length) return invalid(`the body has ${length} bytes but Content-Range announces ${last - first + 1}`);
+  if (last - first + 1 !== length)
+    return invalid(`the body has ${length} bytes but Content-Range announces ${last - first + 1}`);
   const isFinal = upload.chunks === upload.totalChunks - 1;
   const want = isFinal ? upload.videoSize - upload.received : upload.chunkSize;
-  if (length !== want) return invalid(`chunk ${upload.chunks + 1} of ${upload.totalChunks} must be ${want} bytes${isFinal ? ' (the rest of the video)' : ' (chunk_size)'}, got ${length}`);
+  if (length !== want)
+    return invalid(
+      `chunk ${upload.chunks + 1} of ${upload.totalChunks} must be ${want} bytes${isFinal ? ' (the rest of the video)' : ' (chunk_size)'}, got ${length}`,
+    );
   return { first, last };
 }
 
@@ -180,6 +216,7 @@ export function mp4DurationSec(bytes: Buffer): number | null {
 /** JPEG or WebP from the first bytes; TikTok photo posts take no other format (photo post page: "JPG, JPEG, WEBP"). */
 export function photoFormat(bytes: Buffer): 'jpeg' | 'webp' | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
   return null;
 }

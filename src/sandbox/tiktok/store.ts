@@ -25,7 +25,12 @@ export const DEFAULT_CREATOR: CreatorOptions = {
   max_video_post_duration_sec: 600,
 };
 
-export type PublishStatus = 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED';
+export type PublishStatus =
+  | 'PROCESSING_UPLOAD'
+  | 'PROCESSING_DOWNLOAD'
+  | 'SEND_TO_USER_INBOX'
+  | 'PUBLISH_COMPLETE'
+  | 'FAILED';
 
 export interface TtPublish {
   publishId: string;
@@ -36,7 +41,15 @@ export interface TtPublish {
   source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
   postInfo: Record<string, any>;
   /** FILE_UPLOAD: the sizes announced at init and the bytes received so far, in order. */
-  upload?: { videoSize: number; chunkSize: number; totalChunks: number; received: number; chunks: number; parts: Buffer[]; mimeType: string | null };
+  upload?: {
+    videoSize: number;
+    chunkSize: number;
+    totalChunks: number;
+    received: number;
+    chunks: number;
+    parts: Buffer[];
+    mimeType: string | null;
+  };
   /** Bytes of the video or of each photo, once all arrived (upload complete or pulled). */
   media: { url?: string; bytes: Buffer; mimeType: string | null }[];
   /** When the media were all there (processing starts), ms. */
@@ -62,7 +75,12 @@ export interface TtStore {
 export function ttStore(state: SimulatorState): TtStore {
   let store = state.data.get('tiktok') as TtStore | undefined;
   if (!store) {
-    store = { creator: structuredClone(DEFAULT_CREATOR), creators: new Map(), publishes: new Map(), nextPostId: 7_300_000_000_000_000_000n };
+    store = {
+      creator: structuredClone(DEFAULT_CREATOR),
+      creators: new Map(),
+      publishes: new Map(),
+      nextPostId: 7_300_000_000_000_000_000n,
+    };
     state.data.set('tiktok', store);
   }
   return store;

@@ -23,9 +23,11 @@ const RANGES: Array<{ start: number; end: number; weight: number }> = [
 ];
 
 const KNOWN_TLDS = new Set(
-  ('com net org edu gov mil int info biz name pro io co dev app ai me tv fm gg ly gl to sh so id xyz tech site online blog news ' +
+  (
+    'com net org edu gov mil int info biz name pro io co dev app ai me tv fm gg ly gl to sh so id xyz tech site online blog news ' +
     'shop store page link cloud email art design live life world today media social club space top uk us de fr es it nl be ch at se no ' +
-    'dk fi pl pt ie ca au nz jp cn kr in br mx ru eu ar cl za tr gr cz hu ro il sg hk tw vn th my ph').split(' '),
+    'dk fi pl pt ie ca au nz jp cn kr in br mx ru eu ar cl za tr gr cz hu ro il sg hk tw vn th my ph'
+  ).split(' '),
 );
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -39,7 +41,8 @@ function weightOf(codePoint: number): number {
 /** Start and end offsets of each URL in `text` (trailing sentence punctuation left out). */
 function urlSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  const candidate = /(?:https?:\/\/)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+([a-z]{2,})(?::\d+)?(?:\/[^\s]*)?/giu;
+  const candidate =
+    /(?:https?:\/\/)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+([a-z]{2,})(?::\d+)?(?:\/[^\s]*)?/giu;
   for (const m of text.matchAll(candidate)) {
     const explicit = /^https?:\/\//i.test(m[0]);
     if (!explicit && !KNOWN_TLDS.has(m[1].toLowerCase())) continue;

@@ -40,7 +40,13 @@ const RECENT_MS = 7 * 86_400_000;
 function engagement(state: SimulatorState): Engagement {
   let e = state.data.get('x-engagement') as Engagement | undefined;
   if (!e) {
-    e = { retweets: new Map(), bookmarks: new Map(), following: new Map(), pending: new Map(), protectedIds: new Set() };
+    e = {
+      retweets: new Map(),
+      bookmarks: new Map(),
+      following: new Map(),
+      pending: new Map(),
+      protectedIds: new Set(),
+    };
     state.data.set('x-engagement', e);
   }
   return e;
@@ -54,13 +60,18 @@ const setOf = <T>(map: Map<string, Set<T>>, key: string) => map.get(key) ?? (map
  * negations with `-`. Other operators (`lang:`, `has:`, `is:retweet`...) are accepted and ignored.
  */
 function matcher(query: string, users: Map<string, XUser>): (t: XTweet) => boolean {
-  const terms = [...query.matchAll(/(-?)(?:"([^"]*)"|(\S+))/g)].map((m) => ({ negate: m[1] === '-', phrase: m[2], word: m[3] }));
+  const terms = [...query.matchAll(/(-?)(?:"([^"]*)"|(\S+))/g)].map((m) => ({
+    negate: m[1] === '-',
+    phrase: m[2],
+    word: m[3],
+  }));
   const tests = terms
     .filter((t) => !/^\(|\)$/.test(t.word ?? '') && t.word?.toUpperCase() !== 'OR')
     .map(({ negate, phrase, word }) => {
       let test: ((t: XTweet) => boolean) | null;
       if (phrase !== undefined) test = (t) => t.text.toLowerCase().includes(phrase.toLowerCase());
-      else if (/^from:/i.test(word!)) test = (t) => users.get(t.authorId)?.username.toLowerCase() === word!.slice(5).replace(/^@/, '').toLowerCase();
+      else if (/^from:/i.test(word!))
+        test = (t) => users.get(t.authorId)?.username.toLowerCase() === word!.slice(5).replace(/^@/, '').toLowerCase();
       else if (/^is:reply$/i.test(word!)) test = (t) => t.replyTo !== null;
       else if (/^[a-z_]+:/i.test(word!)) test = null;
       else test = (t) => t.text.toLowerCase().includes(word!.toLowerCase());
@@ -76,7 +87,10 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
 
   const answer = (reply: FastifyReply, method: string, path: string, status: number, body: unknown) => {
     const problems = spec.response(method, path, status)?.(body) ?? [];
-    if (problems.length) return reply.status(500).send({ title: 'Simulator bug', detail: `answer of ${method} ${path} violates x-openapi.json`, problems });
+    if (problems.length)
+      return reply
+        .status(500)
+        .send({ title: 'Simulator bug', detail: `answer of ${method} ${path} violates x-openapi.json`, problems });
     return reply.status(status).send(body);
   };
 
@@ -85,7 +99,13 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     const auth = authenticate(request, reply, state, scope, nowMs());
     if (!auth) return null;
     if (auth.user.id !== id) {
-      problem(reply, 403, 'Forbidden', 'You are not permitted to act as this user.', 'https://api.twitter.com/2/problems/client-forbidden');
+      problem(
+        reply,
+        403,
+        'Forbidden',
+        'You are not permitted to act as this user.',
+        'https://api.twitter.com/2/problems/client-forbidden',
+      );
       return null;
     }
     return auth;
@@ -95,7 +115,8 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     const t = xStore(state).tweets.get(id);
     return t && !t.deleted ? t : null;
   };
-  const missingTweet = (reply: FastifyReply, id: string) => problem(reply, 404, 'Not Found Error', `Could not find tweet with id: [${id}].`, NOT_FOUND);
+  const missingTweet = (reply: FastifyReply, id: string) =>
+    problem(reply, 404, 'Not Found Error', `Could not find tweet with id: [${id}].`, NOT_FOUND);
 
   app.post<{ Params: { id: string } }>('/2/users/:id/retweets', async (request, reply) => {
     if (!h.valid(request, reply, 'post', '/2/users/{id}/retweets')) return reply;
@@ -123,18 +144,21 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     return answer(reply, 'post', '/2/users/{id}/retweets', 200, { data: { id: tweet_id, retweeted: true } });
   });
 
-  app.delete<{ Params: { id: string; source_tweet_id: string } }>('/2/users/:id/retweets/:source_tweet_id', async (request, reply) => {
-    if (!h.valid(request, reply, 'delete', '/2/users/{id}/retweets/{source_tweet_id}', null)) return reply;
-    const auth = actingAs(request, reply, request.params.id, 'tweet.write');
-    if (!auth) return reply;
-    const mine = engagement(state).retweets.get(auth.user.id);
-    const retweetId = mine?.get(request.params.source_tweet_id);
-    if (retweetId) {
-      mine!.delete(request.params.source_tweet_id);
-      markDeleted(state, retweetId);
-    }
-    return answer(reply, 'delete', '/2/users/{id}/retweets/{source_tweet_id}', 200, { data: { retweeted: false } });
-  });
+  app.delete<{ Params: { id: string; source_tweet_id: string } }>(
+    '/2/users/:id/retweets/:source_tweet_id',
+    async (request, reply) => {
+      if (!h.valid(request, reply, 'delete', '/2/users/{id}/retweets/{source_tweet_id}', null)) return reply;
+      const auth = actingAs(request, reply, request.params.id, 'tweet.write');
+      if (!auth) return reply;
+      const mine = engagement(state).retweets.get(auth.user.id);
+      const retweetId = mine?.get(request.params.source_tweet_id);
+      if (retweetId) {
+        mine!.delete(request.params.source_tweet_id);
+        markDeleted(state, retweetId);
+      }
+      return answer(reply, 'delete', '/2/users/{id}/retweets/{source_tweet_id}', 200, { data: { retweeted: false } });
+    },
+  );
 
   app.post<{ Params: { id: string } }>('/2/users/:id/bookmarks', async (request, reply) => {
     if (!h.valid(request, reply, 'post', '/2/users/{id}/bookmarks')) return reply;
@@ -146,37 +170,52 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     return answer(reply, 'post', '/2/users/{id}/bookmarks', 200, { data: { bookmarked: true } });
   });
 
-  app.delete<{ Params: { id: string; tweet_id: string } }>('/2/users/:id/bookmarks/:tweet_id', async (request, reply) => {
-    if (!h.valid(request, reply, 'delete', '/2/users/{id}/bookmarks/{tweet_id}', null)) return reply;
-    const auth = actingAs(request, reply, request.params.id, 'bookmark.write');
-    if (!auth) return reply;
-    engagement(state).bookmarks.get(auth.user.id)?.delete(request.params.tweet_id);
-    return answer(reply, 'delete', '/2/users/{id}/bookmarks/{tweet_id}', 200, { data: { bookmarked: false } });
-  });
+  app.delete<{ Params: { id: string; tweet_id: string } }>(
+    '/2/users/:id/bookmarks/:tweet_id',
+    async (request, reply) => {
+      if (!h.valid(request, reply, 'delete', '/2/users/{id}/bookmarks/{tweet_id}', null)) return reply;
+      const auth = actingAs(request, reply, request.params.id, 'bookmark.write');
+      if (!auth) return reply;
+      engagement(state).bookmarks.get(auth.user.id)?.delete(request.params.tweet_id);
+      return answer(reply, 'delete', '/2/users/{id}/bookmarks/{tweet_id}', 200, { data: { bookmarked: false } });
+    },
+  );
 
   app.post<{ Params: { id: string } }>('/2/users/:id/following', async (request, reply) => {
     if (!h.valid(request, reply, 'post', '/2/users/{id}/following')) return reply;
     const auth = actingAs(request, reply, request.params.id, 'follows.write');
     if (!auth) return reply;
     const { target_user_id } = request.body as { target_user_id: string };
-    if (!xStore(state).users.has(target_user_id)) return problem(reply, 404, 'Not Found Error', `Could not find user with id: [${target_user_id}].`, NOT_FOUND);
-    if (target_user_id === auth.user.id) return invalidRequest(reply, [{ parameter: 'target_user_id', value: target_user_id, message: 'You cannot follow yourself.' }]);
+    if (!xStore(state).users.has(target_user_id))
+      return problem(reply, 404, 'Not Found Error', `Could not find user with id: [${target_user_id}].`, NOT_FOUND);
+    if (target_user_id === auth.user.id)
+      return invalidRequest(reply, [
+        { parameter: 'target_user_id', value: target_user_id, message: 'You cannot follow yourself.' },
+      ]);
     const e = engagement(state);
     // https://docs.x.com/x-api/users/follow-user: a protected account gets a follow request.
     const pending = e.protectedIds.has(target_user_id) && !setOf(e.following, auth.user.id).has(target_user_id);
     setOf(pending ? e.pending : e.following, auth.user.id).add(target_user_id);
-    return answer(reply, 'post', '/2/users/{id}/following', 200, { data: { following: !pending, pending_follow: pending } });
+    return answer(reply, 'post', '/2/users/{id}/following', 200, {
+      data: { following: !pending, pending_follow: pending },
+    });
   });
 
-  app.delete<{ Params: { source_user_id: string; target_user_id: string } }>('/2/users/:source_user_id/following/:target_user_id', async (request, reply) => {
-    if (!h.valid(request, reply, 'delete', '/2/users/{source_user_id}/following/{target_user_id}', null)) return reply;
-    const auth = actingAs(request, reply, request.params.source_user_id, 'follows.write');
-    if (!auth) return reply;
-    const e = engagement(state);
-    e.following.get(auth.user.id)?.delete(request.params.target_user_id);
-    e.pending.get(auth.user.id)?.delete(request.params.target_user_id);
-    return answer(reply, 'delete', '/2/users/{source_user_id}/following/{target_user_id}', 200, { data: { following: false } });
-  });
+  app.delete<{ Params: { source_user_id: string; target_user_id: string } }>(
+    '/2/users/:source_user_id/following/:target_user_id',
+    async (request, reply) => {
+      if (!h.valid(request, reply, 'delete', '/2/users/{source_user_id}/following/{target_user_id}', null))
+        return reply;
+      const auth = actingAs(request, reply, request.params.source_user_id, 'follows.write');
+      if (!auth) return reply;
+      const e = engagement(state);
+      e.following.get(auth.user.id)?.delete(request.params.target_user_id);
+      e.pending.get(auth.user.id)?.delete(request.params.target_user_id);
+      return answer(reply, 'delete', '/2/users/{source_user_id}/following/{target_user_id}', 200, {
+        data: { following: false },
+      });
+    },
+  );
 
   /** A read: the request checked, a user token with tweet.read, then a `lookup` fault. Null when answered. */
   const reader = (request: FastifyRequest, reply: FastifyReply, path: string) => {
@@ -192,7 +231,12 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     return auth;
   };
 
-  const fieldsOf = (q: Record<string, unknown>, name: string) => new Set(String(q[name] ?? '').split(',').filter(Boolean));
+  const fieldsOf = (q: Record<string, unknown>, name: string) =>
+    new Set(
+      String(q[name] ?? '')
+        .split(',')
+        .filter(Boolean),
+    );
 
   /** A post with the fields asked for, and the `includes` of its author when `expansions=author_id`. */
   const tweetJson = (t: XTweet, q: Record<string, unknown>) => {
@@ -202,14 +246,25 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
       ...tweetCore(t, fields),
       ...(fields.has('lang') ? { lang: 'en' } : {}),
       ...(fields.has('public_metrics')
-        ? { public_metrics: { retweet_count: m.shares, reply_count: m.comments, like_count: m.likes, quote_count: 0, bookmark_count: m.saves, impression_count: m.impressions } }
+        ? {
+            public_metrics: {
+              retweet_count: m.shares,
+              reply_count: m.comments,
+              like_count: m.likes,
+              quote_count: 0,
+              bookmark_count: m.saves,
+              impression_count: m.impressions,
+            },
+          }
         : {}),
     };
   };
   const includes = (tweets: XTweet[], q: Record<string, unknown>) => {
     if (!fieldsOf(q, 'expansions').has('author_id')) return {};
     const fields = fieldsOf(q, 'user.fields');
-    const users = [...new Set(tweets.map((t) => t.authorId))].map((id) => xStore(state).users.get(id) ?? { id, username: `user${id}`, name: `User ${id}` });
+    const users = [...new Set(tweets.map((t) => t.authorId))].map(
+      (id) => xStore(state).users.get(id) ?? { id, username: `user${id}`, name: `User ${id}` },
+    );
     return {
       includes: {
         users: users.map((u) => ({
@@ -230,19 +285,34 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     const start = q.start_time ? Date.parse(q.start_time) : now - RECENT_MS;
     const end = q.end_time ? Date.parse(q.end_time) : now;
     if (start < now - RECENT_MS || end > now || start >= end) {
-      return invalidRequest(reply, [{ parameter: q.start_time ? 'start_time' : 'end_time', value: q.start_time ?? q.end_time, message: 'Invalid time window: it must lie within the last 7 days.' }]);
+      return invalidRequest(reply, [
+        {
+          parameter: q.start_time ? 'start_time' : 'end_time',
+          value: q.start_time ?? q.end_time,
+          message: 'Invalid time window: it must lie within the last 7 days.',
+        },
+      ]);
     }
     const match = matcher(q.query, xStore(state).users);
     const found = [...xStore(state).tweets.values()]
       .filter((t) => !t.deleted && Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end)
-      .filter((t) => (!q.since_id || BigInt(t.id) > BigInt(q.since_id)) && (!q.until_id || BigInt(t.id) < BigInt(q.until_id)))
+      .filter(
+        (t) => (!q.since_id || BigInt(t.id) > BigInt(q.since_id)) && (!q.until_id || BigInt(t.id) < BigInt(q.until_id)),
+      )
       .filter(match)
       .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
     const token = q.next_token ?? q.pagination_token;
     let from = 0;
     if (token !== undefined) {
       const after = found.findIndex((t) => BigInt(t.id).toString(36) === token);
-      if (after < 0) return invalidRequest(reply, [{ parameter: 'next_token', value: token, message: `The \`next_token\` query parameter value [${token}] is not valid` }]);
+      if (after < 0)
+        return invalidRequest(reply, [
+          {
+            parameter: 'next_token',
+            value: token,
+            message: `The \`next_token\` query parameter value [${token}] is not valid`,
+          },
+        ]);
       from = after + 1;
     }
     const max = Number(q.max_results ?? 10);
@@ -253,7 +323,12 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     return answer(reply, 'get', '/2/tweets/search/recent', 200, {
       data: page.map((t) => tweetJson(t, q)),
       ...includes(page, q),
-      meta: { newest_id: page[0].id, oldest_id: last.id, result_count: page.length, ...(more ? { next_token: BigInt(last.id).toString(36) } : {}) },
+      meta: {
+        newest_id: page[0].id,
+        oldest_id: last.id,
+        result_count: page.length,
+        ...(more ? { next_token: BigInt(last.id).toString(36) } : {}),
+      },
     });
   });
 
@@ -265,7 +340,17 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
     if (!t) {
       const id = request.params.id;
       return answer(reply, 'get', '/2/tweets/{id}', 200, {
-        errors: [{ value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: id, type: NOT_FOUND }],
+        errors: [
+          {
+            value: id,
+            detail: `Could not find tweet with id: [${id}].`,
+            title: 'Not Found Error',
+            resource_type: 'tweet',
+            parameter: 'id',
+            resource_id: id,
+            type: NOT_FOUND,
+          },
+        ],
       });
     }
     return answer(reply, 'get', '/2/tweets/{id}', 200, { data: tweetJson(t, q), ...includes([t], q) });
@@ -286,8 +371,13 @@ export function registerXEngagement(app: FastifyInstance, state: SimulatorState,
   /** Test control: an X user (`protected: true`: following it sends a request). */
   app.post('/_users', async (request, reply) => {
     const b = (request.body ?? {}) as { id?: unknown; username?: unknown; name?: unknown; protected?: unknown };
-    if (typeof b.id !== 'string' || !/^\d{1,19}$/.test(b.id) || typeof b.username !== 'string') return reply.status(400).send({ error: 'id (numeric) and username are required' });
-    xStore(state).users.set(b.id, { id: b.id, username: b.username, name: typeof b.name === 'string' ? b.name : b.username });
+    if (typeof b.id !== 'string' || !/^\d{1,19}$/.test(b.id) || typeof b.username !== 'string')
+      return reply.status(400).send({ error: 'id (numeric) and username are required' });
+    xStore(state).users.set(b.id, {
+      id: b.id,
+      username: b.username,
+      name: typeof b.name === 'string' ? b.name : b.username,
+    });
     if (b.protected === true) engagement(state).protectedIds.add(b.id);
     else engagement(state).protectedIds.delete(b.id);
     return { id: b.id, username: b.username, protected: b.protected === true };

@@ -3,7 +3,18 @@ import type { FaultKind } from '../faults.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { xOpenApi } from './openapi.js';
 import { tweetCore } from './tweet-json.js';
-import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XDmEvent, type XStore, type XTweet, type XUser } from './store.js';
+import {
+  authenticate,
+  invalidRequest,
+  nextSnowflake,
+  problem,
+  processingOf,
+  xStore,
+  type XDmEvent,
+  type XStore,
+  type XTweet,
+  type XUser,
+} from './store.js';
 
 /*
  * X's direct messages and the replies to an account's posts (the inbox add-on), on loopback:
@@ -31,15 +42,25 @@ export const oneToOne = (a: string, b: string) => (BigInt(a) < BigInt(b) ? `${a}
  * document): the id of the last event of the page, each digit spelled as a letter A-J.
  */
 const dmToken = (id: string) => id.replace(/\d/g, (d) => String.fromCharCode(65 + Number(d)));
-const dmTokenId = (token: string) => (/^[A-J]{16,19}$/.test(token) ? token.replace(/[A-J]/g, (c) => String(c.charCodeAt(0) - 65)) : null);
+const dmTokenId = (token: string) =>
+  /^[A-J]{16,19}$/.test(token) ? token.replace(/[A-J]/g, (c) => String(c.charCodeAt(0) - 65)) : null;
 
-const fieldsOf = (q: Record<string, unknown>, name: string) => new Set(String(q[name] ?? '').split(',').filter(Boolean));
+const fieldsOf = (q: Record<string, unknown>, name: string) =>
+  new Set(
+    String(q[name] ?? '')
+      .split(',')
+      .filter(Boolean),
+  );
 const userJson = (u: XUser) => ({ id: u.id, name: u.name, username: u.username });
 const byIdDesc = (a: { id: string }, b: { id: string }) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1);
 
 function ensureUser(store: XStore, from: Partial<XUser> | undefined, fallback: XUser): XUser {
   if (!from?.id) return store.users.get(fallback.id) ?? (store.users.set(fallback.id, fallback), fallback);
-  const user = { id: String(from.id), username: from.username ?? `user${from.id}`, name: from.name ?? from.username ?? `User ${from.id}` };
+  const user = {
+    id: String(from.id),
+    username: from.username ?? `user${from.id}`,
+    name: from.name ?? from.username ?? `User ${from.id}`,
+  };
   store.users.set(user.id, { ...store.users.get(user.id), ...user });
   return user;
 }
@@ -52,7 +73,10 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
   /** Sends `body` after checking it against the documented response; a mismatch is the simulator's bug (500). */
   const answer = (reply: FastifyReply, method: string, path: string, status: number, body: unknown) => {
     const problems = spec.response(method, path, status)?.(body) ?? [];
-    if (problems.length) return reply.status(500).send({ title: 'Simulator bug', detail: `answer of ${method} ${path} violates x-openapi.json`, problems });
+    if (problems.length)
+      return reply
+        .status(500)
+        .send({ title: 'Simulator bug', detail: `answer of ${method} ${path} violates x-openapi.json`, problems });
     return reply.status(status).send(body);
   };
 
@@ -63,7 +87,9 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     ...(fields.has('created_at') ? { created_at: e.createdAt } : {}),
     ...(fields.has('dm_conversation_id') ? { dm_conversation_id: e.conversationId } : {}),
     ...(fields.has('sender_id') ? { sender_id: e.senderId } : {}),
-    ...(fields.has('attachments') && e.mediaIds.length ? { attachments: { media_keys: e.mediaIds.map((id) => `3_${id}`) } } : {}),
+    ...(fields.has('attachments') && e.mediaIds.length
+      ? { attachments: { media_keys: e.mediaIds.map((id) => `3_${id}`) } }
+      : {}),
   });
 
   // https://docs.x.com/x-api/direct-messages/get-dm-events: newest first, 100 a page by default.
@@ -76,9 +102,13 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     if (fault === 'ambiguous') return hangUp(reply);
     const q = request.query as Record<string, string>;
     const types = fieldsOf(q, 'event_types');
-    if (types.size && !types.has('MessageCreate')) return answer(reply, 'get', '/2/dm_events', 200, { meta: { result_count: 0 } });
+    if (types.size && !types.has('MessageCreate'))
+      return answer(reply, 'get', '/2/dm_events', 200, { meta: { result_count: 0 } });
     const before = q.pagination_token ? dmTokenId(q.pagination_token) : null;
-    if (q.pagination_token && !before) return invalidRequest(reply, [{ parameter: 'pagination_token', value: q.pagination_token, message: 'The pagination token is invalid' }]);
+    if (q.pagination_token && !before)
+      return invalidRequest(reply, [
+        { parameter: 'pagination_token', value: q.pagination_token, message: 'The pagination token is invalid' },
+      ]);
     const max = Number(q.max_results ?? 100);
     const mine = store()
       .dmEvents.filter((e) => e.participantIds.includes(auth.user.id))
@@ -89,57 +119,104 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     const fields = fieldsOf(q, 'dm_event.fields');
     const body: Record<string, unknown> = {
       data: page.map((e) => dmEventJson(e, fields)),
-      meta: { result_count: page.length, ...(mine.length > max ? { next_token: dmToken(page[page.length - 1].id) } : {}) },
+      meta: {
+        result_count: page.length,
+        ...(mine.length > max ? { next_token: dmToken(page[page.length - 1].id) } : {}),
+      },
     };
     if (fieldsOf(q, 'expansions').has('sender_id')) {
-      body.includes = { users: [...new Set(page.map((e) => e.senderId))].map((id) => userJson(store().users.get(id) ?? { id, username: `user${id}`, name: id })) };
+      body.includes = {
+        users: [...new Set(page.map((e) => e.senderId))].map((id) =>
+          userJson(store().users.get(id) ?? { id, username: `user${id}`, name: id }),
+        ),
+      };
     }
     return answer(reply, 'get', '/2/dm_events', 200, body);
   });
 
   /** Sends a message into `conversationId` between the caller and `other`; answers 201 as X does. */
-  const sendDm = (request: FastifyRequest, reply: FastifyReply, path: string, me: XUser, conversationId: string, other: string) => {
+  const sendDm = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    me: XUser,
+    conversationId: string,
+    other: string,
+  ) => {
     const body = (request.body ?? {}) as { text?: string; attachments?: Array<{ media_id: string }> };
     const mediaIds = (body.attachments ?? []).map((a) => a.media_id);
-    if (mediaIds.length > 1) return invalidRequest(reply, [{ parameter: 'attachments', message: 'A message carries at most one attachment' }]);
+    if (mediaIds.length > 1)
+      return invalidRequest(reply, [{ parameter: 'attachments', message: 'A message carries at most one attachment' }]);
     for (const id of mediaIds) {
       const m = store().media.get(id);
       // A message takes media uploaded for messages (media_category dm_image, dm_gif, dm_video).
-      if (!m || m.ownerId !== me.id || !m.finalized || !m.category.startsWith('dm_') || processingOf(m, nowMs()).state !== 'succeeded') {
-        return invalidRequest(reply, [{ parameter: 'attachments.media_id', value: id, message: 'The media id is invalid.' }]);
+      if (
+        !m ||
+        m.ownerId !== me.id ||
+        !m.finalized ||
+        !m.category.startsWith('dm_') ||
+        processingOf(m, nowMs()).state !== 'succeeded'
+      ) {
+        return invalidRequest(reply, [
+          { parameter: 'attachments.media_id', value: id, message: 'The media id is invalid.' },
+        ]);
       }
     }
     const fault = state.faults.take('message');
     if (h.sendFault(reply, fault, 'You cannot send messages to this user.')) return reply;
-    const event: XDmEvent = { id: nextSnowflake(store()), conversationId, senderId: me.id, participantIds: [me.id, other], text: body.text ?? '', createdAt: h.now().toISOString(), mediaIds };
+    const event: XDmEvent = {
+      id: nextSnowflake(store()),
+      conversationId,
+      senderId: me.id,
+      participantIds: [me.id, other],
+      text: body.text ?? '',
+      createdAt: h.now().toISOString(),
+      mediaIds,
+    };
     store().dmEvents.push(event);
-    state.posts.push({ id: event.id, text: event.text, media: mediaIds.map(() => ({ type: 'image' })), author: me.username, createdAt: event.createdAt, destination: conversationId, extra: { kind: 'dm', senderId: me.id, recipientId: other, mediaIds } });
+    state.posts.push({
+      id: event.id,
+      text: event.text,
+      media: mediaIds.map(() => ({ type: 'image' })),
+      author: me.username,
+      createdAt: event.createdAt,
+      destination: conversationId,
+      extra: { kind: 'dm', senderId: me.id, recipientId: other, mediaIds },
+    });
     if (fault === 'ambiguous') return hangUp(reply);
     return answer(reply, 'post', path, 201, { data: { dm_conversation_id: conversationId, dm_event_id: event.id } });
   };
 
   // https://docs.x.com/x-api/direct-messages/create-dm-message-by-participant-id
-  app.post<{ Params: { participant_id: string } }>('/2/dm_conversations/with/:participant_id/messages', async (request, reply) => {
-    const path = '/2/dm_conversations/with/{participant_id}/messages';
-    if (!h.valid(request, reply, 'post', path)) return reply;
-    const auth = authenticate(request, reply, state, 'dm.write', nowMs());
-    if (!auth) return reply;
-    const other = request.params.participant_id;
-    if (other === auth.user.id || !store().users.has(other)) return problem(reply, 403, 'Forbidden', 'You cannot send messages to this user.');
-    return sendDm(request, reply, path, auth.user, oneToOne(auth.user.id, other), other);
-  });
+  app.post<{ Params: { participant_id: string } }>(
+    '/2/dm_conversations/with/:participant_id/messages',
+    async (request, reply) => {
+      const path = '/2/dm_conversations/with/{participant_id}/messages';
+      if (!h.valid(request, reply, 'post', path)) return reply;
+      const auth = authenticate(request, reply, state, 'dm.write', nowMs());
+      if (!auth) return reply;
+      const other = request.params.participant_id;
+      if (other === auth.user.id || !store().users.has(other))
+        return problem(reply, 403, 'Forbidden', 'You cannot send messages to this user.');
+      return sendDm(request, reply, path, auth.user, oneToOne(auth.user.id, other), other);
+    },
+  );
 
   // https://docs.x.com/x-api/direct-messages/create-dm-message-by-conversation-id
-  app.post<{ Params: { dm_conversation_id: string } }>('/2/dm_conversations/:dm_conversation_id/messages', async (request, reply) => {
-    const path = '/2/dm_conversations/{dm_conversation_id}/messages';
-    if (!h.valid(request, reply, 'post', path)) return reply;
-    const auth = authenticate(request, reply, state, 'dm.write', nowMs());
-    if (!auth) return reply;
-    const ids = request.params.dm_conversation_id.split('-');
-    if (ids.length !== 2 || !ids.includes(auth.user.id)) return problem(reply, 404, 'Not Found Error', 'Could not find the conversation', NOT_FOUND);
-    const other = ids[0] === auth.user.id ? ids[1] : ids[0];
-    return sendDm(request, reply, path, auth.user, request.params.dm_conversation_id, other);
-  });
+  app.post<{ Params: { dm_conversation_id: string } }>(
+    '/2/dm_conversations/:dm_conversation_id/messages',
+    async (request, reply) => {
+      const path = '/2/dm_conversations/{dm_conversation_id}/messages';
+      if (!h.valid(request, reply, 'post', path)) return reply;
+      const auth = authenticate(request, reply, state, 'dm.write', nowMs());
+      if (!auth) return reply;
+      const ids = request.params.dm_conversation_id.split('-');
+      if (ids.length !== 2 || !ids.includes(auth.user.id))
+        return problem(reply, 404, 'Not Found Error', 'Could not find the conversation', NOT_FOUND);
+      const other = ids[0] === auth.user.id ? ids[1] : ids[0];
+      return sendDm(request, reply, path, auth.user, request.params.dm_conversation_id, other);
+    },
+  );
 
   const tweetJson = (t: XTweet, fields: Set<string>) => {
     const parent = t.replyTo ? store().tweets.get(t.replyTo) : undefined;
@@ -169,16 +246,30 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     const fields = fieldsOf(q, 'tweet.fields');
     const body: Record<string, unknown> = {
       data: page.map((t) => tweetJson(t, fields)),
-      meta: { result_count: page.length, newest_id: page[0].id, oldest_id: page[page.length - 1].id, ...(all.length > offset + max ? { next_token: (offset + max).toString(36) } : {}) },
+      meta: {
+        result_count: page.length,
+        newest_id: page[0].id,
+        oldest_id: page[page.length - 1].id,
+        ...(all.length > offset + max ? { next_token: (offset + max).toString(36) } : {}),
+      },
     };
     if (fieldsOf(q, 'expansions').has('author_id')) {
-      body.includes = { users: [...new Set(page.map((t) => t.authorId))].map((id) => userJson(store().users.get(id) ?? { id, username: `user${id}`, name: id })) };
+      body.includes = {
+        users: [...new Set(page.map((t) => t.authorId))].map((id) =>
+          userJson(store().users.get(id) ?? { id, username: `user${id}`, name: id }),
+        ),
+      };
     }
     return answer(reply, 'get', '/2/users/{id}/mentions', 200, body);
   });
 
   /** The caller acting on its own likes only (X answers 403 for another user's id). */
-  const liker = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, path: string, method: string) => {
+  const liker = (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+    path: string,
+    method: string,
+  ) => {
     if (!h.valid(request, reply, method, path, method === 'delete' ? null : undefined)) return null;
     const auth = authenticate(request, reply, state, 'like.write', nowMs());
     if (!auth) return null;
@@ -220,7 +311,8 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     const tweet = store().tweets.get(request.params.tweet_id);
     if (!tweet || tweet.deleted) return problem(reply, 404, 'Not Found Error', 'Could not find tweet', NOT_FOUND);
     const root = store().tweets.get(tweet.conversationId ?? tweet.id);
-    if (!tweet.replyTo || root?.authorId !== auth.user.id) return problem(reply, 403, 'Forbidden', 'You can only hide replies to your own conversations.');
+    if (!tweet.replyTo || root?.authorId !== auth.user.id)
+      return problem(reply, 403, 'Forbidden', 'You can only hide replies to your own conversations.');
     if (h.sendFault(reply, state.faults.take('comment'), 'You are not allowed to hide this reply.')) return reply;
     tweet.hidden = (request.body as { hidden: boolean }).hidden;
     const inspected = state.posts.find((p) => p.id === tweet.id);
@@ -235,22 +327,47 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
    * `account` is the account's user id or username. Answers the item's id.
    */
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as { kind?: string; account?: string; text?: string; postId?: string; from?: Partial<XUser> };
-    if (b.kind !== 'message' && b.kind !== 'comment') return reply.status(400).send({ error: `X has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
+    const b = (request.body ?? {}) as {
+      kind?: string;
+      account?: string;
+      text?: string;
+      postId?: string;
+      from?: Partial<XUser>;
+    };
+    if (b.kind !== 'message' && b.kind !== 'comment')
+      return reply
+        .status(400)
+        .send({ error: `X has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
     const s = store();
     const account = [...s.users.values()].find((u) => u.id === String(b.account ?? '') || u.username === b.account);
-    if (!account) return reply.status(400).send({ error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator` });
+    if (!account)
+      return reply.status(400).send({
+        error: `unknown account ${JSON.stringify(b.account ?? null)}: account must be the id or username of a user of this simulator`,
+      });
     if (!b.text) return reply.status(400).send({ error: 'text is required' });
-    const from = ensureUser(s, b.from, { id: '1790000000000000999', username: 'sandbox_friend', name: 'Sandbox Friend' });
+    const from = ensureUser(s, b.from, {
+      id: '1790000000000000999',
+      username: 'sandbox_friend',
+      name: 'Sandbox Friend',
+    });
     if (from.id === account.id) return reply.status(400).send({ error: 'from must be someone other than the account' });
     const createdAt = h.now().toISOString();
     if (b.kind === 'message') {
-      const event: XDmEvent = { id: nextSnowflake(s), conversationId: oneToOne(from.id, account.id), senderId: from.id, participantIds: [from.id, account.id], text: b.text, createdAt, mediaIds: [] };
+      const event: XDmEvent = {
+        id: nextSnowflake(s),
+        conversationId: oneToOne(from.id, account.id),
+        senderId: from.id,
+        participantIds: [from.id, account.id],
+        text: b.text,
+        createdAt,
+        mediaIds: [],
+      };
       s.dmEvents.push(event);
       return { ok: true, id: event.id, conversationId: event.conversationId };
     }
     const parent = b.postId ? s.tweets.get(b.postId) : undefined;
-    if (!parent || parent.deleted) return reply.status(400).send({ error: 'postId must name a post of this simulator' });
+    if (!parent || parent.deleted)
+      return reply.status(400).send({ error: 'postId must name a post of this simulator' });
     const tweet: XTweet = {
       id: nextSnowflake(s),
       authorId: from.id,

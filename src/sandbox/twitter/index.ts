@@ -9,7 +9,16 @@ import { registerXEngagement } from './engagement.js';
 import { registerXInbox } from './inbox.js';
 import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
-import { authenticate, invalidRequest, nextSnowflake, problem, processingOf, xStore, type XMedia, type XTweet } from './store.js';
+import {
+  authenticate,
+  invalidRequest,
+  nextSnowflake,
+  problem,
+  processingOf,
+  xStore,
+  type XMedia,
+  type XTweet,
+} from './store.js';
 
 export { expireXAccessTokens, externalXPost, setXSandboxUser, DEFAULT_X_USER } from './store.js';
 
@@ -40,7 +49,13 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       registerXOAuth(app, state, () => now().getTime());
 
       /** Validates against the document; sends X's 400 and returns false when the request violates it. */
-      const valid = (request: FastifyRequest, reply: FastifyReply, method: string, path: string, body?: unknown): boolean => {
+      const valid = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        method: string,
+        path: string,
+        body?: unknown,
+      ): boolean => {
         const problems = spec.operation(method, path).validate({
           path: request.params as Record<string, string>,
           query: request.query as Record<string, unknown>,
@@ -55,7 +70,10 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
       const sendFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean => {
         if (fault === 'rate_limited') {
           const reset = Math.floor(now().getTime() / 1000) + 60;
-          reply.header('x-rate-limit-limit', '100').header('x-rate-limit-remaining', '0').header('x-rate-limit-reset', String(reset));
+          reply
+            .header('x-rate-limit-limit', '100')
+            .header('x-rate-limit-remaining', '0')
+            .header('x-rate-limit-reset', String(reset));
           problem(reply, 429, 'Too Many Requests', 'Too Many Requests');
         } else if (fault === 'unavailable') problem(reply, 503, 'Service Unavailable', 'Service Unavailable');
         else if (fault === 'auth') problem(reply, 401, 'Unauthorized', 'Unauthorized');
@@ -71,10 +89,17 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const fields = String((request.query as Record<string, string>)['user.fields'] ?? '').split(',');
         const data: Record<string, unknown> = { id: auth.user.id, name: auth.user.name, username: auth.user.username };
         if (fields.includes('verified')) data.verified = false;
-        if (fields.includes('profile_image_url')) data.profile_image_url = `${state.baseUrl()}/_avatar/${auth.user.id}.png`;
+        if (fields.includes('profile_image_url'))
+          data.profile_image_url = `${state.baseUrl()}/_avatar/${auth.user.id}.png`;
         // Followers: what `POST /_metrics {postId: <user id>, metrics: {followers}}` set, else a number from the id.
         if (fields.includes('public_metrics')) {
-          data.public_metrics = { followers_count: subscribersOf(state, auth.user.id), following_count: 0, tweet_count: 0, listed_count: 0, like_count: 0 };
+          data.public_metrics = {
+            followers_count: subscribersOf(state, auth.user.id),
+            following_count: 0,
+            tweet_count: 0,
+            listed_count: 0,
+            like_count: 0,
+          };
         }
         return { data };
       });
@@ -86,7 +111,11 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const body = request.body as { media_type?: string; total_bytes?: number; media_category?: string };
         // The document leaves them optional; X refuses an upload session without them.
         const missing = (['media_type', 'total_bytes'] as const).filter((k) => body[k] === undefined);
-        if (missing.length) return invalidRequest(reply, missing.map((m) => ({ parameter: m, message: `${m} is required` })));
+        if (missing.length)
+          return invalidRequest(
+            reply,
+            missing.map((m) => ({ parameter: m, message: `${m} is required` })),
+          );
         const uploadFault = state.faults.take('upload');
         if (sendFault(reply, uploadFault, 'The media upload was refused.')) return reply;
         const store = xStore(state);
@@ -134,8 +163,16 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const auth = authenticate(request, reply, state, 'media.write', now().getTime());
         if (!auth) return reply;
         const media = xStore(state).media.get(request.params.id);
-        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
-        if (media.finalized) return invalidRequest(reply, [{ parameter: 'id', message: 'The media is already finalized' }]);
+        if (!media || media.ownerId !== auth.user.id)
+          return problem(
+            reply,
+            404,
+            'Not Found Error',
+            'Media not found',
+            'https://api.twitter.com/2/problems/resource-not-found',
+          );
+        if (media.finalized)
+          return invalidRequest(reply, [{ parameter: 'id', message: 'The media is already finalized' }]);
         media.segments.set(Number(segmentIndex), bytes ?? Buffer.alloc(0));
         return { data: { expires_at: Math.floor(now().getTime() / 1000) + 86400 } };
       });
@@ -145,18 +182,37 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const auth = authenticate(request, reply, state, 'media.write', now().getTime());
         if (!auth) return reply;
         const media = xStore(state).media.get(request.params.id);
-        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (!media || media.ownerId !== auth.user.id)
+          return problem(
+            reply,
+            404,
+            'Not Found Error',
+            'Media not found',
+            'https://api.twitter.com/2/problems/resource-not-found',
+          );
         const indexes = [...media.segments.keys()].sort((a, b) => a - b);
-        if (indexes.some((n, i) => n !== i)) return invalidRequest(reply, [{ parameter: 'segment_index', message: 'Segments are missing' }]);
+        if (indexes.some((n, i) => n !== i))
+          return invalidRequest(reply, [{ parameter: 'segment_index', message: 'Segments are missing' }]);
         const size = [...media.segments.values()].reduce((n, b) => n + b.length, 0);
         if (size !== media.totalBytes) {
-          return invalidRequest(reply, [{ parameter: 'total_bytes', message: `File size mismatch: declared ${media.totalBytes}, received ${size}` }]);
+          return invalidRequest(reply, [
+            { parameter: 'total_bytes', message: `File size mismatch: declared ${media.totalBytes}, received ${size}` },
+          ]);
         }
         media.finalized = true;
-        const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}`, size, expires_after_secs: 86400 };
+        const data: Record<string, unknown> = {
+          id: media.id,
+          media_key: `3_${media.id}`,
+          size,
+          expires_after_secs: 86400,
+        };
         if (media.processing) {
           // Processing starts now; a `processing` fault makes it end in an error.
-          media.processing = { startedAt: now().getTime(), ms: state.config.processingMs, fails: state.faults.take('processing') !== null };
+          media.processing = {
+            startedAt: now().getTime(),
+            ms: state.config.processingMs,
+            fails: state.faults.take('processing') !== null,
+          };
           data.processing_info = { state: 'pending', check_after_secs: checkAfter(media.processing.ms) };
         }
         return { data };
@@ -167,16 +223,31 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const auth = authenticate(request, reply, state, 'media.write', now().getTime());
         if (!auth) return reply;
         const media = xStore(state).media.get(String((request.query as Record<string, string>).media_id));
-        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (!media || media.ownerId !== auth.user.id)
+          return problem(
+            reply,
+            404,
+            'Not Found Error',
+            'Media not found',
+            'https://api.twitter.com/2/problems/resource-not-found',
+          );
         // https://docs.x.com/x-api/media/get-media-upload-status: processing_info while processing, with
         // check_after_secs; `failed` carries an error object.
         const at = processingOf(media, now().getTime());
         const total = media.processing?.ms ?? 0;
         const processing =
           at.state === 'pending' || at.state === 'in_progress'
-            ? { state: at.state, check_after_secs: checkAfter(at.remainingMs), progress_percent: total ? Math.floor((100 * (total - at.remainingMs)) / total) : 0 }
+            ? {
+                state: at.state,
+                check_after_secs: checkAfter(at.remainingMs),
+                progress_percent: total ? Math.floor((100 * (total - at.remainingMs)) / total) : 0,
+              }
             : at.state === 'failed'
-              ? { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } }
+              ? {
+                  state: 'failed',
+                  progress_percent: 100,
+                  error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' },
+                }
               : { state: 'succeeded', progress_percent: 100 };
         return { data: { id: media.id, media_key: `3_${media.id}`, processing_info: processing } };
       });
@@ -187,7 +258,14 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!auth) return reply;
         const body = request.body as { id: string; metadata?: { alt_text?: { text: string } } };
         const media = xStore(state).media.get(body.id);
-        if (!media || media.ownerId !== auth.user.id) return problem(reply, 404, 'Not Found Error', 'Media not found', 'https://api.twitter.com/2/problems/resource-not-found');
+        if (!media || media.ownerId !== auth.user.id)
+          return problem(
+            reply,
+            404,
+            'Not Found Error',
+            'Media not found',
+            'https://api.twitter.com/2/problems/resource-not-found',
+          );
         if (body.metadata?.alt_text) media.altText = body.metadata.alt_text.text;
         return { data: { id: media.id, associated_metadata: body.metadata ?? {} } };
       });
@@ -198,31 +276,61 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!auth) return reply;
         if (!withinLimits(state.limits, reply, 'create', auth.grant.clientId, auth.user.id)) return reply;
         const store = xStore(state);
-        const body = request.body as { text?: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string }; reply_settings?: string };
+        const body = request.body as {
+          text?: string;
+          media?: { media_ids: string[] };
+          reply?: { in_reply_to_tweet_id: string };
+          reply_settings?: string;
+        };
         const mediaIds = body.media?.media_ids ?? [];
         const text = body.text ?? '';
-        if (!text && mediaIds.length === 0) return invalidRequest(reply, [{ parameter: 'text', message: 'Post text or media is required' }]);
-        if (text && xTextTooLong(text)) return problem(reply, 400, 'Invalid Request', 'Your Tweet text is too long.', 'https://api.twitter.com/2/problems/invalid-request');
+        if (!text && mediaIds.length === 0)
+          return invalidRequest(reply, [{ parameter: 'text', message: 'Post text or media is required' }]);
+        if (text && xTextTooLong(text))
+          return problem(
+            reply,
+            400,
+            'Invalid Request',
+            'Your Tweet text is too long.',
+            'https://api.twitter.com/2/problems/invalid-request',
+          );
         const media: XMedia[] = [];
         for (const id of mediaIds) {
           const m = store.media.get(id);
-          if (!m || m.ownerId !== auth.user.id || !m.finalized || processingOf(m, now().getTime()).state !== 'succeeded') {
-            return invalidRequest(reply, [{ parameter: 'media.media_ids', value: id, message: 'Your media IDs are invalid.' }]);
+          if (
+            !m ||
+            m.ownerId !== auth.user.id ||
+            !m.finalized ||
+            processingOf(m, now().getTime()).state !== 'succeeded'
+          ) {
+            return invalidRequest(reply, [
+              { parameter: 'media.media_ids', value: id, message: 'Your media IDs are invalid.' },
+            ]);
           }
           media.push(m);
         }
         const videos = media.filter((m) => m.category !== 'tweet_image').length;
-        if (videos > 0 && media.length > 1) return invalidRequest(reply, [{ parameter: 'media.media_ids', message: 'Your media IDs are invalid.' }]);
+        if (videos > 0 && media.length > 1)
+          return invalidRequest(reply, [{ parameter: 'media.media_ids', message: 'Your media IDs are invalid.' }]);
         const replyTo = body.reply?.in_reply_to_tweet_id ?? null;
-        if (replyTo && !store.tweets.get(replyTo) ) {
-          return invalidRequest(reply, [{ parameter: 'reply.in_reply_to_tweet_id', value: replyTo, message: 'The post you are replying to does not exist.' }]);
+        if (replyTo && !store.tweets.get(replyTo)) {
+          return invalidRequest(reply, [
+            {
+              parameter: 'reply.in_reply_to_tweet_id',
+              value: replyTo,
+              message: 'The post you are replying to does not exist.',
+            },
+          ]);
         }
 
         const fault = state.faults.take('publish');
         if (sendFault(reply, fault, 'You are not allowed to create a Tweet with duplicate content.')) return reply;
         if (!fault && text) {
-          const duplicate = [...store.tweets.values()].some((t) => !t.deleted && t.authorId === auth.user.id && t.text === text);
-          if (duplicate) return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+          const duplicate = [...store.tweets.values()].some(
+            (t) => !t.deleted && t.authorId === auth.user.id && t.text === text,
+          );
+          if (duplicate)
+            return problem(reply, 403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
         }
 
         const id = nextSnowflake(store);
@@ -266,8 +374,16 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         if (!auth) return reply;
         if (!withinLimits(state.limits, reply, 'delete', auth.grant.clientId, auth.user.id)) return reply;
         const tweet = xStore(state).tweets.get(request.params.id);
-        if (!tweet || tweet.deleted) return problem(reply, 404, 'Not Found Error', 'Could not find tweet', 'https://api.twitter.com/2/problems/resource-not-found');
-        if (tweet.authorId !== auth.user.id) return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');
+        if (!tweet || tweet.deleted)
+          return problem(
+            reply,
+            404,
+            'Not Found Error',
+            'Could not find tweet',
+            'https://api.twitter.com/2/problems/resource-not-found',
+          );
+        if (tweet.authorId !== auth.user.id)
+          return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');
         const fault = state.faults.take('delete');
         if (sendFault(reply, fault, 'You are not allowed to delete this Tweet.')) return reply;
         tweet.deleted = true;
@@ -315,12 +431,28 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         for (const id of String(q.ids).split(',')) {
           const t = xStore(state).tweets.get(id);
           if (!t || t.deleted) {
-            errors.push({ value: id, detail: `Could not find tweet with ids: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.twitter.com/2/problems/resource-not-found' });
+            errors.push({
+              value: id,
+              detail: `Could not find tweet with ids: [${id}].`,
+              title: 'Not Found Error',
+              resource_type: 'tweet',
+              parameter: 'ids',
+              resource_id: id,
+              type: 'https://api.twitter.com/2/problems/resource-not-found',
+            });
             continue;
           }
           const createdMs = Date.parse(t.createdAt);
           if (privateFields && (t.authorId !== auth.user.id || nowMs - createdMs > 30 * 86_400_000)) {
-            errors.push({ value: id, detail: `Sorry, you are not authorized to access non_public_metrics or organic_metrics on the Tweet with id ${id}.`, title: 'Authorization Error', resource_type: 'tweet', parameter: 'ids', resource_id: id, type: 'https://api.twitter.com/2/problems/not-authorized-for-resource' });
+            errors.push({
+              value: id,
+              detail: `Sorry, you are not authorized to access non_public_metrics or organic_metrics on the Tweet with id ${id}.`,
+              title: 'Authorization Error',
+              resource_type: 'tweet',
+              parameter: 'ids',
+              resource_id: id,
+              type: 'https://api.twitter.com/2/problems/not-authorized-for-resource',
+            });
             continue;
           }
           const m = metricsFor(state, id, createdMs, nowMs);
@@ -328,11 +460,30 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           if (fields.includes('created_at')) item.created_at = t.createdAt;
           if (fields.includes('author_id')) item.author_id = t.authorId;
           if (fields.includes('public_metrics')) {
-            item.public_metrics = { retweet_count: m.shares, reply_count: m.comments, like_count: m.likes, quote_count: 0, bookmark_count: m.saves, impression_count: m.impressions };
+            item.public_metrics = {
+              retweet_count: m.shares,
+              reply_count: m.comments,
+              like_count: m.likes,
+              quote_count: 0,
+              bookmark_count: m.saves,
+              impression_count: m.impressions,
+            };
           }
-          if (fields.includes('non_public_metrics')) item.non_public_metrics = { impression_count: m.impressions, url_link_clicks: m.clicks, user_profile_clicks: 0 };
+          if (fields.includes('non_public_metrics'))
+            item.non_public_metrics = {
+              impression_count: m.impressions,
+              url_link_clicks: m.clicks,
+              user_profile_clicks: 0,
+            };
           if (fields.includes('organic_metrics')) {
-            item.organic_metrics = { impression_count: m.impressions, like_count: m.likes, reply_count: m.comments, retweet_count: m.shares, url_link_clicks: m.clicks, user_profile_clicks: 0 };
+            item.organic_metrics = {
+              impression_count: m.impressions,
+              like_count: m.likes,
+              reply_count: m.comments,
+              retweet_count: m.shares,
+              url_link_clicks: m.clicks,
+              user_profile_clicks: 0,
+            };
           }
           data.push(item);
         }
@@ -349,7 +500,10 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const auth = readerOfPosts(request, reply, '/2/users/{id}/tweets');
         if (!auth) return reply;
         const q = request.query as Record<string, string>;
-        const list = (v: unknown) => String(v ?? '').split(',').filter(Boolean);
+        const list = (v: unknown) =>
+          String(v ?? '')
+            .split(',')
+            .filter(Boolean);
         const fields = list(q['tweet.fields']);
         const exclude = list(q.exclude);
         const start = q.start_time ? Date.parse(q.start_time) : -Infinity;
@@ -358,13 +512,23 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const timeline = [...xStore(state).tweets.values()]
           .filter((t) => t.authorId === request.params.id && !t.deleted)
           .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end)
-          .filter((t) => (!q.since_id || BigInt(t.id) > BigInt(q.since_id)) && (!q.until_id || BigInt(t.id) < BigInt(q.until_id)))
+          .filter(
+            (t) =>
+              (!q.since_id || BigInt(t.id) > BigInt(q.since_id)) && (!q.until_id || BigInt(t.id) < BigInt(q.until_id)),
+          )
           .filter((t) => !(exclude.includes('replies') && t.replyTo))
           .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
         let from = 0;
         if (q.pagination_token !== undefined) {
           const after = timeline.findIndex((t) => BigInt(t.id).toString(36) === q.pagination_token);
-          if (after < 0) return invalidRequest(reply, [{ parameter: 'pagination_token', value: q.pagination_token, message: `The \`pagination_token\` query parameter value [${q.pagination_token}] is not valid` }]);
+          if (after < 0)
+            return invalidRequest(reply, [
+              {
+                parameter: 'pagination_token',
+                value: q.pagination_token,
+                message: `The \`pagination_token\` query parameter value [${q.pagination_token}] is not valid`,
+              },
+            ]);
           from = after + 1;
         }
         const tweets = timeline.slice(from, from + max);
@@ -374,11 +538,21 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           text: t.text,
           edit_history_tweet_ids: [t.id],
           ...(fields.includes('created_at') ? { created_at: t.createdAt } : {}),
-          ...(fields.includes('attachments') && t.mediaIds.length ? { attachments: { media_keys: t.mediaIds.map((id) => `3_${id}`) } } : {}),
+          ...(fields.includes('attachments') && t.mediaIds.length
+            ? { attachments: { media_keys: t.mediaIds.map((id) => `3_${id}`) } }
+            : {}),
         }));
         const more = from + max < timeline.length;
         const last = tweets[tweets.length - 1];
-        return { data, meta: { result_count: data.length, newest_id: data[0].id, oldest_id: last.id, ...(more ? { next_token: BigInt(last.id).toString(36) } : {}) } };
+        return {
+          data,
+          meta: {
+            result_count: data.length,
+            newest_id: data[0].id,
+            oldest_id: last.id,
+            ...(more ? { next_token: BigInt(last.id).toString(36) } : {}),
+          },
+        };
       });
     },
   };

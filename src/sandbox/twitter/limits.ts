@@ -20,14 +20,30 @@ const epoch = (ms: number) => String(Math.ceil(ms / 1000));
 function headers(reply: FastifyReply, statuses: LimitStatus[]): void {
   for (const s of statuses) {
     const prefix = s.rule === CREATE_PER_APP ? 'x-app-limit-24hour' : 'x-rate-limit';
-    reply.header(`${prefix}-limit`, String(s.limit)).header(`${prefix}-remaining`, String(s.remaining)).header(`${prefix}-reset`, epoch(s.resetAtMs));
+    reply
+      .header(`${prefix}-limit`, String(s.limit))
+      .header(`${prefix}-remaining`, String(s.remaining))
+      .header(`${prefix}-reset`, epoch(s.resetAtMs));
   }
 }
 
 /** Counts a call of `op` by `userId` through app `clientId`; false when it sent X's 429. */
-export function withinLimits(limits: RateLimiter, reply: FastifyReply, op: 'create' | 'delete', clientId: string, userId: string): boolean {
+export function withinLimits(
+  limits: RateLimiter,
+  reply: FastifyReply,
+  op: 'create' | 'delete',
+  clientId: string,
+  userId: string,
+): boolean {
   const user = `${clientId}:${userId}`;
-  const verdict = limits.take(op === 'create' ? [[CREATE_PER_USER, user], [CREATE_PER_APP, clientId]] : [[DELETE_PER_USER, user]]);
+  const verdict = limits.take(
+    op === 'create'
+      ? [
+          [CREATE_PER_USER, user],
+          [CREATE_PER_APP, clientId],
+        ]
+      : [[DELETE_PER_USER, user]],
+  );
   headers(reply, verdict.statuses);
   if (verdict.ok) return true;
   problem(reply, 429, 'Too Many Requests', 'Too Many Requests');

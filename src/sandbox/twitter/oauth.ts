@@ -77,18 +77,31 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
   });
   app.post('/_oauth/users', async (request, reply) => {
     const u = (request.body ?? {}) as Partial<OAuthUser>;
-    if (!u.id || !/^\d{1,19}$/.test(u.id) || !u.username) return reply.status(400).send({ error: 'a numeric id and a username are required' });
+    if (!u.id || !/^\d{1,19}$/.test(u.id) || !u.username)
+      return reply.status(400).send({ error: 'a numeric id and a username are required' });
     sim.addUser({ id: u.id, username: u.username, name: u.name ?? u.username });
     return { ok: true };
   });
   app.get<{ Querystring: Record<string, string> }>('/i/oauth2/authorize', async (request, reply) => {
     const q = request.query;
-    const missing = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge'].filter((k) => !q[k]);
-    if (missing.length) return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
-    if (q.response_type !== 'code') return reply.status(400).send({ error: 'unsupported_response_type', error_description: 'response_type must be code' });
+    const missing = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge'].filter(
+      (k) => !q[k],
+    );
+    if (missing.length)
+      return reply.status(400).send({ error: 'invalid_request', error_description: `missing ${missing.join(', ')}` });
+    if (q.response_type !== 'code')
+      return reply
+        .status(400)
+        .send({ error: 'unsupported_response_type', error_description: 'response_type must be code' });
     const method = q.code_challenge_method ?? 'plain';
-    if (!['S256', 'plain'].includes(method)) return reply.status(400).send({ error: 'invalid_request', error_description: 'code_challenge_method must be S256 or plain' });
-    if (q.state.length > 500) return reply.status(400).send({ error: 'invalid_request', error_description: 'state is longer than 500 characters' });
+    if (!['S256', 'plain'].includes(method))
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', error_description: 'code_challenge_method must be S256 or plain' });
+    if (q.state.length > 500)
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', error_description: 'state is longer than 500 characters' });
     let redirect: URL;
     try {
       redirect = new URL(q.redirect_uri);
@@ -114,9 +127,13 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
 
   app.post('/2/oauth2/token', async (request, reply) => {
     const fault = state.faults.take('token');
-    if (fault === 'rate_limited') return reply.status(429).send({ title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+    if (fault === 'rate_limited')
+      return reply
+        .status(429)
+        .send({ title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
     if (fault === 'unavailable') return problemUnavailable(reply);
-    if (fault === 'auth' || fault === 'rejected') return oauthError(reply, 400, 'invalid_request', 'Value passed for the token was invalid.');
+    if (fault === 'auth' || fault === 'rejected')
+      return oauthError(reply, 400, 'invalid_request', 'Value passed for the token was invalid.');
     if (tokenFault.count > 0) {
       tokenFault.count--;
       if (tokenFault.kind === 'unavailable') return problemUnavailable(reply);
@@ -135,7 +152,12 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
     const issue = (grantId: string, scopes: string[]) => {
       const accessToken = randomToken();
       store.accessTokens.set(accessToken, { grantId, expiresAt: now() + ACCESS_TTL_SECS * 1000 });
-      const body: Record<string, unknown> = { token_type: 'bearer', expires_in: ACCESS_TTL_SECS, access_token: accessToken, scope: scopes.join(' ') };
+      const body: Record<string, unknown> = {
+        token_type: 'bearer',
+        expires_in: ACCESS_TTL_SECS,
+        access_token: accessToken,
+        scope: scopes.join(' '),
+      };
       if (scopes.includes('offline.access')) {
         const refreshToken = randomToken();
         store.refreshTokens.set(refreshToken, { grantId });
@@ -148,12 +170,18 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
     const grantType = form.get('grant_type');
     if (grantType === 'authorization_code') {
       const code = store.codes.get(form.get('code') ?? '');
-      if (!code || code.expiresAt < now() || code.clientId !== clientId || code.redirectUri !== form.get('redirect_uri')) {
+      if (
+        !code ||
+        code.expiresAt < now() ||
+        code.clientId !== clientId ||
+        code.redirectUri !== form.get('redirect_uri')
+      ) {
         return oauthError(reply, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       }
       const verifier = form.get('code_verifier') ?? '';
       const expected = code.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
-      if (expected !== code.challenge) return oauthError(reply, 400, 'invalid_request', 'Value passed for the code verifier was invalid.');
+      if (expected !== code.challenge)
+        return oauthError(reply, 400, 'invalid_request', 'Value passed for the code verifier was invalid.');
       store.codes.delete(form.get('code')!);
       const grantId = randomToken();
       store.grants.set(grantId, { id: grantId, userId: code.userId, clientId, scopes: code.scopes, revoked: false });
@@ -187,5 +215,7 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
 }
 
 function problemUnavailable(reply: FastifyReply) {
-  return reply.status(503).send({ title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 });
+  return reply
+    .status(503)
+    .send({ title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 });
 }

@@ -13,14 +13,26 @@ export type { OperationValidator, ResponseCheck, ValidationProblem } from '../op
 /** The X document; `new XOpenApi(doc)` takes another copy (tests). */
 export class XOpenApi extends OpenApiDocument {
   constructor(doc?: any) {
-    super(doc ?? JSON.parse(readFileSync(locateDocument(import.meta.url, './openapi/x-openapi.json', 'src/sandbox/twitter/openapi/x-openapi.json'), 'utf8')), 'x-openapi.json');
+    super(
+      doc ??
+        JSON.parse(
+          readFileSync(
+            locateDocument(import.meta.url, './openapi/x-openapi.json', 'src/sandbox/twitter/openapi/x-openapi.json'),
+            'utf8',
+          ),
+        ),
+      'x-openapi.json',
+    );
   }
 }
 
 /** The documented response schema of an operation, for asserting the simulator answers in X's shapes. */
 export function responseValidator(api: XOpenApi, method: string, path: string, status: number): ResponseCheck {
   const check = api.response(method, path, status);
-  if (!check || !api.doc.paths?.[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']) {
+  if (
+    !check ||
+    !api.doc.paths?.[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']
+  ) {
     throw new Error(`no documented ${status} JSON response for ${method} ${path}`);
   }
   return check;

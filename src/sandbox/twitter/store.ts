@@ -65,7 +65,18 @@ export interface XMedia {
 
 export interface XStore {
   users: Map<string, XUser>;
-  codes: Map<string, { clientId: string; redirectUri: string; challenge: string; method: string; scopes: string[]; userId: string; expiresAt: number }>;
+  codes: Map<
+    string,
+    {
+      clientId: string;
+      redirectUri: string;
+      challenge: string;
+      method: string;
+      scopes: string[];
+      userId: string;
+      expiresAt: number;
+    }
+  >;
   grants: Map<string, XGrant>;
   accessTokens: Map<string, XToken>;
   refreshTokens: Map<string, { grantId: string }>;
@@ -128,9 +139,15 @@ export function expireXAccessTokens(state: SimulatorState): void {
 }
 
 /** X's problem for an invalid request, listing each offending parameter. */
-export function invalidRequest(reply: FastifyReply, problems: { parameter: string; message: string; value?: unknown }[]) {
+export function invalidRequest(
+  reply: FastifyReply,
+  problems: { parameter: string; message: string; value?: unknown }[],
+) {
   return reply.status(400).send({
-    errors: problems.map((p) => ({ parameters: { [p.parameter]: p.value === undefined ? [] : [p.value] }, message: p.message })),
+    errors: problems.map((p) => ({
+      parameters: { [p.parameter]: p.value === undefined ? [] : [p.value] },
+      message: p.message,
+    })),
     title: 'Invalid Request',
     detail: 'One or more parameters to your request was invalid.',
     type: 'https://api.twitter.com/2/problems/invalid-request',
@@ -145,7 +162,13 @@ export function problem(reply: FastifyReply, status: number, title: string, deta
  * The caller of an API route: a live, unrevoked OAuth 2 user token with the scope the operation
  * needs. Sends the 401/403 and returns null otherwise.
  */
-export function authenticate(request: FastifyRequest, reply: FastifyReply, state: SimulatorState, scope: string, now: number): { user: XUser; grant: XGrant } | null {
+export function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: SimulatorState,
+  scope: string,
+  now: number,
+): { user: XUser; grant: XGrant } | null {
   const store = xStore(state);
   const header = request.headers.authorization ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7) : null;
@@ -167,7 +190,10 @@ export function authenticate(request: FastifyRequest, reply: FastifyReply, state
  * `pending` until FINALIZE, then `in_progress` for the simulator's `processingMs`, then `succeeded` (or
  * `failed`, when a `processing` fault was set at FINALIZE).
  */
-export function processingOf(media: XMedia, nowMs: number): { state: 'pending' | 'in_progress' | 'succeeded' | 'failed'; remainingMs: number } {
+export function processingOf(
+  media: XMedia,
+  nowMs: number,
+): { state: 'pending' | 'in_progress' | 'succeeded' | 'failed'; remainingMs: number } {
   const p = media.processing;
   if (!p) return { state: 'succeeded', remainingMs: 0 };
   if (p.startedAt === null) return { state: 'pending', remainingMs: p.ms };
@@ -184,8 +210,26 @@ export function externalXPost(state: SimulatorState, authorId: string, text: str
   const store = xStore(state);
   const id = nextSnowflake(store);
   const createdAt = new Date(at).toISOString();
-  store.tweets.set(id, { id, authorId, text, createdAt, mediaIds: [], replyTo: null, replySettings: null, deleted: false, conversationId: id });
+  store.tweets.set(id, {
+    id,
+    authorId,
+    text,
+    createdAt,
+    mediaIds: [],
+    replyTo: null,
+    replySettings: null,
+    deleted: false,
+    conversationId: id,
+  });
   const author = store.users.get(authorId);
-  state.posts.push({ id, text, media: [], replyTo: null, author: author?.username ?? authorId, createdAt, extra: { authorId, external: true } });
+  state.posts.push({
+    id,
+    text,
+    media: [],
+    replyTo: null,
+    author: author?.username ?? authorId,
+    createdAt,
+    extra: { authorId, external: true },
+  });
   return id;
 }

@@ -13,6 +13,8 @@ export function tweetCore(t: XTweet, fields: Set<string>): Record<string, unknow
     ...(fields.has('created_at') ? { created_at: t.createdAt } : {}),
     ...(fields.has('author_id') ? { author_id: t.authorId } : {}),
     ...(fields.has('conversation_id') ? { conversation_id: t.conversationId ?? t.id } : {}),
-    ...(fields.has('referenced_tweets') && t.replyTo ? { referenced_tweets: [{ type: 'replied_to', id: t.replyTo }] } : {}),
+    ...(fields.has('referenced_tweets') && t.replyTo
+      ? { referenced_tweets: [{ type: 'replied_to', id: t.replyTo }] }
+      : {}),
   };
 }

@@ -15,7 +15,13 @@ import { channelFor, sendFault, ytError, ytStore } from './store.js';
  * https://developers.google.com/youtube/analytics/reference/reports/query
  */
 
-const ANALYTICS = new Discovery(() => readDiscovery(import.meta.url, './discovery/youtubeAnalytics-v2.json', '../../../src/sandbox/youtube/discovery/youtubeAnalytics-v2.json'));
+const ANALYTICS = new Discovery(() =>
+  readDiscovery(
+    import.meta.url,
+    './discovery/youtubeAnalytics-v2.json',
+    '../../../src/sandbox/youtube/discovery/youtubeAnalytics-v2.json',
+  ),
+);
 
 /** Metrics this report serves, with their column data types (https://developers.google.com/youtube/analytics/metrics). */
 const METRICS: Record<string, 'INTEGER' | 'FLOAT'> = {
@@ -43,7 +49,10 @@ function parameterRules(): Map<string, ParamRule> {
   const add = (name: string, p: any) => {
     const text = String(p.description ?? '');
     const pattern = /pattern: "?([^\s"]+)/.exec(text)?.[1] ?? p.pattern ?? null;
-    out.set(name, { required: p.required === true || /required: true/.test(text), pattern: pattern ? new RegExp(`^(?:${pattern})$`) : null });
+    out.set(name, {
+      required: p.required === true || /required: true/.test(text),
+      pattern: pattern ? new RegExp(`^(?:${pattern})$`) : null,
+    });
   };
   for (const [name, p] of Object.entries<any>(doc.parameters ?? {})) add(name, p);
   for (const [name, p] of Object.entries<any>(ANALYTICS.method('reports.query').parameters ?? {})) add(name, p);
@@ -56,39 +65,65 @@ function badRequest(reply: FastifyReply, message: string, location?: string): Fa
   return ytError(reply, 400, 'badRequest', message, { domain: 'global', ...(location ? { location } : {}) });
 }
 
-export function registerYouTubeAnalytics(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+export function registerYouTubeAnalytics(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  now: () => number,
+): void {
   app.get('/v2/reports', async (request, reply) => {
     rules ??= parameterRules();
     const q = request.query as Record<string, string | string[]>;
     for (const [name, value] of Object.entries(q)) {
       const rule = rules.get(name);
-      if (!rule) return badRequest(reply, `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`);
-      if (Array.isArray(value)) return badRequest(reply, `Invalid value for parameter ${name}: only one value is allowed.`, name);
-      if (rule.pattern && !rule.pattern.test(value)) return badRequest(reply, `Invalid value '${value}' for parameter ${name}.`, name);
+      if (!rule)
+        return badRequest(
+          reply,
+          `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
+        );
+      if (Array.isArray(value))
+        return badRequest(reply, `Invalid value for parameter ${name}: only one value is allowed.`, name);
+      if (rule.pattern && !rule.pattern.test(value))
+        return badRequest(reply, `Invalid value '${value}' for parameter ${name}.`, name);
     }
-    for (const [name, rule] of rules) if (rule.required && q[name] === undefined) return badRequest(reply, `Required parameter: ${name}`, name);
+    for (const [name, rule] of rules)
+      if (rule.required && q[name] === undefined) return badRequest(reply, `Required parameter: ${name}`, name);
     const channel = channelFor(request, reply, oauth);
     if (!channel) return reply;
     const scopes = oauth.scopesFor(request.headers.authorization) ?? [];
     const allowed: string[] = ANALYTICS.method('reports.query').scopes ?? [];
     if (!scopes.some((s) => allowed.includes(s))) {
-      return ytError(reply, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', { domain: 'global' });
+      return ytError(reply, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', {
+        domain: 'global',
+      });
     }
     const fault = state.faults.take('lookup');
     if (sendFault(reply, fault, { reason: 'badRequest', message: 'The query was refused.' })) return reply;
 
     const p = q as Record<string, string>;
-    if (p.ids !== 'channel==MINE' && p.ids !== `channel==${channel.id}`) return ytError(reply, 403, 'forbidden', 'Forbidden', { domain: 'global' });
+    if (p.ids !== 'channel==MINE' && p.ids !== `channel==${channel.id}`)
+      return ytError(reply, 403, 'forbidden', 'Forbidden', { domain: 'global' });
     const metrics = p.metrics.split(',');
     const unknown = metrics.find((m) => !METRICS[m]);
-    if (unknown) return badRequest(reply, `Unknown identifier (${unknown}) given in field parameters.metrics.`, 'metrics');
-    if ((p.dimensions ?? '') !== 'day') return badRequest(reply, 'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.');
+    if (unknown)
+      return badRequest(reply, `Unknown identifier (${unknown}) given in field parameters.metrics.`, 'metrics');
+    if ((p.dimensions ?? '') !== 'day')
+      return badRequest(
+        reply,
+        'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.',
+      );
     const video = /^video==([A-Za-z0-9_-]+)$/.exec(p.filters ?? '')?.[1];
-    if (!video) return badRequest(reply, 'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.');
+    if (!video)
+      return badRequest(
+        reply,
+        'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.',
+      );
     const start = Date.parse(`${p.startDate}T00:00:00Z`);
     const end = Date.parse(`${p.endDate}T00:00:00Z`);
-    if (Number.isNaN(start) || Number.isNaN(end)) return badRequest(reply, 'Invalid date.', Number.isNaN(start) ? 'startDate' : 'endDate');
-    if (start > end) return badRequest(reply, 'The start date must be earlier than or equal to the end date.', 'startDate');
+    if (Number.isNaN(start) || Number.isNaN(end))
+      return badRequest(reply, 'Invalid date.', Number.isNaN(start) ? 'startDate' : 'endDate');
+    if (start > end)
+      return badRequest(reply, 'The start date must be earlier than or equal to the end date.', 'startDate');
 
     const v = ytStore(state).videos.get(video);
     const rows: (string | number)[][] = [];

@@ -38,14 +38,30 @@ function tracksOf(state: SimulatorState): YtCaptionTrack[] {
 const trackId = (seed: string) => `AUieDa${createHash('sha256').update(seed).digest('base64url').slice(0, 30)}`;
 
 /** An uploaded caption track of `videoId`, as captions.insert would leave it. */
-export function addCaptionTrack(state: SimulatorState, videoId: string, track: { language: string; name?: string; cues: YtCaptionTrack['cues'] }, at: number): YtCaptionTrack {
-  const made: YtCaptionTrack = { id: trackId(`${videoId}:${track.language}:${track.name ?? ''}:${at}`), videoId, language: track.language, name: track.name ?? '', trackKind: 'standard', cues: track.cues, lastUpdated: at };
+export function addCaptionTrack(
+  state: SimulatorState,
+  videoId: string,
+  track: { language: string; name?: string; cues: YtCaptionTrack['cues'] },
+  at: number,
+): YtCaptionTrack {
+  const made: YtCaptionTrack = {
+    id: trackId(`${videoId}:${track.language}:${track.name ?? ''}:${at}`),
+    videoId,
+    language: track.language,
+    name: track.name ?? '',
+    trackKind: 'standard',
+    cues: track.cues,
+    lastUpdated: at,
+  };
   tracksOf(state).push(made);
   return made;
 }
 
 /** The video's tracks: its uploaded ones and, once it is processed, YouTube's automatic English one. */
-function videoTracks(state: SimulatorState, video: { id: string; snippet: Record<string, any>; readyAt: number }): YtCaptionTrack[] {
+function videoTracks(
+  state: SimulatorState,
+  video: { id: string; snippet: Record<string, any>; readyAt: number },
+): YtCaptionTrack[] {
   const title = String(video.snippet.title ?? 'this video');
   const asr: YtCaptionTrack = {
     id: trackId(`asr:${video.id}`),
@@ -71,28 +87,56 @@ const stamp = (s: number, sep: string) => {
 
 /** The track in a download format: SubRip, WebVTT, or SubViewer (the default, sbv). */
 function render(track: YtCaptionTrack, format: string): string {
-  if (format === 'srt') return track.cues.map((c, i) => `${i + 1}\n${stamp(c.start, ',')} --> ${stamp(c.end, ',')}\n${c.text}\n`).join('\n');
-  if (format === 'vtt') return `WEBVTT\n\n${track.cues.map((c) => `${stamp(c.start, '.')} --> ${stamp(c.end, '.')}\n${c.text}\n`).join('\n')}`;
+  if (format === 'srt')
+    return track.cues
+      .map((c, i) => `${i + 1}\n${stamp(c.start, ',')} --> ${stamp(c.end, ',')}\n${c.text}\n`)
+      .join('\n');
+  if (format === 'vtt')
+    return `WEBVTT\n\n${track.cues.map((c) => `${stamp(c.start, '.')} --> ${stamp(c.end, '.')}\n${c.text}\n`).join('\n')}`;
   return track.cues.map((c) => `${stamp(c.start, '.').slice(1)},${stamp(c.end, '.').slice(1)}\n${c.text}\n`).join('\n');
 }
 
 const FORMATS = ['sbv', 'scc', 'srt', 'ttml', 'vtt'];
 
-export function registerCaptions(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+export function registerCaptions(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  now: () => number,
+): void {
   app.get('/youtube/v3/captions', async (request, reply) => {
     const channel = channelFor(request, reply, oauth, ['captions', 'list']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const problem = checkParams('captions', 'list', q);
-    if (problem) return ytError(reply, 400, problem.reason, problem.message, { domain: 'global', location: problem.location });
+    if (problem)
+      return ytError(reply, 400, problem.reason, problem.message, { domain: 'global', location: problem.location });
     const video = ytStore(state).videos.get(q.videoId);
-    if (!video || video.deleted) return ytError(reply, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', { location: 'videoId' });
-    if (video.channelId !== channel.id) return ytError(reply, 403, 'forbidden', 'The permissions associated with the request are not sufficient to retrieve the caption tracks.');
+    if (!video || video.deleted)
+      return ytError(reply, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', {
+        location: 'videoId',
+      });
+    if (video.channelId !== channel.id)
+      return ytError(
+        reply,
+        403,
+        'forbidden',
+        'The permissions associated with the request are not sufficient to retrieve the caption tracks.',
+      );
     const fault = state.faults.take('lookup');
-    if (sendFault(reply, fault, { reason: 'forbidden', message: 'The permissions associated with the request are not sufficient to retrieve the caption tracks.' })) return reply;
+    if (
+      sendFault(reply, fault, {
+        reason: 'forbidden',
+        message: 'The permissions associated with the request are not sufficient to retrieve the caption tracks.',
+      })
+    )
+      return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     settle(video, now());
-    const tracks = video.status.uploadStatus === 'processed' ? videoTracks(state, video) : tracksOf(state).filter((t) => t.videoId === video.id);
+    const tracks =
+      video.status.uploadStatus === 'processed'
+        ? videoTracks(state, video)
+        : tracksOf(state).filter((t) => t.videoId === video.id);
     const parts = partsOf(q);
     return checked('CaptionListResponse', {
       kind: 'youtube#captionListResponse',
@@ -102,7 +146,22 @@ export function registerCaptions(app: FastifyInstance, state: SimulatorState, oa
         etag: etag(t.id),
         id: t.id,
         ...(parts.includes('snippet')
-          ? { snippet: { videoId: t.videoId, lastUpdated: new Date(t.lastUpdated).toISOString(), trackKind: t.trackKind, language: t.language, name: t.name, audioTrackType: 'unknown', isCC: false, isLarge: false, isEasyReader: false, isDraft: false, isAutoSynced: false, status: 'serving' } }
+          ? {
+              snippet: {
+                videoId: t.videoId,
+                lastUpdated: new Date(t.lastUpdated).toISOString(),
+                trackKind: t.trackKind,
+                language: t.language,
+                name: t.name,
+                audioTrackType: 'unknown',
+                isCC: false,
+                isLarge: false,
+                isEasyReader: false,
+                isDraft: false,
+                isAutoSynced: false,
+                status: 'serving',
+              },
+            }
           : {}),
       })),
     });
@@ -112,15 +171,25 @@ export function registerCaptions(app: FastifyInstance, state: SimulatorState, oa
     const channel = channelFor(request, reply, oauth, ['captions', 'download']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
-    if (q.tfmt !== undefined && !FORMATS.includes(q.tfmt)) return ytError(reply, 400, 'invalidValue', `Invalid value '${q.tfmt}'.`, { domain: 'global', location: 'tfmt' });
+    if (q.tfmt !== undefined && !FORMATS.includes(q.tfmt))
+      return ytError(reply, 400, 'invalidValue', `Invalid value '${q.tfmt}'.`, { domain: 'global', location: 'tfmt' });
     const { id } = request.params as { id: string };
     const videos = [...ytStore(state).videos.values()].filter((v) => !v.deleted);
     for (const video of videos) {
       settle(video, now());
-      const tracks = video.status.uploadStatus === 'processed' ? videoTracks(state, video) : tracksOf(state).filter((t) => t.videoId === video.id);
+      const tracks =
+        video.status.uploadStatus === 'processed'
+          ? videoTracks(state, video)
+          : tracksOf(state).filter((t) => t.videoId === video.id);
       const track = tracks.find((t) => t.id === id);
       if (!track) continue;
-      if (video.channelId !== channel.id) return ytError(reply, 403, 'forbidden', 'The permissions associated with the request are not sufficient to download the caption track.');
+      if (video.channelId !== channel.id)
+        return ytError(
+          reply,
+          403,
+          'forbidden',
+          'The permissions associated with the request are not sufficient to download the caption track.',
+        );
       return reply.type('text/plain; charset=UTF-8').send(render(track, q.tfmt ?? 'sbv'));
     }
     return ytError(reply, 404, 'captionNotFound', 'The caption track could not be found.', { location: 'id' });

@@ -8,7 +8,13 @@ import { Discovery, readDiscovery, type SchemaProblem } from '../discovery.js';
 
 export type { SchemaProblem };
 
-const YOUTUBE = new Discovery(() => readDiscovery(import.meta.url, './discovery/youtube-v3.json', '../../../src/sandbox/youtube/discovery/youtube-v3.json'));
+const YOUTUBE = new Discovery(() =>
+  readDiscovery(
+    import.meta.url,
+    './discovery/youtube-v3.json',
+    '../../../src/sandbox/youtube/discovery/youtube-v3.json',
+  ),
+);
 
 /** The discovery document (read once). */
 export function youtubeDiscovery(): any {
@@ -24,9 +30,17 @@ export function checkSchema(name: string, value: unknown, root = 'resource'): Sc
 }
 
 /** The upload paths a method accepts (`resources.<r>.methods.<m>.mediaUpload.protocols`), and its size and type limits. */
-export function mediaUpload(resource: string, method: string): { simple: string; resumable: string; maxSize: number; accept: string[] } {
+export function mediaUpload(
+  resource: string,
+  method: string,
+): { simple: string; resumable: string; maxSize: number; accept: string[] } {
   const m = youtubeDiscovery().resources[resource].methods[method].mediaUpload;
-  return { simple: m.protocols.simple.path, resumable: m.protocols.resumable.path, maxSize: Number(m.maxSize), accept: m.accept };
+  return {
+    simple: m.protocols.simple.path,
+    resumable: m.protocols.resumable.path,
+    maxSize: Number(m.maxSize),
+    accept: m.accept,
+  };
 }
 
 /** True when `contentType` matches one of the method's accepted types (`video/*`, `image/png`, ...). */
@@ -40,7 +54,11 @@ export function accepts(accept: string[], contentType: string): boolean {
  * a required one missing, or an integer outside its type or its minimum/maximum. Null when it passes.
  * Google's messages and reasons (https://developers.google.com/youtube/v3/docs/errors#general).
  */
-export function checkParams(resource: string, method: string, query: Record<string, unknown>): { reason: string; message: string; location: string } | null {
+export function checkParams(
+  resource: string,
+  method: string,
+  query: Record<string, unknown>,
+): { reason: string; message: string; location: string } | null {
   const params: Record<string, any> = youtubeDiscovery().resources[resource].methods[method].parameters;
   for (const [name, p] of Object.entries(params)) {
     const raw = query[name];
@@ -50,9 +68,21 @@ export function checkParams(resource: string, method: string, query: Record<stri
     }
     if (p.type !== 'integer') continue;
     const value = Number(raw);
-    if (!/^-?\d+$/.test(String(raw))) return { reason: 'invalidParameter', message: `Invalid value '${String(raw)}'. Values must be integers.`, location: name };
-    if ((p.minimum !== undefined && value < Number(p.minimum)) || (p.maximum !== undefined && value > Number(p.maximum))) {
-      return { reason: 'invalidParameter', message: `Invalid value '${String(raw)}'. Values must be within the range: [${p.minimum ?? ''}, ${p.maximum ?? ''}]`, location: name };
+    if (!/^-?\d+$/.test(String(raw)))
+      return {
+        reason: 'invalidParameter',
+        message: `Invalid value '${String(raw)}'. Values must be integers.`,
+        location: name,
+      };
+    if (
+      (p.minimum !== undefined && value < Number(p.minimum)) ||
+      (p.maximum !== undefined && value > Number(p.maximum))
+    ) {
+      return {
+        reason: 'invalidParameter',
+        message: `Invalid value '${String(raw)}'. Values must be within the range: [${p.minimum ?? ''}, ${p.maximum ?? ''}]`,
+        location: name,
+      };
     }
   }
   return null;

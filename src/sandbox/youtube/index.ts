@@ -56,7 +56,10 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
       const store = () => ytStore(state);
       // Before the uploads scope is registered, so that its routes inherit the hook.
       const videoInsert = mediaUpload('videos', 'insert');
-      registerYouTubeLimits(app, state, oauth, { videos: [videoInsert.simple, videoInsert.resumable], thumbnails: mediaUpload('thumbnails', 'set').simple });
+      registerYouTubeLimits(app, state, oauth, {
+        videos: [videoInsert.simple, videoInsert.resumable],
+        thumbnails: mediaUpload('thumbnails', 'set').simple,
+      });
 
       // Uploads read their bodies as streams: this scope passes every non-JSON body through unread.
       await app.register(async (uploads) => {
@@ -78,10 +81,19 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         if (!channel) return reply;
         const q = request.query as Record<string, string>;
         const parts = partsOf(q);
-        if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
-        if (q.mine !== 'true' && q.id !== channel.id) return ytError(reply, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle, forUsername', { location: 'parameters.' });
+        if (!parts.length)
+          return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
+        if (q.mine !== 'true' && q.id !== channel.id)
+          return ytError(
+            reply,
+            400,
+            'missingRequiredParameter',
+            'No filter selected. Expected one of: mine, id, forHandle, forUsername',
+            { location: 'parameters.' },
+          );
         const fault = state.faults.take('destinations');
-        if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized.' })) return reply;
+        if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized.' }))
+          return reply;
         const item: Record<string, unknown> = { kind: 'youtube#channel', etag: etag(channel.id), id: channel.id };
         if (parts.includes('snippet')) {
           item.snippet = {
@@ -93,12 +105,23 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
             localized: { title: channel.title, description: '' },
           };
         }
-        if (parts.includes('contentDetails')) item.contentDetails = { relatedPlaylists: { likes: '', uploads: channel.uploads } };
+        if (parts.includes('contentDetails'))
+          item.contentDetails = { relatedPlaylists: { likes: '', uploads: channel.uploads } };
         if (parts.includes('statistics')) {
           const videos = [...store().videos.values()].filter((v) => v.channelId === channel.id && !v.deleted);
-          item.statistics = { viewCount: '0', subscriberCount: String(subscribersOf(state, channel.id)), hiddenSubscriberCount: false, videoCount: String(videos.length) };
+          item.statistics = {
+            viewCount: '0',
+            subscriberCount: String(subscribersOf(state, channel.id)),
+            hiddenSubscriberCount: false,
+            videoCount: String(videos.length),
+          };
         }
-        return checked('ChannelListResponse', { kind: 'youtube#channelListResponse', etag: etag(`list-${channel.id}`), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [item] });
+        return checked('ChannelListResponse', {
+          kind: 'youtube#channelListResponse',
+          etag: etag(`list-${channel.id}`),
+          pageInfo: { totalResults: 1, resultsPerPage: 5 },
+          items: [item],
+        });
       });
 
       app.get('/youtube/v3/videos', async (request, reply) => {
@@ -106,18 +129,38 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         if (!channel) return reply;
         const q = request.query as Record<string, string>;
         const parts = partsOf(q);
-        if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
-        const ids = String(q.id ?? '').split(',').filter(Boolean);
-        if (!ids.length) return ytError(reply, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: id, myRating, chart', { location: 'parameters.' });
+        if (!parts.length)
+          return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
+        const ids = String(q.id ?? '')
+          .split(',')
+          .filter(Boolean);
+        if (!ids.length)
+          return ytError(
+            reply,
+            400,
+            'missingRequiredParameter',
+            'No filter selected. Expected one of: id, myRating, chart',
+            { location: 'parameters.' },
+          );
         // Other channels' private details are not shown; a deleted video is simply absent.
         const items = ids
           .map((id) => store().videos.get(id))
           .filter((v) => v && !v.deleted)
           .map((v) => {
             const owner = v!.channelId === channel.id;
-            return videoResource(v!, owner ? parts : parts.filter((p) => p !== 'processingDetails'), now(), metricsFor(state, v!.id, v!.createdAt, now()));
+            return videoResource(
+              v!,
+              owner ? parts : parts.filter((p) => p !== 'processingDetails'),
+              now(),
+              metricsFor(state, v!.id, v!.createdAt, now()),
+            );
           });
-        return checked('VideoListResponse', { kind: 'youtube#videoListResponse', etag: etag(ids.join(',')), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
+        return checked('VideoListResponse', {
+          kind: 'youtube#videoListResponse',
+          etag: etag(ids.join(',')),
+          items,
+          pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+        });
       });
 
       app.delete('/youtube/v3/videos', async (request, reply) => {
@@ -125,10 +168,20 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         if (!channel) return reply;
         const id = (request.query as Record<string, string>).id ?? '';
         const video = store().videos.get(id);
-        if (!video || video.deleted) return ytError(reply, 404, 'videoNotFound', 'The video that you are trying to delete cannot be found.', { location: 'id' });
-        if (video.channelId !== channel.id) return ytError(reply, 403, 'forbidden', 'The video that you are trying to delete cannot be deleted.');
+        if (!video || video.deleted)
+          return ytError(reply, 404, 'videoNotFound', 'The video that you are trying to delete cannot be found.', {
+            location: 'id',
+          });
+        if (video.channelId !== channel.id)
+          return ytError(reply, 403, 'forbidden', 'The video that you are trying to delete cannot be deleted.');
         const fault = state.faults.take('delete');
-        if (sendFault(reply, fault, { reason: 'forbidden', message: 'The video that you are trying to delete cannot be deleted.' })) return reply;
+        if (
+          sendFault(reply, fault, {
+            reason: 'forbidden',
+            message: 'The video that you are trying to delete cannot be deleted.',
+          })
+        )
+          return reply;
         video.deleted = true;
         markDeleted(state, video.id);
         if (fault === 'ambiguous') return hangUp(reply);
@@ -139,19 +192,37 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         const channel = channelFor(request, reply, oauth, ['commentThreads', 'insert']);
         if (!channel) return reply;
         const parts = partsOf(request.query as Record<string, string>);
-        if (!parts.length) return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
+        if (!parts.length)
+          return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
         const problems = checkSchema('CommentThread', request.body ?? null);
         if (problems.length) return ytError(reply, 400, 'invalid', problems[0].message, { domain: 'global' });
-        const body = request.body as { snippet?: { videoId?: string; topLevelComment?: { snippet?: { textOriginal?: string } } } };
+        const body = request.body as {
+          snippet?: { videoId?: string; topLevelComment?: { snippet?: { textOriginal?: string } } };
+        };
         const text = body.snippet?.topLevelComment?.snippet?.textOriginal;
         // https://developers.google.com/youtube/v3/docs/commentThreads/insert#errors
-        if (!text || text.length > 10_000) return ytError(reply, 400, 'invalidCommentMetadata', 'The request metadata is invalid.');
+        if (!text || text.length > 10_000)
+          return ytError(reply, 400, 'invalidCommentMetadata', 'The request metadata is invalid.');
         const video = store().videos.get(body.snippet?.videoId ?? '');
-        if (!video || video.deleted) return ytError(reply, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', { location: 'body.snippet.videoId' });
+        if (!video || video.deleted)
+          return ytError(
+            reply,
+            404,
+            'videoNotFound',
+            'The video identified by the videoId parameter could not be found.',
+            { location: 'body.snippet.videoId' },
+          );
         // Comments are off on videos made for kids.
-        if (video.status.selfDeclaredMadeForKids) return ytError(reply, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
+        if (video.status.selfDeclaredMadeForKids)
+          return ytError(
+            reply,
+            403,
+            'commentsDisabled',
+            'The video identified by the videoId parameter has disabled comments.',
+          );
         const fault = state.faults.take('comment');
-        if (sendFault(reply, fault, { reason: 'invalidCommentMetadata', message: 'The request metadata is invalid.' })) return reply;
+        if (sendFault(reply, fault, { reason: 'invalidCommentMetadata', message: 'The request metadata is invalid.' }))
+          return reply;
         const comment = addComment(state, { videoId: video.id, parentId: null, text, author: channel, at: now() });
         const id = comment.id;
         const inspected = state.posts.find((p) => p.id === video.id);

@@ -14,8 +14,18 @@ import { ytError } from './store.js';
  * midnight Pacific. The YouTube Analytics API (/v2/reports) has its own quota and is not counted.
  */
 
-export const UNITS_PER_DAY: LimitRule = { name: 'units-day', limit: 10_000, windowMs: 86_400_000, resetAt: nextMidnightPacific };
-export const INSERTS_PER_DAY: LimitRule = { name: 'videos-insert-day', limit: 100, windowMs: 86_400_000, resetAt: nextMidnightPacific };
+export const UNITS_PER_DAY: LimitRule = {
+  name: 'units-day',
+  limit: 10_000,
+  windowMs: 86_400_000,
+  resetAt: nextMidnightPacific,
+};
+export const INSERTS_PER_DAY: LimitRule = {
+  name: 'videos-insert-day',
+  limit: 100,
+  windowMs: 86_400_000,
+  resetAt: nextMidnightPacific,
+};
 
 /** Units of each Data API method the simulator serves (the quota cost table). */
 const COST: Record<string, number> = {
@@ -31,19 +41,31 @@ const COST: Record<string, number> = {
   'GET /youtube/v3/playlistItems': 1,
 };
 
-export function registerYouTubeLimits(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, uploads: { videos: string[]; thumbnails: string }): void {
+export function registerYouTubeLimits(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  uploads: { videos: string[]; thumbnails: string },
+): void {
   enforceLimits(app, state, {
     charges(request) {
       const project = oauth.clientFor(request.headers.authorization);
       if (!project) return [];
       const route = routeOf(request, '/sandbox/youtube');
       // The upload's first request is the videos.insert call; a resumable session's PUTs belong to it.
-      if (request.method === 'POST' && uploads.videos.some((p) => route === `POST ${p}`)) return [[INSERTS_PER_DAY, project]];
+      if (request.method === 'POST' && uploads.videos.some((p) => route === `POST ${p}`))
+        return [[INSERTS_PER_DAY, project]];
       if (route === `POST ${uploads.thumbnails}`) return [[UNITS_PER_DAY, project, 50]];
       const cost = COST[route];
       return cost ? [[UNITS_PER_DAY, project, cost]] : [];
     },
     refuse: (reply) =>
-      void ytError(reply, 403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', { domain: 'youtube.quota' }),
+      void ytError(
+        reply,
+        403,
+        'quotaExceeded',
+        'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+        { domain: 'youtube.quota' },
+      ),
   });
 }

@@ -19,23 +19,57 @@ function offsetOf(token: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-export function registerPlaylistItems(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+export function registerPlaylistItems(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  now: () => number,
+): void {
   app.get('/youtube/v3/playlistItems', async (request, reply) => {
     const channel = channelFor(request, reply, oauth);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const problem = checkParams('playlistItems', 'list', q);
-    if (problem) return ytError(reply, 400, problem.reason, problem.message, { domain: problem.reason === 'required' ? 'global' : 'youtube.parameter', location: problem.location });
+    if (problem)
+      return ytError(reply, 400, problem.reason, problem.message, {
+        domain: problem.reason === 'required' ? 'global' : 'youtube.parameter',
+        location: problem.location,
+      });
     const parts = partsOf(q);
-    if (!q.playlistId && !q.id && !q.videoId) return ytError(reply, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: playlistId, videoId, id', { location: 'parameters.' });
-    if (q.playlistId !== channel.uploads) return ytError(reply, 404, 'playlistNotFound', 'The playlist identified with the request\'s playlistId parameter cannot be found.', { location: 'playlistId' });
+    if (!q.playlistId && !q.id && !q.videoId)
+      return ytError(
+        reply,
+        400,
+        'missingRequiredParameter',
+        'No filter selected. Expected one of: playlistId, videoId, id',
+        { location: 'parameters.' },
+      );
+    if (q.playlistId !== channel.uploads)
+      return ytError(
+        reply,
+        404,
+        'playlistNotFound',
+        "The playlist identified with the request's playlistId parameter cannot be found.",
+        { location: 'playlistId' },
+      );
     const from = q.pageToken ? offsetOf(q.pageToken) : 0;
-    if (from === null) return ytError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', { location: 'pageToken' });
+    if (from === null)
+      return ytError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', {
+        location: 'pageToken',
+      });
     const fault = state.faults.take('lookup');
-    if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized to retrieve the specified playlist.' })) return reply;
+    if (
+      sendFault(reply, fault, {
+        reason: 'forbidden',
+        message: 'The request is not properly authorized to retrieve the specified playlist.',
+      })
+    )
+      return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     const max = Number(q.maxResults ?? 5);
-    const videos = [...ytStore(state).videos.values()].filter((v) => v.channelId === channel.id && !v.deleted).sort((a, b) => b.createdAt - a.createdAt);
+    const videos = [...ytStore(state).videos.values()]
+      .filter((v) => v.channelId === channel.id && !v.deleted)
+      .sort((a, b) => b.createdAt - a.createdAt);
     const page = videos.slice(from, from + max);
     const items = page.map((v, i) => ({
       kind: 'youtube#playlistItem',
@@ -58,7 +92,9 @@ export function registerPlaylistItems(app: FastifyInstance, state: SimulatorStat
             },
           }
         : {}),
-      ...(parts.includes('contentDetails') ? { contentDetails: { videoId: v.id, videoPublishedAt: new Date(v.createdAt).toISOString() } } : {}),
+      ...(parts.includes('contentDetails')
+        ? { contentDetails: { videoId: v.id, videoPublishedAt: new Date(v.createdAt).toISOString() } }
+        : {}),
     }));
     const more = max > 0 && from + max < videos.length;
     return checked('PlaylistItemListResponse', {
@@ -83,7 +119,13 @@ export function externalYtVideo(state: SimulatorState, user: OAuthUser, title: s
     id,
     channelId: channel.id,
     snippet: { title, description: '', channelTitle: channel.title },
-    status: { uploadStatus: 'processed', privacyStatus: 'public', license: 'youtube', embeddable: true, publicStatsViewable: true },
+    status: {
+      uploadStatus: 'processed',
+      privacyStatus: 'public',
+      license: 'youtube',
+      embeddable: true,
+      publicStatsViewable: true,
+    },
     size: 0,
     mimeType: 'video/mp4',
     readyAt: at,
@@ -92,6 +134,15 @@ export function externalYtVideo(state: SimulatorState, user: OAuthUser, title: s
     deleted: false,
     thumbnail: null,
   });
-  state.posts.push({ id, text: '', media: [{ type: 'video' }], replyTo: null, author: channel.id, destination: channel.id, createdAt: new Date(at).toISOString(), extra: { title, external: true } });
+  state.posts.push({
+    id,
+    text: '',
+    media: [{ type: 'video' }],
+    replyTo: null,
+    author: channel.id,
+    destination: channel.id,
+    createdAt: new Date(at).toISOString(),
+    extra: { title, external: true },
+  });
   return id;
 }

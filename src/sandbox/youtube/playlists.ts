@@ -41,7 +41,12 @@ export function playlistsOf(state: SimulatorState): YtPlaylist[] {
 }
 
 /** A playlist made on YouTube itself (outside Herald) by `channel`. */
-export function addPlaylist(state: SimulatorState, channel: YtChannel, fields: { title: string; description?: string; privacyStatus?: YtPlaylist['privacyStatus']; itemCount?: number }, at: number): YtPlaylist {
+export function addPlaylist(
+  state: SimulatorState,
+  channel: YtChannel,
+  fields: { title: string; description?: string; privacyStatus?: YtPlaylist['privacyStatus']; itemCount?: number },
+  at: number,
+): YtPlaylist {
   const playlist: YtPlaylist = {
     id: `PL${randomBytes(24).toString('base64url').slice(0, 32)}`,
     channelId: channel.id,
@@ -57,7 +62,11 @@ export function addPlaylist(state: SimulatorState, channel: YtChannel, fields: {
 }
 
 function resource(p: YtPlaylist, parts: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = { kind: 'youtube#playlist', etag: etag(`${p.id}-${p.title}-${p.privacyStatus}`), id: p.id };
+  const out: Record<string, unknown> = {
+    kind: 'youtube#playlist',
+    etag: etag(`${p.id}-${p.title}-${p.privacyStatus}`),
+    id: p.id,
+  };
   if (parts.includes('snippet')) {
     out.snippet = {
       publishedAt: new Date(p.publishedAt).toISOString(),
@@ -81,21 +90,48 @@ function offsetOf(token: string): number | null {
 }
 const PRIVACY = ['private', 'public', 'unlisted'];
 
-export function registerPlaylists(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
+export function registerPlaylists(
+  app: FastifyInstance,
+  state: SimulatorState,
+  oauth: OAuthSim,
+  now: () => number,
+): void {
   app.get('/youtube/v3/playlists', async (request, reply) => {
     const channel = channelFor(request, reply, oauth, ['playlists', 'list']);
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const problem = checkParams('playlists', 'list', q);
-    if (problem) return ytError(reply, 400, problem.reason, problem.message, { domain: problem.reason === 'required' ? 'global' : 'youtube.parameter', location: problem.location });
+    if (problem)
+      return ytError(reply, 400, problem.reason, problem.message, {
+        domain: problem.reason === 'required' ? 'global' : 'youtube.parameter',
+        location: problem.location,
+      });
     const filters = ['mine', 'id', 'channelId'].filter((k) => q[k] !== undefined && q[k] !== '');
-    if (filters.length !== 1) return ytError(reply, 400, filters.length ? 'incompatibleParameters' : 'missingRequiredParameter', filters.length ? 'Incompatible parameters specified in the request: mine, id, channelId' : 'No filter selected. Expected one of: mine, id, channelId', { location: 'parameters.' });
+    if (filters.length !== 1)
+      return ytError(
+        reply,
+        400,
+        filters.length ? 'incompatibleParameters' : 'missingRequiredParameter',
+        filters.length
+          ? 'Incompatible parameters specified in the request: mine, id, channelId'
+          : 'No filter selected. Expected one of: mine, id, channelId',
+        { location: 'parameters.' },
+      );
     const parts = partsOf(q);
     const from = q.pageToken ? offsetOf(q.pageToken) : 0;
-    if (from === null) return ytError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', { location: 'pageToken' });
+    if (from === null)
+      return ytError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', {
+        location: 'pageToken',
+      });
     // `POST /_faults {op: 'lookup'}` fails the listing as YouTube would.
     const fault = state.faults.take('lookup');
-    if (sendFault(reply, fault, { reason: 'forbidden', message: 'The request is not properly authorized to retrieve the specified playlist.' })) return reply;
+    if (
+      sendFault(reply, fault, {
+        reason: 'forbidden',
+        message: 'The request is not properly authorized to retrieve the specified playlist.',
+      })
+    )
+      return reply;
     if (fault === 'ambiguous') return hangUp(reply);
     const max = Number(q.maxResults ?? 5);
     const ids = q.id ? q.id.split(',') : null;
@@ -122,18 +158,35 @@ export function registerPlaylists(app: FastifyInstance, state: SimulatorState, o
     if (!channel) return reply;
     const q = request.query as Record<string, string>;
     const problem = checkParams('playlists', 'insert', q);
-    if (problem) return ytError(reply, 400, problem.reason, problem.message, { domain: 'global', location: problem.location });
+    if (problem)
+      return ytError(reply, 400, problem.reason, problem.message, { domain: 'global', location: problem.location });
     const schema = checkSchema('Playlist', request.body ?? null);
     if (schema.length) return ytError(reply, 400, 'invalid', schema[0].message, { domain: 'global' });
-    const body = request.body as { snippet?: { title?: string; description?: string }; status?: { privacyStatus?: string } };
+    const body = request.body as {
+      snippet?: { title?: string; description?: string };
+      status?: { privacyStatus?: string };
+    };
     const title = body.snippet?.title ?? '';
-    if (!title.trim()) return ytError(reply, 400, 'playlistTitleRequired', 'The request must specify a playlist title.', { domain: 'youtube.playlist' });
+    if (!title.trim())
+      return ytError(reply, 400, 'playlistTitleRequired', 'The request must specify a playlist title.', {
+        domain: 'youtube.playlist',
+      });
     if ([...title].length > 150 || Buffer.byteLength(body.snippet?.description ?? '') > 5000 || /[<>]/.test(title)) {
-      return ytError(reply, 400, 'invalidPlaylistSnippet', 'The request provides an invalid playlist snippet.', { domain: 'youtube.playlist' });
+      return ytError(reply, 400, 'invalidPlaylistSnippet', 'The request provides an invalid playlist snippet.', {
+        domain: 'youtube.playlist',
+      });
     }
     const privacy = body.status?.privacyStatus ?? 'private';
-    if (!PRIVACY.includes(privacy)) return ytError(reply, 400, 'invalidPlaylistSnippet', 'The request provides an invalid playlist snippet.', { domain: 'youtube.playlist' });
-    const created = addPlaylist(state, channel, { title, description: body.snippet?.description, privacyStatus: privacy as YtPlaylist['privacyStatus'] }, now());
+    if (!PRIVACY.includes(privacy))
+      return ytError(reply, 400, 'invalidPlaylistSnippet', 'The request provides an invalid playlist snippet.', {
+        domain: 'youtube.playlist',
+      });
+    const created = addPlaylist(
+      state,
+      channel,
+      { title, description: body.snippet?.description, privacyStatus: privacy as YtPlaylist['privacyStatus'] },
+      now(),
+    );
     return checked('Playlist', resource(created, partsOf(q)));
   });
 }

@@ -82,7 +82,13 @@ export function ytStore(state: SimulatorState): YtStore {
 
 export function channelOf(user: OAuthUser): YtChannel {
   const tail = createHash('sha256').update(user.id).digest('base64url').slice(0, 22);
-  return { id: `UC${tail}`, title: user.name, customUrl: `@${user.username.toLowerCase()}`, uploads: `UU${tail}`, owner: user.id };
+  return {
+    id: `UC${tail}`,
+    title: user.name,
+    customUrl: `@${user.username.toLowerCase()}`,
+    uploads: `UU${tail}`,
+    owner: user.id,
+  };
 }
 
 export const newVideoId = () => randomBytes(8).toString('base64url').slice(0, 11);
@@ -110,7 +116,12 @@ export function ytError(
   message: string,
   opts: { domain?: string; location?: string; locationType?: string } = {},
 ): FastifyReply {
-  const item = { message, domain: opts.domain ?? 'youtube.api', reason, ...(opts.location ? { location: opts.location, locationType: opts.locationType ?? 'parameter' } : {}) };
+  const item = {
+    message,
+    domain: opts.domain ?? 'youtube.api',
+    reason,
+    ...(opts.location ? { location: opts.location, locationType: opts.locationType ?? 'parameter' } : {}),
+  };
   return reply.status(code).send({ error: { code, message, errors: [item], status: STATUS[code] ?? 'UNKNOWN' } });
 }
 
@@ -119,24 +130,40 @@ export function ytError(
  * of the discovery document), the token must also carry one of the scopes the document lists for it,
  * else Google's 403 insufficientPermissions.
  */
-export function channelFor(request: FastifyRequest, reply: FastifyReply, oauth: OAuthSim, method?: [string, string]): YtChannel | null {
+export function channelFor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  oauth: OAuthSim,
+  method?: [string, string],
+): YtChannel | null {
   const user = oauth.userFor(request.headers.authorization);
   if (user && method) {
     const needs = (youtubeDiscovery().resources?.[method[0]]?.methods?.[method[1]]?.scopes ?? []) as string[];
     const granted = oauth.scopesFor(request.headers.authorization) ?? [];
     if (needs.length && !needs.some((s) => granted.includes(s))) {
       reply.status(403).send({
-        error: { code: 403, message: 'Request had insufficient authentication scopes.', errors: [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }], status: 'PERMISSION_DENIED' },
+        error: {
+          code: 403,
+          message: 'Request had insufficient authentication scopes.',
+          errors: [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }],
+          status: 'PERMISSION_DENIED',
+        },
       });
       return null;
     }
   }
   if (user) return channelOf(user);
-  ytError(reply, 401, 'authError', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', {
-    domain: 'global',
-    location: 'Authorization',
-    locationType: 'header',
-  });
+  ytError(
+    reply,
+    401,
+    'authError',
+    'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+    {
+      domain: 'global',
+      location: 'Authorization',
+      locationType: 'header',
+    },
+  );
   return null;
 }
 
@@ -144,13 +171,28 @@ export function channelFor(request: FastifyRequest, reply: FastifyReply, oauth: 
  * Answers an injected fault as YouTube does; false for none or `ambiguous` (the caller acts, then hangs up).
  * `rate_limited` is the daily quota (403 quotaExceeded, which resets at midnight Pacific time).
  */
-export function sendFault(reply: FastifyReply, fault: FaultKind | null, rejection: { reason: string; message: string }): boolean {
+export function sendFault(
+  reply: FastifyReply,
+  fault: FaultKind | null,
+  rejection: { reason: string; message: string },
+): boolean {
   if (fault === 'rate_limited') {
-    ytError(reply, 403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', { domain: 'youtube.quota' });
+    ytError(
+      reply,
+      403,
+      'quotaExceeded',
+      'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+      { domain: 'youtube.quota' },
+    );
   } else if (fault === 'unavailable') ytError(reply, 503, 'backendError', 'Backend Error', { domain: 'global' });
   else if (fault === 'auth') {
-    ytError(reply, 401, 'authError', 'Invalid Credentials', { domain: 'global', location: 'Authorization', locationType: 'header' });
-  } else if (fault === 'rejected') ytError(reply, 400, rejection.reason, rejection.message, { domain: 'youtube.video' });
+    ytError(reply, 401, 'authError', 'Invalid Credentials', {
+      domain: 'global',
+      location: 'Authorization',
+      locationType: 'header',
+    });
+  } else if (fault === 'rejected')
+    ytError(reply, 400, rejection.reason, rejection.message, { domain: 'youtube.video' });
   else return false;
   return true;
 }
@@ -166,9 +208,18 @@ export function settle(video: YtVideo, now: number): void {
 
 /** The Video resource with the parts asked for, checked against the discovery document before it goes out. */
 /** `stats`: what the insights report for this video now (sandbox/metrics.ts), for `part=statistics`. */
-export function videoResource(video: YtVideo, parts: string[], now: number, stats?: SandboxMetrics): Record<string, unknown> {
+export function videoResource(
+  video: YtVideo,
+  parts: string[],
+  now: number,
+  stats?: SandboxMetrics,
+): Record<string, unknown> {
   settle(video, now);
-  const out: Record<string, unknown> = { kind: 'youtube#video', etag: etag(video.id + video.status.uploadStatus), id: video.id };
+  const out: Record<string, unknown> = {
+    kind: 'youtube#video',
+    etag: etag(video.id + video.status.uploadStatus),
+    id: video.id,
+  };
   if (parts.includes('snippet')) {
     out.snippet = {
       publishedAt: new Date(video.createdAt).toISOString(),
@@ -185,26 +236,50 @@ export function videoResource(video: YtVideo, parts: string[], now: number, stat
   }
   if (parts.includes('status')) {
     const { selfDeclaredMadeForKids, ...status } = video.status;
-    out.status = { ...status, madeForKids: selfDeclaredMadeForKids === true, selfDeclaredMadeForKids: selfDeclaredMadeForKids === true };
+    out.status = {
+      ...status,
+      madeForKids: selfDeclaredMadeForKids === true,
+      selfDeclaredMadeForKids: selfDeclaredMadeForKids === true,
+    };
   }
   if (parts.includes('processingDetails')) {
     const s = video.status.uploadStatus;
     out.processingDetails =
       s === 'uploaded'
-        ? { processingStatus: 'processing', processingProgress: { partsTotal: '1000', partsProcessed: String(Math.min(999, Math.floor((1 - (video.readyAt - now) / Math.max(1, video.readyAt - video.createdAt)) * 1000))), timeLeftMs: String(Math.max(0, video.readyAt - now)) } }
+        ? {
+            processingStatus: 'processing',
+            processingProgress: {
+              partsTotal: '1000',
+              partsProcessed: String(
+                Math.min(
+                  999,
+                  Math.floor((1 - (video.readyAt - now) / Math.max(1, video.readyAt - video.createdAt)) * 1000),
+                ),
+              ),
+              timeLeftMs: String(Math.max(0, video.readyAt - now)),
+            },
+          }
         : s === 'failed'
           ? { processingStatus: 'failed', processingFailureReason: 'transcodeFailed' }
           : { processingStatus: 'succeeded', thumbnailsAvailability: 'available' };
   }
   if (parts.includes('statistics') && stats) {
     // https://developers.google.com/youtube/v3/docs/videos#statistics: counts as uint64 strings; dislikes are private since 2021.
-    out.statistics = { viewCount: String(stats.views), likeCount: String(stats.likes), favoriteCount: '0', commentCount: String(stats.comments) };
+    out.statistics = {
+      viewCount: String(stats.views),
+      likeCount: String(stats.likes),
+      favoriteCount: '0',
+      commentCount: String(stats.comments),
+    };
   }
   return checked('Video', out);
 }
 
 export function thumbnails(videoId: string) {
-  return { default: { url: `https://i.ytimg.com/vi/${videoId}/default.jpg`, width: 120, height: 90 }, high: { url: `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`, width: 480, height: 360 } };
+  return {
+    default: { url: `https://i.ytimg.com/vi/${videoId}/default.jpg`, width: 120, height: 90 },
+    high: { url: `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`, width: 480, height: 360 },
+  };
 }
 
 export const etag = (s: string) => createHash('sha1').update(s).digest('base64url').slice(0, 27);
@@ -216,6 +291,9 @@ export const etag = (s: string) => createHash('sha1').update(s).digest('base64ur
  */
 export function checked<T>(schema: string, body: T): T {
   const problems = checkSchema(schema, body, 'response');
-  if (problems.length) throw new Error(`the YouTube simulator's ${schema} answer breaks the discovery document: ${problems.map((p) => p.message).join('; ')}`);
+  if (problems.length)
+    throw new Error(
+      `the YouTube simulator's ${schema} answer breaks the discovery document: ${problems.map((p) => p.message).join('; ')}`,
+    );
   return body;
 }

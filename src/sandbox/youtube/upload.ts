@@ -3,7 +3,21 @@ import type { OAuthSim } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { accepts, mediaUpload } from './discovery.js';
 import { checkVideoMetadata, partsOf } from './rules.js';
-import { channelFor, checked, etag, newUploadId, newVideoId, sendFault, thumbnails, videoResource, ytError, ytStore, type YtChannel, type YtSession, type YtVideo } from './store.js';
+import {
+  channelFor,
+  checked,
+  etag,
+  newUploadId,
+  newVideoId,
+  sendFault,
+  thumbnails,
+  videoResource,
+  ytError,
+  ytStore,
+  type YtChannel,
+  type YtSession,
+  type YtVideo,
+} from './store.js';
 
 /*
  * YouTube's media uploads (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol):
@@ -65,7 +79,14 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
   const thumbUpload = mediaUpload('thumbnails', 'set');
 
   /** The video exists from the last byte on; YouTube then processes it for `processingMs`. */
-  const createVideo = (channel: YtChannel, resource: Record<string, any>, size: number, mimeType: string, ranges: YtSession['ranges'], bytesStartedAt: number): YtVideo => {
+  const createVideo = (
+    channel: YtChannel,
+    resource: Record<string, any>,
+    size: number,
+    mimeType: string,
+    ranges: YtSession['ranges'],
+    bytesStartedAt: number,
+  ): YtVideo => {
     const created = now();
     const video: YtVideo = {
       id: newVideoId(),
@@ -124,17 +145,32 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     return video;
   };
 
-  const answerVideo = (reply: FastifyReply, video: YtVideo, parts: string[]) => reply.status(200).send(videoResource(video, parts, now()));
+  const answerVideo = (reply: FastifyReply, video: YtVideo, parts: string[]) =>
+    reply.status(200).send(videoResource(video, parts, now()));
 
   /** Metadata checks shared by resumable and multipart: the resource, then the publish fault. Null once answered. */
   const begin = (request: FastifyRequest, reply: FastifyReply, resource: unknown, parts: string[]) => {
     const channel = channelFor(request, reply, oauth);
     if (!channel) return null;
-    if (!parts.length) return void ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' }), null;
+    if (!parts.length)
+      return (
+        void ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' }), null
+      );
     const problem = checkVideoMetadata(resource, parts, now());
-    if (problem) return void ytError(reply, problem.code, problem.reason, problem.message, problem.location ? { location: problem.location } : { domain: 'youtube.video' }), null;
+    if (problem)
+      return (
+        void ytError(
+          reply,
+          problem.code,
+          problem.reason,
+          problem.message,
+          problem.location ? { location: problem.location } : { domain: 'youtube.video' },
+        ),
+        null
+      );
     const fault = state.faults.take('publish');
-    if (sendFault(reply, fault, { reason: 'invalidVideoMetadata', message: 'The request metadata is invalid.' })) return null;
+    if (sendFault(reply, fault, { reason: 'invalidVideoMetadata', message: 'The request metadata is invalid.' }))
+      return null;
     return { channel, loseAnswer: fault === 'ambiguous' };
   };
 
@@ -145,15 +181,24 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       const started = begin(request, reply, request.body ?? {}, parts);
       if (!started) return reply;
       const upload = state.faults.take('upload');
-      if (sendFault(reply, upload, { reason: 'badContent', message: 'The uploaded content was refused.' })) return reply;
+      if (sendFault(reply, upload, { reason: 'badContent', message: 'The uploaded content was refused.' }))
+        return reply;
       if (upload === 'ambiguous') return hangUp(reply);
       const total = Number(request.headers['x-upload-content-length']);
       const mimeType = String(request.headers['x-upload-content-type'] ?? 'application/octet-stream');
       if (request.headers['x-upload-content-length'] !== undefined && (!Number.isInteger(total) || total <= 0)) {
-        return ytError(reply, 400, 'badRequest', 'X-Upload-Content-Length must be a positive integer', { domain: 'global' });
+        return ytError(reply, 400, 'badRequest', 'X-Upload-Content-Length must be a positive integer', {
+          domain: 'global',
+        });
       }
-      if (total > videoUpload.maxSize) return ytError(reply, 413, 'mediaBodyTooLarge', `Media larger than: ${videoUpload.maxSize}`, { domain: 'global' });
-      if (!accepts(videoUpload.accept, mimeType)) return ytError(reply, 400, 'invalidContentType', `Media type '${mimeType}' is not supported.`, { domain: 'global' });
+      if (total > videoUpload.maxSize)
+        return ytError(reply, 413, 'mediaBodyTooLarge', `Media larger than: ${videoUpload.maxSize}`, {
+          domain: 'global',
+        });
+      if (!accepts(videoUpload.accept, mimeType))
+        return ytError(reply, 400, 'invalidContentType', `Media type '${mimeType}' is not supported.`, {
+          domain: 'global',
+        });
       const session: YtSession = {
         id: newUploadId(),
         channel: started.channel,
@@ -176,7 +221,10 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       const bodyStartedAt = now();
       const body = await readAll(request, 64 * 1024 * 1024);
       const items = body ? multipartRelated(body, String(request.headers['content-type'] ?? '')) : null;
-      if (!items || items.length !== 2) return ytError(reply, 400, 'badContent', 'A multipart/related body of metadata and media is required', { domain: 'global' });
+      if (!items || items.length !== 2)
+        return ytError(reply, 400, 'badContent', 'A multipart/related body of metadata and media is required', {
+          domain: 'global',
+        });
       let resource: unknown;
       try {
         resource = JSON.parse(items[0].bytes.toString('utf8'));
@@ -185,13 +233,29 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       }
       const started = begin(request, reply, resource, parts);
       if (!started) return reply;
-      if (!accepts(videoUpload.accept, items[1].type)) return ytError(reply, 400, 'invalidContentType', `Media type '${items[1].type}' is not supported.`, { domain: 'global' });
-      const video = createVideo(started.channel, resource as Record<string, any>, items[1].bytes.length, items[1].type, [{ first: 0, last: items[1].bytes.length - 1 }], bodyStartedAt);
+      if (!accepts(videoUpload.accept, items[1].type))
+        return ytError(reply, 400, 'invalidContentType', `Media type '${items[1].type}' is not supported.`, {
+          domain: 'global',
+        });
+      const video = createVideo(
+        started.channel,
+        resource as Record<string, any>,
+        items[1].bytes.length,
+        items[1].type,
+        [{ first: 0, last: items[1].bytes.length - 1 }],
+        bodyStartedAt,
+      );
       if (started.loseAnswer) return hangUp(reply);
       return answerVideo(reply, video, parts);
     }
     await drain(request);
-    return ytError(reply, 400, 'invalid', `Invalid upload type: ${q.uploadType ?? '(none)'}; this simulator takes resumable and multipart`, { domain: 'global', location: 'uploadType' });
+    return ytError(
+      reply,
+      400,
+      'invalid',
+      `Invalid upload type: ${q.uploadType ?? '(none)'}; this simulator takes resumable and multipart`,
+      { domain: 'global', location: 'uploadType' },
+    );
   };
 
   const put = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -203,7 +267,9 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     }
     if (session.expired) {
       await drain(request);
-      return ytError(reply, session.expired, 'notFound', 'The upload session has expired; start a new one.', { domain: 'global' });
+      return ytError(reply, session.expired, 'notFound', 'The upload session has expired; start a new one.', {
+        domain: 'global',
+      });
     }
     const range = String(request.headers['content-range'] ?? '');
     const probe = /^bytes \*\/(\d+|\*)$/.exec(range);
@@ -214,7 +280,13 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       if (session.total < 0) session.total = Number(announced);
       else if (Number(announced) !== session.total) {
         await drain(request);
-        return ytError(reply, 400, 'badRequest', `Content-Range total ${announced} differs from the upload's ${session.total} bytes`, { domain: 'global' });
+        return ytError(
+          reply,
+          400,
+          'badRequest',
+          `Content-Range total ${announced} differs from the upload's ${session.total} bytes`,
+          { domain: 'global' },
+        );
       }
     }
     const status = () => {
@@ -232,7 +304,14 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     const size = last - first + 1;
     if (session.total < 0 && !chunk) session.total = length;
     const final = last + 1 === session.total;
-    if (session.videoId || first > session.received || last < first || size !== length || last >= session.total || (!final && size % QUANTUM !== 0)) {
+    if (
+      session.videoId ||
+      first > session.received ||
+      last < first ||
+      size !== length ||
+      last >= session.total ||
+      (!final && size % QUANTUM !== 0)
+    ) {
       await drain(request);
       const why = session.videoId
         ? 'the upload is already complete'
@@ -269,7 +348,14 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     if (fault === 'unavailable') return ytError(reply, 503, 'backendError', 'Backend Error', { domain: 'global' });
     if (seen < size) return status();
     if (session.received === session.total && !session.videoId) {
-      const video = createVideo(session.channel, session.resource, session.total, session.mimeType, session.ranges, session.bytesStartedAt);
+      const video = createVideo(
+        session.channel,
+        session.resource,
+        session.total,
+        session.mimeType,
+        session.ranges,
+        session.bytesStartedAt,
+      );
       session.videoId = video.id;
       if (session.loseAnswer) return hangUp(reply);
     }
@@ -288,23 +374,35 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
     const q = request.query as Record<string, string>;
     const video = store().videos.get(q.videoId ?? '');
     const body = await readAll(request, thumbUpload.maxSize);
-    if (!video || video.deleted) return ytError(reply, 404, 'videoNotFound', `The video that you are trying to update cannot be found.`, { location: 'videoId' });
-    if (video.channelId !== channel.id) return ytError(reply, 403, 'forbidden', 'The thumbnail cannot be set for the specified video.');
-    if (!body) return ytError(reply, 413, 'mediaBodyTooLarge', `Media larger than: ${thumbUpload.maxSize}`, { domain: 'global' });
+    if (!video || video.deleted)
+      return ytError(reply, 404, 'videoNotFound', `The video that you are trying to update cannot be found.`, {
+        location: 'videoId',
+      });
+    if (video.channelId !== channel.id)
+      return ytError(reply, 403, 'forbidden', 'The thumbnail cannot be set for the specified video.');
+    if (!body)
+      return ytError(reply, 413, 'mediaBodyTooLarge', `Media larger than: ${thumbUpload.maxSize}`, {
+        domain: 'global',
+      });
     let type = String(request.headers['content-type'] ?? 'application/octet-stream');
     let bytes = body;
     if (q.uploadType === 'multipart') {
       const items = multipartRelated(body, type);
       const media = items?.at(-1);
-      if (!media) return ytError(reply, 400, 'badContent', 'A multipart/related body is required', { domain: 'global' });
+      if (!media)
+        return ytError(reply, 400, 'badContent', 'A multipart/related body is required', { domain: 'global' });
       ({ type, bytes } = media);
     }
-    if (!accepts(thumbUpload.accept, type)) return ytError(reply, 400, 'imageFormatUnsupported', 'The image content provided is not supported.');
+    if (!accepts(thumbUpload.accept, type))
+      return ytError(reply, 400, 'imageFormatUnsupported', 'The image content provided is not supported.');
     const png = bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'));
     const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
     if (!png && !jpeg) return ytError(reply, 400, 'invalidImage', 'The provided image content is invalid.');
     video.thumbnail = { size: bytes.length, mimeType: png ? 'image/png' : 'image/jpeg' };
-    return checked('ThumbnailSetResponse', { kind: 'youtube#thumbnailSetResponse', etag: etag(`${video.id}-thumb-${bytes.length}`), items: [thumbnails(video.id)] });
+    return checked('ThumbnailSetResponse', {
+      kind: 'youtube#thumbnailSetResponse',
+      etag: etag(`${video.id}-thumb-${bytes.length}`),
+      items: [thumbnails(video.id)],
+    });
   });
 }
-

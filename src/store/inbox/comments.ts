@@ -6,13 +6,26 @@ export type InboxPostRow = InboxPostTable;
 export type CommentRow = InboxCommentTable;
 export type ListedInboxPost = InboxPostRow & { account_username: string };
 
-export async function findInboxPost(db: Executor, accountId: string, platformPostId: string): Promise<InboxPostRow | undefined> {
-  return db.selectFrom('inbox_post').selectAll().where('account_id', '=', accountId).where('platform_post_id', '=', platformPostId).executeTakeFirst();
+export async function findInboxPost(
+  db: Executor,
+  accountId: string,
+  platformPostId: string,
+): Promise<InboxPostRow | undefined> {
+  return db
+    .selectFrom('inbox_post')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('platform_post_id', '=', platformPostId)
+    .executeTakeFirst();
 }
 
 /** Creates the post row unless it exists; answers the row either way. */
 export async function ensureInboxPost(db: Executor, row: InboxPostRow): Promise<InboxPostRow> {
-  await db.insertInto('inbox_post').values(row).onConflict((oc) => oc.columns(['account_id', 'platform_post_id']).doNothing()).execute();
+  await db
+    .insertInto('inbox_post')
+    .values(row)
+    .onConflict((oc) => oc.columns(['account_id', 'platform_post_id']).doNothing())
+    .execute();
   return (await findInboxPost(db, row.account_id, row.platform_post_id))!;
 }
 
@@ -37,11 +50,24 @@ export async function insertComment(db: Executor, row: CommentRow): Promise<bool
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function findComment(db: Executor, accountId: string, platformCommentId: string): Promise<CommentRow | undefined> {
-  return db.selectFrom('inbox_comment').selectAll().where('account_id', '=', accountId).where('platform_comment_id', '=', platformCommentId).executeTakeFirst();
+export async function findComment(
+  db: Executor,
+  accountId: string,
+  platformCommentId: string,
+): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom('inbox_comment')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('platform_comment_id', '=', platformCommentId)
+    .executeTakeFirst();
 }
 
-export async function updateComment(db: Executor, commentId: string, patch: Partial<Omit<CommentRow, 'comment_id'>>): Promise<void> {
+export async function updateComment(
+  db: Executor,
+  commentId: string,
+  patch: Partial<Omit<CommentRow, 'comment_id'>>,
+): Promise<void> {
   await db.updateTable('inbox_comment').set(patch).where('comment_id', '=', commentId).execute();
 }
 
@@ -79,7 +105,11 @@ export async function listComments(
   db: Executor,
   f: { inboxPostId: string; parentId?: string; after: KeysetPosition | null; limit: number },
 ): Promise<CommentRow[]> {
-  let q = db.selectFrom('inbox_comment').selectAll().where('inbox_post_id', '=', f.inboxPostId).where('deleted_at', 'is', null);
+  let q = db
+    .selectFrom('inbox_comment')
+    .selectAll()
+    .where('inbox_post_id', '=', f.inboxPostId)
+    .where('deleted_at', 'is', null);
   q = f.parentId ? q.where('parent_platform_id', '=', f.parentId) : q.where('parent_platform_id', 'is', null);
   return keysetPage(q, 'commented_at', 'comment_id', 'asc', f.after, f.limit).execute();
 }

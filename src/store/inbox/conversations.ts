@@ -6,7 +6,11 @@ export type ConversationRow = InboxConversationTable;
 export type MessageRow = InboxMessageTable;
 export type ListedConversation = ConversationRow & { account_username: string };
 
-export async function findConversation(db: Executor, accountId: string, platformConversationId: string): Promise<ConversationRow | undefined> {
+export async function findConversation(
+  db: Executor,
+  accountId: string,
+  platformConversationId: string,
+): Promise<ConversationRow | undefined> {
   return db
     .selectFrom('inbox_conversation')
     .selectAll()
@@ -25,8 +29,14 @@ export async function ensureConversation(db: Executor, row: ConversationRow): Pr
     .onConflict((oc) =>
       oc.columns(['account_id', 'platform_conversation_id']).doUpdateSet((eb) => ({
         participant_name: eb.fn.coalesce('inbox_conversation.participant_name', eb.ref('excluded.participant_name')),
-        participant_username: eb.fn.coalesce('inbox_conversation.participant_username', eb.ref('excluded.participant_username')),
-        participant_picture: eb.fn.coalesce('inbox_conversation.participant_picture', eb.ref('excluded.participant_picture')),
+        participant_username: eb.fn.coalesce(
+          'inbox_conversation.participant_username',
+          eb.ref('excluded.participant_username'),
+        ),
+        participant_picture: eb.fn.coalesce(
+          'inbox_conversation.participant_picture',
+          eb.ref('excluded.participant_picture'),
+        ),
         url: eb.fn.coalesce('inbox_conversation.url', eb.ref('excluded.url')),
       })),
     )
@@ -41,7 +51,11 @@ export async function touchConversation(
   message: { text: string | null; sentAt: string; incoming: boolean },
   now: string,
 ): Promise<void> {
-  const row = await db.selectFrom('inbox_conversation').select(['last_message_at', 'unread_count']).where('conversation_id', '=', conversationId).executeTakeFirst();
+  const row = await db
+    .selectFrom('inbox_conversation')
+    .select(['last_message_at', 'unread_count'])
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
   if (!row) return;
   const newer = message.sentAt >= row.last_message_at;
   await db
@@ -55,8 +69,17 @@ export async function touchConversation(
     .execute();
 }
 
-export async function setConversationStatus(db: Executor, conversationId: string, status: string, now: string): Promise<void> {
-  await db.updateTable('inbox_conversation').set({ status, updated_at: now }).where('conversation_id', '=', conversationId).execute();
+export async function setConversationStatus(
+  db: Executor,
+  conversationId: string,
+  status: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('inbox_conversation')
+    .set({ status, updated_at: now })
+    .where('conversation_id', '=', conversationId)
+    .execute();
 }
 
 export interface ConversationFilter {
@@ -78,7 +101,14 @@ export async function listConversations(db: Executor, f: ConversationFilter): Pr
     .where('inbox_conversation.tenant_id', '=', f.tenantId)
     .where('inbox_conversation.account_id', 'in', f.accountIds);
   if (f.status) q = q.where('inbox_conversation.status', '=', f.status);
-  return keysetPage(q, 'inbox_conversation.last_message_at', 'inbox_conversation.conversation_id', f.order, f.after, f.limit).execute();
+  return keysetPage(
+    q,
+    'inbox_conversation.last_message_at',
+    'inbox_conversation.conversation_id',
+    f.order,
+    f.after,
+    f.limit,
+  ).execute();
 }
 
 /** Inserts a message unless the conversation has it already: true when this call created it. */
@@ -91,7 +121,11 @@ export async function insertMessage(db: Executor, row: MessageRow): Promise<bool
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function findMessage(db: Executor, conversationId: string, platformMessageId: string): Promise<MessageRow | undefined> {
+export async function findMessage(
+  db: Executor,
+  conversationId: string,
+  platformMessageId: string,
+): Promise<MessageRow | undefined> {
   return db
     .selectFrom('inbox_message')
     .selectAll()
@@ -100,7 +134,12 @@ export async function findMessage(db: Executor, conversationId: string, platform
     .executeTakeFirst();
 }
 
-export async function updateMessageText(db: Executor, messageId: string, text: string | null, now: string): Promise<void> {
+export async function updateMessageText(
+  db: Executor,
+  messageId: string,
+  text: string | null,
+  now: string,
+): Promise<void> {
   await db.updateTable('inbox_message').set({ text, edited_at: now }).where('message_id', '=', messageId).execute();
 }
 
@@ -126,5 +165,9 @@ export async function lastIncomingAt(db: Executor, conversationId: string): Prom
 }
 
 export async function markConversationRead(db: Executor, conversationId: string): Promise<void> {
-  await db.updateTable('inbox_conversation').set({ unread_count: 0 }).where('conversation_id', '=', conversationId).execute();
+  await db
+    .updateTable('inbox_conversation')
+    .set({ unread_count: 0 })
+    .where('conversation_id', '=', conversationId)
+    .execute();
 }

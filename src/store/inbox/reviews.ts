@@ -16,11 +16,24 @@ export async function insertReview(db: Executor, row: ReviewRow): Promise<boolea
   return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function findReview(db: Executor, accountId: string, platformReviewId: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom('inbox_review').selectAll().where('account_id', '=', accountId).where('platform_review_id', '=', platformReviewId).executeTakeFirst();
+export async function findReview(
+  db: Executor,
+  accountId: string,
+  platformReviewId: string,
+): Promise<ReviewRow | undefined> {
+  return db
+    .selectFrom('inbox_review')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('platform_review_id', '=', platformReviewId)
+    .executeTakeFirst();
 }
 
-export async function updateReview(db: Executor, reviewId: string, patch: Partial<Omit<ReviewRow, 'review_id'>>): Promise<void> {
+export async function updateReview(
+  db: Executor,
+  reviewId: string,
+  patch: Partial<Omit<ReviewRow, 'review_id'>>,
+): Promise<void> {
   await db.updateTable('inbox_review').set(patch).where('review_id', '=', reviewId).execute();
 }
 
@@ -56,7 +69,10 @@ export async function listReviews(
 }
 
 /** Count and average rating of the filtered reviews (every page's `summary`). */
-export async function summarizeReviews(db: Executor, f: ReviewFilter): Promise<{ total: number; average: number | null }> {
+export async function summarizeReviews(
+  db: Executor,
+  f: ReviewFilter,
+): Promise<{ total: number; average: number | null }> {
   if (f.accountIds.length === 0) return { total: 0, average: null };
   const row = await filtered(db, f)
     .select([sql<number>`count(*)`.as('n'), sql<number | null>`avg(inbox_review.rating)`.as('avg')])

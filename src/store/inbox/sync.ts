@@ -26,7 +26,15 @@ export async function saveInboxSync(
   await db
     .insertInto('inbox_sync')
     .values(row)
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ cursor: row.cursor, last_synced_at: row.last_synced_at, last_error: row.last_error, failures, updated_at: row.updated_at }))
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({
+        cursor: row.cursor,
+        last_synced_at: row.last_synced_at,
+        last_error: row.last_error,
+        failures,
+        updated_at: row.updated_at,
+      }),
+    )
     .execute();
 }
 
@@ -34,7 +42,12 @@ export async function saveInboxSync(
  * Connected accounts of `platforms` whose tenant owner has the inbox add-on, after `afterId` in id
  * order (the poll scheduler walks them in pages).
  */
-export async function listInboxAccountIds(db: Executor, platforms: string[], afterId: string, limit: number): Promise<string[]> {
+export async function listInboxAccountIds(
+  db: Executor,
+  platforms: string[],
+  afterId: string,
+  limit: number,
+): Promise<string[]> {
   if (platforms.length === 0) return [];
   const rows = await db
     .selectFrom('account')
@@ -73,7 +86,14 @@ export async function listFailingInboxSyncs(db: Executor, accountIds: string[]):
   // In slices: PostgreSQL and SQLite both cap the parameters of one statement.
   for (let i = 0; i < accountIds.length; i += 500) {
     const slice = accountIds.slice(i, i + 500);
-    rows.push(...(await db.selectFrom('inbox_sync').selectAll().where('account_id', 'in', slice).where('last_error', 'is not', null).execute()));
+    rows.push(
+      ...(await db
+        .selectFrom('inbox_sync')
+        .selectAll()
+        .where('account_id', 'in', slice)
+        .where('last_error', 'is not', null)
+        .execute()),
+    );
   }
   return rows;
 }

@@ -62,7 +62,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('post_target')
     .columns(['account_id', 'content_hash', 'created_at'])
     .execute();
-  await db.schema.createIndex('post_target_tenant_status_idx').on('post_target').columns(['tenant_id', 'status']).execute();
+  await db.schema
+    .createIndex('post_target_tenant_status_idx')
+    .on('post_target')
+    .columns(['tenant_id', 'status'])
+    .execute();
 }
 
 export async function down(): Promise<void> {

@@ -24,7 +24,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('publish_log_tenant_created_idx').on('publish_log').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('publish_log_tenant_created_idx')
+    .on('publish_log')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('publish_log_post_idx').on('publish_log').columns(['post_id', 'created_at']).execute();
   await db.schema.createIndex('publish_log_created_idx').on('publish_log').columns(['created_at']).execute();
 }

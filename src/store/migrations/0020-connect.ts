@@ -37,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('connection_log_tenant_idx').on('connection_log').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('connection_log_tenant_idx')
+    .on('connection_log')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 }
 
 export async function down(): Promise<void> {

@@ -38,8 +38,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response_time', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_log_tenant_created_idx').on('webhook_log').columns(['tenant_id', 'created_at']).execute();
-  await db.schema.createIndex('webhook_log_delivery_idx').on('webhook_log').columns(['webhook_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('webhook_log_tenant_created_idx')
+    .on('webhook_log')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_log_delivery_idx')
+    .on('webhook_log')
+    .columns(['webhook_id', 'event_id'])
+    .execute();
   await db.schema.createIndex('webhook_log_created_idx').on('webhook_log').column('created_at').execute();
 }
 

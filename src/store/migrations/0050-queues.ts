@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('queue_profile_idx').on('queue').columns(['tenant_id', 'profile_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('queue_profile_idx')
+    .on('queue')
+    .columns(['tenant_id', 'profile_id', 'created_at'])
+    .execute();
 
   // One row per taken slot: the primary key is what keeps two posts out of the same slot, whichever
   // process or database assigns them. A claim whose post no longer sits in that slot (deleted,

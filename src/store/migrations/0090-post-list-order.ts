@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('post_tenant_scheduled_idx').execute();
-  await sql`CREATE INDEX post_tenant_time_idx ON post (tenant_id, (coalesce(scheduled_for, created_at)), post_id)`.execute(db);
+  await sql`CREATE INDEX post_tenant_time_idx ON post (tenant_id, (coalesce(scheduled_for, created_at)), post_id)`.execute(
+    db,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -17,16 +17,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // The hosted API answers 409 to a second group of the same name.
-  await db.schema.createIndex('account_group_name_idx').on('account_group').columns(['tenant_id', 'name']).unique().execute();
+  await db.schema
+    .createIndex('account_group_name_idx')
+    .on('account_group')
+    .columns(['tenant_id', 'name'])
+    .unique()
+    .execute();
   await db.schema
     .createTable('account_group_member')
-    .addColumn('account_group_id', 'text', (c) => c.notNull().references('account_group.account_group_id').onDelete('cascade'))
+    .addColumn('account_group_id', 'text', (c) =>
+      c.notNull().references('account_group.account_group_id').onDelete('cascade'),
+    )
     .addColumn('account_id', 'text', (c) => c.notNull().references('account.account_id').onDelete('cascade'))
     // The order the caller gave the accounts in, kept on the way out.
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('account_group_member_pk', ['account_group_id', 'account_id'])
     .execute();
-  await db.schema.createIndex('account_group_member_account_idx').on('account_group_member').column('account_id').execute();
+  await db.schema
+    .createIndex('account_group_member_account_idx')
+    .on('account_group_member')
+    .column('account_id')
+    .execute();
 }
 
 export async function down(): Promise<void> {

@@ -28,7 +28,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source_post_id', 'text', (c) => c.notNull())
     .addColumn('cycle', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('post_recycled_copy_cycle_idx').on('post_recycled_copy').columns(['source_post_id', 'cycle']).unique().execute();
+  await db.schema
+    .createIndex('post_recycled_copy_cycle_idx')
+    .on('post_recycled_copy')
+    .columns(['source_post_id', 'cycle'])
+    .unique()
+    .execute();
 }
 
 export async function down(): Promise<void> {

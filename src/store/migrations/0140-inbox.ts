@@ -38,14 +38,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['account_id', 'platform_conversation_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('inbox_conversation_list_idx').on('inbox_conversation').columns(['tenant_id', 'last_message_at', 'conversation_id']).execute();
+  await db.schema
+    .createIndex('inbox_conversation_list_idx')
+    .on('inbox_conversation')
+    .columns(['tenant_id', 'last_message_at', 'conversation_id'])
+    .execute();
 
   await db.schema
     .createTable('inbox_message')
     .addColumn('message_id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('account_id', 'text', (c) => c.notNull().references('account.account_id').onDelete('cascade'))
-    .addColumn('conversation_id', 'text', (c) => c.notNull().references('inbox_conversation.conversation_id').onDelete('cascade'))
+    .addColumn('conversation_id', 'text', (c) =>
+      c.notNull().references('inbox_conversation.conversation_id').onDelete('cascade'),
+    )
     .addColumn('platform_message_id', 'text', (c) => c.notNull())
     .addColumn('direction', 'text', (c) => c.notNull())
     .addColumn('sender_id', 'text')
@@ -64,7 +70,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['conversation_id', 'platform_message_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('inbox_message_list_idx').on('inbox_message').columns(['conversation_id', 'sent_at', 'message_id']).execute();
+  await db.schema
+    .createIndex('inbox_message_list_idx')
+    .on('inbox_message')
+    .columns(['conversation_id', 'sent_at', 'message_id'])
+    .execute();
 
   await db.schema
     .createTable('inbox_post')
@@ -83,8 +93,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('inbox_post_key').on('inbox_post').columns(['account_id', 'platform_post_id']).unique().execute();
-  await db.schema.createIndex('inbox_post_list_idx').on('inbox_post').columns(['tenant_id', 'last_comment_at', 'inbox_post_id']).execute();
+  await db.schema
+    .createIndex('inbox_post_key')
+    .on('inbox_post')
+    .columns(['account_id', 'platform_post_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('inbox_post_list_idx')
+    .on('inbox_post')
+    .columns(['tenant_id', 'last_comment_at', 'inbox_post_id'])
+    .execute();
 
   await db.schema
     .createTable('inbox_comment')
@@ -110,8 +129,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('commented_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('inbox_comment_key').on('inbox_comment').columns(['account_id', 'platform_comment_id']).unique().execute();
-  await db.schema.createIndex('inbox_comment_list_idx').on('inbox_comment').columns(['inbox_post_id', 'commented_at', 'comment_id']).execute();
+  await db.schema
+    .createIndex('inbox_comment_key')
+    .on('inbox_comment')
+    .columns(['account_id', 'platform_comment_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('inbox_comment_list_idx')
+    .on('inbox_comment')
+    .columns(['inbox_post_id', 'commented_at', 'comment_id'])
+    .execute();
 
   await db.schema
     .createTable('inbox_review')
@@ -133,8 +161,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reviewed_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('inbox_review_key').on('inbox_review').columns(['account_id', 'platform_review_id']).unique().execute();
-  await db.schema.createIndex('inbox_review_list_idx').on('inbox_review').columns(['tenant_id', 'reviewed_at', 'review_id']).execute();
+  await db.schema
+    .createIndex('inbox_review_key')
+    .on('inbox_review')
+    .columns(['account_id', 'platform_review_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('inbox_review_list_idx')
+    .on('inbox_review')
+    .columns(['tenant_id', 'reviewed_at', 'review_id'])
+    .execute();
 
   // Per account: where the last poll stopped (the platform's own cursor, JSON) and how it went.
   await db.schema

@@ -48,8 +48,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reached_30d', 'bigint')
     .execute();
   await db.schema.createIndex('target_metrics_due_idx').on('target_metrics').column('next_collect_at').execute();
-  await db.schema.createIndex('target_metrics_tenant_published_idx').on('target_metrics').columns(['tenant_id', 'published_at']).execute();
-  await db.schema.createIndex('target_metrics_tenant_engagement_idx').on('target_metrics').columns(['tenant_id', 'engagement']).execute();
+  await db.schema
+    .createIndex('target_metrics_tenant_published_idx')
+    .on('target_metrics')
+    .columns(['tenant_id', 'published_at'])
+    .execute();
+  await db.schema
+    .createIndex('target_metrics_tenant_engagement_idx')
+    .on('target_metrics')
+    .columns(['tenant_id', 'engagement'])
+    .execute();
   await db.schema.createIndex('target_metrics_post_idx').on('target_metrics').column('post_id').execute();
 
   await counters(

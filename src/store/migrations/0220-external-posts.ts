@@ -10,11 +10,21 @@ import type { Kysely } from 'kysely';
  * - `account.external_synced_at`: the newest post time the last sync saw; the next lists from there.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('post').addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('target_metrics').addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('post')
+    .addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('target_metrics')
+    .addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('account').addColumn('external_synced_at', 'text').execute();
   // Matching a listed item against the account's targets (Herald's own and those imported before).
-  await db.schema.createIndex('post_target_account_platform_post_idx').on('post_target').columns(['account_id', 'platform_post_id']).execute();
+  await db.schema
+    .createIndex('post_target_account_platform_post_idx')
+    .on('post_target')
+    .columns(['account_id', 'platform_post_id'])
+    .execute();
 }
 
 export async function down(): Promise<void> {

@@ -14,11 +14,31 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('target_metrics_tenant_published_idx').execute();
   await db.schema.dropIndex('target_metrics_tenant_engagement_idx').execute();
   await db.schema.dropIndex('target_metrics_due_idx').execute();
-  await db.schema.createIndex('target_metrics_tenant_published_idx').on('target_metrics').columns(['tenant_id', 'published_at', 'target_id']).execute();
-  await db.schema.createIndex('target_metrics_tenant_engagement_idx').on('target_metrics').columns(['tenant_id', 'engagement', 'target_id']).execute();
-  await db.schema.createIndex('target_metrics_tenant_collected_idx').on('target_metrics').columns(['tenant_id', 'collected_at']).execute();
-  await db.schema.createIndex('target_metrics_due_idx').on('target_metrics').columns(['next_collect_at', 'account_id']).execute();
-  await db.schema.createIndex('target_metrics_account_due_idx').on('target_metrics').columns(['account_id', 'next_collect_at']).execute();
+  await db.schema
+    .createIndex('target_metrics_tenant_published_idx')
+    .on('target_metrics')
+    .columns(['tenant_id', 'published_at', 'target_id'])
+    .execute();
+  await db.schema
+    .createIndex('target_metrics_tenant_engagement_idx')
+    .on('target_metrics')
+    .columns(['tenant_id', 'engagement', 'target_id'])
+    .execute();
+  await db.schema
+    .createIndex('target_metrics_tenant_collected_idx')
+    .on('target_metrics')
+    .columns(['tenant_id', 'collected_at'])
+    .execute();
+  await db.schema
+    .createIndex('target_metrics_due_idx')
+    .on('target_metrics')
+    .columns(['next_collect_at', 'account_id'])
+    .execute();
+  await db.schema
+    .createIndex('target_metrics_account_due_idx')
+    .on('target_metrics')
+    .columns(['account_id', 'next_collect_at'])
+    .execute();
 }
 
 export async function down(): Promise<void> {

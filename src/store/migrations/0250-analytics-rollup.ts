@@ -20,7 +20,15 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 const KEYS = ['tenant_id', 'slot', 'profile_id', 'platform', 'is_external'] as const;
 const COUNTERS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'saves', 'clicks', 'views'] as const;
 /** The columns that hold each content-decay bucket's end (the last bucket's is the latest engagement). */
-const REACHED = ['reached_6h', 'reached_12h', 'reached_1d', 'reached_2d', 'reached_7d', 'reached_30d', 'engagement'] as const;
+const REACHED = [
+  'reached_6h',
+  'reached_12h',
+  'reached_1d',
+  'reached_2d',
+  'reached_7d',
+  'reached_30d',
+  'engagement',
+] as const;
 
 /** The start of a published_at's quarter-hour, as an ISO instant (same text in SQLite and PostgreSQL). */
 const slotOf = (r: string) =>
@@ -35,10 +43,16 @@ function shares(r: string): [string, string][] {
     ...COUNTERS.map((c): [string, string] => [c, `${r}.${c}`]),
     ['engagement', `${r}.engagement`],
     ['read_engagement', `case when ${r}.collected_at is not null then ${r}.engagement else 0 end`],
-    ['base', `case when ${r}.impressions > 0 then ${r}.impressions when ${r}.reach > 0 then ${r}.reach else ${r}.views end`],
+    [
+      'base',
+      `case when ${r}.impressions > 0 then ${r}.impressions when ${r}.reach > 0 then ${r}.reach else ${r}.views end`,
+    ],
     ...REACHED.map((col, i): [string, string] => {
       const prev = i ? `coalesce(${r}.${REACHED[i - 1]}, 0)` : '0';
-      return [`decay_${i}`, `case when ${r}.engagement > 0 then (coalesce(${r}.${col}, 0) - ${prev}) * 1.0 / ${r}.engagement else 0 end`];
+      return [
+        `decay_${i}`,
+        `case when ${r}.engagement > 0 then (coalesce(${r}.${col}, 0) - ${prev}) * 1.0 / ${r}.engagement else 0 end`,
+      ];
     }),
   ];
 }
@@ -58,7 +72,16 @@ const dropEmpty = (r: string) =>
     and platform = ${r}.platform and is_external = ${r}.is_external and posts = 0`;
 
 /** An update that changes none of these leaves the sums as they were (next_collect_at moves on every read). */
-const WATCHED = ['tenant_id', 'profile_id', 'platform', 'is_external', 'published_at', 'collected_at', ...REACHED, ...COUNTERS];
+const WATCHED = [
+  'tenant_id',
+  'profile_id',
+  'platform',
+  'is_external',
+  'published_at',
+  'collected_at',
+  ...REACHED,
+  ...COUNTERS,
+];
 
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -72,7 +95,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const c of ['posts', 'read_posts', 'engaged_posts', ...COUNTERS, 'engagement', 'read_engagement', 'base']) {
     t = t.addColumn(c, 'bigint', (col) => col.notNull().defaultTo(0));
   }
-  for (let i = 0; i < REACHED.length; i++) t = t.addColumn(`decay_${i}`, 'double precision', (col) => col.notNull().defaultTo(0));
+  for (let i = 0; i < REACHED.length; i++)
+    t = t.addColumn(`decay_${i}`, 'double precision', (col) => col.notNull().defaultTo(0));
   // Tenant and slot first: every read is one tenant's slots in a range of time. On SQLite the rows are
   // stored in that order (WITHOUT ROWID), so a read walks them instead of looking each up from the key.
   t = t.addPrimaryKeyConstraint('metrics_rollup_pk', [...KEYS]);
@@ -105,8 +129,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
     return;
   }
-  await sql.raw(`create trigger metrics_rollup_insert after insert on target_metrics begin ${apply('NEW', 1)}; end`).execute(db);
-  await sql.raw(`create trigger metrics_rollup_delete after delete on target_metrics begin ${apply('OLD', -1)}; ${dropEmpty('OLD')}; end`).execute(db);
+  await sql
+    .raw(`create trigger metrics_rollup_insert after insert on target_metrics begin ${apply('NEW', 1)}; end`)
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger metrics_rollup_delete after delete on target_metrics begin ${apply('OLD', -1)}; ${dropEmpty('OLD')}; end`,
+    )
+    .execute(db);
   await sql
     .raw(
       `create trigger metrics_rollup_update after update of ${WATCHED.join(', ')} on target_metrics

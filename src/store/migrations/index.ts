@@ -61,7 +61,9 @@ export async function migrate(db: Db): Promise<string[]> {
   // NOTE: Kysely looks for its migration tables in every schema unless told which one; with several
   // schemas in one database (tests, shared servers) it would skip creating them in ours.
   const migrationTableSchema =
-    db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s : undefined;
+    db.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s
+      : undefined;
   const migratorDb = migrationTableSchema ? withSchemaIntrospection(db.kysely, migrationTableSchema) : db.kysely;
   const migrator = new Migrator({ db: migratorDb, provider, allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();

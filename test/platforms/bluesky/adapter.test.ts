@@ -31,7 +31,10 @@ beforeAll(async () => {
       // An answer that never ends: a page or an image of unbounded size, sent as long as it is read.
       const html = req.url === '/endless';
       res.writeHead(200, { 'content-type': html ? 'text/html' : 'image/jpeg' });
-      if (html) res.write('<html><head><title>Endless page</title><meta property="og:image" content="/endless.jpg"></head><body>');
+      if (html)
+        res.write(
+          '<html><head><title>Endless page</title><meta property="og:image" content="/endless.jpg"></head><body>',
+        );
       const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024, html ? 'a' : 0xff)), 2);
       res.on('close', () => clearInterval(timer));
       return;
@@ -41,8 +44,10 @@ beforeAll(async () => {
       return void res.end(thumb);
     }
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end('<html><head><title>Fallback</title><meta property="og:title" content="Herald &amp; friends">' +
-      '<meta property="og:description" content="A card for the link"><meta property="og:image" content="/thumb.jpg"></head><body>hi</body></html>');
+    res.end(
+      '<html><head><title>Fallback</title><meta property="og:title" content="Herald &amp; friends">' +
+        '<meta property="og:description" content="A card for the link"><meta property="og:image" content="/thumb.jpg"></head><body>hi</body></html>',
+    );
   });
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', () => r()));
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
@@ -85,7 +90,12 @@ function failingCreate(nth: number, answer: () => Response) {
 }
 
 function mp4Bytes(size: number): Buffer {
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2'),
+  ]);
   return Buffer.concat([ftyp, Buffer.alloc(size - ftyp.length, 1)]);
 }
 
@@ -93,7 +103,8 @@ const getRecord = (uri: string) => {
   const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
   return pds.get('com.atproto.repo.getRecord', { repo, collection, rkey });
 };
-const listPosts = (did: string) => pds.get('com.atproto.repo.listRecords', { repo: did, collection: 'app.bsky.feed.post', limit: '100' });
+const listPosts = (did: string) =>
+  pds.get('com.atproto.repo.listRecords', { repo: did, collection: 'app.bsky.feed.post', limit: '100' });
 
 /** The text a facet covers, cut out of the record's text by its UTF-8 byte offsets. */
 const covered = (text: string, f: { index: { byteStart: number; byteEnd: number } }) =>
@@ -150,7 +161,10 @@ describe('Bluesky adapter against a real PDS', () => {
     const png = await solidImage(32, 24);
     const { io } = testIO({ 'https://media.test/a.png': { bytes: png, contentType: 'image/png' } });
     const result = await adapter.publish(
-      publishRequest(account, { content: 'with a picture', media: [{ type: 'image', url: 'https://media.test/a.png', altText: 'A pink square' }] }),
+      publishRequest(account, {
+        content: 'with a picture',
+        media: [{ type: 'image', url: 'https://media.test/a.png', altText: 'A pink square' }],
+      }),
       io,
     );
     const rec = await getRecord(result.platformPostId);
@@ -159,7 +173,9 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(rec.value.embed.images[0].alt).toBe('A pink square');
     expect(rec.value.embed.images[0].image).toMatchObject({ mimeType: 'image/png', size: png.length });
     expect(rec.value.embed.images[0].aspectRatio).toEqual({ width: 32, height: 24 });
-    const blob = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${alice.did}&cid=${rec.value.embed.images[0].image.ref.$link}`);
+    const blob = await fetch(
+      `${pds.url}/xrpc/com.atproto.sync.getBlob?did=${alice.did}&cid=${rec.value.embed.images[0].image.ref.$link}`,
+    );
     expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
   });
 
@@ -168,21 +184,32 @@ describe('Bluesky adapter against a real PDS', () => {
     const mp4 = mp4Bytes(4096);
     const { io } = testIO({ 'https://media.test/v.mp4': { bytes: mp4, contentType: 'video/mp4' } });
     const result = await adapter.publish(
-      publishRequest(account, { content: 'a clip', media: [{ type: 'video', url: 'https://media.test/v.mp4', altText: 'Nothing happens' }] }),
+      publishRequest(account, {
+        content: 'a clip',
+        media: [{ type: 'video', url: 'https://media.test/v.mp4', altText: 'Nothing happens' }],
+      }),
       io,
     );
     const rec = await getRecord(result.platformPostId);
-    expect(rec.value.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'Nothing happens', video: { mimeType: 'video/mp4', size: mp4.length } });
+    expect(rec.value.embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      alt: 'Nothing happens',
+      video: { mimeType: 'video/mp4', size: mp4.length },
+    });
   });
 
   it('refuses five images, or images mixed with a video, before sending anything', async () => {
     const account = await connect(alice);
     const image = (n: number) => ({ type: 'image' as const, url: `https://media.test/${n}.png` });
     const { io, calls } = testIO();
-    const five = await adapter.publish(publishRequest(account, { media: [1, 2, 3, 4, 5].map(image) }), io).catch((e) => e);
+    const five = await adapter
+      .publish(publishRequest(account, { media: [1, 2, 3, 4, 5].map(image) }), io)
+      .catch((e) => e);
     expect(five.kind).toBe('rejected');
     expect(five.message).toMatch(/at most 4 images/);
-    const mixed = await adapter.publish(publishRequest(account, { media: [image(1), { type: 'video', url: 'https://media.test/v.mp4' }] }), io).catch((e) => e);
+    const mixed = await adapter
+      .publish(publishRequest(account, { media: [image(1), { type: 'video', url: 'https://media.test/v.mp4' }] }), io)
+      .catch((e) => e);
     expect(mixed.kind).toBe('rejected');
     expect(calls).toHaveLength(0);
   });
@@ -192,9 +219,18 @@ describe('Bluesky adapter against a real PDS', () => {
     const { io: base } = testIO();
     // What the engine would record after each post, before the next is sent.
     const recorded: Array<{ replies: number; cid: unknown }> = [];
-    const io = { ...base, threadProgress: async (p: any) => void recorded.push({ replies: p.replies.length, cid: p.state?.cid }) };
+    const io = {
+      ...base,
+      threadProgress: async (p: any) => void recorded.push({ replies: p.replies.length, cid: p.state?.cid }),
+    };
     const result = await adapter.publish(
-      publishRequest(account, { content: 'thread 1/3', threadItems: [{ content: 'thread 2/3', media: [] }, { content: 'thread 3/3', media: [] }] }),
+      publishRequest(account, {
+        content: 'thread 1/3',
+        threadItems: [
+          { content: 'thread 2/3', media: [] },
+          { content: 'thread 3/3', media: [] },
+        ],
+      }),
       io,
     );
     const replies = result.extra!.replies as string[];
@@ -204,8 +240,14 @@ describe('Bluesky adapter against a real PDS', () => {
     const third = await getRecord(replies[1]);
     expect(root.value.reply).toBeUndefined();
     expect(second.value.text).toBe('thread 2/3');
-    expect(second.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } });
-    expect(third.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: second.uri, cid: second.cid } });
+    expect(second.value.reply).toEqual({
+      root: { uri: root.uri, cid: root.cid },
+      parent: { uri: root.uri, cid: root.cid },
+    });
+    expect(third.value.reply).toEqual({
+      root: { uri: root.uri, cid: root.cid },
+      parent: { uri: second.uri, cid: second.cid },
+    });
     expect(recorded).toEqual([0, 1, 2].map((replies) => ({ replies, cid: root.cid })));
 
     // Unpublishing the thread removes the replies too.
@@ -217,11 +259,23 @@ describe('Bluesky adapter against a real PDS', () => {
   it('stops a thread whose reply fails after the root is public, and continues it later without posting the root again', async () => {
     const account = await connect(alice);
     // The third createRecord (the second reply) is refused; everything else reaches the PDS.
-    const { io, creates } = failingCreate(3, () =>
-      new Response(JSON.stringify({ error: 'InternalServerError', message: 'try later' }), { status: 502, headers: { 'content-type': 'application/json' } }),
+    const { io, creates } = failingCreate(
+      3,
+      () =>
+        new Response(JSON.stringify({ error: 'InternalServerError', message: 'try later' }), {
+          status: 502,
+          headers: { 'content-type': 'application/json' },
+        }),
     );
     const content = `partial ${Date.now()}`;
-    const req = publishRequest(account, { content, threadItems: [{ content: 'two', media: [] }, { content: 'three', media: [] }, { content: 'four', media: [] }] });
+    const req = publishRequest(account, {
+      content,
+      threadItems: [
+        { content: 'two', media: [] },
+        { content: 'three', media: [] },
+        { content: 'four', media: [] },
+      ],
+    });
     const error = await adapter.publish(req, io).catch((e) => e);
     expect(error).toBeInstanceOf(ThreadIncompleteError);
     expect(error.kind).toBe('unavailable'); // the failed reply's own kind: the engine retries it
@@ -239,8 +293,14 @@ describe('Bluesky adapter against a real PDS', () => {
     expect(replies[0]).toBe(error.progress.replies[0].id);
     const [two, three, four] = await Promise.all(replies.map(getRecord));
     expect([two, three, four].map((r) => r.value.text)).toEqual(['two', 'three', 'four']);
-    expect(three.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: two.uri, cid: two.cid } });
-    expect(four.value.reply).toEqual({ root: { uri: root.uri, cid: root.cid }, parent: { uri: three.uri, cid: three.cid } });
+    expect(three.value.reply).toEqual({
+      root: { uri: root.uri, cid: root.cid },
+      parent: { uri: two.uri, cid: two.cid },
+    });
+    expect(four.value.reply).toEqual({
+      root: { uri: root.uri, cid: root.cid },
+      parent: { uri: three.uri, cid: three.cid },
+    });
     const roots = (await listPosts(alice.did)).records.filter((r: any) => r.value.text === content);
     expect(roots).toHaveLength(1);
   });
@@ -250,7 +310,10 @@ describe('Bluesky adapter against a real PDS', () => {
     const { io } = failingCreate(2, () => {
       throw new TypeError('socket hang up');
     });
-    const req = publishRequest(account, { content: `unknown ${Date.now()}`, threadItems: [{ content: 'two', media: [] }] });
+    const req = publishRequest(account, {
+      content: `unknown ${Date.now()}`,
+      threadItems: [{ content: 'two', media: [] }],
+    });
     const error = await adapter.publish(req, io).catch((e) => e);
     expect(error).toBeInstanceOf(ThreadIncompleteError);
     expect(error.kind).toBe('rejected');
@@ -276,7 +339,10 @@ describe('Bluesky adapter against a real PDS', () => {
     const endless = pageUrl.replace('/article', '/endless');
     const result = await adapter.publish(publishRequest(account, { content: `Never ends: ${endless}` }), io);
     const rec = await getRecord(result.platformPostId);
-    expect(rec.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: endless, title: 'Endless page', description: '' } });
+    expect(rec.value.embed).toEqual({
+      $type: 'app.bsky.embed.external',
+      external: { uri: endless, title: 'Endless page', description: '' },
+    });
     // Both were fetched; the log keeps the start of each answer.
     const page = calls.find((c) => c.endpoint === endless);
     expect(page?.responsePreview).toMatch(/^<html><head><title>Endless page/);
@@ -290,9 +356,14 @@ describe('Bluesky adapter against a real PDS', () => {
     const before = pageHits;
     const result = await adapter.publish(publishRequest(account, { content: `internal: ${pageUrl}` }), io);
     const rec = await getRecord(result.platformPostId);
-    expect(rec.value.embed).toEqual({ $type: 'app.bsky.embed.external', external: { uri: pageUrl, title: '127.0.0.1', description: '' } });
+    expect(rec.value.embed).toEqual({
+      $type: 'app.bsky.embed.external',
+      external: { uri: pageUrl, title: '127.0.0.1', description: '' },
+    });
     // The refusal is in the log with the one neutral message, and the page's server saw nothing.
-    expect(calls.filter((c) => c.endpoint.startsWith(pageUrl)).map((c) => [c.statusCode, c.error])).toEqual([[null, outboundFailureMessage(pageUrl)]]);
+    expect(calls.filter((c) => c.endpoint.startsWith(pageUrl)).map((c) => [c.statusCode, c.error])).toEqual([
+      [null, outboundFailureMessage(pageUrl)],
+    ]);
     expect(pageHits).toBe(before);
   });
 
@@ -319,14 +390,20 @@ describe('Bluesky adapter against a real PDS', () => {
     // The refresh JWT rotates (the PDS keeps the old one valid for a short grace period).
     expect(tokens.refreshToken).not.toBe(account.refreshToken);
     expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now());
-    const result = await adapter.publish(publishRequest({ ...expired, accessToken: tokens.accessToken }, { content: 'after refresh' }), io);
+    const result = await adapter.publish(
+      publishRequest({ ...expired, accessToken: tokens.accessToken }, { content: 'after refresh' }),
+      io,
+    );
     expect((await getRecord(result.platformPostId)).value.text).toBe('after refresh');
   });
 
   it('reports a revoked session as auth with revoked set', async () => {
     const account = await connect(alice);
     const { io } = testIO();
-    await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, { method: 'POST', headers: { authorization: `Bearer ${account.refreshToken}` } });
+    await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.refreshToken}` },
+    });
     const error = await adapter.refreshTokens!(account, io).catch((e) => e);
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.kind).toBe('auth');

@@ -33,7 +33,9 @@ beforeAll(async () => {
       return void res.end(req.method === 'HEAD' ? undefined : png);
     }
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<html><head><meta property="og:title" content="The article"><meta name="description" content="What it says"></head></html>');
+    res.end(
+      '<html><head><meta property="og:title" content="The article"><meta name="description" content="What it says"></head></html>',
+    );
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -46,15 +48,26 @@ afterAll(async () => {
 });
 
 const data = (res: { data?: unknown }) => res.data as any;
-const account = (id: string) => env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', id).executeTakeFirstOrThrow();
-const targetsOf = (postId: string) => env.ctx.db.kysely.selectFrom('post_target').selectAll().where('post_id', '=', postId).execute();
+const account = (id: string) =>
+  env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', id).executeTakeFirstOrThrow();
+const targetsOf = (postId: string) =>
+  env.ctx.db.kysely.selectFrom('post_target').selectAll().where('post_id', '=', postId).execute();
 const connectionLogs = (tenantId: string) =>
-  env.ctx.db.kysely.selectFrom('connection_log').selectAll().where('tenant_id', '=', tenantId).where('platform', '=', 'bluesky').orderBy('created_at').orderBy('log_id').execute();
+  env.ctx.db.kysely
+    .selectFrom('connection_log')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('platform', '=', 'bluesky')
+    .orderBy('created_at')
+    .orderBy('log_id')
+    .execute();
 const getRecord = (uri: string) => {
   const [, repo, collection, rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri)!;
   return pds.get('com.atproto.repo.getRecord', { repo, collection, rkey });
 };
-const postsOn = async (did: string) => (await pds.get('com.atproto.repo.listRecords', { repo: did, collection: 'app.bsky.feed.post', limit: '100' })).records as any[];
+const postsOn = async (did: string) =>
+  (await pds.get('com.atproto.repo.listRecords', { repo: did, collection: 'app.bsky.feed.post', limit: '100' }))
+    .records as any[];
 const covered = (text: string, f: any) => Buffer.from(text).subarray(f.index.byteStart, f.index.byteEnd).toString();
 
 /** A tenant with a Bluesky account connected through the SDK. */
@@ -84,7 +97,12 @@ describe('POST /v1/connect/bluesky/credentials (SDK)', () => {
     const t = await connected();
     const body = data(t.res);
     expect(body.message).toMatch(/connected/i);
-    expect(body.account).toMatchObject({ platform: 'bluesky', username: t.who.handle, isActive: true, profileId: t.profileId });
+    expect(body.account).toMatchObject({
+      platform: 'bluesky',
+      username: t.who.handle,
+      isActive: true,
+      profileId: t.profileId,
+    });
     const row = await account(t.accountId);
     expect(row.platform_user_id).toBe(t.who.did);
     expect(JSON.parse(row.metadata)).toMatchObject({ did: t.who.did, pdsUrl: pds.url });
@@ -96,7 +114,9 @@ describe('POST /v1/connect/bluesky/credentials (SDK)', () => {
     const connectedEvents = await listEvents(env.ctx.db.kysely, t.userId, 'account.connected');
     expect(connectedEvents).toHaveLength(1);
     const logs = await connectionLogs(t.userId);
-    expect(logs.map((l) => [l.event_type, l.connection_method, l.status])).toEqual([['connect_success', 'credentials', 'success']]);
+    expect(logs.map((l) => [l.event_type, l.connection_method, l.status])).toEqual([
+      ['connect_success', 'credentials', 'success'],
+    ]);
   });
 
   it('refuses a password that is not an app password with a 400, before calling the PDS', async () => {
@@ -128,7 +148,9 @@ describe('POST /v1/connect/bluesky/credentials (SDK)', () => {
     const logs = await connectionLogs(t.userId);
     expect(logs.map((l) => [l.event_type, l.status])).toEqual([['connect_failed', 'failed']]);
     expect(JSON.parse(logs[0].error!).rawResponse).toMatch(/AuthenticationRequired/);
-    expect(await env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute()).toHaveLength(0);
+    expect(
+      await env.ctx.db.kysely.selectFrom('account').selectAll().where('tenant_id', '=', t.userId).execute(),
+    ).toHaveLength(0);
   });
 
   it("refuses a state that is not the caller's {userId}-{profileId}", async () => {
@@ -155,7 +177,11 @@ describe('POST /v1/connect/bluesky (spec body)', () => {
   it('connects with profileId, handle and appPassword and returns the account with _id at the top level; again = reconnect', async () => {
     const t = await createTenant(env);
     const who = await pds.createAccount();
-    const res = await env.request(t.apiKey, 'POST', '/v1/connect/bluesky', { profileId: t.profileId, handle: `@${who.handle}`, appPassword: who.appPassword });
+    const res = await env.request(t.apiKey, 'POST', '/v1/connect/bluesky', {
+      profileId: t.profileId,
+      handle: `@${who.handle}`,
+      appPassword: who.appPassword,
+    });
     expect(res.status).toBe(200);
     expect(res.body._id).toBe(res.body.account._id);
     expect(res.body.account).toMatchObject({ platform: 'bluesky', username: who.handle, isActive: true });
@@ -185,7 +211,9 @@ describe('publishing to a real PDS', () => {
     const { target } = await publishNow(t, { content });
     expect(target.status).toBe('published');
     expect(target.platform_post_id).toMatch(new RegExp(`^at://${t.who.did}/app\\.bsky\\.feed\\.post/`));
-    expect(target.platform_post_url).toBe(`https://bsky.app/profile/${t.who.handle}/post/${target.platform_post_id!.split('/').pop()}`);
+    expect(target.platform_post_url).toBe(
+      `https://bsky.app/profile/${t.who.handle}/post/${target.platform_post_id!.split('/').pop()}`,
+    );
     const records = await postsOn(t.who.did);
     expect(records).toHaveLength(1);
     const rec = records[0];
@@ -199,7 +227,11 @@ describe('publishing to a real PDS', () => {
     ]);
     expect(rec.value.facets[0].features[0].did).toBe(friend.did);
     // The publishing log recorded the XRPC calls.
-    const logs = await env.ctx.db.kysely.selectFrom('publish_log').selectAll().where('target_id', '=', target.target_id).execute();
+    const logs = await env.ctx.db.kysely
+      .selectFrom('publish_log')
+      .selectAll()
+      .where('target_id', '=', target.target_id)
+      .execute();
     expect(logs.some((l) => l.status === 'success')).toBe(true);
   });
 
@@ -257,7 +289,11 @@ describe('publishing to a real PDS', () => {
     const t = await connected();
     const before = await account(t.accountId);
     const expired = pds.expiredAccessJwt(env.ctx.secrets.open(before.access_token!));
-    await env.ctx.db.kysely.updateTable('account').set({ access_token: env.ctx.secrets.seal(expired) }).where('account_id', '=', t.accountId).execute();
+    await env.ctx.db.kysely
+      .updateTable('account')
+      .set({ access_token: env.ctx.secrets.seal(expired) })
+      .where('account_id', '=', t.accountId)
+      .execute();
     const { target } = await publishNow(t, { content: 'after the token expired' });
     expect(target.status).toBe('published');
     expect(await postsOn(t.who.did)).toHaveLength(1);
@@ -272,9 +308,16 @@ describe('publishing to a real PDS', () => {
     const t = await connected();
     const row = await account(t.accountId);
     const refresh = env.ctx.secrets.open(row.refresh_token!);
-    await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, { method: 'POST', headers: { authorization: `Bearer ${refresh}` } });
+    await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${refresh}` },
+    });
     const expired = pds.expiredAccessJwt(env.ctx.secrets.open(row.access_token!));
-    await env.ctx.db.kysely.updateTable('account').set({ access_token: env.ctx.secrets.seal(expired) }).where('account_id', '=', t.accountId).execute();
+    await env.ctx.db.kysely
+      .updateTable('account')
+      .set({ access_token: env.ctx.secrets.seal(expired) })
+      .where('account_id', '=', t.accountId)
+      .execute();
 
     const first = await publishNow(t, { content: 'will not make it' });
     expect(first.target.status).toBe('failed');
@@ -286,7 +329,10 @@ describe('publishing to a real PDS', () => {
     expect((await account(t.accountId)).is_active).toBe(0);
     const events = await listEvents(env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId: t.accountId, disconnectionType: 'unintentional' });
+    expect(JSON.parse(events[0].payload).account).toMatchObject({
+      accountId: t.accountId,
+      disconnectionType: 'unintentional',
+    });
     expect(await postsOn(t.who.did)).toHaveLength(0);
   });
   // Last: it moves the shared fake clock two hours ahead.

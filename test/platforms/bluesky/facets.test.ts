@@ -7,7 +7,11 @@ const cut = (text: string, f: { index: { byteStart: number; byteEnd: number } })
 describe('Bluesky facets', () => {
   it('leaves trailing punctuation and an unopened parenthesis out of links', () => {
     const text = 'see (https://a.example/x) and https://b.example/y?q=1, then https://c.example/(z).';
-    expect(detectSpans(text).map((s) => s.value)).toEqual(['https://a.example/x', 'https://b.example/y?q=1', 'https://c.example/(z)']);
+    expect(detectSpans(text).map((s) => s.value)).toEqual([
+      'https://a.example/x',
+      'https://b.example/y?q=1',
+      'https://c.example/(z)',
+    ]);
   });
 
   it('takes tags with letters, not bare numbers, without trailing punctuation', () => {
@@ -49,7 +53,9 @@ describe('image sizes for aspectRatio', () => {
     const { imageSize } = await import('../../../src/platforms/bluesky/image-size.js');
     const sharp = (await import('sharp')).default;
     const make = (format: 'png' | 'jpeg' | 'gif' | 'webp') =>
-      sharp({ create: { width: 37, height: 21, channels: 3, background: { r: 1, g: 2, b: 3 } } }).toFormat(format).toBuffer();
+      sharp({ create: { width: 37, height: 21, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+        .toFormat(format)
+        .toBuffer();
     for (const format of ['png', 'jpeg', 'gif', 'webp'] as const) {
       expect(imageSize(await make(format))).toEqual({ width: 37, height: 21 });
     }

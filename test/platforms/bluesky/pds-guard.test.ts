@@ -17,7 +17,9 @@ let internalUrl: string;
 let internalHits = 0;
 
 function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 beforeAll(async () => {
@@ -53,7 +55,9 @@ describe('Bluesky login: the PDS from the DID document', () => {
   it('refuses a PDS on a private or loopback address other than the configured service, and never calls it', async () => {
     internalHits = 0;
     const adapter = createBlueskyAdapter({ serviceUrl: entrywayUrl });
-    const err = await adapter.createSession('mallory.test', 'abcd-efgh-ijkl-mnop', testIO().io).catch((e: unknown) => e);
+    const err = await adapter
+      .createSession('mallory.test', 'abcd-efgh-ijkl-mnop', testIO().io)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err).toMatchObject({ kind: 'rejected', platformCode: 'pds_not_public' });
     expect(internalHits).toBe(0);

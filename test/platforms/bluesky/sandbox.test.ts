@@ -26,8 +26,10 @@ afterAll(async () => closeAll?.());
 
 const data = (res: { data?: unknown }) => res.data as any;
 const inspect = async () => (await sandboxCall(sandbox, 'GET', '/sandbox/bluesky/_inspect')).posts as any[];
-const targetsOf = (postId: string) => env.ctx.db.kysely.selectFrom('post_target').selectAll().where('post_id', '=', postId).execute();
-const createRecordCalls = () => sandbox.state('bluesky').calls.filter((c) => c.path.endsWith('com.atproto.repo.createRecord')).length;
+const targetsOf = (postId: string) =>
+  env.ctx.db.kysely.selectFrom('post_target').selectAll().where('post_id', '=', postId).execute();
+const createRecordCalls = () =>
+  sandbox.state('bluesky').calls.filter((c) => c.path.endsWith('com.atproto.repo.createRecord')).length;
 
 async function connectedTenant(handle: string) {
   const t = await createTenant(env);
@@ -39,7 +41,9 @@ async function connectedTenant(handle: string) {
 }
 
 async function createNow(t: Awaited<ReturnType<typeof connectedTenant>>, content: string) {
-  const res = await t.sdk.posts.createPost({ body: { content, publishNow: true, platforms: [{ platform: 'bluesky', accountId: t.accountId }] } });
+  const res = await t.sdk.posts.createPost({
+    body: { content, publishNow: true, platforms: [{ platform: 'bluesky', accountId: t.accountId }] },
+  });
   return data(res).post._id as string;
 }
 
@@ -53,7 +57,12 @@ describe('Bluesky simulator (sandbox mode)', () => {
     expect(target.status).toBe('published');
     const posts = await inspect();
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: target.platform_post_id, text: 'hi @friend.bsky.social #sandbox', author: 'sandbox-user.bsky.social', replyTo: null });
+    expect(posts[0]).toMatchObject({
+      id: target.platform_post_id,
+      text: 'hi @friend.bsky.social #sandbox',
+      author: 'sandbox-user.bsky.social',
+      replyTo: null,
+    });
     expect(posts[0].extra.facets.map((f: any) => f.features[0])).toEqual([
       { $type: 'app.bsky.richtext.facet#mention', did: didForHandle('friend.bsky.social') },
       { $type: 'app.bsky.richtext.facet#tag', tag: 'sandbox' },
@@ -62,7 +71,11 @@ describe('Bluesky simulator (sandbox mode)', () => {
 
   it('refuses a main password with 400 through the API', async () => {
     const t = await createTenant(env);
-    const res = await env.request(t.apiKey, 'POST', '/v1/connect/bluesky', { profileId: t.profileId, handle: 'x.bsky.social', appPassword: 'hunter2hunter2' });
+    const res = await env.request(t.apiKey, 'POST', '/v1/connect/bluesky', {
+      profileId: t.profileId,
+      handle: 'x.bsky.social',
+      appPassword: 'hunter2hunter2',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_app_password');
   });
@@ -131,9 +144,18 @@ describe('Bluesky simulator (sandbox mode)', () => {
     const [target] = await targetsOf(postId);
     expect(target.status).toBe('failed');
     expect(target.error_category).toBe('auth_expired');
-    const account = await env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', t.accountId).executeTakeFirstOrThrow();
+    const account = await env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', t.accountId)
+      .executeTakeFirstOrThrow();
     expect(account.is_active).toBe(0);
-    const events = await env.ctx.db.kysely.selectFrom('event').selectAll().where('tenant_id', '=', t.userId).where('type', '=', 'account.disconnected').execute();
+    const events = await env.ctx.db.kysely
+      .selectFrom('event')
+      .selectAll()
+      .where('tenant_id', '=', t.userId)
+      .where('type', '=', 'account.disconnected')
+      .execute();
     expect(events).toHaveLength(1);
     expect(await inspect()).toHaveLength(0);
   });

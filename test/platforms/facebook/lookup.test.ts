@@ -29,11 +29,24 @@ beforeAll(async () => {
   sandbox = await startSandbox([facebookSimulator()]);
   await sandboxCall(sandbox, 'POST', '/sandbox/facebook/_config', { processingMs: 0 });
   const base = `${sandbox.url}/sandbox/facebook`;
-  adapter = createFacebookAdapter({ apiUrl: base, authUrl: base, version: 'v24.0', appId: '100000000000001', appSecret: 's', scopes: ['pages_manage_posts'], chunkBytes: 64 * 1024 });
+  adapter = createFacebookAdapter({
+    apiUrl: base,
+    authUrl: base,
+    version: 'v24.0',
+    appId: '100000000000001',
+    appSecret: 's',
+    scopes: ['pages_manage_posts'],
+    chunkBytes: 64 * 1024,
+  });
   const { account: user, tokens, profile } = await connectVia(adapter.oauth!, io());
   const [page] = await adapter.destinations!.list(tokens, io());
   const selection = await adapter.destinations!.select(page, { profile, tokens }, io());
-  account = { ...user, accessToken: selection.tokens!.accessToken, refreshToken: selection.tokens!.refreshToken ?? null, metadata: { ...user.metadata, ...selection.metadata } };
+  account = {
+    ...user,
+    accessToken: selection.tokens!.accessToken,
+    refreshToken: selection.tokens!.refreshToken ?? null,
+    metadata: { ...user.metadata, ...selection.metadata },
+  };
 });
 afterAll(async () => sandbox?.close());
 
@@ -49,7 +62,10 @@ describe('Facebook lookup after an unknown outcome', () => {
     for (const req of kinds) {
       const posted: PublishResult = await posting.publish(req, io());
       const found = await adapter.findPublished!(req, since, io());
-      expect(found, req.content).toMatchObject({ platformPostId: posted.platformPostId, platformPostUrl: expect.stringMatching(/^https:\/\/www\.facebook\.com\//) });
+      expect(found, req.content).toMatchObject({
+        platformPostId: posted.platformPostId,
+        platformPostUrl: expect.stringMatching(/^https:\/\/www\.facebook\.com\//),
+      });
       // The same kind with other text is not there.
       expect(await adapter.findPublished!({ ...req, content: `${req.content} (never sent)` }, since, io())).toBeNull();
     }
@@ -57,7 +73,11 @@ describe('Facebook lookup after an unknown outcome', () => {
 
   it('finds a story (no text) only when it is the one story of its media type since the attempt', async () => {
     const since = new Date(Date.now() - 1000);
-    const story = publishRequest(account, { content: '', media: [image()], platformSpecificData: { contentType: 'story' } });
+    const story = publishRequest(account, {
+      content: '',
+      media: [image()],
+      platformSpecificData: { contentType: 'story' },
+    });
     const posted = await postingAdapter(adapter).publish(story, io());
     expect(await adapter.findPublished!(story, since, io())).toMatchObject({ platformPostId: posted.platformPostId });
     await postingAdapter(adapter).publish({ ...story, media: [image('https://media.test/b.png')] }, io());
@@ -65,7 +85,10 @@ describe('Facebook lookup after an unknown outcome', () => {
   });
 
   it('reads the lists as the Graph specs allow: a parameter a list edge does not define is refused', async () => {
-    const res = await fetch(`${sandbox.url}/sandbox/facebook/v24.0/${account.metadata.pageId}/published_posts?colour=blue`, { headers: { authorization: `OAuth ${account.accessToken}` } });
+    const res = await fetch(
+      `${sandbox.url}/sandbox/facebook/v24.0/${account.metadata.pageId}/published_posts?colour=blue`,
+      { headers: { authorization: `OAuth ${account.accessToken}` } },
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toMatchObject({ code: 100, message: expect.stringContaining('colour') });
   });

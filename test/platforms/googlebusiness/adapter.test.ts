@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGoogleBusinessAdapter, googleBusinessOptions, type GoogleBusinessAdapter } from '../../../src/platforms/googlebusiness/index.js';
+import {
+  createGoogleBusinessAdapter,
+  googleBusinessOptions,
+  type GoogleBusinessAdapter,
+} from '../../../src/platforms/googlebusiness/index.js';
 import { PlatformError, type AccountCredentials, type PlatformIO } from '../../../src/platforms/types.js';
 import { googleBusinessSimulator } from '../../../src/sandbox/googlebusiness/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
@@ -34,7 +38,10 @@ function ioAnswering(status: number, location?: string): PlatformIO {
 }
 
 const image = 'https://images.example.com/a.png';
-const posted = async (text: string) => ((await sandboxCall(sandbox, 'GET', '/sandbox/googlebusiness/_inspect')).posts as any[]).filter((p) => p.text === text);
+const posted = async (text: string) =>
+  ((await sandboxCall(sandbox, 'GET', '/sandbox/googlebusiness/_inspect')).posts as any[]).filter(
+    (p) => p.text === text,
+  );
 
 describe('Google Business adapter: the image URL Google will fetch', () => {
   it.each([
@@ -55,15 +62,23 @@ describe('Google Business adapter: the image URL Google will fetch', () => {
     await adapter.publish(ok, ioAnswering(200));
     expect(await posted(ok.content)).toHaveLength(1);
     const { io } = testIO();
-    const unreachable = publishRequest(account, { media: [{ type: 'image', url: 'https://images.invalid/a.png', mimeType: 'image/png' }] });
+    const unreachable = publishRequest(account, {
+      media: [{ type: 'image', url: 'https://images.invalid/a.png', mimeType: 'image/png' }],
+    });
     await adapter.publish(unreachable, { ...io, fetchUrl: async () => Promise.reject(new Error('unreachable')) });
     expect(await posted(unreachable.content)).toHaveLength(1);
   });
 
   it('refuses an http:// image and a video before any call', async () => {
     const http = publishRequest(account, { media: [{ type: 'image', url: 'http://images.example.com/a.png' }] });
-    await expect(adapter.publish(http, ioAnswering(200))).rejects.toMatchObject({ kind: 'rejected', platformCode: 'media_url' });
+    await expect(adapter.publish(http, ioAnswering(200))).rejects.toMatchObject({
+      kind: 'rejected',
+      platformCode: 'media_url',
+    });
     const video = publishRequest(account, { media: [{ type: 'video', url: 'https://images.example.com/a.mp4' }] });
-    await expect(adapter.publish(video, ioAnswering(200))).rejects.toMatchObject({ kind: 'rejected', platformCode: 'media_type' });
+    await expect(adapter.publish(video, ioAnswering(200))).rejects.toMatchObject({
+      kind: 'rejected',
+      platformCode: 'media_type',
+    });
   });
 });

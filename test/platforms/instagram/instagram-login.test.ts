@@ -26,37 +26,84 @@ describe('Instagram Login end to end through the official SDK', () => {
     const { apiKey } = await e.env.createUser();
     const sdk = await e.env.sdk(apiKey);
     const profile = data(await sdk.profiles.createProfile({ body: { name: 'Instagram Login' } })).profile;
-    const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'instagram' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+    const start = data(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'instagram' },
+        query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+      }),
+    );
     const authUrl = new URL(start.authUrl);
     expect(authUrl.pathname).toBe('/sandbox/instagram/oauth/authorize');
-    expect(authUrl.searchParams.get('scope')!.split(',')).toEqual(['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages']);
+    expect(authUrl.searchParams.get('scope')!.split(',')).toEqual([
+      'instagram_business_basic',
+      'instagram_business_content_publish',
+      'instagram_business_manage_comments',
+      'instagram_business_manage_messages',
+    ]);
     expect(authUrl.searchParams.get('response_type')).toBe('code');
     await followAuthUrl(`${start.authUrl}&login_hint=igLogin1`);
     const [account] = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-    expect(account).toMatchObject({ platform: 'instagram', username: 'iglogin1_ig1', isActive: true, metadata: { igUsername: 'iglogin1_ig1' } });
+    expect(account).toMatchObject({
+      platform: 'instagram',
+      username: 'iglogin1_ig1',
+      isActive: true,
+      metadata: { igUsername: 'iglogin1_ig1' },
+    });
     const igUserId = account.metadata.igUserId as string;
-    const row = await e.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', account._id).executeTakeFirstOrThrow();
+    const row = await e.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', account._id)
+      .executeTakeFirstOrThrow();
     const days = (Date.parse(String(row.token_expires_at)) - e.env.clock.now().getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(60);
 
     const bytes = await solidImage(800, 800, 'jpeg');
-    const presigned = data(await sdk.media.getMediaPresignedUrl({ body: { filename: 'login.jpg', contentType: 'image/jpeg', size: bytes.length } }));
-    expect((await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: bytes })).status).toBe(200);
+    const presigned = data(
+      await sdk.media.getMediaPresignedUrl({
+        body: { filename: 'login.jpg', contentType: 'image/jpeg', size: bytes.length },
+      }),
+    );
+    expect(
+      (await fetch(presigned.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: bytes }))
+        .status,
+    ).toBe(200);
     const res = await sdk.posts.createPost({
-      body: { content: 'Posted with Instagram Login', publishNow: true, mediaItems: [{ type: 'image', url: presigned.publicUrl }], platforms: [{ platform: 'instagram', accountId: account._id, platformSpecificData: { firstComment: 'hello' } }] },
+      body: {
+        content: 'Posted with Instagram Login',
+        publishNow: true,
+        mediaItems: [{ type: 'image', url: presigned.publicUrl }],
+        platforms: [{ platform: 'instagram', accountId: account._id, platformSpecificData: { firstComment: 'hello' } }],
+      },
     });
     expect(res.response.status, JSON.stringify(res.error ?? null)).toBe(201);
     await e.runner.drain();
     const posted = (await inspect()).filter((p) => p.text === 'Posted with Instagram Login');
-    expect(posted).toMatchObject([{ destination: igUserId, media: [{ type: 'image', size: bytes.length }], extra: { kind: 'IMAGE', comments: [{ text: 'hello' }] } }]);
+    expect(posted).toMatchObject([
+      {
+        destination: igUserId,
+        media: [{ type: 'image', size: bytes.length }],
+        extra: { kind: 'IMAGE', comments: [{ text: 'hello' }] },
+      },
+    ]);
     const after = data(await sdk.posts.getPost({ path: { postId: data(res).post._id } })).post;
-    expect(after.platforms[0]).toMatchObject({ status: 'published', platformPostId: posted[0].id, platformPostUrl: `https://www.instagram.com/p/${posted[0].id.slice(-11)}/` });
+    expect(after.platforms[0]).toMatchObject({
+      status: 'published',
+      platformPostId: posted[0].id,
+      platformPostUrl: `https://www.instagram.com/p/${posted[0].id.slice(-11)}/`,
+    });
 
     // A day later the long-lived token renews itself for 60 more days.
     e.env.clock.advance(2 * 86_400_000);
     expect(await refreshAccountTokens(e.env.ctx, row)).toBe('refreshed');
-    const renewed = await e.env.ctx.db.kysely.selectFrom('account').selectAll().where('account_id', '=', account._id).executeTakeFirstOrThrow();
+    const renewed = await e.env.ctx.db.kysely
+      .selectFrom('account')
+      .selectAll()
+      .where('account_id', '=', account._id)
+      .executeTakeFirstOrThrow();
     expect(renewed.access_token).not.toBe(row.access_token);
-    expect(Math.round((Date.parse(String(renewed.token_expires_at)) - e.env.clock.now().getTime()) / 86_400_000)).toBe(60);
+    expect(Math.round((Date.parse(String(renewed.token_expires_at)) - e.env.clock.now().getTime()) / 86_400_000)).toBe(
+      60,
+    );
   });
 });

@@ -19,15 +19,26 @@ async function connectedTenant(memberId: string) {
   const { userId, apiKey } = await e.env.createUser();
   const sdk = await e.env.sdk(apiKey);
   const profile = data(await sdk.profiles.createProfile({ body: { name: `LinkedIn ${memberId}` } })).profile;
-  await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_oauth/users', { id: memberId, username: memberId, name: `Member ${memberId}` });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'linkedin' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  await sandboxCall(e.sandbox, 'POST', '/sandbox/linkedin/_oauth/users', {
+    id: memberId,
+    username: memberId,
+    name: `Member ${memberId}`,
+  });
+  const start = data(
+    await sdk.connect.getConnectUrl({
+      path: { platform: 'linkedin' },
+      query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${memberId}`);
   const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
   return { userId, apiKey, sdk, profileId: profile._id, landed, start, account: accounts[0] };
 }
 
 async function createNow(sdk: any, accountId: string, body: Record<string, unknown>) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'linkedin', accountId }], ...body } });
+  const res = await sdk.posts.createPost({
+    body: { publishNow: true, platforms: [{ platform: 'linkedin', accountId }], ...body },
+  });
   expect(res.response.status).toBe(201);
   return data(res).post;
 }
@@ -36,7 +47,8 @@ async function getPost(sdk: any, postId: string) {
   return data(await sdk.posts.getPost({ path: { postId } })).post;
 }
 
-const simPosts = (memberId: string) => e.sandbox.state('linkedin').posts.filter((p) => p.author === `urn:li:person:${memberId}`);
+const simPosts = (memberId: string) =>
+  e.sandbox.state('linkedin').posts.filter((p) => p.author === `urn:li:person:${memberId}`);
 
 describe('LinkedIn end to end through the official SDK', () => {
   it('connects via GET /v1/connect/linkedin and the auto-approving consent: the account exists', async () => {
@@ -56,7 +68,10 @@ describe('LinkedIn end to end through the official SDK', () => {
     await e.runner.drain();
     const posts = simPosts('mbrPublish1');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ text: 'Shipping (today) #launch', media: [{ type: 'image', mimeType: 'image/png', size: 2500 }] });
+    expect(posts[0]).toMatchObject({
+      text: 'Shipping (today) #launch',
+      media: [{ type: 'image', mimeType: 'image/png', size: 2500 }],
+    });
     const after = await getPost(t.sdk, post._id);
     expect(after.status).toBe('published');
     expect(after.platforms[0]).toMatchObject({
@@ -73,20 +88,42 @@ describe('LinkedIn end to end through the official SDK', () => {
     const t = await connectedTenant('linkedin-user-1');
     const accountId = t.account._id;
     const orgs = data(await t.sdk.connect.getLinkedInOrganizations({ path: { accountId } })).organizations;
-    expect(orgs).toEqual([expect.objectContaining({ id: SANDBOX_ORGANIZATION.id, name: SANDBOX_ORGANIZATION.localizedName, vanityName: 'herald-sandbox' })]);
+    expect(orgs).toEqual([
+      expect.objectContaining({
+        id: SANDBOX_ORGANIZATION.id,
+        name: SANDBOX_ORGANIZATION.localizedName,
+        vanityName: 'herald-sandbox',
+      }),
+    ]);
     const selected = await t.sdk.connect.updateLinkedInOrganization({
       path: { accountId },
-      body: { accountType: 'organization', selectedOrganization: { id: orgs[0].id, urn: orgs[0].urn, name: orgs[0].name } } as any,
+      body: {
+        accountType: 'organization',
+        selectedOrganization: { id: orgs[0].id, urn: orgs[0].urn, name: orgs[0].name },
+      } as any,
     });
     expect(selected.response.status).toBe(200);
-    const mention = data(await t.sdk.accounts.getLinkedInMentions({ path: { accountId }, query: { url: 'https://www.linkedin.com/in/jane-doe', displayName: 'Jane Doe' } }));
-    expect(mention).toMatchObject({ urn: SANDBOX_PERSON.member, type: 'person', mentionFormat: `@[Jane Doe](${SANDBOX_PERSON.member})` });
+    const mention = data(
+      await t.sdk.accounts.getLinkedInMentions({
+        path: { accountId },
+        query: { url: 'https://www.linkedin.com/in/jane-doe', displayName: 'Jane Doe' },
+      }),
+    );
+    expect(mention).toMatchObject({
+      urn: SANDBOX_PERSON.member,
+      type: 'person',
+      mentionFormat: `@[Jane Doe](${SANDBOX_PERSON.member})`,
+    });
     await createNow(t.sdk, accountId, {
       content: `Welcome ${mention.mentionFormat} (our first hire)`,
-      platforms: [{ platform: 'linkedin', accountId, platformSpecificData: { firstComment: 'Apply at herald.example' } }],
+      platforms: [
+        { platform: 'linkedin', accountId, platformSpecificData: { firstComment: 'Apply at herald.example' } },
+      ],
     });
     await e.runner.drain();
-    const posts = e.sandbox.state('linkedin').posts.filter((p) => p.author === `urn:li:organization:${SANDBOX_ORGANIZATION.id}`);
+    const posts = e.sandbox
+      .state('linkedin')
+      .posts.filter((p) => p.author === `urn:li:organization:${SANDBOX_ORGANIZATION.id}`);
     expect(posts).toHaveLength(1);
     expect(posts[0].text).toBe(`Welcome @[Jane Doe](${SANDBOX_PERSON.member}) (our first hire)`);
     expect(posts[0].extra).toMatchObject({
@@ -97,7 +134,8 @@ describe('LinkedIn end to end through the official SDK', () => {
 
   it('an access token past its 60 days is refreshed silently before publishing', async () => {
     const t = await connectedTenant('mbrRefresh1');
-    const tokenCalls = () => e.sandbox.state('linkedin').calls.filter((c) => c.path.endsWith('/oauth/v2/accessToken')).length;
+    const tokenCalls = () =>
+      e.sandbox.state('linkedin').calls.filter((c) => c.path.endsWith('/oauth/v2/accessToken')).length;
     const before = tokenCalls();
     e.env.clock.advance(61 * 86_400_000);
     const post = await createNow(t.sdk, t.account._id, { content: 'two months later' });
@@ -114,7 +152,9 @@ describe('LinkedIn end to end through the official SDK', () => {
     await e.runner.drain();
     expect(simPosts('mbrRevoked1')).toHaveLength(0);
     expect((await getPost(t.sdk, post._id)).status).toBe('failed');
-    const accounts = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } })).accounts;
+    const accounts = data(
+      await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } }),
+    ).accounts;
     expect(accounts.find((a: any) => a._id === t.account._id)).toMatchObject({ isActive: false });
     const disconnected = await listEvents(e.env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(disconnected).toHaveLength(1);
@@ -148,13 +188,22 @@ describe('LinkedIn end to end through the official SDK', () => {
 
   it('a first comment that fails leaves the post published and says so on the target and in the logs', async () => {
     const t = await connectedTenant('mbrComment1');
-    const comments = () => simPosts('mbrComment1').flatMap((p) => (p.extra?.comments as { text: string }[] | undefined) ?? []);
-    const withComment = (content: string) => ({ content, platforms: [{ platform: 'linkedin', accountId: t.account._id, platformSpecificData: { firstComment: `on ${content}` } }] });
+    const comments = () =>
+      simPosts('mbrComment1').flatMap((p) => (p.extra?.comments as { text: string }[] | undefined) ?? []);
+    const withComment = (content: string) => ({
+      content,
+      platforms: [
+        { platform: 'linkedin', accountId: t.account._id, platformSpecificData: { firstComment: `on ${content}` } },
+      ],
+    });
 
     const ok = await createNow(t.sdk, t.account._id, withComment('comment goes out'));
     await e.runner.drain();
     const posted = (await getPost(t.sdk, ok._id)).platforms[0];
-    expect(posted).toMatchObject({ status: 'published', firstCommentResult: { status: 'posted', commentId: expect.stringContaining(posted.platformPostId) } });
+    expect(posted).toMatchObject({
+      status: 'published',
+      firstCommentResult: { status: 'posted', commentId: expect.stringContaining(posted.platformPostId) },
+    });
     expect(comments()).toEqual([expect.objectContaining({ text: 'on comment goes out' })]);
 
     // The post goes through, its comment gets a 503: never re-sent, the post is not sent again.
@@ -168,8 +217,13 @@ describe('LinkedIn end to end through the official SDK', () => {
     expect(comments()).toHaveLength(1);
     const after = await getPost(t.sdk, failed._id);
     expect(after.status).toBe('published');
-    expect(after.platforms[0]).toMatchObject({ status: 'published', firstCommentResult: { status: 'failed', errorMessage: 'Service Unavailable' } });
-    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs.filter((l: any) => l.postId === failed._id);
+    expect(after.platforms[0]).toMatchObject({
+      status: 'published',
+      firstCommentResult: { status: 'failed', errorMessage: 'Service Unavailable' },
+    });
+    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs.filter(
+      (l: any) => l.postId === failed._id,
+    );
     const commentRow = logs.find((l: any) => l.endpoint?.includes('/comments'));
     expect(commentRow).toMatchObject({ status: 'failed', statusCode: 503 });
     expect(commentRow.response.errorMessage).toMatch(/^First comment failed: /);

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPinterestAdapter } from '../../../src/platforms/pinterest/index.js';
 import { PINTEREST_DEFAULT_SCOPES } from '../../../src/platforms/pinterest/oauth.js';
-import { isProcessingStarted, PlatformError, type AccountCredentials, type PlatformAdapter } from '../../../src/platforms/types.js';
+import {
+  isProcessingStarted,
+  PlatformError,
+  type AccountCredentials,
+  type PlatformAdapter,
+} from '../../../src/platforms/types.js';
 import { pinterestSimulator } from '../../../src/sandbox/pinterest/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
 import { connectVia, pngBytes, publishRequest, testIO } from '../../helpers/platform-io.js';
@@ -37,7 +42,14 @@ afterAll(async () => {
 
 function adapter(): PlatformAdapter {
   const base = `${sandbox.url}/sandbox/pinterest`;
-  return createPinterestAdapter({ apiUrl: base, authUrl: base, clientId: 'pin-client', clientSecret: 'pin-secret', scopes: PINTEREST_DEFAULT_SCOPES, ownUrl: () => 'https://herald.example' });
+  return createPinterestAdapter({
+    apiUrl: base,
+    authUrl: base,
+    clientId: 'pin-client',
+    clientSecret: 'pin-secret',
+    scopes: PINTEREST_DEFAULT_SCOPES,
+    ownUrl: () => 'https://herald.example',
+  });
 }
 
 async function connected(a: PlatformAdapter): Promise<AccountCredentials> {
@@ -60,11 +72,19 @@ describe('the Pinterest adapter', () => {
   it('pins several images by URL as one pin, with the title cut to 100 characters', async () => {
     const a = adapter();
     const account = await connected(a);
-    const media = [1, 2, 3].map((i) => ({ type: 'image' as const, url: `${imageBase}/carousel-${i}.png`, mimeType: 'image/png' }));
+    const media = [1, 2, 3].map((i) => ({
+      type: 'image' as const,
+      url: `${imageBase}/carousel-${i}.png`,
+      mimeType: 'image/png',
+    }));
     const req = publishRequest(account, { media, title: `${'t'.repeat(99)}😀 and more` });
     const result = await a.publish(req, io());
     const [pin] = (await inspect()).filter((p) => p.text === req.content);
-    expect(pin).toMatchObject({ id: (result as { platformPostId: string }).platformPostId, destination: account.metadata.defaultBoardId, extra: { title: `${'t'.repeat(99)}😀` } });
+    expect(pin).toMatchObject({
+      id: (result as { platformPostId: string }).platformPostId,
+      destination: account.metadata.defaultBoardId,
+      extra: { title: `${'t'.repeat(99)}😀` },
+    });
     expect(pin.media.map((m: { url: string }) => m.url)).toEqual(media.map((m) => m.url));
   });
 
@@ -72,7 +92,10 @@ describe('the Pinterest adapter', () => {
     const a = adapter();
     const account = await connected(a);
     await sandboxCall(sandbox, 'POST', '/sandbox/pinterest/_config', { processingMs: 0 });
-    const req = publishRequest(account, { media: [{ type: 'video', url: VIDEO, mimeType: 'video/mp4' }], platformSpecificData: { coverImageUrl: 'https://cdn.example/cover.jpg' } });
+    const req = publishRequest(account, {
+      media: [{ type: 'video', url: VIDEO, mimeType: 'video/mp4' }],
+      platformSpecificData: { coverImageUrl: 'https://cdn.example/cover.jpg' },
+    });
     const outcome = await a.publish(req, io());
     expect(isProcessingStarted(outcome)).toBe(false);
     const [pin] = (await inspect()).filter((p) => p.text === req.content);
@@ -88,9 +111,15 @@ describe('the Pinterest adapter', () => {
     const outcome = await a.publish(req, io());
     if (!isProcessingStarted(outcome)) throw new Error('expected the video to be processing');
     expect(outcome.processing.waitMs).toBe(10_000);
-    expect(await a.processing!.check(outcome.processing.handle, req, io())).toEqual({ state: 'processing', waitMs: 10_000 });
+    expect(await a.processing!.check(outcome.processing.handle, req, io())).toEqual({
+      state: 'processing',
+      waitMs: 10_000,
+    });
     clock = new Date(clock.getTime() + 10_000);
-    expect(await a.processing!.check(outcome.processing.handle, req, io())).toMatchObject({ state: 'failed', platformCode: 'media_failed' });
+    expect(await a.processing!.check(outcome.processing.handle, req, io())).toMatchObject({
+      state: 'failed',
+      platformCode: 'media_failed',
+    });
     expect((await inspect()).filter((p) => p.text === req.content)).toEqual([]);
   });
 
@@ -99,7 +128,10 @@ describe('the Pinterest adapter', () => {
     const account = await connected(a);
     const before = sandbox.state('pinterest').calls.length;
     expect(before).toBeGreaterThan(0);
-    const req = publishRequest({ ...account, metadata: {} }, { media: [{ type: 'image', url: `${imageBase}/nowhere.png` }] });
+    const req = publishRequest(
+      { ...account, metadata: {} },
+      { media: [{ type: 'image', url: `${imageBase}/nowhere.png` }] },
+    );
     expect(await caught(a.publish(req, io()))).toMatchObject({ kind: 'rejected', platformCode: 'board_required' });
     expect(sandbox.state('pinterest').calls.length).toBe(before);
   });

@@ -31,11 +31,21 @@ beforeEach(() => {
 
 function adapter(userAgent = DEFAULT_USER_AGENT): RedditAdapter {
   const base = `${sandbox.url}/sandbox/reddit`;
-  return createRedditAdapter({ apiUrl: base, authUrl: base, clientId: 'rd-client', clientSecret: 'rd-secret', scopes: REDDIT_DEFAULT_SCOPES, userAgent });
+  return createRedditAdapter({
+    apiUrl: base,
+    authUrl: base,
+    clientId: 'rd-client',
+    clientSecret: 'rd-secret',
+    scopes: REDDIT_DEFAULT_SCOPES,
+    userAgent,
+  });
 }
 
 async function caught(p: Promise<unknown>): Promise<PlatformError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -67,31 +77,63 @@ describe('the Reddit adapter', () => {
     await sandboxCall(sandbox, 'POST', '/sandbox/reddit/_config', { processingMs: 60_000 });
     const url = 'https://media.test/clip.mp4';
     // The simulator's clock is the test's: the media reader answers the same time.
-    const mediaIO = { ...testIO({ [url]: { bytes: Buffer.alloc(50_000, 1), contentType: 'video/mp4' } }).io, now: () => now };
-    const req = publishRequest(account, { title: 'A short clip', media: [{ type: 'video', url, mimeType: 'video/mp4' }] });
+    const mediaIO = {
+      ...testIO({ [url]: { bytes: Buffer.alloc(50_000, 1), contentType: 'video/mp4' } }).io,
+      now: () => now,
+    };
+    const req = publishRequest(account, {
+      title: 'A short clip',
+      media: [{ type: 'video', url, mimeType: 'video/mp4' }],
+    });
     const started = await a.publish(req, mediaIO);
-    expect(started).toMatchObject({ processing: { handle: { kind: 'video', assetId: expect.any(String) }, waitMs: 5_000 } });
+    expect(started).toMatchObject({
+      processing: { handle: { kind: 'video', assetId: expect.any(String) }, waitMs: 5_000 },
+    });
     const handle = (started as { processing: { handle: Record<string, unknown> } }).processing.handle;
     expect(await a.processing!.check(handle, req, io())).toEqual({ state: 'processing', waitMs: 5_000 });
     now = new Date(now.getTime() + 60_000);
     expect(await a.processing!.check(handle, req, io())).toEqual({ state: 'ready' });
     const result = await a.processing!.finish(handle, req, io());
-    const posts = ((await sandboxCall(sandbox, 'GET', '/sandbox/reddit/_inspect')).posts as any[]).filter((p) => p.extra.title === 'A short clip');
+    const posts = ((await sandboxCall(sandbox, 'GET', '/sandbox/reddit/_inspect')).posts as any[]).filter(
+      (p) => p.extra.title === 'A short clip',
+    );
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ media: [{ type: 'video', mimeType: 'video/mp4', size: 50_000 }], extra: { kind: 'video' } });
-    expect(result).toEqual({ platformPostId: posts[0].id, platformPostUrl: `https://www.reddit.com/r/test/comments/${posts[0].id}/a_short_clip/` });
+    expect(posts[0]).toMatchObject({
+      media: [{ type: 'video', mimeType: 'video/mp4', size: 50_000 }],
+      extra: { kind: 'video' },
+    });
+    expect(result).toEqual({
+      platformPostId: posts[0].id,
+      platformPostUrl: `https://www.reddit.com/r/test/comments/${posts[0].id}/a_short_clip/`,
+    });
   });
 
   it('a 429 waits as long as X-Ratelimit-Reset says', async () => {
     const a = adapter();
     const account = await connected(a);
     await sandboxCall(sandbox, 'POST', '/sandbox/reddit/_faults', { kind: 'rate_limited', count: 1 });
-    expect(await caught(a.publish(publishRequest(account), io()))).toMatchObject({ kind: 'rate_limited', retryAfterMs: 120_000 });
+    expect(await caught(a.publish(publishRequest(account), io()))).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 120_000,
+    });
   });
 
   it('sends the User-Agent it is given: one Reddit blocks is a rejection naming REDDIT_USER_AGENT', async () => {
     const a = adapter('curl/8.0');
-    const error = await caught(a.subscriptions({ accountId: 'x', platformUserId: 'x', username: 'x', accessToken: 't', refreshToken: null, tokenExpiresAt: null, metadata: {} }, io()));
+    const error = await caught(
+      a.subscriptions(
+        {
+          accountId: 'x',
+          platformUserId: 'x',
+          username: 'x',
+          accessToken: 't',
+          refreshToken: null,
+          tokenExpiresAt: null,
+          metadata: {},
+        },
+        io(),
+      ),
+    );
     expect(error).toMatchObject({ kind: 'rejected', status: 403 });
     expect(error.message).toContain('REDDIT_USER_AGENT');
   });

@@ -47,25 +47,42 @@ beforeEach(async () => {
 describe('Slack adapter', () => {
   it("turns Slack's 429 into rate_limited with Retry-After as retryAfterMs", async () => {
     await sandboxCall(sandbox, 'POST', '/sandbox/slack/_faults', { kind: 'rate_limited', count: 1 });
-    expect(await caught(adapter.publish(publishRequest(account), io()))).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 30_000 });
+    expect(await caught(adapter.publish(publishRequest(account), io()))).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterMs: 30_000,
+    });
     await sandboxCall(sandbox, 'POST', '/sandbox/slack/_config', { rateLimits: true });
     const outcomes = [];
-    for (let i = 0; i < 4; i++) outcomes.push(await adapter.publish(publishRequest(account, { content: `tick ${i}` }), io()).catch((e: unknown) => e));
+    for (let i = 0; i < 4; i++)
+      outcomes.push(
+        await adapter.publish(publishRequest(account, { content: `tick ${i}` }), io()).catch((e: unknown) => e),
+      );
     expect(outcomes.slice(0, 3).every((o) => !(o instanceof PlatformError))).toBe(true);
     expect(outcomes[3]).toMatchObject({ kind: 'rate_limited', retryAfterMs: 1000, platformCode: 'ratelimited' });
   });
 
-  it('escapes &, < and > for mrkdwn, and refuses blocks beyond Slack\'s limits before calling it', async () => {
+  it("escapes &, < and > for mrkdwn, and refuses blocks beyond Slack's limits before calling it", async () => {
     const sent = await adapter.publish(publishRequest(account, { content: 'a < b && c > d' }), io());
     const post = (await posts()).find((p) => p.id === sent.platformPostId);
     expect(post).toMatchObject({ text: 'a < b && c > d', extra: { mrkdwn: 'a &lt; b &amp;&amp; c &gt; d' } });
     const before = (await posts()).length;
     const tooMany = Array.from({ length: 51 }, () => ({ type: 'divider' }));
-    expect(await caught(adapter.publish(publishRequest(account, { platformSpecificData: { blocks: tooMany } }), io()))).toMatchObject({ kind: 'rejected', platformCode: 'invalid_blocks' });
+    expect(
+      await caught(adapter.publish(publishRequest(account, { platformSpecificData: { blocks: tooMany } }), io())),
+    ).toMatchObject({ kind: 'rejected', platformCode: 'invalid_blocks' });
     const longSection = [{ type: 'section', text: { type: 'mrkdwn', text: 'x'.repeat(3001) } }];
-    expect((await caught(adapter.publish(publishRequest(account, { platformSpecificData: { blocks: longSection } }), io()))).kind).toBe('rejected');
+    expect(
+      (await caught(adapter.publish(publishRequest(account, { platformSpecificData: { blocks: longSection } }), io())))
+        .kind,
+    ).toBe('rejected');
     expect((await posts()).length).toBe(before);
-    const fine = await adapter.publish(publishRequest(account, { platformSpecificData: { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Launch*' } }] } }), io());
+    const fine = await adapter.publish(
+      publishRequest(account, {
+        platformSpecificData: { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Launch*' } }] },
+      }),
+      io(),
+    );
     expect((await posts()).find((p) => p.id === fine.platformPostId).extra.blocks).toHaveLength(1);
   });
 
@@ -81,12 +98,19 @@ describe('Slack adapter', () => {
     const result = await adapter.publish(req, io());
     const all = await posts();
     const root = all.find((p) => p.id === result.platformPostId);
-    expect(root).toMatchObject({ text: 'root with a picture', media: [{ type: 'image', mimeType: 'image/png', size: 2500 }], replyTo: null });
+    expect(root).toMatchObject({
+      text: 'root with a picture',
+      media: [{ type: 'image', mimeType: 'image/png', size: 2500 }],
+      replyTo: null,
+    });
     expect(all.filter((p) => p.replyTo === root.id).map((p) => [p.text, p.media.length])).toEqual([
       ['reply one', 0],
       ['reply two with a picture', 1],
     ]);
-    expect(result.extra).toMatchObject({ channelId: 'C0GENERAL01', replyIds: [expect.any(String), expect.any(String)] });
+    expect(result.extra).toMatchObject({
+      channelId: 'C0GENERAL01',
+      replyIds: [expect.any(String), expect.any(String)],
+    });
   });
 
   it('finds a post by the metadata it carries after an ambiguous outcome, and nothing for another', async () => {
@@ -104,12 +128,19 @@ describe('Slack adapter', () => {
 
   it('a revoked install is a dead grant, and a rotating token refreshes', async () => {
     await sandboxCall(sandbox, 'POST', '/sandbox/slack/_oauth/revoke', {});
-    expect(await caught(adapter.publish(publishRequest(account), io()))).toMatchObject({ kind: 'auth', revoked: true, platformCode: 'token_revoked' });
+    expect(await caught(adapter.publish(publishRequest(account), io()))).toMatchObject({
+      kind: 'auth',
+      revoked: true,
+      platformCode: 'token_revoked',
+    });
     expect(await caught(adapter.refreshTokens!(account, io()))).toMatchObject({ kind: 'auth', revoked: true });
     await sandboxCall(sandbox, 'POST', '/sandbox/slack/_config', { tokenRotation: true });
     const { tokens } = await connectVia(adapter.oauth!, io());
     expect(tokens.refreshToken).toMatch(/^xoxe-/);
-    const refreshed = await adapter.refreshTokens!({ ...account, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken! }, io());
+    const refreshed = await adapter.refreshTokens!(
+      { ...account, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken! },
+      io(),
+    );
     expect(refreshed.accessToken).not.toBe(tokens.accessToken);
     expect(refreshed.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 11 * 3600_000);
   });

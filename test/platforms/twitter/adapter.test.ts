@@ -1,9 +1,24 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitterAdapter, type TwitterOptions } from '../../../src/platforms/twitter/index.js';
-import { isProcessingStarted, PlatformError, ThreadIncompleteError, type AccountCredentials, type PlatformAdapter, type ProcessingStarted, type PublishResult } from '../../../src/platforms/types.js';
+import {
+  isProcessingStarted,
+  PlatformError,
+  ThreadIncompleteError,
+  type AccountCredentials,
+  type PlatformAdapter,
+  type ProcessingStarted,
+  type PublishResult,
+} from '../../../src/platforms/types.js';
 import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
-import { closedPortUrl, connectVia, pngBytes, publishRequest, testIO, postingAdapter } from '../../helpers/platform-io.js';
+import {
+  closedPortUrl,
+  connectVia,
+  pngBytes,
+  publishRequest,
+  testIO,
+  postingAdapter,
+} from '../../helpers/platform-io.js';
 
 const IMAGE = 'https://media.test/cat.png';
 const VIDEO = 'https://media.test/clip.mp4';
@@ -55,11 +70,17 @@ describe('X adapter against the X simulator', () => {
     const { account, tokens, profile, authUrl } = await connectVia(adapter.oauth!, io);
     const url = new URL(authUrl);
     expect(url.pathname).toBe('/sandbox/twitter/i/oauth2/authorize');
-    expect(url.searchParams.get('scope')).toBe('tweet.read tweet.write users.read offline.access media.write dm.read dm.write like.write tweet.moderate.write bookmark.write follows.write');
+    expect(url.searchParams.get('scope')).toBe(
+      'tweet.read tweet.write users.read offline.access media.write dm.read dm.write like.write tweet.moderate.write bookmark.write follows.write',
+    );
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(tokens.refreshToken).toBeTruthy();
     expect(tokens.expiresAt!.getTime() - Date.now()).toBeGreaterThan(7000 * 1000);
-    expect(profile).toMatchObject({ platformUserId: '1790000000000000001', username: 'herald_sandbox', profileUrl: 'https://x.com/herald_sandbox' });
+    expect(profile).toMatchObject({
+      platformUserId: '1790000000000000001',
+      username: 'herald_sandbox',
+      profileUrl: 'https://x.com/herald_sandbox',
+    });
     expect(account.accessToken).toBe(tokens.accessToken);
     expect(calls.map((c) => `${c.method} ${new URL(c.endpoint).pathname}`)).toEqual([
       'POST /sandbox/twitter/2/oauth2/token',
@@ -69,10 +90,16 @@ describe('X adapter against the X simulator', () => {
 
   it('refuses a code exchanged with the wrong PKCE verifier', async () => {
     const { io } = testIO();
-    const authUrl = adapter.oauth!.authorizeUrl({ state: 's1', redirectUri: 'http://127.0.0.1:9/cb', codeChallenge: 'A'.repeat(43) });
+    const authUrl = adapter.oauth!.authorizeUrl({
+      state: 's1',
+      redirectUri: 'http://127.0.0.1:9/cb',
+      codeChallenge: 'A'.repeat(43),
+    });
     const consent = await fetch(authUrl, { redirect: 'manual' });
     const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const error = await caught(adapter.oauth!.exchangeCode({ code, redirectUri: 'http://127.0.0.1:9/cb', codeVerifier: 'wrong' }, io));
+    const error = await caught(
+      adapter.oauth!.exchangeCode({ code, redirectUri: 'http://127.0.0.1:9/cb', codeVerifier: 'wrong' }, io),
+    );
     expect(error.kind).toBe('auth');
     expect(error.status).toBe(400);
   });
@@ -153,7 +180,10 @@ describe('X adapter against the X simulator', () => {
       ...base,
       fetch: (async (input: string | URL | Request, init?: RequestInit) => {
         if (String(input).endsWith('/2/tweets') && init?.method === 'POST' && ++creates === 3) {
-          return new Response(JSON.stringify({ title: 'Service Unavailable', status: 503 }), { status: 503, headers: { 'content-type': 'application/json' } });
+          return new Response(JSON.stringify({ title: 'Service Unavailable', status: 503 }), {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+          });
         }
         return base.fetch(input, init);
       }) as typeof fetch,
@@ -188,7 +218,9 @@ describe('X adapter against the X simulator', () => {
     const { io } = testIO();
     const first = await adapter.publish(publishRequest(account), io);
     await adapter.publish(
-      publishRequest(account, { platformSpecificData: { replyToTweetId: first.platformPostId, replySettings: 'mentionedUsers' } }),
+      publishRequest(account, {
+        platformSpecificData: { replyToTweetId: first.platformPostId, replySettings: 'mentionedUsers' },
+      }),
       io,
     );
     const second = sandbox.state('twitter').posts[1];
@@ -239,8 +271,16 @@ describe('X adapter against the X simulator', () => {
   it('a token endpoint outage is unavailable (retry later), not a revoke', async () => {
     const account = await connect();
     const { io } = testIO();
-    await fetch(`${opts.apiUrl}/_oauth/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'unavailable', count: 1 }) });
-    expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({ kind: 'unavailable', revoked: false, status: 503 });
+    await fetch(`${opts.apiUrl}/_oauth/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'unavailable', count: 1 }),
+    });
+    expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({
+      kind: 'unavailable',
+      revoked: false,
+      status: 503,
+    });
     // The grant survived the outage.
     expect((await adapter.refreshTokens!(account, io)).accessToken).toBeTruthy();
   });
@@ -248,7 +288,11 @@ describe('X adapter against the X simulator', () => {
   it('the sandbox control /_oauth/revoke ends every grant of the user', async () => {
     const account = await connect();
     const { io } = testIO();
-    await fetch(`${opts.apiUrl}/_oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: account.platformUserId }) });
+    await fetch(`${opts.apiUrl}/_oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: account.platformUserId }),
+    });
     expect((await caught(adapter.publish(publishRequest(account), io))).kind).toBe('auth');
     expect(await caught(adapter.refreshTokens!(account, io))).toMatchObject({ kind: 'auth', revoked: true });
   });
@@ -262,16 +306,34 @@ describe('X adapter against the X simulator', () => {
 
   it('reads the legacy errors[] body and a 429 without reset header', async () => {
     const { mapXError } = await import('../../../src/platforms/twitter/api.js');
-    const e = mapXError(429, new Headers(), { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, '', '/2/tweets', new Date());
-    expect(e).toMatchObject({ kind: 'rate_limited', message: 'Rate limit exceeded', platformCode: '88', retryAfterMs: null });
+    const e = mapXError(
+      429,
+      new Headers(),
+      { errors: [{ code: 88, message: 'Rate limit exceeded' }] },
+      '',
+      '/2/tweets',
+      new Date(),
+    );
+    expect(e).toMatchObject({
+      kind: 'rate_limited',
+      message: 'Rate limit exceeded',
+      platformCode: '88',
+      retryAfterMs: null,
+    });
     expect(mapXError(502, new Headers(), null, '', '/2/tweets', new Date()).kind).toBe('unavailable');
-    expect(mapXError(400, new Headers(), { title: 'Invalid Request', detail: 'bad' }, '', '/2/tweets', new Date()).kind).toBe('rejected');
+    expect(
+      mapXError(400, new Headers(), { title: 'Invalid Request', detail: 'bad' }, '', '/2/tweets', new Date()).kind,
+    ).toBe('rejected');
   });
 
   it('rate_limited carries retryAfterMs from x-rate-limit-reset, and nothing is posted', async () => {
     const account = await connect();
     const { io } = testIO();
-    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'rate_limited', count: 1 }) });
+    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'rate_limited', count: 1 }),
+    });
     const error = await caught(adapter.publish(publishRequest(account), io));
     expect(error.kind).toBe('rate_limited');
     expect(error.retryAfterMs).toBeGreaterThan(55_000);
@@ -284,7 +346,11 @@ describe('X adapter against the X simulator', () => {
     const { io } = testIO();
     const kinds: Record<string, string> = {};
     for (const kind of ['unavailable', 'rejected', 'auth']) {
-      await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, count: 1 }) });
+      await fetch(`${sandbox.url}/sandbox/twitter/_faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind, count: 1 }),
+      });
       const error = await caught(adapter.publish(publishRequest(account), io));
       kinds[kind] = `${error.kind}/${error.status}`;
     }
@@ -304,14 +370,21 @@ describe('X adapter against the X simulator', () => {
     const account = await connect();
     const { io } = testIO();
     const since = new Date();
-    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'ambiguous', count: 1 }) });
+    await fetch(`${sandbox.url}/sandbox/twitter/_faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'ambiguous', count: 1 }),
+    });
     const req = publishRequest(account, { content: 'did it go out? https://example.com/a' });
     const error = await caught(adapter.publish(req, io));
     expect(error.kind).toBe('ambiguous');
     const posts = sandbox.state('twitter').posts;
     expect(posts).toHaveLength(1);
     const found = await adapter.findPublished!(req, since, io);
-    expect(found).toEqual({ platformPostId: posts[0].id, platformPostUrl: `https://x.com/herald_sandbox/status/${posts[0].id}` });
+    expect(found).toEqual({
+      platformPostId: posts[0].id,
+      platformPostUrl: `https://x.com/herald_sandbox/status/${posts[0].id}`,
+    });
     expect(await adapter.findPublished!(publishRequest(account, { content: 'never sent' }), since, io)).toBeNull();
   });
 
@@ -344,14 +417,22 @@ describe('X simulator validation against the OpenAPI document', () => {
     });
     expect(res.status).toBe(400);
     const body: any = await res.json();
-    expect(body).toMatchObject({ title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' });
-    expect(body.errors.map((e: { parameters: object }) => Object.keys(e.parameters)[0]).sort()).toEqual(['body.media.media_ids', 'body.reply_settings']);
+    expect(body).toMatchObject({
+      title: 'Invalid Request',
+      type: 'https://api.twitter.com/2/problems/invalid-request',
+    });
+    expect(body.errors.map((e: { parameters: object }) => Object.keys(e.parameters)[0]).sort()).toEqual([
+      'body.media.media_ids',
+      'body.reply_settings',
+    ]);
     expect(sandbox.state('twitter').posts).toHaveLength(0);
   });
 
   it('rejects unknown query parameters and out-of-range values', async () => {
     const t = await token();
-    const res = await fetch(`${opts.apiUrl}/2/users/1790000000000000001/tweets?max_results=500&colour=blue`, { headers: { authorization: `Bearer ${t}` } });
+    const res = await fetch(`${opts.apiUrl}/2/users/1790000000000000001/tweets?max_results=500&colour=blue`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
     expect(res.status).toBe(400);
     const body: any = await res.json();
     expect(body.errors.map((e: { message: string }) => e.message).join('\n')).toMatch(/\[colour\] is not one of/);
@@ -359,7 +440,10 @@ describe('X simulator validation against the OpenAPI document', () => {
   });
 
   it('rejects a media id that is not numeric', async () => {
-    const res = await fetch(`${opts.apiUrl}/2/media/upload/abc/finalize`, { method: 'POST', headers: { authorization: `Bearer ${await token()}` } });
+    const res = await fetch(`${opts.apiUrl}/2/media/upload/abc/finalize`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await token()}` },
+    });
     expect(res.status).toBe(400);
   });
 
@@ -376,15 +460,25 @@ describe('X simulator responses follow the OpenAPI document', () => {
     const api = xOpenApi();
     const account = await connect();
     const auth = { authorization: `Bearer ${account.accessToken}` };
-    const me = await (await fetch(`${opts.apiUrl}/2/users/me?user.fields=profile_image_url,verified`, { headers: auth })).json();
+    const me = await (
+      await fetch(`${opts.apiUrl}/2/users/me?user.fields=profile_image_url,verified`, { headers: auth })
+    ).json();
     expect(responseValidator(api, 'get', '/2/users/me', 200)(me)).toEqual([]);
-    const created = await fetch(`${opts.apiUrl}/2/tweets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'shape check' }) });
+    const created = await fetch(`${opts.apiUrl}/2/tweets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'shape check' }),
+    });
     expect(created.status).toBe(201);
     const body: any = await created.json();
     expect(responseValidator(api, 'post', '/2/tweets', 201)(body)).toEqual([]);
-    const list = await (await fetch(`${opts.apiUrl}/2/users/${account.platformUserId}/tweets?tweet.fields=created_at`, { headers: auth })).json();
+    const list = await (
+      await fetch(`${opts.apiUrl}/2/users/${account.platformUserId}/tweets?tweet.fields=created_at`, { headers: auth })
+    ).json();
     expect(responseValidator(api, 'get', '/2/users/{id}/tweets', 200)(list)).toEqual([]);
-    const deleted = await (await fetch(`${opts.apiUrl}/2/tweets/${body.data.id}`, { method: 'DELETE', headers: auth })).json();
+    const deleted = await (
+      await fetch(`${opts.apiUrl}/2/tweets/${body.data.id}`, { method: 'DELETE', headers: auth })
+    ).json();
     expect(responseValidator(api, 'delete', '/2/tweets/{id}', 200)(deleted)).toEqual([]);
     // The validator is not a rubber stamp.
     expect(responseValidator(api, 'post', '/2/tweets', 201)({ data: { id: 'abc' } })).not.toEqual([]);

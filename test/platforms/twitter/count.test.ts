@@ -9,7 +9,10 @@ describe('countTweet (X weighted length)', () => {
   it('counts every URL as 23, whatever its length', () => {
     expect(tweetLength('see https://example.com/a/very/long/path?with=query&and=more')).toBe(4 + 23);
     expect(tweetLength('short http://x.co')).toBe(6 + 23);
-    expect(countTweet('bare example.com/page and www.herald.dev.').urls).toEqual(['example.com/page', 'www.herald.dev']);
+    expect(countTweet('bare example.com/page and www.herald.dev.').urls).toEqual([
+      'example.com/page',
+      'www.herald.dev',
+    ]);
   });
 
   it('weighs CJK characters and emoji 2, an emoji sequence once', () => {

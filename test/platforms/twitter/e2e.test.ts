@@ -19,7 +19,12 @@ async function connectedTenant(xUser: { id: string; username: string }) {
   const sdk = await e.env.sdk(apiKey);
   const profile = data(await sdk.profiles.createProfile({ body: { name: `X ${xUser.username}` } })).profile;
   await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_oauth/users', { ...xUser, name: xUser.username });
-  const start = data(await sdk.connect.getConnectUrl({ path: { platform: 'twitter' }, query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` } }));
+  const start = data(
+    await sdk.connect.getConnectUrl({
+      path: { platform: 'twitter' },
+      query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+    }),
+  );
   // The sandbox consent page logs in as the login_hint user.
   const landed = await followAuthUrl(`${start.authUrl}&login_hint=${xUser.id}`);
   const accounts = data(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
@@ -27,7 +32,9 @@ async function connectedTenant(xUser: { id: string; username: string }) {
 }
 
 async function createNow(sdk: any, accountId: string, body: Record<string, unknown>) {
-  const res = await sdk.posts.createPost({ body: { publishNow: true, platforms: [{ platform: 'twitter', accountId }], ...body } });
+  const res = await sdk.posts.createPost({
+    body: { publishNow: true, platforms: [{ platform: 'twitter', accountId }], ...body },
+  });
   expect(res.response.status).toBe(201);
   return data(res).post;
 }
@@ -107,7 +114,9 @@ describe('X end to end through the official SDK', () => {
     await e.runner.drain();
     expect(simPosts('3000000000000000004')).toHaveLength(0);
     expect((await getPost(t.sdk, post._id)).status).toBe('failed');
-    const accounts = data(await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } })).accounts;
+    const accounts = data(
+      await t.sdk.accounts.listAccounts({ query: { profileId: t.profileId, includeOverLimit: true } }),
+    ).accounts;
     expect(accounts.find((a: any) => a._id === t.account._id)).toMatchObject({ isActive: false });
     const disconnected = await listEvents(e.env.ctx.db.kysely, t.userId, 'account.disconnected');
     expect(disconnected).toHaveLength(1);
@@ -145,7 +154,9 @@ describe('X end to end through the official SDK', () => {
         {
           platform: 'twitter',
           accountId: t.account._id,
-          platformSpecificData: { threadItems: [{ content: `${label} 1/3` }, { content: `${label} 2/3` }, { content: `${label} 3/3` }] },
+          platformSpecificData: {
+            threadItems: [{ content: `${label} 1/3` }, { content: `${label} 2/3` }, { content: `${label} 3/3` }],
+          },
         },
       ],
       content: `${label} 1/3`,
@@ -167,7 +178,10 @@ describe('X end to end through the official SDK', () => {
     expect(busy.map((p) => p.text)).toEqual(['busy 1/3', 'busy 2/3', 'busy 3/3']);
     expect(busy[1].replyTo).toBe(busy[0].id);
     expect(busy[2].replyTo).toBe(busy[1].id);
-    expect(await getPost(t.sdk, transient._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published', platformPostId: busy[0].id }] });
+    expect(await getPost(t.sdk, transient._id)).toMatchObject({
+      status: 'published',
+      platforms: [{ status: 'published', platformPostId: busy[0].id }],
+    });
     // Unpublishing the thread deletes its replies too (X keeps replies up when only the root goes).
     await t.sdk.posts.unpublishPost({ path: { postId: transient._id }, body: { platform: 'twitter' } });
     expect(texts('busy').map((p) => Boolean(p.deleted))).toEqual([true, true, true]);
@@ -187,9 +201,14 @@ describe('X end to end through the official SDK', () => {
       platforms: [{ platform: 'twitter', accountId: t.account._id }],
     });
     expect(replaced.status).toBe(409);
-    expect(replaced.body).toMatchObject({ code: 'post_partly_published', details: { platform: 'twitter', platformPostId: texts('refused')[0].id } });
+    expect(replaced.body).toMatchObject({
+      code: 'post_partly_published',
+      details: { platform: 'twitter', platformPostId: texts('refused')[0].id },
+    });
     const events = await listEvents(e.env.ctx.db.kysely, t.userId, 'post.failed');
-    expect(events.some((ev) => JSON.parse(ev.payload).post?._id === refused._id || ev.payload.includes(refused._id))).toBe(true);
+    expect(
+      events.some((ev) => JSON.parse(ev.payload).post?._id === refused._id || ev.payload.includes(refused._id)),
+    ).toBe(true);
     // The part that went out can be taken down, like a published post.
     await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_faults', { kind: 'rejected', count: 1, after: 1 });
     const removed = await createNow(t.sdk, t.account._id, thread('removed'));
@@ -215,7 +234,9 @@ describe('X end to end through the official SDK', () => {
         {
           platform: 'twitter',
           accountId: t.account._id,
-          platformSpecificData: { threadItems: [{ content: 'lost root 1/3' }, { content: 'lost root 2/3' }, { content: 'lost root 3/3' }] },
+          platformSpecificData: {
+            threadItems: [{ content: 'lost root 1/3' }, { content: 'lost root 2/3' }, { content: 'lost root 3/3' }],
+          },
         },
       ],
     });
@@ -227,7 +248,10 @@ describe('X end to end through the official SDK', () => {
     expect(posts.map((p) => p.text)).toEqual(['lost root 1/3', 'lost root 2/3', 'lost root 3/3']);
     expect(posts[1].replyTo).toBe(posts[0].id);
     expect(posts[2].replyTo).toBe(posts[1].id);
-    expect(await getPost(t.sdk, post._id)).toMatchObject({ status: 'published', platforms: [{ platformPostId: posts[0].id }] });
+    expect(await getPost(t.sdk, post._id)).toMatchObject({
+      status: 'published',
+      platforms: [{ platformPostId: posts[0].id }],
+    });
   });
 
   it('a worker that stopped mid-thread: every recorded reply counts, the one in flight is for a person to decide', async () => {
@@ -243,15 +267,32 @@ describe('X end to end through the official SDK', () => {
         },
       ],
     });
-    const texts = (label: string) => simPosts('3000000000000000008').filter((p) => p.text.startsWith(label)).map((p) => p.text);
+    const texts = (label: string) =>
+      simPosts('3000000000000000008')
+        .filter((p) => p.text.startsWith(label))
+        .map((p) => p.text);
     /** Puts a target back as a worker killed mid-call leaves it: `publishing`, its job due, its progress as recorded. */
     const killedDuring = async (postId: string, label: string, keepReplies: number) => {
-      const target = await db.selectFrom('post_target').selectAll().where('post_id', '=', postId).executeTakeFirstOrThrow();
+      const target = await db
+        .selectFrom('post_target')
+        .selectAll()
+        .where('post_id', '=', postId)
+        .executeTakeFirstOrThrow();
       const [root, ...replies] = simPosts('3000000000000000008').filter((p) => p.text.startsWith(label));
-      const progress = { platformPostId: root.id, platformPostUrl: null, replies: replies.slice(0, keepReplies).map((r) => ({ id: r.id })) };
-      await db.updateTable('post_target').set({ status: 'publishing', published_at: null, thread_progress: JSON.stringify(progress) }).where('target_id', '=', target.target_id).execute();
+      const progress = {
+        platformPostId: root.id,
+        platformPostUrl: null,
+        replies: replies.slice(0, keepReplies).map((r) => ({ id: r.id })),
+      };
+      await db
+        .updateTable('post_target')
+        .set({ status: 'publishing', published_at: null, thread_progress: JSON.stringify(progress) })
+        .where('target_id', '=', target.target_id)
+        .execute();
       await db.updateTable('post').set({ status: 'publishing' }).where('post_id', '=', postId).execute();
-      await e.env.ctx.db.transaction((tx) => armPublishJobs(tx, [target.target_id], e.env.clock.now(), e.env.clock.now()));
+      await e.env.ctx.db.transaction((tx) =>
+        armPublishJobs(tx, [target.target_id], e.env.clock.now(), e.env.clock.now()),
+      );
     };
 
     // Killed while the second reply was in flight (root and first reply recorded).
@@ -263,7 +304,9 @@ describe('X end to end through the official SDK', () => {
     expect(texts('killed')).toEqual(['killed 1/4', 'killed 2/4']); // the check sends nothing
     const unknown = (await getPost(t.sdk, stopped._id)).platforms[0];
     expect(unknown).toMatchObject({ status: 'failed', errorCategory: 'unknown' });
-    expect(unknown.errorMessage).toMatch(/thread stopped after 1 of 3 replies: the attempt ended while reply 2 was being sent/);
+    expect(unknown.errorMessage).toMatch(
+      /thread stopped after 1 of 3 replies: the attempt ended while reply 2 was being sent/,
+    );
     await t.sdk.posts.retryPost({ path: { postId: stopped._id } });
     await e.runner.drain();
     expect(texts('killed')).toEqual(['killed 1/4', 'killed 2/4', 'killed 3/4', 'killed 4/4']);
@@ -274,7 +317,11 @@ describe('X end to end through the official SDK', () => {
     const realFetch = globalThis.fetch;
     globalThis.fetch = (async (input: any, init?: any) => {
       if (String(input).endsWith('/2/tweets') && init?.method === 'POST' && String(init.body).includes('whole')) {
-        const row = await db.selectFrom('post_target').select('thread_progress').where('status', '=', 'publishing').executeTakeFirst();
+        const row = await db
+          .selectFrom('post_target')
+          .select('thread_progress')
+          .where('status', '=', 'publishing')
+          .executeTakeFirst();
         seen.push(row?.thread_progress ? JSON.parse(row.thread_progress).replies.length : null);
       }
       return realFetch(input, init);
@@ -291,6 +338,9 @@ describe('X end to end through the official SDK', () => {
     await killedDuring(whole._id, 'whole', 3);
     await e.runner.drain();
     expect(texts('whole')).toHaveLength(4);
-    expect(await getPost(t.sdk, whole._id)).toMatchObject({ status: 'published', platforms: [{ status: 'published' }] });
+    expect(await getPost(t.sdk, whole._id)).toMatchObject({
+      status: 'published',
+      platforms: [{ status: 'published' }],
+    });
   });
 });

@@ -15,14 +15,28 @@ beforeEach(async () => {
 });
 
 const xrpc = (nsid: string) => `/sandbox/bluesky/xrpc/${nsid}`;
-const login = (handle: string) => call(sandbox, 'POST', xrpc('com.atproto.server.createSession'), { identifier: handle, password: 'abcd-efgh-ijkl-mnop' });
+const login = (handle: string) =>
+  call(sandbox, 'POST', xrpc('com.atproto.server.createSession'), {
+    identifier: handle,
+    password: 'abcd-efgh-ijkl-mnop',
+  });
 async function session(handle: string) {
   const res = await login(handle);
   expect(res.status).toBe(200);
   return { did: res.body.did as string, auth: { authorization: `Bearer ${res.body.accessJwt}` } };
 }
 const post = (s: { did: string; auth: Record<string, string> }, text: string) =>
-  call(sandbox, 'POST', xrpc('com.atproto.repo.createRecord'), { repo: s.did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text, createdAt: new Date(clock.ms()).toISOString() } }, s.auth);
+  call(
+    sandbox,
+    'POST',
+    xrpc('com.atproto.repo.createRecord'),
+    {
+      repo: s.did,
+      collection: 'app.bsky.feed.post',
+      record: { $type: 'app.bsky.feed.post', text, createdAt: new Date(clock.ms()).toISOString() },
+    },
+    s.auth,
+  );
 
 function expectRateLimited(res: Answer, limit: number, windowS: number, cost = 1) {
   expect(res.status).toBe(429);

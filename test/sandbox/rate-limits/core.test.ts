@@ -10,7 +10,10 @@ describe('RateLimiter', () => {
 
   it('refuses past a fixed window and says when it resets, counted on the injected clock', () => {
     let t = 1_000_000;
-    const limits = new RateLimiter(() => t, () => true);
+    const limits = new RateLimiter(
+      () => t,
+      () => true,
+    );
     for (let i = 0; i < 3; i++) expect(limits.take([[fixed, 'a']]).ok).toBe(true);
     t += 10_000;
     const refused = limits.take([[fixed, 'a']]);
@@ -23,7 +26,10 @@ describe('RateLimiter', () => {
 
   it('frees a sliding window call by call', () => {
     let t = 0;
-    const limits = new RateLimiter(() => t, () => true);
+    const limits = new RateLimiter(
+      () => t,
+      () => true,
+    );
     for (const at of [0, 10_000, 20_000]) {
       t = at;
       expect(limits.take([[sliding, 'a']]).ok).toBe(true);
@@ -39,10 +45,23 @@ describe('RateLimiter', () => {
 
   it('counts all or nothing, weighs costs, and counts nothing when disabled', () => {
     let enabled = true;
-    const limits = new RateLimiter(() => 0, () => enabled);
-    expect(limits.take([[fixed, 'a', 2], [sliding, 'a', 2]]).ok).toBe(true);
+    const limits = new RateLimiter(
+      () => 0,
+      () => enabled,
+    );
+    expect(
+      limits.take([
+        [fixed, 'a', 2],
+        [sliding, 'a', 2],
+      ]).ok,
+    ).toBe(true);
     // The fixed rule has 1 point left: a 2-point call is refused and the sliding rule is not charged.
-    expect(limits.take([[fixed, 'a', 2], [sliding, 'a', 1]]).ok).toBe(false);
+    expect(
+      limits.take([
+        [fixed, 'a', 2],
+        [sliding, 'a', 1],
+      ]).ok,
+    ).toBe(false);
     expect(limits.peek(sliding, 'a').used).toBe(2);
     enabled = false;
     for (let i = 0; i < 10; i++) expect(limits.take([[fixed, 'a']]).ok).toBe(true);
@@ -53,13 +72,23 @@ describe('RateLimiter', () => {
   });
 
   it('finds the next midnight UTC and Pacific (standard and daylight time)', () => {
-    expect(new Date(nextMidnightUtc(Date.parse('2026-03-02T23:59:00Z'))).toISOString()).toBe('2026-03-03T00:00:00.000Z');
-    expect(new Date(nextMidnightPacific(Date.parse('2026-01-15T12:00:00Z'))).toISOString()).toBe('2026-01-16T08:00:00.000Z');
-    expect(new Date(nextMidnightPacific(Date.parse('2026-07-15T12:00:00Z'))).toISOString()).toBe('2026-07-16T07:00:00.000Z');
+    expect(new Date(nextMidnightUtc(Date.parse('2026-03-02T23:59:00Z'))).toISOString()).toBe(
+      '2026-03-03T00:00:00.000Z',
+    );
+    expect(new Date(nextMidnightPacific(Date.parse('2026-01-15T12:00:00Z'))).toISOString()).toBe(
+      '2026-01-16T08:00:00.000Z',
+    );
+    expect(new Date(nextMidnightPacific(Date.parse('2026-07-15T12:00:00Z'))).toISOString()).toBe(
+      '2026-07-16T07:00:00.000Z',
+    );
     // 03:00 UTC on 15 July is still the 14th in Los Angeles.
-    expect(new Date(nextMidnightPacific(Date.parse('2026-07-15T03:00:00Z'))).toISOString()).toBe('2026-07-15T07:00:00.000Z');
+    expect(new Date(nextMidnightPacific(Date.parse('2026-07-15T03:00:00Z'))).toISOString()).toBe(
+      '2026-07-15T07:00:00.000Z',
+    );
     // The night DST starts (8 March 2026): the next midnight is already on daylight time.
-    expect(new Date(nextMidnightPacific(Date.parse('2026-03-08T09:00:00Z'))).toISOString()).toBe('2026-03-09T07:00:00.000Z');
+    expect(new Date(nextMidnightPacific(Date.parse('2026-03-08T09:00:00Z'))).toISOString()).toBe(
+      '2026-03-09T07:00:00.000Z',
+    );
   });
 });
 
@@ -72,16 +101,34 @@ describe('POST /sandbox/<p>/_config rateLimits and latencyMs', () => {
 
   it('answers the current settings, defaults included, and refuses bad values', async () => {
     await call(sandbox, 'POST', '/sandbox/telegram/_reset');
-    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({ rateLimits: true, latencyMs: [0, 0], processingMs: 1000 });
-    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', { rateLimits: false, latencyMs: [5, 10] })).body).toMatchObject({ rateLimits: false, latencyMs: [5, 10] });
-    for (const bad of [{ rateLimits: 'no' }, { latencyMs: [10, 5] }, { latencyMs: [1] }, { latencyMs: [-1, 3] }, { latencyMs: [0, 1.5] }]) {
+    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({
+      rateLimits: true,
+      latencyMs: [0, 0],
+      processingMs: 1000,
+    });
+    expect(
+      (await call(sandbox, 'POST', '/sandbox/telegram/_config', { rateLimits: false, latencyMs: [5, 10] })).body,
+    ).toMatchObject({ rateLimits: false, latencyMs: [5, 10] });
+    for (const bad of [
+      { rateLimits: 'no' },
+      { latencyMs: [10, 5] },
+      { latencyMs: [1] },
+      { latencyMs: [-1, 3] },
+      { latencyMs: [0, 1.5] },
+    ]) {
       const res = await call(sandbox, 'POST', '/sandbox/telegram/_config', bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
     // A refused request changed nothing; _reset restores the defaults.
-    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({ rateLimits: false, latencyMs: [5, 10] });
+    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({
+      rateLimits: false,
+      latencyMs: [5, 10],
+    });
     await call(sandbox, 'POST', '/sandbox/telegram/_reset');
-    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({ rateLimits: true, latencyMs: [0, 0] });
+    expect((await call(sandbox, 'POST', '/sandbox/telegram/_config', {})).body).toMatchObject({
+      rateLimits: true,
+      latencyMs: [0, 0],
+    });
   });
 
   it('delays the platform routes by latencyMs', async () => {

@@ -25,11 +25,28 @@ async function member(user?: string) {
 }
 
 const post = (m: { auth: Record<string, string>; urn: string }, text: string) =>
-  call(sandbox, 'POST', `${L}/rest/posts`, { author: m.urn, commentary: text, visibility: 'PUBLIC', distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] }, lifecycleState: 'PUBLISHED' }, m.auth);
+  call(
+    sandbox,
+    'POST',
+    `${L}/rest/posts`,
+    {
+      author: m.urn,
+      commentary: text,
+      visibility: 'PUBLIC',
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: 'PUBLISHED',
+    },
+    m.auth,
+  );
 
 function expectThrottled(res: Answer, scope: 'MEMBER' | 'APPLICATION') {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ status: 429, message: `Resource level throttle ${scope} DAY limit for calls to this resource is reached.`, code: 'TOO_MANY_REQUESTS', serviceErrorCode: 101 });
+  expect(res.body).toEqual({
+    status: 429,
+    message: `Resource level throttle ${scope} DAY limit for calls to this resource is reached.`,
+    code: 'TOO_MANY_REQUESTS',
+    serviceErrorCode: 101,
+  });
 }
 
 describe('LinkedIn simulator rate limits', () => {

@@ -8,7 +8,11 @@ import { call, fakeClock, oauthToken, until } from './helpers.js';
 const clock = fakeClock();
 let sandbox: SandboxServer;
 beforeAll(async () => {
-  sandbox = await startSandbox([pinterestSimulator({ now: clock.now }), snapchatSimulator({ now: clock.now }), googleBusinessSimulator({ now: clock.now })]);
+  sandbox = await startSandbox([
+    pinterestSimulator({ now: clock.now }),
+    snapchatSimulator({ now: clock.now }),
+    googleBusinessSimulator({ now: clock.now }),
+  ]);
 });
 afterAll(async () => sandbox?.close());
 beforeEach(async () => {
@@ -19,7 +23,11 @@ describe('Pinterest simulator rate limits', () => {
   /* https://developers.pinterest.com/docs/reference/rate-limits/: 100 requests a second per user per app. */
   const P = '/sandbox/pinterest';
   const token = (client = 'client-1', user?: string) =>
-    oauthToken(sandbox, P, { authorize: '/oauth/', token: '/v5/oauth/token' }, client, { basic: true, scope: 'boards:read,pins:read,pins:write,user_accounts:read', user });
+    oauthToken(sandbox, P, { authorize: '/oauth/', token: '/v5/oauth/token' }, client, {
+      basic: true,
+      scope: 'boards:read,pins:read,pins:write,user_accounts:read',
+      user,
+    });
   const boards = (auth: Record<string, string>) => call(sandbox, 'GET', `${P}/v5/boards`, undefined, auth);
 
   it('allows a user 100 requests a second per app, then 429 with code 8', async () => {
@@ -39,7 +47,10 @@ describe('Pinterest simulator rate limits', () => {
 describe('Snapchat simulator rate limits', () => {
   /* https://developers.snap.com/api/marketing-api/Ads-API/rate-limits: an average of 10 requests a second per token, 20 per app. */
   const S = '/sandbox/snapchat';
-  const token = (client = 'snap-app') => oauthToken(sandbox, S, { authorize: '/login/oauth2/authorize', token: '/login/oauth2/access_token' }, client, { scope: 'snapchat-marketing-api snapchat-profile-api' });
+  const token = (client = 'snap-app') =>
+    oauthToken(sandbox, S, { authorize: '/login/oauth2/authorize', token: '/login/oauth2/access_token' }, client, {
+      scope: 'snapchat-marketing-api snapchat-profile-api',
+    });
   const me = (auth: Record<string, string>) => call(sandbox, 'GET', `${S}/v1/me`, undefined, auth);
 
   it('allows a token an average of 10 requests a second and an app 20, over a sliding minute, then 429', async () => {
@@ -47,7 +58,11 @@ describe('Snapchat simulator rate limits', () => {
     const { passed, stopped } = await until(620, 429, () => me(a));
     expect(passed).toHaveLength(600);
     expect(stopped.status).toBe(429);
-    expect(stopped.body).toMatchObject({ request_status: 'ERROR', error_code: 'E1302', request_id: expect.any(String) });
+    expect(stopped.body).toMatchObject({
+      request_status: 'ERROR',
+      error_code: 'E1302',
+      request_id: expect.any(String),
+    });
     // A second token of the app gets its 600 more; a third is over the app's 1,200.
     const b = await token();
     for (let i = 0; i < 600; i++) expect((await me(b)).status).toBe(200);
@@ -63,11 +78,18 @@ describe('Snapchat simulator rate limits', () => {
 describe('Google Business Profile simulator rate limits', () => {
   /* https://developers.google.com/my-business/content/limits: 300 QPM per API per project, 10 edits a minute per profile. */
   const G = '/sandbox/googlebusiness';
-  const token = (client = 'gbp-project') => oauthToken(sandbox, G, { authorize: '/o/oauth2/v2/auth', token: '/token' }, client, { scope: 'https://www.googleapis.com/auth/business.manage' });
+  const token = (client = 'gbp-project') =>
+    oauthToken(sandbox, G, { authorize: '/o/oauth2/v2/auth', token: '/token' }, client, {
+      scope: 'https://www.googleapis.com/auth/business.manage',
+    });
 
   function expectExhausted(res: { status: number; body: any }) {
     expect(res.status).toBe(429);
-    expect(res.body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('Quota exceeded') });
+    expect(res.body.error).toMatchObject({
+      code: 429,
+      status: 'RESOURCE_EXHAUSTED',
+      message: expect.stringContaining('Quota exceeded'),
+    });
   }
 
   it('allows a project 300 calls a minute to an API, then 429 RESOURCE_EXHAUSTED', async () => {
@@ -78,7 +100,9 @@ describe('Google Business Profile simulator rate limits', () => {
     expectExhausted(stopped);
     // Another API of the same project has its own quota.
     const account = passed[0].body.accounts[0].name;
-    expect((await call(sandbox, 'GET', `${G}/v1/${account}/locations?readMask=name`, undefined, auth)).status).toBe(200);
+    expect((await call(sandbox, 'GET', `${G}/v1/${account}/locations?readMask=name`, undefined, auth)).status).toBe(
+      200,
+    );
     clock.advance(60_000);
     expect((await accounts()).status).toBe(200);
   });
@@ -86,8 +110,17 @@ describe('Google Business Profile simulator rate limits', () => {
   it('allows 10 edits a minute to one profile', async () => {
     const auth = await token();
     const account = (await call(sandbox, 'GET', `${G}/v1/accounts`, undefined, auth)).body.accounts[0].name;
-    const [first, second] = (await call(sandbox, 'GET', `${G}/v1/${account}/locations?readMask=name`, undefined, auth)).body.locations.map((l: any) => l.name);
-    const edit = (location: string, i: number) => call(sandbox, 'PATCH', `${G}/v1/${location}?updateMask=websiteUri`, { websiteUri: `https://shop.example.com/${i}` }, auth);
+    const [first, second] = (
+      await call(sandbox, 'GET', `${G}/v1/${account}/locations?readMask=name`, undefined, auth)
+    ).body.locations.map((l: any) => l.name);
+    const edit = (location: string, i: number) =>
+      call(
+        sandbox,
+        'PATCH',
+        `${G}/v1/${location}?updateMask=websiteUri`,
+        { websiteUri: `https://shop.example.com/${i}` },
+        auth,
+      );
     const { passed, stopped } = await until(15, 429, (i) => edit(first, i));
     expect(passed).toHaveLength(10);
     expect(passed.every((a) => a.status === 200)).toBe(true);

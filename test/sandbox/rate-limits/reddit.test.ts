@@ -18,11 +18,24 @@ const R = '/sandbox/reddit';
 const UA = { 'user-agent': 'linux:com.example.herald:v1.0 (by /u/herald)' };
 
 async function token(clientId: string): Promise<Record<string, string>> {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:9/cb', state: 's', duration: 'permanent', scope: 'identity submit' });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    state: 's',
+    duration: 'permanent',
+    scope: 'identity submit',
+  });
   const consent = await call(sandbox, 'GET', `${R}/api/v1/authorize?${q}`);
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
   const basic = `Basic ${Buffer.from(`${clientId}:secret`).toString('base64')}`;
-  const res = await call(sandbox, 'POST', `${R}/api/v1/access_token`, new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' }), { ...UA, authorization: basic });
+  const res = await call(
+    sandbox,
+    'POST',
+    `${R}/api/v1/access_token`,
+    new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb' }),
+    { ...UA, authorization: basic },
+  );
   expect(res.status).toBe(200);
   return { ...UA, authorization: `Bearer ${res.body.access_token}` };
 }

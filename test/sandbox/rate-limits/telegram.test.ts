@@ -19,7 +19,12 @@ const send = (chatId: number, text = 'hi') => call(sandbox, 'POST', `${BOT}/send
 
 function expectFloodWait(res: { status: number; body: any }, seconds: number) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds } });
+  expect(res.body).toEqual({
+    ok: false,
+    error_code: 429,
+    description: `Too Many Requests: retry after ${seconds}`,
+    parameters: { retry_after: seconds },
+  });
 }
 
 describe('Telegram simulator rate limits', () => {
@@ -50,7 +55,10 @@ describe('Telegram simulator rate limits', () => {
   });
 
   it('counts an album as one message per item', async () => {
-    const album = (n: number) => ({ chat_id: -100789, media: Array.from({ length: n }, (_, i) => ({ type: 'photo', media: `https://example.com/${i}.jpg` })) });
+    const album = (n: number) => ({
+      chat_id: -100789,
+      media: Array.from({ length: n }, (_, i) => ({ type: 'photo', media: `https://example.com/${i}.jpg` })),
+    });
     expect((await call(sandbox, 'POST', `${BOT}/sendMediaGroup`, album(10))).status).toBe(200);
     expect((await call(sandbox, 'POST', `${BOT}/sendMediaGroup`, album(10))).status).toBe(200);
     expectFloodWait(await call(sandbox, 'POST', `${BOT}/sendMediaGroup`, album(2)), 60);

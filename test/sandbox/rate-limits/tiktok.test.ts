@@ -23,26 +23,54 @@ const T = '/sandbox/tiktok';
 async function login(clientKey = 'ck', user?: string): Promise<Record<string, string>> {
   const verifier = 'v'.repeat(50);
   const q = new URLSearchParams({
-    client_key: clientKey, response_type: 'code', scope: 'user.info.basic,video.publish,video.upload', redirect_uri: 'http://127.0.0.1/cb', state: 's',
-    code_challenge: createHash('sha256').update(verifier).digest('hex'), code_challenge_method: 'S256', ...(user ? { login_hint: user } : {}),
+    client_key: clientKey,
+    response_type: 'code',
+    scope: 'user.info.basic,video.publish,video.upload',
+    redirect_uri: 'http://127.0.0.1/cb',
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('hex'),
+    code_challenge_method: 'S256',
+    ...(user ? { login_hint: user } : {}),
   });
   const consent = await call(sandbox, 'GET', `${T}/v2/auth/authorize/?${q}`);
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const form = new URLSearchParams({ client_key: clientKey, client_secret: 'cs', code, grant_type: 'authorization_code', redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier });
+  const form = new URLSearchParams({
+    client_key: clientKey,
+    client_secret: 'cs',
+    code,
+    grant_type: 'authorization_code',
+    redirect_uri: 'http://127.0.0.1/cb',
+    code_verifier: verifier,
+  });
   const token = await call(sandbox, 'POST', `${T}/v2/oauth/token/`, form);
   expect(token.status).toBe(200);
   return { authorization: `Bearer ${token.body.access_token}` };
 }
 
 const init = (auth: Record<string, string>) =>
-  call(sandbox, 'POST', `${T}/v2/post/publish/video/init/`, {
-    post_info: { title: 'hello', privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, disable_duet: false, disable_stitch: false },
-    source_info: { source: 'FILE_UPLOAD', video_size: 1_000_000, chunk_size: 1_000_000, total_chunk_count: 1 },
-  }, auth);
+  call(
+    sandbox,
+    'POST',
+    `${T}/v2/post/publish/video/init/`,
+    {
+      post_info: {
+        title: 'hello',
+        privacy_level: 'PUBLIC_TO_EVERYONE',
+        disable_comment: false,
+        disable_duet: false,
+        disable_stitch: false,
+      },
+      source_info: { source: 'FILE_UPLOAD', video_size: 1_000_000, chunk_size: 1_000_000, total_chunk_count: 1 },
+    },
+    auth,
+  );
 
 function expectRateLimited(res: Answer) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ data: {}, error: { code: 'rate_limit_exceeded', message: expect.any(String), log_id: expect.any(String) } });
+  expect(res.body).toEqual({
+    data: {},
+    error: { code: 'rate_limit_exceeded', message: expect.any(String), log_id: expect.any(String) },
+  });
 }
 
 describe('TikTok simulator rate limits', () => {

@@ -22,10 +22,25 @@ const VERIFIER = 'v'.repeat(43);
 async function token(userId: string, clientId = 'herald-client'): Promise<Record<string, string>> {
   await call(sandbox, 'POST', `${X}/_oauth/users`, { id: userId, username: `user${userId}` });
   const challenge = createHash('sha256').update(VERIFIER).digest('base64url');
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:9/cb', scope: 'tweet.read tweet.write users.read', state: 's', code_challenge: challenge, code_challenge_method: 'S256', login_hint: userId });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    scope: 'tweet.read tweet.write users.read',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    login_hint: userId,
+  });
   const consent = await call(sandbox, 'GET', `${X}/i/oauth2/authorize?${q}`);
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: VERIFIER, client_id: clientId });
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    code_verifier: VERIFIER,
+    client_id: clientId,
+  });
   const res = await call(sandbox, 'POST', `${X}/2/oauth2/token`, form);
   expect(res.status).toBe(200);
   return { authorization: `Bearer ${res.body.access_token}` };
@@ -35,7 +50,12 @@ const tweet = (auth: Record<string, string>, text: string) => call(sandbox, 'POS
 
 function expect429(res: Answer) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+  expect(res.body).toEqual({
+    title: 'Too Many Requests',
+    detail: 'Too Many Requests',
+    type: 'about:blank',
+    status: 429,
+  });
 }
 
 describe('X simulator rate limits', () => {
@@ -89,7 +109,9 @@ describe('X simulator rate limits', () => {
     const ids: string[] = [];
     for (let i = 0; i < 52; i++) ids.push((await tweet(auth, `d${i}`)).body.data.id);
     await call(sandbox, 'POST', `${X}/_config`, { rateLimits: true });
-    const { passed, stopped } = await until(52, 429, (i) => call(sandbox, 'DELETE', `${X}/2/tweets/${ids[i]}`, undefined, auth));
+    const { passed, stopped } = await until(52, 429, (i) =>
+      call(sandbox, 'DELETE', `${X}/2/tweets/${ids[i]}`, undefined, auth),
+    );
     expect(passed).toHaveLength(50);
     expect429(stopped);
     expect(stopped.headers.get('x-rate-limit-limit')).toBe('50');

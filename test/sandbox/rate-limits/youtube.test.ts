@@ -21,22 +21,51 @@ const MIDNIGHT_PACIFIC = Date.parse('2026-07-16T07:00:00Z');
 async function token(clientId = 'cid'): Promise<Record<string, string>> {
   const verifier = randomBytes(32).toString('base64url');
   const q = new URLSearchParams({
-    client_id: clientId, redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.force-ssl',
-    access_type: 'offline', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:9/cb',
+    response_type: 'code',
+    scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.force-ssl',
+    access_type: 'offline',
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
   });
   const consent = await call(sandbox, 'GET', `${Y}/o/oauth2/v2/auth?${q}`);
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const tok = await call(sandbox, 'POST', `${Y}/token`, new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/cb', client_id: clientId, client_secret: 's', code_verifier: verifier }));
+  const tok = await call(
+    sandbox,
+    'POST',
+    `${Y}/token`,
+    new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      client_id: clientId,
+      client_secret: 's',
+      code_verifier: verifier,
+    }),
+  );
   return { authorization: `Bearer ${tok.body.access_token}` };
 }
 
-const channels = (auth: Record<string, string>) => call(sandbox, 'GET', `${Y}/youtube/v3/channels?part=snippet&mine=true`, undefined, auth);
+const channels = (auth: Record<string, string>) =>
+  call(sandbox, 'GET', `${Y}/youtube/v3/channels?part=snippet&mine=true`, undefined, auth);
 const session = (auth: Record<string, string>) =>
-  call(sandbox, 'POST', `${Y}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, { snippet: { title: 't' }, status: { privacyStatus: 'private' } }, { ...auth, 'x-upload-content-length': '1000', 'x-upload-content-type': 'video/mp4' });
+  call(
+    sandbox,
+    'POST',
+    `${Y}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`,
+    { snippet: { title: 't' }, status: { privacyStatus: 'private' } },
+    { ...auth, 'x-upload-content-length': '1000', 'x-upload-content-type': 'video/mp4' },
+  );
 
 function expectQuotaExceeded(res: Answer) {
   expect(res.status).toBe(403);
-  expect(res.body.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED', errors: [{ domain: 'youtube.quota', reason: 'quotaExceeded', message: expect.stringContaining('quota') }] });
+  expect(res.body.error).toMatchObject({
+    code: 403,
+    status: 'PERMISSION_DENIED',
+    errors: [{ domain: 'youtube.quota', reason: 'quotaExceeded', message: expect.stringContaining('quota') }],
+  });
 }
 
 describe('YouTube simulator quota', () => {
@@ -44,7 +73,10 @@ describe('YouTube simulator quota', () => {
     const auth = await token();
     expect((await channels(auth)).status).toBe(200); // 1 unit
     // videos.delete costs 50: 199 of them leave 49 units.
-    for (let i = 0; i < 199; i++) expect((await call(sandbox, 'DELETE', `${Y}/youtube/v3/videos?id=missing${i}`, undefined, auth)).status).not.toBe(403);
+    for (let i = 0; i < 199; i++)
+      expect((await call(sandbox, 'DELETE', `${Y}/youtube/v3/videos?id=missing${i}`, undefined, auth)).status).not.toBe(
+        403,
+      );
     expectQuotaExceeded(await call(sandbox, 'DELETE', `${Y}/youtube/v3/videos?id=missing`, undefined, auth));
     for (let i = 0; i < 49; i++) expect((await channels(auth)).status).toBe(200);
     expectQuotaExceeded(await channels(auth));

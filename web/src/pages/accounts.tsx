@@ -15,7 +15,10 @@ export function AccountsPage() {
   const profiles = useLoad(loadProfiles, []);
   const [profileId, setProfileId] = useChosenProfile(profiles.data);
   const accounts = useLoad(() => (profileId ? loadAccounts(profileId) : Promise.resolve([])), [profileId]);
-  const health = useLoad(() => (profileId ? api('GET', '/accounts/health', { query: { profileId } }) : Promise.resolve(null)), [profileId]);
+  const health = useLoad(
+    () => (profileId ? api('GET', '/accounts/health', { query: { profileId } }) : Promise.resolve(null)),
+    [profileId],
+  );
   const [error, setError] = useState<unknown>(null);
   const [form, setForm] = useState<string | null>(null);
   // What the connection's return left in the address, read once and then taken out of it (its tokens are one-use).
@@ -37,7 +40,9 @@ export function AccountsPage() {
       // Headless: the platform sends the browser back here with a code to exchange, or with the pending
       // choice of a page, organization, board... which this page shows (PendingConnection).
       const redirect = `${location.origin}/app/accounts`;
-      const { authUrl } = await api('GET', `/connect/${platform}`, { query: { profileId, redirect_url: redirect, headless: true } });
+      const { authUrl } = await api('GET', `/connect/${platform}`, {
+        query: { profileId, redirect_url: redirect, headless: true },
+      });
       location.assign(authUrl);
     } catch (e) {
       setError(e);
@@ -48,22 +53,42 @@ export function AccountsPage() {
   const healthOf = (id: string) => health.data?.accounts?.find((h: any) => h.accountId === id);
 
   return (
-    <Page title="Accounts" actions={profiles.data?.length ? <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="acc-profile" /> : null}>
+    <Page
+      title="Accounts"
+      actions={
+        profiles.data?.length ? (
+          <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="acc-profile" />
+        ) : null
+      }
+    >
       {connected && (
         <p class="notice" role="status">
           {platformLabel(connected)} account {done?.name ?? params.get('username') ?? ''} is connected.
         </p>
       )}
-      <PendingConnection params={params} onConnected={(platform, name, profile) => (setDone({ platform, name }), profile && setProfileId(profile), reload())} />
+      <PendingConnection
+        params={params}
+        onConnected={(platform, name, profile) => (
+          setDone({ platform, name }), profile && setProfileId(profile), reload()
+        )}
+      />
       {failed && <ErrorBox error={new Error(`The connection did not finish: ${failed}`)} />}
       <ErrorBox error={error ?? profiles.error ?? accounts.error} />
-      <NewProfile disabled={readOnly} onCreated={(id) => (profiles.reload(), setProfileId(id))} first={!profiles.data?.length} />
+      <NewProfile
+        disabled={readOnly}
+        onCreated={(id) => (profiles.reload(), setProfileId(id))}
+        first={!profiles.data?.length}
+      />
       {profileId && (
         <>
           <h2>Connect an account</h2>
           <div class="connect-grid">
             {[...OAUTH, ...FORMS].map((p) => (
-              <button onClick={() => connect(p)} disabled={Boolean(readOnly)} title={readOnly ?? `Connect ${platformLabel(p)}`}>
+              <button
+                onClick={() => connect(p)}
+                disabled={Boolean(readOnly)}
+                title={readOnly ?? `Connect ${platformLabel(p)}`}
+              >
                 {platformLabel(p)}
               </button>
             ))}
@@ -77,58 +102,63 @@ export function AccountsPage() {
             <Empty>No account connected to this profile yet.</Empty>
           ) : (
             <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on narrow screens">
-            <table class="accounts">
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Token expires</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {accounts.data.map((a) => {
-                  const h = healthOf(a._id);
-                  return (
-                    <tr>
-                      <td>{platformLabel(a.platform)}</td>
-                      <td>
-                        {a.displayName || a.username} <span class="muted">{a.username}</span>
-                      </td>
-                      <td>
-                        {h ? <StatusBadge status={h.needsReconnect ? 'failed' : h.status} /> : '…'}
-                        {h?.issues?.length ? <span class="muted"> {h.issues.join('; ')}</span> : null}
-                      </td>
-                      <td>{formatDate(h?.tokenExpiresAt)}</td>
-                      <td class="row">
-                        <button class="small" onClick={() => connect(a.platform)} disabled={Boolean(readOnly)} title={readOnly ?? undefined}>
-                          Reconnect
-                        </button>
-                        <button
-                          class="small danger"
-                          disabled={Boolean(readOnly)}
-                          title={readOnly ?? undefined}
-                          onClick={async () => {
-                            if (!confirm(`Disconnect ${a.username}?`)) return;
-                            try {
-                              await api('DELETE', `/accounts/${a._id}`);
-                              reload();
-                            } catch (e) {
-                              setError(e);
-                            }
-                          }}
-                        >
-                          Disconnect
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+              <table class="accounts">
+                <thead>
+                  <tr>
+                    <th scope="col">Platform</th>
+                    <th scope="col">Account</th>
+                    <th scope="col">Health</th>
+                    <th scope="col">Token expires</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {accounts.data.map((a) => {
+                    const h = healthOf(a._id);
+                    return (
+                      <tr>
+                        <td>{platformLabel(a.platform)}</td>
+                        <td>
+                          {a.displayName || a.username} <span class="muted">{a.username}</span>
+                        </td>
+                        <td>
+                          {h ? <StatusBadge status={h.needsReconnect ? 'failed' : h.status} /> : '…'}
+                          {h?.issues?.length ? <span class="muted"> {h.issues.join('; ')}</span> : null}
+                        </td>
+                        <td>{formatDate(h?.tokenExpiresAt)}</td>
+                        <td class="row">
+                          <button
+                            class="small"
+                            onClick={() => connect(a.platform)}
+                            disabled={Boolean(readOnly)}
+                            title={readOnly ?? undefined}
+                          >
+                            Reconnect
+                          </button>
+                          <button
+                            class="small danger"
+                            disabled={Boolean(readOnly)}
+                            title={readOnly ?? undefined}
+                            onClick={async () => {
+                              if (!confirm(`Disconnect ${a.username}?`)) return;
+                              try {
+                                await api('DELETE', `/accounts/${a._id}`);
+                                reload();
+                              } catch (e) {
+                                setError(e);
+                              }
+                            }}
+                          >
+                            Disconnect
+                          </button>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
             </div>
           )}
         </>
@@ -137,7 +167,15 @@ export function AccountsPage() {
   );
 }
 
-function NewProfile({ disabled, onCreated, first }: { disabled: string | null; onCreated: (id: string) => void; first: boolean }) {
+function NewProfile({
+  disabled,
+  onCreated,
+  first,
+}: {
+  disabled: string | null;
+  onCreated: (id: string) => void;
+  first: boolean;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
   return (
@@ -157,7 +195,13 @@ function NewProfile({ disabled, onCreated, first }: { disabled: string | null; o
     >
       {first && <p>Create a profile (a brand or client) to connect accounts to.</p>}
       <label for="profile-name">New profile</label>
-      <input id="profile-name" value={name} required onInput={(e) => setName((e.target as HTMLInputElement).value)} disabled={Boolean(disabled)} />
+      <input
+        id="profile-name"
+        value={name}
+        required
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        disabled={Boolean(disabled)}
+      />
       <button disabled={Boolean(disabled)} title={disabled ?? undefined}>
         Create profile
       </button>
@@ -185,9 +229,22 @@ function BlueskyForm({ profileId, onDone }: { profileId: string; onDone: () => v
     >
       <h3>Bluesky</h3>
       <label for="bsky-handle">Handle</label>
-      <input id="bsky-handle" required placeholder="name.bsky.social" value={handle} onInput={(e) => setHandle((e.target as HTMLInputElement).value)} />
+      <input
+        id="bsky-handle"
+        required
+        placeholder="name.bsky.social"
+        value={handle}
+        onInput={(e) => setHandle((e.target as HTMLInputElement).value)}
+      />
       <label for="bsky-password">App password (Settings → App passwords; not your account password)</label>
-      <input id="bsky-password" type="password" required placeholder="xxxx-xxxx-xxxx-xxxx" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+      <input
+        id="bsky-password"
+        type="password"
+        required
+        placeholder="xxxx-xxxx-xxxx-xxxx"
+        value={password}
+        onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+      />
       <button>Connect Bluesky</button>
       <ErrorBox error={error} />
     </form>
@@ -239,7 +296,14 @@ function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => 
                 try {
                   const r = await api('PATCH', '/connect/telegram', { query: { code: code.code } });
                   if (r.status === 'connected') onDone();
-                  else setError(new Error(r.status === 'expired' ? 'The code expired: get a new one' : 'Not seen yet: post the code in the chat, then check again'));
+                  else
+                    setError(
+                      new Error(
+                        r.status === 'expired'
+                          ? 'The code expired: get a new one'
+                          : 'Not seen yet: post the code in the chat, then check again',
+                      ),
+                    );
                 } catch (err) {
                   setError(err);
                 }
@@ -250,7 +314,11 @@ function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => 
           </>
         )}
       </div>
-      {code?.instructions && <p class="muted">{Array.isArray(code.instructions) ? code.instructions.join(' ') : String(code.instructions)}</p>}
+      {code?.instructions && (
+        <p class="muted">
+          {Array.isArray(code.instructions) ? code.instructions.join(' ') : String(code.instructions)}
+        </p>
+      )}
       <ErrorBox error={error} />
     </div>
   );
@@ -266,7 +334,14 @@ interface Pending {
 /** The strings of a destination worth showing beside its name (username, category...). */
 function detailsOf(item: Record<string, unknown>): string {
   return Object.entries(item)
-    .filter(([k, v]) => k !== 'id' && k !== 'name' && !/token|picture|url/i.test(k) && (typeof v === 'string' || typeof v === 'number') && v !== '')
+    .filter(
+      ([k, v]) =>
+        k !== 'id' &&
+        k !== 'name' &&
+        !/token|picture|url/i.test(k) &&
+        (typeof v === 'string' || typeof v === 'number') &&
+        v !== '',
+    )
     .map(([, v]) => String(v))
     .join(' · ');
 }
@@ -276,7 +351,13 @@ function detailsOf(item: Record<string, unknown>): string {
  * destination (a `step` with a temp token, or a `pendingDataToken`), listed here and finished with
  * POST /v1/connect/{platform}/choose, which checks the choice against the platform's own list.
  */
-function PendingConnection({ params, onConnected }: { params: URLSearchParams; onConnected: (platform: string, name: string, profileId?: string) => void }) {
+function PendingConnection({
+  params,
+  onConnected,
+}: {
+  params: URLSearchParams;
+  onConnected: (platform: string, name: string, profileId?: string) => void;
+}) {
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [chosen, setChosen] = useState('');
@@ -290,12 +371,18 @@ function PendingConnection({ params, onConnected }: { params: URLSearchParams; o
       if (token) {
         const data = await api('GET', '/connect/pending-data', { query: { token } });
         const list = Object.values<unknown>(data).find(Array.isArray) as Record<string, unknown>[] | undefined;
-        return setPending({ platform: data.platform, profileId: data.profileId, tempToken: data.tempToken, choices: toChoices(list ?? []) });
+        return setPending({
+          platform: data.platform,
+          profileId: data.profileId,
+          tempToken: data.tempToken,
+          choices: toChoices(list ?? []),
+        });
       }
       const tempToken = params.get('tempToken');
       if (params.get('step') && tempToken && platform) {
         const listing = await selectionListing(platform);
-        if (!listing) throw new Error(`This server does not describe how to list the choices of ${platformLabel(platform)}`);
+        if (!listing)
+          throw new Error(`This server does not describe how to list the choices of ${platformLabel(platform)}`);
         const data = await api('GET', listing.path, { query: { profileId, tempToken } });
         return setPending({ platform, profileId, tempToken, choices: toChoices(data[listing.key] ?? []) });
       }
@@ -307,7 +394,9 @@ function PendingConnection({ params, onConnected }: { params: URLSearchParams; o
         onConnected(platform, r.account?.displayName || r.account?.username || '', profileId);
       }
     };
-    run().catch(setError).finally(() => setBusy(false));
+    run()
+      .catch(setError)
+      .finally(() => setBusy(false));
   }, []);
 
   if (!pending) return busy ? <Loading what="Finishing the connection" /> : <ErrorBox error={error} />;
@@ -355,7 +444,14 @@ function PendingConnection({ params, onConnected }: { params: URLSearchParams; o
         ) : (
           pending.choices.map((c) => (
             <label class="choice">
-              <input type="radio" name="destination" value={c.id} checked={chosen === c.id} onChange={() => setChosen(c.id)} required />
+              <input
+                type="radio"
+                name="destination"
+                value={c.id}
+                checked={chosen === c.id}
+                onChange={() => setChosen(c.id)}
+                required
+              />
               <span>
                 {c.name} {c.details && <span class="muted">{c.details}</span>}
               </span>

@@ -34,7 +34,10 @@ function LineChart({ series, label }: { series: Series[]; label: string }) {
       {
         width: Math.max(280, el.clientWidth),
         height: 240,
-        series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true }))],
+        series: [
+          {},
+          ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true })),
+        ],
         axes: [{}, {}],
       },
       [xs, ...ys] as uPlot.AlignedData,
@@ -58,7 +61,16 @@ export function AnalyticsPage() {
   return (
     <Page
       title="Analytics"
-      actions={<ProfileAndZone id="an" profiles={profiles.data} profileId={profileId} onProfile={setProfileId} zone={zone} onZone={setZone} />}
+      actions={
+        <ProfileAndZone
+          id="an"
+          profiles={profiles.data}
+          profileId={profileId}
+          onProfile={setProfileId}
+          zone={zone}
+          onZone={setZone}
+        />
+      }
     >
       <ErrorBox error={profiles.error} />
       {profileId && <Followers profileId={profileId} />}
@@ -72,7 +84,12 @@ function Followers({ profileId }: { profileId: string }) {
   const stats = useLoad(() => api('GET', '/accounts/follower-stats', { query: { profileId } }), [profileId]);
   const accounts: any[] = stats.data?.accounts ?? [];
   const series: Series[] = accounts
-    .map((a) => ({ label: `${platformLabel(a.platform)} ${a.username ?? ''}`.trim(), points: (stats.data?.stats?.[a._id] ?? []).map((p: any) => [Date.parse(p.date) / 1000, p.followers] as [number, number]) }))
+    .map((a) => ({
+      label: `${platformLabel(a.platform)} ${a.username ?? ''}`.trim(),
+      points: (stats.data?.stats?.[a._id] ?? []).map(
+        (p: any) => [Date.parse(p.date) / 1000, p.followers] as [number, number],
+      ),
+    }))
     .filter((s) => s.points.length);
   return (
     <section aria-labelledby="an-followers">
@@ -84,11 +101,15 @@ function Followers({ profileId }: { profileId: string }) {
         <Empty>No follower counts yet: they are read once a day for each connected account.</Empty>
       ) : (
         <>
-          <LineChart series={series} label={`Followers per day of ${series.length} account${series.length > 1 ? 's' : ''}`} />
+          <LineChart
+            series={series}
+            label={`Followers per day of ${series.length} account${series.length > 1 ? 's' : ''}`}
+          />
           <ul class="plain">
             {accounts.map((a) => (
               <li>
-                {platformLabel(a.platform)} {a.username}: {a.currentFollowers ?? '–'} followers ({a.growth >= 0 ? '+' : ''}
+                {platformLabel(a.platform)} {a.username}: {a.currentFollowers ?? '–'} followers (
+                {a.growth >= 0 ? '+' : ''}
                 {a.growth}, {a.growthPercentage}%)
               </li>
             ))}
@@ -100,7 +121,10 @@ function Followers({ profileId }: { profileId: string }) {
 }
 
 function BestTime({ zone, profileId }: { zone: string; profileId: string }) {
-  const best = useLoad(() => api('GET', '/analytics/best-time', { query: { timezone: zone, profileId: profileId || undefined } }), [zone, profileId]);
+  const best = useLoad(
+    () => api('GET', '/analytics/best-time', { query: { timezone: zone, profileId: profileId || undefined } }),
+    [zone, profileId],
+  );
   const slots: any[] = best.data?.slots ?? [];
   const max = Math.max(0, ...slots.map((s) => s.avg_engagement));
   const at = new Map(slots.map((s) => [`${s.day_of_week}-${s.hour}`, s]));
@@ -113,7 +137,12 @@ function BestTime({ zone, profileId }: { zone: string; profileId: string }) {
       ) : !slots.length ? (
         <Empty>No published post has been measured yet.</Empty>
       ) : (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Average engagement by weekday and hour, scrolls sideways">
+        <div
+          class="table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label="Average engagement by weekday and hour, scrolls sideways"
+        >
           <table class="heatmap">
             <caption>Average engagement of the posts published in each hour ({best.data.timezone})</caption>
             <thead>
@@ -132,7 +161,14 @@ function BestTime({ zone, profileId }: { zone: string; profileId: string }) {
                     const s = at.get(`${i}-${h}`);
                     const level = s && max ? Math.ceil((s.avg_engagement / max) * 4) : 0;
                     return (
-                      <td class={`heat-${level}`} title={s ? `${d} ${h}:00: ${s.avg_engagement} average engagement over ${s.post_count} posts` : undefined}>
+                      <td
+                        class={`heat-${level}`}
+                        title={
+                          s
+                            ? `${d} ${h}:00: ${s.avg_engagement} average engagement over ${s.post_count} posts`
+                            : undefined
+                        }
+                      >
                         {s ? <span class="sr-only">{`${s.avg_engagement} over ${s.post_count} posts`}</span> : null}
                       </td>
                     );
@@ -150,13 +186,22 @@ function BestTime({ zone, profileId }: { zone: string; profileId: string }) {
 const METRICS = ['impressions', 'reach', 'likes', 'comments', 'shares', 'views'];
 
 function PostTimeline({ profileId }: { profileId: string }) {
-  const list = useLoad(() => api('GET', '/analytics', { query: { profileId: profileId || undefined, limit: 50, sortBy: 'date' } }), [profileId]);
+  const list = useLoad(
+    () => api('GET', '/analytics', { query: { profileId: profileId || undefined, limit: 50, sortBy: 'date' } }),
+    [profileId],
+  );
   const posts: any[] = list.data?.posts ?? [];
   const [postId, setPostId] = useState('');
   const chosen = postId || posts[0]?.latePostId || '';
-  const timeline = useLoad(() => (chosen ? api('GET', '/analytics/post-timeline', { query: { postId: chosen } }) : Promise.resolve(null)), [chosen]);
+  const timeline = useLoad(
+    () => (chosen ? api('GET', '/analytics/post-timeline', { query: { postId: chosen } }) : Promise.resolve(null)),
+    [chosen],
+  );
   const rows: any[] = timeline.data?.timeline ?? [];
-  const series: Series[] = METRICS.map((m) => ({ label: m, points: rows.map((r) => [Date.parse(r.date) / 1000, Number(r[m] ?? 0)] as [number, number]) })).filter((s) => s.points.some(([, v]) => v > 0));
+  const series: Series[] = METRICS.map((m) => ({
+    label: m,
+    points: rows.map((r) => [Date.parse(r.date) / 1000, Number(r[m] ?? 0)] as [number, number]),
+  })).filter((s) => s.points.some(([, v]) => v > 0));
   return (
     <section aria-labelledby="an-post">
       <h2 id="an-post">A post over time</h2>
@@ -180,7 +225,10 @@ function PostTimeline({ profileId }: { profileId: string }) {
           ) : !series.length ? (
             <Empty>No metrics read for this post yet.</Empty>
           ) : (
-            <LineChart series={series} label={`Metrics of the post per day: ${series.map((s) => s.label).join(', ')}`} />
+            <LineChart
+              series={series}
+              label={`Metrics of the post per day: ${series.map((s) => s.label).join(', ')}`}
+            />
           )}
         </>
       )}

@@ -22,7 +22,11 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 /** YYYY-MM-DD of an instant in a zone (en-CA writes dates that way). */
 function dayFormatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
-  if (!f) formatters.set(zone, (f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!f)
+    formatters.set(
+      zone,
+      (f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })),
+    );
   return f;
 }
 
@@ -100,7 +104,9 @@ export function CalendarPage() {
     }
     if (!cached || cached.from > from || cached.to < to) {
       // One read of the period with only what an entry shows (GET /v1/posts/calendar), not 100-post pages of full posts.
-      const loading = api('GET', '/posts/calendar', { query: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), limit: 5000 } }).then((r) => r.posts as any[]);
+      const loading = api('GET', '/posts/calendar', {
+        query: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), limit: 5000 },
+      }).then((r) => r.posts as any[]);
       postsRef.current = loading;
       cached = { from, to, posts: await loading };
       cache.current = cached;
@@ -165,7 +171,14 @@ export function CalendarPage() {
         const t = Date.parse(s);
         return t >= from && t < to && !takenRef.current.has(t);
       })
-      .map((s) => ({ id: 'slot-' + s, start: s, title: 'Free queue slot', classNames: ['free-slot'], editable: false, extendedProps: { slot: s } }));
+      .map((s) => ({
+        id: 'slot-' + s,
+        start: s,
+        title: 'Free queue slot',
+        classNames: ['free-slot'],
+        editable: false,
+        extendedProps: { slot: s },
+      }));
   };
 
   useEffect(() => {
@@ -211,12 +224,31 @@ export function CalendarPage() {
             );
           },
         },
-        { id: 'slots', events: (info, success) => void loadSlots(info.startStr, info.endStr).then(success, () => success([])) },
+        {
+          id: 'slots',
+          events: (info, success) => void loadSlots(info.startStr, info.endStr).then(success, () => success([])),
+        },
       ],
       eventContent: (arg) => {
         const post = arg.event.extendedProps.post;
-        if (arg.event.extendedProps.more) return { domNodes: [Object.assign(document.createElement('span'), { className: 'entry more', textContent: arg.event.title + ' posts' })] };
-        if (!post) return { domNodes: [Object.assign(document.createElement('span'), { className: 'entry slot', textContent: '+ Free queue slot' })] };
+        if (arg.event.extendedProps.more)
+          return {
+            domNodes: [
+              Object.assign(document.createElement('span'), {
+                className: 'entry more',
+                textContent: arg.event.title + ' posts',
+              }),
+            ],
+          };
+        if (!post)
+          return {
+            domNodes: [
+              Object.assign(document.createElement('span'), {
+                className: 'entry slot',
+                textContent: '+ Free queue slot',
+              }),
+            ],
+          };
         return { domNodes: [entryNode(post)] };
       },
       eventDidMount: (arg) => {
@@ -226,7 +258,11 @@ export function CalendarPage() {
         const { more, day } = arg.event.extendedProps;
         arg.el.setAttribute(
           'aria-label',
-          post ? `${post.status} post: ${post.title || post.excerpt || 'no text'}` : more ? `${more} more posts on ${day}: open the day` : 'Free queue slot: compose a post for it',
+          post
+            ? `${post.status} post: ${post.title || post.excerpt || 'no text'}`
+            : more
+              ? `${more} more posts on ${day}: open the day`
+              : 'Free queue slot: compose a post for it',
         );
         arg.el.dataset.postId = post?._id ?? '';
         arg.el.addEventListener('keydown', (e) => {
@@ -284,7 +320,14 @@ export function CalendarPage() {
       title="Calendar"
       actions={
         <>
-          <ProfileAndZone id="cal" profiles={profiles.data} profileId={profileId} onProfile={setProfileId} zone={zone} onZone={setZone} />
+          <ProfileAndZone
+            id="cal"
+            profiles={profiles.data}
+            profileId={profileId}
+            onProfile={setProfileId}
+            zone={zone}
+            onZone={setZone}
+          />
           <button onClick={() => navigate('compose')} disabled={Boolean(readOnly)} title={readOnly ?? undefined}>
             New post
           </button>
@@ -293,17 +336,14 @@ export function CalendarPage() {
     >
       <ErrorBox error={error} />
       <p class="cal-status" role="status" aria-live="polite">
-        {loading ? 'Loading posts…' : count === 0 ? 'No posts in this period. Free queue slots are shown as places to fill.' : `${count} post${count === 1 ? "" : "s"} in view`}
+        {loading
+          ? 'Loading posts…'
+          : count === 0
+            ? 'No posts in this period. Free queue slots are shown as places to fill.'
+            : `${count} post${count === 1 ? '' : 's'} in view`}
       </p>
       <div class="calendar" ref={host} />
-      {openPost && (
-        <PostPanel
-          postId={openPost}
-          zone={zone}
-          onClose={() => setOpenPost(null)}
-          onChanged={refresh}
-        />
-      )}
+      {openPost && <PostPanel postId={openPost} zone={zone} onClose={() => setOpenPost(null)} onChanged={refresh} />}
     </Page>
   );
 }

@@ -25,13 +25,18 @@ interface TargetOptions {
 const NO_OPTIONS: TargetOptions = { customContent: '', firstComment: '', data: {} };
 
 /** A field path as dotted keys: `platforms[0].x` and `/platforms/0/x` are `platforms.0.x`. */
-const normalize = (k: string) => k.replace(/^\/|^body\.?/, '').replace(/\[(\d+)\]/g, '.$1').replace(/\//g, '.');
+const normalize = (k: string) =>
+  k
+    .replace(/^\/|^body\.?/, '')
+    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/\//g, '.');
 
 let mediaSeq = 0;
 
 type When = 'now' | 'at' | 'queue' | 'draft';
 
-const mediaType = (mime: string) => (mime.startsWith('video/') ? 'video' : mime === 'image/gif' ? 'gif' : mime.startsWith('image/') ? 'image' : 'document');
+const mediaType = (mime: string) =>
+  mime.startsWith('video/') ? 'video' : mime === 'image/gif' ? 'gif' : mime.startsWith('image/') ? 'image' : 'document';
 
 /** Messages for one field name out of the API's details.fields (also `platforms[0].x`, `platforms.0.x`). */
 function fieldMessages(fields: Record<string, string[]>, match: (name: string) => boolean): string[] {
@@ -52,7 +57,9 @@ export function ComposerPage() {
   const [options, setOptions] = useState<Record<string, TargetOptions>>({});
   const [media, setMedia] = useState<Media[]>([]);
   const [when, setWhen] = useState<When>(query.get('at') ? 'at' : 'at');
-  const [at, setAt] = useState(() => toLocalInput(query.get('at') ?? new Date(Date.now() + 3600_000).toISOString(), BROWSER_ZONE));
+  const [at, setAt] = useState(() =>
+    toLocalInput(query.get('at') ?? new Date(Date.now() + 3600_000).toISOString(), BROWSER_ZONE),
+  );
   const [zone, setZone] = useState(BROWSER_ZONE);
   const [counts, setCounts] = useState<Record<string, { count: number; limit: number; valid: boolean }>>({});
   const [check, setCheck] = useState<{ errors: any[]; warnings: any[] }>({ errors: [], warnings: [] });
@@ -60,7 +67,10 @@ export function ComposerPage() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<any>(null);
 
-  const targets = useMemo(() => (accounts.data ?? []).filter((a) => selected.includes(a._id)), [accounts.data, selected]);
+  const targets = useMemo(
+    () => (accounts.data ?? []).filter((a) => selected.includes(a._id)),
+    [accounts.data, selected],
+  );
   const platforms = [...new Set(targets.map((t) => t.platform))];
   const fields = error instanceof ApiError ? error.fields : {};
 
@@ -111,7 +121,9 @@ export function ComposerPage() {
       setMedia((m) => [...m, { id, name: file.name, type: file.type, progress: 0 }]);
       const update = (patch: Partial<Media>) => setMedia((m) => m.map((x) => (x.id === id ? { ...x, ...patch } : x)));
       try {
-        const p = await api('POST', '/media/presign', { body: { filename: file.name, contentType: file.type || 'application/octet-stream', size: file.size } });
+        const p = await api('POST', '/media/presign', {
+          body: { filename: file.name, contentType: file.type || 'application/octet-stream', size: file.size },
+        });
         await uploadFile(p.uploadUrl, file, (f) => update({ progress: f }));
         update({ url: p.publicUrl, progress: 1 });
       } catch (e) {
@@ -132,7 +144,10 @@ export function ComposerPage() {
           : when === 'draft'
             ? { isDraft: true }
             : when === 'queue'
-              ? { scheduledFor: (await api('GET', '/queue/next-slot', { query: { profileId } })).nextSlot, queuedFromProfile: profileId }
+              ? {
+                  scheduledFor: (await api('GET', '/queue/next-slot', { query: { profileId } })).nextSlot,
+                  queuedFromProfile: profileId,
+                }
               : { scheduledFor: at, timezone: zone };
       const res = await api('POST', '/posts', { body: { ...b, ...schedule } });
       setDone(res.post);
@@ -152,7 +167,9 @@ export function ComposerPage() {
             href={`/app/calendar?post=${done._id}`}
             onClick={(e) => {
               e.preventDefault();
-              navigate(`calendar?post=${done._id}${done.scheduledFor ? `&date=${done.scheduledFor.slice(0, 10)}` : ''}`);
+              navigate(
+                `calendar?post=${done._id}${done.scheduledFor ? `&date=${done.scheduledFor.slice(0, 10)}` : ''}`,
+              );
             }}
           >
             Open it in the calendar
@@ -169,7 +186,11 @@ export function ComposerPage() {
     return (
       <Page title="Compose">
         <Empty>
-          No profile yet. <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>Create one and connect an account</a> first.
+          No profile yet.{' '}
+          <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>
+            Create one and connect an account
+          </a>{' '}
+          first.
         </Empty>
       </Page>
     );
@@ -181,7 +202,12 @@ export function ComposerPage() {
       {readOnly && <p class="notice">{readOnly}: you can look but not post.</p>}
       <form class="composer" onSubmit={submit} aria-describedby={error ? 'compose-error' : undefined}>
         <fieldset disabled={Boolean(readOnly)}>
-          <ProfilePicker profiles={profiles.data} value={profileId} onChange={(id) => (setProfileId(id), setSelected([]))} id="compose-profile" />
+          <ProfilePicker
+            profiles={profiles.data}
+            value={profileId}
+            onChange={(id) => (setProfileId(id), setSelected([]))}
+            id="compose-profile"
+          />
 
           <fieldset class="accounts-pick">
             <legend>Post to</legend>
@@ -189,7 +215,11 @@ export function ComposerPage() {
               <Loading what="Loading accounts" />
             ) : !accounts.data?.length ? (
               <Empty>
-                No account in this profile. <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>Connect one</a>.
+                No account in this profile.{' '}
+                <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>
+                  Connect one
+                </a>
+                .
               </Empty>
             ) : (
               accounts.data.map((a) => (
@@ -197,7 +227,11 @@ export function ComposerPage() {
                   <input
                     type="checkbox"
                     checked={selected.includes(a._id)}
-                    onChange={(e) => setSelected((s) => ((e.target as HTMLInputElement).checked ? [...s, a._id] : s.filter((x) => x !== a._id)))}
+                    onChange={(e) =>
+                      setSelected((s) =>
+                        (e.target as HTMLInputElement).checked ? [...s, a._id] : s.filter((x) => x !== a._id),
+                      )
+                    }
                   />
                   {platformLabel(a.platform)} · {a.username}
                 </label>
@@ -228,7 +262,13 @@ export function ComposerPage() {
           </ul>
 
           <label for="media">Media</label>
-          <input id="media" type="file" multiple accept="image/*,video/*,application/pdf" onChange={(e) => addFiles((e.target as HTMLInputElement).files)} />
+          <input
+            id="media"
+            type="file"
+            multiple
+            accept="image/*,video/*,application/pdf"
+            onChange={(e) => addFiles((e.target as HTMLInputElement).files)}
+          />
           <ul class="media-list">
             {media.map((m) => (
               <li>
@@ -254,7 +294,9 @@ export function ComposerPage() {
               account={a}
               options={options[a._id] ?? NO_OPTIONS}
               onChange={(o) => setOptions((all) => ({ ...all, [a._id]: o }))}
-              issues={check.errors.filter((x) => (typeof x.index === 'number' ? x.index === i : x.platform === a.platform))}
+              issues={check.errors.filter((x) =>
+                typeof x.index === 'number' ? x.index === i : x.platform === a.platform,
+              )}
               warnings={check.warnings.filter((w) => w.platform === a.platform).map((w) => w.warning)}
               fields={fields}
               index={i}
@@ -278,17 +320,31 @@ export function ComposerPage() {
             {when === 'at' && (
               <div class="row">
                 <label for="at">Date and time</label>
-                <input id="at" type="datetime-local" value={at} required onInput={(e) => setAt((e.target as HTMLInputElement).value)} aria-describedby="err-when" />
+                <input
+                  id="at"
+                  type="datetime-local"
+                  value={at}
+                  required
+                  onInput={(e) => setAt((e.target as HTMLInputElement).value)}
+                  aria-describedby="err-when"
+                />
                 <ZonePicker value={zone} onChange={setZone} id="at-zone" />
               </div>
             )}
-            <FieldErrors id="err-when" messages={fieldMessages(fields, (k) => k === 'scheduledFor' || k === 'timezone')} />
+            <FieldErrors
+              id="err-when"
+              messages={fieldMessages(fields, (k) => k === 'scheduledFor' || k === 'timezone')}
+            />
           </fieldset>
 
           <div id="compose-error">
             <ErrorBox error={error} />
           </div>
-          <button type="submit" disabled={busy || uploading || !targets.length} title={!targets.length ? 'Choose at least one account' : undefined}>
+          <button
+            type="submit"
+            disabled={busy || uploading || !targets.length}
+            title={!targets.length ? 'Choose at least one account' : undefined}
+          >
             {busy ? 'Saving…' : when === 'now' ? 'Publish now' : when === 'draft' ? 'Save draft' : 'Schedule'}
           </button>
         </fieldset>
@@ -316,7 +372,23 @@ function toLocalInput(iso: string, zone: string): string {
  * One target's options: its own text, and its platformSpecificData drawn from the platform's schema;
  * each problem (the live check's, or the API's refusal) shown at its field, the rest above.
  */
-function TargetPanel({ account: a, options: o, onChange, issues, warnings, fields, index }: { account: Account; options: TargetOptions; onChange: (o: TargetOptions) => void; issues: any[]; warnings: string[]; fields: Record<string, string[]>; index: number }) {
+function TargetPanel({
+  account: a,
+  options: o,
+  onChange,
+  issues,
+  warnings,
+  fields,
+  index,
+}: {
+  account: Account;
+  options: TargetOptions;
+  onChange: (o: TargetOptions) => void;
+  issues: any[];
+  warnings: string[];
+  fields: Record<string, string[]>;
+  index: number;
+}) {
   const schema = usePlatformSchema(a.platform);
   const set = (patch: Partial<TargetOptions>) => onChange({ ...o, ...patch });
   const prefix = `platforms.${index}.`;
@@ -328,14 +400,16 @@ function TargetPanel({ account: a, options: o, onChange, issues, warnings, field
   const strip = (k: string) => (k.startsWith(prefix) ? k.slice(prefix.length) : k);
   const local = issues.map((x) => [strip(normalize(String(x.field ?? ''))), [String(x.error)]] as const);
   const all = [...local, ...server];
-  const drawn = (k: string) => schema?.properties && k.startsWith(PSD) && Object.hasOwn(schema.properties, k.slice(PSD.length).split('.')[0]);
+  const drawn = (k: string) =>
+    schema?.properties && k.startsWith(PSD) && Object.hasOwn(schema.properties, k.slice(PSD.length).split('.')[0]);
   const errorsFor = (key: string) => all.filter(([k]) => k === PSD + key).flatMap(([, v]) => v);
   const elsewhere = all.filter(([k]) => !drawn(k) && k !== 'customContent');
   const hasFirstComment = Boolean(schema?.properties?.firstComment);
   return (
     <details class="target-options" open={all.length > 0}>
       <summary>
-        {platformLabel(a.platform)} options ({a.username}) {all.length ? `· ${all.length} problem${all.length > 1 ? 's' : ''}` : ''}
+        {platformLabel(a.platform)} options ({a.username}){' '}
+        {all.length ? `· ${all.length} problem${all.length > 1 ? 's' : ''}` : ''}
       </summary>
       <ul class="field-errors">
         {elsewhere.map(([k, v]) => (
@@ -349,18 +423,33 @@ function TargetPanel({ account: a, options: o, onChange, issues, warnings, field
         <p class="warning">{w}</p>
       ))}
       <label for={`cc-${a._id}`}>Text for {platformLabel(a.platform)} only</label>
-      <textarea id={`cc-${a._id}`} rows={3} value={o.customContent} onInput={(e) => set({ customContent: (e.target as HTMLTextAreaElement).value })} />
+      <textarea
+        id={`cc-${a._id}`}
+        rows={3}
+        value={o.customContent}
+        onInput={(e) => set({ customContent: (e.target as HTMLTextAreaElement).value })}
+      />
       <FieldErrors id={`err-cc-${a._id}`} messages={all.filter(([k]) => k === 'customContent').flatMap(([, v]) => v)} />
       {!hasFirstComment && (
         <>
           <label for={`fc-${a._id}`}>First comment</label>
-          <input id={`fc-${a._id}`} value={o.firstComment} onInput={(e) => set({ firstComment: (e.target as HTMLInputElement).value })} />
+          <input
+            id={`fc-${a._id}`}
+            value={o.firstComment}
+            onInput={(e) => set({ firstComment: (e.target as HTMLInputElement).value })}
+          />
         </>
       )}
       {schema === undefined ? (
         <Loading what="Loading the platform's options" />
       ) : schema ? (
-        <PlatformFields id={`psd-${a._id}`} schema={schema} value={o.data} onChange={(data) => set({ data })} errorsFor={errorsFor} />
+        <PlatformFields
+          id={`psd-${a._id}`}
+          schema={schema}
+          value={o.data}
+          onChange={(data) => set({ data })}
+          errorsFor={errorsFor}
+        />
       ) : null}
     </details>
   );

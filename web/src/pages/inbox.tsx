@@ -19,7 +19,14 @@ export function InboxPage() {
   const [profileId, setProfileId] = useChosenProfile(profiles.data);
   const [tab, setTab] = useState<Tab>('conversations');
   return (
-    <Page title="Inbox" actions={profiles.data && profiles.data.length > 0 ? <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="inbox-profile" /> : null}>
+    <Page
+      title="Inbox"
+      actions={
+        profiles.data && profiles.data.length > 0 ? (
+          <ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="inbox-profile" />
+        ) : null
+      }
+    >
       <div class="row" role="group" aria-label="Inbox sections">
         {(['conversations', 'comments', 'reviews'] as Tab[]).map((t) => (
           <button class={tab === t ? '' : 'secondary'} aria-pressed={tab === t} onClick={() => setTab(t)}>
@@ -35,7 +42,17 @@ export function InboxPage() {
 }
 
 /** A reply box: sends, then clears and tells the list to reload. */
-function ReplyForm({ id, label, send, onSent }: { id: string; label: string; send: (text: string) => Promise<unknown>; onSent: () => void }) {
+function ReplyForm({
+  id,
+  label,
+  send,
+  onSent,
+}: {
+  id: string;
+  label: string;
+  send: (text: string) => Promise<unknown>;
+  onSent: () => void;
+}) {
   const session = useSession();
   const readOnly = cannotWrite(session);
   const [text, setText] = useState('');
@@ -60,7 +77,14 @@ function ReplyForm({ id, label, send, onSent }: { id: string; label: string; sen
       }}
     >
       <label for={id}>{label}</label>
-      <textarea id={id} rows={2} required value={text} disabled={Boolean(readOnly)} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      <textarea
+        id={id}
+        rows={2}
+        required
+        value={text}
+        disabled={Boolean(readOnly)}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
       <button disabled={busy || !text.trim() || Boolean(readOnly)} title={readOnly ?? undefined}>
         {busy ? 'Sending…' : 'Send'}
       </button>
@@ -86,7 +110,17 @@ function InboxSection(props: {
       <h2 id={id}>{props.heading}</h2>
       <ErrorBox error={list.error} />
       {props.intro}
-      {list.loading && !list.data ? <Loading what={props.loading} /> : !items.length ? <Empty>{props.empty}</Empty> : <ul class="inbox-list">{items.map((item) => <li>{props.children(item)}</li>)}</ul>}
+      {list.loading && !list.data ? (
+        <Loading what={props.loading} />
+      ) : !items.length ? (
+        <Empty>{props.empty}</Empty>
+      ) : (
+        <ul class="inbox-list">
+          {items.map((item) => (
+            <li>{props.children(item)}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -105,7 +139,10 @@ function OpenableList(props: {
   entry: (item: any) => { name: string; about: string; last?: string };
   thread: (item: any, reload: () => void) => ComponentChildren;
 }) {
-  const list = useLoad(() => api('GET', props.path, { query: { profileId: props.profileId || undefined, limit: 50 } }), [props.profileId]);
+  const list = useLoad(
+    () => api('GET', props.path, { query: { profileId: props.profileId || undefined, limit: 50 } }),
+    [props.profileId],
+  );
   const [open, setOpen] = useState<string | null>(null);
   return (
     <InboxSection id={props.id} heading={props.heading} list={list} loading={props.loading} empty={props.empty}>
@@ -135,7 +172,11 @@ function Conversations({ profileId }: { profileId: string }) {
       heading="Conversations"
       loading="Loading conversations"
       empty="No conversation yet."
-      entry={(c) => ({ name: c.participantName || c.participantId, about: `${platformLabel(c.platform)} · ${c.accountUsername} · ${formatDate(c.updatedTime)}`, last: c.lastMessage ?? '' })}
+      entry={(c) => ({
+        name: c.participantName || c.participantId,
+        about: `${platformLabel(c.platform)} · ${c.accountUsername} · ${formatDate(c.updatedTime)}`,
+        last: c.lastMessage ?? '',
+      })}
       thread={(c, reload) => <ConversationView conversation={c} onSent={reload} />}
     />
   );
@@ -152,7 +193,8 @@ function ConversationView({ conversation: c, onSent }: { conversation: any; onSe
       ) : (
         (messages.data?.messages ?? []).map((m: any) => (
           <p class={`msg ${m.direction === 'outgoing' ? 'out' : 'in'}`}>
-            <strong>{m.direction === 'outgoing' ? 'You' : m.senderName || m.senderId}:</strong> {m.message} <span class="muted">{formatDate(m.createdAt)}</span>
+            <strong>{m.direction === 'outgoing' ? 'You' : m.senderName || m.senderId}:</strong> {m.message}{' '}
+            <span class="muted">{formatDate(m.createdAt)}</span>
           </p>
         ))
       )}
@@ -175,7 +217,10 @@ function Comments({ profileId }: { profileId: string }) {
       heading="Comments on your posts"
       loading="Loading commented posts"
       empty="No comments yet."
-      entry={(p) => ({ name: (p.content || p.id).slice(0, 80), about: `${platformLabel(p.platform)} · ${p.commentCount} comment${p.commentCount === 1 ? '' : 's'}` })}
+      entry={(p) => ({
+        name: (p.content || p.id).slice(0, 80),
+        about: `${platformLabel(p.platform)} · ${p.commentCount} comment${p.commentCount === 1 ? '' : 's'}`,
+      })}
       thread={(p) => <PostComments post={p} />}
     />
   );
@@ -199,7 +244,12 @@ function PostComments({ post: p }: { post: any }) {
               </p>
             ))}
             {c.canReply && (
-              <ReplyForm id={`creply-${c.id}`} label={`Reply to ${c.from?.name || 'this comment'}`} send={(message) => api('POST', path, { body: { accountId: p.accountId, message, commentId: c.id } })} onSent={comments.reload} />
+              <ReplyForm
+                id={`creply-${c.id}`}
+                label={`Reply to ${c.from?.name || 'this comment'}`}
+                send={(message) => api('POST', path, { body: { accountId: p.accountId, message, commentId: c.id } })}
+                onSent={comments.reload}
+              />
             )}
           </div>
         ))
@@ -209,7 +259,10 @@ function PostComments({ post: p }: { post: any }) {
 }
 
 function Reviews({ profileId }: { profileId: string }) {
-  const list = useLoad(() => api('GET', '/inbox/reviews', { query: { profileId: profileId || undefined, limit: 50 } }), [profileId]);
+  const list = useLoad(
+    () => api('GET', '/inbox/reviews', { query: { profileId: profileId || undefined, limit: 50 } }),
+    [profileId],
+  );
   return (
     <InboxSection
       id="inbox-reviews"
@@ -227,12 +280,22 @@ function Reviews({ profileId }: { profileId: string }) {
     >
       {(r) => (
         <>
-          <strong>{r.reviewer?.name}</strong> <span aria-label={`${r.rating} out of 5`}>{'★'.repeat(r.rating)}</span> <span class="muted">{formatDate(r.created)}</span>
+          <strong>{r.reviewer?.name}</strong> <span aria-label={`${r.rating} out of 5`}>{'★'.repeat(r.rating)}</span>{' '}
+          <span class="muted">{formatDate(r.created)}</span>
           <div>{r.text}</div>
           {r.reply ? (
             <p class="msg out">Your reply: {r.reply.text}</p>
           ) : (
-            <ReplyForm id={`rreply-${r.id}`} label={`Reply to ${r.reviewer?.name}`} send={(message) => api('POST', `/inbox/reviews/${encodeURIComponent(r.id)}/reply`, { body: { accountId: r.accountId, message } })} onSent={list.reload} />
+            <ReplyForm
+              id={`rreply-${r.id}`}
+              label={`Reply to ${r.reviewer?.name}`}
+              send={(message) =>
+                api('POST', `/inbox/reviews/${encodeURIComponent(r.id)}/reply`, {
+                  body: { accountId: r.accountId, message },
+                })
+              }
+              onSent={list.reload}
+            />
           )}
         </>
       )}

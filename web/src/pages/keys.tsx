@@ -17,7 +17,10 @@ export function KeysPage() {
     <Page title="Keys & team">
       <p class="muted">
         Signed in with a {session.permission} key, scope {session.scope}
-        {session.profileIds ? ` (${session.profileIds.length} profile${session.profileIds.length === 1 ? '' : 's'})` : ''}.
+        {session.profileIds
+          ? ` (${session.profileIds.length} profile${session.profileIds.length === 1 ? '' : 's'})`
+          : ''}
+        .
       </p>
       {blocked && <p class="notice">{blocked}: creating and revoking keys and inviting people is disabled.</p>}
       <ErrorBox error={error ?? keys.error} />
@@ -48,7 +51,9 @@ export function KeysPage() {
                   <td>{k.name}</td>
                   <td class="mono">{k.keyPreview}</td>
                   <td>{k.permission}</td>
-                  <td>{k.scope === 'full' ? 'all profiles' : k.profileIds.map((p: any) => p.name ?? p._id).join(', ')}</td>
+                  <td>
+                    {k.scope === 'full' ? 'all profiles' : k.profileIds.map((p: any) => p.name ?? p._id).join(', ')}
+                  </td>
                   <td>{k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
                   <td>
                     <button
@@ -95,10 +100,22 @@ function ScopeFields({ prefix, profiles, scope, setScope, chosen, setChosen }: a
     <fieldset>
       <legend>Profiles</legend>
       <label class="check">
-        <input type="radio" name={`${prefix}-scope`} checked={scope !== 'profiles'} onChange={() => setScope(prefix === 'inv' ? 'all' : 'full')} /> All profiles
+        <input
+          type="radio"
+          name={`${prefix}-scope`}
+          checked={scope !== 'profiles'}
+          onChange={() => setScope(prefix === 'inv' ? 'all' : 'full')}
+        />{' '}
+        All profiles
       </label>
       <label class="check">
-        <input type="radio" name={`${prefix}-scope`} checked={scope === 'profiles'} onChange={() => setScope('profiles')} /> Only some
+        <input
+          type="radio"
+          name={`${prefix}-scope`}
+          checked={scope === 'profiles'}
+          onChange={() => setScope('profiles')}
+        />{' '}
+        Only some
       </label>
       {scope === 'profiles' &&
         profiles.map((p: any) => (
@@ -106,7 +123,9 @@ function ScopeFields({ prefix, profiles, scope, setScope, chosen, setChosen }: a
             <input
               type="checkbox"
               checked={chosen.includes(p._id)}
-              onChange={(e: any) => setChosen(e.target.checked ? [...chosen, p._id] : chosen.filter((x: string) => x !== p._id))}
+              onChange={(e: any) =>
+                setChosen(e.target.checked ? [...chosen, p._id] : chosen.filter((x: string) => x !== p._id))
+              }
             />{' '}
             {p.name}
           </label>
@@ -115,7 +134,15 @@ function ScopeFields({ prefix, profiles, scope, setScope, chosen, setChosen }: a
   );
 }
 
-function NewKey({ disabled, profiles, onCreated }: { disabled: string | null; profiles: any[]; onCreated: () => void }) {
+function NewKey({
+  disabled,
+  profiles,
+  onCreated,
+}: {
+  disabled: string | null;
+  profiles: any[];
+  onCreated: () => void;
+}) {
   const [name, setName] = useState('');
   const [permission, setPermission] = useState('read-write');
   const [scope, setScope] = useState('full');
@@ -128,7 +155,9 @@ function NewKey({ disabled, profiles, onCreated }: { disabled: string | null; pr
       onSubmit={async (e) => {
         e.preventDefault();
         try {
-          const r = await api('POST', '/api-keys', { body: { name, permission, scope, ...(scope === 'profiles' ? { profileIds: chosen } : {}) } });
+          const r = await api('POST', '/api-keys', {
+            body: { name, permission, scope, ...(scope === 'profiles' ? { profileIds: chosen } : {}) },
+          });
           setCreated(r.apiKey.key);
           setName('');
           setError(null);
@@ -143,18 +172,35 @@ function NewKey({ disabled, profiles, onCreated }: { disabled: string | null; pr
         <label for="key-name">Name</label>
         <input id="key-name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         <label for="key-permission">Permission</label>
-        <select id="key-permission" value={permission} onChange={(e) => setPermission((e.target as HTMLSelectElement).value)}>
+        <select
+          id="key-permission"
+          value={permission}
+          onChange={(e) => setPermission((e.target as HTMLSelectElement).value)}
+        >
           <option value="read-write">Read and write</option>
           <option value="read">Read only</option>
         </select>
-        <ScopeFields prefix="key" profiles={profiles} scope={scope} setScope={setScope} chosen={chosen} setChosen={setChosen} />
+        <ScopeFields
+          prefix="key"
+          profiles={profiles}
+          scope={scope}
+          setScope={setScope}
+          chosen={chosen}
+          setChosen={setChosen}
+        />
         <button title={disabled ?? undefined}>Create key</button>
       </fieldset>
       {created && (
         <div class="notice" role="status">
           <p>Copy the key now: it is shown only once.</p>
           <label for="new-key">New key</label>
-          <input id="new-key" readOnly class="mono" value={created} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+          <input
+            id="new-key"
+            readOnly
+            class="mono"
+            value={created}
+            onFocus={(e) => (e.target as HTMLInputElement).select()}
+          />
         </div>
       )}
       <ErrorBox error={error} />
@@ -173,7 +219,11 @@ function Invite({ disabled, profiles }: { disabled: string | null; profiles: any
       onSubmit={async (e) => {
         e.preventDefault();
         try {
-          setInvite(await api('POST', '/invite/tokens', { body: { scope, ...(scope === 'profiles' ? { profileIds: chosen } : {}) } }));
+          setInvite(
+            await api('POST', '/invite/tokens', {
+              body: { scope, ...(scope === 'profiles' ? { profileIds: chosen } : {}) },
+            }),
+          );
           setError(null);
         } catch (err) {
           setError(err);
@@ -182,7 +232,14 @@ function Invite({ disabled, profiles }: { disabled: string | null; profiles: any
     >
       <fieldset disabled={Boolean(disabled)}>
         <legend>Invite someone</legend>
-        <ScopeFields prefix="inv" profiles={profiles} scope={scope} setScope={setScope} chosen={chosen} setChosen={setChosen} />
+        <ScopeFields
+          prefix="inv"
+          profiles={profiles}
+          scope={scope}
+          setScope={setScope}
+          chosen={chosen}
+          setChosen={setChosen}
+        />
         <button title={disabled ?? undefined}>Create an invitation</button>
       </fieldset>
       {invite && (

@@ -12,7 +12,10 @@ export function LogsPage() {
   const [days, setDays] = useState(7);
   const [search, setSearch] = useState('');
   const [skip, setSkip] = useState(0);
-  const logs = useLoad(() => api('GET', '/logs', { query: { status, platform, action, days, search, limit: PAGE, skip } }), [status, platform, action, days, search, skip]);
+  const logs = useLoad(
+    () => api('GET', '/logs', { query: { status, platform, action, days, search, limit: PAGE, skip } }),
+    [status, platform, action, days, search, skip],
+  );
   const select = (id: string, label: string, value: string | number, set: (v: string) => void, options: string[]) => (
     <span class="inline-field">
       <label for={id}>{label}</label>
@@ -28,11 +31,24 @@ export function LogsPage() {
       <form class="filters row" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         {select('log-status', 'Status', status, setStatus, ['all', 'success', 'failed', 'pending', 'skipped'])}
         {select('log-platform', 'Platform', platform, setPlatform, ['all', ...Object.keys(PLATFORM_LABELS)])}
-        {select('log-action', 'Action', action, setAction, ['all', 'publish', 'retry', 'media_upload', 'rate_limit_pause', 'token_refresh', 'cancelled'])}
+        {select('log-action', 'Action', action, setAction, [
+          'all',
+          'publish',
+          'retry',
+          'media_upload',
+          'rate_limit_pause',
+          'token_refresh',
+          'cancelled',
+        ])}
         {select('log-days', 'Days', days, (v) => setDays(Number(v)), ['1', '2', '3', '4', '5', '6', '7'])}
         <span class="inline-field">
           <label for="log-search">Search</label>
-          <input id="log-search" type="search" value={search} onChange={(e) => (setSearch((e.target as HTMLInputElement).value), setSkip(0))} />
+          <input
+            id="log-search"
+            type="search"
+            value={search}
+            onChange={(e) => (setSearch((e.target as HTMLInputElement).value), setSkip(0))}
+          />
         </span>
       </form>
       <ErrorBox error={logs.error} />

@@ -7,7 +7,17 @@ import { cannotWrite, Empty, ErrorBox, formatDate, Loading, StatusBadge, useSess
 const FINAL = new Set(['published', 'failed', 'partial', 'cancelled', 'draft']);
 
 /** A post's targets (result, link, error) and its publishing log; reschedule, retry, delete. */
-export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string; zone: string; onClose: () => void; onChanged: () => void }) {
+export function PostPanel({
+  postId,
+  zone,
+  onClose,
+  onChanged,
+}: {
+  postId: string;
+  zone: string;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const session = useSession();
   const readOnly = cannotWrite(session);
   const [post, setPost] = useState<any>(null);
@@ -84,7 +94,8 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
         ) : (
           <>
             <p>
-              <StatusBadge status={post.status} /> {post.scheduledFor ? `for ${formatDate(post.scheduledFor, zone)}` : 'not scheduled'}
+              <StatusBadge status={post.status} />{' '}
+              {post.scheduledFor ? `for ${formatDate(post.scheduledFor, zone)}` : 'not scheduled'}
             </p>
             <blockquote class="content">{post.content || <em>No text</em>}</blockquote>
             {post.mediaItems?.length > 0 && (
@@ -94,36 +105,36 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
             )}
             <h3>Targets</h3>
             <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on narrow screens">
-            <table class="targets">
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {post.platforms.map((t: any) => (
+              <table class="targets">
+                <thead>
                   <tr>
-                    <td>{platformLabel(t.platform)}</td>
-                    <td>{t.accountId?.username ?? ''}</td>
-                    <td>
-                      <StatusBadge status={t.status} />
-                    </td>
-                    <td>
-                      {t.platformPostUrl ? (
-                        <a href={t.platformPostUrl} target="_blank" rel="noopener noreferrer">
-                          View on {platformLabel(t.platform)}
-                        </a>
-                      ) : (
-                        t.errorMessage ?? '—'
-                      )}
-                    </td>
+                    <th scope="col">Platform</th>
+                    <th scope="col">Account</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Result</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {post.platforms.map((t: any) => (
+                    <tr>
+                      <td>{platformLabel(t.platform)}</td>
+                      <td>{t.accountId?.username ?? ''}</td>
+                      <td>
+                        <StatusBadge status={t.status} />
+                      </td>
+                      <td>
+                        {t.platformPostUrl ? (
+                          <a href={t.platformPostUrl} target="_blank" rel="noopener noreferrer">
+                            View on {platformLabel(t.platform)}
+                          </a>
+                        ) : (
+                          (t.errorMessage ?? '—')
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </div>
             {EDIT.has(post.status) && (
               <form
@@ -134,7 +145,13 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
                 }}
               >
                 <label for="reschedule">Reschedule to ({zone})</label>
-                <input id="reschedule" type="datetime-local" required value={when} onInput={(e) => setWhen((e.target as HTMLInputElement).value)} />
+                <input
+                  id="reschedule"
+                  type="datetime-local"
+                  required
+                  value={when}
+                  onInput={(e) => setWhen((e.target as HTMLInputElement).value)}
+                />
                 <button disabled={Boolean(readOnly)} title={readOnly ?? undefined}>
                   Reschedule
                 </button>
@@ -142,7 +159,11 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
             )}
             <div class="row">
               {(post.status === 'failed' || post.status === 'partial') && (
-                <button disabled={Boolean(readOnly)} title={readOnly ?? undefined} onClick={() => act(() => api('POST', `/posts/${postId}/retry`))}>
+                <button
+                  disabled={Boolean(readOnly)}
+                  title={readOnly ?? undefined}
+                  onClick={() => act(() => api('POST', `/posts/${postId}/retry`))}
+                >
                   Retry failed targets
                 </button>
               )}
@@ -151,7 +172,10 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
                   class="danger"
                   disabled={Boolean(readOnly)}
                   title={readOnly ?? undefined}
-                  onClick={() => confirm('Delete this post?') && act(async () => (await api('DELETE', `/posts/${postId}`), onClose()))}
+                  onClick={() =>
+                    confirm('Delete this post?') &&
+                    act(async () => (await api('DELETE', `/posts/${postId}`), onClose()))
+                  }
                 >
                   Delete post
                 </button>
@@ -164,33 +188,34 @@ export function PostPanel({ postId, zone, onClose, onChanged }: { postId: string
               <Empty>Nothing has been attempted yet.</Empty>
             ) : (
               <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on narrow screens">
-              <table class="logs">
-                <caption class="sr-only">Publishing attempts, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Platform</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Detail</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {logs.map((l) => (
+                <table class="logs">
+                  <caption class="sr-only">Publishing attempts, newest first</caption>
+                  <thead>
                     <tr>
-                      <td>{formatDate(l.createdAt, zone)}</td>
-                      <td>{platformLabel(l.platform)}</td>
-                      <td>{l.action}</td>
-                      <td>
-                        <StatusBadge status={l.status} />
-                      </td>
-                      <td>
-                        {l.statusCode ?? ''} {l.response?.errorMessage ?? l.response?.platformPostUrl ?? ''} ({l.durationMs} ms, attempt {l.attemptNumber})
-                      </td>
+                      <th scope="col">When</th>
+                      <th scope="col">Platform</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Detail</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {logs.map((l) => (
+                      <tr>
+                        <td>{formatDate(l.createdAt, zone)}</td>
+                        <td>{platformLabel(l.platform)}</td>
+                        <td>{l.action}</td>
+                        <td>
+                          <StatusBadge status={l.status} />
+                        </td>
+                        <td>
+                          {l.statusCode ?? ''} {l.response?.errorMessage ?? l.response?.platformPostUrl ?? ''} (
+                          {l.durationMs} ms, attempt {l.attemptNumber})
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
               </div>
             )}
           </>

@@ -11,7 +11,10 @@ export function QueuePage() {
   const readOnly = cannotWrite(session);
   const profiles = useLoad(loadProfiles, []);
   const [profileId, setProfileId] = useChosenProfile(profiles.data);
-  const queue = useLoad(() => (profileId ? api('GET', '/queue/slots', { query: { profileId } }) : Promise.resolve(null)), [profileId]);
+  const queue = useLoad(
+    () => (profileId ? api('GET', '/queue/slots', { query: { profileId } }) : Promise.resolve(null)),
+    [profileId],
+  );
   const [slots, setSlots] = useState<{ dayOfWeek: number; time: string }[]>([]);
   const [zone, setZone] = useState(BROWSER_ZONE);
   const [error, setError] = useState<unknown>(null);
@@ -27,7 +30,10 @@ export function QueuePage() {
     e.preventDefault();
     setSaved(false);
     try {
-      if (queue.data?.exists) await api('PUT', '/queue/slots', { body: { profileId, queueId: queue.data.schedule._id, timezone: zone, slots } });
+      if (queue.data?.exists)
+        await api('PUT', '/queue/slots', {
+          body: { profileId, queueId: queue.data.schedule._id, timezone: zone, slots },
+        });
       else await api('POST', '/queue/slots', { body: { profileId, name: 'Default queue', timezone: zone, slots } });
       setError(null);
       setSaved(true);
@@ -38,10 +44,18 @@ export function QueuePage() {
   };
 
   if (profiles.loading && !profiles.data) return <Loading what="Loading profiles" />;
-  if (!profiles.data?.length) return <Page title="Queue"><Empty>No profile yet: create one on the Accounts page.</Empty></Page>;
+  if (!profiles.data?.length)
+    return (
+      <Page title="Queue">
+        <Empty>No profile yet: create one on the Accounts page.</Empty>
+      </Page>
+    );
 
   return (
-    <Page title="Queue" actions={<ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="queue-profile" />}>
+    <Page
+      title="Queue"
+      actions={<ProfilePicker profiles={profiles.data} value={profileId} onChange={setProfileId} id="queue-profile" />}
+    >
       <ErrorBox error={error ?? queue.error} />
       {queue.loading && !queue.data ? (
         <Loading what="Loading the queue" />
@@ -57,7 +71,17 @@ export function QueuePage() {
                   <label for={`day-${i}`} class="sr-only">
                     Day of slot {i + 1}
                   </label>
-                  <select id={`day-${i}`} value={s.dayOfWeek} onChange={(e) => setSlots(slots.map((x, j) => (j === i ? { ...x, dayOfWeek: Number((e.target as HTMLSelectElement).value) } : x)))}>
+                  <select
+                    id={`day-${i}`}
+                    value={s.dayOfWeek}
+                    onChange={(e) =>
+                      setSlots(
+                        slots.map((x, j) =>
+                          j === i ? { ...x, dayOfWeek: Number((e.target as HTMLSelectElement).value) } : x,
+                        ),
+                      )
+                    }
+                  >
                     {DAYS.map((d, n) => (
                       <option value={n}>{d}</option>
                     ))}
@@ -65,7 +89,17 @@ export function QueuePage() {
                   <label for={`time-${i}`} class="sr-only">
                     Time of slot {i + 1}
                   </label>
-                  <input id={`time-${i}`} type="time" required value={s.time} onInput={(e) => setSlots(slots.map((x, j) => (j === i ? { ...x, time: (e.target as HTMLInputElement).value } : x)))} />
+                  <input
+                    id={`time-${i}`}
+                    type="time"
+                    required
+                    value={s.time}
+                    onInput={(e) =>
+                      setSlots(
+                        slots.map((x, j) => (j === i ? { ...x, time: (e.target as HTMLInputElement).value } : x)),
+                      )
+                    }
+                  />
                   <button type="button" class="link" onClick={() => setSlots(slots.filter((_, j) => j !== i))}>
                     Remove slot {i + 1}
                   </button>

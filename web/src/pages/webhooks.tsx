@@ -2,12 +2,23 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Empty, ErrorBox, formatDate, Loading, Page, StatusBadge, useLoad, useSession } from '../ui';
 
-const EVENTS = ['post.scheduled', 'post.published', 'post.failed', 'post.partial', 'post.recycled', 'account.connected', 'account.disconnected', 'message.received', 'comment.received'];
+const EVENTS = [
+  'post.scheduled',
+  'post.published',
+  'post.failed',
+  'post.partial',
+  'post.recycled',
+  'account.connected',
+  'account.disconnected',
+  'message.received',
+  'comment.received',
+];
 
 export function WebhooksPage() {
   const session = useSession();
   // Webhooks see every profile's events: the API refuses them to a profile-scoped caller.
-  const blocked = session.scope !== 'full' || session.profileIds !== null ? 'Webhooks need a key that sees every profile' : null;
+  const blocked =
+    session.scope !== 'full' || session.profileIds !== null ? 'Webhooks need a key that sees every profile' : null;
   const readOnly = blocked ?? (session.permission === 'read' ? 'This API key is read-only' : null);
   const hooks = useLoad(() => (blocked ? Promise.resolve({ webhooks: [] }) : api('GET', '/webhooks/settings')), []);
   const [openLogs, setOpenLogs] = useState<string | null>(null);
@@ -54,7 +65,10 @@ export function WebhooksPage() {
                 >
                   Send a test
                 </button>
-                <button aria-expanded={openLogs === w._id} onClick={() => setOpenLogs(openLogs === w._id ? null : w._id)}>
+                <button
+                  aria-expanded={openLogs === w._id}
+                  onClick={() => setOpenLogs(openLogs === w._id ? null : w._id)}
+                >
                   Deliveries
                 </button>
                 <button
@@ -144,14 +158,32 @@ function NewWebhook({ disabled, onCreated }: { disabled: string | null; onCreate
         <label for="wh-name">Name</label>
         <input id="wh-name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         <label for="wh-url">URL (https, public host)</label>
-        <input id="wh-url" type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+        <input
+          id="wh-url"
+          type="url"
+          required
+          value={url}
+          onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+        />
         <label for="wh-secret">Signing secret (optional)</label>
-        <input id="wh-secret" type="password" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
+        <input
+          id="wh-secret"
+          type="password"
+          value={secret}
+          onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+        />
         <fieldset>
           <legend>Events</legend>
           {EVENTS.map((ev) => (
             <label class="check">
-              <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents((s) => ((e.target as HTMLInputElement).checked ? [...s, ev] : s.filter((x) => x !== ev)))} /> {ev}
+              <input
+                type="checkbox"
+                checked={events.includes(ev)}
+                onChange={(e) =>
+                  setEvents((s) => ((e.target as HTMLInputElement).checked ? [...s, ev] : s.filter((x) => x !== ev)))
+                }
+              />{' '}
+              {ev}
             </label>
           ))}
         </fieldset>

@@ -7,7 +7,15 @@ import { world } from '../../../src/sandbox/graph/world.js';
 import { addLinkedInOrganization, linkedInSimulator } from '../../../src/sandbox/linkedin/index.js';
 import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oauth-e2e.js';
 import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
-import { ensureBuilt, expectNoSeriousViolations, launch, openAppPage, openPage, screenshots, type WatchedPage } from './harness.js';
+import {
+  ensureBuilt,
+  expectNoSeriousViolations,
+  launch,
+  openAppPage,
+  openPage,
+  screenshots,
+  type WatchedPage,
+} from './harness.js';
 
 // Browser globals inside page.evaluate callbacks (this file is compiled for Node).
 declare const sessionStorage: any;
@@ -27,11 +35,16 @@ let browser: Browser;
 let w: WatchedPage;
 let apiKey: string;
 const api = async (method: string, url: string, body?: unknown) => e.env.request(apiKey, method, url, body);
-const accountsOf = async (platform: string) => (await api('GET', `/v1/accounts?platform=${platform}`)).body.accounts as any[];
+const accountsOf = async (platform: string) =>
+  (await api('GET', `/v1/accounts?platform=${platform}`)).body.accounts as any[];
 
 beforeAll(async () => {
   await ensureBuilt();
-  e = await createOAuthE2E((now) => [linkedInSimulator({ now }), facebookSimulator({ now }), googleBusinessSimulator({ now })]);
+  e = await createOAuthE2E((now) => [
+    linkedInSimulator({ now }),
+    facebookSimulator({ now }),
+    googleBusinessSimulator({ now }),
+  ]);
   browser = await launch();
   apiKey = (await e.env.createUser({ addons: ['analytics', 'inbox'] })).apiKey;
   await api('POST', '/v1/profiles', { name: 'Shop' });
@@ -68,13 +81,24 @@ async function connectInApp(label: string, choice: RegExp, shot?: string): Promi
 describe('connection steps and add-on pages in Chromium', () => {
   it('connects LinkedIn through its consent and the organization chosen in the app', async () => {
     // The consenting member administers the sandbox's page and a second one; a third is someone else's.
-    addLinkedInOrganization(e.sandbox.state('linkedin'), { id: '99', localizedName: 'Second Co', vanityName: 'second-co', localizedWebsite: null }, ['linkedin-user-1']);
-    addLinkedInOrganization(e.sandbox.state('linkedin'), { id: '100', localizedName: 'Not Mine', vanityName: 'not-mine', localizedWebsite: null }, ['someone-else']);
+    addLinkedInOrganization(
+      e.sandbox.state('linkedin'),
+      { id: '99', localizedName: 'Second Co', vanityName: 'second-co', localizedWebsite: null },
+      ['linkedin-user-1'],
+    );
+    addLinkedInOrganization(
+      e.sandbox.state('linkedin'),
+      { id: '100', localizedName: 'Not Mine', vanityName: 'not-mine', localizedWebsite: null },
+      ['someone-else'],
+    );
     const offered = await connectInApp('LinkedIn', /Second Co/, 'accounts-linkedin-organization');
     expect(offered).toEqual([expect.stringMatching(/^Herald Sandbox Inc /), expect.stringMatching(/^Second Co /)]);
     const [account] = await accountsOf('linkedin');
     expect(account).toMatchObject({ platform: 'linkedin', displayName: 'Second Co' });
-    await w.page.getByRole('cell', { name: new RegExp(account.displayName) }).first().waitFor();
+    await w.page
+      .getByRole('cell', { name: new RegExp(account.displayName) })
+      .first()
+      .waitFor();
     expect(w.external.filter((u) => !/\.(png|jpe?g|gif|webp)(\?|$)/i.test(u))).toEqual([]);
     w.expectNoConsoleErrors();
   }, 60_000);
@@ -86,7 +110,12 @@ describe('connection steps and add-on pages in Chromium', () => {
     const pageId = account.platformUserId ?? account.username;
     // Herald subscribes its callback (the inbox scheduler); the simulated Page then pushes the comment.
     await settle(e, 3);
-    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_inbound', { kind: 'comment', account: pageId, text: 'Do you deliver on Sundays?', from: { name: 'Grace Hopper' } });
+    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_inbound', {
+      kind: 'comment',
+      account: pageId,
+      text: 'Do you deliver on Sundays?',
+      from: { name: 'Grace Hopper' },
+    });
     expect(inbound.webhookStatus).toBe(200);
 
     await visit('inbox', 'Inbox');
@@ -111,7 +140,13 @@ describe('connection steps and add-on pages in Chromium', () => {
     await connectInApp('Google Business', /./); // the first of the login's two locations
     const [account] = await accountsOf('googlebusiness');
     const location = account.platformUserId ?? account.username;
-    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/googlebusiness/_inbound', { kind: 'review', account: location, rating: 2, text: 'Slow service today', reviewer: { name: 'Alan Turing' } });
+    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/googlebusiness/_inbound', {
+      kind: 'review',
+      account: location,
+      rating: 2,
+      text: 'Slow service today',
+      reviewer: { name: 'Alan Turing' },
+    });
     // Reviews are polled.
     e.env.clock.advance(e.env.ctx.config.inboxPollMs);
     await e.runner.drain();
@@ -123,8 +158,13 @@ describe('connection steps and add-on pages in Chromium', () => {
     expect(await review.getByLabel('2 out of 5').count()).toBe(1);
     await review.getByLabel('Reply to Alan Turing').fill('Sorry, we were short-staffed');
     await review.getByRole('button', { name: 'Send' }).click();
-    await page.locator('.inbox-list li', { hasText: 'Slow service today' }).locator('.msg.out', { hasText: 'Your reply: Sorry, we were short-staffed' }).waitFor();
-    expect(reviewsOf(e.sandbox.state('googlebusiness')).get(inbound.id)!.reply?.comment).toBe('Sorry, we were short-staffed');
+    await page
+      .locator('.inbox-list li', { hasText: 'Slow service today' })
+      .locator('.msg.out', { hasText: 'Your reply: Sorry, we were short-staffed' })
+      .waitFor();
+    expect(reviewsOf(e.sandbox.state('googlebusiness')).get(inbound.id)!.reply?.comment).toBe(
+      'Sorry, we were short-staffed',
+    );
     await expectAccessible('inbox reviews');
     await screenshots(w, 'inbox-reviews');
     w.expectNoConsoleErrors();
@@ -133,19 +173,32 @@ describe('connection steps and add-on pages in Chromium', () => {
   it("draws a published post's collected metrics over time, and the best time to post from them", async () => {
     const { page } = w;
     const [account] = await accountsOf('facebook');
-    const created = await api('POST', '/v1/posts', { content: 'Metrics over time', publishNow: true, platforms: [{ platform: 'facebook', accountId: account._id }] });
+    const created = await api('POST', '/v1/posts', {
+      content: 'Metrics over time',
+      publishNow: true,
+      platforms: [{ platform: 'facebook', accountId: account._id }],
+    });
     expect(created.status).toBe(201);
     await settle(e, 2);
-    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/facebook/_inspect')).posts as any[]).filter((p) => p.text === 'Metrics over time');
+    const [item] = ((await sandboxCall(e.sandbox, 'GET', '/sandbox/facebook/_inspect')).posts as any[]).filter(
+      (p) => p.text === 'Metrics over time',
+    );
     const publishedAt = Date.parse(item.createdAt);
     // Collection on its schedule: a read a day after publishing, then another after the platform's figures changed.
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', { postId: item.id, metrics: { impressions: 1200, reach: 900, likes: 30, comments: 4, shares: 2, clicks: 50 } });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', {
+      postId: item.id,
+      metrics: { impressions: 1200, reach: 900, likes: 30, comments: 4, shares: 2, clicks: 50 },
+    });
     e.env.clock.set(new Date(publishedAt + 86_400_000 + 60_000));
     await e.runner.drain();
-    await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', { postId: item.id, metrics: { impressions: 3400, reach: 2500, likes: 80, comments: 9, shares: 6, clicks: 120 } });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_metrics', {
+      postId: item.id,
+      metrics: { impressions: 3400, reach: 2500, likes: 80, comments: 9, shares: 6, clicks: 120 },
+    });
     e.env.clock.set(new Date(publishedAt + 3 * 86_400_000 + 60_000));
     await e.runner.drain();
-    const timeline = (await api('GET', `/v1/analytics/post-timeline?postId=${created.body.post._id}`)).body.timeline as any[];
+    const timeline = (await api('GET', `/v1/analytics/post-timeline?postId=${created.body.post._id}`)).body
+      .timeline as any[];
     expect(timeline.map((r) => r.impressions)).toEqual(expect.arrayContaining([1200, 3400]));
 
     await visit('analytics', 'Analytics');

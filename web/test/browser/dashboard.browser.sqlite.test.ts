@@ -9,7 +9,17 @@ import { createOAuthE2E, settle, type OAuthE2E } from '../../../test/helpers/oau
 import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
 import { proveTelegramChat } from '../../../test/helpers/telegram-proof.js';
 import { recordAccountMetrics } from '../../../src/store/analytics.js';
-import { axeViolations, ensureBuilt, expectNoSeriousViolations, firstPageJsGzipBytes, openAppPage, launch, openPage, screenshots, type WatchedPage } from './harness.js';
+import {
+  axeViolations,
+  ensureBuilt,
+  expectNoSeriousViolations,
+  firstPageJsGzipBytes,
+  openAppPage,
+  launch,
+  openPage,
+  screenshots,
+  type WatchedPage,
+} from './harness.js';
 
 // Browser globals inside page.evaluate callbacks (this file is compiled for Node).
 declare const document: any, window: any, sessionStorage: any;
@@ -55,7 +65,9 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/not accepted: Invalid API key.*unauthorized · HTTP 401 · request id [0-9a-f-]{36}/);
+    expect(await alert.textContent()).toMatch(
+      /not accepted: Invalid API key.*unauthorized · HTTP 401 · request id [0-9a-f-]{36}/,
+    );
     await expectAccessible('sign-in');
     await screenshots(w, 'signin');
     w.expectNoConsoleErrors([/status of 401/]);
@@ -88,7 +100,10 @@ describe('the dashboard in Chromium', () => {
     await choice.getByLabel(/Page 2/).check();
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'is connected' }).waitFor();
-    await page.getByRole('cell', { name: /Page 2/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /Page 2/ })
+      .first()
+      .waitFor();
     // The app never reached off loopback.
     expect(w.external).toEqual([]);
     const accounts = (await api('GET', '/v1/accounts')).body.accounts;
@@ -103,7 +118,9 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel(/^Facebook · /).check();
     await page.getByLabel('Text', { exact: true }).fill('Launch day at Herald');
     await page.locator('.counts li[data-platform="facebook"]', { hasText: /Facebook: 20 \/ \d+/ }).waitFor();
-    await page.getByLabel('Media').setInputFiles({ name: 'launch.png', mimeType: 'image/png', buffer: await solidImage(1200, 630) });
+    await page
+      .getByLabel('Media')
+      .setInputFiles({ name: 'launch.png', mimeType: 'image/png', buffer: await solidImage(1200, 630) });
     await page.getByText('uploaded').waitFor();
     expect(await page.getByRole('progressbar', { name: 'Upload of launch.png' }).getAttribute('value')).toBe('1');
     const when = day(plusDays(2));
@@ -114,7 +131,11 @@ describe('the dashboard in Chromium', () => {
 
     const posts = (await api('GET', '/v1/posts')).body.posts;
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ content: 'Launch day at Herald', status: 'scheduled', scheduledFor: `${when}T10:00:00.000Z` });
+    expect(posts[0]).toMatchObject({
+      content: 'Launch day at Herald',
+      status: 'scheduled',
+      scheduledFor: `${when}T10:00:00.000Z`,
+    });
     expect(posts[0].mediaItems).toHaveLength(1);
     expect(posts[0].mediaItems[0].url).toContain('/v1/media/files/');
     postId = posts[0]._id;
@@ -142,7 +163,9 @@ describe('the dashboard in Chromium', () => {
     await page.mouse.move(dst.x + dst.width / 2, dst.y + dst.height / 2, { steps: 12 });
     await page.mouse.up();
     await page.locator(`td.fc-daygrid-day[data-date="${to}"] .fc-event[data-post-id="${postId}"]`).waitFor();
-    await expect.poll(async () => (await api('GET', `/v1/posts/${postId}`)).body.post.scheduledFor, { timeout: 10_000 }).toBe(`${to}T10:00:00.000Z`);
+    await expect
+      .poll(async () => (await api('GET', `/v1/posts/${postId}`)).body.post.scheduledFor, { timeout: 10_000 })
+      .toBe(`${to}T10:00:00.000Z`);
     w.expectNoConsoleErrors();
   }, 60_000);
 
@@ -162,7 +185,9 @@ describe('the dashboard in Chromium', () => {
     expect(published[0]).toMatchObject({ text: 'Launch day at Herald' });
     const target = (await api('GET', `/v1/posts/${postId}`)).body.post.platforms[0];
     expect(target.status).toBe('published');
-    expect(await panel.getByRole('link', { name: 'View on Facebook' }).getAttribute('href')).toBe(target.platformPostUrl);
+    expect(await panel.getByRole('link', { name: 'View on Facebook' }).getAttribute('href')).toBe(
+      target.platformPostUrl,
+    );
     await expectAccessible('post panel');
     await screenshots(w, 'post');
     await page.keyboard.press('Escape');
@@ -177,7 +202,9 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Save the queue' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByRole('heading', { name: 'Next free slots' }).waitFor();
-    const queue = (await api('GET', `/v1/queue/slots?profileId=${(await api('GET', '/v1/profiles')).body.profiles[0]._id}`)).body;
+    const queue = (
+      await api('GET', `/v1/queue/slots?profileId=${(await api('GET', '/v1/profiles')).body.profiles[0]._id}`)
+    ).body;
     expect(queue.schedule).toMatchObject({ timezone: 'UTC', slots: [{ dayOfWeek: 1, time: '09:00' }] });
     await visit('calendar', 'Calendar');
     await page.locator('.fc-event.free-slot').first().waitFor();
@@ -188,7 +215,10 @@ describe('the dashboard in Chromium', () => {
     const { page } = w;
     await visit('accounts', 'Accounts');
     await page.getByRole('button', { name: 'X', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /^X account .* is connected/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^X account .* is connected/ })
+      .waitFor();
     const x = (await api('GET', '/v1/accounts?platform=twitter')).body.accounts;
     expect(x).toHaveLength(1);
 
@@ -214,7 +244,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('Post saved (draft)').waitFor();
     const posts = (await api('GET', '/v1/posts?status=draft')).body.posts;
     expect(posts).toHaveLength(1);
-    expect(posts[0].platforms[0].platformSpecificData).toEqual({ threadItems: [{ content: 'Third post' }, { content: 'Second post' }], replySettings: chosen });
+    expect(posts[0].platforms[0].platformSpecificData).toEqual({
+      threadItems: [{ content: 'Third post' }, { content: 'Second post' }],
+      replySettings: chosen,
+    });
     w.expectNoConsoleErrors();
   }, 60_000);
 
@@ -274,16 +307,32 @@ describe('the dashboard in Chromium', () => {
     await proveTelegramChat(e.env, e.sandbox, key, profileId, chatId);
     const account = (await api('POST', '/v1/connect/telegram', { chatId, profileId }, key)).body.account;
     // Three daily follower reads (collection itself is tested with the analytics API).
-    const tenantId = (await e.env.ctx.db.kysely.selectFrom('account').select('tenant_id').where('account_id', '=', account._id).executeTakeFirstOrThrow()).tenant_id;
+    const tenantId = (
+      await e.env.ctx.db.kysely
+        .selectFrom('account')
+        .select('tenant_id')
+        .where('account_id', '=', account._id)
+        .executeTakeFirstOrThrow()
+    ).tenant_id;
     for (const [i, followers] of [100, 112, 130].entries()) {
       const at = new Date(e.env.clock.now().getTime() - (3 - i) * 86_400_000).toISOString();
-      await recordAccountMetrics(e.env.ctx.db.kysely, { accountId: account._id, tenantId, collectedAt: at, followers, subscribers: null });
+      await recordAccountMetrics(e.env.ctx.db.kysely, {
+        accountId: account._id,
+        tenantId,
+        collectedAt: at,
+        followers,
+        subscribers: null,
+      });
     }
     const u = await openPage(browser);
     await u.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), key);
     await u.page.goto(`${e.baseUrl}/app/analytics`);
     await u.page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
-    await u.page.getByRole('img', { name: /Followers per day of 1 account/ }).locator('canvas').first().waitFor();
+    await u.page
+      .getByRole('img', { name: /Followers per day of 1 account/ })
+      .locator('canvas')
+      .first()
+      .waitFor();
     await u.page.getByText(/130 followers \(\+30, 30%\)/).waitFor();
     await u.page.getByText('No published post has been measured yet.').waitFor();
     expect(await axeViolations(u.page), 'analytics: serious accessibility violations').toEqual([]);
@@ -292,7 +341,12 @@ describe('the dashboard in Chromium', () => {
     // The inbox: Herald registers its Telegram callback (the inbox scheduler, every minute), the simulated
     // chat sends a message, the app answers it.
     await settle(e, 3);
-    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/telegram/_inbound', { kind: 'message', account: chatId, text: 'Is the shop open today?', from: { id: 4242, first_name: 'Ada', username: 'ada' } });
+    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/telegram/_inbound', {
+      kind: 'message',
+      account: chatId,
+      text: 'Is the shop open today?',
+      from: { id: 4242, first_name: 'Ada', username: 'ada' },
+    });
     expect(inbound.webhookStatus).toBe(200);
     await u.page.getByRole('link', { name: 'Inbox' }).click();
     await u.page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
@@ -302,7 +356,9 @@ describe('the dashboard in Chromium', () => {
     await conversation.getByLabel(/^Reply to /).fill('Yes, until 6pm');
     await u.page.getByRole('button', { name: 'Send' }).click();
     await u.page.locator('.msg.out', { hasText: 'Yes, until 6pm' }).waitFor();
-    const sent = (await sandboxCall(e.sandbox, 'GET', '/sandbox/telegram/_inspect')).posts.filter((p: any) => p.destination === chatId);
+    const sent = (await sandboxCall(e.sandbox, 'GET', '/sandbox/telegram/_inspect')).posts.filter(
+      (p: any) => p.destination === chatId,
+    );
     expect(sent.map((p: any) => p.text)).toContain('Yes, until 6pm');
     expect(await axeViolations(u.page), 'inbox: serious accessibility violations').toEqual([]);
     await screenshots(u, 'inbox');
@@ -342,14 +398,26 @@ describe('the dashboard in Chromium', () => {
     const { apiKey: key } = await e.env.createUser();
     const profileId = (await api('POST', '/v1/profiles', { name: 'Busy' }, key)).body.profile._id;
     await proveTelegramChat(e.env, e.sandbox, key, profileId, '@busy_channel');
-    const account = (await api('POST', '/v1/connect/telegram', { chatId: '@busy_channel', profileId }, key)).body.account;
+    const account = (await api('POST', '/v1/connect/telegram', { chatId: '@busy_channel', profileId }, key)).body
+      .account;
     const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
     for (let batch = 0; batch < 100; batch++) {
       await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
           const n = batch * 10 + i;
-          const at = new Date(month.getTime() + (n % 28) * 86_400_000 + (8 + (n % 12)) * 3_600_000 + Math.floor(n / 28) * 60_000);
-          const res = await api('POST', '/v1/posts', { content: `Post ${n}`, scheduledFor: at.toISOString(), platforms: [{ platform: 'telegram', accountId: account._id }] }, key);
+          const at = new Date(
+            month.getTime() + (n % 28) * 86_400_000 + (8 + (n % 12)) * 3_600_000 + Math.floor(n / 28) * 60_000,
+          );
+          const res = await api(
+            'POST',
+            '/v1/posts',
+            {
+              content: `Post ${n}`,
+              scheduledFor: at.toISOString(),
+              platforms: [{ platform: 'telegram', accountId: account._id }],
+            },
+            key,
+          );
           expect(res.status).toBe(201);
         }),
       );
@@ -358,11 +426,16 @@ describe('the dashboard in Chromium', () => {
     await busy.context.addInitScript((k) => sessionStorage.setItem('herald.apiKey', k), key);
     await busy.context.addInitScript(() => {
       const tasks: string[] = ((window as any).__longTasks = []);
-      new PerformanceObserver((l) => l.getEntries().forEach((t) => tasks.push(`${Math.round(t.startTime)}+${Math.round(t.duration)}`))).observe({ type: 'longtask', buffered: true } as any);
+      new PerformanceObserver((l) =>
+        l.getEntries().forEach((t) => tasks.push(`${Math.round(t.startTime)}+${Math.round(t.duration)}`)),
+      ).observe({ type: 'longtask', buffered: true } as any);
       // The moment the entries and the count are on the page, by the page's clock (the test's own wait
       // for them adds Playwright's polling).
       const seen = new (window as any).MutationObserver(() => {
-        if (document.querySelector('.fc-event') && / posts in view/.test(document.querySelector('.cal-status')?.textContent ?? '')) {
+        if (
+          document.querySelector('.fc-event') &&
+          / posts in view/.test(document.querySelector('.cal-status')?.textContent ?? '')
+        ) {
           (window as any).__drawnAt = performance.now();
           seen.disconnect();
         }
@@ -403,7 +476,11 @@ describe('the dashboard in Chromium', () => {
       ].join('; ');
     });
     // One read of the month (GET /v1/posts/calendar), not repeated when the profile list arrives.
-    const reads = await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?')).length);
+    const reads = await busy.page.evaluate(
+      () =>
+        (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?'))
+          .length,
+    );
     // Each day shows two posts and "+N more", which opens the day's list with all of them.
     const first = day(month);
     const perDay = Array.from({ length: 1000 }, (_, n) => n % 28).filter((d) => d === 0).length;
@@ -411,20 +488,50 @@ describe('the dashboard in Chromium', () => {
     expect(await more.textContent()).toContain(`+${perDay - 2} more posts`);
     expect(await busy.page.locator(`td.fc-daygrid-day[data-date="${first}"] .fc-event.post`).count()).toBe(2);
     await more.click();
-    await busy.page.locator('.fc-list-event').nth(perDay - 1).waitFor();
+    await busy.page
+      .locator('.fc-list-event')
+      .nth(perDay - 1)
+      .waitFor();
     expect(await busy.page.locator('.fc-list-event').count()).toBe(perDay);
-    expect(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?')).length)).toBe(reads);
+    expect(
+      await busy.page.evaluate(
+        () =>
+          (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/posts/calendar?'))
+            .length,
+      ),
+    ).toBe(reads);
     const js = firstPageJsGzipBytes();
-    console.log(`[budget] calendar first load with 1,000 posts in view: ${ms} ms (${reads} request for the posts) (target under 1,000 ms, Chromium on loopback)`);
+    console.log(
+      `[budget] calendar first load with 1,000 posts in view: ${ms} ms (${reads} request for the posts) (target under 1,000 ms, Chromium on loopback)`,
+    );
     console.log(`[budget] CPU: ${cpuFigures}`);
-    console.log(`[budget] where it went: ${phases} (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
-    console.log(`[budget] first page JavaScript: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files.length} file(s) (limit 250 KB)`);
+    console.log(
+      `[budget] where it went: ${phases} (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores)`,
+    );
+    console.log(
+      `[budget] first page JavaScript: ${(js.bytes / 1024).toFixed(1)} KB gzipped in ${js.files.length} file(s) (limit 250 KB)`,
+    );
     expect(js.bytes).toBeLessThan(250 * 1024);
     expect(reads).toBe(1);
     // The sign-in check and the month were read as the page was parsed (web/public/early.js), and the app
     // took those answers instead of asking again.
-    expect(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/api-keys/current')).length)).toBe(1);
-    const monthRead = new URL(await busy.page.evaluate(() => (performance as any).getEntriesByType('resource').find((r: any) => r.name.includes('/v1/posts/calendar?')).name));
+    expect(
+      await busy.page.evaluate(
+        () =>
+          (performance as any).getEntriesByType('resource').filter((r: any) => r.name.includes('/v1/api-keys/current'))
+            .length,
+      ),
+    ).toBe(1);
+    const monthRead = new URL(
+      await busy.page.evaluate(
+        () =>
+          (performance as any).getEntriesByType('resource').find((r: any) => r.name.includes('/v1/posts/calendar?'))
+            .name,
+      ),
+    );
     expect(monthRead.searchParams.get('dateFrom')).toBe(new Date(month.getTime() - 8 * 86_400_000).toISOString());
     busy.expectNoConsoleErrors();
     await busy.context.close();

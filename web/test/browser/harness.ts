@@ -17,7 +17,15 @@ const require = createRequire(import.meta.url);
 
 /** Debian's Chromium (installed by .ci/run); playwright's own browsers are not downloadable here. */
 export const CHROMIUM = process.env.HERALD_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -31,7 +39,10 @@ function newestMtime(dir: string): number {
 /** Builds the dashboard into dist/web unless the build there is newer than every source file. */
 export async function ensureBuilt(): Promise<void> {
   const index = path.join(WEB_DIST, 'index.html');
-  const sources = Math.max(newestMtime(path.join(ROOT, 'web/src')), fs.statSync(path.join(ROOT, 'web/index.html')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(path.join(ROOT, 'web/src')),
+    fs.statSync(path.join(ROOT, 'web/index.html')).mtimeMs,
+  );
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'web/vite.config.ts'), logLevel: 'error' });
@@ -54,9 +65,15 @@ export interface WatchedPage {
   expectNoConsoleErrors(allow?: RegExp[]): void;
 }
 
-const BLANK_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const BLANK_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
-export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<WatchedPage> {
+export async function openPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; timezoneId?: string } = {},
+): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     timezoneId: opts.timezoneId ?? 'Europe/Paris',
@@ -67,7 +84,9 @@ export async function openPage(browser: Browser, opts: { width?: number; height?
   const external: string[] = [];
   await context.route(
     (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
-    (route) => (external.push(route.request().url()), route.fulfill({ status: 200, contentType: 'image/png', body: BLANK_PNG })),
+    (route) => (
+      external.push(route.request().url()), route.fulfill({ status: 200, contentType: 'image/png', body: BLANK_PNG })
+    ),
   );
   const page = await context.newPage();
   const errors: string[] = [];
@@ -87,14 +106,23 @@ export async function openPage(browser: Browser, opts: { width?: number; height?
 }
 
 /** axe-core on the page as it is: the serious and critical violations (expected to be none). */
-export async function axeViolations(page: Page): Promise<{ id: string; impact: string; help: string; nodes: string[] }[]> {
+export async function axeViolations(
+  page: Page,
+): Promise<{ id: string; impact: string; help: string; nodes: string[] }[]> {
   const loaded = await page.evaluate(() => Boolean((window as any).axe));
   // Evaluated rather than added as a script tag: the dashboard's CSP rightly refuses inline scripts.
   if (!loaded) await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const result = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return result.violations
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => `${n.target.join(' ')} ${n.html.slice(0, 100)} ${n.failureSummary ?? ''}`) }));
+    .map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes
+        .slice(0, 5)
+        .map((n: any) => `${n.target.join(' ')} ${n.html.slice(0, 100)} ${n.failureSummary ?? ''}`),
+    }));
 }
 
 /** The page at 1280 px and 390 px wide, saved under web/test/screenshots/ (gitignored); no horizontal overflow at 390. */
@@ -133,7 +161,10 @@ export function firstPageJsGzipBytes(): { files: string[]; bytes: number } {
 export async function openAppPage(page: Page, baseUrl: string, id: string, heading: string): Promise<void> {
   await page.goto(`${baseUrl}/app/${id}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.waitForFunction(() => !document.querySelector('.loading') && !document.querySelector('.cal-status')?.textContent?.startsWith('Loading'));
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('.loading') && !document.querySelector('.cal-status')?.textContent?.startsWith('Loading'),
+  );
 }
 
 /** Fails unless axe-core finds no serious or critical violation on the page as it is. */

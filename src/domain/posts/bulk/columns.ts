@@ -40,7 +40,9 @@ const PLATFORM_COLUMNS = {
 } as const;
 type PlatformColumn = keyof typeof PLATFORM_COLUMNS;
 
-const ALIASES = new Map<string, PostColumn>(Object.entries(POST_COLUMNS).flatMap(([name, keys]) => keys.map((k) => [k, name as PostColumn])));
+const ALIASES = new Map<string, PostColumn>(
+  Object.entries(POST_COLUMNS).flatMap(([name, keys]) => keys.map((k) => [k, name as PostColumn])),
+);
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 export interface Columns {
@@ -53,7 +55,8 @@ export interface Columns {
 function platformColumn(key: string): [PlatformColumn, string] | null {
   for (const [name, prefixes] of Object.entries(PLATFORM_COLUMNS)) {
     for (const prefix of prefixes) {
-      if (key.startsWith(prefix) && isPlatform(key.slice(prefix.length))) return [name as PlatformColumn, key.slice(prefix.length)];
+      if (key.startsWith(prefix) && isPlatform(key.slice(prefix.length)))
+        return [name as PlatformColumn, key.slice(prefix.length)];
     }
   }
   return null;
@@ -78,11 +81,20 @@ export function readHeader(header: string[]): Columns {
     } else unknown.push(raw);
   });
   if (unknown.length) {
-    throw invalid('csv_unknown_column', `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.map((c) => JSON.stringify(c)).join(', ')}`, { columns: unknown });
+    throw invalid(
+      'csv_unknown_column',
+      `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.map((c) => JSON.stringify(c)).join(', ')}`,
+      { columns: unknown },
+    );
   }
-  if (repeated.length) throw invalid('csv_duplicate_column', `Column named twice: ${repeated.map((c) => JSON.stringify(c)).join(', ')}`, { columns: repeated });
+  if (repeated.length)
+    throw invalid('csv_duplicate_column', `Column named twice: ${repeated.map((c) => JSON.stringify(c)).join(', ')}`, {
+      columns: repeated,
+    });
   if (!cols.post.has('accounts') && !(cols.post.has('platforms') && cols.post.has('profiles'))) {
-    throw invalid('csv_missing_column', 'The file needs the columns platforms and profiles, or accounts', { columns: ['platforms', 'profiles', 'accounts'] });
+    throw invalid('csv_missing_column', 'The file needs the columns platforms and profiles, or accounts', {
+      columns: ['platforms', 'profiles', 'accounts'],
+    });
   }
   return cols;
 }
@@ -90,9 +102,17 @@ export function readHeader(header: string[]): Columns {
 /** A list cell: ids or names separated by commas, semicolons, `|` or spaces. */
 const splitList = (cell: string) => cell.split(/[\s,;|]+/).filter(Boolean);
 /** Tags may hold spaces: separated by commas, semicolons or `|` only. */
-const splitTags = (cell: string) => cell.split(/[,;|]/).map((s) => s.trim()).filter(Boolean);
+const splitTags = (cell: string) =>
+  cell
+    .split(/[,;|]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 /** Media URLs: one per line, or separated by `|` or spaces; a comma or semicolon only where a new http(s) URL starts (URLs may hold commas). */
-const splitUrls = (cell: string): MediaItemInput[] => cell.split(/[\s|]+|[,;](?=\s*https?:\/\/)/i).filter(Boolean).map((url) => ({ url }));
+const splitUrls = (cell: string): MediaItemInput[] =>
+  cell
+    .split(/[\s|]+|[,;](?=\s*https?:\/\/)/i)
+    .filter(Boolean)
+    .map((url) => ({ url }));
 
 function flag(cell: string, column: string): boolean {
   const v = cell.trim().toLowerCase();
@@ -102,31 +122,47 @@ function flag(cell: string, column: string): boolean {
 }
 
 function jsonObject(cell: string, column: string): Record<string, unknown> {
-  if (jsonDepthExceeds(cell, MAX_JSON_DEPTH)) throw invalid('json_too_deep', `${column} nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepthExceeds(cell, MAX_JSON_DEPTH))
+    throw invalid('json_too_deep', `${column} nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(cell);
   } catch {
     throw invalid('invalid_json', `${column} is not valid JSON`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('invalid_json', `${column} must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalid('invalid_json', `${column} must be a JSON object`);
   const forbidden = forbiddenKeyPath(value);
   if (forbidden) throw invalid('forbidden_json_key', `${column} has the key "${forbidden}", which is refused`);
   return value as Record<string, unknown>;
 }
 
 /** The targets of a row: its `accounts`, and each active account of its `profiles` on each of its `platforms`. */
-function rowTargets(platforms: string[], profileRefs: string[], accountIds: string[], dir: Directory): Array<TargetInput & { profileId: string | null }> {
-  for (const p of platforms) if (!isPlatform(p)) throw invalid('unknown_platform', `Unknown platform ${JSON.stringify(p)}; one of: ${PLATFORMS.join(', ')}`);
+function rowTargets(
+  platforms: string[],
+  profileRefs: string[],
+  accountIds: string[],
+  dir: Directory,
+): Array<TargetInput & { profileId: string | null }> {
+  for (const p of platforms)
+    if (!isPlatform(p))
+      throw invalid('unknown_platform', `Unknown platform ${JSON.stringify(p)}; one of: ${PLATFORMS.join(', ')}`);
   if (platforms.length > 0 && profileRefs.length === 0 && accountIds.length === 0) {
-    throw invalid('profiles_required', 'platforms needs profiles (the profiles whose accounts to post to), or give accounts');
+    throw invalid(
+      'profiles_required',
+      'platforms needs profiles (the profiles whose accounts to post to), or give accounts',
+    );
   }
   const targets: Array<TargetInput & { profileId: string | null }> = [];
   for (const ref of profileRefs) {
     const profile = dir.profile(ref);
     for (const platform of platforms) {
       const accounts = dir.activeAccounts(profile.profile_id, platform);
-      if (accounts.length === 0) throw invalid('no_account_for_platform', `Profile ${JSON.stringify(profile.name)} has no active ${platform} account`);
+      if (accounts.length === 0)
+        throw invalid(
+          'no_account_for_platform',
+          `Profile ${JSON.stringify(profile.name)} has no active ${platform} account`,
+        );
       for (const a of accounts) targets.push({ platform, accountId: a.account_id, profileId: profile.profile_id });
     }
   }
@@ -135,7 +171,10 @@ function rowTargets(platforms: string[], profileRefs: string[], accountIds: stri
     // An unknown account still becomes a target: POST /v1/posts then refuses it with its own 400.
     const platform = account?.platform ?? platforms[0] ?? PLATFORMS[0];
     if (account && platforms.length > 0 && profileRefs.length === 0 && !platforms.includes(platform)) {
-      throw invalid('platform_mismatch', `Account ${id} is a ${platform} account, not one of platforms (${platforms.join(', ')})`);
+      throw invalid(
+        'platform_mismatch',
+        `Account ${id} is a ${platform} account, not one of platforms (${platforms.join(', ')})`,
+      );
     }
     targets.push({ platform, accountId: id, profileId: account?.profile_id ?? null });
   }
@@ -150,7 +189,10 @@ function rowTargets(platforms: string[], profileRefs: string[], accountIds: stri
  */
 export function rowInput(cols: Columns, cells: string[], dir: Directory): PostInput {
   if (cells.length !== cols.width) {
-    throw invalid('csv_row_width', `The row has ${cells.length} cells; the header has ${cols.width} columns (an unquoted separator or line break?)`);
+    throw invalid(
+      'csv_row_width',
+      `The row has ${cells.length} cells; the header has ${cols.width} columns (an unquoted separator or line break?)`,
+    );
   }
   const cell = (c: PostColumn) => (cols.post.has(c) ? cells[cols.post.get(c)!] : '');
   const text = (c: PostColumn) => cell(c).trim() || undefined;
@@ -174,7 +216,8 @@ export function rowInput(cols: Columns, cells: string[], dir: Directory): PostIn
     if (customMedia !== undefined) target.customMedia = splitUrls(customMedia);
     if (time !== undefined) target.scheduledFor = time;
     if (psd !== undefined) {
-      if (!platformData.has(t.platform)) platformData.set(t.platform, jsonObject(psd, `platform_specific_data_${t.platform}`));
+      if (!platformData.has(t.platform))
+        platformData.set(t.platform, jsonObject(psd, `platform_specific_data_${t.platform}`));
       target.platformSpecificData = platformData.get(t.platform);
     }
     return target;
@@ -187,10 +230,15 @@ export function rowInput(cols: Columns, cells: string[], dir: Directory): PostIn
   const ownTimes = body.map((t) => t.scheduledFor);
   if (!isDraft && !publishNow && !useQueue && !scheduledFor) {
     if (body.length === 0 || ownTimes.some((t) => t === undefined)) {
-      throw invalid('schedule_time_missing', 'The row needs schedule_time (or schedule_time_<platform> for each of its platforms), publish_now, use_queue or is_draft');
+      throw invalid(
+        'schedule_time_missing',
+        'The row needs schedule_time (or schedule_time_<platform> for each of its platforms), publish_now, use_queue or is_draft',
+      );
     }
     // Only per-platform times: the post is scheduled for the earliest of them (each target keeps its own).
-    scheduledFor = ownTimes.reduce((a, b) => (parseTime(b!, timezone, 'schedule_time') < parseTime(a!, timezone, 'schedule_time') ? b : a));
+    scheduledFor = ownTimes.reduce((a, b) =>
+      parseTime(b!, timezone, 'schedule_time') < parseTime(a!, timezone, 'schedule_time') ? b : a,
+    );
   }
   const input: PostInput = { platforms: body };
   const content = cell('post_content');
@@ -204,7 +252,10 @@ export function rowInput(cols: Columns, cells: string[], dir: Directory): PostIn
   if (useQueue) {
     const profiles = [...new Set(targets.map((t) => t.profileId))];
     if (profiles.length !== 1 || profiles[0] === null) {
-      throw invalid('queue_profile_ambiguous', 'use_queue needs the row to post to the accounts of exactly one profile (its queue takes the post)');
+      throw invalid(
+        'queue_profile_ambiguous',
+        'use_queue needs the row to post to the accounts of exactly one profile (its queue takes the post)',
+      );
     }
     input.queuedFromProfile = profiles[0];
     if (text('queue_id')) input.queueId = text('queue_id');

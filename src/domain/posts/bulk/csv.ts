@@ -51,7 +51,8 @@ const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
 
-const notCsv = (line: number, reason: string) => invalid('invalid_csv', `The file is not valid CSV (line ${line}): ${reason}`, { line });
+const notCsv = (line: number, reason: string) =>
+  invalid('invalid_csv', `The file is not valid CSV (line ${line}): ${reason}`, { line });
 
 /**
  * Parses an uploaded CSV (already decoded from UTF-8): a byte order mark, quoted fields with embedded
@@ -81,13 +82,21 @@ export async function parseCsv(text: string): Promise<CsvTable> {
   const endRecord = (): void => {
     records++;
     if (records > MAX_LINES) {
-      throw invalid('too_many_lines', `The file has more than ${MAX_LINES} lines; at most ${MAX_ROWS} rows are accepted in one upload`, { limit: MAX_LINES });
+      throw invalid(
+        'too_many_lines',
+        `The file has more than ${MAX_LINES} lines; at most ${MAX_ROWS} rows are accepted in one upload`,
+        { limit: MAX_LINES },
+      );
     }
     if (header === null) header = cells;
     else if (!blank) {
       rows.push({ row: records - 1, cells });
       if (rows.length > MAX_ROWS) {
-        throw invalid('too_many_rows', `The file has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} are accepted in one upload`, { limit: MAX_ROWS });
+        throw invalid(
+          'too_many_rows',
+          `The file has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} are accepted in one upload`,
+          { limit: MAX_ROWS },
+        );
       }
     }
     cells = [];
@@ -132,7 +141,8 @@ export async function parseCsv(text: string): Promise<CsvTable> {
         break;
       }
       c = i < n ? text.charCodeAt(i) : -1;
-      if (c !== -1 && c !== delim && c !== LF && c !== CR) throw notCsv(line, 'a quoted cell is followed by text before the next separator');
+      if (c !== -1 && c !== delim && c !== LF && c !== CR)
+        throw notCsv(line, 'a quoted cell is followed by text before the next separator');
     } else {
       let j = i;
       while (j < n) {
@@ -162,7 +172,8 @@ export async function parseCsv(text: string): Promise<CsvTable> {
   }
 
   const head = header as string[] | null;
-  if (!head || head.every((h) => h.trim() === '')) throw invalid('csv_empty', 'The file is empty: its first line must name the columns');
+  if (!head || head.every((h) => h.trim() === ''))
+    throw invalid('csv_empty', 'The file is empty: its first line must name the columns');
   if (rows.length === 0) throw invalid('csv_empty', 'The file has a header but no data rows');
   return { header: head, delimiter, rows };
 }

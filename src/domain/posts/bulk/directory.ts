@@ -35,9 +35,14 @@ export async function loadDirectory(ctx: AppContext, caller: Principal): Promise
   return {
     profile(ref) {
       const found = byId.get(ref) ?? byName.get(ref.toLowerCase());
-      if (!found || (Array.isArray(found) && found.length === 0)) throw invalid('profile_not_found', `Profile ${JSON.stringify(ref)} not found`);
+      if (!found || (Array.isArray(found) && found.length === 0))
+        throw invalid('profile_not_found', `Profile ${JSON.stringify(ref)} not found`);
       if (!Array.isArray(found)) return found;
-      if (found.length > 1) throw invalid('profile_ambiguous', `${found.length} profiles are named ${JSON.stringify(ref)}: use the profile id`);
+      if (found.length > 1)
+        throw invalid(
+          'profile_ambiguous',
+          `${found.length} profiles are named ${JSON.stringify(ref)}: use the profile id`,
+        );
       return found[0];
     },
     account: (accountId) => accountById.get(accountId),

@@ -18,7 +18,8 @@ export function commonRules(t: TargetDraft): RuleIssue[] {
       ok = false;
     }
     if (!ok) issues.push(issue(`mediaItems.${i}.url`, 'media_url', 'must be a public http(s) URL'));
-    else if (!mediaKind(m)) issues.push(issue(`mediaItems.${i}.type`, 'media_type', 'type is missing and cannot be told from the URL'));
+    else if (!mediaKind(m))
+      issues.push(issue(`mediaItems.${i}.type`, 'media_type', 'type is missing and cannot be told from the URL'));
   });
   return issues;
 }

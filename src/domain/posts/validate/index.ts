@@ -28,7 +28,9 @@ async function platformRules(d: PlatformDescriptor, t: TargetDraft): Promise<Rul
   if (Object.hasOwn(d.platformSpecificData, 'threadItems')) {
     threadTexts(t).forEach((text, i) => {
       for (const rule of d.text) {
-        issues.push(...textLimit(text, rule.count(text), rule.limit, rule.unit, `platformSpecificData.threadItems.${i}.content`));
+        issues.push(
+          ...textLimit(text, rule.count(text), rule.limit, rule.unit, `platformSpecificData.threadItems.${i}.content`),
+        );
       }
     });
   }
@@ -87,10 +89,15 @@ export interface Validated {
  * Runs every rule on every target; `caller` enables the EXTRA_RULES, which read the tenant's uploads
  * among the post's media, loaded once for the whole request and returned as `probes`.
  */
-export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; tenantId: string }): Promise<Validated> {
+export async function validatePost(
+  post: PostDraft,
+  caller?: { ctx: AppContext; tenantId: string },
+): Promise<Validated> {
   const issues: ValidationIssue[] = [];
   const targets = targetDrafts(post);
-  const urls = [...(post.mediaItems ?? []), ...targets.flatMap((t) => mediaLists(t).flatMap((l) => l.items))].flatMap((m) => (typeof m?.url === 'string' ? [m.url] : []));
+  const urls = [...(post.mediaItems ?? []), ...targets.flatMap((t) => mediaLists(t).flatMap((l) => l.items))].flatMap(
+    (m) => (typeof m?.url === 'string' ? [m.url] : []),
+  );
   const uploads = caller ? await loadRequestUploads(caller.ctx, caller.tenantId, urls) : new Map<string, MediaRow>();
   const extras = caller ? EXTRA_RULES.map((make) => make({ ...caller, uploads })) : [];
   for (const target of targets) {
@@ -110,7 +117,8 @@ export async function validatePost(post: PostDraft, caller?: { ctx: AppContext; 
 export function throwIfInvalid(issues: ValidationIssue[]): void {
   if (issues.length === 0) return;
   const fields: Record<string, string[]> = {};
-  for (const i of issues) (fields[`platforms.${i.index}.${i.field}`] ??= []).push(`${i.platform}: ${i.message} (${i.rule})`);
+  for (const i of issues)
+    (fields[`platforms.${i.index}.${i.field}`] ??= []).push(`${i.platform}: ${i.message} (${i.rule})`);
   const first = issues[0];
   const error = invalidFields(`platforms[${first.index}] (${first.platform}): ${first.message}`, fields);
   (error.details as Record<string, unknown>).errors = issues;

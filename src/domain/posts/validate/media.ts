@@ -11,7 +11,8 @@ export function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaI
   const thread = t.platformSpecificData.threadItems;
   if (Array.isArray(thread)) {
     thread.forEach((item: any, i) => {
-      if (Array.isArray(item?.mediaItems)) lists.push({ field: `platformSpecificData.threadItems.${i}.mediaItems`, items: item.mediaItems });
+      if (Array.isArray(item?.mediaItems))
+        lists.push({ field: `platformSpecificData.threadItems.${i}.mediaItems`, items: item.mediaItems });
     });
   }
   return lists;
@@ -28,7 +29,11 @@ export function mediaRule({ ctx, uploads }: RuleCaller): TargetRule {
   return (t) => {
     const lists = mediaLists(t);
     const keyed = lists.flatMap(({ field, items }) =>
-      items.map((item, i) => ({ field: `${field}.${i}`, item, key: typeof item?.url === 'string' ? keyFromUrl(ctx, item.url) : null })),
+      items.map((item, i) => ({
+        field: `${field}.${i}`,
+        item,
+        key: typeof item?.url === 'string' ? keyFromUrl(ctx, item.url) : null,
+      })),
     );
     if (!keyed.some((k) => k.key)) return [];
     const videoTools = canCompressVideo(ctx.config);
@@ -41,16 +46,25 @@ export function mediaRule({ ctx, uploads }: RuleCaller): TargetRule {
         continue;
       }
       if (row.status !== 'uploaded') {
-        issues.push({ field, rule: 'media_not_uploaded', message: 'the file was never uploaded: PUT it to the uploadUrl first' });
+        issues.push({
+          field,
+          rule: 'media_not_uploaded',
+          message: 'the file was never uploaded: PUT it to the uploadUrl first',
+        });
         continue;
       }
       const facts = rowFacts(row);
       const declared = item.type === 'gif' ? 'image' : item.type;
       if (declared && declared !== facts.kind) {
-        issues.push({ field, rule: 'media_type_mismatch', message: `declared as ${item.type} but the upload is a ${facts.kind}` });
+        issues.push({
+          field,
+          rule: 'media_type_mismatch',
+          message: `declared as ${item.type} but the upload is a ${facts.kind}`,
+        });
         continue;
       }
-      for (const found of checkMedia(t.platform, t.platformSpecificData, facts, videoTools)) issues.push({ field, ...found });
+      for (const found of checkMedia(t.platform, t.platformSpecificData, facts, videoTools))
+        issues.push({ field, ...found });
     }
     return issues;
   };

@@ -9,7 +9,11 @@ export interface PostWarning {
 
 interface WarningDraft {
   mediaItems?: MediaItemInput[];
-  platforms: Array<{ platform: string; customMedia?: MediaItemInput[] | null; platformSpecificData?: Record<string, unknown> }>;
+  platforms: Array<{
+    platform: string;
+    customMedia?: MediaItemInput[] | null;
+    platformSpecificData?: Record<string, unknown>;
+  }>;
 }
 
 /** Each platform's notes on a post (descriptor `warnings`), from what Herald probed of its stored media (validatePost's `probes`). */
@@ -21,7 +25,10 @@ export function postWarnings(draft: WarningDraft, probes: Map<string, MediaProbe
       const probe = typeof m?.url === 'string' ? probes.get(m.url) : undefined;
       return probe ? { width: probe.width, height: probe.height, durationSec: probe.durationSec } : null;
     });
-    const notes = descriptorOf(p.platform)!.warnings!({ media, platformSpecificData: p.platformSpecificData ?? {} }, shapes);
+    const notes = descriptorOf(p.platform)!.warnings!(
+      { media, platformSpecificData: p.platformSpecificData ?? {} },
+      shapes,
+    );
     return notes.map((warning) => ({ platform: p.platform, warning }));
   });
 }

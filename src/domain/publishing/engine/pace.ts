@@ -18,14 +18,23 @@ const json = (text: string | null | undefined): Record<string, unknown> => {
 };
 
 /** The budgets' view of a target, or null when it will not be sent (the claim settles it) or has no limits. */
-async function pacedTarget(ctx: AppContext, targetId: string, pendingOnly = true): Promise<{ t: PacedTarget; limits: readonly PublishLimit[] } | null> {
+async function pacedTarget(
+  ctx: AppContext,
+  targetId: string,
+  pendingOnly = true,
+): Promise<{ t: PacedTarget; limits: readonly PublishLimit[] } | null> {
   const target = await findTarget(ctx.db.kysely, targetId);
   if (!target || (pendingOnly && target.status !== 'pending')) return null;
   const limits = descriptorOf(target.platform)?.limits;
   const account = await findAccountById(ctx.db.kysely, target.account_id);
   if (!account) return null;
   return {
-    t: { platform: target.platform, accountId: account.account_id, accountMetadata: json(account.metadata), platformSpecificData: json(target.platform_specific_data) },
+    t: {
+      platform: target.platform,
+      accountId: account.account_id,
+      accountMetadata: json(account.metadata),
+      platformSpecificData: json(target.platform_specific_data),
+    },
     limits: limits ?? [],
   };
 }

@@ -89,10 +89,16 @@ export async function startProcessing(
     ...progressPatch(target),
   };
   const runAt = new Date(now.getTime() + nextCheckDelay(started.waitMs, 1));
-  await commitTargetChange(ctx, job(run), { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch }, log.drain(), {
-    finish: true,
-    then: checkJob(target.target_id, { targetId: target.target_id, checks: 0, errors: 0 }, runAt),
-  });
+  await commitTargetChange(
+    ctx,
+    job(run),
+    { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch },
+    log.drain(),
+    {
+      finish: true,
+      then: checkJob(target.target_id, { targetId: target.target_id, checks: 0, errors: 0 }, runAt),
+    },
+  );
 }
 
 /** Runs the `post.check-processing` job of one target: asks the platform, then waits again, fails, or hands over to the send. */
@@ -106,11 +112,26 @@ export async function runProcessingCheck(ctx: AppContext, run: ProcessingCheckRu
   const iso = now.toISOString();
   const log = new CallLog(post, target, account?.username ?? null, null, () => ctx.clock.now());
   const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'processing', patch });
-  const fail = (f: TargetFailure) => commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), { finish: true });
+  const fail = (f: TargetFailure) =>
+    commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), {
+      finish: true,
+    });
   const again = (delayMs: number, payload: ProcessingCheckPayload, error: string) =>
-    commitTargetChange(ctx, job(run), null, log.drain(), { retryAt: new Date(now.getTime() + delayMs), payload, error });
+    commitTargetChange(ctx, job(run), null, log.drain(), {
+      retryAt: new Date(now.getTime() + delayMs),
+      payload,
+      error,
+    });
 
-  const reason = unusable(target, account, adapter) ?? (adapter?.processing ? null : failure('system_error', `${target.platform} media processing cannot be checked on this server.`, 'platform_not_configured'));
+  const reason =
+    unusable(target, account, adapter) ??
+    (adapter?.processing
+      ? null
+      : failure(
+          'system_error',
+          `${target.platform} media processing cannot be checked on this server.`,
+          'platform_not_configured',
+        ));
   if (reason || !account || !adapter?.processing) {
     log.note('media_upload', 'failed', target.attempts, { response: { errorMessage: reason?.message ?? null } });
     await fail(reason ?? failure('system_error', 'The processing of this target cannot be checked.'));
@@ -137,7 +158,9 @@ export async function runProcessingCheck(ctx: AppContext, run: ProcessingCheckRu
 
   if (state.state === 'failed') {
     // The platform's own words: the media cannot be used, so the post cannot go out as it is.
-    const error = new PlatformError('rejected', state.reason, { platformCode: state.platformCode ?? 'processing_failed' });
+    const error = new PlatformError('rejected', state.reason, {
+      platformCode: state.platformCode ?? 'processing_failed',
+    });
     log.step('media_upload', target.attempts, { error, metadata: { check: checks, outcome: 'processing_failed' } });
     await fail(failure('platform_rejected', state.reason, state.platformCode ?? 'processing_failed'));
     return;
@@ -146,12 +169,22 @@ export async function runProcessingCheck(ctx: AppContext, run: ProcessingCheckRu
     const since = Date.parse(target.processing_since ?? target.updated_at);
     if (now.getTime() - since > MAX_PROCESSING_MS) {
       const message = `${target.platform} did not finish processing the media within ${MAX_PROCESSING_MS / 60_000} minutes.`;
-      log.step('media_upload', target.attempts, { error: new PlatformError('unavailable', message), metadata: { check: checks } });
+      log.step('media_upload', target.attempts, {
+        error: new PlatformError('unavailable', message),
+        metadata: { check: checks },
+      });
       await fail(failure('platform_error', message, 'processing_timeout'));
       return;
     }
-    log.step('media_upload', target.attempts, { result: null, metadata: { check: checks, outcome: 'processing', waitMs: state.waitMs } });
-    await again(nextCheckDelay(state.waitMs, checks + 1), { targetId: target.target_id, checks, errors: 0 }, 'still processing');
+    log.step('media_upload', target.attempts, {
+      result: null,
+      metadata: { check: checks, outcome: 'processing', waitMs: state.waitMs },
+    });
+    await again(
+      nextCheckDelay(state.waitMs, checks + 1),
+      { targetId: target.target_id, checks, errors: 0 },
+      'still processing',
+    );
     return;
   }
   // Ready: back to `pending` with the handle, and the publish job armed now; its send finishes the post.

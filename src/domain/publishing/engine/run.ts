@@ -81,13 +81,20 @@ export function publishedPatch(result: PublishResult, iso: string) {
  */
 export function progressPatch(target: TargetRow) {
   if (!target.thread_progress) return {};
-  return { thread_progress: target.thread_progress, platform_post_id: target.platform_post_id, platform_post_url: target.platform_post_url };
+  return {
+    thread_progress: target.thread_progress,
+    platform_post_id: target.platform_post_id,
+    platform_post_url: target.platform_post_url,
+  };
 }
 
 /** The target columns that record a thread's progress: the progress itself and the root's id and URL. */
 export function progressColumns(progress: ThreadProgress) {
-  return { thread_progress: JSON.stringify(progress), platform_post_id: progress.platformPostId, platform_post_url: progress.platformPostUrl };
+  return {
+    thread_progress: JSON.stringify(progress),
+    platform_post_id: progress.platformPostId,
+    platform_post_url: progress.platformPostUrl,
+  };
 }
 
 export const job = (run: PublishRun) => ({ jobId: run.jobId, workerId: run.workerId });
-

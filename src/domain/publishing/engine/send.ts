@@ -34,7 +34,13 @@ import {
   type PublishRun,
 } from './run.js';
 
-export async function send(ctx: AppContext, run: PublishRun, c: Claimed, refreshed: boolean, earlier?: CallLog): Promise<void> {
+export async function send(
+  ctx: AppContext,
+  run: PublishRun,
+  c: Claimed,
+  refreshed: boolean,
+  earlier?: CallLog,
+): Promise<void> {
   const { post, target } = c;
   const account = c.account!;
   const adapter = c.adapter!;
@@ -52,7 +58,10 @@ export async function send(ctx: AppContext, run: PublishRun, c: Claimed, refresh
     // Each post of a thread is recorded before the next is sent: a worker killed mid-thread leaves the
     // record the check after the lease needs (see `check`).
     onThreadProgress: async (progress) => {
-      await moveTarget(ctx.db.kysely, target.target_id, 'publishing', { status: 'publishing', ...progressColumns(progress) });
+      await moveTarget(ctx.db.kysely, target.target_id, 'publishing', {
+        status: 'publishing',
+        ...progressColumns(progress),
+      });
     },
   });
   const action = target.attempts > 1 ? 'retry' : 'publish';
@@ -65,7 +74,10 @@ export async function send(ctx: AppContext, run: PublishRun, c: Claimed, refresh
     ready = processed ? req : await prepareRequestMedia(ctx, post.tenant_id, target.platform, req);
   } catch (raw) {
     // Nothing was sent yet, so a failure here is never ambiguous.
-    const error = raw instanceof PlatformError && raw.kind !== 'ambiguous' ? raw : new PlatformError('unavailable', describeError(raw), { cause: raw });
+    const error =
+      raw instanceof PlatformError && raw.kind !== 'ambiguous'
+        ? raw
+        : new PlatformError('unavailable', describeError(raw), { cause: raw });
     log.step(action, target.attempts, { error });
     await onSendError(ctx, run, c, error, log, refreshed);
     return;
@@ -76,7 +88,8 @@ export async function send(ctx: AppContext, run: PublishRun, c: Claimed, refresh
   } catch (raw) {
     const error = toPlatformError(raw);
     log.step(action, target.attempts, { error });
-    const claimed = error instanceof ThreadIncompleteError ? { ...c, target: { ...target, ...progressColumns(error.progress) } } : c;
+    const claimed =
+      error instanceof ThreadIncompleteError ? { ...c, target: { ...target, ...progressColumns(error.progress) } } : c;
     await onSendError(ctx, run, claimed, error, log, refreshed);
     return;
   }
@@ -86,20 +99,36 @@ export async function send(ctx: AppContext, run: PublishRun, c: Claimed, refresh
   }
   log.step(action, target.attempts, { result });
   const iso = ctx.clock.now().toISOString();
-  await commitTargetChange(ctx, job(run), { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) }, log.drain(), {
-    finish: true,
-  });
+  await commitTargetChange(
+    ctx,
+    job(run),
+    { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) },
+    log.drain(),
+    {
+      finish: true,
+    },
+  );
   // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
   // After the target is recorded, so a failure here can never make a published post look unsent.
-  if (result.accountMetadata) await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, result.accountMetadata);
+  if (result.accountMetadata)
+    await mergeAccountMetadata(ctx, account.tenant_id, account.account_id, result.accountMetadata);
 }
 
-async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: PlatformError, log: CallLog, refreshed: boolean): Promise<void> {
+async function onSendError(
+  ctx: AppContext,
+  run: PublishRun,
+  c: Claimed,
+  error: PlatformError,
+  log: CallLog,
+  refreshed: boolean,
+): Promise<void> {
   const { post, target } = c;
   const iso = ctx.clock.now().toISOString();
   const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
   const fail = (f: TargetFailure) =>
-    commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), { finish: true });
+    commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), {
+      finish: true,
+    });
 
   switch (error.kind) {
     case 'rejected':
@@ -137,7 +166,10 @@ async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: 
         payload: { targetId: target.target_id, checks: 0 },
         error: describeError(error),
       };
-      const patch = { status: 'publishing', error_message: `Outcome unknown, checking with the platform: ${error.message}`.slice(0, 2000) };
+      const patch = {
+        status: 'publishing',
+        error_message: `Outcome unknown, checking with the platform: ${error.message}`.slice(0, 2000),
+      };
       await commitTargetChange(ctx, job(run), change(patch), log.drain(), next);
       return;
     }
@@ -145,10 +177,19 @@ async function onSendError(ctx: AppContext, run: PublishRun, c: Claimed, error: 
 }
 
 /** Back to `pending` and the job moved to the retry time: the platform said no, so re-sending is safe. */
-async function retryLater(ctx: AppContext, run: PublishRun, c: Claimed, error: PlatformError, log: CallLog): Promise<void> {
+async function retryLater(
+  ctx: AppContext,
+  run: PublishRun,
+  c: Claimed,
+  error: PlatformError,
+  log: CallLog,
+): Promise<void> {
   const now = ctx.clock.now();
   // A 429's wait is the budget's own clock: exactly that, not the growing backoff of failures.
-  const delay = error.kind === 'rate_limited' && error.retryAfterMs !== null ? error.retryAfterMs : backoffMs(c.target.attempts, RETRY_BACKOFF);
+  const delay =
+    error.kind === 'rate_limited' && error.retryAfterMs !== null
+      ? error.retryAfterMs
+      : backoffMs(c.target.attempts, RETRY_BACKOFF);
   const retryAt = new Date(now.getTime() + delay);
   if (error.kind === 'rate_limited') {
     log.note('rate_limit_pause', 'pending', c.target.attempts, {
@@ -175,7 +216,13 @@ async function retryLater(ctx: AppContext, run: PublishRun, c: Claimed, error: P
  * One refresh-and-retry for an `auth` answer (the platform refused the call, so re-sending cannot
  * duplicate). A revoked grant disconnects the account (once, with its event) and fails the target.
  */
-async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, error: PlatformError, log: CallLog): Promise<void> {
+async function refreshThenResend(
+  ctx: AppContext,
+  run: PublishRun,
+  c: Claimed,
+  error: PlatformError,
+  log: CallLog,
+): Promise<void> {
   const account = c.account!;
   let outcome;
   try {
@@ -187,7 +234,10 @@ async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, e
     // A transient failure of the token endpoint is not a disconnect: try the whole send again later.
     const transient = refreshError.kind !== 'auth' && refreshError.kind !== 'rejected';
     if (transient && c.target.attempts < MAX_SEND_ATTEMPTS) {
-      const again = refreshError.kind === 'rate_limited' ? refreshError : new PlatformError('unavailable', refreshError.message, { status: refreshError.status });
+      const again =
+        refreshError.kind === 'rate_limited'
+          ? refreshError
+          : new PlatformError('unavailable', refreshError.message, { status: refreshError.status });
       await retryLater(ctx, run, c, again, log);
       return;
     }
@@ -202,8 +252,18 @@ async function refreshThenResend(ctx: AppContext, run: PublishRun, c: Claimed, e
         : outcome === 'failed'
           ? 'the token refresh failed'
           : 'the platform does not support refreshing tokens';
-    const f = failure('auth_expired', `Authorization failed and could not be refreshed (${why}): ${error.message}`, 'auth_expired');
-    await commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(c.target) }), log.drain(), { finish: true });
+    const f = failure(
+      'auth_expired',
+      `Authorization failed and could not be refreshed (${why}): ${error.message}`,
+      'auth_expired',
+    );
+    await commitTargetChange(
+      ctx,
+      job(run),
+      change({ ...failedPatch(f, iso), ...progressPatch(c.target) }),
+      log.drain(),
+      { finish: true },
+    );
     return;
   }
   const fresh = await findAccountById(ctx.db.kysely, account.account_id);

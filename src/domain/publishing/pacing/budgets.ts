@@ -110,7 +110,10 @@ export class RedisBudgets implements Budgets {
   private readonly tag = Math.random().toString(36).slice(2, 10);
   private seq = 0;
 
-  constructor(url: string, private readonly prefix = 'herald:budget:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'herald:budget:',
+  ) {
     const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     redis.on('error', () => {});
     redis.defineCommand('reserveBudgets', { lua: RESERVE_SCRIPT });
@@ -120,7 +123,10 @@ export class RedisBudgets implements Budgets {
 
   async reserve(budgets: Budget[], now: Date): Promise<number> {
     if (budgets.length === 0) return now.getTime();
-    const keys = [...budgets.map((b) => `${this.prefix}times:${b.key}`), ...budgets.map((b) => `${this.prefix}pause:${b.key}`)];
+    const keys = [
+      ...budgets.map((b) => `${this.prefix}times:${b.key}`),
+      ...budgets.map((b) => `${this.prefix}pause:${b.key}`),
+    ];
     const args = budgets.flatMap((b) => [b.capacity, b.windowMs]);
     const member = `${now.getTime()}:${this.tag}:${(this.seq = (this.seq + 1) % 1e9)}`;
     return Number(await this.redis.reserveBudgets(keys.length, ...keys, now.getTime(), member, ...args));
@@ -128,7 +134,12 @@ export class RedisBudgets implements Budgets {
 
   async pause(keys: string[], until: Date, now: Date): Promise<void> {
     if (keys.length === 0) return;
-    await this.redis.pauseBudgets(keys.length, ...keys.map((k) => `${this.prefix}pause:${k}`), now.getTime(), until.getTime());
+    await this.redis.pauseBudgets(
+      keys.length,
+      ...keys.map((k) => `${this.prefix}pause:${k}`),
+      now.getTime(),
+      until.getTime(),
+    );
   }
 
   async pausedUntil(keys: string[]): Promise<number> {

@@ -43,7 +43,11 @@ export function pauseKeysFor(limits: readonly PublishLimit[], t: PacedTarget): s
 }
 
 /** Every budget a publish waits on: its limits' budgets, and its pause keys as budgets of no cost. */
-export function pacingFor(limits: readonly PublishLimit[], t: PacedTarget, share: number): { budgets: Budget[]; pauseKeys: string[] } {
+export function pacingFor(
+  limits: readonly PublishLimit[],
+  t: PacedTarget,
+  share: number,
+): { budgets: Budget[]; pauseKeys: string[] } {
   const budgets = budgetsFor(limits, t, share);
   const pauseKeys = pauseKeysFor(limits, t);
   const own = new Set(budgets.map((b) => b.key));

@@ -20,12 +20,17 @@ export default function createAccountGroupRoute(app: App, ctx: AppContext) {
         tags: ['Account Groups'],
         summary: 'Create an account group (409 when the name is taken)',
         body: Body,
-        response: { 201: Type.Object({ message: Type.String(), group: AccountGroup }), ...errorResponses(400, 401, 409) },
+        response: {
+          201: Type.Object({ message: Type.String(), group: AccountGroup }),
+          ...errorResponses(400, 401, 409),
+        },
       },
     },
     async (request, reply) => {
       const group = await createAccountGroup(ctx.db, request.principal, request.body, ctx.clock.now());
-      return reply.status(201).send({ message: 'Account group created successfully', group: presentAccountGroup(group) });
+      return reply
+        .status(201)
+        .send({ message: 'Account group created successfully', group: presentAccountGroup(group) });
     },
   );
 }

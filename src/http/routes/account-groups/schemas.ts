@@ -14,4 +14,8 @@ export const AccountIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }
 
 export const GroupParams = Type.Object({ groupId: PathId });
 
-export const presentAccountGroup = (g: AccountGroupView) => ({ _id: g.groupId, name: g.name, accountIds: g.accountIds });
+export const presentAccountGroup = (g: AccountGroupView) => ({
+  _id: g.groupId,
+  name: g.name,
+  accountIds: g.accountIds,
+});

@@ -16,11 +16,20 @@ export default function updateAccountGroupRoute(app: App, ctx: AppContext) {
         summary: 'Rename a group, replace its accounts, or both',
         params: GroupParams,
         body: Body,
-        response: { 200: Type.Object({ message: Type.String(), group: AccountGroup }), ...errorResponses(400, 401, 404, 409) },
+        response: {
+          200: Type.Object({ message: Type.String(), group: AccountGroup }),
+          ...errorResponses(400, 401, 404, 409),
+        },
       },
     },
     async (request) => {
-      const group = await updateAccountGroup(ctx.db, request.principal, request.params.groupId, request.body, ctx.clock.now());
+      const group = await updateAccountGroup(
+        ctx.db,
+        request.principal,
+        request.params.groupId,
+        request.body,
+        ctx.clock.now(),
+      );
       return { message: 'Account group updated successfully', group: presentAccountGroup(group) };
     },
   );

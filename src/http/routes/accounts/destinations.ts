@@ -23,7 +23,10 @@ export function registerAccountDestinationRoutes(app: App, ctx: AppContext): voi
 function selectResponse(wire: AccountDestinationsWire) {
   const respond = wire.select.respond;
   if (respond.with === 'account') return Type.Object({ message: Type.String(), account: Account });
-  return Type.Object({ message: Type.String(), [respond.key]: Nullable(Type.Object({ id: Type.String(), name: Type.String() })) });
+  return Type.Object({
+    message: Type.String(),
+    [respond.key]: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+  });
 }
 
 function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: AccountDestinationsWire): void {
@@ -40,7 +43,11 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: A
         },
       },
     },
-    async (request) => presentAccountDestinations(wire, await listAccountDestinations(ctx, request.principal, platform, request.params.accountId)),
+    async (request) =>
+      presentAccountDestinations(
+        wire,
+        await listAccountDestinations(ctx, request.principal, platform, request.params.accountId),
+      ),
   );
 
   app.put(
@@ -57,7 +64,13 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: A
     async (request) =>
       presentAccountSelection(
         wire,
-        await selectAccountDestination(ctx, request.principal, platform, request.params.accountId, request.body as Record<string, unknown>),
+        await selectAccountDestination(
+          ctx,
+          request.principal,
+          platform,
+          request.params.accountId,
+          request.body as Record<string, unknown>,
+        ),
       ),
   );
 }

@@ -17,7 +17,10 @@ export default function listAccountsRoute(app: App, ctx: AppContext) {
           platform: Type.Optional(Type.String({ maxLength: 32 })),
           includeOverLimit: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Type.Object({ accounts: Type.Array(ListedAccount), hasAnalyticsAccess: Type.Boolean() }), ...errorResponses(400, 401) },
+        response: {
+          200: Type.Object({ accounts: Type.Array(ListedAccount), hasAnalyticsAccess: Type.Boolean() }),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => listAccounts(ctx, request.principal, request.query),

@@ -40,7 +40,11 @@ export default function listPlatformPostsRoute(app: App, ctx: AppContext) {
     },
     async (request) => {
       const { row, posts } = await listPlatformPosts(ctx, request.principal, request.params.accountId);
-      return { status: 'success' as const, posts: posts.map((p) => presentPlatformPost(row.platform, p)), lastUpdated: ctx.clock.now().toISOString() };
+      return {
+        status: 'success' as const,
+        posts: posts.map((p) => presentPlatformPost(row.platform, p)),
+        lastUpdated: ctx.clock.now().toISOString(),
+      };
     },
   );
 }

@@ -23,7 +23,12 @@ export default function moveAccountRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { profileId } = await moveAccountToProfile(ctx, request.principal, request.params.accountId, request.body.profileId);
+      const { profileId } = await moveAccountToProfile(
+        ctx,
+        request.principal,
+        request.params.accountId,
+        request.body.profileId,
+      );
       return { message: 'Account moved successfully', profileId };
     },
   );

@@ -14,7 +14,9 @@ export default function getBestTimeRoute(app: App, ctx: AppContext) {
         summary: 'Weekday and hour slots ranked by the average engagement of your posts published in them',
         querystring: Type.Object({
           ...Filters,
-          timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone of the slots (default UTC)' })),
+          timezone: Type.Optional(
+            Type.String({ maxLength: 64, description: 'IANA time zone of the slots (default UTC)' }),
+          ),
         }),
         response: { 200: BestTimeResponse, ...errorResponses(400, 401, 402) },
       },

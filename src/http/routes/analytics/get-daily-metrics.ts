@@ -12,7 +12,11 @@ export default function getDailyMetricsRoute(app: App, ctx: AppContext) {
       schema: {
         tags: ['Analytics'],
         summary: 'Daily aggregated metrics and a per-platform breakdown',
-        querystring: Type.Object({ ...Filters, fromDate: Type.Optional(Type.String({ maxLength: 40 })), toDate: Type.Optional(Type.String({ maxLength: 40 })) }),
+        querystring: Type.Object({
+          ...Filters,
+          fromDate: Type.Optional(Type.String({ maxLength: 40 })),
+          toDate: Type.Optional(Type.String({ maxLength: 40 })),
+        }),
         response: { 200: DailyMetricsResponse, ...errorResponses(400, 401, 402) },
       },
     },

@@ -17,7 +17,9 @@ export default function getFollowerStatsRoute(app: App, ctx: AppContext) {
           profileId: Type.Optional(Type.String({ maxLength: 64 })),
           fromDate: Type.Optional(Type.String({ maxLength: 40 })),
           toDate: Type.Optional(Type.String({ maxLength: 40 })),
-          granularity: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])),
+          granularity: Type.Optional(
+            Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]),
+          ),
         }),
         response: { 200: FollowerStatsResponse, ...errorResponses(400, 401, 402) },
       },

@@ -24,7 +24,11 @@ export const PlatformAnalytics = Type.Object({
   accountUsername: Type.String(),
   analytics: PostAnalytics,
   accountMetrics: Type.Union([
-    Type.Object({ followers: Type.Union([Int, Type.Null()]), subscribers: Type.Union([Int, Type.Null()]), lastUpdated: NullableString }),
+    Type.Object({
+      followers: Type.Union([Int, Type.Null()]),
+      subscribers: Type.Union([Int, Type.Null()]),
+      lastUpdated: NullableString,
+    }),
     Type.Null(),
   ]),
 });
@@ -108,12 +112,20 @@ export const BestTimeResponse = Type.Object({
 });
 
 export const ContentDecayResponse = Type.Object({
-  buckets: Type.Array(Type.Object({ bucket_order: Int, bucket_label: Type.String(), avg_pct_of_final: Type.Number(), post_count: Int })),
+  buckets: Type.Array(
+    Type.Object({ bucket_order: Int, bucket_label: Type.String(), avg_pct_of_final: Type.Number(), post_count: Int }),
+  ),
 });
 
 export const PostingFrequencyResponse = Type.Object({
   frequency: Type.Array(
-    Type.Object({ platform: Type.String(), posts_per_week: Int, avg_engagement_rate: Type.Number(), avg_engagement: Type.Number(), weeks_count: Int }),
+    Type.Object({
+      platform: Type.String(),
+      posts_per_week: Int,
+      avg_engagement_rate: Type.Number(),
+      avg_engagement: Type.Number(),
+      weeks_count: Int,
+    }),
   ),
 });
 

@@ -24,7 +24,10 @@ export default function createApiKeyRoute(app: App, ctx: AppContext) {
         summary: 'Create an API key (the full key is returned once)',
         body: Body,
         response: {
-          201: Type.Object({ message: Type.String(), apiKey: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]) }),
+          201: Type.Object({
+            message: Type.String(),
+            apiKey: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]),
+          }),
           ...errorResponses(400, 401, 403),
         },
       },

@@ -9,7 +9,9 @@ export const ApiKey = Type.Object(
     expiresAt: Nullable(DateTime),
     createdAt: DateTime,
     scope: Type.Union([Type.Literal('full'), Type.Literal('profiles')]),
-    profileIds: Type.Array(Type.Object({ _id: Type.String(), name: Nullable(Type.String()), color: Nullable(Type.String()) })),
+    profileIds: Type.Array(
+      Type.Object({ _id: Type.String(), name: Nullable(Type.String()), color: Nullable(Type.String()) }),
+    ),
     permission: Type.Union([Type.Literal('read-write'), Type.Literal('read')]),
   },
   { $id: 'ApiKey' },

@@ -39,7 +39,10 @@ export default function chooseDestinationRoute(app: App, ctx: AppContext) {
         const result = await chooseOnPage(ctx, platform, request.body);
         if (result.redirectUrl) return reply.redirect(result.redirectUrl, 303);
         const name = result.destination?.name ?? result.account.username;
-        return sendPage(reply, messagePage('Account connected', `${platform} account ${name} is connected. You can close this window.`));
+        return sendPage(
+          reply,
+          messagePage('Account connected', `${platform} account ${name} is connected. You can close this window.`),
+        );
       },
     );
   });

@@ -18,7 +18,10 @@ export default function connectBotChatRoute(app: App, ctx: AppContext, d: Platfo
           chatId: Type.String({ minLength: 1, maxLength: 64 }),
           profileId: Type.String({ minLength: 1, maxLength: 64 }),
         }),
-        response: { 200: Type.Object({ message: Type.String(), account: BotAccount }), ...errorResponses(400, 401, 403, 404, 502) },
+        response: {
+          200: Type.Object({ message: Type.String(), account: BotAccount }),
+          ...errorResponses(400, 401, 403, 404, 502),
+        },
       },
     },
     async (request) => connectBotChat(ctx, request.principal, d, request.body),

@@ -7,7 +7,6 @@ import { errorResponses } from '../../schemas/common.js';
 import { choosePage, messagePage, sendPage } from './pages.js';
 import { PlatformParams } from './schemas.js';
 
-
 /** The platform's redirect back to Herald (public: the browser carries no API key). */
 export default function connectCallbackRoute(app: App, ctx: AppContext) {
   app.get(

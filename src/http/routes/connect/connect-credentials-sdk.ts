@@ -26,7 +26,10 @@ export default function connectCredentialsSdkRoute(app: App, ctx: AppContext, d:
         tags: ['Connect'],
         summary: `Connect a ${d.name} account with a handle and an app password (SDK body)`,
         body: body(d),
-        response: { 200: Type.Object({ message: Type.String(), account: Account }), ...errorResponses(400, 401, 403, 404, 429, 502) },
+        response: {
+          200: Type.Object({ message: Type.String(), account: Account }),
+          ...errorResponses(400, 401, 403, 404, 429, 502),
+        },
       },
     },
     async (request) => {

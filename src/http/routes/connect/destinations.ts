@@ -1,7 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { startOAuthConnect } from '../../../domain/connect/oauth.js';
-import { listingStartsOAuth, listPendingDestinations, selectPendingDestination } from '../../../domain/connect/selection.js';
+import {
+  listingStartsOAuth,
+  listPendingDestinations,
+  selectPendingDestination,
+} from '../../../domain/connect/selection.js';
 import { presentConnectSelection, presentDestinationList } from '../../../domain/present/connect-selection.js';
 import { CATALOGUE, type Platform } from '../../../platforms/catalogue.js';
 import type { ConnectDestinationsWire } from '../../../platforms/destinations.js';
@@ -25,7 +29,9 @@ export function registerConnectDestinationRoutes(app: App, ctx: AppContext): voi
 function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: ConnectDestinationsWire): void {
   const listed = wire.list.answer?.schema ?? Type.Object({ [wire.list.key]: Type.Array(wire.list.item) });
   // A listing that starts the OAuth flow without a token answers like GET /v1/connect/{platform}.
-  const listing = wire.startsOAuth ? Type.Union([listed, Type.Object({ authUrl: Type.String(), state: Type.String() })]) : listed;
+  const listing = wire.startsOAuth
+    ? Type.Union([listed, Type.Object({ authUrl: Type.String(), state: Type.String() })])
+    : listed;
   app.get(
     wire.list.path,
     {
@@ -43,11 +49,17 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
       if (listingStartsOAuth(wire, query)) {
         const redirectUrl = (query.redirect_url ?? query.redirectUrl) as string | undefined;
         const principal = await selectionPrincipal(ctx, request);
-        return startOAuthConnect(ctx, principal, platform, { profileId: String(query.profileId ?? ''), redirectUrl, headless: redirectUrl !== undefined });
+        return startOAuthConnect(ctx, principal, platform, {
+          profileId: String(query.profileId ?? ''),
+          redirectUrl,
+          headless: redirectUrl !== undefined,
+        });
       }
       const caller = await selectionCaller(ctx, request);
       const { destinations, user } = await listPendingDestinations(ctx, caller, platform, query);
-      return wire.list.answer ? wire.list.answer.present(destinations, user) : presentDestinationList(wire.list, destinations);
+      return wire.list.answer
+        ? wire.list.answer.present(destinations, user)
+        : presentDestinationList(wire.list, destinations);
     },
   );
 
@@ -72,7 +84,10 @@ function registerPlatform(app: App, ctx: AppContext, platform: Platform, wire: C
     },
     async (request) => {
       const caller = await selectionCaller(ctx, request);
-      return presentConnectSelection(wire, await selectPendingDestination(ctx, caller, platform, request.body as Record<string, unknown>));
+      return presentConnectSelection(
+        wire,
+        await selectPendingDestination(ctx, caller, platform, request.body as Record<string, unknown>),
+      );
     },
   );
 }

@@ -20,11 +20,19 @@ export default function exchangeConnectCodeRoute(app: App, ctx: AppContext) {
           state: Type.String({ minLength: 1, maxLength: 512 }),
           profileId: Type.String({ minLength: 1, maxLength: 64 }),
         }),
-        response: { 200: Type.Object({ message: Type.String(), account: Account }), ...errorResponses(400, 401, 403, 404, 502) },
+        response: {
+          200: Type.Object({ message: Type.String(), account: Account }),
+          ...errorResponses(400, 401, 403, 404, 502),
+        },
       },
     },
     async (request) => {
-      const { account, created } = await exchangeCodeByApi(ctx, request.principal, request.params.platform, request.body);
+      const { account, created } = await exchangeCodeByApi(
+        ctx,
+        request.principal,
+        request.params.platform,
+        request.body,
+      );
       return { message: created ? 'Account connected' : 'Account reconnected', account: presentAccount(account) };
     },
   );

@@ -18,7 +18,10 @@ export default function getConnectUrlRoute(app: App, ctx: AppContext) {
           redirect_url: Type.Optional(Type.String({ maxLength: 2000 })),
           headless: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Type.Object({ authUrl: Type.String(), state: Type.String() }), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: Type.Object({ authUrl: Type.String(), state: Type.String() }),
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
     async (request) =>

@@ -34,7 +34,11 @@ export default function listConnectionLogsRoute(app: App, ctx: AppContext) {
         querystring: Type.Object({
           platform: Type.Optional(Type.String({ maxLength: 32 })),
           eventType: Type.Optional(
-            Type.Union(['connect_success', 'connect_failed', 'disconnect', 'reconnect_success', 'reconnect_failed', 'all'].map((v) => Type.Literal(v))),
+            Type.Union(
+              ['connect_success', 'connect_failed', 'disconnect', 'reconnect_success', 'reconnect_failed', 'all'].map(
+                (v) => Type.Literal(v),
+              ),
+            ),
           ),
           status: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failed'), Type.Literal('all')])),
           days: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 7 })),

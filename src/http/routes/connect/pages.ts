@@ -9,7 +9,8 @@ import type { PageChoice } from '../../../domain/connect/oauth.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function layout(title: string, body: string): string {
   return (
@@ -34,7 +35,10 @@ export const messagePage = (title: string, text: string) => layout(title, `<p>${
 export function choosePage(choice: PageChoice): string {
   const options = choice.destinations
     .map((d, i) => {
-      const picture = d.picture && /^https:\/\//.test(d.picture) ? `<img src="${escapeHtml(d.picture)}" alt="" width="32" height="32" style="border-radius:4px">` : '';
+      const picture =
+        d.picture && /^https:\/\//.test(d.picture)
+          ? `<img src="${escapeHtml(d.picture)}" alt="" width="32" height="32" style="border-radius:4px">`
+          : '';
       const handle = d.username ? ` <small style="color:#666">@${escapeHtml(d.username)}</small>` : '';
       return (
         `<label style="display:flex;gap:.75rem;align-items:center;padding:.5rem;border:1px solid #ddd;border-radius:6px;margin:.5rem 0">` +

@@ -14,7 +14,10 @@ export default function deleteCommentRoute(app: App, ctx: AppContext) {
         summary: 'Delete a comment',
         params: PostParams,
         querystring: Type.Object({ accountId: AccountId, commentId: PlatformItemId }),
-        response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ message: Type.String() }) }), ...errorResponses(400, 401, 403, 404, 429, 502) },
+        response: {
+          200: Type.Object({ success: Type.Boolean(), data: Type.Object({ message: Type.String() }) }),
+          ...errorResponses(400, 401, 403, 404, 429, 502),
+        },
       },
     },
     async (request) => deleteInboxComment(ctx, request.principal, request.params.postId, request.query),

@@ -21,7 +21,11 @@ export default function editMessageRoute(app: App, ctx: AppContext) {
               type: Type.Optional(Type.Literal('inline_keyboard')),
               keyboard: Type.Array(
                 Type.Array(
-                  Type.Object({ text: Type.String({ minLength: 1, maxLength: 200 }), callbackData: Type.Optional(Type.String({ maxLength: 64 })), url: Type.Optional(Type.String({ maxLength: 2000 })) }),
+                  Type.Object({
+                    text: Type.String({ minLength: 1, maxLength: 200 }),
+                    callbackData: Type.Optional(Type.String({ maxLength: 64 })),
+                    url: Type.Optional(Type.String({ maxLength: 2000 })),
+                  }),
                   { minItems: 1, maxItems: 8 },
                 ),
                 { maxItems: 20 },
@@ -30,11 +34,15 @@ export default function editMessageRoute(app: App, ctx: AppContext) {
           ),
         }),
         response: {
-          200: Type.Object({ success: Type.Boolean(), data: Type.Object({ messageId: Type.Union([Type.Integer(), Type.String()]) }) }),
+          200: Type.Object({
+            success: Type.Boolean(),
+            data: Type.Object({ messageId: Type.Union([Type.Integer(), Type.String()]) }),
+          }),
           ...errorResponses(400, 401, 403, 404, 429, 502),
         },
       },
     },
-    async (request) => editInboxMessage(ctx, request.principal, request.params.conversationId, request.params.messageId, request.body),
+    async (request) =>
+      editInboxMessage(ctx, request.principal, request.params.conversationId, request.params.messageId, request.body),
   );
 }

@@ -17,6 +17,7 @@ export default function getConversationRoute(app: App, ctx: AppContext) {
         response: { 200: Type.Object({ data: ConversationDetail }), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getInboxConversation(ctx, request.principal, request.params.conversationId, request.query.accountId),
+    async (request) =>
+      getInboxConversation(ctx, request.principal, request.params.conversationId, request.query.accountId),
   );
 }

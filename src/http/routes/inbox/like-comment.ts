@@ -16,10 +16,20 @@ export default function likeCommentRoutes(app: App, ctx: AppContext) {
         summary: 'Like a comment',
         params: CommentParams,
         body: Type.Object({ accountId: AccountId, cid: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
-        response: { 200: Type.Object({ status: Type.String(), commentId: Type.String(), liked: Type.Boolean(), likeUri: Nullable(Type.String()), platform: Type.String() }), ...errors },
+        response: {
+          200: Type.Object({
+            status: Type.String(),
+            commentId: Type.String(),
+            liked: Type.Boolean(),
+            likeUri: Nullable(Type.String()),
+            platform: Type.String(),
+          }),
+          ...errors,
+        },
       },
     },
-    async (request) => likeInboxComment(ctx, request.principal, request.params.postId, request.params.commentId, request.body),
+    async (request) =>
+      likeInboxComment(ctx, request.principal, request.params.postId, request.params.commentId, request.body),
   );
   app.delete(
     '/inbox/comments/:postId/:commentId/like',
@@ -28,10 +38,22 @@ export default function likeCommentRoutes(app: App, ctx: AppContext) {
         tags: ['Comments'],
         summary: 'Unlike a comment',
         params: CommentParams,
-        querystring: Type.Object({ accountId: AccountId, likeUri: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) }),
-        response: { 200: Type.Object({ status: Type.String(), commentId: Type.String(), liked: Type.Boolean(), platform: Type.String() }), ...errors },
+        querystring: Type.Object({
+          accountId: AccountId,
+          likeUri: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        }),
+        response: {
+          200: Type.Object({
+            status: Type.String(),
+            commentId: Type.String(),
+            liked: Type.Boolean(),
+            platform: Type.String(),
+          }),
+          ...errors,
+        },
       },
     },
-    async (request) => unlikeInboxComment(ctx, request.principal, request.params.postId, request.params.commentId, request.query),
+    async (request) =>
+      unlikeInboxComment(ctx, request.principal, request.params.postId, request.params.commentId, request.query),
   );
 }

@@ -23,7 +23,10 @@ export default function listCommentedPostsRoute(app: App, ctx: AppContext) {
           cursor: Type.Optional(Cursor),
           accountId: Type.Optional(AccountId),
         }),
-        response: { 200: Type.Object({ data: Type.Array(CommentedPost), pagination: Pagination, meta: ListMeta }), ...errorResponses(400, 401, 403) },
+        response: {
+          200: Type.Object({ data: Type.Array(CommentedPost), pagination: Pagination, meta: ListMeta }),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request) => listInboxCommentedPosts(ctx, request.principal, request.query),

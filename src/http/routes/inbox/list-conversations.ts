@@ -21,7 +21,10 @@ export default function listConversationsRoute(app: App, ctx: AppContext) {
           cursor: Type.Optional(Cursor),
           accountId: Type.Optional(AccountId),
         }),
-        response: { 200: Type.Object({ data: Type.Array(Conversation), pagination: Pagination, meta: ListMeta }), ...errorResponses(400, 401, 403) },
+        response: {
+          200: Type.Object({ data: Type.Array(Conversation), pagination: Pagination, meta: ListMeta }),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request) => listInboxConversations(ctx, request.principal, request.query),

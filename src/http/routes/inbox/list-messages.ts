@@ -20,7 +20,12 @@ export default function listMessagesRoute(app: App, ctx: AppContext) {
           sortOrder: Type.Optional(SortOrder),
         }),
         response: {
-          200: Type.Object({ status: Type.String(), messages: Type.Array(Message), pagination: Pagination, lastUpdated: DateTime }),
+          200: Type.Object({
+            status: Type.String(),
+            messages: Type.Array(Message),
+            pagination: Pagination,
+            lastUpdated: DateTime,
+          }),
           ...errorResponses(400, 401, 403, 404),
         },
       },

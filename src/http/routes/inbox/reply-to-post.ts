@@ -22,7 +22,10 @@ export default function replyToPostRoute(app: App, ctx: AppContext) {
           rootCid: Type.Optional(Type.String({ maxLength: 200 })),
         }),
         response: {
-          200: Type.Object({ success: Type.Boolean(), data: Type.Object({ commentId: Type.String(), isReply: Type.Boolean(), cid: Nullable(Type.String()) }) }),
+          200: Type.Object({
+            success: Type.Boolean(),
+            data: Type.Object({ commentId: Type.String(), isReply: Type.Boolean(), cid: Nullable(Type.String()) }),
+          }),
           ...errorResponses(400, 401, 403, 404, 429, 502),
         },
       },

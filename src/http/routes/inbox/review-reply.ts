@@ -16,7 +16,14 @@ export default function reviewReplyRoutes(app: App, ctx: AppContext) {
         summary: 'Reply to a review',
         params: ReviewParams,
         body: Type.Object({ accountId: AccountId, message: Type.String({ minLength: 1, maxLength: 4096 }) }),
-        response: { 200: Type.Object({ status: Type.String(), reply: Type.Object({ id: Type.String(), text: Type.String(), created: DateTime }), platform: Type.String() }), ...errors },
+        response: {
+          200: Type.Object({
+            status: Type.String(),
+            reply: Type.Object({ id: Type.String(), text: Type.String(), created: DateTime }),
+            platform: Type.String(),
+          }),
+          ...errors,
+        },
       },
     },
     async (request) => replyToInboxReview(ctx, request.principal, request.params.reviewId, request.body),
@@ -29,9 +36,13 @@ export default function reviewReplyRoutes(app: App, ctx: AppContext) {
         summary: "Delete the account's reply to a review",
         params: ReviewParams,
         body: AccountBody,
-        response: { 200: Type.Object({ status: Type.String(), message: Type.String(), platform: Type.String() }), ...errors },
+        response: {
+          200: Type.Object({ status: Type.String(), message: Type.String(), platform: Type.String() }),
+          ...errors,
+        },
       },
     },
-    async (request) => deleteInboxReviewReply(ctx, request.principal, request.params.reviewId, request.body as { accountId: string }),
+    async (request) =>
+      deleteInboxReviewReply(ctx, request.principal, request.params.reviewId, request.body as { accountId: string }),
   );
 }

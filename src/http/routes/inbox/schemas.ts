@@ -15,7 +15,13 @@ export const ListMeta = Type.Object({
   accountsQueried: Type.Integer(),
   accountsFailed: Type.Integer(),
   failedAccounts: Type.Array(
-    Type.Object({ accountId: Type.String(), accountUsername: Nullable(Type.String()), platform: Type.String(), error: Type.String(), code: Type.Optional(Nullable(Type.String())) }),
+    Type.Object({
+      accountId: Type.String(),
+      accountUsername: Nullable(Type.String()),
+      platform: Type.String(),
+      error: Type.String(),
+      code: Type.Optional(Nullable(Type.String())),
+    }),
   ),
   lastUpdated: DateTime,
 });
@@ -95,7 +101,13 @@ const CommentFields = {
   id: Type.String(),
   message: Type.String(),
   createdTime: DateTime,
-  from: Type.Object({ id: Type.String(), name: Type.String(), username: Type.String(), picture: Nullable(Type.String()), isOwner: Type.Boolean() }),
+  from: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    username: Type.String(),
+    picture: Nullable(Type.String()),
+    isOwner: Type.Boolean(),
+  }),
   likeCount: Type.Integer(),
   replyCount: Type.Integer(),
   platform: Type.String(),
@@ -112,7 +124,10 @@ const CommentFields = {
   rootUri: Nullable(Type.String()),
   rootCid: Nullable(Type.String()),
 };
-export const Comment = Type.Object({ ...CommentFields, replies: Type.Array(Type.Object({ ...CommentFields, replies: Type.Array(Type.Unknown()) })) });
+export const Comment = Type.Object({
+  ...CommentFields,
+  replies: Type.Array(Type.Object({ ...CommentFields, replies: Type.Array(Type.Unknown()) })),
+});
 
 export const Review = Type.Object({
   id: Type.String(),

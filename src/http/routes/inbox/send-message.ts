@@ -39,7 +39,14 @@ export const SendMessageBody = Type.Object({
   attachmentType: Type.Optional(Type.Union(['image', 'video', 'audio', 'file'].map((t) => Type.Literal(t)))),
   attachmentName: Type.Optional(Type.String({ maxLength: 255 })),
   quickReplies: Type.Optional(
-    Type.Array(Type.Object({ title: Title, payload: Type.String({ minLength: 1, maxLength: 1000 }), imageUrl: Type.Optional(Type.String({ maxLength: 2000 })) }), { maxItems: 13 }),
+    Type.Array(
+      Type.Object({
+        title: Title,
+        payload: Type.String({ minLength: 1, maxLength: 1000 }),
+        imageUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+      }),
+      { maxItems: 13 },
+    ),
   ),
   buttons: Type.Optional(Type.Array(Button, { maxItems: 3 })),
   template: Type.Optional(
@@ -64,7 +71,11 @@ export const SendMessageBody = Type.Object({
     }),
   ),
   messagingType: Type.Optional(Type.Union(['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].map((t) => Type.Literal(t)))),
-  messageTag: Type.Optional(Type.Union(['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'].map((t) => Type.Literal(t)))),
+  messageTag: Type.Optional(
+    Type.Union(
+      ['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'].map((t) => Type.Literal(t)),
+    ),
+  ),
   replyTo: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
 });
 
@@ -81,10 +92,23 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
   if (!request.isMultipart()) return;
   const body: Record<string, unknown> = {};
   try {
-    const parts = request.parts({ limits: { fileSize: INBOX_ATTACHMENT_MAX_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024, parts: 17, headerPairs: 50 } });
+    const parts = request.parts({
+      limits: {
+        fileSize: INBOX_ATTACHMENT_MAX_BYTES,
+        files: 1,
+        fields: 16,
+        fieldSize: 64 * 1024,
+        parts: 17,
+        headerPairs: 50,
+      },
+    });
     for await (const part of parts) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'attachment') throw invalid('unexpected_file_field', `Send the file in the field attachment, not ${JSON.stringify(part.fieldname)}`);
+        if (part.fieldname !== 'attachment')
+          throw invalid(
+            'unexpected_file_field',
+            `Send the file in the field attachment, not ${JSON.stringify(part.fieldname)}`,
+          );
         uploads.set(request, { bytes: await part.toBuffer(), filename: part.filename || null });
         continue;
       }
@@ -96,18 +120,28 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
       try {
         body[part.fieldname] = JSON.parse(value);
       } catch {
-        throw invalidFields(`${part.fieldname} is not valid JSON`, { [part.fieldname]: ['must be a JSON string of the same shape as in a JSON body'] });
+        throw invalidFields(`${part.fieldname} is not valid JSON`, {
+          [part.fieldname]: ['must be a JSON string of the same shape as in a JSON body'],
+        });
       }
     }
   } catch (error) {
     uploads.delete(request);
     if (error instanceof AppError) throw error;
     const code = (error as FastifyError)?.code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw invalid('file_too_large', `The attachment is larger than ${INBOX_ATTACHMENT_MAX_BYTES} bytes`, { maxSize: INBOX_ATTACHMENT_MAX_BYTES });
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw invalid('file_too_large', `The attachment is larger than ${INBOX_ATTACHMENT_MAX_BYTES} bytes`, {
+        maxSize: INBOX_ATTACHMENT_MAX_BYTES,
+      });
     if (code === 'FST_FILES_LIMIT') throw invalid('too_many_files', 'Send one file, in the field attachment');
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw invalid('too_many_parts', 'The form has too many parts');
-    if (code === 'FST_PROTO_VIOLATION') throw invalid('forbidden_field_name', 'A form field is named __proto__ or constructor');
-    throw invalid('invalid_multipart', `The multipart body cannot be read: ${(error as Error)?.message ?? 'malformed'}`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw invalid('too_many_parts', 'The form has too many parts');
+    if (code === 'FST_PROTO_VIOLATION')
+      throw invalid('forbidden_field_name', 'A form field is named __proto__ or constructor');
+    throw invalid(
+      'invalid_multipart',
+      `The multipart body cannot be read: ${(error as Error)?.message ?? 'malformed'}`,
+    );
   }
   request.body = body;
 }
@@ -128,13 +162,19 @@ function register(app: App, ctx: AppContext) {
       schema: {
         tags: ['Messages'],
         summary: 'Send a message in a conversation (400 PLATFORM_LIMITATION for what the platform cannot carry)',
-        description: 'JSON, or multipart/form-data with the file in the field `attachment` (at most 25 MB) and the JSON fields as JSON strings.',
+        description:
+          'JSON, or multipart/form-data with the file in the field `attachment` (at most 25 MB) and the JSON fields as JSON strings.',
         params: ConversationParams,
         body: SendMessageBody,
         response: {
           200: Type.Object({
             success: Type.Boolean(),
-            data: Type.Object({ messageId: Type.String(), conversationId: Nullable(Type.String()), sentAt: Nullable(Type.String()), message: Nullable(Type.String()) }),
+            data: Type.Object({
+              messageId: Type.String(),
+              conversationId: Nullable(Type.String()),
+              sentAt: Nullable(Type.String()),
+              message: Nullable(Type.String()),
+            }),
           }),
           ...errorResponses(400, 401, 403, 404, 429, 502),
         },
@@ -142,8 +182,22 @@ function register(app: App, ctx: AppContext) {
     },
     async (request) => {
       const { attachmentUrl, attachmentType, attachmentName, ...body } = request.body as Record<string, any>;
-      const attachment = body.attachment ?? (attachmentUrl ? { type: attachmentType ?? 'image', url: attachmentUrl, ...(attachmentName ? { filename: attachmentName } : {}) } : undefined);
-      return sendInboxMessage(ctx, request.principal, request.params.conversationId, { ...body, attachment } as never, uploads.get(request));
+      const attachment =
+        body.attachment ??
+        (attachmentUrl
+          ? {
+              type: attachmentType ?? 'image',
+              url: attachmentUrl,
+              ...(attachmentName ? { filename: attachmentName } : {}),
+            }
+          : undefined);
+      return sendInboxMessage(
+        ctx,
+        request.principal,
+        request.params.conversationId,
+        { ...body, attachment } as never,
+        uploads.get(request),
+      );
     },
   );
 }

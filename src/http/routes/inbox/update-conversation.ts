@@ -13,11 +13,20 @@ export default function updateConversationRoute(app: App, ctx: AppContext) {
         tags: ['Messages'],
         summary: 'Archive or reactivate a conversation',
         params: ConversationParams,
-        body: Type.Object({ accountId: AccountId, status: Type.Union([Type.Literal('active'), Type.Literal('archived')]) }),
+        body: Type.Object({
+          accountId: AccountId,
+          status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
+        }),
         response: {
           200: Type.Object({
             success: Type.Boolean(),
-            data: Type.Object({ id: Type.String(), accountId: Type.String(), status: Type.String(), platform: Type.String(), updatedAt: DateTime }),
+            data: Type.Object({
+              id: Type.String(),
+              accountId: Type.String(),
+              status: Type.String(),
+              platform: Type.String(),
+              updatedAt: DateTime,
+            }),
           }),
           ...errorResponses(400, 401, 403, 404, 429, 502),
         },

@@ -6,7 +6,9 @@ import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 
 const Body = Type.Object({
-  scope: Type.Union([Type.Literal('all'), Type.Literal('profiles')], { description: 'all profiles, or only profileIds' }),
+  scope: Type.Union([Type.Literal('all'), Type.Literal('profiles')], {
+    description: 'all profiles, or only profileIds',
+  }),
   profileIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 500 })),
 });
 

@@ -34,7 +34,11 @@ export default function getInviteRoute(app: App, ctx: AppContext) {
         invitedProfileIds: JSON.parse(invite.profile_ids) as string[],
         expiresAt: invite.expires_at,
         status,
-        accept: { method: 'POST' as const, url: `${ctx.config.publicUrl}/v1/invite/accept`, body: ['token', 'email', 'name'] },
+        accept: {
+          method: 'POST' as const,
+          url: `${ctx.config.publicUrl}/v1/invite/accept`,
+          body: ['token', 'email', 'name'],
+        },
       };
     },
   );

@@ -5,7 +5,14 @@ import { DateTime, Nullable } from '../../schemas/common.js';
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const LOG_STATUSES = ['success', 'failed', 'pending', 'skipped'] as const;
-export const LOG_ACTIONS = ['publish', 'retry', 'media_upload', 'rate_limit_pause', 'token_refresh', 'cancelled'] as const;
+export const LOG_ACTIONS = [
+  'publish',
+  'retry',
+  'media_upload',
+  'rate_limit_pause',
+  'token_refresh',
+  'cancelled',
+] as const;
 
 /** Largest `skip` of the log lists. */
 export const MAX_SKIP = 1_000_000;
@@ -21,7 +28,9 @@ export const LogFilters = {
   // number no integer column takes (a 500).
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0 })),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Text in the content preview, account username or endpoint' })),
+  search: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Text in the content preview, account username or endpoint' }),
+  ),
 };
 
 export const LogRequest = Type.Object({
@@ -58,7 +67,10 @@ const logFields = {
   createdAt: DateTime,
 };
 
-export const PostLog = Type.Object({ ...logFields, postId: Type.String(), accountId: Type.String() }, { $id: 'PostLog' });
+export const PostLog = Type.Object(
+  { ...logFields, postId: Type.String(), accountId: Type.String() },
+  { $id: 'PostLog' },
+);
 
 export const PostLogDetail = Type.Object(
   {

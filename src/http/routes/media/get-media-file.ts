@@ -29,11 +29,16 @@ export default function getMediaFileRoute(app: App, ctx: AppContext) {
       reply.header('Cache-Control', 'public, max-age=86400, immutable');
       if (file.status === 416) {
         reply.header('Content-Range', `bytes */${file.totalSize}`);
-        return reply.status(416).send({ error: 'Requested range not satisfiable', code: 'range_not_satisfiable', details: { size: file.totalSize } });
+        return reply.status(416).send({
+          error: 'Requested range not satisfiable',
+          code: 'range_not_satisfiable',
+          details: { size: file.totalSize },
+        });
       }
       reply.header('Content-Type', file.contentType);
       reply.header('Content-Length', String(file.length));
-      if (file.status === 206) reply.header('Content-Range', `bytes ${file.range!.start}-${file.range!.end}/${file.totalSize}`);
+      if (file.status === 206)
+        reply.header('Content-Range', `bytes ${file.range!.start}-${file.range!.end}/${file.totalSize}`);
       reply.status(file.status);
       return reply.send(file.stream ?? '');
     },

@@ -21,10 +21,16 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       // Only this scope knows an over-size body, hence 413 here rather than in the shared error table.
       if (error instanceof UploadTooLargeError) {
-        return reply.status(413).send({ error: error.message, code: 'file_too_large', details: { maxSize: error.maxSize } });
+        return reply
+          .status(413)
+          .send({ error: error.message, code: 'file_too_large', details: { maxSize: error.maxSize } });
       }
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return reply.status(415).send({ error: 'Send the file with the Content-Type the upload URL was made for', code: 'unsupported_media_type', details: {} });
+        return reply.status(415).send({
+          error: 'Send the file with the Content-Type the upload URL was made for',
+          code: 'unsupported_media_type',
+          details: {},
+        });
       }
       const { status, body, internal } = toErrorResponse(error);
       if (internal) request.log.error({ err: error, reqId: request.id }, 'upload failed');

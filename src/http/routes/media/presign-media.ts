@@ -9,7 +9,9 @@ import { errorResponses } from '../../schemas/common.js';
 const Body = Type.Object({
   filename: Type.Optional(Type.String({ maxLength: 1024 })),
   contentType: Type.Optional(Type.String({ maxLength: 255 })),
-  size: Type.Optional(Type.Integer({ minimum: 0, description: 'Bytes; at most 5 GB. Binds the upload to this exact size.' })),
+  size: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Bytes; at most 5 GB. Binds the upload to this exact size.' }),
+  ),
 });
 
 const Presigned = Type.Object({

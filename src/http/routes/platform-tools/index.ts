@@ -18,7 +18,10 @@ function bodySchema(tool: PlatformTool): TSchema | undefined {
   const own = tool.body as TObject | undefined;
   if (tool.account !== 'body') return own;
   return Type.Object(
-    { accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account to act as' }), ...(own?.properties ?? {}) },
+    {
+      accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account to act as' }),
+      ...(own?.properties ?? {}),
+    },
     own?.additionalProperties !== undefined ? { additionalProperties: own.additionalProperties } : {},
   );
 }
@@ -28,7 +31,10 @@ function querySchema(tool: PlatformTool): TObject | undefined {
   if (tool.account !== 'query') return tool.querystring;
   const own = tool.querystring;
   return Type.Object(
-    { accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account to act as' }), ...(own?.properties ?? {}) },
+    {
+      accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account to act as' }),
+      ...(own?.properties ?? {}),
+    },
     own?.additionalProperties !== undefined ? { additionalProperties: own.additionalProperties } : {},
   );
 }
@@ -60,8 +66,20 @@ function registerTool(app: App, ctx: AppContext, platform: PlatformDescriptor, t
       const { accountId, ...rest } = (request.params ?? {}) as Record<string, string>;
       const q = (request.query ?? {}) as Record<string, unknown>;
       const b = (request.body ?? {}) as Record<string, unknown>;
-      const id = where === 'path' ? accountId : where === 'query' ? String(q.accountId) : where === 'body' ? String(b.accountId) : null;
-      const answer = await runPlatformTool(ctx, request.principal, platform, tool, { accountId: id, query: request.query, body: request.body, params: rest });
+      const id =
+        where === 'path'
+          ? accountId
+          : where === 'query'
+            ? String(q.accountId)
+            : where === 'body'
+              ? String(b.accountId)
+              : null;
+      const answer = await runPlatformTool(ctx, request.principal, platform, tool, {
+        accountId: id,
+        query: request.query,
+        body: request.body,
+        params: rest,
+      });
       return reply.code(tool.status ?? 200).send(answer);
     },
   });

@@ -19,7 +19,10 @@ export default function platformWebhookRoutes(app: App, ctx: AppContext) {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    const handle = async (request: FastifyRequest<{ Params: { platform: string }; Querystring: Record<string, string> }>, reply: FastifyReply) => {
+    const handle = async (
+      request: FastifyRequest<{ Params: { platform: string }; Querystring: Record<string, string> }>,
+      reply: FastifyReply,
+    ) => {
       const answer = await receivePlatformWebhook(ctx, request.params.platform, {
         method: request.method,
         headers: headersOf(request),
@@ -34,7 +37,21 @@ export default function platformWebhookRoutes(app: App, ctx: AppContext) {
       querystring: Type.Record(Type.String(), Type.String({ maxLength: 2000 })),
       response: { 200: Type.String(), ...errorResponses(400, 401, 403, 404) },
     };
-    scope.get('/platform-webhooks/:platform', { config: { public: true }, schema: { ...schema, summary: "A platform's webhook handshake (Meta hub.challenge)" } }, handle);
-    scope.post('/platform-webhooks/:platform', { config: { public: true }, schema: { ...schema, summary: 'Inbox updates a platform pushes (checked by its secret or signature)' } }, handle);
+    scope.get(
+      '/platform-webhooks/:platform',
+      {
+        config: { public: true },
+        schema: { ...schema, summary: "A platform's webhook handshake (Meta hub.challenge)" },
+      },
+      handle,
+    );
+    scope.post(
+      '/platform-webhooks/:platform',
+      {
+        config: { public: true },
+        schema: { ...schema, summary: 'Inbox updates a platform pushes (checked by its secret or signature)' },
+      },
+      handle,
+    );
   });
 }

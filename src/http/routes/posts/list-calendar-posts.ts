@@ -7,8 +7,14 @@ import { errorResponses } from '../../schemas/common.js';
 import { PlatformName, StatusFilter } from './schemas.js';
 
 const Query = Type.Object({
-  dateFrom: Type.String({ maxLength: 64, description: 'YYYY-MM-DD or ISO date-time: the period starts here (scheduledFor, else createdAt)' }),
-  dateTo: Type.String({ maxLength: 64, description: 'YYYY-MM-DD (the whole day) or ISO date-time: the period ends here' }),
+  dateFrom: Type.String({
+    maxLength: 64,
+    description: 'YYYY-MM-DD or ISO date-time: the period starts here (scheduledFor, else createdAt)',
+  }),
+  dateTo: Type.String({
+    maxLength: 64,
+    description: 'YYYY-MM-DD (the whole day) or ISO date-time: the period ends here',
+  }),
   profileId: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(StatusFilter),
   platform: Type.Optional(PlatformName),

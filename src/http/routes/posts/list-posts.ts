@@ -7,7 +7,9 @@ import { errorResponses } from '../../schemas/common.js';
 import { PlatformName, Post, StatusFilter } from './schemas.js';
 
 const Sort = Type.Union(
-  (['scheduled-desc', 'scheduled-asc', 'created-desc', 'created-asc', 'status', 'platform'] as const).map((s) => Type.Literal(s)),
+  (['scheduled-desc', 'scheduled-asc', 'created-desc', 'created-asc', 'status', 'platform'] as const).map((s) =>
+    Type.Literal(s),
+  ),
 );
 
 const Query = Type.Object({
@@ -16,7 +18,9 @@ const Query = Type.Object({
   status: Type.Optional(StatusFilter),
   platform: Type.Optional(PlatformName),
   profileId: Type.Optional(Type.String({ maxLength: 64 })),
-  dateFrom: Type.Optional(Type.String({ maxLength: 64, description: 'YYYY-MM-DD or ISO date-time (scheduledFor, else createdAt)' })),
+  dateFrom: Type.Optional(
+    Type.String({ maxLength: 64, description: 'YYYY-MM-DD or ISO date-time (scheduledFor, else createdAt)' }),
+  ),
   dateTo: Type.Optional(Type.String({ maxLength: 64 })),
   search: Type.Optional(Type.String({ maxLength: 500 })),
   sortBy: Type.Optional(Sort),
@@ -33,7 +37,12 @@ export default function listPostsRoute(app: App, ctx: AppContext) {
         response: {
           200: Type.Object({
             posts: Type.Array(Post),
-            pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
+            pagination: Type.Object({
+              page: Type.Integer(),
+              limit: Type.Integer(),
+              total: Type.Integer(),
+              pages: Type.Integer(),
+            }),
           }),
           ...errorResponses(400, 401, 404),
         },

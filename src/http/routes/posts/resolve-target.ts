@@ -8,14 +8,23 @@ import { MessageAndPost } from './schemas.js';
 
 const Params = Type.Object({
   postId: PathId,
-  target: Type.String({ minLength: 1, maxLength: 64, description: "The target's accountId, or its platform when the post has one unknown target there" }),
+  target: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: "The target's accountId, or its platform when the post has one unknown target there",
+  }),
 });
 
 const Body = Type.Union([
   Type.Object(
     {
       outcome: Type.Literal('published'),
-      platformPostUrl: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://', description: 'Where the post is on the platform' }),
+      platformPostUrl: Type.String({
+        minLength: 8,
+        maxLength: 2048,
+        pattern: '^https?://',
+        description: 'Where the post is on the platform',
+      }),
       platformPostId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     },
     { additionalProperties: false },
@@ -29,7 +38,8 @@ export default function resolveTargetRoute(app: App, ctx: AppContext) {
     {
       schema: {
         tags: ['Posts'],
-        summary: 'Settle a target whose outcome is unknown with what you saw on the platform (published with its URL, or not published)',
+        summary:
+          'Settle a target whose outcome is unknown with what you saw on the platform (published with its URL, or not published)',
         params: Params,
         body: Body,
         response: { 200: MessageAndPost, ...errorResponses(400, 401, 404, 409, 422) },

@@ -34,7 +34,9 @@ export default function retryPostRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { view, message } = await retryPost(ctx, request.principal, request.params.postId, { resendUnknown: request.body?.resendUnknown === true });
+      const { view, message } = await retryPost(ctx, request.principal, request.params.postId, {
+        resendUnknown: request.body?.resendUnknown === true,
+      });
       return { message, post: presentPost(view) };
     },
   );

@@ -6,7 +6,9 @@ export const PlatformName = Type.Union(PLATFORMS.map((p) => Type.Literal(p)));
 const OpenObject = Type.Object({}, { additionalProperties: true });
 
 export const MediaItem = Type.Object({
-  type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('gif'), Type.Literal('document')])),
+  type: Type.Optional(
+    Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('gif'), Type.Literal('document')]),
+  ),
   url: Type.String({ minLength: 1, maxLength: 4096 }),
   title: Type.Optional(Type.String({ maxLength: 1000 })),
   filename: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -42,13 +44,22 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const RecyclingConfig = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean({ description: 'default true; false turns recycling off' })),
-    gap: Type.Optional(Type.Integer({ minimum: 1, maximum: 520, description: 'interval units between copies; required when enabling' })),
+    gap: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 520, description: 'interval units between copies; required when enabling' }),
+    ),
     gapFreq: Type.Optional(GapFreq),
-    startDate: Type.Optional(Nullable(Type.String({ maxLength: 64, description: "date-time; default the post's scheduledFor" }))),
-    expireCount: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000, description: 'stop after this many copies' }))),
+    startDate: Type.Optional(
+      Nullable(Type.String({ maxLength: 64, description: "date-time; default the post's scheduledFor" })),
+    ),
+    expireCount: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, maximum: 10_000, description: 'stop after this many copies' })),
+    ),
     expireDate: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'date-time; no copy after it' }))),
     contentVariations: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 100_000 }), { maxItems: 20, description: 'used in turn by the copies; 2 to 20, or [] to clear' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 100_000 }), {
+        maxItems: 20,
+        description: 'used in turn by the copies; 2 to 20, or [] to clear',
+      }),
     ),
   },
   { description: 'At most 10 active recycling posts per account; some platforms refuse it (400 on recycling)' },
@@ -75,7 +86,9 @@ export const PostFields = {
   content: Type.Optional(Type.String({ maxLength: 100_000 })),
   mediaItems: Type.Optional(Type.Array(MediaItem, { maxItems: 50 })),
   platforms: Type.Optional(Type.Array(TargetBody, { maxItems: 50 })),
-  scheduledFor: Type.Optional(Type.String({ maxLength: 64, description: 'UTC with Z/offset, or local time in `timezone`' })),
+  scheduledFor: Type.Optional(
+    Type.String({ maxLength: 64, description: 'UTC with Z/offset, or local time in `timezone`' }),
+  ),
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone name; default UTC' })),
   publishNow: Type.Optional(Type.Boolean()),
   isDraft: Type.Optional(Type.Boolean()),
@@ -118,7 +131,11 @@ const Target = Type.Object({
   errorSource: Type.Optional(Type.String()),
   /** Herald: what became of the first comment of a published target (best effort, see docs/platforms/linkedin.md). */
   firstCommentResult: Type.Optional(
-    Type.Object({ status: Type.String({ description: 'posted | failed' }), commentId: Type.Optional(Type.String()), errorMessage: Type.Optional(Type.String()) }),
+    Type.Object({
+      status: Type.String({ description: 'posted | failed' }),
+      commentId: Type.Optional(Type.String()),
+      errorMessage: Type.Optional(Type.String()),
+    }),
   ),
 });
 
@@ -153,6 +170,11 @@ export const MessageAndPost = Type.Object({ message: Type.String(), post: Post }
 
 /** A post status, or `unknown`: the posts with a target whose outcome is unknown (to settle by hand). */
 export const StatusFilter = Type.Union(
-  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled', 'unknown'].map((s) => Type.Literal(s)),
-  { description: "A post status, or unknown: posts with a target whose outcome is unknown (see POST /v1/posts/{postId}/targets/{target}/resolve)" },
+  ['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial', 'cancelled', 'unknown'].map((s) =>
+    Type.Literal(s),
+  ),
+  {
+    description:
+      'A post status, or unknown: posts with a target whose outcome is unknown (see POST /v1/posts/{postId}/targets/{target}/resolve)',
+  },
 );

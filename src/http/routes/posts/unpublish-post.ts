@@ -14,7 +14,10 @@ export default function unpublishPostRoute(app: App, ctx: AppContext) {
         summary: 'Delete the published post from one platform; the post is kept with status cancelled',
         params: PostParams,
         body: Type.Object({ platform: PlatformName }),
-        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String() }), ...errorResponses(400, 401, 404, 409, 422, 502) },
+        response: {
+          200: Type.Object({ success: Type.Boolean(), message: Type.String() }),
+          ...errorResponses(400, 401, 404, 409, 422, 502),
+        },
       },
     },
     async (request) => {

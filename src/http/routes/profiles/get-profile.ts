@@ -17,6 +17,8 @@ export default function getProfileRoute(app: App, ctx: AppContext) {
         response: { 200: Type.Object({ profile: Profile }), ...errorResponses(401, 404) },
       },
     },
-    async (request) => ({ profile: presentProfile(await getProfile(ctx.db, request.principal, request.params.profileId)) }),
+    async (request) => ({
+      profile: presentProfile(await getProfile(ctx.db, request.principal, request.params.profileId)),
+    }),
   );
 }

@@ -26,7 +26,13 @@ export default function updateProfileRoute(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const row = await updateProfile(ctx.db, request.principal, request.params.profileId, request.body, ctx.clock.now());
+      const row = await updateProfile(
+        ctx.db,
+        request.principal,
+        request.params.profileId,
+        request.body,
+        ctx.clock.now(),
+      );
       return { message: 'Profile updated successfully', profile: presentProfile(row) };
     },
   );

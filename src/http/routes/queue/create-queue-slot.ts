@@ -31,9 +31,11 @@ export default function createQueueSlotRoute(app: App, ctx: AppContext) {
     async (request, reply) => {
       const now = ctx.clock.now();
       const queue = await createQueue(ctx.db, request.principal, request.body, now);
-      return reply
-        .status(201)
-        .send({ success: true, schedule: presentQueue(queue), nextSlots: presentSlots(queue, upcoming(queue, now, NEXT_SLOTS_SHOWN)) });
+      return reply.status(201).send({
+        success: true,
+        schedule: presentQueue(queue),
+        nextSlots: presentSlots(queue, upcoming(queue, now, NEXT_SLOTS_SHOWN)),
+      });
     },
   );
 }

@@ -3,11 +3,17 @@ import type { AppContext } from '../../../context.js';
 import { deleteQueue } from '../../../domain/queue/queues.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
-import { ProfileId, } from './schemas.js';
+import { ProfileId } from './schemas.js';
 
 const Query = Type.Object({
   profileId: ProfileId,
-  queueId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Queue to delete; omitted deletes every queue of the profile' })),
+  queueId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Queue to delete; omitted deletes every queue of the profile',
+    }),
+  ),
 });
 
 export default function deleteQueueSlotRoute(app: App, ctx: AppContext) {

@@ -14,7 +14,8 @@ export default function getNextQueueSlotRoute(app: App, ctx: AppContext) {
     {
       schema: {
         tags: ['Queue'],
-        summary: 'The next free slot of a queue (informational: queue a post with POST /v1/posts and queuedFromProfile)',
+        summary:
+          'The next free slot of a queue (informational: queue a post with POST /v1/posts and queuedFromProfile)',
         querystring: Query,
         response: {
           200: Type.Object({

@@ -34,7 +34,14 @@ export default function previewQueueRoute(app: App, ctx: AppContext) {
     },
     async (request) => {
       const { profileId, queueId, count = 20 } = request.query;
-      const { queue, slots } = await previewQueue(ctx.db, request.principal, profileId, queueId, count, ctx.clock.now());
+      const { queue, slots } = await previewQueue(
+        ctx.db,
+        request.principal,
+        profileId,
+        queueId,
+        count,
+        ctx.clock.now(),
+      );
       const times = presentSlots(queue, slots);
       return { profileId, queueId: queue.queue_id, queueName: queue.name, count: times.length, slots: times };
     },

@@ -14,7 +14,9 @@ const Body = Type.Object({
   slots: QueueSlots,
   active: Type.Optional(Type.Boolean()),
   setAsDefault: Type.Optional(Type.Boolean()),
-  reshuffleExisting: Type.Optional(Type.Boolean({ default: false, description: 'Re-time already queued posts onto the new slots' })),
+  reshuffleExisting: Type.Optional(
+    Type.Boolean({ default: false, description: 'Re-time already queued posts onto the new slots' }),
+  ),
 });
 
 export default function updateQueueSlotRoute(app: App, ctx: AppContext) {

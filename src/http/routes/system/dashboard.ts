@@ -54,7 +54,11 @@ export default function dashboard(app: App, _ctx: AppContext, webDir = DEFAULT_W
     else if (!ext) target = path.join(root, 'index.html');
     if (!target) throw notFound('File');
     if (!isFile(target)) {
-      throw new AppError('not_found', 'dashboard_not_built', 'The dashboard is not built: run `npm run build` (npm ci and npm start build it)');
+      throw new AppError(
+        'not_found',
+        'dashboard_not_built',
+        'The dashboard is not built: run `npm run build` (npm ci and npm start build it)',
+      );
     }
     const immutable = target.startsWith(path.join(root, 'assets') + path.sep);
     reply

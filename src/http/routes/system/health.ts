@@ -11,7 +11,9 @@ const Health = Type.Object({
   database: Type.Object({ status: Type.String(), dialect: Type.String(), error: Type.Optional(Type.String()) }),
   scheduler: Type.Object({
     queueDepth: Type.Integer({ description: 'Jobs waiting, due or not, counted up to 100,000' }),
-    queueDepthCapped: Type.Boolean({ description: 'True when there are at least 100,000: queueDepth is then that bound' }),
+    queueDepthCapped: Type.Boolean({
+      description: 'True when there are at least 100,000: queueDepth is then that bound',
+    }),
     dueJobs: Type.Integer(),
     lagMs: Type.Integer({ description: 'Age of the oldest overdue job' }),
     oldestDueAt: Nullable(Type.String()),
@@ -24,7 +26,12 @@ export default function healthRoute(app: App, ctx: AppContext) {
     '/health',
     {
       config: { public: true },
-      schema: { tags: ['System'], summary: 'Liveness, database status and scheduler lag', security: [], response: { 200: Health, 503: Health } },
+      schema: {
+        tags: ['System'],
+        summary: 'Liveness, database status and scheduler lag',
+        security: [],
+        response: { 200: Health, 503: Health },
+      },
     },
     async (_request, reply) => {
       const report = await checkHealth(ctx, startedAt);

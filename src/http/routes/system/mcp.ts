@@ -27,12 +27,18 @@ export default function mcpRoute(app: App, ctx: AppContext) {
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
-  const noSessions = async (_request: unknown, reply: { code(n: number): { header(k: string, v: string): { send(b: unknown): unknown } } }) =>
-    reply.code(405).header('Allow', 'POST').send({
-      error: 'This MCP endpoint is stateless: send JSON-RPC requests with POST',
-      code: 'method_not_allowed',
-      details: { allow: ['POST'] },
-    });
+  const noSessions = async (
+    _request: unknown,
+    reply: { code(n: number): { header(k: string, v: string): { send(b: unknown): unknown } } },
+  ) =>
+    reply
+      .code(405)
+      .header('Allow', 'POST')
+      .send({
+        error: 'This MCP endpoint is stateless: send JSON-RPC requests with POST',
+        code: 'method_not_allowed',
+        details: { allow: ['POST'] },
+      });
   app.get('/mcp', { config: { public: true }, schema: { hide: true } }, noSessions);
   app.delete('/mcp', { config: { public: true }, schema: { hide: true } }, noSessions);
 }

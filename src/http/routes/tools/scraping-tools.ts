@@ -34,18 +34,43 @@ const description = 'Not available in self-hosted Herald (501): it does not scra
 export default function scrapingToolsRoute(app: App, _ctx: AppContext) {
   app.get(
     '/tools/:platform/download',
-    { schema: { tags: ['Tools'], summary: 'Download media from a post (501: not available)', description, params: Params, querystring: DownloadQuery, response: refused } },
+    {
+      schema: {
+        tags: ['Tools'],
+        summary: 'Download media from a post (501: not available)',
+        description,
+        params: Params,
+        querystring: DownloadQuery,
+        response: refused,
+      },
+    },
     async (request) => refuseScrapingTool(request.params.platform, 'download'),
   );
   app.get(
     '/tools/:platform/transcript',
-    { schema: { tags: ['Tools'], summary: "A video's transcript (501: not available)", description, params: Params, querystring: TranscriptQuery, response: refused } },
+    {
+      schema: {
+        tags: ['Tools'],
+        summary: "A video's transcript (501: not available)",
+        description,
+        params: Params,
+        querystring: TranscriptQuery,
+        response: refused,
+      },
+    },
     async (request) => refuseScrapingTool(request.params.platform, 'transcript'),
   );
   app.post(
     '/tools/:platform/hashtag-checker',
     {
-      schema: { tags: ['Tools'], summary: 'Check hashtag bans (501: not available)', description, params: Params, body: HashtagBody, response: refused },
+      schema: {
+        tags: ['Tools'],
+        summary: 'Check hashtag bans (501: not available)',
+        description,
+        params: Params,
+        body: HashtagBody,
+        response: refused,
+      },
     },
     async (request) => refuseScrapingTool(request.params.platform, 'hashtag-checker'),
   );

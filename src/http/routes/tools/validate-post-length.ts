@@ -18,7 +18,10 @@ export default function validatePostLengthRoute(app: App, ctx: AppContext) {
         tags: ['Tools'],
         summary: "The text's length on each platform, counted by the rules post creation uses",
         body: Type.Object({ text: Type.String({ maxLength: 100_000 }) }),
-        response: { 200: Type.Object({ text: Type.String(), platforms: Type.Record(Type.String(), Length) }), ...errorResponses(400, 401) },
+        response: {
+          200: Type.Object({ text: Type.String(), platforms: Type.Record(Type.String(), Length) }),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => ({ text: request.body.text, platforms: measurePostLength(request.body.text) }),

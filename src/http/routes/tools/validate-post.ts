@@ -50,7 +50,13 @@ export default function validatePostRoute(app: App, ctx: AppContext) {
     },
     async (request) => {
       const { issues, probes } = await validatePost(request.body, { ctx, tenantId: request.principal.tenantId });
-      const errors = issues.map((i) => ({ platform: i.platform, error: i.message, index: i.index, field: `platforms.${i.index}.${i.field}`, rule: i.rule }));
+      const errors = issues.map((i) => ({
+        platform: i.platform,
+        error: i.message,
+        index: i.index,
+        field: `platforms.${i.index}.${i.field}`,
+        rule: i.rule,
+      }));
       return {
         valid: errors.length === 0,
         ...(errors.length === 0 ? { message: 'No validation issues found.' } : {}),

@@ -13,7 +13,10 @@ export default function listUsersRoute(app: App, ctx: AppContext) {
       schema: {
         tags: ['Users'],
         summary: 'The users of your team (owner and members), with the caller id',
-        response: { 200: Type.Object({ currentUserId: Type.String(), users: Type.Array(User) }), ...errorResponses(401) },
+        response: {
+          200: Type.Object({ currentUserId: Type.String(), users: Type.Array(User) }),
+          ...errorResponses(401),
+        },
       },
     },
     async (request) => {

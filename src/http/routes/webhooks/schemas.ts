@@ -33,7 +33,9 @@ export const WebhookFields = {
   secret: Type.Optional(Type.String({ maxLength: 500, description: 'Enables signatures; never returned' })),
   events: Type.Optional(Type.Array(WebhookEvent, { maxItems: 50 })),
   isActive: Type.Optional(Type.Boolean()),
-  customHeaders: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Extra headers on every delivery' })),
+  customHeaders: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Extra headers on every delivery' }),
+  ),
 };
 
 export const WebhookLog = Type.Object(

@@ -20,7 +20,10 @@ export default function updateWebhookRoute(app: App, ctx: AppContext) {
         tags: ['Webhooks'],
         summary: 'Update a webhook: `_id` (or `webhookId`) plus the fields to change',
         body: Body,
-        response: { 200: Type.Object({ success: Type.Boolean(), webhook: Webhook }), ...errorResponses(400, 401, 403, 404) },
+        response: {
+          200: Type.Object({ success: Type.Boolean(), webhook: Webhook }),
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
     async (request) => {

@@ -36,14 +36,27 @@ export class ChatState {
   /** The one-to-one (or group) conversation of exactly these members, created on first use. */
   convoFor(members: string[]): Convo {
     const set = [...new Set(members)].sort();
-    for (const c of this.convos.values()) if (c.members.length === set.length && c.members.every((m, i) => m === set[i])) return c;
-    const convo: Convo = { id: randomBytes(8).toString('hex'), rev: this.nextRev(), members: set, messages: [], read: new Map() };
+    for (const c of this.convos.values())
+      if (c.members.length === set.length && c.members.every((m, i) => m === set[i])) return c;
+    const convo: Convo = {
+      id: randomBytes(8).toString('hex'),
+      rev: this.nextRev(),
+      members: set,
+      messages: [],
+      read: new Map(),
+    };
     this.convos.set(convo.id, convo);
     return convo;
   }
 
   send(convo: Convo, sender: string, text: string): ChatMessage {
-    const message: ChatMessage = { id: randomBytes(8).toString('hex'), rev: this.nextRev(), text, sender, sentAt: new Date().toISOString() };
+    const message: ChatMessage = {
+      id: randomBytes(8).toString('hex'),
+      rev: this.nextRev(),
+      text,
+      sender,
+      sentAt: new Date().toISOString(),
+    };
     convo.messages.push(message);
     convo.rev = message.rev;
     convo.read.set(sender, message.rev);
@@ -57,7 +70,14 @@ export class ChatState {
   }
 }
 
-const messageView = (m: ChatMessage) => ({ $type: 'chat.bsky.convo.defs#messageView', id: m.id, rev: m.rev, text: m.text, sender: { did: m.sender }, sentAt: m.sentAt });
+const messageView = (m: ChatMessage) => ({
+  $type: 'chat.bsky.convo.defs#messageView',
+  id: m.id,
+  rev: m.rev,
+  text: m.text,
+  sender: { did: m.sender },
+  sentAt: m.sentAt,
+});
 
 /**
  * chat.bsky.convo.*: listConvos, getConvo, getConvoForMembers, getMessages, sendMessage, updateRead.
@@ -90,11 +110,16 @@ export function registerChat(server: Server, chat: ChatState, auth: Auth, reader
   const method = (nsid: string, handler: (did: string, params: any, input: any) => Promise<unknown>) =>
     server.method(nsid, {
       auth: auth(nsid),
-      handler: async (ctx: any) => ({ encoding: 'application/json', body: await handler(ctx.auth.credentials.did, ctx.params, ctx.input?.body) }),
+      handler: async (ctx: any) => ({
+        encoding: 'application/json',
+        body: await handler(ctx.auth.credentials.did, ctx.params, ctx.input?.body),
+      }),
     });
 
   method('chat.bsky.convo.listConvos', async (did, params) => {
-    const mine = [...chat.convos.values()].filter((c) => c.members.includes(did) && c.messages.length).sort((a, b) => (a.rev < b.rev ? 1 : -1));
+    const mine = [...chat.convos.values()]
+      .filter((c) => c.members.includes(did) && c.messages.length)
+      .sort((a, b) => (a.rev < b.rev ? 1 : -1));
     const after = params.cursor ? mine.filter((c) => c.rev < params.cursor) : mine;
     const page = after.slice(0, params.limit ?? 50);
     const convos = [];
@@ -102,9 +127,13 @@ export function registerChat(server: Server, chat: ChatState, auth: Auth, reader
     return { convos, ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}) };
   });
 
-  method('chat.bsky.convo.getConvo', async (did, params) => ({ convo: await convoView(member(params.convoId, did), did) }));
+  method('chat.bsky.convo.getConvo', async (did, params) => ({
+    convo: await convoView(member(params.convoId, did), did),
+  }));
 
-  method('chat.bsky.convo.getConvoForMembers', async (did, params) => ({ convo: await convoView(chat.convoFor([did, ...params.members]), did) }));
+  method('chat.bsky.convo.getConvoForMembers', async (did, params) => ({
+    convo: await convoView(chat.convoFor([did, ...params.members]), did),
+  }));
 
   method('chat.bsky.convo.getMessages', async (did, params) => {
     const c = member(params.convoId, did);

@@ -72,8 +72,16 @@ export async function startBlueskyServices(): Promise<BlueskyServices> {
 
   server.router.post('/_inbound', expressJson, async (req: http.IncomingMessage, res: JsonResponse) => {
     const body = (req as unknown as { body: Record<string, unknown> }).body ?? {};
-    if (body.kind !== 'message' || typeof body.account !== 'string' || typeof body.from !== 'string' || typeof body.text !== 'string') {
-      res.status(400).json({ error: 'InvalidRequest', message: 'expected {kind: "message", account, from, text}; comments are replies written on the PDS' });
+    if (
+      body.kind !== 'message' ||
+      typeof body.account !== 'string' ||
+      typeof body.from !== 'string' ||
+      typeof body.text !== 'string'
+    ) {
+      res.status(400).json({
+        error: 'InvalidRequest',
+        message: 'expected {kind: "message", account, from, text}; comments are replies written on the PDS',
+      });
       return;
     }
     const { convo, message } = chat.inbound(body.from, body.account, body.text);
@@ -102,7 +110,9 @@ function expressJson(req: http.IncomingMessage, _res: unknown, next: (err?: unkn
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     try {
-      (req as unknown as { body: unknown }).body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      (req as unknown as { body: unknown }).body = chunks.length
+        ? JSON.parse(Buffer.concat(chunks).toString('utf8'))
+        : {};
       next();
     } catch (error) {
       next(error);

@@ -6,7 +6,7 @@ type Auth = (lxm: string) => (ctx: { req: http.IncomingMessage }) => Promise<{ c
 
 const LIST = 'app.bsky.notification.listNotifications';
 
-const repoOf = (uri: string | undefined) => (uri ? /^at:\/\/([^/]+)\//.exec(uri)?.[1] ?? null : null);
+const repoOf = (uri: string | undefined) => (uri ? (/^at:\/\/([^/]+)\//.exec(uri)?.[1] ?? null) : null);
 
 /** Why `post` (by someone else) notifies `me`: a reply in its thread, a quote, a mention; else null. */
 function reasonFor(me: string, post: PostRecord): { reason: string; subject?: string } | null {
@@ -16,7 +16,9 @@ function reasonFor(me: string, post: PostRecord): { reason: string; subject?: st
   }
   const quoted: string | undefined = v.embed?.record?.uri ?? v.embed?.record?.record?.uri;
   if (quoted && repoOf(quoted) === me) return { reason: 'quote', subject: quoted };
-  const mentioned = (v.facets ?? []).some((f: any) => (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me));
+  const mentioned = (v.facets ?? []).some((f: any) =>
+    (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
+  );
   return mentioned ? { reason: 'mention' } : null;
 }
 
@@ -60,7 +62,11 @@ export function registerNotifications(server: Server, auth: Auth, reader: PdsRea
       }
       return {
         encoding: 'application/json',
-        body: { notifications, ...(offset + limit < wanted.length ? { cursor: String(offset + limit) } : {}), ...(seenAt ? { seenAt } : {}) },
+        body: {
+          notifications,
+          ...(offset + limit < wanted.length ? { cursor: String(offset + limit) } : {}),
+          ...(seenAt ? { seenAt } : {}),
+        },
       };
     },
   });

@@ -2,7 +2,13 @@
 export interface PostRecord {
   uri: string;
   cid: string;
-  value: { text?: string; createdAt?: string; reply?: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } }; embed?: any; facets?: any[] };
+  value: {
+    text?: string;
+    createdAt?: string;
+    reply?: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } };
+    embed?: any;
+    facets?: any[];
+  };
 }
 
 export class PdsReader {
@@ -44,7 +50,10 @@ export class PdsReader {
     const out: string[] = [];
     let cursor = '';
     for (;;) {
-      const page = await this.get(this.pdsUrl, `/xrpc/com.atproto.sync.listRepos?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await this.get(
+        this.pdsUrl,
+        `/xrpc/com.atproto.sync.listRepos?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       out.push(...(page.repos ?? []).filter((r: any) => r.active !== false).map((r: any) => String(r.did)));
       if (!page.cursor || !page.repos?.length) return out;
       cursor = page.cursor;
@@ -60,7 +69,10 @@ export class PdsReader {
     const out: Array<{ uri: string; cid: string; value: any }> = [];
     let cursor = '';
     for (;;) {
-      const page = await this.get(this.pdsUrl, `/xrpc/com.atproto.repo.listRecords?repo=${encodeURIComponent(did)}&collection=${collection}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await this.get(
+        this.pdsUrl,
+        `/xrpc/com.atproto.repo.listRecords?repo=${encodeURIComponent(did)}&collection=${collection}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       out.push(...(page.records ?? []));
       if (!page.cursor || !page.records?.length) return out;
       cursor = page.cursor;
