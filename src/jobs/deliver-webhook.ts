@@ -27,12 +27,16 @@ export function deliverWebhookTask(ctx: AppContext): TaskHandler {
     const now = ctx.clock.now();
     await ctx.db.transaction(async (tx) => {
       const { disabled } = await recordAttempt(ctx, tx, webhook, event, body, result, attemptNumber, now);
-      if (result.ok) return completeJob(tx, job.job_id, workerId);
+      if (result.ok) {
+        await completeJob(tx, job.job_id, workerId);
+        return;
+      }
       if (disabled) return; // recordAttempt dropped every pending delivery of the webhook, this one included
       const delay = retryDelayMs(attemptNumber);
       if (delay === null) {
         ctx.log.warn({ webhookId, eventId, attempts: attemptNumber }, 'webhook delivery given up after the last retry');
-        return completeJob(tx, job.job_id, workerId);
+        await completeJob(tx, job.job_id, workerId);
+        return;
       }
       await rescheduleJob(tx, job.job_id, workerId, new Date(now.getTime() + delay), result.error);
     });

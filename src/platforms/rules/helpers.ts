@@ -83,7 +83,7 @@ export function countKinds(media: MediaItemInput[]) {
 
 /** Text length rule. */
 export function textLimit(
-  text: string,
+  _text: string,
   count: number,
   limit: number,
   unit = 'characters',

@@ -204,7 +204,7 @@ export function snapchatSimulator(opts: SnapchatSimulatorOptions = {}): Simulato
 
       /** The media of the path, the profile's and still live (ASSETS: 24 hours), or an answer sent. */
       const mediaOf = (
-        request: FastifyRequest,
+        _request: FastifyRequest,
         reply: FastifyReply,
         profile: SnapProfile,
         id: string,

@@ -23,7 +23,7 @@ function listen(server: http.Server): Promise<string> {
 }
 
 beforeAll(async () => {
-  internal = http.createServer((req, res) => {
+  internal = http.createServer((_req, res) => {
     internalHits++;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ uri: 'at://x', value: { displayName: 'Internal' } }));
@@ -31,7 +31,7 @@ beforeAll(async () => {
   internalUrl = await listen(internal);
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const jwt = `e30.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.sig`;
-  entryway = http.createServer((req, res) => {
+  entryway = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({

@@ -10,7 +10,7 @@ const Length = Type.Object({
   valid: Type.Boolean(),
 });
 
-export default function validatePostLengthRoute(app: App, ctx: AppContext) {
+export default function validatePostLengthRoute(app: App, _ctx: AppContext) {
   app.post(
     '/tools/validate/post-length',
     {
