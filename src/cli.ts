@@ -276,7 +276,7 @@ export async function runCli(argv: string[]): Promise<number> {
       const body =
         error instanceof AppError
           ? { error: error.message, code: error.code }
-          : { error: error.message, code: 'config' };
+          : { error: error.message, code: 'invalid_configuration' };
       if (json) process.stdout.write(JSON.stringify(body) + '\n');
       process.stderr.write(`herald: ${error.message}\n`);
       return 1;

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-codes.js';
 import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { Destination, DestinationKind, PlatformProfile } from './types.js';
 
@@ -29,7 +30,7 @@ export interface DestinationListWire {
 
 /** When a body names an id that is not in the platform's list for the token. */
 export interface DestinationNotFound {
-  code: string;
+  code: ErrorCode;
   status: 400 | 404;
   field: string;
   message: string;
