@@ -2,6 +2,8 @@ import { createPortal } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { platformLabel } from '../data';
+import { navigate } from '../router';
+import { toLocalInput } from '../time';
 import { cannotWrite, Empty, ErrorBox, formatDate, Loading, StatusBadge, useSession } from '../ui';
 
 const FINAL = new Set(['published', 'failed', 'partial', 'cancelled', 'draft']);
@@ -34,6 +36,8 @@ export function PostPanel({
         if (!live) return;
         setPost(p.post);
         setLogs(l.logs);
+        // The reschedule field starts at the post's time, in the zone shown.
+        if (p.post.scheduledFor) setWhen((w) => w || toLocalInput(p.post.scheduledFor, zone));
         setError(null);
       },
       (e) => live && setError(e),
@@ -158,6 +162,15 @@ export function PostPanel({
               </form>
             )}
             <div class="row">
+              {EDIT.has(post.status) && (
+                <button
+                  disabled={Boolean(readOnly)}
+                  title={readOnly ?? undefined}
+                  onClick={() => (onClose(), navigate(`compose?edit=${postId}`))}
+                >
+                  Edit post
+                </button>
+              )}
               {(post.status === 'failed' || post.status === 'partial') && (
                 <button
                   disabled={Boolean(readOnly)}
