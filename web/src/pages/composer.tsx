@@ -79,10 +79,17 @@ export function ComposerPage() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<any>(null);
 
-  const targets = useMemo(
-    () => (accounts.data ?? []).filter((a) => selected.includes(a._id)),
-    [accounts.data, selected],
+  // Editing: the post's own accounts stay choosable even when they are not all in the chosen profile, so
+  // that saving never drops a target the form did not show.
+  const [postAccounts, setPostAccounts] = useState<Account[]>([]);
+  const choosable = useMemo(
+    () => [
+      ...(accounts.data ?? []),
+      ...postAccounts.filter((a) => !(accounts.data ?? []).some((b) => b._id === a._id)),
+    ],
+    [accounts.data, postAccounts],
   );
+  const targets = useMemo(() => choosable.filter((a) => selected.includes(a._id)), [choosable, selected]);
   const platforms = [...new Set(targets.map((t) => t.platform))];
   const fields = error instanceof ApiError ? error.fields : {};
 
@@ -99,6 +106,7 @@ export function ComposerPage() {
       const ids: string[] = post.platforms.map((t: any) => t.accountId?._id ?? t.accountId);
       const profile = all.find((a) => ids.includes(a._id));
       if (profile) setProfileId(profileIdOf(profile));
+      setPostAccounts(all.filter((a) => ids.includes(a._id)));
       setContent(post.content ?? '');
       setSelected(ids);
       setOptions(
@@ -291,7 +299,7 @@ export function ComposerPage() {
             <legend>Post to</legend>
             {accounts.loading ? (
               <Loading what="Loading accounts" />
-            ) : !accounts.data?.length ? (
+            ) : !choosable.length ? (
               <Empty>
                 No account in this profile.{' '}
                 <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>
@@ -300,7 +308,7 @@ export function ComposerPage() {
                 .
               </Empty>
             ) : (
-              accounts.data.map((a) => (
+              choosable.map((a) => (
                 <label class="check">
                   <input
                     type="checkbox"
