@@ -14,6 +14,7 @@ import {
   openAppPage,
   openPage,
   ROOT,
+  SHOTS,
   type WatchedPage,
 } from './harness.js';
 
@@ -32,7 +33,11 @@ const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-const DOCS_SHOTS = path.join(ROOT, 'docs/screenshots');
+/**
+ * Where the pictures go: web/test/screenshots/ (not committed), or with HERALD_DOCS_SCREENSHOTS=1 the
+ * docs' own docs/screenshots/, so that an ordinary test run leaves the committed pictures alone.
+ */
+const DOCS_SHOTS = process.env.HERALD_DOCS_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/screenshots') : SHOTS;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const plusDays = (n: number) => new Date(Date.now() + n * 86_400_000);
 
