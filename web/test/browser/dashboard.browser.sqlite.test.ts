@@ -227,7 +227,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel(/^X · /).check();
     await page.getByLabel('Text', { exact: true }).fill('A thread, first post');
     const options = page.locator('details.target-options', { hasText: 'X options' });
-    await options.locator('summary').click();
+    await options.locator(':scope > summary').click(); // not the nested Advanced section's
     await options.getByRole('button', { name: 'Add a reply' }).click();
     await options.getByRole('button', { name: 'Add a reply' }).click();
     await options.getByLabel('Reply 1', { exact: true }).fill('Second post');
@@ -258,7 +258,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel(/^Facebook · /).check();
     await page.getByLabel('Text', { exact: true }).fill('A story');
     const options = page.locator('details.target-options', { hasText: 'Facebook options' });
-    await options.locator('summary').click();
+    await options.locator(':scope > summary').click(); // not the nested Advanced section's
     await options.getByLabel('Content type').selectOption('story');
     const comment = options.getByLabel('First comment');
     await comment.fill('Not on a story');

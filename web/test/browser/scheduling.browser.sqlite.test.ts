@@ -154,7 +154,7 @@ describe.each(WIDTHS)('scheduling in the dashboard at $width px', (size) => {
     expect(await previewOf(page, 'twitter').locator('.pv-card').count()).toBe(0);
     // The developer's reply id is in a closed "Advanced" section.
     const xOptions = page.locator('details.target-options', { hasText: 'X options' });
-    await xOptions.locator('summary').first().click();
+    await xOptions.locator(':scope > summary').click();
     const advanced = xOptions.locator('details.advanced');
     expect(await advanced.getAttribute('open')).toBeNull();
     expect(await advanced.getByLabel('Reply to tweet id').isVisible()).toBe(false);
