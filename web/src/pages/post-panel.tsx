@@ -103,9 +103,18 @@ export function PostPanel({
             </p>
             <blockquote class="content">{post.content || <em>No text</em>}</blockquote>
             {post.mediaItems?.length > 0 && (
-              <p>
-                {post.mediaItems.length} media item{post.mediaItems.length > 1 ? 's' : ''}
-              </p>
+              <>
+                <p>
+                  {post.mediaItems.length} media item{post.mediaItems.length > 1 ? 's' : ''}
+                </p>
+                <ul class="panel-media">
+                  {post.mediaItems.filter(showable).map((m: any, i: number) => (
+                    <li>
+                      <img class="thumb" src={m.url} alt={`Media ${i + 1} of the post`} loading="lazy" />
+                    </li>
+                  ))}
+                </ul>
+              </>
             )}
             <h3>Targets</h3>
             <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on narrow screens">
@@ -240,3 +249,14 @@ export function PostPanel({
 }
 
 const EDIT = new Set(['draft', 'scheduled']);
+
+/** An image the page may show: Herald's own files, or any https image (the app's img-src). */
+function showable(m: { type?: string; url?: string }): boolean {
+  if (m.type !== 'image' && m.type !== 'gif') return false;
+  try {
+    const url = new URL(String(m.url), location.href);
+    return url.origin === location.origin || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -179,6 +179,7 @@ describe.each(WIDTHS)('scheduling in the dashboard at $width px', (size) => {
     await page.getByRole('link', { name: 'Open it in the calendar' }).click();
     const panel = page.getByRole('dialog');
     await panel.getByText(text).waitFor();
+    await panel.getByRole('img', { name: 'Media 1 of the post' }).waitFor();
     expect(await panel.getByLabel(/Reschedule to/).inputValue()).toMatch(/T\d\d:00$/);
     await expectNoSeriousViolations(page, `post panel at ${size.width}`);
     await docShot(page, 'post-panel');
