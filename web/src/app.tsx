@@ -5,6 +5,7 @@ import { takeEarlySession } from './early';
 import { ErrorBox, Loading, SessionContext, type Session } from './ui';
 import { CalendarPage } from './pages/calendar';
 import { ComposerPage } from './pages/composer';
+import { DraftsPage } from './pages/drafts';
 import { AccountsPage } from './pages/accounts';
 import { QueuePage } from './pages/queue';
 import { LogsPage } from './pages/logs';
@@ -32,6 +33,7 @@ const InboxPage = lazyPage(() => import('./pages/inbox').then((m) => m.InboxPage
 const PAGES: { id: string; label: string; addon?: string }[] = [
   { id: 'calendar', label: 'Calendar' },
   { id: 'compose', label: 'Compose' },
+  { id: 'drafts', label: 'Drafts' },
   { id: 'accounts', label: 'Accounts' },
   { id: 'queue', label: 'Queue' },
   { id: 'logs', label: 'Logs' },
@@ -195,7 +197,10 @@ function Shell({ onSignOut, session }: { onSignOut: () => void; session: Session
 function Current({ page }: { page: string }) {
   switch (page) {
     case 'compose':
-      return <ComposerPage />;
+      // A new form for each post edited.
+      return <ComposerPage key={new URLSearchParams(location.search).get('edit') ?? ''} />;
+    case 'drafts':
+      return <DraftsPage />;
     case 'accounts':
       return <AccountsPage />;
     case 'queue':
