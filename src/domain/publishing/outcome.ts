@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../store/schema.js';
-import { upsertJob, type NewJob } from '../../store/jobs.js';
+import { replaceHeldJob, upsertJob, type NewJob } from '../../store/jobs.js';
 import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
 import {
   finishJob,
@@ -76,8 +76,12 @@ export async function commitTargetChange(
     if (logs.length) await insertPublishLogs(tx, logs);
     if ('finish' in next) {
       await finishJob(tx, job.jobId, job.workerId);
-      // The next job only when this run moved the target: a run that lost the race arms nothing.
-      if (next.then && (moved || !change)) await upsertJob(tx, next.then, now);
+      // The next job only when this run moved the target: a run that lost the race arms nothing. A row
+      // of that key a worker still holds is replaced: that run (one that took over a job whose lease ran
+      // out) read the target before this change and ends without acting on it, so leaving the row to it
+      // left the target `pending` with no job at all.
+      if (next.then && (moved || !change) && !(await upsertJob(tx, next.then, now)))
+        await replaceHeldJob(tx, next.then, now);
     } else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next.retryAt, next.payload, next.error);
     return moved;
   });
