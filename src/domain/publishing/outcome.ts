@@ -5,6 +5,7 @@ import { replaceHeldJob, upsertJob, type NewJob } from '../../store/jobs.js';
 import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
 import {
   finishJob,
+  holdsJob,
   listPostTargets,
   lockPost,
   movePost,
@@ -65,6 +66,14 @@ export async function commitTargetChange(
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
+    // A run that no longer holds its job (its lease ran out and another worker took the job over, or the
+    // job was replaced) changes nothing: the target may be that newer run's claim by now, and an outcome
+    // written over it left a target `pending` with no job while the newer run's post was public. What
+    // the stale run did on the platform is still logged.
+    if (!(await holdsJob(tx, job.jobId, job.workerId))) {
+      if (logs.length) await insertPublishLogs(tx, logs);
+      return false;
+    }
     let moved = false;
     const post = change ? await lockPost(tx, change.postId) : undefined;
     if (change && post) {
