@@ -32,6 +32,8 @@ export async function call(
       ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: unknown) => {
+    throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: error });
   });
   const text = await res.text();
   let parsed: any = text;
