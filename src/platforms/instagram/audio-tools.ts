@@ -9,11 +9,15 @@ import type { InstagramAdapter } from './index.js';
  * The Instagram Audio API (https://developers.facebook.com/docs/instagram-platform/content-publishing/audio-api)
  * behind @zernio/node 0.2.881 searchInstagramAudio and getInstagramAudio:
  * `GET /ig_audio?audio_type=music|original_sound&user_id={ig-user}[&search_query=]` (trending without a
- * query; about 30 assets, no pagination) and the asset itself, `GET /{audio-id}?user_id=`. Meta serves it
+ * query; about 30 assets, no pagination) and the asset itself, `GET /{audio-id}?user_id=&fields=`. Meta serves it
  * on graph.facebook.com only, with the Facebook Login user's token: Herald keeps that token beside the
  * Page token. An account connected with Instagram Login (INSTAGRAM_LOGIN=instagram) has no such token, so
  * both routes are a 400 PLATFORM_LIMITATION there (the hosted API's `instagram_audio_requires_facebook_login`
  * in `details.reason`), and Instagram is not called.
+ *
+ * NOTE: the search edge and its parameters are from Meta's Audio API page; the single-asset read is the
+ * Graph node read of the asset id with the same `user_id`, which that page's copies consulted here do not
+ * spell out. Check it against Meta's page before relying on it in production.
  */
 
 const tool = platformTool<InstagramAdapter>();
