@@ -10,7 +10,8 @@ import { processDatabase, ROOT, startServer, waitFor } from '../helpers/processe
  * with SANDBOX=1: ZERNIO_API_URL names Herald, ZERNIO_API_KEY its owner key, HOME an empty directory (so
  * no saved configuration is read). Its account, post and inbox commands answer Herald's data: the Bluesky
  * account connected through Herald, a post the CLI creates and Herald publishes on the simulator, and a
- * direct message someone sends on the simulator, which Herald's poll brings into the inbox.
+ * direct message someone sends on the simulator, which Herald's poll brings into the inbox. Each CLI
+ * command is a Node process of its own, so the tests get more time than the default.
  */
 
 const CLI = path.join(ROOT, 'node_modules', '@zernio', 'cli', 'dist', 'index.js');
@@ -89,7 +90,7 @@ beforeAll(async () => {
     state: `${me._id}-${profileId}`,
   });
   accountId = (await api('GET', `/v1/accounts?profileId=${profileId}`)).accounts[0]._id;
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   if (server) {
@@ -110,7 +111,7 @@ describe('@zernio/cli 0.4.1 against Herald, unchanged', () => {
     const health = await zernio(['accounts:get', accountId]);
     expect(health.code, health.stderr).toBe(0);
     expect(health.json).toMatchObject({ accountId, platform: 'bluesky', username: handle });
-  });
+  }, 120_000);
 
   it('creates a post that Herald publishes on the simulator, then gets and lists it', async () => {
     const text = `Posted by the official CLI ${Date.now()}`;
@@ -141,7 +142,7 @@ describe('@zernio/cli 0.4.1 against Herald, unchanged', () => {
     const missing = await zernio(['posts:get', '0123456789abcdef01234567']);
     expect(missing.code).toBe(1);
     expect(missing.json).toMatchObject({ error: true, status: 404 });
-  });
+  }, 120_000);
 
   it('lists a conversation Herald polled from the simulator, reads its messages and answers it', async () => {
     const sent = await sandbox('POST', '/sandbox/bluesky/_inbound', {
@@ -179,5 +180,5 @@ describe('@zernio/cli 0.4.1 against Herald, unchanged', () => {
     expect(reply.json).toMatchObject({ success: true });
     const after = await zernio(['inbox:messages', conversation.id, '--accountId', accountId]);
     expect(after.json.messages.map((m: any) => m.message)).toContain('Thanks, from the CLI');
-  });
+  }, 120_000);
 });
