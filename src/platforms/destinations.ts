@@ -61,6 +61,11 @@ export interface ConnectDestinationsWire {
     body: TObject;
     choose(body: Record<string, unknown>): DestinationChoice;
     /**
+     * Which id of a listed destination the choice names, when not the destination's own (Instagram: the
+     * body names the Facebook Page, the destination is the professional account linked to it).
+     */
+    idOf?(destination: Destination): string | null;
+    /**
      * The body (or listing query) field that names the pending connection by its user's platform id, in
      * place of a temp token (Discord's `guildId`): the caller's live pending connection of that profile
      * whose user is that id. Such a connection is not used up by a selection, so several destinations

@@ -792,6 +792,11 @@ export interface DestinationsCapability {
   readonly kind: DestinationKind;
   /** The user themself is a valid choice (LinkedIn: post as the member): `select(null, ...)`. */
   readonly personal?: boolean;
+  /**
+   * The logged-in user is the one destination (Instagram Login): a headless connection saves it as any
+   * headless flow does, and hands no selection to the caller whatever the platform's wire declares.
+   */
+  readonly selfOnly?: boolean;
   /** `opts.ids` restricts the answer to those destinations (details lookup). Throws PlatformError. */
   list(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<Destination[]>;
   /** `destination` null: post as the user (only when `personal`). */
