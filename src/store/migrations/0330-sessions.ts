@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * who set a password), `session` the dashboard's cookie sessions. Only the SHA-256 of a session token is
  * stored, like API keys; logging out deletes the row, so a copied cookie stops working at once.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('user_password')
     .addColumn('user_id', 'text', (c) => c.primaryKey())
