@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, uploadFile } from '../api';
 import { ProfilePicker, ZonePicker } from '../components';
 import { BROWSER_ZONE, loadAccounts, loadProfiles, platformLabel, useChosenProfile, type Account } from '../data';
+import { MediaPicker } from '../media-picker';
 import { navigate } from '../router';
 import { PlatformFields, usePlatformSchema, type Data } from '../platform-fields';
 import { cannotWrite, Empty, ErrorBox, FieldErrors, Loading, Page, useLoad, useSession } from '../ui';
@@ -268,6 +269,14 @@ export function ComposerPage() {
             multiple
             accept="image/*,video/*,application/pdf"
             onChange={(e) => addFiles((e.target as HTMLInputElement).files)}
+          />
+          <MediaPicker
+            onPick={(m) =>
+              setMedia((all) => [
+                ...all,
+                { id: ++mediaSeq, name: m.filename, type: m.contentType, url: m.url, progress: 1 },
+              ])
+            }
           />
           <ul class="media-list">
             {media.map((m) => (
