@@ -115,6 +115,13 @@ describe('signing in as a person', () => {
       expect(posts).toHaveLength(1);
       expect(posts[0].mediaItems.map((m: { url: string }) => m.url)).toEqual([imageUrl]);
 
+      // The person changes the password on the Keys & team page (a session must give the current one).
+      await openAppPage(page, e.baseUrl, 'team', 'Keys & team');
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password (at least 10 characters)').fill(`${PASSWORD} ${width}`);
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByRole('status').filter({ hasText: 'Password set.' }).waitFor();
+
       // Signing out ends the session on the server.
       const [cookie] = await page.context().cookies();
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -126,6 +133,16 @@ describe('signing in as a person', () => {
       expect(
         await e.env.ctx.db.kysely.selectFrom('session').selectAll().where('user_id', '=', user._id).execute(),
       ).toEqual([]);
+      const login = (password: string) =>
+        e.env.request(
+          null,
+          'POST',
+          '/v1/auth/login',
+          { email, password },
+          { 'x-forwarded-for': `10.9.9.${width % 250}` },
+        );
+      expect((await login(PASSWORD)).status).toBe(401);
+      expect((await login(`${PASSWORD} ${width}`)).status).toBe(200);
       w.expectNoConsoleErrors();
       await w.context.close();
     }, 120_000);
