@@ -21,8 +21,9 @@ export function readSessionCookie(request: FastifyRequest): string | null {
   return null;
 }
 
-function attributes(request: FastifyRequest): string {
-  return `Path=/; HttpOnly; SameSite=Strict${request.protocol === 'https' ? '; Secure' : ''}`;
+function attributes(request: FastifyRequest, publicUrl: string): string {
+  const secure = request.protocol === 'https' || publicUrl.startsWith('https:');
+  return `Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 /** Sets the cookie of a new session; it lasts as long as the session (`now` is Herald's clock). */
@@ -31,14 +32,18 @@ export function setSessionCookie(
   reply: FastifyReply,
   session: { token: string; expiresAt: string },
   now: Date,
+  publicUrl: string,
 ): void {
   const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - now.getTime()) / 1000));
-  reply.header('Set-Cookie', `${SESSION_COOKIE}=${session.token}; ${attributes(request)}; Max-Age=${maxAge}`);
-}
-
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.header(
     'Set-Cookie',
-    `${SESSION_COOKIE}=; ${attributes(request)}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
+    `${SESSION_COOKIE}=${session.token}; ${attributes(request, publicUrl)}; Max-Age=${maxAge}`,
+  );
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string): void {
+  reply.header(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=; ${attributes(request, publicUrl)}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
   );
 }

@@ -77,6 +77,15 @@ describe('POST /v1/auth/login', () => {
     // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the cookie is Secure.
     const secure = await login(email, PASSWORD, { 'x-forwarded-proto': 'https' });
     expect(cookieOf(secure).header).toMatch(/; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=604800$/);
+    // So it is when PUBLIC_URL is https, whatever the proxy says.
+    const config = env.ctx.config as { publicUrl: string };
+    const before = config.publicUrl;
+    config.publicUrl = 'https://herald.example.test';
+    try {
+      expect(cookieOf(await login(email, PASSWORD)).header).toContain('; Secure;');
+    } finally {
+      config.publicUrl = before;
+    }
   });
 
   it('refuses a wrong password, an unknown email and a user without a password alike', async () => {

@@ -28,7 +28,7 @@ export default function logInRoute(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       const session = await logIn(ctx, request.body, request.ip);
-      setSessionCookie(request, reply, session, ctx.clock.now());
+      setSessionCookie(request, reply, session, ctx.clock.now(), ctx.config.publicUrl);
       reply.header('Cache-Control', 'no-store');
       return { user: presentUser(session.user), csrfToken: session.csrfToken, expiresAt: session.expiresAt };
     },

@@ -19,7 +19,7 @@ export default function logOutRoute(app: App, ctx: AppContext) {
       const sessionId = request.principal.sessionId;
       if (!sessionId) throw invalid('not_a_session', 'This request was made with an API key, not a session');
       await logOut(ctx, sessionId);
-      clearSessionCookie(request, reply);
+      clearSessionCookie(request, reply, ctx.config.publicUrl);
       return reply.status(204).send();
     },
   );

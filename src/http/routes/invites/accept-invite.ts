@@ -48,7 +48,7 @@ export default function acceptInviteRoute(app: App, ctx: AppContext) {
       const body = { message: 'Invite accepted', user: presentUser(user), apiKey };
       if (!passwordHash) return reply.status(201).send(body);
       const session = await startSession(ctx, user);
-      setSessionCookie(request, reply, session, ctx.clock.now());
+      setSessionCookie(request, reply, session, ctx.clock.now(), ctx.config.publicUrl);
       reply.header('Cache-Control', 'no-store');
       return reply.status(201).send({ ...body, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
     },
