@@ -65,6 +65,10 @@ export const ERROR_CODES = {
   content_type_mismatch: { statuses: [400], summary: 'Content-Type must be … (got …)' },
   content_type_not_allowed: { statuses: [400], summary: 'Content type not allowed: …' },
   conversation_not_found: { statuses: [404], summary: 'Conversation not found' },
+  csrf_token_invalid: {
+    statuses: [403],
+    summary: 'A request signed in by session cookie that changes something did not send its X-CSRF-Token',
+  },
   csv_duplicate_column: { statuses: [400], summary: 'Column named twice: …' },
   csv_empty: { statuses: [400], summary: 'The file is empty: its first line must name the columns' },
   csv_missing_column: { statuses: [400], summary: 'The file needs the columns platforms and profiles, or accounts' },
@@ -123,6 +127,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary: 'The Content-Length header is not valid, or does not match the body',
   },
+  invalid_credentials: {
+    statuses: [401],
+    summary: 'Wrong email or password (also an unknown email, or a user without a password)',
+  },
   invalid_csv: { statuses: [400], summary: 'The file is not valid CSV (line …): …' },
   invalid_custom_header: { statuses: [400], summary: 'Invalid custom header: … …' },
   invalid_date: { statuses: [400], summary: 'A date or date-time parameter is not a valid ISO 8601 value' },
@@ -159,6 +167,8 @@ export const ERROR_CODES = {
   location_not_found: { statuses: [404], summary: "The location is not one of the connected account's locations" },
   log_not_found: { statuses: [404], summary: 'Log not found' },
   malformed_request: { statuses: [400], summary: 'The HTTP request is malformed' },
+  media_in_use: { statuses: [409], summary: 'A post uses this upload: delete or edit the post first' },
+  media_not_found: { statuses: [404], summary: 'No upload of this team has this id' },
   message_not_editable: { statuses: [400], summary: 'Only messages the account sent can be edited' },
   message_not_found: { statuses: [404], summary: 'Message not found' },
   method_not_allowed: { statuses: [405], summary: 'The route does not take this method' },
@@ -169,6 +179,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary:
       'No pending connection of this profile names that id: authorize the app for it first (GET /v1/connect/{platform})',
+  },
+  not_a_session: {
+    statuses: [400],
+    summary: 'The route needs a password session (cookie) and was called with an API key',
   },
   not_an_owner: { statuses: [400], summary: "Plans belong to the tenant owner; set the owner's plan" },
   not_announcement_channel: { statuses: [400], summary: 'Only messages of an announcement channel can be crossposted' },
@@ -289,6 +303,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary: 'The file has more than … lines; at most … rows are accepted in one upload',
   },
+  too_many_login_attempts: {
+    statuses: [429],
+    summary: 'Too many sign-in attempts for this email or from this address in the last minute',
+  },
   too_many_parts: {
     statuses: [400],
     summary: 'The form has too many parts: send the field file and optionally dryRun',
@@ -322,6 +340,7 @@ export const ERROR_CODES = {
     statuses: [403],
     summary: 'Webhooks receive events of every profile; use a key with access to all profiles',
   },
+  wrong_password: { statuses: [403], summary: 'The current password given to change it is wrong' },
   youtube_analytics_scope_missing: {
     statuses: [412],
     summary:
