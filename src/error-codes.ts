@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   caption_not_found: { statuses: [404], summary: "The caption track is not one of the video's" },
   channel_mismatch: {
     statuses: [403],
-    summary: 'channelId is not a channel of the Discord server this account is connected to',
+    summary: 'channelId is not a channel of the server this account is connected to',
   },
   channel_not_found: { statuses: [404], summary: 'The channel is not one the connected app can post to' },
   chat_connected_elsewhere: {
@@ -65,6 +65,10 @@ export const ERROR_CODES = {
   content_type_mismatch: { statuses: [400], summary: 'Content-Type must be … (got …)' },
   content_type_not_allowed: { statuses: [400], summary: 'Content type not allowed: …' },
   conversation_not_found: { statuses: [404], summary: 'Conversation not found' },
+  csrf_token_invalid: {
+    statuses: [403],
+    summary: 'A request signed in by session cookie that changes something did not send its X-CSRF-Token',
+  },
   csv_duplicate_column: { statuses: [400], summary: 'Column named twice: …' },
   csv_empty: { statuses: [400], summary: 'The file is empty: its first line must name the columns' },
   csv_missing_column: { statuses: [400], summary: 'The file needs the columns platforms and profiles, or accounts' },
@@ -104,7 +108,7 @@ export const ERROR_CODES = {
     statuses: [403],
     summary: 'This endpoint manages the whole account: use an API key with scope "full"',
   },
-  guild_mismatch: { statuses: [403], summary: 'guildId is not the Discord server this account is connected to' },
+  guild_mismatch: { statuses: [403], summary: 'guildId is not the server this account is connected to' },
   headers_too_large: { statuses: [431], summary: 'The request headers are too large' },
   idempotency_key_in_use: { statuses: [409], summary: 'A request with this Idempotency-Key is still being processed' },
   idempotency_key_mismatch: { statuses: [422], summary: 'This Idempotency-Key was used with a different request' },
@@ -122,6 +126,10 @@ export const ERROR_CODES = {
   invalid_content_length: {
     statuses: [400],
     summary: 'The Content-Length header is not valid, or does not match the body',
+  },
+  invalid_credentials: {
+    statuses: [401],
+    summary: 'Wrong email or password (also an unknown email, or a user without a password)',
   },
   invalid_csv: { statuses: [400], summary: 'The file is not valid CSV (line …): …' },
   invalid_custom_header: { statuses: [400], summary: 'Invalid custom header: … …' },
@@ -159,6 +167,8 @@ export const ERROR_CODES = {
   location_not_found: { statuses: [404], summary: "The location is not one of the connected account's locations" },
   log_not_found: { statuses: [404], summary: 'Log not found' },
   malformed_request: { statuses: [400], summary: 'The HTTP request is malformed' },
+  media_in_use: { statuses: [409], summary: 'A post uses this upload: delete or edit the post first' },
+  media_not_found: { statuses: [404], summary: 'No upload of this team has this id' },
   message_not_editable: { statuses: [400], summary: 'Only messages the account sent can be edited' },
   message_not_found: { statuses: [404], summary: 'Message not found' },
   method_not_allowed: { statuses: [405], summary: 'The route does not take this method' },
@@ -169,6 +179,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary:
       'No pending connection of this profile names that id: authorize the app for it first (GET /v1/connect/{platform})',
+  },
+  not_a_session: {
+    statuses: [400],
+    summary: 'The route needs a password session (cookie) and was called with an API key',
   },
   not_an_owner: { statuses: [400], summary: "Plans belong to the tenant owner; set the owner's plan" },
   not_announcement_channel: { statuses: [400], summary: 'Only messages of an announcement channel can be crossposted' },
@@ -187,7 +201,7 @@ export const ERROR_CODES = {
   organization_not_supported: {
     statuses: [400],
     summary:
-      'Aggregate analytics only available for LinkedIn personal accounts. Organization accounts can use per-post analytics via /v1/analytics.',
+      'Aggregate analytics are for personal accounts only; an organization account has per-post analytics via /v1/analytics',
   },
   outside_messaging_window: {
     statuses: [400],
@@ -236,7 +250,7 @@ export const ERROR_CODES = {
   },
   privacy_level_option_mismatch: {
     statuses: [400],
-    summary: "The TikTok privacy level is not one the creator's account offers",
+    summary: "The privacy level is not one the creator's account offers",
   },
   profile_ambiguous: { statuses: [400], summary: 'Several profiles have this name: use the profile id' },
   profile_has_accounts: { statuses: [400], summary: 'Disconnect the accounts of this profile before deleting it' },
@@ -289,6 +303,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary: 'The file has more than … lines; at most … rows are accepted in one upload',
   },
+  too_many_login_attempts: {
+    statuses: [429],
+    summary: 'Too many sign-in attempts for this email or from this address in the last minute',
+  },
   too_many_parts: {
     statuses: [400],
     summary: 'The form has too many parts: send the field file and optionally dryRun',
@@ -322,10 +340,10 @@ export const ERROR_CODES = {
     statuses: [403],
     summary: 'Webhooks receive events of every profile; use a key with access to all profiles',
   },
+  wrong_password: { statuses: [403], summary: 'The current password given to change it is wrong' },
   youtube_analytics_scope_missing: {
     statuses: [412],
-    summary:
-      'To access daily video analytics, please reconnect your YouTube account to grant the required permissions.',
+    summary: 'Daily video analytics need a permission the account did not grant: reconnect it',
   },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

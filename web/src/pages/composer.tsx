@@ -10,6 +10,7 @@ import {
   useChosenProfile,
   type Account,
 } from '../data';
+import { MediaPicker } from '../media-picker';
 import { navigate } from '../router';
 import { toLocalInput } from '../time';
 import { PlatformFields, usePlatformSchema, type Data } from '../platform-fields';
@@ -354,6 +355,14 @@ export function ComposerPage() {
             multiple
             accept="image/*,video/*,application/pdf"
             onChange={(e) => addFiles((e.target as HTMLInputElement).files)}
+          />
+          <MediaPicker
+            onPick={(m) => {
+              const id = ++mediaSeq;
+              const kind = mediaType(m.contentType) as Media['kind'];
+              setMedia((all) => [...all, { id, name: m.filename, kind, url: m.url, progress: 1 }]);
+              thumbnailOf(kind, m.url).then((t) => updateMedia(id, t));
+            }}
           />
           <ul class="media-list">
             {media.map((m) => (

@@ -61,6 +61,7 @@ describe('the dashboard in Chromium', () => {
     const { page } = w;
     await page.goto(e.baseUrl + '/');
     expect(new URL(page.url()).pathname).toBe('/app/');
+    await page.getByRole('button', { name: 'Use an API key' }).click();
     await page.getByLabel('API key').fill('sk_' + '0'.repeat(64));
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
