@@ -647,6 +647,15 @@ export interface InboxReplyDayTable {
   max_seconds: number;
 }
 
+/** The analytics change feed (migration 0311, store/analytics-delta.ts). */
+export interface AnalyticsChangeTable extends MetricCounters {
+  seq: Generated<number>;
+  xid: number;
+  tenant_id: string;
+  target_id: string;
+  collected_at: string;
+}
+
 /** A running worker process (store/workers.ts). */
 export interface WorkerHeartbeatTable {
   worker_id: string;
@@ -693,4 +702,5 @@ export interface Database {
   inbox_conversation_day: InboxConversationDayTable;
   inbox_reply: InboxReplyTable;
   inbox_reply_day: InboxReplyDayTable;
+  analytics_change: AnalyticsChangeTable;
 }

@@ -17,6 +17,7 @@ import type { RuleIssue } from '../rules/types.js';
 import { INSTAGRAM_DEFAULT_SCOPES } from './api.js';
 import { instagramAdapterFromConfig } from './index.js';
 import { CAPTION } from './rules.js';
+import { INSTAGRAM_INSIGHTS_TOOLS } from './insights-tools.js';
 import { INSTAGRAM_TOOLS } from './settings.js';
 
 // Instagram: media is required; caption <= 2,200 characters and <= 30 hashtags; a carousel holds up to 10
@@ -28,7 +29,7 @@ const unit: FieldCheck = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? nul
 export const instagram: PlatformDescriptor<'instagram'> = {
   id: 'instagram',
   name: 'Instagram',
-  tools: INSTAGRAM_TOOLS,
+  tools: [...INSTAGRAM_TOOLS, ...INSTAGRAM_INSIGHTS_TOOLS],
   text: [CAPTION],
   platformSpecificData: {
     contentType: oneOf('story'),

@@ -12,6 +12,7 @@ import {
   type PublishResult,
 } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
+import { instagramInsightsReader, type IgInsightsReader } from './account-insights.js';
 import { instagramAnalytics } from './analytics.js';
 import { instagramInbox } from './inbox.js';
 import { iceBreakers } from './settings.js';
@@ -37,7 +38,12 @@ const userToken = (account: AccountCredentials) => account.refreshToken ?? accou
  * token publishing on graph.instagram.com. Publishing is the same container flow either way. Instagram
  * does not delete media through the API, so there is no unpublish; a lost publish answer is looked up.
  */
-export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter {
+/** The Instagram adapter, with the account insights its analytics routes read (account-insights.ts). */
+export interface InstagramAdapter extends PlatformAdapter {
+  accountInsights: IgInsightsReader;
+}
+
+export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter {
   const base = graphBase(opts);
   const oauth =
     opts.login === 'instagram'
@@ -251,6 +257,7 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
 
     destinations: opts.login === 'instagram' ? ownProfile : pageProfiles,
     analytics: instagramAnalytics(opts, access),
+    accountInsights: instagramInsightsReader(opts, access),
     inbox: instagramInbox(opts, access),
     settings: { 'instagram-ice-breakers': iceBreakers(opts, access) },
     ...(opts.login === 'instagram'

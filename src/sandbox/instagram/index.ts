@@ -6,6 +6,7 @@ import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import { liveToken, newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { subscribersOf } from '../metrics.js';
+import { ACCOUNT_INSIGHTS_HANDLERS } from './account-insights.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { addComment, asList, INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { actsFor, instagramLogin } from './login.js';
@@ -428,6 +429,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
           'GET IGUser stories': listMedia(true),
           'POST IGMedia comments': comment,
           ...INSIGHTS_HANDLERS,
+          ...ACCOUNT_INSIGHTS_HANDLERS,
           ...INBOX_HANDLERS,
           ...SUBSCRIPTION_HANDLERS,
         },

@@ -24,6 +24,7 @@ import * as m0240 from './0240-analytics-read-indexes.js';
 import * as m0250 from './0250-analytics-rollup.js';
 import * as m0270 from './0270-worker-heartbeat.js';
 import * as m0310 from './0310-inbox-analytics.js';
+import * as m0311 from './0311-analytics-delta.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0250-analytics-rollup': m0250,
   '0270-worker-heartbeat': m0270,
   '0310-inbox-analytics': m0310,
+  '0311-analytics-delta': m0311,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

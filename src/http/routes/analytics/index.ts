@@ -2,6 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { assertAnalyticsAddon } from '../../../domain/analytics/scope.js';
 import type { App } from '../../app.js';
 import getAnalytics from './get-analytics.js';
+import getAnalyticsDelta from './get-analytics-delta.js';
 import getBestTime from './get-best-time.js';
 import getContentDecay from './get-content-decay.js';
 import getDailyMetrics from './get-daily-metrics.js';
@@ -33,6 +34,7 @@ export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
     getPostingFrequency(s, ctx);
     getPostTimeline(s, ctx);
     getFollowerStats(s, ctx);
+    getAnalyticsDelta(s, ctx);
     for (const route of [
       getInboxVolume,
       getInboxHeatmap,
