@@ -178,12 +178,21 @@ export async function conversationsByIds(db: Executor, tenantId: string, ids: st
 /** A conversation of these accounts by Herald's id or the platform's; null when none is. */
 export async function findAnalyticsConversation(db: Executor, tenantId: string, id: string, accountIds: string[]) {
   if (!accountIds.length) return null;
+  // Two lookups, each one index probe: by Herald's id (the key), else by the platform's per account.
+  const byId = await db
+    .selectFrom('inbox_conversation')
+    .selectAll()
+    .where('conversation_id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .where('account_id', 'in', accountIds)
+    .executeTakeFirst();
+  if (byId) return byId;
   const row = await db
     .selectFrom('inbox_conversation')
     .selectAll()
-    .where('tenant_id', '=', tenantId)
     .where('account_id', 'in', accountIds)
-    .where((eb) => eb.or([eb('conversation_id', '=', id), eb('platform_conversation_id', '=', id)]))
+    .where('platform_conversation_id', '=', id)
+    .where('tenant_id', '=', tenantId)
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
