@@ -119,6 +119,10 @@ export const ERROR_CODES = {
   invalid_app_password: { statuses: [400], summary: 'The platform refused the app password or credentials' },
   invalid_authorization_code: { statuses: [400], summary: 'The platform refused the OAuth authorization code' },
   invalid_connect_token: { statuses: [401], summary: 'X-Connect-Token is invalid or expired' },
+  invalid_breakdown: {
+    statuses: [400],
+    summary: 'breakdown is not one the insights read takes, or not with this metricType',
+  },
   invalid_configuration: {
     statuses: ['cli'],
     summary: 'The command line tool found a setting it cannot use (its JSON output, exit code 1)',
@@ -140,6 +144,10 @@ export const ERROR_CODES = {
   invalid_flag: { statuses: [400], summary: 'A CSV flag cell is not true or false' },
   invalid_idempotency_key: { statuses: [400], summary: 'Idempotency-Key must be 1 to 255 characters' },
   invalid_json: { statuses: [400], summary: 'The body, or a JSON cell, is not valid JSON' },
+  invalid_metric_type: {
+    statuses: [400],
+    summary: 'metricType does not go with the metrics asked (a time series of a metric that has none)',
+  },
   invalid_metrics: { statuses: [400], summary: 'Invalid metrics: …. Valid options: …' },
   invalid_multipart: { statuses: [400], summary: 'The multipart body cannot be read: …' },
   invalid_pending_data_token: { statuses: [400], summary: 'pendingDataToken is invalid or expired' },

@@ -618,6 +618,61 @@ export interface AccountMetricSnapshotTable {
   subscribers: number | null;
 }
 
+/** Inbox analytics sums kept by triggers on inbox_message (migration 0310, store/inbox-analytics.ts). */
+export interface InboxVolumeDayTable {
+  tenant_id: string;
+  day: string;
+  account_id: string;
+  source: string;
+  direction: string;
+  messages: number;
+  [hour: `h${string}`]: number;
+}
+
+export interface InboxConversationDayTable {
+  tenant_id: string;
+  day: string;
+  conversation_id: string;
+  source: string;
+  account_id: string;
+  received: number;
+  sent: number;
+  first_at: string;
+  last_at: string;
+}
+
+export interface InboxReplyTable {
+  message_id: string;
+  tenant_id: string;
+  account_id: string;
+  conversation_id: string;
+  day: string;
+  replied_at: string;
+  received_at: string;
+  seconds: number;
+  bucket: number;
+}
+
+export interface InboxReplyDayTable {
+  tenant_id: string;
+  day: string;
+  account_id: string;
+  bucket: number;
+  replies: number;
+  seconds_sum: number;
+  min_seconds: number;
+  max_seconds: number;
+}
+
+/** The analytics change feed (migration 0311, store/analytics-delta.ts). */
+export interface AnalyticsChangeTable extends MetricCounters {
+  seq: Generated<number>;
+  xid: number;
+  tenant_id: string;
+  target_id: string;
+  collected_at: string;
+}
+
 /** A running worker process (store/workers.ts). */
 export interface WorkerHeartbeatTable {
   worker_id: string;
@@ -662,4 +717,9 @@ export interface Database {
   worker_heartbeat: WorkerHeartbeatTable;
   user_password: UserPasswordTable;
   session: SessionTable;
+  inbox_volume_day: InboxVolumeDayTable;
+  inbox_conversation_day: InboxConversationDayTable;
+  inbox_reply: InboxReplyTable;
+  inbox_reply_day: InboxReplyDayTable;
+  analytics_change: AnalyticsChangeTable;
 }

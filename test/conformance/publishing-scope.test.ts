@@ -52,27 +52,16 @@ const NOT_SERVED_YET = new Set<string>([
   'updateCommentAutomation',
   'deleteCommentAutomation',
   'listCommentAutomationLogs',
-  // Analytics: delta, platform insights and inbox analytics
-  'getAnalyticsDelta',
+  // Analytics: the platforms' insights not built yet (docs/analytics.md lists them)
   'getYouTubeChannelInsights',
   'getLinkedInOrgAggregateAnalytics',
   'getTikTokAccountInsights',
   'getYouTubeVideoRetention',
   'getFacebookPageInsights',
   'getFacebookPostEarnings',
-  'getInstagramAccountInsights',
   'getInstagramFollowerHistory',
-  'getInstagramDemographics',
   'getYouTubeDemographics',
-  'getGoogleBusinessPerformance',
   'getGoogleBusinessSearchKeywords',
-  'getInboxVolume',
-  'getInboxHeatmap',
-  'getInboxSourceBreakdown',
-  'getInboxResponseTime',
-  'getInboxTopAccounts',
-  'listInboxConversationAnalytics',
-  'getInboxConversationAnalytics',
   // Webhooks and logs
   'redeliverWebhookEvent',
   // Core

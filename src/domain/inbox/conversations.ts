@@ -217,7 +217,8 @@ async function deliver(
         text: input.message ?? null,
         attachments: input.attachment ? [{ type: input.attachment.type, url: input.attachment.url }] : [],
         sentAt: sent.sentAt,
-        extra: sent.extra,
+        // The lineage the inbox analytics count it under (migration 0310).
+        extra: { ...sent.extra, source: 'api' },
       },
       now,
     ),

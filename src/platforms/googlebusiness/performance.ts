@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
+import { insightsRange, metricList } from '../insights-range.js';
 import { platformTool } from '../tools.js';
 import { gbpRequest, token } from './api.js';
+import type { AccountCredentials, PlatformIO } from '../types.js';
 import type { GoogleBusinessAdapter } from './index.js';
 
 /*
@@ -50,6 +52,53 @@ function date(value: string | undefined, name: string): string | undefined {
 }
 
 const Daily = Type.Array(Type.Object({ date: Type.String(), value: Type.Integer() }));
+
+/** The location's daily metrics over [startDate, endDate] (fetchMultiDailyMetricsTimeSeries), per metric. */
+export async function readDailyMetrics(
+  adapter: GoogleBusinessAdapter,
+  acc: AccountCredentials,
+  r: { asked: string[]; startDate: string; endDate: string; locationId?: string },
+  io: PlatformIO,
+) {
+  const { asked, startDate, endDate } = r;
+  const where = await adapter.resolveLocation(acc, r.locationId, io);
+  const q = new URLSearchParams();
+  for (const m of asked) q.append('dailyMetrics', m);
+  for (const [which, value] of [
+    ['startDate', startDate],
+    ['endDate', endDate],
+  ] as const) {
+    const [y, mo, d] = value.split('-').map(Number);
+    q.set(`dailyRange.${which}.year`, String(y));
+    q.set(`dailyRange.${which}.month`, String(mo));
+    q.set(`dailyRange.${which}.day`, String(d));
+  }
+  const res = await gbpRequest(io, {
+    method: 'GET',
+    url: `${adapter.options.performanceUrl}/v1/${where.v1}:fetchMultiDailyMetricsTimeSeries?${q}`,
+    token: token(acc),
+  });
+
+  const metrics: Record<string, { total: number; daily: { date: string; value: number }[] }> = Object.fromEntries(
+    asked.map((m) => [m, { total: 0, daily: [] }]),
+  );
+  for (const multi of res.body?.multiDailyMetricTimeSeries ?? []) {
+    for (const s of multi?.dailyMetricTimeSeries ?? []) {
+      const entry = metrics[String(s?.dailyMetric)];
+      if (!entry) continue;
+      for (const dv of s?.timeSeries?.datedValues ?? []) {
+        const d = dv?.date;
+        if (!d?.year || !d?.month || !d?.day) continue;
+        // Google leaves `value` out when it is zero (an int64, sent as a string).
+        const value = Number(dv.value ?? 0);
+        const day = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+        entry.daily.push({ date: day, value: Number.isFinite(value) ? value : 0 });
+        entry.total += Number.isFinite(value) ? value : 0;
+      }
+    }
+  }
+  return { where, metrics };
+}
 
 const performance = platformTool<GoogleBusinessAdapter>()({
   method: 'GET',
@@ -106,42 +155,12 @@ const performance = platformTool<GoogleBusinessAdapter>()({
     if (days >= MAX_DAYS)
       throw invalid('invalid_date_range', `the range may cover at most ${MAX_DAYS} days`, { startDate, endDate });
 
-    const where = await adapter.resolveLocation(acc, query.locationId, io);
-    const q = new URLSearchParams();
-    for (const m of asked) q.append('dailyMetrics', m);
-    for (const [which, value] of [
-      ['startDate', startDate],
-      ['endDate', endDate],
-    ] as const) {
-      const [y, mo, d] = value.split('-').map(Number);
-      q.set(`dailyRange.${which}.year`, String(y));
-      q.set(`dailyRange.${which}.month`, String(mo));
-      q.set(`dailyRange.${which}.day`, String(d));
-    }
-    const res = await gbpRequest(io, {
-      method: 'GET',
-      url: `${adapter.options.performanceUrl}/v1/${where.v1}:fetchMultiDailyMetricsTimeSeries?${q}`,
-      token: token(acc),
-    });
-
-    const metrics: Record<string, { total: number; daily: { date: string; value: number }[] }> = Object.fromEntries(
-      asked.map((m) => [m, { total: 0, daily: [] }]),
+    const { where, metrics } = await readDailyMetrics(
+      adapter,
+      acc,
+      { asked, startDate, endDate, locationId: query.locationId },
+      io,
     );
-    for (const multi of res.body?.multiDailyMetricTimeSeries ?? []) {
-      for (const s of multi?.dailyMetricTimeSeries ?? []) {
-        const entry = metrics[String(s?.dailyMetric)];
-        if (!entry) continue;
-        for (const dv of s?.timeSeries?.datedValues ?? []) {
-          const d = dv?.date;
-          if (!d?.year || !d?.month || !d?.day) continue;
-          // Google leaves `value` out when it is zero (an int64, sent as a string).
-          const value = Number(dv.value ?? 0);
-          const day = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-          entry.daily.push({ date: day, value: Number.isFinite(value) ? value : 0 });
-          entry.total += Number.isFinite(value) ? value : 0;
-        }
-      }
-    }
     return {
       body: {
         success: true,
@@ -157,4 +176,56 @@ const performance = platformTool<GoogleBusinessAdapter>()({
   },
 });
 
-export const PERFORMANCE_TOOLS = [performance];
+/**
+ * GET /v1/analytics/googlebusiness/performance: the hosted API's route for the same reads (`accountId` in
+ * the query, `fromDate`/`toDate` or their old names `startDate`/`endDate`, each metric's `values`).
+ */
+const hostedPerformance = platformTool<GoogleBusinessAdapter>()({
+  method: 'GET',
+  path: '/analytics/googlebusiness/performance',
+  account: 'query',
+  addon: 'analytics',
+  tags: ['Analytics'],
+  summary: 'Get Google Business Profile performance metrics',
+  querystring: Type.Object({
+    fromDate: Type.Optional(Type.String({ maxLength: 32 })),
+    toDate: Type.Optional(Type.String({ maxLength: 32 })),
+    startDate: Type.Optional(Type.String({ maxLength: 32 })),
+    endDate: Type.Optional(Type.String({ maxLength: 32 })),
+    metrics: Type.Optional(Type.String({ maxLength: 500 })),
+  }),
+  response: Type.Object({
+    success: Type.Boolean(),
+    accountId: Type.String(),
+    platform: Type.String(),
+    dateRange: Type.Object({ startDate: Type.String(), endDate: Type.String() }),
+    metrics: Type.Record(Type.String(), Type.Object({ total: Type.Integer(), values: Daily })),
+    dataDelay: Type.String(),
+  }),
+  async handler({ adapter, account, query, io }) {
+    const asked = metricList(query.metrics, DAILY_METRICS, DAILY_METRICS);
+    const range = insightsRange(
+      { fromDate: query.fromDate ?? query.startDate, toDate: query.toDate ?? query.endDate },
+      io.now(),
+      MAX_DAYS,
+    );
+    const { metrics } = await readDailyMetrics(
+      adapter,
+      account!,
+      { asked, startDate: range.since, endDate: range.until },
+      io,
+    );
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        platform: 'googlebusiness',
+        dateRange: { startDate: range.since, endDate: range.until },
+        metrics: Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, { total: v.total, values: v.daily }])),
+        dataDelay: 'Google reports these numbers 2-3 days late.',
+      },
+    };
+  },
+});
+
+export const PERFORMANCE_TOOLS = [performance, hostedPerformance];

@@ -20,6 +20,7 @@ import { CAPTION } from './rules.js';
 import { INSTAGRAM_ACCOUNT_TOOLS } from './account-tools.js';
 import { INSTAGRAM_AUDIO_TOOLS } from './audio-tools.js';
 import { INSTAGRAM_DESTINATIONS } from './destinations.js';
+import { INSTAGRAM_INSIGHTS_TOOLS } from './insights-tools.js';
 import { INSTAGRAM_TOOLS } from './settings.js';
 
 // Instagram: media is required; caption <= 2,200 characters and <= 30 hashtags; a carousel holds up to 10
@@ -31,7 +32,7 @@ const unit: FieldCheck = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? nul
 export const instagram: PlatformDescriptor<'instagram'> = {
   id: 'instagram',
   name: 'Instagram',
-  tools: [...INSTAGRAM_TOOLS, ...INSTAGRAM_ACCOUNT_TOOLS, ...INSTAGRAM_AUDIO_TOOLS],
+  tools: [...INSTAGRAM_TOOLS, ...INSTAGRAM_ACCOUNT_TOOLS, ...INSTAGRAM_AUDIO_TOOLS, ...INSTAGRAM_INSIGHTS_TOOLS],
   text: [CAPTION],
   platformSpecificData: {
     contentType: oneOf('story'),

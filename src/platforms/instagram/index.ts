@@ -12,6 +12,7 @@ import {
   type PublishResult,
 } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, instagramOptions, type InstagramOptions } from './api.js';
+import { instagramInsightsReader, type IgInsightsReader } from './account-insights.js';
 import { instagramAnalytics } from './analytics.js';
 import { instagramInbox } from './inbox.js';
 import { iceBreakers } from './settings.js';
@@ -43,6 +44,8 @@ export interface InstagramAdapter extends PlatformAdapter {
   access(account: AccountCredentials): IgAccess;
   /** The Facebook Login user's token kept beside the Page token, or null with Instagram Login (there is none). */
   userToken(account: AccountCredentials): string | null;
+  /** The account insights its analytics routes read (account-insights.ts). */
+  accountInsights: IgInsightsReader;
 }
 
 export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter {
@@ -263,6 +266,7 @@ export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter
 
     destinations: opts.login === 'instagram' ? ownProfile : pageProfiles,
     analytics: instagramAnalytics(opts, access),
+    accountInsights: instagramInsightsReader(opts, access),
     inbox: instagramInbox(opts, access),
     settings: { 'instagram-ice-breakers': iceBreakers(opts, access) },
     ...(opts.login === 'instagram'

@@ -7,6 +7,7 @@ import { liveToken, newId, world, type GraphObject, type GraphPage } from '../gr
 import type { Simulator, SimulatorState } from '../types.js';
 import { subscribersOf } from '../metrics.js';
 import { instagramExtras } from './extras.js';
+import { ACCOUNT_INSIGHTS_HANDLERS } from './account-insights.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { addComment, asList, INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { actsFor, instagramLogin } from './login.js';
@@ -457,6 +458,7 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
           'GET IGUser stories': listMedia(true),
           'POST IGMedia comments': comment,
           ...INSIGHTS_HANDLERS,
+          ...ACCOUNT_INSIGHTS_HANDLERS,
           ...INBOX_HANDLERS,
           ...SUBSCRIPTION_HANDLERS,
         },
