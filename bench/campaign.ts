@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -6,6 +8,7 @@ import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
 import {
   api,
   connectTelegramChat,
+  cpuSeconds,
   freePort,
   part,
   ROOT,
@@ -29,10 +32,15 @@ import {
  * BENCH_CAMPAIGN_N (default 10000) scales every case down; BENCH_CAMPAIGN_CASES picks them
  * (default bluesky,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
  * code before a change) against the same sandbox and proxy from this one. BENCH_CAMPAIGN_PG is the
- * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
+ * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test). Besides lateness and memory, each
+ * case prints the CPU time Herald used during the campaign; the Telegram case the 429s it was answered.
  */
 
 const N = Number(process.env.BENCH_CAMPAIGN_N ?? 10_000);
+/** BENCH_CAMPAIGN_NODE_OPTIONS: Node options for Herald in the SQLite cases (`--cpu-prof --cpu-prof-dir=...`). */
+const heraldNodeOptions: Record<string, string> = process.env.BENCH_CAMPAIGN_NODE_OPTIONS
+  ? { NODE_OPTIONS: process.env.BENCH_CAMPAIGN_NODE_OPTIONS }
+  : {};
 const HERALD_ROOT = process.env.BENCH_CAMPAIGN_ROOT || undefined;
 const PG_URL = process.env.BENCH_CAMPAIGN_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LATENCY: [number, number] = [200, 800];
@@ -142,6 +150,8 @@ interface Store {
   /** Per publish call: when it started after the due time, and how long the call took (ms). */
   phases(): Promise<{ startLate: number[]; call: number[] }>;
   lateness(): Promise<{ late: number[]; publishedAt: number[] }>;
+  /** The platform's "too many requests" answers the engine met (one `rate_limit_pause` log row each). */
+  rateLimited(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -174,6 +184,9 @@ function sqliteStore(dataDir: string): Store {
         .all() as { s: string; p: string }[];
       return latenessOf(rows);
     },
+    async rateLimited() {
+      return Number((db.prepare(RATE_LIMITED_SQL).get() as { n: number }).n);
+    },
     async close() {
       db.close();
     },
@@ -203,6 +216,9 @@ function pgStore(schema: string): Store {
       );
       return latenessOf(rows);
     },
+    async rateLimited() {
+      return Number((await client.query(RATE_LIMITED_SQL)).rows[0].n);
+    },
     async close() {
       await client.end();
     },
@@ -212,6 +228,7 @@ function pgStore(schema: string): Store {
 /** The log row of a call is written when the call ended: it started its duration earlier. */
 const PHASES_SQL =
   "SELECT p.scheduled_for AS s, l.created_at AS c, l.duration_ms AS d FROM publish_log l JOIN post p ON p.post_id = l.post_id WHERE l.action IN ('publish', 'retry')";
+const RATE_LIMITED_SQL = "SELECT count(*) AS n FROM publish_log WHERE action = 'rate_limit_pause'";
 type PhaseRow = { s: string; c: string; d: number };
 
 function phasesOf(rows: PhaseRow[]) {
@@ -233,6 +250,17 @@ const sec = (ms: number) => Number((ms / 1000).toFixed(2));
 function rssSampler(pids: number[]) {
   const first = new Map<number, number>();
   const peak = new Map<number, number>();
+  const cpuAt = (pid: number) => {
+    try {
+      return cpuSeconds(pid);
+    } catch {
+      return 0;
+    }
+  };
+  // CPU time is what a crowded machine changes least: it shows the cost of the campaign when the
+  // lateness figures are swamped by other processes.
+  const cpuStart = pids.map(cpuAt);
+  const cpuLast = [...cpuStart];
   const timer = setInterval(() => {
     for (const pid of pids) {
       try {
@@ -241,6 +269,8 @@ function rssSampler(pids: number[]) {
         if (!Number.isFinite(mb)) continue;
         if (!first.has(pid)) first.set(pid, mb);
         peak.set(pid, Math.max(peak.get(pid) ?? 0, mb));
+        const i = pids.indexOf(pid);
+        cpuLast[i] = Math.max(cpuLast[i], cpuAt(pid));
       } catch {
         // the process is gone (killed on purpose)
       }
@@ -249,7 +279,11 @@ function rssSampler(pids: number[]) {
   return {
     stop() {
       clearInterval(timer);
-      return { first: Math.max(...first.values()), peak: Math.max(...peak.values()) };
+      pids.forEach((pid, i) => {
+        cpuLast[i] = Math.max(cpuLast[i], cpuAt(pid));
+      });
+      const cpu = cpuLast.reduce((a, c, i) => a + c - cpuStart[i], 0);
+      return { first: Math.max(...first.values()), peak: Math.max(...peak.values()), cpu };
     },
   };
 }
@@ -295,7 +329,7 @@ function report(
   name: string,
   late: number[],
   floorMs: number,
-  rss: { first: number; peak: number },
+  rss: { first: number; peak: number; cpu?: number },
   phases?: { startLate: number[]; call: number[] },
 ): BenchResult[] {
   const sorted = [...late].sort((a, b) => a - b);
@@ -322,6 +356,9 @@ function report(
     { name: `${name}: p50 lateness (floor ${sec(floorMs)} s)`, value: sec(pct(sorted, 0.5)), unit: 's' },
     { name: `${name}: p99 lateness`, value: sec(pct(sorted, 0.99)), unit: 's' },
     { name: `${name}: max lateness`, value: sec(sorted[sorted.length - 1] ?? NaN), unit: 's' },
+    ...(rss.cpu !== undefined
+      ? [{ name: `${name}: Herald CPU during the campaign`, value: Number(rss.cpu.toFixed(2)), unit: 's' }]
+      : []),
     { name: `${name}: RSS at start`, value: Number(rss.first.toFixed(1)), unit: 'MB' },
     {
       name: `${name}: RSS at peak`,
@@ -337,14 +374,14 @@ async function blueskyCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
   const server = await startHerald(
-    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' },
+    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error', ...heraldNodeOptions },
     { root: HERALD_ROOT, startTimeoutMs: 300_000 },
   );
   const store = sqliteStore(server.dataDir);
   try {
     const dueAt = await setUp(server, store, 'bluesky', N, sandbox.direct);
     sandbox.proxy.setEnabled(true);
-    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
+    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 3000));
     const rss = rssSampler([server.pid]);
     const counts = await settle(store, N, 15 * 60_000);
     const mem = rss.stop();
@@ -381,14 +418,14 @@ async function telegramCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
   const server = await startHerald(
-    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error' },
+    { SANDBOX_URL: sandbox.proxy.url, LOG_LEVEL: 'error', ...heraldNodeOptions },
     { root: HERALD_ROOT, startTimeoutMs: 300_000 },
   );
   const store = sqliteStore(server.dataDir);
   try {
     const dueAt = await setUp(server, store, 'telegram', N, sandbox.direct);
     sandbox.proxy.setEnabled(true);
-    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
+    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 3000));
     const rss = rssSampler([server.pid]);
     const floorMs = (N / TELEGRAM_RATE) * 1000;
     const counts = await settle(store, N, floorMs * 2 + 10 * 60_000);
@@ -414,6 +451,11 @@ async function telegramCase(): Promise<BenchResult[]> {
         pass: (counts.failed ?? 0) === 0 && (counts.published ?? 0) === N,
       },
       {
+        name: `${name}: 429s answered by the simulator (each waited out)`,
+        value: await store.rateLimited(),
+        unit: 'calls',
+      },
+      {
         name: `${name}: on the simulator (duplicates)`,
         value: sim.posts,
         unit: 'posts',
@@ -433,9 +475,13 @@ async function postgresCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
   const secret = 'bench-campaign-secret-bench-campaign-secret';
+  // One media directory for the three, as processes sharing a database must have (docs/scaling-out.md):
+  // Herald refuses to start beside processes that store media elsewhere.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-campaign-pg-'));
   const env = {
     SANDBOX_URL: sandbox.proxy.url,
     LOG_LEVEL: 'error',
+    DATA_DIR: dataDir,
     DATABASE_URL: PG_URL,
     DATABASE_SCHEMA: schema,
     SECRET_KEY: secret,
@@ -456,7 +502,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     const dueAt = await setUp(servers[0], store, 'bluesky', N, sandbox.direct);
     step(`due at ${dueAt.toISOString()}`);
     sandbox.proxy.setEnabled(true);
-    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 1000));
+    await sleep(Math.max(0, dueAt.getTime() - Date.now() - 3000));
     const rss = rssSampler(servers.map((s) => s.pid));
     let killedAt = 0;
     // Halfway, the third process is killed without a word: its leases expire and the others look up
@@ -507,6 +553,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -211,6 +211,14 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time (user + system) a process has used so far, in seconds (Linux, /proc; clock ticks of 10 ms). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export async function api(server: RunningServer, method: string, url: string, body?: unknown): Promise<any> {
   const res = await fetch(server.url + url, {
     method,

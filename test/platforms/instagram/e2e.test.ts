@@ -404,4 +404,44 @@ describe('Instagram end to end through the official SDK', () => {
     await e.runner.drain();
     expect((await inspect()).length).toBe(before);
   });
+  it("holds a post past the account's 100 posts in 24 hours until the window moves: never sent only to fail", async () => {
+    const t = await connected('igQuota1');
+    const img = await image(t.sdk, 'quota.jpg', 800, 800);
+    const start = e.env.clock.now().getTime();
+    // content_publishing_limit: 100 API-published posts in a moving 24 hours. The 101st is due with them.
+    const posts = [];
+    for (let i = 0; i < 101; i++)
+      posts.push(
+        await createNow(t.sdk, t.accountId, { content: `quota ${i}`, mediaItems: [{ type: 'image', url: img.url }] }),
+      );
+    await e.runner.drain();
+    const onPlatform = () => inspect().then((all) => all.filter((p) => p.text.startsWith('quota ')));
+    expect(await onPlatform()).toHaveLength(100);
+    const statuses = await Promise.all(posts.map(async (p) => (await getPost(t.sdk, p._id)).platforms[0]));
+    const waiting = statuses.filter((s) => s.status !== 'published');
+    // The one left over was never tried: no container, no refusal, no failure; it waits for the window.
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatchObject({ status: 'pending' });
+    const quota = (await (
+      await fetch(
+        `${e.sandbox.url}/sandbox/instagram/v24.0/${t.igUserId}/content_publishing_limit?fields=quota_usage`,
+        {
+          headers: { authorization: `OAuth ${await pageToken(e.sandbox.url, 'igQuota1')}` },
+        },
+      )
+    ).json()) as any;
+    expect(quota.data[0].quota_usage).toBe(100);
+
+    // A second before the first posts are 24 hours old nothing more goes out; at 24 hours it does, once.
+    e.env.clock.advance(start + 86_400_000 - 1_000 - e.env.clock.now().getTime());
+    await e.runner.drain();
+    expect(await onPlatform()).toHaveLength(100);
+    e.env.clock.advance(1_000);
+    await e.runner.drain();
+    const after = await onPlatform();
+    expect(after).toHaveLength(101);
+    expect(new Set(after.map((p) => p.text)).size).toBe(101);
+    const last = posts[statuses.indexOf(waiting[0])];
+    expect((await getPost(t.sdk, last._id)).platforms[0]).toMatchObject({ status: 'published' });
+  }, 120_000);
 });
