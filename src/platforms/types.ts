@@ -334,6 +334,11 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
     io: PlatformIO,
     thread?: ThreadProgress | null,
   ): Promise<void>;
+  /**
+   * Edits the text of a published post (`POST /v1/posts/{postId}/edit`), where the platform's API allows
+   * it. Media never change. Throws PlatformError (`rejected` for what the platform refuses to edit).
+   */
+  editText?(req: EditTextRequest, io: PlatformIO): Promise<EditTextResult>;
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
@@ -354,6 +359,25 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * platform's descriptor declares their routes with accountSettingTools.
    */
   readonly settings?: Readonly<Record<string, AccountSetting>>;
+}
+
+/** What `editText` changes: one published copy of a post. */
+export interface EditTextRequest {
+  account: AccountCredentials;
+  platformPostId: string;
+  platformPostUrl: string | null;
+  /** The new text, as the post's own text is written (the adapter escapes it as it does when publishing). */
+  content: string;
+  /** The copy was published with media: some platforms edit a caption rather than a text. */
+  hasMedia: boolean;
+  /** The target's platformSpecificData at publish time (Reddit: a link post has no body). */
+  platformSpecificData: Record<string, unknown>;
+}
+
+export interface EditTextResult {
+  /** The id after the edit: X gives a new one, every other platform keeps the original. */
+  platformPostId: string;
+  platformPostUrl: string | null;
 }
 
 /*

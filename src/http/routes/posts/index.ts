@@ -3,6 +3,7 @@ import type { App } from '../../app.js';
 import bulkUploadPosts from './bulk-upload-posts.js';
 import createPost from './create-post.js';
 import deletePost from './delete-post.js';
+import editPost from './edit-post.js';
 import getPost from './get-post.js';
 import listCalendarPosts from './list-calendar-posts.js';
 import listPosts from './list-posts.js';
@@ -22,4 +23,5 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
   retryPost(app, ctx);
   resolveTarget(app, ctx);
   unpublishPost(app, ctx);
+  editPost(app, ctx);
 }
