@@ -339,6 +339,11 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * it. Media never change. Throws PlatformError (`rejected` for what the platform refuses to edit).
    */
   editText?(req: EditTextRequest, io: PlatformIO): Promise<EditTextResult>;
+  /**
+   * Changes a published video's metadata without uploading it again (`POST /v1/posts/{postId}/update-metadata`).
+   * Answers the fields it changed. Throws PlatformError.
+   */
+  updateMetadata?(req: MetadataUpdateRequest, io: PlatformIO): Promise<string[]>;
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
@@ -359,6 +364,25 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * platform's descriptor declares their routes with accountSettingTools.
    */
   readonly settings?: Readonly<Record<string, AccountSetting>>;
+}
+
+/** The fields of a metadata update (the hosted contract's `updatePostMetadata`); at least one is set. */
+export interface MetadataFields {
+  title?: string;
+  description?: string;
+  tags?: string[];
+  categoryId?: string;
+  privacyStatus?: 'public' | 'private' | 'unlisted';
+  /** A public image URL, fetched through `io.openMedia` (the outbound guard). */
+  thumbnailUrl?: string;
+  madeForKids?: boolean;
+  containsSyntheticMedia?: boolean;
+}
+
+export interface MetadataUpdateRequest {
+  account: AccountCredentials;
+  videoId: string;
+  fields: MetadataFields;
 }
 
 /** What `editText` changes: one published copy of a post. */

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { descriptorOf } from '../../platforms/catalogue.js';
-import { EDITABLE_PLATFORMS } from '../../platforms/edit.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { PlatformError, type EditTextResult, type Platform } from '../../platforms/types.js';
 import { findAccount } from '../../store/accounts.js';
@@ -31,8 +30,9 @@ export async function editPost(
   postId: string,
   input: EditPostInput,
 ): Promise<EditTextResult> {
-  const name = descriptorOf(input.platform)?.name ?? input.platform;
-  if (!EDITABLE_PLATFORMS.includes(input.platform))
+  const descriptor = descriptorOf(input.platform);
+  const name = descriptor?.name ?? input.platform;
+  if (!descriptor?.capabilities.editText)
     throw invalid('PLATFORM_LIMITATION', `${name}'s API does not edit published posts`, { platform: input.platform });
   if (!input.content.trim()) throw invalid('invalid_content', 'content must not be empty', { field: 'content' });
   const { post, targets } = await loadPost(ctx.db.kysely, caller, postId);

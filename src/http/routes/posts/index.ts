@@ -9,8 +9,10 @@ import listCalendarPosts from './list-calendar-posts.js';
 import listPosts from './list-posts.js';
 import resolveTarget from './resolve-target.js';
 import retryPost from './retry-post.js';
+import syncExternalPosts from './sync-external-posts.js';
 import unpublishPost from './unpublish-post.js';
 import updatePost from './update-post.js';
+import updatePostMetadata from './update-post-metadata.js';
 
 export function registerPostRoutes(app: App, ctx: AppContext): void {
   listPosts(app, ctx);
@@ -24,4 +26,6 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
   resolveTarget(app, ctx);
   unpublishPost(app, ctx);
   editPost(app, ctx);
+  syncExternalPosts(app, ctx);
+  updatePostMetadata(app, ctx);
 }
