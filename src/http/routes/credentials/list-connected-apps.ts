@@ -4,18 +4,15 @@ import { listConnectedApps } from '../../../domain/connected-apps.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 
-export const ConnectedApp = Type.Object(
-  {
-    clientId: Type.String({ description: 'The API key id' }),
-    clientName: Type.String({ description: 'The API key name' }),
-    redirectHost: Type.Null(),
-    scopes: Type.Array(Type.String(), { description: 'read, write, and profile:<id> for a profile-scoped key' }),
-    authorizedAt: DateTime,
-    lastUsedAt: Type.Null(),
-    tokenCount: Type.Integer(),
-  },
-  { $id: 'ConnectedApp' },
-);
+export const ConnectedApp = Type.Object({
+  clientId: Type.String({ description: 'The API key id' }),
+  clientName: Type.String({ description: 'The API key name' }),
+  redirectHost: Type.Null(),
+  scopes: Type.Array(Type.String(), { description: 'read, write, and profile:<id> for a profile-scoped key' }),
+  authorizedAt: DateTime,
+  lastUsedAt: Type.Null(),
+  tokenCount: Type.Integer(),
+});
 
 export default function listConnectedAppsRoute(app: App, ctx: AppContext) {
   app.get(

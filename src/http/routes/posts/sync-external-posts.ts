@@ -4,18 +4,15 @@ import { syncExternal } from '../../../domain/posts/sync-external.js';
 import type { App } from '../../app.js';
 import { errorResponses, Nullable } from '../../schemas/common.js';
 
-const ExternalPostSummary = Type.Object(
-  {
-    platform: Type.String(),
-    platformPostId: Type.String(),
-    platformPostUrl: Nullable(Type.String()),
-    content: Type.String(),
-    publishedAt: Nullable(Type.String()),
-    mediaType: Type.Optional(Type.String()),
-    thumbnailUrl: Type.Optional(Type.String()),
-  },
-  { $id: 'ExternalPostSummary' },
-);
+const ExternalPostSummary = Type.Object({
+  platform: Type.String(),
+  platformPostId: Type.String(),
+  platformPostUrl: Nullable(Type.String()),
+  content: Type.String(),
+  publishedAt: Nullable(Type.String()),
+  mediaType: Type.Optional(Type.String()),
+  thumbnailUrl: Type.Optional(Type.String()),
+});
 
 export default function syncExternalPostsRoute(app: App, ctx: AppContext) {
   app.post(
