@@ -32,6 +32,24 @@ export async function listWebhookLogs(
   return q.orderBy('created_at', 'desc').orderBy('log_id', 'desc').limit(filter.limit).execute();
 }
 
+/** Newest first within [since, until), the first `take` rows and the total count (the unified log). */
+export async function pageWebhookLogs(
+  db: Executor,
+  tenantId: string,
+  f: { since: string; until?: string; status?: string; event?: string },
+  take: number,
+): Promise<{ rows: WebhookLogRow[]; total: number }> {
+  let q = db.selectFrom('webhook_log').where('tenant_id', '=', tenantId).where('created_at', '>=', f.since);
+  if (f.until) q = q.where('created_at', '<', f.until);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.event) q = q.where('event', '=', f.event);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('log_id', 'desc').limit(take).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
 /** Attempts already recorded for one event to one webhook (the next attempt's number is this + 1). */
 export async function countDeliveryAttempts(db: Executor, webhookId: string, eventId: string): Promise<number> {
   const row = await db
