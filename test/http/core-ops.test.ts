@@ -89,7 +89,9 @@ describe('GET and DELETE /v1/me/connected-apps', () => {
     expect((await zernioError((await zernio(e.env, app.key)).apiKeys.verifyCredential())).statusCode).toBe(401);
     const again = body(await sdk.connectedapps.revokeConnectedApp({ path: { clientId: app.id } }));
     expect(again.revokedTokens).toBe(0);
-    expect(body(await sdk.connectedapps.listConnectedApps()).connectedApps.map((a: any) => a.clientId)).not.toContain(app.id);
+    expect(body(await sdk.connectedapps.listConnectedApps()).connectedApps.map((a: any) => a.clientId)).not.toContain(
+      app.id,
+    );
   });
 
   it("refuses a profile-scoped key, another user's key and the calling key", async () => {
@@ -102,7 +104,9 @@ describe('GET and DELETE /v1/me/connected-apps', () => {
     );
     expect(stranger.statusCode).toBe(404);
     expect(body(await (await zernio(e.env, scoped.key)).apiKeys.verifyCredential()).valid).toBe(true);
-    const self = body(await sdk.connectedapps.listConnectedApps()).connectedApps.find((a: any) => a.clientName !== 'Scoped');
+    const self = body(await sdk.connectedapps.listConnectedApps()).connectedApps.find(
+      (a: any) => a.clientName !== 'Scoped',
+    );
     const own = await zernioError(sdk.connectedapps.revokeConnectedApp({ path: { clientId: self.clientId } }));
     expect([own.statusCode, own.code]).toEqual([400, 'current_credential']);
   });
@@ -110,7 +114,9 @@ describe('GET and DELETE /v1/me/connected-apps', () => {
 
 describe('POST /v1/media/upload-direct', () => {
   it('stores a probed image and answers its public URL, which serves the same bytes', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#08f' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
     const res = body(
       await sdk.messages.uploadMediaDirect({ body: { file: new Blob([png], { type: 'image/png' }) } as any }),
     );
@@ -165,7 +171,9 @@ describe('POST /v1/posts/sync-external', () => {
 
   it("refuses another tenant's account and a read-only key", async () => {
     const other = await e.env.createUser();
-    const err = await zernioError((await zernio(e.env, other.apiKey)).analytics.syncExternalPosts({ body: { accountId } }));
+    const err = await zernioError(
+      (await zernio(e.env, other.apiKey)).analytics.syncExternalPosts({ body: { accountId } }),
+    );
     expect(err.statusCode).toBe(404);
     const read = await key({ name: 'ro', permission: 'read' });
     const ro = await zernioError((await zernio(e.env, read.key)).analytics.syncExternalPosts({ body: { accountId } }));

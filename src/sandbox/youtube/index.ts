@@ -201,7 +201,11 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
           return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
         const problems = checkSchema('Video', request.body ?? null);
         if (problems.length) return ytError(reply, 400, 'invalid', problems[0].message, { domain: 'global' });
-        const body = request.body as { id?: string; snippet?: Record<string, any>; status?: Record<string, any> };
+        const body = request.body as {
+          id?: string;
+          snippet?: { title?: unknown; categoryId?: string; tags?: string[]; description?: string };
+          status?: Record<string, unknown>;
+        };
         const video = body.id ? store().videos.get(body.id) : undefined;
         if (!video || video.deleted)
           return ytError(reply, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.', {
