@@ -4,6 +4,7 @@ import { linkedInSimulator } from '../../src/sandbox/linkedin/index.js';
 import { redditSimulator } from '../../src/sandbox/reddit/index.js';
 import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { body, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
@@ -17,6 +18,7 @@ let e: OAuthE2E;
 let apiKey: string;
 let sdk: Zernio;
 let profileId: string;
+let hook: WebhookReceiver;
 const accounts: Record<string, string> = {};
 
 async function connect(platform: 'linkedin' | 'reddit', login: string) {
@@ -63,14 +65,20 @@ async function publish(content: string, psd: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [linkedInSimulator(), redditSimulator({ now })]);
+  e = await createOAuthE2E((now) => [linkedInSimulator(), redditSimulator({ now })], {
+    env: { WEBHOOK_ALLOW_INSECURE: '1' },
+  });
+  hook = await startWebhookReceiver();
   ({ apiKey } = await e.env.createUser());
   sdk = await zernio(e.env, apiKey);
   profileId = (await e.env.request(apiKey, 'POST', '/v1/profiles', { name: 'Edits' })).body.profile._id;
   accounts.linkedin = await connect('linkedin', 'editMember1');
   accounts.reddit = await connect('reddit', 'editRedditor1');
 });
-afterAll(async () => e?.close());
+afterAll(async () => {
+  await hook?.close();
+  await e?.close();
+});
 
 describe('POST /v1/posts/{postId}/edit', () => {
   it('edits a post on LinkedIn and Reddit: each simulator shows the new text, and the post records it', async () => {
@@ -175,5 +183,21 @@ describe('POST /v1/posts/{postId}/edit', () => {
     );
     expect(stranger.statusCode).toBe(404);
     expect((await simPost('linkedin', li.platformPostId)).text).toBe('Stays as it is');
+  });
+
+  it('delivers post.cancelled when an edited copy is then unpublished', async () => {
+    await sdk.webhooks.createWebhookSettings({ body: { name: 'cancel', url: hook.url, events: ['post.cancelled'] } });
+    const post = await publish('Short lived');
+    await sdk.posts.editPost({
+      path: { postId: post.id },
+      body: { platform: 'linkedin', content: 'Short lived, edited' },
+    });
+    const res = await sdk.posts.unpublishPost({ path: { postId: post.id }, body: { platform: 'linkedin' } } as any);
+    expect(res.response.status).toBe(200);
+    await e.runner.drain();
+    const cancelled = hook.received.filter((r) => r.json.post?.id === post.id);
+    expect(cancelled.map((r) => r.json.event)).toEqual(['post.cancelled']);
+    expect(cancelled[0].headers['x-zernio-event-id']).toBe(cancelled[0].json.id);
+    expect(cancelled[0].json.post.platforms.find((p: any) => p.platform === 'linkedin').status).toBe('cancelled');
   });
 });
