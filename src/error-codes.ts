@@ -14,6 +14,24 @@ export interface ErrorCodeEntry {
 }
 
 export const ERROR_CODES = {
+  current_credential: {
+    statuses: [400],
+    summary: 'The connected app is the API key making the request, which cannot revoke itself',
+  },
+  connected_app_not_found: { statuses: [404], summary: 'The connected app (an API key of the caller) was not found' },
+  file_empty: { statuses: [400], summary: 'The uploaded file is empty' },
+  invalid_content: { statuses: [400], summary: 'The new text of the post is empty' },
+  ads_connection_required: {
+    statuses: [409],
+    summary: "The account is not connected; reconnect it, then sync again (the hosted API's code)",
+  },
+  account_platform_mismatch: { statuses: [400], summary: 'The account is not of the platform the route or body names' },
+  webhook_event_not_found: { statuses: [404], summary: 'No delivery of this event to this webhook is logged' },
+  delivery_expired: {
+    statuses: [422],
+    summary: 'The delivery is older than the log retention, so its payload is gone',
+  },
+  webhook_inactive: { statuses: [400], summary: 'The webhook is disabled; enable it before redelivering' },
   PLATFORM_LIMITATION: {
     statuses: [400],
     summary: "The platform's API does not offer this operation (the hosted API's code, kept as it spells it)",

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'post.published',
   'post.failed',
   'post.partial',
+  'post.cancelled',
   'post.recycled',
   'account.connected',
   'account.disconnected',

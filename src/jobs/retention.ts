@@ -25,7 +25,7 @@ interface Retained {
 
 /**
  * Rows Herald keeps for a while, each deleted by an hourly periodic job once older than its retention:
- * - publishing logs (`GET /v1/logs` shows 7 days);
+ * - publishing logs (`GET /v1/posts/logs` and the unified `GET /v1/logs` show 7 days);
  * - webhook delivery logs (spec: 7 days);
  * - the event outbox: it gets an event for every scheduled, published or failed post and every account
  *   change, and would otherwise grow for as long as Herald runs. A delivery still waiting for an event

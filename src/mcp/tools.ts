@@ -188,7 +188,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'list_publishing_logs',
     title: 'Publishing logs',
     method: 'GET',
-    path: '/v1/logs',
+    path: '/v1/posts/logs',
     access: 'read',
     description: 'Every platform call Herald made while publishing (kept 7 days), newest first. Read only.',
   },

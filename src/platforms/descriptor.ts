@@ -29,6 +29,11 @@ export interface DeclaredCapabilities {
   /** The destinations an account chooses among (pages, organizations, boards...) and their routes' wire. */
   destinations?: DestinationsDeclaration;
   unpublish?: boolean;
+  /**
+   * The platform's API edits a published post's text (the hosted contract's `editPost` names these);
+   * `POST /v1/posts/{postId}/edit` elsewhere is a 400 PLATFORM_LIMITATION. The adapter edits with `editText`.
+   */
+  editText?: boolean;
   /** Finding a post after an unknown outcome (by idempotency key, or by content and time). */
   lookup?: boolean;
   /** Media the platform processes after the upload, which the engine waits for (types.ts ProcessingCapability). */

@@ -334,6 +334,16 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
     io: PlatformIO,
     thread?: ThreadProgress | null,
   ): Promise<void>;
+  /**
+   * Edits the text of a published post (`POST /v1/posts/{postId}/edit`), where the platform's API allows
+   * it. Media never change. Throws PlatformError (`rejected` for what the platform refuses to edit).
+   */
+  editText?(req: EditTextRequest, io: PlatformIO): Promise<EditTextResult>;
+  /**
+   * Changes a published video's metadata without uploading it again (`POST /v1/posts/{postId}/update-metadata`).
+   * Answers the fields it changed. Throws PlatformError.
+   */
+  updateMetadata?(req: MetadataUpdateRequest, io: PlatformIO): Promise<string[]>;
   /** Token refresh for platforms whose tokens expire (OAuth refresh, Bluesky session refresh). */
   refreshTokens?(account: AccountCredentials, io: PlatformIO): Promise<TokenSet>;
   oauth?: OAuthProvider;
@@ -354,6 +364,44 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
    * platform's descriptor declares their routes with accountSettingTools.
    */
   readonly settings?: Readonly<Record<string, AccountSetting>>;
+}
+
+/** The fields of a metadata update (the hosted contract's `updatePostMetadata`); at least one is set. */
+export interface MetadataFields {
+  title?: string;
+  description?: string;
+  tags?: string[];
+  categoryId?: string;
+  privacyStatus?: 'public' | 'private' | 'unlisted';
+  /** A public image URL, fetched through `io.openMedia` (the outbound guard). */
+  thumbnailUrl?: string;
+  madeForKids?: boolean;
+  containsSyntheticMedia?: boolean;
+}
+
+export interface MetadataUpdateRequest {
+  account: AccountCredentials;
+  videoId: string;
+  fields: MetadataFields;
+}
+
+/** What `editText` changes: one published copy of a post. */
+export interface EditTextRequest {
+  account: AccountCredentials;
+  platformPostId: string;
+  platformPostUrl: string | null;
+  /** The new text, as the post's own text is written (the adapter escapes it as it does when publishing). */
+  content: string;
+  /** The copy was published with media: some platforms edit a caption rather than a text. */
+  hasMedia: boolean;
+  /** The target's platformSpecificData at publish time (Reddit: a link post has no body). */
+  platformSpecificData: Record<string, unknown>;
+}
+
+export interface EditTextResult {
+  /** The id after the edit: X gives a new one, every other platform keeps the original. */
+  platformPostId: string;
+  platformPostUrl: string | null;
 }
 
 /*

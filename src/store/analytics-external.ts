@@ -41,3 +41,37 @@ export async function insertExternalPost(
 export async function setExternalSynced(db: Executor, accountId: string, iso: string): Promise<void> {
   await db.updateTable('account').set({ external_synced_at: iso }).where('account_id', '=', accountId).execute();
 }
+
+/** Whether a target of the account is being published or awaits an outcome (its platform id not known yet). */
+export async function hasTargetsInFlight(db: Executor, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('post_target')
+    .select('target_id')
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['publishing', 'unknown', 'processing'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The account's published targets with their post's text, newest first (what Herald already holds). */
+export async function listAccountPublished(db: Executor, accountId: string, limit: number) {
+  return db
+    .selectFrom('post_target as t')
+    .innerJoin('post as p', 'p.post_id', 't.post_id')
+    .select([
+      't.platform',
+      't.platform_post_id',
+      't.platform_post_url',
+      't.published_at',
+      't.custom_content',
+      'p.content',
+      'p.media_items',
+    ])
+    .where('t.account_id', '=', accountId)
+    .where('t.status', '=', 'published')
+    .where('t.platform_post_id', 'is not', null)
+    .orderBy('t.published_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -48,6 +48,16 @@ export async function countActiveApiKeys(db: Executor, userId: string, now: stri
   return Number(row.n);
 }
 
+/** One key of the user, deleted or not (a revocation is idempotent while the key is on record). */
+export async function findUserApiKey(db: Executor, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_key')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('api_key_id', '=', keyId)
+    .executeTakeFirst();
+}
+
 export async function softDeleteApiKey(db: Executor, userId: string, keyId: string, now: string): Promise<boolean> {
   const res = await db
     .updateTable('api_key')

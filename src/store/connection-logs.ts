@@ -14,6 +14,9 @@ export interface ConnectionLogFilter {
   eventType?: string;
   status?: 'success' | 'failed';
   since: string;
+  /** Only entries before this time (ISO). */
+  until?: string;
+  accountId?: string;
   limit: number;
   skip: number;
 }
@@ -24,6 +27,8 @@ function filtered(db: Executor, f: ConnectionLogFilter) {
   if (f.platform) q = q.where('platform', '=', f.platform);
   if (f.eventType) q = q.where('event_type', '=', f.eventType);
   if (f.status) q = q.where('status', '=', f.status);
+  if (f.until) q = q.where('created_at', '<', f.until);
+  if (f.accountId) q = q.where('account_id', '=', f.accountId);
   return q;
 }
 

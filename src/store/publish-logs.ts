@@ -9,6 +9,8 @@ export interface PublishLogFilter {
   /** Profiles the caller may see; null = all of the tenant's. */
   profileIds: string[] | null;
   since: string;
+  /** Only entries before this time (ISO). */
+  until?: string;
   status?: string;
   platform?: string;
   action?: string;
@@ -30,6 +32,7 @@ function filtered(db: Executor, f: PublishLogFilter) {
     q = q.where('profile_id', 'in', f.profileIds);
   }
   if (f.status) q = q.where('status', '=', f.status);
+  if (f.until) q = q.where('created_at', '<', f.until);
   if (f.platform) q = q.where('platform', '=', f.platform);
   if (f.action) q = q.where('action', '=', f.action);
   if (f.postId) q = q.where('post_id', '=', f.postId);

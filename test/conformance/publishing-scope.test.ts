@@ -62,17 +62,6 @@ const NOT_SERVED_YET = new Set<string>([
   'getInstagramFollowerHistory',
   'getYouTubeDemographics',
   'getGoogleBusinessSearchKeywords',
-  // Webhooks and logs
-  'redeliverWebhookEvent',
-  // Core
-  'getUsage',
-  'syncExternalPosts',
-  'editPost',
-  'updatePostMetadata',
-  'verifyCredential',
-  'listConnectedApps',
-  'revokeConnectedApp',
-  'uploadMediaDirect',
 ]);
 
 const PLACEHOLDER_ID = '0123456789abcdef01234567';

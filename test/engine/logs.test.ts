@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConnectionLog } from '../../src/domain/connect/connection-log.js';
+import { newId } from '../../src/lib/ids.js';
+import { insertWebhookLog } from '../../src/store/webhook-logs.js';
 import { seedPost } from '../helpers/test-platform-fixtures.js';
+import { body, zernio } from '../helpers/zernio.js';
 import { createEngineEnv, createTenant, type EngineEnv } from './engine-env.js';
 
 let e: EngineEnv;
@@ -32,9 +36,10 @@ beforeAll(async () => {
 afterAll(async () => e?.close());
 
 describe('publishing logs API', () => {
-  it('lists every platform call through the SDK, newest first, with filters and skip pagination', async () => {
-    const client = await e.env.sdk(t.apiKey);
-    const all = (await client.logs.listLogs()).data as any;
+  it('lists every platform call on /v1/posts/logs, newest first, with filters and skip pagination', async () => {
+    const postLogs = async (q: Record<string, string | number> = {}) =>
+      (await e.env.request(t.apiKey, 'GET', `/v1/posts/logs?${new URLSearchParams(q as any)}`)).body;
+    const all = await postLogs();
     expect(all.logs).toHaveLength(2);
     expect(all.pagination).toEqual({ total: 2, limit: 50, skip: 0, pages: 1, hasMore: false });
     const [failed, ok] = all.logs;
@@ -57,22 +62,22 @@ describe('publishing logs API', () => {
     expect(ok).toMatchObject({ postId: okPost, status: 'success', statusCode: 200 });
     expect(ok.response.platformPostId).toMatch(/^sim_/);
 
-    const onlyFailed = (await client.logs.listLogs({ query: { status: 'failed' } })).data as any;
+    const onlyFailed = await postLogs({ status: 'failed' });
     expect(onlyFailed.logs.map((l: any) => l.postId)).toEqual([badPost]);
-    const bluesky = (await client.logs.listLogs({ query: { platform: 'bluesky' } })).data as any;
+    const bluesky = await postLogs({ platform: 'bluesky' });
     expect(bluesky.logs.map((l: any) => l.postId)).toEqual([okPost]);
-    const page = (await client.logs.listLogs({ query: { limit: 1, skip: 1 } })).data as any;
+    const page = await postLogs({ limit: 1, skip: 1 });
     expect(page.logs.map((l: any) => l.postId)).toEqual([okPost]);
     expect(page.pagination).toEqual({ total: 2, limit: 1, skip: 1, pages: 2, hasMore: false });
-    const first = (await client.logs.listLogs({ query: { limit: 1 } })).data as any;
+    const first = await postLogs({ limit: 1 });
     expect(first.pagination.hasMore).toBe(true);
-    const retries = (await client.logs.listLogs({ query: { action: 'retry' } })).data as any;
+    const retries = await postLogs({ action: 'retry' });
     expect(retries.logs).toEqual([]);
   });
 
   it('rejects out-of-range filters with 400', async () => {
     for (const q of ['days=8', 'limit=101', 'limit=0', 'skip=-1', 'status=weird', 'action=nope', 'platform=myspace']) {
-      const res = await e.env.request(t.apiKey, 'GET', `/v1/logs?${q}`);
+      const res = await e.env.request(t.apiKey, 'GET', `/v1/posts/logs?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.details.fields, q).toBeDefined();
     }
@@ -132,6 +137,65 @@ describe('publishing logs API', () => {
     const id = (await e.env.request(t.apiKey, 'GET', '/v1/logs')).body.logs[0]._id;
     expect((await e.env.request(other.apiKey, 'GET', `/v1/logs/${id}`)).status).toBe(404);
     expect((await e.env.request(other.apiKey, 'GET', `/v1/posts/${okPost}/logs`)).status).toBe(404);
+  });
+
+  it('GET /v1/logs merges publishing calls, connections and webhook deliveries through @zernio/node', async () => {
+    await writeConnectionLog(e.ctx, e.ctx.db.kysely, {
+      tenantId: t.userId,
+      userId: t.userId,
+      profileId: t.profileId,
+      accountId: t.bluesky.account_id,
+      platform: 'bluesky',
+      eventType: 'connect_success',
+      method: 'credentials',
+      success: { username: 'bluesky-user' },
+    });
+    await insertWebhookLog(e.ctx.db.kysely, {
+      log_id: newId(e.env.clock.now()),
+      tenant_id: t.userId,
+      webhook_id: 'w1',
+      webhook_name: 'hook',
+      event_id: 'evt1',
+      event: 'post.published',
+      url: 'https://receiver.example/hook',
+      status: 'failed',
+      status_code: 503,
+      request_payload: '{"id":"evt1"}',
+      response_body: 'down',
+      error_message: 'HTTP 503',
+      attempt_number: 1,
+      response_time: 12,
+      created_at: e.env.clock.now().toISOString(),
+    });
+    const sdk = await zernio(e.env, t.apiKey);
+    const all = body(await sdk.logs.listLogs());
+    expect(all.logs.map((l: any) => l.type).sort()).toEqual(['connections', 'publishing', 'publishing', 'webhooks']);
+    expect(all.pagination).toMatchObject({ total: 4, skip: 0, hasMore: false });
+    const failedPublish = all.logs.find((l: any) => l.type === 'publishing' && l.status === 'failed');
+    expect(failedPublish).toMatchObject({ action: 'post.publish', platform: 'twitter', status_code: 400 });
+    expect(JSON.parse(failedPublish.metadata)).toMatchObject({ postId: badPost, attemptNumber: 1 });
+    expect(all.logs.find((l: any) => l.type === 'connections')).toMatchObject({
+      action: 'account.connected',
+      account_id: t.bluesky.account_id,
+    });
+
+    const connections = body(await sdk.logs.listLogs({ query: { type: 'connections' } }));
+    expect(connections.logs.map((l: any) => l.action)).toEqual(['account.connected']);
+    const failed = body(await sdk.logs.listLogs({ query: { status: 'failed' } }));
+    expect(failed.logs.map((l: any) => l.type).sort()).toEqual(['publishing', 'webhooks']);
+    const delivered = body(await sdk.logs.listLogs({ query: { event: 'post.published' } }));
+    expect(delivered.logs.map((l: any) => JSON.parse(l.metadata).eventId)).toEqual(['evt1']);
+    const onBluesky = body(await sdk.logs.listLogs({ query: { platform: 'bluesky' } }));
+    expect(onBluesky.logs.map((l: any) => l.type).sort()).toEqual(['connections', 'publishing']);
+    const legacy = await e.env.request(t.apiKey, 'GET', `/v1/logs?account_id=${t.twitter.account_id}`);
+    expect(legacy.body.logs.map((l: any) => l.account_id)).toEqual([t.twitter.account_id]);
+    const page = body(await sdk.logs.listLogs({ query: { limit: 1, skip: 1 } }));
+    expect(page.logs).toEqual([all.logs[1]]);
+    expect(body(await sdk.logs.listLogs({ query: { type: 'messaging' } })).logs).toEqual([]);
+    expect((await e.env.request(t.apiKey, 'GET', '/v1/logs?from=yesterday')).status).toBe(400);
+
+    const other = await e.env.createUser();
+    expect(body(await (await zernio(e.env, other.apiKey)).logs.listLogs()).logs).toEqual([]);
   });
 
   it('deletes entries older than 7 days with the periodic job', async () => {

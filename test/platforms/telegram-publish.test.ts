@@ -181,4 +181,31 @@ describe('Telegram bot removed from the chat', () => {
     expect(JSON.parse(events[0].payload).account).toMatchObject({ accountId, disconnectionType: 'unintentional' });
     expect((await inspect()).filter((p) => p.text === 'nobody hears this')).toHaveLength(0);
   });
+
+  it('edits a published text message and a photo caption through the edit API (POST /v1/posts/{id}/edit)', async () => {
+    const { t, accountId } = await connectedTenant('-1003333333333');
+    const text = await publishNow(t, accountId, { content: 'First words' });
+    const photo = await publishNow(t, accountId, {
+      content: 'A caption',
+      mediaItems: [{ type: 'image', url: imageUrl }],
+    });
+    const edit = (postId: string, content: string) =>
+      h.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/edit`, { platform: 'telegram', content });
+    const edited = await edit(text.post._id, 'Second words');
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ success: true, id: text.post.platforms[0].platformPostId });
+    expect((await edit(photo.post._id, 'A better caption')).status).toBe(200);
+    const tooLong = await edit(photo.post._id, 'x'.repeat(1025));
+    expect([tooLong.status, tooLong.body.code]).toEqual([400, 'PLATFORM_LIMITATION']);
+    const posts = await inspect();
+    const byId = (id: string) => posts.find((p) => p.id === id && p.destination === '-1003333333333');
+    expect(byId(text.post.platforms[0].platformPostId)).toMatchObject({
+      text: 'Second words',
+      extra: { edited: true },
+    });
+    expect(byId(photo.post.platforms[0].platformPostId)).toMatchObject({
+      text: 'A better caption',
+      extra: { edited: true },
+    });
+  });
 });

@@ -38,6 +38,21 @@ export async function syncExternalPosts(
     ? new Date(account.external_synced_at).getTime() - OVERLAP_MS
     : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
   const listed = await analytics.listPosts(credentials, new Date(last), EXTERNAL_PER_SYNC, io);
+  return importListedPosts(ctx, account, listed, now);
+}
+
+/**
+ * Imports the listed posts Herald has no target for, in one transaction that also marks the account
+ * synced at `now`. `settleMs`: a post younger than this is left for a later sync (Herald may be publishing
+ * it right now); the on-demand sync passes 0 when the account has nothing in flight.
+ */
+export async function importListedPosts(
+  ctx: AppContext,
+  account: AccountRow,
+  listed: ListedPost[],
+  now: Date,
+  settleMs = SETTLE_MS,
+): Promise<number> {
   // In publish order: metrics_rollup's slots are locked in one order by every writer (collect.ts).
   const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()].sort(
     (a, b) => a.publishedAt.getTime() - b.publishedAt.getTime(),
@@ -52,7 +67,7 @@ export async function syncExternalPosts(
     for (const p of unique) {
       if (
         known.has(p.platformPostId) ||
-        p.publishedAt.getTime() > now.getTime() - SETTLE_MS ||
+        p.publishedAt.getTime() > now.getTime() - settleMs ||
         Number.isNaN(p.publishedAt.getTime())
       )
         continue;

@@ -137,7 +137,12 @@ async function isPdf(file: string): Promise<boolean> {
  * Probes a received file that does not hold the key yet; unreadable media is refused with a 400. A
  * document has nothing to probe, but its bytes must be the PDF it claims to be, like an image's.
  */
-async function probeReceived(ctx: AppContext, kind: MediaKind, key: string, file: string): Promise<MediaProbe | null> {
+export async function probeReceived(
+  ctx: AppContext,
+  kind: MediaKind,
+  key: string,
+  file: string,
+): Promise<MediaProbe | null> {
   if (kind === 'document') {
     if (!(await isPdf(file))) throw unreadable(kind, key, new Error('no %PDF- header'));
     return null;

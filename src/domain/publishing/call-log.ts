@@ -5,7 +5,14 @@ import type { PublishLogRow } from '../../store/publish-logs.js';
 import type { PostRow, TargetRow } from '../../store/publishing.js';
 import { platformErrorCode } from './failure.js';
 
-export type LogAction = 'publish' | 'retry' | 'media_upload' | 'rate_limit_pause' | 'token_refresh' | 'cancelled';
+export type LogAction =
+  | 'publish'
+  | 'retry'
+  | 'media_upload'
+  | 'rate_limit_pause'
+  | 'token_refresh'
+  | 'cancelled'
+  | 'edit';
 export type LogStatus = 'success' | 'failed' | 'pending' | 'skipped';
 
 const RAW = 5000;

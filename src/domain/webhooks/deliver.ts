@@ -66,6 +66,9 @@ export async function sendDelivery(
     ...custom,
     'content-type': 'application/json',
     'user-agent': 'Herald-Webhooks/1',
+    // The event id (the body's `id`) as clients of the hosted service read it: every attempt and every
+    // redelivery of one event carries the same.
+    'x-zernio-event-id': event.id,
     ...signatureHeaders(secret, event.id, timestampSec, body),
   };
   return sendWebhookRequest({ url: webhook.url, body, headers, allowInsecure: ctx.config.webhookAllowInsecure });

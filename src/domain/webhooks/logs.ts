@@ -11,6 +11,7 @@ export interface WebhookLogQuery {
   status?: 'success' | 'failed';
   event?: string;
   webhookId?: string;
+  eventId?: string;
 }
 
 /** Newest first. Entries past retention are hidden even before the cleanup job removes them. */
@@ -25,6 +26,7 @@ export async function listTenantWebhookLogs(
     status: query.status,
     event: query.event,
     webhookId: query.webhookId,
+    eventId: query.eventId,
     since: new Date(ctx.clock.now().getTime() - LOG_RETENTION_MS),
   });
 }

@@ -7,6 +7,7 @@ import { registerAuthRoutes } from './auth/index.js';
 import { registerAnalyticsRoutes } from './analytics/index.js';
 import { registerAccountGroupRoutes } from './account-groups/index.js';
 import { registerConnectRoutes } from './connect/index.js';
+import { registerCredentialRoutes } from './credentials/index.js';
 import { registerLogRoutes } from './logs/index.js';
 import { registerMediaRoutes } from './media/index.js';
 import { registerPostRoutes } from './posts/index.js';
@@ -60,6 +61,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerUserRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerUsageRoutes(app, ctx);
+  registerCredentialRoutes(app, ctx);
   registerInboxRoutes(app, ctx);
   platformWebhooks(app, ctx);
   registerAnalyticsRoutes(app, ctx);

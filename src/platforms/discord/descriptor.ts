@@ -23,7 +23,13 @@ export const discord: PlatformDescriptor<'discord'> = {
     'webhookAvatarUrl',
   ],
   scopes: ['bot'],
-  capabilities: { connect: 'oauth2', destinations: DISCORD_DESTINATIONS, unpublish: true, lookup: true },
+  capabilities: {
+    connect: 'oauth2',
+    editText: true,
+    destinations: DISCORD_DESTINATIONS,
+    unpublish: true,
+    lookup: true,
+  },
   tools: DISCORD_TOOLS,
   limits: [
     // https://discord.com/developers/docs/topics/rate-limits#global-rate-limit: a bot makes at most 50

@@ -64,6 +64,7 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   accountIdKey: 'pageId',
   scopes: FACEBOOK_DEFAULT_SCOPES,
   capabilities: {
+    editText: true,
     connect: 'oauth2',
     destinations: FACEBOOK_DESTINATIONS,
     unpublish: true,

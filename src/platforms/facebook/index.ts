@@ -393,6 +393,22 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
     },
 
     /** `DELETE /{post-id}` with the token of the Page the post id names (`{page}_{post}`), else the account's. */
+    /**
+     * `POST /{post-id} {message}`: the text of a Page post this app created (Graph refuses others); media
+     * cannot change, and the post keeps its id, reactions and comments.
+     * https://developers.facebook.com/docs/graph-api/reference/page-post/#updating
+     */
+    async editText(req, io) {
+      const id = req.platformPostId;
+      const page = await pageAccess(req.account, io, id.includes('_') ? id.split('_')[0] : undefined);
+      await graph(io, {
+        method: 'POST',
+        url: `${base}/${encodeURIComponent(id)}`,
+        token: page.token,
+        json: { message: req.content },
+      });
+      return { platformPostId: id, platformPostUrl: req.platformPostUrl };
+    },
     async unpublish(account, platformPostId, io) {
       const owner = platformPostId.includes('_') ? platformPostId.split('_')[0] : undefined;
       const page = await pageAccess(account, io, owner);

@@ -17,7 +17,13 @@ export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   accountMetadata: ['locationId', 'locationName', 'googleAccountId', 'accountName'],
   accountIdKey: 'locationId',
   scopes: GOOGLEBUSINESS_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: GOOGLEBUSINESS_DESTINATIONS, unpublish: true, lookup: true },
+  capabilities: {
+    connect: 'oauth2',
+    editText: true,
+    destinations: GOOGLEBUSINESS_DESTINATIONS,
+    unpublish: true,
+    lookup: true,
+  },
   limits: [
     // https://developers.google.com/my-business/content/limits: 300 queries a minute per project, and 10
     // edits a minute to one Business Profile (location).

@@ -28,6 +28,8 @@ export interface LiCall {
   json?: unknown;
   /** True for the call that creates the post: a connection lost after sending it is `ambiguous`. */
   creates?: boolean;
+  /** `X-RestLi-Method` (PARTIAL_UPDATE for an update sent as a POST). */
+  restliMethod?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function liRequest(opts: LinkedInOptions, io: PlatformIO, call: LiC
     headers['linkedin-version'] = opts.version;
     headers['x-restli-protocol-version'] = '2.0.0';
   }
+  if (call.restliMethod) headers['x-restli-method'] = call.restliMethod;
   let body: string | undefined;
   if (call.json !== undefined) {
     headers['content-type'] = 'application/json';

@@ -17,6 +17,7 @@ export const linkedin: PlatformDescriptor<'linkedin'> = {
   accountIdKey: 'organizationUrn',
   scopes: LINKEDIN_DEFAULT_SCOPES,
   capabilities: {
+    editText: true,
     connect: 'oauth2',
     destinations: LINKEDIN_DESTINATIONS,
     unpublish: true,

@@ -243,6 +243,22 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
       });
     },
 
+    /**
+     * The commentary only, as a partial update; the post keeps its URN and shows "edited". Media, polls,
+     * articles and reshares cannot change. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#update-posts
+     */
+    async editText(req, io) {
+      const { commentary } = toLittleText(req.content);
+      await liRequest(opts, io, {
+        method: 'POST',
+        url: `${opts.apiUrl}/rest/posts/${encodeURIComponent(req.platformPostId)}`,
+        token: token(req.account),
+        restliMethod: 'PARTIAL_UPDATE',
+        json: { patch: { $set: { commentary } } },
+      });
+      return { platformPostId: req.platformPostId, platformPostUrl: req.platformPostUrl };
+    },
+
     async refreshTokens(account, io) {
       // Only apps granted programmatic refresh get refresh tokens; the others must reconnect every 60 days.
       if (!account.refreshToken)

@@ -17,6 +17,7 @@ export const pinterest: PlatformDescriptor<'pinterest'> = {
   accountMetadata: ['defaultBoardId', 'defaultBoardName'],
   scopes: PINTEREST_DEFAULT_SCOPES,
   capabilities: {
+    editText: true,
     connect: 'oauth2',
     destinations: PINTEREST_DESTINATIONS,
     unpublish: true,

@@ -19,7 +19,7 @@ export const reddit: PlatformDescriptor<'reddit'> = {
   accountMetadata: ['defaultSubreddit'],
   scopes: REDDIT_DEFAULT_SCOPES,
   // `processing`: a media post exists once Reddit lists it (a video after transcoding).
-  capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  capabilities: { connect: 'oauth2', editText: true, unpublish: true, lookup: true, processing: true },
   limits: [
     // https://support.reddithelp.com/hc/en-us/articles/16160319875092-Reddit-Data-API-Wiki: 100 queries a
     // minute per OAuth client id, averaged over a 10-minute window.

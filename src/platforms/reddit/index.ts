@@ -21,9 +21,19 @@ import {
 } from './api.js';
 import { redditEngagement, type RedditEngagement } from './engagement.js';
 import { redditInbox } from './inbox.js';
+import { SELF_MAX, submissionKind } from './rules.js';
 import { uploadMedia } from './media.js';
 import { REDDIT_DEFAULT_SCOPES, redditOAuth } from './oauth.js';
-import { matches, resultOf, submissionOf, submitForm, submitGallery, submitted, type Submission } from './submit.js';
+import {
+  matches,
+  refusal,
+  resultOf,
+  submissionOf,
+  submitForm,
+  submitGallery,
+  submitted,
+  type Submission,
+} from './submit.js';
 
 /** How long to wait between looks for a media post Reddit has not listed yet (a video being transcoded). */
 const LISTING_CHECK_MS = 5_000;
@@ -195,6 +205,30 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
       const sub = submissionOf(req);
       const found = (await submitted(opts, windows, io, req.account)).find((p) => matches(p, req, sub, since));
       return found ? resultOf(found) : null;
+    },
+
+    /**
+     * POST /api/editusertext: the body of a self-post; Reddit has no way to edit a title, and a link or
+     * media post has no body, so those are refused before any call. https://www.reddit.com/dev/api#POST_api_editusertext
+     */
+    async editText(req, io) {
+      if (submissionKind(req.platformSpecificData, req.hasMedia ? [{ type: 'image' }] : []) !== 'self')
+        throw new PlatformError('rejected', 'only a Reddit text post (self-post) can be edited', {
+          platformCode: 'NOT_SELF_POST',
+        });
+      if ([...req.content].length > SELF_MAX)
+        throw new PlatformError('rejected', `Reddit takes at most ${SELF_MAX} characters`, {
+          platformCode: 'TOO_LONG',
+        });
+      const res = await rdRequest(opts, windows, io, {
+        method: 'POST',
+        path: '/api/editusertext',
+        token: token(req.account),
+        form: { api_type: 'json', thing_id: `t3_${req.platformPostId.replace(/^t3_/, '')}`, text: req.content },
+      });
+      const refused = refusal(res.body, { subreddit: '' }, '/api/editusertext');
+      if (refused) throw refused;
+      return { platformPostId: req.platformPostId, platformPostUrl: req.platformPostUrl };
     },
 
     /** POST /api/del: Reddit answers `{}` whether or not the post was there. */

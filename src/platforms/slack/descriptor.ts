@@ -24,7 +24,7 @@ export const slack: PlatformDescriptor<'slack'> = {
     'defaultIconUrl',
   ],
   scopes: SLACK_DEFAULT_SCOPES,
-  capabilities: { connect: 'oauth2', destinations: SLACK_DESTINATIONS, unpublish: true, lookup: true },
+  capabilities: { connect: 'oauth2', editText: true, destinations: SLACK_DESTINATIONS, unpublish: true, lookup: true },
   tools: SLACK_TOOLS,
   limits: [
     // https://api.slack.com/methods/chat.postMessage#rate_limiting: about one message a second in a

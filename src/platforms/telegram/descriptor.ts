@@ -13,7 +13,7 @@ export const telegram: PlatformDescriptor<'telegram'> = {
   mediaLimits,
   accountMetadata: ['chatId', 'chatType', 'chatTitle'],
   scopes: [],
-  capabilities: { connect: 'bot', unpublish: true },
+  capabilities: { connect: 'bot', editText: true, unpublish: true },
   limits: [
     // https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this: about 30 messages
     // a second in all for one bot, no more than one a second to one chat, and 20 a minute to one group.

@@ -167,6 +167,36 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
     async unpublish(account, platformPostId, io) {
       await call('deleteMessage', { chat_id: chatOf(account), message_id: Number(platformPostId) }, io);
     },
+    /**
+     * Text messages: editMessageText (4,096); media posts: editMessageCaption of the first message, the one
+     * whose id the post keeps (1,024; an album shows its first item's caption). The message id is unchanged.
+     * https://core.telegram.org/bots/api#editmessagetext, https://core.telegram.org/bots/api#editmessagecaption
+     */
+    async editText(req, io) {
+      const chatId = chatOf(req.account);
+      const psd = req.platformSpecificData;
+      const messageId = Number(req.platformPostId);
+      if (req.hasMedia) {
+        if (TEXT.count(req.content) > CAPTION_LIMIT)
+          throw new PlatformError('rejected', `A Telegram caption is limited to ${CAPTION_LIMIT} characters`);
+        const { parse_mode } = telegramOptions(psd);
+        await call(
+          'editMessageCaption',
+          { chat_id: chatId, message_id: messageId, caption: req.content, parse_mode },
+          io,
+          true,
+        );
+      } else {
+        if (!req.content.trim()) throw new PlatformError('rejected', 'Telegram needs text');
+        if (TEXT.count(req.content) > TEXT.limit)
+          throw new PlatformError('rejected', `Telegram text is limited to ${TEXT.limit} characters`);
+        // The edit methods take the text's formatting only (no disable_notification, no protect_content).
+        const { parse_mode, link_preview_options } = textOptions(psd);
+        const text = { chat_id: chatId, message_id: messageId, text: req.content, parse_mode };
+        await call('editMessageText', { ...text, ...(link_preview_options ? { link_preview_options } : {}) }, io, true);
+      }
+      return { platformPostId: req.platformPostId, platformPostUrl: req.platformPostUrl };
+    },
     inbox: telegramInbox(call),
     settings: { 'telegram-commands': telegramCommands(call, chatOf) },
     connect: {

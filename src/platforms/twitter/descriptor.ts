@@ -14,7 +14,7 @@ export const twitter: PlatformDescriptor<'twitter'> = {
   mediaLimits,
   accountMetadata: [],
   scopes: TWITTER_SCOPES,
-  capabilities: { connect: 'oauth2', unpublish: true, lookup: true, processing: true },
+  capabilities: { connect: 'oauth2', editText: true, unpublish: true, lookup: true, processing: true },
   limits: [
     // https://docs.x.com/x-api/fundamentals/rate-limits (POST /2/tweets): 100 requests per 15 minutes per
     // user and 10,000 per 24 hours per app (the figures of the paid tiers; Free is far lower, and a 429

@@ -19,6 +19,7 @@ export const youtube: PlatformDescriptor<'youtube'> = {
   // The Google account's channel is YouTube's one destination: connect starts on it, nothing to choose.
   // The hosted contract's RecyclingConfig excludes YouTube from recycling.
   capabilities: {
+    editText: true,
     connect: 'oauth2',
     destinations: { kind: 'channel' },
     unpublish: true,

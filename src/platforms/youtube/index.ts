@@ -22,6 +22,7 @@ import { youTubeInbox } from './inbox.js';
 import { videoResource, videoTitle } from './map.js';
 import { queryDailyViews, type DailyViews } from './daily-views.js';
 import { YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
+import { updateVideoMetadata } from './metadata.js';
 import { DESCRIPTION } from './rules.js';
 import { UPLOAD_QUANTUM, uploadVideo } from './upload.js';
 
@@ -270,6 +271,16 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
 
     dailyViews(account, q, io) {
       return queryDailyViews(opts, account, q, io);
+    },
+
+    updateMetadata(req, io) {
+      return updateVideoMetadata(opts, req.account, req.videoId, req.fields, io);
+    },
+
+    /** The description only (the title stays); update-metadata changes the rest. */
+    async editText(req, io) {
+      await updateVideoMetadata(opts, req.account, req.platformPostId, { description: req.content }, io);
+      return { platformPostId: req.platformPostId, platformPostUrl: req.platformPostUrl };
     },
 
     async unpublish(account, platformPostId, io) {

@@ -169,6 +169,32 @@ const remove: GraphHandler = (call) => {
   return settleAmbiguous(call.reply, fault, { success: true });
 };
 
+/**
+ * `POST /{post-id} {message}`: Graph edits the text of a Page post made by the same app, with the Page's
+ * token; a story has no text to edit. Answers `{success: true}`.
+ * https://developers.facebook.com/docs/graph-api/reference/page-post/#updating
+ */
+const update: GraphHandler = (call) => {
+  const { params, state, token } = call;
+  const object = call.node.object!;
+  if (token.kind !== 'page' || token.pageId !== object.ownerId)
+    return graphError(call.reply, 400, { message: '(#200) Permissions error', code: 200 });
+  if (object.data.story) return graphError(call.reply, 400, { message: '(#100) A story cannot be edited', code: 100 });
+  const refused = tooLong(call, params.message);
+  if (refused) return refused;
+  if (params.message === undefined)
+    return graphError(call.reply, 400, { message: '(#100) Nothing to update: message is required', code: 100 });
+  const fault = state.faults.take('publish');
+  if (sendGraphFault(call.reply, fault)) return call.reply;
+  object.data.message = String(params.message);
+  const seen = state.posts.find((p) => p.id === object.id);
+  if (seen) {
+    seen.text = String(params.message);
+    seen.extra = { ...seen.extra, edited: true };
+  }
+  return settleAmbiguous(call.reply, fault, { success: true });
+};
+
 const readPost: GraphHandler = (call: GraphCall) => {
   const o = call.node.object!;
   return {
@@ -192,4 +218,5 @@ export const POST_HANDLERS: Record<string, GraphHandler> = {
   'DELETE AdVideo': remove,
   'DELETE Comment': remove,
   'GET PagePost': readPost,
+  'POST PagePost': update,
 };

@@ -300,6 +300,52 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         return { elements, paging: { start, count, links, total: all.length } };
       });
 
+      /**
+       * Update a post: a POST with `X-RestLi-Method: PARTIAL_UPDATE` and `{patch: {$set: {...}}}`; the fields
+       * LinkedIn lets change are the commentary, the call-to-action label, the landing page, the lifecycle
+       * state and the ad context. Answers 204; the post keeps its URN.
+       * https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#update-posts
+       */
+      app.post<{ Params: { urn: string } }>('/rest/posts/:urn', async (request, reply) => {
+        const user = rest(request, reply);
+        if (!user) return reply;
+        if (String(request.headers['x-restli-method'] ?? '').toUpperCase() !== 'PARTIAL_UPDATE')
+          return liError(reply, 400, 'X-RestLi-Method PARTIAL_UPDATE is required to update a post', {
+            code: 'ILLEGAL_ARGUMENT',
+          });
+        const store = liStore(state);
+        const post = store.posts.get(request.params.urn);
+        if (!post || post.deleted) return liError(reply, 404, `${request.params.urn} not found`);
+        if (!canActAs(store, user, post.author))
+          return liError(reply, 403, 'Not enough permissions to update this post', { code: 'ACCESS_DENIED' });
+        const set = (request.body as { patch?: { $set?: Record<string, unknown> } } | null)?.patch?.$set;
+        if (!set || typeof set !== 'object' || Object.keys(set).length === 0)
+          return liError(reply, 400, 'ERROR :: /patch/$set :: field is required', { code: 'ILLEGAL_ARGUMENT' });
+        const editable = [
+          'commentary',
+          'contentCallToActionLabel',
+          'contentLandingPage',
+          'lifecycleState',
+          'adContext',
+        ];
+        const fixed = Object.keys(set).find((k) => !editable.includes(k));
+        if (fixed) return liError(reply, 422, `ERROR :: /${fixed} :: field cannot be updated`);
+        const updated = { ...post.body, ...set };
+        const problem = validatePost(updated, store, now().getTime());
+        if (problem) return liError(reply, 422, problem);
+        const fault = state.faults.take('publish');
+        if (sendFault(reply, fault, 'The post cannot be updated')) return reply;
+        post.body = updated;
+        post.commentary = String(updated.commentary);
+        const inspected = state.posts.find((p) => p.id === post.urn);
+        if (inspected) {
+          inspected.text = post.commentary.replace(/\\(.)/g, '$1');
+          inspected.extra = { ...inspected.extra, commentary: post.commentary, edited: true };
+        }
+        if (fault === 'ambiguous') return hangUp(reply);
+        return reply.status(204).send();
+      });
+
       app.delete<{ Params: { urn: string } }>('/rest/posts/:urn', async (request, reply) => {
         const user = rest(request, reply);
         if (!user) return reply;

@@ -223,6 +223,36 @@ export function registerRedditPosts(
       .send({ json: { errors: [], data: { url: `https://www.reddit.com${permalink(post)}`, id: `t3_${post.id}` } } });
   });
 
+  /**
+   * `POST /api/editusertext {api_type: json, thing_id, text}`: the body of the caller's own self-post (or
+   * comment). Answers the edited thing in `json.data.things`; refusals as `json.errors` (r2's NOT_AUTHOR,
+   * NO_SELFS for a post without a body, TOO_LONG). https://www.reddit.com/dev/api#POST_api_editusertext
+   */
+  app.post('/api/editusertext', async (request, reply) => {
+    const user = apiUser(state, oauth, request, reply, limit, now().getTime());
+    if (!user) return reply;
+    const body = formBody(request);
+    const id = String(body.thing_id ?? '');
+    const post = id.startsWith('t3_') ? store().posts.get(id.slice(3)) : undefined;
+    if (!post || post.deleted) return httpError(reply, 404);
+    if (post.authorId !== user.id) return submitErrors(reply, [['NOT_AUTHOR', 'you are not the author', 'thing_id']]);
+    if (post.kind !== 'self') return submitErrors(reply, [['NO_SELFS', 'this post has no text to edit', 'thing_id']]);
+    const text = String(body.text ?? '');
+    if (codePoints(text) > SELF_MAX)
+      return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${SELF_MAX})`, 'text']]);
+    const fault = state.faults.take('publish');
+    if (sendFault(reply, fault, ['NOT_AUTHOR', 'you are not the author', 'thing_id'])) return reply;
+    post.selftext = text;
+    const seen = state.posts.find((p) => p.id === post.id);
+    if (seen) {
+      seen.text = text;
+      seen.extra = { ...seen.extra, edited: true };
+    }
+    if (fault === 'ambiguous') return hangUp(reply);
+    const data = { id: post.id, name: `t3_${post.id}`, selftext: text, edited: Math.floor(now().getTime() / 1000) };
+    return reply.type(JSON_TYPE).send({ json: { errors: [], data: { things: [{ kind: 't3', data }] } } });
+  });
+
   app.post('/api/del', async (request, reply) => {
     const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;

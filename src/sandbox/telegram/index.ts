@@ -449,10 +449,12 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
         editMessageText: (p) => {
           const chat = resolveChat(data(state), p.chat_id);
           const text = checkText(p, 'text', 4096, true)!;
+          checkParseMode(p);
           const post = state.posts.find(
             (x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted,
           );
           if (!post) throw bad('message to edit not found');
+          if (post.media.length > 0) throw bad('there is no text in the message to edit');
           if (post.text === text && p.reply_markup === undefined)
             throw bad(
               'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
@@ -469,6 +471,27 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
             edit_date: Math.floor(Date.now() / 1000),
             chat: chatJson(chat),
             text,
+          };
+        },
+        // https://core.telegram.org/bots/api#editmessagecaption: a media message's caption (1,024), the bot's own.
+        editMessageCaption: (p) => {
+          const chat = resolveChat(data(state), p.chat_id);
+          const caption = checkText(p, 'caption', 1024, false) ?? '';
+          checkParseMode(p);
+          const post = state.posts.find(
+            (x) => x.id === String(p.message_id) && x.destination === String(chat.id) && !x.deleted,
+          );
+          if (!post) throw bad('message to edit not found');
+          if (post.media.length === 0) throw bad('there is no caption in the message to edit');
+          if (post.text === caption) throw bad('message is not modified');
+          post.text = caption;
+          post.extra = { ...post.extra, edited: true };
+          return {
+            message_id: Number(p.message_id),
+            date: Math.floor(Date.parse(post.createdAt) / 1000),
+            edit_date: Math.floor(Date.now() / 1000),
+            chat: chatJson(chat),
+            ...(caption ? { caption } : {}),
           };
         },
         deleteMessage: (p, reply) => {

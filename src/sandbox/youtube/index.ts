@@ -188,6 +188,96 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         return reply.status(204).send();
       });
 
+      /**
+       * videos.update: each part sent replaces the video's (a snippet needs its title and categoryId); the
+       * title is 1-100 characters without < or >, the tags 500 characters in all; only the owner's video.
+       * https://developers.google.com/youtube/v3/docs/videos/update
+       */
+      app.put('/youtube/v3/videos', async (request, reply) => {
+        const channel = channelFor(request, reply, oauth, ['videos', 'update']);
+        if (!channel) return reply;
+        const parts = partsOf(request.query as Record<string, string>);
+        if (!parts.length)
+          return ytError(reply, 400, 'required', 'Required parameter: part', { domain: 'global', location: 'part' });
+        const problems = checkSchema('Video', request.body ?? null);
+        if (problems.length) return ytError(reply, 400, 'invalid', problems[0].message, { domain: 'global' });
+        const body = request.body as {
+          id?: string;
+          snippet?: { title?: unknown; categoryId?: string; tags?: string[]; description?: string };
+          status?: Record<string, unknown>;
+        };
+        const video = body.id ? store().videos.get(body.id) : undefined;
+        if (!video || video.deleted)
+          return ytError(reply, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.', {
+            location: 'body.id',
+          });
+        if (video.channelId !== channel.id)
+          return ytError(reply, 403, 'forbidden', 'The video that you are trying to update cannot be updated.');
+        const snippet = parts.includes('snippet') ? body.snippet : undefined;
+        if (parts.includes('snippet')) {
+          const title = snippet?.title;
+          if (typeof title !== 'string' || !title.trim())
+            return ytError(
+              reply,
+              400,
+              'invalidTitle',
+              'The request metadata specifies an invalid or empty video title.',
+            );
+          if ([...title].length > 100 || /[<>]/.test(title))
+            return ytError(reply, 400, 'invalidTitle', 'The request metadata specifies an invalid video title.');
+          if (!snippet?.categoryId)
+            return ytError(
+              reply,
+              400,
+              'invalidCategoryId',
+              'The snippet.categoryId property specifies an invalid category ID.',
+            );
+          const tags: string[] = snippet.tags ?? [];
+          if (tags.reduce((n, t) => n + t.length, 0) > 500)
+            return ytError(reply, 400, 'invalidTags', 'The request metadata specifies invalid video keywords.');
+          if (typeof snippet.description === 'string' && Buffer.byteLength(snippet.description) > 5000)
+            return ytError(
+              reply,
+              400,
+              'invalidDescription',
+              'The request metadata specifies an invalid video description.',
+            );
+        }
+        const fault = state.faults.take('publish');
+        if (
+          sendFault(reply, fault, {
+            reason: 'forbidden',
+            message: 'The video that you are trying to update cannot be updated.',
+          })
+        )
+          return reply;
+        if (snippet) {
+          video.snippet = {
+            ...video.snippet,
+            title: snippet.title,
+            description: snippet.description ?? '',
+            categoryId: snippet.categoryId,
+            tags: snippet.tags,
+          };
+          const seen = state.posts.find((p) => p.id === video.id);
+          if (seen) {
+            seen.text = video.snippet.description;
+            seen.extra = { ...seen.extra, title: video.snippet.title, tags: snippet.tags ?? null, edited: true };
+          }
+        }
+        if (parts.includes('status') && body.status) {
+          const { madeForKids: _derived, ...status } = body.status;
+          video.status = { ...video.status, ...status };
+          const seen = state.posts.find((p) => p.id === video.id);
+          if (seen) seen.extra = { ...seen.extra, privacyStatus: video.status.privacyStatus };
+        }
+        if (fault === 'ambiguous') return hangUp(reply);
+        return checked(
+          'Video',
+          videoResource(video, parts, now(), metricsFor(state, video.id, video.createdAt, now())),
+        );
+      });
+
       app.post('/youtube/v3/commentThreads', async (request, reply) => {
         const channel = channelFor(request, reply, oauth, ['commentThreads', 'insert']);
         if (!channel) return reply;

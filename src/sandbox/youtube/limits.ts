@@ -32,6 +32,7 @@ const COST: Record<string, number> = {
   'GET /youtube/v3/channels': 1,
   'GET /youtube/v3/videos': 1,
   'DELETE /youtube/v3/videos': 50,
+  'PUT /youtube/v3/videos': 50,
   'GET /youtube/v3/commentThreads': 1,
   'POST /youtube/v3/commentThreads': 50,
   'GET /youtube/v3/comments': 1,

@@ -79,7 +79,7 @@ describe('LinkedIn end to end through the official SDK', () => {
       platformPostId: posts[0].id,
       platformPostUrl: `https://www.linkedin.com/feed/update/${posts[0].id}`,
     });
-    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs;
+    const logs = (await e.env.request(t.apiKey, 'GET', '/v1/posts/logs?platform=linkedin')).body.logs;
     expect(logs.some((l: any) => l.postId === post._id && l.status === 'success')).toBe(true);
   });
 
@@ -221,7 +221,7 @@ describe('LinkedIn end to end through the official SDK', () => {
       status: 'published',
       firstCommentResult: { status: 'failed', errorMessage: 'Service Unavailable' },
     });
-    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'linkedin' } })).logs.filter(
+    const logs = (await e.env.request(t.apiKey, 'GET', '/v1/posts/logs?platform=linkedin')).body.logs.filter(
       (l: any) => l.postId === failed._id,
     );
     const commentRow = logs.find((l: any) => l.endpoint?.includes('/comments'));

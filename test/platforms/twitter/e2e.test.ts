@@ -89,7 +89,7 @@ describe('X end to end through the official SDK', () => {
       platformPostId: posts[0].id,
       platformPostUrl: `https://x.com/e2e_publish/status/${posts[0].id}`,
     });
-    const logs = data(await t.sdk.logs.listLogs({ query: { platform: 'twitter' } })).logs;
+    const logs = (await e.env.request(t.apiKey, 'GET', '/v1/posts/logs?platform=twitter')).body.logs;
     expect(logs.some((l: any) => l.postId === post._id && l.status === 'success')).toBe(true);
   });
 

@@ -12,6 +12,7 @@ export const LOG_ACTIONS = [
   'rate_limit_pause',
   'token_refresh',
   'cancelled',
+  'edit',
 ] as const;
 
 /** Largest `skip` of the log lists. */

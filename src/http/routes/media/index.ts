@@ -9,6 +9,7 @@ import getMediaFile from './get-media-file.js';
 import listMedia from './list-media.js';
 import presignMedia from './presign-media.js';
 import uploadMedia from './upload-media.js';
+import uploadMediaDirect from './upload-media-direct.js';
 
 export function registerMediaRoutes(app: App, ctx: AppContext): void {
   // Builds the storage now, so a bad S3_* setting stops the process at start, not at the first upload.
@@ -17,6 +18,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
   getMediaFile(app, ctx);
   listMedia(app, ctx);
   deleteMedia(app, ctx);
+  uploadMediaDirect(app, ctx);
   // Uploads live in a scope of their own: its raw-stream body parser must not apply to the JSON API.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -4,11 +4,12 @@ import { usageStats } from '../../../domain/usage.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 
-const UsageStats = Type.Object({
+export const UsageStats = Type.Object({
   planName: Type.String(),
   billingPeriod: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
   signupDate: DateTime,
   isInvitedUser: Type.Boolean(),
+  hasAccess: Type.Optional(Type.Boolean({ description: 'Always true: a self-hosted Herald has no billing' })),
   limits: Type.Object({
     uploads: Type.Integer({ description: 'Posts per month; -1 = unlimited' }),
     profiles: Type.Integer({ description: '-1 = unlimited' }),

@@ -4,6 +4,7 @@ import createWebhook from './create-webhook.js';
 import deleteWebhook from './delete-webhook.js';
 import listWebhookLogs from './list-webhook-logs.js';
 import listWebhooks from './list-webhooks.js';
+import redeliverWebhookEvent from './redeliver-webhook-event.js';
 import testWebhook from './test-webhook.js';
 import updateWebhook from './update-webhook.js';
 
@@ -14,4 +15,5 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
   deleteWebhook(app, ctx);
   testWebhook(app, ctx);
   listWebhookLogs(app, ctx);
+  redeliverWebhookEvent(app, ctx);
 }

@@ -18,6 +18,7 @@ export default function listWebhookLogsRoute(app: App, ctx: AppContext) {
           status: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failed')])),
           event: Type.Optional(LogEvent),
           webhookId: Type.Optional(Type.String({ maxLength: 64 })),
+          eventId: Type.Optional(Type.String({ maxLength: 64, description: 'Every attempt of one event' })),
         }),
         response: { 200: Type.Object({ logs: Type.Array(WebhookLog) }), ...errorResponses(400, 401, 403) },
       },
