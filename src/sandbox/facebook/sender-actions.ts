@@ -14,7 +14,8 @@ import { parse, refused, send, threadFor, WINDOW_MS, type Thread } from './inbox
  * - `POST /{page}/take_thread_control`, `release_thread_control` and `pass_thread_control` (target_app_id)
  *   (https://developers.facebook.com/docs/messenger-platform/handover-protocol);
  * - `POST|DELETE /{post}/likes`: the Page likes a post (https://developers.facebook.com/docs/graph-api/reference/object/likes).
- * What each did is readable with `messageReactions`, `threadOwners` and the post's `likes` (tests).
+ * What each did is readable with `messageReactions`, `senderActions`, `threadOwners` and the post's
+ * `likes` (tests).
  */
 
 /** The Page's reaction to each message, by message id. */
@@ -23,6 +24,16 @@ export function messageReactions(state: SimulatorState): Map<string, string> {
   if (!m) {
     m = new Map();
     state.data.set('fb-message-reactions', m);
+  }
+  return m;
+}
+
+/** The last sender action other than a reaction the Page showed each person (`typing_on`, `mark_seen`...), by PSID. */
+export function senderActions(state: SimulatorState): Map<string, string> {
+  let m = state.data.get('fb-sender-actions') as Map<string, string> | undefined;
+  if (!m) {
+    m = new Map();
+    state.data.set('fb-sender-actions', m);
   }
   return m;
 }
@@ -78,7 +89,7 @@ const senderAction: GraphHandler = (call) => {
         return invalidParam(call.reply, '(#100) Param payload[reaction] is required to react');
       messageReactions(call.state).set(payload.message_id, payload.reaction);
     } else messageReactions(call.state).delete(payload.message_id);
-  }
+  } else senderActions(call.state).set(t.psid, action);
   return { recipient_id: t.psid };
 };
 

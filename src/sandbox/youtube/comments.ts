@@ -361,6 +361,7 @@ export function registerComments(
     for (const c of found) {
       c!.moderationStatus = q.moderationStatus as YtComment['moderationStatus'];
       inspectStatus(c!);
+      if (q.banAuthor === 'true') bannedAuthors(state, channel.id).add(c!.authorChannelId);
     }
     if (fault === 'ambiguous') return hangUp(reply);
     return reply.status(204).send();
@@ -445,4 +446,19 @@ export function addComment(
   };
   s.comments.push(comment);
   return comment;
+}
+
+/** Authors a channel banned with `banAuthor=true` (their later comments are rejected on YouTube). */
+export function bannedAuthors(state: SimulatorState, channelId: string): Set<string> {
+  let m = state.data.get('yt-banned') as Map<string, Set<string>> | undefined;
+  if (!m) {
+    m = new Map();
+    state.data.set('yt-banned', m);
+  }
+  let set = m.get(channelId);
+  if (!set) {
+    set = new Set();
+    m.set(channelId, set);
+  }
+  return set;
 }
