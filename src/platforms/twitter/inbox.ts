@@ -286,9 +286,15 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       },
       /** A post is liked like a reply (`POST /2/users/{id}/likes`, `DELETE .../likes/{tweet_id}`). */
       async likePost(account, req, io) {
-        const ref = { postId: req.postId, commentId: req.postId, extra: {}, post: {} };
-        if (req.liked) await this.like!(account, ref, io);
-        else await this.unlike!(account, ref, io);
+        const likes = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/likes`;
+        await call(
+          io,
+          req.liked
+            ? { method: 'POST', url: likes, token: token(account), json: { tweet_id: req.postId } }
+            : { method: 'DELETE', url: `${likes}/${encodeURIComponent(req.postId)}`, token: token(account) },
+          'like.write',
+          'liking posts',
+        );
         return {};
       },
     },

@@ -117,6 +117,11 @@ export function registerComments(
   /** Records a comment in `_inspect` under its video (`extra.comments`). */
   function inspect(c: YtComment) {
     const inspected = state.posts.find((p) => p.id === c.videoId);
+    // A video made outside Herald (externalYtVideo) is listed without a comments list: it gets one here.
+    if (inspected) {
+      inspected.extra ??= {};
+      inspected.extra.comments ??= [];
+    }
     if (inspected)
       (inspected.extra!.comments as unknown[]).push({
         id: c.id,
