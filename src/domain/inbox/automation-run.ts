@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { findAccountById } from '../../store/accounts.js';
@@ -7,12 +6,14 @@ import type { Executor } from '../../store/db.js';
 import {
   activeAutomationsOf,
   answeredElsewhere,
+  claimReply,
   countAutomation,
   findAutomation,
   findLog,
   insertLog,
   moveLog,
   publishedPostId,
+  settleReply,
   type AutomationRow,
 } from '../../store/inbox/automations.js';
 import type { CommentRow, InboxPostRow } from '../../store/inbox/comments.js';
@@ -192,13 +193,7 @@ async function publicReply(
   const comments = account ? inboxOf(ctx, account.platform)?.comments : undefined;
   const s: AutomationSettings | null = rule ? settingsOf(rule) : null;
   // Marked before the call: a rerun finds it no longer pending and does not post twice.
-  const claimed = await ctx.db.kysely
-    .updateTable('comment_automation_log')
-    .set({ comment_reply_status: 'sending', updated_at: at })
-    .where('log_id', '=', logId)
-    .where('comment_reply_status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return;
+  if (!(await claimReply(ctx.db.kysely, logId, at))) return;
   let status = 'sent';
   let error: string | null = null;
   if (!comments || !account || !s?.commentReply) {
@@ -215,12 +210,8 @@ async function publicReply(
       );
     } catch (e) {
       status = 'failed';
-      error = e instanceof AppError || e instanceof Error ? errorText(e) : String(e);
+      error = errorText(e);
     }
   }
-  await ctx.db.kysely
-    .updateTable('comment_automation_log')
-    .set({ comment_reply_status: status, comment_reply_error: error, updated_at: ctx.clock.now().toISOString() })
-    .where('log_id', '=', logId)
-    .execute();
+  await settleReply(ctx.db.kysely, logId, status, error, ctx.clock.now().toISOString());
 }

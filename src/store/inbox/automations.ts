@@ -122,6 +122,31 @@ export async function moveLog(
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** Claims the log's public reply (`pending` -> `sending`): false when another run claimed it first. */
+export async function claimReply(db: Executor, logId: string, at: string): Promise<boolean> {
+  const res = await db
+    .updateTable('comment_automation_log')
+    .set({ comment_reply_status: 'sending', updated_at: at })
+    .where('log_id', '=', logId)
+    .where('comment_reply_status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function settleReply(
+  db: Executor,
+  logId: string,
+  status: string,
+  error: string | null,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('comment_automation_log')
+    .set({ comment_reply_status: status, comment_reply_error: error, updated_at: at })
+    .where('log_id', '=', logId)
+    .execute();
+}
+
 /** Whether another automation already answers this comment (one DM per comment). */
 export async function answeredElsewhere(db: Executor, accountId: string, platformCommentId: string): Promise<boolean> {
   const row = await db
