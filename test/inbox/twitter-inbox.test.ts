@@ -245,6 +245,44 @@ describe('X inbox', () => {
     }
   });
 
+  it('starts a conversation, deletes its own DM and likes a post through @zernio/node', async () => {
+    const z = await zernio(e.env, t.apiKey);
+    const x = () => xStore(e.sandbox.state('twitter'));
+    const created = zbody(
+      await z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id, message: 'Hello Ada' } }),
+    );
+    expect(created).toMatchObject({ success: true, data: { participantId: ADA.id } });
+    const { messageId, conversationId } = created.data;
+    expect(x().dmEvents.find((ev) => ev.id === messageId)).toMatchObject({
+      conversationId,
+      senderId: ME.id,
+      participantIds: [ME.id, ADA.id],
+      text: 'Hello Ada',
+    });
+    const listed = zbody(await z.messages.listInboxConversations({ query: { accountId } }));
+    expect(listed.data.map((c: any) => c.id)).toContain(conversationId);
+    const noMessage = await zernioError(
+      z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id } }),
+    );
+    expect(noMessage.statusCode).toBe(400);
+
+    const deleted = zbody(
+      await z.messages.deleteInboxMessage({ path: { conversationId, messageId }, query: { accountId } }),
+    );
+    expect(deleted).toEqual({ success: true });
+    expect(x().dmEvents.some((ev) => ev.id === messageId)).toBe(false);
+
+    const liked = zbody(await z.comments.likePost({ path: { postId }, body: { accountId } }));
+    expect(liked).toEqual({ status: 'success', postId, platform: 'twitter', liked: true });
+    expect(x().likes.get(ME.id)?.has(postId)).toBe(true);
+    await z.comments.unlikePost({ path: { postId }, query: { accountId } });
+    expect(x().likes.get(ME.id)?.has(postId)).toBe(false);
+    const reaction = await zernioError(
+      z.messages.addMessageReaction({ path: { conversationId, messageId: 'x' }, body: { accountId, emoji: '👍' } }),
+    );
+    expect([reaction.statusCode, reaction.code]).toEqual([400, 'PLATFORM_LIMITATION']);
+  });
+
   it('refuses what X cannot do with 400 PLATFORM_LIMITATION', async () => {
     const conversationId = `${ME.id}-${ADA.id}`;
     const commentId = [...xStore(e.sandbox.state('twitter')).tweets.values()].find((tw) => tw.authorId === ADA.id)!.id;
@@ -286,43 +324,5 @@ describe('X inbox', () => {
     );
     expect(err.statusCode).toBe(400);
     expect(err.message).toContain('dm.write');
-  });
-
-  it('starts a conversation, deletes its own DM and likes a post through @zernio/node', async () => {
-    const z = await zernio(e.env, t.apiKey);
-    const x = () => xStore(e.sandbox.state('twitter'));
-    const created = zbody(
-      await z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id, message: 'Hello Ada' } }),
-    );
-    expect(created).toMatchObject({ success: true, data: { participantId: ADA.id } });
-    const { messageId, conversationId } = created.data;
-    expect(x().dmEvents.find((ev) => ev.id === messageId)).toMatchObject({
-      conversationId,
-      senderId: ME.id,
-      participantIds: [ME.id, ADA.id],
-      text: 'Hello Ada',
-    });
-    const listed = zbody(await z.messages.listInboxConversations({ query: { accountId } }));
-    expect(listed.data.map((c: any) => c.id)).toContain(conversationId);
-    const noMessage = await zernioError(
-      z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id } }),
-    );
-    expect(noMessage.statusCode).toBe(400);
-
-    const deleted = zbody(
-      await z.messages.deleteInboxMessage({ path: { conversationId, messageId }, query: { accountId } }),
-    );
-    expect(deleted).toEqual({ success: true });
-    expect(x().dmEvents.some((ev) => ev.id === messageId)).toBe(false);
-
-    const liked = zbody(await z.comments.likePost({ path: { postId }, body: { accountId } }));
-    expect(liked).toEqual({ status: 'success', postId, platform: 'twitter', liked: true });
-    expect(x().likes.get(ME.id)?.has(postId)).toBe(true);
-    await z.comments.unlikePost({ path: { postId }, query: { accountId } });
-    expect(x().likes.get(ME.id)?.has(postId)).toBe(false);
-    const reaction = await zernioError(
-      z.messages.addMessageReaction({ path: { conversationId, messageId: 'x' }, body: { accountId, emoji: '👍' } }),
-    );
-    expect([reaction.statusCode, reaction.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 });
