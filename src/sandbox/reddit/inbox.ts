@@ -316,11 +316,9 @@ export function registerRedditInbox(
       return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${BODY_MAX})`, 'text']]);
     c.body = text;
     c.editedAt = now().getTime();
-    return reply
-      .type(JSON_TYPE)
-      .send({
-        json: { errors: [], data: { things: [{ kind: 't1', data: commentData(store(), c, null, null, u.id) }] } },
-      });
+    return reply.type(JSON_TYPE).send({
+      json: { errors: [], data: { things: [{ kind: 't1', data: commentData(store(), c, null, null, u.id) }] } },
+    });
   });
 
   // https://www.reddit.com/dev/api#POST_api_compose

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
  * enqueues the DM (in the same transaction). Rows go with their automation, and automations with their
  * account (foreign keys cascade).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('comment_automation')
     .addColumn('automation_id', 'text', (c) => c.primaryKey())
