@@ -5,6 +5,7 @@ import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
 import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { messageReactions, postLikes, senderActions, threadOwners } from '../../src/sandbox/facebook/sender-actions.js';
 import { world } from '../../src/sandbox/graph/world.js';
+import { moveLog } from '../../src/store/inbox/automations.js';
 import { createOAuthE2E, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { followAuthUrl } from '../helpers/oauth-test-platform.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
@@ -233,6 +234,54 @@ describe('Facebook inbox operations through @zernio/node', () => {
     await syncInboxAccount(e.env.ctx, t.accountId);
     await e.runner.drain();
     expect((await privateReplies()).slice(before)).toHaveLength(1);
+  });
+
+  it('records a refused DM as failed, and never resends one whose outcome is unknown', async () => {
+    const created = body(
+      await t.z.commentautomations.createCommentAutomation({
+        body: {
+          profileId: t.profileId,
+          accountId: t.accountId,
+          name: 'Catalogue',
+          keywords: ['catalogue'],
+          dmMessage: 'Our catalogue: https://shop.example/c',
+        },
+      }),
+    );
+    const automationId = created.automation.id as string;
+    const before = (await privateReplies()).length;
+    await sim('POST', '/_faults', { kind: 'rejected', count: 1, op: 'message' });
+    const refused = await sim('POST', '/_inbound', { kind: 'comment', account: t.pageId, text: 'catalogue please' });
+    await syncInboxAccount(e.env.ctx, t.accountId);
+    await e.runner.drain();
+    // A worker that stopped between `sending` and the answer: the next run records it failed, sends nothing.
+    const stopped = await sim('POST', '/_inbound', { kind: 'comment', account: t.pageId, text: 'the catalogue?' });
+    // Pushed by the webhook: logged `pending` with its job, which has not run yet.
+    const log = await e.env.ctx.db.kysely
+      .selectFrom('comment_automation_log')
+      .select(['log_id', 'status'])
+      .where('platform_comment_id', '=', stopped.id)
+      .where('automation_id', '=', automationId)
+      .executeTakeFirstOrThrow();
+    expect(log.status).toBe('pending');
+    expect(await moveLog(e.env.ctx.db.kysely, log.log_id, 'pending', { status: 'sending' })).toBe(true);
+    await e.runner.drain();
+
+    expect((await privateReplies()).length).toBe(before);
+    const logs = body(await t.z.commentautomations.listCommentAutomationLogs({ path: { automationId } }));
+    expect(logs.logs.map((l: any) => [l.commentId, l.status, l.commentReplyStatus])).toEqual([
+      [stopped.id, 'failed', 'skipped'],
+      [refused.id, 'failed', 'skipped'],
+    ]);
+    expect(logs.logs[0].error).toMatch(/unknown/);
+    expect(logs.logs[1].error).toBeTruthy();
+    const failedOnly = body(
+      await t.z.commentautomations.listCommentAutomationLogs({ path: { automationId }, query: { status: 'sent' } }),
+    );
+    expect(failedOnly.logs).toEqual([]);
+    const got = body(await t.z.commentautomations.getCommentAutomation({ path: { automationId } }));
+    expect(got.automation.stats).toEqual({ totalTriggered: 2, totalSent: 0, totalFailed: 2 });
+    await t.z.commentautomations.deleteCommentAutomation({ path: { automationId } });
   });
 
   it('updates, lists, scopes and deletes automations', async () => {
