@@ -5,6 +5,7 @@ import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { createKeyForEmail, createKeyForUser, createOwner, setPlan } from './domain/users.js';
 import { acceptInvite } from './domain/team/invites.js';
+import { setPasswordByEmail } from './domain/team/sessions.js';
 import { dbExists, describeDb, openDb } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 import { runStandaloneSandbox } from './sandbox/standalone.js';
@@ -130,6 +131,17 @@ const commands: Record<string, Command> = {
       );
     },
   },
+  'users set-password': {
+    usage:
+      'herald users set-password --email E [--json]   (reads the password from stdin, or asks for it without echo; never from the command line)',
+    options: { email: { type: 'string' } },
+    async run(ctx, v) {
+      if (!v.email) throw new UsageError('--email is required');
+      const password = await readSecret('Password for ' + String(v.email) + ': ');
+      const user = await setPasswordByEmail(ctx, String(v.email), password);
+      return { userId: user.user_id, email: user.email, passwordSet: true };
+    },
+  },
   'keys create': {
     usage: 'herald keys create (--user USER_ID | --email E) [--name N] [--json]   (--email: a new key for a lost one)',
     options: { user: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } },
@@ -207,6 +219,42 @@ async function openCliDb(config: Config, init: boolean) {
   return openDb(options);
 }
 
+/**
+ * A secret from stdin: its first line when piped, else typed at a prompt on stderr without echo. Never an
+ * argument: those show in `ps` and shell history.
+ */
+async function readSecret(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    let text = '';
+    for await (const chunk of stdin) text += String(chunk);
+    return text.split(/\r?\n/)[0] ?? '';
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let typed = '';
+    const done = (fn: () => void) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      fn();
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return done(() => resolve(typed));
+        if (ch === '\u0003') return done(() => reject(new UsageError('cancelled')));
+        if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
+        else typed += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
 function usage(): string {
   return (
     'usage:\n' +
@@ -276,7 +324,7 @@ export async function runCli(argv: string[]): Promise<number> {
       const body =
         error instanceof AppError
           ? { error: error.message, code: error.code }
-          : { error: error.message, code: 'config' };
+          : { error: error.message, code: 'invalid_configuration' };
       if (json) process.stdout.write(JSON.stringify(body) + '\n');
       process.stderr.write(`herald: ${error.message}\n`);
       return 1;

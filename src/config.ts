@@ -37,6 +37,8 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   /** pino level. */
   logLevel: string;
+  /** SESSION_TTL_HOURS: how long a dashboard sign-in (password session) lasts. Default 168 (7 days). */
+  sessionTtlHours: number;
   /** Largest accepted JSON body in bytes. Default 1 MiB. */
   bodyLimit: number;
   /** Disables the rate limiter entirely. */
@@ -141,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpApiKey: env.HERALD_API_KEY?.trim() || null,
     role,
     logLevel: env.LOG_LEVEL || 'info',
+    sessionTtlHours: int('SESSION_TTL_HOURS', 168, 1, 24 * 365),
     bodyLimit: int('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimitDisabled: flag('RATE_LIMIT_DISABLED'),
     rateLimitScale: int('RATE_LIMIT_SCALE', 1, 1, 1_000_000),

@@ -1,3 +1,7 @@
+import type { ErrorCode } from './error-codes.js';
+
+export type { ErrorCode } from './error-codes.js';
+
 /**
  * The one error type the domain throws. `http/errors.ts` alone maps `kind` to an HTTP status;
  * `code` is a stable snake_case identifier clients may branch on.
@@ -20,7 +24,7 @@ export type ErrorKind =
 export class AppError extends Error {
   constructor(
     public readonly kind: ErrorKind,
-    public readonly code: string,
+    public readonly code: ErrorCode,
     message: string,
     public readonly details?: Record<string, unknown>,
     options?: { cause?: unknown; body?: Record<string, unknown> },
@@ -36,17 +40,21 @@ export class AppError extends Error {
   public readonly body?: Record<string, unknown>;
 }
 
-export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+export const invalid = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
   new AppError('invalid', code, message, details);
 
 /** 400 naming the offending fields the way validation failures do (`details.fields`). */
-export const invalidFields = (message: string, fields: Record<string, string[]>, code = 'validation_error') =>
-  new AppError('invalid', code, message, { fields });
+export const invalidFields = (
+  message: string,
+  fields: Record<string, string[]>,
+  code: ErrorCode = 'validation_error',
+) => new AppError('invalid', code, message, { fields });
 
-export const notFound = (what: string, code = 'not_found') => new AppError('not_found', code, `${what} not found`);
+export const notFound = (what: string, code: ErrorCode = 'not_found') =>
+  new AppError('not_found', code, `${what} not found`);
 
-export const forbidden = (code: string, message: string, details?: Record<string, unknown>) =>
+export const forbidden = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
   new AppError('forbidden', code, message, details);
 
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+export const conflict = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
   new AppError('conflict', code, message, details);

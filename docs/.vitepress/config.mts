@@ -27,6 +27,7 @@ const ORDER = [
   'operations',
   'architecture',
   'performance',
+  'errors',
   'development',
 ];
 /** Titles of the folder groups; a folder not named here is titled by its name. */

@@ -1,12 +1,17 @@
 import { forbidden, notFound } from '../errors.js';
 import type { Addon, PlanId } from './plans.js';
 
-/** Who is calling: resolved once per request from the API key (http/auth.ts). */
+/** Who is calling: resolved once per request from the API key or session cookie (http/auth.ts). */
 export interface Principal {
   userId: string;
   /** The owner whose data this caller works on. Every query filters on it. */
   tenantId: string;
+  /** The API key's id; for a dashboard session, the session's id. */
   apiKeyId: string;
+  /** Set when the caller signed in with a password (a session cookie), not an API key. */
+  sessionId?: string;
+  /** When that session ends. */
+  sessionExpiresAt?: string;
   plan: PlanId;
   addons: Addon[];
   permission: 'read-write' | 'read';

@@ -8,6 +8,7 @@ import { platformDataSchema } from '../platforms/rules/helpers.js';
 import { installAuth } from './auth.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
+import { errorCodeSchema } from './schemas/common.js';
 import { clientError, expectationFailed, frameworkError } from './transport-errors.js';
 import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
@@ -53,7 +54,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_...' } },
         // Each platform's platformSpecificData fields (the dashboard draws its option forms from them).
-        schemas: platformDataSchemas(),
+        // ErrorCode: the catalogue of the error envelope's codes (docs/errors.md).
+        schemas: { ...platformDataSchemas(), ErrorCode: errorCodeSchema() },
       },
       security: [{ bearerAuth: [] }],
     },

@@ -6,6 +6,8 @@ import { assertFullScopeKey, assertWriteAllowed, intersectScopes, type Principal
 import type { RateDecision } from './rate-limit.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { findPrincipalByHash, type KeyPrincipal } from '../store/api-keys.js';
+import { csrfMatches, sessionPrincipal } from '../domain/team/sessions.js';
+import { CSRF_HEADER, readSessionCookie } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -97,7 +99,10 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
       return applyRateLimit(ctx, request, reply, principal, limit, decision);
     };
     try {
-      const principal = authenticate(ctx, request.headers.authorization);
+      // An Authorization header always wins: programs are never affected by a cookie the client holds.
+      const header = request.headers.authorization;
+      const cookie = header ? null : readSessionCookie(request);
+      const principal = cookie ? authenticateSession(ctx, request, cookie) : authenticate(ctx, header);
       const admitted = principal instanceof Promise ? principal.then(admit) : admit(principal);
       if (admitted instanceof Promise) admitted.then(() => done(), done);
       else done();
@@ -105,6 +110,24 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
       done(error as Error);
     }
   });
+}
+
+/**
+ * The principal of a session cookie. A request that may change something must carry the session's CSRF
+ * token in X-CSRF-Token: a cookie alone never writes (docs/dashboard.md).
+ */
+async function authenticateSession(ctx: AppContext, request: FastifyRequest, token: string): Promise<Principal> {
+  const principal = await sessionPrincipal(ctx, token);
+  const header = request.headers[CSRF_HEADER];
+  const safe = ['GET', 'HEAD', 'OPTIONS'].includes(request.method) && request.routeOptions.config?.write !== true;
+  if (!safe && !csrfMatches(token, typeof header === 'string' ? header : undefined)) {
+    throw new AppError(
+      'forbidden',
+      'csrf_token_invalid',
+      'A request signed in by session cookie must send its CSRF token in the X-CSRF-Token header',
+    );
+  }
+  return principal;
 }
 
 /** A non-empty X-Connect-Token header: the caller of a connect selection route is then its flow. */

@@ -10,12 +10,11 @@ import type { JobRunner } from './runner.js';
  */
 export function registerCheckProcessingPost(runner: JobRunner, ctx: AppContext): void {
   runner.register(PROCESSING_CHECK_TASK, async (run) => {
-    const targetId = typeof run.payload?.targetId === 'string' ? run.payload.targetId : '';
-    const count = (v: unknown) => (Number.isInteger(v) ? (v as number) : 0);
+    const { targetId, checks = 0, errors = 0 } = run.payload;
     await runProcessingCheck(ctx, {
       jobId: run.job.job_id,
       workerId: run.workerId,
-      payload: { targetId, checks: count(run.payload?.checks), errors: count(run.payload?.errors) },
+      payload: { targetId, checks, errors },
       signal: run.signal,
     });
     return 'handled';

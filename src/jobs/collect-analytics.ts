@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { collectAccount } from '../domain/analytics/collect.js';
 import { listAccountsDueMetrics, listAccountsWithDueTargets } from '../store/analytics.js';
 import { ensureJob } from '../store/jobs.js';
+import type { PayloadOf } from './payloads.js';
 import { RetryLater, type JobRunner, type TaskRun } from './runner.js';
 
 export const ANALYTICS_SCAN_TASK = 'analytics.scan';
@@ -47,8 +48,8 @@ export function scanAnalyticsTask(ctx: AppContext) {
 
 /** One account's reads (domain/analytics/collect.ts). */
 export function collectAnalyticsTask(ctx: AppContext) {
-  return async (run: TaskRun): Promise<void> => {
-    const outcome = await collectAccount(ctx, String(run.payload.accountId ?? ''), run.job.attempts);
+  return async (run: TaskRun<PayloadOf<typeof ANALYTICS_COLLECT_TASK>>): Promise<void> => {
+    const outcome = await collectAccount(ctx, run.payload.accountId, run.job.attempts);
     if ('retryAt' in outcome) throw new RetryLater(outcome.retryAt, outcome.reason);
   };
 }

@@ -3,6 +3,7 @@ import { deliveryBody, recordAttempt, retryDelayMs, sendDelivery, storedEvent } 
 import { completeJob, rescheduleJob } from '../store/jobs.js';
 import { countDeliveryAttempts } from '../store/webhook-logs.js';
 import { findEvent, findWebhookById } from '../store/webhooks.js';
+import type { PayloadOf } from './payloads.js';
 import type { TaskHandler } from './runner.js';
 
 /**
@@ -11,11 +12,11 @@ import type { TaskHandler } from './runner.js';
  * sends the same id and bytes. The attempt's log entry, the webhook's counters and the job's next step
  * (done, retry at the published schedule, or dropped) are written in one transaction.
  */
-export function deliverWebhookTask(ctx: AppContext): TaskHandler {
+export function deliverWebhookTask(ctx: AppContext): TaskHandler<PayloadOf<'webhook.deliver'>> {
   return async ({ job, payload, workerId }) => {
-    const { eventId, webhookId } = payload as { eventId?: string; webhookId?: string };
-    const webhook = webhookId ? await findWebhookById(ctx.db.kysely, webhookId) : undefined;
-    const row = eventId ? await findEvent(ctx.db.kysely, eventId) : undefined;
+    const { eventId, webhookId } = payload;
+    const webhook = await findWebhookById(ctx.db.kysely, webhookId);
+    const row = await findEvent(ctx.db.kysely, eventId);
     if (!webhook || webhook.is_active !== 1 || !row || row.tenant_id !== webhook.tenant_id) {
       // Deleted or disabled since the event: nothing to deliver any more.
       return 'done';

@@ -10,13 +10,11 @@ import type { JobRunner } from './runner.js';
  */
 export function registerPublishPost(runner: JobRunner, ctx: AppContext): void {
   runner.register(PUBLISH_TASK, async (run) => {
-    const targetId = typeof run.payload?.targetId === 'string' ? run.payload.targetId : '';
-    const checks = Number.isInteger(run.payload?.checks) ? run.payload.checks : 0;
-    const paced = Number.isFinite(run.payload?.paced) ? { paced: run.payload.paced as number } : {};
+    const { targetId, checks = 0, paced } = run.payload;
     await runPublishJob(ctx, {
       jobId: run.job.job_id,
       workerId: run.workerId,
-      payload: { targetId, checks, ...paced },
+      payload: { targetId, checks, ...(paced !== undefined ? { paced } : {}) },
       signal: run.signal,
     });
     return 'handled';

@@ -10,8 +10,7 @@ import type { JobRunner } from './runner.js';
  */
 export function registerRecyclePost(runner: JobRunner, ctx: AppContext): void {
   runner.register(RECYCLE_TASK, async (run) => {
-    const postId = typeof run.payload?.postId === 'string' ? run.payload.postId : '';
-    await runRecycleJob(ctx, { jobId: run.job.job_id, workerId: run.workerId, postId });
+    await runRecycleJob(ctx, { jobId: run.job.job_id, workerId: run.workerId, postId: run.payload.postId });
     return 'handled';
   });
 }

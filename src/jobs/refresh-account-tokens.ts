@@ -3,6 +3,7 @@ import { refreshAccountTokens } from '../domain/accounts/refresh-tokens.js';
 import { writeConnectionLog } from '../domain/connect/connection-log.js';
 import { PlatformError } from '../platforms/types.js';
 import { findAccountById } from '../store/accounts.js';
+import type { PayloadOf } from './payloads.js';
 import { RetryLater, type TaskRun } from './runner.js';
 import { backoffMs } from '../lib/backoff.js';
 
@@ -12,8 +13,8 @@ import { backoffMs } from '../lib/backoff.js';
  * disconnects; a revoked grant disconnects the account once (refreshAccountTokens emits the event).
  */
 export function refreshAccountTokensTask(ctx: AppContext) {
-  return async (run: TaskRun): Promise<void> => {
-    const account = await findAccountById(ctx.db.kysely, String(run.payload.accountId ?? ''));
+  return async (run: TaskRun<PayloadOf<'account.refresh'>>): Promise<void> => {
+    const account = await findAccountById(ctx.db.kysely, run.payload.accountId);
     if (!account || account.is_active !== 1 || !account.token_expires_at) return;
     const now = ctx.clock.now();
     const aheadMs = ctx.config.tokenRefreshAheadMinutes * 60_000;

@@ -4,11 +4,12 @@ import type { Clock } from '../lib/clock.js';
 import type { Db } from '../store/db.js';
 import { claimDueJobs, completeJob, extendLease, failJob, rescheduleJob, type JobRow } from '../store/jobs.js';
 import { backoffMs } from '../lib/backoff.js';
+import { type PayloadOf, readPayload } from './payloads.js';
 
-/** What a task receives besides its job row. */
-export interface TaskRun {
+/** What a task receives besides its job row: its payload, checked against `JOB_PAYLOADS` when listed. */
+export interface TaskRun<P = unknown> {
   job: JobRow;
-  payload: any;
+  payload: P;
   workerId: string;
   /** The runner keeps the lease while the task runs; a task may check it before an irreversible step. */
   signal: AbortSignal;
@@ -21,7 +22,7 @@ export interface TaskRun {
  */
 export type TaskOutcome = void | 'done' | 'handled';
 
-export type TaskHandler = (run: TaskRun) => Promise<TaskOutcome>;
+export type TaskHandler<P = unknown> = (run: TaskRun<P>) => Promise<TaskOutcome>;
 
 /** Thrown by a task to be run again at a given time without counting as a crash. */
 export class RetryLater extends Error {
@@ -119,8 +120,10 @@ export class JobRunner {
     return (this.options.tasks ?? [...this.handlers.keys()]).filter((t) => !elsewhere.has(t));
   }
 
-  register(task: string, handler: TaskHandler): this {
-    this.handlers.set(task, handler);
+  register<T extends string>(task: T, handler: TaskHandler<PayloadOf<T>>): this {
+    // The payload is checked against the task's schema before the handler runs (execute), so the
+    // handler's narrower payload type holds.
+    this.handlers.set(task, handler as TaskHandler);
     return this;
   }
 
@@ -307,13 +310,14 @@ export class JobRunner {
     renew.unref();
     try {
       if (!handler) throw new Error(`no handler for task ${job.task}`);
-      let payload: unknown;
-      try {
-        payload = JSON.parse(job.payload);
-      } catch {
-        payload = {};
+      const read = readPayload(job.task, job.payload);
+      if (!read.ok) {
+        // NOTE: a retry cannot mend a payload, so the job fails at once, loudly, and keeps the reason.
+        this.log.error({ jobId: job.job_id, task: job.task }, `job runner: ${read.reason}`);
+        await failJob(this.db.kysely, job.job_id, this.workerId, read.reason, this.clock.now());
+        return;
       }
-      const outcome = await handler({ job, payload, workerId: this.workerId, signal: controller.signal });
+      const outcome = await handler({ job, payload: read.payload, workerId: this.workerId, signal: controller.signal });
       if (outcome !== 'handled') await completeJob(this.db.kysely, job.job_id, this.workerId);
     } catch (error) {
       await this.onFailure(job, error).catch((e) =>

@@ -60,7 +60,7 @@ export async function scheduleInboxPolls(ctx: AppContext): Promise<number> {
 export function registerInboxTasks(runner: JobRunner, ctx: AppContext): void {
   const pollMs = ctx.config.inboxPollMs;
   runner.register(SYNC_TASK, async ({ job, payload, workerId }) => {
-    const outcome = await syncInboxAccount(ctx, String(payload.accountId ?? ''));
+    const outcome = await syncInboxAccount(ctx, payload.accountId);
     if (outcome.kind === 'stop') return 'done';
     const now = ctx.clock.now().getTime();
     let delay = pollMs;

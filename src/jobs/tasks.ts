@@ -9,6 +9,7 @@ import { registerTokenRefresh } from './refresh-due-tokens.js';
 import { registerRetention } from './retention.js';
 import { registerInboxTasks } from './sync-inbox.js';
 import type { JobRunner } from './runner.js';
+import { DELIVER_TASK } from '../domain/webhooks/fanout.js';
 
 /**
  * The task registry: every job task and periodic job Herald runs. Each feature adds one line that
@@ -20,7 +21,7 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerCheckProcessingPost(runner, ctx);
   registerRecyclePost(runner, ctx);
   registerMediaCleanup(runner, ctx);
-  runner.register('webhook.deliver', deliverWebhookTask(ctx));
+  runner.register(DELIVER_TASK, deliverWebhookTask(ctx));
   registerRetention(runner, ctx);
   registerInboxTasks(runner, ctx);
   registerAnalyticsCollection(runner, ctx);

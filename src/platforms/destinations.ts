@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-codes.js';
 import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { Destination, DestinationKind, PlatformProfile } from './types.js';
 
@@ -29,7 +30,7 @@ export interface DestinationListWire {
 
 /** When a body names an id that is not in the platform's list for the token. */
 export interface DestinationNotFound {
-  code: string;
+  code: ErrorCode;
   status: 400 | 404;
   field: string;
   message: string;
@@ -59,6 +60,11 @@ export interface ConnectDestinationsWire {
     /** The whole body: `profileId`, `tempToken` (or `pendingDataToken`), `redirect_url`, the choice. */
     body: TObject;
     choose(body: Record<string, unknown>): DestinationChoice;
+    /**
+     * Which id of a listed destination the choice names, when not the destination's own (Instagram: the
+     * body names the Facebook Page, the destination is the professional account linked to it).
+     */
+    idOf?(destination: Destination): string | null;
     /**
      * The body (or listing query) field that names the pending connection by its user's platform id, in
      * place of a temp token (Discord's `guildId`): the caller's live pending connection of that profile

@@ -389,46 +389,34 @@ export interface BotConnect {
   /** Whether `ref` names a chat the way the platform does (a numeric id, an @username). */
   isChatRef(ref: string): boolean;
   /** Whether the bot (`botId`) may post in `chat` (asks the platform for its rights there). */
-  canPost(chat: BotChat, botId: number, io: PlatformIO): Promise<boolean>;
+  canPost(chat: BotChat, botId: string, io: PlatformIO): Promise<boolean>;
   /** The chat's public address, when it has one. */
   chatUrl(chat: BotChat): string | null;
   getMe(io: PlatformIO): Promise<BotIdentity>;
   getChat(chatRef: string, io: PlatformIO): Promise<BotChat>;
-  /** Pending updates (messages and channel posts), for matching access codes. */
-  getUpdates(io: PlatformIO): Promise<BotUpdate[]>;
+  /** Messages the bot can see that are not yet consumed, for matching access codes. */
+  recentMessages(io: PlatformIO): Promise<BotSeenMessage[]>;
 }
 
+/** The server's bot, in the platform's terms mapped to these. */
 export interface BotIdentity {
-  id: number;
+  id: string;
   username: string;
-  first_name: string;
 }
 
+/** A chat the bot is in: `type` is the platform's own word for it (a channel, a group, a private chat). */
 export interface BotChat {
-  id: number;
+  id: string;
   type: string;
-  title?: string;
-  username?: string;
-  first_name?: string;
-  last_name?: string;
+  /** The chat's title, or the person's name for a private chat, or its id when it has neither. */
+  title: string;
+  username: string | null;
 }
 
-export interface BotChatMember {
-  status: 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
-  can_post_messages?: boolean;
-}
-
-export interface BotMessage {
-  message_id: number;
-  chat: BotChat;
-  text?: string;
-  caption?: string;
-}
-
-export interface BotUpdate {
-  update_id: number;
-  message?: BotMessage;
-  channel_post?: BotMessage;
+/** A message the bot can see: the chat it was posted in and its text (a media caption included). */
+export interface BotSeenMessage {
+  chatId: string;
+  text: string;
 }
 
 /*
@@ -853,6 +841,11 @@ export interface DestinationsCapability {
   readonly kind: DestinationKind;
   /** The user themself is a valid choice (LinkedIn: post as the member): `select(null, ...)`. */
   readonly personal?: boolean;
+  /**
+   * The logged-in user is the one destination (Instagram Login): a headless connection saves it as any
+   * headless flow does, and hands no selection to the caller whatever the platform's wire declares.
+   */
+  readonly selfOnly?: boolean;
   /** `opts.ids` restricts the answer to those destinations (details lookup). Throws PlatformError. */
   list(tokens: { accessToken: string }, io: PlatformIO, opts?: { ids?: string[] }): Promise<Destination[]>;
   /** `destination` null: post as the user (only when `personal`). */

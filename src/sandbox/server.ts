@@ -1,6 +1,7 @@
 import { applyMetrics } from './metrics.js';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { inboundProblem } from './inbound-guard.js';
 import { FAULT_KINDS, FAULT_OPS, FaultInjector, type FaultKind, type FaultOp } from './faults.js';
 import { RateLimiter } from './rate-limits.js';
 import { DEFAULT_SIMULATOR_CONFIG, type Simulator, type SimulatorState } from './types.js';
@@ -57,6 +58,12 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
           const [min, max] = state.config.latencyMs;
           if (max <= 0 || request.url.includes('/_')) return;
           await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
+        });
+        // Every `_inbound` body is an item the platform would have accepted (inbound-guard.ts).
+        scope.addHook('preHandler', async (request, reply) => {
+          if (request.method !== 'POST' || !request.url.split('?')[0].endsWith('/_inbound')) return;
+          const problem = inboundProblem(request.body, sim.inboundTextLimits);
+          if (problem) return reply.status(400).send({ error: problem });
         });
         scope.get('/_inspect', async () => ({ posts: state.posts, faults: state.faults.pending }));
         scope.post<{ Body: { kind?: string; count?: number; after?: number; op?: string } }>(

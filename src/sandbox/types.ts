@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FaultInjector, FaultOp } from './faults.js';
+import type { InboundTextLimit } from './inbound-guard.js';
 import type { RateLimiter } from './rate-limits.js';
 
 /** One published item as `GET /sandbox/<platform>/_inspect` shows it. */
@@ -55,6 +56,11 @@ export interface Simulator {
   readonly insights?: boolean;
   /** The operations whose calls `POST /_faults {op}` can fail (`publish` at least). */
   readonly faultOps: readonly FaultOp[];
+  /**
+   * The longest text the platform takes for each kind of item `POST /_inbound` injects (`message`,
+   * `comment`, ...); a longer one is refused with a 400 that names the platform's rule (inbound-guard.ts).
+   */
+  readonly inboundTextLimits?: Readonly<Record<string, InboundTextLimit>>;
   /** The simulator's clock (epoch ms) that its rate-limit windows are computed on. Default: real time. */
   readonly now?: () => number;
   /** Registers the platform's real wire-protocol routes, relative to /sandbox/<platform>. */

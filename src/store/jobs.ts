@@ -77,6 +77,34 @@ export async function upsertJob(db: Executor, job: NewJob & { key: string }, now
   return res.changes > 0;
 }
 
+/**
+ * Puts `job` in the place of its key's row even while a worker holds that row: the row gets a new id and
+ * no lease, so what the holder does with it later (finish, reschedule, renew its lease: all by job id and
+ * worker) changes nothing, and its failed renewal aborts its run. For a holder that read the state before
+ * the change that arms `job` and will not read it again (upsertJob leaves held rows alone). Answers
+ * whether a row was replaced.
+ */
+export async function replaceHeldJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<boolean> {
+  const v = jobValues(job, now);
+  const res = await db
+    .updateTable('job')
+    .set({
+      job_id: v.job_id,
+      task: v.task,
+      payload: v.payload,
+      run_at: v.run_at,
+      max_attempts: v.max_attempts,
+      attempts: 0,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      failed_at: null,
+    })
+    .where('key', '=', job.key)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 /** Creates the job for `key` unless one exists (periodic jobs: a no-op for every process but the first). */
 export async function ensureJob(db: Executor, job: NewJob & { key: string }, now: Date): Promise<void> {
   const v = jobValues(job, now);

@@ -94,3 +94,30 @@ export async function isKeyUsedByPosts(db: Executor, tenantId: string, key: stri
 export async function deleteMediaRow(db: Executor, mediaId: string): Promise<void> {
   await db.deleteFrom('media').where('media_id', '=', mediaId).execute();
 }
+
+/** A tenant's uploaded files, newest first (ids are time-prefixed); `before` is the last id of a page. */
+export async function listTenantMedia(
+  db: Executor,
+  tenantId: string,
+  opts: { type?: string; before?: string; limit: number },
+): Promise<MediaRow[]> {
+  let q = db
+    .selectFrom('media')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'uploaded')
+    .orderBy('media_id', 'desc')
+    .limit(opts.limit);
+  if (opts.type) q = q.where('type', '=', opts.type);
+  if (opts.before) q = q.where('media_id', '<', opts.before);
+  return q.execute();
+}
+
+export async function findTenantMedia(db: Executor, tenantId: string, mediaId: string): Promise<MediaRow | undefined> {
+  return db
+    .selectFrom('media')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('media_id', '=', mediaId)
+    .executeTakeFirst();
+}

@@ -107,12 +107,21 @@ export async function countPostsSince(db: Executor, tenantId: string, sinceIso: 
 // outcome is still unknown does: it may be public, and counting it is what keeps the same text from
 // going out twice; the 409 then says how to settle it.
 const duplicateSql = `
-  SELECT t.post_id, t.platform, t.account_id, t.status
+  SELECT t.post_id, t.platform, t.account_id, t.status, p.status AS post_status
     FROM post_target t JOIN post p ON p.post_id = t.post_id
    WHERE t.account_id = ? AND t.content_hash = ? AND t.created_at >= ? AND t.tenant_id = ?
      AND t.status <> 'cancelled' AND p.status NOT IN ('draft', 'cancelled') AND t.post_id <> ?
      AND NOT (t.status = 'failed' AND t.error_code IS NOT NULL AND t.error_code = 'not_published')
    LIMIT 1`;
+
+/** The earlier target a duplicate rule found, with its post's status (`scheduled`: not sent yet). */
+export interface DuplicateTarget {
+  post_id: string;
+  platform: string;
+  account_id: string;
+  status: string;
+  post_status: string;
+}
 
 /**
  * A target of another non-draft post that sent the same content (hash) to the same account since
@@ -127,13 +136,15 @@ export async function findDuplicateTarget(
     sinceIso: string;
     excludePostId: string | null;
   },
-): Promise<{ post_id: string; platform: string; account_id: string; status: string } | undefined> {
+): Promise<DuplicateTarget | undefined> {
   for (const t of q.targets) {
-    const { rows } = await hot<{ post_id: string; platform: string; account_id: string; status: string }>(
-      db,
-      duplicateSql,
-      [t.accountId, t.contentHash, q.sinceIso, q.tenantId, q.excludePostId ?? ''],
-    );
+    const { rows } = await hot<DuplicateTarget>(db, duplicateSql, [
+      t.accountId,
+      t.contentHash,
+      q.sinceIso,
+      q.tenantId,
+      q.excludePostId ?? '',
+    ]);
     if (rows[0]) return rows[0];
   }
   return undefined;

@@ -94,6 +94,17 @@ export async function movePost(
   return (await updateWhere(db, 'post', patch, { post_id: postId, status: from })) === 1;
 }
 
+/** Whether `workerId` still holds the job (its lease was not taken over and the job not replaced). */
+export async function holdsJob(db: Executor, jobId: string, workerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('job')
+    .select('job_id')
+    .where('job_id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Removes the job the worker holds, in the caller's transaction. */
 export async function finishJob(db: Executor, jobId: string, workerId: string): Promise<void> {
   await hot(db, 'DELETE FROM job WHERE job_id = ? AND locked_by = ?', [jobId, workerId]);

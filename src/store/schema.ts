@@ -22,6 +22,23 @@ export interface UserTable {
   updated_at: string;
 }
 
+/** A user's password (scrypt, lib/password.ts); no row = no password set. */
+export interface UserPasswordTable {
+  user_id: string;
+  password_hash: string;
+  updated_at: string;
+}
+
+/** A dashboard sign-in session; only the SHA-256 of its cookie token is kept. */
+export interface SessionTable {
+  session_id: string;
+  token_hash: string;
+  user_id: string;
+  tenant_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface ApiKeyTable {
   api_key_id: string;
   user_id: string;
@@ -686,4 +703,6 @@ export interface Database {
   account_metric_snapshot: AccountMetricSnapshotTable;
   metrics_rollup: MetricsRollupTable;
   worker_heartbeat: WorkerHeartbeatTable;
+  user_password: UserPasswordTable;
+  session: SessionTable;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processingCheckJobKey } from '../../src/domain/publishing/schedule.js';
-import { findJobByKey, claimDueJobs } from '../../src/store/jobs.js';
+import { PUBLISH_TASK, processingCheckJobKey, publishJobKey } from '../../src/domain/publishing/schedule.js';
+import { claimDueJobs, enqueueJob, findJobByKey } from '../../src/store/jobs.js';
+import { finishJob } from '../../src/store/publishing.js';
 import { twitterSimulator } from '../../src/sandbox/twitter/index.js';
 import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
@@ -152,6 +153,49 @@ describe('media processing is a state the engine owns', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0].extra.mediaIds).toEqual(handle.root);
     expect(initializeCalls() - uploadsBefore).toBe(1);
+  });
+
+  it('a publish run that lost its lease while the media were processed: the post still goes out, once', async () => {
+    const t = await connectedTenant({ id: '3100000000000000004', username: 'proc_stale' });
+    await sandboxCall(e.sandbox, 'POST', '/sandbox/twitter/_config', { processingMs: 20_000 });
+    const postId = await createNow(t.sdk, t.accountId, {
+      content: 'a video past a stale run',
+      mediaItems: video('stale.mp4'),
+    });
+    await e.runner.drain();
+    const targetId = await targetIdOf(postId);
+    expect((await getPost(t.sdk, postId)).platforms[0].status).toBe('processing');
+
+    // The publish job of a worker whose lease ran out mid-upload had been taken over by another worker
+    // (three processes on a loaded host, issue 36): that run read the target while it was `publishing`,
+    // and still holds the job when the media are ready.
+    const db = e.env.ctx.db;
+    const now = e.env.clock.now();
+    await enqueueJob(
+      db.kysely,
+      { task: PUBLISH_TASK, key: publishJobKey(targetId), payload: { targetId }, runAt: now },
+      now,
+    );
+    const held = await claimDueJobs(db, {
+      workerId: 'stale-worker',
+      now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      limit: 10,
+    });
+    const stale = held.find((j) => j.key === publishJobKey(targetId))!;
+    expect(stale).toBeDefined();
+
+    // Ready: the target goes back to pending while the stale run holds its publish job; then that run
+    // ends and finishes the job it holds.
+    e.env.clock.advance(25_000);
+    await e.runner.drain();
+    await finishJob(db.kysely, stale.job_id, 'stale-worker');
+
+    await runFor(70_000);
+    const done = await getPost(t.sdk, postId);
+    expect([done.status, done.platforms[0].status]).toEqual(['published', 'published']);
+    expect(await simPosts(t.xUserId)).toHaveLength(1);
+    expect(await findJobByKey(db.kysely, publishJobKey(targetId))).toBeUndefined();
   });
 });
 

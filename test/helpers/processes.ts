@@ -68,8 +68,8 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Starts `src/main.ts` on a free port and waits for /health. */
-export async function startServer(env: Record<string, string>) {
+/** Starts `src/main.ts` on a free port and waits until it listens (at most `timeoutMs`). */
+export async function startServer(env: Record<string, string>, timeoutMs = 60_000) {
   const proc = runTs('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env });
   let url = '';
   await waitFor(
@@ -81,8 +81,12 @@ export async function startServer(env: Record<string, string>) {
       if (proc.child.exitCode !== null) throw new Error(`server exited early:\n${proc.stderr()}`);
       return Boolean(m);
     },
-    60_000,
+    timeoutMs,
     'the server to listen',
-  );
+  ).catch((error: unknown) => {
+    // A server that did not come up is not left running behind the test.
+    proc.child.kill('SIGKILL');
+    throw error;
+  });
   return { ...proc, url };
 }

@@ -40,6 +40,8 @@ describe('the dashboard files', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      // The composer reads a frame of a chosen video from a blob: URL for its thumbnail.
+      expect(res.headers['content-security-policy']).toContain("media-src 'self' blob:");
     }
   });
 

@@ -18,6 +18,10 @@ import { createSandboxEnv } from '../helpers/sandbox-env.js';
  * One app instance, with every platform configured against its loopback simulator so that connect
  * flows run for real; each operation's cases run concurrently through app.inject. A full key sends the
  * whole corpus; a read-only and a profile-scoped key send the writes and what their scope must refuse.
+ *
+ * Hostile data that arrives from the platforms rather than in a request (messages, comments and reviews
+ * written through each simulator's `_inbound`, then synced and read through every inbox route of the
+ * same document) is hostile-inbound.test.ts.
  */
 
 type Expect = 'reject' | 'any';

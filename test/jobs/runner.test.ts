@@ -61,7 +61,7 @@ describe('job runner loop', () => {
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise((r) => setImmediate(r));
-      ran.push(run.payload.i);
+      ran.push((run.payload as { i: number }).i);
       inFlight--;
     });
     await enqueue('test.burst', 40);
@@ -151,6 +151,43 @@ describe('job runner loop', () => {
       expect(laneMost).toBe(2);
     } finally {
       release();
+      await runner.stop();
+    }
+  });
+
+  it('fails a job whose payload does not match its task, at once and with the reason, without running it', async () => {
+    const errors: string[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line).msg) });
+    const runner = new JobRunner(env.ctx.db, env.clock, log, { pollMs: 20, concurrency: 2 });
+    const seen: string[] = [];
+    runner.register('post.recycle', async (run) => {
+      seen.push(run.payload.postId);
+      return 'done';
+    });
+    const now = env.clock.now();
+    await enqueueJobs(
+      env.ctx.db.kysely,
+      [
+        { task: 'post.recycle', payload: { postId: 42 }, runAt: now, key: 'bad-payload', maxAttempts: 5 },
+        { task: 'post.recycle', payload: { postId: 'pst_good' }, runAt: now, key: 'good-payload' },
+      ],
+      now,
+    );
+    try {
+      runner.start();
+      const failed = () =>
+        env.ctx.db.kysely
+          .selectFrom('job')
+          .select(['attempts', 'last_error', 'failed_at'])
+          .where('key', '=', 'bad-payload')
+          .executeTakeFirst();
+      await waitUntil(async () => (await failed())?.failed_at != null && seen.length === 1, 10_000, 'the two jobs');
+      const row = await failed();
+      expect(row?.last_error).toBe('malformed payload for post.recycle: /postId Expected string');
+      expect(row?.attempts).toBe(1); // not retried: a retry cannot mend a payload
+      expect(seen).toEqual(['pst_good']);
+      expect(errors).toContain('job runner: malformed payload for post.recycle: /postId Expected string');
+    } finally {
       await runner.stop();
     }
   });

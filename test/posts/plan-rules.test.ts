@@ -70,6 +70,11 @@ describe('plan rules', () => {
     const dup = await sdkError(t.sdk.posts.createPost({ body: body(acc) as any }));
     expect(dup.statusCode).toBe(409);
     expect(dup.details).toEqual({ accountId: acc, platform: 'twitter', existingPostId: first.body.post._id });
+    // The earlier post only waits for its time: the message says so, not "sent".
+    const again = await env.request(t.apiKey, 'POST', '/v1/posts', body(acc));
+    expect(again.body.error).toBe(
+      `The same content is already scheduled for this account in post ${first.body.post._id}`,
+    );
     // Another account, other text, or other media: not a duplicate.
     expect((await env.request(t.apiKey, 'POST', '/v1/posts', body(other))).status).toBe(201);
     expect((await env.request(t.apiKey, 'POST', '/v1/posts', body(acc, 'Other words'))).status).toBe(201);
@@ -92,5 +97,16 @@ describe('plan rules', () => {
       (await env.request(t.apiKey, 'POST', '/v1/posts', { ...body(acc), scheduledFor: '2026-04-05T10:00:00Z' })).status,
     ).toBe(201);
     env.clock.set('2026-03-31T23:00:00.000Z');
+  });
+
+  it('says the content was already sent when the earlier post is on its way, not scheduled', async () => {
+    const t = await createTenant(env);
+    const acc = await t.account('twitter');
+    const body = { content: 'Sent words', publishNow: true, platforms: [{ platform: 'twitter', accountId: acc }] };
+    expect((await env.request(t.apiKey, 'POST', '/v1/posts', body)).status).toBe(201);
+    const dup = await env.request(t.apiKey, 'POST', '/v1/posts', body);
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('duplicate_content');
+    expect(dup.body.error).toBe('The same content was already sent to this account within the last 24 hours');
   });
 });

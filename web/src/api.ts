@@ -1,6 +1,8 @@
 /**
- * The dashboard's one way to Herald's API: same origin, `Authorization: Bearer <key>` (never a cookie),
- * errors carrying the API's message, code, field errors and request id.
+ * The dashboard's one way to Herald's API, same origin, signed in one of two ways: an API key sent as
+ * `Authorization: Bearer <key>` (no cookie goes with it), or a password session, whose HttpOnly cookie the
+ * browser sends and whose CSRF token (kept in memory only) goes in `X-CSRF-Token`. Errors carry the
+ * API's message, code, field errors and request id.
  */
 const KEY_STORAGE = 'herald.apiKey';
 
@@ -28,6 +30,38 @@ function readStoredKey(): string | null {
 
 export function currentKey(): string | null {
   return apiKey;
+}
+
+/** The password session's CSRF token (null: not signed in by password). Never stored: GET /auth/session gives it again. */
+let csrfToken: string | null = null;
+
+const SESSION_HINT = 'herald.passwordSession';
+
+/**
+ * Keeps the CSRF token in memory, and a hint (no secret) that this browser holds a session cookie, so a
+ * visit without one does not ask for a session it cannot have.
+ */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+  try {
+    if (token) localStorage.setItem(SESSION_HINT, '1');
+    else localStorage.removeItem(SESSION_HINT);
+  } catch {
+    /* storage disabled: the hint is only an optimisation */
+  }
+}
+
+/** Whether this browser may hold a password session's cookie (it signed in by password and did not sign out). */
+export function mayHavePasswordSession(): boolean {
+  try {
+    return localStorage.getItem(SESSION_HINT) === '1';
+  } catch {
+    return true;
+  }
+}
+
+export function signedInByPassword(): boolean {
+  return csrfToken !== null;
 }
 
 /** Keeps the key in memory and in this tab's session storage (gone when the tab closes). */
@@ -86,6 +120,7 @@ export async function api<T = any>(method: string, path: string, opts: RequestOp
   const key = opts.key ?? apiKey;
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
+  else if (csrfToken) headers['x-csrf-token'] = csrfToken;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
@@ -94,7 +129,8 @@ export async function api<T = any>(method: string, path: string, opts: RequestOp
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
-      credentials: 'omit',
+      // The session cookie goes only where no key is used (the key wins on the server anyway).
+      credentials: key ? 'omit' : 'same-origin',
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;

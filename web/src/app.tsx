@@ -1,15 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, currentKey, setKey } from './api';
+import { api, ApiError, currentKey, mayHavePasswordSession, setCsrfToken, setKey } from './api';
 import { navigate, useRoute, BASE } from './router';
 import { takeEarlySession } from './early';
 import { ErrorBox, Loading, SessionContext, type Session } from './ui';
 import { CalendarPage } from './pages/calendar';
 import { ComposerPage } from './pages/composer';
+import { DraftsPage } from './pages/drafts';
 import { AccountsPage } from './pages/accounts';
 import { QueuePage } from './pages/queue';
 import { LogsPage } from './pages/logs';
 import { WebhooksPage } from './pages/webhooks';
 import { KeysPage } from './pages/keys';
+import { MediaPage } from './pages/media';
+import { InvitePage, SignInPage } from './pages/sign-in';
 import type { ComponentType } from 'preact';
 
 /** A page loaded on first visit (its own chunk: the add-on pages and their chart library). */
@@ -32,8 +35,10 @@ const InboxPage = lazyPage(() => import('./pages/inbox').then((m) => m.InboxPage
 const PAGES: { id: string; label: string; addon?: string }[] = [
   { id: 'calendar', label: 'Calendar' },
   { id: 'compose', label: 'Compose' },
+  { id: 'drafts', label: 'Drafts' },
   { id: 'accounts', label: 'Accounts' },
   { id: 'queue', label: 'Queue' },
+  { id: 'media', label: 'Media' },
   { id: 'logs', label: 'Logs' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'team', label: 'Keys & team' },
@@ -49,18 +54,38 @@ export function addonMissing(session: Session, page: string): string | null {
 
 async function loadSession(key: string): Promise<Session> {
   const me = (await takeEarlySession(key)) ?? (await api('GET', '/api-keys/current', { key }));
-  return { key, ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
+  return { key, via: 'key', ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
+}
+
+/** What a password session may do: the same answer, asked with the session cookie and its CSRF token. */
+async function loadPasswordSession(csrfToken: string): Promise<Session> {
+  setCsrfToken(csrfToken);
+  const me = await api('GET', '/api-keys/current');
+  return { key: '', via: 'password', ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
+}
+
+/** A password session this browser already has (its cookie), or null. */
+async function restorePasswordSession(): Promise<Session | null> {
+  if (!mayHavePasswordSession()) return null;
+  try {
+    const s = await api<{ csrfToken: string }>('GET', '/auth/session');
+    return await loadPasswordSession(s.csrfToken);
+  } catch (e) {
+    setCsrfToken(null);
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
 }
 
 export function App() {
   const [session, setSession] = useState<Session | null>(null);
-  const [restoring, setRestoring] = useState(Boolean(currentKey()));
+  const [restoring, setRestoring] = useState(true);
   const [error, setError] = useState<unknown>(null);
+  const { page } = useRoute();
 
   useEffect(() => {
     const key = currentKey();
-    if (!key) return;
-    loadSession(key)
+    (key ? loadSession(key) : restorePasswordSession())
       .then(setSession, (e) => {
         setKey(null);
         setError(e);
@@ -68,12 +93,25 @@ export function App() {
       .finally(() => setRestoring(false));
   }, []);
 
+  const onPassword = async ({ csrfToken }: { csrfToken: string }) => {
+    setError(null);
+    try {
+      setSession(await loadPasswordSession(csrfToken));
+      if (page === 'invite') navigate('calendar');
+    } catch (e) {
+      setCsrfToken(null);
+      setError(e);
+    }
+  };
+
   if (restoring) return <Loading what="Signing in" />;
   if (!session) {
+    if (page === 'invite') return <InvitePage token={location.pathname.split('/')[3] ?? ''} onPassword={onPassword} />;
     return (
-      <SignIn
+      <SignInPage
         error={error}
-        onSignIn={async (key) => {
+        onPassword={onPassword}
+        onKey={async (key) => {
           setError(null);
           try {
             const s = await loadSession(key);
@@ -90,55 +128,17 @@ export function App() {
     <SessionContext.Provider value={session}>
       <Shell
         session={session}
-        onSignOut={() => {
+        onSignOut={async () => {
+          if (session.via === 'password') {
+            // Ends the session on the server; signed out here whatever the answer.
+            await api('POST', '/auth/logout').catch(() => undefined);
+            setCsrfToken(null);
+          }
           setKey(null);
           setSession(null);
         }}
       />
     </SessionContext.Provider>
-  );
-}
-
-function SignIn({ onSignIn, error }: { onSignIn: (key: string) => Promise<void>; error: unknown }) {
-  const [key, setValue] = useState('');
-  const [busy, setBusy] = useState(false);
-  return (
-    <main class="signin">
-      <h1>Herald</h1>
-      <p>
-        Sign in with an API key. It stays in this tab only (session storage) and is sent as the Authorization header.
-      </p>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setBusy(true);
-          await onSignIn(key.trim());
-          setBusy(false);
-        }}
-      >
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          type="password"
-          autocomplete="off"
-          spellcheck={false}
-          placeholder="sk_…"
-          value={key}
-          onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-          required
-        />
-        <button type="submit" disabled={busy || !key.trim()}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-      <ErrorBox
-        error={
-          error instanceof ApiError && error.status === 401
-            ? new ApiError('That API key was not accepted: ' + error.message, 401, error.code, error.requestId)
-            : error
-        }
-      />
-    </main>
   );
 }
 
@@ -195,11 +195,16 @@ function Shell({ onSignOut, session }: { onSignOut: () => void; session: Session
 function Current({ page }: { page: string }) {
   switch (page) {
     case 'compose':
-      return <ComposerPage />;
+      // A new form for each post edited.
+      return <ComposerPage key={new URLSearchParams(location.search).get('edit') ?? ''} />;
+    case 'drafts':
+      return <DraftsPage />;
     case 'accounts':
       return <AccountsPage />;
     case 'queue':
       return <QueuePage />;
+    case 'media':
+      return <MediaPage />;
     case 'logs':
       return <LogsPage />;
     case 'webhooks':

@@ -49,6 +49,12 @@ interface Props {
   skip?: string[];
 }
 
+/**
+ * A developer's field: one that takes another object's id (`...Id`, `...Ids`, `...Urn`), which a person
+ * scheduling posts does not have at hand. Those go in an "Advanced" section, closed unless in use.
+ */
+export const isDeveloperField = (key: string) => /(Id|Ids|Urn|Urns)$/.test(key);
+
 export function PlatformFields({ id, schema, value, onChange, errorsFor, skip = [] }: Props) {
   const entries = Object.entries(schema.properties ?? {}).filter(([k]) => !skip.includes(k));
   if (!entries.length) return null;
@@ -58,19 +64,28 @@ export function PlatformFields({ id, schema, value, onChange, errorsFor, skip = 
     else next[key] = v;
     onChange(next);
   };
+  const field = ([key, s]: [string, JsonSchema]) => (
+    <Field
+      id={`${id}-${key}`}
+      name={key}
+      schema={s}
+      value={value[key]}
+      onChange={(v) => set(key, v)}
+      errors={errorsFor(key)}
+      errorsFor={(sub) => errorsFor(`${key}.${sub}`)}
+    />
+  );
+  const advanced = entries.filter(([k]) => isDeveloperField(k));
+  const inUse = advanced.some(([k]) => value[k] !== undefined || errorsFor(k).length > 0);
   return (
     <div class="platform-fields">
-      {entries.map(([key, s]) => (
-        <Field
-          id={`${id}-${key}`}
-          name={key}
-          schema={s}
-          value={value[key]}
-          onChange={(v) => set(key, v)}
-          errors={errorsFor(key)}
-          errorsFor={(sub) => errorsFor(`${key}.${sub}`)}
-        />
-      ))}
+      {entries.filter(([k]) => !isDeveloperField(k)).map(field)}
+      {advanced.length > 0 && (
+        <details class="advanced" open={inUse}>
+          <summary>Advanced: ids for developers</summary>
+          {advanced.map(field)}
+        </details>
+      )}
     </div>
   );
 }

@@ -3,9 +3,12 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
-/** What the signed-in key may do (GET /v1/api-keys/current). */
+/** What the signed-in key or password session may do (GET /v1/api-keys/current). */
 export interface Session {
+  /** The API key ('' when signed in by password). */
   key: string;
+  /** How this tab signed in: an API key, or email and password (a session cookie). */
+  via: 'key' | 'password';
   /** The key's id (never the key itself). */
   id: string;
   permission: 'read-write' | 'read';

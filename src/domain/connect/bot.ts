@@ -110,7 +110,7 @@ async function connectChat(
   let chat: BotChat;
   try {
     chat = await adapter.getChat(chatRef, io(ctx));
-    await assertChatFree(ctx, platform, String(chat.id), owner.tenantId);
+    await assertChatFree(ctx, platform, chat.id, owner.tenantId);
     const bot = await adapter.getMe(io(ctx));
     if (!(await adapter.canPost(chat, bot.id, io(ctx)))) {
       throw invalid(
@@ -118,7 +118,7 @@ async function connectChat(
         `@${bot.username} must be an administrator of this chat with permission to post`,
       );
     }
-    await prove?.(String(chat.id));
+    await prove?.(chat.id);
   } catch (error) {
     const appError = error instanceof AppError ? error : connectError(error, d);
     await writeConnectionLog(ctx, ctx.db.kysely, {
@@ -135,13 +135,13 @@ async function connectChat(
     });
     throw appError;
   }
-  const title = chat.title ?? chat.first_name ?? String(chat.id);
+  const title = chat.title;
   const { account } = await saveWithLog(
     ctx,
     { platform, ...owner },
     null,
     {
-      platformUserId: String(chat.id),
+      platformUserId: chat.id,
       username: chat.username ?? title,
       displayName: title,
       profileUrl: adapter.chatUrl(chat),
@@ -149,7 +149,7 @@ async function connectChat(
     startedMs,
     {
       method: 'credentials',
-      metadata: { chatId: String(chat.id), chatType: chat.type, chatTitle: title, chatUsername: chat.username ?? null },
+      metadata: { chatId: chat.id, chatType: chat.type, chatTitle: title, chatUsername: chat.username },
     },
   );
   return { account, chat, title };
@@ -169,16 +169,15 @@ async function postedCodeOf(
   tenantId: string,
   chatId: string,
 ): Promise<string | null> {
-  const updates = await botConnect(ctx, d)
-    .connect.getUpdates(io(ctx))
+  const messages = await botConnect(ctx, d)
+    .connect.recentMessages(io(ctx))
     .catch((e) => {
       throw connectError(e, d);
     });
   const now = ctx.clock.now();
-  for (const u of updates) {
-    const m = u.channel_post ?? u.message;
-    if (!m || String(m.chat.id) !== chatId) continue;
-    for (const found of `${m.text ?? ''} ${m.caption ?? ''}`.matchAll(CODE_IN_TEXT)) {
+  for (const m of messages) {
+    if (m.chatId !== chatId) continue;
+    for (const found of m.text.matchAll(CODE_IN_TEXT)) {
       const hash = hashConnectToken(found[0].toUpperCase());
       const row = await findConnectToken(ctx.db.kysely, 'access_code', hash);
       if (!row || row.tenant_id !== tenantId || row.platform !== d.id) continue;
@@ -231,7 +230,7 @@ export async function connectBotChat(
     const done: CodeData = {
       status: 'connected',
       accountId: account.account_id,
-      chatId: String(chat.id),
+      chatId: chat.id,
       chatTitle: title,
       chatType: chat.type,
       username: account.username,
@@ -261,15 +260,13 @@ export async function pollBotCode(ctx: AppContext, caller: Principal, d: Platfor
     expiresAt: row.expires_at,
     expiresIn: Math.max(0, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 1000)),
   };
-  const updates = await botConnect(ctx, d)
-    .connect.getUpdates(io(ctx))
+  const messages = await botConnect(ctx, d)
+    .connect.recentMessages(io(ctx))
     .catch((e) => {
       throw connectError(e, d);
     });
   const needle = code.trim().toUpperCase();
-  const hit = updates
-    .map((u) => u.channel_post ?? u.message)
-    .find((m) => m && `${m.text ?? ''} ${m.caption ?? ''}`.toUpperCase().includes(needle));
+  const hit = messages.find((m) => m.text.toUpperCase().includes(needle));
   if (!hit) return pending;
   // NOTE: the code is consumed before connecting so two concurrent polls connect the chat once.
   if (!(await consumeConnectToken(ctx.db.kysely, hash, now))) return pending;
@@ -277,12 +274,12 @@ export async function pollBotCode(ctx: AppContext, caller: Principal, d: Platfor
     ctx,
     d,
     { tenantId: row.tenant_id, userId: row.user_id, profileId: row.profile_id },
-    String(hit.chat.id),
+    hit.chatId,
   );
   const done: CodeData = {
     status: 'connected',
     accountId: account.account_id,
-    chatId: String(chat.id),
+    chatId: chat.id,
     chatTitle: title,
     chatType: chat.type,
     username: account.username,

@@ -92,7 +92,8 @@ export function readChoice(
 
 /**
  * The chosen destination as the platform lists it for this token: never any id a body names. Its
- * `notFound` error (400 or 404) when the token's user cannot post there.
+ * `notFound` error (400 or 404) when the token's user cannot post there. `idOf`: which of a destination's
+ * ids the choice names (default its own).
  */
 export async function listedDestination(
   ctx: AppContext,
@@ -100,8 +101,9 @@ export async function listedDestination(
   accessToken: string,
   id: string,
   notFound: DestinationNotFound,
+  idOf: (d: Destination) => string | null = (d) => d.id,
 ): Promise<Destination> {
-  const found = (await listDestinations(ctx, of, accessToken)).find((d) => d.id === id);
+  const found = (await listDestinations(ctx, of, accessToken)).find((d) => idOf(d) === id);
   if (found) return found;
   const fields = { [notFound.field]: [`must be one of the ${of.group.kind}s listed for this ${of.name} user`] };
   throw new AppError(notFound.status === 404 ? 'not_found' : 'invalid', notFound.code, notFound.message, { fields });

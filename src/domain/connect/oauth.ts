@@ -127,7 +127,11 @@ export async function handleOAuthCallback(
   // Without a redirect_url there is nobody to hand a pending data token to: connect directly instead.
   const wire = descriptorOf(platform)?.capabilities.destinations?.connect;
   const selection =
-    data.headless && data.redirectUrl !== null && wire !== undefined && adapter.destinations !== undefined;
+    data.headless &&
+    data.redirectUrl !== null &&
+    wire !== undefined &&
+    adapter.destinations !== undefined &&
+    !adapter.destinations.selfOnly;
   if (data.headless && data.redirectUrl && !selection && query.code && !query.error) {
     return {
       type: 'code',

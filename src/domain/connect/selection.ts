@@ -232,7 +232,7 @@ export async function selectPendingDestination(
   const wire = connectWire(of);
   const chosen = readChoice(of, wire.select.choose(body), wire.select.notFound);
   const ref = body as PendingRef;
-  if (reusing(wire, ref)) return connectAnother(ctx, caller, of, chosen, ref, wire.select.notFound);
+  if (reusing(wire, ref)) return connectAnother(ctx, caller, of, chosen, ref, wire.select.notFound, wire.select.idOf);
   if (wire.reuseAccount && !ref.tempToken && !ref.pendingDataToken) {
     const need = ['is required unless accountId is sent'];
     throw invalid('validation_error', 'pendingDataToken or accountId is required', {
@@ -248,6 +248,7 @@ export async function selectPendingDestination(
     ref,
     wire.select.notFound,
     by && typeof body[by] === 'string' ? (body[by] as string) : undefined,
+    wire.select.idOf,
   );
 }
 
@@ -259,13 +260,15 @@ async function connectAnother(
   chosen: string | null,
   ref: PendingRef & { accountId: string },
   notFound: DestinationNotFound,
+  idOf?: (d: Destination) => string | null,
 ): Promise<SelectionResult> {
   const startedMs = performance.now();
   if (!ref.profileId)
     throw invalid('validation_error', 'profileId is required', { fields: { profileId: ['is required'] } });
   await assertOwnProfile(ctx, caller, ref.profileId);
   const { tokens, profile } = await reusedConnection(ctx, caller, of, ref.accountId);
-  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
+  const destination =
+    chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound, idOf);
   const selection = await runSelect(ctx, of, destination, { profile, tokens });
   const { account } = await saveWithLog(
     ctx,
@@ -347,13 +350,15 @@ async function finishSelection(
   ref: PendingRef,
   notFound: DestinationNotFound,
   byUser?: string,
+  idOf?: (d: Destination) => string | null,
 ): Promise<SelectionResult> {
   const { platform } = of;
   const startedMs = performance.now();
   // Everything is checked before the token is used up: a refused call leaves it to its owner.
   const { tempToken, live } = await pendingConnection(ctx, caller, platform, ref, byUser);
   const tokens = deserializeTokens(live.data.tokens);
-  const destination = chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound);
+  const destination =
+    chosen === null ? null : await listedDestination(ctx, of, tokens.accessToken, chosen, notFound, idOf);
   const selection = await runSelect(ctx, of, destination, { profile: live.data.profile, tokens });
   // A connection named by its user (pendingBy) stays live until it expires: several destinations may be bound.
   if (tempToken !== null && !(await takeConnectToken(ctx, ctx.db.kysely, 'temp_token', tempToken)))

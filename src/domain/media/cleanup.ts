@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
-import { PLATFORMS } from '../../platforms/catalogue.js';
 import { mediaStorage } from '../../storage/index.js';
-import { deleteMediaRow, isKeyUsedByPosts, listUnreferencedMedia, markMediaReferenced } from '../../store/media.js';
+import { isKeyUsedByPosts, listUnreferencedMedia, markMediaReferenced } from '../../store/media.js';
+import { deleteUploadFiles } from './library.js';
 import { UNREFERENCED_TTL_MS } from './types.js';
 
 /**
@@ -23,13 +23,7 @@ export async function deleteUnreferencedMedia(
       kept++;
       continue;
     }
-    const [token, name] = row.key.split('/');
-    const base = name.replace(/\.[^.]+$/, '');
-    // Derived copies are named by platform; deleting every possible name also removes a copy whose
-    // record was lost to a concurrent write.
-    const derived = PLATFORMS.flatMap((p) => [`${token}/${p}-${base}.jpg`, `${token}/${p}-${base}.mp4`]);
-    for (const key of [...derived, row.key]) await storage.delete(key);
-    await deleteMediaRow(ctx.db.kysely, row.media_id);
+    await deleteUploadFiles(storage, ctx, row);
     deleted++;
   }
   return { deleted, kept };

@@ -44,7 +44,10 @@ export async function assertNoDuplicates(
         ? `The same content went to this ${dup.platform} account within the last 24 hours in post ${dup.post_id}, whose outcome there is unknown. ` +
           `Look at the account, then settle that post with POST /v1/posts/${dup.post_id}/targets/${dup.account_id}/resolve ` +
           `({"outcome":"not_published"} frees the content; {"outcome":"published",...} records the post)`
-        : 'The same content was already sent to this account within the last 24 hours';
+        : // NOTE: a post still waiting for its time has sent nothing yet: saying "sent" misleads.
+          dup.post_status === 'scheduled'
+          ? `The same content is already scheduled for this account in post ${dup.post_id}`
+          : 'The same content was already sent to this account within the last 24 hours';
     throw conflict('duplicate_content', message, {
       accountId: dup.account_id,
       platform: dup.platform,

@@ -1,5 +1,5 @@
 import { descriptorOf } from '../../platforms/catalogue.js';
-import { AppError } from '../../errors.js';
+import { AppError, type ErrorCode } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { Executor } from '../../store/db.js';
@@ -76,7 +76,7 @@ export async function checkTargetAccounts(
   const ids = [...new Set(targets.map((t) => t.input.accountId))];
   const accounts = new Map((await findAccounts(tx, caller.tenantId, ids)).map((a) => [a.account_id, a]));
   const fields: Record<string, string[]> = {};
-  let code = 'validation_error';
+  let code: ErrorCode = 'validation_error';
   const seen = new Set<string>();
   targets.forEach((t, i) => {
     const field = `platforms.${i}.accountId`;

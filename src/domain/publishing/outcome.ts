@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../store/schema.js';
-import { upsertJob, type NewJob } from '../../store/jobs.js';
+import { replaceHeldJob, upsertJob, type NewJob } from '../../store/jobs.js';
 import { insertPublishLogs, type PublishLogRow } from '../../store/publish-logs.js';
 import {
   finishJob,
+  holdsJob,
   listPostTargets,
   lockPost,
   movePost,
@@ -65,6 +66,14 @@ export async function commitTargetChange(
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
+    // A run that no longer holds its job (its lease ran out and another worker took the job over, or the
+    // job was replaced) changes nothing: the target may be that newer run's claim by now, and an outcome
+    // written over it left a target `pending` with no job while the newer run's post was public. What
+    // the stale run did on the platform is still logged.
+    if (!(await holdsJob(tx, job.jobId, job.workerId))) {
+      if (logs.length) await insertPublishLogs(tx, logs);
+      return false;
+    }
     let moved = false;
     const post = change ? await lockPost(tx, change.postId) : undefined;
     if (change && post) {
@@ -76,8 +85,12 @@ export async function commitTargetChange(
     if (logs.length) await insertPublishLogs(tx, logs);
     if ('finish' in next) {
       await finishJob(tx, job.jobId, job.workerId);
-      // The next job only when this run moved the target: a run that lost the race arms nothing.
-      if (next.then && (moved || !change)) await upsertJob(tx, next.then, now);
+      // The next job only when this run moved the target: a run that lost the race arms nothing. A row
+      // of that key a worker still holds is replaced: that run (one that took over a job whose lease ran
+      // out) read the target before this change and ends without acting on it, so leaving the row to it
+      // left the target `pending` with no job at all.
+      if (next.then && (moved || !change) && !(await upsertJob(tx, next.then, now)))
+        await replaceHeldJob(tx, next.then, now);
     } else await rescheduleJobWithPayload(tx, job.jobId, job.workerId, next.retryAt, next.payload, next.error);
     return moved;
   });

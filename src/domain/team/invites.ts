@@ -7,6 +7,7 @@ import { listProfiles } from '../../store/profiles.js';
 import { findUser, findUserByEmail, insertUser, type UserRow } from '../../store/users.js';
 import { issueApiKey } from '../api-keys.js';
 import type { Principal } from '../principal.js';
+import { storePassword } from './sessions.js';
 
 /** Invites are single use and expire after 7 days (reference §4.2). */
 export const INVITE_TTL_MS = 7 * 86_400_000;
@@ -74,6 +75,8 @@ export interface AcceptInviteInput {
   token: string;
   email: string;
   name?: string | null;
+  /** A password for the dashboard, set in the same transaction (its scrypt hash, made beforehand). */
+  passwordHash?: string;
 }
 
 /**
@@ -118,6 +121,7 @@ export async function acceptInvite(
       if (isUniqueViolation(error)) throw new AppError('conflict', 'email_taken', `A user with email ${email} exists`);
       throw error;
     }
+    if (input.passwordHash) await storePassword(tx, user.user_id, input.passwordHash, now);
     if (!(await markInviteUsed(tx, invite.invite_id, user.user_id, iso))) {
       throw conflict('invite_used', 'This invite has already been used');
     }

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { installIdempotency } from '../idempotency.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAccountRoutes } from './accounts/index.js';
+import { registerAuthRoutes } from './auth/index.js';
 import { registerAnalyticsRoutes } from './analytics/index.js';
 import { registerAccountGroupRoutes } from './account-groups/index.js';
 import { registerConnectRoutes } from './connect/index.js';
@@ -57,6 +58,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerQueueRoutes(app, ctx);
   registerInviteRoutes(app, ctx);
   registerUserRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
   registerUsageRoutes(app, ctx);
   registerInboxRoutes(app, ctx);
   platformWebhooks(app, ctx);

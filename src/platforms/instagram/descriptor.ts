@@ -17,6 +17,9 @@ import type { RuleIssue } from '../rules/types.js';
 import { INSTAGRAM_DEFAULT_SCOPES } from './api.js';
 import { instagramAdapterFromConfig } from './index.js';
 import { CAPTION } from './rules.js';
+import { INSTAGRAM_ACCOUNT_TOOLS } from './account-tools.js';
+import { INSTAGRAM_AUDIO_TOOLS } from './audio-tools.js';
+import { INSTAGRAM_DESTINATIONS } from './destinations.js';
 import { INSTAGRAM_TOOLS } from './settings.js';
 
 // Instagram: media is required; caption <= 2,200 characters and <= 30 hashtags; a carousel holds up to 10
@@ -28,7 +31,7 @@ const unit: FieldCheck = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? nul
 export const instagram: PlatformDescriptor<'instagram'> = {
   id: 'instagram',
   name: 'Instagram',
-  tools: INSTAGRAM_TOOLS,
+  tools: [...INSTAGRAM_TOOLS, ...INSTAGRAM_ACCOUNT_TOOLS, ...INSTAGRAM_AUDIO_TOOLS],
   text: [CAPTION],
   platformSpecificData: {
     contentType: oneOf('story'),
@@ -117,9 +120,9 @@ export const instagram: PlatformDescriptor<'instagram'> = {
   accountMetadata: ['igUserId', 'igUsername', 'pageId', 'pageName'],
   accountIdKey: 'igUserId',
   scopes: INSTAGRAM_DEFAULT_SCOPES,
-  // A professional account chosen among those linked to the user's Pages; the hosted API has no
-  // selection routes for Instagram, so the choice is made on Herald's selection page (or the only one).
-  capabilities: { connect: 'oauth2', destinations: { kind: 'profile' }, processing: true, lookup: true },
+  // A professional account chosen among those linked to the user's Pages: on Herald's selection page, or
+  // in a headless flow through the hosted API's select-account routes (destinations.ts).
+  capabilities: { connect: 'oauth2', destinations: INSTAGRAM_DESTINATIONS, processing: true, lookup: true },
   limits: [
     // https://developers.facebook.com/docs/instagram-platform/content-publishing#rate-limit: 100
     // API-published posts per account in a moving 24 hours (a carousel counts as one); the adapter also

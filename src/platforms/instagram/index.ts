@@ -37,7 +37,15 @@ const userToken = (account: AccountCredentials) => account.refreshToken ?? accou
  * token publishing on graph.instagram.com. Publishing is the same container flow either way. Instagram
  * does not delete media through the API, so there is no unpublish; a lost publish answer is looked up.
  */
-export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter {
+export interface InstagramAdapter extends PlatformAdapter {
+  readonly options: InstagramOptions;
+  /** The professional account and the token that acts for it (the Page's, or its own with Instagram Login). */
+  access(account: AccountCredentials): IgAccess;
+  /** The Facebook Login user's token kept beside the Page token, or null with Instagram Login (there is none). */
+  userToken(account: AccountCredentials): string | null;
+}
+
+export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter {
   const base = graphBase(opts);
   const oauth =
     opts.login === 'instagram'
@@ -154,6 +162,7 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
   /** Instagram Login: the logged-in professional account is the one profile; its own token publishes. */
   const ownProfile: DestinationsCapability = {
     kind: 'profile',
+    selfOnly: true,
     async list(tokens, io, o) {
       const me =
         (
@@ -195,6 +204,9 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
 
   return {
     platform: 'instagram',
+    options: opts,
+    access,
+    userToken: (account) => (opts.login === 'instagram' ? null : userToken(account)),
     oauth,
     firstComments: true,
 
@@ -263,6 +275,6 @@ export function createInstagramAdapter(opts: InstagramOptions): PlatformAdapter 
 }
 
 /** The Instagram adapter from configuration (INSTAGRAM_LOGIN, INSTAGRAM_APP_ID/SECRET or Facebook's, INSTAGRAM_GRAPH_VERSION, INSTAGRAM_API_URL, _AUTH_URL, _TOKEN_URL, INSTAGRAM_SCOPES). */
-export function instagramAdapterFromConfig(config: Config): PlatformAdapter {
+export function instagramAdapterFromConfig(config: Config): InstagramAdapter {
   return createInstagramAdapter(instagramOptions(config));
 }

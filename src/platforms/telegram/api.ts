@@ -18,6 +18,19 @@ export interface TelegramMessage {
   caption?: string;
 }
 
+/** getMe: the bot (the fields Herald uses). */
+export interface TelegramBot {
+  id: number;
+  username: string;
+  first_name: string;
+}
+
+/** getChatMember: the bot's membership of a chat. https://core.telegram.org/bots/api#chatmember */
+export interface TelegramChatMember {
+  status: 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+  can_post_messages?: boolean;
+}
+
 export interface TelegramUpdate {
   update_id: number;
   message?: TelegramMessage;

@@ -3,26 +3,31 @@ import { platformBaseUrl, platformSetting, sandboxUrl } from '../config.js';
 import {
   PlatformError,
   type AccountCredentials,
-  type BotChatMember as TelegramChatMember,
+  type BotChat,
   type BotConnect,
-  type BotIdentity as TelegramBot,
   type PlatformAdapter,
   type PlatformIO,
   type PublishRequest,
   type PublishResult,
 } from '../types.js';
-import { callBotApi, ChatMigratedError, type TelegramChat, type TelegramMessage, type TelegramUpdate } from './api.js';
+import {
+  callBotApi,
+  ChatMigratedError,
+  type TelegramBot,
+  type TelegramChat,
+  type TelegramChatMember,
+  type TelegramMessage,
+  type TelegramUpdate,
+} from './api.js';
 import { telegramInbox } from './inbox.js';
 import { telegramCommands } from './settings.js';
 import { chunk, inputMediaType, messageUrl, telegramOptions, textOptions, type InputMedia } from './map.js';
 import { ALBUM_MAX, CAPTION_LIMIT, TEXT } from './rules.js';
 
-export type { TelegramChat, TelegramUpdate } from './api.js';
+export type { TelegramBot, TelegramChat, TelegramChatMember, TelegramUpdate } from './api.js';
 
 /** Bot token used in sandbox mode when TELEGRAM_BOT_TOKEN is unset (the simulator accepts any well-formed one). */
 export const SANDBOX_BOT_TOKEN = '1000001:SANDBOX_herald_bot_token_000000';
-
-export type { BotChatMember as TelegramChatMember, BotIdentity as TelegramBot } from '../types.js';
 
 /** The Telegram adapter: its connect group holds the Bot API calls the access-code flow needs. */
 export interface TelegramAdapter extends PlatformAdapter<PublishResult> {
@@ -174,7 +179,7 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
         if (chat.type === 'private') return true;
         const member = await call<TelegramChatMember>(
           'getChatMember',
-          { chat_id: String(chat.id), user_id: botId },
+          { chat_id: chat.id, user_id: Number(botId) },
           io,
         );
         return (
@@ -184,9 +189,32 @@ export function createTelegramAdapter(config: Config): TelegramAdapter | null {
         );
       },
       chatUrl: (chat) => (chat.username ? `https://t.me/${chat.username}` : null),
-      getMe: (io) => call<TelegramBot>('getMe', {}, io),
-      getChat: (chatId, io) => call<TelegramChat>('getChat', { chat_id: chatId }, io),
-      getUpdates: (io) => call<TelegramUpdate[]>('getUpdates', { allowed_updates: ['message', 'channel_post'] }, io),
+      async getMe(io) {
+        const bot = await call<TelegramBot>('getMe', {}, io);
+        return { id: String(bot.id), username: bot.username };
+      },
+      getChat: async (chatId, io) => chatOfTelegram(await call<TelegramChat>('getChat', { chat_id: chatId }, io)),
+      async recentMessages(io) {
+        const updates = await call<TelegramUpdate[]>(
+          'getUpdates',
+          { allowed_updates: ['message', 'channel_post'] },
+          io,
+        );
+        return updates.flatMap((u) => {
+          const m = u.channel_post ?? u.message;
+          return m ? [{ chatId: String(m.chat.id), text: `${m.text ?? ''} ${m.caption ?? ''}` }] : [];
+        });
+      },
     },
+  };
+}
+
+/** A Telegram chat in the shared contract's terms: a private chat is titled by the person's name. */
+function chatOfTelegram(chat: TelegramChat): BotChat {
+  return {
+    id: String(chat.id),
+    type: chat.type,
+    title: chat.title ?? chat.first_name ?? String(chat.id),
+    username: chat.username ?? null,
   };
 }

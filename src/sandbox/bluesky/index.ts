@@ -161,6 +161,13 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
     now,
     insights: true,
     faultOps: ['publish', 'upload', 'token', 'lookup', 'delete'],
+    // The lexicons' limits on what someone else writes: a chat message (chat.bsky.convo.defs#messageInput,
+    // 10,000 bytes and 1,000 graphemes) and a reply (app.bsky.feed.post, 3,000 bytes and 300 graphemes).
+    // https://github.com/bluesky-social/atproto/blob/main/lexicons/chat/bsky/convo/defs.json
+    inboundTextLimits: {
+      message: { max: 1000, unit: 'graphemes', what: "Bluesky's chat lexicon (chat.bsky.convo.defs#messageInput)" },
+      comment: { max: 300, unit: 'graphemes', what: "Bluesky's post lexicon (app.bsky.feed.post)" },
+    },
     register(app: FastifyInstance, state: SimulatorState) {
       /** Throws an injected fault as the PDS answers it; returns whether the caller must hang up (`ambiguous`). */
       const applyFault = (reply: FastifyReply, fault: FaultKind | null, rejection: string): boolean => {

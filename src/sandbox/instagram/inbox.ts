@@ -4,6 +4,7 @@ import { graphError } from '../graph/errors.js';
 import { deliverMetaWebhook } from '../graph/webhooks.js';
 import { newId, stableId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
+import { setFollows } from './extras.js';
 import { actsFor } from './login.js';
 
 /*
@@ -460,7 +461,7 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       kind?: string;
       account?: string;
       text?: string;
-      from?: { id?: string; username?: string };
+      from?: { id?: string; username?: string; follows?: unknown; followedBack?: unknown };
       postId?: string;
       replyTo?: string;
       attachment?: { type?: string; url?: string };
@@ -486,6 +487,8 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
         attachment,
       };
       (threadWith(state, page.igUserId, person, at).data.messages as IgMessage[]).push(m);
+      // Who follows whom, as the User Profile API will report it (extras.ts).
+      setFollows(state, page.igUserId, person.id, b.from ?? {});
       const webhookStatus = await deliverMetaWebhook(state, 'instagram', 'messages', [
         {
           id: page.igUserId,

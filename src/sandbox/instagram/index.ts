@@ -6,6 +6,7 @@ import { SUBSCRIPTION_HANDLERS } from '../graph/webhooks.js';
 import { liveToken, newId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { Simulator, SimulatorState } from '../types.js';
 import { subscribersOf } from '../metrics.js';
+import { instagramExtras } from './extras.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { addComment, asList, INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { actsFor, instagramLogin } from './login.js';
@@ -26,7 +27,8 @@ export interface InstagramSimulatorOptions {
  * - `GET /{container}?fields=status_code,status`; `POST /{ig-user}/media_publish {creation_id}` publishes
  *   a FINISHED container once (code 9007 / 2207027 before), at most 100 a day (code 9 / 2207042);
  * - `GET /{ig-user}/content_publishing_limit`, `POST /{media}/comments`, `GET /{media}?fields=permalink`,
- *   `GET /{ig-user}/media` and `/stories` (the lookup after a lost answer).
+ *   `GET /{ig-user}/media` and `/stories` (the lookup after a lost answer; a story lives 24 hours);
+ * - the User Profile API (`GET /{igsid}`) and the Audio API (`GET /ig_audio`, `GET /{audio-id}`): extras.ts.
  * Messaging, comment moderation, ice breakers and `_inbound` with Meta's signed webhooks: inbox.ts.
  * Instagram does not delete through the API. Instagram Login (login.ts) is served beside Facebook Login:
  * its token acts as the professional account itself.
@@ -284,20 +286,45 @@ const readUser: GraphHandler = (call) => {
   };
 };
 
+/** What a media is made of: its container's first item (a story or reel is one), or nothing (external posts). */
+function mediaKind(m: GraphObject, state: SimulatorState): 'image' | 'video' {
+  const c = world(state).objects.get(String(m.data.containerId ?? ''));
+  const first = (c?.data.kind === 'CAROUSEL' ? (c.data.media as unknown[])[0] : c?.data.media) as
+    | { type?: string }
+    | undefined;
+  return first?.type === 'video' ? 'video' : 'image';
+}
+
 const readMedia: GraphHandler = (call) => {
   const m = call.node.object!;
   const page = igPage(call.state, m.ownerId);
+  const kind = String(m.data.kind);
+  const video = mediaKind(m, call.state) === 'video';
+  const cdn = `https://scontent.cdninstagram.com/v/${m.id}`;
   return {
     id: m.id,
-    permalink: `https://www.instagram.com/p/${m.id.slice(-11)}/`,
-    media_type: m.data.kind === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : m.data.kind === 'IMAGE' ? 'IMAGE' : 'VIDEO',
-    caption: m.data.caption,
+    permalink:
+      kind === 'STORIES'
+        ? `https://www.instagram.com/stories/${page?.igUsername ?? ''}/${m.id}/`
+        : `https://www.instagram.com/p/${m.id.slice(-11)}/`,
+    media_type:
+      kind === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : kind === 'IMAGE' || (kind === 'STORIES' && !video) ? 'IMAGE' : 'VIDEO',
+    media_product_type: kind === 'STORIES' ? 'STORY' : kind === 'REELS' ? 'REELS' : 'FEED',
+    media_url: video ? `${cdn}.mp4` : `${cdn}.jpg`,
+    thumbnail_url: video ? `${cdn}_thumb.jpg` : undefined,
+    caption: kind === 'STORIES' ? undefined : m.data.caption,
     timestamp: new Date(m.createdAt).toISOString(),
     username: page?.igUsername,
   };
 };
 
-/** `GET /{ig-user}/media` (newest first, `since` in epoch seconds) and `/stories`: the user's media. */
+/** A story is live for 24 hours; after that `/stories` leaves it out and its insights are empty. */
+const STORY_TTL_MS = DAY_MS;
+
+/**
+ * `GET /{ig-user}/media` (newest first, `since` in epoch seconds) and `/stories` (the stories of the last
+ * 24 hours: https://developers.facebook.com/docs/instagram-platform/reference/ig-user/stories): the user's media.
+ */
 function listMedia(stories: boolean): GraphHandler {
   return (call) => {
     const fault = call.state.faults.take('lookup');
@@ -309,6 +336,7 @@ function listMedia(stories: boolean): GraphHandler {
           o.type === 'IGMedia' &&
           o.ownerId === call.node.id &&
           (o.data.kind === 'STORIES') === stories &&
+          (!stories || o.createdAt > call.now - STORY_TTL_MS) &&
           (since === null || o.createdAt >= since),
       )
       .sort((a, b) => b.createdAt - a.createdAt)
@@ -412,7 +440,8 @@ export function instagramSimulator(opts: InstagramSimulatorOptions = {}): Simula
       registerInbound(app, state, now);
       registerGraph(app, state, {
         now,
-        unlisted: (parts, request, reply, at) => instagramLogin(state, parts, request, reply, at),
+        unlisted: async (parts, request, reply, at) =>
+          (await instagramLogin(state, parts, request, reply, at)) ?? instagramExtras(state, parts, request, reply, at),
         resolve(s, id): GraphNode | null {
           return igPage(s, id) ? { id, type: 'IGUser' } : null;
         },

@@ -24,6 +24,7 @@ import * as m0240 from './0240-analytics-read-indexes.js';
 import * as m0250 from './0250-analytics-rollup.js';
 import * as m0270 from './0270-worker-heartbeat.js';
 import * as m0300 from './0300-comment-automations.js';
+import * as m0330 from './0330-sessions.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0250-analytics-rollup': m0250,
   '0270-worker-heartbeat': m0270,
   '0300-comment-automations': m0300,
+  '0330-sessions': m0330,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import { instagramSimulator } from '../../../src/sandbox/instagram/index.js';
 import { solidImage } from '../../fixtures/media.js';
 import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../../helpers/oauth-e2e.js';
 import { sandboxCall } from '../../helpers/sandbox-env.js';
+import { body, zernio, zernioError } from '../../helpers/zernio.js';
 
 /*
  * Instagram Login (INSTAGRAM_LOGIN=instagram) through the official SDK against the simulator: the dialog
@@ -105,5 +106,50 @@ describe('Instagram Login end to end through the official SDK', () => {
     expect(Math.round((Date.parse(String(renewed.token_expires_at)) - e.env.clock.now().getTime()) / 86_400_000)).toBe(
       60,
     );
+  });
+
+  it('hands a headless connection its code (no account to select), reads the publishing limit with its own token, and refuses audio as PLATFORM_LIMITATION', async () => {
+    const { apiKey } = await e.env.createUser();
+    const client = await zernio(e.env, apiKey);
+    const profileId = body(await client.profiles.createProfile({ body: { name: 'Instagram Login extras' } })).profile
+      ._id;
+    const app = `${e.baseUrl}/health`;
+    const start = (
+      await e.env.request(
+        apiKey,
+        'GET',
+        `/v1/connect/instagram?profileId=${profileId}&headless=true&redirect_url=${encodeURIComponent(app)}`,
+      )
+    ).body;
+    const handoff = (await followAuthUrl(`${start.authUrl}&login_hint=igLogin2`)).searchParams;
+    expect(handoff.get('step')).toBeNull();
+    expect(handoff.get('code')).toBeTruthy();
+    const exchanged = await e.env.request(apiKey, 'POST', '/v1/connect/instagram', {
+      code: handoff.get('code'),
+      state: handoff.get('state'),
+      profileId,
+    });
+    expect(exchanged.status).toBeLessThan(300);
+    const [account] = body(await client.accounts.listAccounts({ query: { profileId } })).accounts;
+    expect(body(await client.instagram.getInstagramPublishingLimit({ path: { accountId: account._id } }))).toEqual({
+      quotaUsage: 0,
+      quotaTotal: 100,
+      quotaDurationSeconds: 86_400,
+    });
+    const calls = () => e.sandbox.state('instagram').calls.length;
+    const before = calls();
+    for (const call of [
+      () => client.instagram.searchInstagramAudio({ path: { accountId: account._id }, query: { audioType: 'music' } }),
+      () => client.instagram.getInstagramAudio({ path: { accountId: account._id, audioId: '17900000000000000' } }),
+    ]) {
+      const err = await zernioError(call());
+      expect(err.statusCode).toBe(400);
+      expect(err.body).toMatchObject({
+        code: 'PLATFORM_LIMITATION',
+        details: { reason: 'instagram_audio_requires_facebook_login' },
+      });
+      expect(err.message).toMatch(/Facebook Login/);
+    }
+    expect(calls()).toBe(before);
   });
 });

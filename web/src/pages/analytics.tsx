@@ -20,6 +20,13 @@ interface Series {
   points: [number, number][];
 }
 
+const DAY_S = 86_400;
+
+/** The x axis's range, in seconds: the data's own, and a day either side of a single day. */
+export function timeRange(min: number, max: number): [number, number] {
+  return min === max ? [min - DAY_S, max + DAY_S] : [min, max];
+}
+
 /** A line chart (uPlot) of time series; the figure says what it shows for screen readers. */
 function LineChart({ series, label }: { series: Series[]; label: string }) {
   const host = useRef<HTMLDivElement>(null);
@@ -30,6 +37,11 @@ function LineChart({ series, label }: { series: Series[]; label: string }) {
       const at = new Map(s.points);
       return xs.map((x) => at.get(x) ?? null);
     });
+    const showRange = (u: uPlot) => {
+      if (u.scales.x.min == null || u.scales.x.max == null) return;
+      el.dataset.xFrom = new Date(u.scales.x.min * 1000).toISOString();
+      el.dataset.xTo = new Date(u.scales.x.max * 1000).toISOString();
+    };
     const chart = new uPlot(
       {
         width: Math.max(280, el.clientWidth),
@@ -38,6 +50,12 @@ function LineChart({ series, label }: { series: Series[]; label: string }) {
           {},
           ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true })),
         ],
+        // NOTE: the x range is the data's own. For a single instant uPlot's automatic range adds "a day"
+        // as 86400 / ms units, which with times in seconds is 86,400,000 s: one day of follower counts
+        // was drawn on an axis running over almost three years.
+        scales: { x: { time: true, range: () => timeRange(xs[0]!, xs[xs.length - 1]!) } },
+        // The drawn range, readable in the page (the axis itself is drawn on a canvas).
+        hooks: { ready: [showRange], setScale: [(u, key) => key === 'x' && showRange(u)] },
         axes: [{}, {}],
       },
       [xs, ...ys] as uPlot.AlignedData,

@@ -8,14 +8,21 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { takeEarlyPosts } from '../early';
 import { ProfileAndZone } from '../components';
-import { BROWSER_ZONE, loadProfiles, platformLabel, useChosenProfile } from '../data';
+import { BROWSER_ZONE, firstLine, loadProfiles, platformLabel, platformMark, useChosenProfile } from '../data';
 import { navigate } from '../router';
 import { cannotWrite, ErrorBox, Page, useLoad, useSession } from '../ui';
 import { PostPanel } from './post-panel';
 
 const later = (fn: () => void) => void setTimeout(fn, 0);
 const EDITABLE = new Set(['draft', 'scheduled']);
-const VIEWS = new Set(['dayGridMonth', 'timeGridWeek', 'listWeek', 'listDay']);
+const VIEWS = new Set(['dayGridMonth', 'timeGridWeek', 'timeGridDay', 'listWeek', 'listDay']);
+/** A phone's width: the layout's own breakpoint (styles.css). */
+const narrow = () => matchMedia('(max-width: 700px)').matches;
+const toolbar = () => ({
+  left: 'prev,next today',
+  center: 'title',
+  right: narrow() ? 'listWeek,timeGridDay,dayGridMonth' : 'dayGridMonth,timeGridWeek,listWeek',
+});
 /** Entries a day shows in the month grid, a "+N more" entry included. */
 const MONTH_PER_DAY = 3;
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -30,20 +37,38 @@ function dayFormatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** One calendar entry's content, built as DOM nodes (no HTML strings from post text). */
-function entryNode(post: any): HTMLElement {
+/** What hovering an entry shows: the status, platforms and the text it carries (the panel has all of it). */
+function entryTitle(post: any): string {
+  const text = [post.title, post.excerpt].filter(Boolean).join('\n');
+  return `${post.status} · ${(post.platforms as string[]).map(platformLabel).join(', ')}\n${text || '(no text)'}`;
+}
+
+/** One calendar entry's content, built as DOM nodes (no HTML strings from post text): marks, time, first line. */
+function entryNode(post: any, time: string): HTMLElement {
   const root = document.createElement('span');
   root.className = 'entry';
-  const status = document.createElement('span');
-  status.className = `badge st-${post.status}`;
-  status.textContent = post.status;
+  root.title = entryTitle(post);
   const plats = document.createElement('span');
   plats.className = 'plats';
-  plats.textContent = (post.platforms as string[]).map(platformLabel).join(', ');
+  for (const p of post.platforms as string[]) {
+    const [glyph, colour] = platformMark(p);
+    const mark = document.createElement('span');
+    mark.className = 'mark';
+    mark.style.background = colour;
+    mark.textContent = glyph;
+    mark.setAttribute('aria-hidden', 'true');
+    plats.append(mark);
+  }
+  const label = document.createElement('span');
+  label.className = 'sr-only';
+  label.textContent = `${post.status}, ${(post.platforms as string[]).map(platformLabel).join(', ')}: `;
+  const when = document.createElement('span');
+  when.className = 'time';
+  when.textContent = time;
   const text = document.createElement('span');
   text.className = 'text';
-  text.textContent = post.title || post.excerpt || '(no text)';
-  root.append(status, ' ', plats, ' ', text);
+  text.textContent = firstLine(post);
+  root.append(label, plats, when, text);
   return root;
 }
 
@@ -67,14 +92,21 @@ export function CalendarPage() {
   const [openPost, setOpenPost] = useState<string | null>(query.get('post'));
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
-  const [count, setCount] = useState<number | null>(null);
+  const [count, setCount] = useState<{ shown: number; undated: number } | null>(null);
   const profiles = useLoad(loadProfiles, []);
   const [profileId, setProfileId] = useChosenProfile(profiles.data);
   const profileRef = useRef(profileId);
   profileRef.current = profileId;
+  /**
+   * The profile whose posts are drawn: the chosen one once there are several to choose from. With one
+   * profile there is nothing to tell apart, so the first read (maybe the early one) is not repeated.
+   */
+  const postsProfile = (profiles.data?.length ?? 0) > 1 ? profileId : '';
+  const postsProfileRef = useRef(postsProfile);
+  postsProfileRef.current = postsProfile;
   const takenRef = useRef<Set<unknown>>(new Set());
   const postsRef = useRef<Promise<unknown>>(Promise.resolve());
-  const cache = useRef<{ from: number; to: number; posts: any[] } | null>(null);
+  const cache = useRef<{ from: number; to: number; profile: string; posts: any[] } | null>(null);
   const zoneRef = useRef(zone);
   zoneRef.current = zone;
   /** Reads the posts again (after a change, and every 15 s). */
@@ -95,20 +127,26 @@ export function CalendarPage() {
   const loadPosts = async (startStr: string, endStr: string) => {
     const from = Date.parse(startStr);
     const to = Date.parse(endStr);
-    let cached = cache.current;
-    if (!cached) {
-      // The first month in view may have been read as the page opened (early.ts).
-      const early = takeEarlyPosts(from, to);
+    const profile = postsProfileRef.current;
+    let cached = cache.current?.profile === profile ? cache.current : null;
+    if (!cached && !profile) {
+      // The first month in view may have been read as the page opened (early.ts), for every profile.
+      const early = takeEarlyPosts(from, to).then((r) => r && { ...r, profile });
       postsRef.current = early;
       cached = cache.current = await early;
     }
     if (!cached || cached.from > from || cached.to < to) {
       // One read of the period with only what an entry shows (GET /v1/posts/calendar), not 100-post pages of full posts.
       const loading = api('GET', '/posts/calendar', {
-        query: { dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString(), limit: 5000 },
+        query: {
+          dateFrom: new Date(from).toISOString(),
+          dateTo: new Date(to).toISOString(),
+          limit: 5000,
+          profileId: profile || undefined,
+        },
       }).then((r) => r.posts as any[]);
       postsRef.current = loading;
-      cached = { from, to, posts: await loading };
+      cached = { from, to, profile, posts: await loading };
       cache.current = cached;
     }
     const when = (p: any) => Date.parse(p.scheduledFor ?? p.createdAt);
@@ -155,7 +193,8 @@ export function CalendarPage() {
         });
       }
     }
-    return { events, count: posts.length };
+    // What the count says is what is drawn: a draft without a date has no place here (the Drafts page lists them).
+    return { events, count: { shown: dated.length, undated: posts.length - dated.length } };
   };
 
   /** The chosen profile's free queue slots in [start, end): a second source, refetched alone when the profile changes. */
@@ -183,22 +222,39 @@ export function CalendarPage() {
 
   useEffect(() => {
     const view = query.get('view');
-    const c = new Calendar(host.current!, {
+    const c: Calendar = new Calendar(host.current!, {
       plugins: [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, luxonPlugin],
-      initialView: view && VIEWS.has(view) ? view : 'dayGridMonth',
+      // On a phone the week grid's seven columns do not fit: the agenda (list) and one day take its place.
+      initialView: view && VIEWS.has(view) ? view : narrow() ? 'listWeek' : 'dayGridMonth',
       initialDate: query.get('date') || undefined,
       timeZone: zone,
       height: 'auto',
-      headerToolbar: { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,listWeek' },
+      headerToolbar: toolbar(),
+      windowResize: () => {
+        c.setOption('headerToolbar', toolbar());
+        const type = c.view.type;
+        if (narrow() && type === 'timeGridWeek') c.changeView('timeGridDay');
+        else if (!narrow() && type === 'timeGridDay') c.changeView('timeGridWeek');
+      },
       // Words rather than icon fonts: the icons are role=img without a text alternative.
       buttonIcons: false,
-      buttonText: { month: 'Month', week: 'Week', list: 'List', today: 'Today', prev: '‹ Previous', next: 'Next ›' },
+      buttonText: {
+        month: 'Month',
+        week: 'Week',
+        day: 'Day',
+        list: 'List',
+        today: 'Today',
+        prev: '‹ Previous',
+        next: 'Next ›',
+      },
       // A day cell is named by its own content (day number and posts), not only by the date link.
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
       // A number, not true: with height 'auto', true (fit the cell) makes cell height and event count chase each other.
       // loadPosts already keeps the month grid to MONTH_PER_DAY entries a day; one more for a free slot.
       dayMaxEvents: MONTH_PER_DAY + 1,
       eventDisplay: 'block',
+      // 17:30, not "5:30p": the time leads each entry.
+      eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
       editable: !readOnly,
       // Every range change asks loadPosts, which answers from the posts it holds when it can: the month
       // grid's entries (with "+N more") are not the week's.
@@ -249,7 +305,7 @@ export function CalendarPage() {
               }),
             ],
           };
-        return { domNodes: [entryNode(post)] };
+        return { domNodes: [entryNode(post, arg.timeText)] };
       },
       eventDidMount: (arg) => {
         // Entries are links for the keyboard: Enter opens the post.
@@ -259,7 +315,7 @@ export function CalendarPage() {
         arg.el.setAttribute(
           'aria-label',
           post
-            ? `${post.status} post: ${post.title || post.excerpt || 'no text'}`
+            ? `${post.status} post at ${arg.timeText}, ${(post.platforms as string[]).map(platformLabel).join(', ')}: ${firstLine(post)}`
             : more
               ? `${more} more posts on ${day}: open the day`
               : 'Free queue slot: compose a post for it',
@@ -307,13 +363,20 @@ export function CalendarPage() {
   useEffect(() => {
     cal.current?.setOption('timeZone', zone);
   }, [zone]);
-  // The profile only changes the free slots: the posts are the key's, whatever the profile.
+  // The profile changes the free slots, and the posts when there are several profiles to tell apart.
   const shownProfile = useRef(profileId);
+  const shownPostsProfile = useRef(postsProfile);
   useEffect(() => {
+    if (postsProfile !== shownPostsProfile.current) {
+      shownPostsProfile.current = postsProfile;
+      shownProfile.current = profileId;
+      refresh();
+      return;
+    }
     if (profileId === shownProfile.current) return;
     shownProfile.current = profileId;
     cal.current?.getEventSourceById('slots')?.refetch();
-  }, [profileId]);
+  }, [profileId, postsProfile]);
 
   return (
     <Page
@@ -336,11 +399,20 @@ export function CalendarPage() {
     >
       <ErrorBox error={error} />
       <p class="cal-status" role="status" aria-live="polite">
-        {loading
+        {loading || !count
           ? 'Loading posts…'
-          : count === 0
+          : count.shown === 0
             ? 'No posts in this period. Free queue slots are shown as places to fill.'
-            : `${count} post${count === 1 ? '' : 's'} in view`}
+            : `${count.shown} post${count.shown === 1 ? '' : 's'} in view`}
+        {!loading && count && count.undated > 0 && (
+          <>
+            {' '}
+            ·{' '}
+            <a href="/app/drafts" onClick={(e) => (e.preventDefault(), navigate('drafts'))}>
+              {count.undated} draft{count.undated === 1 ? '' : 's'} without a date
+            </a>
+          </>
+        )}
       </p>
       <div class="calendar" ref={host} />
       {openPost && <PostPanel postId={openPost} zone={zone} onClose={() => setOpenPost(null)} onChanged={refresh} />}

@@ -1,18 +1,32 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, uploadFile } from '../api';
 import { ProfilePicker, ZonePicker } from '../components';
-import { BROWSER_ZONE, loadAccounts, loadProfiles, platformLabel, useChosenProfile, type Account } from '../data';
+import {
+  BROWSER_ZONE,
+  loadAccounts,
+  loadProfiles,
+  platformLabel,
+  profileIdOf,
+  useChosenProfile,
+  type Account,
+} from '../data';
+import { MediaPicker } from '../media-picker';
 import { navigate } from '../router';
+import { toLocalInput } from '../time';
 import { PlatformFields, usePlatformSchema, type Data } from '../platform-fields';
+import { Preview, thumbnailOf, useCuts, useLengths, type Length, type PreviewMedia } from '../preview';
 import { cannotWrite, Empty, ErrorBox, FieldErrors, Loading, Page, useLoad, useSession } from '../ui';
 
 interface Media {
   id: number;
   name: string;
-  type: string;
+  kind: PreviewMedia['kind'];
   url?: string;
   progress: number;
   error?: unknown;
+  /** The thumbnail (the image, or a frame of the video) and the natural shape. */
+  thumb?: string;
+  ratio?: number;
 }
 
 interface TargetOptions {
@@ -61,27 +75,85 @@ export function ComposerPage() {
     toLocalInput(query.get('at') ?? new Date(Date.now() + 3600_000).toISOString(), BROWSER_ZONE),
   );
   const [zone, setZone] = useState(BROWSER_ZONE);
-  const [counts, setCounts] = useState<Record<string, { count: number; limit: number; valid: boolean }>>({});
   const [check, setCheck] = useState<{ errors: any[]; warnings: any[] }>({ errors: [], warnings: [] });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<any>(null);
 
-  const targets = useMemo(
-    () => (accounts.data ?? []).filter((a) => selected.includes(a._id)),
-    [accounts.data, selected],
+  // Editing: the post's own accounts stay choosable even when they are not all in the chosen profile, so
+  // that saving never drops a target the form did not show.
+  const [postAccounts, setPostAccounts] = useState<Account[]>([]);
+  const choosable = useMemo(
+    () => [
+      ...(accounts.data ?? []),
+      ...postAccounts.filter((a) => !(accounts.data ?? []).some((b) => b._id === a._id)),
+    ],
+    [accounts.data, postAccounts],
   );
+  const targets = useMemo(() => choosable.filter((a) => selected.includes(a._id)), [choosable, selected]);
   const platforms = [...new Set(targets.map((t) => t.platform))];
   const fields = error instanceof ApiError ? error.fields : {};
 
+  const editing = query.get('edit');
+  const [loaded, setLoaded] = useState<{ post?: any; error?: unknown } | null>(editing ? null : {});
+  // Editing: the post's text, media, accounts, options and time fill the form (PUT /v1/posts/{id} on save).
+  useEffect(() => {
+    if (!editing) return;
+    let live = true;
+    (async () => {
+      const post = (await api('GET', `/posts/${editing}`)).post;
+      const all = await loadAccounts();
+      if (!live) return;
+      const ids: string[] = post.platforms.map((t: any) => t.accountId?._id ?? t.accountId);
+      const profile = all.find((a) => ids.includes(a._id));
+      if (profile) setProfileId(profileIdOf(profile));
+      setPostAccounts(all.filter((a) => ids.includes(a._id)));
+      setContent(post.content ?? '');
+      setSelected(ids);
+      setOptions(
+        Object.fromEntries(
+          post.platforms.map((t: any, i: number) => [
+            ids[i],
+            { customContent: t.customContent ?? '', firstComment: '', data: { ...(t.platformSpecificData ?? {}) } },
+          ]),
+        ),
+      );
+      const items: Media[] = (post.mediaItems ?? []).map((m: any) => ({
+        id: ++mediaSeq,
+        name: decodeURIComponent(String(m.url).split('/').pop() || 'media'),
+        kind: m.type === 'video' || m.type === 'gif' || m.type === 'document' ? m.type : 'image',
+        url: m.url,
+        progress: 1,
+      }));
+      setMedia(items);
+      for (const m of items) thumbnailOf(m.kind, m.url!).then((t) => updateMedia(m.id, t));
+      if (post.timezone) setZone(post.timezone);
+      if (post.scheduledFor) setAt(toLocalInput(post.scheduledFor, post.timezone || BROWSER_ZONE));
+      setWhen(post.status === 'draft' && !post.scheduledFor ? 'draft' : 'at');
+      setLoaded({ post });
+    })().catch((error) => live && setLoaded({ error }));
+    return () => void (live = false);
+  }, [editing]);
+  const updateMedia = (id: number, patch: Partial<Media>) =>
+    setMedia((m) => m.map((x) => (x.id === id ? { ...x, ...patch } : x)));
+
+  // The API's count of the post's text and of each account's own text, on every platform.
+  const texts = [content, ...targets.map((a) => options[a._id]?.customContent).filter((t): t is string => Boolean(t))];
+  const lengths = useLengths(texts, !readOnly);
+  const counts = lengths.get(content) ?? {};
+
   const body = () => {
-    const items = media.filter((m) => m.url).map((m) => ({ type: mediaType(m.type) as any, url: m.url! }));
+    const items = media.filter((m) => m.url).map((m) => ({ type: m.kind as any, url: m.url! }));
     return {
       content,
       mediaItems: items,
       platforms: targets.map((a) => {
         const o = options[a._id];
-        const extra = o && Object.keys(o.data).length ? o.data : undefined;
+        // A first comment typed in its own box replaces the one the post had.
+        const data = o?.firstComment
+          ? Object.fromEntries(Object.entries(o.data).filter(([k]) => k !== 'firstComment'))
+          : o?.data;
+        const extra = data && Object.keys(data).length ? data : undefined;
         return {
           platform: a.platform,
           accountId: a._id,
@@ -99,8 +171,6 @@ export function ComposerPage() {
     const ctrl = new AbortController();
     const t = setTimeout(async () => {
       try {
-        const len = await api('POST', '/tools/validate/post-length', { body: { text: content }, signal: ctrl.signal });
-        setCounts(len.platforms);
         if (targets.length) {
           const v = await api('POST', '/tools/validate/post', { body: body(), signal: ctrl.signal });
           setCheck({ errors: v.errors, warnings: v.warnings });
@@ -118,8 +188,10 @@ export function ComposerPage() {
   const addFiles = async (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
       const id = ++mediaSeq;
-      setMedia((m) => [...m, { id, name: file.name, type: file.type, progress: 0 }]);
-      const update = (patch: Partial<Media>) => setMedia((m) => m.map((x) => (x.id === id ? { ...x, ...patch } : x)));
+      const kind = mediaType(file.type) as Media['kind'];
+      setMedia((m) => [...m, { id, name: file.name, kind, progress: 0 }]);
+      const update = (patch: Partial<Media>) => updateMedia(id, patch);
+      thumbnailOf(kind, file).then(update);
       try {
         const p = await api('POST', '/media/presign', {
           body: { filename: file.name, contentType: file.type || 'application/octet-stream', size: file.size },
@@ -149,7 +221,9 @@ export function ComposerPage() {
                   queuedFromProfile: profileId,
                 }
               : { scheduledFor: at, timezone: zone };
-      const res = await api('POST', '/posts', { body: { ...b, ...schedule } });
+      const res = editing
+        ? await api('PUT', `/posts/${editing}`, { body: { ...b, ...schedule } })
+        : await api('POST', '/posts', { body: { ...b, ...schedule } });
       setDone(res.post);
     } catch (err) {
       setError(err);
@@ -158,9 +232,10 @@ export function ComposerPage() {
     }
   };
 
+  const title = editing ? 'Edit post' : 'Compose';
   if (done) {
     return (
-      <Page title="Compose">
+      <Page title={title}>
         <div class="notice" role="status">
           Post saved ({done.status}).{' '}
           <a
@@ -175,11 +250,17 @@ export function ComposerPage() {
             Open it in the calendar
           </a>
         </div>
-        <button onClick={() => (setDone(null), setContent(''), setMedia([]))}>Write another</button>
+        <button
+          onClick={() => (editing ? navigate('compose') : undefined, setDone(null), setContent(''), setMedia([]))}
+        >
+          Write another
+        </button>
       </Page>
     );
   }
 
+  if (editing && loaded?.error) return <ErrorBox error={loaded.error} />;
+  if (editing && !loaded) return <Loading what="Loading the post" />;
   if (profiles.loading && !profiles.data) return <Loading what="Loading profiles" />;
   if (profiles.error) return <ErrorBox error={profiles.error} />;
   if (!profiles.data?.length)
@@ -198,7 +279,13 @@ export function ComposerPage() {
   const uploading = media.some((m) => !m.url && !m.error);
 
   return (
-    <Page title="Compose">
+    <Page title={title}>
+      {editing && loaded?.post && (
+        <p class="notice">
+          Editing a {loaded.post.status} post: saving sends the same <code>PUT /v1/posts/{'{id}'}</code> as the API,
+          with its rules.
+        </p>
+      )}
       {readOnly && <p class="notice">{readOnly}: you can look but not post.</p>}
       <form class="composer" onSubmit={submit} aria-describedby={error ? 'compose-error' : undefined}>
         <fieldset disabled={Boolean(readOnly)}>
@@ -213,7 +300,7 @@ export function ComposerPage() {
             <legend>Post to</legend>
             {accounts.loading ? (
               <Loading what="Loading accounts" />
-            ) : !accounts.data?.length ? (
+            ) : !choosable.length ? (
               <Empty>
                 No account in this profile.{' '}
                 <a href="/app/accounts" onClick={(e) => (e.preventDefault(), navigate('accounts'))}>
@@ -222,7 +309,7 @@ export function ComposerPage() {
                 .
               </Empty>
             ) : (
-              accounts.data.map((a) => (
+              choosable.map((a) => (
                 <label class="check">
                   <input
                     type="checkbox"
@@ -269,9 +356,22 @@ export function ComposerPage() {
             accept="image/*,video/*,application/pdf"
             onChange={(e) => addFiles((e.target as HTMLInputElement).files)}
           />
+          <MediaPicker
+            onPick={(m) => {
+              const id = ++mediaSeq;
+              const kind = mediaType(m.contentType) as Media['kind'];
+              setMedia((all) => [...all, { id, name: m.filename, kind, url: m.url, progress: 1 }]);
+              thumbnailOf(kind, m.url).then((t) => updateMedia(id, t));
+            }}
+          />
           <ul class="media-list">
             {media.map((m) => (
               <li>
+                {m.thumb ? (
+                  <img class="thumb" src={m.thumb} alt={`Thumbnail of ${m.name}`} />
+                ) : (
+                  <span class="thumb" aria-hidden="true" />
+                )}{' '}
                 {m.name}{' '}
                 {m.error ? (
                   <ErrorBox error={m.error} />
@@ -288,6 +388,23 @@ export function ComposerPage() {
             ))}
           </ul>
           <FieldErrors id="err-media" messages={fieldMessages(fields, (k) => k.startsWith('mediaItems'))} />
+
+          {targets.length > 0 && (
+            <section class="previews" aria-labelledby="previews-title">
+              <h2 id="previews-title">Previews</h2>
+              <div class="preview-grid">
+                {targets.map((a) => (
+                  <TargetPreview
+                    account={a}
+                    text={options[a._id]?.customContent || content}
+                    thread={options[a._id]?.data.threadItems}
+                    media={media}
+                    lengths={lengths}
+                  />
+                ))}
+              </div>
+            </section>
+          )}
 
           {targets.map((a, i) => (
             <TargetPanel
@@ -345,7 +462,15 @@ export function ComposerPage() {
             disabled={busy || uploading || !targets.length}
             title={!targets.length ? 'Choose at least one account' : undefined}
           >
-            {busy ? 'Saving…' : when === 'now' ? 'Publish now' : when === 'draft' ? 'Save draft' : 'Schedule'}
+            {busy
+              ? 'Saving…'
+              : editing
+                ? 'Save changes'
+                : when === 'now'
+                  ? 'Publish now'
+                  : when === 'draft'
+                    ? 'Save draft'
+                    : 'Schedule'}
           </button>
         </fieldset>
       </form>
@@ -353,19 +478,34 @@ export function ComposerPage() {
   );
 }
 
-/** An instant as the value of a datetime-local input in `zone`. */
-function toLocalInput(iso: string, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+/** One account's preview: the API's count for its text, the cut where the text stops fitting. */
+function TargetPreview({
+  account: a,
+  text,
+  thread,
+  media,
+  lengths,
+}: {
+  account: Account;
+  text: string;
+  thread: unknown;
+  media: Media[];
+  lengths: Map<string, Record<string, Length>>;
+}) {
+  const length = lengths.get(text)?.[a.platform];
+  const cuts = useCuts(text, length && !length.valid ? { [a.platform]: length } : {});
+  const items = Array.isArray(thread) ? thread.map((t) => String((t as { content?: unknown })?.content ?? '')) : [];
+  return (
+    <Preview
+      platform={a.platform}
+      username={a.username}
+      text={text}
+      thread={items}
+      media={media.filter((m) => !m.error)}
+      length={length}
+      cut={cuts[a.platform]}
+    />
+  );
 }
 
 /**
@@ -435,8 +575,11 @@ function TargetPanel({
           <label for={`fc-${a._id}`}>First comment</label>
           <input
             id={`fc-${a._id}`}
-            value={o.firstComment}
-            onInput={(e) => set({ firstComment: (e.target as HTMLInputElement).value })}
+            value={o.firstComment || String(o.data.firstComment ?? '')}
+            onInput={(e) => {
+              const { firstComment: _, ...data } = o.data;
+              set({ firstComment: (e.target as HTMLInputElement).value, data });
+            }}
           />
         </>
       )}

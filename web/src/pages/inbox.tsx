@@ -13,6 +13,7 @@ import { cannotWrite, Empty, ErrorBox, formatDate, Loading, Page, useLoad, useSe
  */
 
 type Tab = 'conversations' | 'comments' | 'reviews';
+const TABS: Tab[] = ['conversations', 'comments', 'reviews'];
 
 export function InboxPage() {
   const profiles = useLoad(loadProfiles, []);
@@ -27,16 +28,33 @@ export function InboxPage() {
         ) : null
       }
     >
-      <div class="row" role="group" aria-label="Inbox sections">
-        {(['conversations', 'comments', 'reviews'] as Tab[]).map((t) => (
-          <button class={tab === t ? '' : 'secondary'} aria-pressed={tab === t} onClick={() => setTab(t)}>
+      <div class="tabs" role="tablist" aria-label="Inbox sections">
+        {TABS.map((t) => (
+          <button
+            role="tab"
+            id={`inbox-tab-${t}`}
+            aria-selected={tab === t}
+            aria-controls="inbox-panel"
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => setTab(t)}
+            onKeyDown={(e) => {
+              // Arrow keys move between tabs (the WAI-ARIA tabs pattern).
+              const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+              if (!step) return;
+              const next = TABS[(TABS.indexOf(t) + step + TABS.length) % TABS.length];
+              setTab(next);
+              document.getElementById(`inbox-tab-${next}`)?.focus();
+            }}
+          >
             {t[0].toUpperCase() + t.slice(1)}
           </button>
         ))}
       </div>
-      {tab === 'conversations' && <Conversations profileId={profileId} />}
-      {tab === 'comments' && <Comments profileId={profileId} />}
-      {tab === 'reviews' && <Reviews profileId={profileId} />}
+      <div role="tabpanel" id="inbox-panel" aria-labelledby={`inbox-tab-${tab}`}>
+        {tab === 'conversations' && <Conversations profileId={profileId} />}
+        {tab === 'comments' && <Comments profileId={profileId} />}
+        {tab === 'reviews' && <Reviews profileId={profileId} />}
+      </div>
     </Page>
   );
 }

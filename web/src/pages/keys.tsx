@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { loadProfiles } from '../data';
+import { OwnPasswordForm } from './sign-in';
 import { cannotManageAccount, Empty, ErrorBox, formatDate, Loading, Page, useLoad, useSession } from '../ui';
 
 /** API keys (create, shown once; revoke) and team invitations: both span the whole account. */
@@ -16,7 +17,8 @@ export function KeysPage() {
   return (
     <Page title="Keys & team">
       <p class="muted">
-        Signed in with a {session.permission} key, scope {session.scope}
+        {session.via === 'password' ? 'Signed in by password' : 'Signed in with a'} {session.permission} key, scope{' '}
+        {session.scope}
         {session.profileIds
           ? ` (${session.profileIds.length} profile${session.profileIds.length === 1 ? '' : 's'})`
           : ''}
@@ -91,6 +93,7 @@ export function KeysPage() {
         </ul>
       )}
       <Invite disabled={blocked} profiles={profiles.data ?? []} />
+      {!blocked && <OwnPasswordForm needsCurrent={session.via === 'password'} />}
     </Page>
   );
 }

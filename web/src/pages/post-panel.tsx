@@ -2,6 +2,8 @@ import { createPortal } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { platformLabel } from '../data';
+import { navigate } from '../router';
+import { toLocalInput } from '../time';
 import { cannotWrite, Empty, ErrorBox, formatDate, Loading, StatusBadge, useSession } from '../ui';
 
 const FINAL = new Set(['published', 'failed', 'partial', 'cancelled', 'draft']);
@@ -34,6 +36,8 @@ export function PostPanel({
         if (!live) return;
         setPost(p.post);
         setLogs(l.logs);
+        // The reschedule field starts at the post's time, in the zone shown.
+        if (p.post.scheduledFor) setWhen((w) => w || toLocalInput(p.post.scheduledFor, zone));
         setError(null);
       },
       (e) => live && setError(e),
@@ -99,9 +103,18 @@ export function PostPanel({
             </p>
             <blockquote class="content">{post.content || <em>No text</em>}</blockquote>
             {post.mediaItems?.length > 0 && (
-              <p>
-                {post.mediaItems.length} media item{post.mediaItems.length > 1 ? 's' : ''}
-              </p>
+              <>
+                <p>
+                  {post.mediaItems.length} media item{post.mediaItems.length > 1 ? 's' : ''}
+                </p>
+                <ul class="panel-media">
+                  {post.mediaItems.filter(showable).map((m: any, i: number) => (
+                    <li>
+                      <img class="thumb" src={m.url} alt={`Media ${i + 1} of the post`} loading="lazy" />
+                    </li>
+                  ))}
+                </ul>
+              </>
             )}
             <h3>Targets</h3>
             <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on narrow screens">
@@ -158,6 +171,15 @@ export function PostPanel({
               </form>
             )}
             <div class="row">
+              {EDIT.has(post.status) && (
+                <button
+                  disabled={Boolean(readOnly)}
+                  title={readOnly ?? undefined}
+                  onClick={() => (onClose(), navigate(`compose?edit=${postId}`))}
+                >
+                  Edit post
+                </button>
+              )}
               {(post.status === 'failed' || post.status === 'partial') && (
                 <button
                   disabled={Boolean(readOnly)}
@@ -227,3 +249,14 @@ export function PostPanel({
 }
 
 const EDIT = new Set(['draft', 'scheduled']);
+
+/** An image the page may show: Herald's own files, or any https image (the app's img-src). */
+function showable(m: { type?: string; url?: string }): boolean {
+  if (m.type !== 'image' && m.type !== 'gif') return false;
+  try {
+    const url = new URL(String(m.url), location.href);
+    return url.origin === location.origin || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

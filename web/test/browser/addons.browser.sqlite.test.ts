@@ -119,7 +119,11 @@ describe('connection steps and add-on pages in Chromium', () => {
     expect(inbound.webhookStatus).toBe(200);
 
     await visit('inbox', 'Inbox');
-    await page.getByRole('button', { name: 'Comments', exact: true }).click();
+    await page.getByRole('tab', { name: 'Comments', exact: true }).click();
+    // The selected tab says so, and only it.
+    expect(await page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: 'Conversations' }).getAttribute('aria-selected')).toBe('false');
+    expect(await page.getByRole('tab', { selected: true }).count()).toBe(1);
     const post = page.locator('.inbox-list li', { hasText: '1 comment' });
     await post.getByRole('button').first().click();
     const comment = post.locator('.msg', { hasText: 'Do you deliver on Sundays?' });
@@ -152,7 +156,7 @@ describe('connection steps and add-on pages in Chromium', () => {
     await e.runner.drain();
 
     await visit('inbox', 'Inbox');
-    await page.getByRole('button', { name: 'Reviews', exact: true }).click();
+    await page.getByRole('tab', { name: 'Reviews', exact: true }).click();
     const review = page.locator('.inbox-list li', { hasText: 'Slow service today' });
     await review.waitFor();
     expect(await review.getByLabel('2 out of 5').count()).toBe(1);

@@ -61,6 +61,7 @@ describe('the dashboard in Chromium', () => {
     const { page } = w;
     await page.goto(e.baseUrl + '/');
     expect(new URL(page.url()).pathname).toBe('/app/');
+    await page.getByRole('button', { name: 'Use an API key' }).click();
     await page.getByLabel('API key').fill('sk_' + '0'.repeat(64));
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
@@ -150,7 +151,8 @@ describe('the dashboard in Chromium', () => {
     const from = day(plusDays(2));
     const event = page.locator(`td.fc-daygrid-day[data-date="${from}"] .fc-event[data-post-id="${postId}"]`);
     await event.waitFor();
-    expect(await event.textContent()).toMatch(/scheduled\s+Facebook\s+Launch day at Herald/);
+    // The status and platforms for screen readers, the platform's mark, the time, the first line.
+    expect(await event.textContent()).toMatch(/^scheduled, Facebook: f\d\d:\d\dLaunch day at Herald$/);
 
     // To the next day in the grid, or the one before when the post sits in the grid's last cell.
     const next = day(plusDays(3));
@@ -226,7 +228,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel(/^X · /).check();
     await page.getByLabel('Text', { exact: true }).fill('A thread, first post');
     const options = page.locator('details.target-options', { hasText: 'X options' });
-    await options.locator('summary').click();
+    await options.locator(':scope > summary').click(); // not the nested Advanced section's
     await options.getByRole('button', { name: 'Add a reply' }).click();
     await options.getByRole('button', { name: 'Add a reply' }).click();
     await options.getByLabel('Reply 1', { exact: true }).fill('Second post');
@@ -257,7 +259,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel(/^Facebook · /).check();
     await page.getByLabel('Text', { exact: true }).fill('A story');
     const options = page.locator('details.target-options', { hasText: 'Facebook options' });
-    await options.locator('summary').click();
+    await options.locator(':scope > summary').click(); // not the nested Advanced section's
     await options.getByLabel('Content type').selectOption('story');
     const comment = options.getByLabel('First comment');
     await comment.fill('Not on a story');
@@ -362,7 +364,7 @@ describe('the dashboard in Chromium', () => {
     expect(sent.map((p: any) => p.text)).toContain('Yes, until 6pm');
     expect(await axeViolations(u.page), 'inbox: serious accessibility violations').toEqual([]);
     await screenshots(u, 'inbox');
-    await u.page.getByRole('button', { name: 'Reviews' }).click();
+    await u.page.getByRole('tab', { name: 'Reviews' }).click();
     await u.page.getByText('No review yet.').waitFor();
     u.expectNoConsoleErrors();
     await u.context.close();

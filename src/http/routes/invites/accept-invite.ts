@@ -1,15 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { acceptInvite } from '../../../domain/team/invites.js';
+import { checkNewPassword, startSession } from '../../../domain/team/sessions.js';
 import { presentUser } from '../../../domain/present/team.js';
+import { hashPassword } from '../../../lib/password.js';
 import type { App } from '../../app.js';
-import { errorResponses } from '../../schemas/common.js';
+import { DateTime, errorResponses } from '../../schemas/common.js';
+import { setSessionCookie } from '../../session-cookie.js';
 import { User } from '../users/schemas.js';
 
 const Body = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.String({ minLength: 3, maxLength: 254 }),
   name: Type.Optional(Type.String({ maxLength: 100 })),
+  password: Type.Optional(
+    Type.String({ maxLength: 1024, description: 'Sets a dashboard password and signs in (session cookie)' }),
+  ),
 });
 
 export default function acceptInviteRoute(app: App, ctx: AppContext) {
@@ -24,14 +30,27 @@ export default function acceptInviteRoute(app: App, ctx: AppContext) {
         security: [],
         body: Body,
         response: {
-          201: Type.Object({ message: Type.String(), user: User, apiKey: Type.String() }),
+          201: Type.Object({
+            message: Type.String(),
+            user: User,
+            apiKey: Type.String(),
+            csrfToken: Type.Optional(Type.String({ description: 'With a password: the new session’s CSRF token' })),
+            expiresAt: Type.Optional(DateTime),
+          }),
           ...errorResponses(400, 404, 409),
         },
       },
     },
     async (request, reply) => {
-      const { user, apiKey } = await acceptInvite(ctx.db, request.body, ctx.clock.now());
-      return reply.status(201).send({ message: 'Invite accepted', user: presentUser(user), apiKey });
+      const { password, ...input } = request.body;
+      const passwordHash = password === undefined ? undefined : await hashPassword(checkNewPassword(password));
+      const { user, apiKey } = await acceptInvite(ctx.db, { ...input, passwordHash }, ctx.clock.now());
+      const body = { message: 'Invite accepted', user: presentUser(user), apiKey };
+      if (!passwordHash) return reply.status(201).send(body);
+      const session = await startSession(ctx, user);
+      setSessionCookie(request, reply, session, ctx.clock.now(), ctx.config.publicUrl);
+      reply.header('Cache-Control', 'no-store');
+      return reply.status(201).send({ ...body, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
     },
   );
 }

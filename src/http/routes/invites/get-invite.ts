@@ -23,11 +23,17 @@ export default function getInviteRoute(app: App, ctx: AppContext) {
             status: Type.Union([Type.Literal('pending'), Type.Literal('used'), Type.Literal('expired')]),
             accept: Type.Object({ method: Type.Literal('POST'), url: Type.String(), body: Type.Array(Type.String()) }),
           }),
+          302: { type: 'null', description: 'A browser (Accept: text/html) is sent to the dashboard invitation page' },
           ...errorResponses(404),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // A browser following the link (it asks for HTML first) gets the dashboard's invitation page,
+      // where the invitee sets a password; programs asking for JSON get the description below.
+      if (prefersHtml(request.headers.accept)) {
+        return reply.redirect(`/app/invite/${encodeURIComponent(request.params.token)}`, 302);
+      }
       const { invite, status } = await describeInvite(ctx.db, request.params.token, ctx.clock.now());
       return {
         scope: invite.scope,
@@ -42,4 +48,11 @@ export default function getInviteRoute(app: App, ctx: AppContext) {
       };
     },
   );
+}
+
+function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
 }

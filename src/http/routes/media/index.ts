@@ -4,7 +4,9 @@ import { mediaStorage } from '../../../storage/index.js';
 import { UploadTooLargeError } from '../../../storage/local.js';
 import type { App } from '../../app.js';
 import { toErrorResponse } from '../../errors.js';
+import deleteMedia from './delete-media.js';
 import getMediaFile from './get-media-file.js';
+import listMedia from './list-media.js';
 import presignMedia from './presign-media.js';
 import uploadMedia from './upload-media.js';
 
@@ -13,6 +15,8 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
   mediaStorage(ctx);
   presignMedia(app, ctx);
   getMediaFile(app, ctx);
+  listMedia(app, ctx);
+  deleteMedia(app, ctx);
   // Uploads live in a scope of their own: its raw-stream body parser must not apply to the JSON API.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -32,6 +32,8 @@ const CSP = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
+  // The composer reads a frame of a chosen video (a blob: URL) for its thumbnail.
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
