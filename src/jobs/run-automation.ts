@@ -9,6 +9,6 @@ import type { JobRunner } from './runner.js';
  */
 export function registerAutomationTask(runner: JobRunner, ctx: AppContext): void {
   runner.register(AUTOMATION_TASK, async ({ payload }) => {
-    await runAutomationStep(ctx, String(payload.logId ?? ''), payload.step === 'reply' ? 'reply' : 'dm');
+    await runAutomationStep(ctx, payload.logId, payload.step);
   });
 }
