@@ -59,7 +59,10 @@ export const ERROR_CODES = {
   api_key_limit_reached: { statuses: [403], summary: 'At most … active API keys per user' },
   api_key_not_found: { statuses: [404], summary: 'API key not found' },
   attachment_empty: { statuses: [400], summary: 'The attachment is empty' },
+  attachment_not_found: { statuses: [404], summary: 'The message has no attachment at that position' },
   authorization_denied: { statuses: [400], summary: 'The user or the platform denied the OAuth authorization' },
+  automation_exists: { statuses: [409], summary: 'An active comment-to-DM automation already exists for this post' },
+  automation_not_found: { statuses: [404], summary: 'Automation not found' },
   bad_request: { statuses: ['4xx'], summary: 'A 4xx of the HTTP layer that has no code of its own' },
   bad_url: { statuses: [400], summary: 'The URL path is not valid (malformed percent-encoding)' },
   board_not_found: { statuses: [404], summary: "The board is not one of the connected account's boards" },
@@ -348,6 +351,10 @@ export const ERROR_CODES = {
   unsupported_attachment: {
     statuses: [400],
     summary: 'The attachment must be a JPEG, PNG, GIF or WebP image, an MP4 or MOV video, or a PDF',
+  },
+  unsupported_feature: {
+    statuses: [400],
+    summary: 'The automation uses features Herald does not offer (named in details.fields)',
   },
   unsupported_media_type: { statuses: [415], summary: 'The request body has a Content-Type the route does not take' },
   unsupported_platform: { statuses: [400], summary: 'Posts on … cannot be unpublished through the API' },

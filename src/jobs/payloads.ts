@@ -25,6 +25,10 @@ export const JOB_PAYLOADS = {
   'account.refresh': Type.Object({ accountId: Type.String({ minLength: 1 }) }),
   'analytics.collect': Type.Object({ accountId: Type.String({ minLength: 1 }) }),
   'inbox.sync': Type.Object({ accountId: Type.String({ minLength: 1 }) }),
+  'inbox.automation': Type.Object({
+    logId: Type.String({ minLength: 1 }),
+    step: Type.Union([Type.Literal('dm'), Type.Literal('reply')]),
+  }),
 } satisfies Record<string, TSchema>;
 
 export type JobTask = keyof typeof JOB_PAYLOADS;

@@ -5,6 +5,7 @@ import { backoffMs } from '../lib/backoff.js';
 import type { Platform } from '../platforms/types.js';
 import { ensureJob, rescheduleJob } from '../store/jobs.js';
 import { listInboxAccountIds } from '../store/inbox/sync.js';
+import { registerAutomationTask } from './run-automation.js';
 import type { JobRunner } from './runner.js';
 
 export const SYNC_TASK = 'inbox.sync';
@@ -53,7 +54,8 @@ export async function scheduleInboxPolls(ctx: AppContext): Promise<number> {
  * - `inbox.schedule` (periodic, every INBOX_POLL_MS): creates the missing sync jobs, and registers the
  *   callback of a pushing platform that has its first inbox account;
  * - `inbox.register-webhooks` (periodic, every 6 hours): registers Herald's callback with the platforms
- *   that push (Telegram setWebhook) while some account of theirs uses the inbox.
+ *   that push (Telegram setWebhook) while some account of theirs uses the inbox;
+ * - `inbox.automation` (run-automation.ts): one step of a triggered comment-to-DM rule.
  */
 export function registerInboxTasks(runner: JobRunner, ctx: AppContext): void {
   const pollMs = ctx.config.inboxPollMs;
@@ -82,4 +84,5 @@ export function registerInboxTasks(runner: JobRunner, ctx: AppContext): void {
   runner.registerPeriodic(REGISTER_TASK, 6 * 3_600_000, async () => {
     await registerInboxWebhooks(ctx);
   });
+  registerAutomationTask(runner, ctx);
 }

@@ -627,6 +627,32 @@ export interface InboxConversations {
    * (absent: the platform has no archive, and archiving is refused as a PLATFORM_LIMITATION).
    */
   archive?(account: AccountCredentials, conversationId: string, archived: boolean, io: PlatformIO): Promise<void>;
+  /** Starts a conversation with someone (X: by user id); answers the sent message and the conversation. */
+  create?(
+    account: AccountCredentials,
+    req: { participantId: string; text: string },
+    io: PlatformIO,
+  ): Promise<SentMessage & { conversationId: string }>;
+  /** Deletes a message of the conversation (Telegram: the bot's own or, as admin, others'). */
+  deleteMessage?(account: AccountCredentials, req: MessageRef, io: PlatformIO): Promise<void>;
+  /** Shows "typing..." to the other side (best effort: Herald answers 200 either way). */
+  typing?(account: AccountCredentials, req: MessageRef, io: PlatformIO): Promise<void>;
+  /** Reacts to a message with an emoji, or (`emoji` null) removes the account's reaction. */
+  react?(account: AccountCredentials, req: MessageRef & { emoji: string | null }, io: PlatformIO): Promise<void>;
+  /** Messenger's handover protocol: release, take or pass control of the thread. */
+  threadControl?(
+    account: AccountCredentials,
+    req: MessageRef & { action: 'release' | 'take' | 'pass'; target?: string | null; note?: string | null },
+    io: PlatformIO,
+  ): Promise<{ owner: 'app' | 'ai_agent' | 'other' }>;
+}
+
+/** The conversation (and message) an action is about, with what Herald stored of the conversation. */
+export interface MessageRef {
+  conversationId: string;
+  messageId?: string;
+  participantId: string | null;
+  metadata: Record<string, unknown>;
 }
 
 export interface InboxComments {
@@ -658,6 +684,29 @@ export interface InboxComments {
    * `likeUri` to unlike): a missing one is a 400 naming it.
    */
   readonly requires?: { like?: string[]; unlike?: string[] };
+  /** Replaces the text of a comment the account wrote (Reddit's editusertext). */
+  edit?(account: AccountCredentials, ref: CommentRef, text: string, io: PlatformIO): Promise<void>;
+  /** The post owner's moderation queue (YouTube's comments.setModerationStatus). */
+  moderate?(
+    account: AccountCredentials,
+    ref: CommentRef,
+    req: { status: 'published' | 'rejected' | 'heldForReview'; banAuthor: boolean },
+    io: PlatformIO,
+  ): Promise<void>;
+  /** Pins (or unpins) a top-level comment on the post. */
+  pin?(account: AccountCredentials, ref: CommentRef, pinned: boolean, io: PlatformIO): Promise<void>;
+  /** Likes (or unlikes) a post as the account; answers what unliking needs later. */
+  likePost?(
+    account: AccountCredentials,
+    req: { postId: string; liked: boolean; extra: Record<string, unknown> },
+    io: PlatformIO,
+  ): Promise<{ likeUri?: string | null }>;
+  /** Answers a mention of the account: under the mentioning comment, or on the media that mentions it. */
+  replyToMention?(
+    account: AccountCredentials,
+    req: { mediaId: string; commentId: string | null; text: string },
+    io: PlatformIO,
+  ): Promise<{ id: string }>;
 }
 
 export interface InboxReviews {

@@ -548,6 +548,47 @@ export interface InboxSyncTable {
   updated_at: string;
 }
 
+/** Comment-to-DM automations and what each did with each comment (migration 0300). */
+export interface CommentAutomationTable {
+  automation_id: string;
+  tenant_id: string;
+  profile_id: string;
+  account_id: string;
+  platform: string;
+  trigger: string;
+  platform_post_id: string | null;
+  post_id: string | null;
+  post_title: string | null;
+  name: string;
+  settings: string;
+  is_active: number;
+  triggered: number;
+  sent: number;
+  failed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentAutomationLogTable {
+  log_id: string;
+  automation_id: string;
+  tenant_id: string;
+  platform_comment_id: string;
+  platform_post_id: string;
+  commenter_id: string | null;
+  commenter_name: string | null;
+  comment_text: string;
+  source: string;
+  status: string;
+  error: string | null;
+  comment_reply_status: string | null;
+  comment_reply_error: string | null;
+  excluded_by: string | null;
+  due_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The metric counters every snapshot carries (normalized names; a platform without one reports 0). */
 export interface MetricCounters {
   impressions: number;
@@ -710,6 +751,8 @@ export interface Database {
   inbox_comment: InboxCommentTable;
   inbox_review: InboxReviewTable;
   inbox_sync: InboxSyncTable;
+  comment_automation: CommentAutomationTable;
+  comment_automation_log: CommentAutomationLogTable;
   target_metrics: TargetMetricsTable;
   metric_snapshot: MetricSnapshotTable;
   account_metric_snapshot: AccountMetricSnapshotTable;

@@ -8,6 +8,7 @@ import { createNow, createOAuthE2E, sdkData, uploadToHerald, type OAuthE2E } fro
 import { sdkError } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body as zbody, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
  * Instagram's inbox end to end through the official SDK against the simulator (Facebook Login, the Page
@@ -21,7 +22,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 const APP_SECRET = 'sandbox-instagram-app-secret';
 let e: OAuthE2E;
 let receiver: WebhookReceiver;
-let t: { sdk: any; userId: string; accountId: string; igUserId: string };
+let t: { sdk: any; userId: string; accountId: string; igUserId: string; apiKey: string };
 let mediaId: string;
 
 const sim = (method: string, path: string, body?: unknown) =>
@@ -56,7 +57,7 @@ beforeAll(async () => {
   });
   expect(chosen.status).toBe(200);
   const [account] = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
-  t = { sdk, userId, accountId: account._id, igUserId };
+  t = { sdk, userId, accountId: account._id, igUserId, apiKey };
   expect(
     (
       await e.env.request(apiKey, 'POST', '/v1/webhooks/settings', {
@@ -405,6 +406,50 @@ describe('Instagram inbox', () => {
 
     sdkData(await settings.deleteInstagramIceBreakers({ path: { accountId: t.accountId } }));
     expect(sdkData(await settings.getInstagramIceBreakers({ path: { accountId: t.accountId } }))).toEqual({ data: [] });
+  });
+
+  it("replies to a mention on someone else's media through @zernio/node (POST /{ig-user}/mentions)", async () => {
+    const z = await zernio(e.env, t.apiKey);
+    const state = e.sandbox.state('instagram');
+    const me = [...world(state).pages.values()].find((p) => p.igUserId === t.igUserId)!;
+    const at = e.env.clock.now().getTime();
+    const media = { id: '17900000000000777', type: 'IGMedia', ownerId: '17841400000000999', createdAt: at };
+    world(state).objects.set(media.id, { ...media, data: { kind: 'IMAGE', caption: `Lunch at @${me.igUsername}!` } });
+    const plain = { id: '17900000000000778', type: 'IGMedia', ownerId: '17841400000000999', createdAt: at };
+    world(state).objects.set(plain.id, { ...plain, data: { kind: 'IMAGE', caption: 'No mention here' } });
+    const captioned = zbody(
+      await z.mentions.replyToMention({ body: { accountId: t.accountId, mediaId: media.id, message: 'Thank you!' } }),
+    );
+    expect(captioned.success).toBe(true);
+    expect(world(state).objects.get(captioned.id)).toMatchObject({
+      type: 'IGComment',
+      data: { mediaId: media.id, parentId: null, text: 'Thank you!', from: { id: t.igUserId } },
+    });
+    const mentioning = {
+      id: '17900000000000779',
+      type: 'IGComment',
+      ownerId: plain.ownerId,
+      createdAt: at,
+      data: { mediaId: plain.id, parentId: null, text: `@${me.igUsername} look`, from: { id: '1', username: 'fan' } },
+    };
+    world(state).objects.set(mentioning.id, mentioning);
+    const under = zbody(
+      await z.mentions.replyToMention({
+        body: { accountId: t.accountId, mediaId: plain.id, commentId: mentioning.id, message: 'Seen it' },
+      }),
+    );
+    expect(world(state).objects.get(under.id)?.data).toMatchObject({ parentId: mentioning.id, text: 'Seen it' });
+    const refused = await zernioError(
+      z.mentions.replyToMention({ body: { accountId: t.accountId, mediaId: plain.id, message: 'Hi' } }),
+    );
+    expect(refused.statusCode).toBe(400);
+    const react = await zernioError(
+      z.comments.setCommentModeration({
+        path: { postId: plain.id, commentId: mentioning.id },
+        body: { accountId: t.accountId, platform: 'youtube', moderationStatus: 'published' },
+      }),
+    );
+    expect([react.statusCode, react.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 });
 

@@ -11,6 +11,7 @@ import { createOAuthE2E, followAuthUrl, sdkData, type OAuthE2E } from '../helper
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body as zbody, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
  * Reddit's inbox end to end through the official SDK: a private message and a comment on the account's
@@ -374,6 +375,35 @@ describe('Reddit inbox', () => {
     expect(limited.error.kind).toBe('rate_limited');
     // The simulator's 429 says the window reopens in 120 s (X-Ratelimit-Reset).
     expect(limited.error.retryAfterMs).toBe(120_000);
+  });
+
+  it("edits the account's own comment through @zernio/node, keeping its id, and refuses another's", async () => {
+    const z = await zernio(e.env, t.apiKey);
+    const sent = zbody(
+      await z.comments.replyToInboxPost({ path: { postId }, body: { accountId, message: 'Menu served till 9' } }),
+    );
+    const commentId = sent.data.commentId as string;
+    const edited = zbody(
+      await z.comments.editInboxComment({
+        path: { postId, commentId },
+        body: { accountId, platform: 'reddit', content: 'Menu served till 10' },
+      }),
+    );
+    expect(edited).toEqual({ status: 'success', commentId, platform: 'reddit' });
+    expect(store().comments.get(commentId)).toMatchObject({ body: 'Menu served till 10', deleted: false });
+    expect(store().comments.get(commentId)!.editedAt).toBeGreaterThan(0);
+
+    const theirs = await sim('POST', '/_inbound', { kind: 'comment', account: ME, postId, from: BOB, text: 'Yum' });
+    const refused = await zernioError(
+      z.comments.editInboxComment({
+        path: { postId, commentId: theirs.id },
+        body: { accountId, platform: 'reddit', content: 'Not mine' },
+      }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(store().comments.get(theirs.id)!.body).toBe('Yum');
+    const like = await zernioError(z.comments.likePost({ path: { postId }, body: { accountId } }));
+    expect([like.statusCode, like.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 });
 

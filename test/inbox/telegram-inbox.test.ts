@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidImage } from '../fixtures/media.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
-import { telegramSimulator } from '../../src/sandbox/telegram/index.js';
+import { registerInboxWebhooks } from '../../src/domain/inbox/webhooks.js';
+import { telegramChatActions, telegramReactions, telegramSimulator } from '../../src/sandbox/telegram/index.js';
 import { saveConnectedAccount } from '../../src/domain/accounts/save-account.js';
 import { listEvents } from '../../src/store/events.js';
 import { createWorker } from '../../src/worker.js';
@@ -10,6 +11,7 @@ import { createTenant, sdkError } from '../helpers/posts.js';
 import { createSandboxEnv, sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { proveTelegramChat } from '../helpers/telegram-proof.js';
+import { body as zbody, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
  * Telegram's inbox end to end through the official SDK: Herald registers its callback with setWebhook
@@ -410,6 +412,65 @@ describe('Telegram inbox', () => {
     });
     const served = await fetch(posted.media[0].url);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it("reacts, shows typing and deletes the bot's message through @zernio/node", async () => {
+    const t = await createTenant(h.env, { addons: ['inbox'] });
+    const z = await zernio(h.env, t.apiKey);
+    const chatId = '-1007777777790';
+    await proveTelegramChat(h.env, h.sandbox, t.apiKey, t.profileId, chatId);
+    const accountId = (
+      (await t.sdk.connect.telegram.initiateTelegramConnect({ body: { chatId, profileId: t.profileId } })).data as any
+    ).account._id as string;
+    await registerInboxWebhooks(h.env.ctx);
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'message',
+      account: chatId,
+      text: 'Open on Sunday?',
+      from: { id: 4546, first_name: 'Edsger' },
+    });
+    expect(inbound.webhookStatus).toBe(200);
+    const state = h.sandbox.state('telegram');
+    const path = { conversationId: chatId, messageId: inbound.id };
+    // Telegram's emoji carry no variation selector: ❤️ is sent as ❤.
+    await z.messages.addMessageReaction({ path, body: { accountId, emoji: '❤️' } });
+    expect(telegramReactions(state).get(`${chatId}:${inbound.id}`)).toEqual(['❤']);
+    await z.messages.removeMessageReaction({ path, query: { accountId } });
+    expect(telegramReactions(state).has(`${chatId}:${inbound.id}`)).toBe(false);
+    const odd = await zernioError(z.messages.addMessageReaction({ path, body: { accountId, emoji: '🦖' } }));
+    expect(odd.statusCode).toBe(400);
+
+    expect(
+      zbody(await z.messages.sendTypingIndicator({ path: { conversationId: chatId }, body: { accountId } })),
+    ).toEqual({
+      success: true,
+    });
+    expect(telegramChatActions(state).get(Number(chatId))).toBe('typing');
+
+    const sent = zbody(
+      await z.messages.sendInboxMessage({
+        path: { conversationId: chatId },
+        body: { accountId, message: 'Yes, from 10' },
+      }),
+    );
+    const messageId = String(sent.data.messageId);
+    expect(
+      zbody(await z.messages.deleteInboxMessage({ path: { conversationId: chatId, messageId }, query: { accountId } })),
+    ).toEqual({ success: true });
+    expect(
+      (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === messageId && p.destination === chatId),
+    ).toMatchObject({ deleted: true });
+    const listed = zbody(
+      await z.messages.getInboxConversationMessages({ path: { conversationId: chatId }, query: { accountId } }),
+    );
+    expect(listed.messages.map((m: any) => m.id)).not.toContain(messageId);
+    const control = await zernioError(
+      z.messages.setConversationThreadControl({
+        path: { conversationId: chatId },
+        body: { accountId, action: 'take' },
+      }),
+    );
+    expect([control.statusCode, control.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 
   it('answers a user without the add-on 403', async () => {

@@ -8,6 +8,7 @@ import { createOAuthE2E, followAuthUrl, sdkData, uploadToHerald, type OAuthE2E }
 import { createTenant, sdkError } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body as zbody, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
  * X's inbox end to end through the official SDK: direct messages and replies to the account's post are
@@ -242,6 +243,44 @@ describe('X inbox', () => {
     } finally {
       config.outboundAllowPrivate = before;
     }
+  });
+
+  it('starts a conversation, deletes its own DM and likes a post through @zernio/node', async () => {
+    const z = await zernio(e.env, t.apiKey);
+    const x = () => xStore(e.sandbox.state('twitter'));
+    const created = zbody(
+      await z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id, message: 'Hello Ada' } }),
+    );
+    expect(created).toMatchObject({ success: true, data: { participantId: ADA.id } });
+    const { messageId, conversationId } = created.data;
+    expect(x().dmEvents.find((ev) => ev.id === messageId)).toMatchObject({
+      conversationId,
+      senderId: ME.id,
+      participantIds: [ME.id, ADA.id],
+      text: 'Hello Ada',
+    });
+    const listed = zbody(await z.messages.listInboxConversations({ query: { accountId } }));
+    expect(listed.data.map((c: any) => c.id)).toContain(conversationId);
+    const noMessage = await zernioError(
+      z.messages.createInboxConversation({ body: { accountId, participantId: ADA.id } }),
+    );
+    expect(noMessage.statusCode).toBe(400);
+
+    const deleted = zbody(
+      await z.messages.deleteInboxMessage({ path: { conversationId, messageId }, query: { accountId } }),
+    );
+    expect(deleted).toEqual({ success: true });
+    expect(x().dmEvents.some((ev) => ev.id === messageId)).toBe(false);
+
+    const liked = zbody(await z.comments.likePost({ path: { postId }, body: { accountId } }));
+    expect(liked).toEqual({ status: 'success', postId, platform: 'twitter', liked: true });
+    expect(x().likes.get(ME.id)?.has(postId)).toBe(true);
+    await z.comments.unlikePost({ path: { postId }, query: { accountId } });
+    expect(x().likes.get(ME.id)?.has(postId)).toBe(false);
+    const reaction = await zernioError(
+      z.messages.addMessageReaction({ path: { conversationId, messageId: 'x' }, body: { accountId, emoji: '👍' } }),
+    );
+    expect([reaction.statusCode, reaction.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 
   it('refuses what X cannot do with 400 PLATFORM_LIMITATION', async () => {

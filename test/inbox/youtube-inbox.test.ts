@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
-import { youTubeSimulator } from '../../src/sandbox/youtube/index.js';
+import { bannedAuthors } from '../../src/sandbox/youtube/comments.js';
+import { externalYtVideo, youTubeSimulator } from '../../src/sandbox/youtube/index.js';
+import { channelOf, ytStore } from '../../src/sandbox/youtube/store.js';
 import { listEvents } from '../../src/store/events.js';
 import { createNow, createOAuthE2E, followAuthUrl, sdkData, settle, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { sdkError } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body as zbody, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
  * YouTube comments end to end through the official SDK against the simulator: a comment injected with
@@ -203,5 +206,60 @@ describe('YouTube inbox', () => {
     const health = sdkData(await sdk.accounts.getAccountHealth({ path: { accountId } }));
     expect(health.status).toBe('warning');
     expect(health.permissions.missingRequired).toContain(FORCE_SSL);
+  });
+
+  it('moderates a comment through @zernio/node (setModerationStatus), banning its author on request', async () => {
+    const { apiKey } = await e.env.createUser({ addons: ['inbox'] });
+    const z = await zernio(e.env, apiKey);
+    const profileId = (await e.env.request(apiKey, 'POST', '/v1/profiles', { name: 'YT moderation' })).body.profile._id;
+    const owner = { id: 'ytMod1', username: 'ytMod1', name: 'Channel ytMod1' };
+    await sim('POST', '/_oauth/users', owner);
+    const start = (
+      await e.env.request(
+        apiKey,
+        'GET',
+        `/v1/connect/youtube?profileId=${profileId}&redirect_url=${encodeURIComponent(`${e.baseUrl}/health`)}`,
+      )
+    ).body;
+    await followAuthUrl(`${start.authUrl}&login_hint=ytMod1`);
+    const accountId = (await e.env.request(apiKey, 'GET', `/v1/accounts?profileId=${profileId}`)).body.accounts[0]._id;
+    const state = e.sandbox.state('youtube');
+    const videoId = externalYtVideo(state, owner as any, 'Held comments', e.env.clock.now().getTime());
+    const channelId = channelOf(owner as any).id;
+    const fan = 'UCfan000000000000000009';
+    const inbound = await sim('POST', '/_inbound', {
+      kind: 'comment',
+      account: channelId,
+      postId: videoId,
+      text: 'Buy followers here',
+      author: { id: fan, name: 'Spammer' },
+    });
+    expect(inbound.ok).toBe(true);
+    const path = { postId: videoId, commentId: inbound.id };
+    const held = zbody(
+      await z.comments.setCommentModeration({
+        path,
+        body: { accountId, platform: 'youtube', moderationStatus: 'heldForReview' },
+      }),
+    );
+    expect(held).toEqual({ success: true });
+    const stored = () => ytStore(state).comments.find((c) => c.id === inbound.id)!;
+    expect(stored().moderationStatus).toBe('heldForReview');
+    const badPair = await zernioError(
+      z.comments.setCommentModeration({
+        path,
+        body: { accountId, platform: 'youtube', moderationStatus: 'published', banAuthor: true },
+      }),
+    );
+    expect(badPair.statusCode).toBe(400);
+    expect(stored().moderationStatus).toBe('heldForReview');
+    await z.comments.setCommentModeration({
+      path,
+      body: { accountId, platform: 'youtube', moderationStatus: 'rejected', banAuthor: true },
+    });
+    expect(stored().moderationStatus).toBe('rejected');
+    expect([...bannedAuthors(state, channelId)]).toEqual([fan]);
+    const pin = await zernioError(z.comments.pinInboxComment({ path, body: { accountId } }));
+    expect([pin.statusCode, pin.code]).toEqual([400, 'PLATFORM_LIMITATION']);
   });
 });

@@ -108,7 +108,7 @@ export async function getInboxPostComments(
 }
 
 /** What an action knows of a comment: Herald's stored platform data, overlaid with what the caller sent. */
-async function commentRef(
+export async function commentRef(
   ctx: AppContext,
   account: AccountRow,
   postId: string,

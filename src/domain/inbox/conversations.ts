@@ -54,7 +54,7 @@ export async function listInboxConversations(
 }
 
 /** The conversation `id` (the platform's) of the caller's account: 404 for anything else. */
-async function conversationOf(
+export async function conversationOf(
   ctx: AppContext,
   caller: Principal,
   conversationId: string,

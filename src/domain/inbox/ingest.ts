@@ -20,6 +20,7 @@ import {
 } from '../../store/inbox/conversations.js';
 import { findReview, insertReview, updateReview } from '../../store/inbox/reviews.js';
 import { commentEventData, messageEventData } from '../present/inbox-events.js';
+import { triggerAutomations } from './automation-run.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
@@ -157,6 +158,7 @@ export async function ingestComment(
   await countComment(tx, post, commentedAt);
   if (c.direction === 'incoming') {
     await ctx.events.emit(tx, account.tenant_id, 'comment.received', commentEventData(account, post, comment), now);
+    await triggerAutomations(tx, account, post, comment, now);
   }
   return { created, post, comment };
 }

@@ -9,6 +9,7 @@ import type {
   OutgoingMessage,
   PlatformIO,
 } from '../types.js';
+import { PlatformError } from '../types.js';
 import { FACEBOOK_HTTP, graph, graphBase, type FacebookOptions } from './api.js';
 import type { PageAccess } from './publish.js';
 
@@ -169,8 +170,25 @@ export function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
   return { text: m.text ?? '', ...quick };
 }
 
+/** Messenger's Page Inbox app: where `pass_thread_control` hands a conversation to people at the Page. */
+const PAGE_INBOX_APP_ID = '263902037430900';
+
 export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapability {
   const base = graphBase(opts);
+  const senderAction = async (
+    account: AccountCredentials,
+    psid: string,
+    json: Record<string, unknown>,
+    io: PlatformIO,
+  ) => {
+    const p = await page(account, io);
+    await graph(io, {
+      method: 'POST',
+      url: `${base}/${p.pageId}/messages`,
+      token: p.token,
+      json: { recipient: { id: psid }, ...json },
+    });
+  };
   const get = async (io: PlatformIO, token: string, path: string, q: Record<string, string>) =>
     (await graph(io, { method: 'GET', url: `${base}/${path}?${new URLSearchParams(q)}`, token })).body?.data ?? [];
 
@@ -204,6 +222,43 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
           creates: true,
         });
         return { messageId: String(res.body?.message_id ?? ''), sentAt: io.now() };
+      },
+      /** Sender actions: https://developers.facebook.com/documentation/business-messaging/messenger-platform/send-messages/sender-actions */
+      async typing(account, ref, io) {
+        await senderAction(account, ref.conversationId, { sender_action: 'typing_on' }, io);
+      },
+      /** `react` with the emoji, `unreact` with the message id only (the spec types `payload` as text: JSON). */
+      async react(account, ref, io) {
+        const payload =
+          ref.emoji === null ? { message_id: ref.messageId } : { message_id: ref.messageId, reaction: ref.emoji };
+        await senderAction(
+          account,
+          ref.conversationId,
+          { sender_action: ref.emoji === null ? 'unreact' : 'react', payload: JSON.stringify(payload) },
+          io,
+        );
+      },
+      /**
+       * The handover protocol (https://developers.facebook.com/docs/messenger-platform/handover-protocol):
+       * `take_thread_control`, `release_thread_control`, `pass_thread_control` to the Page Inbox app.
+       */
+      async threadControl(account, ref, io) {
+        if (ref.target === 'ai_agent')
+          throw new PlatformError('rejected', 'Messenger has no Business Agent to pass a conversation to', {
+            platformCode: 'unsupported_target',
+          });
+        const p = await page(account, io);
+        await graph(io, {
+          method: 'POST',
+          url: `${base}/${p.pageId}/${ref.action}_thread_control`,
+          token: p.token,
+          json: {
+            recipient: { id: ref.conversationId },
+            ...(ref.action === 'pass' ? { target_app_id: PAGE_INBOX_APP_ID } : {}),
+            ...(ref.note && ref.action !== 'release' ? { metadata: ref.note } : {}),
+          },
+        });
+        return { owner: ref.action === 'take' ? 'app' : 'other' };
       },
     },
     comments: {
@@ -243,6 +298,16 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
           url: `${base}/${encodeURIComponent(ref.commentId)}/likes`,
           token: p.token,
         });
+      },
+      /** The Page likes a post: `POST|DELETE /{post-id}/likes` (pages_manage_engagement). */
+      async likePost(account, req, io) {
+        const p = await page(account, io);
+        await graph(io, {
+          method: req.liked ? 'POST' : 'DELETE',
+          url: `${base}/${encodeURIComponent(req.postId)}/likes`,
+          token: p.token,
+        });
+        return {};
       },
       /** https://developers.facebook.com/docs/messenger-platform/discovery/private-replies */
       async privateReply(account, ref, text, io) {

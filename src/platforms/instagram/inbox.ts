@@ -281,6 +281,26 @@ export function instagramInbox(
         const a = access(account);
         return { messageId: await send(a, io, { comment_id: ref.commentId }, { text }) };
       },
+      /**
+       * `POST /{ig-user-id}/mentions` (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/mentions):
+       * a reply under the comment that mentions the account, or (no comment_id) a comment on the media
+       * whose caption does.
+       */
+      async replyToMention(account, req, io) {
+        const a = access(account);
+        const res = await graph(io, {
+          method: 'POST',
+          url: url(`${a.igUserId}/mentions`),
+          token: a.token,
+          json: { media_id: req.mediaId, ...(req.commentId ? { comment_id: req.commentId } : {}), message: req.text },
+          creates: true,
+        });
+        if (typeof res.body?.id !== 'string')
+          throw new PlatformError('ambiguous', 'Instagram accepted the reply but answered no id', {
+            endpoint: '/{ig-user-id}/mentions',
+          });
+        return { id: res.body.id };
+      },
     },
 
     async sync(account, cursor, io) {

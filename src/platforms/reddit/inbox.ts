@@ -18,8 +18,8 @@ import { refusal } from './submit.js';
  *   reply is `POST /api/comment` with thing_id `t4_<message>`, which Reddit threads under the same first
  *   message with "re: <subject>".
  * - comments: the replies to the account's posts and comments arrive in the same inbox as `t1` things
- *   (`was_comment`); reply `POST /api/comment` (thing_id t3_/t1_), delete `POST /api/del` (own comments
- *   only), like = `POST /api/vote dir=1`, unlike = `dir=0`.
+ *   (`was_comment`); reply `POST /api/comment` (thing_id t3_/t1_), delete `POST /api/del` and edit
+ *   `POST /api/editusertext` (own comments only), like = `POST /api/vote dir=1`, unlike = `dir=0`.
  * Not here, so Herald answers PLATFORM_LIMITATION: hiding a comment (Reddit's `POST /api/remove` is a
  * moderator's removal for everyone, and `/api/hide` hides links from the caller's own listings only:
  * neither is the author of a post hiding a reply), private replies to a comment (a message is a new
@@ -163,6 +163,17 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
           });
         }
         await post(account, '/api/del', { id: `t1_${ref.commentId}` }, io);
+      },
+      /** https://www.reddit.com/dev/api#POST_api_editusertext: the author's own comment, same id after. */
+      async edit(account, ref, text, io) {
+        const res = await post(
+          account,
+          '/api/editusertext',
+          { api_type: 'json', thing_id: `t1_${ref.commentId}`, text },
+          io,
+        );
+        const refused = refusal(res.body, { subreddit: '' }, '/api/editusertext');
+        if (refused) throw refused;
       },
       async like(account, ref, io) {
         await post(account, '/api/vote', { id: `t1_${ref.commentId}`, dir: '1' }, io);

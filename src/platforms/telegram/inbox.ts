@@ -41,8 +41,8 @@ const ATTACHMENT_METHODS = {
  * Telegram's inbox: the connected chat is the conversation (its chat id is the conversation id and the
  * account's platform user id). Updates are pushed to Herald's callback (setWebhook with a
  * secret_token Telegram sends back in X-Telegram-Bot-Api-Secret-Token,
- * https://core.telegram.org/bots/api#setwebhook); the bot answers with sendMessage and edits with
- * editMessageText. No comments, reviews or archive in the Bot API.
+ * https://core.telegram.org/bots/api#setwebhook); the bot answers with sendMessage, edits with
+ * editMessageText, deletes, reacts and shows typing. No comments, reviews or archive in the Bot API.
  */
 export function telegramInbox(call: Call): InboxCapability {
   return {
@@ -79,6 +79,27 @@ export function telegramInbox(call: Call): InboxCapability {
             message_id: Number(req.messageId),
             text: req.text,
             ...(req.replyMarkup ? { reply_markup: replyMarkup(req.replyMarkup) } : {}),
+          },
+          io,
+        );
+      },
+      /** https://core.telegram.org/bots/api#deletemessage: the bot's own, or others' where it is an admin. */
+      async deleteMessage(_account, req, io) {
+        await call('deleteMessage', { chat_id: req.conversationId, message_id: Number(req.messageId) }, io);
+      },
+      /** https://core.telegram.org/bots/api#sendchataction: "typing" shows for 5 seconds. */
+      async typing(_account, req, io) {
+        await call('sendChatAction', { chat_id: req.conversationId, action: 'typing' }, io);
+      },
+      /** https://core.telegram.org/bots/api#setmessagereaction: an empty list clears the bot's reaction. */
+      async react(_account, req, io) {
+        await call(
+          'setMessageReaction',
+          {
+            chat_id: req.conversationId,
+            message_id: Number(req.messageId),
+            // Telegram's emoji carry no variation selector (❤ not ❤️).
+            reaction: req.emoji === null ? [] : [{ type: 'emoji', emoji: req.emoji.replace(/\uFE0F/g, '') }],
           },
           io,
         );

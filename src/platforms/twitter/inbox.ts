@@ -210,6 +210,28 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
           });
         return { messageId: id, sentAt: io.now() };
       },
+      /** https://docs.x.com/x-api/direct-messages/create-dm-message-by-participant-id */
+      async create(account, req, io) {
+        const url = `${opts.apiUrl}/2/dm_conversations/with/${encodeURIComponent(req.participantId)}/messages`;
+        const res = await call(
+          io,
+          { method: 'POST', url, token: token(account), json: { text: req.text }, creates: true },
+          'dm.write',
+          'sending direct messages',
+        );
+        const id = res.body?.data?.dm_event_id;
+        const conversationId = res.body?.data?.dm_conversation_id;
+        if (typeof id !== 'string' || typeof conversationId !== 'string')
+          throw new PlatformError('ambiguous', 'X accepted the message but returned no dm_event_id', {
+            endpoint: '/2/dm_conversations/with/{participant_id}/messages',
+          });
+        return { messageId: id, conversationId, sentAt: io.now() };
+      },
+      /** `DELETE /2/dm_events/{event_id}`: the account's own DM events only. */
+      async deleteMessage(account, req, io) {
+        const url = `${opts.apiUrl}/2/dm_events/${encodeURIComponent(String(req.messageId))}`;
+        await call(io, { method: 'DELETE', url, token: token(account) }, 'dm.write', 'deleting direct messages');
+      },
     },
     comments: {
       async reply(account, req, io) {
@@ -261,6 +283,19 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       async unlike(account, ref, io) {
         const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/likes/${encodeURIComponent(ref.commentId)}`;
         await call(io, { method: 'DELETE', url, token: token(account) }, 'like.write', 'liking posts');
+      },
+      /** A post is liked like a reply (`POST /2/users/{id}/likes`, `DELETE .../likes/{tweet_id}`). */
+      async likePost(account, req, io) {
+        const likes = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/likes`;
+        await call(
+          io,
+          req.liked
+            ? { method: 'POST', url: likes, token: token(account), json: { tweet_id: req.postId } }
+            : { method: 'DELETE', url: `${likes}/${encodeURIComponent(req.postId)}`, token: token(account) },
+          'like.write',
+          'liking posts',
+        );
+        return {};
       },
     },
     /**

@@ -82,10 +82,11 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
     commentId: string,
     status: 'heldForReview' | 'published' | 'rejected',
     io: PlatformIO,
+    banAuthor = false,
   ) {
     await ytRequest(io, {
       method: 'POST',
-      url: `${api}/comments/setModerationStatus?id=${encodeURIComponent(commentId)}&moderationStatus=${status}`,
+      url: `${api}/comments/setModerationStatus?id=${encodeURIComponent(commentId)}&moderationStatus=${status}${banAuthor ? '&banAuthor=true' : ''}`,
       token: token(account),
     });
   }
@@ -125,6 +126,10 @@ export function youTubeInbox(opts: YouTubeOptions): InboxCapability {
       },
       async hide(account, ref, hidden, io) {
         await moderate(account, ref.commentId, hidden ? 'heldForReview' : 'published', io);
+      },
+      /** The moderation queue as the owner works it; `banAuthor` only with `rejected` (YouTube's rule). */
+      async moderate(account, ref, req, io) {
+        await moderate(account, ref.commentId, req.status, io, req.banAuthor);
       },
     },
 

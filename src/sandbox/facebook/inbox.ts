@@ -20,7 +20,7 @@ import { addObject, record } from './store.js';
  *   find it and pushed to the subscribed callback (`messages`, `feed`, `ratings` fields), signed.
  */
 
-const WINDOW_MS = 24 * 3_600_000;
+export const WINDOW_MS = 24 * 3_600_000;
 const TAGS = ['CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'ACCOUNT_UPDATE', 'HUMAN_AGENT'];
 
 interface SimMessage {
@@ -34,7 +34,7 @@ interface SimMessage {
   };
 }
 
-interface Thread {
+export interface Thread {
   psid: string;
   name: string;
   messages: SimMessage[];
@@ -65,7 +65,7 @@ function ratings(state: SimulatorState): Map<string, Rating[]> {
 
 const threadsOf = (state: SimulatorState, pageId: string) =>
   [...world(state).objects.values()].filter((o) => o.type === 'UnifiedThread' && o.ownerId === pageId && !o.deleted);
-const threadFor = (state: SimulatorState, pageId: string, psid: string) =>
+export const threadFor = (state: SimulatorState, pageId: string, psid: string) =>
   threadsOf(state, pageId).find((o) => (o.data as unknown as Thread).psid === psid);
 
 function ownsNode(call: GraphCall, ownerId: string): boolean {
@@ -84,7 +84,7 @@ const refuse = (call: GraphCall) =>
  * Messenger, 10 for reading visitors' content, 200 for managing it.
  * https://developers.facebook.com/docs/permissions (pages_messaging, pages_read_user_content, pages_manage_engagement)
  */
-function refused(
+export function refused(
   call: GraphCall,
   ownerId: string,
   permission: 'pages_messaging' | 'pages_read_user_content' | 'pages_manage_engagement' | 'pages_manage_metadata',
@@ -171,7 +171,7 @@ function checkSendMessage(call: GraphCall, message: Record<string, any>): string
   return null;
 }
 
-const parse = (v: unknown): any => {
+export const parse = (v: unknown): any => {
   if (typeof v !== 'string') return v;
   try {
     return JSON.parse(v);
@@ -180,7 +180,7 @@ const parse = (v: unknown): any => {
   }
 };
 
-const send: GraphHandler = (call) => {
+export const send: GraphHandler = (call) => {
   const { state, node, now, params } = call;
   if (refused(call, node.id, 'pages_messaging')) return call.reply;
   const recipient = parse(params.recipient) as { id?: string; comment_id?: string } | undefined;

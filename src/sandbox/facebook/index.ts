@@ -9,6 +9,7 @@ import { LIST_HANDLERS } from './lists.js';
 import { MESSENGER_PROFILE_HANDLERS } from './messenger-profile.js';
 import { POST_HANDLERS } from './posts.js';
 import { REACTION_HANDLERS, registerReactionsControl } from './reactions.js';
+import { SENDER_ACTION_HANDLERS } from './sender-actions.js';
 import { registerRupload, uploadSession, VIDEO_HANDLERS } from './video.js';
 
 export interface FacebookSimulatorOptions {
@@ -59,6 +60,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...MESSENGER_PROFILE_HANDLERS,
           ...INBOX_HANDLERS,
           ...REACTION_HANDLERS,
+          ...SENDER_ACTION_HANDLERS,
         },
       });
     },

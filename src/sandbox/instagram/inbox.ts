@@ -397,7 +397,43 @@ const deleteComment: GraphHandler = (call) => {
   return { success: true };
 };
 
+/**
+ * `POST /{ig-user-id}/mentions`: answers a mention of the account on someone else's media, under the
+ * comment that mentions it (`comment_id`) or on the media whose caption does. Instagram refuses a
+ * media or comment that does not mention the account.
+ */
+const replyToMention: GraphHandler = (call) => {
+  const me = call.node.id;
+  if (refusedFor(call, me, 'comments')) return call.reply;
+  const account = igAccount(call.state, me)!;
+  const handle = `@${account.igUsername.toLowerCase()}`;
+  const mention = { test: (text: string) => text.toLowerCase().includes(handle) };
+  const media = world(call.state).objects.get(String(call.params.media_id ?? ''));
+  if (!media || media.type !== 'IGMedia' || media.deleted)
+    return invalidParam(call, 'The parameter media_id is not a media the account can reply to');
+  const text = typeof call.params.message === 'string' ? call.params.message : '';
+  if (!text) return invalidParam(call, 'The parameter message is required');
+  let parent: GraphObject | null = null;
+  if (call.params.comment_id !== undefined) {
+    const c = world(call.state).objects.get(String(call.params.comment_id));
+    if (!c || c.type !== 'IGComment' || c.deleted || c.data.mediaId !== media.id || !mention.test(String(c.data.text)))
+      return invalidParam(call, 'The parameter comment_id is not a comment that mentions the account');
+    parent = c.data.parentId ? (world(call.state).objects.get(String(c.data.parentId)) ?? c) : c;
+  } else if (!mention.test(String(media.data.caption ?? '')))
+    return invalidParam(call, 'The media caption does not mention the account');
+  const reply = addComment(
+    call.state,
+    media,
+    { id: account.igUserId, username: account.igUsername },
+    text,
+    parent?.id ?? null,
+    call.now,
+  );
+  return { id: reply.id };
+};
+
 export const INBOX_HANDLERS: Record<string, GraphHandler> = {
+  'POST IGUser mentions': replyToMention,
   'GET IGUser conversations': listConversations,
   'GET UnifiedThread messages': listMessages,
   'POST IGUser messages': send,

@@ -80,7 +80,8 @@ function commentData(
     // The viewer's vote: true up, false down, null none (recorded: a new comment comes upvoted by its author).
     likes: vote === 1 ? true : vote === -1 ? false : null,
     replies: '',
-    edited: false,
+    // Reddit's `edited`: false, or when the author last edited it (epoch seconds).
+    edited: c.editedAt ? sec(c.editedAt) : false,
     stickied: false,
     archived: false,
     distinguished: null,
@@ -299,6 +300,26 @@ export function registerRedditInbox(
       return reply.type(JSON_TYPE).send({ json: { errors: [], data: { things: [thingOut] } } });
     });
   }
+
+  // https://www.reddit.com/dev/api#POST_api_editusertext: the author's own comment only; the id stays.
+  app.post('/api/editusertext', async (request, reply) => {
+    const u = user(request, reply, 'edit');
+    if (!u) return reply;
+    const body = formBody(request);
+    const text = String(body.text ?? '');
+    const thing = String(body.thing_id ?? '');
+    const c = thing.startsWith('t1_') ? store().comments.get(thing.slice(3)) : undefined;
+    if (!c || c.deleted) return submitErrors(reply, [['NO_THING_ID', 'invalid thing id', 'thing_id']]);
+    if (c.authorId !== u.id) return submitErrors(reply, [['NOT_AUTHOR', 'you are not the author', 'thing_id']]);
+    if (!text.trim()) return submitErrors(reply, [['NO_TEXT', 'we need something here', 'text']]);
+    if ([...text].length > BODY_MAX)
+      return submitErrors(reply, [['TOO_LONG', `this is too long (max: ${BODY_MAX})`, 'text']]);
+    c.body = text;
+    c.editedAt = now().getTime();
+    return reply.type(JSON_TYPE).send({
+      json: { errors: [], data: { things: [{ kind: 't1', data: commentData(store(), c, null, null, u.id) }] } },
+    });
+  });
 
   // https://www.reddit.com/dev/api#POST_api_compose
   app.post('/api/compose', async (request, reply) => {

@@ -67,6 +67,8 @@ export interface RdComment {
   body: string;
   createdAt: number;
   deleted: boolean;
+  /** When the author last edited it (epoch ms). */
+  editedAt?: number;
 }
 
 /** A private message (a `t4` thing); a reply carries the thread's first message. */

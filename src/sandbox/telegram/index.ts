@@ -36,6 +36,10 @@ interface SimData {
   revoked: Set<string>;
   /** setWebhook: where updates are pushed, with the secret_token sent as X-Telegram-Bot-Api-Secret-Token. */
   webhook?: { url: string; secret: string | null };
+  /** setMessageReaction: the bot's reaction to each message, by `chat:message`. */
+  reactions: Map<string, string[]>;
+  /** sendChatAction: the last action the bot showed in each chat. */
+  chatActions: Map<number, string>;
   /** setMyCommands: the command lists by scope (`default`, `chat:<id>`...). */
   commands: Map<string, { command: string; description: string }[]>;
   /** Updates a webhook has accepted (2xx): never pushed again. getUpdates still lists them (lenient). */
@@ -92,6 +96,35 @@ class BotError extends Error {
 
 const bad = (description: string) => new BotError(400, `Bad Request: ${description}`);
 
+/** https://core.telegram.org/bots/api#sendchataction */
+const CHAT_ACTIONS = [
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'upload_voice',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'record_video_note',
+  'upload_video_note',
+];
+
+/** The emoji a bot may react with (https://core.telegram.org/bots/api#reactiontypeemoji). */
+const REACTION_EMOJI = [
+  ...'❤👍👎🔥🥰👏😁🤔🤯😱🤬😢🎉🤩🤮💩🙏👌🕊🤡🥱🥴😍🐳🌚🌭💯🤣⚡🍌🏆💔🤨😐🍓🍾💋🖕😈😴😭🤓👻👀🎃🙈😇😨🤝✍🤗🫡🎅🎄☃💅🤪🗿🆒💘🙉🦄😘💊🙊😎👾🤷😡',
+  '❤‍🔥',
+  '👨‍💻',
+  '🤷‍♂',
+  '🤷‍♀',
+];
+
+/** The bot's reactions in the simulator, by `chat:message` (tests). */
+export const telegramReactions = (state: SimulatorState) => data(state).reactions;
+/** The last chat action the bot showed in each chat (tests). */
+export const telegramChatActions = (state: SimulatorState) => data(state).chatActions;
+
 function data(state: SimulatorState): SimData {
   let d = state.data.get('telegram') as SimData | undefined;
   if (!d) {
@@ -103,6 +136,8 @@ function data(state: SimulatorState): SimData {
       revoked: new Set(),
       commands: new Map(),
       pushed: new Set(),
+      reactions: new Map(),
+      chatActions: new Map(),
     };
     state.data.set('telegram', d);
   }
@@ -493,6 +528,31 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
             chat: chatJson(chat),
             ...(caption ? { caption } : {}),
           };
+        },
+        // https://core.telegram.org/bots/api#sendchataction
+        sendChatAction: (p) => {
+          const chat = resolveChat(data(state), p.chat_id);
+          if (!CHAT_ACTIONS.includes(String(p.action))) throw bad('wrong parameter action in request');
+          data(state).chatActions.set(chat.id, String(p.action));
+          return true;
+        },
+        // https://core.telegram.org/bots/api#setmessagereaction: one of the emoji of ReactionTypeEmoji; [] clears.
+        setMessageReaction: (p) => {
+          const d = data(state);
+          const chat = resolveChat(d, p.chat_id);
+          const id = Number(p.message_id);
+          if (!Number.isInteger(id) || id < 1 || id > (d.nextMessage.get(chat.id) ?? 0))
+            throw bad('message to react not found');
+          const given = typeof p.reaction === 'string' ? JSON.parse(p.reaction) : (p.reaction ?? []);
+          if (!Array.isArray(given)) throw bad("can't parse reaction types JSON object");
+          const emoji = given.map((r: { type?: string; emoji?: string }) => {
+            if (r?.type !== 'emoji' || !REACTION_EMOJI.includes(String(r.emoji))) throw bad('REACTION_INVALID');
+            return String(r.emoji);
+          });
+          if (emoji.length > 1) throw bad('REACTIONS_TOO_MANY');
+          if (emoji.length) d.reactions.set(`${chat.id}:${id}`, emoji);
+          else d.reactions.delete(`${chat.id}:${id}`);
+          return true;
         },
         deleteMessage: (p, reply) => {
           const chat = resolveChat(data(state), p.chat_id);

@@ -187,6 +187,23 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
     return answer(reply, 'post', path, 201, { data: { dm_conversation_id: conversationId, dm_event_id: event.id } });
   };
 
+  // https://docs.x.com/x-api/direct-messages/delete-dm: the caller's own DM events only.
+  app.delete<{ Params: { event_id: string } }>('/2/dm_events/:event_id', async (request, reply) => {
+    const path = '/2/dm_events/{event_id}';
+    if (!h.valid(request, reply, 'delete', path)) return reply;
+    const auth = authenticate(request, reply, state, 'dm.write', nowMs());
+    if (!auth) return reply;
+    const events = store().dmEvents;
+    const i = events.findIndex((e) => e.id === request.params.event_id && e.participantIds.includes(auth.user.id));
+    if (i < 0) return problem(reply, 404, 'Not Found Error', 'Could not find the DM event', NOT_FOUND);
+    if (events[i].senderId !== auth.user.id)
+      return problem(reply, 403, 'Forbidden', 'You can only delete your own direct messages.');
+    events.splice(i, 1);
+    const inspected = state.posts.find((p) => p.id === request.params.event_id);
+    if (inspected) inspected.deleted = true;
+    return answer(reply, 'delete', path, 200, { data: { deleted: true } });
+  });
+
   // https://docs.x.com/x-api/direct-messages/create-dm-message-by-participant-id
   app.post<{ Params: { participant_id: string } }>(
     '/2/dm_conversations/with/:participant_id/messages',

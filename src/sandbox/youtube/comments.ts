@@ -117,6 +117,11 @@ export function registerComments(
   /** Records a comment in `_inspect` under its video (`extra.comments`). */
   function inspect(c: YtComment) {
     const inspected = state.posts.find((p) => p.id === c.videoId);
+    // A video made outside Herald (externalYtVideo) is listed without a comments list: it gets one here.
+    if (inspected) {
+      inspected.extra ??= {};
+      inspected.extra.comments ??= [];
+    }
     if (inspected)
       (inspected.extra!.comments as unknown[]).push({
         id: c.id,
@@ -361,6 +366,7 @@ export function registerComments(
     for (const c of found) {
       c!.moderationStatus = q.moderationStatus as YtComment['moderationStatus'];
       inspectStatus(c!);
+      if (q.banAuthor === 'true') bannedAuthors(state, channel.id).add(c!.authorChannelId);
     }
     if (fault === 'ambiguous') return hangUp(reply);
     return reply.status(204).send();
@@ -445,4 +451,19 @@ export function addComment(
   };
   s.comments.push(comment);
   return comment;
+}
+
+/** Authors a channel banned with `banAuthor=true` (their later comments are rejected on YouTube). */
+export function bannedAuthors(state: SimulatorState, channelId: string): Set<string> {
+  let m = state.data.get('yt-banned') as Map<string, Set<string>> | undefined;
+  if (!m) {
+    m = new Map();
+    state.data.set('yt-banned', m);
+  }
+  let set = m.get(channelId);
+  if (!set) {
+    set = new Set();
+    m.set(channelId, set);
+  }
+  return set;
 }

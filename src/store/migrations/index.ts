@@ -23,6 +23,7 @@ import * as m0220 from './0220-external-posts.js';
 import * as m0240 from './0240-analytics-read-indexes.js';
 import * as m0250 from './0250-analytics-rollup.js';
 import * as m0270 from './0270-worker-heartbeat.js';
+import * as m0300 from './0300-comment-automations.js';
 import * as m0310 from './0310-inbox-analytics.js';
 import * as m0311 from './0311-analytics-delta.js';
 import * as m0330 from './0330-sessions.js';
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0240-analytics-read-indexes': m0240,
   '0250-analytics-rollup': m0250,
   '0270-worker-heartbeat': m0270,
+  '0300-comment-automations': m0300,
   '0310-inbox-analytics': m0310,
   '0311-analytics-delta': m0311,
   '0330-sessions': m0330,
