@@ -45,6 +45,44 @@ export interface DeclaredCapabilities {
   recycling?: boolean;
 }
 
+/**
+ * How the dashboard draws the platform (GET /v1/platforms): a short label for entries and lists, and a
+ * mark (a text glyph on a colour, so no image to load). The colours are the dashboard's own choice near
+ * each brand's colour, darkened where white text needs it to stay readable (WCAG AA, 4.5:1): common
+ * values, not taken from a brand guide.
+ */
+export interface PlatformDisplay {
+  /** Short label ("X", "Google Business"); `name` is the full one. */
+  readonly label: string;
+  /** One or two characters drawn on `colour`. */
+  readonly glyph: string;
+  /** `#rrggbb`, the mark's background under white text. */
+  readonly colour: string;
+}
+
+/**
+ * How the platform shows what it is sent, for the dashboard's previews. `crop`: the shapes its feed shows
+ * an image in, as [narrowest, widest] width / height (a picture outside is cropped to the nearest; both
+ * equal: a fixed frame); none: the picture is shown whole. `card`: a link card is made from the first URL
+ * of a post without media. `thread`: the post's thread items are shown as replies under it.
+ */
+export interface PreviewRules {
+  readonly crop?: readonly [narrowest: number, widest: number];
+  readonly card?: boolean;
+  readonly thread?: boolean;
+}
+
+/**
+ * The texts of the dashboard's connect form of a platform that connects without OAuth (credentials: a
+ * handle and a secret; bot: a chat). Absent: the form's plain labels.
+ */
+export interface ConnectFormTexts {
+  readonly handlePlaceholder?: string;
+  readonly secretLabel?: string;
+  readonly secretPlaceholder?: string;
+  readonly chatLabel?: string;
+}
+
 /** What an account rule sees of a target: its options, and the media it will send when known. */
 export interface AccountCheckTarget {
   platformSpecificData: Record<string, unknown>;
@@ -60,6 +98,12 @@ export interface PlatformDescriptor<Id extends string = string> {
   readonly id: Id;
   /** Display name ("LinkedIn", "X"). */
   readonly name: string;
+  /** Its label and mark in the dashboard. */
+  readonly display: PlatformDisplay;
+  /** How the dashboard previews a post to it. */
+  readonly preview: PreviewRules;
+  /** Texts of the dashboard's connect form (credentials and bot platforms). */
+  readonly connectForm?: ConnectFormTexts;
   /** Limits on the text of a target, and of each of its thread items, in the platform's own measures. */
   readonly text: readonly TextRule[];
   /** The platformSpecificData keys the platform understands; any other key is refused. */

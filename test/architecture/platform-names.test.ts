@@ -11,19 +11,27 @@ import { PLATFORMS } from '../../src/platforms/catalogue.js';
  * `tiktokSettings`, a media item's `instagramThumbnail`, the inbox's `subreddit` and `instagramProfile`, the
  * error code `youtube_analytics_scope_missing`, which the error-code catalogue lists);
  * those names are its contract, not a test of a platform, and what they do is found through the catalogue.
+ * The dashboard (web/src/) names none either: it learns the platforms from GET /v1/platforms.
  */
 
-const SRC = path.resolve(__dirname, '../../src');
+const ROOT = path.resolve(__dirname, '../..');
+const SRC = path.join(ROOT, 'src');
+const WEB = path.join(ROOT, 'web/src');
 
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return files(full);
-    return e.name.endsWith('.ts') ? [full] : [];
+    return /\.tsx?$/.test(e.name) ? [full] : [];
   });
 }
 
-const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
+/** A file's path from src/ (web/src/ files keep their `web/src/` prefix: no exemption reaches them). */
+const rel = (f: string) =>
+  path
+    .relative(f.startsWith(WEB) ? ROOT : SRC, f)
+    .split(path.sep)
+    .join('/');
 
 const EXEMPT_FILES = new Set(['platforms/catalogue.ts', 'sandbox/index.ts']);
 const WIRE_FIELDS =
@@ -65,6 +73,12 @@ describe('platform names', () => {
     expect(offenders(files(SRC).map((f) => [rel(f), fs.readFileSync(f, 'utf8')]))).toEqual([]);
   });
 
+  it('no code of the dashboard names a platform', () => {
+    const sources = files(WEB);
+    expect(sources.some((f) => f.endsWith('.tsx'))).toBe(true);
+    expect(offenders(sources.map((f) => [rel(f), fs.readFileSync(f, 'utf8')]))).toEqual([]);
+  });
+
   it('the check catches a platform named in shared code and ignores comments and folders of its own', () => {
     expect(
       offenders([
@@ -77,6 +91,9 @@ describe('platform names', () => {
         ['platforms/tiktok/api.ts', "const other = 'youtube';"],
         ['sandbox/graph/errors.ts', "const p = 'instagram';"],
         ['sandbox/graph/oops.ts', "const p = 'snapchat';"],
+        ['web/src/pages/a.tsx', "{form === 'telegram' && <Form />}"],
+        ['web/src/b.ts', '// pinterest pins are 2:3\nconst crop = info.preview.crop;'],
+        ['web/src/platforms/reddit/c.ts', "const p = 'reddit';"],
       ]),
     ).toEqual([
       'domain/posts/x.ts: linkedin',
@@ -84,6 +101,8 @@ describe('platform names', () => {
       'domain/posts/z.ts: threads',
       'domain/posts/w.ts: tiktok',
       'sandbox/graph/oops.ts: snapchat',
+      'web/src/pages/a.tsx: telegram',
+      'web/src/platforms/reddit/c.ts: reddit',
     ]);
   });
 });

@@ -1,9 +1,9 @@
 /*
  * The first page's reads, started while the page is still being parsed, before the app's bundle has even
- * arrived: the sign-in check and, on the calendar's month view, the posts of a range that holds the whole
- * month grid. A plain script of its own (not part of the bundle): Chromium sent requests the bundle made
- * only once its first task, the evaluation of the whole bundle, had ended. The app takes the answers
- * (src/early.ts) when it asks for what was read, once; otherwise it asks as before.
+ * arrived: the sign-in check, the platform list and, on the calendar's month view, the posts of a range
+ * that holds the whole month grid. A plain script of its own (not part of the bundle): Chromium sent
+ * requests the bundle made only once its first task, the evaluation of the whole bundle, had ended. The
+ * app takes the answers (src/early.ts) when it asks for what was read, once; otherwise it asks as before.
  */
 (function () {
   var key = null;
@@ -21,7 +21,12 @@
       return null;
     });
   };
-  var early = (window.__heraldEarly = { key: key, session: read('/v1/api-keys/current'), month: null });
+  var early = (window.__heraldEarly = {
+    key: key,
+    session: read('/v1/api-keys/current'),
+    platforms: read('/v1/platforms'),
+    month: null,
+  });
   var query = new URLSearchParams(location.search);
   var page = location.pathname.indexOf('/app/') === 0 ? location.pathname.slice(5).split('/')[0] : '';
   var view = query.get('view');

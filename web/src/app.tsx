@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, currentKey, mayHavePasswordSession, setCsrfToken, setKey } from './api';
 import { navigate, useRoute, BASE } from './router';
 import { takeEarlySession } from './early';
+import { loadPlatforms } from './data';
 import { ErrorBox, Loading, SessionContext, type Session } from './ui';
 import { CalendarPage } from './pages/calendar';
 import { ComposerPage } from './pages/composer';
@@ -52,15 +53,19 @@ export function addonMissing(session: Session, page: string): string | null {
   return addon && !session.addons.includes(addon) ? `The ${addon} add-on is not part of this account's plan` : null;
 }
 
+/** The sign-in check with `key`, and the platform list the pages draw with (read before any page is drawn). */
 async function loadSession(key: string): Promise<Session> {
-  const me = (await takeEarlySession(key)) ?? (await api('GET', '/api-keys/current', { key }));
+  const [me] = await Promise.all([
+    takeEarlySession(key).then((early) => early ?? api('GET', '/api-keys/current', { key })),
+    loadPlatforms(key),
+  ]);
   return { key, via: 'key', ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
 }
 
 /** What a password session may do: the same answer, asked with the session cookie and its CSRF token. */
 async function loadPasswordSession(csrfToken: string): Promise<Session> {
   setCsrfToken(csrfToken);
-  const me = await api('GET', '/api-keys/current');
+  const [me] = await Promise.all([api('GET', '/api-keys/current'), loadPlatforms()]);
   return { key: '', via: 'password', ...me.apiKey, plan: me.plan, addons: me.addons, userId: me.userId };
 }
 

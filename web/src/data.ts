@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
+import { takeEarlyPlatforms } from './early';
 
 export interface Profile {
   _id: string;
@@ -43,45 +44,46 @@ export function useChosenProfile(profiles: Profile[] | undefined): [string, (id:
   ];
 }
 
-/** Short labels of the platforms, as shown on calendar entries. */
-export const PLATFORM_LABELS: Record<string, string> = {
-  twitter: 'X',
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  pinterest: 'Pinterest',
-  reddit: 'Reddit',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-  googlebusiness: 'Google Business',
-  telegram: 'Telegram',
-  snapchat: 'Snapchat',
-  discord: 'Discord',
-  slack: 'Slack',
-};
-export const platformLabel = (p: string) => PLATFORM_LABELS[p] ?? p;
+/** A platform as GET /v1/platforms describes it (its descriptor on the server). */
+export interface PlatformInfo {
+  id: string;
+  name: string;
+  /** Short label, as on calendar entries. */
+  label: string;
+  /** The mark: a short glyph drawn on its colour (text, so no image to load). */
+  glyph: string;
+  colour: string;
+  connect: 'oauth2' | 'credentials' | 'bot';
+  /** Texts of the connect form of a platform connected without OAuth. */
+  connectForm?: { handlePlaceholder?: string; secretLabel?: string; secretPlaceholder?: string; chatLabel?: string };
+  /** How its feed draws a post: image crop (width / height), link card, thread. */
+  preview: { crop?: { narrowest: number; widest: number }; card: boolean; thread: boolean };
+}
 
-/** A platform's mark on entries and previews: a short glyph on its colour (text, so no image to load). */
-export const PLATFORM_MARKS: Record<string, [glyph: string, colour: string]> = {
-  twitter: ['X', '#000000'],
-  instagram: ['Ig', '#c13584'],
-  facebook: ['f', '#1657c9'],
-  linkedin: ['in', '#0a66c2'],
-  tiktok: ['Tk', '#111111'],
-  youtube: ['▶', '#c4120c'],
-  pinterest: ['P', '#b7081b'],
-  reddit: ['R', '#c2410c'],
-  bluesky: ['B', '#0560c9'],
-  threads: ['@', '#000000'],
-  googlebusiness: ['G', '#1a6fd6'],
-  telegram: ['T', '#1b7bb0'],
-  snapchat: ['S', '#6b5b00'],
-  discord: ['D', '#4752c4'],
-  slack: ['#', '#4a154b'],
+/*
+ * The platforms this server knows, read once when the session starts (app.tsx, before any page is drawn),
+ * so the lookups below answer synchronously. The dashboard names no platform itself.
+ */
+let platforms: PlatformInfo[] = [];
+let byId = new Map<string, PlatformInfo>();
+
+/** Reads GET /v1/platforms (or takes the early read of it) and keeps it for the lookups below. */
+export async function loadPlatforms(key?: string): Promise<void> {
+  const early = key ? await takeEarlyPlatforms(key) : null;
+  const list: PlatformInfo[] = early ?? (await api('GET', '/platforms', key ? { key } : {})).platforms;
+  platforms = list;
+  byId = new Map(list.map((p) => [p.id, p]));
+}
+
+/** Every platform, in the server's order. */
+export const allPlatforms = (): readonly PlatformInfo[] => platforms;
+export const platformInfo = (p: string): PlatformInfo | undefined => byId.get(p);
+export const platformLabel = (p: string) => byId.get(p)?.label ?? p;
+/** A platform's mark on entries and previews: [glyph, colour]. */
+export const platformMark = (p: string): [string, string] => {
+  const info = byId.get(p);
+  return info ? [info.glyph, info.colour] : [p.slice(0, 1).toUpperCase(), '#444'];
 };
-export const platformMark = (p: string): [string, string] => PLATFORM_MARKS[p] ?? [p.slice(0, 1).toUpperCase(), '#444'];
 
 /** Browser time zone and the IANA zones the browser knows. */
 export const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -8,6 +8,8 @@ interface Early {
   key: string;
   /** The answers, or null when the read failed (the caller then asks itself, and sees the error). */
   session: Promise<unknown | null>;
+  /** GET /v1/platforms's list. */
+  platforms?: Promise<{ platforms?: any[] } | null>;
   month: { from: number; to: number; posts: Promise<any[] | null> } | null;
 }
 
@@ -21,6 +23,15 @@ export async function takeEarlySession(key: string): Promise<any | null> {
   const session = e && e.key === key ? e.session : null;
   if (e) e.session = Promise.resolve(null);
   return session ? await session : null;
+}
+
+/** The platform list read early for `key` when the read succeeded; else null. */
+export async function takeEarlyPlatforms(key: string): Promise<any[] | null> {
+  const e = early();
+  const read = e && e.key === key ? e.platforms : undefined;
+  if (e) e.platforms = undefined;
+  const body = read ? await read : null;
+  return Array.isArray(body?.platforms) ? body.platforms : null;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
-import { platformLabel, platformMark } from './data';
+import { platformInfo, platformLabel, platformMark } from './data';
 
 /*
  * The composer's previews: one per chosen account, with its platform's rules applied. The count and the
  * limit are the API's own (POST /v1/tools/validate/post-length, the rules post creation applies), and so
  * is the cut: the longest start of the text the API still counts within the limit, found by asking it.
- * What a platform does with a link, a thread and an image's shape is below, one line per platform.
+ * What a platform does with a link, a thread and an image's shape is the API's too (GET /v1/platforms,
+ * each platform's `preview`: its descriptor on the server says why).
  */
 
 export interface Length {
@@ -28,40 +29,14 @@ export interface PreviewMedia {
   name: string;
 }
 
-/**
- * How each platform draws what it is sent. `crop`: the shapes its feed shows an image in, as [narrowest,
- * widest] width/height (a picture outside is cropped to the nearest); one number is a fixed frame; none
- * shows the picture whole. `card`: it makes a link card from the first URL of a post without media.
- */
-const SHAPES: Record<string, { crop?: [number, number]; card?: boolean; thread?: boolean }> = {
-  // X: the timeline frames a single image at 16:9; a link without media becomes a card.
-  twitter: { crop: [16 / 9, 16 / 9], card: true, thread: true },
-  // Instagram's feed takes 4:5 to 1.91:1 (error 36003 outside: ../shared/reference/platforms.md).
-  instagram: { crop: [4 / 5, 1.91] },
-  facebook: { crop: [4 / 5, 1.91], card: true },
-  linkedin: { crop: [4 / 5, 1.91], card: true },
-  threads: { crop: [4 / 5, 1.91], card: true, thread: true },
-  // Bluesky sends each image's own aspectRatio, and Herald builds the external embed (link card) itself.
-  bluesky: { card: true, thread: true },
-  // Vertical video platforms: 9:16 frames.
-  tiktok: { crop: [9 / 16, 9 / 16] },
-  snapchat: { crop: [9 / 16, 9 / 16] },
-  youtube: { crop: [16 / 9, 16 / 9] },
-  pinterest: { crop: [2 / 3, 2 / 3] },
-  googlebusiness: { crop: [4 / 3, 4 / 3] },
-  telegram: { card: true },
-  discord: { card: true },
-  slack: { card: true },
-};
-
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+/i;
 
 /** The frame an image of `ratio` is shown in on `platform` (width / height). */
 export function frameRatio(platform: string, ratio: number | undefined): number {
-  const crop = SHAPES[platform]?.crop;
+  const crop = platformInfo(platform)?.preview.crop;
   const r = ratio && Number.isFinite(ratio) ? ratio : 1;
   if (!crop) return r;
-  return Math.min(crop[1], Math.max(crop[0], r));
+  return Math.min(crop.widest, Math.max(crop.narrowest, r));
 }
 
 /** The API's count of each text on every platform, read again 300 ms after the texts change. */
@@ -175,15 +150,15 @@ export function Preview({
   length: Length | undefined;
   cut: number | undefined;
 }) {
-  const shape = SHAPES[platform] ?? {};
-  const link = shape.card && !media.length ? text.match(URL_RE)?.[0] : undefined;
+  const shape = platformInfo(platform)?.preview;
+  const link = shape?.card && !media.length ? text.match(URL_RE)?.[0] : undefined;
   let host = '';
   try {
     host = link ? new URL(link).host : '';
   } catch {
     host = '';
   }
-  const items = shape.thread && thread.length ? thread : [];
+  const items = shape?.thread && thread.length ? thread : [];
   const id = `pv-${platform}-${username}`.replace(/[^a-zA-Z0-9_-]/g, '_');
   return (
     <article class="preview" data-platform={platform} aria-labelledby={id}>

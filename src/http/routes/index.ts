@@ -14,6 +14,7 @@ import { registerPostRoutes } from './posts/index.js';
 import { registerProfileRoutes } from './profiles/index.js';
 import { registerToolRoutes } from './tools/index.js';
 import { registerPlatformToolRoutes } from './platform-tools/index.js';
+import { registerPlatformRoutes } from './platforms/index.js';
 import { registerQueueRoutes } from './queue/index.js';
 import { registerInboxRoutes } from './inbox/index.js';
 import { registerInviteRoutes } from './invites/index.js';
@@ -50,6 +51,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerAccountRoutes(app, ctx);
   registerAccountGroupRoutes(app, ctx);
   registerPlatformToolRoutes(app, ctx);
+  registerPlatformRoutes(app, ctx);
   registerConnectRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerToolRoutes(app, ctx);

@@ -7,6 +7,15 @@ import { BLUESKY_TOOLS } from './tools.js';
 export const bluesky: PlatformDescriptor<'bluesky'> = {
   id: 'bluesky',
   name: 'Bluesky',
+  display: { label: 'Bluesky', glyph: 'B', colour: '#0560c9' },
+  // Herald sends each image's own aspectRatio, so it is shown whole, and builds the external embed (link
+  // card) itself (app.bsky.embed.external, ../shared/reference/platforms.md, bluesky).
+  preview: { card: true, thread: true },
+  connectForm: {
+    handlePlaceholder: 'name.bsky.social',
+    secretLabel: 'App password (Settings → App passwords; not your account password)',
+    secretPlaceholder: 'xxxx-xxxx-xxxx-xxxx',
+  },
   text: TEXT,
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

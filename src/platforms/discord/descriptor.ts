@@ -9,6 +9,9 @@ import { DISCORD_TOOLS } from './tools.js';
 export const discord: PlatformDescriptor<'discord'> = {
   id: 'discord',
   name: 'Discord',
+  display: { label: 'Discord', glyph: 'D', colour: '#4752c4' },
+  // Link embeds; pictures whole: a common value without a reference.
+  preview: { card: true },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

@@ -13,6 +13,9 @@ import { FACEBOOK_TOOLS } from './tools.js';
 export const facebook: PlatformDescriptor<'facebook'> = {
   id: 'facebook',
   name: 'Facebook',
+  display: { label: 'Facebook', glyph: 'f', colour: '#1657c9' },
+  // Instagram's feed shapes (4:5 to 1.91:1), a common value for Facebook's feed without a reference.
+  preview: { crop: [4 / 5, 1.91], card: true },
   text: [MESSAGE],
   platformSpecificData: {
     contentType: oneOf('story', 'reel'),

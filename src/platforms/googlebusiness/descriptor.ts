@@ -10,6 +10,9 @@ import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.
 export const googlebusiness: PlatformDescriptor<'googlebusiness'> = {
   id: 'googlebusiness',
   name: 'Google Business Profile',
+  display: { label: 'Google Business', glyph: 'G', colour: '#1a6fd6' },
+  // 4:3 photos: a common value without a reference.
+  preview: { crop: [4 / 3, 4 / 3] },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

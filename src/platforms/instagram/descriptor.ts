@@ -34,6 +34,9 @@ export const instagram: PlatformDescriptor<'instagram'> = {
   name: 'Instagram',
   tools: [...INSTAGRAM_TOOLS, ...INSTAGRAM_ACCOUNT_TOOLS, ...INSTAGRAM_AUDIO_TOOLS, ...INSTAGRAM_INSIGHTS_TOOLS],
   text: [CAPTION],
+  display: { label: 'Instagram', glyph: 'Ig', colour: '#c13584' },
+  // The feed takes 4:5 to 1.91:1 (error 36003 outside: ../shared/reference/platforms.md, Instagram).
+  preview: { crop: [4 / 5, 1.91] },
   platformSpecificData: {
     contentType: oneOf('story'),
     shareToFeed: bool,

@@ -9,6 +9,9 @@ import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.
 export const linkedin: PlatformDescriptor<'linkedin'> = {
   id: 'linkedin',
   name: 'LinkedIn',
+  display: { label: 'LinkedIn', glyph: 'in', colour: '#0a66c2' },
+  // Instagram's feed shapes (4:5 to 1.91:1), a common value for LinkedIn's feed without a reference.
+  preview: { crop: [4 / 5, 1.91], card: true },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

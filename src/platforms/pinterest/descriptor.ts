@@ -10,6 +10,9 @@ import { PINTEREST_TOOLS } from './tools.js';
 export const pinterest: PlatformDescriptor<'pinterest'> = {
   id: 'pinterest',
   name: 'Pinterest',
+  display: { label: 'Pinterest', glyph: 'P', colour: '#b7081b' },
+  // 2:3 pins: a common value without a reference.
+  preview: { crop: [2 / 3, 2 / 3] },
   text: [DESCRIPTION],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

@@ -10,6 +10,9 @@ import { REDDIT_TOOLS } from './tools.js';
 export const reddit: PlatformDescriptor<'reddit'> = {
   id: 'reddit',
   name: 'Reddit',
+  display: { label: 'Reddit', glyph: 'R', colour: '#c2410c' },
+  // No crop and no card: a common value without a reference.
+  preview: {},
   text: [characters(SELF_MAX)],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

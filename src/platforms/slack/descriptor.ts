@@ -10,6 +10,9 @@ import { SLACK_TOOLS } from './tools.js';
 export const slack: PlatformDescriptor<'slack'> = {
   id: 'slack',
   name: 'Slack',
+  display: { label: 'Slack', glyph: '#', colour: '#4a154b' },
+  // Link unfurls; pictures whole: a common value without a reference.
+  preview: { card: true },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

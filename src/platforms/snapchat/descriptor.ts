@@ -9,6 +9,9 @@ import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.
 export const snapchat: PlatformDescriptor<'snapchat'> = {
   id: 'snapchat',
   name: 'Snapchat',
+  display: { label: 'Snapchat', glyph: 'S', colour: '#6b5b00' },
+  // 9:16 (the video shape in ../shared/reference/platforms.md, snapchat).
+  preview: { crop: [9 / 16, 9 / 16] },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

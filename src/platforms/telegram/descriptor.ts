@@ -7,6 +7,10 @@ import { checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA, TEXT } from './rules.
 export const telegram: PlatformDescriptor<'telegram'> = {
   id: 'telegram',
   name: 'Telegram',
+  display: { label: 'Telegram', glyph: 'T', colour: '#1b7bb0' },
+  // Link previews under a message; pictures whole: a common value without a reference.
+  preview: { card: true },
+  connectForm: { chatLabel: "Chat id or @channel (Herald's bot must be an administrator)" },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

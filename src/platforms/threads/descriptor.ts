@@ -10,6 +10,9 @@ export { threadsLength } from './rules.js';
 export const threads: PlatformDescriptor<'threads'> = {
   id: 'threads',
   name: 'Threads',
+  display: { label: 'Threads', glyph: '@', colour: '#000000' },
+  // Instagram's feed shapes (4:5 to 1.91:1), a common value for Threads without a reference.
+  preview: { crop: [4 / 5, 1.91], card: true, thread: true },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

@@ -10,6 +10,9 @@ import { CAPTION, checkAccount, checkTarget, mediaLimits, PLATFORM_SPECIFIC_DATA
 export const tiktok: PlatformDescriptor<'tiktok'> = {
   id: 'tiktok',
   name: 'TikTok',
+  display: { label: 'TikTok', glyph: 'Tk', colour: '#111111' },
+  // A vertical video platform: 9:16 frames (a common value without a reference).
+  preview: { crop: [9 / 16, 9 / 16] },
   text: [CAPTION],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

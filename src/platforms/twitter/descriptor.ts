@@ -8,6 +8,10 @@ import { TWITTER_TOOLS } from './tools.js';
 export const twitter: PlatformDescriptor<'twitter'> = {
   id: 'twitter',
   name: 'X',
+  display: { label: 'X', glyph: 'X', colour: '#000000' },
+  // The timeline frames a single image at 16:9, and a link without media becomes a card: a common value
+  // without a reference.
+  preview: { crop: [16 / 9, 16 / 9], card: true, thread: true },
   text: [TEXT],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

@@ -9,6 +9,9 @@ import { checkTarget, DESCRIPTION, mediaLimits, PLATFORM_SPECIFIC_DATA, warnings
 export const youtube: PlatformDescriptor<'youtube'> = {
   id: 'youtube',
   name: 'YouTube',
+  display: { label: 'YouTube', glyph: '▶', colour: '#c4120c' },
+  // The player's 16:9 frame: a common value without a reference.
+  preview: { crop: [16 / 9, 16 / 9] },
   text: [DESCRIPTION],
   platformSpecificData: PLATFORM_SPECIFIC_DATA,
   check: checkTarget,

@@ -2,12 +2,25 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, toApiError } from '../api';
 import { selectionListing } from '../openapi';
 import { ProfilePicker } from '../components';
-import { loadAccounts, loadProfiles, platformLabel, PLATFORM_LABELS, useChosenProfile } from '../data';
+import {
+  allPlatforms,
+  loadAccounts,
+  loadProfiles,
+  platformInfo,
+  platformLabel,
+  useChosenProfile,
+  type PlatformInfo,
+} from '../data';
 import { cannotWrite, Empty, ErrorBox, formatDate, Loading, Page, StatusBadge, useLoad, useSession } from '../ui';
 
-/** Platforms connected without OAuth: Bluesky with an app password, Telegram with a chat the bot administers. */
-const FORMS = new Set(['bluesky', 'telegram']);
-const OAUTH = Object.keys(PLATFORM_LABELS).filter((p) => !FORMS.has(p));
+/**
+ * The platforms to connect, OAuth ones first; a platform connected without OAuth (credentials, or a chat
+ * its bot administers: GET /v1/platforms says which) opens its form here instead.
+ */
+const connectable = () => [
+  ...allPlatforms().filter((p) => p.connect === 'oauth2'),
+  ...allPlatforms().filter((p) => p.connect !== 'oauth2'),
+];
 
 export function AccountsPage() {
   const session = useSession();
@@ -35,7 +48,8 @@ export function AccountsPage() {
 
   const connect = async (platform: string) => {
     setError(null);
-    if (FORMS.has(platform)) return setForm(platform);
+    const kind = platformInfo(platform)?.connect;
+    if (kind === 'credentials' || kind === 'bot') return setForm(platform);
     try {
       // Headless: the platform sends the browser back here with a code to exchange, or with the pending
       // choice of a page, organization, board... which this page shows (PendingConnection).
@@ -83,18 +97,17 @@ export function AccountsPage() {
         <>
           <h2>Connect an account</h2>
           <div class="connect-grid">
-            {[...OAUTH, ...FORMS].map((p) => (
+            {connectable().map((p) => (
               <button
-                onClick={() => connect(p)}
+                onClick={() => connect(p.id)}
                 disabled={Boolean(readOnly)}
-                title={readOnly ?? `Connect ${platformLabel(p)}`}
+                title={readOnly ?? `Connect ${p.label}`}
               >
-                {platformLabel(p)}
+                {p.label}
               </button>
             ))}
           </div>
-          {form === 'bluesky' && <BlueskyForm profileId={profileId} onDone={() => (setForm(null), reload())} />}
-          {form === 'telegram' && <TelegramForm profileId={profileId} onDone={() => (setForm(null), reload())} />}
+          <ConnectForm platform={form} profileId={profileId} onDone={() => (setForm(null), reload())} />
           <h2>Connected accounts</h2>
           {accounts.loading && !accounts.data ? (
             <Loading what="Loading accounts" />
@@ -210,67 +223,105 @@ function NewProfile({
   );
 }
 
-function BlueskyForm({ profileId, onDone }: { profileId: string; onDone: () => void }) {
+/** The form of the platform chosen to connect without OAuth, if any (a new form for each platform). */
+function ConnectForm({ platform, ...props }: { platform: string | null; profileId: string; onDone: () => void }) {
+  const info = platform ? platformInfo(platform) : undefined;
+  if (info?.connect === 'credentials') return <CredentialsForm key={info.id} platform={info} {...props} />;
+  if (info?.connect === 'bot') return <BotChatForm key={info.id} platform={info} {...props} />;
+  return null;
+}
+
+/** A platform connected with a handle and an app password (POST /v1/connect/{platform}). */
+function CredentialsForm({
+  platform,
+  profileId,
+  onDone,
+}: {
+  platform: PlatformInfo;
+  profileId: string;
+  onDone: () => void;
+}) {
   const [handle, setHandle] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const texts = platform.connectForm ?? {};
   return (
     <form
       class="card"
       onSubmit={async (e) => {
         e.preventDefault();
         try {
-          await api('POST', '/connect/bluesky', { body: { profileId, handle, appPassword: password } });
+          await api('POST', `/connect/${platform.id}`, { body: { profileId, handle, appPassword: password } });
           onDone();
         } catch (err) {
           setError(err);
         }
       }}
     >
-      <h3>Bluesky</h3>
-      <label for="bsky-handle">Handle</label>
+      <h3>{platform.name}</h3>
+      <label for="connect-handle">Handle</label>
       <input
-        id="bsky-handle"
+        id="connect-handle"
         required
-        placeholder="name.bsky.social"
+        placeholder={texts.handlePlaceholder}
         value={handle}
         onInput={(e) => setHandle((e.target as HTMLInputElement).value)}
       />
-      <label for="bsky-password">App password (Settings → App passwords; not your account password)</label>
+      <label for="connect-secret">{texts.secretLabel ?? 'App password'}</label>
       <input
-        id="bsky-password"
+        id="connect-secret"
         type="password"
         required
-        placeholder="xxxx-xxxx-xxxx-xxxx"
+        placeholder={texts.secretPlaceholder}
         value={password}
         onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
       />
-      <button>Connect Bluesky</button>
+      <button>Connect {platform.name}</button>
       <ErrorBox error={error} />
     </form>
   );
 }
 
-function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => void }) {
+/**
+ * A platform whose accounts are chats its bot administers: connected by chat id (POST
+ * /v1/connect/{platform}), or by an access code posted in the chat (GET, then PATCH to check).
+ */
+function BotChatForm({
+  platform,
+  profileId,
+  onDone,
+}: {
+  platform: PlatformInfo;
+  profileId: string;
+  onDone: () => void;
+}) {
   const [chatId, setChatId] = useState('');
   const [code, setCode] = useState<any>(null);
   const [error, setError] = useState<unknown>(null);
+  const path = `/connect/${platform.id}`;
   return (
     <div class="card">
-      <h3>Telegram</h3>
+      <h3>{platform.name}</h3>
       <form
         onSubmit={async (e) => {
           e.preventDefault();
           try {
-            await api('POST', '/connect/telegram', { body: { profileId, chatId } });
+            await api('POST', path, { body: { profileId, chatId } });
             onDone();
           } catch (err) {
             setError(err);
           }
         }}
       >
-        <label for="tg-chat">Chat id or @channel (Herald's bot must be an administrator)</label>
-        <input id="tg-chat" required value={chatId} onInput={(e) => setChatId((e.target as HTMLInputElement).value)} />
+        <label for="connect-chat">
+          {platform.connectForm?.chatLabel ?? "Chat id (Herald's bot must be an administrator)"}
+        </label>
+        <input
+          id="connect-chat"
+          required
+          value={chatId}
+          onInput={(e) => setChatId((e.target as HTMLInputElement).value)}
+        />
         <button>Connect the chat</button>
       </form>
       <p>Or post an access code in the chat:</p>
@@ -279,7 +330,7 @@ function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => 
           type="button"
           onClick={async () => {
             try {
-              setCode(await api('GET', '/connect/telegram', { query: { profileId } }));
+              setCode(await api('GET', path, { query: { profileId } }));
             } catch (err) {
               setError(err);
             }
@@ -294,7 +345,7 @@ function TelegramForm({ profileId, onDone }: { profileId: string; onDone: () => 
               type="button"
               onClick={async () => {
                 try {
-                  const r = await api('PATCH', '/connect/telegram', { query: { code: code.code } });
+                  const r = await api('PATCH', path, { query: { code: code.code } });
                   if (r.status === 'connected') onDone();
                   else
                     setError(

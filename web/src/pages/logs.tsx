@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { PLATFORM_LABELS, platformLabel } from '../data';
+import { allPlatforms, platformLabel } from '../data';
 import { Empty, ErrorBox, formatDate, Loading, Page, StatusBadge, useLoad } from '../ui';
 
 const PAGE = 50;
@@ -30,7 +30,7 @@ export function LogsPage() {
     <Page title="Publishing logs">
       <form class="filters row" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
         {select('log-status', 'Status', status, setStatus, ['all', 'success', 'failed', 'pending', 'skipped'])}
-        {select('log-platform', 'Platform', platform, setPlatform, ['all', ...Object.keys(PLATFORM_LABELS)])}
+        {select('log-platform', 'Platform', platform, setPlatform, ['all', ...allPlatforms().map((p) => p.id)])}
         {select('log-action', 'Action', action, setAction, [
           'all',
           'publish',

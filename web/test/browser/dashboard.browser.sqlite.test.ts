@@ -89,6 +89,25 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('No profile', { exact: false }).or(page.getByText('Create a profile')).first().waitFor();
     await page.getByLabel('New profile').fill('Launch');
     await page.getByRole('button', { name: 'Create profile' }).click();
+    // The connect buttons are the API's platforms (GET /v1/platforms), OAuth ones first; a platform
+    // connected by a form opens it, titled with its name and worded by its descriptor.
+    const listed = (await api('GET', '/v1/platforms')).body.platforms as { label: string; connect: string }[];
+    const buttons = page.locator('.connect-grid button');
+    await buttons.first().waitFor();
+    expect(await buttons.allTextContents()).toEqual([
+      ...listed.filter((p) => p.connect === 'oauth2').map((p) => p.label),
+      ...listed.filter((p) => p.connect !== 'oauth2').map((p) => p.label),
+    ]);
+    await page.getByRole('button', { name: 'Bluesky', exact: true }).click();
+    await page.getByRole('heading', { level: 3, name: 'Bluesky' }).waitFor();
+    expect(await page.getByLabel('Handle').getAttribute('placeholder')).toBe('name.bsky.social');
+    await page.getByLabel('App password (Settings → App passwords; not your account password)').waitFor();
+    await page.getByRole('button', { name: 'Connect Bluesky' }).waitFor();
+    await page.getByRole('button', { name: 'Telegram', exact: true }).click();
+    await page.getByRole('heading', { level: 3, name: 'Telegram' }).waitFor();
+    expect(await page.getByRole('heading', { level: 3, name: 'Bluesky' }).count()).toBe(0);
+    await page.getByLabel("Chat id or @channel (Herald's bot must be an administrator)").waitFor();
+    await page.getByRole('button', { name: 'Get a code' }).waitFor();
     await page.getByRole('button', { name: 'Facebook', exact: true }).click();
     // The simulated consent approves by itself and comes back to the app (headless), which lists the
     // user's two Pages from the API and finishes with the one chosen.
