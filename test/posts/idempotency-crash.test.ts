@@ -67,6 +67,35 @@ describe('Idempotency-Key after a crash', () => {
     expect(await postIds(t.userId)).toEqual([postId]);
   });
 
+  it('a DELETE killed right after the commit: the retry replays its 200, not a 404 of a second run', async () => {
+    const t = await createTenant(env);
+    const created = await env.request(t.apiKey, 'POST', '/v1/posts', { content: 'to delete', isDraft: true });
+    const path = `/v1/posts/${created.body.post._id}`;
+    const db = env.ctx.db;
+    const transaction = db.transaction;
+    const committed = signal();
+    const killed = signal<never>();
+    db.transaction = (async (fn) => {
+      await transaction(fn);
+      committed.resolve();
+      return killed.promise;
+    }) as typeof transaction;
+    const first = env.request(t.apiKey, 'DELETE', path, undefined, { 'idempotency-key': 'crash-del' });
+    await committed.promise;
+    db.transaction = transaction;
+    expect(await postIds(t.userId)).toEqual([]);
+
+    env.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+    const retry = await env.request(t.apiKey, 'DELETE', path, undefined, { 'idempotency-key': 'crash-del' });
+    expect([retry.status, retry.headers['idempotent-replayed'], retry.body]).toEqual([
+      200,
+      'true',
+      { message: 'Post deleted successfully' },
+    ]);
+    killed.reject(new Error('killed'));
+    await first;
+  });
+
   it('a request stalled past its lease cannot commit after another took its key over', async () => {
     const t = await createTenant(env);
     const body = { content: 'stalled past the lease', isDraft: true };
