@@ -131,6 +131,11 @@ export const ERROR_CODES = {
   },
   guild_mismatch: { statuses: [403], summary: 'guildId is not the server this account is connected to' },
   headers_too_large: { statuses: [431], summary: 'The request headers are too large' },
+  idempotency_key_answer_lost: {
+    statuses: [409],
+    summary:
+      'The request with this Idempotency-Key was carried out but its response was lost: look the result up instead of resending',
+  },
   idempotency_key_in_use: { statuses: [409], summary: 'A request with this Idempotency-Key is still being processed' },
   idempotency_key_mismatch: { statuses: [422], summary: 'This Idempotency-Key was used with a different request' },
   inbox_addon_required: { statuses: [403], summary: 'Inbox addon required' },

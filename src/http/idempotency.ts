@@ -1,13 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import { AppError, invalidFields } from '../errors.js';
 import { sha256Hex } from '../lib/crypto.js';
+import type { Database } from '../store/schema.js';
+import { runWithBeforeCommit } from '../store/commit-hook.js';
 import {
+  commitIdempotencyKey,
   completeIdempotencyKey,
   deleteIdempotencyKey,
   findIdempotencyKey,
   insertIdempotencyKey,
   pruneIdempotencyKeys,
+  releaseIdempotencyKey,
   takeOverIdempotencyKey,
 } from '../store/idempotency.js';
 
@@ -18,11 +23,50 @@ export const IDEMPOTENCY_LEASE_MS = 60_000;
 
 const METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
+/** The key a request holds while it runs. */
+interface HeldKey {
+  tenantId: string;
+  key: string;
+  /** The `locked_until` this request set: its fencing token (a takeover sets another). */
+  lease: string;
+  /** Renders the answer from what the route's transaction returned (see `answerInTransaction`). */
+  render: ((result: unknown) => string) | null;
+  /** A transaction of this request committed (the key is `committed` or `done`). */
+  committed: boolean;
+  /** The answer was stored by that transaction. */
+  answered: boolean;
+  /** The response is on its way: later transactions (work the request left behind) are not its. */
+  closed: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey: { tenantId: string; key: string } | null;
+    idempotencyKey: HeldKey | null;
   }
 }
+
+/**
+ * Lets the route's transaction store the answer of a request that holds an Idempotency-Key, so that the
+ * change and its answer commit together: `present` turns what the transaction's function returned into
+ * the response, serialized by the route's schema for the reply's current status. For routes whose one
+ * transaction returns what they answer with; without it the key is marked `committed` in the transaction
+ * and the answer stored after it.
+ */
+export function answerInTransaction<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  present: (result: T) => unknown,
+): void {
+  const held = request.idempotencyKey;
+  if (!held) return;
+  held.render = (result) => {
+    const out = reply.serialize(present(result as T));
+    return typeof out === 'string' ? out : Buffer.from(out as ArrayBuffer).toString('utf8');
+  };
+}
+
+const inUse = () =>
+  new AppError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
 
 const toArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
@@ -84,8 +128,17 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
       });
+      const held = (): HeldKey => ({
+        tenantId,
+        key,
+        lease: lockedUntil,
+        render: null,
+        committed: false,
+        answered: false,
+        closed: false,
+      });
       if (inserted) {
-        request.idempotencyKey = { tenantId, key };
+        request.idempotencyKey = held();
         // Retention: forget keys older than 24 hours (served by the expires_at index).
         await pruneIdempotencyKeys(db, now.toISOString());
         return;
@@ -111,31 +164,53 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
           .send(row.response_body ?? '');
       }
       const abandoned = row.locked_until !== null && row.locked_until <= now.toISOString();
-      if (abandoned && (await takeOverIdempotencyKey(db, tenantId, key, row.locked_until, lockedUntil))) {
-        request.idempotencyKey = { tenantId, key };
+      if (row.state === 'committed' && abandoned) {
+        // The change committed, then its process died before storing the answer (a route that does not
+        // answer in its transaction): running it again would do it twice.
+        throw new AppError(
+          'conflict',
+          'idempotency_key_answer_lost',
+          'The request with this Idempotency-Key was carried out but its response was lost: look the result up instead of resending',
+        );
+      }
+      if (
+        row.state === 'in_flight' &&
+        abandoned &&
+        (await takeOverIdempotencyKey(db, tenantId, key, row.locked_until, lockedUntil))
+      ) {
+        request.idempotencyKey = held();
         return;
       }
-      throw new AppError(
-        'conflict',
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed',
-      );
+      throw inUse();
     }
-    throw new AppError(
-      'conflict',
-      'idempotency_key_in_use',
-      'A request with this Idempotency-Key is still being processed',
-    );
+    throw inUse();
+  };
+
+  /** Runs in each transaction of a request that holds a key, just before it commits. */
+  const beforeCommit = (held: HeldKey, reply: FastifyReply) => async (tx: Transaction<Database>, result: unknown) => {
+    if (held.closed || held.answered) return;
+    const body = held.render ? held.render(result) : null;
+    const answer = body === null ? null : { statusCode: reply.statusCode, body };
+    // Fenced by the lease: if another request took the key over, this change must not commit too.
+    if (!(await commitIdempotencyKey(tx, held.tenantId, held.key, held.lease, answer))) throw inUse();
+    held.committed = true;
+    held.answered = answer !== null;
   };
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotencyKey;
     if (!held) return payload;
     request.idempotencyKey = null;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await deleteIdempotencyKey(ctx.db.kysely, held.tenantId, held.key);
+    held.closed = true;
+    if (held.answered) return payload;
+    const db = ctx.db.kysely;
+    if (!held.committed && (reply.statusCode >= 500 || typeof payload !== 'string')) {
+      // Nothing was written: the client may retry.
+      await releaseIdempotencyKey(db, held.tenantId, held.key, held.lease);
     } else {
-      await completeIdempotencyKey(ctx.db.kysely, held.tenantId, held.key, reply.statusCode, payload);
+      // Once a change committed, the answer is kept whatever it is: a retry must not run it again.
+      const body = typeof payload === 'string' ? payload : '';
+      await completeIdempotencyKey(db, held.tenantId, held.key, held.lease, reply.statusCode, body);
     }
     return payload;
   };
@@ -146,5 +221,12 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (!methods.some((m) => METHODS.has(m))) return;
     route.preHandler = [...toArray(route.preHandler), preHandler];
     route.onSend = [...toArray(route.onSend), onSend];
+    // The handler's transactions commit the key with them (store/commit-hook.ts).
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const held = request.idempotencyKey;
+      if (!held) return handler.call(this, request, reply);
+      return runWithBeforeCommit(beforeCommit(held, reply), () => handler.call(this, request, reply));
+    };
   });
 }

@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { withBeforeCommit } from './commit-hook.js';
 import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import { WriterLock } from './writer-lock.js';
@@ -64,10 +65,15 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 pg.types.setTypeParser(1700, (v: string) => Number(v));
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  return openSqlite(sqliteFile(options), options.checkpointThread ?? true);
+  let db: Db;
+  if (options.databaseUrl) {
+    db = await openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.poolSize ?? 10);
+  } else {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    db = openSqlite(sqliteFile(options), options.checkpointThread ?? true);
+  }
+  // A request's Idempotency-Key commits with its changes (store/commit-hook.ts, http/idempotency.ts).
+  return { ...db, transaction: withBeforeCommit(db.transaction) };
 }
 
 /** Where the database of `options` is, for messages: the SQLite file, or the PostgreSQL host, database and schema. */

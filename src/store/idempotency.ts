@@ -49,18 +49,61 @@ export async function takeOverIdempotencyKey(
   return Number(res.numUpdatedRows) === 1;
 }
 
+/**
+ * In the transaction of the change the key guards, while `lease` (the holder's `locked_until`) is still
+ * the key's: marks it `committed` (the change is in, the answer not yet), or `done` with `answer`. False
+ * when another request took the key over: the caller must roll its change back.
+ */
+export async function commitIdempotencyKey(
+  tx: Executor,
+  tenantId: string,
+  key: string,
+  lease: string,
+  answer: { statusCode: number; body: string } | null,
+): Promise<boolean> {
+  const res = await tx
+    .updateTable('idempotency_key')
+    .set(
+      answer
+        ? { state: 'done', status_code: answer.statusCode, response_body: answer.body, locked_until: null }
+        : { state: 'committed' },
+    )
+    .where('tenant_id', '=', tenantId)
+    .where('idem_key', '=', key)
+    .where('state', 'in', ['in_flight', 'committed'])
+    .where('locked_until', '=', lease)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Stores the answer of the request that holds the key with `lease`; false if the key is no longer its. */
 export async function completeIdempotencyKey(
   db: Executor,
   tenantId: string,
   key: string,
+  lease: string,
   statusCode: number,
   body: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const res = await db
     .updateTable('idempotency_key')
     .set({ state: 'done', status_code: statusCode, response_body: body, locked_until: null })
     .where('tenant_id', '=', tenantId)
     .where('idem_key', '=', key)
+    .where('state', 'in', ['in_flight', 'committed'])
+    .where('locked_until', '=', lease)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Lets the key go when its request committed nothing, if it still holds it with `lease`. */
+export async function releaseIdempotencyKey(db: Executor, tenantId: string, key: string, lease: string): Promise<void> {
+  await db
+    .deleteFrom('idempotency_key')
+    .where('tenant_id', '=', tenantId)
+    .where('idem_key', '=', key)
+    .where('state', '=', 'in_flight')
+    .where('locked_until', '=', lease)
     .execute();
 }
 

@@ -411,7 +411,10 @@ export interface IdempotencyKeyTable {
   idem_key: string;
   /** sha256 of method, path and body: the same key with another request is refused. */
   request_hash: string;
-  /** in_flight | done */
+  /**
+   * in_flight (held, nothing committed) | committed (the request's change committed, its answer not
+   * stored yet) | done (answer stored)
+   */
   state: string;
   status_code: number | null;
   response_body: string | null;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { createPost } from '../../../domain/posts/create-post.js';
 import { presentPost } from '../../../domain/present/posts.js';
 import type { App } from '../../app.js';
+import { answerInTransaction } from '../../idempotency.js';
 import { errorResponses } from '../../schemas/common.js';
 import { MessageAndPost, PostBody } from './schemas.js';
 
@@ -20,8 +21,14 @@ export default function createPostRoute(app: App, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { view, message } = await createPost(ctx, request.principal, request.body);
-      return reply.status(201).send({ message, post: presentPost(view) });
+      const present = ({ view, message }: Awaited<ReturnType<typeof createPost>>) => ({
+        message,
+        post: presentPost(view),
+      });
+      // With an Idempotency-Key, the answer commits with the post (http/idempotency.ts).
+      reply.status(201);
+      answerInTransaction(request, reply, present);
+      return reply.send(present(await createPost(ctx, request.principal, request.body)));
     },
   );
 }

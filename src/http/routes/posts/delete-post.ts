@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { deletePost } from '../../../domain/posts/delete-post.js';
 import type { App } from '../../app.js';
+import { answerInTransaction } from '../../idempotency.js';
 import { errorResponses, Message } from '../../schemas/common.js';
 import { PostParams } from './schemas.js';
 
@@ -15,9 +16,12 @@ export default function deletePostRoute(app: App, ctx: AppContext) {
         response: { 200: Message, ...errorResponses(400, 401, 404, 409, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const answer = { message: 'Post deleted successfully' };
+      // With an Idempotency-Key, the answer commits with the delete (http/idempotency.ts).
+      answerInTransaction(request, reply, () => answer);
       await deletePost(ctx, request.principal, request.params.postId);
-      return { message: 'Post deleted successfully' };
+      return answer;
     },
   );
 }
