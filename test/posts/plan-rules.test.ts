@@ -73,7 +73,7 @@ describe('plan rules', () => {
     // The earlier post only waits for its time: the message says so, not "sent".
     const again = await env.request(t.apiKey, 'POST', '/v1/posts', body(acc));
     expect(again.body.error).toBe(
-      `The same content is already scheduled for this account in post ${first.body.post._id}`,
+      'The same content is already scheduled for this account (details.existingPostId names the post)',
     );
     // Another account, other text, or other media: not a duplicate.
     expect((await env.request(t.apiKey, 'POST', '/v1/posts', body(other))).status).toBe(201);

@@ -46,7 +46,8 @@ export async function assertNoDuplicates(
           `({"outcome":"not_published"} frees the content; {"outcome":"published",...} records the post)`
         : // NOTE: a post still waiting for its time has sent nothing yet: saying "sent" misleads.
           dup.post_status === 'scheduled'
-          ? `The same content is already scheduled for this account in post ${dup.post_id}`
+          ? // The post is in details.existingPostId: a dry run's answer must equal the real one's.
+            'The same content is already scheduled for this account (details.existingPostId names the post)'
           : 'The same content was already sent to this account within the last 24 hours';
     throw conflict('duplicate_content', message, {
       accountId: dup.account_id,
