@@ -141,13 +141,20 @@ function inboxListing(
   };
 }
 
+/** A route handler of this simulator. */
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/**
+ * The inbox routes. `/api/editusertext` edits a comment (`t1_`) or a self-post (`t3_`); posts.ts owns the
+ * route and hands a comment to the `editComment` returned here.
+ */
 export function registerRedditInbox(
   app: FastifyInstance,
   state: SimulatorState,
   oauth: OAuthSim,
   limit: LimitRule,
   now: () => Date,
-): void {
+): { editComment: RouteHandler } {
   const store = () => rdStore(state);
   const user = (request: FastifyRequest, reply: FastifyReply, scope?: string) =>
     apiUser(state, oauth, request, reply, limit, now().getTime(), scope);
@@ -302,7 +309,7 @@ export function registerRedditInbox(
   }
 
   // https://www.reddit.com/dev/api#POST_api_editusertext: the author's own comment only; the id stays.
-  app.post('/api/editusertext', async (request, reply) => {
+  const editComment: RouteHandler = async (request, reply) => {
     const u = user(request, reply, 'edit');
     if (!u) return reply;
     const body = formBody(request);
@@ -319,7 +326,7 @@ export function registerRedditInbox(
     return reply.type(JSON_TYPE).send({
       json: { errors: [], data: { things: [{ kind: 't1', data: commentData(store(), c, null, null, u.id) }] } },
     });
-  });
+  };
 
   // https://www.reddit.com/dev/api#POST_api_compose
   app.post('/api/compose', async (request, reply) => {
@@ -415,4 +422,6 @@ export function registerRedditInbox(
     const c = addComment(from, post.id, parent, b.text);
     return { ok: true, id: c.id, name: `t1_${c.id}` };
   });
+
+  return { editComment };
 }

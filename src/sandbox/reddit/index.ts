@@ -268,8 +268,9 @@ export function redditSimulator(opts: RedditSimulatorOptions = {}): Simulator {
       for (const path of both('/:sort')) app.get(path, feed);
 
       registerRedditMedia(app, state, oauth, limit, now);
-      registerRedditPosts(app, state, oauth, limit, now);
-      registerRedditInbox(app, state, oauth, limit, now);
+      // The inbox's comment editing shares /api/editusertext with the post routes, which own it.
+      const inbox = registerRedditInbox(app, state, oauth, limit, now);
+      registerRedditPosts(app, state, oauth, limit, now, inbox.editComment);
       registerRedditInfo(app, state, oauth, limit, now, link);
       registerRedditExtras(app, state, oauth, limit, now);
     },

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { LimitRule } from '../rate-limits.js';
 import type { FaultKind } from '../faults.js';
 import { formBody, type OAuthSim, type OAuthUser } from '../oauth.js';
-import { hangUp, markDeleted, type InspectedPost, type SimulatorState } from '../types.js';
+import type { LimitRule } from '../rate-limits.js';
+import { hangUp, type InspectedPost, markDeleted, type SimulatorState } from '../types.js';
+import type { RouteHandler } from './inbox.js';
 import { assetOfUrl } from './media.js';
-import { findSubreddit, nextRdId, permalink, rdStore, type RdAsset, type RdPost, type RdSubreddit } from './store.js';
+import { findSubreddit, nextRdId, permalink, type RdAsset, type RdPost, type RdSubreddit, rdStore } from './store.js';
 import { apiUser, httpError, JSON_TYPE, serverBusy, submitErrors } from './wire.js';
 
 /*
@@ -76,6 +77,7 @@ export function registerRedditPosts(
   oauth: OAuthSim,
   limit: LimitRule,
   now: () => Date,
+  editComment: RouteHandler,
 ): void {
   const store = () => rdStore(state);
 
@@ -229,6 +231,7 @@ export function registerRedditPosts(
    * NO_SELFS for a post without a body, TOO_LONG). https://www.reddit.com/dev/api#POST_api_editusertext
    */
   app.post('/api/editusertext', async (request, reply) => {
+    if (String(formBody(request).thing_id ?? '').startsWith('t1_')) return editComment(request, reply);
     const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);
