@@ -61,7 +61,11 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   };
 }
 
-/** `doFetch` with a timeout, the job's signal, and a call record after each request. */
+/**
+ * `doFetch` with a timeout, the job's signal, and a call record after each request.
+ * any: it wraps both the global fetch and the outbound fetch, whose inputs and inits differ; each caller
+ * casts the result back to its own fetch type.
+ */
 function recorded(
   opts: PlatformIOOptions,
   timeoutMs: number,
