@@ -13,6 +13,8 @@ import { clientError, expectationFailed, frameworkError } from './transport-erro
 import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
 
+// any: the raw server, request and reply types; routes use only Fastify's own request and reply, and naming
+// node:http's here would make every route's types depend on the transport.
 export type App = FastifyInstance<any, any, any, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 /** Builds the HTTP application (no listen): the API under /v1 and /api/v1, health and docs. */

@@ -21,7 +21,7 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
  * than silently becoming "5" or ["x"]. Every part is first checked for text that is not text
  * (text-check.ts).
  */
-export function validatorCompiler(): FastifySchemaCompiler<any> {
+export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const coercing = makeAjv('array');
   const strict = makeAjv(false);
   return ({ schema, httpPart }) => {
@@ -41,7 +41,7 @@ export function validatorCompiler(): FastifySchemaCompiler<any> {
       return ok;
     };
     checked.errors = null as typeof validate.errors;
-    return checked as ReturnType<FastifySchemaCompiler<any>>;
+    return checked as ReturnType<FastifySchemaCompiler<unknown>>;
   };
 }
 

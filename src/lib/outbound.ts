@@ -108,7 +108,7 @@ function requestOnce(
 ): Promise<http.IncomingMessage> {
   const pinned: LookupFunction | undefined = addresses
     ? (_hostname, options, callback) => {
-        if (options.all) return (callback as any)(null, addresses);
+        if (options.all) return callback(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);
       }
     : undefined;

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createOutboundFetch, type OutboundFetch, type OutboundOptions } from '../lib/outbound.js';
 import { bytesFetch } from './bytes-fetch.js';
 import type { MediaRef, OpenedMedia, PlatformIO, ThreadProgress } from './types.js';
@@ -60,7 +61,11 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   };
 }
 
-/** `doFetch` with a timeout, the job's signal, and a call record after each request. */
+/**
+ * `doFetch` with a timeout, the job's signal, and a call record after each request.
+ * any: it wraps both the global fetch and the outbound fetch, whose inputs and inits differ; each caller
+ * casts the result back to its own fetch type.
+ */
 function recorded(
   opts: PlatformIOOptions,
   timeoutMs: number,
@@ -171,7 +176,7 @@ export async function openMediaOverHttp(media: MediaRef, doFetch: OutboundFetch)
   }
   const length = res.headers.get('content-length');
   return {
-    stream: Readable.fromWeb(res.body as any),
+    stream: Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>),
     size: length ? Number(length) : (media.size ?? null),
     contentType: res.headers.get('content-type') ?? media.mimeType ?? 'application/octet-stream',
   };

@@ -116,5 +116,6 @@ export function platformTool<A extends PlatformAdapter = PlatformAdapter>() {
     R extends TSchema = TSchema,
   >(
     tool: PlatformTool<A, Q, B, R>,
+    // any: the registry holds tools of every adapter and schema; each was checked against its own types here.
   ): PlatformTool<any, any, any, any> => tool as PlatformTool<any, any, any, any>;
 }

@@ -14,7 +14,7 @@ export interface SchemaProblem {
   message: string;
 }
 
-interface DiscoverySchema {
+export interface DiscoverySchema {
   $ref?: string;
   type?: string;
   format?: string;
@@ -22,6 +22,44 @@ interface DiscoverySchema {
   items?: DiscoverySchema;
   properties?: Record<string, DiscoverySchema>;
   additionalProperties?: DiscoverySchema;
+}
+
+/** A method's or the document's parameter (https://developers.google.com/discovery/v1/reference/apis). */
+export interface DiscoveryParameter {
+  type?: string;
+  location?: string;
+  required?: boolean;
+  description?: string;
+  pattern?: string;
+  /** Integer bounds, written as strings. */
+  minimum?: string;
+  maximum?: string;
+  enum?: string[];
+  repeated?: boolean;
+  format?: string;
+}
+
+export interface DiscoveryMethod {
+  parameters?: Record<string, DiscoveryParameter>;
+  scopes?: string[];
+  mediaUpload?: {
+    accept: string[];
+    /** `256GB`, `2MB`, ... */
+    maxSize: string;
+    protocols: { simple: { path: string }; resumable: { path: string } };
+  };
+}
+
+export interface DiscoveryResource {
+  methods?: Record<string, DiscoveryMethod>;
+  resources?: Record<string, DiscoveryResource>;
+}
+
+/** The parts of a discovery document the simulators read. */
+export interface DiscoveryDocument extends DiscoveryResource {
+  schemas: Record<string, DiscoverySchema>;
+  /** The standard parameters every method takes (`key`, `alt`, `fields`, ...). */
+  parameters?: Record<string, DiscoveryParameter>;
 }
 
 /** Google names fields in errors by their proto names: `madeForKids` -> `made_for_kids`. */
@@ -34,7 +72,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:
  * (`./discovery/youtube-v3.json`, resolved against `moduleUrl`); `fromDist` the same file seen from the
  * built module (dist keeps the JSON in src).
  */
-export function readDiscovery(moduleUrl: string, relative: string, fromDist: string): any {
+export function readDiscovery(moduleUrl: string, relative: string, fromDist: string): DiscoveryDocument {
   const candidates = [new URL(relative, moduleUrl), new URL(fromDist, moduleUrl)].map((u) => fileURLToPath(u));
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`the discovery document ${relative} is missing`);
@@ -43,10 +81,10 @@ export function readDiscovery(moduleUrl: string, relative: string, fromDist: str
 
 /** One discovery document's schemas and methods. */
 export class Discovery {
-  constructor(private readonly load: () => any) {}
-  private cached: any = null;
+  constructor(private readonly load: () => DiscoveryDocument) {}
+  private cached: DiscoveryDocument | null = null;
 
-  get document(): any {
+  get document(): DiscoveryDocument {
     this.cached ??= this.load();
     return this.cached;
   }
@@ -79,9 +117,9 @@ export class Discovery {
   }
 
   /** A method by its dotted resource path (`accounts.locations.list`). */
-  method(path: string): any {
+  method(path: string): DiscoveryMethod {
     const parts = path.split('.');
-    let node = this.document;
+    let node: DiscoveryResource | undefined = this.document;
     for (const r of parts.slice(0, -1)) node = node?.resources?.[r];
     const m = node?.methods?.[parts[parts.length - 1]];
     if (!m) throw new Error(`method ${path} is not in the discovery document`);

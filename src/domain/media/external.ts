@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { AppContext } from '../../context.js';
 import { randomHex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
@@ -47,7 +48,7 @@ export async function compressExternalImage(
         );
       },
     });
-    await pipeline(Readable.fromWeb(res.body as any), cap, fs.createWriteStream(src));
+    await pipeline(Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>), cap, fs.createWriteStream(src));
     const out = path.join(dir, 'out.jpg');
     const maxBytes = Math.min(limits.compressAbove ?? Infinity, limits.maxBytes ?? Infinity);
     const r = await compressImage(src, out, {

@@ -33,7 +33,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
         0,
       );
     }
-    if ((options as dns.LookupOptions).all) return (callback as any)(null, list);
+    if ((options as dns.LookupOptions).all) return callback(null, list);
     callback(null, list[0].address, list[0].family);
   });
 };

@@ -71,7 +71,7 @@ async function readAll(
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buf.length;
     if (total > limit) {
-      (opened.stream as any).destroy?.();
+      (opened.stream as { destroy?: () => void }).destroy?.();
       throw new PlatformError('rejected', `${media.type} ${media.url} is over Bluesky's ${limit}-byte limit`, {
         platformCode: 'media_too_large',
       });

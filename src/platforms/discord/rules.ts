@@ -69,11 +69,13 @@ function oneOfNumbers(values: readonly number[]): FieldCheck {
 }
 
 /** Characters an embed counts toward the 6,000 of a message (title, description, fields, footer, author). */
-export function embedCharacters(embeds: Array<Record<string, any>>): number {
+export function embedCharacters(embeds: Array<Record<string, unknown>>): number {
   let n = 0;
   const len = (s: unknown) => (typeof s === 'string' ? [...s].length : 0);
+  const inner = (o: unknown, key: string) =>
+    o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
   for (const e of embeds) {
-    n += len(e.title) + len(e.description) + len(e.footer?.text) + len(e.author?.name);
+    n += len(e.title) + len(e.description) + len(inner(e.footer, 'text')) + len(inner(e.author, 'name'));
     for (const f of (e.fields as Array<Record<string, unknown>> | undefined) ?? []) n += len(f.name) + len(f.value);
   }
   return n;

@@ -98,7 +98,7 @@ export function facebookAnalytics(opts: FacebookOptions): AnalyticsCapability {
         limit: String(Math.min(100, limit)),
       });
       const body = (await get(io, `${encodeURIComponent(pageId)}/published_posts?${q}`, token)).body ?? {};
-      return ((body.data ?? []) as any[]).slice(0, limit).map(
+      return ((body.data ?? []) as PagePost[]).slice(0, limit).map(
         (p): ListedPost => ({
           platformPostId: String(p.id),
           platformPostUrl: typeof p.permalink_url === 'string' ? p.permalink_url : null,
@@ -110,4 +110,13 @@ export function facebookAnalytics(opts: FacebookOptions): AnalyticsCapability {
     },
     scopes: ['read_insights', 'pages_read_engagement'],
   };
+}
+
+/** A Page post with the fields listPosts asks for. */
+interface PagePost {
+  id: string;
+  permalink_url?: unknown;
+  message?: unknown;
+  created_time: string;
+  full_picture?: unknown;
 }

@@ -45,7 +45,7 @@ export async function unpublishedPhoto(
   media: MediaRef,
 ): Promise<string> {
   const opened = await io.openMedia(media);
-  const read = await readAtMost(new Response(opened.stream as any), PHOTO_MAX);
+  const read = await readAtMost(new Response(opened.stream as AsyncIterable<Uint8Array>), PHOTO_MAX);
   if (read.truncated)
     throw new PlatformError('rejected', 'a photo is over 10 MB, the most Facebook takes', {
       platformCode: 'photo_too_large',

@@ -42,7 +42,7 @@ async function openChunks(io: PlatformIO, media: MediaRef, chunkBytes: number): 
   const opened = await io.openMedia(media);
   const type = opened.contentType.startsWith('video/') ? opened.contentType : 'video/mp4';
   if (opened.size === null) {
-    const whole = await readAtMost(new Response(opened.stream as any), 1024 * 1024 * 1024);
+    const whole = await readAtMost(new Response(opened.stream as AsyncIterable<Uint8Array>), 1024 * 1024 * 1024);
     if (whole.truncated)
       throw new PlatformError('rejected', 'the video is over 1 GiB and its size is unknown', {
         platformCode: 'media_size_unknown',

@@ -65,7 +65,25 @@ const resolved = (account: string, locationId: string): ResolvedLocation => ({
   v1: `locations/${locationId}`,
 });
 
-function address(a: any): string {
+/** A PostalAddress of Business Information (a location's storefrontAddress), the parts shown. */
+interface PostalAddress {
+  addressLines?: string[];
+  locality?: string;
+  administrativeArea?: string;
+  postalCode?: string;
+  regionCode?: string;
+}
+
+/** A LocalPost of the v4 API, the fields read here. */
+interface LocalPost {
+  name?: unknown;
+  searchUrl?: unknown;
+  state?: unknown;
+  summary?: string;
+  createTime?: string;
+}
+
+function address(a: PostalAddress | null | undefined): string {
   if (!a) return '';
   return [...(a.addressLines ?? []), a.locality, a.administrativeArea, a.postalCode, a.regionCode]
     .filter(Boolean)
@@ -194,7 +212,7 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
     }
   }
 
-  const result = (post: any): PublishResult => ({
+  const result = (post: LocalPost): PublishResult => ({
     platformPostId: String(post.name),
     platformPostUrl: typeof post.searchUrl === 'string' ? post.searchUrl : null,
     extra: { state: post.state ?? null },
@@ -229,8 +247,8 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
         token: token(req.account),
       });
       const floor = since.getTime() - 5 * 60_000;
-      const match = (res.body?.localPosts ?? []).find(
-        (p: any) => (p.summary ?? '') === req.content && Date.parse(p.createTime ?? '') >= floor,
+      const match = ((res.body?.localPosts ?? []) as LocalPost[]).find(
+        (p) => (p.summary ?? '') === req.content && Date.parse(p.createTime ?? '') >= floor,
       );
       return match ? result(match) : null;
     },

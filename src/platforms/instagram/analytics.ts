@@ -57,7 +57,7 @@ export function instagramAnalytics(
         limit: String(Math.min(100, limit)),
       });
       const body = (await get(io, `${encodeURIComponent(a.igUserId)}/media?${q}`, a.token)).body ?? {};
-      return ((body.data ?? []) as any[]).slice(0, limit).map(
+      return ((body.data ?? []) as IgMedia[]).slice(0, limit).map(
         (m): ListedPost => ({
           platformPostId: String(m.id),
           platformPostUrl: typeof m.permalink === 'string' ? m.permalink : null,
@@ -72,4 +72,14 @@ export function instagramAnalytics(
     },
     scopes: [opts.login === 'instagram' ? 'instagram_business_manage_insights' : 'instagram_manage_insights'],
   };
+}
+
+/** An Instagram media object with the fields listPosts asks for. */
+interface IgMedia {
+  id: string;
+  permalink?: unknown;
+  caption?: unknown;
+  timestamp: string;
+  media_type?: unknown;
+  media_url?: unknown;
 }

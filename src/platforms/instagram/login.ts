@@ -51,7 +51,13 @@ function transient(error: unknown): never {
   throw error;
 }
 
-function longLived(io: PlatformIO, body: any, raw: string): TokenSet {
+/** A token answer as Instagram sends it; both fields are checked before use. */
+interface TokenAnswer {
+  access_token?: unknown;
+  expires_in?: unknown;
+}
+
+function longLived(io: PlatformIO, body: TokenAnswer | null | undefined, raw: string): TokenSet {
   if (typeof body?.access_token !== 'string')
     throw new PlatformError('rejected', 'Instagram answered without an access token', { raw: raw.slice(0, 2000) });
   const expiresIn = Number(body.expires_in);

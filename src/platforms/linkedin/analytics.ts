@@ -77,11 +77,11 @@ export async function memberAnalytics(
   const range = q.dateRange ? `&dateRange=${dateRangeParam(q.dateRange.start, q.dateRange.end)}` : '';
   const url = `${opts.apiUrl}/rest/memberCreatorPostAnalytics?${target}&queryType=${q.queryType}&aggregation=${q.aggregation}${range}`;
   const res = await liRequest(opts, io, { method: 'GET', url, token: token(account) });
-  const elements: any[] = Array.isArray(res.body?.elements) ? res.body.elements : [];
+  const elements: MemberAnalyticsElement[] = Array.isArray(res.body?.elements) ? res.body.elements : [];
   const days = elements
     .filter((e) => e.dateRange?.start)
     .map((e) => {
-      const s = e.dateRange.start;
+      const s = e.dateRange?.start ?? {};
       return {
         date: `${s.year}-${String(s.month).padStart(2, '0')}-${String(s.day).padStart(2, '0')}`,
         count: n(e.count),
@@ -149,7 +149,7 @@ export async function postReactions(
 ) {
   const url = `${opts.apiUrl}/rest/reactions/(entity:${enc(urn)})?q=entity&sort=(value:REVERSE_CHRONOLOGICAL)&start=${page.start}&count=${page.count}`;
   const res = await liRequest(opts, io, { method: 'GET', url, token: token(account) });
-  const elements: any[] = Array.isArray(res.body?.elements) ? res.body.elements : [];
+  const elements: ReactionElement[] = Array.isArray(res.body?.elements) ? res.body.elements : [];
   return {
     reactions: elements.map((e) => ({
       reactionType: String(e.reactionType),
@@ -158,6 +158,31 @@ export async function postReactions(
     })),
     total: typeof res.body?.paging?.total === 'number' ? res.body.paging.total : null,
   };
+}
+
+/** An element of memberCreatorPostAnalytics: a count, by day when aggregated daily. */
+interface MemberAnalyticsElement {
+  count?: unknown;
+  dateRange?: { start?: { year?: number; month?: number; day?: number } };
+}
+
+/** An element of the Reactions API's find-by-entity. */
+interface ReactionElement {
+  reactionType?: unknown;
+  actor?: unknown;
+  created?: { actor?: unknown; time?: unknown };
+}
+
+/** A page of the Posts API's find-by-author, the fields read here. */
+interface PostsPage {
+  elements?: {
+    id?: unknown;
+    publishedAt?: unknown;
+    createdAt?: unknown;
+    lifecycleState?: unknown;
+    commentary?: unknown;
+  }[];
+  paging?: { links?: { rel?: string }[] };
 }
 
 /** Find-posts-by-author pages hold at most 100 posts. */
@@ -180,8 +205,8 @@ async function listAuthorPosts(
   const out: ListedPost[] = [];
   for (let start = 0; ; start += POSTS_PAGE) {
     const url = `${opts.apiUrl}/rest/posts?q=author&author=${enc(author)}&sortBy=CREATED&start=${start}&count=${POSTS_PAGE}`;
-    const body: any = (await liRequest(opts, io, { method: 'GET', url, token: token(account) })).body ?? {};
-    const elements: any[] = Array.isArray(body.elements) ? body.elements : [];
+    const body: PostsPage = (await liRequest(opts, io, { method: 'GET', url, token: token(account) })).body ?? {};
+    const elements = Array.isArray(body.elements) ? body.elements : [];
     for (const p of elements) {
       const published = n(p.publishedAt ?? p.createdAt);
       if (published < since.getTime()) return out;
@@ -195,7 +220,7 @@ async function listAuthorPosts(
       });
       if (out.length >= limit) return out;
     }
-    const next = Array.isArray(body.paging?.links) && body.paging.links.some((l: any) => l?.rel === 'next');
+    const next = Array.isArray(body.paging?.links) && body.paging.links.some((l) => l?.rel === 'next');
     if (!next || elements.length === 0) return out;
   }
 }

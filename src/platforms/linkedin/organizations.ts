@@ -35,7 +35,17 @@ export interface LinkedInOrganization {
   description?: string | null;
 }
 
-function present(org: any): LinkedInOrganization {
+/** An organization of the Organizations API, the fields read here. */
+interface OrganizationBody {
+  id: number | string;
+  localizedName?: string;
+  name?: { localized?: { en_US?: string } };
+  vanityName?: string;
+  localizedWebsite?: string;
+  localizedDescription?: string;
+}
+
+function present(org: OrganizationBody): LinkedInOrganization {
   const id = String(org.id);
   return {
     id,

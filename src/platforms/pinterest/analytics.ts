@@ -39,7 +39,22 @@ const MAX_PAGES = 4;
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-function toMetrics(body: any): PostMetrics {
+/** A pin's analytics answer: one split (`all`, else the first app type) of metric counts by name. */
+type PinAnalytics = Record<
+  string,
+  { summary_metrics?: Record<string, unknown>; lifetime_metrics?: Record<string, unknown> } | undefined
+>;
+
+/** A pin of `GET /pins`, the fields read here. */
+interface ListedPin {
+  id?: unknown;
+  created_at?: unknown;
+  description?: unknown;
+  title?: unknown;
+  media?: { images?: unknown } | null;
+}
+
+function toMetrics(body: PinAnalytics | null | undefined): PostMetrics {
   const split = body?.all ?? Object.values(body ?? {})[0] ?? {};
   const sum = split.summary_metrics ?? {};
   const life = split.lifetime_metrics ?? {};
@@ -105,7 +120,7 @@ export function pinterestAnalytics(opts: PinterestOptions): AnalyticsCapability 
         const q = new URLSearchParams({ page_size: String(PAGE_SIZE), pin_filter: 'exclude_repins' });
         if (bookmark) q.set('bookmark', bookmark);
         const res = await pinRequest(opts, io, { method: 'GET', path: `/pins?${q}`, token: token(account) });
-        for (const p of (res.body?.items ?? []) as any[]) {
+        for (const p of (res.body?.items ?? []) as ListedPin[]) {
           const at = utc(p.created_at);
           if (!(at.getTime() >= since.getTime())) continue;
           out.push({
@@ -135,7 +150,7 @@ function utc(v: unknown): Date {
 }
 
 /** The pin's image as listed (its largest size); a video pin's listing has only a cover, not the video. */
-function mediaOf(media: any): ListedPost['media'] {
+function mediaOf(media: ListedPin['media'] | undefined): ListedPost['media'] {
   const images =
     media?.images && typeof media.images === 'object'
       ? Object.values(media.images as Record<string, { url?: string }>)

@@ -134,8 +134,10 @@ export function createPinterestAdapter(opts: PinterestOptions): PinterestAdapter
       });
       const title = pinTitle(req);
       const floor = since.getTime() - 5 * 60_000;
-      const match = (res.body?.items ?? []).find(
-        (p: any) =>
+      const match = (
+        (res.body?.items ?? []) as { id?: unknown; title?: unknown; description?: unknown; created_at?: string }[]
+      ).find(
+        (p) =>
           (p.description ?? '') === req.content &&
           (p.title ?? null) === title &&
           Date.parse(p.created_at ?? '') >= floor,

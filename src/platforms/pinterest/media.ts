@@ -75,7 +75,7 @@ export async function uploadVideo(
   let file = { stream: opened.stream, size: opened.size ?? 0, contentType: opened.contentType || 'video/mp4' };
   if (opened.size === null) {
     // The length must be known before sending: a file of unknown size is read first (at most 2 GB).
-    const read = await readAtMost(new Response(opened.stream as any), 2 * 1024 ** 3);
+    const read = await readAtMost(new Response(opened.stream as AsyncIterable<Uint8Array>), 2 * 1024 ** 3);
     file = { stream: Readable.from([read.bytes]), size: read.bytes.length, contentType: file.contentType };
   }
   const form = formBody(fields, file);
@@ -142,7 +142,7 @@ export async function imageBase64(
       `Pinterest takes JPEG or PNG images sent as bytes, not ${type || 'this file'}`,
       { platformCode: 'media_type' },
     );
-  const read = await readAtMost(new Response(opened.stream as any), MAX_IMAGE_BYTES);
+  const read = await readAtMost(new Response(opened.stream as AsyncIterable<Uint8Array>), MAX_IMAGE_BYTES);
   if (read.truncated)
     throw new PlatformError('rejected', 'the image is over 20 MB, the most Pinterest takes', {
       platformCode: 'media_too_large',

@@ -72,7 +72,9 @@ export function redditAnalytics(opts: RedditOptions, windows: RateWindows): Anal
           token: token(account),
           endpoint: '/user/{name}/submitted',
         });
-        const items: any[] = (res.body?.data?.children ?? []).map((c: any) => c?.data).filter(Boolean);
+        const items = ((res.body?.data?.children ?? []) as { data?: Record<string, unknown> }[])
+          .map((c) => c?.data)
+          .filter((d): d is Record<string, unknown> => Boolean(d));
         for (const p of items) {
           const at = new Date(Number(p.created_utc) * 1000);
           // Newest first: the first one older than `since` ends the listing.

@@ -37,7 +37,8 @@ export function redditEngagement(opts: RedditOptions, windows: RateWindows) {
         token: token(account),
         endpoint: '/r/{sr}/about/rules',
       });
-      const rules = (Array.isArray(res.body?.rules) ? res.body.rules : []) as any[];
+      // A rule of `/r/{sr}/about/rules`: every field is read through String or Number.
+      const rules = (Array.isArray(res.body?.rules) ? res.body.rules : []) as Record<string, unknown>[];
       return {
         rules: rules.map((r) => ({
           kind: String(r.kind ?? 'all'),

@@ -26,9 +26,18 @@ const Post = Type.Object({
   permalink: Type.String(),
   url: Type.Optional(Type.String()),
 });
+/** A link flair template of `/r/{sr}/api/link_flair_v2`, the fields read here. */
+interface RedditFlair {
+  id?: unknown;
+  text?: unknown;
+  text_color?: unknown;
+  background_color?: unknown;
+}
+
 const Posts = Type.Object({ posts: Type.Array(Post), after: Type.Union([Type.String(), Type.Null()]) });
 
-const postOf = (p: any) => ({
+/** A link of a listing (`data` of a t3 child): every field is read through String or Number. */
+const postOf = (p: Record<string, unknown>) => ({
   id: String(p.id),
   title: String(p.title ?? ''),
   selftext: String(p.selftext ?? ''),
@@ -51,7 +60,10 @@ async function cacheRules(adapter: RedditAdapter, account: AccountCredentials, n
   ) as Record<string, unknown>;
   const subredditRules = {
     ...cached,
-    [name.toLowerCase()]: { flairRequired: rules.flairRequired, flairIds: rules.flairs.map((f: any) => String(f.id)) },
+    [name.toLowerCase()]: {
+      flairRequired: rules.flairRequired,
+      flairIds: rules.flairs.map((f: RedditFlair) => String(f.id)),
+    },
   };
   return { flairs: rules.flairs, subredditRules };
 }
@@ -117,7 +129,7 @@ const listFlairs = platformTool<RedditAdapter>()({
     const { flairs, subredditRules } = await cacheRules(adapter, account!, bareSubreddit(query.subreddit), io);
     return {
       body: {
-        flairs: flairs.map((f: any) => ({
+        flairs: flairs.map((f: RedditFlair) => ({
           id: String(f.id),
           text: String(f.text ?? ''),
           textColor: String(f.text_color ?? 'dark'),

@@ -35,13 +35,24 @@ function profileOf(account: AccountCredentials): string {
   return id;
 }
 
+/** An asset's stats answer, the parts read here. */
+interface AssetStats {
+  timeseries?: {
+    fields?: {
+      field?: { field_name?: unknown };
+      field_name?: unknown;
+      stats?: { dimension_breakdown?: unknown; value?: unknown }[];
+    }[];
+  }[];
+}
+
 /** The sum over an asset's timeseries of each field's DEFAULT value (LIFETIME has one bucket). */
-function fieldTotals(asset: any): Map<string, number> {
+function fieldTotals(asset: AssetStats | null | undefined): Map<string, number> {
   const out = new Map<string, number>();
   for (const bucket of Array.isArray(asset?.timeseries) ? asset.timeseries : []) {
     for (const f of Array.isArray(bucket?.fields) ? bucket.fields : []) {
       const name = f?.field?.field_name ?? f?.field_name;
-      const stats: any[] = Array.isArray(f?.stats) ? f.stats : [];
+      const stats = Array.isArray(f?.stats) ? f.stats : [];
       const stat =
         stats.find((s) => s?.dimension_breakdown === undefined || s?.dimension_breakdown === 'DEFAULT') ?? stats[0];
       const value = Number(stat?.value);

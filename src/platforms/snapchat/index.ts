@@ -65,14 +65,20 @@ function checkRequest(req: PublishRequest): SnapContentType {
 }
 
 /** The media's processing state from its `media_status`. */
-function stateOf(media: any): ProcessingState {
+/** A media object of Snapchat's public profile API, the fields read here. */
+interface SnapMedia {
+  media_status?: string;
+  failure_reason?: string;
+}
+
+function stateOf(media: SnapMedia | null): ProcessingState {
   const status = media?.media_status;
   if (status === 'READY') return { state: 'ready' };
   if (status === 'FAILED')
     return {
       state: 'failed',
-      reason: `Snapchat could not process the media: ${media.failure_reason ?? 'unknown reason'}`,
-      platformCode: media.failure_reason ?? 'MEDIA_FAILED',
+      reason: `Snapchat could not process the media: ${media?.failure_reason ?? 'unknown reason'}`,
+      platformCode: media?.failure_reason ?? 'MEDIA_FAILED',
     };
   return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }
@@ -81,7 +87,7 @@ export function createSnapchatAdapter(opts: SnapchatOptions): PlatformAdapter {
   const oauth = snapchatOAuth(opts);
   const profilePath = (id: string) => `${opts.apiUrl}/v1/public_profiles/${encodeURIComponent(id)}`;
 
-  async function readMedia(req: PublishRequest, io: PlatformIO, handle: ProcessingHandle): Promise<any> {
+  async function readMedia(req: PublishRequest, io: PlatformIO, handle: ProcessingHandle): Promise<SnapMedia | null> {
     const res = await snapRequest(io, {
       method: 'GET',
       url: `${profilePath(String(handle.profileId))}/media/${encodeURIComponent(String(handle.mediaId))}`,

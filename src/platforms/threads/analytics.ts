@@ -59,7 +59,7 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
           limit: String(Math.min(100, limit)),
         },
       });
-      return ((res.body?.data ?? []) as any[]).slice(0, limit).map(
+      return ((res.body?.data ?? []) as ThreadsMedia[]).slice(0, limit).map(
         (m): ListedPost => ({
           platformPostId: String(m.id),
           platformPostUrl: postUrl(account.username, String(m.id), m.permalink),
@@ -74,4 +74,14 @@ export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
     },
     scopes: ['threads_manage_insights'],
   };
+}
+
+/** A Threads media object with the fields listPosts asks for. */
+interface ThreadsMedia {
+  id: string;
+  permalink?: unknown;
+  text?: unknown;
+  timestamp: string;
+  media_type?: unknown;
+  media_url?: unknown;
 }

@@ -45,8 +45,14 @@ const TOKEN_HTTP: PlatformHttp = {
   },
 };
 
+/** A token answer as Threads sends it; both fields are checked before use. */
+interface TokenAnswer {
+  access_token?: unknown;
+  expires_in?: unknown;
+}
+
 /** A token answer `{access_token, expires_in?}` as a TokenSet. */
-function tokensOf(body: any, io: PlatformIO, endpoint: string): TokenSet {
+function tokensOf(body: TokenAnswer | null | undefined, io: PlatformIO, endpoint: string): TokenSet {
   if (typeof body?.access_token !== 'string')
     throw new PlatformError('rejected', 'Threads answered without an access token', { endpoint });
   const expiresIn = Number(body.expires_in);

@@ -42,7 +42,7 @@ export function tikTokAnalytics(opts: TikTokOptions): AnalyticsCapability {
           io,
         );
         // A deleted (or no longer the creator's) video is simply not in `videos`.
-        for (const v of (res.body?.data?.videos ?? []) as any[]) {
+        for (const v of (res.body?.data?.videos ?? []) as TikTokVideo[]) {
           // NOTE: ids are read as TikTok sends them (strings); a number would have lost digits past 2^53.
           out.set(String(v.id), {
             views: n(v.view_count),
@@ -72,7 +72,7 @@ export function tikTokAnalytics(opts: TikTokOptions): AnalyticsCapability {
         const res = await post(account, `/v2/video/list/?fields=${LIST_FIELDS}`, body, io);
         const data = res.body?.data ?? {};
         let older = false;
-        for (const v of (data.videos ?? []) as any[]) {
+        for (const v of (data.videos ?? []) as TikTokVideo[]) {
           const at = new Date(n(v.create_time) * 1000);
           if (at.getTime() < since.getTime()) {
             older = true;
@@ -103,3 +103,6 @@ export function tikTokAnalytics(opts: TikTokOptions): AnalyticsCapability {
     scopes: ['video.list', 'user.info.stats'],
   };
 }
+
+/** A video of /v2/video/query/ or /v2/video/list/: every field read is checked (n, String, typeof). */
+type TikTokVideo = Record<string, unknown>;

@@ -60,7 +60,7 @@ interface Handle extends ProcessingHandle {
  * list of int64 JSON numbers, larger than a double holds exactly (7301234567890123456 would parse as
  * 7301234567890123000), so the digits are read from the raw text, never from the parsed number.
  */
-function firstPostId(raw: string, data: any): string | null {
+function firstPostId(raw: string, data: { publicaly_available_post_id?: unknown }): string | null {
   const digits = /"publicaly_available_post_id"\s*:\s*\[\s*"?(\d+)/.exec(raw)?.[1];
   if (digits) return digits;
   const ids = Array.isArray(data.publicaly_available_post_id) ? data.publicaly_available_post_id : [];

@@ -22,10 +22,25 @@ function token(account: AccountCredentials): string {
   return account.accessToken;
 }
 
+/** A Post's metric objects (`tweet.fields=public_metrics,non_public_metrics,organic_metrics`): counts by name. */
+interface XMetricsPost {
+  public_metrics?: Record<string, unknown>;
+  non_public_metrics?: Record<string, unknown>;
+  organic_metrics?: Record<string, unknown>;
+}
+
+/** A page of `GET /2/users/{id}/tweets` with the fields and expansions listUserPosts asks for. */
+interface XTimelinePage {
+  data?: { id: string; text?: unknown; created_at: string; attachments?: { media_keys?: string[] } }[];
+  includes?: { media?: { media_key: string; type?: string; url?: string; preview_image_url?: string }[] };
+  meta?: { next_token?: unknown };
+}
+type XMedia = NonNullable<NonNullable<XTimelinePage['includes']>['media']>[number];
+
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** X's metric objects mapped onto Herald's names: replies are comments, reposts and quotes are shares, bookmarks are saves. */
-function toMetrics(t: any): PostMetrics {
+function toMetrics(t: XMetricsPost): PostMetrics {
   const pub = t.public_metrics ?? {};
   const priv = t.non_public_metrics ?? t.organic_metrics ?? {};
   return {
@@ -67,9 +82,9 @@ async function listUserPosts(
       ...(next ? { pagination_token: next } : {}),
     });
     const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/tweets?${q}`;
-    const body: any = (await xRequest(io, { method: 'GET', url, token: token(account) })).body ?? {};
-    const media = new Map<string, any>(
-      (Array.isArray(body.includes?.media) ? body.includes.media : []).map((m: any) => [String(m.media_key), m]),
+    const body: XTimelinePage = (await xRequest(io, { method: 'GET', url, token: token(account) })).body ?? {};
+    const media = new Map<string, XMedia>(
+      (Array.isArray(body.includes?.media) ? body.includes.media : []).map((m) => [String(m.media_key), m]),
     );
     for (const t of Array.isArray(body.data) ? body.data : []) {
       const first = media.get(String(t.attachments?.media_keys?.[0]));
@@ -79,7 +94,7 @@ async function listUserPosts(
         platformPostUrl: `https://x.com/${account.username || 'i'}/status/${t.id}`,
         content: typeof t.text === 'string' ? t.text : '',
         publishedAt: new Date(t.created_at),
-        media: typeof shown === 'string' ? { type: first.type === 'photo' ? 'image' : 'video', url: shown } : null,
+        media: typeof shown === 'string' ? { type: first?.type === 'photo' ? 'image' : 'video', url: shown } : null,
       });
     }
     next = typeof body.meta?.next_token === 'string' ? body.meta.next_token : null;

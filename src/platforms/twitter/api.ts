@@ -70,8 +70,10 @@ export async function xRequest(io: PlatformIO, call: XCall): Promise<XResponse> 
 }
 
 /** The message X put in a problem (`detail`/`title`) or legacy `errors[]` body. */
-function xMessage(body: any, status: number): string {
-  if (body && typeof body === 'object') {
+function xMessage(raw: unknown, status: number): string {
+  if (raw && typeof raw === 'object') {
+    // Every field is checked before use: X's problem and legacy error bodies name them so.
+    const body = raw as { detail?: unknown; errors?: unknown; title?: unknown; error_description?: unknown };
     if (typeof body.detail === 'string') return body.detail;
     const first = Array.isArray(body.errors) ? body.errors[0] : null;
     if (first?.message) return String(first.message);

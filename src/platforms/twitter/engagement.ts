@@ -57,13 +57,32 @@ function token(account: AccountCredentials): string {
   return account.accessToken;
 }
 
+/** The fields of an X API v2 Post read here (the `tweet.fields` asked for). */
+interface XTweet {
+  id: string;
+  text?: string;
+  created_at?: string;
+  conversation_id?: string;
+  author_id?: string;
+  lang?: string;
+  referenced_tweets?: { type?: string; id?: string }[];
+  public_metrics?: { like_count?: number; reply_count?: number; retweet_count?: number; quote_count?: number };
+}
+
+/** The fields of an X API v2 User read here (`includes.users`, the `user.fields` asked for). */
+interface XUser {
+  id: string;
+  username?: string;
+  name?: string;
+  profile_image_url?: string;
+  verified_type?: string;
+}
+
 /** One post and its author (`includes.users`) in the hosted API's shape. */
-function view(t: any, users: Map<string, any>): XTweetView {
-  const u = users.get(String(t.author_id)) ?? {};
-  const m = t.public_metrics ?? {};
-  const replied = Array.isArray(t.referenced_tweets)
-    ? t.referenced_tweets.find((r: any) => r?.type === 'replied_to')
-    : null;
+function view(t: XTweet, users: Map<string, XUser>): XTweetView {
+  const u: Partial<XUser> = users.get(String(t.author_id)) ?? {};
+  const m: NonNullable<XTweet['public_metrics']> = t.public_metrics ?? {};
+  const replied = Array.isArray(t.referenced_tweets) ? t.referenced_tweets.find((r) => r?.type === 'replied_to') : null;
   return {
     id: String(t.id),
     text: String(t.text ?? ''),
@@ -86,8 +105,8 @@ function view(t: any, users: Map<string, any>): XTweetView {
   };
 }
 
-const usersOf = (body: any) =>
-  new Map<string, any>(((body?.includes?.users ?? []) as any[]).map((u) => [String(u.id), u]));
+const usersOf = (body: { includes?: { users?: XUser[] } } | null | undefined) =>
+  new Map<string, XUser>((body?.includes?.users ?? []).map((u) => [String(u.id), u]));
 
 export function twitterEngagement(opts: TwitterOptions) {
   const me = (account: AccountCredentials) => `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}`;
@@ -190,7 +209,7 @@ export function twitterEngagement(opts: TwitterOptions) {
       const users = usersOf(res.body);
       const meta = res.body?.meta ?? {};
       return {
-        tweets: ((res.body?.data ?? []) as any[]).map((t) => view(t, users)),
+        tweets: ((res.body?.data ?? []) as XTweet[]).map((t) => view(t, users)),
         nextToken: typeof meta.next_token === 'string' ? meta.next_token : null,
         resultCount: Number(meta.result_count ?? 0),
         newestId: typeof meta.newest_id === 'string' ? meta.newest_id : null,

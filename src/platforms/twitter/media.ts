@@ -72,8 +72,15 @@ export interface UploadedMedia {
   processingWaitMs: number | null;
 }
 
+/** X's `processing_info` of an upload (absent when there is nothing to process). */
+interface XProcessingInfo {
+  state?: 'pending' | 'in_progress' | 'failed' | 'succeeded';
+  check_after_secs?: unknown;
+  error?: { name?: string; message?: string };
+}
+
 /** X's `processing_info` as a processing state. https://docs.x.com/x-api/media/quickstart/media-upload-chunked */
-function processingState(info: any): ProcessingState {
+function processingState(info: XProcessingInfo | null | undefined): ProcessingState {
   if (!info || info.state === 'succeeded') return { state: 'ready' };
   if (info.state === 'failed') {
     return {

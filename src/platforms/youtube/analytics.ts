@@ -35,7 +35,7 @@ async function listUploads(
       maxResults: String(PAGE),
       ...(pageToken ? { pageToken } : {}),
     });
-    const body: any =
+    const body: PlaylistItemsPage =
       (
         await ytRequest(io, {
           method: 'GET',
@@ -109,4 +109,18 @@ export function youTubeAnalytics(opts: YouTubeOptions): AnalyticsCapability {
     listPosts: (account, since, limit, io) => listUploads(opts, account, since, limit, io),
     scopes: [YOUTUBE_ANALYTICS_SCOPE],
   };
+}
+
+/** A page of playlistItems.list (part snippet,contentDetails), the fields read here. */
+interface PlaylistItemsPage {
+  items?: {
+    contentDetails?: { videoId?: unknown; videoPublishedAt?: unknown };
+    snippet?: {
+      resourceId?: { videoId?: unknown };
+      title?: unknown;
+      description?: unknown;
+      thumbnails?: Record<string, { url?: unknown } | undefined>;
+    };
+  }[];
+  nextPageToken?: unknown;
 }

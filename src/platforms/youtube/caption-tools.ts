@@ -114,7 +114,7 @@ const getCaptions = tool({
       }
       throw error;
     }
-    const tracks: Track[] = (listed.body?.items ?? []).map((c: any) => ({
+    const tracks: Track[] = ((listed.body?.items ?? []) as CaptionBody[]).map((c) => ({
       trackId: String(c.id),
       language: String(c.snippet?.language ?? ''),
       trackKind: String(c.snippet?.trackKind ?? '').toUpperCase() === 'ASR' ? 'asr' : 'standard',
@@ -152,3 +152,9 @@ const getCaptions = tool({
 });
 
 export const CAPTION_TOOLS = [getCaptions];
+
+/** A caption track resource of the Data API (captions.list), the parts read here. */
+interface CaptionBody {
+  id?: unknown;
+  snippet?: { language?: unknown; trackKind?: unknown; name?: unknown };
+}

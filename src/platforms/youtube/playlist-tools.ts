@@ -29,11 +29,23 @@ const Playlist = Type.Object({
 const MAX_PAGES = 20;
 const tool = platformTool<YouTubeAdapter>();
 
-function present(p: any) {
+/** A playlist resource of the Data API, the parts read here. */
+interface PlaylistBody {
+  id?: unknown;
+  snippet?: {
+    title?: unknown;
+    description?: unknown;
+    channelId?: unknown;
+    thumbnails?: Record<string, { url?: unknown } | undefined>;
+  };
+  status?: { privacyStatus?: string };
+  contentDetails?: { itemCount?: unknown };
+}
+
+function present(p: PlaylistBody | null | undefined) {
   const thumbs = p?.snippet?.thumbnails ?? {};
-  const privacy = (PRIVACY as readonly string[]).includes(p?.status?.privacyStatus)
-    ? p.status.privacyStatus
-    : 'private';
+  const privacyStatus = p?.status?.privacyStatus ?? '';
+  const privacy = (PRIVACY as readonly string[]).includes(privacyStatus) ? privacyStatus : 'private';
   return {
     id: String(p?.id ?? ''),
     title: String(p?.snippet?.title ?? ''),
@@ -131,7 +143,7 @@ const setDefaultPlaylist = tool({
       url: `${adapter.options.apiUrl}/youtube/v3/playlists?${q}`,
       token: token(account!),
     });
-    const found = (res.body?.items ?? []).find((p: any) => p?.id === body.defaultPlaylistId);
+    const found = ((res.body?.items ?? []) as PlaylistBody[]).find((p) => p?.id === body.defaultPlaylistId);
     const channelId = account!.metadata.channelId;
     if (!found || (typeof channelId === 'string' && found.snippet?.channelId !== channelId)) {
       throw invalidFields(`playlist ${body.defaultPlaylistId} is not one of this channel's playlists`, {

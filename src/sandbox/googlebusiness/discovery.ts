@@ -21,7 +21,7 @@ export const BUSINESS_INFORMATION = new Discovery(at('mybusinessbusinessinformat
 export function requiredQuery(api: Discovery, method: string): string[] {
   const params = api.method(method).parameters ?? {};
   return Object.entries(params)
-    .filter(([, p]: [string, any]) => p.location === 'query' && (p.required || /^Required\./.test(p.description ?? '')))
+    .filter(([, p]) => p.location === 'query' && (p.required || /^Required\./.test(p.description ?? '')))
     .map(([k]) => k);
 }
 

@@ -115,7 +115,9 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         if (sendFault(reply, fault)) return reply;
         if (fault === 'ambiguous') return hangUp(reply);
         const mask = maskPaths((request.query as Record<string, string>).readMask);
-        const unknown = mask.find((p) => !BUSINESS_INFORMATION.document.schemas.Location.properties[p.split('.')[0]]);
+        const unknown = mask.find(
+          (p) => !BUSINESS_INFORMATION.document.schemas.Location?.properties?.[p.split('.')[0]],
+        );
         if (unknown) return gbpError(reply, 400, `Invalid field mask: ${unknown}`, 'read_mask');
         const locations = locationsOf(state, user);
         return info('ListLocationsResponse', {
@@ -150,7 +152,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const bad = mask.find(
           (p) =>
             ['name', 'metadata'].includes(p.split('.')[0]) ||
-            !BUSINESS_INFORMATION.document.schemas.Location.properties[p.split('.')[0]],
+            !BUSINESS_INFORMATION.document.schemas.Location?.properties?.[p.split('.')[0]],
         );
         if (bad) return gbpError(reply, 400, `Invalid field mask path: ${bad}`, 'update_mask');
         const validateOnly = (request.query as Record<string, string>).validateOnly === 'true';

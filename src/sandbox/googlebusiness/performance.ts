@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
+import type { DiscoveryParameter } from '../discovery.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { PERFORMANCE } from './discovery.js';
 import { gbpError, locationFor, sendFault, userFor } from './store.js';
@@ -59,7 +60,10 @@ export function registerPerformance(
   const invalid = (reply: FastifyReply, message: string, field?: string) => gbpError(reply, 400, message, field);
 
   app.get('/v1/locations/:l(^\\d+)::fetchMultiDailyMetricsTimeSeries', async (request, reply) => {
-    const params: Record<string, any> = { ...PERFORMANCE.document.parameters, ...method().parameters };
+    const params: Record<string, DiscoveryParameter | undefined> = {
+      ...PERFORMANCE.document.parameters,
+      ...method().parameters,
+    };
     const q: Record<string, string> = {};
     let metrics: string[] = [];
     for (const [raw, value] of Object.entries(request.query as Record<string, string | string[]>)) {
@@ -80,7 +84,7 @@ export function registerPerformance(
     if (!user) return reply;
     if (!(oauth.scopesFor(request.headers.authorization) ?? []).includes(SCOPE))
       return gbpError(reply, 403, 'Request had insufficient authentication scopes.');
-    const enumValues: string[] = params.dailyMetrics.enum ?? [];
+    const enumValues: string[] = params.dailyMetrics?.enum ?? [];
     if (!metrics.length)
       return invalid(reply, 'Request contains an invalid argument: daily_metrics is required.', 'daily_metrics');
     const wrong = metrics.findIndex((m) => !enumValues.includes(m) || m === 'DAILY_METRIC_UNKNOWN');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { gbpError, gbpStore, locationFor, sendFault, userFor, type GbpLocation } from './store.js';
@@ -83,13 +83,13 @@ function offsetOf(token: string | undefined): number | null {
 
 export function registerReviews(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
   type Params = { a: string; l: string; r?: string };
-  const locationOf = (request: any, reply: any): GbpLocation | null => {
+  const locationOf = (request: FastifyRequest, reply: FastifyReply): GbpLocation | null => {
     const user = userFor(request, reply, oauth);
     if (!user) return null;
     const { a, l } = request.params as Params;
     return locationFor(state, reply, user, l, a);
   };
-  const reviewOf = (request: any, reply: any) => {
+  const reviewOf = (request: FastifyRequest, reply: FastifyReply) => {
     const loc = locationOf(request, reply);
     if (!loc) return null;
     const review = reviewsOf(state).get((request.params as Params).r ?? '');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
 import { hangUp, markDeleted, type SimulatorState } from '../types.js';
 import { checkFoodMenus, checkLocalPost, checkNewMedia } from './rules.js';
@@ -21,7 +21,7 @@ const newPostId = () =>
 
 export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
   const store = () => gbpStore(state);
-  const locationOf = (request: any, reply: any) => {
+  const locationOf = (request: FastifyRequest, reply: FastifyReply) => {
     const user = userFor(request, reply, oauth);
     if (!user) return null;
     const { a, l } = request.params as Params;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LimitRule } from '../rate-limits.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formBody, type OAuthSim } from '../oauth.js';
 import { parseMultipart } from '../twitter/multipart.js';
 import { hangUp, type SimulatorState } from '../types.js';
@@ -48,7 +48,7 @@ export function registerRedditMedia(
 ): void {
   const bucketPath = '/s3';
 
-  const lease = async (request: any, reply: FastifyReply) => {
+  const lease = async (request: FastifyRequest, reply: FastifyReply) => {
     const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Discovery, readDiscovery } from '../discovery.js';
+import { Discovery, type DiscoveryParameter, readDiscovery } from '../discovery.js';
 import { dayMetrics } from '../metrics.js';
 import type { OAuthSim } from '../oauth.js';
 import type { SimulatorState } from '../types.js';
@@ -46,7 +46,7 @@ interface ParamRule {
 function parameterRules(): Map<string, ParamRule> {
   const doc = ANALYTICS.document;
   const out = new Map<string, ParamRule>();
-  const add = (name: string, p: any) => {
+  const add = (name: string, p: DiscoveryParameter) => {
     const text = String(p.description ?? '');
     const pattern = /pattern: "?([^\s"]+)/.exec(text)?.[1] ?? p.pattern ?? null;
     out.set(name, {
@@ -54,8 +54,8 @@ function parameterRules(): Map<string, ParamRule> {
       pattern: pattern ? new RegExp(`^(?:${pattern})$`) : null,
     });
   };
-  for (const [name, p] of Object.entries<any>(doc.parameters ?? {})) add(name, p);
-  for (const [name, p] of Object.entries<any>(ANALYTICS.method('reports.query').parameters ?? {})) add(name, p);
+  for (const [name, p] of Object.entries(doc.parameters ?? {})) add(name, p);
+  for (const [name, p] of Object.entries(ANALYTICS.method('reports.query').parameters ?? {})) add(name, p);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { Discovery, readDiscovery, type SchemaProblem } from '../discovery.js';
+import { Discovery, type DiscoveryDocument, readDiscovery, type SchemaProblem } from '../discovery.js';
 
 /*
  * YouTube's official discovery document (youtube-v3.json, revision 2026-06, committed next to this file),
@@ -17,7 +17,7 @@ const YOUTUBE = new Discovery(() =>
 );
 
 /** The discovery document (read once). */
-export function youtubeDiscovery(): any {
+export function youtubeDiscovery(): DiscoveryDocument {
   return YOUTUBE.document;
 }
 
@@ -34,7 +34,8 @@ export function mediaUpload(
   resource: string,
   method: string,
 ): { simple: string; resumable: string; maxSize: number; accept: string[] } {
-  const m = youtubeDiscovery().resources[resource].methods[method].mediaUpload;
+  const m = YOUTUBE.method(`${resource}.${method}`).mediaUpload;
+  if (!m) throw new Error(`${resource}.${method} takes no upload in the discovery document`);
   return {
     simple: m.protocols.simple.path,
     resumable: m.protocols.resumable.path,
@@ -59,7 +60,7 @@ export function checkParams(
   method: string,
   query: Record<string, unknown>,
 ): { reason: string; message: string; location: string } | null {
-  const params: Record<string, any> = youtubeDiscovery().resources[resource].methods[method].parameters;
+  const params = YOUTUBE.method(`${resource}.${method}`).parameters ?? {};
   for (const [name, p] of Object.entries(params)) {
     const raw = query[name];
     if (raw === undefined || raw === '') {

@@ -138,7 +138,7 @@ export function channelFor(
 ): YtChannel | null {
   const user = oauth.userFor(request.headers.authorization);
   if (user && method) {
-    const needs = (youtubeDiscovery().resources?.[method[0]]?.methods?.[method[1]]?.scopes ?? []) as string[];
+    const needs = youtubeDiscovery().resources?.[method[0]]?.methods?.[method[1]]?.scopes ?? [];
     const granted = oauth.scopesFor(request.headers.authorization) ?? [];
     if (needs.length && !needs.some((s) => granted.includes(s))) {
       reply.status(403).send({

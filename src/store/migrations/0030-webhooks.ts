@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // NOTE: never edit a migration once it has landed; add a new one.
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('webhook')
     .addColumn('webhook_id', 'text', (c) => c.primaryKey())

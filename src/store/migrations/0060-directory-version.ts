@@ -7,13 +7,17 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * or another one, and a rolled-back change moves it back. PostgreSQL keeps the table for a uniform
  * schema but has no triggers: nothing is cached there.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('directory_version')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('version', 'integer', (c) => c.notNull())
     .execute();
-  await db.insertInto('directory_version').values({ id: 1, version: 0 }).execute();
+  await db
+    .withTables<{ directory_version: { id: number; version: number } }>()
+    .insertInto('directory_version')
+    .values({ id: 1, version: 0 })
+    .execute();
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
   for (const table of ['api_key', 'user', 'profile']) {
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
@@ -27,6 +31,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('directory_version').execute();
 }

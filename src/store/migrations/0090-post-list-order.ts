@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
  * replaces the one on `(tenant_id, scheduled_for)`, which no query used: a post insert writes no more
  * index entries than before. The same SQL works on both databases (an expression in parentheses).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('post_tenant_scheduled_idx').execute();
   await sql`CREATE INDEX post_tenant_time_idx ON post (tenant_id, (coalesce(scheduled_for, created_at)), post_id)`.execute(
     db,

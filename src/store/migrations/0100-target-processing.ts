@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
  * never the bytes), `processing_since` when the wait began, so the check job can give up after a bound.
  * Both null otherwise.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('post_target').addColumn('processing_handle', 'text').execute();
   await db.schema.alterTable('post_target').addColumn('processing_since', 'text').execute();
 }

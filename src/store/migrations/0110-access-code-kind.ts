@@ -6,8 +6,13 @@ import type { Kysely } from 'kysely';
  * serves every bot platform. They become `access_code`; codes handed out before the upgrade (15 minutes
  * of life, kept a day) still poll.
  */
-export async function up(db: Kysely<any>): Promise<void> {
-  await db.updateTable('connect_token').set({ kind: 'access_code' }).where('kind', '=', 'telegram_code').execute();
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db
+    .withTables<{ connect_token: { kind: string } }>()
+    .updateTable('connect_token')
+    .set({ kind: 'access_code' })
+    .where('kind', '=', 'telegram_code')
+    .execute();
 }
 
 export async function down(): Promise<void> {

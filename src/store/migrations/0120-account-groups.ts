@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * are rows, not a JSON list, so deleting an account drops it from every group through the foreign key
  * (SQLite runs with foreign_keys on) and no code path that removes accounts has to remember groups.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('account_group')
     .addColumn('account_group_id', 'text', (c) => c.primaryKey())

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
  * unique (source_post_id, cycle) index is what makes a second copy of one cycle impossible, whatever a
  * crashed or slow worker does. Both go with their post (foreign key, cascade).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('post_recycling')
     .addColumn('post_id', 'text', (c) => c.primaryKey().references('post.post_id').onDelete('cascade'))

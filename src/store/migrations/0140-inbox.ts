@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
  * `message.received` / `comment.received` event written with the row's insert is emitted once.
  * Rows go with their account (foreign keys cascade).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('inbox_conversation')
     .addColumn('conversation_id', 'text', (c) => c.primaryKey())

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 
 // NOTE: never edit a migration once it has landed; add a new one.
 /**
@@ -10,17 +10,17 @@ import type { Kysely } from 'kysely';
  * - `account_metric_snapshot`: followers (and subscribers) read daily per account; the latest is also
  *   kept on the account row with the time its next read is due.
  */
-export async function up(db: Kysely<any>): Promise<void> {
-  const counters = (t: any) =>
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const counters = <T extends string, C extends string>(t: CreateTableBuilder<T, C>) =>
     t
-      .addColumn('impressions', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('reach', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('likes', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('comments', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('shares', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('saves', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('clicks', 'bigint', (c: any) => c.notNull().defaultTo(0))
-      .addColumn('views', 'bigint', (c: any) => c.notNull().defaultTo(0));
+      .addColumn('impressions', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('reach', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('likes', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('comments', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('shares', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('saves', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('views', 'bigint', (c) => c.notNull().defaultTo(0));
 
   await counters(
     db.schema
@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('collected_at', 'text'),
   )
     // likes + comments + shares + saves of the latest read (sortBy=engagement, best-time).
-    .addColumn('engagement', 'bigint', (c: any) => c.notNull().defaultTo(0))
+    .addColumn('engagement', 'bigint', (c) => c.notNull().defaultTo(0))
     // Engagement of the last read at or before 6h, 12h, 1d, 2d, 7d, 30d after publishing (content decay).
     .addColumn('reached_6h', 'bigint')
     .addColumn('reached_12h', 'bigint')

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
  *   `source` on GET /v1/analytics picks them or Herald's).
  * - `account.external_synced_at`: the newest post time the last sync saw; the next lists from there.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('post')
     .addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0))

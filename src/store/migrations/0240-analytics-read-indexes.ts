@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
  * - collection: one account's due reads (account_id, next_collect_at) instead of walking every due read
  *   of every account, and the scan for accounts with due reads from the index alone.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('target_metrics_tenant_published_idx').execute();
   await db.schema.dropIndex('target_metrics_tenant_engagement_idx').execute();
   await db.schema.dropIndex('target_metrics_due_idx').execute();

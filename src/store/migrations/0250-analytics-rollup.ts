@@ -83,7 +83,7 @@ const WATCHED = [
   ...COUNTERS,
 ];
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   let t = db.schema
     .createTable('metrics_rollup')
@@ -146,9 +146,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 /** Sums every target into metrics_rollup afresh (the migration's first fill; also a repair). */
-export async function rebuildMetricsRollup(db: Kysely<any>): Promise<void> {
+export async function rebuildMetricsRollup<DB>(db: Kysely<DB>): Promise<void> {
   const cols = shares('m');
-  await db.deleteFrom('metrics_rollup').execute();
+  await sql`delete from metrics_rollup`.execute(db);
   await sql
     .raw(
       `insert into metrics_rollup (${[...KEYS, ...cols.map(([c]) => c)].join(', ')})

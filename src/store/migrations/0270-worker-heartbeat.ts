@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * Without a shared budget store (REDIS_URL), each process paces publishes with an equal share of every
  * platform budget: the share is one over the workers seen lately (docs/pacing.md).
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('worker_heartbeat')
     .addColumn('worker_id', 'text', (c) => c.primaryKey())

@@ -4,7 +4,7 @@ import { createPlatformIO } from '../../../platforms/io.js';
 import { toPlatformError, type PublishResult, type ThreadProgress } from '../../../platforms/types.js';
 import { CallLog } from '../call-log.js';
 import { describeError, failure } from '../failure.js';
-import { commitTargetChange } from '../outcome.js';
+import { commitTargetChange, type TargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
 import { settleAdvice } from '../settle-advice.js';
 import {
@@ -37,7 +37,12 @@ async function checkThread(
 ): Promise<void> {
   const { post, target } = c;
   const iso = ctx.clock.now().toISOString();
-  const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
+  const change = (patch: TargetChange['patch']) => ({
+    postId: post.post_id,
+    targetId: target.target_id,
+    from: 'publishing',
+    patch,
+  });
   const done = progress.replies.length;
   if (done >= itemCount) {
     log.note('retry', 'success', target.attempts, { metadata: { outcome: 'thread_complete', replies: done } });
@@ -63,7 +68,12 @@ export async function check(ctx: AppContext, run: PublishRun, c: Claimed): Promi
   const { post, target, account, adapter } = c;
   const checks = run.payload.checks ?? 0;
   const iso = ctx.clock.now().toISOString();
-  const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
+  const change = (patch: TargetChange['patch']) => ({
+    postId: post.post_id,
+    targetId: target.target_id,
+    from: 'publishing',
+    patch,
+  });
   const log = new CallLog(post, target, account?.username ?? null, null, () => ctx.clock.now());
   const unknown = (message: string) => {
     // The log says it too, so API, logs and webhooks agree on why nothing more happens by itself.

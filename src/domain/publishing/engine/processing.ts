@@ -13,7 +13,7 @@ import {
 import { findAccountById, findTarget, finishJob, lockPostOfTarget, type TargetRow } from '../../../store/publishing.js';
 import { CallLog, type LogAction } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
-import { commitTargetChange } from '../outcome.js';
+import { commitTargetChange, type TargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
 import { PROCESSING_CHECK_TASK, processingCheckJobKey, publishJob } from '../schedule.js';
 import { unusable } from './claim.js';
@@ -111,7 +111,12 @@ export async function runProcessingCheck(ctx: AppContext, run: ProcessingCheckRu
   const now = ctx.clock.now();
   const iso = now.toISOString();
   const log = new CallLog(post, target, account?.username ?? null, null, () => ctx.clock.now());
-  const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'processing', patch });
+  const change = (patch: TargetChange['patch']) => ({
+    postId: post.post_id,
+    targetId: target.target_id,
+    from: 'processing',
+    patch,
+  });
   const fail = (f: TargetFailure) =>
     commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), {
       finish: true,

@@ -17,7 +17,7 @@ import { mediaOpener } from '../../media/open.js';
 import { prepareRequestMedia } from '../../media/prepare.js';
 import { CallLog } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
-import { commitTargetChange, type JobNext } from '../outcome.js';
+import { commitTargetChange, type JobNext, type TargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
 import { pauseForRateLimit } from './pace.js';
 import { processedHandle, startProcessing } from './processing.js';
@@ -124,7 +124,12 @@ async function onSendError(
 ): Promise<void> {
   const { post, target } = c;
   const iso = ctx.clock.now().toISOString();
-  const change = (patch: any) => ({ postId: post.post_id, targetId: target.target_id, from: 'publishing', patch });
+  const change = (patch: TargetChange['patch']) => ({
+    postId: post.post_id,
+    targetId: target.target_id,
+    from: 'publishing',
+    patch,
+  });
   const fail = (f: TargetFailure) =>
     commitTargetChange(ctx, job(run), change({ ...failedPatch(f, iso), ...progressPatch(target) }), log.drain(), {
       finish: true,
@@ -244,7 +249,12 @@ async function refreshThenResend(
     outcome = 'failed' as const;
   }
   const iso = ctx.clock.now().toISOString();
-  const change = (patch: any) => ({ postId: c.post.post_id, targetId: c.target.target_id, from: 'publishing', patch });
+  const change = (patch: TargetChange['patch']) => ({
+    postId: c.post.post_id,
+    targetId: c.target.target_id,
+    from: 'publishing',
+    patch,
+  });
   if (outcome !== 'refreshed') {
     const why =
       outcome === 'disconnected'

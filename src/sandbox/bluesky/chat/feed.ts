@@ -38,8 +38,8 @@ export function registerFeed(server: Server, auth: Auth, reader: PdsReader): voi
         author: { did: author, handle: await reader.handle(author) },
         record: { $type: 'app.bsky.feed.post', ...p.value },
         replyCount: posts.filter((x) => x.value.reply?.parent?.uri === uri).length,
-        repostCount: reposts.filter((x) => x.value.subject?.uri === uri).length,
-        likeCount: likes.filter((x) => x.value.subject?.uri === uri).length,
+        repostCount: reposts.filter((x) => typeof x.value.subject === 'object' && x.value.subject.uri === uri).length,
+        likeCount: likes.filter((x) => typeof x.value.subject === 'object' && x.value.subject.uri === uri).length,
         quoteCount: posts.filter((x) => (x.value.embed?.record?.uri ?? x.value.embed?.record?.record?.uri) === uri)
           .length,
         indexedAt: new Date(p.value.createdAt ?? 0).toISOString(),
@@ -50,7 +50,7 @@ export function registerFeed(server: Server, auth: Auth, reader: PdsReader): voi
 
   server.method('app.bsky.feed.getPosts', {
     auth: auth('app.bsky.feed.getPosts'),
-    handler: async ({ params }: any) => ({
+    handler: async ({ params }) => ({
       encoding: 'application/json',
       body: { posts: await postViews(params.uris as string[]) },
     }),
@@ -58,7 +58,7 @@ export function registerFeed(server: Server, auth: Auth, reader: PdsReader): voi
 
   server.method('app.bsky.feed.getAuthorFeed', {
     auth: auth('app.bsky.feed.getAuthorFeed'),
-    handler: async ({ params }: any) => {
+    handler: async ({ params }) => {
       const actor = String(params.actor);
       const did = actor.startsWith('did:')
         ? actor
@@ -90,7 +90,7 @@ export function registerFeed(server: Server, auth: Auth, reader: PdsReader): voi
 
   server.method('app.bsky.actor.getProfile', {
     auth: auth('app.bsky.actor.getProfile'),
-    handler: async ({ params }: any) => {
+    handler: async ({ params }) => {
       const did = String(params.actor);
       if (!(await reader.repos()).includes(did)) throw new InvalidRequestError('Profile not found', 'NotFound');
       const follows = await everywhere('app.bsky.graph.follow');

@@ -16,8 +16,8 @@ function reasonFor(me: string, post: PostRecord): { reason: string; subject?: st
   }
   const quoted: string | undefined = v.embed?.record?.uri ?? v.embed?.record?.record?.uri;
   if (quoted && repoOf(quoted) === me) return { reason: 'quote', subject: quoted };
-  const mentioned = (v.facets ?? []).some((f: any) =>
-    (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
+  const mentioned = (v.facets ?? []).some((f) =>
+    (f.features ?? []).some((x) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
   );
   return mentioned ? { reason: 'mention' } : null;
 }
@@ -30,7 +30,7 @@ export function registerNotifications(server: Server, auth: Auth, reader: PdsRea
   const seen = new Map<string, string>();
   server.method(LIST, {
     auth: auth(LIST),
-    handler: async ({ auth: a, params }: any) => {
+    handler: async ({ auth: a, params }) => {
       const me = a.credentials.did as string;
       const items: Array<{ post: PostRecord; author: string; reason: string; subject?: string; at: string }> = [];
       for (const repo of await reader.repos()) {
@@ -72,8 +72,9 @@ export function registerNotifications(server: Server, auth: Auth, reader: PdsRea
   });
   server.method('app.bsky.notification.updateSeen', {
     auth: auth('app.bsky.notification.updateSeen'),
-    handler: async ({ auth: a, input }: any) => {
-      seen.set(a.credentials.did, new Date(input.body.seenAt).toISOString());
+    handler: async ({ auth: a, input }) => {
+      // xrpc-server has checked the input against the lexicon: seenAt is a datetime.
+      seen.set(a.credentials.did, new Date((input?.body as { seenAt: string }).seenAt).toISOString());
     },
   });
 }
