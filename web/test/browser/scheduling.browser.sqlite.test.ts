@@ -213,7 +213,7 @@ describe.each(WIDTHS)('scheduling in the dashboard at $width px', (size) => {
     await page.getByRole('button', { name: 'Schedule' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'already scheduled' });
     await refusal.waitFor();
-    expect(await refusal.textContent()).toContain(`in post ${shopPost._id}`);
+    expect(await refusal.textContent()).toContain('The same content is already scheduled for this account');
     expect(await refusal.textContent()).toContain('duplicate_content · HTTP 409');
 
     // Drafts: the one without a date is listed (the calendar has no place for it).
