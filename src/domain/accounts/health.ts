@@ -81,21 +81,14 @@ function assess(row: AccountRow, now: Date): Assessment {
   const expiresIn = expiresAt ? Math.round((expiresAt.getTime() - now.getTime()) / 1000) : null;
   const expired = expiresIn !== null && expiresIn <= 0;
   const canRefresh = row.refresh_token !== null;
-  if (row.is_active !== 1) {
-    issues.push('The account was disconnected: its token expired or was revoked');
-    recommendations.push('Reconnect the account');
-    return {
-      status: 'error',
-      tokenValid: false,
-      needsReconnect: true,
-      needsRefresh: false,
-      expiresIn,
-      issues,
-      recommendations,
-    };
-  }
-  if (expired && !canRefresh) {
-    issues.push('The access token expired and cannot be refreshed');
+  const lost =
+    row.is_active !== 1
+      ? 'The account was disconnected: its token expired or was revoked'
+      : expired && !canRefresh
+        ? 'The access token expired and cannot be refreshed'
+        : null;
+  if (lost) {
+    issues.push(lost);
     recommendations.push('Reconnect the account');
     return {
       status: 'error',
