@@ -58,6 +58,29 @@ const PUBLIC =
   'Whatever is published is public at once on the platform and cannot be taken back by Herald except by unpublishing, where the platform allows it.';
 const DRY_RUN = 'Without confirm: true this is a dry run that changes nothing and shows what would happen.';
 
+/**
+ * The fields of `PUT /v1/posts/{postId}` other than the time: the tools that only schedule or publish a
+ * post hide them, so an assistant cannot change the post's content through them.
+ */
+const NOT_THE_TIME = [
+  'title',
+  'content',
+  'mediaItems',
+  'platforms',
+  'publishNow',
+  'isDraft',
+  'tags',
+  'hashtags',
+  'mentions',
+  'visibility',
+  'metadata',
+  'crosspostingEnabled',
+  'tiktokSettings',
+  'recycling',
+  'queuedFromProfile',
+  'queueId',
+];
+
 export const TOOLS: readonly ToolDef[] = [
   // Reading: free of side effects; each call counts against the key's per-minute rate limit.
   {
@@ -252,24 +275,7 @@ export const TOOLS: readonly ToolDef[] = [
     path: '/v1/posts/{postId}',
     access: 'write',
     require: ['scheduledFor'],
-    omit: [
-      'title',
-      'content',
-      'mediaItems',
-      'platforms',
-      'publishNow',
-      'isDraft',
-      'tags',
-      'hashtags',
-      'mentions',
-      'visibility',
-      'metadata',
-      'crosspostingEnabled',
-      'tiktokSettings',
-      'recycling',
-      'queuedFromProfile',
-      'queueId',
-    ],
+    omit: NOT_THE_TIME,
     needsConfirm: always,
     preview: postOf,
     description: `Set when a draft or scheduled post is published (scheduledFor; local time in timezone). At that time it is published: ${PUBLIC} ${DRY_RUN}`,
@@ -280,26 +286,7 @@ export const TOOLS: readonly ToolDef[] = [
     method: 'PUT',
     path: '/v1/posts/{postId}',
     access: 'write',
-    omit: [
-      'title',
-      'content',
-      'mediaItems',
-      'platforms',
-      'scheduledFor',
-      'timezone',
-      'publishNow',
-      'isDraft',
-      'tags',
-      'hashtags',
-      'mentions',
-      'visibility',
-      'metadata',
-      'crosspostingEnabled',
-      'tiktokSettings',
-      'recycling',
-      'queuedFromProfile',
-      'queueId',
-    ],
+    omit: [...NOT_THE_TIME, 'scheduledFor', 'timezone'],
     fixed: { publishNow: true },
     needsConfirm: always,
     preview: postOf,
