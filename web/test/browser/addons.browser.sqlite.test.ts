@@ -120,8 +120,10 @@ describe('connection steps and add-on pages in Chromium', () => {
 
     await visit('inbox', 'Inbox');
     await page.getByRole('tab', { name: 'Comments', exact: true }).click();
-    // The selected tab says so, and only it.
-    expect(await page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected')).toBe('true');
+    // The selected tab says so, and only it (once the click has rendered: reading at once raced it).
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected'))
+      .toBe('true');
     expect(await page.getByRole('tab', { name: 'Conversations' }).getAttribute('aria-selected')).toBe('false');
     expect(await page.getByRole('tab', { selected: true }).count()).toBe(1);
     const post = page.locator('.inbox-list li', { hasText: '1 comment' });
