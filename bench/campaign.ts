@@ -28,9 +28,11 @@ import {
  *   bluesky   N posts on N Bluesky accounts, SQLite, one process: floor one round trip (<= 0.8 s).
  *   telegram  N posts through one bot to N channels: floor N / 30 s (the Bot API's documented pace).
  *   postgres  the Bluesky case on PostgreSQL with 3 processes, one killed with kill -9 halfway.
+ *   ceiling   the Bluesky case's calls alone, sent by the bench itself at once: no Herald, no database.
+ *             What this machine's simulator, proxy and one HTTP client allow; the floor of any scheduler.
  *
  * BENCH_CAMPAIGN_N (default 10000) scales every case down; BENCH_CAMPAIGN_CASES picks them
- * (default bluesky,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
+ * (default ceiling,bluesky,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
  * code before a change) against the same sandbox and proxy from this one. BENCH_CAMPAIGN_PG is the
  * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test). Besides lateness and memory, each
  * case prints the CPU time Herald used during the campaign; the Telegram case the 429s it was answered.
@@ -414,6 +416,72 @@ async function blueskyCase(): Promise<BenchResult[]> {
   }
 }
 
+/**
+ * The ceiling of the Bluesky case on this machine: no Herald, no database. The bench process itself
+ * opens the N sessions (proxy off), then at the due second starts every createRecord at once through the
+ * same proxy to the same simulator, with Node's fetch (as Herald does). What it measures is what the
+ * simulator, the proxy and one HTTP client cost here: no implementation of the scheduler can publish
+ * the campaign sooner than this on the same cores.
+ */
+async function ceilingCase(): Promise<BenchResult[]> {
+  const sandbox = await startSandbox();
+  sandbox.proxy.setEnabled(false);
+  try {
+    const xrpc = async (nsid: string, body: unknown, token?: string) => {
+      const res = await fetch(`${sandbox.proxy.url}/sandbox/bluesky/xrpc/${nsid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, string>;
+      if (!res.ok) throw new Error(`${nsid}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const sessions: { did: string; accessJwt: string }[] = new Array(N);
+    await pool(N, 32, async (i) => {
+      const s = await xrpc('com.atproto.server.createSession', {
+        identifier: `c${i}.bsky.social`,
+        password: APP_PASSWORD,
+      });
+      sessions[i] = { did: s.did, accessJwt: s.accessJwt };
+    });
+    step(`${N} sessions opened`);
+    sandbox.proxy.setEnabled(true);
+    const dueAt = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
+    await sleep(dueAt - Date.now());
+    const cpu0 = process.cpuUsage();
+    const late = await Promise.all(
+      sessions.map(async (s, i) => {
+        await xrpc(
+          'com.atproto.repo.createRecord',
+          {
+            repo: s.did,
+            collection: 'app.bsky.feed.post',
+            record: { $type: 'app.bsky.feed.post', text: `ceiling ${i}`, createdAt: new Date().toISOString() },
+          },
+          s.accessJwt,
+        );
+        return Date.now() - dueAt;
+      }),
+    );
+    const cpu = process.cpuUsage(cpu0);
+    const sorted = late.sort((a, b) => a - b);
+    const name = `ceiling: ${N} createRecord calls at once, no Herald`;
+    return [
+      { name: `${name}: p50 lateness (floor ${sec(LATENCY[1])} s)`, value: sec(pct(sorted, 0.5)), unit: 's' },
+      { name: `${name}: p99 lateness`, value: sec(pct(sorted, 0.99)), unit: 's' },
+      { name: `${name}: max lateness`, value: sec(sorted[sorted.length - 1] ?? NaN), unit: 's' },
+      {
+        name: `${name}: client and proxy CPU`,
+        value: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
+        unit: 's',
+      },
+    ];
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function telegramCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
@@ -558,8 +626,11 @@ async function postgresCase(): Promise<BenchResult[]> {
 }
 
 export default async function campaignBench(): Promise<BenchResult[]> {
-  const cases = (process.env.BENCH_CAMPAIGN_CASES ?? 'bluesky,telegram,postgres').split(',').map((c) => c.trim());
+  const cases = (process.env.BENCH_CAMPAIGN_CASES ?? 'ceiling,bluesky,telegram,postgres')
+    .split(',')
+    .map((c) => c.trim());
   const runs: Record<string, () => Promise<BenchResult[]>> = {
+    ceiling: ceilingCase,
     bluesky: blueskyCase,
     telegram: telegramCase,
     postgres: postgresCase,
