@@ -14,6 +14,7 @@ import { solidImage } from '../fixtures/media.js';
 import { createOAuthE2E, followAuthUrl, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
 import { createTenant } from '../helpers/posts.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
+import { entryArgs } from '../helpers/processes.js';
 
 /*
  * The MCP server through the official SDK's own client, on both transports: Streamable HTTP at /mcp and
@@ -75,7 +76,7 @@ async function stdioClient(apiKey: string): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'mcp'],
+      args: [...entryArgs('src/cli.ts'), 'mcp'],
       cwd: ROOT,
       env,
       stderr: 'inherit',

@@ -1,16 +1,15 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import { verifyPassword } from '../../src/lib/password.js';
 import { findPasswordHash } from '../../src/store/sessions.js';
-import { processDatabase, ROOT, runCli } from '../helpers/processes.js';
+import { entryArgs, processDatabase, ROOT, runCli } from '../helpers/processes.js';
 
 /** `herald users set-password`: the password comes on stdin (never argv), so it shows in no process list. */
 function setPassword(args: string[], env: Record<string, string>, stdin: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+  const child = spawn(process.execPath, [...entryArgs('src/cli.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { sdkError } from '../helpers/sdk.js';
+import { entryArgs } from '../helpers/processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = '2026-01-05T12:00:00.000Z';
@@ -216,7 +217,7 @@ describe('team invitations', () => {
     const cfg = env.config;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'invites', 'accept', token, '--email', mail, '--json'],
+      [...entryArgs('src/cli.ts'), 'invites', 'accept', token, '--email', mail, '--json'],
       {
         cwd: ROOT,
         env: {
