@@ -357,6 +357,14 @@ describe('GET /v1/analytics/instagram/follower-history', () => {
     );
     expect(totals.metrics).toEqual({ follower_count: { total: 540 } });
 
+    // Herald's own reads need no insights permission; Graph's account insights do, and this account was
+    // connected without instagram_manage_insights: the simulator's (#10) is a 400 that says to reconnect.
+    const refused = await zernioError(
+      client.analytics.getInstagramAccountInsights({ query: { accountId: igAccountId } }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.code).toBe('account_reauthorization_required');
+
     for (const query of [
       { accountId: igAccountId, metrics: 'reach' },
       { accountId: igAccountId, fromDate: '2025-01-01', toDate: '2026-03-01' },
