@@ -150,7 +150,7 @@ export function facebookInsights(opts: FacebookOptions): FacebookInsights {
         try {
           result = readMoney(
             m,
-            ((await daily(page, [m], q, io)).get(m) ?? []).filter((v) => v.date >= q.since),
+            ((await daily(page, [m], q, io)).get(m) ?? []).filter((v) => v.date >= q.since && v.date <= q.until),
           );
         } catch (error) {
           result = failure(error);
