@@ -177,6 +177,7 @@ export const ERROR_CODES = {
   invalid_metrics: { statuses: [400], summary: 'Invalid metrics: …. Valid options: …' },
   invalid_multipart: { statuses: [400], summary: 'The multipart body cannot be read: …' },
   invalid_pending_data_token: { statuses: [400], summary: 'pendingDataToken is invalid or expired' },
+  invalid_post_id: { statuses: [400], summary: 'postId is not a post of the account (its Page)' },
   invalid_plan: { statuses: [400], summary: 'Unknown plan "…" (free, build, accelerate, unlimited)' },
   invalid_platform: { statuses: [400], summary: 'Unknown platform "…"' },
   invalid_signature: { statuses: [403], summary: 'Upload URL signature is missing or malformed' },
@@ -362,6 +363,10 @@ export const ERROR_CODES = {
     summary: 'The automation uses features Herald does not offer (named in details.fields)',
   },
   unsupported_media_type: { statuses: [415], summary: 'The request body has a Content-Type the route does not take' },
+  unsupported_parameter: {
+    statuses: [400],
+    summary: 'The route does not take this parameter (post earnings are lifetime totals: no date window)',
+  },
   unsupported_platform: { statuses: [400], summary: 'Posts on … cannot be unpublished through the API' },
   upload_complete: {
     statuses: [409],

@@ -63,3 +63,35 @@ export function metricList(value: string | undefined, valid: readonly string[], 
     );
   return asked;
 }
+
+export interface FollowerSeries {
+  /** The count of each day that has a read. */
+  follower_count: { date: string; value: number }[];
+  /** Per day, the rise since the previous read (0 on a fall), and the fall (0 on a rise). */
+  followers_gained: { date: string; value: number }[];
+  followers_lost: { date: string; value: number }[];
+}
+
+/**
+ * Daily follower counts (`reads`, oldest first, possibly starting before `since`) as the hosted API's
+ * follower metrics over [since, until]: each day's count, and the gains and losses between consecutive
+ * reads, a day counted from the read before it (which may be the day before `since`).
+ */
+export function followerSeries(reads: { date: string; value: number }[], since: string, until: string): FollowerSeries {
+  const out: FollowerSeries = { follower_count: [], followers_gained: [], followers_lost: [] };
+  let previous: number | null = null;
+  for (const r of reads) {
+    if (r.date > until) break;
+    if (r.date >= since) {
+      out.follower_count.push(r);
+      const delta = previous === null ? 0 : r.value - previous;
+      out.followers_gained.push({ date: r.date, value: Math.max(0, delta) });
+      out.followers_lost.push({ date: r.date, value: Math.max(0, -delta) });
+    }
+    previous = r.value;
+  }
+  return out;
+}
+
+/** The day before `day` (YYYY-MM-DD). */
+export const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);

@@ -42,6 +42,11 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
    */
   reconnectUrl(extraScopes?: readonly string[]): Promise<string | null>;
   /**
+   * The account's follower counts as Herald's daily account read kept them: the last read of each UTC day
+   * from `since` to `until` (YYYY-MM-DD, both included), oldest first. Empty for a tool without an account.
+   */
+  followerHistory(since: string, until: string): Promise<{ date: string; value: number }[]>;
+  /**
    * Connects another destination of the account's platform user (a location, a page...) as a new account
    * of `profileId`, reusing this account's grant. With `onePerProfile`, a profile that already has an
    * account of this platform is a 409. Fails for a tool without an account.

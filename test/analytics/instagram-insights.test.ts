@@ -27,7 +27,11 @@ const DAY = 24 * HOUR;
 beforeAll(async () => {
   e = await createOAuthE2E((now) => [facebookSimulator({ now }), instagramSimulator({ now })], {
     now: '2026-03-10T12:00:00Z',
-    env: { ANALYTICS_SCHEDULE: '1h,6h,1d' },
+    env: {
+      ANALYTICS_SCHEDULE: '1h,6h,1d',
+      INSTAGRAM_SCOPES:
+        'instagram_basic,instagram_content_publish,instagram_manage_comments,instagram_manage_messages,pages_show_list,pages_read_engagement,business_management,instagram_manage_insights',
+    },
   });
   t = await analyticsUser(e, 'IG insights');
   const start = sdkData(
@@ -57,7 +61,7 @@ async function pageToken(login: string): Promise<string> {
   const g = `${e.sandbox.url}/sandbox/instagram/v24.0`;
   const redirect = 'https://herald.example/cb';
   const dialog = await fetch(
-    `${g}/dialog/oauth?client_id=100000000000001&redirect_uri=${encodeURIComponent(redirect)}&login_hint=${login}`,
+    `${g}/dialog/oauth?client_id=100000000000001&redirect_uri=${encodeURIComponent(redirect)}&login_hint=${login}&scope=pages_show_list,instagram_basic,instagram_manage_insights`,
     { redirect: 'manual' },
   );
   const code = new URL(dialog.headers.get('location')!).searchParams.get('code')!;

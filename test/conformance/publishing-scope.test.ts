@@ -35,9 +35,6 @@ const NOT_SERVED_YET = new Set<string>([
   'getLinkedInOrgAggregateAnalytics',
   'getTikTokAccountInsights',
   'getYouTubeVideoRetention',
-  'getFacebookPageInsights',
-  'getFacebookPostEarnings',
-  'getInstagramFollowerHistory',
   'getYouTubeDemographics',
   'getGoogleBusinessSearchKeywords',
 ]);

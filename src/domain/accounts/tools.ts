@@ -5,6 +5,7 @@ import { createPlatformIO } from '../../platforms/io.js';
 import type { ConnectedAccount, PlatformTool } from '../../platforms/tools.js';
 import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
 import { findAccount, listAccounts, type AccountRow } from '../../store/accounts.js';
+import { accountSnapshotsOf } from '../../store/analytics-read.js';
 import { assertOwnProfile } from '../connect/save.js';
 import { connectWithAccount } from '../connect/selection.js';
 import type { Principal } from '../principal.js';
@@ -77,6 +78,7 @@ export async function runPlatformTool(
         row && caller.permission !== 'read'
           ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl
           : null,
+      followerHistory: async (since, until) => (row ? dailyFollowers(ctx, row.account_id, since, until) : []),
       connectDestination: async (target) => {
         if (!row) throw new AppError('internal', 'tool_without_account', "connectDestination needs the tool's account");
         return connectDestination(ctx, caller, platform, row, target);
@@ -103,6 +105,26 @@ export async function runPlatformTool(
   if (row && answer.accountMetadata)
     await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
   return answer.body;
+}
+
+/** ToolCall.followerHistory: the last follower read of each UTC day of the range. */
+async function dailyFollowers(ctx: AppContext, accountId: string, since: string, until: string) {
+  const reads = await accountSnapshotsOf(
+    ctx.db.kysely,
+    [accountId],
+    `${since}T00:00:00.000Z`,
+    `${until}T23:59:59.999Z`,
+  );
+  const out: { date: string; value: number }[] = [];
+  for (const r of reads) {
+    const followers = r.followers ?? r.subscribers;
+    if (followers === null) continue;
+    const date = r.collected_at.slice(0, 10);
+    const last = out[out.length - 1];
+    if (last?.date === date) last.value = Number(followers);
+    else out.push({ date, value: Number(followers) });
+  }
+  return out;
 }
 
 /** ToolCall.connectDestination: another destination of `source`'s platform user, as an account of `target.profileId`. */

@@ -6,6 +6,7 @@ import { FACEBOOK_DESTINATIONS } from './destinations.js';
 import { facebookAdapterFromConfig } from './index.js';
 import { FACEBOOK_DEFAULT_SCOPES } from './oauth.js';
 import { MESSAGE } from './rules.js';
+import { FACEBOOK_INSIGHTS_TOOLS } from './insights-tools.js';
 import { FACEBOOK_TOOLS } from './tools.js';
 
 // Facebook: text 63,206; feed up to 10 images or 1 video, never both (spec); a story is one media item,
@@ -78,6 +79,6 @@ export const facebook: PlatformDescriptor<'facebook'> = {
   // times its engaged users per 24 hours, a figure only the platform knows (X-Business-Use-Case-Usage);
   // no fixed budget to declare: its throttling codes (4, 17, 32, 613) pause the account by their hint.
   limits: [],
-  tools: FACEBOOK_TOOLS,
+  tools: [...FACEBOOK_TOOLS, ...FACEBOOK_INSIGHTS_TOOLS],
   createAdapter: facebookAdapterFromConfig,
 };

@@ -16,6 +16,7 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 import { FACEBOOK_DEFAULT_SCOPES, facebookOAuth } from './oauth.js';
 import { checkText, feedPost, firstComment, photoStory, postUrl, videoState, type PageAccess } from './publish.js';
 import { facebookInbox } from './inbox.js';
+import { facebookInsights, type FacebookInsights } from './insights.js';
 import { facebookPage, PAGE_WEBHOOK_FIELDS, type FacebookPage } from './page.js';
 import { messengerMenu } from './settings.js';
 import { uploadResumable, uploadRupload } from './upload.js';
@@ -42,6 +43,8 @@ const pictureOf = (p: any): string | null => p?.picture?.data?.url ?? null;
 /** The Facebook adapter, with the Page calls its tools (tools.ts) make. */
 export interface FacebookAdapter extends PlatformAdapter {
   page: FacebookPage;
+  /** The Page's and its posts' insights its analytics routes read (insights.ts). */
+  insights: FacebookInsights;
 }
 
 export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
@@ -204,6 +207,7 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
     analytics: facebookAnalytics(opts),
     settings: { 'messenger-menu': messengerMenu(base) },
     page: facebookPage(opts),
+    insights: facebookInsights(opts),
     inbox: facebookInbox(opts, pageAccess),
 
     async publish(req, io): Promise<PublishResult | ProcessingStarted> {

@@ -27,7 +27,7 @@ export interface PageSubscription {
   subscribedFields: string[];
 }
 
-function page(account: AccountCredentials): { pageId: string; token: string } {
+export function selectedPage(account: AccountCredentials): { pageId: string; token: string } {
   const pageId = typeof account.metadata.pageId === 'string' ? account.metadata.pageId : null;
   if (!pageId || !account.accessToken)
     throw new PlatformError('rejected', 'no Facebook Page is selected for this account', {
@@ -40,7 +40,7 @@ export function facebookPage(opts: FacebookOptions) {
   const base = graphBase(opts);
 
   async function subscription(account: AccountCredentials, io: PlatformIO): Promise<PageSubscription> {
-    const p = page(account);
+    const p = selectedPage(account);
     const res = await graph(io, {
       method: 'GET',
       url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`,
@@ -61,7 +61,7 @@ export function facebookPage(opts: FacebookOptions) {
 
     /** Re-installs the app for the full field set, then reads back what Meta granted. */
     async resubscribe(account: AccountCredentials, io: PlatformIO): Promise<PageSubscription> {
-      const p = page(account);
+      const p = selectedPage(account);
       await graph(io, {
         method: 'POST',
         url: `${base}/${encodeURIComponent(p.pageId)}/subscribed_apps`,
@@ -76,7 +76,7 @@ export function facebookPage(opts: FacebookOptions) {
       postId: string,
       io: PlatformIO,
     ): Promise<{ total: number; breakdown: ReactionBreakdown }> {
-      const p = page(account);
+      const p = selectedPage(account);
       const breakdown = Object.fromEntries(REACTION_KINDS.map((k) => [k, 0])) as ReactionBreakdown;
       let total = 0;
       let after: string | null = null;

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
-import { insightsRange, metricList } from '../insights-range.js';
+import { dayBefore, followerSeries, insightsRange, metricList } from '../insights-range.js';
+import { BreakdownRow, InsightsResponse, MetricType } from '../insights-response.js';
 import { platformTool } from '../tools.js';
 import type { InstagramAdapter } from './index.js';
 
@@ -32,26 +33,7 @@ const BREAKDOWNS = ['media_product_type', 'follow_type', 'follower_type', 'conta
 const DIMENSIONS = ['age', 'city', 'country', 'gender'];
 const DELAY = 'Instagram may report account insights up to 48 hours late.';
 
-const Row = Type.Object({ dimension: Type.String(), value: Type.Number() });
-const MetricType = Type.Union([Type.Literal('time_series'), Type.Literal('total_value')]);
-
-export const InsightsResponse = Type.Object({
-  success: Type.Boolean(),
-  accountId: Type.String(),
-  platform: Type.String(),
-  dateRange: Type.Object({ since: Type.String(), until: Type.String() }),
-  metricType: MetricType,
-  breakdown: Type.Optional(Type.String()),
-  metrics: Type.Record(
-    Type.String(),
-    Type.Object({
-      total: Type.Number(),
-      values: Type.Optional(Type.Array(Type.Object({ date: Type.String(), value: Type.Number() }))),
-      breakdowns: Type.Optional(Type.Array(Row)),
-    }),
-  ),
-  dataDelay: Type.Optional(Type.String()),
-});
+const Row = BreakdownRow;
 
 const Range = {
   fromDate: Type.Optional(Type.String({ maxLength: 32 })),
@@ -153,4 +135,57 @@ const demographics = platformTool<InstagramAdapter>()({
   },
 });
 
-export const INSTAGRAM_INSIGHTS_TOOLS = [accountInsights, demographics];
+/*
+ * GET /v1/analytics/instagram/follower-history: a daily running follower count. Graph has none: its
+ * `follower_count` metric is new follows a day, over the last 30 days only (and is gone from Graph v22+),
+ * so, as the hosted API serves it from its daily snapshots, Herald serves it from its own daily follower
+ * reads (the `followers_count` of the IG user, read once a day by analytics collection). A day without a
+ * read has no value.
+ */
+const FOLLOWER_METRICS = ['follower_count', 'followers_gained', 'followers_lost'] as const;
+
+const followerHistory = platformTool<InstagramAdapter>()({
+  method: 'GET',
+  path: '/analytics/instagram/follower-history',
+  account: 'query',
+  addon: 'analytics',
+  tags: ['Analytics'],
+  summary: 'Get Instagram follower history',
+  querystring: Type.Object({
+    ...Range,
+    metrics: Type.Optional(Type.String({ maxLength: 200 })),
+    metricType: Type.Optional(MetricType),
+  }),
+  response: InsightsResponse,
+  async handler({ account, query, io, followerHistory: history }) {
+    const metrics = metricList(
+      query.metrics,
+      FOLLOWER_METRICS,
+      FOLLOWER_METRICS,
+    ) as (typeof FOLLOWER_METRICS)[number][];
+    const metricType = query.metricType ?? 'total_value';
+    const range = insightsRange(query, io.now(), 89);
+    const series = followerSeries(await history(dayBefore(range.since), range.until), range.since, range.until);
+    const out: Record<string, { total: number; values?: { date: string; value: number }[] }> = {};
+    for (const m of metrics) {
+      const values = series[m];
+      // The count's total is its latest value; gains and losses add up.
+      const total =
+        m === 'follower_count' ? (values[values.length - 1]?.value ?? 0) : values.reduce((s, v) => s + v.value, 0);
+      out[m] = metricType === 'time_series' ? { total, values } : { total };
+    }
+    return {
+      body: {
+        success: true,
+        accountId: account!.accountId,
+        platform: 'instagram',
+        dateRange: range,
+        metricType,
+        metrics: out,
+        dataDelay: "Herald's daily follower reads: one value a day, from the day the account was first read.",
+      },
+    };
+  },
+});
+
+export const INSTAGRAM_INSIGHTS_TOOLS = [accountInsights, demographics, followerHistory];

@@ -6,6 +6,7 @@ import type { Simulator, SimulatorState } from '../types.js';
 import { INSIGHTS_HANDLERS } from './insights.js';
 import { INBOX_HANDLERS, registerInbound } from './inbox.js';
 import { LIST_HANDLERS } from './lists.js';
+import { PAGE_INSIGHTS_HANDLERS } from './page-insights.js';
 import { MESSENGER_PROFILE_HANDLERS } from './messenger-profile.js';
 import { POST_HANDLERS } from './posts.js';
 import { REACTION_HANDLERS, registerReactionsControl } from './reactions.js';
@@ -57,6 +58,7 @@ export function facebookSimulator(opts: FacebookSimulatorOptions = {}): Simulato
           ...LIST_HANDLERS,
           ...SUBSCRIPTION_HANDLERS,
           ...INSIGHTS_HANDLERS,
+          ...PAGE_INSIGHTS_HANDLERS,
           ...MESSENGER_PROFILE_HANDLERS,
           ...INBOX_HANDLERS,
           ...REACTION_HANDLERS,

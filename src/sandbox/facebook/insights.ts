@@ -3,6 +3,7 @@ import { graphError, sendGraphFault } from '../graph/errors.js';
 import { newId, world } from '../graph/world.js';
 import { metricsFor, subscribersOf, type SandboxMetrics } from '../metrics.js';
 import type { SimulatorState } from '../types.js';
+import { approximateEarnings, earningsMicro, insightsRefusal } from './page-insights.js';
 import { POST_HANDLERS } from './posts.js';
 import { addObject, record } from './store.js';
 
@@ -19,7 +20,21 @@ import { addObject, record } from './store.js';
  * is refused as Graph refuses it: `(#100) The value must be a valid insights metric`. Fault op `insights`.
  */
 
-export const PAGE_POST_METRICS: Record<string, (m: SandboxMetrics) => unknown> = {
+/** A metric of a post or video: from its sandbox metrics, or (money) a pure function of its id. */
+type Metric = (m: SandboxMetrics, id: string) => unknown;
+
+/**
+ * Monetization, lifetime on a post or video (content_monetization_earnings a money object with
+ * micro_amount, monetization_approximate_earnings a bare number, as Meta answers them); reading them
+ * needs what Page insights need (page-insights.ts).
+ */
+const MONEY: Record<string, Metric> = {
+  content_monetization_earnings: (_m, id) => ({ currency: 'USD', micro_amount: earningsMicro(id) }),
+  monetization_approximate_earnings: (_m, id) => approximateEarnings(id),
+};
+
+export const PAGE_POST_METRICS: Record<string, Metric> = {
+  ...MONEY,
   post_impressions: (m) => m.impressions,
   post_impressions_unique: (m) => m.reach,
   post_impressions_organic: (m) => m.impressions,
@@ -47,7 +62,8 @@ export const PAGE_POST_METRICS: Record<string, (m: SandboxMetrics) => unknown> =
   post_total_media_view_unique: (m) => m.reach,
 };
 
-export const VIDEO_METRICS: Record<string, (m: SandboxMetrics) => unknown> = {
+export const VIDEO_METRICS: Record<string, Metric> = {
+  ...MONEY,
   total_video_views: (m) => m.views,
   total_video_views_unique: (m) => m.reach,
   total_video_impressions: (m) => m.impressions,
@@ -74,7 +90,7 @@ function metricNames(value: unknown, known: Record<string, unknown>): { names: s
   return { names, bad: names.find((n) => !(n in known)) ?? null };
 }
 
-function insights(table: Record<string, (m: SandboxMetrics) => unknown>): GraphHandler {
+function insights(table: Record<string, Metric>): GraphHandler {
   return (call: GraphCall) => {
     const o = call.node.object!;
     let parsed: { names: string[]; bad: string | null };
@@ -85,6 +101,8 @@ function insights(table: Record<string, (m: SandboxMetrics) => unknown>): GraphH
     }
     if (parsed.bad !== null || !parsed.names.length)
       return graphError(call.reply, 400, { message: '(#100) The value must be a valid insights metric', code: 100 });
+    const refusal = parsed.names.some((n) => n in MONEY) ? insightsRefusal(call, o.ownerId) : null;
+    if (refusal) return graphError(call.reply, 400, refusal);
     const fault = call.state.faults.take('insights');
     if (sendGraphFault(call.reply, fault)) return call.reply;
     const m = metricsFor(call.state, o.id, o.createdAt, call.now);
@@ -92,7 +110,7 @@ function insights(table: Record<string, (m: SandboxMetrics) => unknown>): GraphH
       id: `${o.id}/insights/${name}/lifetime`,
       name,
       period: 'lifetime',
-      values: [{ value: table[name]!(m) }],
+      values: [{ value: table[name]!(m, o.id) }],
       title: name,
       description: `Lifetime: ${name}`,
     }));

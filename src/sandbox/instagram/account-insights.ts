@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GraphCall, GraphHandler } from '../graph/index.js';
-import { invalidParam, sendGraphFault } from '../graph/errors.js';
+import { graphError, invalidParam, sendGraphFault } from '../graph/errors.js';
 
 /*
  * Instagram account insights (https://developers.facebook.com/docs/instagram-platform/api-reference/
@@ -12,7 +12,9 @@ import { invalidParam, sendGraphFault } from '../graph/errors.js';
  * - demographic metrics take `period=lifetime`, `metric_type=total_value`, a `timeframe` and a
  *   `breakdown` (age, city, country, gender), and answer the top 45 values;
  * - `since`..`until` (Unix seconds) spans at most 30 days;
- * - metrics deprecated since v22.0 (`impressions`) are refused by the enum already.
+ * - metrics deprecated since v22.0 (`impressions`) are refused by the enum already;
+ * - the token must carry `instagram_manage_insights` (Facebook Login) or
+ *   `instagram_business_manage_insights` (Instagram Login), else Graph's (#10).
  * Numbers are a pure function of the account, metric and day (`accountInsightValue`), so a test can
  * predict them. Fault op `insights`.
  */
@@ -51,6 +53,13 @@ const list = (v: unknown) =>
 const dayOf = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 const accountInsights: GraphHandler = (call: GraphCall) => {
+  const permission =
+    call.token.kind === 'instagram' ? 'instagram_business_manage_insights' : 'instagram_manage_insights';
+  if (!call.token.scopes.includes(permission))
+    return graphError(call.reply, 400, {
+      message: `(#10) Application does not have permission for this action: it needs the '${permission}' permission`,
+      code: 10,
+    });
   if (sendGraphFault(call.reply, call.state.faults.take('insights'))) return call.reply;
   const igUserId = call.node.id;
   const metrics = list(call.params.metric);
