@@ -234,6 +234,26 @@ function writesData(statements: SqliteDatabase.Database, text: string): boolean 
   return dataWrite.test(text) && !statements.prepare(text).readonly;
 }
 
+/**
+ * The pool's connection settings: the URL, with `DATABASE_SCHEMA` as the search path. Server settings
+ * given in the URL (`?options=-c statement_timeout=5000`) are kept beside it: pg lets the URL's
+ * `options` replace the one passed with it, which dropped the schema and used `public`.
+ */
+export function connectionOptions(url: string, schema: string | null): { connectionString: string; options?: string } {
+  if (!schema) return { connectionString: url };
+  let given = '';
+  let rest = url;
+  try {
+    const parsed = new URL(url);
+    given = parsed.searchParams.get('options') ?? '';
+    parsed.searchParams.delete('options');
+    rest = parsed.toString();
+  } catch {
+    // not a URL pg parses either: pg reports it when it connects
+  }
+  return { connectionString: rest, options: `${given} -c search_path="${schema}"`.trim() };
+}
+
 async function openPostgres(url: string, schema: string | null, poolSize: number): Promise<Db> {
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
@@ -244,11 +264,7 @@ async function openPostgres(url: string, schema: string | null, poolSize: number
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
-  });
+  const pool = new pg.Pool({ ...connectionOptions(url, schema), max: poolSize });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
