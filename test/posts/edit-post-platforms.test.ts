@@ -147,6 +147,18 @@ describe('POST /v1/posts/{postId}/edit on Discord', () => {
     expect(simPost('discord', hooked.platformPostId)?.text).toBe('From the release bot, corrected');
   });
 
+  it("edits a forum post's first message, in the thread the post started", async () => {
+    const forum = '1300000000000000003';
+    const post = await publish('discord', 'Forum: release notes', {}, { channelId: forum, forumThreadName: 'Notes' });
+    const messageId = post.platformPostId.split('/')[1];
+    expect(post.platformPostId).toBe(`${forum}/${messageId}`);
+    expect(body(await edit(post.id, 'discord', 'Forum: release notes, 2nd draft')).id).toBe(post.platformPostId);
+    expect(simPost('discord', messageId)).toMatchObject({
+      text: 'Forum: release notes, 2nd draft',
+      extra: { edited: true },
+    });
+  });
+
   it('refuses a message deleted in Discord, and text over 2,000 characters', async () => {
     const post = await publish('discord', 'Soon deleted');
     const channel = simPost('discord', post.platformPostId)!.extra!.channelId as string;

@@ -1,7 +1,7 @@
 import { PlatformError, type EditTextRequest, type EditTextResult, type PlatformIO } from '../types.js';
 import type { DiscordWebhook } from './api.js';
 import { identityOf, parsePostRef, type Call } from './publish.js';
-import { FORUM_CHANNEL, TEXT } from './rules.js';
+import { TEXT } from './rules.js';
 
 /** Discord's refusals of an edit, said plainly (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json). */
 const REFUSALS: Record<string, string> = {
@@ -15,7 +15,7 @@ const REFUSALS: Record<string, string> = {
  * limit, the id unchanged, 2,000 characters as for a new message. A message sent with a custom identity
  * went through the channel's webhook and only that webhook may edit it
  * (https://discord.com/developers/docs/resources/webhook#edit-webhook-message); the bot edits its own.
- * A forum post's message lives in its thread, whose id is the message's.
+ * A forum post's message lives in the thread it starts, which its link names.
  */
 export async function editMessage(
   call: Call,
@@ -28,10 +28,12 @@ export async function editMessage(
       platformCode: '50035',
     });
   const { channelId, messageId } = parsePostRef(req.account, req.platformPostId);
-  const forum =
-    channelId === String(req.account.metadata.channelId) && Number(req.account.metadata.channelType) === FORUM_CHANNEL;
-  const where = forum ? messageId : channelId;
-  const webhook = !forum && identityOf(req) ? await ownWebhook(call, io, where, await botId(io)) : null;
+  // The message's own channel is the one in its link (`/channels/<guild>/<channel>/<message>`): for a
+  // forum post, the thread it starts rather than the forum the post id names.
+  const linked = /\/channels\/\d+\/(\d+)\/(\d+)$/.exec(req.platformPostUrl ?? '');
+  const where = linked && linked[2] === messageId ? linked[1] : channelId;
+  // Forum posts are the bot's own (publishing sends them without the webhook).
+  const webhook = where === channelId && identityOf(req) ? await ownWebhook(call, io, where, await botId(io)) : null;
   try {
     await call(
       io,
