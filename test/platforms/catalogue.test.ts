@@ -123,7 +123,7 @@ describe('the platform catalogue', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('each adapter implements the capability groups its descriptor declares, and no others', () => {
+  it('each adapter implements the capability groups its descriptor declares (editText included), and no others', () => {
     const config = loadConfig({ SANDBOX_URL: 'http://127.0.0.1:9' });
     const withAdapter = CATALOGUE.filter((d) => d.createAdapter);
     expect(withAdapter.map((d) => d.id).sort()).toEqual([
@@ -151,6 +151,8 @@ describe('the platform catalogue', () => {
       expect(Boolean(adapter.unpublish), d.id).toBe(Boolean(d.capabilities.unpublish));
       expect(Boolean(adapter.findPublished), d.id).toBe(Boolean(d.capabilities.lookup));
       expect(Boolean(adapter.processing), d.id).toBe(Boolean(d.capabilities.processing));
+      // POST /v1/posts/{postId}/edit trusts the declaration: a platform that declares editText edits.
+      expect(Boolean(adapter.editText), d.id).toBe(Boolean(d.capabilities.editText));
       expect(adapter.destinations?.kind, d.id).toBe(d.capabilities.destinations?.kind);
     }
   });

@@ -174,6 +174,56 @@ describe('Google Business simulator: v4 local posts', () => {
     expect(((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.length).toBe(before);
   });
 
+  it('patches the fields updateMask names, refusing no mask, an output-only field, an over-long summary and an ended event', async () => {
+    const created = (
+      await call(
+        'POST',
+        `${v4(locations[0])}/localPosts`,
+        post({ callToAction: { actionType: 'LEARN_MORE', url: 'https://cafe.example.com/' } }),
+      )
+    ).body;
+    const patched = await call('PATCH', `/v4/${created.name}?updateMask=summary`, { summary: 'Warm croissants' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      name: created.name,
+      summary: 'Warm croissants',
+      callToAction: created.callToAction,
+    });
+    const inspected = ((await fetch(`${base}/_inspect`).then((r) => r.json())) as any).posts.find(
+      (p: any) => p.id === created.name,
+    );
+    expect(inspected).toMatchObject({ text: 'Warm croissants', extra: { edited: true } });
+
+    const refusals: [string, unknown, number][] = [
+      ['', { summary: 'No mask' }, 400],
+      ['?updateMask=topicType', { topicType: 'OFFER' }, 400],
+      ['?updateMask=summary', { summary: 'x'.repeat(1501) }, 400],
+    ];
+    for (const [query, body, status] of refusals) {
+      const res = await call('PATCH', `/v4/${created.name}${query}`, body);
+      expect([res.status, res.body.error.status], query).toEqual([status, 'INVALID_ARGUMENT']);
+    }
+    expect((await call('GET', `/v4/${created.name}`)).body.summary).toBe('Warm croissants');
+
+    // An event that ended yesterday is gone for Google: 404, as is a deleted post.
+    const event = (
+      await call(
+        'POST',
+        `${v4(locations[0])}/localPosts`,
+        post({
+          topicType: 'EVENT',
+          event: {
+            title: 'Tasting',
+            schedule: { startDate: { year: 2020, month: 1, day: 1 }, endDate: { year: 2020, month: 1, day: 2 } },
+          },
+        }),
+      )
+    ).body;
+    expect((await call('PATCH', `/v4/${event.name}?updateMask=summary`, { summary: 'Moved' })).status).toBe(404);
+    await call('DELETE', `/v4/${created.name}`);
+    expect((await call('PATCH', `/v4/${created.name}?updateMask=summary`, { summary: 'Gone' })).status).toBe(404);
+  });
+
   it('fails the next publish as told by _faults {op: publish}', async () => {
     await fetch(`${base}/_faults`, {
       method: 'POST',

@@ -38,8 +38,14 @@ export async function editPost(
   const { post, targets } = await loadPost(ctx.db.kysely, caller, postId);
   const target = pickTarget(targets, input, name);
   const adapter = ctx.platforms.get(input.platform);
-  if (!adapter?.editText)
-    throw invalid('PLATFORM_LIMITATION', `This server does not edit ${name} posts yet`, { platform: input.platform });
+  if (!adapter)
+    throw new AppError('invalid', 'platform_not_configured', `${name} is not configured on this server`, {
+      platform: input.platform,
+    });
+  // NOTE: every adapter whose descriptor declares editText has it (test/platforms/catalogue.test.ts checks
+  // each platform), so this is a bug if ever reached: a logged 500, never a quiet refusal.
+  if (!adapter.editText)
+    throw new AppError('internal', 'internal_error', `${name} declares editText but its adapter has none`);
   const account = await findAccount(ctx.db.kysely, caller.tenantId, target.account_id);
   if (!account) throw invalid('account_not_found', `The ${name} account of this post is gone`);
 

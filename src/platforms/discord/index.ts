@@ -15,6 +15,7 @@ import {
   type DiscordGuild,
   type DiscordMessage,
 } from './api.js';
+import { editMessage } from './edit.js';
 import { discordOAuth, guildGrant, guildIcon, guildOfGrant } from './oauth.js';
 import { identityOf, messageUrl, parsePostRef, publishTarget, type Call } from './publish.js';
 import { POSTABLE_CHANNEL_TYPES } from './rules.js';
@@ -141,6 +142,8 @@ export function createDiscordAdapter(config: Config): DiscordAdapter | null {
         extra: { channelId },
       };
     },
+    /** PATCH of the message's content, as the bot or through the webhook that sent it (edit.ts). */
+    editText: (req, io) => editMessage(call, req, io, async (io2) => (await me(io2)).id),
     /** Deletes the message (https://discord.com/developers/docs/resources/message#delete-message); a thread's replies go with its thread. */
     async unpublish(account, platformPostId, io, thread) {
       const { channelId, messageId } = parsePostRef(account, platformPostId);

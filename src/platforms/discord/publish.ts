@@ -167,7 +167,9 @@ export async function sendMessage(
 }
 
 /** The message author's name and avatar: the post's, else the account's (PATCH discord-settings); null: the bot's own. */
-export function identityOf(req: PublishRequest): { username?: string; avatar_url?: string } | null {
+export function identityOf(
+  req: Pick<PublishRequest, 'platformSpecificData' | 'account'>,
+): { username?: string; avatar_url?: string } | null {
   const psd = req.platformSpecificData;
   const meta = req.account.metadata;
   const pick = (a: unknown, b: unknown) =>

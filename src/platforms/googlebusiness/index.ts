@@ -11,6 +11,7 @@ import {
   type PublishResult,
 } from '../types.js';
 import { bareLocationId, gbpRequest, token, type GoogleBusinessOptions } from './api.js';
+import { editLocalPost } from './edit.js';
 import { googleBusinessInbox } from './inbox.js';
 import { GOOGLEBUSINESS_DEFAULT_SCOPES, googleBusinessOAuth, listAccounts } from './oauth.js';
 import { imageUrlProblem, TEXT } from './rules.js';
@@ -253,6 +254,8 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions): Google
       return match ? result(match) : null;
     },
 
+    /** The post's text (summary) through localPosts.patch (edit.ts). */
+    editText: (req, io) => editLocalPost(opts, req, io),
     /** The local post's name (`accounts/<a>/locations/<l>/localPosts/<p>`) is its id: DELETE /v4/{name}. */
     inbox: googleBusinessInbox(opts),
 

@@ -43,7 +43,7 @@ export function pinRequest(
   opts: PinterestOptions,
   io: PlatformIO,
   call: {
-    method: 'GET' | 'POST' | 'DELETE';
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
     path: string;
     token: string;
     json?: unknown;

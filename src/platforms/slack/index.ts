@@ -13,6 +13,7 @@ import {
 } from '../types.js';
 import { botToken, messageUrl, slackCall, type SlackOptions } from './api.js';
 import { slackChannels } from './channels.js';
+import { editMessage } from './edit.js';
 import { shareFiles, uploadFile } from './files.js';
 import { METADATA_EVENT, recentMessages, type SlackMessage } from './messages.js';
 import { SLACK_DEFAULT_SCOPES, slackOAuth } from './oauth.js';
@@ -232,6 +233,9 @@ export function createSlackAdapter(opts: SlackOptions): SlackAdapter {
       for (const reply of [...(thread?.replies ?? [])].reverse()) await remove(reply.id);
       await remove(platformPostId);
     },
+
+    /** chat.update of the message's text (edit.ts), at most 4,000 characters. */
+    editText: (req, io) => editMessage(opts, req, io, channelOf(req.account)),
 
     /**
      * Rotating tokens (https://api.slack.com/authentication/rotation) refresh with oauth.v2.access; a

@@ -14,6 +14,7 @@ import {
 import { postReplies } from '../thread.js';
 import { twitterAnalytics } from './analytics.js';
 import { xRequest, type TwitterOptions } from './api.js';
+import { editTweet } from './edit.js';
 import { twitterEngagement, type TwitterEngagement } from './engagement.js';
 import { checkTweetMedia, mediaStatus, uploadMedia } from './media.js';
 import { twitterInbox } from './inbox.js';
@@ -271,6 +272,9 @@ export function createTwitterAdapter(opts: TwitterOptions): TwitterAdapter {
       }
       await remove(platformPostId);
     },
+
+    /** A new version of the post through X's edit (edit.ts); the answer carries the new id. */
+    editText: (req, io) => editTweet(opts, req, io, token(req.account), (id) => postUrl(req.account, id)),
 
     async refreshTokens(account, io) {
       if (!account.refreshToken)

@@ -6,6 +6,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { documentPath, discordOpenApi, invalidFormBody } from './openapi.js';
 import { RateLimiter } from './rate-limits.js';
 import { discordError, sendFault } from './errors.js';
+import { registerMessageEdits } from './edit.js';
 import { registerGuildRoutes } from './guilds.js';
 import {
   BOT,
@@ -150,6 +151,7 @@ export function discordSimulator(opts: DiscordSimulatorOptions = {}): Simulator 
       });
 
       registerMessageRoutes(app, state, now);
+      registerMessageEdits(app, state, now);
       registerGuildRoutes(app, state, now);
 
       app.post('/_inbound', async (request, reply) => {

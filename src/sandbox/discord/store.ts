@@ -42,6 +42,8 @@ export interface SimMessage {
   pinnedAt?: string | null;
   deleted?: boolean;
   thread?: string;
+  /** When it was last edited (ISO), Discord's `edited_timestamp`. */
+  editedAt?: string;
   /** Sent through a webhook: its id, and the name and avatar the message shows. */
   webhook?: { id: string; username: string; avatar_url: string | null };
 }
@@ -237,7 +239,7 @@ export function messageJson(m: SimMessage, world: DiscordWorld) {
     // Discord answers each embed with its `type` (`rich` for one a bot sends), which the document requires.
     embeds: m.embeds.map((e) => ({ type: 'rich', ...(e as Record<string, unknown>) })),
     timestamp: m.timestamp,
-    edited_timestamp: null,
+    edited_timestamp: m.editedAt ?? null,
     flags: m.flags,
     components: [],
     id: m.id,

@@ -26,6 +26,8 @@ export interface GbpPost {
   createdAt: number;
   /** The post is PROCESSING until then (processingMs), LIVE after. */
   liveAt: number;
+  /** The last localPosts.patch (epoch ms). */
+  updatedAt?: number;
   deleted: boolean;
 }
 

@@ -19,6 +19,21 @@ const newPostId = () =>
     .toString()
     .slice(0, 19);
 
+/** The LocalPost fields a patch may change (the rest are output only, or fixed at creation like topicType). */
+const PATCHABLE = ['languageCode', 'summary', 'callToAction', 'event', 'media', 'alertType', 'offer'];
+
+/**
+ * An EVENT or OFFER post whose schedule has ended (`event.schedule.endDate`, and `endTime` if any, read
+ * as UTC): Google drops it, and reads and patches of it are 404s.
+ */
+function ended(post: GbpPost, nowMs: number): boolean {
+  const end = post.body.event?.schedule?.endDate as { year?: number; month?: number; day?: number } | undefined;
+  if (!end?.year || !end.month || !end.day) return false;
+  const time = (post.body.event?.schedule?.endTime ?? {}) as { hours?: number; minutes?: number };
+  const at = Date.UTC(end.year, end.month - 1, end.day, time.hours ?? 23, time.minutes ?? 59, 59);
+  return nowMs > at;
+}
+
 export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim, now: () => number): void {
   const store = () => gbpStore(state);
   const locationOf = (request: FastifyRequest, reply: FastifyReply) => {
@@ -38,7 +53,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
       ...(post.body.event ? { event: post.body.event } : {}),
       ...(post.body.offer ? { offer: post.body.offer } : {}),
       createTime: new Date(post.createdAt).toISOString(),
-      updateTime: new Date(post.createdAt).toISOString(),
+      updateTime: new Date(post.updatedAt ?? post.createdAt).toISOString(),
       // LocalPostState: PROCESSING while Google reviews the post, then LIVE.
       state: now() < post.liveAt ? 'PROCESSING' : 'LIVE',
       ...(post.body.media?.length
@@ -117,6 +132,43 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (!post || post.deleted || post.locationId !== loc.id)
       return gbpError(reply, 404, 'Requested entity was not found.');
     return postResource(post);
+  });
+
+  /**
+   * localPosts.patch (https://developers.google.com/my-business/reference/rest/v4/accounts.locations.localPosts/patch):
+   * `updateMask` is required and names the fields to change; the post must still be there: one deleted,
+   * or an event or offer past its end, is a 404. The result must still be a valid post (summary limit).
+   */
+  app.patch('/v4/accounts/:a/locations/:l/localPosts/:p', async (request, reply) => {
+    const loc = locationOf(request, reply);
+    if (!loc) return reply;
+    const mask = maskPaths((request.query as Record<string, string>).updateMask);
+    if (mask.length === 0) return gbpError(reply, 400, 'updateMask is required.', 'update_mask');
+    const bad = mask.find((p) => !PATCHABLE.includes(p));
+    if (bad) return gbpError(reply, 400, `Invalid field mask path: ${bad}`, 'update_mask');
+    const post = store().posts.get((request.params as Params).p!);
+    if (!post || post.deleted || post.locationId !== loc.id || ended(post, now()))
+      return gbpError(reply, 404, 'Requested entity was not found.');
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const next: Record<string, unknown> = { ...post.body };
+    for (const field of mask) {
+      if (body[field] === undefined) delete next[field];
+      else next[field] = body[field];
+    }
+    const problem = checkLocalPost(next);
+    if (problem) return gbpError(reply, 400, problem.message, problem.field);
+    const fault = state.faults.take('publish');
+    if (sendFault(reply, fault)) return reply;
+    post.body = next;
+    post.updatedAt = now();
+    const resource = postResource(post);
+    const seen = state.posts.find((p) => p.id === resource.name);
+    if (seen) {
+      seen.text = typeof next.summary === 'string' ? next.summary : '';
+      seen.extra = { ...seen.extra, callToAction: next.callToAction ?? null, edited: true };
+    }
+    if (fault === 'ambiguous') return hangUp(reply);
+    return resource;
   });
 
   app.delete('/v4/accounts/:a/locations/:l/localPosts/:p', async (request, reply) => {

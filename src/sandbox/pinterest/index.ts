@@ -6,7 +6,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { registerPinterestAnalytics, scopedReader } from './analytics.js';
 import { registerPinterestBoards } from './boards.js';
 import { documentPath, pinterestOpenApi } from './openapi.js';
-import { createPin } from './pins.js';
+import { createPin, updatePin } from './pins.js';
 import { checkFormUpload, s3Error, uploadParameters } from './s3-form.js';
 import {
   boardJson,
@@ -46,6 +46,13 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
     now: () => now().getTime(),
     faultOps: ['publish', 'upload', 'processing', 'token', 'lookup', 'delete', 'destinations', 'insights'],
     insights: true,
+    configure(body, state) {
+      if (body.pinUpdate !== undefined && typeof body.pinUpdate !== 'boolean')
+        return { error: 'pinUpdate must be a boolean' };
+      const store = pinStore(state);
+      if (typeof body.pinUpdate === 'boolean') store.pinUpdate = body.pinUpdate;
+      return { pinUpdate: store.pinUpdate };
+    },
     register(app: FastifyInstance, state: SimulatorState) {
       const spec = pinterestOpenApi();
 
@@ -263,6 +270,12 @@ export function pinterestSimulator(opts: PinterestSimulatorOptions = {}): Simula
         const u = user(request, reply);
         if (!u) return reply;
         return createPin(request, reply, state, u, now);
+      });
+
+      app.patch<{ Params: { pin_id: string } }>('/v5/pins/:pin_id', async (request, reply) => {
+        const u = user(request, reply);
+        if (!u) return reply;
+        return updatePin(request.params.pin_id, request, reply, state, u);
       });
 
       app.delete<{ Params: { pin_id: string } }>('/v5/pins/:pin_id', async (request, reply) => {

@@ -176,3 +176,43 @@ export async function createPin(
   if (fault === 'ambiguous') return hangUp(reply);
   return reply.status(201).send(pinJson(pin, user.username));
 }
+
+/**
+ * PATCH /v5/pins/{pin_id} (https://developers.pinterest.com/docs/api/v5/pins-update, OpenAPI `PinUpdate`,
+ * which the validation hook has checked: description at most 800 characters, title 100, link 2,048).
+ * The endpoint is in beta and "not available to all apps": an app Pinterest has not allowlisted is
+ * refused with a 403 (`_config {pinUpdate: false}`; Pinterest documents no code for it, 403 here).
+ * Only the pin's owner may update it; a deleted pin is a 404. Media never change.
+ */
+export function updatePin(
+  pinId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: SimulatorState,
+  user: OAuthUser,
+) {
+  const store = pinStore(state);
+  if (!store.pinUpdate) return pinError(reply, 403, 403, 'This beta feature is not yet enabled for your app.');
+  const pin = store.pins.get(pinId);
+  if (!pin || pin.deleted) return pinError(reply, 404, 50, 'Pin not found.');
+  if (pin.ownerId !== pinterestUserId(user))
+    return pinError(reply, 403, 29, 'You are not permitted to access that resource.');
+  const body = (request.body ?? {}) as PinBody;
+  if (body.board_id !== undefined && !boardsOf(store, user).some((b) => b.id === body.board_id))
+    return pinError(reply, 404, 40, 'Board not found.');
+  const fault = state.faults.take('publish');
+  if (sendPinFault(reply, fault, 'Your Pin was not updated: it goes against our spam policy.')) return reply;
+  if (body.description !== undefined) pin.description = body.description;
+  if (body.title !== undefined) pin.title = body.title;
+  if (body.link !== undefined) pin.link = body.link;
+  if (body.alt_text !== undefined) pin.altText = body.alt_text;
+  if (body.board_id !== undefined) pin.boardId = body.board_id;
+  const seen = state.posts.find((p) => p.id === pin.id);
+  if (seen) {
+    seen.text = pin.description ?? '';
+    seen.destination = pin.boardId;
+    seen.extra = { ...seen.extra, title: pin.title, link: pin.link, edited: true };
+  }
+  if (fault === 'ambiguous') return hangUp(reply);
+  return pinJson(pin, user.username);
+}

@@ -47,12 +47,17 @@ export interface PinterestStore {
   media: Map<string, PinMediaUpload>;
   pins: Map<string, PinRecord>;
   nextId: bigint;
+  /**
+   * Whether the app is allowlisted for PATCH /v5/pins/{pin_id}, a beta endpoint (`_config {pinUpdate}`,
+   * default true); false answers every pin update with the beta refusal.
+   */
+  pinUpdate: boolean;
 }
 
 export function pinStore(state: SimulatorState): PinterestStore {
   let store = state.data.get('pinterest') as PinterestStore | undefined;
   if (!store) {
-    store = { boards: new Map(), media: new Map(), pins: new Map(), nextId: 1_125_899_906_842_624n };
+    store = { boards: new Map(), media: new Map(), pins: new Map(), nextId: 1_125_899_906_842_624n, pinUpdate: true };
     state.data.set('pinterest', store);
   }
   return store;

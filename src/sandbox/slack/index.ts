@@ -16,6 +16,7 @@ export interface SlackSimulatorOptions {
 /** Which fault operation a method's calls count as (`POST /_faults {op}`). */
 const FAULT_OP: Record<string, FaultOp> = {
   'chat.postMessage': 'publish',
+  'chat.update': 'publish',
   'files.completeUploadExternal': 'publish',
   'files.getUploadURLExternal': 'upload',
   'conversations.history': 'lookup',
@@ -36,6 +37,9 @@ const REJECTED: Partial<Record<FaultOp, string>> = {
   destinations: 'missing_scope',
   token: 'invalid_code',
 };
+
+/** Methods whose `rejected` fault differs from their operation's (one of the method's own errors). */
+const REJECTED_BY_METHOD: Record<string, string> = { 'chat.update': 'cant_update_message' };
 
 /** Every argument of a call: the query and the body (a form, or JSON whose non-strings count as their JSON). */
 function argumentsOf(request: FastifyRequest): Record<string, string> {
@@ -72,7 +76,11 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
       // rateLimits is the sandbox core's setting (state.config), like every simulator's.
       if (body.tokenRotation !== undefined && typeof body.tokenRotation !== 'boolean')
         return { error: 'tokenRotation must be a boolean' };
+      const window = body.editWindowMinutes;
+      if (window !== undefined && window !== null && !(Number.isInteger(window) && (window as number) >= 0))
+        return { error: 'editWindowMinutes must be null or a whole number of minutes' };
       if (typeof body.tokenRotation === 'boolean') store.settings.tokenRotation = body.tokenRotation;
+      if (window !== undefined) store.settings.editWindowMinutes = window as number | null;
       return { ...store.settings };
     },
     register(app: FastifyInstance, state: SimulatorState) {
@@ -158,7 +166,10 @@ export function slackSimulator(opts: SlackSimulatorOptions = {}): Simulator {
               error: op === 'token' ? 'invalid_refresh_token' : 'invalid_auth',
             });
           if (fault === 'rejected')
-            return answer(reply, method, 200, { ok: false, error: REJECTED[op!] ?? 'invalid_arguments' });
+            return answer(reply, method, 200, {
+              ok: false,
+              error: REJECTED_BY_METHOD[method] ?? REJECTED[op!] ?? 'invalid_arguments',
+            });
           let body: Record<string, unknown>;
           try {
             body = await methods.call(method, { args, team, ws: team ? workspaceOf(store, team) : null, request });

@@ -23,6 +23,8 @@ type Handler = (call: MethodCall & { ws: SimWorkspace }) => Record<string, unkno
 
 /** chat.postMessage's limits (https://api.slack.com/methods/chat.postMessage). */
 const TEXT_LIMIT = 40_000;
+/** chat.update's text limit (https://api.slack.com/methods/chat.update): a tenth of a new message's. */
+const UPDATE_TEXT_LIMIT = 4_000;
 const MAX_BLOCKS = 50;
 const SECTION_TEXT = 3_000;
 const FILE_LIMIT = 1024 * 1024 * 1024;
@@ -195,6 +197,34 @@ export function slackMethods(state: SimulatorState, now: () => Date) {
       m.deleted = true;
       markDeleted(state, m.ts, (p) => p.destination === c.id);
       return { channel: c.id, ts: m.ts };
+    },
+    /**
+     * chat.update (https://api.slack.com/methods/chat.update): the app's own message only
+     * (`cant_update_message`), text up to 4,000 characters, blocks kept when the update sends none, and the
+     * workspace's editing window (`_config editWindowMinutes`) closes it (`edit_window_closed`).
+     */
+    'chat.update': ({ ws, args }) => {
+      const c = findChannel(ws, args.channel);
+      const m = visible(c.id).find((x) => x.ts === args.ts);
+      if (!m) throw new SlackError('message_not_found');
+      if (m.user !== ws.botUserId) throw new SlackError('cant_update_message');
+      const blocks = checkBlocks(args.blocks);
+      const text = args.text ?? '';
+      if (!text && !blocks && !m.blocks && !m.files) throw new SlackError('no_text');
+      if (codePoints(text) > UPDATE_TEXT_LIMIT) throw new SlackError('msg_too_long');
+      const window = store().settings.editWindowMinutes;
+      if (window !== null && now().getTime() - Number(m.ts) * 1000 > window * 60_000)
+        throw new SlackError('edit_window_closed');
+      m.text = text;
+      if (blocks) m.blocks = blocks;
+      m.edited = { user: ws.botUserId, ts: nextTs(store(), now()) };
+      const seen = state.posts.find((p) => p.id === m.ts && p.destination === c.id);
+      if (seen) {
+        seen.text = unescapeMrkdwn(text);
+        seen.extra = { ...seen.extra, mrkdwn: text, edited: true, ...(m.blocks ? { blocks: m.blocks } : {}) };
+      }
+      // The documented answer's message has `text` (and `blocks` as an object): only the text is echoed.
+      return { channel: c.id, ts: m.ts, text, message: { text } };
     },
     'conversations.history': ({ ws, args }) => {
       const c = findChannel(ws, args.channel);

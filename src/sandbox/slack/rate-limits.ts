@@ -18,6 +18,7 @@ export const TIERS: Record<string, 1 | 2 | 3 | 4> = {
   'conversations.history': 3,
   'conversations.replies': 3,
   'chat.delete': 3,
+  'chat.update': 3,
   'users.list': 2,
   'files.getUploadURLExternal': 4,
   'files.completeUploadExternal': 4,

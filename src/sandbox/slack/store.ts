@@ -50,6 +50,8 @@ export interface SimMessage {
   username?: string;
   iconUrl?: string;
   deleted?: boolean;
+  /** The last chat.update: who and when (Slack's `edited {user, ts}`). */
+  edited?: { user: string; ts: string };
 }
 
 export interface SimFile {
@@ -79,8 +81,11 @@ export interface SlackStore {
   files: Map<string, SimFile>;
   /** Last ts second and counter, so every ts is unique and increasing. */
   clock: { second: number; seq: number };
-  /** `_config`: enforce the documented rate limits (default true); issue rotating tokens (default false). */
-  settings: { tokenRotation: boolean };
+  /**
+   * `_config`: issue rotating tokens (default false); `editWindowMinutes`, the workspace's "allow editing
+   * messages up to N minutes" setting (default null: any time), past which chat.update is `edit_window_closed`.
+   */
+  settings: { tokenRotation: boolean; editWindowMinutes: number | null };
   /** Calls counted against Slack's rate limits (forgotten by `_reset`, like everything else). */
   limits: SlackRateLimits;
   /** `_oauth/faults`: the next token endpoint calls fail. */
@@ -147,7 +152,7 @@ export function slackStore(state: SimulatorState): SlackStore {
       messages: [],
       files: new Map(),
       clock: { second: 0, seq: 0 },
-      settings: { tokenRotation: false },
+      settings: { tokenRotation: false, editWindowMinutes: null },
       oauthFault: { kind: null, count: 0 },
       limits: new SlackRateLimits(),
     };

@@ -3,6 +3,7 @@ import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../types.js';
 import { xTextTooLong } from './count.js';
+import { editTweet, versionsOf, type EditBody } from './edit.js';
 import { withinLimits } from './limits.js';
 import { parseMultipart } from './multipart.js';
 import { registerXEngagement } from './engagement.js';
@@ -11,6 +12,7 @@ import { registerXOAuth } from './oauth.js';
 import { xOpenApi } from './openapi.js';
 import {
   authenticate,
+  editHistoryOf,
   invalidRequest,
   nextSnowflake,
   problem,
@@ -89,6 +91,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const fields = String((request.query as Record<string, string>)['user.fields'] ?? '').split(',');
         const data: Record<string, unknown> = { id: auth.user.id, name: auth.user.name, username: auth.user.username };
         if (fields.includes('verified')) data.verified = false;
+        if (fields.includes('subscription_type')) data.subscription_type = auth.user.subscriptionType ?? 'None';
         if (fields.includes('profile_image_url'))
           data.profile_image_url = `${state.baseUrl()}/_avatar/${auth.user.id}.png`;
         // Followers: what `POST /_metrics {postId: <user id>, metrics: {followers}}` set, else a number from the id.
@@ -275,6 +278,9 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const auth = authenticate(request, reply, state, 'tweet.write', now().getTime());
         if (!auth) return reply;
         if (!withinLimits(state.limits, reply, 'create', auth.grant.clientId, auth.user.id)) return reply;
+        // An edit is the same call with edit_options (edit.ts).
+        if ((request.body as Partial<EditBody>).edit_options)
+          return editTweet(state, reply, auth.user, request.body as EditBody, now(), sendFault);
         const store = xStore(state);
         const body = request.body as {
           text?: string;
@@ -386,8 +392,11 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
           return problem(reply, 403, 'Forbidden', 'You are not allowed to delete this Tweet.');
         const fault = state.faults.take('delete');
         if (sendFault(reply, fault, 'You are not allowed to delete this Tweet.')) return reply;
-        tweet.deleted = true;
-        markDeleted(state, tweet.id);
+        // Deleting any version of an edited post deletes them all (https://docs.x.com/x-api/fundamentals/edit-posts).
+        for (const version of versionsOf(state, tweet)) {
+          version.deleted = true;
+          markDeleted(state, version.id);
+        }
         if (fault === 'ambiguous') return hangUp(reply);
         return { data: { deleted: true } };
       });
@@ -456,7 +465,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
             continue;
           }
           const m = metricsFor(state, id, createdMs, nowMs);
-          const item: Record<string, unknown> = { id, text: t.text, edit_history_tweet_ids: [id] };
+          const item: Record<string, unknown> = { id, text: t.text, edit_history_tweet_ids: editHistoryOf(t) };
           if (fields.includes('created_at')) item.created_at = t.createdAt;
           if (fields.includes('author_id')) item.author_id = t.authorId;
           if (fields.includes('public_metrics')) {
@@ -510,7 +519,8 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const end = q.end_time ? Date.parse(q.end_time) : Infinity;
         const max = Number(q.max_results ?? 10);
         const timeline = [...xStore(state).tweets.values()]
-          .filter((t) => t.authorId === request.params.id && !t.deleted)
+          // A timeline lists each post once, as its newest version.
+          .filter((t) => t.authorId === request.params.id && !t.deleted && !t.editedInto)
           .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end)
           .filter(
             (t) =>
@@ -536,7 +546,7 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         const data = tweets.map((t) => ({
           id: t.id,
           text: t.text,
-          edit_history_tweet_ids: [t.id],
+          edit_history_tweet_ids: editHistoryOf(t),
           ...(fields.includes('created_at') ? { created_at: t.createdAt } : {}),
           ...(fields.includes('attachments') && t.mediaIds.length
             ? { attachments: { media_keys: t.mediaIds.map((id) => `3_${id}`) } }

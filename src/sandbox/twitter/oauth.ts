@@ -7,6 +7,8 @@ import { randomToken, xStore } from './store.js';
 /** Access tokens live two hours, as on X; authorization codes 30 seconds. */
 const ACCESS_TTL_SECS = 7200;
 const CODE_TTL_MS = 30_000;
+/** The user object's `subscription_type` values (X's OpenAPI document). */
+const SUBSCRIPTION_TYPES = ['None', 'Basic', 'Premium', 'PremiumPlus'];
 
 function formBody(body: unknown): URLSearchParams {
   if (Buffer.isBuffer(body)) return new URLSearchParams(body.toString('utf8'));
@@ -76,10 +78,14 @@ export function registerXOAuth(app: FastifyInstance, state: SimulatorState, now:
     return { ok: true };
   });
   app.post('/_oauth/users', async (request, reply) => {
-    const u = (request.body ?? {}) as Partial<OAuthUser>;
+    const u = (request.body ?? {}) as Partial<OAuthUser> & { subscriptionType?: unknown };
     if (!u.id || !/^\d{1,19}$/.test(u.id) || !u.username)
       return reply.status(400).send({ error: 'a numeric id and a username are required' });
+    if (u.subscriptionType !== undefined && !SUBSCRIPTION_TYPES.includes(String(u.subscriptionType)))
+      return reply.status(400).send({ error: `subscriptionType must be one of ${SUBSCRIPTION_TYPES.join(', ')}` });
     sim.addUser({ id: u.id, username: u.username, name: u.name ?? u.username });
+    // The user's X subscription (X's `subscription_type`): editing posts needs a paid one.
+    if (u.subscriptionType !== undefined) xStore(state).users.get(u.id)!.subscriptionType = String(u.subscriptionType);
     return { ok: true };
   });
   app.get<{ Querystring: Record<string, string> }>('/i/oauth2/authorize', async (request, reply) => {

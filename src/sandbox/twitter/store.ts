@@ -7,6 +7,11 @@ export interface XUser {
   id: string;
   username: string;
   name: string;
+  /**
+   * X's `subscription_type` (Basic, Premium, PremiumPlus or None, the user object's field): editing a
+   * post needs a paid one. Default None.
+   */
+  subscriptionType?: string;
 }
 
 export interface XGrant {
@@ -37,7 +42,14 @@ export interface XTweet {
   mentionIds?: string[];
   /** Hidden by the conversation's owner (PUT /2/tweets/{tweet_id}/hidden). */
   hidden?: boolean;
+  /** The ids of the post's versions, oldest first, this one last (X's `edit_history_tweet_ids`); absent: never edited. */
+  editHistory?: string[];
+  /** The id of the version that replaced this one (an edit); only the newest version can be edited again. */
+  editedInto?: string;
 }
+
+/** X's `edit_history_tweet_ids` of a post: its versions, oldest first. */
+export const editHistoryOf = (t: XTweet): string[] => t.editHistory ?? [t.id];
 
 /** One direct-message event (only MessageCreate here). */
 export interface XDmEvent {

@@ -1,4 +1,4 @@
-import type { XTweet } from './store.js';
+import { editHistoryOf, type XTweet } from './store.js';
 
 /**
  * A post as X answers it in `data` (https://docs.x.com/x-api/fundamentals/fields): `id`, `text` and
@@ -9,7 +9,7 @@ export function tweetCore(t: XTweet, fields: Set<string>): Record<string, unknow
   return {
     id: t.id,
     text: t.text,
-    edit_history_tweet_ids: [t.id],
+    edit_history_tweet_ids: editHistoryOf(t),
     ...(fields.has('created_at') ? { created_at: t.createdAt } : {}),
     ...(fields.has('author_id') ? { author_id: t.authorId } : {}),
     ...(fields.has('conversation_id') ? { conversation_id: t.conversationId ?? t.id } : {}),

@@ -9,7 +9,13 @@ import {
   type ProcessingStarted,
   type PublishResult,
 } from '../../../src/platforms/types.js';
-import { expireXAccessTokens, setXSandboxUser, twitterSimulator } from '../../../src/sandbox/twitter/index.js';
+import {
+  DEFAULT_X_USER,
+  expireXAccessTokens,
+  externalXPost,
+  setXSandboxUser,
+  twitterSimulator,
+} from '../../../src/sandbox/twitter/index.js';
 import { startSandbox, type SandboxServer } from '../../../src/sandbox/server.js';
 import {
   closedPortUrl,
@@ -395,6 +401,52 @@ describe('X adapter against the X simulator', () => {
     await adapter.unpublish!(account, result.platformPostId, io);
     expect(sandbox.state('twitter').posts[0].deleted).toBe(true);
     expect((await caught(adapter.unpublish!(account, result.platformPostId, io))).status).toBe(404);
+  });
+
+  it('edits a post and a self-thread reply into new versions, never a reply to someone else; deleting one version deletes all', async () => {
+    setXSandboxUser(sandbox.state('twitter'), {
+      id: '43',
+      username: 'premium_user',
+      name: 'P',
+      subscriptionType: 'Premium',
+    });
+    const account = await connect();
+    const { io } = testIO(files);
+    const editOf = (platformPostId: string, content: string) =>
+      raw.editText!(
+        { account, platformPostId, platformPostUrl: null, content, hasMedia: false, platformSpecificData: {} },
+        io,
+      );
+    const thread = await adapter.publish(
+      publishRequest(account, { content: 'root', threadItems: [{ content: 'own reply', media: [] }] }),
+      io,
+    );
+    const replyId = (thread.extra!.threadIds as string[])[0];
+    const edited = await editOf(replyId, 'own reply, edited');
+    expect(edited.platformPostId).not.toBe(replyId);
+    expect(edited.platformPostUrl).toBe(`https://x.com/premium_user/status/${edited.platformPostId}`);
+    const root = await editOf(thread.platformPostId, 'root, edited');
+    const again = await editOf(root.platformPostId, 'root, edited twice');
+    // An older version is not the one to edit.
+    expect((await caught(editOf(root.platformPostId, 'from an old version'))).message).toMatch(/latest version/);
+
+    const other = externalXPost(sandbox.state('twitter'), DEFAULT_X_USER.id, 'someone else', Date.now());
+    const answer = await adapter.publish(
+      publishRequest(account, { content: 'my answer', platformSpecificData: { replyToTweetId: other } }),
+      io,
+    );
+    const refusal = await caught(editOf(answer.platformPostId, 'my answer, edited'));
+    expect([refusal.kind, refusal.status]).toEqual(['rejected', 403]);
+    expect(refusal.message).toMatch(/reply to another account/);
+
+    await adapter.unpublish!(account, again.platformPostId, io);
+    const versions = [thread.platformPostId, root.platformPostId, again.platformPostId];
+    const posts = sandbox.state('twitter').posts.filter((p) => versions.includes(p.id));
+    expect(posts.map((p) => [p.text, p.deleted])).toEqual([
+      ['root', true],
+      ['root, edited', true],
+      ['root, edited twice', true],
+    ]);
   });
 
   it('posts as whichever user approved the consent', async () => {
