@@ -42,6 +42,12 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
    */
   reconnectUrl(extraScopes?: readonly string[]): Promise<string | null>;
   /**
+   * The account's followers as Herald's account reads stored them from `from` to `to`: the last read of
+   * each UTC day that has one, oldest first (for counts a platform does not report by day). Empty for a
+   * tool without an account.
+   */
+  followerHistory(from: Date, to: Date): Promise<{ date: string; followers: number }[]>;
+  /**
    * Connects another destination of the account's platform user (a location, a page...) as a new account
    * of `profileId`, reusing this account's grant. With `onePerProfile`, a profile that already has an
    * account of this platform is a 409. Fails for a tool without an account.

@@ -5,6 +5,7 @@ import { createPlatformIO } from '../../platforms/io.js';
 import type { ConnectedAccount, PlatformTool } from '../../platforms/tools.js';
 import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
 import { findAccount, listAccounts, type AccountRow } from '../../store/accounts.js';
+import { accountSnapshotsOf } from '../../store/analytics-read.js';
 import { assertOwnProfile } from '../connect/save.js';
 import { connectWithAccount } from '../connect/selection.js';
 import type { Principal } from '../principal.js';
@@ -77,6 +78,7 @@ export async function runPlatformTool(
         row && caller.permission !== 'read'
           ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl
           : null,
+      followerHistory: async (from, to) => (row ? followerHistory(ctx, row.account_id, from, to) : []),
       connectDestination: async (target) => {
         if (!row) throw new AppError('internal', 'tool_without_account', "connectDestination needs the tool's account");
         return connectDestination(ctx, caller, platform, row, target);
@@ -103,6 +105,21 @@ export async function runPlatformTool(
   if (row && answer.accountMetadata)
     await mergeAccountMetadata(ctx, caller.tenantId, row.account_id, answer.accountMetadata);
   return answer.body;
+}
+
+/** ToolCall.followerHistory: the last stored read of each day (followers, else subscribers). */
+async function followerHistory(
+  ctx: AppContext,
+  accountId: string,
+  from: Date,
+  to: Date,
+): Promise<{ date: string; followers: number }[]> {
+  const byDay = new Map<string, number>();
+  for (const s of await accountSnapshotsOf(ctx.db.kysely, [accountId], from.toISOString(), to.toISOString())) {
+    const followers = s.followers ?? s.subscribers;
+    if (followers !== null) byDay.set(s.collected_at.slice(0, 10), Number(followers));
+  }
+  return [...byDay].map(([date, followers]) => ({ date, followers }));
 }
 
 /** ToolCall.connectDestination: another destination of `source`'s platform user, as an account of `target.profileId`. */
