@@ -12,6 +12,7 @@ import { externalYtVideo, youTubeSimulator } from '../../src/sandbox/youtube/ind
 import { channelOf, ytStore } from '../../src/sandbox/youtube/store.js';
 import { analyticsTenant } from '../helpers/analytics-e2e.js';
 import { createOAuthE2E, followAuthUrl, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { sandboxCall } from '../helpers/sandbox-env.js';
 import { body, zernio, zernioError } from '../helpers/zernio.js';
 
 /*
@@ -314,6 +315,51 @@ describe('GET /v1/analytics/youtube/demographics', () => {
     );
     expect(other.statusCode).toBe(404);
     expect((other.body as any).code).toBe('video_not_found');
+  });
+});
+
+describe('followers_gained and followers_lost', () => {
+  it("are the day-to-day changes of Herald's daily subscriber reads", async () => {
+    // Runs last in this file: it moves the clock on, a day a read.
+    const channelId = channelOf(USER).id;
+    const base = 5000;
+    const reads = [base, base + 25, base + 18];
+    const days: string[] = [];
+    for (const [i, followers] of reads.entries()) {
+      if (i) e.env.clock.set(new Date(nowMs() + DAY));
+      await sandboxCall(e.sandbox, 'POST', '/sandbox/youtube/_metrics', { postId: channelId, metrics: { followers } });
+      await e.runner.drain();
+      days.push(day(nowMs()));
+    }
+    const res = body(
+      await client.analytics.getYouTubeChannelInsights({
+        query: {
+          accountId: t.accountId,
+          fromDate: days[0],
+          toDate: days[2],
+          metrics: 'followers_gained,followers_lost',
+          metricType: 'time_series',
+        },
+      }),
+    );
+    expect(res.unavailableMetrics).toBeUndefined();
+    // The first day has no read the day before it: no change to report.
+    expect(res.metrics.followers_gained).toEqual({
+      total: 25,
+      values: [
+        { date: days[0], value: 0 },
+        { date: days[1], value: 25 },
+        { date: days[2], value: 0 },
+      ],
+    });
+    expect(res.metrics.followers_lost).toEqual({
+      total: 7,
+      values: [
+        { date: days[0], value: 0 },
+        { date: days[1], value: 0 },
+        { date: days[2], value: 7 },
+      ],
+    });
   });
 });
 
