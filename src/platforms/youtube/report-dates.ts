@@ -6,9 +6,9 @@ import { invalid } from '../../errors.js';
  * still be revised) or not reported yet.
  */
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** The newest fully finalized day is this many days before today. */
-export const DELAY_DAYS = 3;
+const DELAY_DAYS = 3;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `value` when it is a real YYYY-MM-DD date (400 `invalid_date` naming `field` otherwise), else `fallback`'s day. */

@@ -71,7 +71,7 @@ export interface VideoSummary {
 }
 
 /** ISO 8601 duration of contentDetails.duration (`PT1H2M3S`, `P1DT2S`) in seconds, or null. */
-export function durationSeconds(iso: unknown): number | null {
+function durationSeconds(iso: unknown): number | null {
   const m = typeof iso === 'string' ? /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso) : null;
   if (!m) return null;
   const [d, h, min, s] = m.slice(1).map((x) => Number(x ?? 0));

@@ -17,10 +17,10 @@ import type { YtVideo } from './store.js';
 
 const DAY = 86_400_000;
 
-export type DataType = 'INTEGER' | 'FLOAT' | 'STRING';
+type DataType = 'INTEGER' | 'FLOAT' | 'STRING';
 
 /** User activity metrics (https://developers.google.com/youtube/analytics/metrics), with their column types. */
-export const ACTIVITY: Record<string, DataType> = {
+const ACTIVITY: Record<string, DataType> = {
   views: 'INTEGER',
   estimatedMinutesWatched: 'FLOAT',
   averageViewDuration: 'INTEGER',
@@ -32,14 +32,14 @@ export const ACTIVITY: Record<string, DataType> = {
   comments: 'INTEGER',
   shares: 'INTEGER',
 };
-export const RETENTION: Record<string, DataType> = {
+const RETENTION: Record<string, DataType> = {
   audienceWatchRatio: 'FLOAT',
   relativeRetentionPerformance: 'FLOAT',
   startedWatching: 'INTEGER',
   stoppedWatching: 'INTEGER',
   totalSegmentImpressions: 'INTEGER',
 };
-export const DEMOGRAPHIC: Record<string, DataType> = { viewerPercentage: 'FLOAT' };
+const DEMOGRAPHIC: Record<string, DataType> = { viewerPercentage: 'FLOAT' };
 /** Every metric name the API knows (an unknown one is refused before the report is looked at). */
 export const ALL_METRICS: Record<string, DataType> = { ...ACTIVITY, ...RETENTION, ...DEMOGRAPHIC };
 export const ALL_DIMENSIONS: Record<string, DataType> = {
@@ -55,7 +55,7 @@ export const ALL_DIMENSIONS: Record<string, DataType> = {
   youtubeProduct: 'STRING',
 };
 
-export interface Report {
+interface Report {
   name: string;
   metrics: Record<string, DataType>;
   /** Filters the report accepts; `required` ones must be present. */
@@ -84,16 +84,16 @@ export const REPORTS: Record<string, Report> = {
   },
 };
 
-export const AGE_GROUPS = ['age13-17', 'age18-24', 'age25-34', 'age35-44', 'age45-54', 'age55-64', 'age65-'];
-export const GENDERS = ['female', 'male', 'user_specified'];
-export const COUNTRIES = ['US', 'IN', 'GB', 'DE', 'BR', 'FR', 'JP', 'CA'];
+const AGE_GROUPS = ['age13-17', 'age18-24', 'age25-34', 'age35-44', 'age45-54', 'age55-64', 'age65-'];
+const GENDERS = ['female', 'male', 'user_specified'];
+const COUNTRIES = ['US', 'IN', 'GB', 'DE', 'BR', 'FR', 'JP', 'CA'];
 
 function hashed(...parts: (string | number)[]): number {
   return createHash('sha256').update(parts.join('|')).digest().readUInt32BE(0);
 }
 
 /** The average view duration of a video's views, in seconds (30-269). */
-export function viewSeconds(videoId: string): number {
+function viewSeconds(videoId: string): number {
   return 30 + (createHash('sha256').update(videoId).digest()[8]! % 240);
 }
 
@@ -103,7 +103,7 @@ export function videoDurationSeconds(videoId: string): number {
 }
 
 /** What one UTC day added to a video's user activity metrics. */
-export function videoDay(video: Pick<YtVideo, 'id' | 'createdAt'>, dayStart: number, now: number) {
+function videoDay(video: Pick<YtVideo, 'id' | 'createdAt'>, dayStart: number, now: number) {
   const m = dayMetrics(video.id, video.createdAt, dayStart, now);
   const seconds = viewSeconds(video.id);
   return {
@@ -119,7 +119,7 @@ export function videoDay(video: Pick<YtVideo, 'id' | 'createdAt'>, dayStart: num
     shares: m.shares,
   };
 }
-export type ActivityValues = ReturnType<typeof videoDay>;
+type ActivityValues = ReturnType<typeof videoDay>;
 
 /**
  * Several videos' activity added up: counts summed, the average view duration and percentage weighted by
