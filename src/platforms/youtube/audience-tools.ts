@@ -116,7 +116,8 @@ export const videoRetention = platformTool<YouTubeAdapter>()({
         : await adapter.report(
             account!,
             {
-              ...dates,
+              startDate: dates.startDate,
+              endDate: dates.endDate,
               metrics: RETENTION,
               dimensions: ['elapsedVideoTimeRatio'],
               filters: `video==${video.id}`,
