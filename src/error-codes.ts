@@ -378,6 +378,7 @@ export const ERROR_CODES = {
   user_not_found: { statuses: [404], summary: 'User not found' },
   validation_error: { statuses: [400], summary: 'name must not be empty' },
   webhook_limit_reached: { statuses: [400], summary: 'At most … webhooks per user' },
+  video_not_found: { statuses: [404], summary: "The video is not one of the connected channel's videos" },
   webhook_not_found: { statuses: [404], summary: 'Webhook not found' },
   webhooks_require_full_access: {
     statuses: [403],

@@ -31,11 +31,8 @@ const NOT_SERVED_YET = new Set<string>([
   // Inbox: mentions, which Herald does not ingest yet
   'listInboxMentions',
   // Analytics: the platforms' insights not built yet (docs/analytics.md lists them)
-  'getYouTubeChannelInsights',
   'getLinkedInOrgAggregateAnalytics',
   'getTikTokAccountInsights',
-  'getYouTubeVideoRetention',
-  'getYouTubeDemographics',
   'getGoogleBusinessSearchKeywords',
 ]);
 

@@ -33,7 +33,8 @@ export async function refreshAccountTokens(
       access_token: ctx.secrets.seal(tokens.accessToken),
       ...(tokens.refreshToken ? { refresh_token: ctx.secrets.seal(tokens.refreshToken) } : {}),
       token_expires_at: tokens.expiresAt ? tokens.expiresAt.toISOString() : null,
-      ...(tokens.scopes ? { scopes: tokens.scopes.join(' ') } : {}),
+      // An empty `scope` in a refresh answer says nothing granted was taken away: keep the stored scopes.
+      ...(tokens.scopes?.length ? { scopes: tokens.scopes.join(' ') } : {}),
       updated_at: now.toISOString(),
     });
     if (tokens.accountMetadata)

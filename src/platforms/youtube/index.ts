@@ -21,6 +21,7 @@ import { youTubeAnalytics } from './analytics.js';
 import { youTubeInbox } from './inbox.js';
 import { videoResource, videoTitle } from './map.js';
 import { queryDailyViews, type DailyViews } from './daily-views.js';
+import { queryReport, readVideoSummary, type ReportQuery, type ReportRow, type VideoSummary } from './reports.js';
 import { YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
 import { updateVideoMetadata } from './metadata.js';
 import { DESCRIPTION } from './rules.js';
@@ -93,6 +94,10 @@ export interface YouTubeAdapter extends PlatformAdapter {
     q: { videoId: string; startDate: string; endDate: string },
     io: PlatformIO,
   ): Promise<DailyViews[]>;
+  /** One YouTube Analytics report of the account's channel (reports.ts), rows by column name. */
+  report(account: AccountCredentials, q: ReportQuery, io: PlatformIO): Promise<ReportRow[]>;
+  /** A video's channel, title, publishing time and length, or null when YouTube lists none. */
+  videoSummary(account: AccountCredentials, videoId: string, io: PlatformIO): Promise<VideoSummary | null>;
 }
 
 export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
@@ -272,6 +277,8 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
     dailyViews(account, q, io) {
       return queryDailyViews(opts, account, q, io);
     },
+    report: (account, q, io) => queryReport(opts, account, q, io),
+    videoSummary: (account, videoId, io) => readVideoSummary(opts, account, videoId, io),
 
     updateMetadata(req, io) {
       return updateVideoMetadata(opts, req.account, req.videoId, req.fields, io);

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { AppError, invalid } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import { platformTool } from '../tools.js';
-import { PlatformError } from '../types.js';
+import { ScopeMissing, ScopeStatus, withAnalyticsScope } from './analytics-scope.js';
 import type { YouTubeAdapter } from './index.js';
-import { YOUTUBE_ANALYTICS_SCOPE } from './oauth.js';
+import { demographics, videoRetention } from './audience-tools.js';
+import { channelInsights } from './channel-insights.js';
+import { day } from './report-dates.js';
 import { CAPTION_TOOLS } from './caption-tools.js';
 import { PLAYLIST_TOOLS } from './playlist-tools.js';
 
@@ -12,41 +14,6 @@ const DAY_MS = 86_400_000;
 const DEFAULT_END_DAYS = 3;
 const DEFAULT_START_DAYS = 30;
 const MAX_DAYS = 90;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function day(value: string | undefined, field: string, fallback: Date): string {
-  if (value === undefined || value === '') return fallback.toISOString().slice(0, 10);
-  const parsed = new Date(`${value}T00:00:00Z`);
-  if (!DATE.test(value) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
-    throw invalid('invalid_date', `Invalid ${field} format. Use YYYY-MM-DD.`, {
-      fields: { [field]: ['must be a date (YYYY-MM-DD)'] },
-    });
-  }
-  return value;
-}
-
-const ScopeStatus = Type.Object({
-  hasAnalyticsScope: Type.Boolean(),
-  requiresReauthorization: Type.Optional(Type.Boolean()),
-  reauthorizeUrl: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-});
-
-/** The hosted API's 412 when the account never granted yt-analytics.readonly. */
-async function scopeMissing(reconnectUrl: (extra: readonly string[]) => Promise<string | null>): Promise<AppError> {
-  const scopeStatus = {
-    hasAnalyticsScope: false,
-    requiresReauthorization: true,
-    reauthorizeUrl: await reconnectUrl([YOUTUBE_ANALYTICS_SCOPE]),
-  };
-  return new AppError(
-    'precondition_failed',
-    'youtube_analytics_scope_missing',
-    'To access daily video analytics, please reconnect your YouTube account to grant the required permissions.',
-    { scopeStatus },
-    { body: { success: false, scopeStatus } },
-  );
-}
-
 /**
  * GET /v1/analytics/youtube/daily-views: a video's views, watch time and subscriber changes by day from
  * the YouTube Analytics API. Needs the analytics add-on and the yt-analytics.readonly scope (412 with a
@@ -85,15 +52,7 @@ const dailyViews = platformTool<YouTubeAdapter>()({
     lastSyncedAt: Type.String({ format: 'date-time' }),
     scopeStatus: ScopeStatus,
   }),
-  errors: {
-    412: Type.Object({
-      success: Type.Literal(false),
-      error: Type.String(),
-      code: Type.String(),
-      scopeStatus: ScopeStatus,
-      details: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    }),
-  },
+  errors: { 412: ScopeMissing },
   async handler({ adapter, account, query, io, reconnectUrl }) {
     const now = io.now();
     const startDate = day(query.startDate, 'startDate', new Date(now.getTime() - DEFAULT_START_DAYS * DAY_MS));
@@ -107,16 +66,9 @@ const dailyViews = platformTool<YouTubeAdapter>()({
         fields: { startDate: [`must be within ${MAX_DAYS} days of endDate`] },
       });
     }
-    if (!account!.scopes?.includes(YOUTUBE_ANALYTICS_SCOPE)) throw await scopeMissing(reconnectUrl);
-    let days;
-    try {
-      days = await adapter.dailyViews(account!, { videoId: query.videoId, startDate, endDate }, io);
-    } catch (error) {
-      // The grant lost the scope since it was stored (revoked on the Google account page).
-      if (error instanceof PlatformError && error.platformCode === 'insufficientPermissions')
-        throw await scopeMissing(reconnectUrl);
-      throw error;
-    }
+    const days = await withAnalyticsScope(account!, reconnectUrl, 'daily video analytics', () =>
+      adapter.dailyViews(account!, { videoId: query.videoId, startDate, endDate }, io),
+    );
     // Newest day first, as the hosted API lists them.
     const dailyViews = [...days].sort((a, b) => (a.date < b.date ? 1 : -1));
     return {
@@ -134,4 +86,11 @@ const dailyViews = platformTool<YouTubeAdapter>()({
 });
 
 /** YouTube's own routes (platforms/tools.ts). */
-export const YOUTUBE_TOOLS = [dailyViews, ...PLAYLIST_TOOLS, ...CAPTION_TOOLS];
+export const YOUTUBE_TOOLS = [
+  dailyViews,
+  channelInsights,
+  videoRetention,
+  demographics,
+  ...PLAYLIST_TOOLS,
+  ...CAPTION_TOOLS,
+];

@@ -1,17 +1,26 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Discovery, type DiscoveryParameter, readDiscovery } from '../discovery.js';
-import { dayMetrics } from '../metrics.js';
 import type { OAuthSim } from '../oauth.js';
 import type { SimulatorState } from '../types.js';
-import { channelFor, sendFault, ytError, ytStore } from './store.js';
+import {
+  activityByCountry,
+  activityByDay,
+  addActivity,
+  ALL_DIMENSIONS,
+  ALL_METRICS,
+  REPORTS,
+  retentionCurve,
+  viewerPercentages,
+} from './analytics-reports.js';
+import { channelFor, sendFault, ytError, ytStore, type YtVideo } from './store.js';
 
 /*
  * The YouTube Analytics API v2 `reports.query` (GET /v2/reports on youtubeanalytics.googleapis.com),
  * held to its discovery document (youtubeAnalytics-v2.json, revision 2026-06, committed beside this file).
  * That document states `required` and `pattern` of each parameter inside its description text, so they
- * are read from there; the method's `scopes` say which grants may call it. Only the channel's own video
- * report by day is served (`dimensions=day`, `filters=video==ID`), the report Herald asks for.
+ * are read from there; the method's `scopes` say which grants may call it. The channel reports served,
+ * with their numbers, are in analytics-reports.ts: basic and daily activity, by country, demographics
+ * and a video's audience retention, of the whole channel or `filters=video==ID`.
  * https://developers.google.com/youtube/analytics/reference/reports/query
  */
 
@@ -23,19 +32,10 @@ const ANALYTICS = new Discovery(() =>
   ),
 );
 
-/** Metrics this report serves, with their column data types (https://developers.google.com/youtube/analytics/metrics). */
-const METRICS: Record<string, 'INTEGER' | 'FLOAT'> = {
-  views: 'INTEGER',
-  estimatedMinutesWatched: 'FLOAT',
-  averageViewDuration: 'INTEGER',
-  subscribersGained: 'INTEGER',
-  subscribersLost: 'INTEGER',
-  likes: 'INTEGER',
-  dislikes: 'INTEGER',
-  comments: 'INTEGER',
-  shares: 'INTEGER',
-};
-const DAY = 86_400_000;
+const ACTIVITY_SCOPES = [
+  'https://www.googleapis.com/auth/yt-analytics.readonly',
+  'https://www.googleapis.com/auth/yt-analytics-monetary.readonly',
+];
 
 interface ParamRule {
   required: boolean;
@@ -92,7 +92,10 @@ export function registerYouTubeAnalytics(
     if (!channel) return reply;
     const scopes = oauth.scopesFor(request.headers.authorization) ?? [];
     const allowed: string[] = ANALYTICS.method('reports.query').scopes ?? [];
-    if (!scopes.some((s) => allowed.includes(s))) {
+    // The method takes any of its scopes, but the user activity metrics of every report here are only
+    // for a grant of yt-analytics.readonly (or its monetary superset), as the channel reports page says:
+    // https://developers.google.com/youtube/analytics/channel_reports#authorization
+    if (!scopes.some((s) => allowed.includes(s) && ACTIVITY_SCOPES.includes(s))) {
       return ytError(reply, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', {
         domain: 'global',
       });
@@ -103,21 +106,8 @@ export function registerYouTubeAnalytics(
     const p = q as Record<string, string>;
     if (p.ids !== 'channel==MINE' && p.ids !== `channel==${channel.id}`)
       return ytError(reply, 403, 'forbidden', 'Forbidden', { domain: 'global' });
-    const metrics = p.metrics.split(',');
-    const unknown = metrics.find((m) => !METRICS[m]);
-    if (unknown)
-      return badRequest(reply, `Unknown identifier (${unknown}) given in field parameters.metrics.`, 'metrics');
-    if ((p.dimensions ?? '') !== 'day')
-      return badRequest(
-        reply,
-        'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.',
-      );
-    const video = /^video==([A-Za-z0-9_-]+)$/.exec(p.filters ?? '')?.[1];
-    if (!video)
-      return badRequest(
-        reply,
-        'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.',
-      );
+    const query = readQuery(p);
+    if ('refused' in query) return badRequest(reply, query.refused, query.location);
     const start = Date.parse(`${p.startDate}T00:00:00Z`);
     const end = Date.parse(`${p.endDate}T00:00:00Z`);
     if (Number.isNaN(start) || Number.isNaN(end))
@@ -125,39 +115,124 @@ export function registerYouTubeAnalytics(
     if (start > end)
       return badRequest(reply, 'The start date must be earlier than or equal to the end date.', 'startDate');
 
-    const v = ytStore(state).videos.get(video);
-    const rows: (string | number)[][] = [];
-    const at = now();
-    // Only the caller's own video has data; a day with no data (before publishing, or not yet reported) has no row.
-    if (v && v.channelId === channel.id && !v.deleted) {
-      const seconds = 30 + (createHash('sha256').update(video).digest()[8]! % 240);
-      for (let day = Math.max(start, Math.floor(v.createdAt / DAY) * DAY); day <= end && day <= at; day += DAY) {
-        const m = dayMetrics(video, v.createdAt, day, at);
-        const values: Record<string, number> = {
-          views: m.views,
-          estimatedMinutesWatched: Math.round(((m.views * seconds) / 60) * 10) / 10,
-          averageViewDuration: m.views ? seconds : 0,
-          subscribersGained: Math.floor(m.views / 100),
-          subscribersLost: Math.floor(m.views / 500),
-          likes: m.likes,
-          dislikes: 0,
-          comments: m.comments,
-          shares: m.shares,
-        };
-        rows.push([new Date(day).toISOString().slice(0, 10), ...metrics.map((k) => values[k]!)]);
-      }
-    }
+    // Only the caller's own videos have data; another channel's video adds nothing.
+    const wanted = query.filters.get('video');
+    const videos = [...ytStore(state).videos.values()].filter(
+      (v) => v.channelId === channel.id && !v.deleted && (!wanted || wanted.includes(v.id)),
+    );
+    const rows = reportRows(query, videos, wanted ? wanted.join(',') : channel.id, start, end, now());
+    const sorted = sortRows(rows, query);
     return ANALYTICS.checked(
       'QueryResponse',
       {
         kind: 'youtubeAnalytics#resultTable',
         columnHeaders: [
-          { name: 'day', columnType: 'DIMENSION', dataType: 'STRING' },
-          ...metrics.map((name) => ({ name, columnType: 'METRIC', dataType: METRICS[name] })),
+          ...query.dimensions.map((name) => ({ name, columnType: 'DIMENSION', dataType: ALL_DIMENSIONS[name] })),
+          ...query.metrics.map((name) => ({ name, columnType: 'METRIC', dataType: ALL_METRICS[name] })),
         ],
-        ...(rows.length ? { rows } : {}),
+        ...(sorted.length ? { rows: sorted } : {}),
       },
       'YouTube Analytics',
     );
+  });
+}
+
+const UNSUPPORTED =
+  'The query is not supported. Check the documentation at https://developers.google.com/youtube/analytics/v2/available_reports for a list of supported queries.';
+
+interface ReportQuery {
+  dimensions: string[];
+  metrics: string[];
+  filters: Map<string, string[]>;
+  sort: string[];
+}
+
+const names = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()) : []);
+
+/**
+ * The query's dimensions, metrics, filters and sort, held to the report its dimensions name: an unknown
+ * name is refused as YouTube words it, a known one outside the report (or a report YouTube does not
+ * have) is an unsupported query.
+ */
+function readQuery(p: Record<string, string>): ReportQuery | { refused: string; location?: string } {
+  const metrics = names(p.metrics);
+  const unknownMetric = metrics.find((m) => !ALL_METRICS[m]);
+  if (unknownMetric !== undefined)
+    return { refused: `Unknown identifier (${unknownMetric}) given in field parameters.metrics.`, location: 'metrics' };
+  const dimensions = names(p.dimensions);
+  const unknownDimension = dimensions.find((d) => !ALL_DIMENSIONS[d]);
+  if (unknownDimension !== undefined)
+    return {
+      refused: `Unknown identifier (${unknownDimension}) given in field parameters.dimensions.`,
+      location: 'dimensions',
+    };
+  const filters = new Map<string, string[]>();
+  for (const part of p.filters ? p.filters.split(';') : []) {
+    const m = /^([A-Za-z]+)==(.+)$/.exec(part);
+    if (!m) return { refused: `Invalid filter (${part}) given in field parameters.filters.`, location: 'filters' };
+    if (!ALL_DIMENSIONS[m[1]!])
+      return { refused: `Unknown identifier (${m[1]}) given in field parameters.filters.`, location: 'filters' };
+    filters.set(m[1]!, m[2]!.split(','));
+  }
+  const report = REPORTS[[...dimensions].sort().join(',')];
+  if (
+    !report ||
+    new Set(dimensions).size !== dimensions.length ||
+    metrics.some((m) => !report.metrics[m]) ||
+    [...filters.keys()].some((f) => !report.filters.includes(f)) ||
+    (report.required ?? []).some((f) => !filters.has(f)) ||
+    // Retention is reported for one video at a time.
+    (report.name === 'audience retention' && filters.get('video')!.length !== 1)
+  )
+    return { refused: UNSUPPORTED };
+  const sort = names(p.sort);
+  const columns = [...dimensions, ...metrics];
+  const badSort = sort.find((s) => !columns.includes(s.replace(/^-/, '')));
+  if (badSort !== undefined)
+    return { refused: `Invalid sort (${badSort}): sort by a dimension or metric of the query.`, location: 'sort' };
+  return { dimensions, metrics, filters, sort };
+}
+
+/** The report's rows, columns in the query's order (dimensions, then metrics). */
+function reportRows(
+  query: ReportQuery,
+  videos: YtVideo[],
+  scope: string,
+  start: number,
+  end: number,
+  now: number,
+): (string | number)[][] {
+  const days = activityByDay(videos, start, end, now);
+  const total = addActivity(days.map((d) => d.values));
+  const pick = (values: Record<string, number>) => query.metrics.map((m) => values[m]!);
+  const dims = [...query.dimensions].sort().join(',');
+  switch (dims) {
+    case '':
+      return days.length ? [pick(total)] : [];
+    case 'day':
+      return days.map((d) => [d.day, ...pick(d.values)]);
+    case 'country':
+      return activityByCountry(scope, total).map((c) => [c.country, ...pick(c.values)]);
+    case 'elapsedVideoTimeRatio':
+      return retentionCurve(scope, total.views).map((r) => [r.elapsedVideoTimeRatio, ...pick(r)]);
+    default: {
+      // Demographics: none at all without views, as YouTube suppresses them for too few viewers.
+      if (!total.views) return [];
+      return viewerPercentages(scope, query.dimensions).map((r) => [...r.keys, r.value]);
+    }
+  }
+}
+
+/** `sort`: each key ascending, or descending with a leading `-`. */
+function sortRows(rows: (string | number)[][], query: ReportQuery): (string | number)[][] {
+  const columns = [...query.dimensions, ...query.metrics];
+  const keys = query.sort.map((s) => ({ at: columns.indexOf(s.replace(/^-/, '')), desc: s.startsWith('-') }));
+  return [...rows].sort((a, b) => {
+    for (const k of keys) {
+      const x = a[k.at]!;
+      const y = b[k.at]!;
+      if (x !== y) return (x < y ? -1 : 1) * (k.desc ? -1 : 1);
+    }
+    return 0;
   });
 }

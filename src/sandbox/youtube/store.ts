@@ -5,6 +5,7 @@ import type { OAuthSim, OAuthUser } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
 import type { SimulatorState } from '../types.js';
 import { checkSchema, youtubeDiscovery } from './discovery.js';
+import { videoDurationSeconds } from './analytics-reports.js';
 
 /** A consenting user's one channel (docs/sandbox.md: one YouTube channel), with ids stable for the same login. */
 export interface YtChannel {
@@ -232,6 +233,19 @@ export function videoResource(
       categoryId: video.snippet.categoryId ?? '22',
       liveBroadcastContent: 'none',
       localized: { title: video.snippet.title, description: video.snippet.description ?? '' },
+    };
+  }
+  if (parts.includes('contentDetails')) {
+    // https://developers.google.com/youtube/v3/docs/videos#contentDetails.duration: ISO 8601 (PT#M#S).
+    const seconds = videoDurationSeconds(video.id);
+    out.contentDetails = {
+      duration: `PT${Math.floor(seconds / 60)}M${seconds % 60}S`,
+      dimension: '2d',
+      definition: 'hd',
+      caption: 'false',
+      licensedContent: false,
+      contentRating: {},
+      projection: 'rectangular',
     };
   }
   if (parts.includes('status')) {
