@@ -39,7 +39,6 @@ const NOT_SERVED_YET = new Set<string>([
   'getFacebookPostEarnings',
   'getInstagramFollowerHistory',
   'getYouTubeDemographics',
-  'getGoogleBusinessSearchKeywords',
 ]);
 
 const PLACEHOLDER_ID = '0123456789abcdef01234567';
