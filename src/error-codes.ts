@@ -379,6 +379,10 @@ export const ERROR_CODES = {
     summary: 'Webhooks receive events of every profile; use a key with access to all profiles',
   },
   wrong_password: { statuses: [403], summary: 'The current password given to change it is wrong' },
+  analytics_scope_missing: {
+    statuses: [412],
+    summary: 'The insights need a permission the account did not grant: reconnect it',
+  },
   youtube_analytics_scope_missing: {
     statuses: [412],
     summary: 'Daily video analytics need a permission the account did not grant: reconnect it',

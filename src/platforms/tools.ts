@@ -42,6 +42,11 @@ export interface ToolCall<A extends PlatformAdapter, Q, B> {
    */
   reconnectUrl(extraScopes?: readonly string[]): Promise<string | null>;
   /**
+   * The account's follower counts Herald's daily account read recorded between two instants (ISO-8601),
+   * oldest first; empty for a tool without an account.
+   */
+  followerHistory(fromIso: string, toIso: string): Promise<{ at: string; followers: number }[]>;
+  /**
    * Connects another destination of the account's platform user (a location, a page...) as a new account
    * of `profileId`, reusing this account's grant. With `onePerProfile`, a profile that already has an
    * account of this platform is a 409. Fails for a tool without an account.

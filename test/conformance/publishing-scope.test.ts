@@ -33,7 +33,6 @@ const NOT_SERVED_YET = new Set<string>([
   // Analytics: the platforms' insights not built yet (docs/analytics.md lists them)
   'getYouTubeChannelInsights',
   'getLinkedInOrgAggregateAnalytics',
-  'getTikTokAccountInsights',
   'getYouTubeVideoRetention',
   'getFacebookPageInsights',
   'getFacebookPostEarnings',

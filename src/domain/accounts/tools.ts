@@ -5,6 +5,7 @@ import { createPlatformIO } from '../../platforms/io.js';
 import type { ConnectedAccount, PlatformTool } from '../../platforms/tools.js';
 import { PlatformError, toPlatformError, type Platform } from '../../platforms/types.js';
 import { findAccount, listAccounts, type AccountRow } from '../../store/accounts.js';
+import { accountSnapshotsOf } from '../../store/analytics-read.js';
 import { assertOwnProfile } from '../connect/save.js';
 import { connectWithAccount } from '../connect/selection.js';
 import type { Principal } from '../principal.js';
@@ -77,6 +78,12 @@ export async function runPlatformTool(
         row && caller.permission !== 'read'
           ? (await startOAuthConnect(ctx, caller, platform.id, { profileId: row.profile_id, extraScopes })).authUrl
           : null,
+      followerHistory: async (fromIso, toIso) =>
+        row
+          ? (await accountSnapshotsOf(ctx.db.kysely, [row.account_id], fromIso, toIso)).flatMap((s) =>
+              s.followers === null ? [] : [{ at: s.collected_at, followers: s.followers }],
+            )
+          : [],
       connectDestination: async (target) => {
         if (!row) throw new AppError('internal', 'tool_without_account', "connectDestination needs the tool's account");
         return connectDestination(ctx, caller, platform, row, target);
