@@ -231,6 +231,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary: 'The platform does not connect through OAuth; use its own connect endpoint',
   },
+  organization_account_required: {
+    statuses: [400],
+    summary: 'Organization analytics need a page account; a personal account has its own aggregate analytics',
+  },
   organization_not_found: { statuses: [404], summary: 'The organization is not one the connected member administers' },
   organization_not_supported: {
     statuses: [400],

@@ -32,7 +32,6 @@ const NOT_SERVED_YET = new Set<string>([
   'listInboxMentions',
   // Analytics: the platforms' insights not built yet (docs/analytics.md lists them)
   'getYouTubeChannelInsights',
-  'getLinkedInOrgAggregateAnalytics',
   'getYouTubeVideoRetention',
   'getFacebookPageInsights',
   'getFacebookPostEarnings',
