@@ -61,6 +61,12 @@ describe('GET /v1/analytics/tiktok/account-insights', () => {
       followers_lost: { total: 6 },
     });
     expect(totals.unavailableMetrics).toBeUndefined();
+    const following = body(
+      await client.analytics.getTikTokAccountInsights({
+        query: { accountId: t.accountId, metrics: 'following_count' },
+      }),
+    );
+    expect(following.metrics).toEqual({ following_count: { total: stats.following_count } });
 
     const series = body(
       await client.analytics.getTikTokAccountInsights({
