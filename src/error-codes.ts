@@ -232,6 +232,10 @@ export const ERROR_CODES = {
     statuses: [400],
     summary: 'The platform does not connect through OAuth; use its own connect endpoint',
   },
+  organization_account_required: {
+    statuses: [400],
+    summary: 'Organization analytics need a page account; a personal account has its own aggregate analytics',
+  },
   organization_not_found: { statuses: [404], summary: 'The organization is not one the connected member administers' },
   organization_not_supported: {
     statuses: [400],
@@ -385,6 +389,10 @@ export const ERROR_CODES = {
     summary: 'Webhooks receive events of every profile; use a key with access to all profiles',
   },
   wrong_password: { statuses: [403], summary: 'The current password given to change it is wrong' },
+  analytics_scope_missing: {
+    statuses: [412],
+    summary: 'The insights need a permission the account did not grant: reconnect it',
+  },
   youtube_analytics_scope_missing: {
     statuses: [412],
     summary: 'Daily video analytics need a permission the account did not grant: reconnect it',

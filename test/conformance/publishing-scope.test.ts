@@ -30,10 +30,6 @@ const SCOPE: { method: string; path: string; operationId: string; group: string;
 const NOT_SERVED_YET = new Set<string>([
   // Inbox: mentions, which Herald does not ingest yet
   'listInboxMentions',
-  // Analytics: the platforms' insights not built yet (docs/analytics.md lists them)
-  'getLinkedInOrgAggregateAnalytics',
-  'getTikTokAccountInsights',
-  'getGoogleBusinessSearchKeywords',
 ]);
 
 const PLACEHOLDER_ID = '0123456789abcdef01234567';

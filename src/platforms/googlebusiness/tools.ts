@@ -5,6 +5,7 @@ import { gbpRequest, token } from './api.js';
 import type { GoogleBusinessAdapter } from './index.js';
 import { LOCATION_TOOLS } from './location-tools.js';
 import { PERFORMANCE_TOOLS } from './performance.js';
+import { SEARCH_KEYWORD_TOOLS } from './search-keywords.js';
 import { REVIEW_TOOLS } from './review-tools.js';
 import { REVIEW_ID_TOOLS } from './review-id-tools.js';
 import { SERVICES_TOOLS } from './services-tools.js';
@@ -145,4 +146,5 @@ export const GOOGLEBUSINESS_TOOLS = [
   ...VERIFICATION_TOOLS,
   ...ASSIGN_TOOLS,
   ...PERFORMANCE_TOOLS,
+  ...SEARCH_KEYWORD_TOOLS,
 ];

@@ -1,3 +1,4 @@
+import { organizationStatistics, type LinkedInOrgStatistics } from './org-statistics.js';
 import type { Config } from '../../config.js';
 import { platformBaseUrl, platformSetting } from '../config.js';
 import { readAtMost } from '../io.js';
@@ -96,6 +97,8 @@ export interface LinkedInAdapter extends PlatformAdapter {
   ): Promise<MentionResolution>;
   /** Post, member and reaction reads behind the LinkedIn analytics routes. */
   insights: LinkedInInsights;
+  /** A page's statistics by day (posts, follower gains, page views) behind its account insights route. */
+  organizationStatistics: LinkedInOrgStatistics;
 }
 
 export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
@@ -270,6 +273,7 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
     analytics: linkedInAnalytics(opts),
     inbox: linkedInInbox(opts),
     insights: linkedInInsights(opts),
+    organizationStatistics: organizationStatistics(opts),
 
     resolveMention(account, query, io) {
       return resolveMention(opts, io, account, query);

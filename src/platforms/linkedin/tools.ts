@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { platformTool } from '../tools.js';
 import { LINKEDIN_ANALYTICS_TOOLS } from './analytics-tools.js';
 import type { LinkedInAdapter } from './index.js';
+import { LINKEDIN_ORG_INSIGHTS_TOOLS } from './org-insights-tools.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -31,4 +32,4 @@ const mentions = platformTool<LinkedInAdapter>()({
 });
 
 /** LinkedIn's own routes (platforms/tools.ts). */
-export const LINKEDIN_TOOLS = [mentions, ...LINKEDIN_ANALYTICS_TOOLS];
+export const LINKEDIN_TOOLS = [mentions, ...LINKEDIN_ANALYTICS_TOOLS, ...LINKEDIN_ORG_INSIGHTS_TOOLS];

@@ -5,6 +5,7 @@ import { PlatformError } from '../types.js';
 import { token } from './api.js';
 import { cachedCreator, queryCreator, type CreatorInfo } from './creator.js';
 import type { TikTokAdapter } from './index.js';
+import { TIKTOK_INSIGHTS_TOOLS } from './insights-tools.js';
 
 /*
  * TikTok's own routes (@zernio/node 0.2.881 getTikTokCreatorInfo, listTikTokCommercialMusic,
@@ -134,4 +135,4 @@ const searchLocations = tool({
   },
 });
 
-export const TIKTOK_TOOLS = [getCreatorInfo, listCommercialMusic, searchLocations];
+export const TIKTOK_TOOLS = [getCreatorInfo, listCommercialMusic, searchLocations, ...TIKTOK_INSIGHTS_TOOLS];

@@ -16,6 +16,7 @@ import {
   type GbpLocation,
 } from './store.js';
 import { registerPerformance } from './performance.js';
+import { registerSearchKeywords } from './search-keywords.js';
 import { registerReviews } from './reviews.js';
 import { registerV4 } from './v4.js';
 import { registerAttributeMetadata } from './attribute-metadata.js';
@@ -252,6 +253,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
       registerV4(app, state, oauth, now);
       registerReviews(app, state, oauth, now);
       registerPerformance(app, state, oauth, now);
+      registerSearchKeywords(app, state, oauth, now);
       registerAttributeMetadata(app, state, oauth, now);
       registerVerifications(app, state, oauth, now);
     },

@@ -3,6 +3,7 @@ import type { FaultKind } from '../faults.js';
 import { dayMetrics, metricsFor, subscribersOf, type SandboxMetrics } from '../metrics.js';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
+import { registerOrgStatistics, timeBound } from './org-statistics.js';
 import { canActAs, liError, liStore, type LiPost } from './store.js';
 
 /*
@@ -11,6 +12,7 @@ import { canActAs, liError, liStore, type LiPost } from './store.js';
  * (organizations/share-statistics), networkSizes and memberFollowersCount (follower counts) and
  * reactions (shares/reactions-api). Each checks the token's scope, the Rest.li parameters and that the
  * caller may read the entity, the way LinkedIn answers (400 ILLEGAL_ARGUMENT, 403 ACCESS_DENIED, 404).
+ * Time-bound page statistics (share, follower, page views by day) are org-statistics.ts's.
  * The numbers are the sandbox's (metrics.ts): grown with age, or set with `POST /_metrics {postId: <urn>}`;
  * followers with `{postId: <member id or organization id>, metrics: {followers}}`.
  */
@@ -145,6 +147,11 @@ export function registerLinkedInAnalytics(
       return illegal(reply, `Invalid value for param organizationalEntity: ${org || '(missing)'}`);
     if (!hasScope(request, 'rw_organization_admin') || !canActAs(liStore(state), user, org))
       return denied(reply, `Not enough permissions to access: organizationalEntityShareStatistics for ${org}`);
+    if (q.timeIntervals !== undefined) {
+      const answer = timeBound(reply, 'share', org, q.timeIntervals, now().getTime());
+      if (answer === reply || faulted(reply)) return reply;
+      return answer;
+    }
     const list = (v: string | undefined, kind: string) => {
       if (v === undefined) return [];
       const m = /^List\((.*)\)$/.exec(v);
@@ -179,6 +186,8 @@ export function registerLinkedInAnalytics(
     }
     return { paging: { start: 0, count: elements.length, links: [] }, elements };
   });
+
+  registerOrgStatistics(app, state, rest, hasScope, faulted, now);
 
   app.get<{ Params: { urn: string } }>('/rest/networkSizes/:urn', async (request, reply) => {
     const user = rest(request, reply);

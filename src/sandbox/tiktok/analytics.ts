@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
@@ -75,7 +76,8 @@ export function userStats(state: SimulatorState, openId: string, nowMs: number):
   const videos = videosOf(state, openId);
   return {
     follower_count: subscribersOf(state, openId),
-    following_count: 0,
+    // Whom the creator follows: a fixed number from the open id (nothing in the sandbox follows).
+    following_count: createHash('sha256').update(`following:${openId}`).digest()[0]! % 150,
     likes_count: videos.reduce((sum, v) => sum + metricsFor(state, v.id, Date.parse(v.createdAt), nowMs).likes, 0),
     video_count: videos.length,
   };
