@@ -4,6 +4,7 @@ import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO } 
 import { insertExternalPost, knownPlatformPostIds, setExternalSynced } from '../../store/analytics-external.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { newTargetRow } from '../posts/targets.js';
+import { externalPostEventData } from '../present/post-event.js';
 import { uncollected } from './track.js';
 
 const DAY_MS = 86_400_000;
@@ -42,8 +43,8 @@ export async function syncExternalPosts(
 }
 
 /**
- * Imports the listed posts Herald has no target for, in one transaction that also marks the account
- * synced at `now`. `settleMs`: a post younger than this is left for a later sync (Herald may be publishing
+ * Imports the listed posts Herald has no target for, each with its `post.external.created` event, in one
+ * transaction that also marks the account synced at `now`. `settleMs`: a post younger than this is left for a later sync (Herald may be publishing
  * it right now); the on-demand sync passes 0 when the account has nothing in flight.
  */
 export async function importListedPosts(
@@ -72,6 +73,14 @@ export async function importListedPosts(
       )
         continue;
       await importPost(tx, account, p, now);
+      // Announced with the import (the outbox): once per platform post, as its id is never imported twice.
+      await ctx.events.emit(
+        tx,
+        account.tenant_id,
+        'post.external.created',
+        externalPostEventData(account, p, p.media),
+        now,
+      );
       imported++;
     }
     await setExternalSynced(tx, account.account_id, now.toISOString());
