@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'post.platform.failed',
   'post.platform.deleted',
   'post.external.created',
+  'post.external.updated',
   'account.connected',
   'account.disconnected',
   'message.received',

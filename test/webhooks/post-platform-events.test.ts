@@ -9,9 +9,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import { body, zernio } from '../helpers/zernio.js';
 
 /*
- * post.platform.published / .failed / .deleted and post.external.created end to end: the engine publishes
- * on the X simulator (or is refused by it), unpublish deletes there, the on-demand external sync finds a
- * video made on the YouTube simulator; each event reaches a real receiver in the shape @zernio/node
+ * post.platform.published / .failed / .deleted and post.external.created / .updated end to end: the
+ * engine publishes on the X simulator (or is refused by it), unpublish deletes there, the on-demand
+ * external sync finds a video made on the YouTube simulator, then finds it retitled; each event reaches a real receiver in the shape @zernio/node
  * 0.2.881 declares (WebhookPayloadPostPlatform, WebhookPayloadExternalPost), and a redelivery repeats
  * its event id.
  */
@@ -53,7 +53,13 @@ beforeAll(async () => {
       body: {
         name: 'per platform',
         url: receiver.url,
-        events: ['post.platform.published', 'post.platform.failed', 'post.platform.deleted', 'post.external.created'],
+        events: [
+          'post.platform.published',
+          'post.platform.failed',
+          'post.platform.deleted',
+          'post.external.created',
+          'post.external.updated',
+        ],
       },
     }),
   ).webhook._id;
@@ -148,8 +154,8 @@ describe('post.platform.* webhooks', () => {
   });
 });
 
-describe('post.external.created webhooks', () => {
-  it('announces a video made on YouTube once, when the on-demand sync imports it', async () => {
+describe('post.external.* webhooks', () => {
+  it('announces a video made on YouTube once when the on-demand sync imports it, and once when it is retitled', async () => {
     const user = { id: 'ppEvents1', username: 'ppEvents1', name: 'Channel PP' };
     const listed = body(await sdk.accounts.listAccounts({ query: { profileId } })).accounts as any[];
     const youtubeUsername = listed.find((a) => a._id === accounts.youtube).username;
@@ -177,10 +183,39 @@ describe('post.external.created webhooks', () => {
       account: { id: accounts.youtube, accountId: accounts.youtube, platform: 'youtube', username: youtubeUsername },
     });
     expect(Array.isArray(created[0].post.mediaItems)).toBe(true);
-    // Found again after the debounce: Herald holds it, nothing is announced twice.
+    // Found again after the debounce, unchanged: Herald holds it, nothing is announced.
     e.env.clock.advance(60_000);
     await sdk.analytics.syncExternalPosts({ body: { accountId: accounts.youtube } });
     await e.runner.drain();
     expect(delivered('post.external.created')).toHaveLength(1);
+    expect(delivered('post.external.updated')).toEqual([]);
+
+    // Retitled on YouTube: the next sync takes the new text and announces it once.
+    await sdk.posts.updatePostMetadata({
+      path: { postId: '_' },
+      body: { platform: 'youtube', videoId, accountId: accounts.youtube, title: 'Retitled on YouTube' },
+    });
+    for (let i = 0; i < 2; i++) {
+      e.env.clock.advance(60_000);
+      await sdk.analytics.syncExternalPosts({ body: { accountId: accounts.youtube } });
+      await e.runner.drain();
+    }
+    const updated = delivered('post.external.updated');
+    expect(updated).toHaveLength(1);
+    expect(updated[0]).toMatchObject({
+      post: {
+        id: videoId,
+        platform: 'youtube',
+        accountId: accounts.youtube,
+        content: 'Retitled on YouTube',
+        source: 'external',
+      },
+      account: { id: accounts.youtube, platform: 'youtube' },
+    });
+    expect(updated[0].id).not.toBe(created[0].id);
+    const found = body(
+      await sdk.analytics.syncExternalPosts({ body: { accountId: accounts.youtube, postId: videoId } }),
+    );
+    expect(found.post.content).toBe('Retitled on YouTube');
   });
 });

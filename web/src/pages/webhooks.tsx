@@ -13,6 +13,7 @@ const EVENTS = [
   'post.platform.failed',
   'post.platform.deleted',
   'post.external.created',
+  'post.external.updated',
   'account.connected',
   'account.disconnected',
   'message.received',
