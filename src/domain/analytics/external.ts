@@ -51,8 +51,9 @@ export async function syncExternalPosts(
 /**
  * Imports the listed posts Herald has no target for, each with its `post.external.created` event, and
  * takes the new text of an imported one edited on the platform (`post.external.updated`), in one
- * transaction that also marks the account synced at `now`. `settleMs`: a post younger than this is left for a later sync (Herald may be publishing
- * it right now); the on-demand sync passes 0 when the account has nothing in flight.
+ * transaction that also marks the account synced at `now`. `settleMs`: a post younger than this is left
+ * for a later sync (Herald may be publishing it right now); the on-demand sync passes 0 when the account
+ * has nothing in flight.
  */
 export async function importListedPosts(
   ctx: AppContext,
