@@ -132,7 +132,7 @@ export async function listInboxMessages(
 }
 
 /**
- * POST: sends through the platform, then stores the sent message as `outgoing` (no event). Everything
+ * POST: sends through the platform, then stores the sent message as `outgoing` (`message.sent`). Everything
  * the platform cannot carry is refused before it is called. An `upload` (the multipart `attachment`)
  * is checked, then stored in Herald's media storage only once every other check passed, and taken
  * back if the platform refuses the message: a refused request stores nothing.
