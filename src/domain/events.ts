@@ -10,10 +10,21 @@ export const EVENT_TYPES = [
   'post.partial',
   'post.cancelled',
   'post.recycled',
+  'post.platform.published',
+  'post.platform.failed',
+  'post.platform.deleted',
+  'post.external.created',
+  'post.external.updated',
   'account.connected',
   'account.disconnected',
   'message.received',
+  'conversation.started',
+  'message.sent',
+  'message.edited',
+  'message.deleted',
   'comment.received',
+  'review.new',
+  'review.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 

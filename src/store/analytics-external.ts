@@ -24,6 +24,29 @@ export async function knownPlatformPostIds(
   return new Set(rows.map((r) => r.platform_post_id!));
 }
 
+/** The account's external posts among `platformPostIds`, with the text Herald holds for each. */
+export async function listExternalPosts(db: Executor, accountId: string, platformPostIds: string[]) {
+  if (!platformPostIds.length) return [];
+  return db
+    .selectFrom('post_target as t')
+    .innerJoin('post as p', 'p.post_id', 't.post_id')
+    .select(['p.post_id', 't.platform_post_id', 'p.content'])
+    .where('t.account_id', '=', accountId)
+    .where('p.is_external', '=', 1)
+    .where('t.platform_post_id', 'in', platformPostIds)
+    .execute();
+}
+
+/** An external post's text as its platform now shows it. */
+export async function setExternalContent(db: Executor, postId: string, content: string, iso: string): Promise<void> {
+  await db
+    .updateTable('post')
+    .set({ content, updated_at: iso })
+    .where('post_id', '=', postId)
+    .where('is_external', '=', 1)
+    .execute();
+}
+
 export async function insertExternalPost(
   db: Executor,
   post: PostRow,

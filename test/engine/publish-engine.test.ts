@@ -302,6 +302,14 @@ describe('publishing engine', () => {
     expect(e.sim.calls.length).toBe(calls);
     expect((await logsOf(e.ctx, c.postId)).map((l) => `${l.action}:${l.status}`)).toEqual(['publish:skipped']);
     expect(await events(e.ctx, t.userId, 'account.disconnected')).toHaveLength(1);
+    // The target's failure is announced like any other, with the reason and no platform id.
+    const failed = (await events(e.ctx, t.userId, 'post.platform.failed')).map((ev) => JSON.parse(ev.payload));
+    expect(failed.filter((f) => f.post.id === c.postId)).toEqual([
+      expect.objectContaining({
+        platform: { name: 'bluesky', status: 'failed', error: expect.stringMatching(/disconnected; reconnect/) },
+        account: expect.objectContaining({ accountId: t.bluesky.account_id }),
+      }),
+    ]);
   });
 
   it('never re-sends after an ambiguous outcome: findPublished finds the post and records it', async () => {

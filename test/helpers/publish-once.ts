@@ -73,7 +73,7 @@ export async function assertAllPublishedOnce(
     .where('status', '!=', 'published')
     .execute();
   expect(notPublished).toEqual([]);
-  // Exactly one outcome event per post.
+  // Exactly one outcome event per post, and one per target (post.platform.published).
   const events = await db
     .selectFrom('event')
     .select((eb) => ['type', eb.fn.countAll<number>().as('n')])
@@ -81,7 +81,10 @@ export async function assertAllPublishedOnce(
     .where('type', 'like', 'post.%')
     .groupBy('type')
     .execute();
-  expect(events.map((e) => ({ type: e.type, n: Number(e.n) }))).toEqual([{ type: 'post.published', n: posts }]);
+  expect(events.map((e) => ({ type: e.type, n: Number(e.n) })).sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+    { type: 'post.platform.published', n: targetIds.length },
+    { type: 'post.published', n: posts },
+  ]);
   // Each target's platform id is the one the simulator gave.
   const rows = await db
     .selectFrom('post_target')

@@ -13,7 +13,7 @@ import { sdkData } from '../helpers/oauth-e2e.js';
 /*
  * The inbox core against a scripted adapter (a platform without an inbox of its own stands in): what a
  * poll brings is stored once however often it is seen, each incoming item emits its event once, sends
- * are stored as outgoing without an event, and what the adapter lacks is 400 PLATFORM_LIMITATION.
+ * are stored as outgoing with one message.sent, and what the adapter lacks is 400 PLATFORM_LIMITATION.
  */
 
 const PLATFORM = 'snapchat';
@@ -139,7 +139,7 @@ describe('inbox core', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
-  it('sends a reply through the adapter, stores it as outgoing without an event, and refuses what the platform lacks', async () => {
+  it('sends a reply through the adapter, stores it as outgoing with one message.sent, and refuses what the platform lacks', async () => {
     const t = await createTenant(env, { addons: ['inbox'] });
     const accountId = await t.account(PLATFORM);
     pending.set(accountId, [dm('c9', 'm9', 9)]);
@@ -163,6 +163,10 @@ describe('inbox core', () => {
       [res.data.messageId, 'outgoing', 'thanks!'],
     ]);
     expect((await listEvents(env.ctx.db.kysely, t.userId, 'message.received')).length).toBe(1);
+    const sentEvents = await listEvents(env.ctx.db.kysely, t.userId, 'message.sent');
+    expect(sentEvents.map((e) => JSON.parse(e.payload).message)).toEqual([
+      expect.objectContaining({ id: res.data.messageId, direction: 'outgoing', text: 'thanks!', sentVia: 'api' }),
+    ]);
 
     const attach = await sdkError(
       t.sdk.messages.sendInboxMessage({

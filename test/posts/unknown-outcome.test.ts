@@ -169,6 +169,20 @@ describe('a post whose target outcome is unknown', () => {
       status: 'published',
       publishedUrl: 'https://threads.example/p/42',
     });
+    // The target's own event too, as the engine would emit it.
+    const perTarget = await events(e.ctx, t.userId, 'post.platform.published');
+    expect(perTarget.map((ev) => JSON.parse(ev.payload))).toEqual([
+      expect.objectContaining({
+        post: expect.objectContaining({ id: postId, status: 'published' }),
+        platform: {
+          name: 'threads',
+          status: 'published',
+          platformPostId: '42',
+          publishedUrl: 'https://threads.example/p/42',
+        },
+        account: expect.objectContaining({ accountId: t.threads.account_id, platform: 'threads' }),
+      }),
+    ]);
     // Settled: a second resolve is refused, and so is a retry (nothing failed).
     const again = await e.env.request(t.apiKey, 'POST', `/v1/posts/${postId}/targets/threads/resolve`, {
       outcome: 'not_published',

@@ -1,9 +1,16 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO } from '../../platforms/types.js';
-import { insertExternalPost, knownPlatformPostIds, setExternalSynced } from '../../store/analytics-external.js';
+import {
+  insertExternalPost,
+  knownPlatformPostIds,
+  listExternalPosts,
+  setExternalContent,
+  setExternalSynced,
+} from '../../store/analytics-external.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { newTargetRow } from '../posts/targets.js';
+import { externalPostEventData } from '../present/post-event.js';
 import { uncollected } from './track.js';
 
 const DAY_MS = 86_400_000;
@@ -42,9 +49,11 @@ export async function syncExternalPosts(
 }
 
 /**
- * Imports the listed posts Herald has no target for, in one transaction that also marks the account
- * synced at `now`. `settleMs`: a post younger than this is left for a later sync (Herald may be publishing
- * it right now); the on-demand sync passes 0 when the account has nothing in flight.
+ * Imports the listed posts Herald has no target for, each with its `post.external.created` event, and
+ * takes the new text of an imported one edited on the platform (`post.external.updated`), in one
+ * transaction that also marks the account synced at `now`. `settleMs`: a post younger than this is left
+ * for a later sync (Herald may be publishing it right now); the on-demand sync passes 0 when the account
+ * has nothing in flight.
  */
 export async function importListedPosts(
   ctx: AppContext,
@@ -64,7 +73,22 @@ export async function importListedPosts(
       account.account_id,
       unique.map((p) => p.platformPostId),
     );
+    // An external post listed with another text than Herald holds was edited on the platform.
+    const external = new Map(
+      (await listExternalPosts(tx, account.account_id, [...known])).map((r) => [r.platform_post_id, r]),
+    );
     for (const p of unique) {
+      const held = external.get(p.platformPostId);
+      if (held && held.content !== p.content) {
+        await setExternalContent(tx, held.post_id, p.content, now.toISOString());
+        await ctx.events.emit(
+          tx,
+          account.tenant_id,
+          'post.external.updated',
+          externalPostEventData(account, p, p.media),
+          now,
+        );
+      }
       if (
         known.has(p.platformPostId) ||
         p.publishedAt.getTime() > now.getTime() - settleMs ||
@@ -72,6 +96,14 @@ export async function importListedPosts(
       )
         continue;
       await importPost(tx, account, p, now);
+      // Announced with the import (the outbox): once per platform post, as its id is never imported twice.
+      await ctx.events.emit(
+        tx,
+        account.tenant_id,
+        'post.external.created',
+        externalPostEventData(account, p, p.media),
+        now,
+      );
       imported++;
     }
     await setExternalSynced(tx, account.account_id, now.toISOString());

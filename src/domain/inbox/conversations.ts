@@ -11,9 +11,12 @@ import {
   setConversationStatus,
   updateMessageText,
   type ConversationRow,
+  type MessageRow,
 } from '../../store/inbox/conversations.js';
+import { updateMessageMetadata } from '../../store/inbox/message-actions.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { presentConversation, presentConversationDetail, presentMessage } from '../present/inbox.js';
+import { messageEditedData, type MessageEdit } from '../present/inbox-events.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
 import { attachmentKind, storeInboxAttachment, type UploadedAttachment } from './attachment-upload.js';
@@ -129,7 +132,7 @@ export async function listInboxMessages(
 }
 
 /**
- * POST: sends through the platform, then stores the sent message as `outgoing` (no event). Everything
+ * POST: sends through the platform, then stores the sent message as `outgoing` (`message.sent`). Everything
  * the platform cannot carry is refused before it is called. An `upload` (the multipart `attachment`)
  * is checked, then stored in Herald's media storage only once every other check passed, and taken
  * back if the platform refuses the message: a refused request stores nothing.
@@ -266,7 +269,42 @@ export async function editInboxMessage(
       io,
     ),
   );
-  if (body.text !== undefined)
-    await updateMessageText(ctx.db.kysely, message.message_id, body.text, ctx.clock.now().toISOString());
+  if (body.text !== undefined) await recordEdit(ctx, account, conversation, message, body.text);
   return { success: true, data: { messageId: /^\d+$/.test(messageId) ? Number(messageId) : messageId } };
+}
+
+/**
+ * Stores the new text and keeps the version it replaces (metadata `editHistory`, oldest first), then
+ * emits `message.edited` in the same transaction.
+ */
+async function recordEdit(
+  ctx: AppContext,
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  text: string,
+) {
+  const now = ctx.clock.now();
+  const iso = now.toISOString();
+  const metadata = JSON.parse(message.metadata) as { editHistory?: MessageEdit[] };
+  const editHistory: MessageEdit[] = [
+    ...(metadata.editHistory ?? []),
+    {
+      text: message.text,
+      attachments: JSON.parse(message.attachments),
+      editedAt: message.edited_at ?? message.sent_at,
+    },
+  ];
+  const edited = { ...message, text, edited_at: iso, metadata: JSON.stringify({ ...metadata, editHistory }) };
+  await ctx.db.transaction(async (tx) => {
+    await updateMessageText(tx, message.message_id, text, iso);
+    await updateMessageMetadata(tx, message.message_id, edited.metadata);
+    await ctx.events.emit(
+      tx,
+      account.tenant_id,
+      'message.edited',
+      messageEditedData(account, conversation, edited, editHistory, iso),
+      now,
+    );
+  });
 }

@@ -18,15 +18,24 @@ import {
   type ConversationRow,
   type MessageRow,
 } from '../../store/inbox/conversations.js';
-import { findReview, insertReview, updateReview } from '../../store/inbox/reviews.js';
-import { commentEventData, messageEventData } from '../present/inbox-events.js';
+import { findReview, insertReview, updateReview, type ReviewRow } from '../../store/inbox/reviews.js';
+import {
+  commentEventData,
+  conversationStartedData,
+  messageEventData,
+  messageSentData,
+  reviewEventData,
+} from '../present/inbox-events.js';
 import { triggerAutomations } from './automation-run.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
  * conversation for messages), so however often a poll or a push repeats an item, its row is created
- * once, and the `message.received` / `comment.received` event is written in the transaction of that
- * insert: exactly once per incoming item. Outgoing items (the account's own) are stored and emit nothing.
+ * once, and its event is written in the transaction of that insert: exactly once per item.
+ * `message.received` for an incoming message, `message.sent` for the account's own (sent through Herald
+ * or elsewhere), `conversation.started` before the first message of a conversation, `comment.received`
+ * for an incoming comment (the account's own comments emit nothing), `review.new` for a review and
+ * `review.updated` when a review seen before comes back changed.
  */
 
 export interface IngestCounts {
@@ -49,8 +58,9 @@ export async function ingestMessage(
   const at = now.toISOString();
   const sentAt = iso(m.sentAt) ?? at;
   const participant = m.participant ?? (m.direction === 'incoming' ? m.sender : null);
+  const offeredId = newId(now);
   const conversation = await ensureConversation(tx, {
-    conversation_id: newId(now),
+    conversation_id: offeredId,
     tenant_id: account.tenant_id,
     account_id: account.account_id,
     platform: account.platform,
@@ -85,6 +95,15 @@ export async function ingestMessage(
     edited_at: null,
     created_at: at,
   };
+  // A row made just now carries the id offered for it: the conversation starts with this message.
+  if (conversation.conversation_id === offeredId)
+    await ctx.events.emit(
+      tx,
+      account.tenant_id,
+      'conversation.started',
+      conversationStartedData(account, conversation),
+      now,
+    );
   const created = await insertMessage(tx, message);
   if (!created) return { created, conversation, message };
   await touchConversation(
@@ -93,15 +112,16 @@ export async function ingestMessage(
     { text: m.text, sentAt, incoming: m.direction === 'incoming' },
     at,
   );
-  if (m.direction === 'incoming') {
-    await ctx.events.emit(
-      tx,
-      account.tenant_id,
-      'message.received',
-      messageEventData(account, conversation, message, m.sender),
-      now,
-    );
-  }
+  // Incoming: message.received; the account's own (sent through Herald or elsewhere): message.sent.
+  await ctx.events.emit(
+    tx,
+    account.tenant_id,
+    m.direction === 'incoming' ? 'message.received' : 'message.sent',
+    m.direction === 'incoming'
+      ? messageEventData(account, conversation, message, m.sender)
+      : messageSentData(account, conversation, message),
+    now,
+  );
   return { created, conversation, message };
 }
 
@@ -163,12 +183,18 @@ export async function ingestComment(
   return { created, post, comment };
 }
 
-async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview, now: Date): Promise<boolean> {
+async function ingestReview(
+  ctx: AppContext,
+  tx: Executor,
+  account: AccountRow,
+  r: InboundReview,
+  now: Date,
+): Promise<boolean> {
   const at = now.toISOString();
   const reply = r.reply
     ? { reply_id: r.reply.id, reply_text: r.reply.text, reply_at: iso(r.reply.createdAt) ?? at }
     : { reply_id: null, reply_text: null, reply_at: null };
-  const created = await insertReview(tx, {
+  const row: ReviewRow = {
     review_id: newId(now),
     tenant_id: account.tenant_id,
     account_id: account.account_id,
@@ -184,13 +210,31 @@ async function ingestReview(tx: Executor, account: AccountRow, r: InboundReview,
     metadata: JSON.stringify(r.extra ?? {}),
     reviewed_at: iso(r.createdAt) ?? at,
     created_at: at,
-  });
-  if (!created) {
-    // A review's reply can change on the platform (answered or removed elsewhere): the platform is right.
-    const existing = await findReview(tx, account.account_id, r.reviewId);
-    if (existing && existing.reply_id !== reply.reply_id) await updateReview(tx, existing.review_id, reply);
+  };
+  const created = await insertReview(tx, row);
+  if (created) {
+    await ctx.events.emit(tx, account.tenant_id, 'review.new', reviewEventData(account, row), now);
+    return true;
   }
-  return created;
+  // A review changes on the platform (the reviewer edits text or rating; a reply is written or removed
+  // elsewhere): the platform is right, and the change is review.updated.
+  const existing = await findReview(tx, account.account_id, r.reviewId);
+  if (!existing) return false;
+  const patch = {
+    ...(existing.reply_id !== reply.reply_id ? reply : {}),
+    ...(existing.text !== r.text ? { text: r.text } : {}),
+    ...(existing.rating !== r.rating ? { rating: r.rating } : {}),
+  };
+  if (Object.keys(patch).length === 0) return false;
+  await updateReview(tx, existing.review_id, patch);
+  await ctx.events.emit(
+    tx,
+    account.tenant_id,
+    'review.updated',
+    reviewEventData(account, { ...existing, ...patch }),
+    now,
+  );
+  return false;
 }
 
 /**
@@ -229,7 +273,7 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
       if (await each('comment', c.commentId, async () => (await ingestComment(ctx, tx, account, c, now)).created))
         counts.comments++;
     for (const r of clean.reviews)
-      if (await each('review', r.reviewId, () => ingestReview(tx, account, r, now))) counts.reviews++;
+      if (await each('review', r.reviewId, () => ingestReview(ctx, tx, account, r, now))) counts.reviews++;
     return counts;
   });
 }

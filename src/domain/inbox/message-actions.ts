@@ -9,6 +9,7 @@ import {
   markRead,
   updateMessageMetadata,
 } from '../../store/inbox/message-actions.js';
+import { messageDeletedData } from '../present/inbox-events.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxOf, platformLimitation } from './access.js';
 import { conversationOf } from './conversations.js';
@@ -159,7 +160,7 @@ export async function reactToInboxMessage(
   return { success: true, messageId: message.message_id, platformMessageId: message.platform_message_id };
 }
 
-/** DELETE .../messages/{id}: deleted on the platform, then from Herald. */
+/** DELETE .../messages/{id}: deleted on the platform, then from Herald (`message.deleted`). */
 export async function deleteInboxMessage(
   ctx: AppContext,
   caller: Principal,
@@ -172,7 +173,18 @@ export async function deleteInboxMessage(
   if (!del) throw platformLimitation(account.platform, 'deleting messages');
   const message = await messageOf(ctx, conversation, messageId);
   await callPlatform(ctx, account, (creds, io) => del(creds, refOf(conversation, message.platform_message_id), io));
-  await deleteMessageRow(ctx.db.kysely, message.message_id);
+  const now = ctx.clock.now();
+  // The row goes and message.deleted (the message as it was) is written with it (the outbox).
+  await ctx.db.transaction(async (tx) => {
+    await deleteMessageRow(tx, message.message_id);
+    await ctx.events.emit(
+      tx,
+      account.tenant_id,
+      'message.deleted',
+      messageDeletedData(account, conversation, message, now.toISOString()),
+      now,
+    );
+  });
   return { success: true };
 }
 

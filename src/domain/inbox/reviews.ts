@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { invalidFields, notFound } from '../../errors.js';
-import { findReview, listReviews, summarizeReviews, updateReview } from '../../store/inbox/reviews.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { findReview, listReviews, summarizeReviews, updateReview, type ReviewRow } from '../../store/inbox/reviews.js';
+import { reviewEventData } from '../present/inbox-events.js';
 import { presentReview } from '../present/inbox.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxAccounts, inboxOf, platformLimitation } from './access.js';
@@ -75,11 +77,7 @@ export async function replyToInboxReview(
     reply(creds, { reviewId, text: body.message, extra: JSON.parse(row.metadata) }, io),
   );
   const created = ctx.clock.now().toISOString();
-  await updateReview(ctx.db.kysely, row.review_id, {
-    reply_id: sent.replyId,
-    reply_text: body.message,
-    reply_at: created,
-  });
+  await changeReview(ctx, account, row, { reply_id: sent.replyId, reply_text: body.message, reply_at: created });
   return { status: 'success', reply: { id: sent.replyId, text: body.message, created }, platform: account.platform };
 }
 
@@ -96,6 +94,20 @@ export async function deleteInboxReviewReply(
   await callPlatform(ctx, account, (creds, io) =>
     deleteReply(creds, { reviewId, replyId: row.reply_id, extra: JSON.parse(row.metadata) }, io),
   );
-  await updateReview(ctx.db.kysely, row.review_id, { reply_id: null, reply_text: null, reply_at: null });
+  await changeReview(ctx, account, row, { reply_id: null, reply_text: null, reply_at: null });
   return { status: 'success', message: 'Reply deleted', platform: account.platform };
+}
+
+/** Stores a reply change and emits `review.updated` (the review as it now is) in the same transaction. */
+async function changeReview(
+  ctx: AppContext,
+  account: AccountRow,
+  row: ReviewRow,
+  patch: Pick<ReviewRow, 'reply_id' | 'reply_text' | 'reply_at'>,
+) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await updateReview(tx, row.review_id, patch);
+    await ctx.events.emit(tx, account.tenant_id, 'review.updated', reviewEventData(account, { ...row, ...patch }), now);
+  });
 }

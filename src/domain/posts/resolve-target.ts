@@ -5,6 +5,7 @@ import { updateTarget, type PostTargetRow } from '../../store/posts.js';
 import type { PostView } from '../present/posts.js';
 import { failure } from '../publishing/failure.js';
 import { derivePostStatus, updatePostStatus } from '../publishing/outcome.js';
+import { emitTargetOutcome } from '../publishing/platform-events.js';
 import type { Principal } from '../principal.js';
 import { assertNotPublishing } from './guards.js';
 import { loadPostForUpdate, withAccounts } from './views.js';
@@ -65,6 +66,8 @@ export async function resolveTarget(
       await updatePostStatus(ctx, tx, post, now);
       updatedPost = (await loadPostForUpdate(tx, caller, postId)).post;
     }
+    // The target's own outcome, as a publish would announce it (post.platform.published / .failed).
+    await emitTargetOutcome(ctx, tx, caller.tenantId, postId, target.target_id, now);
     const [view] = await withAccounts(tx, caller.tenantId, [{ post: updatedPost, targets: updated }]);
     return view;
   });

@@ -5,7 +5,7 @@ import { createPlatformIO } from '../../platforms/io.js';
 import { PlatformError, type Platform, type ThreadProgress } from '../../platforms/types.js';
 import { findAccount } from '../../store/accounts.js';
 import { findPost, listTargets, updatePost, updateTarget } from '../../store/posts.js';
-import { postEventData } from '../present/post-event.js';
+import { postEventData, postPlatformEventData } from '../present/post-event.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import type { Principal } from '../principal.js';
 import { loadPost } from './views.js';
@@ -61,16 +61,20 @@ export async function unpublishPost(
     await ctx.db.transaction(async (tx) => {
       await updateTarget(tx, t.target_id, { status: 'cancelled', updated_at: iso });
       await updatePost(tx, caller.tenantId, postId, { status: 'cancelled', updated_at: iso });
-      // post.cancelled, in the transaction that cancels (the outbox), with the post as it now is.
+      // post.platform.deleted (this copy is gone) and post.cancelled, in the transaction that cancels
+      // (the outbox), with the post as it now is.
       const post = await findPost(tx, caller.tenantId, postId);
-      if (post)
-        await ctx.events.emit(
-          tx,
-          caller.tenantId,
-          'post.cancelled',
-          postEventData(post, await listTargets(tx, [postId])),
-          ctx.clock.now(),
-        );
+      if (!post) return;
+      const rows = await listTargets(tx, [postId]);
+      const target = rows.find((r) => r.target_id === t.target_id) ?? t;
+      await ctx.events.emit(
+        tx,
+        caller.tenantId,
+        'post.platform.deleted',
+        postPlatformEventData(post, rows, target, account, { status: 'deleted', deletedAt: iso }),
+        ctx.clock.now(),
+      );
+      await ctx.events.emit(tx, caller.tenantId, 'post.cancelled', postEventData(post, rows), ctx.clock.now());
     });
   }
 }

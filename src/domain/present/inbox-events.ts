@@ -1,12 +1,57 @@
 import type { AccountRow } from '../../store/accounts.js';
 import type { CommentRow, InboxPostRow } from '../../store/inbox/comments.js';
 import type { ConversationRow, MessageRow } from '../../store/inbox/conversations.js';
+import type { ReviewRow } from '../../store/inbox/reviews.js';
 import type { InboxPerson } from '../../platforms/types.js';
 
 /*
- * The bodies of `message.received` and `comment.received` (OpenAPI WebhookPayloadMessage and
- * WebhookPayloadComment). Ids are the ones the inbox API takes: the platform's, with the account.
+ * The bodies of the inbox events: `message.received` and `comment.received` (OpenAPI WebhookPayloadMessage
+ * and WebhookPayloadComment), `conversation.started`, `message.sent`, `message.edited`, `message.deleted`,
+ * `review.new` and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
  */
+
+/** InboxWebhookConversation: the conversation context of every message event. */
+function webhookConversation(conversation: ConversationRow) {
+  return {
+    id: conversation.platform_conversation_id,
+    platformConversationId: conversation.platform_conversation_id,
+    participantId: conversation.participant_id,
+    participantName: conversation.participant_name,
+    participantUsername: conversation.participant_username,
+    participantPicture: conversation.participant_picture,
+    status: conversation.status,
+  };
+}
+
+/** InboxWebhookAccount. */
+function webhookAccount(account: AccountRow) {
+  return {
+    id: account.account_id,
+    accountId: account.account_id,
+    profileId: account.profile_id,
+    platform: account.platform,
+    username: account.username,
+    displayName: account.display_name ?? account.username,
+  };
+}
+
+/** InboxWebhookMessage from a stored message; the sender of an outgoing one is the account. */
+function webhookMessage(account: AccountRow, conversation: ConversationRow, message: MessageRow) {
+  const outgoing = message.direction === 'outgoing';
+  return {
+    id: message.platform_message_id,
+    conversationId: conversation.platform_conversation_id,
+    platform: account.platform,
+    platformMessageId: message.platform_message_id,
+    direction: message.direction,
+    text: message.text,
+    attachments: JSON.parse(message.attachments),
+    sender: outgoing
+      ? { id: account.account_id, name: account.display_name ?? account.username, username: account.username }
+      : { id: message.sender_id ?? '', name: message.sender_name },
+    sentAt: message.sent_at,
+  };
+}
 
 export function messageEventData(
   account: AccountRow,
@@ -32,21 +77,8 @@ export function messageEventData(
       sentAt: message.sent_at,
       isRead: false,
     },
-    conversation: {
-      id: conversation.platform_conversation_id,
-      platformConversationId: conversation.platform_conversation_id,
-      participantId: conversation.participant_id,
-      participantName: conversation.participant_name,
-      participantUsername: conversation.participant_username,
-      participantPicture: conversation.participant_picture,
-      status: conversation.status,
-    },
-    account: {
-      id: account.account_id,
-      platform: account.platform,
-      username: account.username,
-      displayName: account.display_name ?? account.username,
-    },
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
   };
 }
 
@@ -70,5 +102,105 @@ export function commentEventData(account: AccountRow, post: InboxPostRow, commen
     },
     post: { id: post.platform_post_id, platformPostId: post.platform_post_id },
     account: { id: account.account_id, platform: account.platform, username: account.username },
+  };
+}
+
+/** `conversation.started`: a conversation Herald had no row for (OpenAPI WebhookPayloadConversationStarted). */
+export function conversationStartedData(account: AccountRow, conversation: ConversationRow) {
+  return {
+    conversation: {
+      id: conversation.platform_conversation_id,
+      platform: account.platform,
+      platformConversationId: conversation.platform_conversation_id,
+      participantId: conversation.participant_id,
+      participantName: conversation.participant_name ?? conversation.participant_username ?? '',
+      participantUsername: conversation.participant_username,
+      participantPicture: conversation.participant_picture,
+      status: conversation.status,
+    },
+    account: webhookAccount(account),
+    startedAt: conversation.created_at,
+  };
+}
+
+/**
+ * `message.sent` (OpenAPI WebhookPayloadMessageSent): a message the account sent. `sentVia` is `api` for
+ * one sent through Herald, null for one the account sent elsewhere (seen by a poll or a push).
+ */
+export function messageSentData(account: AccountRow, conversation: ConversationRow, message: MessageRow) {
+  const extra = JSON.parse(message.metadata) as { source?: unknown };
+  return {
+    message: {
+      ...webhookMessage(account, conversation, message),
+      isRead: true,
+      sentVia: extra.source === 'api' ? 'api' : null,
+    },
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+export interface MessageEdit {
+  text: string | null;
+  attachments: unknown[];
+  editedAt: string;
+}
+
+/**
+ * `message.edited` (OpenAPI WebhookPayloadMessageEdited): `message` as it is now, `editHistory` every prior
+ * version, oldest first.
+ */
+export function messageEditedData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  editHistory: MessageEdit[],
+  editedAt: string,
+) {
+  return {
+    message: webhookMessage(account, conversation, message),
+    editHistory,
+    editCount: editHistory.length,
+    editedAt,
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+/** `message.deleted` (OpenAPI WebhookPayloadMessageDeleted): the message as it was, with its text. */
+export function messageDeletedData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  deletedAt: string,
+) {
+  return {
+    message: webhookMessage(account, conversation, message),
+    deletedAt,
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+/** `review.new` and `review.updated` (OpenAPI WebhookPayloadReviewNew / ReviewUpdated). */
+export function reviewEventData(account: AccountRow, review: ReviewRow) {
+  const hasReply = review.reply_text !== null;
+  return {
+    review: {
+      id: review.platform_review_id,
+      platform: account.platform,
+      rating: review.rating ?? 0,
+      text: review.text ?? '',
+      reviewer: { id: review.reviewer_id, name: review.reviewer_name ?? '', profileImage: review.reviewer_picture },
+      createdAt: review.reviewed_at,
+      hasReply,
+      ...(hasReply ? { reply: { text: review.reply_text, createdAt: review.reply_at ?? review.reviewed_at } } : {}),
+    },
+    account: {
+      id: account.account_id,
+      accountId: account.account_id,
+      platform: account.platform,
+      username: account.username,
+    },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '../../store/publishing.js';
 import { trackPublishedTarget } from '../analytics/track.js';
 import { postEventData } from '../present/post-event.js';
+import { emitTargetOutcome } from './platform-events.js';
 import { startRecycling } from '../recycling/state.js';
 
 export type PostOutcomeStatus = 'publishing' | 'published' | 'failed' | 'partial';
@@ -55,7 +56,7 @@ export interface TargetChange {
 /**
  * One engine transaction: locks the post, moves the target (conditionally), writes the log rows,
  * re-derives the post status and emits `post.published` / `post.failed` / `post.partial` when the post
- * just reached that outcome, then finishes or reschedules the job. Returns whether the target moved.
+ * just reached that outcome (and `post.platform.published` / `post.platform.failed` for the target), then finishes or reschedules the job. Returns whether the target moved.
  */
 export async function commitTargetChange(
   ctx: AppContext,
@@ -79,6 +80,8 @@ export async function commitTargetChange(
     if (change && post) {
       moved = await moveTarget(tx, change.targetId, change.from, { ...change.patch, updated_at: now.toISOString() });
       if (moved) await updatePostStatus(ctx, tx, post, now);
+      // The target's own outcome (post.platform.*), with the post status just derived.
+      if (moved) await emitTargetOutcome(ctx, tx, post.tenant_id, post.post_id, change.targetId, now);
       // Published: its metrics are collected from now on (analytics; own job lane, never in this path's way).
       if (moved && change.patch.status === 'published') await trackPublishedTarget(ctx, tx, change.targetId);
     }

@@ -7,11 +7,23 @@ const EVENTS = [
   'post.published',
   'post.failed',
   'post.partial',
+  'post.cancelled',
   'post.recycled',
+  'post.platform.published',
+  'post.platform.failed',
+  'post.platform.deleted',
+  'post.external.created',
+  'post.external.updated',
   'account.connected',
   'account.disconnected',
   'message.received',
+  'conversation.started',
+  'message.sent',
+  'message.edited',
+  'message.deleted',
   'comment.received',
+  'review.new',
+  'review.updated',
 ];
 
 export function WebhooksPage() {

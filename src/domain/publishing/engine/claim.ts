@@ -15,6 +15,7 @@ import {
 import { CallLog } from '../call-log.js';
 import { failure, type TargetFailure } from '../failure.js';
 import { updatePostStatus } from '../outcome.js';
+import { emitTargetOutcome } from '../platform-events.js';
 import { failedPatch, type Claimed, type PublishRun } from './run.js';
 
 export type Start = { kind: 'done' } | ({ kind: 'send' | 'check' } & Claimed);
@@ -47,6 +48,7 @@ export async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Sta
       log.note('publish', 'skipped', target.attempts + 1, { response: { errorMessage: reason.message } });
       await moveTarget(tx, target.target_id, 'pending', { ...failedPatch(reason, iso), updated_at: iso });
       await updatePostStatus(ctx, tx, post, now);
+      await emitTargetOutcome(ctx, tx, post.tenant_id, post.post_id, target.target_id, now);
       await insertPublishLogs(tx, log.drain());
       await finishJob(tx, run.jobId, run.workerId);
       return { kind: 'done' };
