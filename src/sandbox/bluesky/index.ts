@@ -28,7 +28,8 @@ import { checkPostRecord, SimError } from './validate.js';
  * `POST /_inbound` (docs/sandbox.md): `{kind: "message", account, from?, text}` stores a direct message from
  * `from` to `account` (DIDs or handles; `from` defaults to visitor.bsky.sandbox), the body the chat
  * simulator takes; `{kind: "comment", account, postId, text, from?, parentId?}` writes a reply by `from`
- * in its own repo under the account's post `postId` (an at:// URI), or under the reply `parentId`.
+ * in its own repo under the account's post `postId` (an at:// URI), or under the reply `parentId`;
+ * `{kind: "mention", account, text, from?}` writes a post by `from` that mentions the account (a facet).
  */
 
 const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/i;
@@ -730,8 +731,29 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const { convo, message } = d.chat.inbound(from, account, b.text);
           return { id: message.id, convoId: convo.id };
         }
+        if (b.kind === 'mention') {
+          // A post in `from`'s repo that names the account with a mention facet (its @handle first unless
+          // the text has it): listNotifications gives it to the account with reason `mention`.
+          const handle = `@${handleOf(account)}`;
+          const text = b.text.toLowerCase().includes(handle.toLowerCase()) ? b.text : `${handle} ${b.text}`;
+          const at = Buffer.from(text.slice(0, text.toLowerCase().indexOf(handle.toLowerCase())), 'utf8').length;
+          const { rec } = storePost(from, {
+            $type: 'app.bsky.feed.post',
+            text,
+            createdAt: new Date(now()).toISOString(),
+            facets: [
+              {
+                index: { byteStart: at, byteEnd: at + Buffer.byteLength(handle, 'utf8') },
+                features: [{ $type: 'app.bsky.richtext.facet#mention', did: account }],
+              },
+            ],
+          });
+          return { uri: rec.uri, cid: rec.cid, author: author(from) };
+        }
         if (b.kind !== 'comment')
-          return reply.status(400).send({ error: 'InvalidRequest', message: 'kind must be "message" or "comment"' });
+          return reply
+            .status(400)
+            .send({ error: 'InvalidRequest', message: 'kind must be "message", "comment" or "mention"' });
         const root = typeof b.postId === 'string' ? findRecord(b.postId) : undefined;
         if (!root || repoOf(root.uri) !== account || !root.uri.includes('/app.bsky.feed.post/')) {
           return reply
