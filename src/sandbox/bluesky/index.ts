@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lexicons } from '@atproto/api';
+import { graphemeLength } from '../../lib/graphemes.js';
 import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
@@ -168,6 +169,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
     inboundTextLimits: {
       message: { max: 1000, unit: 'graphemes', what: "Bluesky's chat lexicon (chat.bsky.convo.defs#messageInput)" },
       comment: { max: 300, unit: 'graphemes', what: "Bluesky's post lexicon (app.bsky.feed.post)" },
+      mention: { max: 300, unit: 'graphemes', what: "Bluesky's post lexicon (app.bsky.feed.post)" },
     },
     register(app: FastifyInstance, state: SimulatorState) {
       /** Throws an injected fault as the PDS answers it; returns whether the caller must hang up (`ambiguous`). */
@@ -736,6 +738,11 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           // the text has it): listNotifications gives it to the account with reason `mention`.
           const handle = `@${handleOf(account)}`;
           const text = b.text.toLowerCase().includes(handle.toLowerCase()) ? b.text : `${handle} ${b.text}`;
+          if (graphemeLength(text) > 300)
+            return reply.status(400).send({
+              error: 'InvalidRequest',
+              message: `text with the ${handle} it starts with is over the 300 graphemes of Bluesky's post lexicon (app.bsky.feed.post)`,
+            });
           const at = Buffer.from(text.slice(0, text.toLowerCase().indexOf(handle.toLowerCase())), 'utf8').length;
           const { rec } = storePost(from, {
             $type: 'app.bsky.feed.post',
