@@ -190,9 +190,9 @@ describe('GET /v1/inbox/mentions', () => {
 
   it('refuses a platform whose mentions Herald does not read, a bad cursor or limit, and a user without the add-on', async () => {
     const z = await zernio(e.env, t.apiKey);
-    const platform = await zernioError(z.mentions.listInboxMentions({ query: { platform: 'facebook' } as any }));
+    const platform = await zernioError(z.mentions.listInboxMentions({ query: { platform: 'youtube' } as any }));
     expect([platform.statusCode, platform.code]).toEqual([400, 'PLATFORM_LIMITATION']);
-    expect(platform.message).toMatch(/Facebook does not support listing mentions/);
+    expect(platform.message).toMatch(/YouTube does not support listing mentions/);
     const cursor = await zernioError(z.mentions.listInboxMentions({ query: { cursor: 'not-a-mention' } }));
     expect([cursor.statusCode, cursor.code]).toEqual([400, 'validation_error']);
     const limit = await zernioError(z.mentions.listInboxMentions({ query: { limit: 0 } }));
