@@ -537,6 +537,25 @@ export interface InboundComment {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * A post or comment by someone else that mentions the account (X's mentions timeline, Bluesky's
+ * `mention` notifications). Kept apart from comments: it is not under one of the account's posts.
+ */
+export interface InboundMention {
+  /** The platform id of the mentioning item (a post, or the comment when `commentId` is set). */
+  mentionId: string;
+  /** The post (media) the mention is in: what a reply to the mention names as `mediaId`. */
+  mediaId: string;
+  /** The mentioning comment under `mediaId`, when the mention is in a comment rather than the post. */
+  commentId?: string | null;
+  author: InboxPerson;
+  text: string;
+  createdAt: Date;
+  url?: string | null;
+  /** Data a reply needs later (Bluesky: cid, rootUri, rootCid). */
+  extra?: Record<string, unknown>;
+}
+
 export interface InboundReview {
   reviewId: string;
   reviewer: InboxPerson;
@@ -553,6 +572,7 @@ export interface InboxBatch {
   messages?: InboundMessage[];
   comments?: InboundComment[];
   reviews?: InboundReview[];
+  mentions?: InboundMention[];
   /** Where the next poll starts (stored per account as given); undefined keeps the stored one. */
   cursor?: Record<string, unknown> | null;
 }
@@ -704,7 +724,7 @@ export interface InboxComments {
   /** Answers a mention of the account: under the mentioning comment, or on the media that mentions it. */
   replyToMention?(
     account: AccountCredentials,
-    req: { mediaId: string; commentId: string | null; text: string },
+    req: { mediaId: string; commentId: string | null; text: string; extra: Record<string, unknown> },
     io: PlatformIO,
   ): Promise<{ id: string }>;
 }
@@ -765,6 +785,11 @@ export interface InboxCapability {
    */
   sync?(account: AccountCredentials, cursor: Record<string, unknown> | null, io: PlatformIO): Promise<InboxBatch>;
   readonly webhook?: InboxWebhook;
+  /**
+   * True when `sync` (or `webhook`) brings `mentions` of the account: GET /v1/inbox/mentions lists them;
+   * on another platform naming an account or the platform there is 400 PLATFORM_LIMITATION.
+   */
+  readonly mentions?: boolean;
   /**
    * OAuth scopes the inbox needs for this account (by its metadata: a LinkedIn page and a member need
    * different ones). Connect asks for them by default; accounts/health names the ones an account was not

@@ -542,6 +542,25 @@ export interface InboxReviewTable {
   created_at: string;
 }
 
+export interface InboxMentionTable {
+  mention_id: string;
+  tenant_id: string;
+  account_id: string;
+  platform: string;
+  platform_mention_id: string;
+  media_id: string;
+  comment_id: string | null;
+  author_id: string | null;
+  author_name: string | null;
+  author_username: string | null;
+  author_picture: string | null;
+  text: string;
+  url: string | null;
+  metadata: string;
+  published_at: string;
+  created_at: string;
+}
+
 export interface InboxSyncTable {
   account_id: string;
   cursor: string | null;
@@ -753,6 +772,7 @@ export interface Database {
   inbox_post: InboxPostTable;
   inbox_comment: InboxCommentTable;
   inbox_review: InboxReviewTable;
+  inbox_mention: InboxMentionTable;
   inbox_sync: InboxSyncTable;
   comment_automation: CommentAutomationTable;
   comment_automation_log: CommentAutomationLogTable;

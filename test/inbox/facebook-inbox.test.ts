@@ -454,6 +454,38 @@ describe('Facebook inbox', () => {
     expect(pushed.webhookStatus).toBe(200);
   });
 
+  it('lists a post that tags the Page (GET /{page}/tagged) once, and answers it with a comment as the Page', async () => {
+    const fb = world(e.sandbox.state('facebook'));
+    const page = fb.pages.get(t.pageId)!;
+    const made = await sim('POST', '/_inbound', {
+      kind: 'mention',
+      account: t.pageId,
+      text: 'Best brunch in town',
+      from: { name: 'Mia Fan' },
+    });
+    expect(await syncInboxAccount(e.env.ctx, t.accountId)).toMatchObject({ kind: 'synced', counts: { mentions: 1 } });
+    expect(await syncInboxAccount(e.env.ctx, t.accountId)).not.toHaveProperty('counts.mentions');
+    const listed = sdkData(await t.sdk.mentions.listInboxMentions({ query: { accountId: t.accountId } }));
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({
+      platform: 'facebook',
+      accountId: t.accountId,
+      content: `@${page.name} Best brunch in town`,
+      authorName: 'Mia Fan',
+      mediaId: made.id,
+      commentId: null,
+    });
+    const answered = sdkData(
+      await t.sdk.mentions.replyToMention({
+        body: { accountId: t.accountId, mediaId: made.id, message: 'Thank you, Mia!' },
+      }),
+    );
+    expect(fb.objects.get(answered.id)).toMatchObject({
+      type: 'Comment',
+      data: { message: 'Thank you, Mia!', post: made.id, from: { id: t.pageId } },
+    });
+  });
+
   it('refuses a forged webhook and a wrong verify token, storing nothing', async () => {
     const before = [await count('inbox_message'), await count('inbox_comment')];
     const body = JSON.stringify({

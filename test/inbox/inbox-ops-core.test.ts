@@ -114,6 +114,7 @@ describe('inbox operations of @zernio/node 0.2.881 on a platform without them', 
       () => z.comments.likePost({ path: { postId: 'p1' }, body: { accountId } }),
       () => z.comments.unlikePost({ path: { postId: 'p1' }, query: { accountId } }),
       () => z.mentions.replyToMention({ body: { accountId, mediaId: 'p1', message: 'Thanks' } }),
+      () => z.mentions.listInboxMentions({ query: { accountId } }),
       () =>
         z.commentautomations.createCommentAutomation({
           body: { profileId: t.profileId, accountId, name: 'Price', keywords: ['price'], dmMessage: 'See the link' },

@@ -156,6 +156,32 @@ describe('Reddit inbox', () => {
     expect(receiver.received.map((r) => r.json?.event).sort()).toEqual(['comment.received', 'message.received']);
   });
 
+  it('lists a username mention from the inbox once, apart from comments, and answers it under the comment', async () => {
+    const made = await sim('POST', '/_inbound', { kind: 'mention', account: ME, text: 'ask them', from: BOB });
+    expect(await sync()).toMatchObject({ kind: 'synced', counts: { comments: 0, mentions: 1 } });
+    expect(await sync()).not.toHaveProperty('counts.mentions');
+    const z = await zernio(e.env, t.apiKey);
+    const listed = zbody(await z.mentions.listInboxMentions({ query: { accountId } }));
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({
+      platform: 'reddit',
+      content: `u/${ME} ask them`,
+      authorUsername: BOB,
+      mediaId: made.postId,
+      commentId: made.id,
+    });
+    const answered = zbody(
+      await z.mentions.replyToMention({
+        body: { accountId, mediaId: made.postId, commentId: made.id, message: 'Happy to help' },
+      }),
+    );
+    expect(store().comments.get(answered.id)).toMatchObject({
+      parentId: `t1_${made.id}`,
+      body: 'Happy to help',
+      author: ME,
+    });
+  });
+
   it("answers /api/comment in the shape of Reddit's recorded answers", async () => {
     // PRAW's recorded replies to a post and to a comment (test/fixtures/reddit): every key of the recorded
     // `t1` the simulator fills has the recorded JSON type, and the envelope is the same.

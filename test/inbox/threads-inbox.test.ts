@@ -185,6 +185,66 @@ describe('Threads inbox', () => {
       token.scopes = granted;
     }
   });
+  it('lists a mention of the account from GET /{user}/mentions, answers it on Threads, and keeps polling replies without threads_manage_mentions', async () => {
+    const { apiKey } = await e.env.createUser({ addons: ['inbox'] });
+    const sdk = await e.env.sdk(apiKey);
+    const profile = sdkData(await sdk.profiles.createProfile({ body: { name: 'Threads mentions' } })).profile;
+    await sim('POST', '/_oauth/users', { id: 'thMention1', username: 'thmention1', name: 'Threads Mention' });
+    const start = sdkData(
+      await sdk.connect.getConnectUrl({
+        path: { platform: 'threads' },
+        query: { profileId: profile._id, redirect_url: `${e.baseUrl}/health` },
+      }),
+    );
+    expect(new URL(start.authUrl).searchParams.get('scope')).toContain('threads_manage_mentions');
+    await followAuthUrl(`${start.authUrl}&login_hint=thMention1`);
+    const [account] = sdkData(await sdk.accounts.listAccounts({ query: { profileId: profile._id } })).accounts;
+
+    const mention = await sim('POST', '/_inbound', {
+      kind: 'mention',
+      account: account.username,
+      text: 'loving the new release',
+      from: { username: 'fan_two' },
+    });
+    await poll();
+    await poll();
+    const listed = sdkData(await sdk.mentions.listInboxMentions({ query: { accountId: account._id } }));
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({
+      platform: 'threads',
+      accountId: account._id,
+      content: '@thmention1 loving the new release',
+      authorUsername: 'fan_two',
+      mediaId: mention.id,
+      commentId: null,
+    });
+
+    const answered = sdkData(
+      await sdk.mentions.replyToMention({
+        body: { accountId: account._id, mediaId: mention.id, message: 'Thank you!' },
+      }),
+    );
+    const onThreads = (await sim('GET', '/_inspect')).posts.find((p: any) => p.id === answered.id);
+    expect(onThreads).toMatchObject({ text: 'Thank you!', replyTo: mention.id });
+
+    // An account connected before Herald asked for threads_manage_mentions: Threads refuses the mentions
+    // call with #10, and the poll still succeeds and reads replies.
+    const token = thStore(e.sandbox.state('threads')).tokens.get(await tokenOf(account._id))!;
+    const granted = [...token.scopes];
+    try {
+      token.scopes = granted.filter((s) => s !== 'threads_manage_mentions');
+      await sim('POST', '/_inbound', { kind: 'mention', account: account.username, text: 'unseen', from: {} });
+      const { syncInboxAccount } = await import('../../src/domain/inbox/sync.js');
+      expect(await syncInboxAccount(e.env.ctx, account._id)).toMatchObject({ kind: 'synced' });
+      const again = sdkData(await sdk.mentions.listInboxMentions({ query: { accountId: account._id } }));
+      expect(again.meta.total).toBe(1);
+      const { findInboxSync } = await import('../../src/store/inbox/sync.js');
+      const cursor = JSON.parse((await findInboxSync(e.env.ctx.db.kysely, account._id))!.cursor!);
+      expect(cursor).toMatchObject({ mentions: 'missing_scope' });
+    } finally {
+      token.scopes = granted;
+    }
+  });
 });
 
 /** The account's Threads token as Herald stores it (to read the reply as Threads shows it). */

@@ -11,7 +11,7 @@ import { commentRef } from './comments.js';
 
 /*
  * Comment actions beyond reply, hide, like and delete (comments.ts): edit the account's own comment,
- * moderate, pin; like a post; answer a mention. Each is the platform's own API where it has one (the
+ * moderate, pin; like a post (answering a mention is in mentions.ts). Each is the platform's own API where it has one (the
  * comments group's optional function) and a 400 PLATFORM_LIMITATION elsewhere.
  */
 
@@ -117,20 +117,4 @@ export async function likeInboxPost(
     liked: body.liked,
     ...(res.likeUri ? { likeUri: res.likeUri } : {}),
   };
-}
-
-/** POST /inbox/mentions/reply: under the mentioning comment, or on the media whose caption mentions the account. */
-export async function replyToInboxMention(
-  ctx: AppContext,
-  caller: Principal,
-  body: { accountId: string; mediaId: string; commentId?: string; message: string },
-) {
-  const account = await inboxAccount(ctx, caller, body.accountId);
-  const reply = commentsOf(ctx, account).replyToMention;
-  if (!reply) throw platformLimitation(account.platform, 'replying to mentions');
-  if (!body.message.trim()) throw invalidFields('message is empty', { message: ['must not be empty'] });
-  const res = await callPlatform(ctx, account, (creds, io) =>
-    reply(creds, { mediaId: body.mediaId, commentId: body.commentId ?? null, text: body.message }, io),
-  );
-  return { success: true, id: res.id };
 }

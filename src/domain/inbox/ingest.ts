@@ -1,6 +1,12 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
-import type { InboundComment, InboundMessage, InboundReview, InboxBatch } from '../../platforms/types.js';
+import type {
+  InboundComment,
+  InboundMention,
+  InboundMessage,
+  InboundReview,
+  InboxBatch,
+} from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { inSavepoint, type Executor } from '../../store/db.js';
 import { cleanTextDeep } from '../../lib/text.js';
@@ -18,6 +24,7 @@ import {
   type ConversationRow,
   type MessageRow,
 } from '../../store/inbox/conversations.js';
+import { insertMention } from '../../store/inbox/mentions.js';
 import { findReview, insertReview, updateReview, type ReviewRow } from '../../store/inbox/reviews.js';
 import {
   commentEventData,
@@ -42,6 +49,8 @@ export interface IngestCounts {
   messages: number;
   comments: number;
   reviews: number;
+  /** New mentions of the account (absent when none, as most platforms have none). */
+  mentions?: number;
   /** Items that could not be stored and were left out (absent when none). */
   skipped?: number;
 }
@@ -237,6 +246,28 @@ async function ingestReview(
   return false;
 }
 
+async function ingestMention(tx: Executor, account: AccountRow, m: InboundMention, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  return insertMention(tx, {
+    mention_id: newId(now),
+    tenant_id: account.tenant_id,
+    account_id: account.account_id,
+    platform: account.platform,
+    platform_mention_id: m.mentionId,
+    media_id: m.mediaId,
+    comment_id: m.commentId ?? null,
+    author_id: m.author.id,
+    author_name: m.author.name ?? null,
+    author_username: m.author.username ?? null,
+    author_picture: m.author.picture ?? null,
+    text: m.text,
+    url: m.url ?? null,
+    metadata: JSON.stringify(m.extra ?? {}),
+    published_at: iso(m.createdAt) ?? at,
+    created_at: at,
+  });
+}
+
 /**
  * Stores one batch for one account in one transaction; answers how many items were new.
  *
@@ -251,10 +282,15 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
     messages: batch.messages ?? [],
     comments: batch.comments ?? [],
     reviews: batch.reviews ?? [],
+    mentions: batch.mentions ?? [],
   });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
-    const each = async (kind: 'message' | 'comment' | 'review', platformId: unknown, store: () => Promise<boolean>) => {
+    const each = async (
+      kind: 'message' | 'comment' | 'review' | 'mention',
+      platformId: unknown,
+      store: () => Promise<boolean>,
+    ) => {
       try {
         return await inSavepoint(tx, store);
       } catch (error) {
@@ -274,6 +310,9 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
         counts.comments++;
     for (const r of clean.reviews)
       if (await each('review', r.reviewId, () => ingestReview(ctx, tx, account, r, now))) counts.reviews++;
+    for (const m of clean.mentions)
+      if (await each('mention', m.mentionId, () => ingestMention(tx, account, m, now)))
+        counts.mentions = (counts.mentions ?? 0) + 1;
     return counts;
   });
 }

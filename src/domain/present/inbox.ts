@@ -1,6 +1,7 @@
 import type { InboxAttachment, InboxCapability } from '../../platforms/types.js';
 import type { CommentRow, ListedInboxPost } from '../../store/inbox/comments.js';
 import type { ConversationRow, ListedConversation, MessageRow } from '../../store/inbox/conversations.js';
+import type { ListedMention } from '../../store/inbox/mentions.js';
 import type { ListedReview } from '../../store/inbox/reviews.js';
 
 /* The inbox API's shapes (reference §11.2; OpenAPI Messages, Comments and Reviews). */
@@ -143,5 +144,31 @@ export function presentReview(row: ListedReview) {
       ? { id: row.reply_id, text: row.reply_text ?? '', created: row.reply_at ?? row.reviewed_at }
       : null,
     reviewUrl: row.url,
+  };
+}
+
+/**
+ * One mention (GET /v1/inbox/mentions). `authorUrn` and `organizationalEntity` are LinkedIn's words in
+ * the client's shape: `authorUrn` is null elsewhere (the author's id is `authorId`). `mediaId` and
+ * `commentId` are what POST /v1/inbox/mentions/reply takes to answer it.
+ */
+export function presentMention(row: ListedMention) {
+  return {
+    id: row.mention_id,
+    platform: row.platform,
+    accountId: row.account_id,
+    accountUsername: row.account_username,
+    content: row.text,
+    permalink: row.url,
+    authorUrn: null,
+    authorId: row.author_id,
+    authorName: row.author_name,
+    authorUsername: row.author_username,
+    authorPicture: row.author_picture,
+    mediaId: row.media_id,
+    commentId: row.comment_id,
+    platformMentionId: row.platform_mention_id,
+    publishedAt: row.published_at,
+    createdAt: row.created_at,
   };
 }

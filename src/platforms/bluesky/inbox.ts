@@ -3,6 +3,7 @@ import {
   type AccountCredentials,
   type CommentRef,
   type InboundComment,
+  type InboundMention,
   type InboundMessage,
   type InboxBatch,
   type InboxCapability,
@@ -69,7 +70,8 @@ const PAGES = 5;
 /**
  * Bluesky's inbox, all through the account's PDS:
  * - comments: `app.bsky.notification.listNotifications` (the PDS forwards it to the app view) for replies,
- *   quotes and mentions under the account's own posts; a reply is an app.bsky.feed.post with `reply`
+ *   quotes and mentions under the account's own posts; a `mention` elsewhere is a mention of the account,
+ *   answered with a reply under the mentioning post; a reply is an app.bsky.feed.post with `reply`
  *   {root, parent} strong refs; like/unlike are app.bsky.feed.like records (the like needs the comment's
  *   cid, the unlike the like's URI). Bluesky has no hiding of replies through the API and no private reply.
  * - direct messages: `chat.bsky.convo.*`, forwarded by the PDS to the chat service named in the
@@ -141,13 +143,32 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
     };
   }
 
+  /**
+   * A post that mentions the account outside its threads: answered with a reply under that post, in
+   * the post's own thread (its root, or the post itself when it is one).
+   */
+  function mentionOf(n: Notification): InboundMention {
+    const createdAt = new Date(n.record.createdAt ?? n.indexedAt);
+    const root = n.record.reply?.root ?? { uri: n.uri, cid: n.cid };
+    return {
+      mentionId: n.uri,
+      mediaId: n.uri,
+      author: person(n.author),
+      text: n.record.text ?? '',
+      createdAt: Number.isFinite(createdAt.getTime()) ? createdAt : new Date(n.indexedAt),
+      url: `https://bsky.app/profile/${n.author.handle}/post/${parseAtUri(n.uri)?.rkey ?? ''}`,
+      extra: { cid: n.cid, rootUri: root.uri, rootCid: root.cid },
+    };
+  }
+
   /** Notifications newer than `since`, newest first, a few pages at most. */
   async function syncComments(
     account: AccountCredentials,
     since: string,
     io: PlatformIO,
-  ): Promise<{ comments: InboundComment[]; newest: string | null }> {
+  ): Promise<{ comments: InboundComment[]; mentions: InboundMention[]; newest: string | null }> {
     const comments: InboundComment[] = [];
+    const mentions: InboundMention[] = [];
     let newest: string | null = null;
     let cursor: string | undefined;
     for (let page = 0; page < PAGES; page++) {
@@ -166,11 +187,12 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
         if (!COMMENT_REASONS.includes(n.reason)) continue;
         const c = commentOf(account, n);
         if (c) comments.push(c);
+        else if (n.reason === 'mention') mentions.push(mentionOf(n));
       }
       if (older || !res.cursor || !res.notifications?.length) break;
       cursor = res.cursor;
     }
-    return { comments, newest };
+    return { comments, mentions, newest };
   }
 
   /** Messages in conversations whose rev moved past the stored one (revs only grow). */
@@ -247,6 +269,7 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
   };
 
   return {
+    mentions: true,
     conversations: {
       // Text only: an attachment, buttons or templates are PLATFORM_LIMITATION before Bluesky is called.
       features: {},
@@ -262,6 +285,35 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
     },
     comments: {
       requires: { like: ['cid'], unlike: ['likeUri'] },
+      /**
+       * A reply under the mentioning post (or comment), in its thread: the strong refs need the cids
+       * Herald stored when it listed the mention, so only a listed mention can be answered.
+       */
+      async replyToMention(account, req, io) {
+        const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+        const cid = str(req.extra.cid);
+        if (!cid)
+          throw new PlatformError(
+            'rejected',
+            'this mention is not one Herald listed (GET /v1/inbox/mentions): its cid is unknown',
+            { platformCode: 'missing_parent_cid' },
+          );
+        const parent: StrongRef = { uri: req.commentId ?? req.mediaId, cid };
+        const rootUri = str(req.extra.rootUri);
+        const rootCid = str(req.extra.rootCid);
+        const root: StrongRef = rootUri && rootCid ? { uri: rootUri, cid: rootCid } : parent;
+        const res = await call<StrongRef>(io, account, {
+          nsid: 'com.atproto.repo.createRecord',
+          method: 'POST',
+          json: {
+            repo: access.did(account),
+            collection: POST,
+            record: { $type: POST, text: req.text, createdAt: io.now().toISOString(), reply: { root, parent } },
+          },
+          creates: true,
+        });
+        return { id: res.uri };
+      },
       async reply(account, req, io) {
         const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
         // The thread's root: what Herald stored with the comment, else the post row (or the caller's rootUri/rootCid).
@@ -348,7 +400,7 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
       const since =
         typeof cursor?.since === 'string' ? cursor.since : new Date(io.now().getTime() - FIRST_POLL_MS).toISOString();
       const revs = (cursor?.revs ?? {}) as Record<string, string>;
-      const { comments, newest } = await syncComments(account, since, io);
+      const { comments, mentions, newest } = await syncComments(account, since, io);
       let messages: InboundMessage[] = [];
       let nextRevs = revs;
       let chatAccess = true;
@@ -358,7 +410,7 @@ export function blueskyInbox(access: BlueskyAccountAccess): InboxCapability {
         if (!(error instanceof PlatformError && error.platformCode === 'app_password_not_privileged')) throw error;
         chatAccess = false;
       }
-      return { comments, messages, cursor: { since: newest ?? since, revs: nextRevs, chatAccess } };
+      return { comments, messages, mentions, cursor: { since: newest ?? since, revs: nextRevs, chatAccess } };
     },
   };
 }

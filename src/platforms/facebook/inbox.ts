@@ -2,6 +2,7 @@ import { metaWebhook } from '../graph/webhook.js';
 import type {
   AccountCredentials,
   InboundComment,
+  InboundMention,
   InboundMessage,
   InboundReview,
   InboxAttachment,
@@ -20,7 +21,10 @@ import type { PageAccess } from './publish.js';
  * - pushed: Meta webhooks (graph/webhook.ts), object `page`, fields `messages` (with echoes), `feed`
  *   (comments) and `ratings`;
  * - polled: `/{page}/conversations?platform=messenger` and `/{thread}/messages`, the recent
- *   `/{page}/published_posts` and their `/comments`, and `/{page}/ratings`.
+ *   `/{page}/published_posts` and their `/comments`, and `/{page}/ratings`;
+ * - mentions: posts by others that tag the Page, polled from `/{page}/tagged`
+ *   (https://developers.facebook.com/docs/graph-api/reference/page/tagged, pages_read_user_content),
+ *   answered with a comment as the Page (`POST /{post}/comments`).
  * A conversation's id is the person's page-scoped id (PSID): the id webhooks carry and the Send API's
  * recipient. Sending: the Send API (`POST /{page}/messages`,
  * https://developers.facebook.com/docs/messenger-platform/reference/send-api). Messenger has no archive
@@ -192,7 +196,21 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
   const get = async (io: PlatformIO, token: string, path: string, q: Record<string, string>) =>
     (await graph(io, { method: 'GET', url: `${base}/${path}?${new URLSearchParams(q)}`, token })).body?.data ?? [];
 
+  /** `POST /{object}/comments` as the Page: the new comment's id. */
+  const commentAs = async (account: AccountCredentials, objectId: string, text: string, io: PlatformIO) => {
+    const p = await page(account, io);
+    const res = await graph(io, {
+      method: 'POST',
+      url: `${base}/${encodeURIComponent(objectId)}/comments`,
+      token: p.token,
+      json: { message: text },
+      creates: true,
+    });
+    return String(res.body?.id ?? '');
+  };
+
   return {
+    mentions: true,
     // Messenger (pages_messaging), reading visitors' comments and ratings (pages_read_user_content),
     // replying to, hiding, liking and deleting comments (pages_manage_engagement), webhooks (pages_manage_metadata).
     scopes: () => ['pages_messaging', 'pages_read_user_content', 'pages_manage_engagement', 'pages_manage_metadata'],
@@ -263,15 +281,11 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
     },
     comments: {
       async reply(account, req, io) {
-        const p = await page(account, io);
-        const res = await graph(io, {
-          method: 'POST',
-          url: `${base}/${encodeURIComponent(req.commentId ?? req.postId)}/comments`,
-          token: p.token,
-          json: { message: req.text },
-          creates: true,
-        });
-        return { commentId: String(res.body?.id ?? '') };
+        return { commentId: await commentAs(account, req.commentId ?? req.postId, req.text, io) };
+      },
+      /** Under the post that tags the Page (or the comment that does), as the Page. */
+      async replyToMention(account, req, io) {
+        return { id: await commentAs(account, req.commentId ?? req.mediaId, req.text, io) };
       },
       async delete(account, ref, io) {
         const p = await page(account, io);
@@ -415,8 +429,25 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
             createdAt: time(r.created_time),
           }),
         );
+      const mentions: InboundMention[] = [];
+      for (const t of await get(io, p.token, `${p.pageId}/tagged`, {
+        fields: 'id,message,created_time,from,permalink_url',
+        since: String(since),
+        limit: '25',
+      })) {
+        const at = time(t.created_time);
+        if (!after(at) || String(t.from?.id ?? '') === p.pageId) continue;
+        mentions.push({
+          mentionId: String(t.id),
+          mediaId: String(t.id),
+          author: { id: t.from?.id ? String(t.from.id) : null, name: t.from?.name ?? null },
+          text: String(t.message ?? ''),
+          createdAt: at,
+          url: t.permalink_url ?? null,
+        });
+      }
       // The next poll starts a minute back: an item written while this one ran is found then (kept once).
-      return { messages, comments, reviews, cursor: { since: seconds(now) - 60 } };
+      return { messages, comments, reviews, mentions, cursor: { since: seconds(now) - 60 } };
     },
     webhook: metaWebhook({
       object: 'page',

@@ -3,6 +3,7 @@ import {
   PlatformError,
   type AccountCredentials,
   type InboundComment,
+  type InboundMention,
   type InboundMessage,
   type InboxCapability,
   type PlatformIO,
@@ -20,6 +21,8 @@ import { refusal } from './submit.js';
  * - comments: the replies to the account's posts and comments arrive in the same inbox as `t1` things
  *   (`was_comment`); reply `POST /api/comment` (thing_id t3_/t1_), delete `POST /api/del` and edit
  *   `POST /api/editusertext` (own comments only), like = `POST /api/vote dir=1`, unlike = `dir=0`.
+ * - mentions: a comment elsewhere that names u/<account> arrives in the same inbox, `type`
+ *   `username_mention`; answered like a comment, `POST /api/comment` with thing_id `t1_<comment>`.
  * Not here, so Herald answers PLATFORM_LIMITATION: hiding a comment (Reddit's `POST /api/remove` is a
  * moderator's removal for everyone, and `/api/hide` hides links from the caller's own listings only:
  * neither is the author of a post hiding a reply), private replies to a comment (a message is a new
@@ -134,7 +137,37 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
     };
   }
 
+  /** A username mention: the comment that names the account, under someone's post. */
+  function toMention(d: {
+    id?: string;
+    context?: string;
+    link_id?: string;
+    author?: string;
+    author_fullname?: string;
+    body?: string;
+    created_utc?: number;
+    subreddit?: string;
+  }): InboundMention | null {
+    const postId = postOf(d.context) ?? strip(d.link_id);
+    if (!postId || !d.id) return null;
+    return {
+      mentionId: String(d.id),
+      mediaId: postId,
+      commentId: String(d.id),
+      author: {
+        id: d.author_fullname ? strip(d.author_fullname) : null,
+        name: d.author ?? null,
+        username: d.author ?? null,
+      },
+      text: d.body ?? '',
+      createdAt: new Date(Number(d.created_utc) * 1000),
+      url: d.context ? `https://www.reddit.com${String(d.context).split('?')[0]}` : null,
+      extra: { subreddit: d.subreddit ?? null },
+    };
+  }
+
   return {
+    mentions: true,
     // https://www.reddit.com/dev/api: /message/* and replies in a thread (privatemessages), /api/vote (vote).
     scopes: () => ['privatemessages', 'vote'],
     conversations: {
@@ -153,6 +186,10 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       async reply(account, req, io) {
         const data = await comment(account, req.commentId ? `t1_${req.commentId}` : `t3_${req.postId}`, req.text, io);
         return { commentId: String(data.id), extra: { author: account.username } };
+      },
+      async replyToMention(account, req, io) {
+        const data = await comment(account, req.commentId ? `t1_${req.commentId}` : `t3_${req.mediaId}`, req.text, io);
+        return { id: String(data.id) };
       },
       async delete(account, ref, io) {
         // Reddit answers `{}` to a delete of someone else's comment and deletes nothing: refused here, not a silent no-op.
@@ -191,15 +228,19 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
       const sent = await poll(account, 'sent', sentSince, io);
       const messages: InboundMessage[] = [];
       const comments: InboundComment[] = [];
+      const mentions: InboundMention[] = [];
       for (const { kind, data } of [...inbox.things, ...sent.things].reverse()) {
         if (kind === 't4') messages.push(toMessage(account, data));
-        else if (kind === 't1') {
+        else if (kind === 't1' && data?.type === 'username_mention') {
+          const m = toMention(data);
+          if (m) mentions.push(m);
+        } else if (kind === 't1') {
           const c = toComment(account, data);
           if (c) comments.push(c);
         }
       }
       messages.sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime());
-      return { messages, comments, cursor: { inbox: inbox.newest, sent: sent.newest } };
+      return { messages, comments, mentions, cursor: { inbox: inbox.newest, sent: sent.newest } };
     },
   };
 }

@@ -6,7 +6,8 @@ import { THREADS_HTTP, thRequest, type ThreadsOptions } from './api.js';
 /**
  * Reading the profile and publishing (threads_basic is required for every endpoint), and deleting
  * (threads_delete), and the inbox: reading and hiding replies (threads_read_replies,
- * threads_manage_replies). https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
+ * threads_manage_replies) and reading mentions (threads_manage_mentions).
+ * https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
  */
 export const THREADS_DEFAULT_SCOPES = [
   'threads_basic',
@@ -14,6 +15,7 @@ export const THREADS_DEFAULT_SCOPES = [
   'threads_delete',
   'threads_read_replies',
   'threads_manage_replies',
+  'threads_manage_mentions',
 ];
 
 function requireClient(opts: ThreadsOptions): { clientId: string; clientSecret: string } {

@@ -2,6 +2,7 @@ import {
   PlatformError,
   type AccountCredentials,
   type InboundComment,
+  type InboundMention,
   type InboundMessage,
   type InboxCapability,
   type PlatformIO,
@@ -16,6 +17,8 @@ import { uploadMedia } from './media.js';
  * - comments: replies to the account's posts, found in GET /2/users/{id}/mentions (X prefixes a reply
  *   with the @handle of the author it answers, so every reply to the account mentions it), kept with
  *   since_id; the post a comment belongs to is its conversation_id (the thread's root post).
+ * - mentions: the posts of that timeline that answer nothing (someone names the account in a post of
+ *   their own); answered like a comment, POST /2/tweets with reply.in_reply_to_tweet_id.
  *   Reply = POST /2/tweets with reply.in_reply_to_tweet_id, delete = DELETE /2/tweets/{id} (own posts
  *   only), like/unlike = /2/users/{id}/likes (like.write), hide = PUT /2/tweets/{tweet_id}/hidden
  *   (tweet.moderate.write).
@@ -131,13 +134,17 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
     return { messages: messages.reverse(), newest };
   }
 
-  /** Replies mentioning the account since `sinceId` (null: the last day), and the newest id seen. */
+  /**
+   * The account's mentions timeline since `sinceId` (null: the last day): replies as comments, the rest
+   * as mentions; and the newest id seen.
+   */
   async function pollComments(
     account: AccountCredentials,
     sinceId: string | null,
     io: PlatformIO,
-  ): Promise<{ comments: InboundComment[]; newest: string | null }> {
+  ): Promise<{ comments: InboundComment[]; mentions: InboundMention[]; newest: string | null }> {
     const comments: InboundComment[] = [];
+    const mentions: InboundMention[] = [];
     let newest = sinceId;
     const from = sinceId
       ? `&since_id=${sinceId}`
@@ -152,9 +159,21 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
         const repliedTo = ((t.referenced_tweets ?? []) as Array<{ type: string; id: string }>).find(
           (r) => r.type === 'replied_to',
         )?.id;
-        // A mention that answers nothing is not a comment on one of the account's posts.
-        if (!repliedTo || !t.conversation_id) continue;
         const author = person(t.author_id, users);
+        // A mention that answers nothing is not a comment on one of the account's posts: a mention.
+        if (!repliedTo || !t.conversation_id) {
+          if (t.author_id === account.platformUserId) continue;
+          mentions.push({
+            mentionId: t.id,
+            mediaId: t.id,
+            author,
+            text: t.text ?? '',
+            createdAt: new Date(t.created_at),
+            url: `https://x.com/${author.username ?? 'i'}/status/${t.id}`,
+            extra: { authorId: t.author_id },
+          });
+          continue;
+        }
         comments.push({
           postId: t.conversation_id,
           commentId: t.id,
@@ -171,10 +190,26 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       pageToken = res.body?.meta?.next_token ?? null;
       if (!pageToken) break;
     }
-    return { comments: comments.reverse(), newest };
+    return { comments: comments.reverse(), mentions: mentions.reverse(), newest };
+  }
+
+  /** `POST /2/tweets` with reply.in_reply_to_tweet_id: answers the new post's id. */
+  async function postReply(account: AccountCredentials, text: string, inReplyTo: string, io: PlatformIO) {
+    const res = await xRequest(io, {
+      method: 'POST',
+      url: `${opts.apiUrl}/2/tweets`,
+      token: token(account),
+      json: { text, reply: { in_reply_to_tweet_id: inReplyTo } },
+      creates: true,
+    });
+    const id = res.body?.data?.id;
+    if (typeof id !== 'string')
+      throw new PlatformError('ambiguous', 'X accepted the reply but returned no id', { endpoint: '/2/tweets' });
+    return id;
   }
 
   return {
+    mentions: true,
     scopes: () => ['dm.read', 'dm.write', 'like.write', 'tweet.moderate.write'],
     conversations: {
       // An image: uploaded with media_category dm_image, then attached by media_id
@@ -235,17 +270,12 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
     },
     comments: {
       async reply(account, req, io) {
-        const res = await xRequest(io, {
-          method: 'POST',
-          url: `${opts.apiUrl}/2/tweets`,
-          token: token(account),
-          json: { text: req.text, reply: { in_reply_to_tweet_id: req.commentId ?? req.postId } },
-          creates: true,
-        });
-        const id = res.body?.data?.id;
-        if (typeof id !== 'string')
-          throw new PlatformError('ambiguous', 'X accepted the reply but returned no id', { endpoint: '/2/tweets' });
+        const id = await postReply(account, req.text, req.commentId ?? req.postId, io);
         return { commentId: id, extra: { authorId: account.platformUserId } };
+      },
+      /** A mention is a post (or a reply in someone else's thread): answered as any reply, under it. */
+      async replyToMention(account, req, io) {
+        return { id: await postReply(account, req.text, req.commentId ?? req.mediaId, io) };
       },
       async delete(account, ref, io) {
         // X deletes only the account's own posts; someone else's reply can be hidden, not deleted.
@@ -316,6 +346,7 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       return {
         messages: dm.messages,
         comments: mentions.comments,
+        mentions: mentions.mentions,
         cursor: { dm: dm.refused ?? dm.newest, mentions: mentions.newest },
       };
     },

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lexicons } from '@atproto/api';
+import { graphemeLength } from '../../lib/graphemes.js';
 import type { FaultKind } from '../faults.js';
 import { metricsFor, subscribersOf } from '../metrics.js';
 import { hangUp, markDeleted, type InspectedPost, type Simulator, type SimulatorState } from '../types.js';
@@ -28,7 +29,8 @@ import { checkPostRecord, SimError } from './validate.js';
  * `POST /_inbound` (docs/sandbox.md): `{kind: "message", account, from?, text}` stores a direct message from
  * `from` to `account` (DIDs or handles; `from` defaults to visitor.bsky.sandbox), the body the chat
  * simulator takes; `{kind: "comment", account, postId, text, from?, parentId?}` writes a reply by `from`
- * in its own repo under the account's post `postId` (an at:// URI), or under the reply `parentId`.
+ * in its own repo under the account's post `postId` (an at:// URI), or under the reply `parentId`;
+ * `{kind: "mention", account, text, from?}` writes a post by `from` that mentions the account (a facet).
  */
 
 const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/i;
@@ -167,6 +169,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
     inboundTextLimits: {
       message: { max: 1000, unit: 'graphemes', what: "Bluesky's chat lexicon (chat.bsky.convo.defs#messageInput)" },
       comment: { max: 300, unit: 'graphemes', what: "Bluesky's post lexicon (app.bsky.feed.post)" },
+      mention: { max: 300, unit: 'graphemes', what: "Bluesky's post lexicon (app.bsky.feed.post)" },
     },
     register(app: FastifyInstance, state: SimulatorState) {
       /** Throws an injected fault as the PDS answers it; returns whether the caller must hang up (`ambiguous`). */
@@ -730,8 +733,34 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           const { convo, message } = d.chat.inbound(from, account, b.text);
           return { id: message.id, convoId: convo.id };
         }
+        if (b.kind === 'mention') {
+          // A post in `from`'s repo that names the account with a mention facet (its @handle first unless
+          // the text has it): listNotifications gives it to the account with reason `mention`.
+          const handle = `@${handleOf(account)}`;
+          const text = b.text.toLowerCase().includes(handle.toLowerCase()) ? b.text : `${handle} ${b.text}`;
+          if (graphemeLength(text) > 300)
+            return reply.status(400).send({
+              error: 'InvalidRequest',
+              message: `text with the ${handle} it starts with is over the 300 graphemes of Bluesky's post lexicon (app.bsky.feed.post)`,
+            });
+          const at = Buffer.from(text.slice(0, text.toLowerCase().indexOf(handle.toLowerCase())), 'utf8').length;
+          const { rec } = storePost(from, {
+            $type: 'app.bsky.feed.post',
+            text,
+            createdAt: new Date(now()).toISOString(),
+            facets: [
+              {
+                index: { byteStart: at, byteEnd: at + Buffer.byteLength(handle, 'utf8') },
+                features: [{ $type: 'app.bsky.richtext.facet#mention', did: account }],
+              },
+            ],
+          });
+          return { uri: rec.uri, cid: rec.cid, author: author(from) };
+        }
         if (b.kind !== 'comment')
-          return reply.status(400).send({ error: 'InvalidRequest', message: 'kind must be "message" or "comment"' });
+          return reply
+            .status(400)
+            .send({ error: 'InvalidRequest', message: 'kind must be "message", "comment" or "mention"' });
         const root = typeof b.postId === 'string' ? findRecord(b.postId) : undefined;
         if (!root || repoOf(root.uri) !== account || !root.uri.includes('/app.bsky.feed.post/')) {
           return reply

@@ -561,6 +561,20 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       ]);
       return { id: story.id, webhookStatus };
     }
-    return reply.status(400).send({ error: 'kind must be message, comment or review (Facebook has no mentions here)' });
+    if (b.kind === 'mention') {
+      if (!text) return reply.status(400).send({ error: 'a mention needs text' });
+      // A post on the writer's own timeline that tags the Page: GET /{page}/tagged lists it. Herald does not
+      // subscribe to the Page's `mention` webhook field, so nothing is pushed.
+      const tag = `@${page.name}`;
+      const post = addObject(state, {
+        id: `${who.id}_${newId(state)}`,
+        type: 'PagePost',
+        ownerId: who.id,
+        createdAt: at,
+        data: { message: text.includes(tag) ? text : `${tag} ${text}`, tags: [page.id], from: who },
+      });
+      return { id: post.id };
+    }
+    return reply.status(400).send({ error: 'kind must be message, comment, review or mention' });
   });
 }

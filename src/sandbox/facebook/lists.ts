@@ -9,6 +9,8 @@ import { world, type GraphObject } from '../graph/world.js';
  * - `GET /{page}/stories` (`post_id`, `status`, `creation_time` in epoch seconds, `media_type`, `url`:
  *   https://developers.facebook.com/docs/page-stories-api). Meta's specs as reduced here have no
  *   `Stories` node, so its answer is not held to one.
+ * - `GET /{page}/tagged` (PagePost by others that tag the Page: its mentions; the inbox poll reads it,
+ *   so it takes no `lookup` fault).
  * `since` / `until` (epoch seconds or a date) bound the creation time, as Graph's time-based paging does.
  * Fault op: `lookup`.
  */
@@ -73,7 +75,30 @@ const story = (o: GraphObject) => ({
   url: `https://www.facebook.com/stories/${o.ownerId}/${o.id.split('_').pop()}`,
 });
 
+/**
+ * `GET /{page}/tagged` (https://developers.facebook.com/docs/graph-api/reference/page/tagged): posts by
+ * others that tag the Page, newest first, with their author (`from`).
+ */
+const tagged: GraphHandler = (call) => {
+  const within = bounds(call);
+  const limit = Math.min(100, Math.max(1, Number(call.params.limit ?? 25) || 25));
+  const data = [...world(call.state).objects.values()]
+    .filter(
+      (o) =>
+        o.type === 'PagePost' &&
+        !o.deleted &&
+        o.ownerId !== call.node.id &&
+        ((o.data.tags as string[] | undefined) ?? []).includes(call.node.id) &&
+        within(o.createdAt),
+    )
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, limit)
+    .map((o) => ({ ...post(o), from: o.data.from }));
+  return { data, paging: { cursors: { before: 'QVFIU', after: 'QVFIU' } } };
+};
+
 export const LIST_HANDLERS: Record<string, GraphHandler> = {
+  'GET Page tagged': tagged,
   // A rating's open_graph_story is no post of the Page's feed.
   'GET Page published_posts': listing((o) => o.type === 'PagePost' && !o.data.story && !o.data.rating, post),
   'GET Page videos': listing(

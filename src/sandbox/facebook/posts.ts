@@ -139,7 +139,9 @@ const photoStory: GraphHandler = (call) => {
 const comment: GraphHandler = (call) => {
   const { params, state, node, now, token } = call;
   const object = node.object!;
-  if (token.kind !== 'page' || token.pageId !== object.ownerId) {
+  // A Page comments on its own posts, and on posts by others that tag it (its mentions).
+  const tagged = token.kind === 'page' && ((object.data.tags as string[] | undefined) ?? []).includes(token.pageId!);
+  if (token.kind !== 'page' || (token.pageId !== object.ownerId && !tagged)) {
     return graphError(call.reply, 400, {
       message: '(#200) Permissions error: comment as the Page with its Page access token',
       code: 200,
@@ -152,8 +154,8 @@ const comment: GraphHandler = (call) => {
     return graphError(call.reply, 400, { message: '(#100) Stories cannot be commented on', code: 100 });
   const fault = state.faults.take('comment');
   if (sendGraphFault(call.reply, fault)) return call.reply;
-  const page = world(state).pages.get(object.ownerId);
-  const c = addComment(state, object, { id: object.ownerId, name: page?.name ?? object.ownerId }, text, now);
+  const page = world(state).pages.get(token.pageId!);
+  const c = addComment(state, object, { id: token.pageId!, name: page?.name ?? token.pageId! }, text, now);
   return settleAmbiguous(call.reply, fault, { id: c.id });
 };
 

@@ -3,6 +3,7 @@ import type { LimitRule } from '../rate-limits.js';
 import { formBody, type OAuthSim, type OAuthUser } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { sendFault } from './posts.js';
+import { externalSubmission } from './info.js';
 import { nextRdId, permalink, rdStore, type RdComment, type RdMessage, type RdStore } from './store.js';
 import { apiUser, httpError, JSON_TYPE, pageSize, submitErrors } from './wire.js';
 
@@ -178,7 +179,22 @@ export function registerRedditInbox(
         data: commentData(s, c, u.username, !read.has(`t1_${c.id}`), u.id),
         at: c.createdAt,
       }));
-    return [...messages, ...replies];
+    // A comment elsewhere that names u/<username>: Reddit's "username mention" (a reply to the user is a reply).
+    const tag = new RegExp(`(^|[^\\w/])/?u/${u.username.replace(/[-]/g, '\\-')}(?![\\w-])`, 'i');
+    const mentions = [...s.comments.values()]
+      .filter(
+        (c) => !c.deleted && c.authorId !== u.id && !same(parentAuthor(s, c) ?? '', u.username) && tag.test(c.body),
+      )
+      .map((c) => ({
+        kind: 't1',
+        data: {
+          ...commentData(s, c, u.username, !read.has(`t1_${c.id}`), u.id),
+          subject: 'username mention',
+          type: 'username_mention',
+        } as Record<string, unknown>,
+        at: c.createdAt,
+      }));
+    return [...messages, ...replies, ...mentions];
   };
 
   for (const where of ['inbox', 'unread', 'sent'] as const) {
@@ -381,7 +397,9 @@ export function registerRedditInbox(
    * docs/sandbox.md `_inbound`: `{kind: "message", account, text, subject?, from?}` is a private message to
    * the account; `{kind: "comment", account, postId, text, parentId?, from?}` a comment on its post
    * `postId` (or a reply to its comment `parentId`). `account` is its user id or username; `from` a
-   * username (default `sandbox_friend`). Answers the new thing's id and fullname.
+   * username (default `sandbox_friend`); `{kind: "mention", account, text, postId?, from?}` a comment by
+   * `from` naming u/<account> under a post that is not the account's (default: a new text post of
+   * `from` in r/test), listed in the inbox as a username mention. Answers the new thing's id and fullname.
    */
   app.post('/_inbound', async (request, reply) => {
     const b = (request.body ?? {}) as {
@@ -393,10 +411,10 @@ export function registerRedditInbox(
       parentId?: string;
       from?: string;
     };
-    if (b.kind !== 'message' && b.kind !== 'comment')
+    if (b.kind !== 'message' && b.kind !== 'comment' && b.kind !== 'mention')
       return reply
         .status(400)
-        .send({ error: `Reddit has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
+        .send({ error: `Reddit has no ${b.kind ?? 'such'} items here: kind is "message", "comment" or "mention"` });
     const account = oauth
       .users()
       .find((x) => x.id === String(b.account ?? '') || same(x.username, String(b.account ?? '')));
@@ -415,6 +433,20 @@ export function registerRedditInbox(
     if (b.kind === 'message') {
       const m = addMessage(from, account.username, b.subject ?? 'Hello', b.text, null);
       return { ok: true, id: m.id, name: `t4_${m.id}` };
+    }
+    if (b.kind === 'mention') {
+      // A comment of `from` naming u/<account> under a post that is not the account's (by default a new
+      // text post of `from` in r/test): the account's inbox shows it as a username mention.
+      const text = new RegExp(`/?u/${account.username}\\b`, 'i').test(b.text)
+        ? b.text
+        : `u/${account.username} ${b.text}`;
+      const where = b.postId
+        ? store().posts.get(b.postId.replace(/^t3_/, ''))
+        : store().posts.get(externalSubmission(state, from, 'A thread elsewhere', now().getTime()));
+      if (!where || where.deleted || where.authorId === account.id)
+        return reply.status(400).send({ error: "postId must name a post of this simulator that is not the account's" });
+      const c = addComment(from, where.id, `t3_${where.id}`, text);
+      return { ok: true, id: c.id, name: `t1_${c.id}`, postId: where.id };
     }
     const post = b.postId ? store().posts.get(b.postId.replace(/^t3_/, '')) : undefined;
     if (!post || post.deleted) return reply.status(400).send({ error: 'postId must name a post of this simulator' });

@@ -20,6 +20,7 @@ import {
   userFor,
   type ThContainer,
   type ThPost,
+  type ThStore,
   type ThUser,
 } from './store.js';
 
@@ -90,8 +91,10 @@ export function threadsSimulator(opts: ThreadsSimulatorOptions = {}): Simulator 
 /**
  * `POST /_inbound {kind: "comment", account, postId, text, from?: {username}, replyTo?}` (docs/sandbox.md):
  * someone replies to one of the account's threads (or, with `replyTo`, to a reply under it). Stored as
- * a published reply of that person, so `/{thread}/replies` and `/conversation` list it. Threads has no
- * direct messages and pushes nothing here.
+ * a published reply of that person, so `/{thread}/replies` and `/conversation` list it.
+ * `{kind: "mention", account, text, from?}` is a thread of that person's own tagging the account
+ * (`@username` first unless the text has it), which `/{user}/mentions` lists. Threads has no direct
+ * messages and pushes nothing here.
  */
 function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
@@ -103,8 +106,10 @@ function registerInbound(app: FastifyInstance, state: SimulatorState, now: () =>
       from?: { username?: string; name?: string };
       replyTo?: string;
     };
-    if (b.kind !== 'comment')
-      return reply.status(400).send({ error: 'Threads has only replies: kind must be "comment"' });
+    if (b.kind !== 'comment' && b.kind !== 'mention')
+      return reply
+        .status(400)
+        .send({ error: 'Threads has replies and mentions only: kind must be "comment" or "mention"' });
     const store = thStore(state);
     const owner = [...store.users.values()].find((u) => u.id === b.account || u.username === b.account);
     // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
@@ -112,6 +117,18 @@ function registerInbound(app: FastifyInstance, state: SimulatorState, now: () =>
       return reply.status(400).send({
         error: `unknown account ${JSON.stringify(b.account ?? null)}: no Threads user with that id or username`,
       });
+    if (b.kind === 'mention') {
+      if (typeof b.text !== 'string' || !b.text) return reply.status(400).send({ error: 'text is required' });
+      // A thread of `from`'s own that tags the account, which GET /{user}/mentions lists.
+      const handle = `@${owner.username}`;
+      const text = b.text.toLowerCase().includes(handle.toLowerCase()) ? b.text : `${handle} ${b.text}`;
+      if (text.length > 500)
+        return reply.status(400).send({ error: 'text with the tag is over the 500 characters Threads takes' });
+      const author = userFor(store, b.from?.username ?? 'sandbox_replier', b.from?.name);
+      if (author.id === owner.id)
+        return reply.status(400).send({ error: 'from must be someone other than the account' });
+      return storeThread(store, author.id, text, null, now());
+    }
     const parent = store.posts.get(String(b.replyTo ?? b.postId ?? ''));
     if (!parent || parent.deleted || store.posts.get(parent.rootId)?.owner !== owner.id)
       return reply
@@ -119,39 +136,44 @@ function registerInbound(app: FastifyInstance, state: SimulatorState, now: () =>
         .send({ error: 'postId (or replyTo) must be a thread of the account, or a reply under one' });
     if (typeof b.text !== 'string' || !b.text) return reply.status(400).send({ error: 'text is required' });
     const author = userFor(store, b.from?.username ?? 'sandbox_replier', b.from?.name);
-    const at = now();
-    const id = newId(store, '18');
-    const containerId = newId(store, '17');
-    store.containers.set(containerId, {
-      id: containerId,
-      owner: author.id,
-      mediaType: 'TEXT',
-      text: b.text,
-      media: null,
-      children: [],
-      isCarouselItem: false,
-      replyTo: parent.id,
-      replyControl: null,
-      createdAt: at,
-      readyAt: at,
-      fails: false,
-      publishedId: id,
-    });
-    store.posts.set(id, {
-      id,
-      owner: author.id,
-      containerId,
-      mediaType: 'TEXT',
-      text: b.text,
-      shortcode: newShortcode(),
-      replyTo: parent.id,
-      rootId: parent.rootId,
-      children: [],
-      createdAt: at,
-      deleted: false,
-    });
-    return { id, username: author.username, timestamp: graphTime(at) };
+    return storeThread(store, author.id, b.text, parent, now());
   });
+}
+
+/** A published text post of `owner` (a reply under `parent`, or a thread of its own), as if made through the API. */
+function storeThread(store: ThStore, owner: string, text: string, parent: ThPost | null, at: number) {
+  const id = newId(store, '18');
+  const containerId = newId(store, '17');
+  store.containers.set(containerId, {
+    id: containerId,
+    owner,
+    mediaType: 'TEXT',
+    text,
+    media: null,
+    children: [],
+    isCarouselItem: false,
+    replyTo: parent?.id ?? null,
+    replyControl: null,
+    createdAt: at,
+    readyAt: at,
+    fails: false,
+    publishedId: id,
+  });
+  store.posts.set(id, {
+    id,
+    owner,
+    containerId,
+    mediaType: 'TEXT',
+    text,
+    shortcode: newShortcode(),
+    replyTo: parent?.id ?? null,
+    rootId: parent?.rootId ?? id,
+    children: [],
+    createdAt: at,
+    deleted: false,
+  });
+  const author = [...store.users.values()].find((u) => u.id === owner)!;
+  return { id, username: author.username, timestamp: graphTime(at) };
 }
 
 /** The Threads token as the core's token: the user it acts for. */
@@ -425,6 +447,48 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     };
   };
 
+  /**
+   * `GET /{user}/mentions` (https://developers.facebook.com/docs/threads/threads-mentions): public posts by
+   * others whose text tags the user (@username), newest first, with `since` / `until` (Unix seconds) and
+   * `limit`. Needs threads_manage_mentions (#10 without it).
+   */
+  const listMentions: GraphHandler = (call) => {
+    const user = userOf(call);
+    if (!call.token.scopes.includes('threads_manage_mentions'))
+      return graphError(
+        call.reply,
+        400,
+        10,
+        '(#10) Application does not have permission for this action: threads_manage_mentions is required',
+        { type: 'OAuthException' },
+      );
+    const q = stringParams(call.params);
+    if (q.since && Number(q.since) < 1688540400)
+      return paramError(call.reply, 'Param since must be greater than or equal to 1688540400');
+    const limit = Math.min(100, Math.max(1, Number(q.limit ?? 25) || 25));
+    const since = q.since ? Number(q.since) * 1000 : -Infinity;
+    const until = q.until ? Number(q.until) * 1000 : Infinity;
+    const tag = new RegExp(`(^|[^\\w.])@${user.username.replace(/[.]/g, '\\.')}(?![\\w.])`, 'i');
+    const posts = [...store().posts.values()]
+      .filter(
+        (x) => x.owner !== user.id && !x.deleted && tag.test(x.text) && x.createdAt >= since && x.createdAt <= until,
+      )
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, limit);
+    const data = posts.map((x) => postNode(x, user.id));
+    return {
+      data,
+      paging: data.length
+        ? {
+            cursors: {
+              before: Buffer.from(posts[0].id).toString('base64url'),
+              after: Buffer.from(posts.at(-1)!.id).toString('base64url'),
+            },
+          }
+        : {},
+    };
+  };
+
   const publishingLimit: GraphHandler = (call) => {
     const user = userOf(call);
     const since = now() - 86_400_000;
@@ -519,6 +583,7 @@ function handlers(state: SimulatorState, now: () => number): Record<string, Grap
     'POST ThreadsUser threads_publish': publish,
     'GET ThreadsUser threads': listThreads,
     'GET ThreadsUser threads_publishing_limit': publishingLimit,
+    'GET ThreadsUser mentions': listMentions,
     'GET ThreadsMedia': readPost,
     'GET ThreadsMedia replies': listReplies('replies'),
     'GET ThreadsMedia conversation': listReplies('conversation'),

@@ -340,7 +340,9 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
   /**
    * docs/sandbox.md `_inbound`: `{kind: "message", account, text, from?}` is a direct message from `from`
    * (default a sandbox user) to the account; `{kind: "comment", account, postId, text, from?}` is a reply
-   * to the post `postId` (the reply mentions the account, so GET /2/users/{id}/mentions finds it).
+   * to the post `postId` (the reply mentions the account, so GET /2/users/{id}/mentions finds it);
+   * `{kind: "mention", account, text, from?}` is a post of `from` that names the account (its @username
+   * is put first unless the text has it), found by the same timeline.
    * `account` is the account's user id or username. Answers the item's id.
    */
   app.post('/_inbound', async (request, reply) => {
@@ -351,10 +353,10 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
       postId?: string;
       from?: Partial<XUser>;
     };
-    if (b.kind !== 'message' && b.kind !== 'comment')
+    if (b.kind !== 'message' && b.kind !== 'comment' && b.kind !== 'mention')
       return reply
         .status(400)
-        .send({ error: `X has no ${b.kind ?? 'such'} items here: kind is "message" or "comment"` });
+        .send({ error: `X has no ${b.kind ?? 'such'} items here: kind is "message", "comment" or "mention"` });
     const s = store();
     const account = [...s.users.values()].find((u) => u.id === String(b.account ?? '') || u.username === b.account);
     if (!account)
@@ -381,6 +383,24 @@ export function registerXInbox(app: FastifyInstance, state: SimulatorState, h: H
       };
       s.dmEvents.push(event);
       return { ok: true, id: event.id, conversationId: event.conversationId };
+    }
+    if (b.kind === 'mention') {
+      // A post of `from`'s own that names the account: in its mentions timeline, answering nothing.
+      const handle = `@${account.username}`;
+      const mention: XTweet = {
+        id: nextSnowflake(s),
+        authorId: from.id,
+        text: b.text.toLowerCase().includes(handle.toLowerCase()) ? b.text : `${handle} ${b.text}`,
+        createdAt,
+        mediaIds: [],
+        replyTo: null,
+        replySettings: null,
+        deleted: false,
+        mentionIds: [account.id],
+      };
+      mention.conversationId = mention.id;
+      s.tweets.set(mention.id, mention);
+      return { ok: true, id: mention.id, conversationId: mention.id };
     }
     const parent = b.postId ? s.tweets.get(b.postId) : undefined;
     if (!parent || parent.deleted)

@@ -81,7 +81,7 @@ describe('Threads end to end through the official SDK', () => {
     const auth = new URL(t.start.authUrl);
     expect(auth.pathname).toBe('/sandbox/threads/oauth/authorize');
     expect(auth.searchParams.get('scope')).toBe(
-      'threads_basic,threads_content_publish,threads_delete,threads_read_replies,threads_manage_replies',
+      'threads_basic,threads_content_publish,threads_delete,threads_read_replies,threads_manage_replies,threads_manage_mentions',
     );
     expect(t.landed.searchParams.get('connected')).toBe('threads');
     expect(t.account).toMatchObject({

@@ -23,6 +23,7 @@ import hideComment from './hide-comment.js';
 import likeComment from './like-comment.js';
 import listCommentedPosts from './list-commented-posts.js';
 import listConversations from './list-conversations.js';
+import listMentions from './list-mentions.js';
 import listMessages from './list-messages.js';
 import listReviews from './list-reviews.js';
 import privateReply from './private-reply.js';
@@ -62,6 +63,7 @@ export function registerInboxRoutes(app: App, ctx: AppContext): void {
     moderateComment(inbox, ctx);
     pinComment(inbox, ctx);
     likePost(inbox, ctx);
+    listMentions(inbox, ctx);
     replyToMention(inbox, ctx);
     // /v1/comment-automations: rules that run through the inbox, so under its add-on too.
     commentAutomations(inbox, ctx);

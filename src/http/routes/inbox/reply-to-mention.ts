@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { replyToInboxMention } from '../../../domain/inbox/comment-actions.js';
+import { replyToInboxMention } from '../../../domain/inbox/mentions.js';
 import type { App } from '../../app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { AccountId, PlatformItemId } from './schemas.js';
