@@ -147,10 +147,8 @@ const startVerification = tool({
       throw invalidFields('emailAddress is required for EMAIL', { emailAddress: ['is required for EMAIL'] });
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     // Google's mailerContact is the contact name; the hosted wire also lets it be an object with one.
-    const contact =
-      typeof body.mailerContact === 'object'
-        ? String((body.mailerContact as any).name ?? (body.mailerContact as any).contactName ?? '')
-        : body.mailerContact;
+    const mailer = body.mailerContact as { name?: unknown; contactName?: unknown } | string | undefined;
+    const contact = typeof mailer === 'object' ? String(mailer.name ?? mailer.contactName ?? '') : mailer;
     const res = await gbpRequest(io, {
       method: 'POST',
       url: `${adapter.options.verificationsUrl}/v1/${where.v1}:verify`,
