@@ -31,6 +31,8 @@ const Language = Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$', m
 const MAX_PAGES = 3;
 const tool = platformTool<GoogleBusinessAdapter>();
 
+// any (here, in `all` and in `options`): Google's Verification JSON; each field is checked before it is
+// passed on, and the response schema keeps only the documented ones.
 const verificationOf = (v: any) => ({
   ...(typeof v?.name === 'string' ? { name: v.name } : {}),
   ...((METHODS as readonly string[]).includes(v?.method) ? { method: v.method } : {}),
