@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 
 /** `any` left in src/ (biome lint/suspicious/noExplicitAny). Lower it when you remove some; never raise it. */
-const ANY_CEILING = 219;
+const ANY_CEILING = 10;
 
 const biome = (args) =>
   spawnSync(process.execPath, ['node_modules/@biomejs/biome/bin/biome', ...args], {

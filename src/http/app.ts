@@ -1,6 +1,13 @@
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { CATALOGUE } from '../platforms/catalogue.js';
@@ -13,9 +20,14 @@ import { clientError, expectationFailed, frameworkError } from './transport-erro
 import { validatorCompiler } from './validation.js';
 import { registerPublicRoutes, registerRoutes } from './routes/index.js';
 
-// any: the raw server, request and reply types; routes use only Fastify's own request and reply, and naming
-// node:http's here would make every route's types depend on the transport.
-export type App = FastifyInstance<any, any, any, FastifyBaseLogger, TypeBoxTypeProvider>;
+// Fastify's default (HTTP/1) server, request and reply: routes use only Fastify's own request and reply.
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** Builds the HTTP application (no listen): the API under /v1 and /api/v1, health and docs. */
 export async function buildApp(ctx: AppContext): Promise<App> {
@@ -82,7 +94,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
  * `PlatformData_<platform>`: the platformSpecificData a target of that platform accepts, from its
  * descriptor's field checks (`x-platform` names it; a field whose check is not described is `{}`).
  */
-function platformDataSchemas(): Record<string, any> {
+function platformDataSchemas(): Record<string, unknown> {
   return Object.fromEntries(
     CATALOGUE.map((d) => [
       `PlatformData_${d.id}`,

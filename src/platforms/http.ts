@@ -5,7 +5,10 @@ import { PlatformError, type PlatformIO } from './types.js';
 export interface PlatformAnswer {
   status: number;
   headers: Headers;
-  /** The body parsed as JSON, or null. */
+  /**
+   * The body parsed as JSON, or null.
+   * any: a platform's answer, read by each hook for the fields its platform documents (see PlatformResponse).
+   */
   body: any;
   /** The body as text (capped). */
   raw: string;
@@ -54,7 +57,11 @@ export interface PlatformCall {
 export interface PlatformResponse {
   status: number;
   headers: Headers;
-  /** The body parsed as JSON, or null when empty or not JSON. */
+  /**
+   * The body parsed as JSON, or null when empty or not JSON.
+   * any: the platform's JSON, which every adapter reads for the fields of its endpoint's documented answer
+   * (an interface where a reader is typed, e.g. RedditPostJson, PageJson); nothing here checks its shape.
+   */
   body: any;
   raw: string;
 }

@@ -61,16 +61,22 @@ export function createPlatformIO(opts: PlatformIOOptions): PlatformIO {
   };
 }
 
+/** What `recorded` reads of a request's init; the global fetch's and the outbound fetch's both have it. */
+interface RecordedInit {
+  method?: string;
+  signal?: AbortSignal | null;
+  body?: unknown;
+}
+
 /**
- * `doFetch` with a timeout, the job's signal, and a call record after each request.
- * any: it wraps both the global fetch and the outbound fetch, whose inputs and inits differ; each caller
- * casts the result back to its own fetch type.
+ * `doFetch` with a timeout, the job's signal, and a call record after each request. Generic: it wraps
+ * both the global fetch and the outbound fetch, whose inputs and inits differ, and keeps each one's types.
  */
-function recorded(
+function recorded<I extends string | URL | Request, N extends RecordedInit>(
   opts: PlatformIOOptions,
   timeoutMs: number,
-  doFetch: (input: any, init?: any) => Promise<Response>,
-): (input: any, init?: any) => Promise<Response> {
+  doFetch: (input: I, init?: N) => Promise<Response>,
+): (input: I, init?: N) => Promise<Response> {
   return async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
@@ -81,7 +87,7 @@ function recorded(
     const signals = [timeout, opts.signal, init?.signal ?? undefined].filter((s): s is AbortSignal => s != null);
     const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     try {
-      const res = await doFetch(input, { ...init, signal });
+      const res = await doFetch(input, { ...init, signal } as N);
       if (!opts.onCall) return res;
       const record: CallRecord = {
         method,
@@ -194,7 +200,7 @@ export function isAmbiguousNetworkError(error: unknown): boolean {
 }
 
 /** A platform answer's JSON, or null when it is empty or not JSON (the caller maps the status). */
-export function parseJsonOrNull(text: string): any {
+export function parseJsonOrNull(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);

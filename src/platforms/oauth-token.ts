@@ -1,6 +1,13 @@
 import { answerFields, platformRequest, type PlatformHttp } from './http.js';
 import { PlatformError, type PlatformIO, type TokenSet } from './types.js';
 
+/** A token endpoint's error answer: RFC 6749's fields, and Pinterest's numeric `code`. */
+export interface TokenErrorBody {
+  error?: unknown;
+  error_description?: unknown;
+  code?: unknown;
+}
+
 export interface TokenEndpointCall {
   url: string;
   headers: Record<string, string>;
@@ -10,7 +17,7 @@ export interface TokenEndpointCall {
   /** How the platform separates granted scopes in `scope`. */
   scopeSeparator: RegExp | string;
   /** The platform's own signal that the grant (code or refresh token) is gone for good. */
-  isDeadGrant(status: number, body: any): boolean;
+  isDeadGrant(status: number, body: TokenErrorBody | null): boolean;
 }
 
 /** The token endpoint's error reading: RFC 6749 `{error, error_description}`; the grant check is the caller's. */

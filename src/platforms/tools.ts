@@ -121,6 +121,7 @@ export function platformTool<A extends PlatformAdapter = PlatformAdapter>() {
     R extends TSchema = TSchema,
   >(
     tool: PlatformTool<A, Q, B, R>,
-    // any: the registry holds tools of every adapter and schema; each was checked against its own types here.
-  ): PlatformTool<any, any, any, any> => tool as PlatformTool<any, any, any, any>;
+    // The registry holds tools of every adapter and schema, each checked against its own types here; the
+    // handler's parameter makes PlatformTool invariant in them, hence the cast through unknown.
+  ): PlatformTool => tool as unknown as PlatformTool;
 }

@@ -16,6 +16,47 @@ export interface ValidationProblem {
   value?: unknown;
 }
 
+/**
+ * A JSON object of a parsed OpenAPI (or Swagger 2.0) document: the keywords the simulators read or patch
+ * are typed, every other one is kept as parsed. The documents are the platforms' own, committed beside
+ * each simulator; Ajv is what checks them against JSON Schema.
+ */
+export interface OpenApiNode {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  name?: string;
+  in?: string;
+  required?: boolean | string[];
+  enum?: unknown[];
+  schema?: OpenApiNode;
+  items?: OpenApiNode | OpenApiNode[];
+  oneOf?: OpenApiNode[];
+  anyOf?: OpenApiNode[];
+  properties?: Record<string, OpenApiNode>;
+  additionalProperties?: boolean | OpenApiNode;
+  parameters?: OpenApiNode[];
+  requestBody?: OpenApiNode;
+  content?: Record<string, OpenApiNode>;
+  responses?: Record<string, OpenApiNode>;
+  security?: Record<string, string[]>[];
+  [key: string]: unknown;
+}
+
+/** A parsed OpenAPI document: its operations by path, then by (lower-case) method. */
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, OpenApiNode>>;
+  components?: { schemas?: Record<string, OpenApiNode> };
+  definitions?: Record<string, OpenApiNode>;
+  [key: string]: unknown;
+}
+
+/** A parameter object once its `$ref` is resolved. */
+interface OpenApiParameter extends OpenApiNode {
+  name: string;
+  in: ParamSpec['in'];
+}
+
 interface ParamSpec {
   name: string;
   in: 'query' | 'path' | 'header';
@@ -111,7 +152,7 @@ function allowNullWithoutType(node: unknown): void {
 const BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'] as const;
 
 export class OpenApiDocument {
-  readonly doc: any;
+  readonly doc: OpenApiDoc;
   private readonly bodyAjv: Ajv;
   private readonly paramAjv: Ajv;
   private readonly cache = new Map<string, OperationValidator>();
@@ -122,7 +163,7 @@ export class OpenApiDocument {
    * @param unknownQuery the message for a query parameter the operation does not define (platforms word it differently).
    */
   constructor(
-    doc: any,
+    doc: OpenApiDoc,
     readonly docId: string,
     private readonly unknownQuery: (name: string, allowed: string[]) => string = (name, allowed) =>
       `The query parameter [${name}] is not one of [${allowed.join(',')}]`,
@@ -146,14 +187,17 @@ export class OpenApiDocument {
     return new OpenApiDocument(JSON.parse(readFileSync(file, 'utf8')), docId, unknownQuery);
   }
 
-  private resolve(node: any): any {
+  private resolve(node: OpenApiNode | undefined): OpenApiNode | undefined {
     let current = node;
     while (current && typeof current.$ref === 'string') {
       const parts = current.$ref
         .replace(/^#\//, '')
         .split('/')
         .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-      current = parts.reduce((acc: any, key: string) => acc?.[key], this.doc);
+      current = parts.reduce<OpenApiNode | undefined>(
+        (acc, key) => acc?.[key] as OpenApiNode | undefined,
+        this.doc as OpenApiNode,
+      );
     }
     return current;
   }
@@ -180,8 +224,8 @@ export class OpenApiDocument {
       additionalProperties: false,
     };
     const pathSchema = { type: 'object', properties: {} as Record<string, unknown>, required: [] as string[] };
-    (op.parameters ?? []).forEach((raw: any, i: number) => {
-      const p = this.resolve(raw);
+    (op.parameters ?? []).forEach((raw, i) => {
+      const p = this.resolve(raw) as OpenApiParameter;
       const schemaRef = raw.$ref
         ? { $ref: `${this.docId}${raw.$ref}/schema` }
         : { $ref: `${pointer}/parameters/${i}/schema` };
@@ -253,7 +297,7 @@ export class OpenApiDocument {
     if (!op) throw new Error(`${method.toUpperCase()} ${path} is not in ${this.docId}`);
     const code = op.responses?.[String(status)] ? String(status) : op.responses?.default ? 'default' : null;
     if (!code) return null;
-    const raw = op.responses[code];
+    const raw = (op.responses ?? {})[code];
     const documented = this.resolve(raw);
     let check: ResponseCheck;
     if (!documented?.content?.['application/json']) {

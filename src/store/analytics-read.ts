@@ -26,6 +26,7 @@ type MetricsQuery = SelectQueryBuilder<Database, 'target_metrics', object>;
  * The scope's filters on `table`: target_metrics, whose time is published_at, or metrics_rollup, whose
  * time is its slot (the same columns otherwise).
  */
+// any: Kysely's builders are invariant in their tables, so one filter over both tables' builders takes any.
 function filtered<Q extends SelectQueryBuilder<Database, any, object>>(
   q: Q,
   table: 'target_metrics' | 'metrics_rollup',

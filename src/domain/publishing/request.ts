@@ -13,7 +13,25 @@ function parseJson<T>(text: string | null | undefined, fallback: T): T {
   }
 }
 
-function toMediaRef(m: any): MediaRef {
+/** A stored media item (a post's, a target's or a thread item's), as validated when the post was written. */
+interface StoredMedia {
+  type?: string;
+  url?: unknown;
+  mimeType?: string | null;
+  size?: unknown;
+  altText?: string | null;
+  filename?: string | null;
+  thumbnail?: string | null;
+  instagramThumbnail?: string | null;
+}
+
+/** A stored thread item (platformSpecificData.threadItems). */
+interface StoredThreadItem {
+  content?: unknown;
+  mediaItems?: unknown;
+}
+
+function toMediaRef(m: StoredMedia | null): MediaRef {
   return {
     type: m?.type === 'video' || m?.type === 'gif' || m?.type === 'document' ? m.type : 'image',
     url: String(m?.url ?? ''),
@@ -47,7 +65,7 @@ export function buildPublishRequest(
       ? mediaList(parseJson(target.custom_media, []))
       : mediaList(parseJson(post.media_items, []));
   let threadItems: ThreadItem[] = [];
-  const thread = Array.isArray(psd.threadItems) ? (psd.threadItems as any[]) : [];
+  const thread = Array.isArray(psd.threadItems) ? (psd.threadItems as (StoredThreadItem | null)[]) : [];
   if (thread.length > 0) {
     const [root, ...replies] = thread;
     if (typeof root?.content === 'string' && root.content !== '') content = root.content;

@@ -17,6 +17,25 @@ const GET_POSTS_MAX = 25;
 /** getAuthorFeed pages hold at most 100 items. */
 const FEED_PAGE = 100;
 
+/** A PostView (app.bsky.feed.defs): the fields read. */
+interface PostView {
+  uri?: string;
+  author?: { did?: string };
+  record?: { createdAt?: string; text?: unknown };
+  indexedAt: string;
+  embed?: { images?: { fullsize?: unknown }[] };
+  likeCount?: unknown;
+  replyCount?: unknown;
+  repostCount?: unknown;
+  quoteCount?: unknown;
+}
+
+/** A FeedViewPost of getAuthorFeed: the post, and the `reason` a repost carries. */
+interface FeedViewPost {
+  post?: PostView;
+  reason?: unknown;
+}
+
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 async function listAuthorPosts(
@@ -29,14 +48,14 @@ async function listAuthorPosts(
   const out: ListedPost[] = [];
   let cursor: string | undefined;
   do {
-    const page: any = await xrpc(io, {
+    const page = await xrpc<{ feed?: unknown; cursor?: unknown } | null>(io, {
       service: access.service(account),
       nsid: 'app.bsky.feed.getAuthorFeed',
       method: 'GET',
       token: access.token(account),
       params: { actor: access.did(account), filter: 'posts_no_replies', limit: FEED_PAGE, cursor },
     });
-    const feed: any[] = Array.isArray(page?.feed) ? page.feed : [];
+    const feed: FeedViewPost[] = Array.isArray(page?.feed) ? page.feed : [];
     for (const item of feed) {
       // A repost of someone's post is in the feed with a `reason`: not the account's own post.
       if (item?.reason || typeof item?.post?.uri !== 'string' || item.post.author?.did !== access.did(account))
@@ -67,7 +86,7 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
       const out = new Map<string, PostMetrics>();
       for (let i = 0; i < targets.length; i += GET_POSTS_MAX) {
         const uris = targets.slice(i, i + GET_POSTS_MAX).map((t) => t.platformPostId);
-        const body: any = await xrpc(io, {
+        const body = await xrpc<{ posts?: unknown } | null>(io, {
           service: access.service(account),
           nsid: 'app.bsky.feed.getPosts',
           method: 'GET',
@@ -75,7 +94,7 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
           params: { uris },
         });
         // A deleted post is simply absent from `posts`.
-        for (const p of Array.isArray(body?.posts) ? body.posts : []) {
+        for (const p of (Array.isArray(body?.posts) ? body.posts : []) as PostView[]) {
           out.set(String(p.uri), {
             likes: n(p.likeCount),
             comments: n(p.replyCount),
@@ -86,7 +105,7 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
       return out;
     },
     async readAccountMetrics(account, io) {
-      const body: any = await xrpc(io, {
+      const body = await xrpc<{ followersCount?: unknown } | null>(io, {
         service: access.service(account),
         nsid: 'app.bsky.actor.getProfile',
         method: 'GET',

@@ -51,7 +51,8 @@ export const BLUESKY_HTTP: PlatformHttp = {
       : null,
 };
 
-export async function xrpc<T = any>(io: PlatformIO, call: XrpcCall): Promise<T> {
+/** One XRPC call; `T` names the fields of the answer the caller reads (nothing checks them). */
+export async function xrpc<T = unknown>(io: PlatformIO, call: XrpcCall): Promise<T> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) {
     if (Array.isArray(v)) for (const item of v) qs.append(k, item);
@@ -87,7 +88,7 @@ export function networkError(error: unknown, endpoint: string, creates: boolean)
 export function mapXrpcError(
   status: number,
   headers: Headers,
-  body: any,
+  body: unknown,
   raw: string,
   endpoint: string,
   now: Date,

@@ -42,7 +42,13 @@ interface Notification {
   author: Author;
   reason: string;
   reasonSubject?: string;
-  record: { text?: string; createdAt?: string; reply?: { root: StrongRef; parent: StrongRef }; embed?: any };
+  record: {
+    text?: string;
+    createdAt?: string;
+    reply?: { root: StrongRef; parent: StrongRef };
+    // A quote: app.bsky.embed.record's strong ref, or recordWithMedia's, one level down (uri absent above).
+    embed?: { record?: StrongRef & { record?: StrongRef } };
+  };
   indexedAt: string;
 }
 

@@ -56,6 +56,13 @@ export function blueskyAdapterFromConfig(config: Config): BlueskyAdapter {
   return createBlueskyAdapter(blueskyOptions(config));
 }
 
+/** An app.bsky.feed.post record as listRecords answers it: the fields findPublished and unpublish read. */
+interface PostRecordValue {
+  text?: string;
+  createdAt?: string;
+  reply?: { root?: { uri?: string } };
+}
+
 interface StrongRef {
   uri: string;
   cid: string;
@@ -258,12 +265,15 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       const account = req.account;
       let cursor: string | undefined;
       for (let page = 0; page < 4; page++) {
-        const res = await xrpc<{ records: { uri: string; cid: string; value: any }[]; cursor?: string }>(io, {
-          service: pds(account, serviceUrl),
-          nsid: 'com.atproto.repo.listRecords',
-          method: 'GET',
-          params: { repo: did(account), collection: POST, limit: 50, cursor },
-        });
+        const res = await xrpc<{ records: { uri: string; cid: string; value?: PostRecordValue }[]; cursor?: string }>(
+          io,
+          {
+            service: pds(account, serviceUrl),
+            nsid: 'com.atproto.repo.listRecords',
+            method: 'GET',
+            params: { repo: did(account), collection: POST, limit: 50, cursor },
+          },
+        );
         for (const r of res.records ?? []) {
           const created = Date.parse(r.value?.createdAt ?? '');
           if (r.value?.reply) continue;
@@ -286,7 +296,7 @@ export function createBlueskyAdapter(opts: BlueskyOptions): BlueskyAdapter {
       const replies: string[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < 4; page++) {
-        const res = await xrpc<{ records: { uri: string; value: any }[]; cursor?: string }>(io, {
+        const res = await xrpc<{ records: { uri: string; value?: PostRecordValue }[]; cursor?: string }>(io, {
           service,
           nsid: 'com.atproto.repo.listRecords',
           method: 'GET',

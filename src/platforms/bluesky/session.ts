@@ -88,7 +88,7 @@ export async function createSession(
   let displayName: string | null = null;
   // The profile record is optional (new accounts have none); a failure to read it does not block the login.
   try {
-    const rec = await xrpc(io, {
+    const rec = await xrpc<{ value?: { displayName?: unknown } } | null>(io, {
       service: pdsUrl,
       nsid: 'com.atproto.repo.getRecord',
       method: 'GET',

@@ -26,6 +26,8 @@ export const SANDBOX_BOT_TOKEN = 'SANDBOX.herald-discord-bot.token';
 /** The Discord adapter: besides the contract, the bot calls the client's `discord` operations make (tools.ts). */
 export interface DiscordAdapter extends PlatformAdapter<PublishResult> {
   /** One call of Discord's API as the bot. */
+  // any (the default): the tools pass Discord's JSON straight into their typed responses, which Fastify
+  // serializes from each tool's schema; a caller that reads fields names T.
   call<T = any>(io: PlatformIO, call: DiscordCall): Promise<T>;
   /** The guild's channels a post can go to (text, announcement, forum), in Discord's order. */
   postableChannels(guildId: string, io: PlatformIO): Promise<DiscordChannel[]>;

@@ -10,7 +10,8 @@ export const tool = platformTool<DiscordAdapter>();
 export const Snowflake = Type.String({ minLength: 15, maxLength: 21, pattern: '^\\d+$' });
 export const Raw = Type.Object({}, { additionalProperties: true });
 
-export type Call = ToolCall<DiscordAdapter, any, any>;
+/** A call of any Discord tool, as the helpers below take it (they read only its account, params and io). */
+export type Call = ToolCall<DiscordAdapter, unknown, unknown>;
 
 /** The account's guild; 403 for another guild's id in the path. */
 export function ownGuild(c: Call): string {

@@ -44,8 +44,73 @@ function attachmentType(t: unknown): InboxAttachment['type'] {
   return t === 'image' || t === 'video' || t === 'audio' || t === 'file' ? t : 'file';
 }
 
+/** A user or Page as the Graph API names it (`from`, `reviewer`, `participants`). */
+interface GraphPerson {
+  id?: string | number;
+  name?: string;
+}
+
+/** A `messaging` event of a Page webhook: the fields read (platform docs: webhook-events/messages). */
+interface MessagingEvent {
+  sender?: { id?: string };
+  recipient?: { id?: string };
+  timestamp?: number;
+  message?: {
+    mid?: string;
+    is_echo?: boolean;
+    text?: unknown;
+    attachments?: { type?: string; payload?: { url?: string } }[];
+  };
+}
+
+/** A message of `GET /{thread}/messages`: the fields read. */
+interface ThreadMessageJson {
+  id: string;
+  from?: GraphPerson;
+  message?: unknown;
+  created_time?: string;
+  attachments?: { data?: { image_data?: { url?: string }; video_data?: { url?: string }; file_url?: string }[] };
+}
+
+/** A rating of `GET /{page}/ratings`: the fields read. */
+interface RatingJson {
+  open_graph_story?: { id?: string };
+  created_time?: string;
+  reviewer?: GraphPerson;
+  review_text?: string;
+  recommendation_type?: string;
+}
+
+/** A `changes` item of a Page webhook (`feed` comments and `ratings`): the fields read. */
+interface PageChange {
+  field?: string;
+  value?: {
+    item?: string;
+    verb?: string;
+    comment_id?: string;
+    post_id?: string;
+    parent_id?: string;
+    from?: GraphPerson;
+    message?: string;
+    created_time?: number | string;
+    open_graph_story_id?: string;
+    reviewer_id?: string;
+    reviewer_name?: string;
+    review_text?: string;
+    recommendation_type?: string;
+  };
+}
+
+/** An element of a generic template, as the route's schema admits it. */
+interface TemplateElement {
+  title?: unknown;
+  subtitle?: unknown;
+  imageUrl?: unknown;
+  buttons?: NonNullable<OutgoingMessage['buttons']>;
+}
+
 /** One `messaging` event of a webhook (a message or its echo) as an inbound message. */
-function fromMessaging(pageId: string, ev: any): InboundMessage | null {
+function fromMessaging(pageId: string, ev: MessagingEvent): InboundMessage | null {
   const m = ev?.message;
   if (!m?.mid) return null;
   const echo = m.is_echo === true || String(ev.sender?.id) === pageId;
@@ -58,16 +123,16 @@ function fromMessaging(pageId: string, ev: any): InboundMessage | null {
     participant: { id: other },
     text: typeof m.text === 'string' ? m.text : null,
     attachments: (Array.isArray(m.attachments) ? m.attachments : [])
-      .filter((a: any) => a?.payload?.url)
-      .map((a: any) => ({ type: attachmentType(a.type), url: String(a.payload.url) })),
+      .filter((a) => a?.payload?.url)
+      .map((a) => ({ type: attachmentType(a.type), url: String(a.payload?.url) })),
     sentAt: time(ev.timestamp),
   };
 }
 
 /** A message of `GET /{thread}/messages`. */
-function fromThread(pageId: string, psid: string, m: any): InboundMessage {
+function fromThread(pageId: string, psid: string, m: ThreadMessageJson): InboundMessage {
   const mine = String(m.from?.id) === pageId;
-  const atts = (m.attachments?.data ?? []) as any[];
+  const atts = m.attachments?.data ?? [];
   return {
     conversationId: psid,
     messageId: String(m.id),
@@ -91,7 +156,7 @@ function comment(
   c: {
     id: string;
     parentId: string | null;
-    from: any;
+    from: GraphPerson | undefined;
     message: string;
     createdAt: Date;
     url?: string | null;
@@ -115,7 +180,7 @@ function comment(
 
 function review(r: {
   storyId: string;
-  reviewer: any;
+  reviewer: GraphPerson | undefined;
   text: string | null;
   recommendation: unknown;
   createdAt: Date;
@@ -141,7 +206,7 @@ export function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
         ? { type: 'phone_number', title: b.title, payload: b.phone }
         : { type: 'postback', title: b.title, payload: b.payload ?? b.title };
   if (m.template) {
-    const elements = m.template.elements.map((e: any) => ({
+    const elements = (m.template.elements as TemplateElement[]).map((e) => ({
       title: e.title,
       ...(e.subtitle ? { subtitle: e.subtitle } : {}),
       ...(e.imageUrl ? { image_url: e.imageUrl } : {}),
@@ -370,7 +435,9 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
         limit: '50',
       });
       for (const t of threads) {
-        const psid = ((t.participants?.data ?? []) as any[]).map((x) => String(x.id)).find((id) => id !== p.pageId);
+        const psid = ((t.participants?.data ?? []) as GraphPerson[])
+          .map((x) => String(x.id))
+          .find((id) => id !== p.pageId);
         if (!psid) continue;
         const list = await get(io, p.token, `${encodeURIComponent(String(t.id))}/messages`, {
           fields: 'id,created_time,from,to,message,attachments',
@@ -414,15 +481,15 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
           });
         }
       }
-      const ratings = await get(io, p.token, `${p.pageId}/ratings`, {
+      const ratings: RatingJson[] = await get(io, p.token, `${p.pageId}/ratings`, {
         fields: 'created_time,recommendation_type,review_text,reviewer,open_graph_story',
         limit: '100',
       });
       const reviews = ratings
-        .filter((r: any) => r.open_graph_story?.id && after(time(r.created_time)))
-        .map((r: any) =>
+        .filter((r) => r.open_graph_story?.id && after(time(r.created_time)))
+        .map((r) =>
           review({
-            storyId: String(r.open_graph_story.id),
+            storyId: String(r.open_graph_story?.id),
             reviewer: r.reviewer,
             text: r.review_text ?? null,
             recommendation: r.recommendation_type,
@@ -458,13 +525,13 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
       http: FACEBOOK_HTTP,
       entry(entry) {
         const pageId = String(entry.id ?? '');
-        const messages = ((entry.messaging ?? []) as any[])
+        const messages = ((entry.messaging ?? []) as MessagingEvent[])
           .map((ev) => fromMessaging(pageId, ev))
           .filter((m): m is InboundMessage => m !== null);
         const comments: InboundComment[] = [];
         const reviews: InboundReview[] = [];
-        for (const change of (entry.changes ?? []) as any[]) {
-          const v = change?.value ?? {};
+        for (const change of (entry.changes ?? []) as PageChange[]) {
+          const v: NonNullable<PageChange['value']> = change?.value ?? {};
           if (change?.field === 'feed' && v.item === 'comment' && v.verb === 'add' && v.comment_id && v.post_id) {
             const parentId = v.parent_id && v.parent_id !== v.post_id ? String(v.parent_id) : null;
             comments.push(

@@ -38,7 +38,33 @@ export function facebookOptions(config: Config): FacebookOptions {
 /** The user's long-lived token, kept beside the Page token (see `select`): lists Pages and opens upload sessions. */
 const userToken = (account: AccountCredentials) => account.refreshToken ?? account.accessToken;
 
-const pictureOf = (p: any): string | null => p?.picture?.data?.url ?? null;
+/** A Page of `GET /me/accounts`: the fields read. */
+interface PageJson {
+  id: string;
+  name?: string;
+  username?: string;
+  category?: string;
+  fan_count?: unknown;
+  tasks?: unknown;
+  picture?: { data?: { url?: string } };
+  access_token?: unknown;
+  instagram_business_account?: { id?: string };
+}
+
+/** An item of the Page edges findPublished reads (stories, published_posts, video_reels, videos). */
+interface PageEdgeItem {
+  id?: string;
+  post_id?: string;
+  media_type?: string;
+  creation_time?: number | string;
+  created_time?: string;
+  message?: string;
+  description?: string;
+  permalink_url?: string;
+  url?: string;
+}
+
+const pictureOf = (p: PageJson | null | undefined): string | null => p?.picture?.data?.url ?? null;
 
 /** The Facebook adapter, with the Page calls its tools (tools.ts) make. */
 export interface FacebookAdapter extends PlatformAdapter {
@@ -263,7 +289,7 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
           url: `${base}/me/accounts?fields=${fields}&limit=100`,
           token: tokens.accessToken,
         });
-        const pages: Destination[] = (res.body?.data ?? []).map((p: any) => ({
+        const pages: Destination[] = ((res.body?.data ?? []) as PageJson[]).map((p) => ({
           id: String(p.id),
           name: String(p.name ?? p.id),
           username: p.username ?? null,
@@ -347,7 +373,7 @@ export function createFacebookAdapter(opts: FacebookOptions): FacebookAdapter {
       const list = async (edge: string, fields: string, extra: Record<string, string> = {}) => {
         const q = new URLSearchParams({ fields, limit: '100', ...extra });
         const res = await graph(io, { method: 'GET', url: `${base}/${page.pageId}/${edge}?${q}`, token: page.token });
-        return (Array.isArray(res.body?.data) ? res.body.data : []) as Record<string, any>[];
+        return (Array.isArray(res.body?.data) ? res.body.data : []) as PageEdgeItem[];
       };
       const at = (t: unknown) => (typeof t === 'number' ? t * 1000 : Date.parse(String(t ?? '')));
       const url = (link: unknown, fallback: string) =>

@@ -25,13 +25,19 @@ const toTime = (hhmm: unknown) => {
     });
   return { hours: Number(m[1]), minutes: Number(m[2]) };
 };
-const fromTime = (t: any) =>
+/** Google's TimeOfDay. */
+interface TimeOfDay {
+  hours?: number;
+  minutes?: number;
+}
+const fromTime = (t: TimeOfDay | undefined) =>
   t ? `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}` : undefined;
-const mapPeriods = (periods: any[] | undefined, f: (t: any) => any) =>
+// A period keeps its other fields; its open and close times change form (HH:MM <-> TimeOfDay) through `f`.
+const mapPeriods = <T, U>(periods: Record<string, unknown>[] | undefined, f: (t: T) => U) =>
   periods?.map((p) => ({
     ...p,
-    ...(p.openTime !== undefined ? { openTime: f(p.openTime) } : {}),
-    ...(p.closeTime !== undefined ? { closeTime: f(p.closeTime) } : {}),
+    ...(p.openTime !== undefined ? { openTime: f(p.openTime as T) } : {}),
+    ...(p.closeTime !== undefined ? { closeTime: f(p.closeTime as T) } : {}),
   }));
 
 const Period = Type.Object({ openDay: Opt(Str), openTime: Opt(Str), closeDay: Opt(Str), closeTime: Opt(Str) });
@@ -98,7 +104,7 @@ const putDetails = tool({
   response: Type.Object(Where),
   async handler({ adapter, account, query, body, io }) {
     const where = await adapter.resolveLocation(account!, query.locationId, io);
-    const { updateMask, ...fields } = body as Record<string, any>;
+    const { updateMask, ...fields } = body;
     const location = {
       ...fields,
       ...(fields.regularHours ? { regularHours: { periods: mapPeriods(fields.regularHours.periods, toTime) } } : {}),
@@ -256,7 +262,7 @@ const Attribute = Type.Object({
   repeatedEnumValue: Opt(Type.Object({ setValues: Opt(Type.Array(Str)), unsetValues: Opt(Type.Array(Str)) })),
 });
 // The wire names attributes bare (`has_delivery`); Google as `attributes/has_delivery`.
-const bareAttr = (a: any) => ({ ...a, name: String(a.name).replace(/^attributes\//, '') });
+const bareAttr = <A extends { name?: unknown }>(a: A) => ({ ...a, name: String(a.name).replace(/^attributes\//, '') });
 
 /** GET gmb-attributes: locations.getAttributes. */
 const getAttributes = tool({
@@ -334,7 +340,15 @@ const PLACE_ACTION_TYPES = [
   'SHOP_ONLINE',
 ];
 const Link = Type.Object({ name: Str, uri: Str, placeActionType: Str, createTime: Opt(Str), updateTime: Opt(Str) });
-const link = (l: any) => ({
+/** A PlaceActionLink as Google answers it: the fields passed on. */
+interface PlaceActionLinkJson {
+  name?: unknown;
+  uri?: unknown;
+  placeActionType?: unknown;
+  createTime?: string;
+  updateTime?: string;
+}
+const link = (l: PlaceActionLinkJson) => ({
   name: String(l.name),
   uri: String(l.uri),
   placeActionType: String(l.placeActionType),

@@ -70,7 +70,8 @@ const ServiceIn = Type.Object(
   { additionalProperties: false },
 );
 
-const servicesOf = (loc: any) => (Array.isArray(loc?.serviceItems) ? loc.serviceItems : []);
+const servicesOf = (loc: { serviceItems?: unknown } | null | undefined) =>
+  Array.isArray(loc?.serviceItems) ? loc.serviceItems : [];
 
 /** GET gmb-services: the location's serviceItems. */
 const getServices = tool({

@@ -31,6 +31,8 @@ const Language = Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$', m
 const MAX_PAGES = 3;
 const tool = platformTool<GoogleBusinessAdapter>();
 
+// any (here, in `all` and in `options`): Google's Verification JSON; each field is checked before it is
+// passed on, and the response schema keeps only the documented ones.
 const verificationOf = (v: any) => ({
   ...(typeof v?.name === 'string' ? { name: v.name } : {}),
   ...((METHODS as readonly string[]).includes(v?.method) ? { method: v.method } : {}),
@@ -147,10 +149,8 @@ const startVerification = tool({
       throw invalidFields('emailAddress is required for EMAIL', { emailAddress: ['is required for EMAIL'] });
     const where = await adapter.resolveLocation(account!, query.locationId, io);
     // Google's mailerContact is the contact name; the hosted wire also lets it be an object with one.
-    const contact =
-      typeof body.mailerContact === 'object'
-        ? String((body.mailerContact as any).name ?? (body.mailerContact as any).contactName ?? '')
-        : body.mailerContact;
+    const mailer = body.mailerContact as { name?: unknown; contactName?: unknown } | string | undefined;
+    const contact = typeof mailer === 'object' ? String(mailer.name ?? mailer.contactName ?? '') : mailer;
     const res = await gbpRequest(io, {
       method: 'POST',
       url: `${adapter.options.verificationsUrl}/v1/${where.v1}:verify`,

@@ -48,6 +48,14 @@ export interface InstagramAdapter extends PlatformAdapter {
   accountInsights: IgInsightsReader;
 }
 
+/** A Page of `GET /me/accounts` with its linked Instagram account: the fields read. */
+interface PageWithInstagram {
+  id: string;
+  name?: string;
+  access_token?: unknown;
+  instagram_business_account: { id: string };
+}
+
 export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter {
   const base = graphBase(opts);
   const oauth =
@@ -98,7 +106,8 @@ export function createInstagramAdapter(opts: InstagramOptions): InstagramAdapter
         url: `${base}/me/accounts?fields=id,name,access_token,instagram_business_account&limit=100`,
         token: tokens.accessToken,
       });
-      const pages = ((res.body?.data ?? []) as any[]).filter(
+      // Pages without a linked Instagram account are dropped here; the rest have its id.
+      const pages = ((res.body?.data ?? []) as PageWithInstagram[]).filter(
         (p) => p.instagram_business_account?.id && (!o?.ids || o.ids.includes(String(p.instagram_business_account.id))),
       );
       const out: Destination[] = [];

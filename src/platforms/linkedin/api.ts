@@ -18,6 +18,7 @@ export interface LinkedInOptions {
 export interface LiResponse {
   status: number;
   headers: Headers;
+  /** any: LinkedIn's JSON, as PlatformResponse.body (platforms/http.ts). */
   body: any;
 }
 

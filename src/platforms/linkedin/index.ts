@@ -232,9 +232,11 @@ export function createLinkedInAdapter(opts: LinkedInOptions): LinkedInAdapter {
       });
       const want = toLittleText(req.content).commentary;
       const floor = since.getTime() - 5 * 60 * 1000;
-      const match = (res.body?.elements ?? [])
-        .filter((p: any) => p.commentary === want && (p.createdAt ?? p.publishedAt ?? Infinity) >= floor)
-        .sort((a: any, b: any) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
+      const posts: { id: string; commentary?: string; createdAt?: number; publishedAt?: number }[] =
+        res.body?.elements ?? [];
+      const match = posts
+        .filter((p) => p.commentary === want && (p.createdAt ?? p.publishedAt ?? Infinity) >= floor)
+        .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))[0];
       return match ? { platformPostId: String(match.id), platformPostUrl: postUrl(String(match.id)) } : null;
     },
 

@@ -34,6 +34,30 @@ import { refusal } from './submit.js';
 /** At most this many pages per poll and listing; the rest comes with the next poll. */
 const MAX_PAGES = 5;
 
+/** The `data` of a t1 (comment) or t4 (message) thing of /message/inbox and /message/sent: the fields read. */
+interface ThingData {
+  id: string;
+  name?: string;
+  author?: string;
+  author_fullname?: string;
+  dest?: string;
+  body?: string;
+  subject?: string;
+  first_message_name?: string;
+  created_utc?: number;
+  context?: string;
+  link_id?: string;
+  parent_id?: string;
+  link_title?: string;
+  subreddit?: string;
+}
+
+/** A thing of a listing: its kind (`t1`, `t4`...) and data. */
+interface Thing {
+  kind: string;
+  data: ThingData;
+}
+
 const strip = (fullname: string | null | undefined) => (fullname ? fullname.replace(/^t\d_/, '') : null);
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
 
@@ -49,11 +73,16 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
   ): Promise<PlatformResponse> => rdRequest(opts, windows, io, { method: 'POST', path, token: token(account), form });
 
   /** POST /api/comment: the new thing's data, or the refusal in `json.errors` (HTTP 200) as a PlatformError. */
-  async function comment(account: AccountCredentials, thingId: string, text: string, io: PlatformIO): Promise<any> {
+  async function comment(
+    account: AccountCredentials,
+    thingId: string,
+    text: string,
+    io: PlatformIO,
+  ): Promise<ThingData> {
     const res = await post(account, '/api/comment', { api_type: 'json', thing_id: thingId, text }, io);
     const refused = refusal(res.body, { subreddit: '' }, '/api/comment');
     if (refused) throw refused;
-    const data = res.body?.json?.data?.things?.[0]?.data;
+    const data: ThingData | undefined = res.body?.json?.data?.things?.[0]?.data;
     if (!data?.id)
       throw new PlatformError('ambiguous', 'Reddit accepted the reply without naming it', { endpoint: '/api/comment' });
     return data;
@@ -65,8 +94,8 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
     where: 'inbox' | 'sent',
     since: number | null,
     io: PlatformIO,
-  ): Promise<{ things: Array<{ kind: string; data: any }>; newest: number | null }> {
-    const things: Array<{ kind: string; data: any }> = [];
+  ): Promise<{ things: Thing[]; newest: number | null }> {
+    const things: Thing[] = [];
     let newest = since;
     let after: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -77,7 +106,7 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
         token: token(account),
         endpoint: `/message/${where}`,
       });
-      const children = (res.body?.data?.children ?? []) as Array<{ kind: string; data: any }>;
+      const children = (res.body?.data?.children ?? []) as Thing[];
       let reachedSeen = false;
       for (const child of children) {
         const at = Number(child.data?.created_utc ?? 0);
@@ -95,7 +124,7 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
     return { things, newest };
   }
 
-  function toMessage(account: AccountCredentials, d: any): InboundMessage {
+  function toMessage(account: AccountCredentials, d: ThingData): InboundMessage {
     const outgoing = same(d.author, account.username);
     const conversationId = strip(d.first_message_name) ?? String(d.id);
     return {
@@ -116,7 +145,7 @@ export function redditInbox(opts: RedditOptions, windows: RateWindows): InboxCap
     };
   }
 
-  function toComment(account: AccountCredentials, d: any): InboundComment | null {
+  function toComment(account: AccountCredentials, d: ThingData): InboundComment | null {
     const postId = postOf(d.context) ?? strip(d.link_id);
     if (!postId) return null;
     return {

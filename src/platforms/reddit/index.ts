@@ -69,7 +69,21 @@ export interface SubredditInfo {
   allowVideos: boolean;
 }
 
-const subredditInfo = (d: any): SubredditInfo => ({
+/** A subreddit (a `t5` thing's `data`): the fields read. */
+interface SubredditJson {
+  id?: string;
+  display_name?: string;
+  title?: string;
+  url?: string;
+  over18?: boolean;
+  public_description?: string;
+  subscribers?: number;
+  subreddit_type?: string;
+  allow_images?: boolean;
+  allow_videos?: boolean;
+}
+
+const subredditInfo = (d: SubredditJson): SubredditInfo => ({
   id: String(d.id ?? ''),
   name: String(d.display_name ?? ''),
   title: String(d.title ?? ''),
@@ -89,7 +103,11 @@ export interface RedditAdapter extends PlatformAdapter {
   subscriptions(account: AccountCredentials, io: PlatformIO): Promise<SubredditInfo[]>;
   about(account: AccountCredentials, name: string, io: PlatformIO): Promise<SubredditInfo>;
   /** A subreddit's post requirements and flair templates, as the account's rule cache keeps them. */
-  rules(account: AccountCredentials, name: string, io: PlatformIO): Promise<{ flairRequired: boolean; flairs: any[] }>;
+  rules(
+    account: AccountCredentials,
+    name: string,
+    io: PlatformIO,
+  ): Promise<{ flairRequired: boolean; flairs: Record<string, unknown>[] }>;
   /** A subreddit by the public JSON (no account): null when it is private, banned or missing. */
   lookupSubreddit(name: string, io: PlatformIO): Promise<SubredditInfo | null>;
   /** A Listing of posts: `/search` (or `/r/{sr}/search`), or a feed `/{sort}` (or `/r/{sr}/{sort}`). */
@@ -98,7 +116,7 @@ export interface RedditAdapter extends PlatformAdapter {
     path: string,
     query: Record<string, string | number | undefined>,
     io: PlatformIO,
-  ): Promise<{ posts: any[]; after: string | null }>;
+  ): Promise<{ posts: Record<string, unknown>[]; after: string | null }>;
 }
 
 export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
@@ -249,7 +267,9 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
 
     async subscriptions(account, io) {
       const res = await get(account, '/subreddits/mine/subscriber?limit=100&raw_json=1', io);
-      return (res.body?.data?.children ?? []).map((c: any) => subredditInfo(c?.data ?? {}));
+      return ((res.body?.data?.children ?? []) as ({ data?: SubredditJson } | null)[]).map((c) =>
+        subredditInfo(c?.data ?? {}),
+      );
     },
 
     async about(account, name, io) {
@@ -292,7 +312,9 @@ export function createRedditAdapter(opts: RedditOptions): RedditAdapter {
       for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
       const res = await get(account, `${path}?${q}`, io, path.replace(/^\/r\/[^/]+/, '/r/{sr}'));
       return {
-        posts: (res.body?.data?.children ?? []).map((c: any) => c?.data).filter(Boolean),
+        posts: ((res.body?.data?.children ?? []) as ({ data?: Record<string, unknown> } | null)[])
+          .map((c) => c?.data)
+          .filter((d): d is Record<string, unknown> => Boolean(d)),
         after: res.body?.data?.after ?? null,
       };
     },

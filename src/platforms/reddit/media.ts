@@ -130,7 +130,7 @@ export async function uploadMedia(
     assetId,
     url:
       location ??
-      `${target.replace(/\/+$/, '')}/${encodeURIComponent(String(fields.find((f: any) => f?.name === 'key')?.value ?? assetId))}`,
+      `${target.replace(/\/+$/, '')}/${encodeURIComponent(String(fields.find((f: { name?: string; value?: string } | null) => f?.name === 'key')?.value ?? assetId))}`,
   };
 }
 

@@ -50,9 +50,23 @@ export function submissionOf(req: PublishRequest): Submission {
   };
 }
 
+/** A post of a listing (a `t3` thing's `data`): the fields read. */
+export interface RedditPostJson {
+  id: string;
+  title?: string;
+  subreddit?: string;
+  created_utc?: number;
+  is_self?: boolean;
+  selftext?: string;
+  url?: string;
+  is_gallery?: boolean;
+  permalink?: string;
+}
+
 /** `json.errors` as a PlatformError (null when there are none). */
-export function refusal(body: any, sub: Pick<Submission, 'subreddit'>, endpoint: string): PlatformError | null {
-  const errors: unknown[] = Array.isArray(body?.json?.errors) ? body.json.errors : [];
+export function refusal(body: unknown, sub: Pick<Submission, 'subreddit'>, endpoint: string): PlatformError | null {
+  const listed = (body as { json?: { errors?: unknown } } | null)?.json?.errors;
+  const errors: unknown[] = Array.isArray(listed) ? listed : [];
   if (errors.length === 0) return null;
   const [code, message] = (Array.isArray(errors[0]) ? errors[0] : []) as [string?, string?];
   const raw = JSON.stringify(body).slice(0, 2000);
@@ -90,24 +104,32 @@ export async function submitted(
   windows: RateWindows,
   io: PlatformIO,
   account: AccountCredentials,
-): Promise<any[]> {
+): Promise<RedditPostJson[]> {
   const res = await rdRequest(opts, windows, io, {
     method: 'GET',
     path: `/user/${encodeURIComponent(account.username)}/submitted?sort=new&limit=25&raw_json=1`,
     token: token(account),
     endpoint: '/user/{name}/submitted',
   });
-  return (res.body?.data?.children ?? []).map((c: any) => c?.data).filter(Boolean);
+  return ((res.body?.data?.children ?? []) as ({ data?: RedditPostJson } | null)[])
+    .map((c) => c?.data)
+    .filter((d): d is RedditPostJson => Boolean(d));
 }
 
 /** A post of the listing as a result. */
-export const resultOf = (post: any): PublishResult => ({
+export const resultOf = (post: RedditPostJson): PublishResult => ({
   platformPostId: String(post.id),
   platformPostUrl: post.permalink ? postUrl(post.permalink) : null,
 });
 
 /** Whether a listed post is the one `req` made, submitted since `since`. */
-export function matches(post: any, req: PublishRequest, sub: Submission, since: Date, assetId?: string): boolean {
+export function matches(
+  post: RedditPostJson,
+  req: PublishRequest,
+  sub: Submission,
+  since: Date,
+  assetId?: string,
+): boolean {
   if (post.title !== sub.title || String(post.subreddit).toLowerCase() !== sub.subreddit.toLowerCase()) return false;
   if (Number(post.created_utc) * 1000 < since.getTime() - 60_000) return false;
   if (sub.kind === 'self') return post.is_self === true && (post.selftext ?? '') === req.content;
@@ -124,7 +146,7 @@ export async function submitForm(
   req: PublishRequest,
   sub: Submission,
   extra: Record<string, string>,
-): Promise<any> {
+): Promise<{ id?: string; name?: string; url?: string }> {
   const form: Record<string, string> = {
     api_type: 'json',
     sr: sub.subreddit,

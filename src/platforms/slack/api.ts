@@ -16,6 +16,7 @@ export interface SlackOptions {
 export interface SlackAnswer {
   ok?: boolean;
   error?: string;
+  // any: each Web API method answers its own fields beside `ok`, read by the method's caller.
   [key: string]: any;
 }
 

@@ -14,6 +14,7 @@ export interface TwitterOptions {
 export interface XResponse {
   status: number;
   headers: Headers;
+  /** any: X's JSON, as PlatformResponse.body (platforms/http.ts). */
   body: any;
 }
 
@@ -94,7 +95,7 @@ function xMessage(raw: unknown, status: number): string {
 export function mapXError(
   status: number,
   headers: Headers,
-  body: any,
+  body: unknown,
   raw: string,
   endpoint: string,
   now: Date,

@@ -46,6 +46,27 @@ interface XUserJson {
   profile_image_url?: string;
 }
 
+/** A DM event of `GET /2/dm_events`: the fields read. */
+interface XDmEventJson {
+  id: string;
+  event_type?: string;
+  dm_conversation_id?: string;
+  sender_id: string;
+  text?: string;
+  attachments?: { media_keys?: string[] };
+  created_at: string;
+}
+
+/** A post of `GET /2/users/{id}/mentions`: the fields read. */
+interface XMentionJson {
+  id: string;
+  conversation_id?: string;
+  author_id: string;
+  text?: string;
+  created_at: string;
+  referenced_tweets?: Array<{ type: string; id: string }>;
+}
+
 const token = (account: AccountCredentials) => {
   if (!account.accessToken) throw new PlatformError('auth', 'the X account has no access token');
   return account.accessToken;
@@ -54,7 +75,7 @@ const token = (account: AccountCredentials) => {
 /** Compares snowflake ids (numeric strings longer than a double holds). */
 const newer = (a: string, b: string | null | undefined) => !b || BigInt(a) > BigInt(b);
 
-const people = (body: any): Map<string, XUserJson> =>
+const people = (body: { includes?: { users?: XUserJson[] } } | null): Map<string, XUserJson> =>
   new Map(((body?.includes?.users ?? []) as XUserJson[]).map((u) => [u.id, u]));
 
 const person = (id: string, users: Map<string, XUserJson>) => {
@@ -100,7 +121,7 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       const res = await call(io, { method: 'GET', url, token: token(account) }, 'dm.read', 'reading direct messages');
       const users = people(res.body);
       let reachedSeen = false;
-      for (const e of (res.body?.data ?? []) as any[]) {
+      for (const e of (res.body?.data ?? []) as XDmEventJson[]) {
         if (e.event_type !== 'MessageCreate' || !e.dm_conversation_id) continue;
         if (!newer(e.id, since)) {
           reachedSeen = true;
@@ -154,7 +175,7 @@ export function twitterInbox(opts: TwitterOptions): InboxCapability {
       const url = `${opts.apiUrl}/2/users/${encodeURIComponent(account.platformUserId)}/mentions?${MENTION_QUERY}${from}${pageToken ? `&pagination_token=${encodeURIComponent(pageToken)}` : ''}`;
       const res = await xRequest(io, { method: 'GET', url, token: token(account) });
       const users = people(res.body);
-      for (const t of (res.body?.data ?? []) as any[]) {
+      for (const t of (res.body?.data ?? []) as XMentionJson[]) {
         if (newer(t.id, newest)) newest = t.id;
         const repliedTo = ((t.referenced_tweets ?? []) as Array<{ type: string; id: string }>).find(
           (r) => r.type === 'replied_to',

@@ -25,7 +25,7 @@ import { queryReport, readVideoSummary, type ReportQuery, type ReportRow, type V
 import { YOUTUBE_DEFAULT_SCOPES, youTubeOAuth } from './oauth.js';
 import { updateVideoMetadata } from './metadata.js';
 import { DESCRIPTION } from './rules.js';
-import { UPLOAD_QUANTUM, uploadVideo } from './upload.js';
+import { UPLOAD_QUANTUM, uploadVideo, type YtVideoJson } from './upload.js';
 
 /** How long to wait between two looks at a video YouTube is processing, when it gives no estimate. */
 const PROCESSING_CHECK_MS = 10_000;
@@ -56,8 +56,16 @@ function theVideo(req: PublishRequest): MediaRef {
   return videos[0];
 }
 
+/** A playlistItem's snippet: the fields findPublished matches on. */
+interface YtPlaylistSnippet {
+  title?: string;
+  description?: string;
+  publishedAt?: string;
+  resourceId?: { videoId?: string };
+}
+
 /** The processing state of an uploaded video, from `videos.list?part=processingDetails,status`. */
-function stateOf(video: any): ProcessingState {
+function stateOf(video: YtVideoJson | null): ProcessingState {
   const upload = video?.status?.uploadStatus;
   if (!video)
     return {
@@ -68,8 +76,8 @@ function stateOf(video: any): ProcessingState {
   if (upload === 'processed') return { state: 'ready' };
   if (upload === 'failed' || upload === 'rejected' || upload === 'deleted') {
     const why =
-      video.status.failureReason ??
-      video.status.rejectionReason ??
+      video.status?.failureReason ??
+      video.status?.rejectionReason ??
       video.processingDetails?.processingFailureReason ??
       upload;
     return {
@@ -103,7 +111,7 @@ export interface YouTubeAdapter extends PlatformAdapter {
 export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
   const oauth = youTubeOAuth(opts);
 
-  async function readVideo(req: PublishRequest, io: PlatformIO, videoId: string): Promise<any> {
+  async function readVideo(req: PublishRequest, io: PlatformIO, videoId: string): Promise<YtVideoJson | null> {
     const res = await ytRequest(io, {
       method: 'GET',
       url: `${opts.apiUrl}/youtube/v3/videos?part=processingDetails,status&id=${encodeURIComponent(videoId)}`,
@@ -122,7 +130,7 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
     if (!url) return null;
     try {
       const opened = await io.openMedia({ type: 'image', url });
-      const read = await readAtMost(new Response(opened.stream as any), THUMBNAIL_MAX);
+      const read = await readAtMost(new Response(opened.stream as AsyncIterable<Uint8Array>), THUMBNAIL_MAX);
       if (read.truncated) throw new PlatformError('rejected', 'the thumbnail is over 2 MB, the most YouTube takes');
       const type = opened.contentType.startsWith('image/') ? opened.contentType : 'application/octet-stream';
       await ytRequest(io, {
@@ -228,8 +236,9 @@ export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
       });
       const title = videoTitle(req);
       const floor = since.getTime() - 5 * 60_000;
-      const match = (res.body?.items ?? []).find(
-        (i: any) =>
+      const items: { snippet?: YtPlaylistSnippet }[] = res.body?.items ?? [];
+      const match = items.find(
+        (i) =>
           i.snippet?.title === title &&
           (i.snippet?.description ?? '') === req.content &&
           Date.parse(i.snippet?.publishedAt ?? '') >= floor,

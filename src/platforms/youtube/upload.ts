@@ -97,8 +97,15 @@ interface UploadTarget {
   token: string;
 }
 
+/** A Video resource as YouTube answers it (videos.insert, videos.list): the fields the adapter reads. */
+export interface YtVideoJson {
+  id: string;
+  status?: { uploadStatus?: string; failureReason?: string; rejectionReason?: string };
+  processingDetails?: { processingFailureReason?: string; processingProgress?: { timeLeftMs?: string } };
+}
+
 /** Uploads the video; returns the Video YouTube answered (`id`, `status.uploadStatus`...). */
-export async function uploadVideo(opts: YouTubeOptions, io: PlatformIO, target: UploadTarget): Promise<any> {
+export async function uploadVideo(opts: YouTubeOptions, io: PlatformIO, target: UploadTarget): Promise<YtVideoJson> {
   const first = await openVideo(io, target.media);
   const size = first.size;
   let pending: NodeJS.ReadableStream | null = first.stream;
@@ -176,7 +183,7 @@ async function startSession(
 }
 
 type PutAnswer =
-  | { kind: 'done'; video: any }
+  | { kind: 'done'; video: YtVideoJson }
   | { kind: 'incomplete'; offset: number }
   | { kind: 'failed'; error: PlatformError };
 
@@ -206,7 +213,7 @@ async function put(
     return { kind: 'failed', error: networkFailure(error, { endpoint, creates: lastChunk, platform: 'YouTube' }) };
   }
   if (res.status === 200 || res.status === 201) {
-    const video = parseJsonOrNull(raw);
+    const video = parseJsonOrNull(raw) as YtVideoJson | null;
     if (!video?.id)
       return {
         kind: 'failed',
@@ -241,7 +248,7 @@ async function sendBytes(
   reader: MediaReader,
   size: number,
   chunkBytes: number,
-): Promise<any> {
+): Promise<YtVideoJson> {
   let offset = 0;
   let failures = 0;
   let lastSent = false;

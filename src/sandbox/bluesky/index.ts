@@ -43,11 +43,41 @@ interface Session {
   refresh: string;
 }
 
+interface BlobRef {
+  ref: { $link: string };
+  mimeType: string;
+}
+
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
+
+/** A stored record (a post or a like) once validated: the fields the simulator reads, the rest kept as sent. */
+interface RecordValue {
+  $type?: string;
+  text?: string;
+  createdAt: string;
+  langs?: string[];
+  facets?: { features?: { $type?: string; did?: string }[] }[];
+  embed?: {
+    $type?: string;
+    images?: { image: BlobRef; alt?: string }[];
+    video?: BlobRef;
+    alt?: string;
+    external?: unknown;
+    record?: { uri?: string; record?: { uri?: string } };
+  };
+  reply?: { root: StrongRef; parent: StrongRef };
+  subject?: StrongRef;
+  [key: string]: unknown;
+}
+
 interface StoredRecord {
   uri: string;
   cid: string;
   rkey: string;
-  value: Record<string, any>;
+  value: RecordValue;
 }
 
 interface SimData {
@@ -240,17 +270,17 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       const inspect = (rec: StoredRecord, did: string, handle: string): InspectedPost => {
         const v = rec.value;
         const embed = v.embed ?? null;
-        const blobInfo = (blob: any) => data(state).blobs.get(blob?.ref?.$link) ?? null;
+        const blobInfo = (blob: BlobRef) => data(state).blobs.get(blob?.ref?.$link) ?? null;
         let media: InspectedPost['media'] = [];
         if (embed?.$type === 'app.bsky.embed.images') {
-          media = embed.images.map((i: any) => ({
+          media = (embed.images ?? []).map((i) => ({
             type: 'image',
             url: i.image.ref.$link,
             mimeType: i.image.mimeType,
             size: blobInfo(i.image)?.size,
             altText: i.alt,
           }));
-        } else if (embed?.$type === 'app.bsky.embed.video') {
+        } else if (embed?.$type === 'app.bsky.embed.video' && embed.video) {
           media = [
             {
               type: 'video',
@@ -263,7 +293,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         }
         return {
           id: rec.uri,
-          text: v.text,
+          text: v.text ?? '',
           media,
           replyTo: v.reply?.parent?.uri ?? null,
           author: handle,
@@ -279,7 +309,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         };
       };
 
-      const storePost = (did: string, record: Record<string, any>) => {
+      const storePost = (did: string, record: RecordValue) => {
         const rkey = nextTid(data(state));
         const rec: StoredRecord = {
           uri: `at://${did}/app.bsky.feed.post/${rkey}`,
@@ -292,13 +322,14 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       };
 
       /** A like's subject must be a strong ref to an existing post (uri and its cid), like the PDS checks. */
-      const checkLikeRecord = (record: any) => {
+      const checkLikeRecord = (input: unknown) => {
         const bad = (m: string) => new SimError(400, 'InvalidRequest', `Invalid app.bsky.feed.like record: ${m}`);
+        const record = input as Partial<RecordValue> | null;
         if (!record || record.$type !== 'app.bsky.feed.like') throw bad('$type must be app.bsky.feed.like');
         if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt)))
           throw bad('Record/createdAt must be a valid datetime');
         const found = typeof record.subject?.uri === 'string' ? findRecord(record.subject.uri) : undefined;
-        if (!found || found.cid !== record.subject.cid)
+        if (!found || found.cid !== record.subject?.cid)
           throw bad('Record/subject must reference an existing post (uri and cid)');
       };
 
@@ -327,7 +358,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
       };
 
       /** Why a post by someone else notifies `me` (as chat/notifications.ts computes it on a real PDS). */
-      const reasonFor = (me: string, v: Record<string, any>): { reason: string; subject?: string } | null => {
+      const reasonFor = (me: string, v: RecordValue): { reason: string; subject?: string } | null => {
         if (v.reply && (repoOf(v.reply.parent?.uri) === me || repoOf(v.reply.root?.uri) === me)) {
           return {
             reason: 'reply',
@@ -336,8 +367,8 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         }
         const quoted: string | undefined = v.embed?.record?.uri ?? v.embed?.record?.record?.uri;
         if (quoted && repoOf(quoted) === me) return { reason: 'quote', subject: quoted };
-        const mentioned = (v.facets ?? []).some((f: any) =>
-          (f.features ?? []).some((x: any) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
+        const mentioned = (v.facets ?? []).some((f) =>
+          (f.features ?? []).some((x) => x.$type === 'app.bsky.richtext.facet#mention' && x.did === me),
         );
         return mentioned ? { reason: 'mention' } : null;
       };
@@ -448,7 +479,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         },
         'com.atproto.repo.createRecord': (request, reply) => {
           const s = session(request);
-          const body = (request.body ?? {}) as { repo?: string; collection?: string; record?: any; rkey?: string };
+          const body = (request.body ?? {}) as { repo?: string; collection?: string; record?: unknown; rkey?: string };
           if (body.repo !== s.did && body.repo !== s.handle)
             throw new SimError(400, 'InvalidRequest', 'Input/repo must be the authenticated account');
           if (body.collection === 'app.bsky.feed.like') {
@@ -459,7 +490,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
               uri: `at://${s.did}/app.bsky.feed.like/${rkey}`,
               rkey,
               cid: cidOf(JSON.stringify(body.record) + rkey),
-              value: body.record,
+              value: body.record as RecordValue, // checked by checkLikeRecord
             };
             records(s.did).push(rec);
             return {
@@ -478,7 +509,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           checkPostRecord(body.record, data(state).blobs, findRecord);
           chargeWrite(state.limits, reply, s.did, WRITE_COST.create);
           const hang = applyFault(reply, state.faults.take('publish'), 'Record was rejected by the sandbox');
-          const { rec } = storePost(s.did, body.record);
+          const { rec } = storePost(s.did, body.record as RecordValue); // checked by checkPostRecord
           state.posts.push(inspect(rec, s.did, s.handle));
           const uri = rec.uri;
           const rkey = rec.rkey;
@@ -513,7 +544,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         },
         'app.bsky.notification.listNotifications': (request) => {
           const me = session(request).did;
-          const q = request.query as Record<string, any>;
+          const q = request.query as Record<string, string>;
           const limit = limitOf(q, 100, 50);
           const reasons = listOf(q.reasons);
           const items = allPosts()
@@ -641,7 +672,11 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         },
         'chat.bsky.convo.sendMessage': (request) => {
           const me = chatSession(request).did;
-          const input = lexiconChecked('chat.bsky.convo.sendMessage', request.body as any, 'input');
+          const input = lexiconChecked(
+            'chat.bsky.convo.sendMessage',
+            request.body as { convoId: string; message: { text: string; embed?: unknown } },
+            'input',
+          );
           const c = member(input.convoId, me);
           if (input.message.embed)
             throw new SimError(400, 'InvalidRequest', 'Only text messages are supported by this chat service');
@@ -652,7 +687,11 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
         },
         'chat.bsky.convo.updateRead': (request) => {
           const me = chatSession(request).did;
-          const input = lexiconChecked('chat.bsky.convo.updateRead', request.body as any, 'input');
+          const input = lexiconChecked(
+            'chat.bsky.convo.updateRead',
+            request.body as { convoId: string; messageId?: string },
+            'input',
+          );
           const c = member(input.convoId, me);
           const upTo = input.messageId ? c.messages.find((m) => m.id === input.messageId)?.rev : c.rev;
           if (!upTo) throw new SimError(400, 'InvalidRequest', 'Message not found');

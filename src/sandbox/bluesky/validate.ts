@@ -18,8 +18,30 @@ export const graphemes = (text: string) => [...segmenter.segment(text)].length;
 const FACET_TYPES = ['app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#mention', 'app.bsky.richtext.facet#tag'];
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
+/** A blob ref as a client sent it: every field is checked before use. */
+interface BlobInput {
+  $type?: unknown;
+  ref?: { $link?: unknown };
+}
+
+/** A post record as a client sent it: the fields read here, each checked before use. */
+interface PostRecordInput {
+  $type?: unknown;
+  text: string;
+  createdAt: string;
+  langs?: unknown;
+  facets?: { index?: { byteStart: number; byteEnd: number }; features?: { $type: string }[] }[];
+  embed?: {
+    $type?: string;
+    images?: { alt?: unknown; image?: BlobInput }[];
+    video?: BlobInput;
+    external?: { uri?: unknown; title?: unknown; description?: unknown };
+  };
+  reply?: Record<'root' | 'parent', { uri?: unknown; cid?: unknown } | undefined>;
+}
+
 function checkBlob(
-  blob: any,
+  blob: BlobInput | undefined,
   blobs: Map<string, { mimeType: string; size: number }>,
   where: string,
   maxSize: number,
@@ -38,12 +60,13 @@ function checkBlob(
  * <= 1,000,000 bytes, one MP4 video <= 50 MB, an external card) and reply strong refs to existing posts.
  */
 export function checkPostRecord(
-  record: any,
+  input: unknown,
   blobs: Map<string, { mimeType: string; size: number }>,
   findRecord: (uri: string) => { cid: string } | undefined,
 ): void {
-  if (!record || typeof record !== 'object')
+  if (!input || typeof input !== 'object')
     throw new SimError(400, 'InvalidRequest', 'Input must have the property "record"');
+  const record = input as PostRecordInput;
   if (record.$type !== 'app.bsky.feed.post') throw invalid('$type must be app.bsky.feed.post');
   if (typeof record.text !== 'string') throw invalid('Record must have the property "text"');
   if (graphemes(record.text) > 300 || Buffer.byteLength(record.text) > 3000)
@@ -61,7 +84,7 @@ export function checkPostRecord(
   }
   const bytes = Buffer.byteLength(record.text, 'utf8');
   for (const [i, f] of (record.facets ?? []).entries()) {
-    const { byteStart, byteEnd } = f?.index ?? {};
+    const { byteStart, byteEnd } = (f?.index ?? {}) as { byteStart: number; byteEnd: number };
     if (
       !Number.isInteger(byteStart) ||
       !Number.isInteger(byteEnd) ||
@@ -71,11 +94,7 @@ export function checkPostRecord(
     ) {
       throw invalid(`Record/facets/${i}/index is outside the text`);
     }
-    if (
-      !Array.isArray(f.features) ||
-      !f.features.length ||
-      !f.features.every((x: any) => FACET_TYPES.includes(x?.$type))
-    ) {
+    if (!Array.isArray(f.features) || !f.features.length || !f.features.every((x) => FACET_TYPES.includes(x?.$type))) {
       throw invalid(`Record/facets/${i}/features must be links, mentions or tags`);
     }
   }
@@ -84,7 +103,7 @@ export function checkPostRecord(
     if (embed.$type === 'app.bsky.embed.images') {
       if (!Array.isArray(embed.images) || embed.images.length < 1 || embed.images.length > 4)
         throw invalid('Record/embed/images must have 1 to 4 items');
-      embed.images.forEach((img: any, i: number) => {
+      embed.images.forEach((img, i) => {
         if (typeof img?.alt !== 'string') throw invalid(`Record/embed/images/${i} must have the property "alt"`);
         checkBlob(img.image, blobs, `Record/embed/images/${i}/image`, 1_000_000, (m) => IMAGE_TYPES.includes(m));
       });
@@ -103,7 +122,7 @@ export function checkPostRecord(
     for (const key of ['root', 'parent'] as const) {
       const ref = record.reply[key];
       const found = typeof ref?.uri === 'string' ? findRecord(ref.uri) : undefined;
-      if (!found || found.cid !== ref.cid)
+      if (!found || found.cid !== ref?.cid)
         throw invalid(`Record/reply/${key} must reference an existing post (uri and cid)`);
     }
   }

@@ -51,7 +51,7 @@ export function registerGuildRoutes(app: FastifyInstance, state: SimulatorState,
     if (role.managed) return discordError(reply, 403, 50013, 'Missing Permissions');
     const b = (request.body ?? {}) as Record<string, unknown>;
     for (const k of ['name', 'color', 'hoist', 'mentionable', 'permissions'] as const)
-      if (b[k] !== undefined && b[k] !== null) (role as any)[k] = b[k];
+      if (b[k] !== undefined && b[k] !== null) (role as Record<typeof k, unknown>)[k] = b[k];
     return roleJson(role);
   });
   app.delete('/guilds/:guild_id/roles/:role_id', async (request, reply) => {

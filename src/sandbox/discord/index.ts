@@ -286,7 +286,7 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   const create = (
     reply: Reply,
     channelId: string,
-    body: Record<string, any>,
+    body: MessageBody,
     files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>,
     threadOf?: string,
     webhook?: SimMessage['webhook'],
@@ -633,18 +633,33 @@ function registerMessageRoutes(app: FastifyInstance, state: SimulatorState, now:
   });
 }
 
+/**
+ * A create-message (or execute-webhook) body, checked against the document by the validation hook: the
+ * fields the simulator reads; the others are kept as sent.
+ */
+interface MessageBody {
+  content?: unknown;
+  embeds?: unknown[];
+  poll?: unknown;
+  sticker_ids?: unknown[];
+  attachments?: unknown[];
+  enforce_nonce?: boolean;
+  nonce?: string | number | null;
+  tts?: unknown;
+  username?: unknown;
+  avatar_url?: string | null;
+  [key: string]: unknown;
+}
+
 /** A message body: JSON, or a multipart form's `payload_json` and its `files[n]` parts. */
 function messageParts(request: FastifyRequest): {
-  body: Record<string, any>;
+  body: MessageBody;
   files: Array<{ name: string; filename: string; data: Buffer; contentType: string | null }>;
 } {
   const type = String(request.headers['content-type'] ?? '');
-  if (!type.startsWith('multipart/form-data')) return { body: (request.body ?? {}) as Record<string, any>, files: [] };
+  if (!type.startsWith('multipart/form-data')) return { body: (request.body ?? {}) as MessageBody, files: [] };
   const parts = parseMultipart(request.body as Buffer, type) ?? [];
-  const body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}') as Record<
-    string,
-    any
-  >;
+  const body = JSON.parse(parts.find((p) => p.name === 'payload_json')?.data.toString('utf8') ?? '{}') as MessageBody;
   const files = parts
     .filter((p) => p.filename !== null)
     .map((p) => ({ name: p.name, filename: p.filename!, data: p.data, contentType: p.contentType }));

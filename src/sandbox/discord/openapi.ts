@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { locateDocument, OpenApiDocument, type ValidationProblem } from '../openapi.js';
+import {
+  locateDocument,
+  type OpenApiDoc,
+  OpenApiDocument,
+  type OpenApiNode,
+  type ValidationProblem,
+} from '../openapi.js';
 
 /*
  * Discord's official OpenAPI document (discord/discord-api-spec specs/openapi.json, commit 74fda0f,
@@ -35,18 +41,20 @@ export function discordOpenApi(): OpenApiDocument {
  * operation; they are copied onto each operation so the shared validator checks them. Its own formats
  * (`snowflake`, `nonce`, `int53`) are given their meaning, and `contentEncoding` (file parts) is dropped.
  */
-function prepare(doc: any): any {
-  for (const item of Object.values(doc.paths ?? {}) as any[]) {
-    const shared = item.parameters ?? [];
-    for (const [method, op] of Object.entries(item) as [string, any][]) {
-      if (method === 'parameters' || !op || typeof op !== 'object') continue;
+function prepare(doc: OpenApiDoc): OpenApiDoc {
+  // A path item holds its operations by method, and here its shared `parameters` too.
+  for (const item of Object.values(doc.paths ?? {}) as Record<string, OpenApiNode | OpenApiNode[]>[]) {
+    const shared = (item.parameters ?? []) as OpenApiNode[];
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'parameters' || !op || typeof op !== 'object' || Array.isArray(op)) continue;
       op.parameters = [...shared, ...(op.parameters ?? [])];
     }
     delete item.parameters;
   }
-  const walk = (node: any) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') {
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      const node = value as OpenApiNode;
       if (node.format === 'snowflake') {
         delete node.format;
         node.pattern ??= '^(0|[1-9][0-9]*)$';
@@ -82,6 +90,12 @@ function prepare(doc: any): any {
   return doc;
 }
 
+/** Field errors nested by field name; a field's own problems are its `_errors`. */
+interface ErrorTree {
+  _errors?: { code: string; message: string }[];
+  [field: string]: ErrorTree | ErrorTree['_errors'];
+}
+
 /**
  * Discord's error for an invalid body or parameters
  * (https://discord.com/developers/docs/reference#error-messages): code 50035 with the problems nested by
@@ -92,14 +106,14 @@ export function invalidFormBody(problems: ValidationProblem[]): {
   message: string;
   errors: Record<string, unknown>;
 } {
-  const errors: Record<string, any> = {};
+  const errors: ErrorTree = {};
   for (const p of problems) {
     const path = p.parameter
       .replace(/^body\.?/, '')
       .split('.')
       .filter(Boolean);
     let node = errors;
-    for (const key of path.length ? path : ['_body']) node = node[key] ??= {};
+    for (const key of path.length ? path : ['_body']) node = (node[key] ??= {}) as ErrorTree;
     (node._errors ??= []).push({ code: errorCode(p.message), message: p.message });
   }
   return { code: 50035, message: 'Invalid Form Body', errors };

@@ -141,8 +141,27 @@ function threadJson(o: GraphObject, pageName: string) {
   };
 }
 
+/** A Send API `message` as the client sent it: each field is checked before use. */
+interface SendMessageInput {
+  text?: unknown;
+  quick_replies?: unknown;
+  attachment?: {
+    type: string;
+    payload?: {
+      template_type?: string;
+      text?: string;
+      buttons?: unknown;
+      elements?: unknown;
+      url?: unknown;
+      attachment_id?: unknown;
+      [key: string]: unknown;
+    };
+  };
+  [key: string]: unknown;
+}
+
 /** The text a Send API `message` shows in `_inspect`, and its parts. */
-function checkSendMessage(call: GraphCall, message: Record<string, any>): string | null {
+function checkSendMessage(call: GraphCall, message: SendMessageInput): string | null {
   const qr = message.quick_replies;
   if (qr !== undefined && (!Array.isArray(qr) || qr.length > 13))
     return '(#100) Param message[quick_replies] must have at most 13 items';
@@ -171,7 +190,7 @@ function checkSendMessage(call: GraphCall, message: Record<string, any>): string
   return null;
 }
 
-export const parse = (v: unknown): any => {
+export const parse = (v: unknown): unknown => {
   if (typeof v !== 'string') return v;
   try {
     return JSON.parse(v);
@@ -184,7 +203,7 @@ export const send: GraphHandler = (call) => {
   const { state, node, now, params } = call;
   if (refused(call, node.id, 'pages_messaging')) return call.reply;
   const recipient = parse(params.recipient) as { id?: string; comment_id?: string } | undefined;
-  const message = parse(params.message) as Record<string, any> | undefined;
+  const message = parse(params.message) as SendMessageInput | undefined;
   if (!recipient || (!recipient.id && !recipient.comment_id))
     return invalidParam(call.reply, '(#100) Param recipient must include id or comment_id');
   if (!message || typeof message !== 'object') return invalidParam(call.reply, '(#100) Param message is required');
@@ -273,7 +292,7 @@ const messages: GraphHandler = (call) => {
 };
 
 function commentJson(o: GraphObject) {
-  const d = o.data as Record<string, any>;
+  const d = o.data as Record<string, unknown>;
   return {
     id: o.id,
     message: d.message,
@@ -435,7 +454,7 @@ export const INBOX_HANDLERS: Record<string, GraphHandler> = {
 /** `POST /_inbound` (docs/sandbox.md) for Facebook: `account` is the Page id or username. */
 export function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, any>;
+    const b = (request.body ?? {}) as Record<string, unknown>;
     const w = world(state);
     const page = w.pages.get(String(b.account)) ?? [...w.pages.values()].find((p) => p.username === b.account);
     if (!page)
@@ -444,7 +463,7 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
         .send({ error: `account must be a Page id or username the simulator knows (got ${String(b.account)})` });
     const at =
       typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt)) ? Date.parse(b.createdAt) : now();
-    const who = person(page.id, b.from);
+    const who = person(page.id, b.from as Parameters<typeof person>[1]);
     const text = typeof b.text === 'string' ? b.text : '';
     const time = Math.floor(at / 1000);
     if (b.kind === 'message') {

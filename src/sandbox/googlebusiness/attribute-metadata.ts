@@ -179,7 +179,7 @@ export function registerAttributeMetadata(
     const link = loc.placeActionLinks.find((p) => p.name === `locations/${loc.id}/placeActionLinks/${id}`);
     if (!link) return gbpError(reply, 404, 'Requested entity was not found.');
     if (!link.isEditable) return gbpError(reply, 403, 'The place action link is not editable.');
-    const body = request.body as Record<string, any> | null;
+    const body = request.body as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       return gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
     const next = { ...link, ...Object.fromEntries(mask.map((k) => [k, body[k]])) };

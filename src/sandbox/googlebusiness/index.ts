@@ -14,6 +14,7 @@ import {
   sendFault,
   userFor,
   type GbpLocation,
+  type NamedResource,
 } from './store.js';
 import { registerPerformance } from './performance.js';
 import { registerSearchKeywords } from './search-keywords.js';
@@ -148,7 +149,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const services = checkServiceItems((request.body as Record<string, unknown>).serviceItems);
         if (services) return gbpError(reply, 400, services.message, services.field);
         const mask = maskPaths((request.query as Record<string, string>).updateMask);
-        const body = request.body as Record<string, any>;
+        const body = request.body as Record<string, unknown>;
         // Read-only fields (metadata, name) cannot be in the mask.
         const bad = mask.find(
           (p) =>
@@ -160,7 +161,11 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         if (!validateOnly) {
           for (const path of mask) {
             const [top, sub] = path.split('.');
-            if (sub) loc.resource[top] = { ...(loc.resource[top] ?? {}), [sub]: body[top]?.[sub] };
+            if (sub)
+              loc.resource[top] = {
+                ...(loc.resource[top] ?? {}),
+                [sub]: (body[top] as Record<string, unknown> | undefined)?.[sub],
+              };
             else if (body[top] === undefined) delete loc.resource[top];
             else loc.resource[top] = structuredClone(body[top]);
           }
@@ -193,7 +198,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         const mask = maskPaths((request.query as Record<string, string>).attributeMask);
         const bad = mask.find((p) => !/^attributes\/[a-z0-9_]+$/.test(p));
         if (bad) return gbpError(reply, 400, `Invalid attribute mask: ${bad}`, 'attribute_mask');
-        const given = ((request.body as { attributes?: Record<string, any>[] }).attributes ?? []).filter((a) =>
+        const given = ((request.body as { attributes?: NamedResource[] }).attributes ?? []).filter((a) =>
           mask.includes(a.name),
         );
         loc.attributes = [...loc.attributes.filter((a) => !mask.includes(a.name)), ...structuredClone(given)];
@@ -216,7 +221,7 @@ export function googleBusinessSimulator(opts: GoogleBusinessSimulatorOptions = {
         if (!loc) return reply;
         const problem = checkPlaceActionLink(request.body);
         if (problem) return gbpError(reply, 400, problem.message, problem.field);
-        const body = request.body as Record<string, any>;
+        const body = request.body as Record<string, unknown>;
         // "The request is considered duplicate if the parent, placeActionLink.uri and
         // placeActionLink.place_action_type are the same as a previous request."
         if (loc.placeActionLinks.some((p) => p.uri === body.uri && p.placeActionType === body.placeActionType)) {

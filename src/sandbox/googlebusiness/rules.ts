@@ -19,7 +19,7 @@ function onlyFields(value: Record<string, unknown>, allowed: string[], where: st
   return extra ? unknownField(where, extra) : null;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An absolute https URL without user info: what Google can fetch (it does not follow logins). */
 export function fetchableUrl(v: unknown): boolean {
@@ -59,7 +59,7 @@ export function checkLocalPost(body: unknown): BodyProblem | null {
   if (!isObject(body)) return { message: 'Invalid JSON payload received. Expected an object.', field: 'local_post' };
   const unknown = onlyFields(body, LOCAL_POST_FIELDS, 'local_post');
   if (unknown) return unknown;
-  if (!TOPIC_TYPES.includes(body.topicType))
+  if (!(TOPIC_TYPES as readonly unknown[]).includes(body.topicType))
     return { message: 'topicType is required: one of STANDARD, EVENT, OFFER, ALERT', field: 'topic_type' };
   if (body.summary !== undefined && typeof body.summary !== 'string')
     return { message: 'summary must be a string', field: 'summary' };
@@ -80,7 +80,7 @@ export function checkLocalPost(body: unknown): BodyProblem | null {
     if (!isObject(cta)) return { message: 'callToAction must be an object', field: 'call_to_action' };
     const bad = onlyFields(cta, ['actionType', 'url'], 'local_post.call_to_action');
     if (bad) return bad;
-    if (!ACTION_TYPES.includes(cta.actionType))
+    if (!(ACTION_TYPES as readonly unknown[]).includes(cta.actionType))
       return {
         message: `callToAction.actionType must be one of ${ACTION_TYPES.join(', ')}`,
         field: 'call_to_action.action_type',
@@ -155,8 +155,11 @@ export function checkMediaItem(item: unknown, where: string): BodyProblem | null
 export function checkNewMedia(body: unknown): BodyProblem | null {
   const problem = checkMediaItem(body, 'media_item');
   if (problem) return problem;
-  const assoc = (body as Record<string, any>).locationAssociation;
-  if (!isObject(assoc) || (!MEDIA_CATEGORIES.includes(assoc.category) && !assoc.priceListItemId)) {
+  const assoc = (body as Record<string, unknown>).locationAssociation;
+  if (
+    !isObject(assoc) ||
+    (!(MEDIA_CATEGORIES as readonly unknown[]).includes(assoc.category) && !assoc.priceListItemId)
+  ) {
     return {
       message: `locationAssociation.category is required: one of ${MEDIA_CATEGORIES.join(', ')}`,
       field: 'location_association',
@@ -245,7 +248,7 @@ export function checkPlaceActionLink(body: unknown): BodyProblem | null {
     'place_action_link',
   );
   if (unknown) return unknown;
-  if (!PLACE_ACTION_TYPES.includes(body.placeActionType))
+  if (!(PLACE_ACTION_TYPES as readonly unknown[]).includes(body.placeActionType))
     return {
       message: `placeActionType is required: one of ${PLACE_ACTION_TYPES.join(', ')}`,
       field: 'place_action_type',
@@ -277,7 +280,7 @@ export function checkServiceItems(items: unknown): BodyProblem | null {
         message: `${where}.structured_service_item.service_type_id is required`,
         field: `${where}.structured_service_item.service_type_id`,
       };
-    if (s && typeof s.description === 'string' && [...s.description].length > 300)
+    if (isObject(s) && typeof s.description === 'string' && [...s.description].length > 300)
       return {
         message: `${where}.structured_service_item.description is longer than 300 characters`,
         field: `${where}.structured_service_item.description`,

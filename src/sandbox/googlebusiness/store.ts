@@ -10,19 +10,41 @@ export interface GbpLocation {
   id: string;
   accountId: string;
   /** The v1 Location resource, without `name` (derived from the id). */
-  resource: Record<string, any>;
-  attributes: Record<string, any>[];
+  resource: GbpLocationResource;
+  attributes: NamedResource[];
   /** The v4 FoodMenus `menus`. */
-  menus: Record<string, any>[];
-  media: Record<string, any>[];
-  placeActionLinks: Record<string, any>[];
+  menus: Record<string, unknown>[];
+  media: NamedResource[];
+  placeActionLinks: NamedResource[];
+}
+
+/** The v1 Location fields the simulator reads; the others are kept as written. */
+export interface GbpLocationResource {
+  categories?: { primaryCategory?: { name?: string; displayName?: string } };
+  phoneNumbers?: { primaryPhone?: string };
+  metadata: { canHaveFoodMenus?: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** An attribute, a media item or a place action link: a resource known by its `name`. */
+export interface NamedResource {
+  name: string;
+  [key: string]: unknown;
+}
+
+/** A v4 LocalPost as created (checked by checkLocalPost): the fields the simulator reads, the rest kept. */
+export interface LocalPostBody {
+  topicType: string;
+  summary?: string;
+  media?: { mediaFormat: string; sourceUrl: string }[];
+  [key: string]: unknown;
 }
 
 export interface GbpPost {
   id: string;
   accountId: string;
   locationId: string;
-  body: Record<string, any>;
+  body: LocalPostBody;
   createdAt: number;
   /** The post is PROCESSING until then (processingMs), LIVE after. */
   liveAt: number;
@@ -199,7 +221,7 @@ export const maskPaths = (mask: unknown) =>
     .filter(Boolean);
 
 /** `source` restricted to the top-level fields of `mask` (a read mask). */
-export function pick(source: Record<string, any>, mask: string[]): Record<string, any> {
+export function pick(source: Record<string, unknown>, mask: string[]): Record<string, unknown> {
   const tops = new Set(mask.map((p) => p.split('.')[0]));
   return Object.fromEntries(Object.entries(source).filter(([k]) => tops.has(k)));
 }

@@ -3,7 +3,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthSim } from '../oauth.js';
 import { hangUp, markDeleted, type SimulatorState } from '../types.js';
 import { checkFoodMenus, checkLocalPost, checkNewMedia } from './rules.js';
-import { gbpError, gbpStore, locationFor, maskPaths, sendFault, userFor, type GbpPost } from './store.js';
+import {
+  gbpError,
+  gbpStore,
+  locationFor,
+  maskPaths,
+  sendFault,
+  userFor,
+  type GbpPost,
+  type LocalPostBody,
+} from './store.js';
 
 /*
  * The v4 Google My Business API (mybusiness.googleapis.com/v4) the simulator serves: local posts
@@ -58,7 +67,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
       state: now() < post.liveAt ? 'PROCESSING' : 'LIVE',
       ...(post.body.media?.length
         ? {
-            media: post.body.media.map((m: any, i: number) => ({
+            media: post.body.media.map((m, i) => ({
               name: `${name}/media/${i + 1}`,
               mediaFormat: m.mediaFormat,
               sourceUrl: m.sourceUrl,
@@ -78,7 +87,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (problem) return gbpError(reply, 400, problem.message, problem.field);
     const fault = state.faults.take('publish');
     if (sendFault(reply, fault)) return reply;
-    const body = request.body as Record<string, any>;
+    const body = request.body as LocalPostBody; // checked by checkLocalPost
     const at = now();
     const post: GbpPost = {
       id: newPostId(),
@@ -94,7 +103,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     state.posts.push({
       id: resource.name,
       text: body.summary ?? '',
-      media: (body.media ?? []).map((m: any) => ({
+      media: (body.media ?? []).map((m) => ({
         type: m.mediaFormat === 'PHOTO' ? 'image' : 'video',
         url: m.sourceUrl,
       })),
@@ -209,7 +218,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (bad) return gbpError(reply, 400, `Invalid field mask path: ${bad}`, 'update_mask');
     const problem = checkFoodMenus(request.body);
     if (problem) return gbpError(reply, 400, problem.message, problem.field);
-    loc.menus = structuredClone((request.body as { menus: Record<string, any>[] }).menus);
+    loc.menus = structuredClone((request.body as { menus: Record<string, unknown>[] }).menus);
     return {
       name: `accounts/${loc.accountId}/locations/${loc.id}/foodMenus`,
       ...(loc.menus.length ? { menus: loc.menus } : {}),
@@ -227,7 +236,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (!loc) return reply;
     const problem = checkNewMedia(request.body);
     if (problem) return gbpError(reply, 400, problem.message, problem.field);
-    const body = request.body as Record<string, any>;
+    const body = request.body as Record<string, unknown>;
     const id = `AF1Qip${randomBytes(12).toString('base64url')}`;
     const item = {
       name: `accounts/${loc.accountId}/locations/${loc.id}/media/${id}`,

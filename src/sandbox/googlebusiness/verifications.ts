@@ -65,7 +65,7 @@ export function verificationsOf(state: SimulatorState, loc: GbpLocation): GbpVer
   return list;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function optionsFor(loc: GbpLocation) {
   const phone = String(loc.resource.phoneNumbers?.primaryPhone ?? '');
@@ -102,7 +102,7 @@ export function registerVerifications(
     if (!user) return null;
     return locationFor(state, reply, user, (request.params as { l: string }).l);
   };
-  const bodyOf = (request: FastifyRequest, reply: FastifyReply, allowed: string[]): Record<string, any> | null => {
+  const bodyOf = (request: FastifyRequest, reply: FastifyReply, allowed: string[]): Record<string, unknown> | null => {
     const body = request.body;
     if (!isObject(body)) {
       gbpError(reply, 400, 'Invalid JSON payload received. Expected an object.');
@@ -172,7 +172,7 @@ export function registerVerifications(
     if (!loc) return reply;
     const body = bodyOf(request, reply, VERIFY_FIELDS);
     if (!body) return reply;
-    if (!METHODS.includes(body.method))
+    if (!(METHODS as readonly unknown[]).includes(body.method))
       return gbpError(reply, 400, 'Request contains an invalid argument: method is required.', 'method');
     if (body.context !== undefined)
       return gbpError(
@@ -216,7 +216,7 @@ export function registerVerifications(
     const at = now();
     const verification: GbpVerification = {
       name: `locations/${loc.id}/verifications/0T${digits(`verification:${loc.id}:${at}:${Math.random()}`, 13)}`,
-      method: body.method,
+      method: body.method as string, // one of METHODS (checked above)
       state: 'PENDING',
       createTime: new Date(at).toISOString(),
     };

@@ -195,8 +195,8 @@ export const asList = (v: unknown): unknown[] | null => {
     return v.split(',');
   }
 };
-const object = (v: unknown): Record<string, any> | null => {
-  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, any>;
+const object = (v: unknown): Record<string, unknown> | null => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   if (typeof v !== 'string') return null;
   try {
     const parsed = JSON.parse(v);
@@ -239,7 +239,10 @@ const send: GraphHandler = (call) => {
     return invalidParam(call, 'param recipient must be an object with id or comment_id');
   if (!message) return invalidParam(call, 'param message must be an object');
   const text = typeof message.text === 'string' ? message.text : null;
-  const attachment = message.attachment ? object(message.attachment) : null;
+  const attachment = (message.attachment ? object(message.attachment) : null) as {
+    type?: unknown;
+    payload?: { url?: unknown };
+  } | null;
   if (!text && !attachment) return invalidParam(call, 'message needs text or an attachment');
   if (text && [...text].length > 1000)
     return invalidParam(call, 'The message text is longer than 1000 characters', 2018047);
@@ -253,12 +256,14 @@ const send: GraphHandler = (call) => {
       2018047,
     );
   }
-  const quick = message.quick_replies === undefined ? [] : asList(message.quick_replies);
+  const quick = (message.quick_replies === undefined ? [] : asList(message.quick_replies)) as
+    | ({ content_type?: unknown; title?: unknown; payload?: unknown } | null)[]
+    | null;
   if (
     !quick ||
     quick.length > 13 ||
     quick.some(
-      (q: any) =>
+      (q) =>
         q?.content_type !== 'text' ||
         typeof q.title !== 'string' ||
         [...q.title].length > 20 ||
@@ -299,7 +304,7 @@ const send: GraphHandler = (call) => {
     from: { id: page.igUserId, username: page.igUsername },
     to,
     text,
-    attachment: attachment ? { type: String(attachment.type), url: String(attachment.payload.url) } : null,
+    attachment: attachment ? { type: String(attachment.type), url: String(attachment.payload?.url) } : null,
   };
   (threadWith(state, node.id, to, now).data.messages as IgMessage[]).push(m);
   if (commentId) world(state).objects.get(commentId)!.data.privateReplyId = m.id;

@@ -81,10 +81,13 @@ const container: GraphHandler = async (call) => {
     return bad(`media_type ${type} is not supported`);
   const collaborators = p.collaborators === undefined ? [] : asList(p.collaborators);
   if (!collaborators || collaborators.length > 3) return bad('collaborators takes at most 3 usernames', 2207064);
-  const tags = p.user_tags === undefined ? [] : asList(p.user_tags);
+  // x and y are compared as sent: anything but a number in [0, 1] fails the check below.
+  const tags = (p.user_tags === undefined ? [] : asList(p.user_tags)) as
+    | ({ username?: unknown; x: number; y: number } | null)[]
+    | null;
   if (
     !tags ||
-    tags.some((t: any) => !t || typeof t.username !== 'string' || !(t.x >= 0 && t.x <= 1) || !(t.y >= 0 && t.y <= 1))
+    tags.some((t) => !t || typeof t.username !== 'string' || !(t.x >= 0 && t.x <= 1) || !(t.y >= 0 && t.y <= 1))
   )
     return bad('user_tags need a username and x, y between 0 and 1');
   if (p.caption !== undefined && [...String(p.caption)].length > 2200) return bad('The caption is too long', 2207010);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerLinkedInLimits } from './limits.js';
 import { registerOAuthRoutes, type OAuthSim } from '../oauth.js';
 import type { FaultKind } from '../faults.js';
@@ -7,7 +7,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { registerLinkedInAnalytics } from './analytics.js';
 import { registerLinkedInComments } from './comments.js';
 import { registerLinkedInLookups } from './lookups.js';
-import { validatePost } from './posts.js';
+import { type LiPostBody, validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
 
 export { addLinkedInOrganization, SANDBOX_ORGANIZATION, SANDBOX_PERSON } from './store.js';
@@ -26,6 +26,15 @@ const VIDEO_PART = 4 * 1024 * 1024;
  * Comments, Reactions and organization APIs on loopback (comments.ts: the inbox). Every `/rest/*` call must carry a live
  * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`; post bodies are checked field by field.
  */
+/**
+ * An initializeUpload or finalizeUpload action body: the fields read, typed as the handler's checks
+ * require them (owner a string, uploadedPartIds an array matching the parts) before they are used.
+ */
+interface UploadActionBody {
+  initializeUploadRequest?: { owner: string; [key: string]: unknown };
+  finalizeUploadRequest?: { video: string; uploadedPartIds: string[] };
+}
+
 export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
   return {
@@ -90,15 +99,16 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         };
       });
 
-      const initialize = (kind: LiAsset['kind']) => async (request: any, reply: FastifyReply) => {
+      const initialize = (kind: LiAsset['kind']) => async (request: FastifyRequest, reply: FastifyReply) => {
         const user = rest(request, reply);
         if (!user) return reply;
         const action = (request.query as Record<string, string>).action;
         const store = liStore(state);
+        const body = request.body as UploadActionBody | null;
         if (kind === 'video' && action === 'finalizeUpload') {
-          const req = request.body?.finalizeUploadRequest;
-          const asset = store.assets.get(req?.video);
-          if (!asset || asset.kind !== 'video') return liError(reply, 404, `Video ${req?.video} not found`);
+          const req = body?.finalizeUploadRequest;
+          const asset = req ? store.assets.get(req.video) : undefined;
+          if (!req || !asset || asset.kind !== 'video') return liError(reply, 404, `Video ${req?.video} not found`);
           const etags = asset.parts.map((p) => p.etag);
           if (!Array.isArray(req.uploadedPartIds) || etags.some((e, i) => !e || req.uploadedPartIds[i] !== e)) {
             return liError(reply, 400, 'uploadedPartIds do not match the uploaded parts', { code: 'ILLEGAL_ARGUMENT' });
@@ -114,7 +124,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         }
         if (action !== 'initializeUpload')
           return liError(reply, 400, `Unsupported action ${action}`, { code: 'ILLEGAL_ARGUMENT' });
-        const init = request.body?.initializeUploadRequest;
+        const init = body?.initializeUploadRequest;
         if (!init || typeof init.owner !== 'string')
           return liError(reply, 422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found');
         if (!canActAs(store, user, init.owner))
@@ -212,7 +222,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         const user = rest(request, reply);
         if (!user) return reply;
         const store = liStore(state);
-        const body = request.body as Record<string, any>;
+        const body = request.body as LiPostBody;
         const problem = validatePost(body, store, now().getTime());
         if (problem) return liError(reply, 422, problem);
         if (!canActAs(store, user, body.author)) {
@@ -369,7 +379,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
   };
 }
 
-function inspectPost(urn: string, body: Record<string, any>, store: ReturnType<typeof liStore>, createdAt: number) {
+function inspectPost(urn: string, body: LiPostBody, store: ReturnType<typeof liStore>, createdAt: number) {
   const content = body.content ?? {};
   const refs: { id: string; altText?: string; title?: string }[] =
     content.multiImage?.images ?? (content.media ? [content.media] : []);

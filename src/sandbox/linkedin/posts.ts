@@ -13,12 +13,32 @@ function err(path: string, reason: string): string {
 }
 
 /**
+ * A Posts API create body as the client sent it: the fields read, typed as validatePost requires them
+ * (it refuses a body that is not so before anything else uses it).
+ */
+export interface LiPostBody {
+  author: string;
+  commentary: string;
+  visibility: string;
+  lifecycleState: string;
+  distribution: { feedDistribution: string; targetEntities?: unknown; thirdPartyDistributionChannels?: unknown };
+  isReshareDisabledByAuthor?: unknown;
+  content?: {
+    media?: { id: string; title?: string; altText?: string };
+    multiImage?: { images: { id: string; altText?: string }[] };
+    article?: { source?: unknown; title?: unknown; [key: string]: unknown };
+  };
+  [key: string]: unknown;
+}
+
+/**
  * Checks a `POST /rest/posts` body the way the Posts API does: required fields, enums, the content
  * union, that referenced assets were uploaded and are usable. Unescaped little-text characters are
  * refused here (the real API silently truncates the text at them, which is worse to debug).
  * Returns the 422 message, or null when the body is valid.
  */
-export function validatePost(body: Record<string, any> | null, store: LiStore, nowMs: number): string | null {
+export function validatePost(input: unknown, store: LiStore, nowMs: number): string | null {
+  const body = input as LiPostBody | null;
   if (!body || typeof body !== 'object') return err('/', 'a JSON body is required');
   for (const field of ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState']) {
     if (body[field] === undefined || body[field] === null)

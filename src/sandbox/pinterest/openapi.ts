@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { locateDocument, OpenApiDocument } from '../openapi.js';
+import { locateDocument, OpenApiDocument, type OpenApiNode } from '../openapi.js';
 
 /*
  * Pinterest's official OpenAPI document (pinterest/api-description v5/openapi.json, v5.23.0, committed
@@ -37,13 +37,14 @@ export function pinterestOpenApi(): OpenApiDocument {
  * Pinterest's own examples request. Such a `oneOf` is read as `anyOf` (a value of either list), which is
  * what it means; a `oneOf` of anything else is left as it is.
  */
-function enumChoicesAsAnyOf(node: any): any {
+function enumChoicesAsAnyOf<T>(node: T): T {
   if (Array.isArray(node)) node.forEach(enumChoicesAsAnyOf);
   else if (node && typeof node === 'object') {
-    for (const value of Object.values(node)) enumChoicesAsAnyOf(value);
-    if (Array.isArray(node.oneOf) && node.oneOf.every((s: any) => s?.type === 'string' && Array.isArray(s.enum))) {
-      node.anyOf = node.oneOf;
-      delete node.oneOf;
+    const n = node as OpenApiNode;
+    for (const value of Object.values(n)) enumChoicesAsAnyOf(value);
+    if (Array.isArray(n.oneOf) && n.oneOf.every((s) => s?.type === 'string' && Array.isArray(s.enum))) {
+      n.anyOf = n.oneOf;
+      delete n.oneOf;
     }
   }
   return node;

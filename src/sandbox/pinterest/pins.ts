@@ -29,7 +29,7 @@ interface PinBody {
   description?: string | null;
   link?: string | null;
   alt_text?: string | null;
-  media_source?: Record<string, any>;
+  media_source?: Record<string, unknown>;
 }
 
 type Fetched = { ok: true; url: string; contentType: string; size: number } | { ok: false; message: string };

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import { formBody, type OAuthSim, type OAuthUser } from '../oauth.js';
 import type { LimitRule } from '../rate-limits.js';
@@ -35,6 +35,21 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** What every kind of submission must have: a subreddit the user may post in, a title, a flair where one is required. */
+/**
+ * A submit_gallery_post.json body: the fields read, typed as commonErrors and the checks after it
+ * require them (a body that is not so is refused before they are used).
+ */
+interface GalleryBody {
+  sr: string;
+  title: string;
+  flair_id?: string;
+  flair_text?: string;
+  nsfw?: unknown;
+  spoiler?: unknown;
+  items?: unknown;
+  [key: string]: unknown;
+}
+
 function commonErrors(
   sr: RdSubreddit | null,
   srName: string | undefined,
@@ -101,7 +116,7 @@ export function registerRedditPosts(
     return post;
   };
 
-  const submit = async (request: any, reply: FastifyReply) => {
+  const submit = async (request: FastifyRequest, reply: FastifyReply) => {
     const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
     const body = formBody(request);
@@ -182,7 +197,7 @@ export function registerRedditPosts(
   app.post('/api/submit_gallery_post.json', async (request, reply) => {
     const user = apiUser(state, oauth, request, reply, limit, now().getTime());
     if (!user) return reply;
-    const body = (Buffer.isBuffer(request.body) ? null : request.body) as Record<string, any> | null;
+    const body = (Buffer.isBuffer(request.body) ? null : request.body) as GalleryBody | null;
     if (!body || typeof body !== 'object') return httpError(reply, 400, { explanation: 'a JSON body is required' });
     const sr = findSubreddit(store(), body.sr);
     const errors = commonErrors(sr, body.sr, body.title, body.flair_id);

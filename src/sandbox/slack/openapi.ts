@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { locateDocument, type ValidationProblem } from '../openapi.js';
+import { locateDocument, type OpenApiDoc, type OpenApiNode, type ValidationProblem } from '../openapi.js';
 
 /*
  * Slack's official Web API OpenAPI document (slackapi/slack-api-specs,
@@ -88,7 +88,7 @@ const errorSchema = (errors: string[]) => ({
   },
 });
 
-const NEWER_METHODS: Record<string, any> = {
+const NEWER_METHODS: Record<string, Record<string, OpenApiNode>> = {
   '/files.getUploadURLExternal': {
     get: {
       parameters: [
@@ -162,9 +162,10 @@ const NEWER_METHODS: Record<string, any> = {
 };
 
 /** `items: [a, b]` on a schema that is not an array means "a or b" in this document. */
-function tupleItemsAsAnyOf(node: any): void {
-  if (Array.isArray(node)) return node.forEach(tupleItemsAsAnyOf);
-  if (!node || typeof node !== 'object') return;
+function tupleItemsAsAnyOf(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(tupleItemsAsAnyOf);
+  if (!value || typeof value !== 'object') return;
+  const node = value as OpenApiNode;
   for (const value of Object.values(node)) tupleItemsAsAnyOf(value);
   const isArray = node.type === 'array' || (Array.isArray(node.type) && node.type.includes('array'));
   if (Array.isArray(node.items) && !isArray) {
@@ -174,19 +175,23 @@ function tupleItemsAsAnyOf(node: any): void {
 }
 
 /** Message-like schemas (they have ts, text and type) lacking the fields objs_message has: given them. */
-function messageFields(node: any, message: any): void {
-  if (Array.isArray(node)) return node.forEach((n) => messageFields(n, message));
-  if (!node || typeof node !== 'object') return;
+function messageFields(value: unknown, message: OpenApiNode): void {
+  if (Array.isArray(value)) return value.forEach((n) => messageFields(n, message));
+  if (!value || typeof value !== 'object') return;
+  const node = value as OpenApiNode;
   for (const value of Object.values(node)) messageFields(value, message);
   const props = node.properties;
   if (props && props.ts && props.text && props.type && props !== message.properties) {
-    for (const [k, v] of Object.entries(message.properties)) if (!(k in props)) props[k] = v;
+    for (const [k, v] of Object.entries(message.properties ?? {})) if (!(k in props)) props[k] = v;
   }
 }
 
-function corrected(doc: any): any {
+/** The definitions the corrections patch, which the document has. */
+type SlackDefinitions = Record<'objs_message' | 'objs_file', OpenApiNode & { properties: Record<string, OpenApiNode> }>;
+
+function corrected(doc: OpenApiDoc): OpenApiDoc {
   tupleItemsAsAnyOf(doc);
-  const defs = doc.definitions;
+  const defs = doc.definitions as SlackDefinitions;
   defs.objs_message.properties.metadata = {
     type: 'object',
     additionalProperties: false,
@@ -195,20 +200,20 @@ function corrected(doc: any): any {
   };
   messageFields(doc.paths, defs.objs_message);
   for (const side of ['public', 'private']) {
-    defs.objs_file.properties.shares.properties[side] = {
+    defs.objs_file.properties.shares.properties![side] = {
       type: 'object',
       additionalProperties: { type: 'array', items: { type: 'object' } },
     };
   }
-  delete doc.paths['/conversations.history'].get.responses['200'].schema.properties.messages.minItems;
+  delete doc.paths['/conversations.history'].get.responses!['200'].schema!.properties!.messages.minItems;
   for (const [path, params] of Object.entries(NEWER_PARAMS)) {
-    const op: any = Object.values(doc.paths[path])[0];
+    const op = Object.values(doc.paths[path])[0] as OpenApiNode & { parameters: Param[] };
     op.parameters.push(...params);
     if (path === '/oauth.v2.access') for (const p of op.parameters) if (p.name === 'code') p.required = false;
   }
   Object.assign(doc.paths, NEWER_METHODS);
-  for (const [path, ops] of Object.entries<any>(doc.paths)) {
-    for (const op of Object.values<any>(ops)) {
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const op of Object.values(ops)) {
       const schema = op.responses?.default?.schema;
       if (!schema) continue;
       const errorEnum = schema.properties?.error?.enum;
@@ -216,7 +221,7 @@ function corrected(doc: any): any {
         for (const e of [...COMMON_ERRORS, ...(NEWER_ERRORS[path] ?? [])])
           if (!errorEnum.includes(e)) errorEnum.push(e);
       if (schema.additionalProperties === false) {
-        schema.properties.response_metadata = {
+        schema.properties!.response_metadata = {
           type: 'object',
           properties: { messages: { type: 'array', items: { type: 'string' } } },
         };
@@ -243,12 +248,12 @@ function problems(errors: ErrorObject[] | null | undefined, root: string): Valid
 }
 
 export class SlackOpenApi {
-  readonly doc: any;
+  readonly doc: OpenApiDoc;
   private readonly ajv: Ajv;
   private readonly coerce: Ajv;
   private readonly checks = new Map<string, SlackMethodCheck>();
 
-  constructor(doc: any) {
+  constructor(doc: OpenApiDoc) {
     this.doc = corrected(doc);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     this.coerce = new Ajv({ strict: false, allErrors: true, validateSchema: false, coerceTypes: true });
@@ -267,9 +272,9 @@ export class SlackOpenApi {
   method(method: string): SlackMethodCheck {
     const cached = this.checks.get(method);
     if (cached) return cached;
-    const [verb, op] = Object.entries<any>(this.doc.paths[`/${method}`] ?? {})[0] ?? [];
+    const [verb, op] = Object.entries(this.doc.paths[`/${method}`] ?? {})[0] ?? [];
     if (!op) throw new Error(`${method} is not in the Slack Web API document`);
-    const params: Param[] = (op.parameters ?? []).filter((p: Param) => p.name !== 'token');
+    const params = ((op.parameters ?? []) as Param[]).filter((p) => p.name !== 'token');
     const schema = {
       type: 'object',
       properties: Object.fromEntries(params.map((p) => [p.name, { type: p.type === 'file' ? 'string' : p.type }])),

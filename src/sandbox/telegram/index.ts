@@ -84,6 +84,15 @@ async function deliverPending(d: SimData): Promise<void> {
 const BOT = { id: 1000001, is_bot: true, first_name: 'Herald Sandbox Bot', username: 'herald_sandbox_bot' };
 const PARSE_MODES = ['HTML', 'Markdown', 'MarkdownV2'];
 
+/** One InputMedia of an album as the client sent it: each field is checked before use. */
+interface InputMediaJson {
+  type: string;
+  media?: string;
+  caption?: string;
+  parse_mode?: string;
+  [key: string]: unknown;
+}
+
 class BotError extends Error {
   constructor(
     readonly code: number,
@@ -398,33 +407,34 @@ export function telegramSimulator(opts: TelegramSimulatorOptions = {}): Simulato
             }
           }
           if (!Array.isArray(media)) throw bad('media must be an array');
-          if (media.length < 2 || media.length > 10) throw bad('media must include 2-10 items');
-          const types = media.map((m: any) => m?.type);
+          const album: InputMediaJson[] = media;
+          if (album.length < 2 || album.length > 10) throw bad('media must include 2-10 items');
+          const types = album.map((m) => m?.type);
           if (types.some((t) => !['photo', 'video', 'document', 'audio'].includes(t)))
             throw bad('unsupported media type in the album');
           const kinds = new Set(types.map((t) => (t === 'photo' || t === 'video' ? 'visual' : t)));
           if (kinds.size > 1) throw bad('documents and audio can only be grouped with their own kind');
-          media.forEach((m: any, i: number) => {
+          album.forEach((m, i) => {
             checkMediaRef(m.media, `media #${i}`);
             checkText(m, 'caption', 1024, false);
             if (m.parse_mode !== undefined && !PARSE_MODES.includes(m.parse_mode))
               throw bad(`unsupported parse_mode "${m.parse_mode}"`);
           });
-          flood(chat, media.length);
+          flood(chat, album.length);
           const hang = applyFault(reply);
           const group = `album_${Date.now()}`;
-          const msgs = media.map((m: any) =>
+          const msgs = album.map((m) =>
             message(chat, { media_group_id: group, ...(m.caption ? { caption: m.caption } : {}) }),
           );
-          const caption = (media.find((m: any) => m.caption) as any)?.caption ?? '';
+          const caption = album.find((m) => m.caption)?.caption ?? '';
           record(
             msgs[0],
             chat,
             caption,
-            media.map((m: any) => ({ type: m.type === 'photo' ? 'image' : m.type, url: m.media })),
+            album.map((m) => ({ type: m.type === 'photo' ? 'image' : m.type, url: m.media })),
             {
               method: 'sendMediaGroup',
-              parseMode: (media[0] as any).parse_mode ?? null,
+              parseMode: album[0].parse_mode ?? null,
               messageIds: msgs.map((m) => m.message_id),
             },
           );

@@ -83,6 +83,13 @@ export function userStats(state: SimulatorState, openId: string, nowMs: number):
   };
 }
 
+/** A video query or list body: the fields read, each checked before use (numbers are compared as sent). */
+interface VideoRequestBody {
+  filters?: { video_ids?: unknown };
+  max_count?: number;
+  cursor?: number;
+}
+
 export function registerTikTokAnalytics(
   app: FastifyInstance,
   state: SimulatorState,
@@ -98,7 +105,7 @@ export function registerTikTokAnalytics(
   const videoRequest = (
     request: FastifyRequest,
     reply: FastifyReply,
-  ): { user: OAuthUser; fields: string[]; body: Record<string, any> } | null => {
+  ): { user: OAuthUser; fields: string[]; body: VideoRequestBody } | null => {
     const user = creator(request, reply);
     if (!user) return null;
     if (!(oauth.scopesFor(request.headers.authorization) ?? []).includes('video.list')) {
@@ -133,7 +140,7 @@ export function registerTikTokAnalytics(
       ttError(reply, 400, 'invalid_params', 'the body must be a JSON object (Content-Type: application/json)');
       return null;
     }
-    return { user, fields, body: body as Record<string, any> };
+    return { user, fields, body: body as VideoRequestBody };
   };
   const faulted = (reply: FastifyReply, op: 'insights' | 'lookup'): boolean => {
     const fault = state.faults.take(op);

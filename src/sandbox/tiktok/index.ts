@@ -14,6 +14,7 @@ import {
   MAX_PHOTO_BYTES,
   mp4DurationSec,
   photoFormat,
+  type InitBody,
 } from './rules.js';
 import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
@@ -73,7 +74,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
         return user;
       };
       /** JSON bodies: `Content-Type: application/json; charset=UTF-8` (every Content Posting API page). */
-      const jsonBody = (request: FastifyRequest, reply: FastifyReply): Record<string, any> | null => {
+      const jsonBody = (request: FastifyRequest, reply: FastifyReply): InitBody | null => {
         if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
           ttError(reply, 400, 'invalid_params', 'Content-Type must be application/json; charset=UTF-8');
           return null;
@@ -83,7 +84,7 @@ export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
           ttError(reply, 400, 'invalid_params', 'the body must be a JSON object');
           return null;
         }
-        return body as Record<string, any>;
+        return body as InitBody;
       };
       /** An injected fault in TikTok's words; false for none or `ambiguous` (the caller acts, then hangs up). */
       const sendFault = (reply: FastifyReply, fault: FaultKind | null): boolean => {

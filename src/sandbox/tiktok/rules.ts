@@ -31,6 +31,27 @@ const utf16 = (s: string) => s.length;
  * https://developers.tiktok.com/doc/content-posting-api-reference-direct-post (post_info fields, errors)
  * https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info (what the options mean)
  */
+
+/**
+ * A post init body (video, photo or inbox upload) as the client sent it: the fields read, typed as the
+ * checks (checkPostInfo, checkVideoSource, checkPhotoInit) require them before anything uses them.
+ */
+export interface InitBody {
+  media_type?: unknown;
+  post_mode: 'DIRECT_POST' | 'MEDIA_UPLOAD';
+  post_info?: Record<string, unknown>;
+  source_info: {
+    source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
+    video_size: number;
+    chunk_size: number;
+    total_chunk_count: number;
+    video_url: string;
+    photo_images: string[];
+    photo_cover_index: number;
+  };
+  publish_id?: unknown;
+  [key: string]: unknown;
+}
 export function checkPostInfo(info: unknown, creator: CreatorOptions, kind: 'video' | 'photo'): Refusal | null {
   if (!info || typeof info !== 'object') return invalid('post_info is required');
   const p = info as Record<string, unknown>;
@@ -137,7 +158,7 @@ export function checkVideoSource(info: unknown): Refusal | null {
  * photo_images and a photo_cover_index among them.
  * https://developers.tiktok.com/doc/content-posting-api-reference-photo-post (Body, Source Info Object)
  */
-export function checkPhotoInit(body: Record<string, any>): Refusal | null {
+export function checkPhotoInit(body: InitBody): Refusal | null {
   if (body.media_type !== 'PHOTO') return invalid('media_type must be PHOTO');
   if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD')
     return invalid('post_mode must be DIRECT_POST or MEDIA_UPLOAD');

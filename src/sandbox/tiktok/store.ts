@@ -39,7 +39,7 @@ export interface TtPublish {
   /** DIRECT_POST, or MEDIA_UPLOAD (the creator finishes it from the inbox). */
   mode: 'DIRECT_POST' | 'MEDIA_UPLOAD';
   source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
-  postInfo: Record<string, any>;
+  postInfo: Record<string, unknown>;
   /** FILE_UPLOAD: the sizes announced at init and the bytes received so far, in order. */
   upload?: {
     videoSize: number;

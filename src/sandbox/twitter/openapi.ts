@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { locateDocument, OpenApiDocument, type ResponseCheck } from '../openapi.js';
+import { locateDocument, type OpenApiDoc, OpenApiDocument, type ResponseCheck } from '../openapi.js';
 
 /*
  * X's official OpenAPI document (xdevplatform/xdk latest-openapi.json, committed next to this file).
@@ -12,7 +12,7 @@ export type { OperationValidator, ResponseCheck, ValidationProblem } from '../op
 
 /** The X document; `new XOpenApi(doc)` takes another copy (tests). */
 export class XOpenApi extends OpenApiDocument {
-  constructor(doc?: any) {
+  constructor(doc?: OpenApiDoc) {
     super(
       doc ??
         JSON.parse(

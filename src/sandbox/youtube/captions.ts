@@ -4,7 +4,7 @@ import type { OAuthSim } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
 import { checkParams } from './discovery.js';
 import { partsOf } from './rules.js';
-import { channelFor, checked, etag, sendFault, settle, ytError, ytStore } from './store.js';
+import { channelFor, checked, etag, sendFault, settle, ytError, ytStore, type YtSnippet } from './store.js';
 
 /*
  * captions.list and captions.download of the Data API v3 (https://developers.google.com/youtube/v3/docs/captions):
@@ -60,7 +60,7 @@ export function addCaptionTrack(
 /** The video's tracks: its uploaded ones and, once it is processed, YouTube's automatic English one. */
 function videoTracks(
   state: SimulatorState,
-  video: { id: string; snippet: Record<string, any>; readyAt: number },
+  video: { id: string; snippet: YtSnippet; readyAt: number },
 ): YtCaptionTrack[] {
   const title = String(video.snippet.title ?? 'this video');
   const asr: YtCaptionTrack = {

@@ -203,7 +203,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
         if (problems.length) return ytError(reply, 400, 'invalid', problems[0].message, { domain: 'global' });
         const body = request.body as {
           id?: string;
-          snippet?: { title?: unknown; categoryId?: string; tags?: string[]; description?: string };
+          snippet?: { title?: string; categoryId?: string; tags?: string[]; description?: string };
           status?: Record<string, unknown>;
         };
         const video = body.id ? store().videos.get(body.id) : undefined;
@@ -261,7 +261,7 @@ export function youTubeSimulator(opts: YouTubeSimulatorOptions = {}): Simulator 
           };
           const seen = state.posts.find((p) => p.id === video.id);
           if (seen) {
-            seen.text = video.snippet.description;
+            seen.text = video.snippet.description ?? '';
             seen.extra = { ...seen.extra, title: video.snippet.title, tags: snippet.tags ?? null, edited: true };
           }
         }

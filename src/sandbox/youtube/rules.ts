@@ -1,4 +1,5 @@
 import { checkSchema } from './discovery.js';
+import type { YtVideoResource } from './store.js';
 
 /*
  * videos.insert metadata rules, after the discovery schema check: the error reasons YouTube documents
@@ -35,7 +36,7 @@ export interface MetadataProblem {
 export function checkVideoMetadata(resource: unknown, parts: string[], now: number): MetadataProblem | null {
   const schema = checkSchema('Video', resource);
   if (schema.length) return { code: 400, reason: 'invalid', message: schema[0].message };
-  const video = resource as { snippet?: Record<string, any>; status?: Record<string, any> };
+  const video = resource as YtVideoResource; // its types checked by checkSchema above
   for (const key of Object.keys(video)) {
     if (['snippet', 'status'].includes(key) && !parts.includes(key)) {
       return {

@@ -17,11 +17,40 @@ export interface YtChannel {
   owner: string;
 }
 
+/** A video's snippet: the fields the simulator reads, the others kept as sent. */
+export interface YtSnippet {
+  title?: string;
+  description?: string;
+  tags?: string[];
+  categoryId?: string;
+  [key: string]: unknown;
+}
+
+/** A video's status: the fields the simulator reads or sets, the others kept as sent. */
+export interface YtStatus {
+  uploadStatus?: string;
+  privacyStatus?: string;
+  publishAt?: string;
+  license?: string;
+  embeddable?: boolean;
+  publicStatsViewable?: boolean;
+  selfDeclaredMadeForKids?: boolean;
+  containsSyntheticMedia?: boolean;
+  [key: string]: unknown;
+}
+
+/** A videos.insert resource, checked against the Video schema (checkVideoMetadata) before it is kept. */
+export interface YtVideoResource {
+  snippet?: YtSnippet;
+  status?: YtStatus;
+  [key: string]: unknown;
+}
+
 export interface YtVideo {
   id: string;
   channelId: string;
-  snippet: Record<string, any>;
-  status: Record<string, any>;
+  snippet: YtSnippet;
+  status: YtStatus;
   size: number;
   mimeType: string;
   /** When processing ends (ms) and whether it ends in a failure (`_faults {op: 'processing'}`). */
@@ -36,7 +65,7 @@ export interface YtVideo {
 export interface YtSession {
   id: string;
   channel: YtChannel;
-  resource: Record<string, any>;
+  resource: YtVideoResource;
   parts: string[];
   total: number;
   mimeType: string;

@@ -17,6 +17,7 @@ import {
   type YtChannel,
   type YtSession,
   type YtVideo,
+  type YtVideoResource,
 } from './store.js';
 
 /*
@@ -81,7 +82,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
   /** The video exists from the last byte on; YouTube then processes it for `processingMs`. */
   const createVideo = (
     channel: YtChannel,
-    resource: Record<string, any>,
+    resource: YtVideoResource,
     size: number,
     mimeType: string,
     ranges: YtSession['ranges'],
@@ -202,7 +203,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
       const session: YtSession = {
         id: newUploadId(),
         channel: started.channel,
-        resource: request.body as Record<string, any>,
+        resource: request.body as YtVideoResource,
         parts,
         total: Number.isInteger(total) ? total : -1,
         mimeType,
@@ -239,7 +240,7 @@ export function registerUploads(app: FastifyInstance, state: SimulatorState, oau
         });
       const video = createVideo(
         started.channel,
-        resource as Record<string, any>,
+        resource as YtVideoResource,
         items[1].bytes.length,
         items[1].type,
         [{ first: 0, last: items[1].bytes.length - 1 }],

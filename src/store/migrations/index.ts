@@ -87,7 +87,7 @@ export async function migrate(db: Db): Promise<string[]> {
  * shared servers create and drop schemas side by side). This view of the handle answers from the current
  * schema only. A Proxy, because Kysely keeps its state in private fields.
  */
-function withSchemaIntrospection(kysely: Kysely<any>, schema: string): Kysely<any> {
+function withSchemaIntrospection<DB>(kysely: Kysely<DB>, schema: string): Kysely<DB> {
   const introspection: DatabaseIntrospector = {
     getSchemas: async () => [{ name: schema }],
     getTables: async () => {

@@ -10,7 +10,7 @@ export function mediaLists(t: TargetDraft): Array<{ field: string; items: MediaI
   const lists = [{ field: 'mediaItems', items: t.media }];
   const thread = t.platformSpecificData.threadItems;
   if (Array.isArray(thread)) {
-    thread.forEach((item: any, i) => {
+    thread.forEach((item: { mediaItems?: unknown } | null, i) => {
       if (Array.isArray(item?.mediaItems))
         lists.push({ field: `platformSpecificData.threadItems.${i}.mediaItems`, items: item.mediaItems });
     });

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { takePendingData } from '../../../domain/connect/oauth.js';
 import { CATALOGUE } from '../../../platforms/catalogue.js';
@@ -40,6 +40,7 @@ export default function getPendingDataRoute(app: App, ctx: AppContext) {
         response: { 200: PendingData, ...errorResponses(400, 404) },
       },
     },
-    async (request) => (await takePendingData(ctx, request.query.token)) as any,
+    // The stored data was written in this shape by the connect flow; the response schema serializes it.
+    async (request) => (await takePendingData(ctx, request.query.token)) as Static<typeof PendingData>,
   );
 }

@@ -60,6 +60,6 @@ export default function listConnectionLogsRoute(app: App, ctx: AppContext) {
         },
       },
     },
-    async (request) => listConnectionLogs(ctx, request.principal, request.query as any),
+    async (request) => listConnectionLogs(ctx, request.principal, request.query),
   );
 }

@@ -181,7 +181,7 @@ function register(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { attachmentUrl, attachmentType, attachmentName, ...body } = request.body as Record<string, any>;
+      const { attachmentUrl, attachmentType, attachmentName, ...body } = request.body;
       const attachment =
         body.attachment ??
         (attachmentUrl

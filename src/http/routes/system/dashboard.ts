@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { AppError, notFound } from '../../../errors.js';
 import type { App } from '../../app.js';
@@ -42,7 +43,7 @@ const CSP = [
 
 export default function dashboard(app: App, _ctx: AppContext, webDir = DEFAULT_WEB_DIR) {
   const root = path.resolve(webDir);
-  const toApp = async (_request: unknown, reply: any) => reply.redirect('/app/', 302);
+  const toApp = async (_request: unknown, reply: FastifyReply) => reply.redirect('/app/', 302);
   app.get('/', { config: { public: true }, schema: { hide: true } }, toApp);
   app.get('/app', { config: { public: true }, schema: { hide: true } }, toApp);
   app.get('/app/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../app.js';
 
@@ -66,7 +67,7 @@ const INIT = `Scalar.createApiReference('#app', {
 `;
 
 export default function docsRoute(app: App, _ctx: AppContext) {
-  const common = (reply: any) =>
+  const common = (reply: FastifyReply) =>
     reply
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'no-referrer')

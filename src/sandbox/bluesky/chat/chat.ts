@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { InvalidRequestError, type Server } from '@atproto/xrpc-server';
+import { InvalidRequestError, type Params, type Server } from '@atproto/xrpc-server';
 import type { PdsReader } from './pds-reader.js';
 
 type Auth = (lxm: string) => (ctx: { req: http.IncomingMessage }) => Promise<{ credentials: { did: string } }>;
@@ -21,6 +21,21 @@ export interface Convo {
   messages: ChatMessage[];
   /** Per member: the rev up to which it has read. */
   read: Map<string, string>;
+}
+
+/** The query parameters the chat methods read (each method its own, as its lexicon declares them). */
+interface ChatParams extends Params {
+  convoId: string;
+  members: string[];
+  cursor?: string;
+  limit?: number;
+}
+
+/** The JSON input of the chat procedures (sendMessage, updateRead). */
+interface ChatInput {
+  convoId: string;
+  messageId?: string;
+  message: { text: string; embed?: unknown };
 }
 
 /** The chat service's conversations (one store per service). Revs are one growing counter, like TIDs. */
@@ -107,12 +122,13 @@ export function registerChat(server: Server, chat: ChatState, auth: Auth, reader
     return c;
   };
 
-  const method = (nsid: string, handler: (did: string, params: any, input: any) => Promise<unknown>) =>
+  // xrpc-server checks params and input against each method's lexicon before the handler runs.
+  const method = (nsid: string, handler: (did: string, params: ChatParams, input: ChatInput) => Promise<unknown>) =>
     server.method(nsid, {
       auth: auth(nsid),
-      handler: async (ctx: any) => ({
+      handler: async (ctx) => ({
         encoding: 'application/json',
-        body: await handler(ctx.auth.credentials.did, ctx.params, ctx.input?.body),
+        body: await handler(ctx.auth.credentials.did, ctx.params as ChatParams, ctx.input?.body as ChatInput),
       }),
     });
 
@@ -120,7 +136,8 @@ export function registerChat(server: Server, chat: ChatState, auth: Auth, reader
     const mine = [...chat.convos.values()]
       .filter((c) => c.members.includes(did) && c.messages.length)
       .sort((a, b) => (a.rev < b.rev ? 1 : -1));
-    const after = params.cursor ? mine.filter((c) => c.rev < params.cursor) : mine;
+    const { cursor } = params;
+    const after = cursor ? mine.filter((c) => c.rev < cursor) : mine;
     const page = after.slice(0, params.limit ?? 50);
     const convos = [];
     for (const c of page) convos.push(await convoView(c, did));
@@ -138,7 +155,8 @@ export function registerChat(server: Server, chat: ChatState, auth: Auth, reader
   method('chat.bsky.convo.getMessages', async (did, params) => {
     const c = member(params.convoId, did);
     const newestFirst = [...c.messages].reverse();
-    const after = params.cursor ? newestFirst.filter((m) => m.rev < params.cursor) : newestFirst;
+    const { cursor } = params;
+    const after = cursor ? newestFirst.filter((m) => m.rev < cursor) : newestFirst;
     const page = after.slice(0, params.limit ?? 50);
     return { messages: page.map(messageView), ...(page.length < after.length ? { cursor: page.at(-1)!.rev } : {}) };
   });
