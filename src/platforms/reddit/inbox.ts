@@ -50,6 +50,8 @@ interface ThingData {
   parent_id?: string;
   link_title?: string;
   subreddit?: string;
+  /** `username_mention` for a comment that names the account (`comment_reply` for an answer). */
+  type?: string;
 }
 
 /** A thing of a listing: its kind (`t1`, `t4`...) and data. */

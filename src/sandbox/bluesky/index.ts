@@ -59,7 +59,7 @@ interface RecordValue {
   text?: string;
   createdAt: string;
   langs?: string[];
-  facets?: { features?: { $type?: string; did?: string }[] }[];
+  facets?: { index?: { byteStart: number; byteEnd: number }; features?: { $type?: string; did?: string }[] }[];
   embed?: {
     $type?: string;
     images?: { image: BlobRef; alt?: string }[];

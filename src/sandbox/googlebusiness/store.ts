@@ -37,6 +37,8 @@ export interface LocalPostBody {
   topicType: string;
   summary?: string;
   media?: { mediaFormat: string; sourceUrl: string }[];
+  /** An EVENT or OFFER post's schedule (the Date and TimeOfDay messages of Google's API). */
+  event?: { schedule?: { endDate?: unknown; endTime?: unknown } };
   [key: string]: unknown;
 }
 

@@ -159,7 +159,7 @@ export function registerV4(app: FastifyInstance, state: SimulatorState, oauth: O
     if (!post || post.deleted || post.locationId !== loc.id || ended(post, now()))
       return gbpError(reply, 404, 'Requested entity was not found.');
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const next: Record<string, unknown> = { ...post.body };
+    const next: LocalPostBody = { ...post.body };
     for (const field of mask) {
       if (body[field] === undefined) delete next[field];
       else next[field] = body[field];
