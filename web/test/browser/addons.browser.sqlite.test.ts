@@ -121,9 +121,18 @@ describe('connection steps and add-on pages in Chromium', () => {
     await visit('inbox', 'Inbox');
     await page.getByRole('tab', { name: 'Comments', exact: true }).click();
     // The selected tab says so, and only it (once the click has rendered: reading at once raced it).
-    await expect
-      .poll(() => page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected'))
-      .toBe('true');
+    try {
+      await expect
+        .poll(() => page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected'))
+        .toBe('true');
+    } catch (error) {
+      // Seen twice in whole-suite runs, never alone: say what the page showed when the tab did not change.
+      const tabs = await page.locator('[role=tablist]').evaluate((n) => n.outerHTML);
+      const main = await page.locator('main').evaluate((n) => n.innerHTML.slice(0, 2000));
+      throw new Error(
+        `${(error as Error).message}\nurl ${page.url()}\nerrors ${JSON.stringify(w.errors)}\n${tabs}\n${main}`,
+      );
+    }
     expect(await page.getByRole('tab', { name: 'Conversations' }).getAttribute('aria-selected')).toBe('false');
     expect(await page.getByRole('tab', { selected: true }).count()).toBe(1);
     const post = page.locator('.inbox-list li', { hasText: '1 comment' });
