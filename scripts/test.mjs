@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite on SQLite, then again on PostgreSQL when one is reachable
 // (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each PostgreSQL test context
-// uses its own schema; HERALD_TEST_DIALECTS=sqlite runs the SQLite run alone. Prints one closing line:
+// uses its own schema; HERALD_TEST_DIALECTS=sqlite (or =postgres) runs that run alone. Prints one closing line:
 // "N passed, N failed, N skipped".
 //
 // A test file that never reports (its worker aborted, as better-sqlite3 12 did on Node 24) has no failed
@@ -89,11 +89,19 @@ function run(label, env) {
   return { ok: res.status === 0, ...counts };
 }
 
-const results = [run('sqlite', { TEST_DATABASE_URL: '', HERALD_TEST_DIALECT: 'sqlite' })];
-if (process.env.HERALD_TEST_DIALECTS === 'sqlite') {
+// HERALD_TEST_DIALECTS: `sqlite` or `postgres` runs that dialect's run alone (CI runs them side by side).
+const only = process.env.HERALD_TEST_DIALECTS;
+const results = [];
+if (only === 'postgres') console.log('\nsqlite: not run (HERALD_TEST_DIALECTS=postgres)');
+else results.push(run('sqlite', { TEST_DATABASE_URL: '', HERALD_TEST_DIALECT: 'sqlite' }));
+if (only === 'sqlite') {
   console.log('\npostgres: not run (HERALD_TEST_DIALECTS=sqlite)');
 } else if (await reachable(pgUrl)) {
   results.push(run('postgres', { TEST_DATABASE_URL: pgUrl, HERALD_TEST_DIALECT: 'postgres' }));
+} else if (only === 'postgres') {
+  // Asked for PostgreSQL alone: a server that does not answer is a failure, not a skip.
+  console.log(`\npostgres: FAILED (no PostgreSQL reachable at ${new URL(pgUrl).host})`);
+  results.push({ ok: false, passed: 0, failed: 1, skipped: 0 });
 } else {
   console.log(
     `\npostgres: skipped (no PostgreSQL reachable at ${new URL(pgUrl).host}; set TEST_DATABASE_URL to run it)`,
