@@ -136,10 +136,16 @@ function bucket(s: string): string {
     .join(' ')} else ${s} / 100000 * 100000 end`;
 }
 
-/** The first outgoing message after row `r` in its conversation: its reply may have changed. */
-const nextOutgoing = (r: string) =>
-  `(select n.message_id from inbox_message n where n.conversation_id = ${r}.conversation_id and n.direction = 'outgoing'
-     and n.sent_at > ${r}.sent_at order by n.sent_at, n.message_id limit 1)`;
+/**
+ * The first outgoing message after row `r` in its conversation (by time, then id): its reply may have
+ * changed. Two probes of the (conversation, direction, time) index: an ORDER BY time, id LIMIT 1 read
+ * every later message of the conversation and sorted them, for each message stored.
+ */
+const nextOutgoing = (r: string) => {
+  const outgoing = (a: string) => `${a}.conversation_id = ${r}.conversation_id and ${a}.direction = 'outgoing'`;
+  return `(select min(n.message_id) from inbox_message n where ${outgoing('n')} and n.sent_at =
+     (select min(t.sent_at) from inbox_message t where ${outgoing('t')} and t.sent_at > ${r}.sent_at))`;
+};
 
 /** The replies of the outgoing messages `ids` (an SQL list or subquery), computed again. */
 const repliesAgain = (d: InboxDialect, ids: string) => [
@@ -152,30 +158,35 @@ const repliesAgain = (d: InboxDialect, ids: string) => [
  * sum: set-based, so a batch costs a few statements whatever its size.
  */
 export function addMessages(d: InboxDialect, where: string): string[] {
+  // Each message's source worked out once (it reads the metadata's JSON).
+  const batch = `(select m.tenant_id, m.account_id, m.conversation_id, m.direction, m.sent_at, ${d.source('m')} as source
+    from inbox_message m where ${where} ${d.fence}) m`;
   const conversationDays = (source: string, groupSource: string) =>
     `insert into ${ICD} (${DAY_KEY}, account_id, received, sent, first_at, last_at)
      select m.tenant_id, ${day('m')}, m.conversation_id, ${source}, min(m.account_id),
        sum(${incoming('m', '1', '0')}), sum(${incoming('m', '0', '1')}), min(m.sent_at), max(m.sent_at)
-     from inbox_message m where ${where} group by m.tenant_id, ${day('m')}, m.conversation_id${groupSource}
+     from ${batch} where true group by m.tenant_id, ${day('m')}, m.conversation_id${groupSource}
      on conflict (${DAY_KEY}) do update set received = ${ICD}.received + excluded.received,
        sent = ${ICD}.sent + excluded.sent, first_at = ${d.least}(${ICD}.first_at, excluded.first_at),
        last_at = ${d.greatest}(${ICD}.last_at, excluded.last_at)`;
   return [
     `insert into inbox_volume_day (${VOLUME_KEY}, messages, ${HOURS.join(', ')})
-     select m.tenant_id, ${day('m')}, m.account_id, ${d.source('m')}, m.direction, count(*),
+     select m.tenant_id, ${day('m')}, m.account_id, m.source, m.direction, count(*),
        ${HOURS.map((h) => `sum(${hourShare('m', h)})`).join(', ')}
-     from inbox_message m where ${where} group by m.tenant_id, ${day('m')}, m.account_id, ${d.source('m')}, m.direction
+     from ${batch} where true group by m.tenant_id, ${day('m')}, m.account_id, m.source, m.direction
      on conflict (${VOLUME_KEY}) do update set messages = inbox_volume_day.messages + excluded.messages,
        ${HOURS.map((h) => `${h} = inbox_volume_day.${h} + excluded.${h}`).join(', ')}`,
-    conversationDays(d.source('m'), `, ${d.source('m')}`),
+    conversationDays('m.source', ', m.source'),
     conversationDays(`'${ANY_SOURCE}'`, ''),
     ...linkNewDays(),
     // Each new outgoing message has a reply, and the first outgoing one after each new message may
     // have another (a message that arrives late).
-    ...repliesAgain(
+    // (A new message has no reply stored yet: only the later ones' may be there to delete.)
+    `delete from inbox_reply where message_id in (select ${nextOutgoing('m')} from inbox_message m where ${where})`,
+    replyInsert(
       d,
-      `select m.message_id from inbox_message m where ${where} and m.direction = 'outgoing'
-       union select ${nextOutgoing('m')} from inbox_message m where ${where}`,
+      `o.message_id in (select m.message_id from inbox_message m where ${where} and m.direction = 'outgoing'
+       union select ${nextOutgoing('m')} from inbox_message m where ${where})`,
     ),
   ];
 }
