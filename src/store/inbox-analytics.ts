@@ -125,8 +125,8 @@ export interface ConversationTotals {
 /**
  * One page of the conversations active in the range, with their totals there, and how many there are.
  * By the last (first) message: a walk of the days in that order, keeping each conversation's last
- * (first) day in the range, the one whose next (previous) active day is outside it. By a count: every
- * conversation of the range summed, then sorted.
+ * (first) day in the range, the one whose next (previous) active day is outside it. By a count: one
+ * row per conversation of the range (its first day there) with its count there, then sorted.
  */
 export async function listConversationTotals(
   db: Executor,
@@ -135,26 +135,39 @@ export async function listConversationTotals(
 ): Promise<{ total: number; rows: ConversationTotals[] }> {
   const where = sql`${scoped(f, 'inbox_conversation_day', false)} and source = ${f.source ?? ANY_SOURCE}`;
   const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
-  const totals = (ids: RawBuilder<unknown> | null) => sql<Record<string, unknown>>`
+  const totals = (ids: RawBuilder<unknown>) => sql<Record<string, unknown>>`
     select conversation_id, min(account_id) as account_id, sum(received) as received, sum(sent) as sent,
       sum(received) + sum(sent) as total, min(first_at) as first_at, max(last_at) as last_at
-    from inbox_conversation_day where ${where}${ids ? sql` and conversation_id in (${ids})` : sql``}
+    from inbox_conversation_day where ${where} and conversation_id in (${ids})
     group by conversation_id`;
-  const pageRows = async () => {
+  const pageIds = async (): Promise<{ conversation_id: string }[]> => {
     const sort = CONVERSATION_SORTS[page.sort];
     if (sort !== 'last_at' && sort !== 'first_at') {
-      const { rows } = await sql<Record<string, unknown>>`${totals(null)}
-        order by ${sql.ref(sort)} ${dir}, conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
+      // One row per conversation, its first day in the range: that day's count when it is also its last
+      // day there (most conversations), else the sum of its days there (an index probe).
+      const count = (c: 'received' | 'sent') =>
+        sql`case when f.next_day is null or f.next_day > ${f.toDay} then f.${sql.raw(c)} else (select sum(x.${sql.raw(c)})
+          from inbox_conversation_day x where x.conversation_id = f.conversation_id and x.source = f.source
+            and x.day >= ${f.fromDay} and x.day <= ${f.toDay}) end`;
+      const key = sort === 'total' ? sql`${count('received')} + ${count('sent')}` : count(sort);
+      const { rows } = await sql<{ conversation_id: string }>`
+        select f.conversation_id, ${key} as k from inbox_conversation_day f
+        where ${scoped(f, 'f', false)} and f.source = ${f.source ?? ANY_SOURCE} and f.prev_day < ${f.fromDay}
+        order by k ${dir}, f.conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
       return rows;
     }
     // A time's first ten characters are its day: these bounds let the walk start and stop in the index
     // (the day after, not a character after: PostgreSQL may compare text in a locale's order).
     const after = new Date(Date.parse(`${f.toDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const edge = sort === 'last_at' ? sql`(next_day is null or next_day > ${f.toDay})` : sql`prev_day < ${f.fromDay}`;
-    const { rows: ids } = await sql<{ conversation_id: string }>`
+    const { rows } = await sql<{ conversation_id: string }>`
       select conversation_id from inbox_conversation_day
       where ${where} and ${edge} and ${sql.ref(sort)} >= ${f.fromDay} and ${sql.ref(sort)} < ${after}
       order by ${sql.ref(sort)} ${dir}, conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
+    return rows;
+  };
+  const pageRows = async () => {
+    const ids = await pageIds();
     if (!ids.length) return [];
     const { rows } = await totals(sql.join(ids.map((r) => r.conversation_id))).execute(db);
     const byId = new Map(rows.map((r) => [String(r.conversation_id), r]));
