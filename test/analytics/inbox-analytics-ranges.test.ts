@@ -281,5 +281,8 @@ describe('inbox analytics over conversations of many days', () => {
     await db.deleteFrom('account').where('account_id', '=', accounts[0].account_id).execute();
     seeded = seeded.filter((m) => m.account !== accounts[0]);
     await checkEverything('after the account went');
+    // The counts of days that lost their conversations go too, not left as zeros.
+    const zeros = await db.selectFrom('inbox_active_day').select('day').where('conversations', '<=', 0).execute();
+    expect(zeros).toEqual([]);
   });
 });

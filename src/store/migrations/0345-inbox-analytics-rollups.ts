@@ -93,6 +93,8 @@ export function linkNewDays(): string[] {
     addCounts(`select q.tenant_id, q.day, q.account_id, q.source, q.p, count(*)
       from (select e.tenant_id, e.day, e.account_id, e.source, coalesce(${neighbour('e', 'max')}, '') as p from (${moved}) e) q
       where true group by q.tenant_id, q.day, q.account_id, q.source, q.p`),
+    `delete from inbox_active_day where conversations <= 0
+     and (tenant_id, day) in (select tenant_id, day from (${moved}) e)`,
     `update ${ICD} set prev_day = coalesce(${neighbour(ICD, 'max')}, '')
      where prev_day is not null and (${DAY_KEY}) in (select tenant_id, day, conversation_id, source from (${moved}) e)`,
     addCounts(`select q.tenant_id, q.day, q.account_id, q.source, q.p, count(*)
@@ -240,6 +242,8 @@ function removed(d: InboxDialect, r: string): string[] {
       addCounts(`select nx.tenant_id, nx.day, nx.account_id, nx.source, r.prev_day, 1
         from ${ICD} r join ${ICD} nx on nx.tenant_id = r.tenant_id and nx.conversation_id = r.conversation_id
           and nx.source = r.source and nx.day = r.next_day where ${empty}`),
+      `delete from inbox_active_day where tenant_id = ${r}.tenant_id and conversations <= 0
+       and day in (${day(r)}, (select r.next_day from ${ICD} r where ${empty}))`,
       `update ${ICD} set prev_day = (select r.prev_day from ${ICD} r where ${empty}) where ${chain('next_day')}`,
       `update ${ICD} set next_day = (select r.next_day from ${ICD} r where ${empty}) where ${chain('prev_day')}`,
       `delete from ${ICD} where ${dayRow(source)} and received + sent <= 0`,
