@@ -19,7 +19,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * A row is new until linked: it is written with `prev_day` null, and `linkNewDays` links every such row
  * (and fixes its neighbours and the counts) before its transaction ends. The builders are exported for
- * that store module, so the triggers and the insert path share one text.
+ * that store module, so the triggers and the insert path share one text. On PostgreSQL two transactions
+ * never link days of one conversation at once: storing a message first upserts its conversation's row
+ * (store/inbox/conversations.ts, ensureConversation), which holds that row's lock until the commit.
  */
 
 export const ANY_SOURCE = 'all';
