@@ -25,7 +25,9 @@ import { hasWrk, measureBare, part, startHerald, wrk, type BenchResult } from '.
  *    prepared INSERTs (what storing alone costs). Meanwhile a worker process publishes 300 scheduled posts
  *    falling due through the ingest: their p99 lateness.
  * 2. GET /v1/inbox/conversations with 1,000,000 stored messages (100,000 conversations over 50 accounts,
- *    seeded in SQL): p99 and throughput with wrk, against bare Fastify.
+ *    BENCH_INBOX_CONVERSATIONS to change; the rows seeded in SQL, the analytics sums by the store's
+ *    insert path, as the ingest writes them, in transactions of 50,000 messages: the time they take):
+ *    p99 and throughput with wrk, against bare Fastify.
  * 3. The seven inbox analytics (GET /v1/analytics/inbox/*) over the same 1,000,000 messages and a
  *    365-day range: p95 with wrk (4 connections), twice. Goal p95 < 100 ms each.
  */

@@ -35,7 +35,7 @@ const VOLUME_KEY = 'tenant_id, day, account_id, source, direction';
 const DAY_KEY = 'tenant_id, day, conversation_id, source';
 
 /** The dialect's pieces of text (what differs between SQLite and PostgreSQL). */
-export interface InboxDialect {
+interface InboxDialect {
   /** The source of message row `r` (NEW, OLD or a table alias). */
   source(r: string): string;
   /** Whole seconds from ISO instant `a` to `b`. */
@@ -83,7 +83,7 @@ const neighbour = (r: string, agg: 'max' | 'min', extra = '') =>
  * links, and the conversation counts. Several new days of one conversation in one batch, and days that
  * arrive out of order, are linked as if they had come one at a time.
  */
-export function linkNewDays(): string[] {
+function linkNewDays(): string[] {
   // The first linked row after each new one: its previous day changes (to the latest new day before it).
   const moved = `select distinct e.tenant_id, e.day, e.conversation_id, e.source, e.account_id, e.prev_day
     from ${ICD} n join ${ICD} e on e.tenant_id = n.tenant_id and e.conversation_id = n.conversation_id
