@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './db.js';
+import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
 
 /*
- * Reads of the inbox analytics sums (migration 0310): every query is one tenant's rows in a range of UTC
+ * Reads of the inbox analytics sums (migrations 0310 and 0345): every query is one tenant's rows in a range of UTC
  * days, so it walks the sums' primary key, never the messages.
  */
 
@@ -61,11 +62,20 @@ export async function hoursByDay(db: Executor, f: InboxAnalyticsFilter, directio
   return rows.map((r) => ({ day: r.day, direction: r.direction, hours: HOUR_COLUMNS.map((h) => n(r[h])) }));
 }
 
-/** Conversations with at least one message in the range (per account when `byAccount`). */
+/**
+ * The conversations of the filter's source (all sources: `all`) active in the range: each counted on
+ * its first day in the range, the one whose previous active day is before it (migration 0345), so this
+ * is a sum of pre-aggregated rows.
+ */
+function activeWhere(f: InboxAnalyticsFilter) {
+  return sql`${scoped(f, 'inbox_active_day', false)} and source = ${f.source ?? ANY_SOURCE} and prev_day < ${f.fromDay}`;
+}
+
+/** Conversations with at least one message in the range, per account. */
 export async function conversationCounts(db: Executor, f: InboxAnalyticsFilter) {
   const { rows } = await sql<{ account_id: string; conversations: unknown }>`
-    select account_id, count(distinct conversation_id) as conversations from inbox_conversation_day
-    where ${scoped(f, 'inbox_conversation_day')} group by account_id`.execute(db);
+    select account_id, sum(conversations) as conversations from inbox_active_day
+    where ${activeWhere(f)} group by account_id`.execute(db);
   return rows.map((r) => ({ accountId: r.account_id, conversations: n(r.conversations) }));
 }
 
@@ -112,24 +122,60 @@ export interface ConversationTotals {
   lastAt: string;
 }
 
-/** One page of the conversations active in the range, with their totals there, and how many there are. */
+/**
+ * One page of the conversations active in the range, with their totals there, and how many there are.
+ * By the last (first) message: a walk of the days in that order, keeping each conversation's last
+ * (first) day in the range, the one whose next (previous) active day is outside it. By a count: one
+ * row per conversation of the range (its first day there) with its count there, then sorted.
+ */
 export async function listConversationTotals(
   db: Executor,
   f: InboxAnalyticsFilter,
   page: { sort: keyof typeof CONVERSATION_SORTS; order: 'asc' | 'desc'; limit: number; offset: number },
 ): Promise<{ total: number; rows: ConversationTotals[] }> {
-  const where = scoped(f, 'inbox_conversation_day');
+  const where = sql`${scoped(f, 'inbox_conversation_day', false)} and source = ${f.source ?? ANY_SOURCE}`;
   const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
-  const [{ rows: count }, { rows }] = await Promise.all([
-    sql<{ n: unknown }>`select count(distinct conversation_id) as n from inbox_conversation_day where ${where}`.execute(
-      db,
-    ),
-    sql<Record<string, unknown>>`
-      select conversation_id, min(account_id) as account_id, sum(received) as received, sum(sent) as sent,
-        sum(received) + sum(sent) as total, min(first_at) as first_at, max(last_at) as last_at
-      from inbox_conversation_day where ${where} group by conversation_id
-      order by ${sql.ref(CONVERSATION_SORTS[page.sort])} ${dir}, conversation_id ${dir}
-      limit ${page.limit} offset ${page.offset}`.execute(db),
+  const totals = (ids: RawBuilder<unknown>) => sql<Record<string, unknown>>`
+    select conversation_id, min(account_id) as account_id, sum(received) as received, sum(sent) as sent,
+      sum(received) + sum(sent) as total, min(first_at) as first_at, max(last_at) as last_at
+    from inbox_conversation_day where ${where} and conversation_id in (${ids})
+    group by conversation_id`;
+  const pageIds = async (): Promise<{ conversation_id: string }[]> => {
+    const sort = CONVERSATION_SORTS[page.sort];
+    if (sort !== 'last_at' && sort !== 'first_at') {
+      // One row per conversation, its first day in the range: that day's count when it is also its last
+      // day there (most conversations), else the sum of its days there (an index probe).
+      const count = (c: 'received' | 'sent') =>
+        sql`case when f.next_day is null or f.next_day > ${f.toDay} then f.${sql.raw(c)} else (select sum(x.${sql.raw(c)})
+          from inbox_conversation_day x where x.conversation_id = f.conversation_id and x.source = f.source
+            and x.day >= ${f.fromDay} and x.day <= ${f.toDay}) end`;
+      const key = sort === 'total' ? sql`${count('received')} + ${count('sent')}` : count(sort);
+      const { rows } = await sql<{ conversation_id: string }>`
+        select f.conversation_id, ${key} as k from inbox_conversation_day f
+        where ${scoped(f, 'f', false)} and f.source = ${f.source ?? ANY_SOURCE} and f.prev_day < ${f.fromDay}
+        order by k ${dir}, f.conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
+      return rows;
+    }
+    // A time's first ten characters are its day: these bounds let the walk start and stop in the index
+    // (the day after, not a character after: PostgreSQL may compare text in a locale's order).
+    const after = new Date(Date.parse(`${f.toDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const edge = sort === 'last_at' ? sql`(next_day is null or next_day > ${f.toDay})` : sql`prev_day < ${f.fromDay}`;
+    const { rows } = await sql<{ conversation_id: string }>`
+      select conversation_id from inbox_conversation_day
+      where ${where} and ${edge} and ${sql.ref(sort)} >= ${f.fromDay} and ${sql.ref(sort)} < ${after}
+      order by ${sql.ref(sort)} ${dir}, conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
+    return rows;
+  };
+  const pageRows = async () => {
+    const ids = await pageIds();
+    if (!ids.length) return [];
+    const { rows } = await totals(sql.join(ids.map((r) => r.conversation_id))).execute(db);
+    const byId = new Map(rows.map((r) => [String(r.conversation_id), r]));
+    return ids.map((r) => byId.get(r.conversation_id)!);
+  };
+  const [{ rows: count }, rows] = await Promise.all([
+    sql<{ n: unknown }>`select sum(conversations) as n from inbox_active_day where ${activeWhere(f)}`.execute(db),
+    pageRows(),
   ]);
   return {
     total: n(count[0]?.n),
@@ -157,6 +203,7 @@ export async function conversationDays(
     .select(['day', 'source', 'received', 'sent', 'first_at', 'last_at'])
     .where('conversation_id', '=', conversationId)
     .where('tenant_id', '=', tenantId)
+    .where('source', '<>', ANY_SOURCE)
     .where('day', '>=', fromDay)
     .where('day', '<=', toDay)
     .orderBy('day')

@@ -702,6 +702,20 @@ export interface InboxConversationDayTable {
   sent: number;
   first_at: string;
   last_at: string;
+  /** The conversation's previous day with a message (of this source), '' when none; null until linked. */
+  prev_day: string | null;
+  /** Its next day with a message, null when none. */
+  next_day: string | null;
+}
+
+/** Conversations active per day, by the day each was active before (migration 0345). */
+export interface InboxActiveDayTable {
+  tenant_id: string;
+  day: string;
+  account_id: string;
+  source: string;
+  prev_day: string;
+  conversations: number;
 }
 
 export interface InboxReplyTable {
@@ -785,6 +799,7 @@ export interface Database {
   session: SessionTable;
   inbox_volume_day: InboxVolumeDayTable;
   inbox_conversation_day: InboxConversationDayTable;
+  inbox_active_day: InboxActiveDayTable;
   inbox_reply: InboxReplyTable;
   inbox_reply_day: InboxReplyDayTable;
   analytics_change: AnalyticsChangeTable;

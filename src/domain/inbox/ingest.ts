@@ -26,6 +26,7 @@ import {
 } from '../../store/inbox/conversations.js';
 import { insertMention } from '../../store/inbox/mentions.js';
 import { findReview, insertReview, updateReview, type ReviewRow } from '../../store/inbox/reviews.js';
+import { addInboxAnalytics } from '../../store/inbox-analytics-keep.js';
 import {
   commentEventData,
   conversationStartedData,
@@ -63,6 +64,8 @@ export async function ingestMessage(
   account: AccountRow,
   m: InboundMessage,
   now: Date,
+  /** Collects the new message's id for the caller to add to the analytics once (ingestBatch); absent: added now. */
+  analytics?: string[],
 ): Promise<{ created: boolean; conversation: ConversationRow; message: MessageRow }> {
   const at = now.toISOString();
   const sentAt = iso(m.sentAt) ?? at;
@@ -115,6 +118,8 @@ export async function ingestMessage(
     );
   const created = await insertMessage(tx, message);
   if (!created) return { created, conversation, message };
+  if (analytics) analytics.push(message.message_id);
+  else await addInboxAnalytics(tx, [message.message_id]);
   await touchConversation(
     tx,
     conversation.conversation_id,
@@ -302,9 +307,15 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
         return false;
       }
     };
+    // The new messages go into the analytics sums together, once the batch is stored.
+    // (An id whose savepoint was rolled back matches no row there.)
+    const created: string[] = [];
     for (const m of clean.messages)
-      if (await each('message', m.messageId, async () => (await ingestMessage(ctx, tx, account, m, now)).created))
+      if (
+        await each('message', m.messageId, async () => (await ingestMessage(ctx, tx, account, m, now, created)).created)
+      )
         counts.messages++;
+    await addInboxAnalytics(tx, created);
     for (const c of clean.comments)
       if (await each('comment', c.commentId, async () => (await ingestComment(ctx, tx, account, c, now)).created))
         counts.comments++;

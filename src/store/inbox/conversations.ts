@@ -111,7 +111,11 @@ export async function listConversations(db: Executor, f: ConversationFilter): Pr
   ).execute();
 }
 
-/** Inserts a message unless the conversation has it already: true when this call created it. */
+/**
+ * Inserts a message unless the conversation has it already: true when this call created it.
+ * NOTE: the transaction must add the messages it created to the analytics before it commits
+ * (`addInboxAnalytics`, store/inbox-analytics-keep.ts): no trigger does it.
+ */
 export async function insertMessage(db: Executor, row: MessageRow): Promise<boolean> {
   const res = await db
     .insertInto('inbox_message')
