@@ -28,6 +28,7 @@ import * as m0310 from './0310-inbox-analytics.js';
 import * as m0311 from './0311-analytics-delta.js';
 import * as m0330 from './0330-sessions.js';
 import * as m0340 from './0340-inbox-mentions.js';
+import * as m0350 from './0350-rollup-at-commit.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0311-analytics-delta': m0311,
   '0330-sessions': m0330,
   '0340-inbox-mentions': m0340,
+  '0350-rollup-at-commit': m0350,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
