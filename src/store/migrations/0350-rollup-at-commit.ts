@@ -12,9 +12,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * active connections waiting on it at 500 posts). Deferred to COMMIT, the trigger takes the lock only
  * while the commit runs, on the server, with no round trip to the client inside it.
  *
- * The sums are the same: the trigger gets the same rows (OLD/NEW as of each change), only later. Nothing
- * reads metrics_rollup in the transaction that wrote target_metrics. SQLite has one writer and no such
- * queue: nothing changes there.
+ * The sums are the same: the trigger gets the same rows (OLD/NEW as of each change), only later, and in
+ * the order of the changes, so writers that lock slots in publish order (analytics collection, imports)
+ * still lock them in that order. Nothing reads metrics_rollup in the transaction that wrote
+ * target_metrics. SQLite has one writer and no such queue: nothing changes there.
  */
 
 /** The columns of 0250's trigger: an update that changes none of these leaves the sums as they were. */
