@@ -590,7 +590,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     const unknownListed = (await api(servers[0], 'GET', '/v1/posts?status=unknown&limit=1')).pagination?.total ?? 0;
     const name = `bluesky ${N} accounts, PostgreSQL, 3 processes, 1 killed`;
     return [
-      ...report(name, survivors, LATENCY[1], mem).map((r) =>
+      ...report(name, survivors, LATENCY[1], mem, await store.phases()).map((r) =>
         r.name.endsWith(': p99 lateness') ? { ...r, goal: '<= 3 s', pass: r.value <= 3 } : r,
       ),
       {

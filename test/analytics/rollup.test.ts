@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildMetricsRollup } from '../../src/store/migrations/0250-analytics-rollup.js';
 import {
@@ -8,6 +9,7 @@ import {
   type MetricsScope,
 } from '../../src/store/analytics-read.js';
 import type { AccountRow } from '../../src/store/accounts.js';
+import type { Executor } from '../../src/store/db.js';
 import type { TargetMetricsTable } from '../../src/store/schema.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { seedAccount, seedPost, seedProfile } from '../helpers/test-platform-fixtures.js';
@@ -251,6 +253,78 @@ describe('metrics_rollup', () => {
   });
 
   /** The rollup holds exactly the targets' sums per slot, and no empty slot. */
+  it("sums a transaction's rows once it commits; writers of one slot do not wait on each other meanwhile", async () => {
+    const tenant = (await env.createUser({ addons: ['analytics'] })).userId;
+    const account = await seedAccount(env.ctx, tenant, await seedProfile(env.ctx, tenant), 'bluesky', 'slot');
+    // Every row in one quarter-hour: the one rollup row a campaign's publishes all add to.
+    const published = '2026-03-10T09:05:00.000Z';
+    const slotOf = () =>
+      env.ctx.db.kysely
+        .selectFrom('metrics_rollup')
+        .select('posts')
+        .where('tenant_id', '=', tenant)
+        .where('slot', '=', '2026-03-10T09:00:00.000Z')
+        .executeTakeFirst();
+    // The posts first: a SQLite transaction must use the database only through its own handle.
+    const posts: { postId: string; targetIds: string[] }[] = [];
+    for (let i = 0; i < 3; i++)
+      posts.push(
+        await seedPost(env.ctx, {
+          tenantId: tenant,
+          content: 'x',
+          targets: [{ account }],
+          scheduledFor: new Date(START),
+        }),
+      );
+    const insert = async (db: Executor) => {
+      const { postId, targetIds } = posts.shift()!;
+      await db
+        .insertInto('target_metrics')
+        .values({
+          ...(metricsFor(published) as TargetMetricsTable),
+          target_id: targetIds[0]!,
+          tenant_id: tenant,
+          post_id: postId,
+          account_id: account.account_id,
+          profile_id: account.profile_id,
+          platform: account.platform,
+          next_collect_at: null,
+          is_external: 0,
+        })
+        .execute();
+    };
+
+    // Rolled back: adds nothing.
+    await expect(
+      env.ctx.db.transaction(async (tx) => {
+        await insert(tx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await slotOf()).toBeUndefined();
+
+    if (env.ctx.db.dialect === 'postgres') {
+      // A publish's transaction holds no lock on the slot's row before its COMMIT: a second one writes
+      // to the same slot and commits while the first is still open (it used to wait for the first's end,
+      // and here, where the first waits for it, it would fail on the lock timeout).
+      await env.ctx.db.kysely.transaction().execute(async (first) => {
+        await insert(first);
+        await env.ctx.db.kysely.transaction().execute(async (second) => {
+          await sql`set local lock_timeout = '20s'`.execute(second);
+          await insert(second);
+        });
+        expect(Number((await slotOf())?.posts)).toBe(1);
+      });
+    } else {
+      await env.ctx.db.transaction(async (tx) => {
+        await insert(tx);
+        await insert(tx);
+      });
+    }
+    expect(Number((await slotOf())?.posts)).toBe(2);
+    await expectRollupOfTargets();
+  });
+
   async function expectRollupOfTargets() {
     const rollup = await env.ctx.db.kysely.selectFrom('metrics_rollup').selectAll().execute();
     const expected = new Map<string, Record<string, number>>();
