@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * built. The default DATA_DIR is resolved against it rather than the working directory, so that the
  * server (`npm start`) and the admin CLI (`herald ...` from any folder) open the same database.
  */
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Every setting Herald reads. `loadConfig` is the only place that touches `process.env`;
@@ -168,14 +168,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 
-export const DEFAULT_ANALYTICS_SCHEDULE = '1h,6h,1d,2d,7d,30d,90d';
+const DEFAULT_ANALYTICS_SCHEDULE = '1h,6h,1d,2d,7d,30d,90d';
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
  * ANALYTICS_SCHEDULE: comma-separated ages such as `1h,6h,1d`, each a positive whole number and a unit
  * (s, m, h, d), strictly increasing and at most 365 days. A bad list is a startup error that names it.
  */
-export function parseSchedule(raw: string | undefined, problems: string[]): number[] {
+function parseSchedule(raw: string | undefined, problems: string[]): number[] {
   const text = raw === undefined || raw.trim() === '' ? DEFAULT_ANALYTICS_SCHEDULE : raw;
   const ages: number[] = [];
   for (const part of text.split(',').map((p) => p.trim())) {

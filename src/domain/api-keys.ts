@@ -24,11 +24,11 @@ export interface CreateApiKeyInput {
 }
 
 /** `sk_` + 64 hex characters from 32 random bytes (spec "API key"). */
-export function generateApiKey(): string {
+function generateApiKey(): string {
   return 'sk_' + randomHex(32);
 }
 
-export function keyPreview(key: string): string {
+function keyPreview(key: string): string {
   return `${key.slice(0, 11)}...${key.slice(-8)}`;
 }
 

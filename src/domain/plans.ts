@@ -1,5 +1,5 @@
 /** Plan limits from the spec's "Rate limits by plan" table. `null` means unlimited. */
-export const PLANS = {
+const PLANS = {
   free: { name: 'Free', requestsPerMinute: 60, profiles: 2, postsPerMonth: 20 },
   build: { name: 'Build', requestsPerMinute: 120, profiles: 10, postsPerMonth: 120 },
   accelerate: { name: 'Accelerate', requestsPerMinute: 600, profiles: 50, postsPerMonth: null },
@@ -10,7 +10,6 @@ export const PLANS = {
 >;
 
 export type PlanId = keyof typeof PLANS;
-export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
 export const ADDONS = ['analytics', 'inbox'] as const;
 export type Addon = (typeof ADDONS)[number];

@@ -50,12 +50,6 @@ export function assertWriteAllowed(p: Pick<Principal, 'permission'>): void {
   if (p.permission === 'read') throw forbidden('read_only_key', 'This API key is read-only');
 }
 
-export function assertAddon(p: Principal, addon: Addon): void {
-  if (!p.addons.includes(addon)) {
-    throw forbidden(`${addon}_addon_required`, `The ${addon} add-on is required for this endpoint`);
-  }
-}
-
 /** Intersection of two optional profile restrictions (null = unrestricted). */
 export function intersectScopes(a: string[] | null, b: string[] | null): string[] | null {
   if (a === null) return b;

@@ -16,7 +16,7 @@ import {
 import { planOf } from './plans.js';
 import { assertProfileVisible, type Principal } from './principal.js';
 
-export const DEFAULT_PROFILE_COLOR = '#ffeda0';
+const DEFAULT_PROFILE_COLOR = '#ffeda0';
 
 export interface ProfileInput {
   name?: string;

@@ -66,7 +66,7 @@ export interface UnifiedLogQuery {
   skip?: number;
 }
 
-export interface UnifiedLog {
+interface UnifiedLog {
   _id: string;
   type: string;
   action: string;

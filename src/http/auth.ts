@@ -159,7 +159,7 @@ function applyRateLimit(
 }
 
 /** What the route's flags ask of the key: write permission, full scope. */
-export function checkPermission(request: FastifyRequest, principal: Pick<Principal, 'permission' | 'keyScope'>): void {
+function checkPermission(request: FastifyRequest, principal: Pick<Principal, 'permission' | 'keyScope'>): void {
   const config = request.routeOptions.config;
   if (isWrite(request)) assertWriteAllowed(principal);
   if (config?.fullScopeKey) assertFullScopeKey(principal);

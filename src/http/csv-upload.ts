@@ -5,7 +5,7 @@ import type { App } from './app.js';
 import { toErrorResponse } from './errors.js';
 
 /** Largest CSV one upload may send (5,000 rows of about 3 KB each). */
-export const CSV_MAX_BYTES = 16 * 1024 * 1024;
+const CSV_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A refusal of the multipart layer that is not a 400 (too large, wrong content type). */
 class UploadRefused extends Error {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type ErrorKind } from '../errors.js';
 
 /** The only place that knows how domain error kinds become HTTP statuses. */
-export const STATUS_BY_KIND: Record<ErrorKind, number> = {
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   payment_required: 402,

@@ -17,7 +17,7 @@ import {
 } from '../store/idempotency.js';
 
 /** How long a key is remembered. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An in-flight key whose request has not finished after this long is presumed abandoned (crash). */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 

@@ -19,7 +19,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-export const WINDOW_MS = 60_000;
+const WINDOW_MS = 60_000;
 
 /**
  * The admitted requests of one key within the last window, oldest first, in a ring that grows as needed

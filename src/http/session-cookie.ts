@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * the request came over https: `request.protocol` honours X-Forwarded-Proto because Herald trusts its
  * proxy (http/app.ts). No Domain attribute: the cookie stays on Herald's own host.
  */
-export const SESSION_COOKIE = 'herald_session';
+const SESSION_COOKIE = 'herald_session';
 /** Header the dashboard sends the session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { deleteUnreferencedMedia } from '../domain/media/cleanup.js';
 import type { JobRunner } from './runner.js';
 
-export const MEDIA_CLEANUP_TASK = 'media.cleanup';
+const MEDIA_CLEANUP_TASK = 'media.cleanup';
 
 /** Hourly: uploads no post references are deleted 7 days after they were presigned. */
 export function registerMediaCleanup(runner: JobRunner, ctx: AppContext): void {

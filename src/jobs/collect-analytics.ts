@@ -5,24 +5,24 @@ import { ensureJob } from '../store/jobs.js';
 import type { PayloadOf } from './payloads.js';
 import { RetryLater, type JobRunner, type TaskRun } from './runner.js';
 
-export const ANALYTICS_SCAN_TASK = 'analytics.scan';
-export const ANALYTICS_COLLECT_TASK = 'analytics.collect';
+const ANALYTICS_SCAN_TASK = 'analytics.scan';
+const ANALYTICS_COLLECT_TASK = 'analytics.collect';
 /** Scan interval: every minute. */
-export const ANALYTICS_SCAN_EVERY_MS = 60_000;
+const ANALYTICS_SCAN_EVERY_MS = 60_000;
 /** Most accounts one scan gives a job. */
 const ACCOUNTS_PER_SCAN = 1000;
 
 /** The tasks of the analytics lane (worker.ts): slots of their own beside publishing's. */
 export const ANALYTICS_LANE_TASKS = [ANALYTICS_SCAN_TASK, ANALYTICS_COLLECT_TASK];
 
-export const collectJobKey = (accountId: string) => `analytics.collect:${accountId}`;
+const collectJobKey = (accountId: string) => `analytics.collect:${accountId}`;
 
 /**
  * Periodic: finds accounts with reads due (targets on the ANALYTICS_SCHEDULE, or the daily account read)
  * and gives each one collection job. The key keeps it to one job per account, so a slow platform never
  * accumulates a backlog of jobs, only of due reads (which the next job takes in one go).
  */
-export function scanAnalyticsTask(ctx: AppContext) {
+function scanAnalyticsTask(ctx: AppContext) {
   return async (_run: TaskRun): Promise<void> => {
     const now = ctx.clock.now();
     const iso = now.toISOString();
@@ -47,7 +47,7 @@ export function scanAnalyticsTask(ctx: AppContext) {
 }
 
 /** One account's reads (domain/analytics/collect.ts). */
-export function collectAnalyticsTask(ctx: AppContext) {
+function collectAnalyticsTask(ctx: AppContext) {
   return async (run: TaskRun<PayloadOf<typeof ANALYTICS_COLLECT_TASK>>): Promise<void> => {
     const outcome = await collectAccount(ctx, run.payload.accountId, run.job.attempts);
     if ('retryAt' in outcome) throw new RetryLater(outcome.retryAt, outcome.reason);

@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value';
  * the reason logged as an error and kept on the row (never a silent default such as an empty id).
  * Periodic tasks take no payload and are not listed.
  */
-export const JOB_PAYLOADS = {
+const JOB_PAYLOADS = {
   'post.publish': Type.Object({
     targetId: Type.String({ minLength: 1 }),
     /** Processing checks already made for this target. */
@@ -31,7 +31,7 @@ export const JOB_PAYLOADS = {
   }),
 } satisfies Record<string, TSchema>;
 
-export type JobTask = keyof typeof JOB_PAYLOADS;
+type JobTask = keyof typeof JOB_PAYLOADS;
 
 /** The payload a task's handler receives: typed for a listed task, `unknown` for any other. */
 export type PayloadOf<T extends string> = T extends JobTask ? Static<(typeof JOB_PAYLOADS)[T]> : unknown;

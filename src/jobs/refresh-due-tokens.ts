@@ -5,10 +5,10 @@ import { enqueueJob, findJobByKey } from '../store/jobs.js';
 import { refreshAccountTokensTask } from './refresh-account-tokens.js';
 import type { JobRunner, TaskRun } from './runner.js';
 
-export const REFRESH_SCAN_TASK = 'account.refresh-scan';
-export const REFRESH_TASK = 'account.refresh';
+const REFRESH_SCAN_TASK = 'account.refresh-scan';
+const REFRESH_TASK = 'account.refresh';
 /** Scan interval: every minute. */
-export const REFRESH_SCAN_EVERY_MS = 60_000;
+const REFRESH_SCAN_EVERY_MS = 60_000;
 
 export const refreshJobKey = (accountId: string) => `account.refresh:${accountId}`;
 
@@ -16,7 +16,7 @@ export const refreshJobKey = (accountId: string) => `account.refresh:${accountId
  * Periodic: finds active accounts whose access token expires within TOKEN_REFRESH_AHEAD_MINUTES and
  * gives each one refresh job (one per account: an existing one, maybe backing off, is left alone).
  */
-export function refreshDueTokensTask(ctx: AppContext) {
+function refreshDueTokensTask(ctx: AppContext) {
   return async (_run: TaskRun): Promise<void> => {
     const now = ctx.clock.now();
     const before = new Date(now.getTime() + ctx.config.tokenRefreshAheadMinutes * 60_000);

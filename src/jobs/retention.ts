@@ -13,7 +13,7 @@ const DAY_MS = 24 * HOUR_MS;
  * How long the event outbox keeps an event: far past the last webhook retry (about 4 h 40 min after the
  * event), the same 7 days as the delivery and publishing logs that point at it.
  */
-export const EVENT_RETENTION_MS = 7 * DAY_MS;
+const EVENT_RETENTION_MS = 7 * DAY_MS;
 
 interface Retained {
   task: string;

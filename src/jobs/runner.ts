@@ -20,7 +20,7 @@ export interface TaskRun<P = unknown> {
  * - undefined / 'done': delete it;
  * - 'handled': the task already deleted or rescheduled it in its own transaction.
  */
-export type TaskOutcome = void | 'done' | 'handled';
+type TaskOutcome = void | 'done' | 'handled';
 
 export type TaskHandler<P = unknown> = (run: TaskRun<P>) => Promise<TaskOutcome>;
 

@@ -8,9 +8,9 @@ import { listInboxAccountIds } from '../store/inbox/sync.js';
 import { registerAutomationTask } from './run-automation.js';
 import type { JobRunner } from './runner.js';
 
-export const SYNC_TASK = 'inbox.sync';
-export const SCHEDULE_TASK = 'inbox.schedule';
-export const REGISTER_TASK = 'inbox.register-webhooks';
+const SYNC_TASK = 'inbox.sync';
+const SCHEDULE_TASK = 'inbox.schedule';
+const REGISTER_TASK = 'inbox.register-webhooks';
 /** The tasks that run in the inbox lane (worker.ts): their own slots, never a publishing worker's. */
 export const INBOX_LANE_TASKS = [SYNC_TASK, SCHEDULE_TASK, REGISTER_TASK];
 
@@ -26,7 +26,7 @@ function pollingPlatforms(ctx: AppContext): Platform[] {
  * have one): connected accounts of polling platforms whose owner has the inbox add-on. Walks them in
  * pages, so a large install costs a few statements per run.
  */
-export async function scheduleInboxPolls(ctx: AppContext): Promise<number> {
+async function scheduleInboxPolls(ctx: AppContext): Promise<number> {
   const platforms = pollingPlatforms(ctx);
   const now = ctx.clock.now();
   let after = '';

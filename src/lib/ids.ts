@@ -11,8 +11,6 @@ export function newId(now: Date = new Date()): string {
   return seconds.toString(16).padStart(8, '0') + processRandom + counter.toString(16).padStart(6, '0');
 }
 
-export const ID_PATTERN = '^[0-9a-f]{24}$';
-
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
 }

@@ -103,7 +103,7 @@ export function isNonPublicAddress(address: string): boolean {
 
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-export const lookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+const lookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 export class UnsafeAddressError extends Error {
   constructor(

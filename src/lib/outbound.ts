@@ -22,7 +22,7 @@ import { assertPublicUrl, type LookupAll } from './net.js';
  * use it. `allowPrivate` (OUTBOUND_ALLOW_PRIVATE, development only) lifts the address check.
  */
 
-export const OUTBOUND_MAX_REDIRECTS = 5;
+const OUTBOUND_MAX_REDIRECTS = 5;
 
 /** The one message of every refused or failed outbound fetch (the URL is the tenant's own). */
 export function outboundFailureMessage(url: string): string {
@@ -51,7 +51,7 @@ export interface OutboundOptions {
 }
 
 /** What an outbound fetch accepts: GET or HEAD, headers, a signal. Redirects are followed by hand. */
-export interface OutboundInit {
+interface OutboundInit {
   method?: 'GET' | 'HEAD';
   headers?: Record<string, string>;
   signal?: AbortSignal;

@@ -9,7 +9,7 @@ export const MALFORMED_TEXT = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800
 const MALFORMED_ALL = new RegExp(MALFORMED_TEXT.source, 'g');
 
 /** `s` with every NUL removed and every unpaired surrogate replaced by U+FFFD (as a UTF-8 decoder would). */
-export function cleanText(s: string): string {
+function cleanText(s: string): string {
   if (!MALFORMED_TEXT.test(s)) return s;
   return s.replace(MALFORMED_ALL, (c) => (c === '\0' ? '' : '\ufffd'));
 }

@@ -25,7 +25,7 @@ function answerOf(res: { statusCode: number; headers: Record<string, unknown>; b
   return { status: res.statusCode, body };
 }
 
-export function injectDispatch(app: App, apiKey: string): Dispatch {
+function injectDispatch(app: App, apiKey: string): Dispatch {
   return async ({ method, url, body, headers }) => {
     const res = await app.inject({
       method: method as 'GET',

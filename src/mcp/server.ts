@@ -50,7 +50,7 @@ const IDEMPOTENCY = {
 const readyTools = new WeakMap<OpenApiDocument, ReadyTool[]>();
 
 /** Every tool with its input schema, derived once per OpenAPI document. */
-export function toolCatalogue(doc: OpenApiDocument): ReadyTool[] {
+function toolCatalogue(doc: OpenApiDocument): ReadyTool[] {
   let ready = readyTools.get(doc);
   if (ready) return ready;
   ready = TOOLS.map((def) => {
@@ -72,7 +72,7 @@ export function toolCatalogue(doc: OpenApiDocument): ReadyTool[] {
   return ready;
 }
 
-export async function callTool(deps: McpDeps, name: string, rawArgs: unknown): Promise<CallToolResult> {
+async function callTool(deps: McpDeps, name: string, rawArgs: unknown): Promise<CallToolResult> {
   const tool = toolCatalogue(deps.doc).find((t) => t.def.name === name);
   if (!tool || (tool.def.access === 'write' && deps.principal.permission === 'read')) {
     // A read-only key is not offered write tools; calling one is refused as the API refuses the route.

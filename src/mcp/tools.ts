@@ -9,7 +9,7 @@
 export type Args = Record<string, unknown>;
 
 /** A request to the API on behalf of the caller, as the routes answer it. */
-export interface ApiRequest {
+interface ApiRequest {
   method: string;
   url: string;
   body?: unknown;

@@ -12,7 +12,7 @@ import type { ApiAnswer, Args, Dispatch } from './tools.js';
  */
 
 /** Larger files go through POST /v1/media/presign directly: the tool holds the bytes in memory. */
-export const MCP_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+const MCP_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 export interface UploadDeps {
   dispatch: Dispatch;

@@ -17,14 +17,14 @@ import type { PlatformAdapter } from './types.js';
  */
 
 /** How accounts of the platform connect: an OAuth 2 grant, credentials (Bluesky app password), or a bot. */
-export type ConnectKind = 'oauth2' | 'credentials' | 'bot';
+type ConnectKind = 'oauth2' | 'credentials' | 'bot';
 
 /**
  * What the platform's API offers, whether or not this server has an adapter for it yet: the spec's
  * lists (which platforms can unpublish, which have pages or boards to choose). An adapter implements
  * the matching capability groups (types.ts); the contract suite checks the two agree.
  */
-export interface DeclaredCapabilities {
+interface DeclaredCapabilities {
   connect: ConnectKind;
   /** The destinations an account chooses among (pages, organizations, boards...) and their routes' wire. */
   destinations?: DestinationsDeclaration;
@@ -51,7 +51,7 @@ export interface DeclaredCapabilities {
  * each brand's colour, darkened where white text needs it to stay readable (WCAG AA, 4.5:1): common
  * values, not taken from a brand guide.
  */
-export interface PlatformDisplay {
+interface PlatformDisplay {
   /** Short label ("X", "Google Business"); `name` is the full one. */
   readonly label: string;
   /** One or two characters drawn on `colour`. */
@@ -66,7 +66,7 @@ export interface PlatformDisplay {
  * equal: a fixed frame); none: the picture is shown whole. `card`: a link card is made from the first URL
  * of a post without media. `thread`: the post's thread items are shown as replies under it.
  */
-export interface PreviewRules {
+interface PreviewRules {
   readonly crop?: readonly [narrowest: number, widest: number];
   readonly card?: boolean;
   readonly thread?: boolean;
@@ -76,7 +76,7 @@ export interface PreviewRules {
  * The texts of the dashboard's connect form of a platform that connects without OAuth (credentials: a
  * handle and a secret; bot: a chat). Absent: the form's plain labels.
  */
-export interface ConnectFormTexts {
+interface ConnectFormTexts {
   readonly handlePlaceholder?: string;
   readonly secretLabel?: string;
   readonly secretPlaceholder?: string;

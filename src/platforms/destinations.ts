@@ -104,7 +104,7 @@ export interface ConnectDestinationsWire {
 }
 
 /** What GET /v1/connect/pending-data shows of the destinations: `selectionType` and `{[key]: item[]}`. */
-export interface PendingDataWire extends DestinationListWire {
+interface PendingDataWire extends DestinationListWire {
   selectionType: string;
 }
 

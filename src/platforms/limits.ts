@@ -10,7 +10,7 @@
  * - `destination`: one place an account publishes to (a chat, a page, a board), named by `destination`.
  */
 
-export type LimitScope = 'app' | 'account' | 'destination';
+type LimitScope = 'app' | 'account' | 'destination';
 
 export interface PublishLimit {
   readonly scope: LimitScope;

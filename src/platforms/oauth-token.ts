@@ -2,7 +2,7 @@ import { answerFields, platformRequest, type PlatformHttp } from './http.js';
 import { PlatformError, type PlatformIO, type TokenSet } from './types.js';
 
 /** A token endpoint's error answer: RFC 6749's fields, and Pinterest's numeric `code`. */
-export interface TokenErrorBody {
+interface TokenErrorBody {
   error?: unknown;
   error_description?: unknown;
   code?: unknown;

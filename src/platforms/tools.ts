@@ -22,7 +22,7 @@ import type { AccountCredentials, PlatformAdapter, PlatformIO } from './types.js
  *   only the adapter, the input and a PlatformIO (public platform data).
  */
 
-export type ToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type ToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a tool's handler gets. `A` is the platform's own adapter type, as its factory builds it. */
 export interface ToolCall<A extends PlatformAdapter, Q, B> {
@@ -69,7 +69,7 @@ export interface ConnectedAccount {
 }
 
 /** What a handler answers: the response body, and account metadata to merge into the account (if any). */
-export interface ToolAnswer<R> {
+interface ToolAnswer<R> {
   body: R;
   /** Keys merged into the account's metadata after the call (the account's selected subreddit, ...). */
   accountMetadata?: Record<string, unknown>;

@@ -262,7 +262,7 @@ export type ProcessingState =
  * The processing capability: platforms that process media after the upload (X and LinkedIn video).
  * Both calls are reads of, or a post with, what the upload left on the platform: neither uploads again.
  */
-export interface ProcessingCapability {
+interface ProcessingCapability {
   /** Asks the platform how the media of `handle` is doing (X: STATUS; LinkedIn: the video's status). Throws PlatformError. */
   check(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<ProcessingState>;
   /** Creates the post with the processed media, once `check` said ready. Throws PlatformError, like `publish`. */
@@ -379,7 +379,7 @@ export interface MetadataFields {
   containsSyntheticMedia?: boolean;
 }
 
-export interface MetadataUpdateRequest {
+interface MetadataUpdateRequest {
   account: AccountCredentials;
   videoId: string;
   fields: MetadataFields;
@@ -447,7 +447,7 @@ export interface BotConnect {
 }
 
 /** The server's bot, in the platform's terms mapped to these. */
-export interface BotIdentity {
+interface BotIdentity {
   id: string;
   username: string;
 }
@@ -462,7 +462,7 @@ export interface BotChat {
 }
 
 /** A message the bot can see: the chat it was posted in and its text (a media caption included). */
-export interface BotSeenMessage {
+interface BotSeenMessage {
   chatId: string;
   text: string;
 }
@@ -512,7 +512,7 @@ export interface InboundMessage {
 }
 
 /** The account's post a comment is under, as the platform describes it (first sight creates the row). */
-export interface InboxPostInfo {
+interface InboxPostInfo {
   content?: string | null;
   picture?: string | null;
   permalink?: string | null;
@@ -602,7 +602,7 @@ export interface OutgoingMessage {
 }
 
 /** What the platform answered to a send: the message as Herald stores it (outgoing). */
-export interface SentMessage {
+interface SentMessage {
   messageId: string;
   sentAt: Date;
   extra?: Record<string, unknown>;
@@ -633,7 +633,7 @@ export interface MessageFeatures {
   replyWindow?: { hours: number; tags: readonly string[] };
 }
 
-export interface InboxConversations {
+interface InboxConversations {
   readonly features: MessageFeatures;
   send(account: AccountCredentials, message: OutgoingMessage, io: PlatformIO): Promise<SentMessage>;
   /** Edits a message the account sent (Telegram's editMessageText). */
@@ -729,7 +729,7 @@ export interface InboxComments {
   ): Promise<{ id: string }>;
 }
 
-export interface InboxReviews {
+interface InboxReviews {
   reply?(
     account: AccountCredentials,
     req: { reviewId: string; text: string; extra: Record<string, unknown> },
@@ -812,17 +812,17 @@ export const METRIC_NAMES = [
   'clicks',
   'views',
 ] as const;
-export type MetricName = (typeof METRIC_NAMES)[number];
+type MetricName = (typeof METRIC_NAMES)[number];
 export type PostMetrics = Partial<Record<MetricName, number>>;
 
 /** A published item whose metrics are read. */
-export interface MetricsTarget {
+interface MetricsTarget {
   platformPostId: string;
   publishedAt: Date;
 }
 
 /** An account's own numbers: followers (fans, connections) and, where the platform has them apart, subscribers. */
-export interface AccountMetrics {
+interface AccountMetrics {
   followers?: number | null;
   subscribers?: number | null;
 }

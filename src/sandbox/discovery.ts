@@ -50,7 +50,7 @@ export interface DiscoveryMethod {
   };
 }
 
-export interface DiscoveryResource {
+interface DiscoveryResource {
   methods?: Record<string, DiscoveryMethod>;
   resources?: Record<string, DiscoveryResource>;
 }

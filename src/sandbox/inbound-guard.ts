@@ -10,7 +10,7 @@
 import { graphemeLength } from '../lib/graphemes.js';
 
 /** How deep an `_inbound` body nests: the body, an author or attachment, a list in it and its items. */
-export const MAX_INBOUND_DEPTH = 4;
+const MAX_INBOUND_DEPTH = 4;
 
 /** Text fields of `_inbound` bodies: each must be a string when given. */
 const TEXT_FIELDS = ['text', 'subject', 'title'];

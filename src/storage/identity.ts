@@ -6,7 +6,7 @@ import { claimMetaKey, readMeta, writeMeta } from '../store/meta.js';
 import { s3Settings } from './config.js';
 
 /** The meta key under which the database records the media storage its processes share. */
-export const STORAGE_META_KEY = 'media_storage';
+const STORAGE_META_KEY = 'media_storage';
 
 /** The file in a local media directory that names it: the same file seen by two processes is one directory. */
 const MARKER = '.herald-storage-id';
@@ -17,7 +17,7 @@ export class StorageMismatchError extends Error {}
  * What this process stores media in: `s3:<endpoint or region>/<bucket>`, or `local:<id>` where the id
  * is kept in the media directory itself, so processes that mount one shared directory agree.
  */
-export function storageIdentity(ctx: AppContext): { id: string; describe: string } {
+function storageIdentity(ctx: AppContext): { id: string; describe: string } {
   const s3 = s3Settings(ctx.config);
   if (s3) {
     const where = s3.endpoint ?? `aws:${s3.region}`;

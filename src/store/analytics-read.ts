@@ -98,8 +98,6 @@ export async function listTargetMetrics(
   return { total: Number(n), rows };
 }
 
-export type ListedTargetMetrics = Awaited<ReturnType<typeof listTargetMetrics>>['rows'][number];
-
 /** The targets of one post (or one target), with their latest metrics and account. */
 export async function targetMetricsOf(db: Executor, tenantId: string, by: { postId?: string; targetId?: string }) {
   let q = db

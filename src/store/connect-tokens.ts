@@ -59,22 +59,6 @@ export async function updateConnectTokenData(db: Executor, tokenHash: string, da
   await db.updateTable('connect_token').set({ data }).where('token_hash', '=', tokenHash).execute();
 }
 
-/** Live access codes, oldest first (matched against a bot's updates). */
-export async function listLiveConnectTokens(
-  db: Executor,
-  kind: ConnectTokenKind,
-  now: Date,
-): Promise<ConnectTokenRow[]> {
-  return db
-    .selectFrom('connect_token')
-    .selectAll()
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .orderBy('created_at')
-    .execute();
-}
-
 /** The live records of one owner (tenant, profile, platform), newest first. */
 export async function listLiveConnectTokensOf(
   db: Executor,

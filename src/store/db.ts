@@ -19,7 +19,7 @@ import { createGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import { WriterLock } from './writer-lock.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+type Dialect = 'sqlite' | 'postgres';
 
 /** A database handle, or a transaction on one. Stores take this as their first argument. */
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -17,7 +17,7 @@ export interface InboxAnalyticsFilter {
   source?: string;
 }
 
-export const HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `h${String(h).padStart(2, '0')}`);
+const HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `h${String(h).padStart(2, '0')}`);
 
 const n = (v: unknown) => Number(v ?? 0);
 

@@ -204,7 +204,7 @@ export async function extendLease(db: Executor, jobId: string, workerId: string,
 }
 
 /** Pending jobs /health counts at most: counting every job costs one index entry each (110 ms at a million). */
-export const DEPTH_COUNT_CAP = 100_000;
+const DEPTH_COUNT_CAP = 100_000;
 
 /**
  * Queue depth and the oldest overdue job, for /health, which load balancers call every few seconds.

@@ -17,10 +17,6 @@ export async function findTarget(db: Executor, targetId: string): Promise<Target
   return (await hot<TargetRow>(db, 'SELECT * FROM post_target WHERE target_id = ?', [targetId])).rows[0];
 }
 
-export async function findPost(db: Executor, postId: string): Promise<PostRow | undefined> {
-  return db.selectFrom('post').selectAll().where('post_id', '=', postId).executeTakeFirst();
-}
-
 export async function findPostOfTenant(db: Executor, tenantId: string, postId: string): Promise<PostRow | undefined> {
   return db
     .selectFrom('post')

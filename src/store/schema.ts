@@ -93,7 +93,7 @@ export interface AccountTable {
  * that build or read accounts need not know them: the latest follower count read and when, and when the
  * next daily read is due (null: at the next scan).
  */
-export interface AccountMetricsColumns {
+interface AccountMetricsColumns {
   followers_count: Generated<number | null>;
   followers_updated_at: Generated<string | null>;
   metrics_next_at: Generated<string | null>;
@@ -102,12 +102,12 @@ export interface AccountMetricsColumns {
 }
 
 /** One row (id 1): moves when an API key, a user or a profile changes (SQLite triggers; store/directory.ts). */
-export interface DirectoryVersionTable {
+interface DirectoryVersionTable {
   id: number;
   version: number;
 }
 
-export interface MetaTable {
+interface MetaTable {
   key: string;
   value: string;
   created_at: string;
@@ -356,7 +356,7 @@ export interface QueueTable {
 }
 
 /** A slot taken by a queued post; primary key (queue_id, slot_at) keeps two posts out of one slot. */
-export interface QueueSlotClaimTable {
+interface QueueSlotClaimTable {
   queue_id: string;
   slot_at: string;
   claim_id: string;
@@ -436,7 +436,7 @@ export interface AccountGroupTable {
 }
 
 /** One account of a group; removed with the account or the group (foreign keys, cascade). */
-export interface AccountGroupMemberTable {
+interface AccountGroupMemberTable {
   account_group_id: string;
   account_id: string;
   position: number;
@@ -645,14 +645,14 @@ export interface TargetMetricsTable extends MetricCounters {
   is_external?: number;
 }
 
-export interface MetricSnapshotTable extends MetricCounters {
+interface MetricSnapshotTable extends MetricCounters {
   target_id: string;
   collected_at: string;
   tenant_id: string;
 }
 
 /** Sums of target_metrics per tenant, profile, platform, source and quarter-hour slot (migration 0250, kept by triggers). */
-export interface MetricsRollupTable extends MetricCounters {
+interface MetricsRollupTable extends MetricCounters {
   tenant_id: string;
   slot: string;
   profile_id: string;
@@ -673,7 +673,7 @@ export interface MetricsRollupTable extends MetricCounters {
   decay_6: number;
 }
 
-export interface AccountMetricSnapshotTable {
+interface AccountMetricSnapshotTable {
   account_id: string;
   collected_at: string;
   tenant_id: string;
@@ -682,7 +682,7 @@ export interface AccountMetricSnapshotTable {
 }
 
 /** Inbox analytics sums kept by triggers on inbox_message (migration 0310, store/inbox-analytics.ts). */
-export interface InboxVolumeDayTable {
+interface InboxVolumeDayTable {
   tenant_id: string;
   day: string;
   account_id: string;
@@ -692,7 +692,7 @@ export interface InboxVolumeDayTable {
   [hour: `h${string}`]: number;
 }
 
-export interface InboxConversationDayTable {
+interface InboxConversationDayTable {
   tenant_id: string;
   day: string;
   conversation_id: string;
@@ -709,7 +709,7 @@ export interface InboxConversationDayTable {
 }
 
 /** Conversations active per day, by the day each was active before (migration 0345). */
-export interface InboxActiveDayTable {
+interface InboxActiveDayTable {
   tenant_id: string;
   day: string;
   account_id: string;
@@ -718,7 +718,7 @@ export interface InboxActiveDayTable {
   conversations: number;
 }
 
-export interface InboxReplyTable {
+interface InboxReplyTable {
   message_id: string;
   tenant_id: string;
   account_id: string;
@@ -730,7 +730,7 @@ export interface InboxReplyTable {
   bucket: number;
 }
 
-export interface InboxReplyDayTable {
+interface InboxReplyDayTable {
   tenant_id: string;
   day: string;
   account_id: string;
@@ -742,7 +742,7 @@ export interface InboxReplyDayTable {
 }
 
 /** The analytics change feed (migration 0311, store/analytics-delta.ts). */
-export interface AnalyticsChangeTable extends MetricCounters {
+interface AnalyticsChangeTable extends MetricCounters {
   seq: Generated<number>;
   xid: number;
   tenant_id: string;
@@ -751,7 +751,7 @@ export interface AnalyticsChangeTable extends MetricCounters {
 }
 
 /** A running worker process (store/workers.ts). */
-export interface WorkerHeartbeatTable {
+interface WorkerHeartbeatTable {
   worker_id: string;
   seen_at: string;
 }

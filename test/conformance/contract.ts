@@ -24,7 +24,7 @@ import { parse } from 'yaml';
  * - `example`, `discriminator`, `xml` and other annotations are ignored (Ajv's strict mode off).
  */
 
-export const CONTRACT_FILE = fileURLToPath(new URL('../fixtures/conformance/late-openapi-1.0.1.yaml', import.meta.url));
+const CONTRACT_FILE = fileURLToPath(new URL('../fixtures/conformance/late-openapi-1.0.1.yaml', import.meta.url));
 
 export interface ContractOperation {
   operationId: string;

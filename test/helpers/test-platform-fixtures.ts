@@ -50,7 +50,7 @@ export async function seedAccount(
   return account;
 }
 
-export interface SeedTarget {
+interface SeedTarget {
   account: AccountRow;
   customContent?: string;
   platformSpecificData?: Record<string, unknown>;

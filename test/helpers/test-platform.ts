@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * it accepted with its idempotency key, WITHOUT de-duplicating, so tests can count duplicates.
  */
 
-export type SimFault =
+type SimFault =
   | 'rate_limited'
   | 'unavailable'
   | 'rejected'
@@ -22,7 +22,7 @@ export type SimFault =
   /** Succeeds after `delayMs`. */
   | 'slow';
 
-export interface AcceptedPost {
+interface AcceptedPost {
   id: string;
   platform: string;
   idempotencyKey: string;

@@ -60,10 +60,6 @@ export function mayHavePasswordSession(): boolean {
   }
 }
 
-export function signedInByPassword(): boolean {
-  return csrfToken !== null;
-}
-
 /** Keeps the key in memory and in this tab's session storage (gone when the tab closes). */
 export function setKey(key: string | null): void {
   apiKey = key;
@@ -108,7 +104,7 @@ export interface RequestOptions {
   key?: string;
 }
 
-export function buildQuery(query: RequestOptions['query']): string {
+function buildQuery(query: RequestOptions['query']): string {
   if (!query) return '';
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));

@@ -48,7 +48,7 @@ const PAGES: { id: string; label: string; addon?: string }[] = [
 ];
 
 /** Why a page is not available to this session, or null. */
-export function addonMissing(session: Session, page: string): string | null {
+function addonMissing(session: Session, page: string): string | null {
   const addon = PAGES.find((p) => p.id === page)?.addon;
   return addon && !session.addons.includes(addon) ? `The ${addon} add-on is not part of this account's plan` : null;
 }

@@ -5,7 +5,7 @@
  */
 let doc: Promise<any> | null = null;
 
-export function openapi(): Promise<any> {
+function openapi(): Promise<any> {
   if (!doc) {
     doc = fetch('/v1/openapi.json', { credentials: 'omit' }).then((r) => {
       if (!r.ok) throw new Error(`The API description could not be read (HTTP ${r.status})`);

@@ -12,7 +12,7 @@ import { FieldErrors } from './ui';
 export type Data = Record<string, unknown>;
 
 /** "firstComment" → "First comment". */
-export const humanize = (key: string) => {
+const humanize = (key: string) => {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
@@ -21,7 +21,7 @@ export const humanize = (key: string) => {
 };
 
 /** Whether a schema is a thread: a list of items carrying their own `content`. */
-export const isThread = (s: JsonSchema | undefined) =>
+const isThread = (s: JsonSchema | undefined) =>
   s?.type === 'array' && s.items?.type === 'object' && Boolean(s.items.properties?.content);
 
 export function usePlatformSchema(platform: string): JsonSchema | null | undefined {
@@ -53,7 +53,7 @@ interface Props {
  * A developer's field: one that takes another object's id (`...Id`, `...Ids`, `...Urn`), which a person
  * scheduling posts does not have at hand. Those go in an "Advanced" section, closed unless in use.
  */
-export const isDeveloperField = (key: string) => /(Id|Ids|Urn|Urns)$/.test(key);
+const isDeveloperField = (key: string) => /(Id|Ids|Urn|Urns)$/.test(key);
 
 export function PlatformFields({ id, schema, value, onChange, errorsFor, skip = [] }: Props) {
   const entries = Object.entries(schema.properties ?? {}).filter(([k]) => !skip.includes(k));

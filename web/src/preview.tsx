@@ -32,7 +32,7 @@ export interface PreviewMedia {
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+/i;
 
 /** The frame an image of `ratio` is shown in on `platform` (width / height). */
-export function frameRatio(platform: string, ratio: number | undefined): number {
+function frameRatio(platform: string, ratio: number | undefined): number {
   const crop = platformInfo(platform)?.preview.crop;
   const r = ratio && Number.isFinite(ratio) ? ratio : 1;
   if (!crop) return r;

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 /** The app lives under /app/; pages are /app/<page>. History API navigation, no hash. */
 export const BASE = '/app/';
 
-export function currentPage(): string {
+function currentPage(): string {
   const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '';
   return rest.split('/')[0] || 'calendar';
 }

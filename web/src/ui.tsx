@@ -125,18 +125,6 @@ export function formatDate(iso: string | null | undefined, zone?: string): strin
   }
 }
 
-export const STATUSES = [
-  'draft',
-  'scheduled',
-  'publishing',
-  'processing',
-  'published',
-  'partial',
-  'failed',
-  'unknown',
-  'cancelled',
-];
-
 export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge st-${status}`}>{status}</span>;
 }

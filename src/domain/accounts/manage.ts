@@ -22,7 +22,7 @@ export async function getVisibleAccount(ctx: AppContext, caller: Principal, acco
   return row;
 }
 
-export const hasAnalyticsAccess = (caller: Principal) => caller.addons.includes('analytics');
+const hasAnalyticsAccess = (caller: Principal) => caller.addons.includes('analytics');
 
 /**
  * GET /v1/accounts: the caller's accounts with `profileId` populated `{_id, name, slug}`. Accounts of

@@ -24,7 +24,7 @@ const OVERLAP_MS = DAY_MS;
  */
 const SETTLE_MS = 3_600_000;
 /** Most posts one sync imports (the rest come at the next). */
-export const EXTERNAL_PER_SYNC = 100;
+const EXTERNAL_PER_SYNC = 100;
 
 /**
  * External posts (`source=external`): lists the account's recent posts on its platform and imports those

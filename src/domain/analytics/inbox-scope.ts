@@ -8,7 +8,7 @@ import { parseDateParam } from './scope.js';
 
 const DAY_MS = 86_400_000;
 /** The hosted API's longest range for the inbox analytics. */
-export const MAX_INBOX_DAYS = 365;
+const MAX_INBOX_DAYS = 365;
 
 export interface InboxQuery {
   fromDate?: string;

@@ -134,7 +134,7 @@ const HISTOGRAM: [string, number, number | null][] = [
  * Statistics of replies from their seconds buckets (ascending): percentiles by nearest rank (the value at
  * rank ceil(p x n)), each the mean of its bucket, so exact below 1,000 seconds and within 1% above.
  */
-export function replyStats(buckets: ReplyBucket[]) {
+function replyStats(buckets: ReplyBucket[]) {
   const merged = new Map<number, ReplyBucket>();
   for (const b of buckets) {
     const m = merged.get(b.bucket);

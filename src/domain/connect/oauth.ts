@@ -28,8 +28,7 @@ import type { ConnectDestinationsWire } from '../../platforms/destinations.js';
 import { presentDestinationList } from '../present/connect-selection.js';
 import { issueConnectToken, peekConnectToken, takeConnectToken } from './tokens.js';
 
-export { appendParams, assertOwnProfile, deserializeTokens, saveWithLog, serializeTokens } from './save.js';
-export type { OAuthStateData, SerializedTokens, TempConnectData } from './save.js';
+export { assertOwnProfile, saveWithLog } from './save.js';
 
 function parseRedirectUrl(value: string | undefined): string | null {
   if (!value) return null;

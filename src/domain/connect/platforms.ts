@@ -14,7 +14,7 @@ export function parsePlatform(value: string): Platform {
 }
 
 /** The platform's adapter, or 400 `platform_not_configured` when this server has none for it. */
-export function adapterFor(ctx: AppContext, platformValue: string): { platform: Platform; adapter: PlatformAdapter } {
+function adapterFor(ctx: AppContext, platformValue: string): { platform: Platform; adapter: PlatformAdapter } {
   const platform = parsePlatform(platformValue);
   const adapter = ctx.platforms.get(platform);
   if (!adapter) {

@@ -36,7 +36,7 @@ interface Sniffed {
 }
 
 /** The file's type from its first bytes (magic numbers), or null for anything Herald does not send. */
-export function sniffAttachment(bytes: Buffer): Sniffed | null {
+function sniffAttachment(bytes: Buffer): Sniffed | null {
   const at = (offset: number, text: string) => bytes.subarray(offset, offset + text.length).toString('latin1') === text;
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
     return { contentType: 'image/jpeg', ext: 'jpg', kind: 'image', attachment: 'image' };

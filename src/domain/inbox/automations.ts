@@ -115,7 +115,7 @@ function mergeSettings(base: AutomationSettings | null, input: AutomationInput):
   return next;
 }
 
-export function presentAutomation(row: AutomationRow) {
+function presentAutomation(row: AutomationRow) {
   const s = settingsOf(row);
   return {
     id: row.automation_id,
@@ -135,7 +135,7 @@ export function presentAutomation(row: AutomationRow) {
   };
 }
 
-export function presentLog(row: AutomationLogRow) {
+function presentLog(row: AutomationLogRow) {
   return {
     id: row.log_id,
     commentId: row.platform_comment_id,

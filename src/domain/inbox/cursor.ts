@@ -2,7 +2,7 @@ import { invalid } from '../../errors.js';
 import type { KeysetPosition } from '../../store/inbox/keyset.js';
 
 /** An opaque page cursor: the last row's sort value and id, base64url JSON. */
-export function encodeCursor(p: KeysetPosition): string {
+function encodeCursor(p: KeysetPosition): string {
   return Buffer.from(JSON.stringify([p.value, p.id])).toString('base64url');
 }
 

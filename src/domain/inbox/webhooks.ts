@@ -21,7 +21,7 @@ export function platformWebhookSecret(ctx: AppContext, platform: string): string
   return hmacSha256Hex(ctx.secret, `platform-webhook:${platform}`);
 }
 
-export function platformWebhookUrl(ctx: AppContext, platform: string): string {
+function platformWebhookUrl(ctx: AppContext, platform: string): string {
   return `${ctx.config.publicUrl}/v1/platform-webhooks/${platform}`;
 }
 

@@ -16,7 +16,7 @@ import type { KindLimits } from './limits.js';
 import { UPLOAD_URL_TTL_SEC } from './types.js';
 
 /** Largest external image Herald downloads to compress. */
-export const MAX_EXTERNAL_DOWNLOAD = 200 * 1024 * 1024;
+const MAX_EXTERNAL_DOWNLOAD = 200 * 1024 * 1024;
 
 /**
  * A compressed copy of an external image that is above the platform's threshold: downloaded (bounded),

@@ -38,7 +38,7 @@ const empty = (): MediaProbe => ({
 });
 
 /** Reads type and dimensions of an image (sharp reads the header, not the whole picture). */
-export async function probeImage(file: string): Promise<MediaProbe> {
+async function probeImage(file: string): Promise<MediaProbe> {
   const meta = await sharp(file, { limitInputPixels: false }).metadata();
   const height = meta.pages && meta.pageHeight ? meta.pageHeight : meta.height;
   return { ...empty(), format: meta.format ?? null, width: meta.width ?? null, height: height ?? null };

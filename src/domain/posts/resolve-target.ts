@@ -16,7 +16,7 @@ export type ResolveInput =
   | { outcome: 'not_published' };
 
 /** Error code of a target settled as not published: the duplicate rule ignores it (see store/posts.ts). */
-export const SETTLED_NOT_PUBLISHED = 'not_published';
+const SETTLED_NOT_PUBLISHED = 'not_published';
 
 /**
  * Settles a target whose outcome is unknown with what the caller saw on the platform. `published`

@@ -8,9 +8,9 @@ import { importListedPosts } from '../analytics/external.js';
 import type { Principal } from '../principal.js';
 
 /** Requests for one account inside this window reuse the last sync instead of calling the platform again. */
-export const SYNC_DEBOUNCE_MS = 15_000;
+const SYNC_DEBOUNCE_MS = 15_000;
 
-export interface ExternalPostSummary {
+interface ExternalPostSummary {
   platform: string;
   platformPostId: string;
   platformPostUrl: string | null;

@@ -16,7 +16,7 @@ export interface MediaItemInput {
   altText?: string;
 }
 
-export interface ThreadItemInput {
+interface ThreadItemInput {
   content?: string;
   mediaItems?: MediaItemInput[];
 }
@@ -54,6 +54,3 @@ export interface PostInput {
   queuedFromProfile?: string;
   queueId?: string;
 }
-
-/** Post statuses (reference §3). */
-export type PostStatus = 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed' | 'partial' | 'cancelled';

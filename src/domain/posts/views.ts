@@ -6,7 +6,7 @@ import type { PostView } from '../present/posts.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 
 /** A scoped caller sees a post only when every target is in its profiles (and it has targets). */
-export function canSeePost(caller: Principal, targets: PostTargetRow[]): boolean {
+function canSeePost(caller: Principal, targets: PostTargetRow[]): boolean {
   if (caller.profileIds === null) return true;
   return targets.length > 0 && targets.every((t) => canSeeProfile(caller, t.profile_id));
 }

@@ -9,7 +9,7 @@ export interface PresentedProfileRef {
 }
 
 /** URL-friendly form of a profile name (the list's populated `profileId.slug`). */
-export function slugify(name: string): string {
+function slugify(name: string): string {
   return (
     name
       .normalize('NFKD')
@@ -20,7 +20,7 @@ export function slugify(name: string): string {
   );
 }
 
-export function presentProfileRef(row: ProfileRow): PresentedProfileRef {
+function presentProfileRef(row: ProfileRow): PresentedProfileRef {
   return { _id: row.profile_id, name: row.name, slug: slugify(row.name) };
 }
 
@@ -73,7 +73,6 @@ export function presentAccount(row: AccountRow, opts: { hasAnalyticsAccess?: boo
     updatedAt: row.updated_at,
   };
 }
-export type PresentedAccount = ReturnType<typeof presentAccount>;
 
 /** The list shape: `profileId` populated `{_id, name, slug}`. */
 export function presentListedAccount(row: AccountRow, profile: ProfileRow, hasAnalyticsAccess: boolean) {

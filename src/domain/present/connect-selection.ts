@@ -21,7 +21,7 @@ export function presentDestinationList(
 }
 
 /** The account a connect selection answers with. */
-export function presentSelectedAccount(account: AccountRow, extra: Record<string, unknown>) {
+function presentSelectedAccount(account: AccountRow, extra: Record<string, unknown>) {
   return {
     accountId: account.account_id,
     platform: account.platform,

@@ -5,7 +5,7 @@ import type { PlatformDescriptor } from '../../platforms/descriptor.js';
  * A platform of the catalogue as GET /v1/platforms shows it: what the dashboard needs to draw it (label,
  * mark, previews) and to connect it (the connect kind and the form's texts), read from its descriptor.
  */
-export function presentPlatform(d: PlatformDescriptor) {
+function presentPlatform(d: PlatformDescriptor) {
   const { crop, card = false, thread = false } = d.preview;
   return {
     id: d.id,

@@ -104,8 +104,6 @@ export function presentPost({ post, targets, accounts, recycling, recycledFromPo
   };
 }
 
-export type PresentedPost = ReturnType<typeof presentPost>;
-
 /** A post as `GET /v1/posts/calendar` lists it: what a calendar entry shows. */
 export function presentCalendarPost(row: CalendarPostRow) {
   return {

@@ -16,8 +16,6 @@ export function presentQueue(row: QueueRow) {
   };
 }
 
-export type PresentedQueue = ReturnType<typeof presentQueue>;
-
 /** Slot instants as the API shows them: with the queue zone's offset. */
 export function presentSlots(row: QueueRow, instants: Date[]): string[] {
   return instants.map((d) => formatInZone(d, row.timezone));

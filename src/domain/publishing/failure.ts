@@ -11,7 +11,7 @@ export type ErrorCategory =
   | 'system_error'
   | 'unknown';
 
-export type ErrorSource = 'user' | 'platform' | 'system';
+type ErrorSource = 'user' | 'platform' | 'system';
 
 /** What a failed target records: shown on the post (errorMessage/errorCategory/errorSource) and in the log. */
 export interface TargetFailure {

@@ -1,12 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
-import {
-  findPublishLog,
-  listPublishLogs,
-  type PublishLogFilter,
-  type PublishLogRow,
-} from '../../store/publish-logs.js';
+import { findPublishLog, listPublishLogs, type PublishLogFilter } from '../../store/publish-logs.js';
 import { findAccountById, findPostOfTenant, listPostTargets, type PostRow } from '../../store/publishing.js';
 import { canSeeProfile, type Principal } from '../principal.js';
 
@@ -86,5 +81,3 @@ export async function getLog(ctx: AppContext, principal: Principal, logId: strin
     account: account && account.tenant_id === principal.tenantId ? account : null,
   };
 }
-
-export type { PublishLogRow };

@@ -5,7 +5,7 @@ import { paceSend } from './engine/pace.js';
 import type { PublishRun } from './engine/run.js';
 import { send } from './engine/send.js';
 
-export { MAX_CHECKS, MAX_SEND_ATTEMPTS, type PublishJobPayload, type PublishRun } from './engine/run.js';
+export { MAX_SEND_ATTEMPTS, type PublishRun } from './engine/run.js';
 
 /**
  * Runs the `post.publish` job of one target. Exactly once per target:

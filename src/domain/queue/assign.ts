@@ -36,7 +36,7 @@ export interface QueueSlotAssignment {
  * The queue a post joins: `queueId` when given, else the profile's default. Bad input is a 400 that
  * names the field, the way post validation does.
  */
-export async function resolvePostQueue(
+async function resolvePostQueue(
   tx: Executor,
   caller: Pick<Principal, 'tenantId' | 'profileIds'>,
   profileId: string,
@@ -79,7 +79,7 @@ export async function resolvePostQueue(
  * `movable`: slots whose posts are being moved (reshuffle) count as free; `used`: slots already
  * handed out in this transaction.
  */
-export async function claimNextSlot(
+async function claimNextSlot(
   tx: Executor,
   queue: QueueRow,
   now: Date,

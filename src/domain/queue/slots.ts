@@ -34,7 +34,7 @@ export function normalizeSlots(slots: WeeklySlot[]): WeeklySlot[] {
  * The instant at which a wall-clock time happens in `zone`, with Herald's DST rules (lib/time.ts):
  * a time that does not exist that day is shifted forward by the gap; one that exists twice is the earlier.
  */
-export function localToInstant(zone: IANAZone, y: number, m: number, d: number, hour: number, minute: number): number {
+function localToInstant(zone: IANAZone, y: number, m: number, d: number, hour: number, minute: number): number {
   return wallToInstant(zone, Date.UTC(y, m - 1, d, hour, minute));
 }
 

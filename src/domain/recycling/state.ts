@@ -27,7 +27,7 @@ import {
 
 export const RECYCLE_TASK = 'post.recycle';
 export const recycleJobKey = (postId: string) => `${RECYCLE_TASK}:${postId}`;
-export const recycleJob = (postId: string, runAt: Date) => ({
+const recycleJob = (postId: string, runAt: Date) => ({
   task: RECYCLE_TASK,
   key: recycleJobKey(postId),
   payload: { postId },

@@ -10,7 +10,7 @@ import type { Principal } from '../principal.js';
 import { storePassword } from './sessions.js';
 
 /** Invites are single use and expire after 7 days (reference §4.2). */
-export const INVITE_TTL_MS = 7 * 86_400_000;
+const INVITE_TTL_MS = 7 * 86_400_000;
 
 export interface CreateInviteInput {
   scope: 'all' | 'profiles';

@@ -32,7 +32,7 @@ import type { Principal } from '../principal.js';
 
 /** Login attempts admitted per minute for one email, and for one client address. */
 export const LOGIN_ATTEMPTS_PER_EMAIL = 5;
-export const LOGIN_ATTEMPTS_PER_CLIENT = 20;
+const LOGIN_ATTEMPTS_PER_CLIENT = 20;
 
 const TOKEN_PATTERN = /^hs_[A-Za-z0-9_-]{43}$/;
 

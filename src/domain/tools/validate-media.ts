@@ -9,7 +9,7 @@ import { tenantUrlFetch } from '../media/open.js';
 import { ExternalMediaError, externalFacts, keyFromUrl, loadUploads, rowFacts } from '../media/resolve.js';
 import { MEDIA_TYPES, bareContentType } from '../media/types.js';
 
-export interface PlatformMediaCheck {
+interface PlatformMediaCheck {
   limit: number;
   limitFormatted: string;
   withinLimit: boolean;
@@ -100,7 +100,7 @@ function platformChecks(ctx: AppContext, facts: MediaFacts): Record<string, Plat
 }
 
 /** "245 KB", "8.0 MB", "1.0 GB" (binary units, as the hosted API writes them). */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${Math.round(n / 1024)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;

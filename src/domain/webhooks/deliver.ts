@@ -8,7 +8,7 @@ import { sendWebhookRequest, type SendResult } from './send.js';
 import { signatureHeaders } from './sign.js';
 
 /** Spec: the webhook is disabled after this many consecutive failed deliveries. */
-export const DISABLE_AFTER_FAILURES = 10;
+const DISABLE_AFTER_FAILURES = 10;
 
 /**
  * Published retry schedule: after a failed attempt n (1-based), the next one waits RETRY_DELAYS_MS[n-1]

@@ -5,8 +5,8 @@ import type { LookupFunction } from 'node:net';
 import { assertPublicUrl, isNonPublicAddress, UnsafeAddressError } from '../../lib/net.js';
 
 /** Spec-free choices, published in the README. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
-export const RESPONSE_BODY_LIMIT = 10 * 1024;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const RESPONSE_BODY_LIMIT = 10 * 1024;
 
 export interface SendResult {
   ok: boolean;

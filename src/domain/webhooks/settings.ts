@@ -17,7 +17,7 @@ import type { Principal } from '../principal.js';
 import { validateCustomHeaders, validateEvents, validateName, validateSecret, validateUrl } from './validate.js';
 
 /** Spec "Other limits". */
-export const MAX_WEBHOOKS = 10;
+const MAX_WEBHOOKS = 10;
 
 export interface WebhookInput {
   name?: string;

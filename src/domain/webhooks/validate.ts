@@ -3,10 +3,10 @@ import { assertPublicUrl, UnsafeAddressError, type LookupAll } from '../../lib/n
 import { EVENT_TYPES } from '../events.js';
 
 export const MAX_NAME_LENGTH = 50;
-export const MAX_CUSTOM_HEADERS = 20;
-export const MAX_HEADER_NAME_LENGTH = 100;
-export const MAX_HEADER_VALUE_LENGTH = 1000;
-export const MAX_SECRET_LENGTH = 500;
+const MAX_CUSTOM_HEADERS = 20;
+const MAX_HEADER_NAME_LENGTH = 100;
+const MAX_HEADER_VALUE_LENGTH = 1000;
+const MAX_SECRET_LENGTH = 500;
 
 /**
  * Headers a caller may not set: hop-by-hop and framing headers (the HTTP client owns them), and the

@@ -34,7 +34,7 @@ const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
  * - 429 `RateLimitExceeded` with `ratelimit-reset` (epoch seconds) -> `rate_limited`.
  * - 5xx -> `unavailable`; 400 `InvalidRequest` and other 4xx -> `rejected` (final).
  */
-export const BLUESKY_HTTP: PlatformHttp = {
+const BLUESKY_HTTP: PlatformHttp = {
   name: 'Bluesky PDS',
   resetHeader: 'ratelimit-reset',
   describe: ({ body, status }) => {

@@ -3,7 +3,7 @@
  * BYTE offsets into the text (not UTF-16 indexes): https://docs.bsky.app/docs/advanced-guides/post-richtext
  */
 
-export type FacetFeature =
+type FacetFeature =
   | { $type: 'app.bsky.richtext.facet#link'; uri: string }
   | { $type: 'app.bsky.richtext.facet#mention'; did: string }
   | { $type: 'app.bsky.richtext.facet#tag'; tag: string };
@@ -57,7 +57,7 @@ export function detectSpans(text: string): Span[] {
 }
 
 /** UTF-8 byte offset of a UTF-16 index. */
-export function byteOffset(text: string, index: number): number {
+function byteOffset(text: string, index: number): number {
   return Buffer.byteLength(text.slice(0, index), 'utf8');
 }
 

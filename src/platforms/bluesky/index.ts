@@ -21,8 +21,6 @@ import { checkMedia, mediaEmbed, uploadBytes } from './media.js';
 import { langsProblem, TEXT } from './rules.js';
 import { APP_PASSWORD_RE, createSession, refreshSession, type BlueskySession, type PdsPolicy } from './session.js';
 
-export { APP_PASSWORD_RE } from './session.js';
-
 const POST = 'app.bsky.feed.post';
 /** Bluesky's own chat service, as the app names it in `atproto-proxy`. */
 const CHAT_SERVICE = 'did:web:api.bsky.chat#bsky_chat';
@@ -44,7 +42,7 @@ export interface BlueskyAdapter extends PlatformAdapter<PublishResult> {
 }
 
 /** BLUESKY_SERVICE_URL (default https://bsky.social); with SANDBOX_URL, the Bluesky simulator. */
-export function blueskyOptions(config: Config): BlueskyOptions {
+function blueskyOptions(config: Config): BlueskyOptions {
   return {
     serviceUrl: platformBaseUrl(config, 'bluesky', 'https://bsky.social', 'SERVICE'),
     pds: { allowPrivate: config.outboundAllowPrivate },
@@ -90,7 +88,7 @@ function token(account: AccountCredentials): string {
 }
 
 /** https://bsky.app/profile/<handle>/post/<rkey> */
-export function postUrl(account: AccountCredentials, uri: string): string {
+function postUrl(account: AccountCredentials, uri: string): string {
   const rkey = parseAtUri(uri)?.rkey ?? '';
   return `https://bsky.app/profile/${account.username || did(account)}/post/${rkey}`;
 }
@@ -100,7 +98,7 @@ export function postUrl(account: AccountCredentials, uri: string): string {
  * The post's languages: its own `platformSpecificData.langs`, else the account's default
  * (`defaultLangs`, set with PATCH /v1/accounts/{id}/bluesky-settings), else none (no `langs` field).
  */
-export function postLangs(req: Pick<PublishRequest, 'platformSpecificData' | 'account'>): string[] | null {
+function postLangs(req: Pick<PublishRequest, 'platformSpecificData' | 'account'>): string[] | null {
   const own = req.platformSpecificData.langs;
   if (own !== undefined && own !== null) return langsProblem(own) === null ? (own as string[]) : null;
   const fallback = req.account.metadata.defaultLangs;

@@ -8,7 +8,7 @@ export interface ExternalEmbed {
 }
 
 /** Uploads a thumbnail's bytes (uploadBlob) and returns the blob ref. */
-export type ThumbUploader = (bytes: Uint8Array, contentType: string) => Promise<unknown>;
+type ThumbUploader = (bytes: Uint8Array, contentType: string) => Promise<unknown>;
 
 const THUMB_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 /** app.bsky.embed.external#external.thumb: an image of at most 1,000,000 bytes. */

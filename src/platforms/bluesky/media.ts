@@ -101,7 +101,7 @@ export async function uploadBytes(
 }
 
 /** Uploads one media item; for images also their size from the header (aspectRatio). */
-export async function uploadMedia(
+async function uploadMedia(
   io: PlatformIO,
   service: string,
   token: string,

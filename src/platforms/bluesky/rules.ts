@@ -34,7 +34,7 @@ export function langsProblem(v: unknown): string | null {
   return bad === undefined ? null : `${JSON.stringify(bad)} is not a BCP-47 language code such as "pt" or "en-US"`;
 }
 
-export const langsCheck = described(langsProblem, {
+const langsCheck = described(langsProblem, {
   type: 'array',
   minItems: 1,
   maxItems: MAX_LANGS,

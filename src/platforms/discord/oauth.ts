@@ -16,7 +16,7 @@ import { DISCORD_HTTP, type DiscordGuild } from './api.js';
  * VIEW_CHANNEL, SEND_MESSAGES, MANAGE_MESSAGES (pins, deleting), EMBED_LINKS, ATTACH_FILES,
  * READ_MESSAGE_HISTORY (lookup), MANAGE_ROLES, MANAGE_EVENTS, CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS.
  */
-export const BOT_PERMISSIONS = [10n, 11n, 13n, 14n, 15n, 16n, 28n, 33n, 35n, 38n]
+const BOT_PERMISSIONS = [10n, 11n, 13n, 14n, 15n, 16n, 28n, 33n, 35n, 38n]
   .reduce((acc, bit) => acc | (1n << bit), 0n)
   .toString();
 

@@ -25,14 +25,14 @@ export type Call = <T>(io: PlatformIO, call: DiscordCall) => Promise<T>;
 const FILE_MAX = 10 * 1024 * 1024;
 
 /** Where a target goes: the account's channel, or another channel of its guild that `channelId` names. */
-export interface Destination {
+interface Destination {
   channelId: string;
   channelType: number;
   guildId: string;
 }
 
 /** `messageId`, or `channelId/messageId` for a message outside the account's own channel. */
-export function postRef(dest: Destination, account: AccountCredentials, messageId: string): string {
+function postRef(dest: Destination, account: AccountCredentials, messageId: string): string {
   return dest.channelId === String(account.metadata.channelId) ? messageId : `${dest.channelId}/${messageId}`;
 }
 
@@ -49,7 +49,7 @@ export function messageUrl(guildId: string, channelId: string, messageId: string
  * The target's channel. A `channelId` other than the account's must be a channel of the same guild
  * (asked of Discord): the bot is shared by every tenant, so a channel of another guild is refused.
  */
-export async function destinationOf(call: Call, req: PublishRequest, io: PlatformIO): Promise<Destination> {
+async function destinationOf(call: Call, req: PublishRequest, io: PlatformIO): Promise<Destination> {
   const meta = req.account.metadata;
   const own = {
     channelId: String(meta.channelId),

@@ -23,13 +23,8 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
  */
 
 /** The metrics asked of a Page post, and of a video. */
-export const POST_METRICS = [
-  'post_impressions',
-  'post_impressions_unique',
-  'post_clicks',
-  'post_reactions_by_type_total',
-];
-export const VIDEO_METRICS = ['total_video_views', 'total_video_impressions', 'total_video_impressions_unique'];
+const POST_METRICS = ['post_impressions', 'post_impressions_unique', 'post_clicks', 'post_reactions_by_type_total'];
+const VIDEO_METRICS = ['total_video_views', 'total_video_impressions', 'total_video_impressions_unique'];
 
 function page(account: AccountCredentials): { pageId: string; token: string } {
   const pageId = typeof account.metadata.pageId === 'string' ? account.metadata.pageId : null;

@@ -198,7 +198,7 @@ function review(r: {
 }
 
 /** Herald's message as the Send API's `message`. */
-export function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
+function sendApiMessage(m: OutgoingMessage): Record<string, unknown> {
   const button = (b: NonNullable<OutgoingMessage['buttons']>[number]) =>
     b.type === 'url'
       ? { type: 'web_url', url: b.url, title: b.title }

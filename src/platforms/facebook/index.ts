@@ -21,7 +21,7 @@ import { facebookPage, PAGE_WEBHOOK_FIELDS, type FacebookPage } from './page.js'
 import { messengerMenu } from './settings.js';
 import { uploadResumable, uploadRupload } from './upload.js';
 
-export function facebookOptions(config: Config): FacebookOptions {
+function facebookOptions(config: Config): FacebookOptions {
   const scopes = config.env.FACEBOOK_SCOPES;
   const chunkMb = Number(config.env.FACEBOOK_UPLOAD_CHUNK_MB || 8);
   return {

@@ -21,7 +21,7 @@ import { selectedPage } from './page.js';
 const DAY_MS = 86_400_000;
 export const MONEY_METRICS = ['content_monetization_earnings', 'monetization_approximate_earnings'];
 
-export type UnavailableReason =
+type UnavailableReason =
   | 'not_enrolled'
   | 'permission_missing'
   | 'unsupported_metric'
@@ -36,7 +36,7 @@ export interface FbMetricRead {
   currency?: string | null;
 }
 
-export interface FbInsightsRead {
+interface FbInsightsRead {
   metrics: Record<string, FbMetricRead>;
   unavailable: { metric: string; reason: UnavailableReason; message: string }[];
 }

@@ -15,7 +15,7 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 export const PAGE_WEBHOOK_FIELDS = ['messages', 'message_echoes', 'feed', 'ratings'];
 
 /** Reaction types as the hosted API counts them (Graph's `type`, lowercased). */
-export const REACTION_KINDS = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'care'] as const;
+const REACTION_KINDS = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'care'] as const;
 export type ReactionBreakdown = Record<(typeof REACTION_KINDS)[number], number>;
 
 /** Most reaction pages read (100 each): a post with more is counted up to 5,000. */

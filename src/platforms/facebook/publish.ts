@@ -18,7 +18,7 @@ import { MESSAGE } from './rules.js';
  */
 
 /** How long to wait between two looks at a video Facebook is processing. */
-export const PROCESSING_CHECK_MS = 10_000;
+const PROCESSING_CHECK_MS = 10_000;
 /** Facebook takes photos up to 10 MB (platforms.md section 4). */
 const PHOTO_MAX = 10 * 1024 * 1024;
 
@@ -38,7 +38,7 @@ export function checkText(req: PublishRequest): void {
 }
 
 /** One photo, uploaded unpublished (`published=false`) from its bytes: its id, to attach or to make a story. */
-export async function unpublishedPhoto(
+async function unpublishedPhoto(
   opts: FacebookOptions,
   io: PlatformIO,
   page: PageAccess,

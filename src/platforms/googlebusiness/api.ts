@@ -33,7 +33,7 @@ export interface GoogleBusinessOptions {
  *   are per minute: https://developers.google.com/my-business/content/limits);
  * - other 4xx final, 5xx transient.
  */
-export const GBP_HTTP: PlatformHttp = {
+const GBP_HTTP: PlatformHttp = {
   name: 'Google Business',
   describe: ({ body, status }) => {
     const err = body?.error;

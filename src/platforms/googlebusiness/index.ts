@@ -37,7 +37,7 @@ export function googleBusinessOptions(config: Config): GoogleBusinessOptions {
 }
 
 /** Where a post or a tool call goes: the v4 parent `accounts/<a>/locations/<l>` and the v1 name `locations/<l>`. */
-export interface ResolvedLocation {
+interface ResolvedLocation {
   /** `accounts/<a>` */
   account: string;
   /** The bare number. */

@@ -19,7 +19,7 @@ import type { GoogleBusinessAdapter } from './index.js';
  */
 
 /** The metrics of the method's enum (businessprofileperformance-v1.json), without DAILY_METRIC_UNKNOWN. */
-export const DAILY_METRICS = [
+const DAILY_METRICS = [
   'BUSINESS_IMPRESSIONS_DESKTOP_MAPS',
   'BUSINESS_IMPRESSIONS_DESKTOP_SEARCH',
   'BUSINESS_IMPRESSIONS_MOBILE_MAPS',
@@ -54,7 +54,7 @@ function date(value: string | undefined, name: string): string | undefined {
 const Daily = Type.Array(Type.Object({ date: Type.String(), value: Type.Integer() }));
 
 /** The location's daily metrics over [startDate, endDate] (fetchMultiDailyMetricsTimeSeries), per metric. */
-export async function readDailyMetrics(
+async function readDailyMetrics(
   adapter: GoogleBusinessAdapter,
   acc: AccountCredentials,
   r: { asked: string[]; startDate: string; endDate: string; locationId?: string },

@@ -42,7 +42,7 @@ export interface MetaWebhookOptions {
 }
 
 /** Whether `header` (`sha256=<hex>`) is the HMAC-SHA256 of `body` with `appSecret` (compared in constant time). */
-export function metaSignatureValid(appSecret: string, body: Buffer, header: string | undefined): boolean {
+function metaSignatureValid(appSecret: string, body: Buffer, header: string | undefined): boolean {
   const m = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? '');
   if (!m) return false;
   return safeEqual(m[1].toLowerCase(), hmacSha256Hex(appSecret, body));

@@ -13,7 +13,7 @@ import type { IgAccess } from './publish.js';
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS = 30;
 
-export interface IgMetricRead {
+interface IgMetricRead {
   total: number;
   values?: { date: string; value: number }[];
   breakdowns?: { dimension: string; value: number }[];

@@ -12,7 +12,7 @@ import type { IgAccess } from './publish.js';
  * - its posts: `GET /{ig-user}/media?since=` (external posts; stories are left out).
  */
 
-export const MEDIA_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'];
+const MEDIA_METRICS = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'];
 
 export function instagramAnalytics(
   opts: InstagramOptions,

@@ -50,7 +50,7 @@ export const INSTAGRAM_DEFAULT_SCOPES = [
 ];
 
 /** Instagram Login's own permissions (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login). */
-export const INSTAGRAM_LOGIN_SCOPES = [
+const INSTAGRAM_LOGIN_SCOPES = [
   'instagram_business_basic',
   'instagram_business_content_publish',
   'instagram_business_manage_comments',

@@ -22,7 +22,7 @@ import { CAPTION } from './rules.js';
  */
 
 /** How long to wait between two looks at a container Instagram is processing. */
-export const PROCESSING_CHECK_MS = 10_000;
+const PROCESSING_CHECK_MS = 10_000;
 
 export interface IgAccess {
   igUserId: string;
@@ -69,7 +69,7 @@ function collaborators(req: PublishRequest): string[] | undefined {
 }
 
 /** Caption checks Instagram makes (2,200 characters, 30 hashtags), before anything is sent. */
-export function checkCaption(req: PublishRequest): void {
+function checkCaption(req: PublishRequest): void {
   const tooLong = textRuleError(CAPTION, req.content, 'the caption');
   if (tooLong) throw new PlatformError('rejected', tooLong, { platformCode: 'caption_too_long' });
   const hashtags = req.content.match(/(^|\s)#[^\s#]+/gu)?.length ?? 0;
@@ -261,7 +261,7 @@ export function carousel(
 }
 
 /** `GET /{container}?fields=status_code,status`: FINISHED is ready, ERROR or EXPIRED failed, the rest processing. */
-export async function containerState(
+async function containerState(
   opts: InstagramOptions,
   io: PlatformIO,
   access: IgAccess,

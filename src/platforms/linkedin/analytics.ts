@@ -22,7 +22,7 @@ import { fromLittleText } from './text.js';
  * - the account's posts: `GET /rest/posts?q=author&author={urn}` (external posts).
  */
 
-export const MEMBER_ANALYTICS_SCOPE = 'r_member_postAnalytics';
+const MEMBER_ANALYTICS_SCOPE = 'r_member_postAnalytics';
 export const MEMBER_QUERY_TYPES = ['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE'] as const;
 export type MemberQueryType = (typeof MEMBER_QUERY_TYPES)[number];
 /** Posts per share-statistics call: the URNs ride in the query string. */
@@ -57,7 +57,7 @@ function dateRangeParam(start: string, end: string): string {
   return `(start:${part(start)},end:${part(end)})`;
 }
 
-export interface MemberAnalyticsQuery {
+interface MemberAnalyticsQuery {
   queryType: MemberQueryType;
   aggregation: 'TOTAL' | 'DAILY';
   /** A post URN (q=entity), or null for all the member's posts (q=me). */
@@ -67,7 +67,7 @@ export interface MemberAnalyticsQuery {
 }
 
 /** One memberCreatorPostAnalytics call: the total, or the count per day (`YYYY-MM-DD`). */
-export async function memberAnalytics(
+async function memberAnalytics(
   opts: LinkedInOptions,
   account: AccountCredentials,
   q: MemberAnalyticsQuery,
@@ -91,7 +91,7 @@ export async function memberAnalytics(
 }
 
 /** A member post's numbers, one query type a call (LinkedIn has no multi-metric form). */
-export async function memberPostMetrics(
+async function memberPostMetrics(
   opts: LinkedInOptions,
   account: AccountCredentials,
   urn: string,
@@ -109,7 +109,7 @@ export async function memberPostMetrics(
 }
 
 /** A page's posts' lifetime statistics, keyed by post URN. */
-export async function organizationPostMetrics(
+async function organizationPostMetrics(
   opts: LinkedInOptions,
   account: AccountCredentials,
   org: string,
@@ -140,7 +140,7 @@ export async function organizationPostMetrics(
 }
 
 /** One page of a post's reactions (newest first). */
-export async function postReactions(
+async function postReactions(
   opts: LinkedInOptions,
   account: AccountCredentials,
   urn: string,

@@ -57,7 +57,7 @@ function token(account: AccountCredentials): string {
 }
 
 /** Who the account acts as: the organization selected at connect, else the member. */
-export function accountUrn(account: AccountCredentials): string {
+function accountUrn(account: AccountCredentials): string {
   const org = account.metadata.organizationUrn;
   return typeof org === 'string' && org ? org : `urn:li:person:${account.platformUserId}`;
 }

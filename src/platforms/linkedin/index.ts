@@ -24,9 +24,9 @@ import { textRuleError } from '../rules/text.js';
 export type { LinkedInOptions } from './api.js';
 
 /** A LinkedIn-Version that is live at the time of writing; set LINKEDIN_API_VERSION when it is sunset. */
-export const DEFAULT_LINKEDIN_VERSION = '202601';
+const DEFAULT_LINKEDIN_VERSION = '202601';
 
-export function linkedInOptions(config: Config): LinkedInOptions {
+function linkedInOptions(config: Config): LinkedInOptions {
   const scopes = config.env.LINKEDIN_SCOPES;
   return {
     apiUrl: platformBaseUrl(config, 'linkedin', 'https://api.linkedin.com'),
@@ -44,7 +44,7 @@ function token(account: AccountCredentials): string {
 }
 
 /** Who posts: the target's organizationUrn, else the organization selected at connect, else the member. */
-export function authorUrn(req: PublishRequest): string {
+function authorUrn(req: PublishRequest): string {
   const explicit = req.platformSpecificData.organizationUrn ?? req.account.metadata.organizationUrn;
   if (typeof explicit === 'string' && explicit) {
     if (!/^urn:li:organization:\d+$/.test(explicit))
@@ -54,7 +54,7 @@ export function authorUrn(req: PublishRequest): string {
   return `urn:li:person:${req.account.platformUserId}`;
 }
 
-export function postUrl(urn: string): string {
+function postUrl(urn: string): string {
   return `https://www.linkedin.com/feed/update/${urn}`;
 }
 

@@ -24,7 +24,7 @@ function orgId(value: string): string {
 }
 
 /** An organization (company page) a member administers. */
-export interface LinkedInOrganization {
+interface LinkedInOrganization {
   id: string;
   urn: string;
   name: string;
@@ -61,7 +61,7 @@ function present(org: OrganizationBody): LinkedInOrganization {
  * Company pages the member administers: `organizationAcls` (role ADMINISTRATOR, state APPROVED), then
  * each organization's details. https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role
  */
-export async function listOrganizations(
+async function listOrganizations(
   opts: LinkedInOptions,
   io: PlatformIO,
   token: string,

@@ -19,7 +19,7 @@ import { pinRequest, pinUrl, token, type PinterestOptions } from './api.js';
  * - its pins: `GET /v5/pins` (the pins the user created; repins are left out), for external posts.
  */
 
-export const PIN_METRIC_TYPES = [
+const PIN_METRIC_TYPES = [
   'IMPRESSION',
   'SAVE',
   'PIN_CLICK',

@@ -24,7 +24,7 @@ export interface PinterestOptions {
  * (https://developers.pinterest.com/docs/reference/rate-limits/): a 429 without Retry-After waits a
  * minute. NOTE: Pinterest documents no reset header, so none is read (its meaning would be a guess).
  */
-export const PINTEREST_HTTP: PlatformHttp = {
+const PINTEREST_HTTP: PlatformHttp = {
   name: 'Pinterest',
   describe: ({ body, status }) => ({
     message: typeof body?.message === 'string' ? body.message : `Pinterest answered HTTP ${status}`,

@@ -14,7 +14,7 @@ const MAX_PAGES = 10;
  * The boards the token's user can pin to: GET /v5/boards, every page (`bookmark`), 250 a page.
  * https://developers.pinterest.com/docs/api/v5/boards-list
  */
-export async function listBoards(opts: PinterestOptions, io: PlatformIO, token: string): Promise<Destination[]> {
+async function listBoards(opts: PinterestOptions, io: PlatformIO, token: string): Promise<Destination[]> {
   const out: Destination[] = [];
   let bookmark: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {

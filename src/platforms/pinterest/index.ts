@@ -22,7 +22,7 @@ import { DESCRIPTION } from './rules.js';
 
 export type { PinterestOptions } from './api.js';
 
-export function pinterestOptions(config: Config): PinterestOptions {
+function pinterestOptions(config: Config): PinterestOptions {
   const scopes = config.env.PINTEREST_SCOPES;
   return {
     apiUrl: platformBaseUrl(config, 'pinterest', 'https://api.pinterest.com'),

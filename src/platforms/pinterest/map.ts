@@ -6,7 +6,7 @@ import { PlatformError, type MediaRef, type PublishRequest } from '../types.js';
  * the board (`boardId`, else the account's default board) and the first image's alt text.
  */
 
-export const TITLE_MAX = 100;
+const TITLE_MAX = 100;
 const ALT_TEXT_MAX = 500;
 
 const cut = (s: string, n: number) => [...s].slice(0, n).join('');

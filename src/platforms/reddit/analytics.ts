@@ -15,7 +15,7 @@ import { postUrl, rdRequest, token, type RateWindows, type RedditOptions } from 
  */
 
 /** Fullnames per `/api/info` call (Reddit's limit). */
-export const INFO_BATCH = 100;
+const INFO_BATCH = 100;
 const LIST_PAGE = 100;
 /** Pages of the submitted listing one sync reads at most. */
 const LIST_PAGES = 5;

@@ -27,7 +27,7 @@ export const USER_AGENT_FORMAT = /^[^\s:]+:[^\s:]+:[^\s:]+ \(by \/?u\/[A-Za-z0-9
  * the rate limit is told by `X-Ratelimit-Used`, `-Remaining` and `-Reset`, the last in seconds until
  * the window ends (not an epoch time, so the common reset reading does not apply).
  */
-export const REDDIT_HTTP: PlatformHttp = {
+const REDDIT_HTTP: PlatformHttp = {
   name: 'Reddit',
   describe: ({ body, status }) => {
     const reason = typeof body?.reason === 'string' ? body.reason : null;
@@ -57,7 +57,7 @@ export const REDDIT_HTTP: PlatformHttp = {
 };
 
 /** `X-Ratelimit-Reset` (seconds until the window reopens) in milliseconds, at least 1 s; null when absent. */
-export function resetWaitMs(headers: Headers): number | null {
+function resetWaitMs(headers: Headers): number | null {
   const reset = Number(headers.get('x-ratelimit-reset'));
   return Number.isFinite(reset) && reset > 0 ? Math.max(1000, Math.ceil(reset * 1000)) : null;
 }

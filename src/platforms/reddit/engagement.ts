@@ -18,7 +18,7 @@ export interface SubredditRule {
 }
 
 /** A thing's fullname: `t1_`/`t3_` kept, a bare id taken as a post (`t3_`), as the hosted API documents. */
-export function fullname(thingId: string): string {
+function fullname(thingId: string): string {
   const id = thingId.trim();
   return /^t[13]_/.test(id) ? id : `t3_${id}`;
 }

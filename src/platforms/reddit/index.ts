@@ -43,7 +43,7 @@ const LISTING_GIVE_UP_MS = 30 * 60_000;
 /** The default User-Agent, in the format Reddit requires; operators set their own with REDDIT_USER_AGENT. */
 export const DEFAULT_USER_AGENT = 'server:herald:1.0 (by /u/herald_app)';
 
-export function redditOptions(config: Config): RedditOptions {
+function redditOptions(config: Config): RedditOptions {
   const scopes = config.env.REDDIT_SCOPES;
   return {
     apiUrl: platformBaseUrl(config, 'reddit', 'https://oauth.reddit.com'),
@@ -56,7 +56,7 @@ export function redditOptions(config: Config): RedditOptions {
 }
 
 /** A subreddit as the tools show it. */
-export interface SubredditInfo {
+interface SubredditInfo {
   id: string;
   name: string;
   title: string;

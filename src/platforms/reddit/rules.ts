@@ -10,8 +10,7 @@ import type { RuleIssue, TargetRule } from '../rules/types.js';
 
 export const TITLE_MAX = 300;
 export const SELF_MAX = 40_000;
-export const GALLERY_MIN = 2;
-export const GALLERY_MAX = 20;
+const GALLERY_MAX = 20;
 
 const SUBREDDIT = /^(\/?r\/)?[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
 
@@ -84,13 +83,13 @@ export const checkTarget: TargetRule = (t) => {
 };
 
 /** What the account has cached about a subreddit's rules (from the flairs and default-subreddit tools). */
-export interface SubredditRules {
+interface SubredditRules {
   flairRequired: boolean;
   /** The flair template ids it offers, when listed. */
   flairIds?: string[];
 }
 
-export function cachedRules(metadata: Record<string, unknown>, subreddit: string): SubredditRules | null {
+function cachedRules(metadata: Record<string, unknown>, subreddit: string): SubredditRules | null {
   const all = metadata.subredditRules;
   if (!all || typeof all !== 'object') return null;
   const rules = (all as Record<string, unknown>)[subreddit.toLowerCase()];

@@ -129,7 +129,7 @@ export function described(check: FieldCheck, schema: FieldSchema): FieldCheck {
   return check;
 }
 /** The schema of a check, `{}` (any value) for one that was not described. */
-export const fieldSchema = (check: FieldCheck): FieldSchema => schemas.get(check) ?? {};
+const fieldSchema = (check: FieldCheck): FieldSchema => schemas.get(check) ?? {};
 
 export const str = (max?: number): FieldCheck =>
   described(

@@ -45,7 +45,7 @@ const TRANSIENT = new Set([
   'ratelimited_by_upstream',
 ]);
 
-export function slackError(
+function slackError(
   error: string,
   opts: { status: number; endpoint: string; raw: string; creates: boolean; retryAfterMs?: number | null },
 ): PlatformError {
@@ -61,7 +61,7 @@ export function slackError(
   return new PlatformError('rejected', message, base);
 }
 
-export const SLACK_HTTP: PlatformHttp = {
+const SLACK_HTTP: PlatformHttp = {
   name: 'Slack',
   describe: ({ body, status }) => ({
     message: `Slack: ${(body as SlackAnswer | null)?.error ?? `HTTP ${status}`}`,

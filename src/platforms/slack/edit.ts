@@ -8,7 +8,7 @@ import { escapeMrkdwn, TEXT } from './rules.js';
  * chat.update takes at most 4,000 characters, a tenth of chat.postMessage's 40,000, counted like the post
  * limit on the escaped text (https://api.slack.com/methods/chat.update, `msg_too_long`).
  */
-export const EDIT_TEXT: TextRule = { ...TEXT, limit: 4_000 };
+const EDIT_TEXT: TextRule = { ...TEXT, limit: 4_000 };
 
 /** chat.update's refusals, said plainly (Slack's code stays the error's platformCode). */
 const REFUSALS: Record<string, string> = {

@@ -17,11 +17,11 @@ import type { RuleIssue, TargetDraft, TextRule } from '../rules/types.js';
  *   (https://api.slack.com/methods/files.getUploadURLExternal: `length` in bytes; Slack's file limit).
  */
 
-export const TEXT_LIMIT = 40_000;
-export const MAX_BLOCKS = 50;
-export const SECTION_TEXT_LIMIT = 3_000;
-export const HEADER_TEXT_LIMIT = 150;
-export const MAX_FILES = 10;
+const TEXT_LIMIT = 40_000;
+const MAX_BLOCKS = 50;
+const SECTION_TEXT_LIMIT = 3_000;
+const HEADER_TEXT_LIMIT = 150;
+const MAX_FILES = 10;
 
 /** mrkdwn control characters as Slack wants them escaped in text Herald did not write as markup. */
 export function escapeMrkdwn(text: string): string {

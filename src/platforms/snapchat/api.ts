@@ -23,7 +23,7 @@ export interface SnapchatOptions {
  * revoked token; 429 a throttle (Snap publishes no limits); 5xx transient; other 4xx final. A media
  * still processing when the post is created (`MEDIA_PROCESSING`) is retryable: nothing was posted.
  */
-export const SNAPCHAT_HTTP: PlatformHttp = {
+const SNAPCHAT_HTTP: PlatformHttp = {
   name: 'Snapchat',
   describe: ({ body, status }) => ({
     message:

@@ -22,7 +22,7 @@ import { contentTypeOf, mediaProblem, savedStoryTitle, TEXT, type SnapContentTyp
 /** How long to wait between two looks at a media Snap is processing. */
 const PROCESSING_CHECK_MS = 5_000;
 
-export function snapchatOptions(config: Config): SnapchatOptions {
+function snapchatOptions(config: Config): SnapchatOptions {
   const scopes = config.env.SNAPCHAT_SCOPES;
   const partMb = Number(config.env.SNAPCHAT_UPLOAD_PART_MB || 32);
   const partBytes = Math.floor(partMb * 1024 * 1024);

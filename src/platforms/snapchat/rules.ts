@@ -18,7 +18,7 @@ export type SnapContentType = 'story' | 'saved_story' | 'spotlight';
 /** A spotlight's description (the text), the one text Snapchat shows: 160 characters, hashtags included. */
 export const TEXT: TextRule = characters(160);
 /** A saved story's title. */
-export const TITLE_MAX = 45;
+const TITLE_MAX = 45;
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   contentType: oneOf('story', 'saved_story', 'spotlight'),

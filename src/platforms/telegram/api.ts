@@ -72,7 +72,7 @@ type BotAnswer = {
  *   grants for this account (platforms.md §1);
  * - an unreadable answer below 500: the outcome of a send is unknown.
  */
-export const TELEGRAM_HTTP: PlatformHttp = {
+const TELEGRAM_HTTP: PlatformHttp = {
   name: 'Telegram',
   describe: ({ body, status }) => ({
     message: (body as BotAnswer)?.description ?? `HTTP ${status}`,

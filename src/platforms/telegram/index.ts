@@ -24,10 +24,8 @@ import { telegramCommands } from './settings.js';
 import { chunk, inputMediaType, messageUrl, telegramOptions, textOptions, type InputMedia } from './map.js';
 import { ALBUM_MAX, CAPTION_LIMIT, TEXT } from './rules.js';
 
-export type { TelegramBot, TelegramChat, TelegramChatMember, TelegramUpdate } from './api.js';
-
 /** Bot token used in sandbox mode when TELEGRAM_BOT_TOKEN is unset (the simulator accepts any well-formed one). */
-export const SANDBOX_BOT_TOKEN = '1000001:SANDBOX_herald_bot_token_000000';
+const SANDBOX_BOT_TOKEN = '1000001:SANDBOX_herald_bot_token_000000';
 
 /** The Telegram adapter: its connect group holds the Bot API calls the access-code flow needs. */
 export interface TelegramAdapter extends PlatformAdapter<PublishResult> {

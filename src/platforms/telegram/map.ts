@@ -1,4 +1,4 @@
-import { PlatformError, type MediaRef, type PublishRequest } from '../types.js';
+import { PlatformError, type MediaRef } from '../types.js';
 
 import { PARSE_MODES } from './rules.js';
 
@@ -52,8 +52,4 @@ export function messageUrl(chatId: string, username: string | null | undefined, 
   if (chatId.startsWith('@')) return `https://t.me/${chatId.slice(1)}/${messageId}`;
   if (chatId.startsWith('-100')) return `https://t.me/c/${chatId.slice(4)}/${messageId}`;
   return null;
-}
-
-export function contentOf(req: PublishRequest): string {
-  return req.content ?? '';
 }

@@ -11,7 +11,7 @@ import { postUrl, thRequest, token, type ThreadsOptions } from './api.js';
  * - its posts: `GET /{threads-user}/threads?since=` (external posts).
  */
 
-export const THREAD_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
+const THREAD_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
 
 export function threadsAnalytics(opts: ThreadsOptions): AnalyticsCapability {
   return {

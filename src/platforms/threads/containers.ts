@@ -10,7 +10,7 @@ import { thRequest, type ThreadsOptions } from './api.js';
 
 /** The first look at a container Threads is processing, and the next ones. Meta advises about 30 s. */
 export const FIRST_CHECK_MS = 30_000;
-export const NEXT_CHECK_MS = 10_000;
+const NEXT_CHECK_MS = 10_000;
 
 export interface ContainerSpec {
   text: string;

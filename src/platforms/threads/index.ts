@@ -17,7 +17,7 @@ import { threadsInbox } from './inbox.js';
 import { THREADS_DEFAULT_SCOPES, threadsOAuth } from './oauth.js';
 import { checkPublishable } from './rules.js';
 
-export function threadsOptions(config: Config): ThreadsOptions {
+function threadsOptions(config: Config): ThreadsOptions {
   const scopes = config.env.THREADS_SCOPES;
   return {
     apiUrl: platformBaseUrl(config, 'threads', 'https://graph.threads.net'),
@@ -46,7 +46,7 @@ function pendingOf(state: Record<string, unknown> | undefined): PendingReply | n
     : null;
 }
 
-export function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
+function createThreadsAdapter(opts: ThreadsOptions): PlatformAdapter {
   const oauth = threadsOAuth(opts);
 
   /**

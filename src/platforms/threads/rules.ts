@@ -24,7 +24,7 @@ export function threadsLength(text: string): number {
 export const TEXT: TextRule = { unit: 'characters', limit: 500, count: threadsLength };
 
 /** A carousel holds 2 to 20 items. */
-export const MAX_MEDIA = 20;
+const MAX_MEDIA = 20;
 
 export const PLATFORM_SPECIFIC_DATA = { threadItems: threadItemsCheck };
 

@@ -24,7 +24,7 @@ import { chunkPlan, chunkType, MAX_CHUNK, MIN_CHUNK, sendChunks } from './upload
 /** How long to wait between two status fetches of a post TikTok is processing. */
 const PROCESSING_CHECK_MS = 10_000;
 
-export function tikTokOptions(config: Config): TikTokOptions {
+function tikTokOptions(config: Config): TikTokOptions {
   const scopes = config.env.TIKTOK_SCOPES;
   const chunkMb = Number(config.env.TIKTOK_UPLOAD_CHUNK_MB || 10);
   const chunkBytes = Number.isFinite(chunkMb)
@@ -92,7 +92,7 @@ export interface TikTokAdapter extends PlatformAdapter {
   readonly options: TikTokOptions;
 }
 
-export function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
+function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
   const oauth = tikTokOAuth(opts);
 
   /** POST /v2/post/publish/status/fetch/ (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). */

@@ -19,7 +19,7 @@ function disclosure(psd: Record<string, unknown>): Record<string, boolean> {
   };
 }
 
-export function privacyLevel(psd: Record<string, unknown>): string {
+function privacyLevel(psd: Record<string, unknown>): string {
   return typeof psd.privacyLevel === 'string' ? psd.privacyLevel : PUBLIC;
 }
 

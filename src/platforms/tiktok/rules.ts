@@ -24,7 +24,7 @@ import { cachedCreator, creatorConflicts } from './creator.js';
 
 export const CAPTION: TextRule = { unit: 'UTF-16 units', limit: 2200, count: utf16Length };
 
-export const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
+const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 
 export const PLATFORM_SPECIFIC_DATA: Record<string, FieldCheck> = {
   draft: bool,
@@ -58,7 +58,7 @@ export function isPhotoTarget(t: {
   return t.media.length > 0 && t.media.every((m) => mediaKind(m as never) === 'image');
 }
 
-export const isBrandedContent = (psd: Record<string, unknown>) =>
+const isBrandedContent = (psd: Record<string, unknown>) =>
   psd.commercialContentType === 'brand_content' || psd.brandPartnerPromote === true;
 
 export const checkTarget: TargetRule = (t) => {

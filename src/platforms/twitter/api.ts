@@ -32,7 +32,7 @@ export interface XCall {
 }
 
 /** How X reports errors; the common rules (401, 429, 5xx) do the rest. */
-export const X_HTTP: PlatformHttp = {
+const X_HTTP: PlatformHttp = {
   name: 'X',
   resetHeader: 'x-rate-limit-reset',
   describe: ({ body, status }) => ({

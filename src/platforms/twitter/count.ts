@@ -8,7 +8,7 @@ import { graphemeSegments, isAscii } from '../../lib/graphemes.js';
  */
 
 export const TWEET_MAX_WEIGHTED_LENGTH = 280;
-export const TWEET_URL_LENGTH = 23;
+const TWEET_URL_LENGTH = 23;
 
 /** Code point ranges that weigh 1 (everything else weighs 2). */
 const LIGHT_RANGES: [number, number][] = [

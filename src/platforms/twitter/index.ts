@@ -21,15 +21,12 @@ import { twitterInbox } from './inbox.js';
 import { twitterOAuth } from './oauth.js';
 import { REPLY_SETTINGS, TEXT } from './rules.js';
 
-export { countTweet, tweetLength } from './count.js';
 export type { TwitterOptions } from './api.js';
-
-export { REPLY_SETTINGS } from './rules.js';
 
 /** Verified (premium) accounts may post long text. */
 const LONG_POST_LIMIT = 25_000;
 
-export function twitterOptions(config: Config): TwitterOptions {
+function twitterOptions(config: Config): TwitterOptions {
   return {
     apiUrl: platformBaseUrl(config, 'twitter', 'https://api.x.com'),
     authUrl: platformBaseUrl(config, 'twitter', 'https://x.com', 'AUTH'),

@@ -197,7 +197,7 @@ const search = platformTool<TwitterAdapter>()({
 });
 
 /** A numeric id, or the id in a post URL (x.com or twitter.com `/<user>/status/<id>`); null otherwise. */
-export function tweetIdOf(value: string): string | null {
+function tweetIdOf(value: string): string | null {
   const v = value.trim();
   if (/^\d{1,19}$/.test(v)) return v;
   const m =

@@ -26,7 +26,7 @@ const DAILY_QUOTA = new Set(['quotaExceeded', 'uploadLimitExceeded', 'dailyLimit
 const THROTTLED = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'uploadRateLimitExceeded']);
 
 /** Milliseconds until the next midnight in America/Los_Angeles, when YouTube's daily quotas reset. */
-export function untilQuotaReset(now: Date): number {
+function untilQuotaReset(now: Date): number {
   const next = DateTime.fromJSDate(now).setZone('America/Los_Angeles').plus({ days: 1 }).startOf('day');
   return Math.max(1000, next.toMillis() - now.getTime());
 }
@@ -110,4 +110,3 @@ export function ytRequest(
 }
 
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
-export const shortsUrl = (videoId: string) => `https://www.youtube.com/shorts/${videoId}`;

@@ -27,7 +27,7 @@ interface Track {
 }
 
 /** SubRip cues: `n`, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, text lines, a blank line. */
-export function parseSrt(srt: string): { start: number; end: number; text: string }[] {
+function parseSrt(srt: string): { start: number; end: number; text: string }[] {
   const seconds = (t: string) => {
     const m = /^(\d+):(\d{2}):(\d{2})[,.](\d{1,3})$/.exec(t.trim());
     return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4].padEnd(3, '0')) / 1000 : NaN;

@@ -32,7 +32,7 @@ const PROCESSING_CHECK_MS = 10_000;
 /** thumbnails.set takes at most 2 MB (discovery document: mediaUpload.maxSize). */
 const THUMBNAIL_MAX = 2 * 1024 * 1024;
 
-export function youTubeOptions(config: Config): YouTubeOptions {
+function youTubeOptions(config: Config): YouTubeOptions {
   const scopes = config.env.YOUTUBE_SCOPES;
   const chunkMb = Number(config.env.YOUTUBE_UPLOAD_CHUNK_MB || 8);
   // Chunks are whole multiples of 256 KiB (the protocol's rule); at least one quantum.
@@ -108,7 +108,7 @@ export interface YouTubeAdapter extends PlatformAdapter {
   videoSummary(account: AccountCredentials, videoId: string, io: PlatformIO): Promise<VideoSummary | null>;
 }
 
-export function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
+function createYouTubeAdapter(opts: YouTubeOptions): YouTubeAdapter {
   const oauth = youTubeOAuth(opts);
 
   async function readVideo(req: PublishRequest, io: PlatformIO, videoId: string): Promise<YtVideoJson | null> {

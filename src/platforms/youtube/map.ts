@@ -6,8 +6,8 @@ import type { PublishRequest } from '../types.js';
  * line cut to 100 characters (YouTube refuses a video without one).
  */
 
-export const TITLE_MAX = 100;
-export const DEFAULT_CATEGORY = '22';
+const TITLE_MAX = 100;
+const DEFAULT_CATEGORY = '22';
 
 /** The title YouTube gets: at most 100 characters, never `<` or `>` (which YouTube refuses). */
 export function videoTitle(req: PublishRequest): string {

@@ -16,7 +16,7 @@ export const DESCRIPTION: TextRule = { unit: 'bytes', limit: 5000, count: utf8Le
 const noAngles = (v: unknown) => (/[<>]/.test(String(v)) ? 'must not contain < or >' : null);
 
 /** Tags count their characters, plus quotes around a tag with a space, plus a comma between tags. */
-export function tagsLength(tags: string[]): number {
+function tagsLength(tags: string[]): number {
   return tags.reduce((n, t) => n + [...t].length + (/\s/.test(t) ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 }
 

@@ -26,7 +26,7 @@ class SessionExpired extends Error {}
  * Byte ranges of a media item's stream, in increasing order; a range that starts before what is held
  * opens the stream again (a resume further back than the last chunk).
  */
-export class MediaReader {
+class MediaReader {
   private iterator: AsyncIterator<Buffer> | null = null;
   /** Bytes held, starting at `heldStart`; the stream has been read up to heldStart + held length. */
   private held: Buffer[] = [];

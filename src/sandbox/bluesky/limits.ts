@@ -14,10 +14,10 @@ import { SimError } from './validate.js';
  * app, an account or a destination, and a loopback test has one address for every account.
  */
 
-export const WRITE_POINTS_HOUR: LimitRule = { name: 'write-points-hour', limit: 5_000, windowMs: 3_600_000 };
-export const WRITE_POINTS_DAY: LimitRule = { name: 'write-points-day', limit: 35_000, windowMs: 86_400_000 };
-export const SESSIONS_5MIN: LimitRule = { name: 'create-session-5min', limit: 30, windowMs: 300_000 };
-export const SESSIONS_DAY: LimitRule = { name: 'create-session-day', limit: 300, windowMs: 86_400_000 };
+const WRITE_POINTS_HOUR: LimitRule = { name: 'write-points-hour', limit: 5_000, windowMs: 3_600_000 };
+const WRITE_POINTS_DAY: LimitRule = { name: 'write-points-day', limit: 35_000, windowMs: 86_400_000 };
+const SESSIONS_5MIN: LimitRule = { name: 'create-session-5min', limit: 30, windowMs: 300_000 };
+const SESSIONS_DAY: LimitRule = { name: 'create-session-day', limit: 300, windowMs: 86_400_000 };
 
 /** Points of a repository write (the docs' table). */
 export const WRITE_COST = { create: 3, update: 2, delete: 1 } as const;

@@ -13,7 +13,7 @@ const invalid = (message: string) =>
   new SimError(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: ${message}`);
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-export const graphemes = (text: string) => [...segmenter.segment(text)].length;
+const graphemes = (text: string) => [...segmenter.segment(text)].length;
 
 const FACET_TYPES = ['app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#mention', 'app.bsky.richtext.facet#tag'];
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];

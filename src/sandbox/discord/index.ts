@@ -37,7 +37,7 @@ import {
  */
 
 type Reply = FastifyReply;
-export const CONTENT_LIMIT = 2000;
+const CONTENT_LIMIT = 2000;
 const NONCE_WINDOW_MS = 5 * 60_000;
 
 export interface DiscordSimulatorOptions {

@@ -12,14 +12,14 @@ import type { FastifyReply } from 'fastify';
  * 10 per 10 s elsewhere.
  */
 
-export const GLOBAL_PER_SECOND = 50;
+const GLOBAL_PER_SECOND = 50;
 
 interface Rule {
   limit: number;
   windowMs: number;
 }
 
-export function ruleOf(method: string, route: string): Rule {
+function ruleOf(method: string, route: string): Rule {
   if (method === 'POST' && /\/channels\/:channel_id\/messages$/.test(route)) return { limit: 5, windowMs: 5_000 };
   if (method === 'DELETE' && /\/messages\/:message_id$/.test(route)) return { limit: 5, windowMs: 1_000 };
   return { limit: 10, windowMs: 10_000 };

@@ -8,7 +8,7 @@ import type { SimulatorState } from '../types.js';
  */
 
 export const BOT_ID = '1100000000000000001';
-export const OWNER_ID = '1100000000000000002';
+const OWNER_ID = '1100000000000000002';
 const EPOCH = 1_420_070_400_000n;
 
 export interface SimChannel {
@@ -210,7 +210,7 @@ export const userJson = (u: { id: string; username: string; global_name?: string
 });
 
 export const BOT = { id: BOT_ID, username: 'herald', global_name: 'Herald' };
-export const APPLICATION_ID = '1000000000000000001';
+const APPLICATION_ID = '1000000000000000001';
 
 export const webhookJson = (w: SimWebhook, withToken: boolean) => ({
   application_id: APPLICATION_ID,
@@ -253,7 +253,7 @@ export function messageJson(m: SimMessage, world: DiscordWorld) {
   };
 }
 
-export function findUser(world: DiscordWorld, id: string) {
+function findUser(world: DiscordWorld, id: string) {
   for (const g of world.guilds.values()) {
     const found = g.members.find((m) => m.user.id === id);
     if (found) return found.user;

@@ -1,7 +1,7 @@
 import type { GraphCall, GraphHandler } from '../graph/index.js';
 import { graphError, sendGraphFault } from '../graph/errors.js';
 import { newId, world } from '../graph/world.js';
-import { metricsFor, subscribersOf, type SandboxMetrics } from '../metrics.js';
+import { metricsFor, type SandboxMetrics } from '../metrics.js';
 import type { SimulatorState } from '../types.js';
 import { approximateEarnings, earningsMicro, insightsRefusal } from './page-insights.js';
 import { POST_HANDLERS } from './posts.js';
@@ -33,7 +33,7 @@ const MONEY: Record<string, Metric> = {
   monetization_approximate_earnings: (_m, id) => approximateEarnings(id),
 };
 
-export const PAGE_POST_METRICS: Record<string, Metric> = {
+const PAGE_POST_METRICS: Record<string, Metric> = {
   ...MONEY,
   post_impressions: (m) => m.impressions,
   post_impressions_unique: (m) => m.reach,
@@ -62,7 +62,7 @@ export const PAGE_POST_METRICS: Record<string, Metric> = {
   post_total_media_view_unique: (m) => m.reach,
 };
 
-export const VIDEO_METRICS: Record<string, Metric> = {
+const VIDEO_METRICS: Record<string, Metric> = {
   ...MONEY,
   total_video_views: (m) => m.views,
   total_video_views_unique: (m) => m.reach,
@@ -136,9 +136,6 @@ export const INSIGHTS_HANDLERS: Record<string, GraphHandler> = {
   'GET PagePost insights': insights(PAGE_POST_METRICS),
   'GET AdVideo video_insights': insights(VIDEO_METRICS),
 };
-
-/** A Page's followers as `GET /{page}?fields=followers_count` reports them. */
-export const pageFollowers = (state: SimulatorState, pageId: string) => subscribersOf(state, pageId);
 
 /**
  * A post made on the Page outside Herald (in Meta's own apps), for tests of external posts: what

@@ -27,7 +27,7 @@ const MAX_RANGE_S = 90 * DAY_S;
 const ROLLING = ['day', 'week', 'days_28'];
 
 /** The Page metrics the simulator serves, with the periods Meta allows for each. */
-export const PAGE_METRICS: Record<string, string[]> = {
+const PAGE_METRICS: Record<string, string[]> = {
   page_media_view: ROLLING,
   page_total_media_view_unique: ROLLING,
   page_views_total: ROLLING,

@@ -12,7 +12,7 @@ import type { SimulatorState } from '../types.js';
  * reactions a post has; a post nobody reacted to lists none.
  */
 
-export const REACTION_TYPES = ['LIKE', 'LOVE', 'WOW', 'HAHA', 'SAD', 'ANGRY', 'THANKFUL', 'PRIDE', 'CARE'] as const;
+const REACTION_TYPES = ['LIKE', 'LOVE', 'WOW', 'HAHA', 'SAD', 'ANGRY', 'THANKFUL', 'PRIDE', 'CARE'] as const;
 
 interface Reaction {
   id: string;

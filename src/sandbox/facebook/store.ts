@@ -5,7 +5,7 @@ import { newId, world, type GraphObject } from '../graph/world.js';
 import type { InspectedPost, SimulatorState } from '../types.js';
 
 /** Facebook's limit on a post's text (platforms.md section 4), in code points. */
-export const MESSAGE_LIMIT = 63_206;
+const MESSAGE_LIMIT = 63_206;
 
 /** Publishing as a Page takes that Page's token (a user token is refused, as on Graph). */
 export function pageTokenRefused(call: GraphCall): FastifyReply | null {

@@ -19,11 +19,11 @@ const perMinute = (api: string): LimitRule => ({
   windowMs: 60_000,
   kind: 'sliding',
 });
-export const BUSINESS_INFORMATION = perMinute('business-information');
-export const ACCOUNT_MANAGEMENT = perMinute('account-management');
-export const PERFORMANCE = perMinute('performance');
-export const PLACE_ACTIONS = perMinute('place-actions');
-export const EDITS_PER_PROFILE: LimitRule = {
+const BUSINESS_INFORMATION = perMinute('business-information');
+const ACCOUNT_MANAGEMENT = perMinute('account-management');
+const PERFORMANCE = perMinute('performance');
+const PLACE_ACTIONS = perMinute('place-actions');
+const EDITS_PER_PROFILE: LimitRule = {
   name: 'edits-profile-minute',
   limit: 10,
   windowMs: 60_000,

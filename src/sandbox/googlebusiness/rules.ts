@@ -22,7 +22,7 @@ function onlyFields(value: Record<string, unknown>, allowed: string[], where: st
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An absolute https URL without user info: what Google can fetch (it does not follow logins). */
-export function fetchableUrl(v: unknown): boolean {
+function fetchableUrl(v: unknown): boolean {
   if (typeof v !== 'string') return false;
   try {
     const u = new URL(v);
@@ -50,9 +50,9 @@ const LOCAL_POST_FIELDS = [
 ];
 // LocalPostTopicType and CallToAction.ActionType of the same page.
 const TOPIC_TYPES = ['STANDARD', 'EVENT', 'OFFER', 'ALERT'];
-export const ACTION_TYPES = ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'GET_OFFER', 'CALL'];
+const ACTION_TYPES = ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'GET_OFFER', 'CALL'];
 /** The post's text: at most 1,500 characters (https://support.google.com/business/answer/7662907, "Add posts"). */
-export const SUMMARY_MAX = 1500;
+const SUMMARY_MAX = 1500;
 
 /** The first problem of a localPosts.create body, or null. */
 export function checkLocalPost(body: unknown): BodyProblem | null {
@@ -120,7 +120,7 @@ const MEDIA_FIELDS = [
   'sourceUrl',
   'dataRef',
 ];
-export const MEDIA_CATEGORIES = [
+const MEDIA_CATEGORIES = [
   'COVER',
   'PROFILE',
   'LOGO',
@@ -137,7 +137,7 @@ export const MEDIA_CATEGORIES = [
 ];
 
 /** A MediaItem as sent (a post's photo or media.create): its format and a source URL Google can fetch. */
-export function checkMediaItem(item: unknown, where: string): BodyProblem | null {
+function checkMediaItem(item: unknown, where: string): BodyProblem | null {
   if (!isObject(item)) return { message: 'a media item must be an object', field: 'media' };
   const unknown = onlyFields(item, MEDIA_FIELDS, where);
   if (unknown) return unknown;
@@ -228,7 +228,7 @@ export function checkFoodMenus(body: unknown): BodyProblem | null {
 }
 
 // PlaceActionLink: https://developers.google.com/my-business/reference/placeactions/rest/v1/locations.placeActionLinks
-export const PLACE_ACTION_TYPES = [
+const PLACE_ACTION_TYPES = [
   'APPOINTMENT',
   'ONLINE_APPOINTMENT',
   'DINING_RESERVATION',

@@ -23,7 +23,7 @@ const SCOPE = 'https://www.googleapis.com/auth/business.manage';
 const METHOD = 'locations.searchkeywords.impressions.monthly.list';
 const PAGE = 100;
 /** How many months back Google keeps search keyword impressions. */
-export const KEYWORD_MONTHS = 18;
+const KEYWORD_MONTHS = 18;
 /** Below this many impressions a keyword is reported as `threshold`, not as its value. */
 export const KEYWORD_THRESHOLD = 15;
 
@@ -57,10 +57,10 @@ const WHERE = [
 ];
 
 /** The keywords searched for the sandbox's locations: 144, enough to fill more than one page. */
-export const SANDBOX_KEYWORDS = WHAT.flatMap((w) => WHERE.map((q) => (q === 'best' ? `best ${w}` : `${w} ${q}`)));
+const SANDBOX_KEYWORDS = WHAT.flatMap((w) => WHERE.map((q) => (q === 'best' ? `best ${w}` : `${w} ${q}`)));
 
 /** Unique users who searched `keyword` and saw the location in one month (`YYYY-MM`): deterministic. */
-export function keywordMonthlyValue(locationId: string, keyword: string, month: string): number {
+function keywordMonthlyValue(locationId: string, keyword: string, month: string): number {
   const h = createHash('sha256').update(`${locationId}:${keyword}:${month}`).digest();
   return (h[0]! % 40) + (h[1]! % 3 === 0 ? 0 : h[2]! % 60);
 }

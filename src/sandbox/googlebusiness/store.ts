@@ -19,7 +19,7 @@ export interface GbpLocation {
 }
 
 /** The v1 Location fields the simulator reads; the others are kept as written. */
-export interface GbpLocationResource {
+interface GbpLocationResource {
   categories?: { primaryCategory?: { name?: string; displayName?: string } };
   phoneNumbers?: { primaryPhone?: string };
   metadata: { canHaveFoodMenus?: boolean; [key: string]: unknown };

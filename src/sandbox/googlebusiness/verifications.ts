@@ -26,7 +26,7 @@ import { digits, gbpError, locationFor, sendFault, userFor, type GbpLocation } f
  * 'lookup'}` fails the Voice of Merchant state read.
  */
 
-export interface GbpVerification {
+interface GbpVerification {
   name: string;
   method: string;
   state: 'PENDING' | 'COMPLETED' | 'FAILED';
@@ -41,7 +41,7 @@ const EMAIL_DOMAIN = 'example.com';
 export const verificationPin = (name: string) => digits(`pin:${name}`, 5);
 
 /** Each location's verifications, oldest first; the first seeded location starts verified. */
-export function verificationsOf(state: SimulatorState, loc: GbpLocation): GbpVerification[] {
+function verificationsOf(state: SimulatorState, loc: GbpLocation): GbpVerification[] {
   let all = state.data.get('googlebusiness:verifications') as Map<string, GbpVerification[]> | undefined;
   if (!all) {
     all = new Map();

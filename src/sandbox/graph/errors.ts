@@ -18,7 +18,7 @@ export interface GraphErrorFields {
   userMessage?: string;
 }
 
-export function graphErrorBody(e: GraphErrorFields): Record<string, unknown> {
+function graphErrorBody(e: GraphErrorFields): Record<string, unknown> {
   return {
     error: {
       message: e.message,

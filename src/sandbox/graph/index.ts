@@ -17,8 +17,8 @@ import { liveToken, userFor, world, type GraphObject, type GraphPage, type Graph
  */
 
 /** Versions the simulator serves; another is refused as Graph refuses a version it does not have. */
-export const GRAPH_VERSIONS = ['v21.0', 'v22.0', 'v23.0', 'v24.0', 'v25.0'];
-export const DEFAULT_GRAPH_VERSION = 'v24.0';
+const GRAPH_VERSIONS = ['v21.0', 'v22.0', 'v23.0', 'v24.0', 'v25.0'];
+const DEFAULT_GRAPH_VERSION = 'v24.0';
 
 /** A node a call addresses: its spec type and what the simulator has about it. */
 export interface GraphNode {
@@ -144,7 +144,7 @@ function pick(
   return Object.fromEntries(Object.entries(item).filter(([k, v]) => wanted.includes(k) && v !== undefined));
 }
 
-export function unsupported(reply: FastifyReply, method: string, id: string, type?: string): FastifyReply {
+function unsupported(reply: FastifyReply, method: string, id: string, type?: string): FastifyReply {
   return graphError(reply, 400, {
     type,
     message: `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
@@ -257,5 +257,3 @@ export function registerGraph(app: FastifyInstance, state: SimulatorState, opts:
   // An unversioned call to a node alone (`/me`).
   app.route({ method: ['GET', 'POST', 'DELETE'], url: '/:version', handler: route });
 }
-
-export { checkAnswer } from './spec.js';

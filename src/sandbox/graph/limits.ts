@@ -23,10 +23,10 @@ import { world, type GraphToken } from './world.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-export const CALLS_PER_USER_PER_HOUR = 200;
-export const PAGE_CALLS_PER_ENGAGED_USER = 4_800;
+const CALLS_PER_USER_PER_HOUR = 200;
+const PAGE_CALLS_PER_ENGAGED_USER = 4_800;
 /** Engaged users of a sandbox Page in 24 hours: the consenting user. */
-export const SANDBOX_ENGAGED_USERS = 1;
+const SANDBOX_ENGAGED_USERS = 1;
 
 const appRule = (users: number): LimitRule => ({
   name: 'graph-app-hour',

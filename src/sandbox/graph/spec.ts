@@ -32,7 +32,7 @@ export interface EdgeSpec {
   params: [name: string, type: string, required: boolean][];
 }
 
-export interface NodeSpec {
+interface NodeSpec {
   fields: Record<string, string>;
   edges: Record<string, EdgeSpec>;
 }
@@ -81,7 +81,7 @@ function specs(): Specs {
   return cached;
 }
 
-export function nodeSpec(type: string): NodeSpec | null {
+function nodeSpec(type: string): NodeSpec | null {
   return specs().nodes[type] ?? null;
 }
 
@@ -96,7 +96,7 @@ export function edgeSpec(type: string, method: string, edge: string): EdgeSpec |
  * Params Graph takes on every call besides an edge's own (https://developers.facebook.com/docs/graph-api/
  * overview, "Paging", "Field expansion", "Securing requests"): they are not in the per-edge specs.
  */
-export const GLOBAL_PARAMS = new Set([
+const GLOBAL_PARAMS = new Set([
   'access_token',
   'appsecret_proof',
   'appsecret_time',
@@ -132,7 +132,7 @@ function parsed(value: unknown): unknown {
 }
 
 /** Why `value` is not of the spec type `type`, or null when it is. */
-export function typeProblem(name: string, type: string, value: unknown): string | null {
+function typeProblem(name: string, type: string, value: unknown): string | null {
   const list = /^list<(.+)>$/.exec(type);
   if (list || type === 'list') {
     const v = parsed(value);

@@ -12,7 +12,7 @@ import type { GraphHandler } from './index.js';
  * needs (https://developers.facebook.com/docs/graph-api/webhooks/getting-started).
  */
 
-export interface MetaSubscription {
+interface MetaSubscription {
   appId: string;
   appSecret: string;
   object: string;

@@ -30,7 +30,7 @@ export interface GraphPage {
  * `instagram`: an Instagram Login token (graph.instagram.com), which acts as one Instagram professional
  * account. `app`: the app access token `{app-id}|{app-secret}` (webhook subscriptions).
  */
-export type TokenKind = 'user' | 'page' | 'instagram' | 'app';
+type TokenKind = 'user' | 'page' | 'instagram' | 'app';
 
 export interface GraphToken {
   token: string;

@@ -21,7 +21,7 @@ import { graphError, invalidParam, sendGraphFault } from '../graph/errors.js';
 
 const DAY_S = 86_400;
 const MAX_RANGE_S = 30 * DAY_S;
-export const IG_DEMOGRAPHIC_METRICS = ['follower_demographics', 'engaged_audience_demographics'];
+const IG_DEMOGRAPHIC_METRICS = ['follower_demographics', 'engaged_audience_demographics'];
 const DAILY_SERIES = ['reach', 'follower_count'];
 const BREAKDOWN_VALUES: Record<string, string[]> = {
   age: ['13-17', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'],

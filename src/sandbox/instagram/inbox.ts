@@ -28,7 +28,7 @@ import { actsFor } from './login.js';
 const PRIVATE_REPLY_WINDOW_MS = 7 * 86_400_000;
 const ATTACHMENT_TYPES = ['image', 'video', 'audio'];
 
-export interface IgMessage {
+interface IgMessage {
   id: string;
   createdAt: number;
   from: { id: string; username: string };

@@ -35,7 +35,7 @@ const MEDIA_VALUES: Record<string, (m: SandboxMetrics) => number> = {
  * A story's navigation split by `story_navigation_action_type` (tap_forward, tap_back, tap_exit,
  * swipe_forward): fixed shares of its views, so a test can predict each from the total.
  */
-export const STORY_NAVIGATION_SHARES: Record<string, number> = {
+const STORY_NAVIGATION_SHARES: Record<string, number> = {
   tap_forward: 0.5,
   tap_back: 0.1,
   tap_exit: 0.25,

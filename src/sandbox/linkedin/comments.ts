@@ -29,7 +29,7 @@ const COMMENT_MAX = 1250;
 
 const isOrg = (urn: string) => urn.startsWith('urn:li:organization:');
 
-export function presentComment(store: LiStore, c: LiComment) {
+function presentComment(store: LiStore, c: LiComment) {
   const replies = [...store.comments.values()].filter((r) => r.parentComment === c.urn && !r.deleted).length;
   const likes = [...store.reactions.keys()].filter((k) => k.endsWith(`|${c.urn}`)).length;
   return {

@@ -16,13 +16,13 @@ import { liError } from './store.js';
  * until midnight UTC.
  */
 
-export const POSTS_PER_MEMBER: LimitRule = {
+const POSTS_PER_MEMBER: LimitRule = {
   name: 'posts-member-day',
   limit: 150,
   windowMs: 86_400_000,
   resetAt: nextMidnightUtc,
 };
-export const POSTS_PER_APP: LimitRule = {
+const POSTS_PER_APP: LimitRule = {
   name: 'posts-app-day',
   limit: 100_000,
   windowMs: 86_400_000,

@@ -22,7 +22,6 @@ import {
 } from './store.js';
 import { registerPinterestLimits } from './limits.js';
 
-export { pinterestUserId } from './store.js';
 export { externalPin } from './analytics.js';
 
 export interface PinterestSimulatorOptions {

@@ -12,7 +12,7 @@ import { pinError } from './store.js';
  * `{code: 8, message}`.
  */
 
-export const PER_USER_PER_APP: LimitRule = { name: 'user-app-second', limit: 100, windowMs: 1_000, kind: 'sliding' };
+const PER_USER_PER_APP: LimitRule = { name: 'user-app-second', limit: 100, windowMs: 1_000, kind: 'sliding' };
 
 export function registerPinterestLimits(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim): void {
   enforceLimits(app, state, {

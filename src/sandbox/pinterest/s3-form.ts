@@ -9,7 +9,7 @@ import type { FormPart } from '../twitter/multipart.js';
  * signature, expiry, key and `content-length-range` are enforced. Errors are S3's XML.
  */
 
-export const UPLOAD_BUCKET = 'pinterest-media-upload';
+const UPLOAD_BUCKET = 'pinterest-media-upload';
 /** Pinterest video limit: 2 GB (https://help.pinterest.com/en/business/article/video-pins). */
 const MAX_BYTES = 2 * 1024 ** 3;
 const SECRET = randomBytes(32);

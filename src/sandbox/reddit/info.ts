@@ -19,7 +19,7 @@ const MAX_IDS = 100;
  * A call whose token lacks `scope`: Reddit answers 403 with `error="insufficient_scope"` in
  * WWW-Authenticate. True when it answered.
  */
-export function lacksScope(oauth: OAuthSim, request: FastifyRequest, reply: FastifyReply, scope: string): boolean {
+function lacksScope(oauth: OAuthSim, request: FastifyRequest, reply: FastifyReply, scope: string): boolean {
   const granted = oauth.scopesFor(request.headers.authorization);
   if (!granted || granted.includes(scope)) return false;
   reply.header('www-authenticate', `Bearer realm="reddit", error="insufficient_scope", scope="${scope}"`);

@@ -187,7 +187,7 @@ export function findSubreddit(store: RdStore, name: string | undefined): RdSubre
   return store.subreddits.get(name.replace(/^\/?r\//i, '').toLowerCase()) ?? null;
 }
 
-export function slug(title: string): string {
+function slug(title: string): string {
   return (
     title
       .toLowerCase()

@@ -57,7 +57,7 @@ export function submitErrors(reply: FastifyReply, errors: [string, string, strin
 }
 
 /** Counts the call in its OAuth client's window and sets the `x-ratelimit-*` headers; false (429 sent) when the window is spent. */
-export function countCall(
+function countCall(
   state: SimulatorState,
   clientId: string,
   reply: FastifyReply,

@@ -8,7 +8,7 @@
  * on its method page.
  */
 
-export const TIERS: Record<string, 1 | 2 | 3 | 4> = {
+const TIERS: Record<string, 1 | 2 | 3 | 4> = {
   'oauth.v2.access': 4,
   'auth.test': 4,
   'team.info': 3,
@@ -28,7 +28,7 @@ export const TIERS: Record<string, 1 | 2 | 3 | 4> = {
 const PER_MINUTE = { 1: 1, 2: 20, 3: 50, 4: 100 } as const;
 
 /** chat.postMessage: a bucket per channel of BURST messages, refilled one a second. */
-export const POST_BURST = 3;
+const POST_BURST = 3;
 
 export class SlackRateLimits {
   private readonly windows = new Map<string, number[]>();

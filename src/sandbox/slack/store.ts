@@ -54,7 +54,7 @@ export interface SimMessage {
   edited?: { user: string; ts: string };
 }
 
-export interface SimFile {
+interface SimFile {
   id: string;
   team: string;
   filename: string;
@@ -65,7 +65,7 @@ export interface SimFile {
   deleted?: boolean;
 }
 
-export interface SimGrant {
+interface SimGrant {
   team: string;
   expiresAt: number | null;
   revoked: boolean;
@@ -110,7 +110,7 @@ function people(suffix: string): SimUser[] {
   ];
 }
 
-export function workspaces(): SimWorkspace[] {
+function workspaces(): SimWorkspace[] {
   return [
     {
       id: 'T0SANDBOX1',

@@ -13,8 +13,8 @@ import { snapError } from './store.js';
  * how long it is taken, so the simulator averages over a sliding minute: 600 calls per token, 1,200 per app.
  */
 
-export const PER_APP: LimitRule = { name: 'app-minute', limit: 20 * 60, windowMs: 60_000, kind: 'sliding' };
-export const PER_TOKEN: LimitRule = { name: 'token-minute', limit: 10 * 60, windowMs: 60_000, kind: 'sliding' };
+const PER_APP: LimitRule = { name: 'app-minute', limit: 20 * 60, windowMs: 60_000, kind: 'sliding' };
+const PER_TOKEN: LimitRule = { name: 'token-minute', limit: 10 * 60, windowMs: 60_000, kind: 'sliding' };
 
 export function registerSnapchatLimits(app: FastifyInstance, state: SimulatorState, oauth: OAuthSim): void {
   enforceLimits(app, state, {

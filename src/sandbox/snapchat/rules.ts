@@ -21,20 +21,20 @@ export interface Refusal {
 
 const MB = 1024 * 1024;
 /** ASSETS, "Encrypt and split file": a file larger than 32 MB goes up in 32 MB chunks. */
-export const MAX_PART_BYTES = 32 * MB;
+const MAX_PART_BYTES = 32 * MB;
 /** LIMITS: images at most 20 MB, videos at most 500 MB. */
-export const MAX_IMAGE_BYTES = 20 * MB;
-export const MAX_VIDEO_BYTES = 500 * MB;
+const MAX_IMAGE_BYTES = 20 * MB;
+const MAX_VIDEO_BYTES = 500 * MB;
 /** LIMITS: a video lasts 5 to 60 seconds and is at least 540 x 960. */
-export const MIN_VIDEO_SEC = 5;
-export const MAX_VIDEO_SEC = 60;
-export const MIN_WIDTH = 540;
-export const MIN_HEIGHT = 960;
+const MIN_VIDEO_SEC = 5;
+const MAX_VIDEO_SEC = 60;
+const MIN_WIDTH = 540;
+const MIN_HEIGHT = 960;
 /** ASSETS, Create Media: "A media object stays active for 24 hours after creation". */
 export const MEDIA_TTL_MS = 24 * 3600 * 1000;
 /** LIMITS: a saved story's title at most 45 characters, a spotlight's description at most 160 (hashtags included). */
-export const MAX_TITLE = 45;
-export const MAX_DESCRIPTION = 160;
+const MAX_TITLE = 45;
+const MAX_DESCRIPTION = 160;
 
 const invalid = (message: string, code = 'E1001'): Refusal => ({ status: 400, code, message });
 
@@ -186,7 +186,7 @@ export function checkSpotlight(
 }
 
 /** MP4 (an `ftyp` box first), JPEG or PNG from the first bytes; null for anything else. */
-export function fileFormat(bytes: Buffer): 'mp4' | 'jpeg' | 'png' | null {
+function fileFormat(bytes: Buffer): 'mp4' | 'jpeg' | 'png' | null {
   if (bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp') return 'mp4';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'png';
@@ -194,7 +194,7 @@ export function fileFormat(bytes: Buffer): 'mp4' | 'jpeg' | 'png' | null {
 }
 
 /** Seconds from the `mvhd` box, or null. */
-export function mp4DurationSec(bytes: Buffer): number | null {
+function mp4DurationSec(bytes: Buffer): number | null {
   const at = bytes.indexOf('mvhd');
   if (at < 4 || at + 32 > bytes.length) return null;
   const body = at + 4;
@@ -208,7 +208,7 @@ export function mp4DurationSec(bytes: Buffer): number | null {
 }
 
 /** Width and height of the first track with a picture (`tkhd`, 16.16 fixed point), or null. */
-export function mp4Dimensions(bytes: Buffer): { width: number; height: number } | null {
+function mp4Dimensions(bytes: Buffer): { width: number; height: number } | null {
   let from = 0;
   while (true) {
     const at = bytes.indexOf('tkhd', from);

@@ -19,7 +19,7 @@ import { sendFault, snapError, snapOk, type SnapProfile } from './store.js';
  * verify them against a live, allowlisted app. `breakdownDimensions` is not simulated (400).
  */
 
-export const ASSET_TYPES = ['PROFILE', 'STORY', 'SAVED_STORY', 'LENS', 'SPOTLIGHT'] as const;
+const ASSET_TYPES = ['PROFILE', 'STORY', 'SAVED_STORY', 'LENS', 'SPOTLIGHT'] as const;
 type AssetType = (typeof ASSET_TYPES)[number];
 
 /** Each asset type's fields, and the sandbox metric each reports. */

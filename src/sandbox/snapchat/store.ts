@@ -57,7 +57,7 @@ export function snapStore(state: SimulatorState): SnapStore {
 }
 
 /** A UUID derived from a seed, so a login's organization and profiles keep their ids. */
-export function stableUuid(seed: string): string {
+function stableUuid(seed: string): string {
   const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -13,9 +13,9 @@ import { seconds } from '../rate-limits.js';
  */
 
 /** Messages per second per bot token, all chats together. */
-export const BOT_PER_SECOND: LimitRule = { name: 'bot-per-second', limit: 30, windowMs: 1_000, kind: 'sliding' };
+const BOT_PER_SECOND: LimitRule = { name: 'bot-per-second', limit: 30, windowMs: 1_000, kind: 'sliding' };
 /** Messages per minute per bot to one group, supergroup or channel (a negative chat id). */
-export const GROUP_PER_MINUTE: LimitRule = { name: 'group-per-minute', limit: 20, windowMs: 60_000, kind: 'sliding' };
+const GROUP_PER_MINUTE: LimitRule = { name: 'group-per-minute', limit: 20, windowMs: 60_000, kind: 'sliding' };
 
 /**
  * Counts `messages` sent by `bot` to `chatId` (an album is one message per item, as Telegram delivers

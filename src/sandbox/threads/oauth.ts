@@ -19,8 +19,8 @@ import { graphError, loseAnswer, newToken, params, thStore, userFor, type ThToke
  * {kind: 'unavailable' | 'invalid_grant', count}`, `POST /_oauth/users {id, username?, name?}`.
  */
 
-export const SHORT_LIVED_SEC = 3600;
-export const LONG_LIVED_SEC = 60 * 86_400;
+const SHORT_LIVED_SEC = 3600;
+const LONG_LIVED_SEC = 60 * 86_400;
 /** A long-lived token can be refreshed once it is a day old. */
 const REFRESH_MIN_AGE_MS = 86_400_000;
 

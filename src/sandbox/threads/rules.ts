@@ -5,17 +5,17 @@
  */
 
 /** Text: at most 500 characters (overview#limitations). */
-export const TEXT_LIMIT = 500;
+const TEXT_LIMIT = 500;
 /** A carousel has 2 to 20 children (publishing reference, carousel posts). */
-export const CAROUSEL_MIN = 2;
-export const CAROUSEL_MAX = 20;
+const CAROUSEL_MIN = 2;
+const CAROUSEL_MAX = 20;
 /** Images: JPEG or PNG, at most 8 MB; videos: MOV or MP4, at most 1 GB (media specifications). */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png'];
 export const VIDEO_TYPES = ['video/mp4', 'video/quicktime'];
 export const IMAGE_MAX = 8 * 1024 * 1024;
 export const VIDEO_MAX = 1024 * 1024 * 1024;
 /** Alt text: at most 1,000 characters. */
-export const ALT_TEXT_MAX = 1000;
+const ALT_TEXT_MAX = 1000;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
@@ -24,7 +24,7 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
  * Text length as Threads measures it: one per character, except that an emoji counts as many as its
  * UTF-8 bytes (a family emoji of three people and two joiners is 18).
  */
-export function threadsTextLength(text: string): number {
+function threadsTextLength(text: string): number {
   let n = 0;
   for (const { segment } of segmenter.segment(text)) n += EMOJI.test(segment) ? Buffer.byteLength(segment, 'utf8') : 1;
   return n;

@@ -28,7 +28,7 @@ export interface ThToken {
   scopes: string[];
 }
 
-export type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
+type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
 
 export interface ThMedia {
   type: 'image' | 'video';

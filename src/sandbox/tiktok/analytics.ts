@@ -23,7 +23,7 @@ import { ttError, ttOk, ttStore } from './store.js';
  */
 
 /** The Video Object's fields (the query and list pages). */
-export const VIDEO_FIELDS = [
+const VIDEO_FIELDS = [
   'id',
   'create_time',
   'cover_image_url',

@@ -18,7 +18,6 @@ import {
 } from './rules.js';
 import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
-export { DEFAULT_CREATOR, type CreatorOptions } from './store.js';
 export { externalTikTokVideo } from './analytics.js';
 
 const POST_ID_MARK = '\u0000post-id\u0000';

@@ -15,7 +15,7 @@ import { ttError } from './store.js';
  * Beyond either, "HTTP status 429 and error code rate_limit_exceeded" in TikTok's envelope; no wait hint.
  */
 
-export const INIT_PER_TOKEN: LimitRule = {
+const INIT_PER_TOKEN: LimitRule = {
   name: 'video-init-token-minute',
   limit: 6,
   windowMs: 60_000,

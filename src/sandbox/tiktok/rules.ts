@@ -13,12 +13,12 @@ export interface Refusal {
 }
 
 const MB = 1024 * 1024;
-export const MIN_CHUNK = 5 * MB;
-export const MAX_CHUNK = 64 * MB;
-export const MAX_FINAL_CHUNK = 128 * MB;
-export const MAX_CHUNKS = 1000;
-export const MAX_VIDEO_BYTES = 4 * 1024 * MB;
-export const MAX_PHOTOS = 35;
+const MIN_CHUNK = 5 * MB;
+const MAX_CHUNK = 64 * MB;
+const MAX_FINAL_CHUNK = 128 * MB;
+const MAX_CHUNKS = 1000;
+const MAX_VIDEO_BYTES = 4 * 1024 * MB;
+const MAX_PHOTOS = 35;
 export const MAX_PHOTO_BYTES = 20 * MB;
 export const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 

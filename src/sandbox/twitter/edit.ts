@@ -18,9 +18,9 @@ import { editHistoryOf, invalidRequest, nextSnowflake, problem, xStore, type XTw
  */
 
 /** How long after the original post an edit is accepted. */
-export const EDIT_WINDOW_MS = 60 * 60_000;
+const EDIT_WINDOW_MS = 60 * 60_000;
 /** Edits a post may have (the chain then holds six versions). */
-export const MAX_EDITS = 5;
+const MAX_EDITS = 5;
 const PAID = new Set(['Basic', 'Premium', 'PremiumPlus']);
 
 export interface EditBody {

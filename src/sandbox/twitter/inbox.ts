@@ -35,7 +35,7 @@ interface Helpers {
 const NOT_FOUND = 'https://api.twitter.com/2/problems/resource-not-found';
 
 /** A one-to-one conversation's id: both user ids, the smaller first (X's `123-456`). */
-export const oneToOne = (a: string, b: string) => (BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`);
+const oneToOne = (a: string, b: string) => (BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`);
 
 /**
  * dm_events pagination tokens are base32 strings of at least 16 characters (PaginationToken32 in the

@@ -11,9 +11,9 @@ import { problem } from './store.js';
  * beyond either, 429 `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`.
  */
 
-export const CREATE_PER_USER: LimitRule = { name: 'create-post-user-15min', limit: 100, windowMs: 15 * 60_000 };
-export const CREATE_PER_APP: LimitRule = { name: 'create-post-app-24h', limit: 10_000, windowMs: 86_400_000 };
-export const DELETE_PER_USER: LimitRule = { name: 'delete-post-user-15min', limit: 50, windowMs: 15 * 60_000 };
+const CREATE_PER_USER: LimitRule = { name: 'create-post-user-15min', limit: 100, windowMs: 15 * 60_000 };
+const CREATE_PER_APP: LimitRule = { name: 'create-post-app-24h', limit: 10_000, windowMs: 86_400_000 };
+const DELETE_PER_USER: LimitRule = { name: 'delete-post-user-15min', limit: 50, windowMs: 15 * 60_000 };
 
 const epoch = (ms: number) => String(Math.ceil(ms / 1000));
 

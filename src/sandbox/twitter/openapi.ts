@@ -8,7 +8,7 @@ import { locateDocument, type OpenApiDoc, OpenApiDocument, type ResponseCheck } 
  * OpenAPI module).
  */
 
-export type { OperationValidator, ResponseCheck, ValidationProblem } from '../openapi.js';
+export type { ResponseCheck } from '../openapi.js';
 
 /** The X document; `new XOpenApi(doc)` takes another copy (tests). */
 export class XOpenApi extends OpenApiDocument {

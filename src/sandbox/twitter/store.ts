@@ -22,7 +22,7 @@ export interface XGrant {
   revoked: boolean;
 }
 
-export interface XToken {
+interface XToken {
   grantId: string;
   expiresAt: number;
 }

@@ -102,7 +102,7 @@ function maxResultsOf(q: Record<string, string>): number | null {
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : null;
 }
 
-export function newCommentId(seed: string): string {
+function newCommentId(seed: string): string {
   return `Ugz${etag(seed).slice(0, 20)}4AaABAg`;
 }
 

@@ -14,13 +14,13 @@ import { ytError } from './store.js';
  * midnight Pacific. The YouTube Analytics API (/v2/reports) has its own quota and is not counted.
  */
 
-export const UNITS_PER_DAY: LimitRule = {
+const UNITS_PER_DAY: LimitRule = {
   name: 'units-day',
   limit: 10_000,
   windowMs: 86_400_000,
   resetAt: nextMidnightPacific,
 };
-export const INSERTS_PER_DAY: LimitRule = {
+const INSERTS_PER_DAY: LimitRule = {
   name: 'videos-insert-day',
   limit: 100,
   windowMs: 86_400_000,

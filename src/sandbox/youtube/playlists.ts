@@ -31,7 +31,7 @@ export interface YtPlaylist {
 }
 
 /** The simulator's playlists, in creation order (a test may seed one with `addPlaylist`). */
-export function playlistsOf(state: SimulatorState): YtPlaylist[] {
+function playlistsOf(state: SimulatorState): YtPlaylist[] {
   let list = state.data.get('youtube:playlists') as YtPlaylist[] | undefined;
   if (!list) {
     list = [];

@@ -7,23 +7,7 @@ import type { YtVideoResource } from './store.js';
  */
 
 /** Categories a video can be assigned to in the US region (videoCategories.list, assignable=true). */
-export const ASSIGNABLE_CATEGORIES = [
-  '1',
-  '2',
-  '10',
-  '15',
-  '17',
-  '19',
-  '20',
-  '22',
-  '23',
-  '24',
-  '25',
-  '26',
-  '27',
-  '28',
-  '29',
-];
+const ASSIGNABLE_CATEGORIES = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'];
 
 export interface MetadataProblem {
   code: number;

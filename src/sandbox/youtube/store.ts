@@ -27,7 +27,7 @@ export interface YtSnippet {
 }
 
 /** A video's status: the fields the simulator reads or sets, the others kept as sent. */
-export interface YtStatus {
+interface YtStatus {
   uploadStatus?: string;
   privacyStatus?: string;
   publishAt?: string;

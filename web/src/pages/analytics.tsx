@@ -23,7 +23,7 @@ interface Series {
 const DAY_S = 86_400;
 
 /** The x axis's range, in seconds: the data's own, and a day either side of a single day. */
-export function timeRange(min: number, max: number): [number, number] {
+function timeRange(min: number, max: number): [number, number] {
   return min === max ? [min - DAY_S, max + DAY_S] : [min, max];
 }
 

@@ -15,7 +15,7 @@ const ROWS_PER_TRANSACTION = 100;
 /** Longest run (ms) of row checks before other requests get the event loop. */
 const SLICE_MS = 10;
 
-export interface BulkRowError {
+interface BulkRowError {
   row: number;
   error: string;
   code: string;

@@ -15,7 +15,7 @@ export const MAX_RECORD_CHARS = 1 << 20;
 /** Characters read between two yields to the event loop, so a 16 MB file never holds the process. */
 const SLICE_CHARS = 256 * 1024;
 
-export interface CsvRow {
+interface CsvRow {
   /** 1-based number of the data row: the header is row 0, so a spreadsheet shows it on line `row + 1`. */
   row: number;
   cells: string[];
@@ -33,7 +33,7 @@ const DELIMITERS = [',', ';', '\t'] as const;
  * The separator of the header line: the one of `,` `;` and tab it holds most often outside quotes
  * (spreadsheets set to a locale with a decimal comma export `;`). Column names hold none of them.
  */
-export function detectDelimiter(text: string): string {
+function detectDelimiter(text: string): string {
   const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
   for (let i = 0; i < text.length; i++) {

@@ -11,7 +11,7 @@ import type { MediaItemInput } from '../types.js';
 import { commonRules } from './common.js';
 import { mediaLists, mediaRule } from './media.js';
 
-export type { TargetDraft, ValidationIssue } from '../../../platforms/rules/types.js';
+export type { ValidationIssue } from '../../../platforms/rules/types.js';
 
 /*
  * The single entry point of post validation, used before a post is accepted (create, update) and by the
@@ -65,7 +65,7 @@ export interface PostDraft {
 }
 
 /** What each target will send: its override, else the post's text and media. */
-export function targetDrafts(post: PostDraft): TargetDraft[] {
+function targetDrafts(post: PostDraft): TargetDraft[] {
   return post.platforms.map((p, index) => ({
     index,
     platform: p.platform,

@@ -28,16 +28,16 @@ import { failedPatch, job, progressPatch, type Claimed, type PublishRun } from '
  */
 
 /** Longest the engine waits for a platform's processing before the target fails. */
-export const MAX_PROCESSING_MS = 60 * 60_000;
+const MAX_PROCESSING_MS = 60 * 60_000;
 /** Checks in a row that fail (platform down, rate limited) before the target fails. */
-export const MAX_PROCESSING_CHECK_ERRORS = 8;
+const MAX_PROCESSING_CHECK_ERRORS = 8;
 const MIN_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 5 * 60_000;
 /** The floor of the wait grows with each check, so a platform that always says "soon" is asked less and less. */
 const CHECK_BACKOFF = { baseMs: 1_000, capMs: 60_000, random: () => 1 };
 const ERROR_BACKOFF = { baseMs: 5_000, capMs: 5 * 60_000 };
 
-export interface ProcessingCheckPayload {
+interface ProcessingCheckPayload {
   targetId: string;
   /** Checks made so far. */
   checks?: number;
@@ -54,7 +54,7 @@ export function processedHandle(target: TargetRow, adapter: PlatformAdapter): Pr
 }
 
 /** When to ask again: the platform's suggestion, never below a floor that grows with each check. */
-export function nextCheckDelay(waitMs: number, checks: number): number {
+function nextCheckDelay(waitMs: number, checks: number): number {
   return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs, backoffMs(checks, CHECK_BACKOFF)));
 }
 

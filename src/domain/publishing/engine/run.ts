@@ -21,7 +21,7 @@ export const CHECK_BACKOFF = { baseMs: 5_000, capMs: 5 * 60_000 };
 export const FIRST_COMMENT_NOT_SENT =
   'Not sent: the post went out while its outcome was unknown and was found on the platform afterwards. Add the comment by hand.';
 
-export interface PublishJobPayload {
+interface PublishJobPayload {
   targetId: string;
   /** Look-ups already made for an ambiguous outcome. */
   checks?: number;

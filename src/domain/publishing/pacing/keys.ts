@@ -14,7 +14,7 @@ export interface PacedTarget {
  * scope and the limit's place in the platform's list, so two limits of one scope are two budgets:
  * `app:<platform>:<i>`, `account:<accountId>:<i>`, `destination:<platform>:<id>:<i>`.
  */
-export function budgetsFor(limits: readonly PublishLimit[], t: PacedTarget, share: number): Budget[] {
+function budgetsFor(limits: readonly PublishLimit[], t: PacedTarget, share: number): Budget[] {
   const out: Budget[] = [];
   limits.forEach((l, i) => {
     if (l.when && !l.when(t.accountMetadata)) return;

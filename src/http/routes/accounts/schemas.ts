@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, PathId } from '../../schemas/common.js';
 
-export const ProfileRef = Type.Object({ _id: Type.String(), name: Type.String(), slug: Type.String() });
+const ProfileRef = Type.Object({ _id: Type.String(), name: Type.String(), slug: Type.String() });
 
 /** `string | null` as one JSON type list: serialized without trying union branches. */
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });

@@ -4,7 +4,7 @@ import { Account } from '../accounts/schemas.js';
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const Int = Type.Number();
 
-export const Counters = {
+const Counters = {
   impressions: Int,
   reach: Int,
   likes: Int,
@@ -15,9 +15,9 @@ export const Counters = {
   views: Int,
 };
 
-export const PostAnalytics = Type.Object({ ...Counters, engagementRate: Type.Number(), lastUpdated: NullableString });
+const PostAnalytics = Type.Object({ ...Counters, engagementRate: Type.Number(), lastUpdated: NullableString });
 
-export const PlatformAnalytics = Type.Object({
+const PlatformAnalytics = Type.Object({
   platform: Type.String(),
   status: Type.String(),
   accountId: Type.String(),

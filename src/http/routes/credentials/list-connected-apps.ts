@@ -4,7 +4,7 @@ import { listConnectedApps } from '../../../domain/connected-apps.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses } from '../../schemas/common.js';
 
-export const ConnectedApp = Type.Object({
+const ConnectedApp = Type.Object({
   clientId: Type.String({ description: 'The API key id' }),
   clientName: Type.String({ description: 'The API key name' }),
   redirectHost: Type.Null(),

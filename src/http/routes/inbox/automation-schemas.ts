@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 
 const Keyword = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
-export const MatchMode = Type.Union([Type.Literal('exact'), Type.Literal('contains'), Type.Literal('word')]);
+const MatchMode = Type.Union([Type.Literal('exact'), Type.Literal('contains'), Type.Literal('word')]);
 const Trigger = Type.Union([Type.Literal('comment'), Type.Literal('story_reply')]);
 /** Parts Herald takes in the shape the client sends and refuses (unsupported_feature) when used. */
 const Loose = Type.Object({}, { additionalProperties: true });

@@ -58,7 +58,7 @@ export const ConversationDetail = Type.Object({
   instagramProfile: Nullable(Type.Object({}, { additionalProperties: true })),
 });
 
-export const Attachment = Type.Object({
+const Attachment = Type.Object({
   id: Type.Optional(Nullable(Type.String())),
   type: Type.String(),
   url: Type.String(),

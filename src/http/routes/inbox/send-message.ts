@@ -23,7 +23,7 @@ const KeyboardButton = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 
-export const SendMessageBody = Type.Object({
+const SendMessageBody = Type.Object({
   accountId: AccountId,
   message: Type.Optional(Type.String({ maxLength: 10_000 })),
   /** Herald's JSON form of the multipart `attachment`: a public URL of the file. */

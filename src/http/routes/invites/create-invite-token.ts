@@ -12,7 +12,7 @@ const Body = Type.Object({
   profileIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 500 })),
 });
 
-export const InviteToken = Type.Object({
+const InviteToken = Type.Object({
   token: Type.String(),
   scope: Type.String(),
   invitedProfileIds: Type.Array(Type.String()),

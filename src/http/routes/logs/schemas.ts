@@ -5,7 +5,7 @@ import { DateTime, Nullable } from '../../schemas/common.js';
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const LOG_STATUSES = ['success', 'failed', 'pending', 'skipped'] as const;
-export const LOG_ACTIONS = [
+const LOG_ACTIONS = [
   'publish',
   'retry',
   'media_upload',
@@ -34,7 +34,7 @@ export const LogFilters = {
   ),
 };
 
-export const LogRequest = Type.Object({
+const LogRequest = Type.Object({
   contentPreview: Type.Optional(Nullable(Type.String())),
   mediaCount: Type.Optional(Type.Integer()),
   mediaTypes: Type.Optional(Type.Array(Type.String())),
@@ -43,7 +43,7 @@ export const LogRequest = Type.Object({
   rawBody: Type.Optional(Nullable(Type.String())),
 });
 
-export const LogResponse = Type.Object({
+const LogResponse = Type.Object({
   platformPostId: Type.Optional(Nullable(Type.String())),
   platformPostUrl: Type.Optional(Nullable(Type.String())),
   errorMessage: Type.Optional(Nullable(Type.String())),

@@ -4,7 +4,7 @@ import { listLibrary } from '../../../domain/media/library.js';
 import type { App } from '../../app.js';
 import { DateTime, errorResponses, Nullable } from '../../schemas/common.js';
 
-export const MediaItem = Type.Object({
+const MediaItem = Type.Object({
   _id: Type.String(),
   url: Type.String({ description: 'The public URL: use it as the url of a media item in a post' }),
   thumbnailUrl: Nullable(Type.String({ description: 'An image to show for it; null for videos and documents' })),

@@ -24,7 +24,7 @@ const ThreadItem = Type.Object({
   mediaItems: Type.Optional(Type.Array(MediaItem, { maxItems: 50 })),
 });
 
-export const TargetBody = Type.Object({
+const TargetBody = Type.Object({
   platform: PlatformName,
   accountId: Type.String({ minLength: 1, maxLength: 64 }),
   customContent: Type.Optional(Type.String({ maxLength: 100_000 })),
@@ -41,7 +41,7 @@ const GapFreq = Type.Union([Type.Literal('week'), Type.Literal('month')]);
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Reference §4.5 RecyclingConfig: on create, and on PUT (given fields change; null clears a date or count). */
-export const RecyclingConfig = Type.Object(
+const RecyclingConfig = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean({ description: 'default true; false turns recycling off' })),
     gap: Type.Optional(
@@ -81,7 +81,7 @@ const RecyclingState = Type.Object({
 });
 
 /** The create body (reference §4.5); every field is optional on update. */
-export const PostFields = {
+const PostFields = {
   title: Type.Optional(Type.String({ maxLength: 1000 })),
   content: Type.Optional(Type.String({ maxLength: 100_000 })),
   mediaItems: Type.Optional(Type.Array(MediaItem, { maxItems: 50 })),

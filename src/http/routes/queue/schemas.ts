@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { TIME_PATTERN } from '../../../domain/queue/slots.js';
 import { DateTime } from '../../schemas/common.js';
 
-export const QueueSlot = Type.Object({
+const QueueSlot = Type.Object({
   dayOfWeek: Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday ... 6 = Saturday' }),
   time: Type.String({ pattern: TIME_PATTERN, description: 'HH:mm, 24 h, in the queue time zone' }),
 });

@@ -12,7 +12,7 @@ import type { App } from '../../app.js';
  * without a file extension is an app route and gets index.html (the app routes itself); nothing outside
  * /app/ falls back, so an unknown /v1 path stays a 404 in the envelope.
  */
-export const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../dist/web');
+const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../dist/web');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -13,16 +13,12 @@ import type { App } from '../../app.js';
  */
 const require = createRequire(import.meta.url);
 // The package's main entry is dist/index.js; the standalone bundle sits beside it in dist/browser/.
-export const SCALAR_BUNDLE = path.join(
-  path.dirname(require.resolve('@scalar/api-reference')),
-  'browser',
-  'standalone.js',
-);
+const SCALAR_BUNDLE = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
 // Scripts only from this server. Scalar injects its styles at run time (Vue components with style
 // tags and style attributes), so styles need 'unsafe-inline'; without it the page renders unstyled.
 // connect-src 'self' also stops any request the bundle might make elsewhere (fonts, telemetry, proxy).
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -7,7 +7,7 @@ import { DateTime, Nullable } from '../../schemas/common.js';
 const StringEnum = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
-export const WebhookEvent = StringEnum(EVENT_TYPES);
+const WebhookEvent = StringEnum(EVENT_TYPES);
 export const LogEvent = StringEnum([...EVENT_TYPES, 'webhook.test'] as const);
 
 export const Webhook = Type.Object(

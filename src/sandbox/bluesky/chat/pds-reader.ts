@@ -8,7 +8,7 @@ interface StrongRef {
  * A record's value as the services read it, whatever its collection (post, like, repost, follow): the
  * fields they look at, the rest passed on as it is.
  */
-export interface RecordValue {
+interface RecordValue {
   text?: string;
   createdAt?: string;
   reply?: { root: StrongRef; parent: StrongRef };
