@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A round-robin load balancer on loopback, in front of Herald processes: what PUBLIC_URL names when
  * several processes serve one cluster. Each request goes to the next backend; a backend that refuses the
  * connection (a killed process) is skipped and the request goes to the next one, as a balancer's health
- * check would. Request bodies are buffered so that a refused request can be sent to the next one.
+ * check would; a GET or HEAD whose backend drops it mid-answer goes to the next one too. Request bodies are buffered so that a refused request can be sent to the next one.
  */
 export interface Balancer {
   url: string;
@@ -47,8 +47,11 @@ export async function startBalancer(): Promise<Balancer> {
         answer = await forward(backend, req, body);
       } catch (error) {
         // Refused: the process is gone, nothing was sent; try the next one. A connection lost after the
-        // request went out is the client's to retry (it may have been acted on).
+        // request went out is the client's to retry (it may have been acted on), except a GET or HEAD,
+        // which changes nothing: those go to the next backend, as nginx's default proxy_next_upstream does
+        // (a platform fetching a media file from a process killed mid-answer got a 502 and failed the post).
         if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') continue;
+        if (req.method === 'GET' || req.method === 'HEAD') continue;
         res.writeHead(502, { 'content-type': 'text/plain' }).end('the backend dropped the connection');
         return;
       }
