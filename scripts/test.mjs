@@ -36,9 +36,12 @@ function reachable(url) {
 
 const vitest = ['node_modules/vitest/vitest.mjs'];
 
-/** The test files vitest will run with this environment and these arguments (absolute paths). */
+/**
+ * The test files vitest will run with this environment and these arguments (absolute paths). `--json`
+ * comes last: it takes an optional file to write to, and a test path after it was read as that file.
+ */
 function expectedFiles(env) {
-  const res = spawnSync(process.execPath, [...vitest, 'list', '--filesOnly', '--json', ...extra], {
+  const res = spawnSync(process.execPath, [...vitest, 'list', ...extra, '--filesOnly', '--json'], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     maxBuffer: 64 * 1024 * 1024,
