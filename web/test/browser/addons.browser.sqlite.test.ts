@@ -10,6 +10,7 @@ import { sandboxCall } from '../../../test/helpers/sandbox-env.js';
 import {
   ensureBuilt,
   expectNoSeriousViolations,
+  explainFailure,
   launch,
   openAppPage,
   openPage,
@@ -121,18 +122,13 @@ describe('connection steps and add-on pages in Chromium', () => {
     await visit('inbox', 'Inbox');
     await page.getByRole('tab', { name: 'Comments', exact: true }).click();
     // The selected tab says so, and only it (once the click has rendered: reading at once raced it).
-    try {
-      await expect
-        .poll(() => page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected'))
-        .toBe('true');
-    } catch (error) {
-      // Seen twice in whole-suite runs, never alone: say what the page showed when the tab did not change.
-      const tabs = await page.locator('[role=tablist]').evaluate((n) => n.outerHTML);
-      const main = await page.locator('main').evaluate((n) => n.innerHTML.slice(0, 2000));
-      throw new Error(
-        `${(error as Error).message}\nurl ${page.url()}\nerrors ${JSON.stringify(w.errors)}\n${tabs}\n${main}`,
-      );
-    }
+    // expect.poll gives up after 1 s by default: too short for a render when the suite loads both cores.
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Comments', exact: true }).getAttribute('aria-selected'), {
+        timeout: 15_000,
+      })
+      .toBe('true')
+      .catch((error) => explainFailure(w, error));
     expect(await page.getByRole('tab', { name: 'Conversations' }).getAttribute('aria-selected')).toBe('false');
     expect(await page.getByRole('tab', { selected: true }).count()).toBe(1);
     const post = page.locator('.inbox-list li', { hasText: '1 comment' });

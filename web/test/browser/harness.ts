@@ -105,6 +105,20 @@ export async function openPage(
   };
 }
 
+/**
+ * Rethrows `error` with what the page showed: its address, the console errors so far and the start of
+ * its main content. For waits that failed in whole-suite runs and never alone.
+ */
+export async function explainFailure(w: WatchedPage, error: unknown): Promise<never> {
+  const main = await w.page
+    .locator('main')
+    .evaluate((n) => n.innerHTML.slice(0, 3000))
+    .catch((e: Error) => `(no main: ${e.message})`);
+  throw new Error(
+    `${(error as Error).message}\nurl ${w.page.url()}\nconsole errors ${JSON.stringify(w.errors)}\nmain ${main}`,
+  );
+}
+
 /** axe-core on the page as it is: the serious and critical violations (expected to be none). */
 export async function axeViolations(
   page: Page,

@@ -10,6 +10,7 @@ import { createTenant } from '../../../test/helpers/posts.js';
 import {
   ensureBuilt,
   expectNoSeriousViolations,
+  explainFailure,
   launch,
   openAppPage,
   openPage,
@@ -321,7 +322,7 @@ describe.each(WIDTHS)('scheduling in the dashboard at $width px', (size) => {
     await openAppPage(page, e.baseUrl, 'analytics', 'Analytics');
     await page.getByLabel('Profile', { exact: true }).selectOption({ label: 'Shop' });
     const chart = page.locator('.chart [data-x-from]').first();
-    await chart.waitFor();
+    await chart.waitFor().catch((error) => explainFailure(w, error));
     const from = Date.parse((await chart.getAttribute('data-x-from'))!);
     const to = Date.parse((await chart.getAttribute('data-x-to'))!);
     expect(from).toBeLessThanOrEqual(Date.parse(read));
