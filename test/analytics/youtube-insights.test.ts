@@ -55,13 +55,14 @@ afterAll(async () => e?.close());
 
 describe('YouTube insights without yt-analytics.readonly', () => {
   it('answers 412 with a reconnect URL on each route, and no URL to a read-only key', async () => {
+    // Each call starts when awaited: a call started early and refused before its turn is an unhandled rejection.
     const calls = [
-      client.analytics.getYouTubeChannelInsights({ query: { accountId: t.accountId } }),
-      client.analytics.getYouTubeVideoRetention({ query: { accountId: t.accountId, videoId: first } }),
-      client.analytics.getYouTubeDemographics({ query: { accountId: t.accountId } }),
+      () => client.analytics.getYouTubeChannelInsights({ query: { accountId: t.accountId } }),
+      () => client.analytics.getYouTubeVideoRetention({ query: { accountId: t.accountId, videoId: first } }),
+      () => client.analytics.getYouTubeDemographics({ query: { accountId: t.accountId } }),
     ];
     for (const call of calls) {
-      const err = await zernioError(call);
+      const err = await zernioError(call());
       expect(err.statusCode).toBe(412);
       expect(err.body).toMatchObject({
         success: false,
@@ -75,11 +76,11 @@ describe('YouTube insights without yt-analytics.readonly', () => {
     const created = body(await client.apiKeys.createApiKey({ body: { name: 'ro', permission: 'read' } as any }));
     const readOnly = await zernio(e.env, created.apiKey.key);
     for (const call of [
-      readOnly.analytics.getYouTubeChannelInsights({ query: { accountId: t.accountId } }),
-      readOnly.analytics.getYouTubeVideoRetention({ query: { accountId: t.accountId, videoId: first } }),
-      readOnly.analytics.getYouTubeDemographics({ query: { accountId: t.accountId } }),
+      () => readOnly.analytics.getYouTubeChannelInsights({ query: { accountId: t.accountId } }),
+      () => readOnly.analytics.getYouTubeVideoRetention({ query: { accountId: t.accountId, videoId: first } }),
+      () => readOnly.analytics.getYouTubeDemographics({ query: { accountId: t.accountId } }),
     ]) {
-      const err = await zernioError(call);
+      const err = await zernioError(call());
       expect(err.statusCode).toBe(412);
       expect((err.body as any).scopeStatus).toEqual({
         hasAnalyticsScope: false,
