@@ -11,31 +11,6 @@ import { AppError } from '../errors.js';
 /** Why a metric asked for is not in `metrics` (the hosted API's reasons, the ones Herald gives). */
 export type UnavailableReason = 'no_data' | 'permission_missing';
 
-export const AccountInsightsAnswer = Type.Object({
-  success: Type.Boolean(),
-  accountId: Type.String(),
-  platform: Type.String(),
-  dateRange: Type.Object({ since: Type.String(), until: Type.String() }),
-  metricType: Type.Union([Type.Literal('time_series'), Type.Literal('total_value')]),
-  metrics: Type.Record(
-    Type.String(),
-    Type.Object({
-      total: Type.Number(),
-      values: Type.Optional(Type.Array(Type.Object({ date: Type.String(), value: Type.Number() }))),
-    }),
-  ),
-  unavailableMetrics: Type.Optional(
-    Type.Array(
-      Type.Object({
-        metric: Type.String(),
-        reason: Type.Union([Type.Literal('no_data'), Type.Literal('permission_missing')]),
-        message: Type.String(),
-      }),
-    ),
-  ),
-  dataDelay: Type.Optional(Type.String()),
-});
-
 const ScopeStatus = Type.Object({
   hasAnalyticsScope: Type.Boolean(),
   requiresReauthorization: Type.Boolean(),

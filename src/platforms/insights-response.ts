@@ -9,6 +9,21 @@ import { Type } from '@sinclair/typebox';
  */
 
 export const MetricType = Type.Union([Type.Literal('time_series'), Type.Literal('total_value')]);
+
+/** The range of an insights query: `fromDate`/`toDate`, or `since`/`until` (YYYY-MM-DD). */
+export const InsightsRange = {
+  fromDate: Type.Optional(Type.String({ maxLength: 32 })),
+  toDate: Type.Optional(Type.String({ maxLength: 32 })),
+  since: Type.Optional(Type.String({ maxLength: 32 })),
+  until: Type.Optional(Type.String({ maxLength: 32 })),
+};
+
+/** The query of an account insights route: the range, the metrics (comma-separated) and their shape. */
+export const InsightsQuery = {
+  ...InsightsRange,
+  metrics: Type.Optional(Type.String({ maxLength: 500 })),
+  metricType: Type.Optional(MetricType),
+};
 export const BreakdownRow = Type.Object({ dimension: Type.String(), value: Type.Number() });
 
 export const UnavailableMetric = Type.Object({

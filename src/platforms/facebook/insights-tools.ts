@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { dayBefore, followerSeries, insightsRange, metricList } from '../insights-range.js';
-import { InsightsResponse, MetricType, MoneyFields, UnavailableMetric } from '../insights-response.js';
+import { InsightsQuery, InsightsResponse, MoneyFields, UnavailableMetric } from '../insights-response.js';
 import { platformTool } from '../tools.js';
 import type { FacebookAdapter } from './index.js';
 import { MONEY_METRICS, type FbMetricRead } from './insights.js';
@@ -46,14 +46,7 @@ const pageInsights = platformTool<FacebookAdapter>()({
   addon: 'analytics',
   tags: ['Analytics'],
   summary: 'Get Facebook Page insights',
-  querystring: Type.Object({
-    fromDate: Type.Optional(Type.String({ maxLength: 32 })),
-    toDate: Type.Optional(Type.String({ maxLength: 32 })),
-    since: Type.Optional(Type.String({ maxLength: 32 })),
-    until: Type.Optional(Type.String({ maxLength: 32 })),
-    metrics: Type.Optional(Type.String({ maxLength: 500 })),
-    metricType: Type.Optional(MetricType),
-  }),
+  querystring: Type.Object(InsightsQuery),
   response: InsightsResponse,
   async handler({ adapter, account, query, io, followerHistory }) {
     const metrics = metricList(query.metrics, METRICS, DEFAULT_METRICS);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { dayBefore, followerSeries, insightsRange, metricList } from '../insights-range.js';
-import { BreakdownRow, InsightsResponse, MetricType } from '../insights-response.js';
+import { BreakdownRow, InsightsRange, InsightsResponse, MetricType } from '../insights-response.js';
 import { platformTool } from '../tools.js';
 import type { InstagramAdapter } from './index.js';
 
@@ -35,12 +35,7 @@ const DELAY = 'Instagram may report account insights up to 48 hours late.';
 
 const Row = BreakdownRow;
 
-const Range = {
-  fromDate: Type.Optional(Type.String({ maxLength: 32 })),
-  toDate: Type.Optional(Type.String({ maxLength: 32 })),
-  since: Type.Optional(Type.String({ maxLength: 32 })),
-  until: Type.Optional(Type.String({ maxLength: 32 })),
-};
+const Range = InsightsRange;
 
 const accountInsights = platformTool<InstagramAdapter>()({
   method: 'GET',

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-  AccountInsightsAnswer,
   dailyFollowers,
   followerFlow,
   missingScopes,
@@ -9,6 +8,7 @@ import {
   type UnavailableReason,
 } from '../account-insights.js';
 import { insightsRange, metricList } from '../insights-range.js';
+import { InsightsQuery, InsightsResponse } from '../insights-response.js';
 import { platformTool } from '../tools.js';
 import { PlatformError } from '../types.js';
 import { token, ttRequest } from './api.js';
@@ -39,15 +39,8 @@ const accountInsights = platformTool<TikTokAdapter>()({
   addon: 'analytics',
   tags: ['Analytics'],
   summary: 'Get TikTok account-level insights',
-  querystring: Type.Object({
-    fromDate: Type.Optional(Type.String({ maxLength: 32 })),
-    toDate: Type.Optional(Type.String({ maxLength: 32 })),
-    since: Type.Optional(Type.String({ maxLength: 32 })),
-    until: Type.Optional(Type.String({ maxLength: 32 })),
-    metrics: Type.Optional(Type.String({ maxLength: 500 })),
-    metricType: Type.Optional(Type.Union([Type.Literal('time_series'), Type.Literal('total_value')])),
-  }),
-  response: AccountInsightsAnswer,
+  querystring: Type.Object(InsightsQuery),
+  response: InsightsResponse,
   errors: SCOPE_MISSING_ERRORS,
   async handler({ adapter, account, query, io, reconnectUrl, followerHistory }) {
     const acc = account!;

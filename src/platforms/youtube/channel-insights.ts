@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { insightsRange, metricList } from '../insights-range.js';
+import { InsightsQuery, InsightsResponse } from '../insights-response.js';
 import { platformTool } from '../tools.js';
 import { ScopeMissing, withAnalyticsScope } from './analytics-scope.js';
 import type { YouTubeAdapter } from './index.js';
@@ -20,9 +21,6 @@ const DEFAULT_METRICS = ['views', 'estimatedMinutesWatched', 'subscribersGained'
 const MAX_DAYS = 89;
 const DELAY =
   'YouTube Analytics reports with a 2-3 day delay: days after the newest finalized one (3 days ago) read as zero.';
-
-const MetricType = Type.Union([Type.Literal('time_series'), Type.Literal('total_value')]);
-const Series = Type.Array(Type.Object({ date: Type.String(), value: Type.Number() }));
 
 type Series = { date: string; value: number }[];
 
@@ -48,26 +46,8 @@ export const channelInsights = platformTool<YouTubeAdapter>()({
   addon: 'analytics',
   tags: ['Analytics'],
   summary: 'Get YouTube channel insights',
-  querystring: Type.Object({
-    fromDate: Type.Optional(Type.String({ maxLength: 32 })),
-    toDate: Type.Optional(Type.String({ maxLength: 32 })),
-    since: Type.Optional(Type.String({ maxLength: 32 })),
-    until: Type.Optional(Type.String({ maxLength: 32 })),
-    metrics: Type.Optional(Type.String({ maxLength: 500 })),
-    metricType: Type.Optional(MetricType),
-  }),
-  response: Type.Object({
-    success: Type.Boolean(),
-    accountId: Type.String(),
-    platform: Type.String(),
-    dateRange: Type.Object({ since: Type.String(), until: Type.String() }),
-    metricType: MetricType,
-    metrics: Type.Record(Type.String(), Type.Object({ total: Type.Number(), values: Type.Optional(Series) })),
-    unavailableMetrics: Type.Optional(
-      Type.Array(Type.Object({ metric: Type.String(), reason: Type.String(), message: Type.String() })),
-    ),
-    dataDelay: Type.String(),
-  }),
+  querystring: Type.Object(InsightsQuery),
+  response: InsightsResponse,
   errors: { 412: ScopeMissing },
   async handler({ adapter, account, query, io, reconnectUrl, followerHistory }) {
     const metrics = metricList(query.metrics, [...LIVE, ...FROM_SNAPSHOTS], DEFAULT_METRICS);
