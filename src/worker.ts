@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import { systemClock } from './lib/clock.js';
 import { ANALYTICS_LANE_TASKS } from './jobs/collect-analytics.js';
 import { DELIVER_TASK } from './domain/webhooks/fanout.js';
 import { heartbeat, HEARTBEAT_MS, leaveHeartbeat } from './jobs/heartbeat.js';
@@ -12,6 +13,9 @@ export async function createWorker(ctx: AppContext, opts: { workerId?: string } 
   const runner = new JobRunner(ctx.db, ctx.clock, ctx.log, {
     workerId: opts.workerId,
     pollMs: ctx.config.workerPollMs,
+    // Jobs due before the next poll start at their time. Not under a test's FakeClock, which timers do
+    // not move.
+    lookaheadMs: ctx.clock === systemClock ? ctx.config.workerPollMs : 0,
     concurrency: ctx.config.workerConcurrency,
     batchSize: ctx.config.workerBatchSize,
     leaseMs: ctx.config.workerLeaseMs,

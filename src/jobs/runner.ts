@@ -45,6 +45,13 @@ export interface RunnerOptions {
   workerId?: string;
   /** Idle poll interval in ms. */
   pollMs: number;
+  /**
+   * Jobs due within this many ms are claimed by the poll and each started at its own due time (default
+   * 0: only jobs already due). With the poll interval here, a job due between two polls starts on time
+   * instead of up to one interval late, and jobs paced a few ms apart (engine/pace.ts) go out that far
+   * apart, not in one burst per poll. Needs a clock that moves with timers.
+   */
+  lookaheadMs?: number;
   /** Jobs run at the same time by this process. */
   concurrency: number;
   /**
@@ -245,11 +252,16 @@ export class JobRunner {
       const jobs = await claimDueJobs(this.db, {
         workerId: this.workerId,
         now,
+        dueBy: new Date(now.getTime() + (this.options.lookaheadMs ?? 0)),
         leaseUntil: new Date(now.getTime() + this.leaseMs),
         limit,
         tasks,
       });
-      for (const job of jobs) void this.track(lane, this.execute(job)).then(() => this.finished(lane));
+      for (const job of jobs)
+        void this.track(
+          lane,
+          this.atDueTime(job).then(() => this.execute(job)),
+        ).then(() => this.finished(lane));
       if (jobs.length === limit && lane.concurrency - lane.inFlight.size >= lane.refillAt) again = true;
     }
     return again;
@@ -262,6 +274,14 @@ export class JobRunner {
 
   private roomIn(lane: Lane): boolean {
     return lane.concurrency - lane.inFlight.size >= lane.refillAt;
+  }
+
+  /** Resolves when `job` is due (at once for a job already due: every job without a lookahead). */
+  private async atDueTime(job: JobRow): Promise<void> {
+    const due = Date.parse(job.run_at);
+    // A timer may fire a millisecond early: wait again until the clock has passed the due time.
+    for (let wait = due - this.clock.now().getTime(); wait > 0; wait = due - this.clock.now().getTime())
+      await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   private track(lane: Lane, p: Promise<void>): Promise<void> {

@@ -131,9 +131,10 @@ export async function findJobByKey(db: Executor, key: string): Promise<JobRow | 
  */
 export async function claimDueJobs(
   db: Db,
-  opts: { workerId: string; now: Date; leaseUntil: Date; limit: number; tasks?: string[] },
+  opts: { workerId: string; now: Date; dueBy?: Date; leaseUntil: Date; limit: number; tasks?: string[] },
 ): Promise<JobRow[]> {
   const now = opts.now.toISOString();
+  const dueBy = (opts.dueBy ?? opts.now).toISOString();
   const lock = db.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   const taskFilter = opts.tasks?.length ? sql`AND task IN (${sql.join(opts.tasks.map((t) => sql`${t}`))})` : sql``;
   const result = await sql<JobRow>`
@@ -141,7 +142,7 @@ export async function claimDueJobs(
                    attempts = attempts + 1
      WHERE job_id IN (
        SELECT job_id FROM job
-        WHERE failed_at IS NULL AND run_at <= ${now}
+        WHERE failed_at IS NULL AND run_at <= ${dueBy}
           AND (locked_until IS NULL OR locked_until <= ${now}) ${taskFilter}
         ORDER BY run_at, job_id
         LIMIT ${opts.limit} ${lock})

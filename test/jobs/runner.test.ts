@@ -2,6 +2,7 @@ import { RawNode, type KyselyPlugin, type QueryId } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner.js';
+import { systemClock } from '../../src/lib/clock.js';
 import type { Db } from '../../src/store/db.js';
 import { enqueueJobs } from '../../src/store/jobs.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
@@ -111,6 +112,31 @@ describe('job runner loop', () => {
       );
     } finally {
       release();
+      await runner.stop();
+    }
+  });
+
+  it('with a lookahead, starts a job due between two polls at its due time, not before and not at the next poll', async () => {
+    const pollMs = 3_000;
+    const runner = new JobRunner(env.ctx.db, systemClock, pino({ level: 'silent' }), {
+      pollMs,
+      lookaheadMs: pollMs,
+      concurrency: 4,
+    });
+    const ranAt: number[] = [];
+    runner.register('test.timed', async () => {
+      ranAt.push(Date.now());
+    });
+    const start = Date.now();
+    const due = start + 1_000;
+    await enqueueJobs(env.ctx.db.kysely, [{ task: 'test.timed', payload: {}, runAt: new Date(due) }], new Date());
+    try {
+      // The first poll finds the job not yet due; the next is a poll interval later.
+      runner.start();
+      await waitUntil(async () => ranAt.length === 1, 10_000, 'the timed job to run');
+      expect(ranAt[0]).toBeGreaterThanOrEqual(due);
+      expect(ranAt[0]).toBeLessThan(start + pollMs);
+    } finally {
       await runner.stop();
     }
   });
