@@ -94,6 +94,16 @@ describe('budgets (in process)', () => {
     expect(await reserveMany(b, 'bluesky', [{ ...t, accountId: 'free' }])).toEqual([0]);
   });
 
+  it('gives back the place of a publish the platform refused', async () => {
+    const b = new LocalBudgets();
+    const targets = Array.from({ length: 31 }, (_, i) => chat(String(-4001000 - i)));
+    expect((await reserveMany(b, 'telegram', targets.slice(0, 30))).every((t) => t === 0)).toBe(true);
+    const refused = pacingFor(limitsOf('telegram'), targets[0], 1).budgets.map((x) => x.key);
+    await b.release(refused, T0);
+    // 29 counted in this second: the 31st goes now, the 32nd a second later.
+    expect(await reserveMany(b, 'telegram', [targets[30], chat('-4002000')])).toEqual([0, 1000]);
+  });
+
   it('takes 1/N of each budget when N processes share it without Redis', async () => {
     const b = new LocalBudgets();
     b.setShare(3);
@@ -125,6 +135,18 @@ describe('budgets shared through Redis', () => {
     expect(second.slice(0, 10).every((t) => t === 0)).toBe(true);
     expect(second.slice(10)).toEqual([1000, 1000]);
     expect(a.share).toBe(1);
+  });
+
+  it('a place given back by one process is free for the other', async () => {
+    // Later than the other tests' reservations on the same app budget.
+    const at = T0 + 100_000;
+    const targets = Array.from({ length: 31 }, (_, i) => chat(String(-5001000 - i)));
+    expect((await reserveMany(a, 'telegram', targets.slice(0, 30), at)).every((t) => t === 0)).toBe(true);
+    await a.release(
+      pacingFor(limitsOf('telegram'), targets[0], 1).budgets.map((x) => x.key),
+      at,
+    );
+    expect(await reserveMany(b, 'telegram', [targets[30], chat('-5002000')], at)).toEqual([0, 1000]);
   });
 
   it("a pause set by one process holds the other's publishes", async () => {

@@ -113,6 +113,33 @@ describe('pacing by platform budgets', { timeout: 120_000 }, () => {
     expect(e.sim.count(second.targetIds[0])).toBe(1);
   });
 
+  it("gives a refused send's place back: a post the platform answered 429 is retried at the hint, not a window later", async () => {
+    const t = await createTenant(e);
+    const now = e.env.clock.now();
+    // This worker's share of the account: 5 posts in any 15 minutes, and exactly 5 posts.
+    e.ctx.budgets.setShare(20);
+    const targetIds = await seedPosts(
+      e.ctx,
+      Array.from({ length: 5 }, (_, i) => ({
+        tenantId: t.userId,
+        content: `refused ${i}`,
+        targets: [{ account: t.twitter }],
+        scheduledFor: now,
+      })),
+    );
+    e.sim.failNext('rate_limited', 1, { retryAfterSec: 60 });
+    await e.runner.drain();
+    const rows = await Promise.all(targetIds.map((id) => target(e.ctx, id)));
+    expect(rows.filter((r) => r.status === 'published')).toHaveLength(4);
+    const refused = rows.find((r) => r.status === 'pending')!;
+    // The platform counted 4 posts: the fifth place is free again once the 429's wait is over.
+    e.env.clock.advance(60_000);
+    await e.runner.drain();
+    expect(await target(e.ctx, refused.target_id)).toMatchObject({ status: 'published' });
+    expect(e.sim.posts.filter((p) => p.text.startsWith('refused '))).toHaveLength(5);
+    expect(e.sim.duplicates()).toEqual([]);
+  });
+
   it('never fails a post the platform keeps throttling with a wait: it waits as often as it is told', async () => {
     const t = await createTenant(e);
     const p = await seedPost(e.ctx, {

@@ -48,6 +48,9 @@ async function pacedTarget(
   };
 }
 
+/** The place each run in progress holds in its budgets (given back if the platform refuses the send). */
+const held = new WeakMap<PublishRun, { keys: string[]; at: number }>();
+
 /**
  * Before a send: takes the publish's place in its budgets (platform limits per app, account and
  * destination, and any 429 pause). True: send now. False: the job was moved to the reserved time, with
@@ -67,11 +70,13 @@ export async function paceSend(ctx: AppContext, run: PublishRun): Promise<boolea
     at = await ctx.budgets.pausedUntil(pauseKeys);
     // Paused after the reservation was made: reserve again once the pause is over.
     if (at > now.getTime() + NOW_MARGIN_MS) return defer(ctx, run, at, false);
+    held.set(run, { keys: budgets.map((b) => b.key), at: run.payload.paced });
     return true;
   }
   at = await ctx.budgets.reserve(budgets, now);
-  if (at <= now.getTime() + NOW_MARGIN_MS) return true;
-  return defer(ctx, run, at, true);
+  if (at > now.getTime() + NOW_MARGIN_MS) return defer(ctx, run, at, true);
+  held.set(run, { keys: budgets.map((b) => b.key), at });
+  return true;
 }
 
 async function defer(ctx: AppContext, run: PublishRun, at: number, reserved: boolean): Promise<false> {
@@ -82,8 +87,23 @@ async function defer(ctx: AppContext, run: PublishRun, at: number, reserved: boo
   return false;
 }
 
-/** A platform's 429 with a wait: the account (and its destinations) take nothing before it. */
-export async function pauseForRateLimit(ctx: AppContext, targetId: string, retryAfterMs: number): Promise<void> {
+/**
+ * A platform's 429. The publish was refused, so the platform counted nothing: its place in the budgets
+ * is given back (the retry takes a new one), else each refusal would cost a place twice and a campaign
+ * would run slower than the platform allows. With a wait, the account (and its destinations) take
+ * nothing before it.
+ */
+export async function onRateLimited(
+  ctx: AppContext,
+  run: PublishRun,
+  targetId: string,
+  retryAfterMs: number | null,
+  refund: boolean,
+): Promise<void> {
+  const place = held.get(run);
+  held.delete(run);
+  if (place && refund) await ctx.budgets.release(place.keys, place.at);
+  if (retryAfterMs === null) return;
   const found = await pacedTarget(ctx, targetId, false);
   const now = ctx.clock.now();
   if (!found) return;

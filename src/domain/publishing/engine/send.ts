@@ -19,7 +19,7 @@ import { CallLog } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
 import { commitTargetChange, type JobNext, type TargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
-import { pauseForRateLimit } from './pace.js';
+import { onRateLimited } from './pace.js';
 import { processedHandle, startProcessing } from './processing.js';
 import {
   CHECK_BACKOFF,
@@ -141,11 +141,13 @@ async function onSendError(
       return;
     case 'rate_limited':
     case 'unavailable':
+      // A thread refused after its root went out: the platform counted what it took, so it keeps its place.
+      if (error.kind === 'rate_limited')
+        await onRateLimited(ctx, run, target.target_id, error.retryAfterMs, !target.thread_progress);
       // A 429 that says how long to wait is the platform's budget, not a failure: the account's budget
       // is paused until then (the publishes behind it wait too), and the post is tried again then
       // however many times that takes.
       if (error.kind === 'rate_limited' && error.retryAfterMs !== null) {
-        await pauseForRateLimit(ctx, target.target_id, error.retryAfterMs);
         await retryLater(ctx, run, c, error, log);
         return;
       }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { pause, reserve, sweep, type Budget, type BudgetState } from './window.js';
+import { pause, release, reserve, sweep, type Budget, type BudgetState } from './window.js';
 
 /**
  * Where publishing budgets live. In this process (`LocalBudgets`): each of the N live processes takes
@@ -8,6 +8,8 @@ import { pause, reserve, sweep, type Budget, type BudgetState } from './window.j
 export interface Budgets {
   /** Reserves one publish on each budget; resolves to the time (ms) it may be sent (<= now: now). */
   reserve(budgets: Budget[], now: Date): Promise<number>;
+  /** Gives back the place reserved at `at` on these budgets: the platform refused the publish (429). */
+  release(keys: string[], at: number): Promise<void>;
   /** A platform's 429: nothing on these keys before `until`. */
   pause(keys: string[], until: Date, now: Date): Promise<void>;
   /** The latest pause among `keys` (0: none). */
@@ -30,6 +32,10 @@ export class LocalBudgets implements Budgets {
       sweep(this.states, now.getTime());
     }
     return reserve(this.states, budgets, now.getTime());
+  }
+
+  async release(keys: string[], at: number): Promise<void> {
+    release(this.states, keys, at);
   }
 
   async pause(keys: string[], until: Date, _now: Date): Promise<void> {
@@ -86,6 +92,14 @@ for i = 1, n do
 end
 return string.format('%.3f', at)`;
 
+/* One place given back on each set: a member with the reserved time (ARGV[1]), whichever process took it. */
+const RELEASE_SCRIPT = `
+for i = 1, #KEYS do
+  local m = redis.call('ZRANGEBYSCORE', KEYS[i], ARGV[1], ARGV[1], 'LIMIT', 0, 1)
+  if #m > 0 then redis.call('ZREM', KEYS[i], m[1]) end
+end
+return 1`;
+
 const PAUSE_SCRIPT = `
 local now = tonumber(ARGV[1])
 local untilMs = tonumber(ARGV[2])
@@ -100,6 +114,7 @@ return 1`;
 type BudgetRedis = Redis & {
   reserveBudgets(...args: Array<string | number>): Promise<string>;
   pauseBudgets(...args: Array<string | number>): Promise<number>;
+  releaseBudgets(...args: Array<string | number>): Promise<number>;
 };
 
 /** Budgets in Redis: every process of a deployment draws from the same ones (a sliding window per key). */
@@ -118,6 +133,7 @@ export class RedisBudgets implements Budgets {
     redis.on('error', () => {});
     redis.defineCommand('reserveBudgets', { lua: RESERVE_SCRIPT });
     redis.defineCommand('pauseBudgets', { lua: PAUSE_SCRIPT });
+    redis.defineCommand('releaseBudgets', { lua: RELEASE_SCRIPT });
     this.redis = redis as BudgetRedis;
   }
 
@@ -130,6 +146,11 @@ export class RedisBudgets implements Budgets {
     const args = budgets.flatMap((b) => [b.capacity, b.windowMs]);
     const member = `${now.getTime()}:${this.tag}:${(this.seq = (this.seq + 1) % 1e9)}`;
     return Number(await this.redis.reserveBudgets(keys.length, ...keys, now.getTime(), member, ...args));
+  }
+
+  async release(keys: string[], at: number): Promise<void> {
+    if (keys.length === 0) return;
+    await this.redis.releaseBudgets(keys.length, ...keys.map((k) => `${this.prefix}times:${k}`), at);
   }
 
   async pause(keys: string[], until: Date, now: Date): Promise<void> {

@@ -60,6 +60,18 @@ export function reserve(states: Map<string, BudgetState>, budgets: Budget[], now
   return at;
 }
 
+/**
+ * Gives back a place reserved at `at` on each of `keys`: the platform refused that publish (429), so it
+ * counted nothing there. A place already out of the last `capacity` times decides nothing any more.
+ */
+export function release(states: Map<string, BudgetState>, keys: string[], at: number): void {
+  for (const key of keys) {
+    const times = states.get(key)?.times;
+    const i = times ? times.lastIndexOf(at) : -1;
+    if (times && i >= 0) times.splice(i, 1);
+  }
+}
+
 /** Nothing on `key` before `until` (a 429's hint). */
 export function pause(states: Map<string, BudgetState>, key: string, until: number): void {
   const s = states.get(key) ?? { times: [], windowMs: 0, pausedUntil: 0 };
