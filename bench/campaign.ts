@@ -30,9 +30,11 @@ import {
  *   postgres  the Bluesky case on PostgreSQL with 3 processes, one killed with kill -9 halfway.
  *   ceiling   the Bluesky case's calls alone, sent by the bench itself at once: no Herald, no database.
  *             What this machine's simulator, proxy and one HTTP client allow; the floor of any scheduler.
+ *   telegram-ceiling  the Telegram case's calls alone, paced by the bench at exactly 30 a second, each
+ *             429 waited out and sent again on a later tick: the floor of any sender that keeps the pace.
  *
  * BENCH_CAMPAIGN_N (default 10000) scales every case down; BENCH_CAMPAIGN_CASES picks them
- * (default ceiling,bluesky,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
+ * (default ceiling,bluesky,telegram-ceiling,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
  * code before a change) against the same sandbox and proxy from this one. BENCH_CAMPAIGN_PG is the
  * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test). Besides lateness and memory, each
  * case prints the CPU time Herald used during the campaign; the Telegram case the 429s it was answered.
@@ -486,6 +488,65 @@ async function ceilingCase(): Promise<BenchResult[]> {
   }
 }
 
+/**
+ * The Telegram case's floor on this machine: the bench itself sends N sendMessage calls through the same
+ * proxy to the same simulator, paced exactly at the documented 30 a second by its own clock (a call every
+ * 33.3 ms), no Herald and no database. A call refused with 429 goes back in line after its
+ * `retry_after` and takes a later tick, as any sender that keeps to the documented rate must: the proxy's
+ * 200-800 ms delay reorders calls, so some seconds reach the simulator with more than 30.
+ */
+async function telegramCeilingCase(): Promise<BenchResult[]> {
+  const sandbox = await startSandbox();
+  try {
+    const token = `700000001:${'C'.repeat(35)}`;
+    const tickMs = 1000 / TELEGRAM_RATE;
+    const queue = Array.from({ length: N }, (_, i) => i);
+    const retries: { i: number; at: number }[] = [];
+    let refused = 0;
+    let done = 0;
+    let last = 0;
+    const start = Math.ceil((Date.now() + 1_000) / 1000) * 1000;
+    const sendOne = async (i: number) => {
+      const res = await fetch(`${sandbox.proxy.url}/sandbox/telegram/bot${token}/sendMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: -1_001_000_000 - i, text: `ceiling ${i}` }),
+      });
+      const body = (await res.json()) as { ok: boolean; parameters?: { retry_after?: number } };
+      if (res.status === 429) {
+        refused++;
+        retries.push({ i, at: Date.now() + (body.parameters?.retry_after ?? 1) * 1000 });
+        return;
+      }
+      if (!body.ok) throw new Error(`sendMessage: ${res.status} ${JSON.stringify(body)}`);
+      done++;
+      last = Date.now();
+    };
+    const inFlight = new Set<Promise<void>>();
+    for (let tick = 0; done < N; tick++) {
+      await sleep(Math.max(0, start + tick * tickMs - Date.now()));
+      // A refused call whose wait is over goes first; else the next call of the campaign.
+      const r = retries.findIndex((x) => x.at <= Date.now());
+      const i = r >= 0 ? retries.splice(r, 1)[0].i : queue.shift();
+      if (i === undefined) {
+        if (inFlight.size === 0 && retries.length === 0) break;
+        continue;
+      }
+      const p = sendOne(i).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    await Promise.all(inFlight);
+    const floorMs = (N / TELEGRAM_RATE) * 1000;
+    const name = `telegram ceiling: ${N} sendMessage calls paced at 30 a second, no Herald`;
+    return [
+      { name: `${name}: campaign took (floor ${sec(floorMs)} s)`, value: sec(last - start), unit: 's' },
+      { name: `${name}: 429s answered by the simulator`, value: refused, unit: 'calls' },
+    ];
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function telegramCase(): Promise<BenchResult[]> {
   const sandbox = await startSandbox();
   sandbox.proxy.setEnabled(false);
@@ -630,13 +691,14 @@ async function postgresCase(): Promise<BenchResult[]> {
 }
 
 export default async function campaignBench(): Promise<BenchResult[]> {
-  const cases = (process.env.BENCH_CAMPAIGN_CASES ?? 'ceiling,bluesky,telegram,postgres')
+  const cases = (process.env.BENCH_CAMPAIGN_CASES ?? 'ceiling,bluesky,telegram-ceiling,telegram,postgres')
     .split(',')
     .map((c) => c.trim());
   const runs: Record<string, () => Promise<BenchResult[]>> = {
     ceiling: ceilingCase,
     bluesky: blueskyCase,
     telegram: telegramCase,
+    'telegram-ceiling': telegramCeilingCase,
     postgres: postgresCase,
   };
   const results: BenchResult[] = [];
