@@ -149,10 +149,13 @@ export function presentReview(row: ListedReview) {
 
 /**
  * One mention (GET /v1/inbox/mentions). `authorUrn` and `organizationalEntity` are LinkedIn's words in
- * the client's shape: `authorUrn` is null elsewhere (the author's id is `authorId`). `mediaId` and
- * `commentId` are what POST /v1/inbox/mentions/reply takes to answer it.
+ * the client's shape, kept by the LinkedIn poll with the mention: `authorUrn` is null elsewhere (the
+ * author's id is `authorId`) and `organizationalEntity` absent. `mediaId` and `commentId` are what
+ * POST /v1/inbox/mentions/reply takes to answer it.
  */
 export function presentMention(row: ListedMention) {
+  const meta = json(row.metadata);
+  const organizationalEntity = str(meta.organizationalEntity);
   return {
     id: row.mention_id,
     platform: row.platform,
@@ -160,7 +163,7 @@ export function presentMention(row: ListedMention) {
     accountUsername: row.account_username,
     content: row.text,
     permalink: row.url,
-    authorUrn: null,
+    authorUrn: str(meta.authorUrn),
     authorId: row.author_id,
     authorName: row.author_name,
     authorUsername: row.author_username,
@@ -168,6 +171,7 @@ export function presentMention(row: ListedMention) {
     mediaId: row.media_id,
     commentId: row.comment_id,
     platformMentionId: row.platform_mention_id,
+    ...(organizationalEntity ? { organizationalEntity } : {}),
     publishedAt: row.published_at,
     createdAt: row.created_at,
   };

@@ -6,6 +6,7 @@ import {
   type PlatformIO,
 } from '../types.js';
 import { liRequest, type LinkedInOptions } from './api.js';
+import { pollOrganizationMentions } from './mentions.js';
 
 /*
  * LinkedIn comments (the inbox add-on), polled: LinkedIn pushes nothing an app can subscribe to for
@@ -28,6 +29,8 @@ import { liRequest, type LinkedInOptions } from './api.js';
  * select developers only) for a member's; writing needs `w_organization_social` / `w_member_social`.
  * Commenters are URNs: LinkedIn names a member only through the restricted people APIs, so `name` is
  * left empty and `id` is the URN.
+ * Mentions of a page (posts by others that mention it) come with the same poll (mentions.ts); a member
+ * account has none: LinkedIn reports mentions of organizations only.
  */
 
 /** Most recent posts whose comments one poll reads. */
@@ -125,10 +128,12 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
   }
 
   return {
+    // A page's mentions (organizationalEntityNotifications) need rw_organization_admin.
     scopes: (metadata) =>
       typeof metadata.organizationUrn === 'string' && metadata.organizationUrn
-        ? ['r_organization_social', 'w_organization_social']
+        ? ['r_organization_social', 'w_organization_social', 'rw_organization_admin']
         : ['r_member_social', 'w_member_social'],
+    mentions: true,
     comments: {
       async reply(account, req, io) {
         const me = accountUrn(account);
@@ -212,7 +217,32 @@ export function linkedInInbox(opts: LinkedInOptions): InboxCapability {
         }
       }
       comments.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-      return { comments, cursor: newest === null ? undefined : { since: newest } };
+      const org = me.startsWith('urn:li:organization:') ? me : null;
+      const mentionsSince = typeof cursor?.mentionsSince === 'number' ? cursor.mentionsSince : null;
+      const found = org
+        ? await pollOrganizationMentions(
+            (path) => call(account, io, 'GET', path),
+            org,
+            mentionsSince,
+            io.now().getTime(),
+          ).catch((error: unknown) => {
+            // A page granted without rw_organization_admin (LINKEDIN_SCOPES) still gets its comments;
+            // accounts/health names the missing scope (`scopes` above), and the window is kept.
+            if (error instanceof PlatformError && error.kind === 'rejected' && error.status === 403) return null;
+            throw error;
+          })
+        : null;
+      // Each part of the cursor moves on its own: a poll without new comments keeps `since`.
+      const next = {
+        ...(cursor ?? {}),
+        ...(newest === null ? {} : { since: newest }),
+        ...(found ? { mentionsSince: found.next } : {}),
+      };
+      return {
+        comments,
+        ...(found ? { mentions: found.mentions } : {}),
+        cursor: Object.keys(next).length ? next : undefined,
+      };
     },
   };
 }

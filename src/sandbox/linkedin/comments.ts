@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultKind } from '../faults.js';
 import type { OAuthSim, OAuthUser } from '../oauth.js';
 import { hangUp, type SimulatorState } from '../types.js';
+import { addMentionPost } from './mentions.js';
 import { canActAs, liError, liStore, nextLiId, type LiComment, type LiPost, type LiStore } from './store.js';
 
 type Rest = (request: FastifyRequest, reply: FastifyReply) => OAuthUser | null;
@@ -247,7 +248,8 @@ export function registerLinkedInComments(
 
   /**
    * docs/sandbox.md `_inbound`: `{kind: "comment", account, postId, text, parentId?, from?}` is someone
-   * commenting on the account's post `postId` (its URN), or answering its comment `parentId` (id or URN).
+   * commenting on the account's post `postId` (its URN), or answering its comment `parentId` (id or URN);
+   * `{kind: "mention", account, text, from?}` someone's post that mentions the account, a page.
    * `account` is the account as Herald shows it: a member's id, URN or name (LinkedIn's OpenID gives no
    * handle, so Herald's username is the name), an organization's id, URN, vanity name or name. An
    * unknown one is a 400 naming it. `from` a member URN (default a sandbox member). Answers the
@@ -262,9 +264,9 @@ export function registerLinkedInComments(
       parentId?: string;
       from?: string;
     };
-    if (b.kind !== 'comment')
+    if (b.kind !== 'comment' && b.kind !== 'mention')
       return reply.status(400).send({
-        error: `LinkedIn has no ${b.kind ?? 'such'} items here: kind is "comment" (LinkedIn's messaging API is closed to apps)`,
+        error: `LinkedIn has no ${b.kind ?? 'such'} items here: kind is "comment" or "mention" (LinkedIn's messaging API is closed to apps)`,
       });
     const store = liStore(state);
     const urn = accountUrn(store, oauth.users(), String(b.account ?? ''));
@@ -272,6 +274,7 @@ export function registerLinkedInComments(
       return reply.status(400).send({
         error: `unknown account ${JSON.stringify(b.account ?? null)}: not a member or organization id, URN or name of this simulator`,
       });
+    if (b.kind === 'mention') return inboundMention(reply, store, urn, b, now().getTime());
     const post = b.postId ? store.posts.get(b.postId) : undefined;
     if (!post || post.deleted)
       return reply.status(400).send({ error: 'postId must be the URN of a live post of this simulator' });
@@ -290,6 +293,24 @@ export function registerLinkedInComments(
     const c = addComment(from, post, parent, b.text);
     return { ok: true, id: c.id, urn: c.urn };
   });
+}
+
+/** `_inbound {kind: "mention", account, text, from?}`: a post by `from` that mentions the page (mentions.ts). */
+function inboundMention(
+  reply: FastifyReply,
+  store: LiStore,
+  urn: string,
+  b: { text?: string; from?: string },
+  at: number,
+) {
+  if (!b.text) return reply.status(400).send({ error: 'text is required' });
+  const from = b.from ?? 'urn:li:person:sandboxFriend1';
+  if (!/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(from))
+    return reply.status(400).send({ error: 'from must be a person or organization URN' });
+  if (from === urn) return reply.status(400).send({ error: 'from must be someone other than the account' });
+  const post = addMentionPost(store, urn, from, b.text, at);
+  if (typeof post === 'string') return reply.status(400).send({ error: post });
+  return { ok: true, id: post.urn, urn: post.urn };
 }
 
 /** The URN of a member or organization named by id, URN, vanity name or name; null when none is. */

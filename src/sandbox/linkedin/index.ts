@@ -7,6 +7,7 @@ import { hangUp, markDeleted, type Simulator, type SimulatorState } from '../typ
 import { registerLinkedInAnalytics } from './analytics.js';
 import { registerLinkedInComments } from './comments.js';
 import { registerLinkedInLookups } from './lookups.js';
+import { notifyMentions, registerLinkedInMentions } from './mentions.js';
 import { type LiPostBody, validatePost } from './posts.js';
 import { canActAs, checkRestHeaders, liError, liStore, member, nextLiId, settleAsset, type LiAsset } from './store.js';
 
@@ -23,7 +24,7 @@ const VIDEO_PART = 4 * 1024 * 1024;
 
 /**
  * LinkedIn's OAuth, OpenID userinfo and the versioned `/rest/*` Posts, Images, Documents, Videos,
- * Comments, Reactions and organization APIs on loopback (comments.ts: the inbox). Every `/rest/*` call must carry a live
+ * Comments, Reactions and organization APIs on loopback (comments.ts and mentions.ts: the inbox). Every `/rest/*` call must carry a live
  * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`; post bodies are checked field by field.
  */
 /**
@@ -243,14 +244,9 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
         }
         const urn = `urn:li:share:${nextLiId(store)}`;
         const createdAt = now().getTime();
-        store.posts.set(urn, {
-          urn,
-          author: body.author,
-          commentary: body.commentary,
-          createdAt,
-          body,
-          deleted: false,
-        });
+        const post = { urn, author: body.author, commentary: body.commentary, createdAt, body, deleted: false };
+        store.posts.set(urn, post);
+        notifyMentions(store, post);
         state.posts.push(inspectPost(urn, body, store, createdAt));
         if (fault === 'ambiguous') return hangUp(reply);
         return reply.status(201).header('x-restli-id', urn).send();
@@ -374,6 +370,7 @@ export function linkedInSimulator(opts: LinkedInSimulatorOptions = {}): Simulato
 
       registerLinkedInComments(app, state, oauth, rest, sendFault, now);
       registerLinkedInLookups(app, state, rest, sendFault);
+      registerLinkedInMentions(app, state, oauth, rest, sendFault, now);
       registerLinkedInAnalytics(app, state, rest, sendFault, oauth, now);
     },
   };

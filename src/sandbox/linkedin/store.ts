@@ -58,6 +58,19 @@ export interface LiComment {
   deleted: boolean;
 }
 
+/**
+ * One Organizational Entity Notification (mentions.ts): an action on or about a page, as the
+ * `organizationalEntityNotifications` criteria finder lists it. Only SHARE_MENTION is made here.
+ */
+interface LiNotification {
+  notificationId: number;
+  organizationalEntity: string;
+  action: string;
+  /** The post the action is about: for SHARE_MENTION, the post that mentions the page. */
+  sourcePost: string;
+  lastModifiedAt: number;
+}
+
 export interface LiStore {
   assets: Map<string, LiAsset>;
   posts: Map<string, LiPost>;
@@ -65,6 +78,7 @@ export interface LiStore {
   comments: Map<string, LiComment>;
   /** Reactions: `<actor>|<entity urn>` -> reaction type. */
   reactions: Map<string, string>;
+  notifications: LiNotification[];
   organizations: Map<string, LiOrganization>;
   people: LiPerson[];
   nextId: bigint;
@@ -94,6 +108,7 @@ export function liStore(state: SimulatorState): LiStore {
       posts: new Map(),
       comments: new Map(),
       reactions: new Map(),
+      notifications: [],
       organizations: new Map([[SANDBOX_ORGANIZATION.id, { ...SANDBOX_ORGANIZATION, admins: [firstUser] }]]),
       people: [{ ...SANDBOX_PERSON, follows: [SANDBOX_ORGANIZATION.id] }],
       nextId: 7100000000000000000n,

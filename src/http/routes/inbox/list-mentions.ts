@@ -22,6 +22,9 @@ const Mention = Type.Object({
   mediaId: Type.String({ description: 'The post the mention is in: `mediaId` of POST /v1/inbox/mentions/reply' }),
   commentId: Nullable(Type.String({ description: 'The mentioning comment, when the mention is in one' })),
   platformMentionId: Type.String(),
+  organizationalEntity: Type.Optional(
+    Type.String({ description: 'LinkedIn: URN of the organization (page) that was mentioned; absent elsewhere' }),
+  ),
   publishedAt: DateTime,
   createdAt: DateTime,
 });
