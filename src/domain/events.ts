@@ -1,6 +1,6 @@
 import { newId } from '../lib/ids.js';
 import type { Executor } from '../store/db.js';
-import { insertEvent } from '../store/events.js';
+import { insertEvents } from '../store/events.js';
 
 /** Events Herald emits (spec "Events"); webhooks subscribe to these names. */
 export const EVENT_TYPES = [
@@ -37,7 +37,7 @@ export interface EmittedEvent {
   data: Record<string, unknown>;
 }
 
-export type EventFanout = (tx: Executor, event: EmittedEvent, now: Date) => Promise<void>;
+export type EventFanout = (tx: Executor, events: EmittedEvent[], now: Date) => Promise<void>;
 
 /**
  * The event outbox. `emit` writes an event with the transaction that makes the state change, so the
@@ -58,15 +58,34 @@ export class EventOutbox {
     data: Record<string, unknown>,
     now: Date,
   ): Promise<EmittedEvent> {
-    const event: EmittedEvent = { id: newId(now), type, tenantId, createdAt: now.toISOString(), data };
-    await insertEvent(tx, {
-      event_id: event.id,
-      tenant_id: tenantId,
-      type,
-      payload: JSON.stringify(data),
-      created_at: event.createdAt,
-    });
-    for (const fanout of this.fanouts) await fanout(tx, event, now);
-    return event;
+    return (await this.emitMany(tx, [{ tenantId, type, data }], now))[0];
+  }
+
+  /** Several events in one insert (and one fanout), in the order given: their ids sort in that order. */
+  async emitMany(
+    tx: Executor,
+    items: { tenantId: string; type: EventType; data: Record<string, unknown> }[],
+    now: Date,
+  ): Promise<EmittedEvent[]> {
+    if (items.length === 0) return [];
+    const events: EmittedEvent[] = items.map((e) => ({
+      id: newId(now),
+      type: e.type,
+      tenantId: e.tenantId,
+      createdAt: now.toISOString(),
+      data: e.data,
+    }));
+    await insertEvents(
+      tx,
+      events.map((event) => ({
+        event_id: event.id,
+        tenant_id: event.tenantId,
+        type: event.type,
+        payload: JSON.stringify(event.data),
+        created_at: event.createdAt,
+      })),
+    );
+    for (const fanout of this.fanouts) await fanout(tx, events, now);
+    return events;
   }
 }

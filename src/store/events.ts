@@ -5,8 +5,8 @@ import type { EventTable } from './schema.js';
 
 export type EventRow = EventTable;
 
-export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
-  await insertRows(db, 'event', [row]);
+export async function insertEvents(db: Executor, rows: EventRow[]): Promise<void> {
+  await insertRows(db, 'event', rows);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { EmittedEvent } from '../events.js';
 import type { Executor } from '../../store/db.js';
 import { enqueueJobs } from '../../store/jobs.js';
-import { deliveryJobKey, listActiveWebhooks } from '../../store/webhooks.js';
+import { deliveryJobKey, listActiveWebhooks, type WebhookRow } from '../../store/webhooks.js';
 
 export const DELIVER_TASK = 'webhook.deliver';
 
@@ -12,22 +12,24 @@ export const DELIVER_TASK = 'webhook.deliver';
  * Called once from createContext, so every process that emits events (API or worker) fans them out.
  */
 export function installWebhookFanout(ctx: AppContext): void {
-  ctx.events.addFanout(async (tx: Executor, event: EmittedEvent, now: Date) => {
-    if (event.type === 'webhook.test') return;
-    const webhooks = await listActiveWebhooks(tx, event.tenantId);
-    const subscribed = webhooks.filter((w) => (JSON.parse(w.events) as string[]).includes(event.type));
-    if (subscribed.length === 0) return;
-    await enqueueJobs(
-      tx,
-      subscribed.map((w) => ({
-        task: DELIVER_TASK,
-        payload: { eventId: event.id, webhookId: w.webhook_id },
-        runAt: now,
-        key: deliveryJobKey(w.webhook_id, event.id),
-        // Retries are the task's own schedule; this only bounds a task that keeps crashing.
-        maxAttempts: 20,
-      })),
-      now,
+  ctx.events.addFanout(async (tx: Executor, events: EmittedEvent[], now: Date) => {
+    const sent = events.filter((e) => e.type !== 'webhook.test');
+    if (sent.length === 0) return;
+    const webhooks = new Map<string, WebhookRow[]>();
+    for (const tenantId of new Set(sent.map((e) => e.tenantId)))
+      webhooks.set(tenantId, await listActiveWebhooks(tx, tenantId));
+    const jobs = sent.flatMap((event) =>
+      (webhooks.get(event.tenantId) ?? [])
+        .filter((w) => (JSON.parse(w.events) as string[]).includes(event.type))
+        .map((w) => ({
+          task: DELIVER_TASK,
+          payload: { eventId: event.id, webhookId: w.webhook_id },
+          runAt: now,
+          key: deliveryJobKey(w.webhook_id, event.id),
+          // Retries are the task's own schedule; this only bounds a task that keeps crashing.
+          maxAttempts: 20,
+        })),
     );
+    if (jobs.length > 0) await enqueueJobs(tx, jobs, now);
   });
 }
