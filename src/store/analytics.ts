@@ -9,10 +9,11 @@ import type { MetricCounters, TargetMetricsTable } from './schema.js';
 export type TargetMetricsRow = TargetMetricsTable;
 
 /** Starts tracking a target that was just published (same transaction as the publish). No-op if tracked. */
-export async function trackTarget(db: Executor, row: TargetMetricsRow): Promise<void> {
+export async function trackTargets(db: Executor, rows: TargetMetricsRow[]): Promise<void> {
+  if (rows.length === 0) return;
   await db
     .insertInto('target_metrics')
-    .values(row)
+    .values(rows)
     .onConflict((oc) => oc.column('target_id').doNothing())
     .execute();
 }

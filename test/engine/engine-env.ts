@@ -22,7 +22,7 @@ export interface EngineEnv {
   close(): Promise<void>;
 }
 
-export async function createEngineEnv(): Promise<EngineEnv> {
+export async function createEngineEnv(extraEnv: Record<string, string> = {}): Promise<EngineEnv> {
   const sim = await startTestPlatform();
   const platforms = new PlatformRegistry([
     createTestPlatformAdapter({ platform: 'bluesky', baseUrl: sim.url }),
@@ -30,7 +30,7 @@ export async function createEngineEnv(): Promise<EngineEnv> {
     createTestPlatformAdapter({ platform: 'threads', baseUrl: sim.url, findPublished: false }),
   ]);
   // Media URLs in these tests are served on loopback: OUTBOUND_ALLOW_PRIVATE (development) lets Herald fetch them.
-  const env = await createTestEnv({ env: { OUTBOUND_ALLOW_PRIVATE: '1' }, overrides: { platforms } });
+  const env = await createTestEnv({ env: { OUTBOUND_ALLOW_PRIVATE: '1', ...extraEnv }, overrides: { platforms } });
   const runner = await createWorker(env.ctx, { workerId: 'test-worker' });
   return {
     env,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { check } from './engine/check.js';
-import { claimTarget } from './engine/claim.js';
+import { claim } from './engine/claim.js';
 import { paceSend } from './engine/pace.js';
 import type { PublishRun } from './engine/run.js';
 import { send } from './engine/send.js';
@@ -19,7 +19,7 @@ export { MAX_SEND_ATTEMPTS, type PublishRun } from './engine/run.js';
  */
 export async function runPublishJob(ctx: AppContext, run: PublishRun): Promise<void> {
   if (!(await paceSend(ctx, run))) return;
-  const start = await claimTarget(ctx, run);
+  const start = await claim(ctx, run);
   if (start.kind === 'done') return;
   if (start.kind === 'send') await send(ctx, run, start, false);
   else await check(ctx, run, start);

@@ -16,11 +16,20 @@ import { CallLog } from '../call-log.js';
 import { failure, type TargetFailure } from '../failure.js';
 import { updatePostStatus } from '../outcome.js';
 import { emitTargetOutcome } from '../platform-events.js';
+import {
+  claimPendingTargets,
+  findAccounts,
+  findTargets,
+  finishJobs,
+  lockPostsOfTargets,
+  markPostsPublishing,
+} from '../../../store/publishing-batch.js';
+import { ALONE, batcher } from './batch.js';
 import { failedPatch, type Claimed, type PublishRun } from './run.js';
 
 export type Start = { kind: 'done' } | ({ kind: 'send' | 'check' } & Claimed);
 
-export async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
+async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
   return ctx.db.transaction(async (tx): Promise<Start> => {
     const now = ctx.clock.now();
     const iso = now.toISOString();
@@ -59,6 +68,91 @@ export async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Sta
     if (post.status !== 'publishing')
       await movePost(tx, post.post_id, post.status, { status: 'publishing', updated_at: iso });
     return { kind: 'send', post, target: { ...target, ...claimed }, account, adapter };
+  });
+}
+
+/**
+ * Claims on PostgreSQL go in batches: the claims of the jobs a worker starts together share one
+ * transaction of six statements, where each alone takes seven. Per context and worker.
+ */
+const claimBatchers = new WeakMap<AppContext, Map<string, (run: PublishRun) => Promise<Start>>>();
+
+/** `claimTarget`, batched with the other claims of this turn of the event loop on PostgreSQL. */
+export function claim(ctx: AppContext, run: PublishRun): Promise<Start> {
+  if (ctx.db.dialect !== 'postgres') return claimTarget(ctx, run);
+  let byWorker = claimBatchers.get(ctx);
+  if (!byWorker) claimBatchers.set(ctx, (byWorker = new Map()));
+  let claimOne = byWorker.get(run.workerId);
+  if (!claimOne) {
+    claimOne = batcher<PublishRun, Start>(
+      (runs) => claimTargets(ctx, runs),
+      (r) => claimTarget(ctx, r),
+    );
+    byWorker.set(run.workerId, claimOne);
+  }
+  return claimOne(run);
+}
+
+/**
+ * `claimTarget` for many jobs of one worker in one transaction, with the same decisions. A target that
+ * cannot be sent (`unusable`), or named twice, is left to `claimTarget` alone (ALONE): its path writes a
+ * failure, rare enough not to batch.
+ */
+async function claimTargets(ctx: AppContext, runs: PublishRun[]): Promise<Array<Start | typeof ALONE>> {
+  return ctx.db.transaction(async (tx) => {
+    const iso = ctx.clock.now().toISOString();
+    const ids = runs.map((r) => r.payload.targetId);
+    const posts = await lockPostsOfTargets(tx, ids);
+    const targets = await findTargets(tx, ids);
+    const accounts = await findAccounts(
+      tx,
+      [...targets.values()].map((t) => t.account_id),
+    );
+    const seen = new Map<string, number>();
+    for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+    const out: Array<Start | typeof ALONE> = [];
+    const finished: string[] = [];
+    const toClaim: string[] = [];
+    for (const run of runs) {
+      const id = run.payload.targetId;
+      const target = targets.get(id);
+      const post = target ? posts.get(target.post_id) : undefined;
+      if (seen.get(id)! > 1) out.push(ALONE);
+      else if (
+        !target ||
+        !post ||
+        post.status === 'draft' ||
+        post.status === 'cancelled' ||
+        !['pending', 'publishing'].includes(target.status)
+      ) {
+        finished.push(run.jobId);
+        out.push({ kind: 'done' });
+      } else {
+        const account = accounts.get(target.account_id);
+        const adapter = isPlatform(target.platform) ? ctx.platforms.get(target.platform) : undefined;
+        if (target.status === 'publishing') out.push({ kind: 'check', post, target, account, adapter });
+        else if (unusable(target, account, adapter)) out.push(ALONE);
+        else {
+          toClaim.push(id);
+          out.push({ kind: 'send', post, target, account, adapter });
+        }
+      }
+    }
+    await finishJobs(tx, finished, runs[0].workerId);
+    const claimed = await claimPendingTargets(tx, toClaim, iso);
+    // With a target in flight its post is `publishing` whatever its other targets are.
+    const posting = new Set<string>();
+    for (const s of out) {
+      if (s === ALONE || s.kind !== 'send' || !claimed.has(s.target.target_id)) continue;
+      if (s.post.status !== 'publishing') posting.add(s.post.post_id);
+    }
+    await markPostsPublishing(tx, [...posting], iso);
+    return out.map((s) => {
+      if (s === ALONE || s.kind !== 'send') return s;
+      if (!claimed.has(s.target.target_id)) return { kind: 'done' } as const;
+      const patch = { status: 'publishing', attempts: s.target.attempts + 1, last_attempt_at: iso, updated_at: iso };
+      return { ...s, target: { ...s.target, ...patch } };
+    });
   });
 }
 

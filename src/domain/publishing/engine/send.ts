@@ -17,7 +17,7 @@ import { mediaOpener } from '../../media/open.js';
 import { prepareRequestMedia } from '../../media/prepare.js';
 import { CallLog } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
-import { commitTargetChange, type JobNext, type TargetChange } from '../outcome.js';
+import { commitPublished, commitTargetChange, type JobNext, type TargetChange } from '../outcome.js';
 import { buildPublishRequest } from '../request.js';
 import { onRateLimited } from './pace.js';
 import { processedHandle, startProcessing } from './processing.js';
@@ -99,14 +99,11 @@ export async function send(
   }
   log.step(action, target.attempts, { result });
   const iso = ctx.clock.now().toISOString();
-  await commitTargetChange(
+  await commitPublished(
     ctx,
     job(run),
     { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) },
     log.drain(),
-    {
-      finish: true,
-    },
   );
   // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
   // After the target is recorded, so a failure here can never make a published post look unsent.
