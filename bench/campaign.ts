@@ -41,7 +41,7 @@ import {
  */
 
 const N = Number(process.env.BENCH_CAMPAIGN_N ?? 10_000);
-/** BENCH_CAMPAIGN_NODE_OPTIONS: Node options for Herald in the SQLite cases (`--cpu-prof --cpu-prof-dir=...`). */
+/** BENCH_CAMPAIGN_NODE_OPTIONS: Node options for every Herald the bench starts (`--cpu-prof --cpu-prof-dir=...`). */
 const heraldNodeOptions: Record<string, string> = process.env.BENCH_CAMPAIGN_NODE_OPTIONS
   ? { NODE_OPTIONS: process.env.BENCH_CAMPAIGN_NODE_OPTIONS }
   : {};
@@ -618,6 +618,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     DATABASE_URL: PG_URL,
     DATABASE_SCHEMA: schema,
     SECRET_KEY: secret,
+    ...heraldNodeOptions,
   };
   const servers: RunningServer[] = [];
   const store = pgStore(schema);

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../../context.js';
 import { descriptorOf } from '../../../platforms/catalogue.js';
 import type { PublishLimit } from '../../../platforms/limits.js';
+import { sql } from 'kysely';
 import { hot } from '../../../store/hot.js';
 import { deferJob } from '../../../store/publishing.js';
 import { pacingFor, pauseKeysFor, type PacedTarget } from '../pacing/keys.js';
+import { batcher } from './batch.js';
 import type { PublishRun } from './run.js';
 
 /** A reservation this close to now is sent now: deferring it would cost more than the wait. */
@@ -29,13 +31,34 @@ interface PacingRow {
 const PACING_SQL = `SELECT t.status, t.platform, t.platform_specific_data, a.account_id, a.metadata
   FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id WHERE t.target_id = ?`;
 
+const pacingReaders = new WeakMap<AppContext, (targetId: string) => Promise<PacingRow | undefined>>();
+
+/** A target's pacing row; on PostgreSQL the reads of one turn of the event loop share one statement. */
+function pacingRow(ctx: AppContext, targetId: string): Promise<PacingRow | undefined> {
+  const one = async (id: string) => (await hot<PacingRow>(ctx.db.kysely, PACING_SQL, [id])).rows[0];
+  if (ctx.db.dialect !== 'postgres') return one(targetId);
+  let read = pacingReaders.get(ctx);
+  if (!read) {
+    read = batcher<string, PacingRow | undefined>(async (ids) => {
+      const { rows } = await sql<PacingRow & { target_id: string }>`SELECT t.target_id, t.status, t.platform,
+          t.platform_specific_data, a.account_id, a.metadata
+        FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id
+        WHERE t.target_id IN (${sql.join(ids)})`.execute(ctx.db.kysely);
+      const byId = new Map(rows.map((r) => [r.target_id, r]));
+      return ids.map((id) => byId.get(id));
+    }, one);
+    pacingReaders.set(ctx, read);
+  }
+  return read(targetId);
+}
+
 /** The budgets' view of a target, or null when it will not be sent (the claim settles it) or has no limits. */
 async function pacedTarget(
   ctx: AppContext,
   targetId: string,
   pendingOnly = true,
 ): Promise<{ t: PacedTarget; limits: readonly PublishLimit[] } | null> {
-  const row = (await hot<PacingRow>(ctx.db.kysely, PACING_SQL, [targetId])).rows[0];
+  const row = await pacingRow(ctx, targetId);
   if (!row || (pendingOnly && row.status !== 'pending') || !row.account_id) return null;
   return {
     t: {
