@@ -619,6 +619,7 @@ async function postgresCase(): Promise<BenchResult[]> {
     DATABASE_SCHEMA: schema,
     SECRET_KEY: secret,
     ...heraldNodeOptions,
+    ...(process.env.BENCH_CAMPAIGN_PG_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_CAMPAIGN_PG_CONCURRENCY } : {}),
   };
   const servers: RunningServer[] = [];
   const store = pgStore(schema);
