@@ -25,6 +25,7 @@ interface Seeded {
 let env: TestEnv;
 let owner: { userId: string; apiKey: string };
 let accounts: AccountRow[];
+let profileB: string;
 let seeded: Seeded[] = [];
 
 function rng(seed: number) {
@@ -94,6 +95,10 @@ beforeAll(async () => {
   const random = rng(11);
   await storeShuffled(accounts[0], conversationsOf(accounts[0], 30, random, seeded), random);
   await storeShuffled(accounts[1], conversationsOf(accounts[1], 20, random, seeded), random);
+  // An account of a second profile (the profile filter).
+  profileB = await seedProfile(env.ctx, owner.userId, 'B');
+  accounts.push(await seedAccount(env.ctx, owner.userId, profileB, 'telegram', 'rb'));
+  await storeShuffled(accounts[2], conversationsOf(accounts[2], 12, random, seeded), random);
   // Another tenant's conversations on the same days (never counted for the owner).
   const other = await env.createUser({ addons: ['analytics', 'inbox'] });
   const otherAccount = await seedAccount(
@@ -133,12 +138,13 @@ interface Totals {
   last: string;
 }
 
-function expected(from: string, to: string, f: { accountId?: string; source?: string } = {}) {
+function expected(from: string, to: string, f: { accountId?: string; profileId?: string; source?: string } = {}) {
   const kept = seeded.filter(
     (m) =>
       day(m.sentAt) >= from &&
       day(m.sentAt) <= to &&
       (!f.accountId || m.account.account_id === f.accountId) &&
+      (!f.profileId || m.account.profile_id === f.profileId) &&
       (!f.source || m.source === f.source),
   );
   const conversations = new Map<string, Totals>();
@@ -238,11 +244,83 @@ async function checkSorts(label: string) {
   }
 }
 
+/**
+ * Sorted by a count (issue #33): over a range that holds every day of the tenant, ranges that cut
+ * conversations, and a range of few conversations, with each filter, in pages of 5 (so at growing
+ * offsets), and one page past the end: the same conversations in the same order as computed here from
+ * the messages, ties by Herald's conversation id in the sort's direction.
+ */
+async function checkCountSorts(label: string) {
+  const client = await zernio(env, owner.apiKey);
+  const herald = new Map(
+    (
+      await env.ctx.db.kysely
+        .selectFrom('inbox_conversation')
+        .select(['conversation_id', 'platform_conversation_id'])
+        .where('tenant_id', '=', owner.userId)
+        .execute()
+    ).map((r) => [r.platform_conversation_id, r.conversation_id]),
+  );
+  const keys = {
+    totalMessages: (c: Totals) => c.received + c.sent,
+    received: (c: Totals) => c.received,
+    sent: (c: Totals) => c.sent,
+  } as const;
+  const filters = [
+    {},
+    { accountId: accounts[1].account_id },
+    { profileId: profileB },
+    { source: 'api' },
+    { source: 'platform', accountId: accounts[2].account_id },
+  ];
+  for (const [a, b] of [
+    [-3, 25],
+    [4, 15],
+    [0, 9],
+    [11, 19],
+    [19, 19],
+  ] as const) {
+    const from = dayAt(a);
+    const to = dayAt(b);
+    for (const f of filters) {
+      // A minute later each time: these pages are more requests than the rate limit allows in one.
+      env.clock.advance(61_000);
+      const want = expected(from, to, f).conversations;
+      for (const [sortBy, key] of Object.entries(keys) as [keyof typeof keys, (c: Totals) => number][]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const what = `${label} ${from}..${to} ${JSON.stringify(f)} ${sortBy} ${order}`;
+          const sign = order === 'asc' ? 1 : -1;
+          const sorted = [...want.entries()]
+            .map(([id, c]) => ({ id: herald.get(id)!, count: key(c) }))
+            .sort((x, y) => sign * (x.count - y.count || (x.id < y.id ? -1 : 1)));
+          const got: { id: string; count: number }[] = [];
+          for (let page = 1; page <= Math.ceil(want.size / 5) + 1; page++) {
+            const res = body(
+              await client.inboxanalytics.listInboxConversationAnalytics({
+                query: { fromDate: from, toDate: to, ...f, sortBy, order, limit: 5, page },
+              }),
+            );
+            expect(res.pagination.total, what).toBe(want.size);
+            got.push(
+              ...(res.items as (ListedItem & { mongoId: string; sent: number })[]).map((i) => ({
+                id: i.mongoId,
+                count: sortBy === 'totalMessages' ? i.totalMessages : i[sortBy],
+              })),
+            );
+          }
+          expect(got, what).toEqual(sorted);
+        }
+      }
+    }
+  }
+}
+
 describe('inbox analytics over conversations of many days', () => {
   it('counts and lists the conversations of every range as the messages say', async () => {
     expect(new Set(seeded.map((m) => day(m.sentAt))).size).toBeGreaterThan(15);
     await checkEverything('stored');
     await checkSorts('stored');
+    await checkCountSorts('stored');
   });
 
   it('reads a range given as date-times with an offset as the UTC days they fall on', async () => {
@@ -265,6 +343,7 @@ describe('inbox analytics over conversations of many days', () => {
     const gone = new Set(doomed.slice(0, 40).map((m) => m.messageId));
     seeded = seeded.filter((m) => !gone.has(m.messageId));
     await checkEverything('after deletes');
+    await checkCountSorts('after deletes');
 
     // Outgoing messages marked as sent by the API: their source changes, nothing else.
     for (const m of seeded.filter((x) => x.direction === 'outgoing' && x.source !== 'api').slice(0, 15)) {
@@ -277,12 +356,21 @@ describe('inbox analytics over conversations of many days', () => {
     }
     await checkEverything('after source changes');
     await checkSorts('after source changes');
+    await checkCountSorts('after source changes');
 
     await db.deleteFrom('account').where('account_id', '=', accounts[0].account_id).execute();
     seeded = seeded.filter((m) => m.account !== accounts[0]);
     await checkEverything('after the account went');
+    await checkCountSorts('after the account went');
     // The counts of days that lost their conversations go too, not left as zeros.
     const zeros = await db.selectFrom('inbox_active_day').select('day').where('conversations', '<=', 0).execute();
     expect(zeros).toEqual([]);
+    // Nor the totals of conversations that have no message left.
+    const empty = await db
+      .selectFrom('inbox_conversation_total')
+      .select('conversation_id')
+      .where('total', '<=', 0)
+      .execute();
+    expect(empty).toEqual([]);
   });
 });
