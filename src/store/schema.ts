@@ -727,6 +727,9 @@ interface InboxConversationTotalTable {
   received: number;
   sent: number;
   total: number;
+  /** Bounds of the days of its messages: they widen as messages come, and stay when one goes. */
+  first_day: string;
+  last_day: string;
 }
 
 interface InboxReplyTable {

@@ -13,8 +13,10 @@ import { ANY_SOURCE, POSTGRES_INBOX, SQLITE_INBOX } from './0345-inbox-analytics
  * (store/inbox-analytics-count-sort.ts).
  *
  * The row's account is its conversation's (the smallest of its messages', as `inbox_conversation_day`).
- * A row whose count falls to zero goes: a conversation has a row for a source exactly when it has a
- * message of that source. The store's insert path adds new messages (`addConversationTotals`, with the
+ * `first_day` and `last_day` bound the days of its messages, so the walk skips in the index the
+ * conversations with no message in a range. They only widen: a deleted message leaves them as they
+ * were (a bound still, and deleting is rare). A row whose count falls to zero goes: a conversation has a
+ * row for a source exactly when it has a message of that source. The store's insert path adds new messages (`addConversationTotals`, with the
  * statements of migration 0345); deleting or changing a message goes through the triggers here.
  */
 
@@ -27,30 +29,39 @@ type InboxDialect = typeof SQLITE_INBOX;
 const incoming = (r: string, yes: string, no: string) =>
   `case when ${r}.direction = 'incoming' then ${yes} else ${no} end`;
 
-const upsert = (rows: string) =>
-  `insert into ${ICT} (${KEY}, account_id, received, sent, total) ${rows}
+const day = (r: string) => `substr(${r}.sent_at, 1, 10)`;
+
+const upsert = (d: InboxDialect, rows: string) =>
+  `insert into ${ICT} (${KEY}, account_id, received, sent, total, first_day, last_day) ${rows}
    on conflict (${KEY}) do update set received = ${ICT}.received + excluded.received,
-     sent = ${ICT}.sent + excluded.sent, total = ${ICT}.total + excluded.total`;
+     sent = ${ICT}.sent + excluded.sent, total = ${ICT}.total + excluded.total,
+     first_day = ${d.least}(${ICT}.first_day, excluded.first_day), last_day = ${d.greatest}(${ICT}.last_day, excluded.last_day)`;
 
 /**
  * Adds the messages `m` that `where` selects (inserted in this transaction, not counted yet) to the
  * totals, per source and for all sources: two set-based statements whatever the batch's size.
  */
 export function addConversationTotals(d: InboxDialect, where: string): string[] {
-  const batch = `(select m.tenant_id, m.account_id, m.conversation_id, m.direction, ${d.source('m')} as source
+  const batch = `(select m.tenant_id, m.account_id, m.conversation_id, m.direction, m.sent_at, ${d.source('m')} as source
     from inbox_message m where ${where} ${d.fence}) m`;
   const totals = (source: string, groupSource: string) =>
-    upsert(`select m.tenant_id, m.conversation_id, ${source}, min(m.account_id),
-       sum(${incoming('m', '1', '0')}), sum(${incoming('m', '0', '1')}), count(*)
-     from ${batch} where true group by m.tenant_id, m.conversation_id${groupSource}`);
+    upsert(
+      d,
+      `select m.tenant_id, m.conversation_id, ${source}, min(m.account_id),
+       sum(${incoming('m', '1', '0')}), sum(${incoming('m', '0', '1')}), count(*), min(${day('m')}), max(${day('m')})
+     from ${batch} where true group by m.tenant_id, m.conversation_id${groupSource}`,
+    );
   return [totals('m.source', ', m.source'), totals(`'${ANY_SOURCE}'`, '')];
 }
 
 /** One message row `r` (NEW) added, in a trigger. */
 function added(d: InboxDialect, r: string): string[] {
   return [d.source(r), `'${ANY_SOURCE}'`].map((source) =>
-    upsert(`values (${r}.tenant_id, ${r}.conversation_id, ${source}, ${r}.account_id,
-       ${incoming(r, '1', '0')}, ${incoming(r, '0', '1')}, 1)`),
+    upsert(
+      d,
+      `values (${r}.tenant_id, ${r}.conversation_id, ${source}, ${r}.account_id,
+       ${incoming(r, '1', '0')}, ${incoming(r, '0', '1')}, 1, ${day(r)}, ${day(r)})`,
+    ),
   );
 }
 
@@ -81,21 +92,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('received', 'bigint', (c) => c.notNull())
     .addColumn('sent', 'bigint', (c) => c.notNull())
     .addColumn('total', 'bigint', (c) => c.notNull())
+    .addColumn('first_day', 'text', (c) => c.notNull())
+    .addColumn('last_day', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('inbox_conversation_total_pk', ['tenant_id', 'conversation_id', 'source'])
     .execute();
-  // One walk per count, in either direction; the account last, so a filter by accounts reads the index only.
+  // One walk per count, in either direction; the account and days after the key, so the filters by
+  // account and range read the index only.
   for (const count of ['total', 'received', 'sent'])
     await db.schema
       .createIndex(`${ICT}_${count}_idx`)
       .on(ICT)
-      .columns(['tenant_id', 'source', count, 'conversation_id', 'account_id'])
+      .columns(['tenant_id', 'source', count, 'conversation_id', 'account_id', 'first_day', 'last_day'])
       .execute();
 
   // The messages stored before: the sums of their days (every source, and `all`).
   await sql
     .raw(
-      `insert into ${ICT} (${KEY}, account_id, received, sent, total)
-       select tenant_id, conversation_id, source, min(account_id), sum(received), sum(sent), sum(received) + sum(sent)
+      `insert into ${ICT} (${KEY}, account_id, received, sent, total, first_day, last_day)
+       select tenant_id, conversation_id, source, min(account_id), sum(received), sum(sent), sum(received) + sum(sent),
+         min(day), max(day)
        from inbox_conversation_day group by tenant_id, conversation_id, source`,
     )
     .execute(db);
