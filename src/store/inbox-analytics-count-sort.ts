@@ -16,7 +16,7 @@ import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
  *    every conversation active in the range with its count there, sorted.
  */
 
-export type CountSort = 'total' | 'received' | 'sent';
+type CountSort = 'total' | 'received' | 'sent';
 
 /** The most conversation ids a query takes as parameters. */
 const MAX_BATCH = 2000;

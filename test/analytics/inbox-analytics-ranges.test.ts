@@ -315,12 +315,57 @@ async function checkCountSorts(label: string) {
   }
 }
 
+/**
+ * The all-time totals the count sorts walk (migration 0370): each conversation's messages per source
+ * and all together, and bounds that hold every day of its messages.
+ */
+async function checkTotals(label: string) {
+  const want = new Map<string, { received: number; sent: number; first: string; last: string }>();
+  const herald = new Map(
+    (
+      await env.ctx.db.kysely
+        .selectFrom('inbox_conversation')
+        .select(['conversation_id', 'platform_conversation_id'])
+        .where('tenant_id', '=', owner.userId)
+        .execute()
+    ).map((r) => [r.platform_conversation_id, r.conversation_id]),
+  );
+  for (const m of seeded)
+    for (const source of [m.source, 'all']) {
+      const key = `${herald.get(m.conversationId)} ${source}`;
+      const t = want.get(key) ?? { received: 0, sent: 0, first: day(m.sentAt), last: day(m.sentAt) };
+      if (m.direction === 'incoming') t.received++;
+      else t.sent++;
+      if (day(m.sentAt) < t.first) t.first = day(m.sentAt);
+      if (day(m.sentAt) > t.last) t.last = day(m.sentAt);
+      want.set(key, t);
+    }
+  const rows = await env.ctx.db.kysely
+    .selectFrom('inbox_conversation_total')
+    .selectAll()
+    .where('tenant_id', '=', owner.userId)
+    .execute();
+  expect(rows.length, label).toBe(want.size);
+  for (const r of rows) {
+    const t = want.get(`${r.conversation_id} ${r.source}`);
+    const what = `${label} ${r.conversation_id} ${r.source}`;
+    expect(t, what).toBeDefined();
+    expect([Number(r.received), Number(r.sent), Number(r.total)], what).toEqual([
+      t!.received,
+      t!.sent,
+      t!.received + t!.sent,
+    ]);
+    expect(r.first_day <= t!.first && r.last_day >= t!.last, what).toBe(true);
+  }
+}
+
 describe('inbox analytics over conversations of many days', () => {
   it('counts and lists the conversations of every range as the messages say', async () => {
     expect(new Set(seeded.map((m) => day(m.sentAt))).size).toBeGreaterThan(15);
     await checkEverything('stored');
     await checkSorts('stored');
     await checkCountSorts('stored');
+    await checkTotals('stored');
   });
 
   it('reads a range given as date-times with an offset as the UTC days they fall on', async () => {
@@ -344,6 +389,7 @@ describe('inbox analytics over conversations of many days', () => {
     seeded = seeded.filter((m) => !gone.has(m.messageId));
     await checkEverything('after deletes');
     await checkCountSorts('after deletes');
+    await checkTotals('after deletes');
 
     // Outgoing messages marked as sent by the API: their source changes, nothing else.
     for (const m of seeded.filter((x) => x.direction === 'outgoing' && x.source !== 'api').slice(0, 15)) {
@@ -357,11 +403,13 @@ describe('inbox analytics over conversations of many days', () => {
     await checkEverything('after source changes');
     await checkSorts('after source changes');
     await checkCountSorts('after source changes');
+    await checkTotals('after source changes');
 
     await db.deleteFrom('account').where('account_id', '=', accounts[0].account_id).execute();
     seeded = seeded.filter((m) => m.account !== accounts[0]);
     await checkEverything('after the account went');
     await checkCountSorts('after the account went');
+    await checkTotals('after the account went');
     // The counts of days that lost their conversations go too, not left as zeros.
     const zeros = await db.selectFrom('inbox_active_day').select('day').where('conversations', '<=', 0).execute();
     expect(zeros).toEqual([]);
