@@ -4,7 +4,7 @@ import { scoped, type InboxAnalyticsFilter } from './inbox-analytics-filter.js';
 import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
 
 /*
- * The conversation listing of the inbox analytics sorted by a count in the range (issue #33). Three
+ * The conversation listing of the inbox analytics sorted by a count in the range (issue #33). Four
  * ways, each giving exactly the page the scan gives (ties by conversation id, in the sort's direction):
  *
  * 1. The range holds every day of the tenant: each conversation's count there is its count of all time
@@ -12,8 +12,11 @@ import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
  * 2. Descending: a walk of the conversations by their count of all time, which no count in a range can
  *    exceed. Each batch's counts in the range are index probes; the walk stops as soon as the next
  *    conversation's count of all time cannot beat the page's last. Most pages stop after a batch or two.
- * 3. Otherwise (ascending, or a walk that would visit more conversations than the scan reads): the scan,
- *    every conversation active in the range with its count there, sorted.
+ * 3. Few conversations over the range's edges: the others count their count of all time (an index walk
+ *    in order); those few are probed; the two merged.
+ * 4. Otherwise (counts in the range far below those of all time, over many edges): the scan, every
+ *    conversation active in the range with its count there, sorted.
+ * 2 and 3 give up for 4 after a quarter of the rows the scan reads (a probe costs some four of them).
  */
 
 type CountSort = 'total' | 'received' | 'sent';
@@ -65,10 +68,10 @@ export async function pageByCount(
     return rows.map((r) => r.conversation_id);
   }
 
-  if (page.order === 'desc') {
-    const walked = await walk(db, f, page, active, ofTenant);
-    if (walked) return walked;
-  }
+  const walked = page.order === 'desc' ? await walk(db, f, page, active, ofTenant) : null;
+  if (walked) return walked;
+  const merged = await split(db, f, page, active, ofTenant);
+  if (merged) return merged;
   const { rows } = await sql<{ conversation_id: string }>`
     select f.conversation_id, ${countInRange(f, page.sort)} as k from inbox_conversation_day f where ${firstDays(f)}
     order by k ${dir}, f.conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
@@ -83,6 +86,49 @@ interface Ranked {
 // NOTE: conversation ids are lowercase hex, whose order is the same in JavaScript and in every collation.
 /** Whether `a` comes before `b` in descending order (count, then id). */
 const before = (a: Ranked, b: Ranked) => a.count > b.count || (a.count === b.count && a.id > b.id);
+
+/** The counts in the range of the conversations `of` (index probes); those with none there are left out. */
+async function probe(db: Executor, f: InboxAnalyticsFilter, sort: CountSort, of: { conversation_id: string }[]) {
+  const { rows } = await sql<{ conversation_id: string; k: unknown }>`
+    select f.conversation_id, ${countInRange(f, sort)} as k from inbox_conversation_day f
+    where ${firstDays(f)} and f.conversation_id in (${sql.join(of.map((r) => r.conversation_id))})`.execute(db);
+  return rows.map((r): Ranked => ({ id: r.conversation_id, count: Number(r.k ?? 0) }));
+}
+
+/**
+ * Either direction: a conversation whose days all lie in the range counts there its count of all time,
+ * so the first of those are a walk of the index in order; the others whose days meet the range (over
+ * its edges) are probed, and the two merged. Null when the latter are more than a quarter of the
+ * conversations the scan reads (long conversations over a short range).
+ */
+async function split(
+  db: Executor,
+  f: InboxAnalyticsFilter,
+  page: { sort: CountSort; order: 'asc' | 'desc'; limit: number; offset: number },
+  active: number,
+  ofTenant: RawBuilder<unknown>,
+): Promise<string[] | null> {
+  const most = Math.floor(active / 4);
+  const { rows: edges } = await sql<{ conversation_id: string }>`
+    select conversation_id from inbox_conversation_total
+    where ${ofTenant} and last_day >= ${f.fromDay} and first_day <= ${f.toDay}
+      and (first_day < ${f.fromDay} or last_day > ${f.toDay}) limit ${most + 1}`.execute(db);
+  if (edges.length > most) return null;
+  const count = sql.ref(page.sort);
+  const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
+  const { rows: inside } = await sql<{ conversation_id: string; c: unknown }>`
+    select conversation_id, ${count} as c from inbox_conversation_total
+    where ${ofTenant} and first_day >= ${f.fromDay} and last_day <= ${f.toDay}
+    order by ${count} ${dir}, conversation_id ${dir} limit ${page.offset + page.limit}`.execute(db);
+  const ranked = inside.map((r): Ranked => ({ id: r.conversation_id, count: Number(r.c) }));
+  for (let i = 0; i < edges.length; i += MAX_BATCH)
+    ranked.push(...(await probe(db, f, page.sort, edges.slice(i, i + MAX_BATCH))));
+  const sign = page.order === 'asc' ? 1 : -1;
+  return ranked
+    .sort((a, b) => sign * (before(a, b) ? 1 : -1))
+    .slice(page.offset, page.offset + page.limit)
+    .map((r) => r.id);
+}
 
 /**
  * The descending walk, over the conversations whose days may meet the range: null when it would read
@@ -111,12 +157,7 @@ async function walk(
       where ${ofTenant} and last_day >= ${f.fromDay} and first_day <= ${f.toDay}${next}
       order by ${count} desc, conversation_id desc limit ${size}`.execute(db);
     if (!rows.length) return best.slice(page.offset).map((r) => r.id);
-    const { rows: inRange } = await sql<{ conversation_id: string; k: unknown }>`
-      select f.conversation_id, ${countInRange(f, page.sort)} as k from inbox_conversation_day f
-      where ${firstDays(f)} and f.conversation_id in (${sql.join(rows.map((r) => r.conversation_id))})`.execute(db);
-    best = [...best, ...inRange.map((r) => ({ id: r.conversation_id, count: Number(r.k ?? 0) }))]
-      .sort((a, b) => (before(a, b) ? -1 : 1))
-      .slice(0, want);
+    best = [...best, ...(await probe(db, f, page.sort, rows))].sort((a, b) => (before(a, b) ? -1 : 1)).slice(0, want);
     const tail: { conversation_id: string; c: unknown } = rows[rows.length - 1];
     after = { id: tail.conversation_id, count: Number(tail.c) };
     // Every conversation still to come is after `after`: when the page's last is before it, none enters.

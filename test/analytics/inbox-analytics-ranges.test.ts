@@ -74,6 +74,38 @@ function conversationsOf(account: AccountRow, count: number, random: () => numbe
   return messages;
 }
 
+/**
+ * Two conversations a month before the others: one also has messages on day 3 (so it crosses the edge
+ * of most ranges), the other none since. The tenant's days then start long before the ranges.
+ */
+function oldConversations(account: AccountRow, into: Seeded[]): InboundMessage[] {
+  const at: [string, number, number, 'incoming' | 'outgoing', string][] = [
+    ['old0', -30, 0, 'incoming', 'platform'],
+    ['old0', -30, 1, 'outgoing', 'platform'],
+    ['old0', -30, 2, 'incoming', 'platform'],
+    ['old0', 3, 0, 'incoming', 'platform'],
+    ['old0', 3, 1, 'outgoing', 'api'],
+    ['old1', -30, 0, 'incoming', 'platform'],
+    ['old1', -30, 1, 'outgoing', 'api'],
+  ];
+  return at.map(([c, d, m, direction, source]) => {
+    const conversationId = `${account.username}-${c}`;
+    const messageId = `${conversationId}-day${d}-m${m}`;
+    const sentAt = new Date(DAY0 + d * DAY + 3_600_000 + m * 1000);
+    into.push({ account, conversationId, messageId, direction, sentAt, source });
+    return {
+      conversationId,
+      messageId,
+      direction,
+      sender: { id: direction === 'incoming' ? `fan-${c}` : account.platform_user_id },
+      participant: { id: `fan-${c}`, name: `Fan ${c}` },
+      text: messageId,
+      sentAt,
+      extra: source === 'platform' ? {} : { source },
+    };
+  });
+}
+
 /** The messages in batches of random sizes and order: days of a conversation arrive late, or together. */
 async function storeShuffled(account: AccountRow, messages: InboundMessage[], random: () => number) {
   const list = [...messages];
@@ -99,6 +131,8 @@ beforeAll(async () => {
   profileB = await seedProfile(env.ctx, owner.userId, 'B');
   accounts.push(await seedAccount(env.ctx, owner.userId, profileB, 'telegram', 'rb'));
   await storeShuffled(accounts[2], conversationsOf(accounts[2], 12, random, seeded), random);
+  await storeShuffled(accounts[1], oldConversations(accounts[1], seeded), random);
+  await storeShuffled(accounts[2], oldConversations(accounts[2], seeded), random);
   // Another tenant's conversations on the same days (never counted for the owner).
   const other = await env.createUser({ addons: ['analytics', 'inbox'] });
   const otherAccount = await seedAccount(
@@ -246,7 +280,7 @@ async function checkSorts(label: string) {
 
 /**
  * Sorted by a count (issue #33): over a range that holds every day of the tenant, ranges that cut
- * conversations, and a range of few conversations, with each filter, in pages of 5 (so at growing
+ * few conversations (the old ones) or many, and a range of few conversations, with each filter, in pages of 5 (so at growing
  * offsets), and one page past the end: the same conversations in the same order as computed here from
  * the messages, ties by Herald's conversation id in the sort's direction.
  */
@@ -274,7 +308,9 @@ async function checkCountSorts(label: string) {
     { source: 'platform', accountId: accounts[2].account_id },
   ];
   for (const [a, b] of [
+    [-30, 25],
     [-3, 25],
+    [0, 19],
     [4, 15],
     [0, 9],
     [11, 19],
