@@ -39,19 +39,23 @@ const upsert = (d: InboxDialect, rows: string) =>
 
 /**
  * Adds the messages `m` that `where` selects (inserted in this transaction, not counted yet) to the
- * totals, per source and for all sources: two set-based statements whatever the batch's size.
+ * totals, per source and for all sources: one set-based statement whatever the batch's size, which
+ * reads the batch once (each message's source read from its metadata's JSON once).
  */
 export function addConversationTotals(d: InboxDialect, where: string): string[] {
-  const batch = `(select m.tenant_id, m.account_id, m.conversation_id, m.direction, m.sent_at, ${d.source('m')} as source
-    from inbox_message m where ${where} ${d.fence}) m`;
-  const totals = (source: string, groupSource: string) =>
-    upsert(
-      d,
-      `select m.tenant_id, m.conversation_id, ${source}, min(m.account_id),
-       sum(${incoming('m', '1', '0')}), sum(${incoming('m', '0', '1')}), count(*), min(${day('m')}), max(${day('m')})
-     from ${batch} where true group by m.tenant_id, m.conversation_id${groupSource}`,
-    );
-  return [totals('m.source', ', m.source'), totals(`'${ANY_SOURCE}'`, '')];
+  const totals = (source: string, group: string) =>
+    `select m.tenant_id, m.conversation_id, ${source} as source, min(m.account_id) as account_id,
+       sum(${incoming('m', '1', '0')}) as received, sum(${incoming('m', '0', '1')}) as sent, count(*) as total,
+       min(${day('m')}) as first_day, max(${day('m')}) as last_day
+     from batch m group by m.tenant_id, m.conversation_id${group}`;
+  return [
+    `with batch as materialized (select m.tenant_id, m.account_id, m.conversation_id, m.direction, m.sent_at,
+         ${d.source('m')} as source from inbox_message m where ${where})
+     ${upsert(
+       d,
+       `select * from (${totals('m.source', ', m.source')} union all ${totals(`'${ANY_SOURCE}'`, '')}) t where true`,
+     )}`,
+  ];
 }
 
 /** One message row `r` (NEW) added, in a trigger. */
