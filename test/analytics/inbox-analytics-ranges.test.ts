@@ -279,10 +279,10 @@ async function checkSorts(label: string) {
 }
 
 /**
- * Sorted by a count (issue #33): over a range that holds every day of the tenant, ranges that cut
- * few conversations (the old ones) or many, and a range of few conversations, with each filter, in pages of 5 (so at growing
- * offsets), and one page past the end: the same conversations in the same order as computed here from
- * the messages, ties by Herald's conversation id in the sort's direction.
+ * Sorted by a count (issue #33): over a range that holds every day of the tenant, a range that cuts few
+ * conversations (the old ones), one that cuts many, and one of few conversations, with each filter, in
+ * pages of 8 (so at growing offsets) and one page past the end: the same conversations in the same order
+ * as computed here from the messages, ties by Herald's conversation id in the sort's direction.
  */
 async function checkCountSorts(label: string) {
   const client = await zernio(env, owner.apiKey);
@@ -304,16 +304,12 @@ async function checkCountSorts(label: string) {
     {},
     { accountId: accounts[1].account_id },
     { profileId: profileB },
-    { source: 'api' },
-    { source: 'platform', accountId: accounts[2].account_id },
+    { source: 'api', accountId: accounts[2].account_id },
   ];
   for (const [a, b] of [
     [-30, 25],
-    [-3, 25],
     [0, 19],
     [4, 15],
-    [0, 9],
-    [11, 19],
     [19, 19],
   ] as const) {
     const from = dayAt(a);
@@ -330,10 +326,10 @@ async function checkCountSorts(label: string) {
             .map(([id, c]) => ({ id: herald.get(id)!, count: key(c) }))
             .sort((x, y) => sign * (x.count - y.count || (x.id < y.id ? -1 : 1)));
           const got: { id: string; count: number }[] = [];
-          for (let page = 1; page <= Math.ceil(want.size / 5) + 1; page++) {
+          for (let page = 1; page <= Math.ceil(want.size / 8) + 1; page++) {
             const res = body(
               await client.inboxanalytics.listInboxConversationAnalytics({
-                query: { fromDate: from, toDate: to, ...f, sortBy, order, limit: 5, page },
+                query: { fromDate: from, toDate: to, ...f, sortBy, order, limit: 8, page },
               }),
             );
             expect(res.pagination.total, what).toBe(want.size);
@@ -438,7 +434,6 @@ describe('inbox analytics over conversations of many days', () => {
     }
     await checkEverything('after source changes');
     await checkSorts('after source changes');
-    await checkCountSorts('after source changes');
     await checkTotals('after source changes');
 
     await db.deleteFrom('account').where('account_id', '=', accounts[0].account_id).execute();
