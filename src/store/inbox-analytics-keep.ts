@@ -1,18 +1,21 @@
 import { PostgresAdapter, sql } from 'kysely';
 import { sqliteIn, sqliteStatement, type Executor } from './db.js';
 import { addMessages, POSTGRES_INBOX, SQLITE_INBOX } from './migrations/0345-inbox-analytics-rollups.js';
+import { addConversationTotals } from './migrations/0370-inbox-conversation-totals.js';
 
 /*
- * Keeps the inbox analytics sums (migrations 0310 and 0345) as messages are stored: one call per
+ * Keeps the inbox analytics sums (migrations 0310, 0345 and 0370) as messages are stored: one call per
  * transaction adds all the messages it created, in a dozen set-based statements, instead of a trigger's
- * work for each row. Deleting or changing a message is kept by the triggers of migration 0345.
+ * work for each row. Deleting or changing a message is kept by the triggers of migrations 0345 and 0370.
  */
 
 const IDS = '__message_ids__';
-const sqliteText = addMessages(SQLITE_INBOX, `m.message_id in (${IDS})`).map((s) =>
-  s.replaceAll(IDS, 'select value from json_each(?)'),
-);
-const postgresText = addMessages(POSTGRES_INBOX, `m.message_id in (${IDS})`);
+const statements = (d: typeof SQLITE_INBOX) => [
+  ...addMessages(d, `m.message_id in (${IDS})`),
+  ...addConversationTotals(d, `m.message_id in (${IDS})`),
+];
+const sqliteText = statements(SQLITE_INBOX).map((s) => s.replaceAll(IDS, 'select value from json_each(?)'));
+const postgresText = statements(POSTGRES_INBOX);
 
 /**
  * Adds messages just inserted in the transaction `db` (by their ids) to the inbox analytics. Call it

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './db.js';
+import { pageByCount } from './inbox-analytics-count-sort.js';
+import { scoped, type InboxAnalyticsFilter } from './inbox-analytics-filter.js';
 import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
 
 /*
@@ -7,34 +9,9 @@ import { ANY_SOURCE } from './migrations/0345-inbox-analytics-rollups.js';
  * days, so it walks the sums' primary key, never the messages.
  */
 
-export interface InboxAnalyticsFilter {
-  tenantId: string;
-  /** The accounts counted; null: every account of the tenant. */
-  accountIds: string[] | null;
-  /** First and last UTC day, YYYY-MM-DD, both included. */
-  fromDay: string;
-  toDay: string;
-  source?: string;
-}
-
 const HOUR_COLUMNS = Array.from({ length: 24 }, (_, h) => `h${String(h).padStart(2, '0')}`);
 
 const n = (v: unknown) => Number(v ?? 0);
-
-function scoped<T extends string>(f: InboxAnalyticsFilter, table: T, withSource = true) {
-  const parts = [
-    sql`${sql.ref(`${table}.tenant_id`)} = ${f.tenantId}`,
-    sql`${sql.ref(`${table}.day`)} >= ${f.fromDay}`,
-    sql`${sql.ref(`${table}.day`)} <= ${f.toDay}`,
-  ];
-  if (f.accountIds) {
-    parts.push(
-      f.accountIds.length ? sql`${sql.ref(`${table}.account_id`)} in (${sql.join(f.accountIds)})` : sql`1 = 0`,
-    );
-  }
-  if (withSource && f.source) parts.push(sql`${sql.ref(`${table}.source`)} = ${f.source}`);
-  return sql.join(parts, sql` and `);
-}
 
 /** Messages per day and direction. */
 export async function volumeByDay(db: Executor, f: InboxAnalyticsFilter) {
@@ -125,8 +102,8 @@ export interface ConversationTotals {
 /**
  * One page of the conversations active in the range, with their totals there, and how many there are.
  * By the last (first) message: a walk of the days in that order, keeping each conversation's last
- * (first) day in the range, the one whose next (previous) active day is outside it. By a count: one
- * row per conversation of the range (its first day there) with its count there, then sorted.
+ * (first) day in the range, the one whose next (previous) active day is outside it. By a count:
+ * store/inbox-analytics-count-sort.ts.
  */
 export async function listConversationTotals(
   db: Executor,
@@ -140,21 +117,12 @@ export async function listConversationTotals(
       sum(received) + sum(sent) as total, min(first_at) as first_at, max(last_at) as last_at
     from inbox_conversation_day where ${where} and conversation_id in (${ids})
     group by conversation_id`;
-  const pageIds = async (): Promise<{ conversation_id: string }[]> => {
+  const activeCount = sql<{ n: unknown }>`select sum(conversations) as n from inbox_active_day where ${activeWhere(f)}`;
+  const pageIds = async (): Promise<string[]> => {
     const sort = CONVERSATION_SORTS[page.sort];
     if (sort !== 'last_at' && sort !== 'first_at') {
-      // One row per conversation, its first day in the range: that day's count when it is also its last
-      // day there (most conversations), else the sum of its days there (an index probe).
-      const count = (c: 'received' | 'sent') =>
-        sql`case when f.next_day is null or f.next_day > ${f.toDay} then f.${sql.raw(c)} else (select sum(x.${sql.raw(c)})
-          from inbox_conversation_day x where x.conversation_id = f.conversation_id and x.source = f.source
-            and x.day >= ${f.fromDay} and x.day <= ${f.toDay}) end`;
-      const key = sort === 'total' ? sql`${count('received')} + ${count('sent')}` : count(sort);
-      const { rows } = await sql<{ conversation_id: string }>`
-        select f.conversation_id, ${key} as k from inbox_conversation_day f
-        where ${scoped(f, 'f', false)} and f.source = ${f.source ?? ANY_SOURCE} and f.prev_day < ${f.fromDay}
-        order by k ${dir}, f.conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
-      return rows;
+      const { rows: active } = await activeCount.execute(db);
+      return pageByCount(db, f, { ...page, sort }, n(active[0]?.n));
     }
     // A time's first ten characters are its day: these bounds let the walk start and stop in the index
     // (the day after, not a character after: PostgreSQL may compare text in a locale's order).
@@ -164,19 +132,16 @@ export async function listConversationTotals(
       select conversation_id from inbox_conversation_day
       where ${where} and ${edge} and ${sql.ref(sort)} >= ${f.fromDay} and ${sql.ref(sort)} < ${after}
       order by ${sql.ref(sort)} ${dir}, conversation_id ${dir} limit ${page.limit} offset ${page.offset}`.execute(db);
-    return rows;
+    return rows.map((r) => r.conversation_id);
   };
   const pageRows = async () => {
     const ids = await pageIds();
     if (!ids.length) return [];
-    const { rows } = await totals(sql.join(ids.map((r) => r.conversation_id))).execute(db);
+    const { rows } = await totals(sql.join(ids)).execute(db);
     const byId = new Map(rows.map((r) => [String(r.conversation_id), r]));
-    return ids.map((r) => byId.get(r.conversation_id)!);
+    return ids.map((id) => byId.get(id)!);
   };
-  const [{ rows: count }, rows] = await Promise.all([
-    sql<{ n: unknown }>`select sum(conversations) as n from inbox_active_day where ${activeWhere(f)}`.execute(db),
-    pageRows(),
-  ]);
+  const [{ rows: count }, rows] = await Promise.all([activeCount.execute(db), pageRows()]);
   return {
     total: n(count[0]?.n),
     rows: rows.map((r) => ({

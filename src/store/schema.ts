@@ -718,6 +718,20 @@ interface InboxActiveDayTable {
   conversations: number;
 }
 
+/** Per conversation and source (and `all`), its messages of all time (migration 0370). */
+interface InboxConversationTotalTable {
+  tenant_id: string;
+  conversation_id: string;
+  source: string;
+  account_id: string;
+  received: number;
+  sent: number;
+  total: number;
+  /** Bounds of the days of its messages: they widen as messages come, and stay when one goes. */
+  first_day: string;
+  last_day: string;
+}
+
 interface InboxReplyTable {
   message_id: string;
   tenant_id: string;
@@ -800,6 +814,7 @@ export interface Database {
   inbox_volume_day: InboxVolumeDayTable;
   inbox_conversation_day: InboxConversationDayTable;
   inbox_active_day: InboxActiveDayTable;
+  inbox_conversation_total: InboxConversationTotalTable;
   inbox_reply: InboxReplyTable;
   inbox_reply_day: InboxReplyDayTable;
   analytics_change: AnalyticsChangeTable;

@@ -25,6 +25,7 @@ interface Seeded {
 let env: TestEnv;
 let owner: { userId: string; apiKey: string };
 let accounts: AccountRow[];
+let profileB: string;
 let seeded: Seeded[] = [];
 
 function rng(seed: number) {
@@ -73,6 +74,38 @@ function conversationsOf(account: AccountRow, count: number, random: () => numbe
   return messages;
 }
 
+/**
+ * Two conversations a month before the others: one also has messages on day 3 (so it crosses the edge
+ * of most ranges), the other none since. The tenant's days then start long before the ranges.
+ */
+function oldConversations(account: AccountRow, into: Seeded[]): InboundMessage[] {
+  const at: [string, number, number, 'incoming' | 'outgoing', string][] = [
+    ['old0', -30, 0, 'incoming', 'platform'],
+    ['old0', -30, 1, 'outgoing', 'platform'],
+    ['old0', -30, 2, 'incoming', 'platform'],
+    ['old0', 3, 0, 'incoming', 'platform'],
+    ['old0', 3, 1, 'outgoing', 'api'],
+    ['old1', -30, 0, 'incoming', 'platform'],
+    ['old1', -30, 1, 'outgoing', 'api'],
+  ];
+  return at.map(([c, d, m, direction, source]) => {
+    const conversationId = `${account.username}-${c}`;
+    const messageId = `${conversationId}-day${d}-m${m}`;
+    const sentAt = new Date(DAY0 + d * DAY + 3_600_000 + m * 1000);
+    into.push({ account, conversationId, messageId, direction, sentAt, source });
+    return {
+      conversationId,
+      messageId,
+      direction,
+      sender: { id: direction === 'incoming' ? `fan-${c}` : account.platform_user_id },
+      participant: { id: `fan-${c}`, name: `Fan ${c}` },
+      text: messageId,
+      sentAt,
+      extra: source === 'platform' ? {} : { source },
+    };
+  });
+}
+
 /** The messages in batches of random sizes and order: days of a conversation arrive late, or together. */
 async function storeShuffled(account: AccountRow, messages: InboundMessage[], random: () => number) {
   const list = [...messages];
@@ -94,6 +127,12 @@ beforeAll(async () => {
   const random = rng(11);
   await storeShuffled(accounts[0], conversationsOf(accounts[0], 30, random, seeded), random);
   await storeShuffled(accounts[1], conversationsOf(accounts[1], 20, random, seeded), random);
+  // An account of a second profile (the profile filter).
+  profileB = await seedProfile(env.ctx, owner.userId, 'B');
+  accounts.push(await seedAccount(env.ctx, owner.userId, profileB, 'telegram', 'rb'));
+  await storeShuffled(accounts[2], conversationsOf(accounts[2], 12, random, seeded), random);
+  await storeShuffled(accounts[1], oldConversations(accounts[1], seeded), random);
+  await storeShuffled(accounts[2], oldConversations(accounts[2], seeded), random);
   // Another tenant's conversations on the same days (never counted for the owner).
   const other = await env.createUser({ addons: ['analytics', 'inbox'] });
   const otherAccount = await seedAccount(
@@ -133,12 +172,13 @@ interface Totals {
   last: string;
 }
 
-function expected(from: string, to: string, f: { accountId?: string; source?: string } = {}) {
+function expected(from: string, to: string, f: { accountId?: string; profileId?: string; source?: string } = {}) {
   const kept = seeded.filter(
     (m) =>
       day(m.sentAt) >= from &&
       day(m.sentAt) <= to &&
       (!f.accountId || m.account.account_id === f.accountId) &&
+      (!f.profileId || m.account.profile_id === f.profileId) &&
       (!f.source || m.source === f.source),
   );
   const conversations = new Map<string, Totals>();
@@ -238,11 +278,126 @@ async function checkSorts(label: string) {
   }
 }
 
+/**
+ * Sorted by a count (issue #33): over a range that holds every day of the tenant, a range that cuts few
+ * conversations (the old ones), one that cuts many, and one of few conversations, with each filter, in
+ * pages of 8 (so at growing offsets) and one page past the end: the same conversations in the same order
+ * as computed here from the messages, ties by Herald's conversation id in the sort's direction.
+ */
+async function checkCountSorts(label: string) {
+  const client = await zernio(env, owner.apiKey);
+  const herald = new Map(
+    (
+      await env.ctx.db.kysely
+        .selectFrom('inbox_conversation')
+        .select(['conversation_id', 'platform_conversation_id'])
+        .where('tenant_id', '=', owner.userId)
+        .execute()
+    ).map((r) => [r.platform_conversation_id, r.conversation_id]),
+  );
+  const keys = {
+    totalMessages: (c: Totals) => c.received + c.sent,
+    received: (c: Totals) => c.received,
+    sent: (c: Totals) => c.sent,
+  } as const;
+  const filters = [
+    {},
+    { accountId: accounts[1].account_id },
+    { profileId: profileB },
+    { source: 'api', accountId: accounts[2].account_id },
+  ];
+  for (const [a, b] of [
+    [-30, 25],
+    [0, 19],
+    [4, 15],
+    [19, 19],
+  ] as const) {
+    const from = dayAt(a);
+    const to = dayAt(b);
+    for (const f of filters) {
+      // A minute later each time: these pages are more requests than the rate limit allows in one.
+      env.clock.advance(61_000);
+      const want = expected(from, to, f).conversations;
+      for (const [sortBy, key] of Object.entries(keys) as [keyof typeof keys, (c: Totals) => number][]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const what = `${label} ${from}..${to} ${JSON.stringify(f)} ${sortBy} ${order}`;
+          const sign = order === 'asc' ? 1 : -1;
+          const sorted = [...want.entries()]
+            .map(([id, c]) => ({ id: herald.get(id)!, count: key(c) }))
+            .sort((x, y) => sign * (x.count - y.count || (x.id < y.id ? -1 : 1)));
+          const got: { id: string; count: number }[] = [];
+          for (let page = 1; page <= Math.ceil(want.size / 8) + 1; page++) {
+            const res = body(
+              await client.inboxanalytics.listInboxConversationAnalytics({
+                query: { fromDate: from, toDate: to, ...f, sortBy, order, limit: 8, page },
+              }),
+            );
+            expect(res.pagination.total, what).toBe(want.size);
+            got.push(
+              ...(res.items as (ListedItem & { mongoId: string; sent: number })[]).map((i) => ({
+                id: i.mongoId,
+                count: sortBy === 'totalMessages' ? i.totalMessages : i[sortBy],
+              })),
+            );
+          }
+          expect(got, what).toEqual(sorted);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The all-time totals the count sorts walk (migration 0370): each conversation's messages per source
+ * and all together, and bounds that hold every day of its messages.
+ */
+async function checkTotals(label: string) {
+  const want = new Map<string, { received: number; sent: number; first: string; last: string }>();
+  const herald = new Map(
+    (
+      await env.ctx.db.kysely
+        .selectFrom('inbox_conversation')
+        .select(['conversation_id', 'platform_conversation_id'])
+        .where('tenant_id', '=', owner.userId)
+        .execute()
+    ).map((r) => [r.platform_conversation_id, r.conversation_id]),
+  );
+  for (const m of seeded)
+    for (const source of [m.source, 'all']) {
+      const key = `${herald.get(m.conversationId)} ${source}`;
+      const t = want.get(key) ?? { received: 0, sent: 0, first: day(m.sentAt), last: day(m.sentAt) };
+      if (m.direction === 'incoming') t.received++;
+      else t.sent++;
+      if (day(m.sentAt) < t.first) t.first = day(m.sentAt);
+      if (day(m.sentAt) > t.last) t.last = day(m.sentAt);
+      want.set(key, t);
+    }
+  const rows = await env.ctx.db.kysely
+    .selectFrom('inbox_conversation_total')
+    .selectAll()
+    .where('tenant_id', '=', owner.userId)
+    .execute();
+  expect(rows.length, label).toBe(want.size);
+  for (const r of rows) {
+    const t = want.get(`${r.conversation_id} ${r.source}`);
+    const what = `${label} ${r.conversation_id} ${r.source}`;
+    expect(t, what).toBeDefined();
+    expect([Number(r.received), Number(r.sent), Number(r.total)], what).toEqual([
+      t!.received,
+      t!.sent,
+      t!.received + t!.sent,
+    ]);
+    expect(r.first_day <= t!.first && r.last_day >= t!.last, what).toBe(true);
+  }
+}
+
 describe('inbox analytics over conversations of many days', () => {
   it('counts and lists the conversations of every range as the messages say', async () => {
     expect(new Set(seeded.map((m) => day(m.sentAt))).size).toBeGreaterThan(15);
     await checkEverything('stored');
     await checkSorts('stored');
+    await checkCountSorts('stored');
+    await checkTotals('stored');
   });
 
   it('reads a range given as date-times with an offset as the UTC days they fall on', async () => {
@@ -265,6 +420,8 @@ describe('inbox analytics over conversations of many days', () => {
     const gone = new Set(doomed.slice(0, 40).map((m) => m.messageId));
     seeded = seeded.filter((m) => !gone.has(m.messageId));
     await checkEverything('after deletes');
+    await checkCountSorts('after deletes');
+    await checkTotals('after deletes');
 
     // Outgoing messages marked as sent by the API: their source changes, nothing else.
     for (const m of seeded.filter((x) => x.direction === 'outgoing' && x.source !== 'api').slice(0, 15)) {
@@ -277,12 +434,22 @@ describe('inbox analytics over conversations of many days', () => {
     }
     await checkEverything('after source changes');
     await checkSorts('after source changes');
+    await checkTotals('after source changes');
 
     await db.deleteFrom('account').where('account_id', '=', accounts[0].account_id).execute();
     seeded = seeded.filter((m) => m.account !== accounts[0]);
     await checkEverything('after the account went');
+    await checkCountSorts('after the account went');
+    await checkTotals('after the account went');
     // The counts of days that lost their conversations go too, not left as zeros.
     const zeros = await db.selectFrom('inbox_active_day').select('day').where('conversations', '<=', 0).execute();
     expect(zeros).toEqual([]);
+    // Nor the totals of conversations that have no message left.
+    const empty = await db
+      .selectFrom('inbox_conversation_total')
+      .select('conversation_id')
+      .where('total', '<=', 0)
+      .execute();
+    expect(empty).toEqual([]);
   });
 });

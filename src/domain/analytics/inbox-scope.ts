@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { invalidFields } from '../../errors.js';
 import { listAccounts, type AccountRow } from '../../store/accounts.js';
-import type { InboxAnalyticsFilter } from '../../store/inbox-analytics.js';
+import type { InboxAnalyticsFilter } from '../../store/inbox-analytics-filter.js';
 import { INBOX_SOURCES } from '../../store/migrations/0310-inbox-analytics.js';
 import type { Principal } from '../principal.js';
 import { parseDateParam } from './scope.js';
