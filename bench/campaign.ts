@@ -36,7 +36,8 @@ import {
  * BENCH_CAMPAIGN_N (default 10000) scales every case down; BENCH_CAMPAIGN_CASES picks them
  * (default ceiling,bluesky,telegram-ceiling,telegram,postgres); BENCH_CAMPAIGN_ROOT runs another checkout's build of Herald (the
  * code before a change) against the same sandbox and proxy from this one. BENCH_CAMPAIGN_PG is the
- * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test). Besides lateness and memory, each
+ * PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test), BENCH_CAMPAIGN_PG_CONCURRENCY the
+ * WORKER_CONCURRENCY of its three processes (default: Herald's). Besides lateness and memory, each
  * case prints the CPU time Herald used during the campaign; the Telegram case the 429s it was answered.
  */
 
@@ -619,7 +620,9 @@ async function postgresCase(): Promise<BenchResult[]> {
     DATABASE_SCHEMA: schema,
     SECRET_KEY: secret,
     ...heraldNodeOptions,
-    ...(process.env.BENCH_CAMPAIGN_PG_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_CAMPAIGN_PG_CONCURRENCY } : {}),
+    ...(process.env.BENCH_CAMPAIGN_PG_CONCURRENCY
+      ? { WORKER_CONCURRENCY: process.env.BENCH_CAMPAIGN_PG_CONCURRENCY }
+      : {}),
   };
   const servers: RunningServer[] = [];
   const store = pgStore(schema);
