@@ -178,3 +178,21 @@ export async function movePosts(db: Executor, moves: PostMove[], iso: string): P
     RETURNING post_id`.execute(db);
   return new Set(rows.map((r) => r.post_id));
 }
+
+/** What pacing reads of a target and its account (engine/pace.ts), before every send. */
+export interface PacingRow {
+  status: string;
+  platform: string;
+  platform_specific_data: string | null;
+  account_id: string | null;
+  metadata: string | null;
+}
+
+/** The pacing rows of `targetIds`, by target id, in one statement. */
+export async function pacingRows(db: Executor, targetIds: string[]): Promise<Map<string, PacingRow>> {
+  const { rows } = await sql<PacingRow & { target_id: string }>`SELECT t.target_id, t.status, t.platform,
+      t.platform_specific_data, a.account_id, a.metadata
+    FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id
+    WHERE t.target_id IN (${sql.join(targetIds)})`.execute(db);
+  return new Map(rows.map((r) => [r.target_id, r]));
+}

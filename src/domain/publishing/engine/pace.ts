@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../context.js';
 import { descriptorOf } from '../../../platforms/catalogue.js';
 import type { PublishLimit } from '../../../platforms/limits.js';
-import { sql } from 'kysely';
 import { hot } from '../../../store/hot.js';
 import { deferJob } from '../../../store/publishing.js';
+import { pacingRows, type PacingRow } from '../../../store/publishing-batch.js';
 import { pacingFor, pauseKeysFor, type PacedTarget } from '../pacing/keys.js';
 import { batcher } from './batch.js';
 import type { PublishRun } from './run.js';
@@ -20,14 +20,6 @@ const json = (text: string | null | undefined): Record<string, unknown> => {
   }
 };
 
-/** What pacing reads of a target and its account, in one statement (it runs before every send). */
-interface PacingRow {
-  status: string;
-  platform: string;
-  platform_specific_data: string | null;
-  account_id: string | null;
-  metadata: string | null;
-}
 const PACING_SQL = `SELECT t.status, t.platform, t.platform_specific_data, a.account_id, a.metadata
   FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id WHERE t.target_id = ?`;
 
@@ -40,11 +32,7 @@ function pacingRow(ctx: AppContext, targetId: string): Promise<PacingRow | undef
   let read = pacingReaders.get(ctx);
   if (!read) {
     read = batcher<string, PacingRow | undefined>(async (ids) => {
-      const { rows } = await sql<PacingRow & { target_id: string }>`SELECT t.target_id, t.status, t.platform,
-          t.platform_specific_data, a.account_id, a.metadata
-        FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id
-        WHERE t.target_id IN (${sql.join(ids)})`.execute(ctx.db.kysely);
-      const byId = new Map(rows.map((r) => [r.target_id, r]));
+      const byId = await pacingRows(ctx.db.kysely, ids);
       return ids.map((id) => byId.get(id));
     }, one);
     pacingReaders.set(ctx, read);

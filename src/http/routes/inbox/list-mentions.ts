@@ -23,7 +23,7 @@ const Mention = Type.Object({
   commentId: Nullable(Type.String({ description: 'The mentioning comment, when the mention is in one' })),
   platformMentionId: Type.String(),
   organizationalEntity: Type.Optional(
-    Type.String({ description: 'LinkedIn: URN of the organization (page) that was mentioned; absent elsewhere' }),
+    Type.String({ description: 'URN of the organization (page) that was mentioned, where the platform names one' }),
   ),
   publishedAt: DateTime,
   createdAt: DateTime,
