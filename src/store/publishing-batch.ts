@@ -6,29 +6,31 @@ import type { AccountTable } from './schema.js';
 /*
  * The engine's statements for a batch of targets at once (engine/batch.ts), PostgreSQL only: one
  * statement for many rows, where a publish alone runs one per row. Posts are locked in post id order, so
- * two batches (of this process or another) that share posts never wait on each other in a cycle.
+ * two batches (of this process or another) that share posts never wait on each other in a cycle, and with
+ * the lock a publish alone takes (its no-op UPDATE: FOR NO KEY UPDATE), so inserts that reference a post
+ * are not held up.
  */
 
-/** Locks the posts of `targetIds` (FOR UPDATE, in id order) and returns them by id. */
+/** Locks the posts of `targetIds` (in id order) and returns them by id. */
 export async function lockPostsOfTargets(db: Executor, targetIds: string[]): Promise<Map<string, PostRow>> {
   const rows = await db
     .selectFrom('post')
     .selectAll()
     .where('post_id', 'in', (eb) => eb.selectFrom('post_target').select('post_id').where('target_id', 'in', targetIds))
     .orderBy('post_id')
-    .forUpdate()
+    .forNoKeyUpdate()
     .execute();
   return new Map(rows.map((r) => [r.post_id, r]));
 }
 
-/** Locks `postIds` (FOR UPDATE, in id order) and returns them by id. */
+/** Locks `postIds` (in id order) and returns them by id. */
 export async function lockPosts(db: Executor, postIds: string[]): Promise<Map<string, PostRow>> {
   const rows = await db
     .selectFrom('post')
     .selectAll()
     .where('post_id', 'in', [...new Set(postIds)])
     .orderBy('post_id')
-    .forUpdate()
+    .forNoKeyUpdate()
     .execute();
   return new Map(rows.map((r) => [r.post_id, r]));
 }
