@@ -155,8 +155,8 @@ async function recordThreadControl(
     // Compare and swap: a concurrent change of the same thread makes the loser re-read the owner, so
     // each event's previousOwner is the owner its change replaced.
     for (;;) {
-      const row =
-        (await findConversation(tx, account.account_id, conversation.platform_conversation_id)) ?? conversation;
+      const row = await findConversation(tx, account.account_id, conversation.platform_conversation_id);
+      if (!row) return; // gone meanwhile: nothing stored to change
       const metadata = JSON.parse(row.metadata) as { threadControl?: ControlOwner };
       const previousOwner = metadata.threadControl ?? null;
       if (previousOwner === owner) return;
