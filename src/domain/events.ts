@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'account.disconnected',
   'message.received',
   'conversation.started',
+  'conversation.control_changed',
   'message.sent',
   'message.edited',
   'message.deleted',

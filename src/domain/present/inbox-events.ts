@@ -6,8 +6,8 @@ import type { InboxPerson } from '../../platforms/types.js';
 
 /*
  * The bodies of the inbox events: `message.received` and `comment.received` (OpenAPI WebhookPayloadMessage
- * and WebhookPayloadComment), `conversation.started`, `message.sent`, `message.edited`, `message.deleted`,
- * `review.new` and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
+ * and WebhookPayloadComment), `conversation.started`, `conversation.control_changed`, `message.sent`,
+ * `message.edited`, `message.deleted`, `review.new` and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
  */
 
 /** InboxWebhookConversation: the conversation context of every message event. */
@@ -105,21 +105,49 @@ export function commentEventData(account: AccountRow, post: InboxPostRow, commen
   };
 }
 
+/** InboxWebhookConversationDetail: the conversation of the lifecycle events. */
+function conversationDetail(account: AccountRow, conversation: ConversationRow) {
+  return {
+    id: conversation.platform_conversation_id,
+    platform: account.platform,
+    platformConversationId: conversation.platform_conversation_id,
+    participantId: conversation.participant_id,
+    participantName: conversation.participant_name ?? conversation.participant_username ?? '',
+    participantUsername: conversation.participant_username,
+    participantPicture: conversation.participant_picture,
+    status: conversation.status,
+  };
+}
+
 /** `conversation.started`: a conversation Herald had no row for (OpenAPI WebhookPayloadConversationStarted). */
 export function conversationStartedData(account: AccountRow, conversation: ConversationRow) {
   return {
-    conversation: {
-      id: conversation.platform_conversation_id,
-      platform: account.platform,
-      platformConversationId: conversation.platform_conversation_id,
-      participantId: conversation.participant_id,
-      participantName: conversation.participant_name ?? conversation.participant_username ?? '',
-      participantUsername: conversation.participant_username,
-      participantPicture: conversation.participant_picture,
-      status: conversation.status,
-    },
+    conversation: conversationDetail(account, conversation),
     account: webhookAccount(account),
     startedAt: conversation.created_at,
+  };
+}
+
+/**
+ * `conversation.control_changed` (OpenAPI WebhookPayloadConversationControlChanged): who answers the
+ * conversation now, who did before (null when Herald had not recorded an owner), and the note the
+ * handover carried, if any.
+ */
+export function controlChangedData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  control: { owner: string; previousOwner: string | null; metadata?: string },
+  changedAt: string,
+) {
+  return {
+    conversation: conversationDetail(account, conversation),
+    account: webhookAccount(account),
+    control: {
+      owner: control.owner,
+      previousOwner: control.previousOwner,
+      ...(control.metadata === undefined ? {} : { metadata: control.metadata }),
+    },
+    changedAt,
   };
 }
 

@@ -82,6 +82,26 @@ export async function setConversationStatus(
     .execute();
 }
 
+/**
+ * Replaces the conversation's metadata (Herald's JSON text) only if it is still `expected`: true when
+ * it did, false when another writer changed it first (the caller re-reads and decides again).
+ */
+export async function swapConversationMetadata(
+  db: Executor,
+  conversationId: string,
+  expected: string,
+  metadata: string,
+  now: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('inbox_conversation')
+    .set({ metadata, updated_at: now })
+    .where('conversation_id', '=', conversationId)
+    .where('metadata', '=', expected)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 export interface ConversationFilter {
   tenantId: string;
   accountIds: string[];

@@ -18,6 +18,7 @@ const EVENTS = [
   'account.disconnected',
   'message.received',
   'conversation.started',
+  'conversation.control_changed',
   'message.sent',
   'message.edited',
   'message.deleted',

@@ -1,0 +1,151 @@
+import type { WebhookPayloadConversationControlChanged, Zernio } from '@zernio/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerInboxWebhooks } from '../../src/domain/inbox/webhooks.js';
+import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
+import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
+import { threadOwners } from '../../src/sandbox/facebook/sender-actions.js';
+import { listEvents } from '../../src/store/events.js';
+import { createOAuthE2E, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
+import { followAuthUrl } from '../helpers/oauth-test-platform.js';
+import { sandboxCall } from '../helpers/sandbox-env.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body, zernio, zernioError } from '../helpers/zernio.js';
+
+/*
+ * conversation.control_changed end to end: Messenger's handover protocol through @zernio/node 0.2.881's
+ * setConversationThreadControl against the Graph simulator, delivered to a real receiver in the shape the
+ * client declares (WebhookPayloadConversationControlChanged), once per change of owner. A handover the
+ * platform refuses, or one that leaves the owner as it was, emits nothing; another tenant's webhook
+ * subscribed to the same event receives nothing.
+ */
+
+let e: OAuthE2E;
+let t: { z: Zernio; userId: string; accountId: string; pageId: string };
+let mine: WebhookReceiver;
+let theirs: WebhookReceiver;
+let otherUserId: string;
+
+beforeAll(async () => {
+  e = await createOAuthE2E((now) => [facebookSimulator({ now })], { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+  mine = await startWebhookReceiver();
+  theirs = await startWebhookReceiver();
+  const { userId, apiKey } = await e.env.createUser({ addons: ['inbox'] });
+  const sdk = await e.env.sdk(apiKey);
+  const profileId = sdkData(await sdk.profiles.createProfile({ body: { name: 'Handover' } })).profile._id as string;
+  const start = sdkData(
+    await sdk.connect.getConnectUrl({
+      path: { platform: 'facebook' },
+      query: { profileId, headless: true, redirect_url: 'https://app.example/fb' } as any,
+    }),
+  );
+  const end = await followAuthUrl(`${start.authUrl}&login_hint=fbHandover1`, 'https://app.example/');
+  const params = new URL(end.url).searchParams;
+  const headers = { 'X-Connect-Token': params.get('connect_token')! };
+  const query = { profileId, tempToken: params.get('tempToken')! };
+  const pages = sdkData(await sdk.connect.facebook.listFacebookPages({ headers, query })).pages as { id: string }[];
+  const selected = sdkData(
+    await sdk.connect.facebook.selectFacebookPage({ headers, body: { ...query, pageId: pages[0].id } } as any),
+  );
+  t = { z: await zernio(e.env, apiKey), userId, accountId: selected.account.accountId, pageId: pages[0].id };
+  await registerInboxWebhooks(e.env.ctx);
+
+  const other = await e.env.createUser({ addons: ['inbox'] });
+  otherUserId = other.userId;
+  for (const [z, url] of [
+    [t.z, mine.url],
+    [await zernio(e.env, other.apiKey), theirs.url],
+  ] as const)
+    await z.webhooks.createWebhookSettings({
+      body: { name: 'handover', url, events: ['conversation.control_changed'] },
+    });
+});
+afterAll(async () => {
+  await mine?.close();
+  await theirs?.close();
+  await e?.close();
+});
+
+const delivered = (r: WebhookReceiver) =>
+  r.received
+    .filter((x) => x.json?.event === 'conversation.control_changed')
+    .map((x) => x.json as WebhookPayloadConversationControlChanged);
+
+describe('conversation.control_changed', () => {
+  it('announces each change of owner once, with the previous owner and the handover note', async () => {
+    const inbound = await sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_inbound', {
+      kind: 'message',
+      account: t.pageId,
+      text: 'Can a person help me?',
+      from: { name: 'Ada Lovelace' },
+    });
+    await syncInboxAccount(e.env.ctx, t.accountId);
+    const path = { conversationId: inbound.senderId as string };
+    const control = (b: { action: 'release' | 'take' | 'pass'; metadata?: string }) =>
+      t.z.messages.setConversationThreadControl({ path, body: { accountId: t.accountId, ...b } });
+
+    // Passed to the Page Inbox: the first owner Herald records, so no previous one.
+    expect(body(await control({ action: 'pass', metadata: 'VIP customer' }))).toEqual({
+      success: true,
+      control: { owner: 'other' },
+    });
+    const passedAt = e.env.clock.now().toISOString();
+
+    // Graph refuses a release by an app that does not hold the thread: no change, no event.
+    e.env.clock.advance(60_000);
+    const refused = await zernioError(control({ action: 'release' }));
+    expect(refused.statusCode).toBe(400);
+    expect(threadOwners(e.sandbox.state('facebook')).get(`${t.pageId}:${inbound.senderId}`)).toBe('263902037430900');
+
+    // Taken back: other -> app. Taking it again changes nothing and emits nothing.
+    expect(body(await control({ action: 'take' })).control.owner).toBe('app');
+    const takenAt = e.env.clock.now().toISOString();
+    e.env.clock.advance(60_000);
+    expect(body(await control({ action: 'take' })).control.owner).toBe('app');
+    await e.runner.drain();
+
+    const events = delivered(mine);
+    expect(events.map((ev) => [ev.control.previousOwner, ev.control.owner])).toEqual([
+      [null, 'other'],
+      ['other', 'app'],
+    ]);
+    const conversation = {
+      id: inbound.senderId,
+      platform: 'facebook',
+      platformConversationId: inbound.senderId,
+      participantId: inbound.senderId,
+      participantName: 'Ada Lovelace',
+      status: 'active',
+    } as const;
+    const account = { id: t.accountId, platform: 'facebook', username: expect.any(String) };
+    const [passed, taken] = events;
+    expect(passed).toMatchObject({
+      event: 'conversation.control_changed',
+      conversation,
+      account,
+      control: { owner: 'other', previousOwner: null, metadata: 'VIP customer' },
+      changedAt: passedAt,
+    });
+    expect(taken).toMatchObject({
+      conversation,
+      account,
+      control: { owner: 'app', previousOwner: 'other' },
+      changedAt: takenAt,
+    });
+    expect(taken.control).not.toHaveProperty('metadata');
+    // Every top-level field the client declares, and nothing else.
+    const fields = ['id', 'event', 'conversation', 'account', 'control', 'changedAt', 'timestamp'] satisfies Array<
+      keyof WebhookPayloadConversationControlChanged
+    >;
+    for (const ev of events) {
+      expect(Object.keys(ev).sort()).toEqual([...fields].sort());
+      expect(ev.id).toMatch(/^[0-9a-f]{24}$/);
+      expect(Date.parse(ev.timestamp)).not.toBeNaN();
+    }
+    expect(new Set(events.map((ev) => ev.id)).size).toBe(2);
+    expect(await listEvents(e.env.ctx.db.kysely, t.userId, 'conversation.control_changed')).toHaveLength(2);
+
+    // The other tenant's webhook, subscribed to the same event, hears nothing of it.
+    expect(delivered(theirs)).toEqual([]);
+    expect(await listEvents(e.env.ctx.db.kysely, otherUserId, 'conversation.control_changed')).toEqual([]);
+  });
+});
