@@ -65,10 +65,12 @@ afterAll(async () => {
   await e?.close();
 });
 
+/** In the order the events were made (their ids sort so): deliveries run side by side, in any order. */
 const delivered = (r: WebhookReceiver) =>
   r.received
     .filter((x) => x.json?.event === 'conversation.control_changed')
-    .map((x) => x.json as WebhookPayloadConversationControlChanged);
+    .map((x) => x.json as WebhookPayloadConversationControlChanged)
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
 
 describe('conversation.control_changed', () => {
   it('announces each change of owner once, with the previous owner and the handover note', async () => {
