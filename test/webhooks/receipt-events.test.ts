@@ -65,7 +65,10 @@ afterAll(async () => {
 });
 
 /** One event's deliveries in the order the events were made (their ids sort so). */
-function delivered(r: WebhookReceiver, event: 'message.delivered' | 'message.read'): WebhookPayloadMessageDeliveryStatus[];
+function delivered(
+  r: WebhookReceiver,
+  event: 'message.delivered' | 'message.read',
+): WebhookPayloadMessageDeliveryStatus[];
 function delivered(r: WebhookReceiver, event: 'reaction.received'): WebhookPayloadReaction[];
 function delivered(r: WebhookReceiver, event: (typeof EVENTS)[number]) {
   return r.received
