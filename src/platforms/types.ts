@@ -567,12 +567,39 @@ export interface InboundReview {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * A delivery or read receipt of the account's own messages in one conversation (Messenger's
+ * `message_deliveries` and `message_reads`): every message the account sent at or before `watermark`,
+ * and those named in `messageIds`, reached the person (`delivered`) or were seen (`read`).
+ */
+export interface InboundReceipt {
+  conversationId: string;
+  status: 'delivered' | 'read';
+  watermark: Date;
+  messageIds?: string[];
+}
+
+/** A reaction added to or removed from a message of a conversation (Messenger's `message_reactions`). */
+export interface InboundReaction {
+  conversationId: string;
+  messageId: string;
+  action: 'added' | 'removed';
+  /** The emoji; may be empty on a removal. */
+  emoji: string;
+  sender: InboxPerson;
+  /** Whether the account itself reacted (from the platform's own app) rather than the participant. */
+  fromAccount: boolean;
+  reactedAt: Date;
+}
+
 /** What one poll or one pushed update brought for one account. */
 export interface InboxBatch {
   messages?: InboundMessage[];
   comments?: InboundComment[];
   reviews?: InboundReview[];
   mentions?: InboundMention[];
+  receipts?: InboundReceipt[];
+  reactions?: InboundReaction[];
   /** Where the next poll starts (stored per account as given); undefined keeps the stored one. */
   cursor?: Record<string, unknown> | null;
 }

@@ -479,6 +479,10 @@ export interface InboxMessageTable {
   sent_at: string;
   edited_at: string | null;
   created_at: string;
+  /** When the platform reported the account's message delivered (0380); null until then. */
+  delivered_at?: string | null;
+  /** When the platform reported the account's message read (0380); null until then. */
+  read_at?: string | null;
 }
 
 export interface InboxPostTable {

@@ -413,6 +413,9 @@ describe('Facebook inbox', () => {
     expect(pageInstalls(e.sandbox.state('facebook')).get(t.pageId)).toEqual([
       'messages',
       'message_echoes',
+      'message_deliveries',
+      'message_reads',
+      'message_reactions',
       'feed',
       'ratings',
     ]);

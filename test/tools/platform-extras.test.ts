@@ -408,7 +408,15 @@ describe('Facebook extras through @zernio/node', () => {
       pageId: t.facebookPageId,
       appSubscribed: true,
       leadgen: false,
-      subscribedFields: ['messages', 'message_echoes', 'feed', 'ratings'],
+      subscribedFields: [
+        'messages',
+        'message_echoes',
+        'message_deliveries',
+        'message_reads',
+        'message_reactions',
+        'feed',
+        'ratings',
+      ],
       warning: expect.stringContaining('leadgen'),
     });
     // The Page removes the app on Facebook's side.
@@ -431,7 +439,15 @@ describe('Facebook extras through @zernio/node', () => {
       resubscribed: true,
       pageId: t.facebookPageId,
       appSubscribed: true,
-      subscribedFields: ['messages', 'message_echoes', 'feed', 'ratings'],
+      subscribedFields: [
+        'messages',
+        'message_echoes',
+        'message_deliveries',
+        'message_reads',
+        'message_reactions',
+        'feed',
+        'ratings',
+      ],
     });
     expect(data(await t.z.connect.getPageWebhookSubscription({ path: { accountId: t.facebook } })).appSubscribed).toBe(
       true,

@@ -35,6 +35,7 @@ import {
   reviewEventData,
 } from '../present/inbox-events.js';
 import { triggerAutomations } from './automation-run.js';
+import { ingestReaction, ingestReceipt } from './ingest-receipts.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
@@ -288,11 +289,13 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
     comments: batch.comments ?? [],
     reviews: batch.reviews ?? [],
     mentions: batch.mentions ?? [],
+    receipts: batch.receipts ?? [],
+    reactions: batch.reactions ?? [],
   });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
     const each = async (
-      kind: 'message' | 'comment' | 'review' | 'mention',
+      kind: 'message' | 'comment' | 'review' | 'mention' | 'receipt' | 'reaction',
       platformId: unknown,
       store: () => Promise<boolean>,
     ) => {
@@ -324,6 +327,11 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
     for (const m of clean.mentions)
       if (await each('mention', m.mentionId, () => ingestMention(tx, account, m, now)))
         counts.mentions = (counts.mentions ?? 0) + 1;
+    // After the messages: a push may carry a message and its receipt together.
+    for (const r of clean.receipts)
+      await each('receipt', r.conversationId, async () => (await ingestReceipt(ctx, tx, account, r, now)) > 0);
+    for (const r of clean.reactions)
+      await each('reaction', r.messageId, () => ingestReaction(ctx, tx, account, r, now));
     return counts;
   });
 }

@@ -7,7 +7,8 @@ import type { InboxPerson } from '../../platforms/types.js';
 /*
  * The bodies of the inbox events: `message.received` and `comment.received` (OpenAPI WebhookPayloadMessage
  * and WebhookPayloadComment), `conversation.started`, `conversation.control_changed`, `message.sent`,
- * `message.edited`, `message.deleted`, `review.new` and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
+ * `message.edited`, `message.deleted`, `message.delivered`, `message.read`, `reaction.received`, `review.new`
+ * and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
  */
 
 /** InboxWebhookConversation: the conversation context of every message event. */
@@ -205,6 +206,51 @@ export function messageDeletedData(
   return {
     message: webhookMessage(account, conversation, message),
     deletedAt,
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+/**
+ * `message.delivered` and `message.read` (OpenAPI WebhookPayloadMessageDeliveryStatus): the account's
+ * message the platform reported delivered or read, and when Herald was told (`statusAt`).
+ */
+export function deliveryStatusData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  statusAt: string,
+) {
+  return {
+    message: webhookMessage(account, conversation, message),
+    statusAt,
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+/**
+ * `reaction.received` (OpenAPI WebhookPayloadReaction): an emoji added to or removed from a stored message.
+ * `messageId` is Herald's id of the message; the sender is the participant, or the account's own platform
+ * id when the account reacted from the platform's app.
+ */
+export function reactionEventData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  message: MessageRow,
+  reaction: { emoji: string; action: 'added' | 'removed'; sender: InboxPerson; reactedAt: string },
+) {
+  const fromParticipant = reaction.sender.id === conversation.participant_id;
+  const name = reaction.sender.name ?? (fromParticipant ? conversation.participant_name : null);
+  return {
+    reaction: {
+      emoji: reaction.emoji,
+      action: reaction.action,
+      messageId: message.message_id,
+      platformMessageId: message.platform_message_id,
+      sender: { id: reaction.sender.id ?? '', ...(name ? { name } : {}) },
+      reactedAt: reaction.reactedAt,
+    },
     conversation: webhookConversation(conversation),
     account: webhookAccount(account),
   };

@@ -4,6 +4,8 @@ import type {
   InboundComment,
   InboundMention,
   InboundMessage,
+  InboundReaction,
+  InboundReceipt,
   InboundReview,
   InboxAttachment,
   InboxCapability,
@@ -12,14 +14,15 @@ import type {
 } from '../types.js';
 import { PlatformError } from '../types.js';
 import { FACEBOOK_HTTP, graph, graphBase, type FacebookOptions } from './api.js';
+import { PAGE_WEBHOOK_FIELDS } from './page.js';
 import type { PageAccess } from './publish.js';
 
 /*
  * A Page's inbox (the inbox add-on): Messenger conversations, comments under the Page's posts and its
  * ratings (reviews). Items arrive both ways and are keyed on Graph's own ids, so the same item pushed and
  * polled is one:
- * - pushed: Meta webhooks (graph/webhook.ts), object `page`, fields `messages` (with echoes), `feed`
- *   (comments) and `ratings`;
+ * - pushed: Meta webhooks (graph/webhook.ts), object `page`, fields `messages` (with echoes), the
+ *   receipts `message_deliveries` and `message_reads`, `message_reactions`, `feed` (comments) and `ratings`;
  * - polled: `/{page}/conversations?platform=messenger` and `/{thread}/messages`, the recent
  *   `/{page}/published_posts` and their `/comments`, and `/{page}/ratings`;
  * - mentions: posts by others that tag the Page, polled from `/{page}/tagged`
@@ -61,6 +64,12 @@ interface MessagingEvent {
     text?: unknown;
     attachments?: { type?: string; payload?: { url?: string } }[];
   };
+  /** `message_deliveries` (webhook-events/message-deliveries): `mids` may be absent. */
+  delivery?: { mids?: unknown; watermark?: number };
+  /** `message_reads` (webhook-events/message-reads). */
+  read?: { watermark?: number };
+  /** `message_reactions` (webhook-events/message-reactions). */
+  reaction?: { mid?: string; action?: string; reaction?: string; emoji?: string };
 }
 
 /** A message of `GET /{thread}/messages`: the fields read. */
@@ -126,6 +135,47 @@ function fromMessaging(pageId: string, ev: MessagingEvent): InboundMessage | nul
       .filter((a) => a?.payload?.url)
       .map((a) => ({ type: attachmentType(a.type), url: String(a.payload?.url) })),
     sentAt: time(ev.timestamp),
+  };
+}
+
+/**
+ * A `delivery` or `read` event as a receipt of the Page's messages to the person
+ * (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-deliveries and
+ * .../message-reads): the watermark is a time in ms, and every message sent before or at it is delivered
+ * (read). The person is the sender of the event.
+ */
+function receiptOf(ev: MessagingEvent): InboundReceipt | null {
+  const psid = ev?.sender?.id;
+  const r = ev?.delivery ?? ev?.read;
+  if (!psid || !r || typeof r.watermark !== 'number') return null;
+  const mids = Array.isArray(ev.delivery?.mids) ? ev.delivery.mids.map(String) : undefined;
+  return {
+    conversationId: String(psid),
+    status: ev.delivery ? 'delivered' : 'read',
+    watermark: time(r.watermark),
+    ...(mids?.length ? { messageIds: mids } : {}),
+  };
+}
+
+/**
+ * A `reaction` event (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reactions):
+ * `react` or `unreact` on the message `mid`. The person reacts as the sender; a reaction the Page makes in
+ * its own inbox comes with the Page as the sender, the person as the recipient.
+ */
+function reactionOf(pageId: string, ev: MessagingEvent): InboundReaction | null {
+  const r = ev?.reaction;
+  if (!r?.mid || (r.action !== 'react' && r.action !== 'unreact')) return null;
+  const fromAccount = String(ev.sender?.id) === pageId;
+  const other = fromAccount ? ev.recipient?.id : ev.sender?.id;
+  if (!other) return null;
+  return {
+    conversationId: String(other),
+    messageId: String(r.mid),
+    action: r.action === 'react' ? 'added' : 'removed',
+    emoji: typeof r.emoji === 'string' ? r.emoji : '',
+    sender: { id: String(ev.sender?.id) },
+    fromAccount,
+    reactedAt: time(ev.timestamp),
   };
 }
 
@@ -518,16 +568,17 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
     },
     webhook: metaWebhook({
       object: 'page',
-      fields: ['messages', 'message_echoes', 'feed', 'ratings'],
+      fields: PAGE_WEBHOOK_FIELDS,
       appId: opts.appId,
       appSecret: opts.appSecret,
       graphBase: base,
       http: FACEBOOK_HTTP,
       entry(entry) {
         const pageId = String(entry.id ?? '');
-        const messages = ((entry.messaging ?? []) as MessagingEvent[])
-          .map((ev) => fromMessaging(pageId, ev))
-          .filter((m): m is InboundMessage => m !== null);
+        const events = (Array.isArray(entry.messaging) ? entry.messaging : []) as MessagingEvent[];
+        const messages = events.map((ev) => fromMessaging(pageId, ev)).filter((m): m is InboundMessage => m !== null);
+        const receipts = events.map(receiptOf).filter((r): r is InboundReceipt => r !== null);
+        const reactions = events.map((ev) => reactionOf(pageId, ev)).filter((r): r is InboundReaction => r !== null);
         const comments: InboundComment[] = [];
         const reviews: InboundReview[] = [];
         for (const change of (entry.changes ?? []) as PageChange[]) {
@@ -556,8 +607,13 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
             );
           }
         }
-        if (!messages.length && !comments.length && !reviews.length) return [];
-        return [{ account: { metadata: (m) => m.pageId === pageId }, batch: { messages, comments, reviews } }];
+        if (!messages.length && !comments.length && !reviews.length && !receipts.length && !reactions.length) return [];
+        return [
+          {
+            account: { metadata: (m) => m.pageId === pageId },
+            batch: { messages, comments, reviews, receipts, reactions },
+          },
+        ];
       },
     }),
   };

@@ -11,8 +11,19 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
  *   https://developers.facebook.com/docs/graph-api/reference/post/reactions/
  */
 
-/** The Page webhook fields Herald installs the app for (the inbox's: messages, echoes, comments, ratings). */
-export const PAGE_WEBHOOK_FIELDS = ['messages', 'message_echoes', 'feed', 'ratings'];
+/**
+ * The Page webhook fields Herald installs the app for (the inbox's: messages, echoes, delivery and read
+ * receipts, reactions to messages, comments, ratings).
+ */
+export const PAGE_WEBHOOK_FIELDS = [
+  'messages',
+  'message_echoes',
+  'message_deliveries',
+  'message_reads',
+  'message_reactions',
+  'feed',
+  'ratings',
+];
 
 /** Reaction types as the hosted API counts them (Graph's `type`, lowercased). */
 const REACTION_KINDS = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'care'] as const;

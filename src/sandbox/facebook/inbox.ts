@@ -5,6 +5,7 @@ import { graphError, invalidParam, sendGraphFault } from '../graph/errors.js';
 import { deliverMetaWebhook, pageInstalls } from '../graph/webhooks.js';
 import { newId, stableId, world, type GraphObject } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
+import { inboundMessageEvent } from './message-events.js';
 import { addObject, record } from './store.js';
 
 /*
@@ -17,7 +18,8 @@ import { addObject, record } from './store.js';
  *   `DELETE /{comment}`, `POST|DELETE /{comment}/likes`;
  * - ratings: `GET /{page}/ratings`, each with its open_graph_story (a post the Page comments under);
  * - `POST /_inbound` (docs/sandbox.md): a message, comment or review by someone else, stored where those reads
- *   find it and pushed to the subscribed callback (`messages`, `feed`, `ratings` fields), signed.
+ *   find it and pushed to the subscribed callback (`messages`, `feed`, `ratings` fields), signed; and
+ *   delivery, read and reaction webhooks of a conversation (message-events.ts).
  */
 
 export const WINDOW_MS = 24 * 3_600_000;
@@ -594,6 +596,14 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       });
       return { id: post.id };
     }
-    return reply.status(400).send({ error: 'kind must be message, comment, review or mention' });
+    if (b.kind === 'delivery' || b.kind === 'read' || b.kind === 'reaction') {
+      const found = threadFor(state, page.id, who.id);
+      const messages = found ? (found.data as unknown as Thread).messages : undefined;
+      const answer = await inboundMessageEvent(state, page, who, messages, b, at);
+      return reply.status(answer.status).send(answer.body);
+    }
+    return reply
+      .status(400)
+      .send({ error: 'kind must be message, comment, review, mention, delivery, read or reaction' });
   });
 }

@@ -1,0 +1,81 @@
+import { deliverMetaWebhook } from '../graph/webhooks.js';
+import type { GraphPage } from '../graph/world.js';
+import type { SimulatorState } from '../types.js';
+
+/*
+ * `POST /_inbound` kinds `delivery`, `read` and `reaction` (docs/sandbox.md): the person's Messenger
+ * reports that the Page's messages reached them or were seen, or reacts to a message, and Meta pushes
+ * the Page webhook for it (fields `message_deliveries`, `message_reads`, `message_reactions`), signed:
+ * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-deliveries
+ * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reads
+ * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reactions
+ * They need a conversation between the Page and the person; a reaction needs a message of it.
+ */
+
+/** The `reaction` word Meta sends beside the emoji (`other` for any emoji outside its list). */
+const REACTION_WORDS: Record<string, string> = {
+  '😆': 'smile',
+  '😄': 'smile',
+  '😠': 'angry',
+  '😡': 'angry',
+  '😢': 'sad',
+  '😮': 'wow',
+  '❤️': 'love',
+  '❤': 'love',
+  '👍': 'like',
+  '👎': 'dislike',
+};
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+/** The messages of a thread as the simulator keeps them (inbox.ts): the fields read. */
+type ThreadMessages = { id: string; created_time: string; from: { id: string } }[];
+
+const bad = (error: string): Answer => ({ status: 400, body: { error } });
+
+export async function inboundMessageEvent(
+  state: SimulatorState,
+  page: GraphPage,
+  who: { id: string; name: string },
+  /** The messages of the Page's conversation with `who`; undefined when they have none. */
+  messages: ThreadMessages | undefined,
+  b: Record<string, unknown>,
+  at: number,
+): Promise<Answer> {
+  if (!messages) return bad(`Page ${page.id} has no conversation with ${who.id}: a ${String(b.kind)} needs one`);
+  const base = { sender: { id: who.id }, recipient: { id: page.id } };
+  const time = Math.floor(at / 1000);
+  if (b.kind === 'delivery' || b.kind === 'read') {
+    const watermark = b.watermark === undefined ? at : Date.parse(String(b.watermark));
+    if (Number.isNaN(watermark)) return bad('watermark must be an ISO-8601 time');
+    const pages = messages.filter((m) => m.from.id === page.id);
+    if (b.kind === 'read') {
+      const event = { ...base, timestamp: at, read: { watermark } };
+      const webhookStatus = await deliverMetaWebhook(state, 'page', 'message_reads', [
+        { id: page.id, time, messaging: [event] },
+      ]);
+      return { status: 200, body: { watermark, webhookStatus } };
+    }
+    const named = Array.isArray(b.messageIds) ? b.messageIds.map(String) : null;
+    const unknown = named?.find((id) => !pages.some((m) => m.id === id));
+    if (unknown) return bad(`messageIds: ${unknown} is not a message of Page ${page.id} to ${who.id}`);
+    const mids =
+      named ?? pages.filter((m) => Date.parse(m.created_time.replace('+0000', 'Z')) <= watermark).map((m) => m.id);
+    // Meta's example delivery carries no timestamp; `mids` may be absent (then the watermark alone counts).
+    const event = { ...base, delivery: { ...(mids.length ? { mids } : {}), watermark } };
+    const webhookStatus = await deliverMetaWebhook(state, 'page', 'message_deliveries', [
+      { id: page.id, time, messaging: [event] },
+    ]);
+    return { status: 200, body: { watermark, mids, webhookStatus } };
+  }
+  const message = messages.find((m) => m.id === b.messageId);
+  if (!message) return bad(`messageId ${String(b.messageId)} is not a message of this conversation`);
+  const action = b.action ?? 'react';
+  if (action !== 'react' && action !== 'unreact') return bad('action must be react or unreact');
+  const emoji = typeof b.emoji === 'string' && b.emoji ? b.emoji : '❤️';
+  const reaction = { reaction: REACTION_WORDS[emoji] ?? 'other', emoji, action, mid: message.id };
+  const webhookStatus = await deliverMetaWebhook(state, 'page', 'message_reactions', [
+    { id: page.id, time, messaging: [{ ...base, timestamp: at, reaction }] },
+  ]);
+  return { status: 200, body: { id: message.id, webhookStatus } };
+}
