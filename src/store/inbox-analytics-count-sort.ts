@@ -109,10 +109,14 @@ async function split(
   ofTenant: RawBuilder<unknown>,
 ): Promise<string[] | null> {
   const most = Math.floor(active / 4);
+  // Over the start (by first day), then over the end (by last day): two walks of their indexes (0390).
   const { rows: edges } = await sql<{ conversation_id: string }>`
     select conversation_id from inbox_conversation_total
-    where ${ofTenant} and last_day >= ${f.fromDay} and first_day <= ${f.toDay}
-      and (first_day < ${f.fromDay} or last_day > ${f.toDay}) limit ${most + 1}`.execute(db);
+    where ${ofTenant} and first_day < ${f.fromDay} and last_day >= ${f.fromDay}
+    union
+    select conversation_id from inbox_conversation_total
+    where ${ofTenant} and last_day > ${f.toDay} and first_day <= ${f.toDay} and first_day >= ${f.fromDay}
+    limit ${most + 1}`.execute(db);
   if (edges.length > most) return null;
   const count = sql.ref(page.sort);
   const dir = page.order === 'asc' ? sql`asc` : sql`desc`;

@@ -32,6 +32,7 @@ import * as m0345 from './0345-inbox-analytics-rollups.js';
 import * as m0350 from './0350-rollup-at-commit.js';
 import * as m0370 from './0370-inbox-conversation-totals.js';
 import * as m0380 from './0380-message-receipts.js';
+import * as m0390 from './0390-conversation-total-edges.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0350-rollup-at-commit': m0350,
   '0370-inbox-conversation-totals': m0370,
   '0380-message-receipts': m0380,
+  '0390-conversation-total-edges': m0390,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
