@@ -1,15 +1,13 @@
-import type { WebhookPayloadConversationControlChanged, Zernio } from '@zernio/node';
+import type { WebhookPayloadConversationControlChanged } from '@zernio/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerInboxWebhooks } from '../../src/domain/inbox/webhooks.js';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
-import { facebookSimulator } from '../../src/sandbox/facebook/index.js';
 import { threadOwners } from '../../src/sandbox/facebook/sender-actions.js';
 import { listEvents } from '../../src/store/events.js';
-import { createOAuthE2E, sdkData, type OAuthE2E } from '../helpers/oauth-e2e.js';
-import { followAuthUrl } from '../helpers/oauth-test-platform.js';
+import type { OAuthE2E } from '../helpers/oauth-e2e.js';
+import { facebookPageWithWebhooks, type FacebookPageWebhooks } from '../helpers/facebook-page-webhooks.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { body, zernio, zernioError } from '../helpers/zernio.js';
+import type { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { body, zernioError } from '../helpers/zernio.js';
 
 /*
  * conversation.control_changed end to end: Messenger's handover protocol through @zernio/node 0.2.881's
@@ -20,49 +18,22 @@ import { body, zernio, zernioError } from '../helpers/zernio.js';
  */
 
 let e: OAuthE2E;
-let t: { z: Zernio; userId: string; accountId: string; pageId: string };
+let t: FacebookPageWebhooks['t'];
 let mine: WebhookReceiver;
 let theirs: WebhookReceiver;
 let otherUserId: string;
+let env: FacebookPageWebhooks;
 
 beforeAll(async () => {
-  e = await createOAuthE2E((now) => [facebookSimulator({ now })], { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
-  mine = await startWebhookReceiver();
-  theirs = await startWebhookReceiver();
-  const { userId, apiKey } = await e.env.createUser({ addons: ['inbox'] });
-  const sdk = await e.env.sdk(apiKey);
-  const profileId = sdkData(await sdk.profiles.createProfile({ body: { name: 'Handover' } })).profile._id as string;
-  const start = sdkData(
-    await sdk.connect.getConnectUrl({
-      path: { platform: 'facebook' },
-      query: { profileId, headless: true, redirect_url: 'https://app.example/fb' } as any,
-    }),
-  );
-  const end = await followAuthUrl(`${start.authUrl}&login_hint=fbHandover1`, 'https://app.example/');
-  const params = new URL(end.url).searchParams;
-  const headers = { 'X-Connect-Token': params.get('connect_token')! };
-  const query = { profileId, tempToken: params.get('tempToken')! };
-  const pages = sdkData(await sdk.connect.facebook.listFacebookPages({ headers, query })).pages as { id: string }[];
-  const selected = sdkData(
-    await sdk.connect.facebook.selectFacebookPage({ headers, body: { ...query, pageId: pages[0].id } } as any),
-  );
-  t = { z: await zernio(e.env, apiKey), userId, accountId: selected.account.accountId, pageId: pages[0].id };
-  await registerInboxWebhooks(e.env.ctx);
-
-  const other = await e.env.createUser({ addons: ['inbox'] });
-  otherUserId = other.userId;
-  for (const [z, url] of [
-    [t.z, mine.url],
-    [await zernio(e.env, other.apiKey), theirs.url],
-  ] as const)
-    await z.webhooks.createWebhookSettings({
-      body: { name: 'handover', url, events: ['conversation.control_changed'] },
-    });
+  env = await facebookPageWithWebhooks({
+    name: 'Handover',
+    loginHint: 'fbHandover1',
+    events: ['conversation.control_changed'],
+  });
+  ({ e, t, mine, theirs, otherUserId } = env);
 });
 afterAll(async () => {
-  await mine?.close();
-  await theirs?.close();
-  await e?.close();
+  await env?.close();
 });
 
 /** In the order the events were made (their ids sort so): deliveries run side by side, in any order. */
