@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from './db.js';
+import { hot } from './hot.js';
 import type { PostRow, TargetRow } from './publishing.js';
 import type { AccountTable } from './schema.js';
 
@@ -188,6 +189,17 @@ export interface PacingRow {
   platform_specific_data: string | null;
   account_id: string | null;
   metadata: string | null;
+}
+
+/** One target's pacing row (a hot statement: it runs before every send). */
+export async function pacingRow(db: Executor, targetId: string): Promise<PacingRow | undefined> {
+  const { rows } = await hot<PacingRow>(
+    db,
+    `SELECT t.status, t.platform, t.platform_specific_data, a.account_id, a.metadata
+      FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id WHERE t.target_id = ?`,
+    [targetId],
+  );
+  return rows[0];
 }
 
 /** The pacing rows of `targetIds`, by target id, in one statement. */

@@ -28,7 +28,7 @@ import {
 import { listRecycling } from '../../store/recycling.js';
 import { postPlatformEventData } from '../present/post-event.js';
 import type { EventType } from '../events.js';
-import { ALONE, batcher } from './engine/batch.js';
+import { ALONE, batcher, batchers } from './engine/batch.js';
 import { postEventData } from '../present/post-event.js';
 import { emitTargetOutcome } from './platform-events.js';
 import { startRecycling } from '../recycling/state.js';
@@ -126,19 +126,34 @@ export async function updatePostStatus(
 ): Promise<void> {
   const postId = post.post_id;
   const targets = await listPostTargets(tx, postId);
-  const status = derivePostStatus(targets);
-  if (!status || status === post.status) return;
   const iso = now.toISOString();
-  const publishedAt =
-    status === 'published' || status === 'partial'
-      ? (post.published_at ?? latestPublishedAt(targets) ?? iso)
-      : post.published_at;
+  const next = nextPostStatus(post, targets, iso);
+  if (!next) return;
+  const { status, publishedAt } = next;
   const moved = await movePost(tx, postId, post.status, { status, published_at: publishedAt, updated_at: iso });
   if (!moved || status === 'publishing') return;
   const updated = { ...post, status, published_at: publishedAt, updated_at: iso };
   await ctx.events.emit(tx, post.tenant_id, `post.${status}`, postEventData(updated, targets), now);
   // A recycling post starts its rotation once it is out (partly out counts: something went public).
   if (status === 'published' || status === 'partial') await startRecycling(tx, updated, now);
+}
+
+/**
+ * The status `post` moves to now that its targets are `targets`, with its publication time (kept once
+ * set; else the latest target's, else now), or null when it stays as it is.
+ */
+function nextPostStatus(
+  post: PostRow,
+  targets: TargetRow[],
+  iso: string,
+): { status: PostOutcomeStatus; publishedAt: string | null } | null {
+  const status = derivePostStatus(targets);
+  if (!status || status === post.status) return null;
+  const publishedAt =
+    status === 'published' || status === 'partial'
+      ? (post.published_at ?? latestPublishedAt(targets) ?? iso)
+      : post.published_at;
+  return { status, publishedAt };
 }
 
 function latestPublishedAt(targets: TargetRow[]): string | null {
@@ -167,7 +182,15 @@ const PUBLISHED_COLUMNS = new Set([
   'processing_since',
 ]);
 
-const publishBatchers = new WeakMap<AppContext, Map<string, (c: PublishedChange) => Promise<boolean>>>();
+const commitAlone = (ctx: AppContext, c: PublishedChange) =>
+  commitTargetChange(ctx, c.job, c.change, c.logs, { finish: true });
+
+const publishBatcher = batchers<AppContext, PublishedChange, boolean>((ctx) =>
+  batcher(
+    (items) => commitPublishedMany(ctx, items),
+    (c) => commitAlone(ctx, c),
+  ),
+);
 
 /**
  * A send's success: `commitTargetChange` with the job finished. On PostgreSQL the successes of a worker's
@@ -180,16 +203,8 @@ export function commitPublished(
   change: TargetChange,
   logs: PublishLogRow[],
 ): Promise<boolean> {
-  const alone = (c: PublishedChange) => commitTargetChange(ctx, c.job, c.change, c.logs, { finish: true });
-  if (ctx.db.dialect !== 'postgres') return alone({ job, change, logs });
-  let byWorker = publishBatchers.get(ctx);
-  if (!byWorker) publishBatchers.set(ctx, (byWorker = new Map()));
-  let commit = byWorker.get(job.workerId);
-  if (!commit) {
-    commit = batcher<PublishedChange, boolean>((items) => commitPublishedMany(ctx, items), alone);
-    byWorker.set(job.workerId, commit);
-  }
-  return commit({ job, change, logs });
+  if (ctx.db.dialect !== 'postgres') return commitAlone(ctx, { job, change, logs });
+  return publishBatcher(ctx, job.workerId)({ job, change, logs });
 }
 
 /** `commitTargetChange(..., {finish: true})` of many published targets, in one transaction. */
@@ -271,14 +286,8 @@ async function settlePosts(
   const moves: PostMove[] = [];
   for (const postId of postIds) {
     const post = posts.get(postId)!;
-    const rows = targets.get(postId) ?? [];
-    const status = derivePostStatus(rows);
-    if (!status || status === post.status) continue;
-    const publishedAt =
-      status === 'published' || status === 'partial'
-        ? (post.published_at ?? latestPublishedAt(rows) ?? iso)
-        : post.published_at;
-    moves.push({ postId, from: post.status, status, publishedAt });
+    const next = nextPostStatus(post, targets.get(postId) ?? [], iso);
+    if (next) moves.push({ postId, from: post.status, ...next });
   }
   const movedPosts = await movePosts(tx, moves, iso);
   const current = new Map(posts);
@@ -299,9 +308,13 @@ async function settlePosts(
       )
     ).map((r) => r.post_id),
   );
+  // Each published target as read after the move.
+  const published = done
+    .map((c) => targets.get(c.change.postId)?.find((t) => t.target_id === c.change.targetId))
+    .filter((t) => t !== undefined);
   const accounts = await findAccounts(
     tx,
-    done.map((c) => targets.get(c.change.postId)?.find((t) => t.target_id === c.change.targetId)?.account_id ?? ''),
+    published.map((t) => t.account_id),
   );
   // In the order a publish alone emits them: the post's outcome, then the target's.
   const events: { tenantId: string; type: EventType; data: Record<string, unknown> }[] = [];
@@ -328,11 +341,5 @@ async function settlePosts(
   }
   await ctx.events.emitMany(tx, events, now);
   for (const postId of recycling) await startRecycling(tx, current.get(postId)!, now);
-  await trackPublishedTargets(
-    ctx,
-    tx,
-    done
-      .map((c) => targets.get(c.change.postId)?.find((t) => t.target_id === c.change.targetId))
-      .filter((t) => t !== undefined),
-  );
+  await trackPublishedTargets(ctx, tx, published);
 }

@@ -58,3 +58,20 @@ export function batcher<I, O>(
       }
     });
 }
+
+/**
+ * One batcher per owner (the context) and key (a worker id: a batch holds the jobs of one worker), made
+ * by `make` on first use and dropped with its owner.
+ */
+export function batchers<Owner extends object, I, O>(
+  make: (owner: Owner) => (item: I) => Promise<O>,
+): (owner: Owner, key: string) => (item: I) => Promise<O> {
+  const made = new WeakMap<Owner, Map<string, (item: I) => Promise<O>>>();
+  return (owner, key) => {
+    let byKey = made.get(owner);
+    if (!byKey) made.set(owner, (byKey = new Map()));
+    let b = byKey.get(key);
+    if (!b) byKey.set(key, (b = make(owner)));
+    return b;
+  };
+}

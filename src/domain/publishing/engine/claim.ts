@@ -24,7 +24,7 @@ import {
   lockPostsOfTargets,
   markPostsPublishing,
 } from '../../../store/publishing-batch.js';
-import { ALONE, batcher } from './batch.js';
+import { ALONE, batcher, batchers } from './batch.js';
 import { failedPatch, type Claimed, type PublishRun } from './run.js';
 
 export type Start = { kind: 'done' } | ({ kind: 'send' | 'check' } & Claimed);
@@ -75,22 +75,17 @@ async function claimTarget(ctx: AppContext, run: PublishRun): Promise<Start> {
  * Claims on PostgreSQL go in batches: the claims of the jobs a worker starts together share one
  * transaction of six statements, where each alone takes seven. Per context and worker.
  */
-const claimBatchers = new WeakMap<AppContext, Map<string, (run: PublishRun) => Promise<Start>>>();
+const claimBatcher = batchers<AppContext, PublishRun, Start>((ctx) =>
+  batcher(
+    (runs) => claimTargets(ctx, runs),
+    (r) => claimTarget(ctx, r),
+  ),
+);
 
 /** `claimTarget`, batched with the other claims of this turn of the event loop on PostgreSQL. */
 export function claim(ctx: AppContext, run: PublishRun): Promise<Start> {
   if (ctx.db.dialect !== 'postgres') return claimTarget(ctx, run);
-  let byWorker = claimBatchers.get(ctx);
-  if (!byWorker) claimBatchers.set(ctx, (byWorker = new Map()));
-  let claimOne = byWorker.get(run.workerId);
-  if (!claimOne) {
-    claimOne = batcher<PublishRun, Start>(
-      (runs) => claimTargets(ctx, runs),
-      (r) => claimTarget(ctx, r),
-    );
-    byWorker.set(run.workerId, claimOne);
-  }
-  return claimOne(run);
+  return claimBatcher(ctx, run.workerId)(run);
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { AppContext } from '../../../context.js';
 import { descriptorOf } from '../../../platforms/catalogue.js';
 import type { PublishLimit } from '../../../platforms/limits.js';
-import { hot } from '../../../store/hot.js';
 import { deferJob } from '../../../store/publishing.js';
-import { pacingRows, type PacingRow } from '../../../store/publishing-batch.js';
+import { pacingRow, pacingRows, type PacingRow } from '../../../store/publishing-batch.js';
 import { pacingFor, pauseKeysFor, type PacedTarget } from '../pacing/keys.js';
-import { batcher } from './batch.js';
+import { batcher, batchers } from './batch.js';
 import type { PublishRun } from './run.js';
 
 /** A reservation this close to now is sent now: deferring it would cost more than the wait. */
@@ -20,24 +19,20 @@ const json = (text: string | null | undefined): Record<string, unknown> => {
   }
 };
 
-const PACING_SQL = `SELECT t.status, t.platform, t.platform_specific_data, a.account_id, a.metadata
-  FROM post_target t LEFT JOIN account a ON a.account_id = t.account_id WHERE t.target_id = ?`;
-
-const pacingReaders = new WeakMap<AppContext, (targetId: string) => Promise<PacingRow | undefined>>();
-
-/** A target's pacing row; on PostgreSQL the reads of one turn of the event loop share one statement. */
-function pacingRow(ctx: AppContext, targetId: string): Promise<PacingRow | undefined> {
-  const one = async (id: string) => (await hot<PacingRow>(ctx.db.kysely, PACING_SQL, [id])).rows[0];
-  if (ctx.db.dialect !== 'postgres') return one(targetId);
-  let read = pacingReaders.get(ctx);
-  if (!read) {
-    read = batcher<string, PacingRow | undefined>(async (ids) => {
+const pacingReader = batchers<AppContext, string, PacingRow | undefined>((ctx) =>
+  batcher(
+    async (ids) => {
       const byId = await pacingRows(ctx.db.kysely, ids);
       return ids.map((id) => byId.get(id));
-    }, one);
-    pacingReaders.set(ctx, read);
-  }
-  return read(targetId);
+    },
+    (id) => pacingRow(ctx.db.kysely, id),
+  ),
+);
+
+/** A target's pacing row; on PostgreSQL the reads of one turn of the event loop share one statement. */
+function readPacing(ctx: AppContext, targetId: string): Promise<PacingRow | undefined> {
+  if (ctx.db.dialect !== 'postgres') return pacingRow(ctx.db.kysely, targetId);
+  return pacingReader(ctx, '')(targetId);
 }
 
 /** The budgets' view of a target, or null when it will not be sent (the claim settles it) or has no limits. */
@@ -46,7 +41,7 @@ async function pacedTarget(
   targetId: string,
   pendingOnly = true,
 ): Promise<{ t: PacedTarget; limits: readonly PublishLimit[] } | null> {
-  const row = await pacingRow(ctx, targetId);
+  const row = await readPacing(ctx, targetId);
   if (!row || (pendingOnly && row.status !== 'pending') || !row.account_id) return null;
   return {
     t: {
