@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'post.external.updated',
   'account.connected',
   'account.disconnected',
+  'analytics.synced',
   'message.received',
   'conversation.started',
   'conversation.control_changed',

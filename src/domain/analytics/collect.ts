@@ -21,6 +21,7 @@ import { findUser } from '../../store/users.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import { syncExternalPosts } from './external.js';
+import { syncedEventData } from '../present/analytics-event.js';
 import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
 
 const DAY_MS = 86_400_000;
@@ -52,7 +53,11 @@ export async function collectAccount(ctx: AppContext, accountId: string, attempt
   const io = createPlatformIO({ now: () => ctx.clock.now() });
   try {
     // After a refresh the reads run again with the fresh row: those already recorded are no longer due.
-    await withTokenRefresh(ctx, account, io, (row) => collectWith(ctx, row, analytics, enabled, io, now));
+    let updated = 0;
+    await withTokenRefresh(ctx, account, io, async (row) => {
+      updated += await collectWith(ctx, row, analytics, enabled, io, now);
+    });
+    if (enabled && analytics) await announceSynced(ctx, account, updated);
     return { done: true };
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
@@ -68,7 +73,25 @@ export async function collectAccount(ctx: AppContext, accountId: string, attempt
   }
 }
 
-/** The account's due reads with its current tokens (`enabled`: the platform may be asked; else the schedules just move on). */
+/**
+ * `analytics.synced`: the account's collection ran to its end, reading the platform. A trigger for
+ * `GET /v1/analytics/delta`, as the hosted API's client describes it: no metrics, no cursor, and the
+ * count of posts whose figures or text the cycle wrote. A round given up (skipRound), a tenant without
+ * the add-on, or a platform without insights announces nothing. The event has its own transaction after
+ * the reads' own: the reads are many transactions, and a worker that dies between the last of them and
+ * this one leaves the job to be taken over, whose run then announces the (by then empty) cycle.
+ */
+async function announceSynced(ctx: AppContext, account: AccountRow, postsUpdated: number): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction((tx) =>
+    ctx.events.emit(tx, account.tenant_id, 'analytics.synced', syncedEventData(account, now, postsUpdated), now),
+  );
+}
+
+/**
+ * The account's due reads with its current tokens (`enabled`: the platform may be asked; else the
+ * schedules just move on). Returns how many posts got new figures or were imported or retexted.
+ */
 async function collectWith(
   ctx: AppContext,
   account: AccountRow,
@@ -76,9 +99,9 @@ async function collectWith(
   enabled: boolean,
   io: PlatformIO,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const credentials = accountCredentials(ctx, account);
-  await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
+  let updated = await collectAccountMetrics(ctx, account, enabled ? analytics : undefined, credentials, io, now);
   const due = await listDueTargets(ctx.db.kysely, account.account_id, now.toISOString(), TARGETS_PER_RUN);
   if (!analytics) {
     // Nothing to read on this platform: stop planning reads for these targets.
@@ -87,12 +110,14 @@ async function collectWith(
       due.map((t) => t.target_id),
       null,
     );
-    return;
+    return updated;
   }
   const batch = Math.max(1, analytics.batchSize ?? 1);
   for (let i = 0; i < due.length; i += batch) {
-    await collectTargets(ctx, account, enabled ? analytics : undefined, credentials, io, due.slice(i, i + batch), now);
+    const slice = due.slice(i, i + batch);
+    updated += await collectTargets(ctx, account, enabled ? analytics : undefined, credentials, io, slice, now);
   }
+  return updated;
 }
 
 async function collectAccountMetrics(
@@ -102,9 +127,9 @@ async function collectAccountMetrics(
   credentials: AccountCredentials,
   io: PlatformIO,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const next = (account as { metrics_next_at?: string | null }).metrics_next_at;
-  if (next && next > now.toISOString()) return;
+  if (next && next > now.toISOString()) return 0;
   if (analytics?.readAccountMetrics) {
     const m = await analytics.readAccountMetrics(credentials, io);
     await recordAccountMetrics(ctx.db.kysely, {
@@ -116,8 +141,11 @@ async function collectAccountMetrics(
     });
   }
   // Posts made outside Herald, found by listing the account's posts (due a read in this same run).
-  if (analytics?.listPosts) await syncExternalPosts(ctx, account, analytics, credentials, io, now);
+  const external = analytics?.listPosts
+    ? await syncExternalPosts(ctx, account, analytics, credentials, io, now)
+    : { imported: 0, updated: 0 };
   await setAccountMetricsNext(ctx.db.kysely, account.account_id, new Date(now.getTime() + DAY_MS).toISOString());
+  return external.imported + external.updated;
 }
 
 async function collectTargets(
@@ -128,7 +156,7 @@ async function collectTargets(
   io: PlatformIO,
   targets: DueTarget[],
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const readable = targets.filter((t) => t.status === 'published' && t.platform_post_id);
   const read =
     analytics && readable.length
@@ -142,6 +170,7 @@ async function collectTargets(
   // NOTE: in publish order, so that the metrics_rollup rows the triggers update (one per quarter-hour
   // slot) are locked in the same order by every worker: two passes over one profile cannot deadlock.
   const inSlotOrder = [...targets].sort((a, b) => a.published_at.localeCompare(b.published_at));
+  let recorded = 0;
   await ctx.db.transaction(async (tx) => {
     for (const t of inSlotOrder) {
       // Unpublished (or gone) targets are not read again; the others move to their next age.
@@ -162,8 +191,10 @@ async function collectTargets(
         metrics,
         patch: { engagement, next_collect_at: next?.toISOString() ?? null, ...reachedPatch(age, engagement) },
       });
+      recorded++;
     }
   });
+  return recorded;
 }
 
 async function skipRound(ctx: AppContext, account: AccountRow, now: Date): Promise<void> {

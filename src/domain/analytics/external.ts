@@ -39,13 +39,19 @@ export async function syncExternalPosts(
   credentials: AccountCredentials,
   io: PlatformIO,
   now: Date,
-): Promise<number> {
-  if (!analytics.listPosts) return 0;
+): Promise<ListedImport> {
+  if (!analytics.listPosts) return { imported: 0, updated: 0 };
   const last = account.external_synced_at
     ? new Date(account.external_synced_at).getTime() - OVERLAP_MS
     : now.getTime() - FIRST_SYNC_DAYS * DAY_MS;
   const listed = await analytics.listPosts(credentials, new Date(last), EXTERNAL_PER_SYNC, io);
   return importListedPosts(ctx, account, listed, now);
+}
+
+/** What one import of a listing changed: posts imported, and imported posts whose new text Herald took. */
+export interface ListedImport {
+  imported: number;
+  updated: number;
 }
 
 /**
@@ -61,12 +67,13 @@ export async function importListedPosts(
   listed: ListedPost[],
   now: Date,
   settleMs = SETTLE_MS,
-): Promise<number> {
+): Promise<ListedImport> {
   // In publish order: metrics_rollup's slots are locked in one order by every writer (collect.ts).
   const unique = [...new Map(listed.map((p) => [p.platformPostId, p])).values()].sort(
     (a, b) => a.publishedAt.getTime() - b.publishedAt.getTime(),
   );
   let imported = 0;
+  let updated = 0;
   await ctx.db.transaction(async (tx) => {
     const known = await knownPlatformPostIds(
       tx,
@@ -88,6 +95,7 @@ export async function importListedPosts(
           externalPostEventData(account, p, p.media),
           now,
         );
+        updated++;
       }
       if (
         known.has(p.platformPostId) ||
@@ -108,7 +116,7 @@ export async function importListedPosts(
     }
     await setExternalSynced(tx, account.account_id, now.toISOString());
   });
-  return imported;
+  return { imported, updated };
 }
 
 async function importPost(

@@ -64,7 +64,7 @@ export async function syncExternal(
   } else {
     const { posts } = await listPlatformPosts(ctx, caller, account.account_id);
     const settle = (await hasTargetsInFlight(ctx.db.kysely, account.account_id)) ? undefined : 0;
-    const imported = await importListedPosts(ctx, account, posts, now, settle);
+    const { imported } = await importListedPosts(ctx, account, posts, now, settle);
     listed = posts.map((p) => summary(account.platform, p));
     synced = { postsFound: posts.length, postsSynced: imported, skipped: false };
   }
