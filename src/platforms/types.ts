@@ -592,6 +592,18 @@ export interface InboundReaction {
   reactedAt: Date;
 }
 
+/**
+ * A change of who answers a conversation that the platform pushed (Messenger's `messaging_handovers`):
+ * the conversation was passed to this app (`app`) or taken from it by another (`other`).
+ */
+export interface InboundHandover {
+  conversationId: string;
+  owner: 'app' | 'other';
+  /** The note the other app sent with the pass or take. */
+  note: string | null;
+  at: Date;
+}
+
 /** What one poll or one pushed update brought for one account. */
 export interface InboxBatch {
   messages?: InboundMessage[];
@@ -600,6 +612,7 @@ export interface InboxBatch {
   mentions?: InboundMention[];
   receipts?: InboundReceipt[];
   reactions?: InboundReaction[];
+  handovers?: InboundHandover[];
   /** Where the next poll starts (stored per account as given); undefined keeps the stored one. */
   cursor?: Record<string, unknown> | null;
 }

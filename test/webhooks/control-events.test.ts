@@ -1,13 +1,16 @@
 import type { WebhookPayloadConversationControlChanged } from '@zernio/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncInboxAccount } from '../../src/domain/inbox/sync.js';
-import { threadOwners } from '../../src/sandbox/facebook/sender-actions.js';
+import { threadOwners } from '../../src/sandbox/facebook/message-events.js';
 import { listEvents } from '../../src/store/events.js';
 import type { OAuthE2E } from '../helpers/oauth-e2e.js';
 import { facebookPageWithWebhooks, type FacebookPageWebhooks } from '../helpers/facebook-page-webhooks.js';
 import { sandboxCall } from '../helpers/sandbox-env.js';
 import type { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { body, zernioError } from '../helpers/zernio.js';
+import { metaSignature } from '../../src/platforms/graph/webhook.js';
+
+const APP_SECRET = 'sandbox-facebook-app_secret';
 
 /*
  * conversation.control_changed end to end: Messenger's handover protocol through @zernio/node 0.2.881's
@@ -120,5 +123,75 @@ describe('conversation.control_changed', () => {
     // The other tenant's webhook, subscribed to the same event, hears nothing of it.
     expect(delivered(theirs)).toEqual([]);
     expect(await listEvents(e.env.ctx.db.kysely, otherUserId, 'conversation.control_changed')).toEqual([]);
+  });
+
+  it('announces a handover made in the Page Inbox, pushed by Meta, once however often it is pushed', async () => {
+    const from = { name: 'Ada Lovelace' };
+    const handover = (action: 'take' | 'pass', metadata?: string) =>
+      sandboxCall(e.sandbox, 'POST', '/sandbox/facebook/_inbound', {
+        kind: 'handover',
+        account: t.pageId,
+        from,
+        action,
+        ...(metadata ? { metadata } : {}),
+      });
+    const before = delivered(mine).length;
+    const psid = delivered(mine)[0].conversation.platformConversationId;
+    // The first test left the thread with this app: people at the Page take it in the Page Inbox.
+    e.env.clock.advance(60_000);
+    const takenAt = e.env.clock.now();
+    const took = await handover('take', 'Agent Jo');
+    expect(took).toEqual({ owner: '263902037430900', webhookStatus: 200 });
+    // Meta delivers the same push again, and an older one late: neither changes anything.
+    const push = (at: Date, control: Record<string, unknown>) => {
+      const raw = JSON.stringify({
+        object: 'page',
+        entry: [
+          {
+            id: t.pageId,
+            time: Math.floor(at.getTime() / 1000),
+            messaging: [{ sender: { id: psid }, recipient: { id: t.pageId }, timestamp: at.getTime(), ...control }],
+          },
+        ],
+      });
+      return fetch(`${e.baseUrl}/v1/platform-webhooks/facebook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(APP_SECRET, raw) },
+        body: raw,
+      });
+    };
+    const taken = {
+      take_thread_control: {
+        previous_owner_app_id: '100000000000001',
+        new_owner_app_id: '263902037430900',
+        metadata: 'Agent Jo',
+      },
+    };
+    expect((await push(takenAt, taken)).status).toBe(200);
+    const stale = {
+      pass_thread_control: { previous_owner_app_id: '263902037430900', new_owner_app_id: '100000000000001' },
+    };
+    expect((await push(new Date(takenAt.getTime() - 30_000), stale)).status).toBe(200);
+    // Then they pass it back to the app.
+    e.env.clock.advance(60_000);
+    const passedAt = e.env.clock.now();
+    expect((await handover('pass')).owner).toBe('app');
+    await e.runner.drain();
+
+    const events = delivered(mine).slice(before);
+    expect(events.map((ev) => [ev.control.previousOwner, ev.control.owner, ev.changedAt])).toEqual([
+      ['app', 'other', takenAt.toISOString()],
+      ['other', 'app', passedAt.toISOString()],
+    ]);
+    expect(events[0]).toMatchObject({
+      event: 'conversation.control_changed',
+      conversation: { id: psid, platform: 'facebook', participantName: 'Ada Lovelace' },
+      account: { id: t.accountId, platform: 'facebook' },
+      control: { owner: 'other', previousOwner: 'app', metadata: 'Agent Jo' },
+    });
+    expect(events[1].control).not.toHaveProperty('metadata');
+    // The inbox shows the owner the pushes left.
+    expect(await listEvents(e.env.ctx.db.kysely, t.userId, 'conversation.control_changed')).toHaveLength(before + 2);
+    expect(delivered(theirs)).toEqual([]);
   });
 });

@@ -2,18 +2,19 @@ import type { AppContext } from '../../context.js';
 import { invalidFields, notFound } from '../../errors.js';
 import type { MessageRef } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
-import { findConversation, swapConversationMetadata, type ConversationRow } from '../../store/inbox/conversations.js';
+import type { ConversationRow } from '../../store/inbox/conversations.js';
 import {
   deleteMessageRow,
   findMessageByAnyId,
   markRead,
   updateMessageMetadata,
 } from '../../store/inbox/message-actions.js';
-import { controlChangedData, messageDeletedData } from '../present/inbox-events.js';
+import { messageDeletedData } from '../present/inbox-events.js';
 import type { Principal } from '../principal.js';
 import { callPlatform, inboxAccount, inboxOf, platformLimitation } from './access.js';
 import { conversationOf } from './conversations.js';
 import { ingestMessage } from './ingest.js';
+import { storeThreadControl, type ControlOwner } from './thread-control.js';
 
 /*
  * Actions on a conversation and its messages beyond sending: start one, mark it read, typing, hand the
@@ -132,16 +133,7 @@ export async function setInboxThreadControl(
   return { success: true, control: { owner: res.owner } };
 }
 
-type ControlOwner = 'app' | 'ai_agent' | 'other';
-
-/**
- * Stores who holds the thread now (conversation metadata `threadControl`) and, when that changed, emits
- * `conversation.control_changed` in the same transaction. The previous owner is the one Herald stored:
- * null before Herald first changed control of this thread.
- * NOTE: only this route writes the owner. No inbox sync reads it (Graph's conversation listing has no
- * owner, and Herald does not subscribe to Messenger's `messaging_handovers` pushes), so a handover made
- * elsewhere is no fact Herald has and emits nothing.
- */
+/** Stores the owner the platform accepted (thread-control.ts), announcing a change. */
 async function recordThreadControl(
   ctx: AppContext,
   account: AccountRow,
@@ -150,28 +142,9 @@ async function recordThreadControl(
   note: string | undefined,
 ) {
   const now = ctx.clock.now();
-  const at = now.toISOString();
-  await ctx.db.transaction(async (tx) => {
-    // Compare and swap: a concurrent change of the same thread makes the loser re-read the owner, so
-    // each event's previousOwner is the owner its change replaced.
-    for (;;) {
-      const row = await findConversation(tx, account.account_id, conversation.platform_conversation_id);
-      if (!row) return; // gone meanwhile: nothing stored to change
-      const metadata = JSON.parse(row.metadata) as { threadControl?: ControlOwner };
-      const previousOwner = metadata.threadControl ?? null;
-      if (previousOwner === owner) return;
-      const next = JSON.stringify({ ...metadata, threadControl: owner });
-      if (!(await swapConversationMetadata(tx, row.conversation_id, row.metadata, next, at))) continue;
-      await ctx.events.emit(
-        tx,
-        account.tenant_id,
-        'conversation.control_changed',
-        controlChangedData(account, row, { owner, previousOwner, metadata: note }, at),
-        now,
-      );
-      return;
-    }
-  });
+  await ctx.db.transaction((tx) =>
+    storeThreadControl(ctx, tx, account, conversation.platform_conversation_id, { owner, note, at: now }, now),
+  );
 }
 
 /** The conversation's message by the platform's id or Herald's: 404 otherwise. */

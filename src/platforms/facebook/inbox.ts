@@ -2,6 +2,7 @@ import { metaWebhook } from '../graph/webhook.js';
 import type {
   AccountCredentials,
   InboundComment,
+  InboundHandover,
   InboundMention,
   InboundMessage,
   InboundReaction,
@@ -22,7 +23,8 @@ import type { PageAccess } from './publish.js';
  * ratings (reviews). Items arrive both ways and are keyed on Graph's own ids, so the same item pushed and
  * polled is one:
  * - pushed: Meta webhooks (graph/webhook.ts), object `page`, fields `messages` (with echoes), the
- *   receipts `message_deliveries` and `message_reads`, `message_reactions`, `feed` (comments) and `ratings`;
+ *   receipts `message_deliveries` and `message_reads`, `message_reactions`, `messaging_handovers`, `feed`
+ *   (comments) and `ratings`;
  * - polled: `/{page}/conversations?platform=messenger` and `/{thread}/messages`, the recent
  *   `/{page}/published_posts` and their `/comments`, and `/{page}/ratings`;
  * - mentions: posts by others that tag the Page, polled from `/{page}/tagged`
@@ -70,6 +72,16 @@ interface MessagingEvent {
   read?: { watermark?: number };
   /** `message_reactions` (webhook-events/message-reactions). */
   reaction?: { mid?: string; action?: string; reaction?: string; emoji?: string };
+  /** `messaging_handovers` (webhook-events/messaging_handovers): control passed to this app... */
+  pass_thread_control?: Handover;
+  /** ...or taken from it. */
+  take_thread_control?: Handover;
+}
+
+interface Handover {
+  previous_owner_app_id?: string | null;
+  new_owner_app_id?: string | null;
+  metadata?: unknown;
 }
 
 /** A message of `GET /{thread}/messages`: the fields read. */
@@ -176,6 +188,26 @@ function reactionOf(pageId: string, ev: MessagingEvent): InboundReaction | null 
     sender: { id: String(ev.sender?.id) },
     fromAccount,
     reactedAt: time(ev.timestamp),
+  };
+}
+
+/**
+ * A `messaging_handovers` event
+ * (https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_handovers):
+ * `pass_thread_control` comes when a thread is passed to this app, `take_thread_control` when another
+ * app takes it from this one; `sender` is the person. When the app id is known, the new owner it names
+ * decides. (`request_thread_control` asks for control and changes nothing; `app_roles` is about apps.)
+ */
+function handoverOf(appId: string | null, ev: MessagingEvent): InboundHandover | null {
+  const h = ev?.pass_thread_control ?? ev?.take_thread_control;
+  if (!h || !ev.sender?.id) return null;
+  const newOwner = h.new_owner_app_id ? String(h.new_owner_app_id) : null;
+  const owner = appId && newOwner ? (newOwner === appId ? 'app' : 'other') : ev.pass_thread_control ? 'app' : 'other';
+  return {
+    conversationId: String(ev.sender.id),
+    owner,
+    note: typeof h.metadata === 'string' && h.metadata ? h.metadata : null,
+    at: time(ev.timestamp),
   };
 }
 
@@ -579,6 +611,9 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
         const messages = events.map((ev) => fromMessaging(pageId, ev)).filter((m): m is InboundMessage => m !== null);
         const receipts = events.map(receiptOf).filter((r): r is InboundReceipt => r !== null);
         const reactions = events.map((ev) => reactionOf(pageId, ev)).filter((r): r is InboundReaction => r !== null);
+        const handovers = events
+          .map((ev) => handoverOf(opts.appId, ev))
+          .filter((h): h is InboundHandover => h !== null);
         const comments: InboundComment[] = [];
         const reviews: InboundReview[] = [];
         for (const change of (entry.changes ?? []) as PageChange[]) {
@@ -607,11 +642,12 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
             );
           }
         }
-        if (!messages.length && !comments.length && !reviews.length && !receipts.length && !reactions.length) return [];
+        const batch = { messages, comments, reviews, receipts, reactions, handovers };
+        if (!Object.values(batch).some((items) => items.length)) return [];
         return [
           {
             account: { metadata: (m) => m.pageId === pageId },
-            batch: { messages, comments, reviews, receipts, reactions },
+            batch,
           },
         ];
       },

@@ -13,7 +13,7 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 
 /**
  * The Page webhook fields Herald installs the app for (the inbox's: messages, echoes, delivery and read
- * receipts, reactions to messages, comments, ratings).
+ * receipts, reactions to messages, handovers of a conversation to or from this app, comments, ratings).
  */
 export const PAGE_WEBHOOK_FIELDS = [
   'messages',
@@ -21,6 +21,7 @@ export const PAGE_WEBHOOK_FIELDS = [
   'message_deliveries',
   'message_reads',
   'message_reactions',
+  'messaging_handovers',
   'feed',
   'ratings',
 ];

@@ -596,7 +596,7 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       });
       return { id: post.id };
     }
-    if (b.kind === 'delivery' || b.kind === 'read' || b.kind === 'reaction') {
+    if (b.kind === 'delivery' || b.kind === 'read' || b.kind === 'reaction' || b.kind === 'handover') {
       const found = threadFor(state, page.id, who.id);
       const messages = found ? (found.data as unknown as Thread).messages : undefined;
       const answer = await inboundMessageEvent(state, page, who, messages, b, at);
@@ -604,6 +604,6 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
     }
     return reply
       .status(400)
-      .send({ error: 'kind must be message, comment, review, mention, delivery, read or reaction' });
+      .send({ error: 'kind must be message, comment, review, mention, delivery, read, reaction or handover' });
   });
 }

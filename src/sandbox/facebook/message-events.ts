@@ -3,14 +3,30 @@ import type { GraphPage } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
 
 /*
- * `POST /_inbound` kinds `delivery`, `read` and `reaction` (docs/sandbox.md): the person's Messenger
- * reports that the Page's messages reached them or were seen, or reacts to a message, and Meta pushes
- * the Page webhook for it (fields `message_deliveries`, `message_reads`, `message_reactions`), signed:
+ * `POST /_inbound` kinds `delivery`, `read` and `reaction` (docs/sandbox-inbound.md): the person's
+ * Messenger reports that the Page's messages reached them or were seen, or reacts to a message, and Meta
+ * pushes the Page webhook for it (fields `message_deliveries`, `message_reads`, `message_reactions`), signed:
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-deliveries
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reads
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reactions
  * They need a conversation between the Page and the person; a reaction needs a message of it.
+ * Kind `handover`: people at the Page, in the Page Inbox app, take the thread from the app or pass it
+ * back (the handover protocol), and Meta pushes `messaging_handovers` to the app that lost or gained it:
+ * https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_handovers
  */
+
+/** Messenger's Page Inbox app: the people at the Page. */
+const PAGE_INBOX_APP_ID = '263902037430900';
+
+/** Who holds each thread (`{page}:{psid}`): `app` (the token's app), or the app id control was passed to. */
+export function threadOwners(state: SimulatorState): Map<string, string> {
+  let m = state.data.get('fb-thread-owners') as Map<string, string> | undefined;
+  if (!m) {
+    m = new Map();
+    state.data.set('fb-thread-owners', m);
+  }
+  return m;
+}
 
 /** The `reaction` word Meta sends beside the emoji (`other` for any emoji outside its list). */
 const REACTION_WORDS: Record<string, string> = {
@@ -45,6 +61,7 @@ export async function inboundMessageEvent(
   if (!messages) return bad(`Page ${page.id} has no conversation with ${who.id}: a ${String(b.kind)} needs one`);
   const base = { sender: { id: who.id }, recipient: { id: page.id } };
   const time = Math.floor(at / 1000);
+  if (b.kind === 'handover') return handover(state, page, who, b, at);
   if (b.kind === 'delivery' || b.kind === 'read') {
     const watermark = b.watermark === undefined ? at : Date.parse(String(b.watermark));
     if (Number.isNaN(watermark)) return bad('watermark must be an ISO-8601 time');
@@ -78,4 +95,48 @@ export async function inboundMessageEvent(
     { id: page.id, time, messaging: [{ ...base, timestamp: at, reaction }] },
   ]);
   return { status: 200, body: { id: message.id, webhookStatus } };
+}
+
+/**
+ * `{kind: "handover", action: "take" | "pass", metadata?}`: the Page Inbox takes the thread from the app
+ * (which must hold it: Meta refuses a take from an app that does not), or passes back a thread it holds.
+ * The app that lost it gets `take_thread_control`, the app given it `pass_thread_control`.
+ */
+async function handover(
+  state: SimulatorState,
+  page: GraphPage,
+  who: { id: string },
+  b: Record<string, unknown>,
+  at: number,
+): Promise<Answer> {
+  if (b.action !== 'take' && b.action !== 'pass') return bad('action must be take or pass');
+  if (b.metadata !== undefined && (typeof b.metadata !== 'string' || b.metadata.length > 1000))
+    return bad('metadata must be a string of at most 1,000 characters');
+  const key = `${page.id}:${who.id}`;
+  const owners = threadOwners(state);
+  const owner = owners.get(key) ?? 'app';
+  if (b.action === 'take' && owner !== 'app') return bad('the app does not hold this thread: nothing to take');
+  if (b.action === 'pass' && owner !== PAGE_INBOX_APP_ID)
+    return bad('the Page Inbox does not hold this thread: pass it to the Page Inbox first');
+  owners.set(key, b.action === 'take' ? PAGE_INBOX_APP_ID : 'app');
+  const field = b.action === 'take' ? 'take_thread_control' : 'pass_thread_control';
+  const note = typeof b.metadata === 'string' ? { metadata: b.metadata } : {};
+  const webhookStatus = await deliverMetaWebhook(state, 'page', 'messaging_handovers', (appId) => [
+    {
+      id: page.id,
+      time: Math.floor(at / 1000),
+      messaging: [
+        {
+          sender: { id: who.id },
+          recipient: { id: page.id },
+          timestamp: at,
+          [field]:
+            b.action === 'take'
+              ? { previous_owner_app_id: appId, new_owner_app_id: PAGE_INBOX_APP_ID, ...note }
+              : { previous_owner_app_id: PAGE_INBOX_APP_ID, new_owner_app_id: appId, ...note },
+        },
+      ],
+    },
+  ]);
+  return { status: 200, body: { owner: owners.get(key), webhookStatus } };
 }

@@ -3,6 +3,7 @@ import { graphError, invalidParam } from '../graph/errors.js';
 import { world } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
 import { parse, refused, send, threadFor, WINDOW_MS, type Thread } from './inbox.js';
+import { threadOwners } from './message-events.js';
 
 /*
  * The Send API's sender actions and Messenger's handover protocol on the simulated Graph API, and a
@@ -34,16 +35,6 @@ export function senderActions(state: SimulatorState): Map<string, string> {
   if (!m) {
     m = new Map();
     state.data.set('fb-sender-actions', m);
-  }
-  return m;
-}
-
-/** Who holds each thread (`{page}:{psid}`): `app` (the token's app), or the app id control was passed to. */
-export function threadOwners(state: SimulatorState): Map<string, string> {
-  let m = state.data.get('fb-thread-owners') as Map<string, string> | undefined;
-  if (!m) {
-    m = new Map();
-    state.data.set('fb-thread-owners', m);
   }
   return m;
 }

@@ -126,14 +126,17 @@ export async function deliverMetaWebhook(
   state: SimulatorState,
   object: string,
   field: string,
-  entry: Record<string, unknown>[],
+  /** The entries, or a function of the receiving app's id for those that name it (handovers). */
+  entries: Record<string, unknown>[] | ((appId: string) => Record<string, unknown>[]),
 ): Promise<number | null> {
   let status: number | null = null;
   // A Page's updates go out only when the Page installed the app for that field.
-  if (object === 'page') entry = entry.filter((e) => pageInstalls(state).get(String(e.id))?.includes(field));
-  if (entry.length === 0) return null;
+  const installed = (entry: Record<string, unknown>[]) =>
+    object === 'page' ? entry.filter((e) => pageInstalls(state).get(String(e.id))?.includes(field)) : entry;
   for (const sub of subscriptions(state).values()) {
     if (sub.object !== object || (sub.fields.length && !sub.fields.includes(field))) continue;
+    const entry = installed(typeof entries === 'function' ? entries(sub.appId) : entries);
+    if (entry.length === 0) continue;
     const body = JSON.stringify({ object, entry });
     try {
       const res = await fetch(sub.callbackUrl, {
