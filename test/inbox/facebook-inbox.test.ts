@@ -416,6 +416,7 @@ describe('Facebook inbox', () => {
       'message_deliveries',
       'message_reads',
       'message_reactions',
+      'messaging_referrals',
       'feed',
       'ratings',
     ]);

@@ -13,7 +13,7 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 
 /**
  * The Page webhook fields Herald installs the app for (the inbox's: messages, echoes, delivery and read
- * receipts, reactions to messages, comments, ratings).
+ * receipts, reactions to messages, m.me link and ad clicks into an existing thread, comments, ratings).
  */
 export const PAGE_WEBHOOK_FIELDS = [
   'messages',
@@ -21,6 +21,8 @@ export const PAGE_WEBHOOK_FIELDS = [
   'message_deliveries',
   'message_reads',
   'message_reactions',
+  // https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_referrals
+  'messaging_referrals',
   'feed',
   'ratings',
 ];
