@@ -36,6 +36,7 @@ import {
 } from '../present/inbox-events.js';
 import { triggerAutomations } from './automation-run.js';
 import { ingestReaction, ingestReceipt } from './ingest-receipts.js';
+import { ingestReferral } from './ingest-referrals.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
@@ -291,11 +292,12 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
     mentions: batch.mentions ?? [],
     receipts: batch.receipts ?? [],
     reactions: batch.reactions ?? [],
+    referrals: batch.referrals ?? [],
   });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
     const each = async (
-      kind: 'message' | 'comment' | 'review' | 'mention' | 'receipt' | 'reaction',
+      kind: 'message' | 'comment' | 'review' | 'mention' | 'receipt' | 'reaction' | 'referral',
       platformId: unknown,
       store: () => Promise<boolean>,
     ) => {
@@ -332,6 +334,8 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
       await each('receipt', r.conversationId, async () => (await ingestReceipt(ctx, tx, account, r, now)) > 0);
     for (const r of clean.reactions)
       await each('reaction', r.messageId, () => ingestReaction(ctx, tx, account, r, now));
+    for (const r of clean.referrals)
+      await each('referral', r.conversationId, () => ingestReferral(ctx, tx, account, r, now));
     return counts;
   });
 }
