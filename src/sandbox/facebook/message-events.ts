@@ -1,3 +1,4 @@
+import { inboundReferral } from '../graph/referrals.js';
 import { deliverMetaWebhook } from '../graph/webhooks.js';
 import type { GraphPage } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
@@ -10,6 +11,9 @@ import type { SimulatorState } from '../types.js';
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reads
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reactions
  * They need a conversation between the Page and the person; a reaction needs a message of it.
+ * Kind `referral`: the person, who already has a thread with the Page, comes back to it through an m.me
+ * link or an ad without writing, and Meta pushes `messaging_referrals`:
+ * https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_referrals
  */
 
 /** The `reaction` word Meta sends beside the emoji (`other` for any emoji outside its list). */
@@ -78,4 +82,29 @@ export async function inboundMessageEvent(
     { id: page.id, time, messaging: [{ ...base, timestamp: at, reaction }] },
   ]);
   return { status: 200, body: { id: message.id, webhookStatus } };
+}
+
+/**
+ * `_inbound` kind `referral`: Meta sends `messaging_referrals` only when the person already has a thread
+ * with the Page (a first click into a new thread comes with the first message or the Get Started postback).
+ */
+export async function inboundReferralEvent(
+  state: SimulatorState,
+  page: GraphPage,
+  who: { id: string; name: string },
+  hasThread: boolean,
+  b: Record<string, unknown>,
+  at: number,
+): Promise<Answer> {
+  if (!hasThread)
+    return bad(
+      `Page ${page.id} has no conversation with ${who.id}: Meta sends a referral only into an existing thread`,
+    );
+  const clicked = inboundReferral(b.referral, 'messenger');
+  if ('error' in clicked) return bad(clicked.error);
+  const event = { sender: { id: who.id }, recipient: { id: page.id }, timestamp: at, referral: clicked.referral };
+  const webhookStatus = await deliverMetaWebhook(state, 'page', 'messaging_referrals', [
+    { id: page.id, time: Math.floor(at / 1000), messaging: [event] },
+  ]);
+  return { status: 200, body: { senderId: who.id, referral: clicked.referral, webhookStatus } };
 }
