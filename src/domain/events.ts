@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'message.delivered',
   'message.read',
   'reaction.received',
+  'referral.received',
   'comment.received',
   'review.new',
   'review.updated',

@@ -604,6 +604,20 @@ export interface InboundHandover {
   at: Date;
 }
 
+/**
+ * A click on a link or ad that opened an existing conversation without a message (Messenger's
+ * `messaging_referrals`, Instagram's `messaging_referral`). `referral` holds only the documented keys of
+ * Meta's object (graph/referral.ts); a first message after a click carries it in its `extra.referral`.
+ */
+export interface InboundReferral {
+  conversationId: string;
+  /** The person who clicked. */
+  sender: InboxPerson;
+  referral: Record<string, unknown>;
+  /** When the platform says the click happened (ms precision). */
+  referredAt: Date;
+}
+
 /** What one poll or one pushed update brought for one account. */
 export interface InboxBatch {
   messages?: InboundMessage[];
@@ -613,6 +627,7 @@ export interface InboxBatch {
   receipts?: InboundReceipt[];
   reactions?: InboundReaction[];
   handovers?: InboundHandover[];
+  referrals?: InboundReferral[];
   /** Where the next poll starts (stored per account as given); undefined keeps the stored one. */
   cursor?: Record<string, unknown> | null;
 }

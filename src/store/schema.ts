@@ -565,6 +565,20 @@ export interface InboxMentionTable {
   created_at: string;
 }
 
+/** A link or ad click into an existing conversation (0400), kept once per `referral_key`. */
+export interface InboxReferralTable {
+  referral_id: string;
+  tenant_id: string;
+  account_id: string;
+  conversation_id: string;
+  referral_key: string;
+  sender_id: string;
+  /** Meta's referral object (its documented keys), as JSON text. */
+  referral: string;
+  referred_at: string;
+  created_at: string;
+}
+
 export interface InboxSyncTable {
   account_id: string;
   cursor: string | null;
@@ -805,6 +819,7 @@ export interface Database {
   inbox_comment: InboxCommentTable;
   inbox_review: InboxReviewTable;
   inbox_mention: InboxMentionTable;
+  inbox_referral: InboxReferralTable;
   inbox_sync: InboxSyncTable;
   comment_automation: CommentAutomationTable;
   comment_automation_log: CommentAutomationLogTable;

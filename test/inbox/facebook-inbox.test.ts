@@ -417,6 +417,7 @@ describe('Facebook inbox', () => {
       'message_reads',
       'message_reactions',
       'messaging_handovers',
+      'messaging_referrals',
       'feed',
       'ratings',
     ]);

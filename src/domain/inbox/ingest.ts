@@ -37,6 +37,7 @@ import {
 import { triggerAutomations } from './automation-run.js';
 import { ingestReaction, ingestReceipt } from './ingest-receipts.js';
 import { ingestHandover } from './thread-control.js';
+import { ingestReferral } from './ingest-referrals.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
@@ -293,11 +294,12 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
     receipts: batch.receipts ?? [],
     reactions: batch.reactions ?? [],
     handovers: batch.handovers ?? [],
+    referrals: batch.referrals ?? [],
   });
   return ctx.db.transaction(async (tx) => {
     const counts: IngestCounts = { messages: 0, comments: 0, reviews: 0 };
     const each = async (
-      kind: 'message' | 'comment' | 'review' | 'mention' | 'receipt' | 'reaction' | 'handover',
+      kind: 'message' | 'comment' | 'review' | 'mention' | 'receipt' | 'reaction' | 'handover' | 'referral',
       platformId: unknown,
       store: () => Promise<boolean>,
     ) => {
@@ -336,6 +338,8 @@ export async function ingestBatch(ctx: AppContext, account: AccountRow, batch: I
       await each('reaction', r.messageId, () => ingestReaction(ctx, tx, account, r, now));
     for (const h of clean.handovers)
       await each('handover', h.conversationId, () => ingestHandover(ctx, tx, account, h, now));
+    for (const r of clean.referrals)
+      await each('referral', r.conversationId, () => ingestReferral(ctx, tx, account, r, now));
     return counts;
   });
 }

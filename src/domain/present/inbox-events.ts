@@ -7,8 +7,8 @@ import type { InboxPerson } from '../../platforms/types.js';
 /*
  * The bodies of the inbox events: `message.received` and `comment.received` (OpenAPI WebhookPayloadMessage
  * and WebhookPayloadComment), `conversation.started`, `conversation.control_changed`, `message.sent`,
- * `message.edited`, `message.deleted`, `message.delivered`, `message.read`, `reaction.received`, `review.new`
- * and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
+ * `message.edited`, `message.deleted`, `message.delivered`, `message.read`, `reaction.received`,
+ * `referral.received`, `review.new` and `review.updated`. Ids are the ones the inbox API takes: the platform's, with the account.
  */
 
 /** InboxWebhookConversation: the conversation context of every message event. */
@@ -54,12 +54,22 @@ function webhookMessage(account: AccountRow, conversation: ConversationRow, mess
   };
 }
 
+/**
+ * The click attribution a first message carries (Meta's referral, kept in the message's metadata by the
+ * adapter): `metadata.referral` of `message.received`, and of the message in the inbox's listing.
+ */
+export function messageReferral(message: MessageRow): Record<string, unknown> | null {
+  const referral = (JSON.parse(message.metadata) as { referral?: unknown }).referral;
+  return referral && typeof referral === 'object' ? (referral as Record<string, unknown>) : null;
+}
+
 export function messageEventData(
   account: AccountRow,
   conversation: ConversationRow,
   message: MessageRow,
   sender: InboxPerson,
 ) {
+  const referral = messageReferral(message);
   return {
     message: {
       id: message.platform_message_id,
@@ -80,6 +90,7 @@ export function messageEventData(
     },
     conversation: webhookConversation(conversation),
     account: webhookAccount(account),
+    ...(referral ? { metadata: { referral } } : {}),
   };
 }
 
@@ -251,6 +262,25 @@ export function reactionEventData(
       sender: { id: reaction.sender.id ?? '', ...(name ? { name } : {}) },
       reactedAt: reaction.reactedAt,
     },
+    conversation: webhookConversation(conversation),
+    account: webhookAccount(account),
+  };
+}
+
+/**
+ * `referral.received` (OpenAPI WebhookPayloadReferral): a link or ad click that opened the conversation
+ * without a message. `referral` is Meta's object with its documented keys (platforms/graph/referral.ts);
+ * the sender is the person who clicked, the conversation's participant.
+ */
+export function referralEventData(
+  account: AccountRow,
+  conversation: ConversationRow,
+  senderId: string,
+  referral: Record<string, unknown>,
+) {
+  return {
+    referral,
+    sender: { id: senderId },
     conversation: webhookConversation(conversation),
     account: webhookAccount(account),
   };

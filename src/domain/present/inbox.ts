@@ -3,6 +3,7 @@ import type { CommentRow, ListedInboxPost } from '../../store/inbox/comments.js'
 import type { ConversationRow, ListedConversation, MessageRow } from '../../store/inbox/conversations.js';
 import type { ListedMention } from '../../store/inbox/mentions.js';
 import type { ListedReview } from '../../store/inbox/reviews.js';
+import { messageReferral } from './inbox-events.js';
 
 /* The inbox API's shapes (reference §11.2; OpenAPI Messages, Comments and Reviews). */
 
@@ -47,6 +48,8 @@ export function presentConversationDetail(row: ListedConversation) {
 }
 
 export function presentMessage(row: MessageRow, conversation: ConversationRow) {
+  // The click attribution of a first message, as `message.received` showed it; other metadata stays inside.
+  const referral = messageReferral(row);
   return {
     id: row.platform_message_id,
     conversationId: conversation.platform_conversation_id,
@@ -61,6 +64,7 @@ export function presentMessage(row: MessageRow, conversation: ConversationRow) {
     subject: row.subject,
     storyReply: null,
     isStoryMention: null,
+    ...(referral ? { metadata: { referral } } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { metaReferral } from '../graph/referral.js';
 import { metaWebhook } from '../graph/webhook.js';
 import type {
   AccountCredentials,
@@ -7,6 +8,7 @@ import type {
   InboundMessage,
   InboundReaction,
   InboundReceipt,
+  InboundReferral,
   InboundReview,
   InboxAttachment,
   InboxCapability,
@@ -23,7 +25,9 @@ import type { PageAccess } from './publish.js';
  * ratings (reviews). Items arrive both ways and are keyed on Graph's own ids, so the same item pushed and
  * polled is one:
  * - pushed: Meta webhooks (graph/webhook.ts), object `page`, fields `messages` (with echoes), the
- *   receipts `message_deliveries` and `message_reads`, `message_reactions`, `messaging_handovers`, `feed`
+ *   receipts `message_deliveries` and `message_reads`, `message_reactions`, `messaging_handovers`,
+ *   `messaging_referrals` (a link or ad click into an existing thread; the first message after a click
+ *   carries its `referral`), `feed`
  *   (comments) and `ratings`;
  * - polled: `/{page}/conversations?platform=messenger` and `/{thread}/messages`, the recent
  *   `/{page}/published_posts` and their `/comments`, and `/{page}/ratings`;
@@ -65,7 +69,11 @@ interface MessagingEvent {
     is_echo?: boolean;
     text?: unknown;
     attachments?: { type?: string; payload?: { url?: string } }[];
+    /** The click that led to this first message (graph/referral.ts). */
+    referral?: unknown;
   };
+  /** `messaging_referrals` (webhook-events/messaging_referrals): a click with no message. */
+  referral?: unknown;
   /** `message_deliveries` (webhook-events/message-deliveries): `mids` may be absent. */
   delivery?: { mids?: unknown; watermark?: number };
   /** `message_reads` (webhook-events/message-reads). */
@@ -147,6 +155,31 @@ function fromMessaging(pageId: string, ev: MessagingEvent): InboundMessage | nul
       .filter((a) => a?.payload?.url)
       .map((a) => ({ type: attachmentType(a.type), url: String(a.payload?.url) })),
     sentAt: time(ev.timestamp),
+    ...messageReferral(ev),
+  };
+}
+
+/** The click a first message carries, kept in its metadata as `referral` (beside the message or in it). */
+function messageReferral(ev: MessagingEvent): { extra?: Record<string, unknown> } {
+  if (ev.message?.is_echo) return {};
+  const referral = metaReferral(ev.message?.referral ?? ev.referral);
+  return referral ? { extra: { referral } } : {};
+}
+
+/**
+ * A `messaging_referrals` event (https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_referrals):
+ * a person who already has a thread with the Page came back to it through an m.me link or an ad, without
+ * writing. A referral from the chat plugin names the person by `user_ref`, not a PSID: no conversation.
+ */
+function referralOf(ev: MessagingEvent): InboundReferral | null {
+  if (ev?.message || !ev?.sender?.id) return null;
+  const referral = metaReferral(ev.referral);
+  if (!referral) return null;
+  return {
+    conversationId: String(ev.sender.id),
+    sender: { id: String(ev.sender.id) },
+    referral,
+    referredAt: time(ev.timestamp),
   };
 }
 
@@ -614,6 +647,7 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
         const handovers = events
           .map((ev) => handoverOf(opts.appId, ev))
           .filter((h): h is InboundHandover => h !== null);
+        const referrals = events.map(referralOf).filter((r): r is InboundReferral => r !== null);
         const comments: InboundComment[] = [];
         const reviews: InboundReview[] = [];
         for (const change of (entry.changes ?? []) as PageChange[]) {
@@ -642,7 +676,7 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
             );
           }
         }
-        const batch = { messages, comments, reviews, receipts, reactions, handovers };
+        const batch = { messages, comments, reviews, receipts, reactions, handovers, referrals };
         if (!Object.values(batch).some((items) => items.length)) return [];
         return [
           {

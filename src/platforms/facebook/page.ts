@@ -13,7 +13,8 @@ import { graph, graphBase, type FacebookOptions } from './api.js';
 
 /**
  * The Page webhook fields Herald installs the app for (the inbox's: messages, echoes, delivery and read
- * receipts, reactions to messages, handovers of a conversation to or from this app, comments, ratings).
+ * receipts, reactions to messages, handovers of a conversation to or from this app, m.me link and ad
+ * clicks into an existing thread, comments, ratings).
  */
 export const PAGE_WEBHOOK_FIELDS = [
   'messages',
@@ -22,6 +23,8 @@ export const PAGE_WEBHOOK_FIELDS = [
   'message_reads',
   'message_reactions',
   'messaging_handovers',
+  // https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_referrals
+  'messaging_referrals',
   'feed',
   'ratings',
 ];

@@ -1,9 +1,11 @@
+import { metaReferral } from '../graph/referral.js';
 import { metaWebhook, type MetaDelivery } from '../graph/webhook.js';
 import {
   PlatformError,
   type AccountCredentials,
   type InboundComment,
   type InboundMessage,
+  type InboundReferral,
   type InboxAttachment,
   type InboxCapability,
   type InboxPerson,
@@ -25,6 +27,8 @@ import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.j
  *   (`POST /{comment}?hide=`) and the private reply (`POST /{ig-user}/messages` with
  *   `recipient.comment_id`); Instagram cannot like a comment through the API;
  * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts.
+ * - `messaging_referral`: an ig.me link with a `ref` clicked in an existing conversation (igReferrals);
+ *   a first message after an ig.me or ad click carries the `referral` in the message.
  */
 
 /** The first poll looks this far back; later ones from the newest item seen, less an overlap. */
@@ -63,6 +67,38 @@ interface IgCommentWire {
   hidden?: boolean;
   like_count?: number;
   replies?: { data?: IgCommentWire[] };
+}
+
+/**
+ * The `messaging_referral` events of a webhook entry: a person who already has a conversation with the
+ * account opened it through an ig.me link with a `ref`, without writing
+ * (https://developers.facebook.com/documentation/business-messaging/instagram-messaging/webhooks, field
+ * `messaging_referral`; the referral's keys: .../instagram-messaging/features/ig-me-links).
+ */
+function igReferrals(igUserId: string, e: Record<string, unknown>): InboundReferral[] {
+  const out: InboundReferral[] = [];
+  for (const m of (Array.isArray(e.messaging) ? e.messaging : []) as Array<{
+    sender?: { id?: string };
+    timestamp?: number;
+    message?: unknown;
+    referral?: unknown;
+  }>) {
+    const referral = m?.message ? null : metaReferral(m?.referral);
+    if (!referral || !m.sender?.id || m.sender.id === igUserId) continue;
+    out.push({
+      conversationId: m.sender.id,
+      sender: { id: m.sender.id },
+      referral,
+      referredAt: new Date(Number(m.timestamp) || Number(e.time) || 0),
+    });
+  }
+  return out;
+}
+
+/** The click a person's first message carries (ig.me link or ad), kept in its metadata as `referral`. */
+function igMessageReferral(message: { referral?: unknown; is_echo?: boolean }): { extra?: Record<string, unknown> } {
+  const referral = message.is_echo ? null : metaReferral(message.referral);
+  return referral ? { extra: { referral } } : {};
 }
 
 /** A read or pushed attachment as Herald's: image, video, audio or file. */
@@ -157,7 +193,13 @@ export function instagramInbox(
       sender?: { id?: string };
       recipient?: { id?: string };
       timestamp?: number;
-      message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: IgAttachmentWire[] };
+      message?: {
+        mid?: string;
+        text?: string;
+        is_echo?: boolean;
+        attachments?: IgAttachmentWire[];
+        referral?: unknown;
+      };
     }>) {
       if (!m.message?.mid || !m.sender?.id || !m.recipient?.id) continue;
       const outgoing = m.message.is_echo === true || m.sender.id === igUserId;
@@ -171,6 +213,7 @@ export function instagramInbox(
         text: m.message.text ?? null,
         attachments: (m.message.attachments ?? []).map(attachmentOf).filter((x): x is InboxAttachment => x !== null),
         sentAt: new Date(Number(m.timestamp) || Number(e.time) || 0),
+        ...igMessageReferral(m.message),
       });
     }
     const comments: InboundComment[] = [];
@@ -197,8 +240,18 @@ export function instagramInbox(
         createdAt: new Date((Number(e.time) || 0) * 1000),
       });
     }
-    return messages.length || comments.length
-      ? [{ account, batch: { ...(messages.length ? { messages } : {}), ...(comments.length ? { comments } : {}) } }]
+    const referrals = igReferrals(igUserId, e);
+    return messages.length || comments.length || referrals.length
+      ? [
+          {
+            account,
+            batch: {
+              ...(messages.length ? { messages } : {}),
+              ...(comments.length ? { comments } : {}),
+              ...(referrals.length ? { referrals } : {}),
+            },
+          },
+        ]
       : [];
   }
 
@@ -385,7 +438,7 @@ export function instagramInbox(
 
     webhook: metaWebhook({
       object: 'instagram',
-      fields: ['messages', 'comments'],
+      fields: ['messages', 'comments', 'messaging_referral'],
       appId: opts.appId,
       appSecret: opts.appSecret,
       graphBase: base,

@@ -5,7 +5,8 @@ import { graphError, invalidParam, sendGraphFault } from '../graph/errors.js';
 import { deliverMetaWebhook, pageInstalls } from '../graph/webhooks.js';
 import { newId, stableId, world, type GraphObject } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
-import { inboundMessageEvent } from './message-events.js';
+import { inboundMessageEvent, inboundReferralEvent } from './message-events.js';
+import { inboundReferral } from '../graph/referrals.js';
 import { addObject, record } from './store.js';
 
 /*
@@ -471,6 +472,9 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
     if (b.kind === 'message') {
       if (!text && !b.attachment)
         return reply.status(400).send({ error: 'a message needs text or attachment {type, url}' });
+      // The first message after an m.me link or ad click carries the click's referral.
+      const clicked = b.referral === undefined ? null : inboundReferral(b.referral, 'messenger');
+      if (clicked && 'error' in clicked) return reply.status(400).send({ error: clicked.error });
       const t = thread(state, page.id, who, at);
       const data = t.data as unknown as Thread;
       const id = mid();
@@ -502,6 +506,7 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
           mid: id,
           text: text || undefined,
           ...(att?.url ? { attachments: [{ type: att.type ?? 'file', payload: { url: att.url } }] } : {}),
+          ...(clicked ? { referral: clicked.referral } : {}),
         },
       };
       const webhookStatus = await deliverMetaWebhook(state, 'page', 'messages', [
@@ -602,8 +607,12 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       const answer = await inboundMessageEvent(state, page, who, messages, b, at);
       return reply.status(answer.status).send(answer.body);
     }
-    return reply
-      .status(400)
-      .send({ error: 'kind must be message, comment, review, mention, delivery, read, reaction or handover' });
+    if (b.kind === 'referral') {
+      const answer = await inboundReferralEvent(state, page, who, Boolean(threadFor(state, page.id, who.id)), b, at);
+      return reply.status(answer.status).send(answer.body);
+    }
+    return reply.status(400).send({
+      error: 'kind must be message, comment, review, mention, delivery, read, reaction, handover or referral',
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { inboundReferral } from '../graph/referrals.js';
 import { deliverMetaWebhook } from '../graph/webhooks.js';
 import type { GraphPage } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
@@ -13,6 +14,9 @@ import type { SimulatorState } from '../types.js';
  * Kind `handover`: people at the Page, in the Page Inbox app, take the thread from the app or pass it
  * back (the handover protocol), and Meta pushes `messaging_handovers` to the app that lost or gained it:
  * https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_handovers
+ * Kind `referral`: the person, who already has a thread with the Page, comes back to it through an m.me
+ * link or an ad without writing, and Meta pushes `messaging_referrals`:
+ * https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events/messaging_referrals
  */
 
 /** Messenger's Page Inbox app: the people at the Page. */
@@ -139,4 +143,29 @@ async function handover(
     },
   ]);
   return { status: 200, body: { owner: owners.get(key), webhookStatus } };
+}
+
+/**
+ * `_inbound` kind `referral`: Meta sends `messaging_referrals` only when the person already has a thread
+ * with the Page (a first click into a new thread comes with the first message or the Get Started postback).
+ */
+export async function inboundReferralEvent(
+  state: SimulatorState,
+  page: GraphPage,
+  who: { id: string; name: string },
+  hasThread: boolean,
+  b: Record<string, unknown>,
+  at: number,
+): Promise<Answer> {
+  if (!hasThread)
+    return bad(
+      `Page ${page.id} has no conversation with ${who.id}: Meta sends a referral only into an existing thread`,
+    );
+  const clicked = inboundReferral(b.referral, 'messenger');
+  if ('error' in clicked) return bad(clicked.error);
+  const event = { sender: { id: who.id }, recipient: { id: page.id }, timestamp: at, referral: clicked.referral };
+  const webhookStatus = await deliverMetaWebhook(state, 'page', 'messaging_referrals', [
+    { id: page.id, time: Math.floor(at / 1000), messaging: [event] },
+  ]);
+  return { status: 200, body: { senderId: who.id, referral: clicked.referral, webhookStatus } };
 }

@@ -4,6 +4,7 @@ import { graphError } from '../graph/errors.js';
 import { deliverMetaWebhook } from '../graph/webhooks.js';
 import { newId, stableId, world, type GraphObject, type GraphPage } from '../graph/world.js';
 import type { SimulatorState } from '../types.js';
+import { inboundReferral } from '../graph/referrals.js';
 import { setFollows } from './extras.js';
 import { actsFor } from './login.js';
 
@@ -22,7 +23,9 @@ import { actsFor } from './login.js';
  *   `DELETE /{comment}`: the media owner moderates every comment under their media.
  * `POST /_inbound {kind: "message" | "comment"}` (docs/sandbox.md) is someone writing to the account: stored
  * where those reads find it, then delivered as Meta's signed webhook (`object: instagram`, fields
- * `messages` and `comments`) to the subscribed callback.
+ * `messages` and `comments`) to the subscribed callback. `{kind: "referral"}` is someone with a
+ * conversation reopening it through an ig.me link with a `ref` (field `messaging_referral`); a message's
+ * `referral` is the ig.me link or ad click before it (igReferralInbound).
  */
 
 const PRIVATE_REPLY_WINDOW_MS = 7 * 86_400_000;
@@ -459,6 +462,39 @@ const personOf = (from: { id?: string; username?: string } | undefined) => {
   return { id: from?.id ?? stableId(`igsid-${username}`), username };
 };
 
+/**
+ * The referral an `_inbound` message or click carries, as Meta would push it:
+ * - kind `referral` (field `messaging_referral`): only an ig.me link with a `ref`, only into an existing
+ *   conversation (https://developers.facebook.com/documentation/business-messaging/instagram-messaging/webhooks);
+ * - a message: an ig.me `ref` reaches a new conversation only when the account has ice breakers
+ *   (https://developers.facebook.com/documentation/business-messaging/instagram-messaging/features/ig-me-links),
+ *   otherwise the message comes without it (`referral: null`); an ad click (ADS) always comes with it.
+ */
+function igReferralInbound(
+  state: SimulatorState,
+  igUserId: string,
+  personId: string,
+  raw: unknown,
+  standalone: boolean,
+): { referral: Record<string, unknown> | null } | { error: string } {
+  const hasThread =
+    objects(
+      state,
+      'UnifiedThread',
+      (o) => o.ownerId === igUserId && (o.data.participant as { id: string }).id === personId,
+    ).length > 0;
+  if (standalone && !hasThread)
+    return { error: 'Meta sends messaging_referral only into an existing conversation; this person has none' };
+  if (raw === undefined) return standalone ? { error: 'referral {ref} is required' } : { referral: null };
+  const clicked = inboundReferral(raw, 'instagram');
+  if ('error' in clicked) return clicked;
+  if (standalone && clicked.referral.source === 'ADS')
+    return { error: 'messaging_referral is sent for ig.me links only (source SHORTLINKS)' };
+  if (clicked.referral.source !== 'ADS' && !hasThread && !iceBreakers(state).get(igUserId)?.length)
+    return { referral: null };
+  return clicked;
+}
+
 /** `POST /_inbound` for Instagram: a direct message to the account, or a comment under one of its media. */
 export function registerInbound(app: FastifyInstance, state: SimulatorState, now: () => number): void {
   app.post('/_inbound', async (request, reply) => {
@@ -470,6 +506,7 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       postId?: string;
       replyTo?: string;
       attachment?: { type?: string; url?: string };
+      referral?: unknown;
     };
     const page = igAccount(state, String(b.account ?? ''));
     // SANDBOX.md: an unknown account is the caller's mistake, a 400 that names it.
@@ -482,6 +519,8 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
     if (b.kind === 'message') {
       if (!b.text && !b.attachment?.url)
         return reply.status(400).send({ error: 'text or attachment {type, url} is required' });
+      const clicked = igReferralInbound(state, page.igUserId, person.id, b.referral, false);
+      if ('error' in clicked) return reply.status(400).send({ error: clicked.error });
       const attachment = b.attachment?.url ? { type: b.attachment.type ?? 'image', url: b.attachment.url } : null;
       const m: IgMessage = {
         id: messageId(state),
@@ -507,12 +546,32 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
                 mid: m.id,
                 ...(m.text ? { text: m.text } : {}),
                 ...(attachment ? { attachments: [{ type: attachment.type, payload: { url: attachment.url } }] } : {}),
+                ...(clicked.referral ? { referral: clicked.referral } : {}),
               },
             },
           ],
         },
       ]);
-      return { id: m.id, from: person, webhookStatus };
+      return {
+        id: m.id,
+        from: person,
+        ...(b.referral !== undefined ? { referral: clicked.referral } : {}),
+        webhookStatus,
+      };
+    }
+    if (b.kind === 'referral') {
+      const clicked = igReferralInbound(state, page.igUserId, person.id, b.referral, true);
+      if ('error' in clicked) return reply.status(400).send({ error: clicked.error });
+      const webhookStatus = await deliverMetaWebhook(state, 'instagram', 'messaging_referral', [
+        {
+          id: page.igUserId,
+          time: at,
+          messaging: [
+            { sender: { id: person.id }, recipient: { id: page.igUserId }, timestamp: at, referral: clicked.referral },
+          ],
+        },
+      ]);
+      return { from: person, referral: clicked.referral, webhookStatus };
     }
     if (b.kind === 'comment') {
       const media = world(state).objects.get(String(b.postId ?? ''));
@@ -544,6 +603,6 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       ]);
       return { id: c.id, from: person, webhookStatus };
     }
-    return reply.status(400).send({ error: 'kind must be "message" or "comment" on Instagram' });
+    return reply.status(400).send({ error: 'kind must be "message", "comment" or "referral" on Instagram' });
   });
 }

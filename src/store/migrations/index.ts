@@ -33,6 +33,7 @@ import * as m0350 from './0350-rollup-at-commit.js';
 import * as m0370 from './0370-inbox-conversation-totals.js';
 import * as m0380 from './0380-message-receipts.js';
 import * as m0390 from './0390-conversation-total-edges.js';
+import * as m0400 from './0400-inbox-referrals.js';
 
 /**
  * The explicit list of migrations, in order. Names sort in the order they run; each feature takes the
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0370-inbox-conversation-totals': m0370,
   '0380-message-receipts': m0380,
   '0390-conversation-total-edges': m0390,
+  '0400-inbox-referrals': m0400,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

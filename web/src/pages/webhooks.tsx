@@ -25,6 +25,7 @@ const EVENTS = [
   'message.delivered',
   'message.read',
   'reaction.received',
+  'referral.received',
   'comment.received',
   'review.new',
   'review.updated',

@@ -80,6 +80,8 @@ export const Message = Type.Object({
   subject: Nullable(Type.String()),
   storyReply: Nullable(Type.Boolean()),
   isStoryMention: Nullable(Type.Boolean()),
+  /** Present when the message has platform extras to show: `referral` (the click that led to it). */
+  metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
 export const CommentedPost = Type.Object({
