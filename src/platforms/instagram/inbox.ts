@@ -5,11 +5,13 @@ import {
   type InboundComment,
   type InboundMessage,
   type InboxAttachment,
+  type InboxBatch,
   type InboxCapability,
   type InboxPerson,
   type PlatformIO,
 } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.js';
+import { type IgMessagingEvent, messageReaction, seenReceipt } from './message-events.js';
 
 /*
  * Instagram's inbox on the IG user id, whichever login connected it
@@ -24,8 +26,17 @@ import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.j
  *   reply (`POST /{comment}/replies`, or `/{media}/comments` under the post), delete, hide
  *   (`POST /{comment}?hide=`) and the private reply (`POST /{ig-user}/messages` with
  *   `recipient.comment_id`); Instagram cannot like a comment through the API;
- * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts.
+ * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts,
+ *   with `messaging_seen` (read receipts) and `message_reactions` (message-events.ts).
  */
+
+/**
+ * The webhook fields Herald subscribes the app to for the `instagram` object. The app's fields are the
+ * ones that count: "Webhook notifications are sent for the webhook fields your app is subscribed to if your
+ * app user is subscribed to at least one Instagram webhook field"
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/webhooks).
+ */
+const WEBHOOK_FIELDS = ['messages', 'messaging_seen', 'message_reactions', 'comments'];
 
 /** The first poll looks this far back; later ones from the newest item seen, less an overlap. */
 const FIRST_LOOK_BACK_MS = 24 * 3600_000;
@@ -79,6 +90,14 @@ function attachmentOf(a: IgAttachmentWire): InboxAttachment | null {
         ? 'share'
         : 'file';
   return { type, url };
+}
+
+/** The read receipts and reactions among one entry's `messaging` events (only the kinds it has). */
+function receiptsAndReactions(igUserId: string, messaging: unknown): Pick<InboxBatch, 'receipts' | 'reactions'> {
+  const events = (Array.isArray(messaging) ? messaging : []) as IgMessagingEvent[];
+  const receipts = events.map((ev) => seenReceipt(igUserId, ev)).filter((r) => r !== null);
+  const reactions = events.map((ev) => messageReaction(igUserId, ev)).filter((r) => r !== null);
+  return { ...(receipts.length ? { receipts } : {}), ...(reactions.length ? { reactions } : {}) };
 }
 
 export interface IgInboxAccess {
@@ -197,9 +216,12 @@ export function instagramInbox(
         createdAt: new Date((Number(e.time) || 0) * 1000),
       });
     }
-    return messages.length || comments.length
-      ? [{ account, batch: { ...(messages.length ? { messages } : {}), ...(comments.length ? { comments } : {}) } }]
-      : [];
+    const batch: InboxBatch = {
+      ...(messages.length ? { messages } : {}),
+      ...(comments.length ? { comments } : {}),
+      ...receiptsAndReactions(igUserId, e.messaging),
+    };
+    return Object.keys(batch).length ? [{ account, batch }] : [];
   }
 
   return {
@@ -385,7 +407,7 @@ export function instagramInbox(
 
     webhook: metaWebhook({
       object: 'instagram',
-      fields: ['messages', 'comments'],
+      fields: WEBHOOK_FIELDS,
       appId: opts.appId,
       appSecret: opts.appSecret,
       graphBase: base,
