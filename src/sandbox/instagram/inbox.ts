@@ -6,6 +6,7 @@ import { newId, stableId, world, type GraphObject, type GraphPage } from '../gra
 import type { SimulatorState } from '../types.js';
 import { setFollows } from './extras.js';
 import { actsFor } from './login.js';
+import { inboundMessageEvent } from './message-events.js';
 
 /*
  * Instagram messaging and comment moderation on the Graph core
@@ -22,7 +23,8 @@ import { actsFor } from './login.js';
  *   `DELETE /{comment}`: the media owner moderates every comment under their media.
  * `POST /_inbound {kind: "message" | "comment"}` (docs/sandbox.md) is someone writing to the account: stored
  * where those reads find it, then delivered as Meta's signed webhook (`object: instagram`, fields
- * `messages` and `comments`) to the subscribed callback.
+ * `messages` and `comments`) to the subscribed callback; `{kind: "read" | "reaction"}` is the person seeing
+ * or reacting to a message of a conversation (`messaging_seen`, `message_reactions`: message-events.ts).
  */
 
 const PRIVATE_REPLY_WINDOW_MS = 7 * 86_400_000;
@@ -544,6 +546,23 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       ]);
       return { id: c.id, from: person, webhookStatus };
     }
-    return reply.status(400).send({ error: 'kind must be "message" or "comment" on Instagram' });
+    if (b.kind === 'read' || b.kind === 'reaction') {
+      const thread = objects(
+        state,
+        'UnifiedThread',
+        (o) => o.ownerId === page.igUserId && (o.data.participant as { id: string }).id === person.id,
+      )[0];
+      const messages = thread ? (thread.data.messages as IgMessage[]) : undefined;
+      const answer = await inboundMessageEvent(
+        state,
+        page,
+        person,
+        messages,
+        request.body as Record<string, unknown>,
+        at,
+      );
+      return reply.status(answer.status).send(answer.body);
+    }
+    return reply.status(400).send({ error: 'kind must be "message", "comment", "read" or "reaction" on Instagram' });
   });
 }
