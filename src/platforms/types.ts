@@ -569,17 +569,20 @@ export interface InboundReview {
 
 /**
  * A delivery or read receipt of the account's own messages in one conversation (Messenger's
- * `message_deliveries` and `message_reads`): every message the account sent at or before `watermark`,
- * and those named in `messageIds`, reached the person (`delivered`) or were seen (`read`).
+ * `message_deliveries` and `message_reads`, Instagram's `messaging_seen`): every message the account sent
+ * at or before `watermark` (or, without one, at or before the message `upToMessageId`), and those named
+ * in `messageIds`, reached the person (`delivered`) or were seen (`read`).
  */
 export interface InboundReceipt {
   conversationId: string;
   status: 'delivered' | 'read';
-  watermark: Date;
+  watermark?: Date;
+  /** The platform id of the last message seen (Instagram's `read.mid`): the bound when there is no watermark. */
+  upToMessageId?: string;
   messageIds?: string[];
 }
 
-/** A reaction added to or removed from a message of a conversation (Messenger's `message_reactions`). */
+/** A reaction added to or removed from a message of a conversation (Messenger's and Instagram's `message_reactions`). */
 export interface InboundReaction {
   conversationId: string;
   messageId: string;

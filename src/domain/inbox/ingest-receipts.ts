@@ -8,7 +8,8 @@ import { markReceipt, swapMessageMetadata } from '../../store/inbox/receipts.js'
 import { deliveryStatusData, reactionEventData } from '../present/inbox-events.js';
 
 /*
- * What the platform says happened to stored messages (Messenger pushes these; no poll finds them):
+ * What the platform says happened to stored messages (Messenger and Instagram push these; no poll finds
+ * them):
  * - a receipt marks the account's messages of the conversation delivered or read and writes one
  *   `message.delivered` / `message.read` per message it newly marked;
  * - a reaction to a stored message is kept on the message (metadata `reaction`: the account's own, as
@@ -27,18 +28,12 @@ export async function ingestReceipt(
   r: InboundReceipt,
   now: Date,
 ): Promise<number> {
-  if (Number.isNaN(r.watermark.getTime())) return 0;
   const conversation = await findConversation(tx, account.account_id, r.conversationId);
   if (!conversation) return 0;
+  const watermark = await receiptWatermark(tx, conversation.conversation_id, r);
+  if (!watermark) return 0;
   const at = now.toISOString();
-  const marked = await markReceipt(
-    tx,
-    conversation.conversation_id,
-    r.status,
-    r.watermark.toISOString(),
-    r.messageIds ?? [],
-    at,
-  );
+  const marked = await markReceipt(tx, conversation.conversation_id, r.status, watermark, r.messageIds ?? [], at);
   // Oldest first: the order the messages were sent.
   marked.sort((a, b) => a.sent_at.localeCompare(b.sent_at) || a.message_id.localeCompare(b.message_id));
   for (const message of marked)
@@ -50,6 +45,17 @@ export async function ingestReceipt(
       now,
     );
   return marked.length;
+}
+
+/**
+ * The time up to which a receipt covers the account's messages (ISO): its watermark, or else the time
+ * the message it names as the last one seen was sent (Instagram's `read.mid`). Null when neither is
+ * known (a bad watermark, a message Herald never stored): the receipt then marks nothing.
+ */
+async function receiptWatermark(tx: Executor, conversationId: string, r: InboundReceipt): Promise<string | null> {
+  if (r.watermark) return Number.isNaN(r.watermark.getTime()) ? null : r.watermark.toISOString();
+  if (!r.upToMessageId) return null;
+  return (await findMessageByAnyId(tx, conversationId, r.upToMessageId))?.sent_at ?? null;
 }
 
 /** Stores one reaction; answers whether it changed anything (and was announced). */

@@ -7,11 +7,13 @@ import {
   type InboundMessage,
   type InboundReferral,
   type InboxAttachment,
+  type InboxBatch,
   type InboxCapability,
   type InboxPerson,
   type PlatformIO,
 } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.js';
+import { type IgMessagingEvent, messageReaction, seenReceipt } from './message-events.js';
 
 /*
  * Instagram's inbox on the IG user id, whichever login connected it
@@ -26,10 +28,19 @@ import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.j
  *   reply (`POST /{comment}/replies`, or `/{media}/comments` under the post), delete, hide
  *   (`POST /{comment}?hide=`) and the private reply (`POST /{ig-user}/messages` with
  *   `recipient.comment_id`); Instagram cannot like a comment through the API;
- * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts.
+ * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts,
+ *   with `messaging_seen` (read receipts) and `message_reactions` (message-events.ts).
  * - `messaging_referral`: an ig.me link with a `ref` clicked in an existing conversation (igReferrals);
  *   a first message after an ig.me or ad click carries the `referral` in the message.
  */
+
+/**
+ * The webhook fields Herald subscribes the app to for the `instagram` object. The app's fields are the
+ * ones that count: "Webhook notifications are sent for the webhook fields your app is subscribed to if your
+ * app user is subscribed to at least one Instagram webhook field"
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/webhooks).
+ */
+const WEBHOOK_FIELDS = ['messages', 'messaging_seen', 'message_reactions', 'comments', 'messaging_referral'];
 
 /** The first poll looks this far back; later ones from the newest item seen, less an overlap. */
 const FIRST_LOOK_BACK_MS = 24 * 3600_000;
@@ -115,6 +126,14 @@ function attachmentOf(a: IgAttachmentWire): InboxAttachment | null {
         ? 'share'
         : 'file';
   return { type, url };
+}
+
+/** The read receipts and reactions among one entry's `messaging` events (only the kinds it has). */
+function receiptsAndReactions(igUserId: string, messaging: unknown): Pick<InboxBatch, 'receipts' | 'reactions'> {
+  const events = (Array.isArray(messaging) ? messaging : []) as IgMessagingEvent[];
+  const receipts = events.map((ev) => seenReceipt(igUserId, ev)).filter((r) => r !== null);
+  const reactions = events.map((ev) => messageReaction(igUserId, ev)).filter((r) => r !== null);
+  return { ...(receipts.length ? { receipts } : {}), ...(reactions.length ? { reactions } : {}) };
 }
 
 export interface IgInboxAccess {
@@ -241,18 +260,13 @@ export function instagramInbox(
       });
     }
     const referrals = igReferrals(igUserId, e);
-    return messages.length || comments.length || referrals.length
-      ? [
-          {
-            account,
-            batch: {
-              ...(messages.length ? { messages } : {}),
-              ...(comments.length ? { comments } : {}),
-              ...(referrals.length ? { referrals } : {}),
-            },
-          },
-        ]
-      : [];
+    const batch: InboxBatch = {
+      ...(messages.length ? { messages } : {}),
+      ...(comments.length ? { comments } : {}),
+      ...(referrals.length ? { referrals } : {}),
+      ...receiptsAndReactions(igUserId, e.messaging),
+    };
+    return Object.keys(batch).length ? [{ account, batch }] : [];
   }
 
   return {
@@ -438,7 +452,7 @@ export function instagramInbox(
 
     webhook: metaWebhook({
       object: 'instagram',
-      fields: ['messages', 'comments', 'messaging_referral'],
+      fields: WEBHOOK_FIELDS,
       appId: opts.appId,
       appSecret: opts.appSecret,
       graphBase: base,

@@ -7,6 +7,7 @@ import type { SimulatorState } from '../types.js';
 import { inboundReferral } from '../graph/referrals.js';
 import { setFollows } from './extras.js';
 import { actsFor } from './login.js';
+import { inboundMessageEvent } from './message-events.js';
 
 /*
  * Instagram messaging and comment moderation on the Graph core
@@ -23,9 +24,11 @@ import { actsFor } from './login.js';
  *   `DELETE /{comment}`: the media owner moderates every comment under their media.
  * `POST /_inbound {kind: "message" | "comment"}` (docs/sandbox.md) is someone writing to the account: stored
  * where those reads find it, then delivered as Meta's signed webhook (`object: instagram`, fields
- * `messages` and `comments`) to the subscribed callback. `{kind: "referral"}` is someone with a
- * conversation reopening it through an ig.me link with a `ref` (field `messaging_referral`); a message's
- * `referral` is the ig.me link or ad click before it (igReferralInbound).
+ * `messages` and `comments`) to the subscribed callback; `{kind: "read" | "reaction"}` is the person seeing
+ * or reacting to a message of a conversation (`messaging_seen`, `message_reactions`: message-events.ts).
+ * `{kind: "referral"}` is someone with a conversation reopening it through an ig.me link with a `ref`
+ * (field `messaging_referral`); a message's `referral` is the ig.me link or ad click before it
+ * (igReferralInbound).
  */
 
 const PRIVATE_REPLY_WINDOW_MS = 7 * 86_400_000;
@@ -603,6 +606,25 @@ export function registerInbound(app: FastifyInstance, state: SimulatorState, now
       ]);
       return { id: c.id, from: person, webhookStatus };
     }
-    return reply.status(400).send({ error: 'kind must be "message", "comment" or "referral" on Instagram' });
+    if (b.kind === 'read' || b.kind === 'reaction') {
+      const thread = objects(
+        state,
+        'UnifiedThread',
+        (o) => o.ownerId === page.igUserId && (o.data.participant as { id: string }).id === person.id,
+      )[0];
+      const messages = thread ? (thread.data.messages as IgMessage[]) : undefined;
+      const answer = await inboundMessageEvent(
+        state,
+        page,
+        person,
+        messages,
+        request.body as Record<string, unknown>,
+        at,
+      );
+      return reply.status(answer.status).send(answer.body);
+    }
+    return reply
+      .status(400)
+      .send({ error: 'kind must be "message", "comment", "read", "reaction" or "referral" on Instagram' });
   });
 }
