@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'post.platform.published',
   'post.platform.failed',
   'post.platform.deleted',
+  'post.tiktok.url_resolved',
   'post.external.created',
   'post.external.updated',
   'account.connected',

@@ -20,6 +20,13 @@ const JOB_PAYLOADS = {
     checks: Type.Optional(Type.Integer({ minimum: 0 })),
     errors: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
+  'post.resolve-url': Type.Object({
+    targetId: Type.String({ minLength: 1 }),
+    standIn: Type.String({ minLength: 1 }),
+    handle: Type.Record(Type.String(), Type.Unknown()),
+    since: Type.String({ minLength: 1 }),
+    checks: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
   'post.recycle': Type.Object({ postId: Type.String({ minLength: 1 }) }),
   'webhook.deliver': Type.Object({ eventId: Type.String({ minLength: 1 }), webhookId: Type.String({ minLength: 1 }) }),
   'account.refresh': Type.Object({ accountId: Type.String({ minLength: 1 }) }),

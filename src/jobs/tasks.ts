@@ -5,6 +5,7 @@ import { registerMediaCleanup } from './cleanup-media.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { registerPublishPost } from './publish-post.js';
 import { registerRecyclePost } from './recycle-post.js';
+import { registerResolveUrlPost } from './resolve-url-post.js';
 import { registerTokenRefresh } from './refresh-due-tokens.js';
 import { registerRetention } from './retention.js';
 import { registerInboxTasks } from './sync-inbox.js';
@@ -19,6 +20,7 @@ export function registerTasks(runner: JobRunner, ctx: AppContext): void {
   registerTokenRefresh(runner, ctx);
   registerPublishPost(runner, ctx);
   registerCheckProcessingPost(runner, ctx);
+  registerResolveUrlPost(runner, ctx);
   registerRecyclePost(runner, ctx);
   registerMediaCleanup(runner, ctx);
   runner.register(DELIVER_TASK, deliverWebhookTask(ctx));

@@ -227,6 +227,12 @@ export interface PublishResult {
    * has a new chat id). The publishing engine merges it into the account (`mergeAccountMetadata`).
    */
   accountMetadata?: Record<string, unknown>;
+  /**
+   * The post is out, but the platform gives its public id and URL only later (`platformPostId` is a
+   * stand-in and `platformPostUrl` null until then): what `lateUrl.resolve` asks with. The engine
+   * records the target published and follows it up (see LateUrlCapability).
+   */
+  lateUrl?: ProcessingHandle;
 }
 
 /**
@@ -267,6 +273,24 @@ interface ProcessingCapability {
   check(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<ProcessingState>;
   /** Creates the post with the processed media, once `check` said ready. Throws PlatformError, like `publish`. */
   finish(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<PublishResult>;
+}
+
+/** A published post's public id and URL, learnt after the publish (LateUrlCapability). */
+export interface ResolvedUrl {
+  platformPostId: string;
+  platformPostUrl: string;
+}
+
+/**
+ * Platforms that make a post public some time after the publish ended (TikTok: after its moderation):
+ * the target is published with a stand-in id and no URL, and a follow-up job asks again with backoff
+ * until the post is public or `windowMs` has passed.
+ */
+interface LateUrlCapability {
+  /** How long after the publish the follow-up keeps asking, ms. */
+  readonly windowMs: number;
+  /** The post's public id and URL, or null while it is not public. Only reads. Throws PlatformError. */
+  resolve(handle: ProcessingHandle, req: PublishRequest, io: PlatformIO): Promise<ResolvedUrl | null>;
 }
 
 export interface TokenSet {
@@ -316,6 +340,8 @@ export interface PlatformAdapter<Out extends PublishOutcome = PublishOutcome> {
   publish(req: PublishRequest, io: PlatformIO): Promise<Out>;
   /** Media the platform processes after the upload (see ProcessingCapability). */
   readonly processing?: ProcessingCapability;
+  /** Posts whose public id and URL come after the publish (see LateUrlCapability). */
+  readonly lateUrl?: LateUrlCapability;
   /** `publish` posts the target's first comment under the post and reports it (PublishResult.firstComment). */
   readonly firstComments?: boolean;
   /**

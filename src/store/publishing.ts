@@ -146,3 +146,25 @@ export async function rescheduleJobWithPayload(
     .where('locked_by', '=', workerId)
     .execute();
 }
+
+/**
+ * Records the public id and URL of a published target that had neither (a post the platform made public
+ * later), only while it still has the stand-in id `standIn` and no URL: of two runs that learn the URL,
+ * one changes the row. Returns whether it did.
+ */
+export async function setLateTargetUrl(
+  db: Executor,
+  targetId: string,
+  standIn: string,
+  patch: { platform_post_id: string; platform_post_url: string; updated_at: string },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('post_target')
+    .set(patch)
+    .where('target_id', '=', targetId)
+    .where('status', '=', 'published')
+    .where('platform_post_id', '=', standIn)
+    .where('platform_post_url', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -9,7 +9,8 @@ import { PLATFORMS } from '../../src/platforms/catalogue.js';
  * Comments may name one. Meta's Graph core (`graph/`) is shared by Facebook, Instagram and Threads and
  * may name those three. The hosted API's wire has fields named after a platform (a post's
  * `tiktokSettings`, a media item's `instagramThumbnail`, the inbox's `subreddit` and `instagramProfile`, the
- * error code `youtube_analytics_scope_missing`, which the error-code catalogue lists);
+ * error code `youtube_analytics_scope_missing`, which the error-code catalogue lists, the webhook event
+ * `post.tiktok.url_resolved`);
  * those names are its contract, not a test of a platform, and what they do is found through the catalogue.
  * The dashboard (web/src/) names none either: it learns the platforms from GET /v1/platforms.
  */
@@ -35,7 +36,7 @@ const rel = (f: string) =>
 
 const EXEMPT_FILES = new Set(['platforms/catalogue.ts', 'sandbox/index.ts']);
 const WIRE_FIELDS =
-  /\b(tiktokSettings|instagramThumbnail|subreddit|instagramProfile|youtube_analytics_scope_missing)\b/g;
+  /\b(tiktokSettings|instagramThumbnail|subreddit|instagramProfile|youtube_analytics_scope_missing|post\.tiktok\.url_resolved)\b/g;
 const FAMILY: Record<string, readonly string[]> = { graph: ['facebook', 'instagram', 'threads'] };
 
 /** Block comments and line comments (a `//` after a colon or inside quotes is a URL or a string). */

@@ -476,6 +476,40 @@ describe('TikTok simulator: processing and status', () => {
     });
   });
 
+  it('holds a direct post in moderation for moderationMs: PUBLISH_COMPLETE without a post id, then public', async () => {
+    const { auth, openId } = await login();
+    expect((await call('POST', '/_config', { openId, moderationMs: 60_000 })).body).toMatchObject({
+      moderationMs: 0,
+      moderationOf: { [openId]: 60_000 },
+    });
+    const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) });
+    await put(init.body.data.upload_url, fakeMp4(1000, 2), 'bytes 0-999/1000');
+    clock += 1000;
+    const held = await status(auth, init.body.data.publish_id);
+    expect(held.body.data).toMatchObject({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [] });
+    expect((await call('GET', '/_inspect')).body.posts).toHaveLength(0);
+    clock += 60_000;
+    const done = await status(auth, init.body.data.publish_id);
+    expect(done.body.data.publicaly_available_post_id).toHaveLength(1);
+    expect((await call('GET', '/_inspect')).body.posts).toMatchObject([{ author: openId }]);
+  });
+
+  it('holds a post until moderationMs changes when it is null, and refuses a moderationMs out of range', async () => {
+    const { auth } = await login();
+    await call('POST', '/_config', { moderationMs: null });
+    const init = await initVideo(auth, { post_info: postInfo(), source_info: fileSource(1000) });
+    await put(init.body.data.upload_url, fakeMp4(1000, 2), 'bytes 0-999/1000');
+    clock += 30 * 24 * 3600_000;
+    expect((await status(auth, init.body.data.publish_id)).body.data.publicaly_available_post_id).toEqual([]);
+    await call('POST', '/_config', { moderationMs: 0 });
+    expect((await status(auth, init.body.data.publish_id)).body.data.publicaly_available_post_id).toHaveLength(1);
+    for (const bad of [-1, 1.5, '10', 8 * 24 * 3600_000]) {
+      const res = await call('POST', '/_config', { moderationMs: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain('moderationMs');
+    }
+  });
+
   it('sends an inbox upload to the creator: SEND_TO_USER_INBOX, nothing public', async () => {
     const { auth } = await login();
     const init = await call('POST', '/v2/post/publish/inbox/video/init/', { source_info: fileSource(1000) }, auth);

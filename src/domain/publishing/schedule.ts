@@ -19,6 +19,11 @@ export const PROCESSING_CHECK_TASK = 'post.check-processing';
 
 export const processingCheckJobKey = (targetId: string) => `${PROCESSING_CHECK_TASK}:${targetId}`;
 
+/** Asks the platform again for the public id and URL of a published target that had none (late-url.ts). */
+export const LATE_URL_TASK = 'post.resolve-url';
+
+export const lateUrlJobKey = (targetId: string) => `${LATE_URL_TASK}:${targetId}`;
+
 /**
  * Arms (or re-arms, on reschedule) the publish job of each target at `runAt`, in the caller's
  * transaction, so a post and its due work are written together or not at all.

@@ -79,12 +79,36 @@ function stateOf(s: Status): ProcessingState {
   return { state: 'processing', waitMs: PROCESSING_CHECK_MS };
 }
 
+/*
+ * A direct post TikTok has finished (PUBLISH_COMPLETE) may still have no `publicaly_available_post_id`:
+ * "If the post was created for public viewership, it must undergo TikTok's moderation process ...
+ * developers are not provided with the post_id until this process is complete. Moderation usually
+ * finishes within one minute. In some cases, moderation may take a few hours."
+ * (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status). The page states no
+ * time after which a publish id's status stops being answered, so Herald asks again for a day (a few
+ * hours with a wide margin), with backoff, and gives up after it. Each token may fetch statuses 30 times a
+ * minute (same page); the follow-up makes about thirty fetches a day per post.
+ * A draft (SEND_TO_USER_INBOX, the inbox upload) is not followed: the creator finishes it in TikTok's app
+ * whenever they choose, or never (https://developers.tiktok.com/doc/content-posting-api-reference-upload-video),
+ * and what they post is their own post, edited as they like, not one Herald published.
+ */
+const LATE_URL_WINDOW_MS = 24 * 3600_000;
+
+const urlOf = (h: Handle, postId: string) =>
+  h.kind === 'photo' ? photoUrl(h.username, postId) : videoUrl(h.username, postId);
+
 function resultOf(h: Handle, s: Status): PublishResult {
   // A draft sent to the creator's inbox, or a post not (yet) public, has no post id: the publish id stands for it.
-  if (!s.postId)
-    return { platformPostId: h.publishId, platformPostUrl: null, extra: { publishId: h.publishId, status: s.status } };
-  const url = h.kind === 'photo' ? photoUrl(h.username, s.postId) : videoUrl(h.username, s.postId);
-  return { platformPostId: s.postId, platformPostUrl: url, extra: { publishId: h.publishId } };
+  if (!s.postId) {
+    const handle = { publishId: h.publishId, kind: h.kind, username: h.username };
+    return {
+      platformPostId: h.publishId,
+      platformPostUrl: null,
+      extra: { publishId: h.publishId, status: s.status },
+      ...(s.status === 'PUBLISH_COMPLETE' ? { lateUrl: handle } : {}),
+    };
+  }
+  return { platformPostId: s.postId, platformPostUrl: urlOf(h, s.postId), extra: { publishId: h.publishId } };
 }
 
 /** The TikTok adapter, with where it sends requests (the tools call TikTok's API with them). */
@@ -287,6 +311,16 @@ function createTikTokAdapter(opts: TikTokOptions): TikTokAdapter {
             platformCode: status.status,
           });
         return resultOf(handle as Handle, status);
+      },
+    },
+
+    lateUrl: {
+      windowMs: LATE_URL_WINDOW_MS,
+      /** status/fetch again: the post id once TikTok made the post public. */
+      async resolve(handle, req, io) {
+        const h = handle as Handle;
+        const status = await fetchStatus(io, req.account, String(h.publishId));
+        return status.postId ? { platformPostId: status.postId, platformPostUrl: urlOf(h, status.postId) } : null;
       },
     },
 

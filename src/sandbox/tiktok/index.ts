@@ -16,7 +16,7 @@ import {
   photoFormat,
   type InitBody,
 } from './rules.js';
-import { creatorOf, logId, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
+import { creatorOf, logId, moderationOf, ttError, ttOk, ttStore, type PublishStatus, type TtPublish } from './store.js';
 
 export { externalTikTokVideo } from './analytics.js';
 
@@ -36,8 +36,9 @@ export interface TikTokSimulatorOptions {
  * the media arrived) and a status fetch reads PUBLISH_COMPLETE.
  *
  * Control: `POST /_config {creator: {privacy_level_options?, comment_disabled?, duet_disabled?,
- * stitch_disabled?, max_video_post_duration_sec?}, openId?}` changes what creator_info/query reports
- * (for one creator with `openId`, else for all), so a test can change a creator's options.
+ * stitch_disabled?, max_video_post_duration_sec?}, moderationMs?, openId?}` changes what creator_info/query
+ * reports, and how long moderation holds a direct post after processing (PUBLISH_COMPLETE without a post
+ * id meanwhile; null holds it until changed), for one creator with `openId`, else for all.
  */
 export function tiktokSimulator(opts: TikTokSimulatorOptions = {}): Simulator {
   const now = () => (opts.now ? opts.now() : new Date());
@@ -354,8 +355,13 @@ function settle(state: SimulatorState, pub: TtPublish, nowMs: number): PublishSt
   if (pub.arrivedAt === null || nowMs < pub.arrivedAt + state.config.processingMs) return waiting;
   if (pub.failReason) return 'FAILED';
   if (pub.mode === 'MEDIA_UPLOAD') return 'SEND_TO_USER_INBOX';
+  // Moderation: the post is complete, but public (with its id) only once moderation passed it
+  // (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status).
+  const store = ttStore(state);
+  const moderationMs = moderationOf(store, pub.openId);
+  const processed = pub.arrivedAt + state.config.processingMs;
+  if (!pub.settled && (moderationMs === null || nowMs < processed + moderationMs)) return 'PUBLISH_COMPLETE';
   if (!pub.settled) {
-    const store = ttStore(state);
     pub.settled = true;
     pub.postId = String(store.nextPostId++);
     const info = pub.postInfo;

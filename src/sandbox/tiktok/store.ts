@@ -70,6 +70,13 @@ export interface TtStore {
   creators: Map<string, CreatorOptions>;
   publishes: Map<string, TtPublish>;
   nextPostId: bigint;
+  /**
+   * How long TikTok's moderation holds a direct post after processing ended, ms, before the post is
+   * public and status/fetch gives its id (`POST /_config {moderationMs}`); null holds it until changed.
+   * Every creator's, unless set for that creator (`moderationOf`).
+   */
+  moderationMs: number | null;
+  moderationOf: Map<string, number | null>;
 }
 
 export function ttStore(state: SimulatorState): TtStore {
@@ -80,6 +87,8 @@ export function ttStore(state: SimulatorState): TtStore {
       creators: new Map(),
       publishes: new Map(),
       nextPostId: 7_300_000_000_000_000_000n,
+      moderationMs: 0,
+      moderationOf: new Map(),
     };
     state.data.set('tiktok', store);
   }
@@ -88,6 +97,10 @@ export function ttStore(state: SimulatorState): TtStore {
 
 export function creatorOf(store: TtStore, openId: string): CreatorOptions {
   return store.creators.get(openId) ?? store.creator;
+}
+
+export function moderationOf(store: TtStore, openId: string): number | null {
+  return store.moderationOf.has(openId) ? store.moderationOf.get(openId)! : store.moderationMs;
 }
 
 export const logId = () => `2026${randomBytes(12).toString('hex').toUpperCase()}`;

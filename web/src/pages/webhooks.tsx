@@ -12,6 +12,7 @@ const EVENTS = [
   'post.platform.published',
   'post.platform.failed',
   'post.platform.deleted',
+  'post.tiktok.url_resolved',
   'post.external.created',
   'post.external.updated',
   'account.connected',

@@ -18,6 +18,7 @@ import { prepareRequestMedia } from '../../media/prepare.js';
 import { CallLog } from '../call-log.js';
 import { describeError, failure, failureFromPlatformError, type TargetFailure } from '../failure.js';
 import { commitPublished, commitTargetChange, type JobNext, type TargetChange } from '../outcome.js';
+import { lateUrlJob } from '../late-url.js';
 import { buildPublishRequest } from '../request.js';
 import { onRateLimited } from './pace.js';
 import { processedHandle, startProcessing } from './processing.js';
@@ -98,13 +99,20 @@ export async function send(
     return;
   }
   log.step(action, target.attempts, { result });
-  const iso = ctx.clock.now().toISOString();
-  await commitPublished(
-    ctx,
-    job(run),
-    { postId: post.post_id, targetId: target.target_id, from: 'publishing', patch: publishedPatch(result, iso) },
-    log.drain(),
-  );
+  const now = ctx.clock.now();
+  const change = {
+    postId: post.post_id,
+    targetId: target.target_id,
+    from: 'publishing',
+    patch: publishedPatch(result, now.toISOString()),
+  };
+  // Public later (the platform withholds the post's id for now): the follow-up job is armed with the outcome.
+  if (result.lateUrl)
+    await commitTargetChange(ctx, job(run), change, log.drain(), {
+      finish: true,
+      then: lateUrlJob(target.target_id, result.platformPostId, result.lateUrl, now),
+    });
+  else await commitPublished(ctx, job(run), change, log.drain());
   // The platform moved the account (Telegram: group upgraded to a supergroup): remember the new chat.
   // After the target is recorded, so a failure here can never make a published post look unsent.
   if (result.accountMetadata)
