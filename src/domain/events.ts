@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'post.platform.deleted',
   'post.external.created',
   'post.external.updated',
+  'post.external.deleted',
   'account.connected',
   'account.disconnected',
   'message.received',

@@ -7,6 +7,7 @@ import {
   type AnalyticsCapability,
   type AccountCredentials,
   type PlatformIO,
+  type PostMetricsRead,
 } from '../../platforms/types.js';
 import {
   listDueTargets,
@@ -20,7 +21,9 @@ import { findAccountById, type AccountRow } from '../../store/accounts.js';
 import { findUser } from '../../store/users.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { accountCredentials } from '../accounts/save-account.js';
-import { syncExternalPosts } from './external.js';
+import type { Executor } from '../../store/db.js';
+import { markTargetDeleted } from '../posts/deleted-target.js';
+import { markExternalDeleted, syncExternalPosts } from './external.js';
 import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
 
 const DAY_MS = 86_400_000;
@@ -130,7 +133,7 @@ async function collectTargets(
   now: Date,
 ): Promise<void> {
   const readable = targets.filter((t) => t.status === 'published' && t.platform_post_id);
-  const read =
+  const read: PostMetricsRead =
     analytics && readable.length
       ? await analytics.readPostMetrics(
           credentials,
@@ -147,6 +150,10 @@ async function collectTargets(
       // Unpublished (or gone) targets are not read again; the others move to their next age.
       const live = t.status === 'published';
       const next = live ? nextCollectAt(new Date(t.published_at), now, ctx.config.analyticsScheduleMs) : null;
+      if (live && t.platform_post_id && read.deleted?.has(t.platform_post_id)) {
+        await markGone(ctx, tx, account, t, now);
+        continue;
+      }
       const values = t.platform_post_id ? read.get(t.platform_post_id) : undefined;
       if (!values) {
         await setNextCollect(tx, [t.target_id], next?.toISOString() ?? null);
@@ -164,6 +171,20 @@ async function collectTargets(
       });
     }
   });
+}
+
+/**
+ * A published target its platform says no longer exists (deleted there): it takes the state an unpublish
+ * leaves (deleted-target.ts) and is not read again. Announced as `post.platform.deleted` (and
+ * `post.cancelled`), or `post.external.deleted` for an imported external post, with `now` as the time
+ * of deletion (when it was found). The compare-and-set on the target's status makes that once, however
+ * many collections (or an unpublish) race over it.
+ */
+async function markGone(ctx: AppContext, tx: Executor, account: AccountRow, t: DueTarget, now: Date): Promise<void> {
+  const gone = { tenantId: account.tenant_id, postId: t.post_id, targetId: t.target_id, from: t.status };
+  if (t.is_external) await markExternalDeleted(ctx, tx, account, gone, now);
+  else await markTargetDeleted(ctx, tx, gone, account, now);
+  await setNextCollect(tx, [t.target_id], null);
 }
 
 async function skipRound(ctx: AppContext, account: AccountRow, now: Date): Promise<void> {

@@ -14,6 +14,7 @@ const EVENTS = [
   'post.platform.deleted',
   'post.external.created',
   'post.external.updated',
+  'post.external.deleted',
   'account.connected',
   'account.disconnected',
   'message.received',
