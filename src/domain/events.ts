@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'post.tiktok.url_resolved',
   'post.external.created',
   'post.external.updated',
+  'post.external.deleted',
   'account.connected',
   'account.disconnected',
   'analytics.synced',

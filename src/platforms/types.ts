@@ -920,14 +920,10 @@ export interface AnalyticsCapability {
   /** Most targets one `readPostMetrics` call takes (the platform's batch size; default 1). */
   readonly batchSize?: number;
   /**
-   * The metrics of `targets` (all of this account), keyed by platformPostId. An item the platform no
-   * longer has is left out of the map.
+   * The metrics of `targets` (all of this account), keyed by platformPostId. An item the platform did not
+   * return is left out of the map; one it positively says no longer exists is also in `deleted`.
    */
-  readPostMetrics(
-    account: AccountCredentials,
-    targets: MetricsTarget[],
-    io: PlatformIO,
-  ): Promise<Map<string, PostMetrics>>;
+  readPostMetrics(account: AccountCredentials, targets: MetricsTarget[], io: PlatformIO): Promise<PostMetricsRead>;
   /** Followers and subscribers, read daily. */
   readAccountMetrics?(account: AccountCredentials, io: PlatformIO): Promise<AccountMetrics>;
   /** OAuth scopes the reads need beyond posting (accounts/health lists the missing ones). */
@@ -939,6 +935,14 @@ export interface AnalyticsCapability {
    */
   listPosts?(account: AccountCredentials, since: Date, limit: number, io: PlatformIO): Promise<ListedPost[]>;
 }
+
+/**
+ * What `readPostMetrics` found: metrics by platformPostId and, on platforms with a documented and
+ * unambiguous not-found answer for a post, `deleted`: the ids the platform says do not exist any more.
+ * Never an id that is merely missing from an answer (private, no permission, not indexed yet) or whose
+ * read failed (those throw, or are left out): collection takes `deleted` as the post gone for good.
+ */
+export type PostMetricsRead = Map<string, PostMetrics> & { deleted?: ReadonlySet<string> };
 
 /** One of an account's posts as its platform lists it (external posts sync). */
 export interface ListedPost {

@@ -150,15 +150,25 @@ export async function buildSandboxApp(simulators: Simulator[], baseUrl: () => st
         });
         // A simulator without an inbox (no messages, comments or reviews to inject) answers `_inbound`
         // 400 as docs/sandbox.md says of a missing capability; one that has an inbox registers its own.
+        // So with `_delete` (the account's owner deletes a post on the platform, outside Herald).
         let ownInbound = false;
+        let ownDelete = false;
         scope.addHook('onRoute', (route) => {
           if (route.url.endsWith('/_inbound')) ownInbound = true;
+          if (route.url.endsWith('/_delete')) ownDelete = true;
         });
         await sim.register(scope, state);
         if (!ownInbound) {
           scope.post('/_inbound', async (_request, reply) =>
             reply.status(400).send({
               error: `the ${sim.platform} simulator has no inbox: its platform's API reads no messages, comments or reviews Herald serves`,
+            }),
+          );
+        }
+        if (!ownDelete) {
+          scope.post('/_delete', async (_request, reply) =>
+            reply.status(400).send({
+              error: `the ${sim.platform} simulator cannot delete a post outside Herald (no _delete)`,
             }),
           );
         }

@@ -44,6 +44,9 @@ export async function listAccountsDueMetrics(db: Executor, nowIso: string, limit
 
 export interface DueTarget {
   target_id: string;
+  post_id: string;
+  /** 1: the target of an external post (a post made on the platform outside Herald). */
+  is_external: number;
   published_at: string;
   platform_post_id: string | null;
   status: string;
@@ -63,7 +66,7 @@ export async function listDueTargets(
   const rows = await db
     .selectFrom('target_metrics as m')
     .innerJoin('post_target as t', 't.target_id', 'm.target_id')
-    .select(['m.target_id', 'm.published_at', 't.platform_post_id', 't.status'])
+    .select(['m.target_id', 'm.post_id', 'm.is_external', 'm.published_at', 't.platform_post_id', 't.status'])
     .select(['m.reached_6h', 'm.reached_12h', 'm.reached_1d', 'm.reached_2d', 'm.reached_7d', 'm.reached_30d'])
     .where('m.account_id', '=', accountId)
     .where('m.next_collect_at', '<=', nowIso)
@@ -72,6 +75,8 @@ export async function listDueTargets(
     .execute();
   return rows.map((r) => ({
     target_id: r.target_id,
+    post_id: r.post_id,
+    is_external: r.is_external ?? 0,
     published_at: r.published_at,
     platform_post_id: r.platform_post_id,
     status: r.status,

@@ -114,6 +114,32 @@ describe('sandbox control routes', () => {
     expect(item.extra.deleted).toBeUndefined();
   });
 
+  it('deletes a post as its owner would with _delete: the PDS no longer has it; 404 for an unknown one, 400 without _delete', async () => {
+    const { did, auth } = await blueskySession();
+    const created = await call('POST', xrpc('com.atproto.repo.createRecord'), post(did, 'deleted in the app'), auth);
+    expect(created.status).toBe(200);
+    const uri = created.body.uri as string;
+    expect((await call('POST', '/sandbox/bluesky/_delete', { postId: uri })).status).toBe(200);
+    const posts = await call(
+      'GET',
+      `${xrpc('app.bsky.feed.getPosts')}?uris=${encodeURIComponent(uri)}`,
+      undefined,
+      auth,
+    );
+    expect(posts).toMatchObject({ status: 200, body: { posts: [] } });
+    const rkey = uri.split('/').pop();
+    const record = await call(
+      'GET',
+      `${xrpc('com.atproto.repo.getRecord')}?repo=${did}&collection=app.bsky.feed.post&rkey=${rkey}`,
+    );
+    expect(record).toMatchObject({ status: 400, body: { error: 'RecordNotFound' } });
+    const listed = (await call('GET', '/sandbox/bluesky/_inspect')).body.posts.find((p: any) => p.id === uri);
+    expect(listed.deleted).toBe(true);
+    expect((await call('POST', '/sandbox/bluesky/_delete', { postId: uri })).status).toBe(404);
+    const bare = await call('POST', '/sandbox/bare/_delete', { postId: 'p' });
+    expect([bare.status, bare.body.error]).toEqual([400, expect.stringContaining('bare simulator')]);
+  });
+
   it('fails the token endpoint with op token', async () => {
     await call('POST', '/sandbox/bluesky/_faults', { kind: 'rate_limited', count: 1, op: 'token' });
     const res = await call('POST', xrpc('com.atproto.server.createSession'), {

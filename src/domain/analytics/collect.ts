@@ -7,6 +7,7 @@ import {
   type AnalyticsCapability,
   type AccountCredentials,
   type PlatformIO,
+  type PostMetricsRead,
 } from '../../platforms/types.js';
 import {
   listDueTargets,
@@ -20,8 +21,10 @@ import { findAccountById, type AccountRow } from '../../store/accounts.js';
 import { findUser } from '../../store/users.js';
 import { withTokenRefresh } from '../accounts/refresh-tokens.js';
 import { accountCredentials } from '../accounts/save-account.js';
-import { syncExternalPosts } from './external.js';
+import type { Executor } from '../../store/db.js';
+import { markTargetDeleted } from '../posts/deleted-target.js';
 import { syncedEventData } from '../present/analytics-event.js';
+import { markExternalDeleted, syncExternalPosts } from './external.js';
 import { engagementOf, nextCollectAt, reachedPatch, toCounters } from './metrics.js';
 
 const DAY_MS = 86_400_000;
@@ -90,7 +93,8 @@ async function announceSynced(ctx: AppContext, account: AccountRow, postsUpdated
 
 /**
  * The account's due reads with its current tokens (`enabled`: the platform may be asked; else the
- * schedules just move on). Returns how many posts got new figures or were imported or retexted.
+ * schedules just move on). Returns how many posts got new figures, were found deleted on the platform,
+ * or were imported or retexted.
  */
 async function collectWith(
   ctx: AppContext,
@@ -158,7 +162,7 @@ async function collectTargets(
   now: Date,
 ): Promise<number> {
   const readable = targets.filter((t) => t.status === 'published' && t.platform_post_id);
-  const read =
+  const read: PostMetricsRead =
     analytics && readable.length
       ? await analytics.readPostMetrics(
           credentials,
@@ -176,6 +180,11 @@ async function collectTargets(
       // Unpublished (or gone) targets are not read again; the others move to their next age.
       const live = t.status === 'published';
       const next = live ? nextCollectAt(new Date(t.published_at), now, ctx.config.analyticsScheduleMs) : null;
+      if (live && t.platform_post_id && read.deleted?.has(t.platform_post_id)) {
+        await markGone(ctx, tx, account, t, now);
+        recorded++;
+        continue;
+      }
       const values = t.platform_post_id ? read.get(t.platform_post_id) : undefined;
       if (!values) {
         await setNextCollect(tx, [t.target_id], next?.toISOString() ?? null);
@@ -195,6 +204,20 @@ async function collectTargets(
     }
   });
   return recorded;
+}
+
+/**
+ * A published target its platform says no longer exists (deleted there): it takes the state an unpublish
+ * leaves (deleted-target.ts) and is not read again. Announced as `post.platform.deleted` (and
+ * `post.cancelled`), or `post.external.deleted` for an imported external post, with `now` as the time
+ * of deletion (when it was found). The compare-and-set on the target's status makes that once, however
+ * many collections (or an unpublish) race over it.
+ */
+async function markGone(ctx: AppContext, tx: Executor, account: AccountRow, t: DueTarget, now: Date): Promise<void> {
+  const gone = { tenantId: account.tenant_id, postId: t.post_id, targetId: t.target_id, from: t.status };
+  if (t.is_external) await markExternalDeleted(ctx, tx, account, gone, now);
+  else await markTargetDeleted(ctx, tx, gone, account, now);
+  await setNextCollect(tx, [t.target_id], null);
 }
 
 async function skipRound(ctx: AppContext, account: AccountRow, now: Date): Promise<void> {

@@ -9,6 +9,9 @@ import {
   setExternalSynced,
 } from '../../store/analytics-external.js';
 import type { AccountRow } from '../../store/accounts.js';
+import type { Executor } from '../../store/db.js';
+import { findPost, listTargets } from '../../store/posts.js';
+import { cancelGoneTarget, type GoneTarget } from '../posts/deleted-target.js';
 import { newTargetRow } from '../posts/targets.js';
 import { externalPostEventData } from '../present/post-event.js';
 import { uncollected } from './track.js';
@@ -117,6 +120,46 @@ export async function importListedPosts(
     await setExternalSynced(tx, account.account_id, now.toISOString());
   });
   return { imported, updated };
+}
+
+/**
+ * An imported external post its platform says no longer exists (deleted there), found at `deletedAt`:
+ * it takes the state of a post whose copy is gone (its target and itself `cancelled`, so it is not read
+ * again; kept, with its metrics) and `post.external.deleted` is announced with `post.deletedAt`, in the
+ * caller's transaction. Compare-and-set on the target's status: false, and nothing announced, when
+ * another collection got there first.
+ */
+export async function markExternalDeleted(
+  ctx: AppContext,
+  tx: Executor,
+  account: AccountRow,
+  gone: GoneTarget,
+  deletedAt: Date,
+): Promise<boolean> {
+  const iso = deletedAt.toISOString();
+  if (!(await cancelGoneTarget(tx, gone, iso))) return false;
+  const post = await findPost(tx, gone.tenantId, gone.postId);
+  const target = (await listTargets(tx, [gone.postId])).find((r) => r.target_id === gone.targetId);
+  if (!post || !target?.platform_post_id) return true;
+  const [media] = JSON.parse(post.media_items || '[]') as { type: 'image' | 'video'; url: string }[];
+  const data = externalPostEventData(
+    account,
+    {
+      platformPostId: target.platform_post_id,
+      platformPostUrl: target.platform_post_url,
+      content: post.content,
+      publishedAt: new Date(target.published_at ?? post.published_at ?? iso),
+    },
+    media,
+  );
+  await ctx.events.emit(
+    tx,
+    account.tenant_id,
+    'post.external.deleted',
+    { ...data, post: { ...data.post, deletedAt: iso } },
+    deletedAt,
+  );
+  return true;
 }
 
 async function importPost(

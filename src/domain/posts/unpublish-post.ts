@@ -4,10 +4,9 @@ import { descriptorOf } from '../../platforms/catalogue.js';
 import { createPlatformIO } from '../../platforms/io.js';
 import { PlatformError, type Platform, type ThreadProgress } from '../../platforms/types.js';
 import { findAccount } from '../../store/accounts.js';
-import { findPost, listTargets, updatePost, updateTarget } from '../../store/posts.js';
-import { postEventData, postPlatformEventData } from '../present/post-event.js';
 import { accountCredentials } from '../accounts/save-account.js';
 import type { Principal } from '../principal.js';
+import { markTargetDeleted } from './deleted-target.js';
 import { loadPost } from './views.js';
 
 /**
@@ -57,24 +56,18 @@ export async function unpublishPost(
       }
       throw error;
     }
-    const iso = ctx.clock.now().toISOString();
-    await ctx.db.transaction(async (tx) => {
-      await updateTarget(tx, t.target_id, { status: 'cancelled', updated_at: iso });
-      await updatePost(tx, caller.tenantId, postId, { status: 'cancelled', updated_at: iso });
-      // post.platform.deleted (this copy is gone) and post.cancelled, in the transaction that cancels
-      // (the outbox), with the post as it now is.
-      const post = await findPost(tx, caller.tenantId, postId);
-      if (!post) return;
-      const rows = await listTargets(tx, [postId]);
-      const target = rows.find((r) => r.target_id === t.target_id) ?? t;
-      await ctx.events.emit(
+    // The state and events a copy gone from its platform takes (deleted-target.ts): post.platform.deleted
+    // (this copy is gone) and post.cancelled, in the transaction that cancels (the outbox). A collection
+    // that found the copy gone first has already done so: nothing is announced twice.
+    const deletedAt = ctx.clock.now();
+    await ctx.db.transaction((tx) =>
+      markTargetDeleted(
+        ctx,
         tx,
-        caller.tenantId,
-        'post.platform.deleted',
-        postPlatformEventData(post, rows, target, account, { status: 'deleted', deletedAt: iso }),
-        ctx.clock.now(),
-      );
-      await ctx.events.emit(tx, caller.tenantId, 'post.cancelled', postEventData(post, rows), ctx.clock.now());
-    });
+        { tenantId: caller.tenantId, postId, targetId: t.target_id, from: t.status },
+        account,
+        deletedAt,
+      ),
+    );
   }
 }

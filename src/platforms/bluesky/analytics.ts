@@ -1,4 +1,12 @@
-import type { AccountCredentials, AnalyticsCapability, ListedPost, PlatformIO, PostMetrics } from '../types.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AnalyticsCapability,
+  type ListedPost,
+  type PlatformIO,
+  type PostMetrics,
+  type PostMetricsRead,
+} from '../types.js';
 import { xrpc } from './api.js';
 import type { BlueskyAccountAccess } from './inbox.js';
 
@@ -79,10 +87,46 @@ async function listAuthorPosts(
   return out;
 }
 
+/**
+ * Which of the account's own `uris` (absent from getPosts) its repository no longer holds. getPosts
+ * leaves out deleted posts but also blocked or taken-down ones and those the app view has not indexed
+ * yet, so an absence alone proves nothing. The account's PDS is asked for the record itself:
+ * `com.atproto.repo.getRecord` answers the `RecordNotFound` error (the lexicon's only declared error)
+ * when the repository has no such record, which only its owner's delete does to an existing post.
+ * https://docs.bsky.app/docs/api/com-atproto-repo-get-record,
+ * https://github.com/bluesky-social/atproto/blob/main/lexicons/com/atproto/repo/getRecord.json
+ */
+async function deletedRecords(
+  access: BlueskyAccountAccess,
+  account: AccountCredentials,
+  uris: string[],
+  io: PlatformIO,
+): Promise<string[]> {
+  const gone: string[] = [];
+  for (const uri of uris) {
+    const m = /^at:\/\/([^/]+)\/(app\.bsky\.feed\.post)\/([^/]+)$/.exec(uri);
+    // Only the account's own posts: another repository's answer says nothing of this account.
+    if (!m || m[1] !== access.did(account)) continue;
+    try {
+      await xrpc(io, {
+        service: access.service(account),
+        nsid: 'com.atproto.repo.getRecord',
+        method: 'GET',
+        params: { repo: m[1], collection: m[2], rkey: m[3] },
+      });
+    } catch (error) {
+      if (error instanceof PlatformError && error.platformCode === 'RecordNotFound') gone.push(uri);
+      // A refusal of another kind leaves the post as it was; a failure (throttled, down) is retried.
+      else if (!(error instanceof PlatformError) || error.kind !== 'rejected') throw error;
+    }
+  }
+  return gone;
+}
+
 export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapability {
   return {
     batchSize: GET_POSTS_MAX,
-    async readPostMetrics(account, targets, io) {
+    async readPostMetrics(account, targets, io): Promise<PostMetricsRead> {
       const out = new Map<string, PostMetrics>();
       for (let i = 0; i < targets.length; i += GET_POSTS_MAX) {
         const uris = targets.slice(i, i + GET_POSTS_MAX).map((t) => t.platformPostId);
@@ -93,7 +137,7 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
           token: access.token(account),
           params: { uris },
         });
-        // A deleted post is simply absent from `posts`.
+        // A deleted post is absent from `posts` (so are a few others: deletedRecords tells them apart).
         for (const p of (Array.isArray(body?.posts) ? body.posts : []) as PostView[]) {
           out.set(String(p.uri), {
             likes: n(p.likeCount),
@@ -102,7 +146,8 @@ export function blueskyAnalytics(access: BlueskyAccountAccess): AnalyticsCapabil
           });
         }
       }
-      return out;
+      const missing = targets.map((t) => t.platformPostId).filter((uri) => !out.has(uri));
+      return Object.assign(out, { deleted: new Set(await deletedRecords(access, account, missing, io)) });
     },
     async readAccountMetrics(account, io) {
       const body = await xrpc<{ followersCount?: unknown } | null>(io, {

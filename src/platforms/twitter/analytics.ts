@@ -5,6 +5,7 @@ import {
   type ListedPost,
   type PlatformIO,
   type PostMetrics,
+  type PostMetricsRead,
 } from '../types.js';
 import { xRequest, type TwitterOptions } from './api.js';
 
@@ -51,6 +52,24 @@ function toMetrics(t: XMetricsPost): PostMetrics {
     saves: n(pub.bookmark_count),
     clicks: n(priv.url_link_clicks) + n(priv.user_profile_clicks),
   };
+}
+
+/**
+ * The problem type X answers, in the `errors` of a 200 (a partial error), for an id of a lookup that does
+ * not exist: "Post, user, or other resource doesn't exist" (`.../2/problems/resource-not-found`, with the
+ * id in `value` and `resource_type: tweet`). A post X keeps from the caller has another type
+ * (`not-authorized-for-resource`: private or protected content), so this one means deleted.
+ * https://docs.x.com/x-api/fundamentals/response-codes-and-errors
+ */
+const NOT_FOUND = /\/2\/problems\/resource-not-found$/;
+
+/** The ids among `asked` that the errors of a lookup answer say do not exist. */
+function notFound(errors: unknown, asked: string[]): string[] {
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .filter((e) => typeof e?.type === 'string' && NOT_FOUND.test(e.type) && e.resource_type === 'tweet')
+    .map((e) => String(e.resource_id ?? e.value))
+    .filter((id) => asked.includes(id));
 }
 
 /** X's `start_time`: RFC 3339 to the second (X refuses fractions in some operations). */
@@ -110,17 +129,20 @@ export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
     fields: string,
     io: PlatformIO,
     out: Map<string, PostMetrics>,
+    deleted: Set<string>,
   ) {
     if (!ids.length) return;
     const url = `${opts.apiUrl}/2/tweets?ids=${ids.map(encodeURIComponent).join(',')}&tweet.fields=${fields}`;
     const res = await xRequest(io, { method: 'GET', url, token: token(account) });
-    // A deleted post comes back in `errors`, not `data`: it is simply left out.
     for (const t of Array.isArray(res.body?.data) ? res.body.data : []) out.set(String(t.id), toMetrics(t));
+    // A deleted post comes back in `errors`, not `data`, as resource-not-found.
+    for (const id of notFound(res.body?.errors, ids)) deleted.add(id);
   }
   return {
     batchSize: BATCH,
-    async readPostMetrics(account, targets, io) {
+    async readPostMetrics(account, targets, io): Promise<PostMetricsRead> {
       const out = new Map<string, PostMetrics>();
+      const deleted = new Set<string>();
       const now = io.now().getTime();
       const recent = targets
         .filter((t) => now - t.publishedAt.getTime() < PRIVATE_WINDOW_MS)
@@ -128,9 +150,9 @@ export function twitterAnalytics(opts: TwitterOptions): AnalyticsCapability {
       const older = targets
         .filter((t) => now - t.publishedAt.getTime() >= PRIVATE_WINDOW_MS)
         .map((t) => t.platformPostId);
-      await lookup(account, recent, 'public_metrics,non_public_metrics,organic_metrics', io, out);
-      await lookup(account, older, 'public_metrics', io, out);
-      return out;
+      await lookup(account, recent, 'public_metrics,non_public_metrics,organic_metrics', io, out, deleted);
+      await lookup(account, older, 'public_metrics', io, out, deleted);
+      return Object.assign(out, { deleted });
     },
     async readAccountMetrics(account, io) {
       const res = await xRequest(io, {

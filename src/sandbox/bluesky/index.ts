@@ -192,7 +192,7 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
     platform: 'bluesky',
     now,
     insights: true,
-    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete'],
+    faultOps: ['publish', 'upload', 'token', 'lookup', 'delete', 'insights'],
     // The lexicons' limits on what someone else writes: a chat message (chat.bsky.convo.defs#messageInput,
     // 10,000 bytes and 1,000 graphemes) and a reply (app.bsky.feed.post, 3,000 bytes and 300 graphemes).
     // https://github.com/bluesky-social/atproto/blob/main/lexicons/chat/bsky/convo/defs.json
@@ -582,8 +582,9 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           data(state).seenAt.set(me, new Date(seenAt).toISOString());
           return null;
         },
-        'app.bsky.feed.getPosts': (request) => {
+        'app.bsky.feed.getPosts': (request, reply) => {
           session(request);
+          if (applyFault(reply, state.faults.take('insights'), 'The request was refused')) return 'hangup';
           const uris = listOf((request.query as Record<string, unknown>).uris);
           if (!uris.length || uris.length > 25)
             throw new SimError(400, 'InvalidRequest', 'uris must hold 1 to 25 at:// URIs');
@@ -715,6 +716,22 @@ export function blueskySimulator(opts: BlueskySimulatorOptions = {}): Simulator 
           return { commit: { cid: cidOf(`delete ${body.rkey}`), rev: nextTid(data(state)) } };
         },
       };
+
+      /**
+       * Test control: the account's owner deletes a post in Bluesky's app (not through Herald): the record
+       * leaves its repository as com.atproto.repo.deleteRecord does, so getPosts leaves it out and
+       * getRecord answers RecordNotFound.
+       */
+      app.post<{ Body: { postId?: unknown } | null }>('/_delete', async (request, reply) => {
+        const uri = request.body?.postId;
+        const m = typeof uri === 'string' ? /^at:\/\/([^/]+)\/[^/]+\/[^/]+$/.exec(uri) : null;
+        const list = m ? records(m[1]) : [];
+        const idx = list.findIndex((r) => r.uri === uri);
+        if (idx < 0) return reply.status(404).send({ error: `no record ${String(uri)}` });
+        const [gone] = list.splice(idx, 1);
+        markDeleted(state, gone.uri);
+        return { ok: true };
+      });
 
       app.post('/_expire-access', async (request) => {
         const d = data(state);

@@ -401,6 +401,21 @@ export function twitterSimulator(opts: TwitterSimulatorOptions = {}): Simulator 
         return { data: { deleted: true } };
       });
 
+      /**
+       * Test control: the account's owner deletes a post in X's app (not through the API). It leaves the
+       * post where `DELETE /2/tweets/:id` does, every version of an edited post included.
+       */
+      app.post<{ Body: { postId?: unknown } | null }>('/_delete', async (request, reply) => {
+        const id = request.body?.postId;
+        const tweet = typeof id === 'string' ? xStore(state).tweets.get(id) : undefined;
+        if (!tweet || tweet.deleted) return reply.status(404).send({ error: `no live post ${String(id)}` });
+        for (const version of versionsOf(state, tweet)) {
+          version.deleted = true;
+          markDeleted(state, version.id);
+        }
+        return { ok: true };
+      });
+
       registerXInbox(app, state, { valid, sendFault, now });
       registerXEngagement(app, state, { valid, sendFault, now });
 

@@ -15,6 +15,7 @@ const EVENTS = [
   'post.tiktok.url_resolved',
   'post.external.created',
   'post.external.updated',
+  'post.external.deleted',
   'account.connected',
   'account.disconnected',
   'message.received',
