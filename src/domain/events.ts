@@ -1,39 +1,8 @@
 import { newId } from '../lib/ids.js';
 import type { Executor } from '../store/db.js';
 import { insertEvents } from '../store/events.js';
+import type { EVENT_TYPES } from './event-types.js';
 
-/** Events Herald emits (spec "Events"); webhooks subscribe to these names. */
-export const EVENT_TYPES = [
-  'post.scheduled',
-  'post.published',
-  'post.failed',
-  'post.partial',
-  'post.cancelled',
-  'post.recycled',
-  'post.platform.published',
-  'post.platform.failed',
-  'post.platform.deleted',
-  'post.tiktok.url_resolved',
-  'post.external.created',
-  'post.external.updated',
-  'post.external.deleted',
-  'account.connected',
-  'account.disconnected',
-  'analytics.synced',
-  'message.received',
-  'conversation.started',
-  'conversation.control_changed',
-  'message.sent',
-  'message.edited',
-  'message.deleted',
-  'message.delivered',
-  'message.read',
-  'reaction.received',
-  'referral.received',
-  'comment.received',
-  'review.new',
-  'review.updated',
-] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 export interface EmittedEvent {

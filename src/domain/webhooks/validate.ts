@@ -1,6 +1,6 @@
 import { invalidFields } from '../../errors.js';
 import { assertPublicUrl, UnsafeAddressError, type LookupAll } from '../../lib/net.js';
-import { EVENT_TYPES } from '../events.js';
+import { EVENT_TYPES } from '../event-types.js';
 
 export const MAX_NAME_LENGTH = 50;
 const MAX_CUSTOM_HEADERS = 20;

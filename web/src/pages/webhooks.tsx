@@ -1,37 +1,7 @@
 import { useState } from 'preact/hooks';
+import { EVENT_TYPES as EVENTS } from '../../../src/domain/event-types';
 import { api } from '../api';
 import { Empty, ErrorBox, formatDate, Loading, Page, StatusBadge, useLoad, useSession } from '../ui';
-
-const EVENTS = [
-  'post.scheduled',
-  'post.published',
-  'post.failed',
-  'post.partial',
-  'post.cancelled',
-  'post.recycled',
-  'post.platform.published',
-  'post.platform.failed',
-  'post.platform.deleted',
-  'post.tiktok.url_resolved',
-  'post.external.created',
-  'post.external.updated',
-  'post.external.deleted',
-  'account.connected',
-  'account.disconnected',
-  'message.received',
-  'conversation.started',
-  'conversation.control_changed',
-  'message.sent',
-  'message.edited',
-  'message.deleted',
-  'message.delivered',
-  'message.read',
-  'reaction.received',
-  'referral.received',
-  'comment.received',
-  'review.new',
-  'review.updated',
-];
 
 export function WebhooksPage() {
   const session = useSession();

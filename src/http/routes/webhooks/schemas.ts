@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../../../domain/events.js';
+import { EVENT_TYPES } from '../../../domain/event-types.js';
 import { MAX_NAME_LENGTH } from '../../../domain/webhooks/validate.js';
 import { DateTime, Nullable } from '../../schemas/common.js';
 
