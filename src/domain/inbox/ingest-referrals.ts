@@ -4,9 +4,9 @@ import { newId } from '../../lib/ids.js';
 import type { InboundReferral } from '../../platforms/types.js';
 import type { AccountRow } from '../../store/accounts.js';
 import type { Executor } from '../../store/db.js';
-import { ensureConversation } from '../../store/inbox/conversations.js';
 import { insertReferral } from '../../store/inbox/referrals.js';
-import { conversationStartedData, referralEventData } from '../present/inbox-events.js';
+import { referralEventData } from '../present/inbox-events.js';
+import { storeConversation } from './store-conversation.js';
 
 /*
  * A click on an m.me / ig.me link or an ad that brought a person back into a conversation without a
@@ -36,35 +36,18 @@ export async function ingestReferral(
   const at = now.toISOString();
   const referredAt = Number.isNaN(r.referredAt.getTime()) ? null : r.referredAt;
   const key = sha256Hex(JSON.stringify([r.conversationId, senderId, referredAt?.getTime() ?? null, r.referral]));
-  const offeredId = newId(now);
-  const conversation = await ensureConversation(tx, {
-    conversation_id: offeredId,
-    tenant_id: account.tenant_id,
-    account_id: account.account_id,
-    platform: account.platform,
-    platform_conversation_id: r.conversationId,
-    participant_id: senderId,
-    participant_name: r.sender.name ?? null,
-    participant_username: r.sender.username ?? null,
-    participant_picture: r.sender.picture ?? null,
-    url: null,
-    status: 'active',
-    unread_count: 0,
-    last_message: null,
-    last_message_at: (referredAt ?? now).toISOString(),
-    metadata: '{}',
-    created_at: at,
-    updated_at: at,
-  });
-  // A row made just now carries the id offered for it (as in ingestMessage).
-  if (conversation.conversation_id === offeredId)
-    await ctx.events.emit(
-      tx,
-      account.tenant_id,
-      'conversation.started',
-      conversationStartedData(account, conversation),
-      now,
-    );
+  const conversation = await storeConversation(
+    ctx,
+    tx,
+    account,
+    {
+      platformConversationId: r.conversationId,
+      participant: { ...r.sender, id: senderId },
+      url: null,
+      lastAt: (referredAt ?? now).toISOString(),
+    },
+    now,
+  );
   const created = await insertReferral(tx, {
     referral_id: newId(now),
     tenant_id: account.tenant_id,

@@ -18,7 +18,6 @@ import {
   type InboxPostRow,
 } from '../../store/inbox/comments.js';
 import {
-  ensureConversation,
   insertMessage,
   touchConversation,
   type ConversationRow,
@@ -27,17 +26,12 @@ import {
 import { insertMention } from '../../store/inbox/mentions.js';
 import { findReview, insertReview, updateReview, type ReviewRow } from '../../store/inbox/reviews.js';
 import { addInboxAnalytics } from '../../store/inbox-analytics-keep.js';
-import {
-  commentEventData,
-  conversationStartedData,
-  messageEventData,
-  messageSentData,
-  reviewEventData,
-} from '../present/inbox-events.js';
+import { commentEventData, messageEventData, messageSentData, reviewEventData } from '../present/inbox-events.js';
 import { triggerAutomations } from './automation-run.js';
 import { ingestReaction, ingestReceipt } from './ingest-receipts.js';
 import { ingestHandover } from './thread-control.js';
 import { ingestReferral } from './ingest-referrals.js';
+import { storeConversation } from './store-conversation.js';
 
 /*
  * Storing what the platforms report. Every item is keyed by its platform id per account (per
@@ -73,26 +67,13 @@ export async function ingestMessage(
   const at = now.toISOString();
   const sentAt = iso(m.sentAt) ?? at;
   const participant = m.participant ?? (m.direction === 'incoming' ? m.sender : null);
-  const offeredId = newId(now);
-  const conversation = await ensureConversation(tx, {
-    conversation_id: offeredId,
-    tenant_id: account.tenant_id,
-    account_id: account.account_id,
-    platform: account.platform,
-    platform_conversation_id: m.conversationId,
-    participant_id: participant?.id ?? null,
-    participant_name: participant?.name ?? null,
-    participant_username: participant?.username ?? null,
-    participant_picture: participant?.picture ?? null,
-    url: m.conversationUrl ?? null,
-    status: 'active',
-    unread_count: 0,
-    last_message: null,
-    last_message_at: sentAt,
-    metadata: '{}',
-    created_at: at,
-    updated_at: at,
-  });
+  const conversation = await storeConversation(
+    ctx,
+    tx,
+    account,
+    { platformConversationId: m.conversationId, participant, url: m.conversationUrl ?? null, lastAt: sentAt },
+    now,
+  );
   const message: MessageRow = {
     message_id: newId(now),
     tenant_id: account.tenant_id,
@@ -110,15 +91,6 @@ export async function ingestMessage(
     edited_at: null,
     created_at: at,
   };
-  // A row made just now carries the id offered for it: the conversation starts with this message.
-  if (conversation.conversation_id === offeredId)
-    await ctx.events.emit(
-      tx,
-      account.tenant_id,
-      'conversation.started',
-      conversationStartedData(account, conversation),
-      now,
-    );
   const created = await insertMessage(tx, message);
   if (!created) return { created, conversation, message };
   if (analytics) analytics.push(message.message_id);
