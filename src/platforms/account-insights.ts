@@ -74,15 +74,17 @@ export function dailyFollowers(
   return [...byDay.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, value]) => ({ date, value }));
 }
 
-/** Followers gained and lost over a daily series (sums of its rises and falls); null under two readings. */
-export function followerFlow(series: { value: number }[]): { gained: number; lost: number } | null {
+/**
+ * Followers gained and lost each day of a daily series: the rise (fall) from the reading before, dated
+ * by the later reading. Null under two readings (nothing to compare).
+ */
+export function followerSteps(
+  series: { date: string; value: number }[],
+): { gained: { date: string; value: number }[]; lost: { date: string; value: number }[] } | null {
   if (series.length < 2) return null;
-  let gained = 0;
-  let lost = 0;
-  for (let i = 1; i < series.length; i++) {
-    const d = series[i]!.value - series[i - 1]!.value;
-    if (d > 0) gained += d;
-    else lost -= d;
-  }
-  return { gained, lost };
+  const deltas = series.slice(1).map((p, i) => ({ date: p.date, d: p.value - series[i]!.value }));
+  return {
+    gained: deltas.map(({ date, d }) => ({ date, value: Math.max(0, d) })),
+    lost: deltas.map(({ date, d }) => ({ date, value: Math.max(0, -d) })),
+  };
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import {
   dailyFollowers,
-  followerFlow,
+  followerSteps,
   missingScopes,
   SCOPE_MISSING_ERRORS,
   scopeMissing,
@@ -161,9 +161,9 @@ const orgInsights = platformTool<LinkedInAdapter>()({
         new Date(end - 1).toISOString().slice(0, 10),
       );
       const followers = dailyFollowers(history, null, range, now.toISOString().slice(0, 10));
-      const flow = followerFlow(followers);
+      const steps = followerSteps(followers);
       for (const m of flowMetrics) {
-        if (!flow) {
+        if (!steps) {
           unavailable.push({
             metric: m,
             reason: 'no_data',
@@ -171,12 +171,7 @@ const orgInsights = platformTool<LinkedInAdapter>()({
           });
           continue;
         }
-        const gained = m === 'followers_gained';
-        const steps = followers.slice(1).map((p, i) => {
-          const d = p.value - followers[i]!.value;
-          return { date: p.date, value: gained ? Math.max(0, d) : Math.max(0, -d) };
-        });
-        put(m, steps, gained ? flow.gained : flow.lost);
+        put(m, m === 'followers_gained' ? steps.gained : steps.lost);
       }
     }
     return {

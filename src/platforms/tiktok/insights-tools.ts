@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import {
   dailyFollowers,
-  followerFlow,
+  followerSteps,
   missingScopes,
   SCOPE_MISSING_ERRORS,
   scopeMissing,
@@ -73,25 +73,20 @@ const accountInsights = platformTool<TikTokAdapter>()({
     const today = now.toISOString().slice(0, 10);
     const history = await followerHistory(range.since, range.until);
     const followers = dailyFollowers(history, live('follower_count'), range, today);
+    const steps = followerSteps(followers);
     const out: Record<string, { total: number; values?: Series }> = {};
     const unavailable: { metric: string; reason: UnavailableReason; message: string }[] = [];
     const none = (metric: string, message: string) => unavailable.push({ metric, reason: 'no_data', message });
 
     for (const m of metrics) {
       if (m === 'followers_gained' || m === 'followers_lost') {
-        const flow = followerFlow(followers);
-        if (!flow) {
+        if (!steps) {
           none(m, 'Herald has fewer than two follower counts of this account in the range.');
           continue;
         }
-        const steps: Series = followers.slice(1).map((p, i) => {
-          const d = p.value - followers[i]!.value;
-          return { date: p.date, value: m === 'followers_gained' ? Math.max(0, d) : Math.max(0, -d) };
-        });
-        out[m] =
-          metricType === 'time_series'
-            ? { total: m === 'followers_gained' ? flow.gained : flow.lost, values: steps }
-            : { total: m === 'followers_gained' ? flow.gained : flow.lost };
+        const values = m === 'followers_gained' ? steps.gained : steps.lost;
+        const total = values.reduce((sum, v) => sum + v.value, 0);
+        out[m] = metricType === 'time_series' ? { total, values } : { total };
         continue;
       }
       const value = live(m);
