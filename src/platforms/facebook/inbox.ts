@@ -1,3 +1,4 @@
+import { metaReaction, type MetaReactionEvent } from '../graph/reaction.js';
 import { metaReferral } from '../graph/referral.js';
 import { metaWebhook } from '../graph/webhook.js';
 import type {
@@ -78,8 +79,8 @@ interface MessagingEvent {
   delivery?: { mids?: unknown; watermark?: number };
   /** `message_reads` (webhook-events/message-reads). */
   read?: { watermark?: number };
-  /** `message_reactions` (webhook-events/message-reactions). */
-  reaction?: { mid?: string; action?: string; reaction?: string; emoji?: string };
+  /** `message_reactions` (graph/reaction.ts). */
+  reaction?: MetaReactionEvent['reaction'];
   /** `messaging_handovers` (webhook-events/messaging_handovers): control passed to this app... */
   pass_thread_control?: Handover;
   /** ...or taken from it. */
@@ -199,28 +200,6 @@ function receiptOf(ev: MessagingEvent): InboundReceipt | null {
     status: ev.delivery ? 'delivered' : 'read',
     watermark: time(r.watermark),
     ...(mids?.length ? { messageIds: mids } : {}),
-  };
-}
-
-/**
- * A `reaction` event (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/message-reactions):
- * `react` or `unreact` on the message `mid`. The person reacts as the sender; a reaction the Page makes in
- * its own inbox comes with the Page as the sender, the person as the recipient.
- */
-function reactionOf(pageId: string, ev: MessagingEvent): InboundReaction | null {
-  const r = ev?.reaction;
-  if (!r?.mid || (r.action !== 'react' && r.action !== 'unreact')) return null;
-  const fromAccount = String(ev.sender?.id) === pageId;
-  const other = fromAccount ? ev.recipient?.id : ev.sender?.id;
-  if (!other) return null;
-  return {
-    conversationId: String(other),
-    messageId: String(r.mid),
-    action: r.action === 'react' ? 'added' : 'removed',
-    emoji: typeof r.emoji === 'string' ? r.emoji : '',
-    sender: { id: String(ev.sender?.id) },
-    fromAccount,
-    reactedAt: time(ev.timestamp),
   };
 }
 
@@ -643,7 +622,7 @@ export function facebookInbox(opts: FacebookOptions, page: Page): InboxCapabilit
         const events = (Array.isArray(entry.messaging) ? entry.messaging : []) as MessagingEvent[];
         const messages = events.map((ev) => fromMessaging(pageId, ev)).filter((m): m is InboundMessage => m !== null);
         const receipts = events.map(receiptOf).filter((r): r is InboundReceipt => r !== null);
-        const reactions = events.map((ev) => reactionOf(pageId, ev)).filter((r): r is InboundReaction => r !== null);
+        const reactions = events.map((ev) => metaReaction(pageId, ev)).filter((r): r is InboundReaction => r !== null);
         const handovers = events
           .map((ev) => handoverOf(opts.appId, ev))
           .filter((h): h is InboundHandover => h !== null);

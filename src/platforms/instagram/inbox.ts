@@ -13,7 +13,8 @@ import {
   type PlatformIO,
 } from '../types.js';
 import { graph, graphBase, INSTAGRAM_HTTP, type InstagramOptions } from './api.js';
-import { type IgMessagingEvent, messageReaction, seenReceipt } from './message-events.js';
+import { metaReaction } from '../graph/reaction.js';
+import { type IgMessagingEvent, seenReceipt } from './message-events.js';
 
 /*
  * Instagram's inbox on the IG user id, whichever login connected it
@@ -29,7 +30,7 @@ import { type IgMessagingEvent, messageReaction, seenReceipt } from './message-e
  *   (`POST /{comment}?hide=`) and the private reply (`POST /{ig-user}/messages` with
  *   `recipient.comment_id`); Instagram cannot like a comment through the API;
  * - Meta's webhooks (object `instagram`, fields `messages` and `comments`) through graph/webhook.ts,
- *   with `messaging_seen` (read receipts) and `message_reactions` (message-events.ts).
+ *   with `messaging_seen` (read receipts, message-events.ts) and `message_reactions` (graph/reaction.ts).
  * - `messaging_referral`: an ig.me link with a `ref` clicked in an existing conversation (igReferrals);
  *   a first message after an ig.me or ad click carries the `referral` in the message.
  */
@@ -132,7 +133,7 @@ function attachmentOf(a: IgAttachmentWire): InboxAttachment | null {
 function receiptsAndReactions(igUserId: string, messaging: unknown): Pick<InboxBatch, 'receipts' | 'reactions'> {
   const events = (Array.isArray(messaging) ? messaging : []) as IgMessagingEvent[];
   const receipts = events.map((ev) => seenReceipt(igUserId, ev)).filter((r) => r !== null);
-  const reactions = events.map((ev) => messageReaction(igUserId, ev)).filter((r) => r !== null);
+  const reactions = events.map((ev) => metaReaction(igUserId, ev)).filter((r) => r !== null);
   return { ...(receipts.length ? { receipts } : {}), ...(reactions.length ? { reactions } : {}) };
 }
 

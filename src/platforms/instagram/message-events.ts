@@ -1,4 +1,5 @@
-import type { InboundReaction, InboundReceipt } from '../types.js';
+import type { MetaReactionEvent } from '../graph/reaction.js';
+import type { InboundReceipt } from '../types.js';
 
 /*
  * Instagram's messaging webhooks beside `messages` (object `instagram`, one event per `messaging` item),
@@ -7,21 +8,17 @@ import type { InboundReaction, InboundReceipt } from '../types.js';
  * - `messaging_seen`, "sent when a message has been read by the recipient": `read.mid` is the last
  *   message the person saw, so every message the account sent at or before it was seen (no watermark,
  *   unlike Messenger's `message_reads`).
- * - `message_reactions`, "when a customer reacts or unreacts to a message": `reaction: {mid, action:
- *   react|unreact, reaction, emoji}` on the message `mid`. Meta sends none for the account's own
- *   reactions ("A notification will not be sent when your business reacts or unreacts", same page).
+ * - `message_reactions`, "when a customer reacts or unreacts to a message", in Messenger's shape
+ *   (graph/reaction.ts). Meta sends none for the account's own reactions ("A notification will not be
+ *   sent when your business reacts or unreacts", same page).
  * There are no delivery receipts on Instagram: `message_deliveries` is "Only available for Messenger
  * conversations", and `message_reads` points Instagram to `messaging_seen`
  * (https://developers.facebook.com/documentation/business-messaging/messenger-platform/webhooks/webhook-events).
  */
 
-/** One `messaging` item of an `instagram` webhook entry: the fields these two read. */
-export interface IgMessagingEvent {
-  sender?: { id?: string };
-  recipient?: { id?: string };
-  timestamp?: number;
+/** One `messaging` item of an `instagram` webhook entry: the fields a receipt or reaction reads. */
+export interface IgMessagingEvent extends MetaReactionEvent {
   read?: { mid?: unknown };
-  reaction?: { mid?: unknown; action?: unknown; reaction?: unknown; emoji?: unknown };
 }
 
 /** A `messaging_seen` event as a read receipt of the account's messages to the person who saw them. */
@@ -32,23 +29,4 @@ export function seenReceipt(igUserId: string, ev: IgMessagingEvent): InboundRece
   if (!person || String(person) === igUserId || !read || typeof read !== 'object') return null;
   if (typeof read.mid !== 'string' || !read.mid) return null;
   return { conversationId: String(person), status: 'read', upToMessageId: read.mid };
-}
-
-/** A `message_reactions` event: the person (or, should Meta ever send one, the account) reacting on `mid`. */
-export function messageReaction(igUserId: string, ev: IgMessagingEvent): InboundReaction | null {
-  const r = ev?.reaction;
-  if (!r || typeof r.mid !== 'string' || !r.mid || (r.action !== 'react' && r.action !== 'unreact')) return null;
-  const fromAccount = String(ev.sender?.id) === igUserId;
-  const other = fromAccount ? ev.recipient?.id : ev.sender?.id;
-  if (!other) return null;
-  const at = Number(ev.timestamp);
-  return {
-    conversationId: String(other),
-    messageId: r.mid,
-    action: r.action === 'react' ? 'added' : 'removed',
-    emoji: typeof r.emoji === 'string' ? r.emoji : '',
-    sender: { id: String(ev.sender?.id) },
-    fromAccount,
-    reactedAt: new Date(Number.isFinite(at) && at > 0 ? at : Number.NaN),
-  };
 }
